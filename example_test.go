@@ -1,0 +1,104 @@
+package konvoy_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// Two orders, each created (step 1) then paid (step 2). The slow creation of
+// order A finishes after its payment when any consumer may take any event. In
+// the convoy the consumer that takes A's payment waits idle until A's lane is
+// free (head-of-line blocking), and B's events queue behind it.
+func ExampleSimulate() {
+	events := []konvoy.Event{
+		{Key: "A", Step: 1, Duration: 3},
+		{Key: "A", Step: 2, Duration: 1},
+		{Key: "B", Step: 1, Duration: 1},
+		{Key: "B", Step: 2, Duration: 1},
+	}
+	for _, l := range []konvoy.Layout{konvoy.Free, konvoy.Convoy} {
+		r, err := konvoy.Simulate(events, l, 2)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%-7s rounds %d, backward writes %d, wrong keys %v\n", l, r.Rounds, r.BackwardWrites, r.WrongKeys)
+	}
+	// Output:
+	// free    rounds 3, backward writes 1, wrong keys [A]
+	// convoy  rounds 5, backward writes 0, wrong keys []
+}
+
+// A layout from your own grouping: here every customer's orders share a lane,
+// a key coarser than the order and finer than the region.
+func ExampleNewLayout() {
+	byCustomer := konvoy.NewLayout("by-customer", func(e konvoy.Event) (string, bool) {
+		customer, _, _ := strings.Cut(e.Key, "/")
+		return customer, true
+	})
+	events := []konvoy.Event{
+		{Key: "alice/1", Step: 1, Duration: 2},
+		{Key: "alice/2", Step: 1, Duration: 2},
+		{Key: "bob/1", Step: 1, Duration: 1},
+		{Key: "alice/1", Step: 2, Duration: 1},
+	}
+	r, _ := konvoy.Simulate(events, byCustomer, 4)
+	fmt.Printf("%s: %d lanes, heaviest %d, rounds %d\n", byCustomer, r.Lanes, r.HeaviestLane, r.Rounds)
+	// Output:
+	// by-customer: 2 lanes, heaviest 5, rounds 5
+}
+
+// Reading a Result: the lesson's events under free consumption.
+func ExampleResult() {
+	r, _ := konvoy.Simulate(konvoy.LessonEvents(), konvoy.Free, 4)
+	fmt.Printf("%d events of %d keys, work %d rounds, done in %d: parallelism %.2f\n",
+		r.Events, r.Keys, r.Work, r.Rounds, r.Parallelism())
+	fmt.Printf("%d backward writes, of which %d left a key wrong: %v\n", r.BackwardWrites, r.WrongFinal, r.WrongKeys)
+	// Output:
+	// 20 events of 5 keys, work 32 rounds, done in 8: parallelism 4.00
+	// 5 backward writes, of which 1 left a key wrong: [TR-4821]
+}
+
+// Feeding a Simulator one event at a time gives the same Result as Simulate,
+// in memory that grows with the keys, not the events.
+func ExampleSimulator() {
+	s, err := konvoy.NewSimulator(konvoy.Convoy, 4)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, e := range konvoy.LessonEvents() {
+		if err := s.Add(e); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	r, _ := s.Result()
+	fmt.Println(r.Rounds, r.Lanes, r.HeaviestLane)
+	// Output:
+	// 13 5 8
+}
+
+// From a layout's measured cost to the consumers a peak rate needs, when only
+// the ordered share of the stream pays it.
+func ExampleSelectiveMultiplier() {
+	events := konvoy.LessonEvents()
+	free, _ := konvoy.Simulate(events, konvoy.Free, 4)
+	convoy, _ := konvoy.Simulate(events, konvoy.Convoy, 4)
+	cost := konvoy.Cost(convoy, free)
+	ordered, unordered := konvoy.SplitRate(100, 0.5)
+	fmt.Printf("convoy cost ×%.3f; half of 100 ev/s ordered: %.0f + %.0f ev/s, multiplier ×%.4f\n",
+		cost, ordered, unordered, konvoy.SelectiveMultiplier(0.5, cost))
+	// Output:
+	// convoy cost ×1.625; half of 100 ev/s ordered: 50 + 50 ev/s, multiplier ×1.3125
+}
+
+// Bad input is an error that names the event and the field.
+func ExampleSimulate_badInput() {
+	_, err := konvoy.Simulate([]konvoy.Event{{Key: "A", Step: 1, Duration: 1}, {Key: "A", Step: 2, Duration: -1}}, konvoy.Convoy, 2)
+	fmt.Println(err)
+	// Output:
+	// konvoy: event 1 (key "A"): Duration is -1; want 0 or more rounds
+}

@@ -1,0 +1,207 @@
+package konvoy_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/sirali-konvoy/konvoy"
+)
+
+func TestSimulateRejectsBadInput(t *testing.T) {
+	ok := konvoy.Event{Key: "A", Line: "L", Step: 1, Duration: 1}
+	tests := []struct {
+		name      string
+		events    []konvoy.Event
+		layout    konvoy.Layout
+		consumers int
+		want      string
+	}{
+		{"no consumers", nil, konvoy.Free, 0, "konvoy: consumers is 0; want at least 1"},
+		{"negative consumers", []konvoy.Event{ok}, konvoy.Convoy, -3, "konvoy: consumers is -3; want at least 1"},
+		{"empty key", []konvoy.Event{ok, {Step: 1, Duration: 1}}, konvoy.Free, 1, "konvoy: event 1: Key is empty"},
+		{"negative step", []konvoy.Event{ok, ok, {Key: "B", Step: -1}}, konvoy.Free, 1, `konvoy: event 2 (key "B"): Step is -1; want 0 (history only) or more`},
+		{"negative duration", []konvoy.Event{{Key: "B", Duration: -2}}, konvoy.VersionStamp, 1, `konvoy: event 0 (key "B"): Duration is -2; want 0 or more rounds`},
+		{"line convoy without a line", []konvoy.Event{ok, {Key: "C", Step: 1}}, konvoy.LineConvoy, 2, `konvoy: event 1 (key "C"): Line is empty; layout line-convoy puts events in lanes by line`},
+		{"work overflows", []konvoy.Event{ok, {Key: "D", Duration: math.MaxInt}}, konvoy.Convoy, 2, `konvoy: event 1 (key "D"): Duration 9223372036854775807 makes the total work overflow int`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := konvoy.Simulate(tt.events, tt.layout, tt.consumers)
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Fatalf("error %v; want one starting %q", err, tt.want)
+			}
+			if d := cmp.Diff(konvoy.Result{}, r); d != "" {
+				t.Errorf("a failed run returned a partial Result:\n%s", d)
+			}
+		})
+	}
+}
+
+func TestSimulateEmptyIsZero(t *testing.T) {
+	for _, l := range konvoy.Layouts() {
+		r, err := konvoy.Simulate(nil, l, 3)
+		if err != nil || !cmp.Equal(r, konvoy.Result{}) || r.Parallelism() != 0 {
+			t.Errorf("%s on no events: %+v, %v; want a zero Result and nil", l, r, err)
+		}
+	}
+}
+
+func TestWorkMayReachMaxInt(t *testing.T) {
+	r, err := konvoy.Simulate([]konvoy.Event{{Key: "A", Duration: math.MaxInt - 1}, {Key: "B", Duration: 1}}, konvoy.Free, 1)
+	if err != nil || r.Work != math.MaxInt || r.Rounds != math.MaxInt {
+		t.Fatalf("got %+v, %v; want Work and Rounds at MaxInt", r, err)
+	}
+}
+
+func TestHistoryOnlyEventsNeverWriteBackward(t *testing.T) {
+	// Step 0 finishes last yet changes nothing: A stays at 2, its highest step.
+	events := []konvoy.Event{{Key: "A", Line: "L", Step: 2, Duration: 1}, {Key: "A", Line: "L", Step: 0, Duration: 5}, {Key: "H", Line: "M", Step: 0, Duration: 1}}
+	for _, l := range konvoy.Layouts() {
+		r, err := konvoy.Simulate(events, l, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.BackwardWrites != 0 || r.WrongFinal != 0 || r.Keys != 2 {
+			t.Errorf("%s: %+v; want no backward writes, no wrong keys, 2 keys", l, r)
+		}
+	}
+}
+
+func TestWrongKeysInFirstAppearanceOrder(t *testing.T) {
+	// Z appears first but its backward write is applied last.
+	events := []konvoy.Event{
+		{Key: "Z", Step: 1, Duration: 9}, {Key: "Y", Step: 1, Duration: 5}, {Key: "Z", Step: 2, Duration: 1},
+		{Key: "Y", Step: 2, Duration: 1}, {Key: "X", Step: 1, Duration: 1},
+	}
+	r, _ := konvoy.Simulate(events, konvoy.Free, 5)
+	if d := cmp.Diff([]string{"Z", "Y"}, r.WrongKeys); d != "" || r.WrongFinal != 2 {
+		t.Fatalf("WrongKeys (-want +got):\n%s (WrongFinal %d)", d, r.WrongFinal)
+	}
+}
+
+func TestSimulatorKeepsItsError(t *testing.T) {
+	s, _ := konvoy.NewSimulator(konvoy.Free, 1)
+	first := s.Add(konvoy.Event{})
+	second := s.Add(konvoy.Event{Key: "A", Duration: 1})
+	_, last := s.Result()
+	if first == nil || second != first || last != first {
+		t.Fatalf("errors %v, %v, %v; want the first one kept", first, second, last)
+	}
+}
+
+func TestSimulatorAddAfterResultPanics(t *testing.T) {
+	s, _ := konvoy.NewSimulator(konvoy.Convoy, 2)
+	_ = s.Add(konvoy.Event{Key: "A", Step: 1, Duration: 1})
+	first, _ := s.Result()
+	again, _ := s.Result()
+	if !cmp.Equal(first, again) {
+		t.Fatalf("Result twice: %+v then %+v", first, again)
+	}
+	defer func() {
+		if p, _ := recover().(string); !strings.HasPrefix(p, "konvoy: ") {
+			t.Fatalf("panic %q; want a konvoy: message", p)
+		}
+	}()
+	_ = s.Add(konvoy.Event{Key: "B", Step: 1, Duration: 1})
+}
+
+func TestLayoutNames(t *testing.T) {
+	var got []string
+	for _, l := range konvoy.Layouts() {
+		got = append(got, l.String())
+		if back, ok := konvoy.LayoutByName(l.String()); !ok || back.String() != l.String() {
+			t.Errorf("LayoutByName(%q) = %v, %v", l, back, ok)
+		}
+	}
+	if d := cmp.Diff([]string{"free", "convoy", "line-convoy", "version-stamp"}, got); d != "" {
+		t.Errorf("names (-want +got):\n%s", d)
+	}
+	if _, ok := konvoy.LayoutByName("conv"); ok {
+		t.Error(`LayoutByName("conv") found a layout`)
+	}
+	if s := (konvoy.Layout{}).String(); s != "free" {
+		t.Errorf("zero Layout is %q; want free", s)
+	}
+	if s := konvoy.NewLayout("mine", nil).String(); s != "mine" {
+		t.Errorf("NewLayout name %q; want mine", s)
+	}
+}
+
+func TestZeroLayoutIsFree(t *testing.T) {
+	events := konvoy.LessonEvents()
+	zero, _ := konvoy.Simulate(events, konvoy.Layout{}, 4)
+	free, _ := konvoy.Simulate(events, konvoy.Free, 4)
+	if d := cmp.Diff(free, zero); d != "" {
+		t.Fatalf("zero Layout differs from Free:\n%s", d)
+	}
+}
+
+func TestLessonEventsIsAFreshCopy(t *testing.T) {
+	a := konvoy.LessonEvents()
+	a[0].Key = "changed"
+	if b := konvoy.LessonEvents(); b[0].Key != "TR-4821" || len(b) != 20 {
+		t.Fatalf("LessonEvents shares its slice: %+v", b[0])
+	}
+	if got := konvoy.LessonStatuses(); !cmp.Equal(got, []string{"kabul", "aktarma", "dagitim", "teslim"}) {
+		t.Fatalf("LessonStatuses = %v", got)
+	}
+}
+
+func TestCapacityArithmetic(t *testing.T) {
+	free := konvoy.Result{Work: 32, Rounds: 8}
+	convoy := konvoy.Result{Work: 32, Rounds: 13}
+	if got := konvoy.Cost(convoy, free); got != 1.625 {
+		t.Errorf("Cost = %v; want 1.625", got)
+	}
+	if got := konvoy.Cost(konvoy.Result{}, free); got != 0 {
+		t.Errorf("Cost of an empty run = %v; want 0", got)
+	}
+	if got := konvoy.Cost(convoy, konvoy.Result{}); got != 0 {
+		t.Errorf("Cost against an empty free run = %v; want 0", got)
+	}
+	if got := konvoy.SelectiveMultiplier(0.25, 3); got != 1.5 {
+		t.Errorf("SelectiveMultiplier(0.25, 3) = %v; want 1.5", got)
+	}
+	if got := konvoy.SelectiveMultiplier(1, 0); got != 0 {
+		t.Errorf("SelectiveMultiplier(1, 0) = %v; want 0", got)
+	}
+	if o, u := konvoy.SplitRate(80, 0.75); o != 60 || u != 20 {
+		t.Errorf("SplitRate(80, 0.75) = %v, %v; want 60, 20", o, u)
+	}
+	if o, u := konvoy.SplitRate(0, 0); o != 0 || u != 0 {
+		t.Errorf("SplitRate(0, 0) = %v, %v", o, u)
+	}
+}
+
+func TestCapacityPanicsOnMisuse(t *testing.T) {
+	for name, f := range map[string]func(){
+		"share above 1": func() { konvoy.SelectiveMultiplier(1.01, 1) },
+		"share below 0": func() { konvoy.SplitRate(10, -0.1) },
+		"share NaN":     func() { konvoy.SplitRate(10, math.NaN()) },
+		"negative cost": func() { konvoy.SelectiveMultiplier(0.5, -1) },
+		"NaN cost":      func() { konvoy.SelectiveMultiplier(0.5, math.NaN()) },
+		"negative peak": func() { konvoy.SplitRate(-1, 0.5) },
+		"infinite peak": func() { konvoy.SplitRate(math.Inf(1), 0.5) },
+		"NaN peak":      func() { konvoy.SplitRate(math.NaN(), 0.5) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if p, _ := recover().(string); !strings.HasPrefix(p, "konvoy: ") {
+					t.Fatalf("panic %q; want a konvoy: message", p)
+				}
+			}()
+			f()
+		})
+	}
+}
+
+func TestParallelism(t *testing.T) {
+	if got := (konvoy.Result{Work: 7, Rounds: 2}).Parallelism(); got != 3.5 {
+		t.Errorf("Parallelism = %v; want 3.5", got)
+	}
+	if got := (konvoy.Result{Work: 0, Rounds: 0, Events: 3}).Parallelism(); got != 0 {
+		t.Errorf("Parallelism of a zero-time run = %v; want 0", got)
+	}
+}

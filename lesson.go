@@ -1,0 +1,34 @@
+package konvoy
+
+// LessonPeakRate is the peak write rate the lesson plans for, in status events
+// per second (the lesson's tepe yazma hızı, from an earlier lesson's estimate).
+const LessonPeakRate = 97.22
+
+// LessonConsumers is the number of consumers of the lesson's first table.
+const LessonConsumers = 4
+
+// LessonStatuses returns the lesson's ordered statuses, step 1 first:
+// kabul (accepted), aktarma (transfer), dagitim (out for delivery) and teslim
+// (delivered). It returns a fresh slice on each call.
+func LessonStatuses() []string {
+	return []string{"kabul", "aktarma", "dagitim", "teslim"}
+}
+
+// LessonEvents returns the lesson's twenty status events of five shipments on
+// three lines, in input order, as a fresh slice on each call. Their work is 32
+// rounds.
+func LessonEvents() []Event {
+	const kabul, aktarma, dagitim, teslim = 1, 2, 3, 4
+	return []Event{
+		{"TR-4821", "H1", kabul, 1}, {"TR-9007", "H1", kabul, 3},
+		{"TR-4821", "H1", aktarma, 4}, {"TR-5533", "H2", kabul, 1},
+		{"TR-4821", "H1", dagitim, 1}, {"TR-9007", "H1", aktarma, 1},
+		{"TR-2214", "H2", kabul, 2}, {"TR-4821", "H1", teslim, 1},
+		{"TR-5533", "H2", aktarma, 3}, {"TR-9007", "H1", dagitim, 1},
+		{"TR-7788", "H3", kabul, 1}, {"TR-5533", "H2", dagitim, 1},
+		{"TR-2214", "H2", aktarma, 4}, {"TR-9007", "H1", teslim, 1},
+		{"TR-5533", "H2", teslim, 1}, {"TR-7788", "H3", aktarma, 2},
+		{"TR-2214", "H2", dagitim, 1}, {"TR-7788", "H3", dagitim, 1},
+		{"TR-2214", "H2", teslim, 1}, {"TR-7788", "H3", teslim, 1},
+	}
+}

@@ -1,0 +1,99 @@
+package konvoy
+
+// consumer is one worker: the time it becomes free and its index.
+type consumer struct {
+	free int
+	id   int
+}
+
+// consumerQueue is a binary min-heap of consumers ordered by free time, ties
+// by the lower index: its root is the consumer that takes the next event.
+type consumerQueue []consumer
+
+// newConsumerQueue returns n consumers, all free at round 0. Consumers in
+// index order already form a heap.
+func newConsumerQueue(n int) consumerQueue {
+	q := make(consumerQueue, n)
+	for i := range q {
+		q[i].id = i
+	}
+	return q
+}
+
+func (q consumerQueue) less(i, j int) bool {
+	if q[i].free != q[j].free {
+		return q[i].free < q[j].free
+	}
+	return q[i].id < q[j].id
+}
+
+// next returns the consumer that becomes free earliest, the lowest index
+// among ties. It takes O(1) time.
+func (q consumerQueue) next() consumer { return q[0] }
+
+// busyUntil makes the next consumer busy until finish, which is never earlier
+// than its free time, and restores the heap order in O(log n) time.
+func (q consumerQueue) busyUntil(finish int) {
+	q[0].free = finish
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= len(q) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(q) && q.less(r, l) {
+			m = r
+		}
+		if !q.less(m, i) {
+			return
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
+}
+
+// lane is one serial queue: the time it becomes free and the work it carries.
+type lane struct {
+	free int
+	load int
+}
+
+// dispatch gives the event at input index i, whose key has index key, to the
+// earliest-free consumer, as the lesson's scheduler does: it starts when both
+// the consumer and the event's lane (if any) are free, and both stay busy
+// until it finishes. A consumer whose lane is busy waits idle (head-of-line
+// blocking). dispatch returns the event's finish time; it takes O(log c) time
+// for c consumers plus the cost of the lane lookup.
+func (s *Simulator) dispatch(e Event) (finish int) {
+	c := s.consumers.next()
+	start := c.free
+	var ln *lane
+	if s.layout.lanes != nil {
+		if name, ok := s.layout.lanes(e); ok {
+			ln = s.lane(name)
+			start = max(start, ln.free)
+		}
+	}
+	finish = start + e.Duration
+	s.consumers.busyUntil(finish)
+	if ln != nil {
+		ln.free = finish
+		ln.load += e.Duration
+		s.heaviestLane = max(s.heaviestLane, ln.load)
+	}
+	s.rounds = max(s.rounds, finish)
+	return finish
+}
+
+// lane returns the lane named name, opening it, free at round 0, when it is
+// first seen.
+func (s *Simulator) lane(name string) *lane {
+	i, ok := s.laneIndex[name]
+	if !ok {
+		i = len(s.lanes)
+		s.laneIndex[name] = i
+		s.lanes = append(s.lanes, lane{})
+	}
+	return &s.lanes[i]
+}
