@@ -10,12 +10,15 @@ import "fmt"
 // position in the key's state machine (accepted=1 … delivered=4 in the
 // lesson); Step 0 marks a history-only record, which never changes state and
 // is never a backward write. Duration is the time a consumer spends on the
-// event, in rounds (the lesson's süre), and may be 0.
+// event, in rounds (the lesson's süre), and may be 0. Arrival is the round at
+// which the event reaches the pipeline; no consumer can start it earlier. The
+// lesson is a batch: every Arrival is 0 there, and 0 is the default.
 type Event struct {
 	Key      string
 	Line     string
 	Step     int
 	Duration int
+	Arrival  int
 }
 
 // Result holds the measures of one simulated run.
@@ -60,8 +63,9 @@ func (r Result) Parallelism() float64 {
 //
 // An empty event set gives a zero Result and a nil error. Simulate returns an
 // error, naming the event index and field, when consumers < 1, an event has
-// an empty Key, a negative Step or Duration, the layout needs a Line the event
-// lacks, or the total work would overflow int. It never modifies events.
+// an empty Key, a negative Step, Duration or Arrival, an Arrival earlier than
+// the event before it, the layout needs a Line the event lacks, or the total
+// work (plus the last arrival) would overflow int. It never modifies events.
 //
 // Simulate takes O(n log n + n log c) time for n events and c consumers and
 // O(k + l + c) memory beyond its input for k distinct keys and l lanes.
@@ -87,6 +91,8 @@ func validate(e Event, i int, layout Layout) error {
 		return fmt.Errorf("konvoy: event %d (key %q): Step is %d; want 0 (history only) or more", i, e.Key, e.Step)
 	case e.Duration < 0:
 		return fmt.Errorf("konvoy: event %d (key %q): Duration is %d; want 0 or more rounds", i, e.Key, e.Duration)
+	case e.Arrival < 0:
+		return fmt.Errorf("konvoy: event %d (key %q): Arrival is %d; want round 0 or later", i, e.Key, e.Arrival)
 	case layout.needsLine && e.Line == "":
 		return fmt.Errorf("konvoy: event %d (key %q): Line is empty; layout %s puts events in lanes by line", i, e.Key, layout)
 	}

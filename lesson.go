@@ -1,5 +1,7 @@
 package konvoy
 
+import "slices"
+
 // LessonPeakRate is the peak write rate the lesson plans for, in status events
 // per second (the lesson's tepe yazma hızı, from an earlier lesson's estimate).
 const LessonPeakRate = 97.22
@@ -16,19 +18,28 @@ func LessonStatuses() []string {
 
 // LessonEvents returns the lesson's twenty status events of five shipments on
 // three lines, in input order, as a fresh slice on each call. Their work is 32
-// rounds.
+// rounds; every Arrival is 0, as the lesson is a batch.
 func LessonEvents() []Event {
-	const kabul, aktarma, dagitim, teslim = 1, 2, 3, 4
-	return []Event{
-		{"TR-4821", "H1", kabul, 1}, {"TR-9007", "H1", kabul, 3},
-		{"TR-4821", "H1", aktarma, 4}, {"TR-5533", "H2", kabul, 1},
-		{"TR-4821", "H1", dagitim, 1}, {"TR-9007", "H1", aktarma, 1},
-		{"TR-2214", "H2", kabul, 2}, {"TR-4821", "H1", teslim, 1},
-		{"TR-5533", "H2", aktarma, 3}, {"TR-9007", "H1", dagitim, 1},
-		{"TR-7788", "H3", kabul, 1}, {"TR-5533", "H2", dagitim, 1},
-		{"TR-2214", "H2", aktarma, 4}, {"TR-9007", "H1", teslim, 1},
-		{"TR-5533", "H2", teslim, 1}, {"TR-7788", "H3", aktarma, 2},
-		{"TR-2214", "H2", dagitim, 1}, {"TR-7788", "H3", dagitim, 1},
-		{"TR-2214", "H2", teslim, 1}, {"TR-7788", "H3", teslim, 1},
+	rows := []struct {
+		key, line, status string
+		duration          int
+	}{ // the lesson's OLAY: [takip no, hat, durum, süre]
+		{"TR-4821", "H1", "kabul", 1}, {"TR-9007", "H1", "kabul", 3},
+		{"TR-4821", "H1", "aktarma", 4}, {"TR-5533", "H2", "kabul", 1},
+		{"TR-4821", "H1", "dagitim", 1}, {"TR-9007", "H1", "aktarma", 1},
+		{"TR-2214", "H2", "kabul", 2}, {"TR-4821", "H1", "teslim", 1},
+		{"TR-5533", "H2", "aktarma", 3}, {"TR-9007", "H1", "dagitim", 1},
+		{"TR-7788", "H3", "kabul", 1}, {"TR-5533", "H2", "dagitim", 1},
+		{"TR-2214", "H2", "aktarma", 4}, {"TR-9007", "H1", "teslim", 1},
+		{"TR-5533", "H2", "teslim", 1}, {"TR-7788", "H3", "aktarma", 2},
+		{"TR-2214", "H2", "dagitim", 1}, {"TR-7788", "H3", "dagitim", 1},
+		{"TR-2214", "H2", "teslim", 1}, {"TR-7788", "H3", "teslim", 1},
 	}
+	statuses := LessonStatuses()
+	events := make([]Event, len(rows))
+	for i, r := range rows {
+		step := slices.Index(statuses, r.status) + 1
+		events[i] = Event{Key: r.key, Line: r.line, Step: step, Duration: r.duration}
+	}
+	return events
 }

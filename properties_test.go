@@ -14,6 +14,7 @@ import (
 type shape struct {
 	ordered     bool // every key's nonzero steps arrive in nondecreasing order
 	linePerKey  bool // every key belongs to exactly one line
+	arrivals    bool // events arrive over time, not all at round 0
 	maxEvents   int
 	maxDuration int
 }
@@ -31,6 +32,7 @@ func eventsOf(sh shape) *rapid.Generator[[]konvoy.Event] {
 			keyLine[k] = rapid.IntRange(0, nLines-1).Draw(t, "keyLine")
 		}
 		last := make([]int, nKeys)
+		arrival := 0
 		n := rapid.IntRange(0, sh.maxEvents).Draw(t, "events")
 		events := make([]konvoy.Event, n)
 		for i := range events {
@@ -44,11 +46,15 @@ func eventsOf(sh shape) *rapid.Generator[[]konvoy.Event] {
 				step = last[k] + rapid.IntRange(0, 2).Draw(t, "advance")
 				last[k] = step
 			}
+			if sh.arrivals {
+				arrival += rapid.IntRange(0, 3).Draw(t, "gap")
+			}
 			events[i] = konvoy.Event{
 				Key:      fmt.Sprintf("K%d", k),
 				Line:     fmt.Sprintf("L%d", line),
 				Step:     step,
 				Duration: rapid.IntRange(0, sh.maxDuration).Draw(t, "duration"),
+				Arrival:  arrival,
 			}
 		}
 		return events
@@ -249,14 +255,16 @@ var refLayouts = []refLayout{
 // Simulate streams and keeps heaps where the lesson sorts and scans; the
 // reference transliterates the lesson's JavaScript, so the two must agree on
 // every measure for every layout, including a custom one whose lanes skip
-// some events.
+// some events, whether events all arrive at round 0 or over time.
 func TestSimulateMatchesTheLessonsModel(t *testing.T) {
 	byStepParity := func(e konvoy.Event) (string, bool) {
 		return e.Line + "/" + fmt.Sprint(e.Step%2), e.Step%3 != 0
 	}
 	layouts := append(slices.Clone(refLayouts), refLayout{konvoy.NewLayout("parity", byStepParity), byStepParity, false})
 	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
+		sh := anyShape
+		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
+		events := eventsOf(sh).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		for _, l := range layouts {
 			want := refDuzen(events, c, l.lanes, l.stamp)

@@ -17,6 +17,7 @@ import (
 type refEvent struct {
 	takipNo, hat string
 	adim, sure   int
+	varis        int // arrival: not in the lesson, which is a batch
 	sira         int
 	tuketici     int
 	bitis        int
@@ -35,9 +36,9 @@ func refKosum(isler []refEvent, tuketici int, serit func(refEvent) *string) []re
 		if serit != nil {
 			s = serit(o)
 		}
-		basla := bos[t]
+		basla := max(bos[t], o.varis)
 		if s != nil {
-			basla = max(bos[t], seritBos[*s])
+			basla = max(basla, seritBos[*s])
 		}
 		bitis := basla + o.sure
 		bos[t] = bitis
@@ -99,7 +100,7 @@ func refUygula(bitmis []refEvent, damga bool) konvoy.Result {
 func refDuzen(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc, damga bool) konvoy.Result {
 	isler := make([]refEvent, len(events))
 	for i, e := range events {
-		isler[i] = refEvent{takipNo: e.Key, hat: e.Line, adim: e.Step, sure: e.Duration, sira: i}
+		isler[i] = refEvent{takipNo: e.Key, hat: e.Line, adim: e.Step, sure: e.Duration, varis: e.Arrival, sira: i}
 	}
 	var serit func(refEvent) *string
 	if lane != nil {

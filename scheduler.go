@@ -59,15 +59,14 @@ type lane struct {
 	load int
 }
 
-// dispatch gives the event at input index i, whose key has index key, to the
-// earliest-free consumer, as the lesson's scheduler does: it starts when both
-// the consumer and the event's lane (if any) are free, and both stay busy
-// until it finishes. A consumer whose lane is busy waits idle (head-of-line
+// dispatch gives event e to the earliest-free consumer, as the lesson's
+// scheduler does: it starts when it has arrived and both the consumer and the
+// event's lane (if any) are free, and both stay busy until it finishes. A consumer whose lane is busy waits idle (head-of-line
 // blocking). dispatch returns the event's finish time; it takes O(log c) time
 // for c consumers plus the cost of the lane lookup.
 func (s *Simulator) dispatch(e Event) (finish int) {
 	c := s.consumers.next()
-	start := c.free
+	start := max(c.free, e.Arrival)
 	var ln *lane
 	if s.layout.lanes != nil {
 		if name, ok := s.layout.lanes(e); ok {

@@ -29,6 +29,7 @@ type Simulator struct {
 	pending   finishQueue
 
 	events, work, rounds, heaviestLane int
+	lastArrival                        int
 	backwardWrites, skipped            int
 
 	err  error
@@ -73,6 +74,15 @@ func (s *Simulator) Add(e Event) error {
 		s.err = fmt.Errorf("konvoy: event %d (key %q): Duration %d makes the total work overflow int", s.events, e.Key, e.Duration)
 		return s.err
 	}
+	if e.Arrival < s.lastArrival {
+		s.err = fmt.Errorf("konvoy: event %d (key %q): Arrival %d is before the previous event's %d; want events in arrival order", s.events, e.Key, e.Arrival, s.lastArrival)
+		return s.err
+	}
+	if e.Arrival > math.MaxInt-s.work-e.Duration {
+		s.err = fmt.Errorf("konvoy: event %d (key %q): Arrival %d plus the total work overflows int", s.events, e.Key, e.Arrival)
+		return s.err
+	}
+	s.lastArrival = e.Arrival
 	key := s.key(e)
 	finish := s.dispatch(e)
 	s.pending.push(finished{finish: finish, index: s.events, key: key, step: e.Step})
