@@ -1,12 +1,17 @@
 package konvoy
 
-// keyState is what the handler knows of one key: its current state, the
-// highest step among its events so far, and the key itself. Keys are held in
-// order of first appearance.
+// keyState is what the simulator knows of one key: its current state, the
+// highest step among its events so far, its lane (for key lanes; its
+// partition for partition lanes; -1 before it has one), and the lane it first
+// ran in with the load it carried there. Keys are held in order of first
+// appearance.
 type keyState struct {
-	key     string
-	state   int
-	highest int
+	key      string
+	state    int
+	highest  int
+	lane     int32
+	home     int32
+	homeLoad int
 }
 
 // finished is an event that has finished but may not be applied yet, because
@@ -86,20 +91,29 @@ func (s *Simulator) applyAll() {
 	}
 }
 
-// apply runs the handler on one event (the lesson's uygula): a step lower
-// than the key's state is a backward write, which the version-stamp handler
-// skips and every other handler writes anyway (last writer wins). Step 0 is a
-// history-only record and leaves the state alone.
+// apply runs the layout's handler on one event (the lesson's uygula). Step 0
+// is a history-only record and leaves the state alone under every handler.
+// Otherwise a step lower than the key's state is a backward write, which the
+// version-stamp handler skips and the last-writer-wins handler writes
+// anyway; the resequencer never lets one happen.
 func (s *Simulator) apply(f finished) {
 	if f.step == 0 {
 		return
 	}
 	k := &s.keys[f.key]
-	if f.step < k.state {
-		s.backwardWrites++
-		if s.layout.stamped {
+	switch s.layout.handler {
+	case resequence:
+		s.resequence(f, k)
+		return
+	case versionStamp:
+		if f.step < k.state {
+			s.backwardWrites++
 			s.skipped++
 			return
+		}
+	default:
+		if f.step < k.state {
+			s.backwardWrites++
 		}
 	}
 	k.state = f.step

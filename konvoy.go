@@ -1,7 +1,5 @@
 package konvoy
 
-import "fmt"
-
 // Event is one state update of one entity: the lesson's olay.
 //
 // Key names the entity whose state the event overwrites (the lesson's takip
@@ -34,17 +32,47 @@ type Event struct {
 // HeaviestLane is the largest sum of durations over one lane (en yüklü
 // şerit), 0 for layouts without lanes. Events and Keys count the input's
 // events and distinct keys.
+//
+// HeaviestLaneName names the heaviest lane (among equals, the one opened
+// first), HeaviestKey the key that carried the most of its load (among
+// equals, the key seen first) and HeaviestKeyLoad that load; see
+// [Result.Collision]. All three are empty for layouts without lanes.
+//
+// The last six fields describe the [Resequencer]'s handler and are 0 for
+// every other layout: Duplicates counts events it discarded because their
+// step was already applied or held; Buffered counts events it held, at least
+// for a while; MaxBuffered the most held at once over all keys and
+// MaxKeyBuffered for one key; HeldRounds the rounds events spent held, from
+// their finish to the finish of the event that released them; NeverApplied
+// the events still held when the run ended, because their gap never filled.
 type Result struct {
-	Events         int
-	Keys           int
-	Work           int
-	Rounds         int
-	BackwardWrites int
-	WrongFinal     int
-	WrongKeys      []string
-	Skipped        int
-	Lanes          int
-	HeaviestLane   int
+	Events           int
+	Keys             int
+	Work             int
+	Rounds           int
+	BackwardWrites   int
+	WrongFinal       int
+	WrongKeys        []string
+	Skipped          int
+	Lanes            int
+	HeaviestLane     int
+	HeaviestLaneName string
+	HeaviestKey      string
+	HeaviestKeyLoad  int
+	Duplicates       int
+	Buffered         int
+	MaxBuffered      int
+	MaxKeyBuffered   int
+	HeldRounds       int
+	NeverApplied     int
+}
+
+// Collision returns the part of the heaviest lane's load that other keys put
+// there: HeaviestLane − HeaviestKeyLoad. It is 0 for a convoy, whose lanes
+// each hold one key, and for layouts without lanes; under [Partitioned] it is
+// what hash collisions add to the lane-load ceiling.
+func (r Result) Collision() int {
+	return r.HeaviestLane - r.HeaviestKeyLoad
 }
 
 // Parallelism returns the effective parallelism Work / Rounds (the lesson's
@@ -80,21 +108,4 @@ func Simulate(events []Event, layout Layout, consumers int) (Result, error) {
 		}
 	}
 	return s.Result()
-}
-
-// validate reports the first problem with event e at input index i, or nil.
-func validate(e Event, i int, layout Layout) error {
-	switch {
-	case e.Key == "":
-		return fmt.Errorf("konvoy: event %d: Key is empty; every event needs the key whose state it overwrites", i)
-	case e.Step < 0:
-		return fmt.Errorf("konvoy: event %d (key %q): Step is %d; want 0 (history only) or more", i, e.Key, e.Step)
-	case e.Duration < 0:
-		return fmt.Errorf("konvoy: event %d (key %q): Duration is %d; want 0 or more rounds", i, e.Key, e.Duration)
-	case e.Arrival < 0:
-		return fmt.Errorf("konvoy: event %d (key %q): Arrival is %d; want round 0 or later", i, e.Key, e.Arrival)
-	case layout.needsLine && e.Line == "":
-		return fmt.Errorf("konvoy: event %d (key %q): Line is empty; layout %s puts events in lanes by line", i, e.Key, layout)
-	}
-	return nil
 }

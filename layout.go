@@ -1,22 +1,55 @@
 package konvoy
 
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
 // LaneFunc names the lane an event runs in. Events of one lane never overlap
 // in time; ok false means the event takes no lane and runs free. A LaneFunc
 // must be deterministic: the same event always gets the same answer.
 type LaneFunc func(e Event) (lane string, ok bool)
 
 // Layout is a way of arranging events for consumers: which lane, if any, each
-// event runs in, and whether the handler rejects backward writes.
+// event runs in, and what the handler does with an event that arrives out of
+// step order.
 //
-// The zero Layout is [Free]. The lesson's four layouts are the package-level
-// values [Free], [Convoy], [LineConvoy] and [VersionStamp]; [NewLayout]
-// builds one from any grouping of events into lanes.
+// The zero Layout is [Free]. The lesson's four layouts are [Free], [Convoy],
+// [LineConvoy] and [VersionStamp]; [SelectiveConvoy], [Partitioned] and
+// [Resequencer] model what real brokers and integration platforms offer
+// beyond them; [NewLayout] builds one from any grouping of events into lanes.
 type Layout struct {
-	name      string
-	lanes     LaneFunc // nil: no event takes a lane
-	stamped   bool     // the handler skips backward writes
-	needsLine bool     // an event without a Line is an error
+	name        string
+	lanes       laneKind
+	laneFunc    LaneFunc // lanes == funcLanes
+	partitions  int      // lanes == partitionLanes
+	orderedOnly bool     // history-only events (Step 0) take no lane
+	handler     handler
 }
+
+// laneKind says how a layout finds an event's lane. The lesson's layouts have
+// kinds of their own so that the simulator can find a key's lane without a
+// second map lookup.
+type laneKind uint8
+
+const (
+	noLanes        laneKind = iota
+	keyLanes                // one lane per key
+	lineLanes               // one lane per line
+	partitionLanes          // one lane per hash partition of the key
+	funcLanes               // a user's LaneFunc
+)
+
+// handler says what the handler does with an event whose step is not the
+// key's next.
+type handler uint8
+
+const (
+	lastWriterWins handler = iota // write it anyway
+	versionStamp                  // skip a step lower than the state
+	resequence                    // hold a step ahead of the next until the gap fills
+)
 
 // The lesson's four layouts.
 var (
@@ -26,49 +59,119 @@ var (
 	Free = Layout{name: "free"}
 
 	// Convoy runs every key in a lane of its own (the lesson's konvoy): the
-	// sequential convoy, in order per key at the cost of parallelism.
-	Convoy = Layout{name: "convoy", lanes: func(e Event) (string, bool) { return e.Key, true }}
+	// sequential convoy, in order per key at the cost of parallelism. It is
+	// what Service Bus sessions, SQS FIFO message groups and a Kafka topic
+	// with a partition per key give.
+	Convoy = Layout{name: "convoy", lanes: keyLanes}
 
 	// LineConvoy runs every line in a lane of its own (the lesson's
 	// konvoy-hat): a coarser key that puts unrelated keys behind each other.
 	// Every event must have a Line.
-	LineConvoy = Layout{name: "line-convoy", lanes: func(e Event) (string, bool) { return e.Line, true }, needsLine: true}
+	LineConvoy = Layout{name: "line-convoy", lanes: lineLanes}
 
 	// VersionStamp dispatches like Free, but its handler skips an event whose
 	// step is lower than its key's state (the lesson's sürüm damgası): right
-	// final states, at the cost of steps missing from history.
-	VersionStamp = Layout{name: "version-stamp", stamped: true}
+	// final states, at the cost of steps missing from history. It is an
+	// optimistic-concurrency check on a version column.
+	VersionStamp = Layout{name: "version-stamp", handler: versionStamp}
+)
+
+// Layouts beyond the lesson.
+var (
+	// SelectiveConvoy runs a key's ordered events (Step > 0) in the key's
+	// lane and lets its history-only events (Step 0) run free: the lesson's
+	// seçici konvoy, which the lesson only estimates on paper with
+	// [SelectiveMultiplier]. With no history-only events it is [Convoy].
+	SelectiveConvoy = Layout{name: "selective-convoy", lanes: keyLanes, orderedOnly: true}
+
+	// Resequencer dispatches like Free; its handler holds an event whose step
+	// is ahead of its key's next expected step (state + 1, starting at 1)
+	// until the gap fills, then applies the run in step order, as the
+	// Enterprise Integration Patterns resequencer (Apache Camel's stream
+	// resequencer) does. It never writes backward and keeps history whole;
+	// its costs are events held ([Result].Buffered, MaxBuffered,
+	// MaxKeyBuffered, HeldRounds). An event held when the run ends, because
+	// its gap never filled, is counted in [Result].NeverApplied and leaves
+	// its key in a wrong final state. A step already applied or already held
+	// is a duplicate, as at-least-once delivery produces: the resequencer
+	// discards it and counts it in [Result].Duplicates. History-only events
+	// (Step 0) are never held. The resequencer assumes each key's steps start
+	// at 1 and rise by 1; a key whose steps skip one waits for it forever.
+	Resequencer = Layout{name: "resequencer", handler: resequence}
 )
 
 // NewLayout returns a layout named name whose lanes are given by lanes, with
 // the last-writer-wins handler of [Convoy]. A nil lanes puts no event in a
 // lane, like [Free].
 func NewLayout(name string, lanes LaneFunc) Layout {
-	return Layout{name: name, lanes: lanes}
+	if lanes == nil {
+		return Layout{name: name}
+	}
+	return Layout{name: name, lanes: funcLanes, laneFunc: lanes}
 }
 
-// String returns the layout's name: "free", "convoy", "line-convoy" or
-// "version-stamp" for the lesson's layouts, the name given to [NewLayout]
-// otherwise, and "free" for the zero Layout.
+// Partitioned returns the layout of a Kafka topic with n partitions: a key's
+// events all go to partition toPositive(murmur2(key)) % n, computed exactly
+// as Kafka's default partitioner does for a key of the key's UTF-8 bytes
+// (see [KafkaPartition]), and each partition is one lane. Keys that hash to
+// one partition wait for each other though they need no order between them;
+// [Result.Collision] measures that. Its name is "partitioned:n" and its lanes
+// are named by partition number.
+//
+// Partitioned panics, with a "konvoy:" prefix, when n < 1.
+func Partitioned(n int) Layout {
+	if n < 1 {
+		panic(fmt.Sprintf("konvoy: Partitioned(%d): want at least 1 partition", n))
+	}
+	return Layout{name: "partitioned:" + strconv.Itoa(n), lanes: partitionLanes, partitions: n}
+}
+
+// String returns the layout's name: "free", "convoy", "line-convoy",
+// "version-stamp", "selective-convoy", "resequencer", "partitioned:N", the
+// name given to [NewLayout], and "free" for the zero Layout.
 func (l Layout) String() string {
-	if l.name == "" && l.lanes == nil && !l.stamped {
+	if l.name == "" && l.lanes == noLanes && l.handler == lastWriterWins {
 		return "free"
 	}
 	return l.name
 }
 
-// Layouts returns the lesson's four layouts in the lesson's column order.
+// Layouts returns the lesson's four layouts in the lesson's column order:
+// [Free], [Convoy], [LineConvoy], [VersionStamp].
 func Layouts() []Layout {
 	return []Layout{Free, Convoy, LineConvoy, VersionStamp}
 }
 
-// LayoutByName returns the lesson layout whose String is name, and false when
-// there is none.
-func LayoutByName(name string) (Layout, bool) {
-	for _, l := range Layouts() {
-		if l.String() == name {
-			return l, true
+// AllLayouts returns every built-in layout, with a topic of the given number
+// of partitions: the lesson's four, then [SelectiveConvoy],
+// [Partitioned](partitions) and [Resequencer]. It panics like [Partitioned]
+// when partitions < 1.
+func AllLayouts(partitions int) []Layout {
+	return append(Layouts(), SelectiveConvoy, Partitioned(partitions), Resequencer)
+}
+
+// ParseLayout returns the built-in layout named name: one of the names
+// [Layout.String] gives, with "partitioned:N" for any N ≥ 1. Its error says
+// which names are known.
+func ParseLayout(name string) (Layout, error) {
+	if n, ok := strings.CutPrefix(name, "partitioned:"); ok {
+		p, err := strconv.Atoi(n)
+		if err != nil || p < 1 {
+			return Layout{}, fmt.Errorf("konvoy: layout %q: want partitioned:N with N a whole number ≥ 1", name)
+		}
+		return Partitioned(p), nil
+	}
+	for _, l := range AllLayouts(1) {
+		if l.lanes != partitionLanes && l.name == name {
+			return l, nil
 		}
 	}
-	return Layout{}, false
+	return Layout{}, fmt.Errorf("konvoy: unknown layout %q; want free, convoy, line-convoy, version-stamp, selective-convoy, resequencer or partitioned:N", name)
+}
+
+// LayoutByName returns the built-in layout named name, as [ParseLayout]
+// does, and false when there is none.
+func LayoutByName(name string) (Layout, bool) {
+	l, err := ParseLayout(name)
+	return l, err == nil
 }

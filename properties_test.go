@@ -63,8 +63,10 @@ func eventsOf(sh shape) *rapid.Generator[[]konvoy.Event] {
 
 var (
 	consumersGen = rapid.IntRange(1, 64)
-	layoutGen    = rapid.SampledFrom(konvoy.Layouts())
-	laneLayouts  = []konvoy.Layout{konvoy.Convoy, konvoy.LineConvoy}
+	allLayouts   = konvoy.AllLayouts(3)
+	layoutGen    = rapid.SampledFrom(allLayouts)
+	// orderedLayouts serialise every ordered event of a key in one lane.
+	orderedLayouts = []konvoy.Layout{konvoy.Convoy, konvoy.LineConvoy, konvoy.SelectiveConvoy, konvoy.Partitioned(3)}
 )
 
 func simulate(t *rapid.T, events []konvoy.Event, l konvoy.Layout, c int) konvoy.Result {
@@ -89,13 +91,15 @@ func stats(events []konvoy.Event) (work, longest int, keys, lines map[string]boo
 // lane runs them one after another, so each finishes no earlier than the one
 // before, and ties go to the lower input index. Events that arrive in step
 // order are therefore applied in step order and never write backward, and
-// the last one applied carries the highest step. A line lane serialises a
-// superset of the key's events, so the same holds when a key has one line.
+// the last one applied carries the highest step. A line lane or a partition
+// serialises a superset of the key's events, so the same holds for them
+// when a key has one line; the selective convoy serialises the ordered ones,
+// and history-only events never change state.
 func TestConvoyNeverWritesBackward(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(shape{ordered: true, linePerKey: true, maxEvents: 80, maxDuration: 6}).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
-		for _, l := range laneLayouts {
+		for _, l := range orderedLayouts {
 			r := simulate(t, events, l, c)
 			if r.BackwardWrites != 0 || r.WrongFinal != 0 {
 				t.Fatalf("%s with %d consumers: %d backward writes, %d wrong final states %v; want 0 and 0",
@@ -114,7 +118,7 @@ func TestLaneLoadBoundsRounds(t *testing.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		work, longest, _, _ := stats(events)
-		for _, l := range konvoy.Layouts() {
+		for _, l := range allLayouts {
 			r := simulate(t, events, l, c)
 			if r.Rounds < r.HeaviestLane {
 				t.Fatalf("%s: Rounds %d < HeaviestLane %d", l, r.Rounds, r.HeaviestLane)
@@ -140,7 +144,7 @@ func TestFreeObeysGrahamsBound(t *testing.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		work, longest, _, _ := stats(events)
-		for _, l := range []konvoy.Layout{konvoy.Free, konvoy.VersionStamp} {
+		for _, l := range []konvoy.Layout{konvoy.Free, konvoy.VersionStamp, konvoy.Resequencer} {
 			r := simulate(t, events, l, c)
 			if c*r.Rounds > work+(c-1)*longest {
 				t.Fatalf("%s: %d·%d = %d > Work %d + %d·longest %d", l, c, r.Rounds, c*r.Rounds, work, c-1, longest)
@@ -155,7 +159,7 @@ func TestFreeObeysGrahamsBound(t *testing.T) {
 func TestOneConsumerRunsBackToBack(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
-		for _, l := range konvoy.Layouts() {
+		for _, l := range allLayouts {
 			if r := simulate(t, events, l, 1); r.Rounds != r.Work {
 				t.Fatalf("%s with 1 consumer: Rounds %d, Work %d; want equal", l, r.Rounds, r.Work)
 			}
@@ -240,16 +244,24 @@ func TestMoreConsumersNeverRaiseRounds(t *testing.T) {
 // refLayout is the reference model's view of a layout: its lanes and whether
 // its handler is the version stamp.
 type refLayout struct {
-	layout konvoy.Layout
-	lanes  konvoy.LaneFunc
-	stamp  bool
+	layout  konvoy.Layout
+	lanes   konvoy.LaneFunc
+	handler string
 }
 
-var refLayouts = []refLayout{
-	{konvoy.Free, nil, false},
-	{konvoy.Convoy, func(e konvoy.Event) (string, bool) { return e.Key, true }, false},
-	{konvoy.LineConvoy, func(e konvoy.Event) (string, bool) { return e.Line, true }, false},
-	{konvoy.VersionStamp, nil, true},
+func refLayoutsFor(partitions int) []refLayout {
+	byKey := func(e konvoy.Event) (string, bool) { return e.Key, true }
+	return []refLayout{
+		{konvoy.Free, nil, ""},
+		{konvoy.Convoy, byKey, ""},
+		{konvoy.LineConvoy, func(e konvoy.Event) (string, bool) { return e.Line, true }, ""},
+		{konvoy.VersionStamp, nil, "version-stamp"},
+		{konvoy.SelectiveConvoy, func(e konvoy.Event) (string, bool) { return e.Key, e.Step > 0 }, ""},
+		{konvoy.Partitioned(partitions), func(e konvoy.Event) (string, bool) {
+			return fmt.Sprint(konvoy.KafkaPartition(e.Key, partitions)), true
+		}, ""},
+		{konvoy.Resequencer, nil, "resequencer"},
+	}
 }
 
 // Simulate streams and keeps heaps where the lesson sorts and scans; the
@@ -260,14 +272,15 @@ func TestSimulateMatchesTheLessonsModel(t *testing.T) {
 	byStepParity := func(e konvoy.Event) (string, bool) {
 		return e.Line + "/" + fmt.Sprint(e.Step%2), e.Step%3 != 0
 	}
-	layouts := append(slices.Clone(refLayouts), refLayout{konvoy.NewLayout("parity", byStepParity), byStepParity, false})
 	rapid.Check(t, func(t *rapid.T) {
 		sh := anyShape
 		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
 		events := eventsOf(sh).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
+		p := rapid.IntRange(1, 16).Draw(t, "partitions")
+		layouts := append(refLayoutsFor(p), refLayout{konvoy.NewLayout("parity", byStepParity), byStepParity, ""})
 		for _, l := range layouts {
-			want := refDuzen(events, c, l.lanes, l.stamp)
+			want := refDuzen(events, c, l.lanes, l.handler)
 			got := simulate(t, events, l.layout, c)
 			if d := cmp.Diff(want, got); d != "" {
 				t.Fatalf("%s with %d consumers (-reference +Simulate):\n%s", l.layout, c, d)

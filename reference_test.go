@@ -52,8 +52,9 @@ func refKosum(isler []refEvent, tuketici int, serit func(refEvent) *string) []re
 }
 
 // refUygula is the lesson's uygula: apply in finish order, ties by input
-// index; last writer wins, or the stamp skips backward writes.
-func refUygula(bitmis []refEvent, damga bool) konvoy.Result {
+// index; last writer wins, or the stamp skips backward writes, or the
+// resequencer holds steps ahead of the next.
+func refUygula(bitmis []refEvent, isleyici string) konvoy.Result {
 	sirali := slices.Clone(bitmis)
 	sort.SliceStable(sirali, func(i, j int) bool {
 		if sirali[i].bitis != sirali[j].bitis {
@@ -63,14 +64,17 @@ func refUygula(bitmis []refEvent, damga bool) konvoy.Result {
 	})
 	durum := map[string]int{}
 	var r konvoy.Result
+	if isleyici == "resequencer" {
+		r = refResequence(sirali, durum)
+	}
 	for _, o := range sirali {
-		if o.adim == 0 {
+		if o.adim == 0 || isleyici == "resequencer" {
 			continue
 		}
 		simdi := durum[o.takipNo]
 		if o.adim < simdi {
 			r.BackwardWrites++
-			if damga {
+			if isleyici == "version-stamp" {
 				r.Skipped++
 				continue
 			}
@@ -96,8 +100,9 @@ func refUygula(bitmis []refEvent, damga bool) konvoy.Result {
 	return r
 }
 
-// refDuzen is the lesson's duzen for any lane function (nil: no lanes).
-func refDuzen(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc, damga bool) konvoy.Result {
+// refDuzen is the lesson's duzen for any lane function (nil: no lanes) and
+// handler ("last-writer-wins", "version-stamp" or "resequencer").
+func refDuzen(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc, isleyici string) konvoy.Result {
 	isler := make([]refEvent, len(events))
 	for i, e := range events {
 		isler[i] = refEvent{takipNo: e.Key, hat: e.Line, adim: e.Step, sure: e.Duration, varis: e.Arrival, sira: i}
@@ -113,18 +118,75 @@ func refDuzen(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc, damga b
 		}
 	}
 	bitmis := refKosum(isler, tuketici, serit)
-	r := refUygula(bitmis, damga)
+	r := refUygula(bitmis, isleyici)
 	yuk := map[string]int{}
+	anahtarYuku := map[[2]string]int{} // [lane, key] → load
+	var seritSirasi, anahtarSirasi []string
 	for _, o := range bitmis {
+		if !slices.Contains(anahtarSirasi, o.takipNo) {
+			anahtarSirasi = append(anahtarSirasi, o.takipNo)
+		}
 		if o.serit != nil {
+			if _, ok := yuk[*o.serit]; !ok {
+				seritSirasi = append(seritSirasi, *o.serit)
+			}
 			yuk[*o.serit] += o.sure
+			anahtarYuku[[2]string{*o.serit, o.takipNo}] += o.sure
 		}
 		r.Work += o.sure
 	}
 	r.Lanes = len(yuk)
-	for _, v := range yuk {
-		r.HeaviestLane = max(r.HeaviestLane, v)
+	for _, s := range seritSirasi { // the first opened wins ties
+		if yuk[s] > r.HeaviestLane || r.HeaviestLaneName == "" {
+			r.HeaviestLane, r.HeaviestLaneName = yuk[s], s
+		}
+	}
+	for _, n := range anahtarSirasi { // the first seen wins ties
+		y, ok := anahtarYuku[[2]string{r.HeaviestLaneName, n}]
+		if ok && (y > r.HeaviestKeyLoad || r.HeaviestKey == "") {
+			r.HeaviestKey, r.HeaviestKeyLoad = n, y
+		}
 	}
 	r.Events = len(events)
+	return r
+}
+
+// refResequence applies events in apply order through a resequencer kept as
+// plain lists: a key's held steps are scanned, not searched.
+func refResequence(sirali []refEvent, durum map[string]int) konvoy.Result {
+	var r konvoy.Result
+	tutulan := map[string][]refEvent{}
+	toplam := 0
+	for _, o := range sirali {
+		if o.adim == 0 {
+			continue
+		}
+		n := o.takipNo
+		beklenen := durum[n] + 1
+		cift := o.adim < beklenen || slices.ContainsFunc(tutulan[n], func(h refEvent) bool { return h.adim == o.adim })
+		switch {
+		case cift:
+			r.Duplicates++
+		case o.adim > beklenen:
+			tutulan[n] = append(tutulan[n], o)
+			r.Buffered++
+			toplam++
+			r.MaxBuffered = max(r.MaxBuffered, toplam)
+			r.MaxKeyBuffered = max(r.MaxKeyBuffered, len(tutulan[n]))
+		default:
+			durum[n] = o.adim
+			for {
+				i := slices.IndexFunc(tutulan[n], func(h refEvent) bool { return h.adim == durum[n]+1 })
+				if i < 0 {
+					break
+				}
+				r.HeldRounds += o.bitis - tutulan[n][i].bitis
+				durum[n]++
+				tutulan[n] = slices.Delete(tutulan[n], i, i+1)
+				toplam--
+			}
+		}
+	}
+	r.NeverApplied = toplam
 	return r
 }

@@ -53,46 +53,25 @@ func (q consumerQueue) busyUntil(finish int) {
 	}
 }
 
-// lane is one serial queue: the time it becomes free and the work it carries.
-type lane struct {
-	free int
-	load int
-}
-
-// dispatch gives event e to the earliest-free consumer, as the lesson's
-// scheduler does: it starts when it has arrived and both the consumer and the
-// event's lane (if any) are free, and both stay busy until it finishes. A consumer whose lane is busy waits idle (head-of-line
-// blocking). dispatch returns the event's finish time; it takes O(log c) time
-// for c consumers plus the cost of the lane lookup.
-func (s *Simulator) dispatch(e Event) (finish int) {
-	c := s.consumers.next()
-	start := max(c.free, e.Arrival)
-	var ln *lane
-	if s.layout.lanes != nil {
-		if name, ok := s.layout.lanes(e); ok {
-			ln = s.lane(name)
-			start = max(start, ln.free)
-		}
+// dispatch gives event e, whose key has index k, to the earliest-free
+// consumer, as the lesson's scheduler does: it starts when it has arrived and
+// both the consumer and the event's lane (if any) are free, and both stay
+// busy until it finishes. A consumer whose lane is busy waits idle
+// (head-of-line blocking). dispatch returns the event's finish time; it takes
+// O(log c) time for c consumers plus the cost of finding the lane.
+func (s *Simulator) dispatch(e Event, k int) (finish int) {
+	start := max(s.consumers.next().free, e.Arrival)
+	ln := s.laneOf(e, k)
+	if ln >= 0 {
+		start = max(start, s.lanes[ln].free)
 	}
 	finish = start + e.Duration
 	s.consumers.busyUntil(finish)
-	if ln != nil {
-		ln.free = finish
-		ln.load += e.Duration
-		s.heaviestLane = max(s.heaviestLane, ln.load)
+	if ln >= 0 {
+		s.lanes[ln].free = finish
+		s.lanes[ln].load += e.Duration
+		s.addLaneLoad(k, ln, e.Duration)
 	}
 	s.rounds = max(s.rounds, finish)
 	return finish
-}
-
-// lane returns the lane named name, opening it, free at round 0, when it is
-// first seen.
-func (s *Simulator) lane(name string) *lane {
-	i, ok := s.laneIndex[name]
-	if !ok {
-		i = len(s.lanes)
-		s.laneIndex[name] = i
-		s.lanes = append(s.lanes, lane{})
-	}
-	return &s.lanes[i]
 }

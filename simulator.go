@@ -10,27 +10,33 @@ import (
 // to the events.
 //
 // Add dispatches each event, in the order given, to the consumer that becomes
-// free earliest (ties: the lowest consumer index). The event starts when both
-// that consumer and its lane, if the layout gives it one, are free, and
-// finishes Duration rounds later; the consumer and the lane stay busy until
-// then. Events are applied to their keys' states in order of finish time,
-// ties by input index; an event is applied as soon as no later event can
-// finish before it, so at most one event per consumer waits to be applied.
+// free earliest (ties: the lowest consumer index). The event starts when it
+// has arrived and both that consumer and its lane, if the layout gives it
+// one, are free, and finishes Duration rounds later; the consumer and the
+// lane stay busy until then. Events are applied to their keys' states in
+// order of finish time, ties by input index; an event is applied as soon as
+// no later event can finish before it, so at most one event per consumer
+// waits to be applied.
 //
 // A Simulator is made by [NewSimulator]; the zero value is not usable. It is
 // not safe for concurrent use.
 type Simulator struct {
-	layout    Layout
-	consumers consumerQueue
-	laneIndex map[string]int
-	lanes     []lane
-	keyIndex  map[string]int
-	keys      []keyState
-	pending   finishQueue
+	layout      Layout
+	consumers   consumerQueue
+	keyIndex    map[string]int
+	keys        []keyState
+	laneIndex   map[string]int // line and func lanes by name
+	lanes       []lane
+	lanesOpened int
+	awayLoad    map[laneKey]int // load keys carry outside their home lane
+	pending     finishQueue
+	held        map[int][]heldEvent // the resequencer's held events by key
 
-	events, work, rounds, heaviestLane int
-	lastArrival                        int
-	backwardWrites, skipped            int
+	events, work, rounds, lastArrival int
+
+	backwardWrites, skipped, duplicates            int
+	buffered, holding, maxBuffered, maxKeyBuffered int
+	heldRounds                                     int
 
 	err  error
 	done bool
@@ -42,13 +48,20 @@ func NewSimulator(layout Layout, consumers int) (*Simulator, error) {
 	if consumers < 1 {
 		return nil, fmt.Errorf("konvoy: consumers is %d; want at least 1", consumers)
 	}
-	return &Simulator{
+	s := &Simulator{
 		layout:    layout,
 		consumers: newConsumerQueue(consumers),
-		laneIndex: make(map[string]int),
 		keyIndex:  make(map[string]int),
+		laneIndex: make(map[string]int),
 		pending:   make(finishQueue, 0, consumers+1),
-	}, nil
+	}
+	if layout.lanes == partitionLanes {
+		s.lanes = make([]lane, layout.partitions)
+		for p := range s.lanes {
+			s.lanes[p] = lane{name: fmt.Sprint(p), opened: -1}
+		}
+	}
+	return s, nil
 }
 
 // Add dispatches the next event. It returns an error, naming the event's
@@ -56,9 +69,9 @@ func NewSimulator(layout Layout, consumers int) (*Simulator, error) {
 // error is then kept and returned by every later call and by Result, since a
 // run with an event missing is not the run asked for.
 //
-// Add takes O(log c) time for c consumers plus two map lookups, and
-// allocates only when it meets a new key or lane. Add panics when called
-// after Result.
+// Add takes O(log c) time for c consumers plus one map lookup for the key
+// (and one for the lane under line and custom layouts), and allocates only
+// when it meets a new key or lane. Add panics when called after Result.
 func (s *Simulator) Add(e Event) error {
 	if s.done {
 		panic("konvoy: Simulator.Add called after Result")
@@ -66,29 +79,41 @@ func (s *Simulator) Add(e Event) error {
 	if s.err != nil {
 		return s.err
 	}
-	if err := validate(e, s.events, s.layout); err != nil {
+	if err := s.check(e); err != nil {
 		s.err = err
 		return err
 	}
-	if e.Duration > math.MaxInt-s.work {
-		s.err = fmt.Errorf("konvoy: event %d (key %q): Duration %d makes the total work overflow int", s.events, e.Key, e.Duration)
-		return s.err
-	}
-	if e.Arrival < s.lastArrival {
-		s.err = fmt.Errorf("konvoy: event %d (key %q): Arrival %d is before the previous event's %d; want events in arrival order", s.events, e.Key, e.Arrival, s.lastArrival)
-		return s.err
-	}
-	if e.Arrival > math.MaxInt-s.work-e.Duration {
-		s.err = fmt.Errorf("konvoy: event %d (key %q): Arrival %d plus the total work overflows int", s.events, e.Key, e.Arrival)
-		return s.err
-	}
-	s.lastArrival = e.Arrival
-	key := s.key(e)
-	finish := s.dispatch(e)
-	s.pending.push(finished{finish: finish, index: s.events, key: key, step: e.Step})
+	k := s.key(e)
+	finish := s.dispatch(e, k)
+	s.pending.push(finished{finish: finish, index: s.events, key: k, step: e.Step})
 	s.applyUpTo(s.consumers.next().free)
 	s.events++
 	s.work += e.Duration
+	s.lastArrival = e.Arrival
+	return nil
+}
+
+// check returns the error that event e, the next in input order, makes.
+func (s *Simulator) check(e Event) error {
+	i := s.events
+	switch {
+	case e.Key == "":
+		return fmt.Errorf("konvoy: event %d: Key is empty; every event needs the key whose state it overwrites", i)
+	case e.Step < 0:
+		return fmt.Errorf("konvoy: event %d (key %q): Step is %d; want 0 (history only) or more", i, e.Key, e.Step)
+	case e.Duration < 0:
+		return fmt.Errorf("konvoy: event %d (key %q): Duration is %d; want 0 or more rounds", i, e.Key, e.Duration)
+	case e.Arrival < 0:
+		return fmt.Errorf("konvoy: event %d (key %q): Arrival is %d; want round 0 or later", i, e.Key, e.Arrival)
+	case s.layout.lanes == lineLanes && e.Line == "":
+		return fmt.Errorf("konvoy: event %d (key %q): Line is empty; layout %s puts events in lanes by line", i, e.Key, s.layout)
+	case e.Duration > math.MaxInt-s.work:
+		return fmt.Errorf("konvoy: event %d (key %q): Duration %d makes the total work overflow int", i, e.Key, e.Duration)
+	case e.Arrival < s.lastArrival:
+		return fmt.Errorf("konvoy: event %d (key %q): Arrival %d is before the previous event's %d; want events in arrival order", i, e.Key, e.Arrival, s.lastArrival)
+	case e.Arrival > math.MaxInt-s.work-e.Duration:
+		return fmt.Errorf("konvoy: event %d (key %q): Arrival %d plus the total work overflows int", i, e.Key, e.Arrival)
+	}
 	return nil
 }
 
@@ -99,7 +124,11 @@ func (s *Simulator) key(e Event) int {
 	if !ok {
 		i = len(s.keys)
 		s.keyIndex[e.Key] = i
-		s.keys = append(s.keys, keyState{key: e.Key})
+		k := keyState{key: e.Key, lane: -1, home: -1}
+		if s.layout.lanes == partitionLanes {
+			k.lane = int32(KafkaPartition(e.Key, s.layout.partitions))
+		}
+		s.keys = append(s.keys, k)
 	}
 	s.keys[i].highest = max(s.keys[i].highest, e.Step)
 	return i
@@ -107,7 +136,7 @@ func (s *Simulator) key(e Event) int {
 
 // Result applies the events still pending and returns the run's measures, or
 // the error that stopped Add. It may be called more than once; after it, Add
-// panics. It takes O(k) time for k distinct keys.
+// panics. It takes O(k + l) time for k distinct keys and l lanes.
 func (s *Simulator) Result() (Result, error) {
 	if s.err != nil {
 		return Result{}, s.err
@@ -121,8 +150,17 @@ func (s *Simulator) Result() (Result, error) {
 		Rounds:         s.rounds,
 		BackwardWrites: s.backwardWrites,
 		Skipped:        s.skipped,
-		Lanes:          len(s.lanes),
-		HeaviestLane:   s.heaviestLane,
+		Lanes:          s.lanesOpened,
+		Duplicates:     s.duplicates,
+		Buffered:       s.buffered,
+		MaxBuffered:    s.maxBuffered,
+		MaxKeyBuffered: s.maxKeyBuffered,
+		HeldRounds:     s.heldRounds,
+		NeverApplied:   s.holding,
+	}
+	if ln, key, load := s.heaviest(); ln >= 0 {
+		r.HeaviestLane, r.HeaviestLaneName = s.lanes[ln].load, s.lanes[ln].name
+		r.HeaviestKey, r.HeaviestKeyLoad = s.keys[key].key, load
 	}
 	for _, k := range s.keys {
 		if k.state != k.highest {

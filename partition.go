@@ -1,0 +1,170 @@
+package konvoy
+
+import "fmt"
+
+// Murmur2 returns the 32-bit MurmurHash2 of data with Kafka's seed
+// 0x9747b28c, bit for bit as Kafka's org.apache.kafka.common.utils.Utils.murmur2
+// computes it: the hash Kafka's default partitioner applies to a record's key
+// bytes. It takes O(len(data)) time and does not allocate.
+func Murmur2(data []byte) int32 {
+	const (
+		seed = 0x9747b28c
+		m    = 0x5bd1e995
+		r    = 24
+	)
+	n := len(data)
+	h := uint32(seed) ^ uint32(n)
+	for i := 0; i+4 <= n; i += 4 {
+		k := uint32(data[i]) | uint32(data[i+1])<<8 | uint32(data[i+2])<<16 | uint32(data[i+3])<<24
+		k *= m
+		k ^= k >> r
+		k *= m
+		h *= m
+		h ^= k
+	}
+	tail := data[n&^3:]
+	switch len(tail) {
+	case 3:
+		h ^= uint32(tail[2]) << 16
+		fallthrough
+	case 2:
+		h ^= uint32(tail[1]) << 8
+		fallthrough
+	case 1:
+		h ^= uint32(tail[0])
+		h *= m
+	}
+	h ^= h >> 13
+	h *= m
+	h ^= h >> 15
+	return int32(h)
+}
+
+// KafkaPartition returns the partition, in [0, n), that Kafka's default
+// partitioner chooses for a record whose key is the UTF-8 bytes of key:
+// toPositive(murmur2(key)) % n, where toPositive clears the sign bit. It lets
+// a user predict which of their real keys share a partition.
+//
+// KafkaPartition panics, with a "konvoy:" prefix, when n < 1.
+func KafkaPartition(key string, n int) int {
+	if n < 1 {
+		panic(fmt.Sprintf("konvoy: KafkaPartition with %d partitions: want at least 1", n))
+	}
+	return int(Murmur2([]byte(key))&0x7fffffff) % n
+}
+
+// PartitionLoad describes how a topic of Partitions partitions spreads a
+// trace's work, from the lane loads alone: Used partitions receive events,
+// partition HeaviestPartition carries the most work (HeaviestLoad; among
+// equals the lowest number), and HeaviestKey is the key that carries the most
+// of it (HeaviestKeyLoad; among equals the key seen first).
+type PartitionLoad struct {
+	Partitions        int
+	Used              int
+	HeaviestPartition int
+	HeaviestLoad      int
+	HeaviestKey       string
+	HeaviestKeyLoad   int
+}
+
+// Collision returns the heaviest partition's load that other keys put there:
+// HeaviestLoad − HeaviestKeyLoad, the rounds hash collisions add to the
+// lane-load ceiling.
+func (p PartitionLoad) Collision() int { return p.HeaviestLoad - p.HeaviestKeyLoad }
+
+// CollisionShare returns Collision as a fraction of the heaviest partition's
+// load, 0 when it carries no work.
+func (p PartitionLoad) CollisionShare() float64 {
+	if p.HeaviestLoad == 0 {
+		return 0
+	}
+	return float64(p.Collision()) / float64(p.HeaviestLoad)
+}
+
+// PartitionsFor answers "how many partitions until collisions stop costing
+// more than maxShare of the heaviest partition" for a trace: it returns the
+// load of the smallest partition count n in [1, limit] whose
+// [PartitionLoad.CollisionShare] is at most maxShare, and true; or the load
+// at limit and false when no count up to limit gets there. Collisions are not
+// monotone in n (a larger topic can collide where a smaller one did not), so
+// every count is tried in turn.
+//
+// It returns an error, naming the event index, for an event with an empty Key
+// or a negative Duration, and for maxShare outside [0, 1] or limit < 1. It
+// takes O(n + k·limit) time for n events and k distinct keys, and O(k +
+// limit) memory.
+func PartitionsFor(events []Event, maxShare float64, limit int) (PartitionLoad, bool, error) {
+	if !(maxShare >= 0 && maxShare <= 1) {
+		return PartitionLoad{}, false, fmt.Errorf("konvoy: collision share %v: want a fraction in [0, 1]", maxShare)
+	}
+	if limit < 1 {
+		return PartitionLoad{}, false, fmt.Errorf("konvoy: partition limit %d: want at least 1", limit)
+	}
+	keys, loads, hashes, err := keyLoads(events)
+	if err != nil {
+		return PartitionLoad{}, false, err
+	}
+	var p PartitionLoad
+	for n := 1; n <= limit; n++ {
+		p = partitionLoad(keys, loads, hashes, n)
+		if p.CollisionShare() <= maxShare {
+			return p, true, nil
+		}
+	}
+	return p, false, nil
+}
+
+// keyLoads returns the distinct keys in order of first appearance, each
+// key's total duration and its positive murmur2 hash.
+func keyLoads(events []Event) (keys []string, loads []int, hashes []int, err error) {
+	index := make(map[string]int)
+	for i, e := range events {
+		switch {
+		case e.Key == "":
+			return nil, nil, nil, fmt.Errorf("konvoy: event %d: Key is empty; every event needs a key", i)
+		case e.Duration < 0:
+			return nil, nil, nil, fmt.Errorf("konvoy: event %d (key %q): Duration is %d; want 0 or more rounds", i, e.Key, e.Duration)
+		}
+		k, ok := index[e.Key]
+		if !ok {
+			k = len(keys)
+			index[e.Key] = k
+			keys = append(keys, e.Key)
+			loads = append(loads, 0)
+			hashes = append(hashes, int(Murmur2([]byte(e.Key))&0x7fffffff))
+		}
+		loads[k] += e.Duration
+	}
+	return keys, loads, hashes, nil
+}
+
+// partitionLoad spreads the keys' loads over n partitions.
+func partitionLoad(keys []string, loads, hashes []int, n int) PartitionLoad {
+	load := make([]int, n)
+	used := make([]bool, n)
+	p := PartitionLoad{Partitions: n}
+	for k := range keys {
+		part := hashes[k] % n
+		load[part] += loads[k]
+		if !used[part] {
+			used[part] = true
+			p.Used++
+		}
+	}
+	for part := range load {
+		if load[part] > load[p.HeaviestPartition] {
+			p.HeaviestPartition = part
+		}
+	}
+	p.HeaviestLoad = load[p.HeaviestPartition]
+	best := -1
+	for k := range keys {
+		if hashes[k]%n == p.HeaviestPartition && (best < 0 || loads[k] > loads[best]) {
+			best = k
+		}
+	}
+	if best >= 0 {
+		p.HeaviestKey, p.HeaviestKeyLoad = keys[best], loads[best]
+	}
+	return p
+}
