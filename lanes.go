@@ -82,36 +82,53 @@ func (s *Simulator) addLaneLoad(ki, ln, d int) {
 // laneKey names one key's share of one lane.
 type laneKey struct{ lane, key int }
 
-// heaviest returns the heaviest lane (ties: the one opened first) and, in
-// it, the key that carried the most (ties: the key seen first), or -1 and -1
-// when no lane was used. It takes O(lanes + keys) time.
+// heaviest returns the heaviest lane and, in it, the key that carried the
+// most, with that key's load; -1 and -1 when no lane was used. Among equally
+// heavy lanes it takes the one whose heaviest key carries the most, so that
+// the collision it reports is one that really raises the ceiling, then the
+// one opened first; among equal keys, the key seen first. It takes
+// O(lanes + keys) time.
 func (s *Simulator) heaviest() (ln, key, keyLoad int) {
-	ln, key = -1, -1
-	for i, l := range s.lanes {
-		if l.opened < 0 {
-			continue
-		}
-		if ln < 0 || l.load > s.lanes[ln].load || l.load == s.lanes[ln].load && l.opened < s.lanes[ln].opened {
-			ln = i
+	top := -1
+	for _, l := range s.lanes {
+		if l.opened >= 0 {
+			top = max(top, l.load)
 		}
 	}
-	if ln < 0 {
+	if top < 0 {
 		return -1, -1, 0
 	}
-	better := func(k, load int) {
-		if key < 0 || load > keyLoad || load == keyLoad && k < key {
-			key, keyLoad = k, load
+	bestKey := make(map[int]int) // heaviest lanes → their heaviest key
+	consider := func(k, lane, load int) {
+		if s.lanes[lane].opened < 0 || s.lanes[lane].load != top {
+			return
+		}
+		if b, ok := bestKey[lane]; !ok || load > s.keyLoadIn(b, lane) || load == s.keyLoadIn(b, lane) && k < b {
+			bestKey[lane] = k
 		}
 	}
 	for i, k := range s.keys {
-		if int(k.home) == ln {
-			better(i, k.homeLoad)
+		if k.home >= 0 {
+			consider(i, int(k.home), k.homeLoad)
 		}
 	}
 	for lk, load := range s.awayLoad {
-		if lk.lane == ln {
-			better(lk.key, load)
+		consider(lk.key, lk.lane, load)
+	}
+	ln, key = -1, -1
+	for lane, k := range bestKey {
+		load := s.keyLoadIn(k, lane)
+		if ln < 0 || load > keyLoad || load == keyLoad && s.lanes[lane].opened < s.lanes[ln].opened {
+			ln, key, keyLoad = lane, k, load
 		}
 	}
 	return ln, key, keyLoad
+}
+
+// keyLoadIn returns the load key k carried in lane ln.
+func (s *Simulator) keyLoadIn(k, ln int) int {
+	if int(s.keys[k].home) == ln {
+		return s.keys[k].homeLoad
+	}
+	return s.awayLoad[laneKey{ln, k}]
 }

@@ -1,6 +1,9 @@
 package konvoy
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Murmur2 returns the 32-bit MurmurHash2 of data with Kafka's seed
 // 0x9747b28c, bit for bit as Kafka's org.apache.kafka.common.utils.Utils.murmur2
@@ -55,9 +58,11 @@ func KafkaPartition(key string, n int) int {
 
 // PartitionLoad describes how a topic of Partitions partitions spreads a
 // trace's work, from the lane loads alone: Used partitions receive events,
-// partition HeaviestPartition carries the most work (HeaviestLoad; among
-// equals the lowest number), and HeaviestKey is the key that carries the most
-// of it (HeaviestKeyLoad; among equals the key seen first).
+// partition HeaviestPartition carries the most work (HeaviestLoad), and
+// HeaviestKey is the key that carries the most of it (HeaviestKeyLoad; among
+// equals the key seen first). Among equally heavy partitions it is the one
+// whose heaviest key carries the most, as in [Result], then the lowest
+// number.
 type PartitionLoad struct {
 	Partitions        int
 	Used              int
@@ -151,16 +156,15 @@ func partitionLoad(keys []string, loads, hashes []int, n int) PartitionLoad {
 			p.Used++
 		}
 	}
-	for part := range load {
-		if load[part] > load[p.HeaviestPartition] {
-			p.HeaviestPartition = part
-		}
-	}
-	p.HeaviestLoad = load[p.HeaviestPartition]
-	best := -1
+	p.HeaviestLoad = slices.Max(load)
+	best := -1 // the heaviest key of a heaviest partition
 	for k := range keys {
-		if hashes[k]%n == p.HeaviestPartition && (best < 0 || loads[k] > loads[best]) {
-			best = k
+		part := hashes[k] % n
+		if load[part] != p.HeaviestLoad {
+			continue
+		}
+		if best < 0 || loads[k] > loads[best] || loads[k] == loads[best] && part < p.HeaviestPartition {
+			best, p.HeaviestPartition = k, part
 		}
 	}
 	if best >= 0 {

@@ -136,15 +136,21 @@ func refDuzen(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc, isleyic
 		r.Work += o.sure
 	}
 	r.Lanes = len(yuk)
-	for _, s := range seritSirasi { // the first opened wins ties
-		if yuk[s] > r.HeaviestLane || r.HeaviestLaneName == "" {
-			r.HeaviestLane, r.HeaviestLaneName = yuk[s], s
-		}
+	enYuklu := 0
+	for _, s := range seritSirasi {
+		enYuklu = max(enYuklu, yuk[s])
 	}
-	for _, n := range anahtarSirasi { // the first seen wins ties
-		y, ok := anahtarYuku[[2]string{r.HeaviestLaneName, n}]
-		if ok && (y > r.HeaviestKeyLoad || r.HeaviestKey == "") {
-			r.HeaviestKey, r.HeaviestKeyLoad = n, y
+	// Among the heaviest lanes, the one whose heaviest key carries most,
+	// then the first opened; in it, the heaviest key, then the first seen.
+	for _, s := range seritSirasi {
+		if yuk[s] != enYuklu {
+			continue
+		}
+		for _, n := range anahtarSirasi {
+			y, ok := anahtarYuku[[2]string{s, n}]
+			if ok && (y > r.HeaviestKeyLoad || r.HeaviestKey == "") {
+				r.HeaviestLane, r.HeaviestLaneName, r.HeaviestKey, r.HeaviestKeyLoad = yuk[s], s, n, y
+			}
 		}
 	}
 	r.Events = len(events)
