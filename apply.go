@@ -1,12 +1,16 @@
 package konvoy
 
+import (
+	"cmp"
+	"slices"
+)
+
 // keyState is what the simulator knows of one key: its current state, the
 // highest step among its events so far, its lane (for key lanes; its
 // partition for partition lanes; -1 before it has one), and the lane it first
-// ran in with the load it carried there. Keys are held in order of first
-// appearance.
+// ran in with the load it carried there. It holds no pointer, so that the
+// garbage collector need not scan millions of them.
 type keyState struct {
-	key      string
 	state    int
 	highest  int
 	lane     int32
@@ -14,107 +18,122 @@ type keyState struct {
 	homeLoad int
 }
 
-// finished is an event that has finished but may not be applied yet, because
-// an event dispatched later could still finish before it.
-type finished struct {
-	finish int
-	index  int
-	key    int // index into Simulator.keys
-	step   int
+// running is the last event a consumer took, until it is applied: only a
+// consumer's last event can be waiting, because the consumer took its next
+// event at the earliest free time, when everything finished by then had been
+// applied.
+type running struct {
+	finish  int
+	index   int // input index
+	key     int // index into Simulator.keys
+	step    int
+	waiting bool // not applied yet
 }
 
-// finishQueue is a binary min-heap of finished events in apply order: by
-// finish time, ties by input index.
-type finishQueue []finished
-
-func (q finishQueue) less(i, j int) bool {
-	if q[i].finish != q[j].finish {
-		return q[i].finish < q[j].finish
-	}
-	return q[i].index < q[j].index
-}
-
-func (q *finishQueue) push(f finished) {
-	*q = append(*q, f)
-	h := *q
-	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !h.less(i, p) {
-			break
+// applyReady applies, after consumer id took an event, every event that no
+// later event can finish before: those finished by the earliest free time m
+// of any consumer. Every later event starts no earlier than m, since the
+// earliest free time never decreases, and one that finishes exactly at m has
+// a higher input index. So applying them now gives the lesson's order, by
+// (finish, index), without sorting the run.
+//
+// Waiting events are the consumers' last ones, finished when their
+// consumers become free, and none finished by the previous earliest free
+// time. If m has not moved, only the event just taken can be ready, and it
+// comes after every other event finished at m. If m has moved on, the ready
+// events are those of the consumers free at m, at the top of the consumer
+// heap; ties are applied in input order.
+func (s *Simulator) applyReady(id int) {
+	m := s.consumers[0].free
+	if m == s.applied {
+		if r := &s.running[id]; r.waiting && r.finish == m {
+			s.applyInOrder([]int{id}, m)
 		}
-		h[i], h[p] = h[p], h[i]
-		i = p
+		return
+	}
+	s.applied = m
+	s.ready = s.ready[:0]
+	s.collectReady(0, m)
+	s.applyInOrder(s.ready, m)
+}
+
+// collectReady gathers the waiting events of the consumers in the heap below
+// node i that are free at m.
+func (s *Simulator) collectReady(i, m int) {
+	if i >= len(s.consumers) || s.consumers[i].free != m {
+		return
+	}
+	if r := &s.running[s.consumers[i].id]; r.waiting {
+		s.ready = append(s.ready, s.consumers[i].id)
+	}
+	s.collectReady(2*i+1, m)
+	s.collectReady(2*i+2, m)
+}
+
+// applyInOrder applies the waiting events of the given consumers, all
+// finished at time finish, in input order. A handful of ties is the common
+// case, sorted by insertion in place.
+func (s *Simulator) applyInOrder(ids []int, finish int) {
+	if len(ids) > 24 {
+		slices.SortFunc(ids, func(a, b int) int { return s.running[a].index - s.running[b].index })
+	}
+	for i := 1; i < len(ids); i++ {
+		id, index := ids[i], s.running[ids[i]].index
+		j := i
+		for ; j > 0 && s.running[ids[j-1]].index > index; j-- {
+			ids[j] = ids[j-1]
+		}
+		ids[j] = id
+	}
+	for _, id := range ids {
+		r := &s.running[id]
+		r.waiting = false
+		s.apply(r.key, r.step, finish)
 	}
 }
 
-func (q *finishQueue) pop() finished {
-	h := *q
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h = h[:last]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= len(h) {
-			break
-		}
-		m := l
-		if r := l + 1; r < len(h) && h.less(r, l) {
-			m = r
-		}
-		if !h.less(m, i) {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
-	*q = h
-	return top
-}
-
-// applyUpTo applies, in apply order, every finished event whose finish time
-// is at most until. No event dispatched later can finish before until: every
-// later event starts no earlier than the earliest-free consumer, whose free
-// time never decreases, and one that finishes exactly at until has a higher
-// input index. So applying them now gives the same order as sorting the whole
-// run by (finish, index), as the lesson does.
-func (s *Simulator) applyUpTo(until int) {
-	for len(s.pending) > 0 && s.pending[0].finish <= until {
-		s.apply(s.pending.pop())
-	}
-}
-
-// applyAll applies every finished event still pending, at the end of a run.
+// applyAll applies every event still waiting, at the end of a run, in order
+// of finish time, ties by input index.
 func (s *Simulator) applyAll() {
-	for len(s.pending) > 0 {
-		s.apply(s.pending.pop())
+	byFinish := slices.Clone(s.consumers)
+	slices.SortFunc(byFinish, func(a, b consumer) int {
+		if a.free != b.free {
+			return cmp.Compare(a.free, b.free)
+		}
+		return s.running[a.id].index - s.running[b.id].index
+	})
+	for _, c := range byFinish {
+		if s.running[c.id].waiting {
+			s.applyInOrder([]int{c.id}, c.free)
+		}
 	}
 }
 
-// apply runs the layout's handler on one event (the lesson's uygula). Step 0
+// apply runs the layout's handler on one event of the key with index key,
+// finished at time finish (the lesson's uygula). Step 0
 // is a history-only record and leaves the state alone under every handler.
 // Otherwise a step lower than the key's state is a backward write, which the
 // version-stamp handler skips and the last-writer-wins handler writes
 // anyway; the resequencer never lets one happen.
-func (s *Simulator) apply(f finished) {
-	if f.step == 0 {
+func (s *Simulator) apply(key, step, finish int) {
+	if step == 0 {
 		return
 	}
-	k := &s.keys[f.key]
+	k := &s.keys[key]
 	switch s.layout.handler {
 	case resequence:
-		s.resequence(f, k)
+		s.resequence(key, step, finish, k)
 		return
 	case versionStamp:
-		if f.step < k.state {
+		if step < k.state {
 			s.backwardWrites++
 			s.skipped++
 			return
 		}
 	default:
-		if f.step < k.state {
+		if step < k.state {
 			s.backwardWrites++
 		}
 	}
-	k.state = f.step
+	k.state = step
 }

@@ -57,15 +57,18 @@ func (q consumerQueue) busyUntil(finish int) {
 // consumer, as the lesson's scheduler does: it starts when it has arrived and
 // both the consumer and the event's lane (if any) are free, and both stay
 // busy until it finishes. A consumer whose lane is busy waits idle
-// (head-of-line blocking). dispatch returns the event's finish time; it takes
-// O(log c) time for c consumers plus the cost of finding the lane.
-func (s *Simulator) dispatch(e Event, k int) (finish int) {
-	start := max(s.consumers.next().free, e.Arrival)
+// (head-of-line blocking). The event waits with its consumer to be applied.
+// dispatch returns the consumer's index; it takes O(log c) time for c
+// consumers plus the cost of finding the lane.
+func (s *Simulator) dispatch(e Event, k int) (id int) {
+	c := s.consumers.next()
+	start := max(c.free, e.Arrival)
 	ln := s.laneOf(e, k)
 	if ln >= 0 {
 		start = max(start, s.lanes[ln].free)
 	}
-	finish = start + e.Duration
+	finish := start + e.Duration
+	s.running[c.id] = running{finish: finish, index: s.events, key: k, step: e.Step, waiting: true}
 	s.consumers.busyUntil(finish)
 	if ln >= 0 {
 		s.lanes[ln].free = finish
@@ -73,5 +76,5 @@ func (s *Simulator) dispatch(e Event, k int) (finish int) {
 		s.addLaneLoad(k, ln, e.Duration)
 	}
 	s.rounds = max(s.rounds, finish)
-	return finish
+	return c.id
 }

@@ -23,13 +23,15 @@ import (
 type Simulator struct {
 	layout      Layout
 	consumers   consumerQueue
-	keyIndex    map[string]int
-	keys        []keyState
+	keyIndex    keyTable
+	keys        []keyState     // by key index, in order of first appearance
 	laneIndex   map[string]int // line and func lanes by name
 	lanes       []lane
 	lanesOpened int
-	awayLoad    map[laneKey]int // load keys carry outside their home lane
-	pending     finishQueue
+	awayLoad    map[laneKey]int     // load keys carry outside their home lane
+	running     []running           // by consumer id: its last event
+	ready       []int               // scratch for applyReady
+	applied     int                 // every event finished by this time is applied
 	held        map[int][]heldEvent // the resequencer's held events by key
 
 	events, work, rounds, lastArrival int
@@ -51,9 +53,8 @@ func NewSimulator(layout Layout, consumers int) (*Simulator, error) {
 	s := &Simulator{
 		layout:    layout,
 		consumers: newConsumerQueue(consumers),
-		keyIndex:  make(map[string]int),
 		laneIndex: make(map[string]int),
-		pending:   make(finishQueue, 0, consumers+1),
+		running:   make([]running, consumers),
 	}
 	if layout.lanes == partitionLanes {
 		s.lanes = make([]lane, layout.partitions)
@@ -84,9 +85,7 @@ func (s *Simulator) Add(e Event) error {
 		return err
 	}
 	k := s.key(e)
-	finish := s.dispatch(e, k)
-	s.pending.push(finished{finish: finish, index: s.events, key: k, step: e.Step})
-	s.applyUpTo(s.consumers.next().free)
+	s.applyReady(s.dispatch(e, k))
 	s.events++
 	s.work += e.Duration
 	s.lastArrival = e.Arrival
@@ -120,11 +119,9 @@ func (s *Simulator) check(e Event) error {
 // key returns the index of e's key, recording a new key in order of first
 // appearance, and raises the key's highest step.
 func (s *Simulator) key(e Event) int {
-	i, ok := s.keyIndex[e.Key]
-	if !ok {
-		i = len(s.keys)
-		s.keyIndex[e.Key] = i
-		k := keyState{key: e.Key, lane: -1, home: -1}
+	i, added := s.keyIndex.index(e.Key)
+	if added {
+		k := keyState{lane: -1, home: -1}
 		if s.layout.lanes == partitionLanes {
 			k.lane = int32(KafkaPartition(e.Key, s.layout.partitions))
 		}
@@ -160,11 +157,11 @@ func (s *Simulator) Result() (Result, error) {
 	}
 	if ln, key, load := s.heaviest(); ln >= 0 {
 		r.HeaviestLane, r.HeaviestLaneName = s.lanes[ln].load, s.lanes[ln].name
-		r.HeaviestKey, r.HeaviestKeyLoad = s.keys[key].key, load
+		r.HeaviestKey, r.HeaviestKeyLoad = s.keyIndex.names[key], load
 	}
-	for _, k := range s.keys {
+	for i, k := range s.keys {
 		if k.state != k.highest {
-			r.WrongKeys = append(r.WrongKeys, k.key)
+			r.WrongKeys = append(r.WrongKeys, s.keyIndex.names[i])
 		}
 	}
 	r.WrongFinal = len(r.WrongKeys)
