@@ -18,10 +18,10 @@ type keyState struct {
 	homeLoad int
 }
 
-// running is the last event a consumer took, until it is applied: only a
-// consumer's last event can be waiting, because the consumer took its next
-// event at the earliest free time, when everything finished by then had been
-// applied.
+// running is the last event a consumer took under the head-of-line policy,
+// until it is applied: only a consumer's last event can be waiting, because
+// the consumer took its next event at the earliest free time, when
+// everything finished by then had been applied.
 type running struct {
 	finish  int
 	index   int // input index
@@ -44,7 +44,7 @@ type running struct {
 // events are those of the consumers free at m, at the top of the consumer
 // heap; ties are applied in input order.
 func (s *Simulator) applyReady(id int) {
-	m := s.consumers[0].free
+	m := s.consumers.earliest()
 	if m == s.applied {
 		if r := &s.running[id]; r.waiting && r.finish == m {
 			s.applyInOrder([]int{id}, m)
@@ -58,13 +58,14 @@ func (s *Simulator) applyReady(id int) {
 }
 
 // collectReady gathers the waiting events of the consumers in the heap below
-// node i that are free at m.
+// place i that are free at m.
 func (s *Simulator) collectReady(i, m int) {
-	if i >= len(s.consumers) || s.consumers[i].free != m {
+	h := s.consumers.heap
+	if i >= len(h) || h[i].free != m {
 		return
 	}
-	if r := &s.running[s.consumers[i].id]; r.waiting {
-		s.ready = append(s.ready, s.consumers[i].id)
+	if s.running[h[i].id].waiting {
+		s.ready = append(s.ready, h[i].id)
 	}
 	s.collectReady(2*i+1, m)
 	s.collectReady(2*i+2, m)
@@ -88,14 +89,51 @@ func (s *Simulator) applyInOrder(ids []int, finish int) {
 	for _, id := range ids {
 		r := &s.running[id]
 		r.waiting = false
-		s.apply(r.key, r.step, finish)
+		s.apply(r.index, r.key, r.step, finish)
+	}
+}
+
+// finished is an event that has finished, or will, but may not be applied
+// yet, because an event dispatched later could still finish before it. The
+// static and lane-aware policies keep them in a heap.
+type finished struct {
+	finish int
+	index  int
+	key    int
+	step   int
+}
+
+// before orders finished events in apply order: by finish time, ties by
+// input index.
+func (f finished) before(g finished) bool {
+	return f.finish < g.finish || f.finish == g.finish && f.index < g.index
+}
+
+// applyPending applies, in apply order, the pending events that finish
+// before until, or at until with an input index below below: no event
+// dispatched later can come before them.
+func (s *Simulator) applyPending(until, below int) {
+	for len(s.pending) > 0 {
+		f := s.pending[0]
+		if f.finish > until || f.finish == until && f.index >= below {
+			return
+		}
+		s.pending.pop()
+		s.apply(f.index, f.key, f.step, f.finish)
 	}
 }
 
 // applyAll applies every event still waiting, at the end of a run, in order
 // of finish time, ties by input index.
 func (s *Simulator) applyAll() {
-	byFinish := slices.Clone(s.consumers)
+	for len(s.pending) > 0 {
+		f := s.pending.pop()
+		s.apply(f.index, f.key, f.step, f.finish)
+	}
+	if s.running == nil {
+		return
+	}
+	byFinish := slices.Clone(s.consumers.heap)
 	slices.SortFunc(byFinish, func(a, b consumer) int {
 		if a.free != b.free {
 			return cmp.Compare(a.free, b.free)
@@ -104,36 +142,42 @@ func (s *Simulator) applyAll() {
 	})
 	for _, c := range byFinish {
 		if s.running[c.id].waiting {
-			s.applyInOrder([]int{c.id}, c.free)
+			s.applyInOrder([]int{c.id}, s.running[c.id].finish)
 		}
 	}
 }
 
-// apply runs the layout's handler on one event of the key with index key,
-// finished at time finish (the lesson's uygula). Step 0
+// apply runs the layout's handler on the event with input index i, of the
+// key with index key, finished at time finish (the lesson's uygula). Step 0
 // is a history-only record and leaves the state alone under every handler.
 // Otherwise a step lower than the key's state is a backward write, which the
 // version-stamp handler skips and the last-writer-wins handler writes
 // anyway; the resequencer never lets one happen.
-func (s *Simulator) apply(key, step, finish int) {
+func (s *Simulator) apply(i, key, step, finish int) {
 	if step == 0 {
+		s.outcome(i, HistoryOnly, finish)
 		return
 	}
 	k := &s.keys[key]
 	switch s.layout.handler {
 	case resequence:
-		s.resequence(key, step, finish, k)
+		s.resequence(i, key, step, finish, k)
 		return
 	case versionStamp:
 		if step < k.state {
 			s.backwardWrites++
 			s.skipped++
+			s.outcome(i, Skipped, -1)
 			return
 		}
 	default:
 		if step < k.state {
 			s.backwardWrites++
+			s.outcome(i, WrittenBackward, finish)
+			k.state = step
+			return
 		}
 	}
+	s.outcome(i, Applied, finish)
 	k.state = step
 }

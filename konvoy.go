@@ -45,6 +45,11 @@ type Event struct {
 // MaxKeyBuffered for one key; HeldRounds the rounds events spent held, from
 // their finish to the finish of the event that released them; NeverApplied
 // the events still held when the run ended, because their gap never filled.
+//
+// Wait is the latency from an event's arrival to its start, Response from
+// its arrival to its finish, over every event; WorstLanes lists up to five
+// lanes whose events waited longest. Schedule holds one [Slot] per event
+// when the run was made [WithSchedule], and is nil otherwise.
 type Result struct {
 	Events           int
 	Keys             int
@@ -65,6 +70,10 @@ type Result struct {
 	MaxKeyBuffered   int
 	HeldRounds       int
 	NeverApplied     int
+	Wait             Latency
+	Response         Latency
+	WorstLanes       []LaneWait
+	Schedule         []Slot
 }
 
 // Collision returns the part of the heaviest lane's load that other keys put
@@ -87,7 +96,7 @@ func (r Result) Parallelism() float64 {
 
 // Simulate dispatches events in input order to consumers under layout, applies
 // them in finish order and returns the run's measures, as the lesson's model
-// does; [Simulator] states the rules.
+// does; [Simulator] states the rules, and opts change them (see [Option]).
 //
 // An empty event set gives a zero Result and a nil error. Simulate returns an
 // error, naming the event index and field, when consumers < 1, an event has
@@ -97,8 +106,8 @@ func (r Result) Parallelism() float64 {
 //
 // Simulate takes O(n log n + n log c) time for n events and c consumers and
 // O(k + l + c) memory beyond its input for k distinct keys and l lanes.
-func Simulate(events []Event, layout Layout, consumers int) (Result, error) {
-	s, err := NewSimulator(layout, consumers)
+func Simulate(events []Event, layout Layout, consumers int, opts ...Option) (Result, error) {
+	s, err := NewSimulator(layout, consumers, opts...)
 	if err != nil {
 		return Result{}, err
 	}

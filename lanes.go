@@ -1,12 +1,16 @@
 package konvoy
 
 // lane is one serial queue: the time it becomes free, the work it carries,
-// its name, and the order in which it was opened (-1: not yet).
+// its name, the order in which it was opened (-1: not yet), and what its
+// events waited from arrival to start.
 type lane struct {
-	name   string
-	free   int
-	load   int
-	opened int
+	name      string
+	free      int
+	load      int
+	opened    int
+	events    int
+	maxWait   int
+	totalWait int
 }
 
 // laneOf returns the index of event e's lane, opening the lane when it is

@@ -1,11 +1,12 @@
 package konvoy_test
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
 	"pgregory.net/rapid"
 )
@@ -15,6 +16,7 @@ type shape struct {
 	ordered     bool // every key's nonzero steps arrive in nondecreasing order
 	linePerKey  bool // every key belongs to exactly one line
 	arrivals    bool // events arrive over time, not all at round 0
+	maxKeys     int  // 12 when 0
 	maxEvents   int
 	maxDuration int
 }
@@ -25,7 +27,7 @@ var anyShape = shape{maxEvents: 80, maxDuration: 6}
 // any order, with durations including 0 and steps including 0 (history only).
 func eventsOf(sh shape) *rapid.Generator[[]konvoy.Event] {
 	return rapid.Custom(func(t *rapid.T) []konvoy.Event {
-		nKeys := rapid.IntRange(1, 12).Draw(t, "keys")
+		nKeys := rapid.IntRange(1, cmp.Or(sh.maxKeys, 12)).Draw(t, "keys")
 		nLines := rapid.IntRange(1, 4).Draw(t, "lines")
 		keyLine := make([]int, nKeys)
 		for k := range keyLine {
@@ -212,10 +214,10 @@ func TestSimulateIsDeterministic(t *testing.T) {
 		l := layoutGen.Draw(t, "layout")
 		c := consumersGen.Draw(t, "consumers")
 		first, second := simulate(t, events, l, c), simulate(t, events, l, c)
-		if d := cmp.Diff(first, second); d != "" {
+		if d := gocmp.Diff(first, second); d != "" {
 			t.Fatalf("two runs differ (-first +second):\n%s", d)
 		}
-		if d := cmp.Diff(before, events); d != "" {
+		if d := gocmp.Diff(before, events); d != "" {
 			t.Fatalf("Simulate changed its input (-before +after):\n%s", d)
 		}
 	})
@@ -282,7 +284,21 @@ func TestSimulateMatchesTheLessonsModel(t *testing.T) {
 		for _, l := range layouts {
 			want := refDuzen(events, c, l.lanes, l.handler)
 			got := simulate(t, events, l.layout, c)
-			if d := cmp.Diff(want, got); d != "" {
+			if d := gocmp.Diff(want, got); d != "" {
+				t.Fatalf("%s with %d consumers (-reference +Simulate):\n%s", l.layout, c, d)
+			}
+		}
+	})
+}
+
+// The same comparison on thousands of keys and events, so that the key
+// table grows and lanes are many.
+func TestSimulateMatchesTheLessonsModelOnManyKeys(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := eventsOf(shape{maxKeys: 3000, maxEvents: 4000, maxDuration: 9, arrivals: rapid.Bool().Draw(t, "arrivals")}).Draw(t, "events")
+		c := consumersGen.Draw(t, "consumers")
+		for _, l := range refLayoutsFor(rapid.IntRange(1, 64).Draw(t, "partitions")) {
+			if d := gocmp.Diff(refDuzen(events, c, l.lanes, l.handler), simulate(t, events, l.layout, c)); d != "" {
 				t.Fatalf("%s with %d consumers (-reference +Simulate):\n%s", l.layout, c, d)
 			}
 		}

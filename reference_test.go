@@ -1,6 +1,7 @@
 package konvoy_test
 
 import (
+	"math"
 	"slices"
 	"sort"
 
@@ -20,6 +21,7 @@ type refEvent struct {
 	varis        int // arrival: not in the lesson, which is a batch
 	sira         int
 	tuketici     int
+	basla        int
 	bitis        int
 	serit        *string
 }
@@ -45,7 +47,7 @@ func refKosum(isler []refEvent, tuketici int, serit func(refEvent) *string) []re
 		if s != nil {
 			seritBos[*s] = bitis
 		}
-		o.tuketici, o.bitis, o.serit = t, bitis, s
+		o.tuketici, o.basla, o.bitis, o.serit = t, basla, bitis, s
 		out = append(out, o)
 	}
 	return out
@@ -101,8 +103,15 @@ func refUygula(bitmis []refEvent, isleyici string) konvoy.Result {
 }
 
 // refDuzen is the lesson's duzen for any lane function (nil: no lanes) and
-// handler ("last-writer-wins", "version-stamp" or "resequencer").
+// handler ("last-writer-wins", "version-stamp" or "resequencer"), under the
+// lesson's head-of-line dispatch.
 func refDuzen(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc, isleyici string) konvoy.Result {
+	return refDuzenWith(events, tuketici, lane, isleyici, refKosum)
+}
+
+// refDuzenWith is refDuzen with any dispatch.
+func refDuzenWith(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc, isleyici string,
+	kosum func([]refEvent, int, func(refEvent) *string) []refEvent) konvoy.Result {
 	isler := make([]refEvent, len(events))
 	for i, e := range events {
 		isler[i] = refEvent{takipNo: e.Key, hat: e.Line, adim: e.Step, sure: e.Duration, varis: e.Arrival, sira: i}
@@ -117,7 +126,7 @@ func refDuzen(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc, isleyic
 			return &s
 		}
 	}
-	bitmis := refKosum(isler, tuketici, serit)
+	bitmis := kosum(isler, tuketici, serit)
 	r := refUygula(bitmis, isleyici)
 	yuk := map[string]int{}
 	anahtarYuku := map[[2]string]int{} // [lane, key] → load
@@ -154,7 +163,51 @@ func refDuzen(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc, isleyic
 		}
 	}
 	r.Events = len(events)
+	var bekleme, yanit []int
+	seritBekleme := map[string]*konvoy.LaneWait{}
+	for _, o := range bitmis {
+		bekleme = append(bekleme, o.basla-o.varis)
+		yanit = append(yanit, o.bitis-o.varis)
+		if o.serit != nil {
+			w := seritBekleme[*o.serit]
+			if w == nil {
+				w = &konvoy.LaneWait{Lane: *o.serit}
+				seritBekleme[*o.serit] = w
+			}
+			w.Events++
+			w.MaxWait = max(w.MaxWait, o.basla-o.varis)
+			w.TotalWait += o.basla - o.varis
+		}
+	}
+	r.Wait, r.Response = refLatency(bekleme), refLatency(yanit)
+	var enKotu []konvoy.LaneWait
+	for _, s := range seritSirasi {
+		enKotu = append(enKotu, *seritBekleme[s])
+	}
+	sort.SliceStable(enKotu, func(i, j int) bool {
+		if enKotu[i].MaxWait != enKotu[j].MaxWait {
+			return enKotu[i].MaxWait > enKotu[j].MaxWait
+		}
+		return enKotu[i].TotalWait > enKotu[j].TotalWait
+	})
+	if len(enKotu) > 0 {
+		r.WorstLanes = enKotu[:min(5, len(enKotu))]
+	}
 	return r
+}
+
+// refLatency sorts every value and reads the nearest ranks off the list.
+func refLatency(v []int) konvoy.Latency {
+	if len(v) == 0 {
+		return konvoy.Latency{}
+	}
+	slices.Sort(v)
+	at := func(p float64) int { return v[int(math.Ceil(p*float64(len(v))-1e-9))-1] }
+	sum := 0
+	for _, x := range v {
+		sum += x
+	}
+	return konvoy.Latency{P50: at(0.50), P95: at(0.95), P99: at(0.99), Max: v[len(v)-1], Mean: float64(sum) / float64(len(v))}
 }
 
 // refResequence applies events in apply order through a resequencer kept as
@@ -195,4 +248,101 @@ func refResequence(sirali []refEvent, durum map[string]int) konvoy.Result {
 	}
 	r.NeverApplied = toplam
 	return r
+}
+
+// refStatic is the static policy, plainly: a lane belongs to consumer
+// (order in which the lane was first seen) mod c; an event without a lane
+// goes to the consumer free first.
+func refStatic(isler []refEvent, tuketici int, serit func(refEvent) *string) []refEvent {
+	bos := make([]int, tuketici)
+	seritBos := map[string]int{}
+	sahip := map[string]int{}
+	out := make([]refEvent, 0, len(isler))
+	for _, o := range isler {
+		var s *string
+		if serit != nil {
+			s = serit(o)
+		}
+		t := slices.Index(bos, slices.Min(bos))
+		basla := max(bos[t], o.varis)
+		if s != nil {
+			if _, ok := sahip[*s]; !ok {
+				sahip[*s] = len(sahip) % tuketici
+			}
+			t = sahip[*s]
+			basla = max(bos[t], o.varis, seritBos[*s])
+		}
+		bitis := basla + o.sure
+		bos[t] = bitis
+		if s != nil {
+			seritBos[*s] = bitis
+		}
+		o.tuketici, o.basla, o.bitis, o.serit = t, basla, bitis, s
+		out = append(out, o)
+	}
+	return out
+}
+
+// refLaneAware is the lane-aware policy with the whole input known, in
+// passes over time: at each time, consumers free then, lowest index first
+// and again until none can, take the oldest arrived event whose lane is
+// free; then time moves to the next finish, arrival or lane coming free.
+func refLaneAware(isler []refEvent, tuketici int, serit func(refEvent) *string) []refEvent {
+	bos := make([]int, tuketici)
+	seritBos := map[string]int{}
+	out := slices.Clone(isler)
+	alinan := make([]bool, len(out))
+	kalan := len(out)
+	for i := range out {
+		if serit != nil {
+			out[i].serit = serit(out[i])
+		}
+	}
+	serbest := func(o refEvent, simdi int) bool {
+		return o.varis <= simdi && (o.serit == nil || seritBos[*o.serit] <= simdi)
+	}
+	simdi := 0
+	for kalan > 0 {
+		for degisti := true; degisti; {
+			degisti = false
+			for t := range bos {
+				if bos[t] > simdi {
+					continue
+				}
+				for i := range out {
+					if alinan[i] || !serbest(out[i], simdi) {
+						continue
+					}
+					alinan[i], kalan, degisti = true, kalan-1, true
+					out[i].tuketici, out[i].basla, out[i].bitis = t, simdi, simdi+out[i].sure
+					bos[t] = out[i].bitis
+					if out[i].serit != nil {
+						seritBos[*out[i].serit] = out[i].bitis
+					}
+					break
+				}
+			}
+		}
+		sonraki := math.MaxInt
+		for _, b := range bos {
+			if b > simdi {
+				sonraki = min(sonraki, b)
+			}
+		}
+		for i, o := range out {
+			if alinan[i] {
+				continue
+			}
+			if o.varis > simdi {
+				sonraki = min(sonraki, o.varis)
+			}
+			if o.serit != nil && seritBos[*o.serit] > simdi {
+				sonraki = min(sonraki, seritBos[*o.serit])
+			}
+		}
+		if kalan > 0 {
+			simdi = sonraki
+		}
+	}
+	return out
 }

@@ -6,23 +6,26 @@ import "slices"
 type heldEvent struct {
 	step   int
 	finish int
+	index  int
 }
 
-// resequence is the resequencer's handler for an event of key k (index key)
-// with the given step, finished at finish: apply it
-// when it is the key's next step and then every held step that follows on;
-// hold it when it is ahead; discard it as a duplicate when its step is
-// already applied or already held. The time an event spends held runs from
-// its own finish to the finish of the event that releases it.
-func (s *Simulator) resequence(key, step, finish int, k *keyState) {
+// resequence is the resequencer's handler for event i of key k (index key)
+// with the given step, finished at finish: apply it when it is the key's
+// next step and then every held step that follows on; hold it when it is
+// ahead; discard it as a duplicate when its step is already applied or
+// already held. The time an event spends held runs from its own finish to
+// the finish of the event that releases it.
+func (s *Simulator) resequence(i, key, step, finish int, k *keyState) {
 	switch {
 	case step <= k.state:
 		s.duplicates++
+		s.outcome(i, Duplicate, -1)
 	case step == k.state+1:
 		k.state = step
+		s.outcome(i, Applied, finish)
 		s.release(key, finish, k)
 	default:
-		s.hold(key, heldEvent{step, finish})
+		s.hold(key, heldEvent{step, finish, i})
 	}
 }
 
@@ -36,9 +39,11 @@ func (s *Simulator) hold(key int, e heldEvent) {
 	i, found := slices.BinarySearchFunc(h, e.step, func(h heldEvent, step int) int { return h.step - step })
 	if found {
 		s.duplicates++
+		s.outcome(e.index, Duplicate, -1)
 		return
 	}
 	s.held[key] = slices.Insert(h, i, e)
+	s.outcome(e.index, NeverApplied, -1) // until released
 	s.buffered++
 	s.holding++
 	s.maxBuffered = max(s.maxBuffered, s.holding)
@@ -56,6 +61,7 @@ func (s *Simulator) release(key, now int, k *keyState) {
 	for n < len(h) && h[n].step == k.state+1 {
 		k.state = h[n].step
 		s.heldRounds += now - h[n].finish
+		s.outcome(h[n].index, Held, now)
 		n++
 	}
 	s.holding -= n

@@ -9,19 +9,23 @@ import (
 // memory proportional to the distinct keys, the lanes and the consumers, not
 // to the events.
 //
-// Add dispatches each event, in the order given, to the consumer that becomes
-// free earliest (ties: the lowest consumer index). The event starts when it
-// has arrived and both that consumer and its lane, if the layout gives it
-// one, are free, and finishes Duration rounds later; the consumer and the
-// lane stay busy until then. Events are applied to their keys' states in
-// order of finish time, ties by input index; an event is applied as soon as
-// no later event can finish before it, so at most one event per consumer
-// waits to be applied.
+// Under the default [HeadOfLine] policy, Add dispatches each event, in the
+// order given, to the consumer that becomes free earliest (ties: the lowest
+// consumer index). The event starts when it has arrived and both that
+// consumer and its lane, if the layout gives it one, are free, and finishes
+// Duration rounds later; the consumer and the lane stay busy until then.
+// Events are applied to their keys' states in order of finish time, ties by
+// input index; an event is applied as soon as no later event can finish
+// before it, so at most one event per consumer waits to be applied.
+// [LaneAware] and [Static] dispatch differently (see [Policy]); under
+// LaneAware the simulator also holds the events that no consumer could take
+// yet, as the broker would.
 //
 // A Simulator is made by [NewSimulator]; the zero value is not usable. It is
 // not safe for concurrent use.
 type Simulator struct {
 	layout      Layout
+	opts        options
 	consumers   consumerQueue
 	keyIndex    keyTable
 	keys        []keyState     // by key index, in order of first appearance
@@ -29,10 +33,16 @@ type Simulator struct {
 	lanes       []lane
 	lanesOpened int
 	awayLoad    map[laneKey]int     // load keys carry outside their home lane
-	running     []running           // by consumer id: its last event
-	ready       []int               // scratch for applyReady
-	applied     int                 // every event finished by this time is applied
 	held        map[int][]heldEvent // the resequencer's held events by key
+
+	running []running         // head-of-line: by consumer id, its last event
+	ready   []int             // head-of-line: scratch for applyReady
+	applied int               // head-of-line: every event finished by then is applied
+	pending minHeap[finished] // static and lane-aware: events not applied yet
+	aware   laneAware         // lane-aware: events not taken yet
+
+	waits, responses histogram
+	schedule         []Slot
 
 	events, work, rounds, lastArrival int
 
@@ -45,16 +55,21 @@ type Simulator struct {
 }
 
 // NewSimulator returns a Simulator for layout with the given number of
-// consumers, or an error when consumers < 1.
-func NewSimulator(layout Layout, consumers int) (*Simulator, error) {
+// consumers and options, or an error when consumers < 1.
+func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, error) {
 	if consumers < 1 {
 		return nil, fmt.Errorf("konvoy: consumers is %d; want at least 1", consumers)
 	}
-	s := &Simulator{
-		layout:    layout,
-		consumers: newConsumerQueue(consumers),
-		laneIndex: make(map[string]int),
-		running:   make([]running, consumers),
+	s := &Simulator{layout: layout, laneIndex: make(map[string]int)}
+	for _, o := range opts {
+		o(&s.opts)
+	}
+	if s.opts.policy > Static {
+		return nil, fmt.Errorf("konvoy: unknown %v", s.opts.policy)
+	}
+	s.consumers = newConsumerQueue(consumers, s.opts.policy != HeadOfLine)
+	if s.opts.policy == HeadOfLine {
+		s.running = make([]running, consumers)
 	}
 	if layout.lanes == partitionLanes {
 		s.lanes = make([]lane, layout.partitions)
@@ -62,17 +77,22 @@ func NewSimulator(layout Layout, consumers int) (*Simulator, error) {
 			s.lanes[p] = lane{name: fmt.Sprint(p), opened: -1}
 		}
 	}
+	if s.opts.scheduleLimit > 0 {
+		s.schedule = make([]Slot, 0, min(s.opts.scheduleLimit, 1024))
+	}
 	return s, nil
 }
 
 // Add dispatches the next event. It returns an error, naming the event's
-// input index and the field, when the event is invalid (see [Simulate]); the
-// error is then kept and returned by every later call and by Result, since a
-// run with an event missing is not the run asked for.
+// input index and the field, when the event is invalid (see [Simulate]) or
+// the run outgrows the schedule limit; the error is then kept and returned
+// by every later call and by Result, since a run with an event missing is not
+// the run asked for.
 //
-// Add takes O(log c) time for c consumers plus one map lookup for the key
-// (and one for the lane under line and custom layouts), and allocates only
-// when it meets a new key or lane. Add panics when called after Result.
+// Under the head-of-line policy Add takes O(log c) time for c consumers plus
+// one key lookup (and one lane lookup under line and custom layouts), and
+// allocates only when it meets a new key or lane. Add panics when called
+// after Result.
 func (s *Simulator) Add(e Event) error {
 	if s.done {
 		panic("konvoy: Simulator.Add called after Result")
@@ -84,8 +104,23 @@ func (s *Simulator) Add(e Event) error {
 		s.err = err
 		return err
 	}
+	if s.schedule != nil {
+		s.schedule = append(s.schedule, Slot{Index: s.events, Key: e.Key, Arrival: e.Arrival, AppliedAt: -1})
+	}
 	k := s.key(e)
-	s.applyReady(s.dispatch(e, k))
+	ln := s.laneOf(e, k)
+	switch s.opts.policy {
+	case HeadOfLine:
+		s.applyReady(s.dispatchHeadOfLine(e, k, ln))
+	case Static:
+		s.dispatchStatic(e, k, ln)
+		s.applyPending(max(s.consumers.earliest(), e.Arrival), math.MaxInt)
+	case LaneAware:
+		s.enqueueLaneAware(e, k, ln)
+		s.lastArrival = e.Arrival
+		s.runLaneAware()
+		s.applyPending(s.aware.now, s.aware.oldest())
+	}
 	s.events++
 	s.work += e.Duration
 	s.lastArrival = e.Arrival
@@ -106,12 +141,14 @@ func (s *Simulator) check(e Event) error {
 		return fmt.Errorf("konvoy: event %d (key %q): Arrival is %d; want round 0 or later", i, e.Key, e.Arrival)
 	case s.layout.lanes == lineLanes && e.Line == "":
 		return fmt.Errorf("konvoy: event %d (key %q): Line is empty; layout %s puts events in lanes by line", i, e.Key, s.layout)
-	case e.Duration > math.MaxInt-s.work:
+	case e.Duration > math.MaxInt-1-s.work:
 		return fmt.Errorf("konvoy: event %d (key %q): Duration %d makes the total work overflow int", i, e.Key, e.Duration)
 	case e.Arrival < s.lastArrival:
 		return fmt.Errorf("konvoy: event %d (key %q): Arrival %d is before the previous event's %d; want events in arrival order", i, e.Key, e.Arrival, s.lastArrival)
-	case e.Arrival > math.MaxInt-s.work-e.Duration:
+	case e.Arrival > math.MaxInt-1-s.work-e.Duration:
 		return fmt.Errorf("konvoy: event %d (key %q): Arrival %d plus the total work overflows int", i, e.Key, e.Arrival)
+	case s.schedule != nil && i >= s.opts.scheduleLimit:
+		return fmt.Errorf("konvoy: event %d: the run has more events than the schedule limit of %d", i, s.opts.scheduleLimit)
 	}
 	return nil
 }
@@ -131,15 +168,22 @@ func (s *Simulator) key(e Event) int {
 	return i
 }
 
-// Result applies the events still pending and returns the run's measures, or
-// the error that stopped Add. It may be called more than once; after it, Add
-// panics. It takes O(k + l) time for k distinct keys and l lanes.
+// Result finishes the run, applies the events still pending and returns the
+// run's measures, or the error that stopped Add. It may be called more than
+// once; after it, Add panics. It takes O(k + l + d log d) time for k
+// distinct keys, l lanes and d distinct latencies.
 func (s *Simulator) Result() (Result, error) {
 	if s.err != nil {
 		return Result{}, s.err
 	}
-	s.done = true
-	s.applyAll()
+	if !s.done {
+		s.done = true
+		if s.opts.policy == LaneAware {
+			s.aware.ended = true
+			s.runLaneAware()
+		}
+		s.applyAll()
+	}
 	r := Result{
 		Events:         s.events,
 		Keys:           len(s.keys),
@@ -154,6 +198,10 @@ func (s *Simulator) Result() (Result, error) {
 		MaxKeyBuffered: s.maxKeyBuffered,
 		HeldRounds:     s.heldRounds,
 		NeverApplied:   s.holding,
+		Wait:           s.waits.latency(),
+		Response:       s.responses.latency(),
+		WorstLanes:     worstLanes(s.lanes, 5),
+		Schedule:       s.schedule,
 	}
 	if ln, key, load := s.heaviest(); ln >= 0 {
 		r.HeaviestLane, r.HeaviestLaneName = s.lanes[ln].load, s.lanes[ln].name

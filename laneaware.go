@@ -1,0 +1,202 @@
+package konvoy
+
+import "math"
+
+// queued is an event the lane-aware dispatcher holds until a consumer takes
+// it.
+type queued struct {
+	key, lane               int
+	step, duration, arrival int
+	taken                   bool
+}
+
+// readyLane is a lane that is free, with an arrived event at its head.
+type readyLane struct{ head, lane int }
+
+func (a readyLane) before(b readyLane) bool { return a.head < b.head }
+
+// laterLane is a lane with waiting events that cannot run before at: its
+// last event finishes then, or its head arrives then.
+type laterLane struct{ at, lane int }
+
+func (a laterLane) before(b laterLane) bool { return a.at < b.at || a.at == b.at && a.lane < b.lane }
+
+// idleConsumer orders idle consumers by index.
+type idleConsumer int
+
+func (a idleConsumer) before(b idleConsumer) bool { return a < b }
+
+// laneAware is the lane-aware dispatcher's state: the events not yet taken,
+// in input order and per lane, the lanes by when they can run, and the
+// consumers with nothing to do.
+type laneAware struct {
+	now       int      // the time of the current decision; never decreases
+	fifo      []queued // events from input index base on, taken or not
+	base      int
+	front     int // fifo[front] is the oldest event not taken
+	laneQ     [][]int
+	laneHead  []int
+	scheduled []bool // the lane is in ready or later
+	free      []int  // events without a lane, not taken, in input order
+	freeHead  int
+	ready     minHeap[readyLane]
+	later     minHeap[laterLane]
+	idle      minHeap[idleConsumer]
+	ended     bool
+}
+
+func (a *laneAware) at(i int) *queued { return &a.fifo[i-a.base] }
+
+// oldest returns the input index of the oldest event not taken, or MaxInt.
+func (a *laneAware) oldest() int {
+	if a.front < len(a.fifo) {
+		return a.base + a.front
+	}
+	return math.MaxInt
+}
+
+// enqueueLaneAware holds event e, of key index k and lane ln, for the
+// consumers.
+func (s *Simulator) enqueueLaneAware(e Event, k, ln int) {
+	a := &s.aware
+	i := s.events
+	a.fifo = append(a.fifo, queued{key: k, lane: ln, step: e.Step, duration: e.Duration, arrival: e.Arrival})
+	if ln < 0 {
+		a.free = append(a.free, i)
+		return
+	}
+	for len(a.laneQ) <= ln {
+		a.laneQ, a.laneHead, a.scheduled = append(a.laneQ, nil), append(a.laneHead, 0), append(a.scheduled, false)
+	}
+	a.laneQ[ln] = append(a.laneQ[ln], i)
+	if !a.scheduled[ln] {
+		a.scheduled[ln] = true
+		a.later.push(laterLane{max(s.lanes[ln].free, e.Arrival), ln})
+	}
+}
+
+// runLaneAware runs the lane-aware policy forward in time for as long as no
+// event yet to be added could change a choice. At each decision time, every
+// consumer free then (the idle ones and those just finishing), lowest index
+// first, takes the oldest arrived event whose lane is free; a consumer with
+// nothing to take stays idle until the next arrival or the next lane to come
+// free. An event yet to come is younger than every event held, so it matters
+// only to a consumer that would stay idle, and only if it could arrive by
+// then: the run stops there until the next Add, or the end of the input.
+func (s *Simulator) runLaneAware() {
+	a := &s.aware
+	for {
+		t := math.MaxInt
+		if c := s.consumers.next(); c.free != math.MaxInt {
+			t = c.free
+		}
+		if len(a.idle) > 0 {
+			t = min(t, max(s.nextEligible(), a.now))
+			if !a.ended {
+				t = min(t, max(s.lastArrival, a.now))
+			}
+		}
+		if t == math.MaxInt {
+			return
+		}
+		a.now = t
+		for s.consumers.next().free == t {
+			a.idle.push(idleConsumer(s.consumers.next().id))
+			s.consumers.busyUntil(math.MaxInt)
+		}
+		for len(a.later) > 0 && a.later[0].at <= t {
+			l := a.later.pop()
+			a.ready.push(readyLane{a.laneQ[l.lane][a.laneHead[l.lane]], l.lane})
+		}
+		for len(a.idle) > 0 {
+			i, ln := s.oldestEligible(t)
+			if i < 0 {
+				break
+			}
+			s.take(int(a.idle.pop()), t, i, ln)
+		}
+		if len(a.idle) > 0 && !a.ended && t >= s.lastArrival {
+			return
+		}
+	}
+}
+
+// nextEligible returns the earliest time after now at which a held event can
+// run, or MaxInt.
+func (s *Simulator) nextEligible() int {
+	a := &s.aware
+	next := math.MaxInt
+	if len(a.later) > 0 {
+		next = a.later[0].at
+	}
+	if a.freeHead < len(a.free) {
+		next = min(next, a.at(a.free[a.freeHead]).arrival)
+	}
+	return next
+}
+
+// oldestEligible returns the oldest held event that can run at t, and its
+// lane (-1: none), or -1 and -1.
+func (s *Simulator) oldestEligible(t int) (i, ln int) {
+	a := &s.aware
+	i, ln = -1, -1
+	if len(a.ready) > 0 {
+		i, ln = a.ready[0].head, a.ready[0].lane
+	}
+	if a.freeHead < len(a.free) {
+		if f := a.free[a.freeHead]; a.at(f).arrival <= t && (i < 0 || f < i) {
+			i, ln = f, -1
+		}
+	}
+	return i, ln
+}
+
+// take gives the held event with input index i, in lane ln (-1: none), to
+// idle consumer id at time t.
+func (s *Simulator) take(id, t, i, ln int) {
+	a := &s.aware
+	q := *a.at(i)
+	a.at(i).taken = true
+	if ln >= 0 {
+		a.ready.pop()
+		a.laneHead[ln]++
+	} else {
+		a.freeHead++
+	}
+	finish := t + q.duration
+	s.consumers.busyFrom(id, finish)
+	s.started(Event{Step: q.step, Duration: q.duration, Arrival: q.arrival}, i, q.key, ln, id, t)
+	s.pending.push(finished{finish: finish, index: i, key: q.key, step: q.step})
+	if ln >= 0 {
+		s.reschedule(ln, finish, t)
+	}
+	if a.freeHead == len(a.free) {
+		a.free, a.freeHead = a.free[:0], 0
+	}
+	for a.front < len(a.fifo) && a.fifo[a.front].taken {
+		a.front++
+	}
+	if a.front > 1024 && 2*a.front > len(a.fifo) {
+		a.fifo = append(a.fifo[:0], a.fifo[a.front:]...)
+		a.base += a.front
+		a.front = 0
+	}
+}
+
+// reschedule puts lane ln, busy until finish, back among the lanes with
+// events to run, or takes it out when it has none; a lane that can run at
+// once (its event took no time) is ready at t.
+func (s *Simulator) reschedule(ln, finish, t int) {
+	a := &s.aware
+	h := a.laneHead[ln]
+	if h == len(a.laneQ[ln]) {
+		a.laneQ[ln], a.laneHead[ln], a.scheduled[ln] = a.laneQ[ln][:0], 0, false
+		return
+	}
+	head := a.laneQ[ln][h]
+	if at := max(finish, a.at(head).arrival); at > t {
+		a.later.push(laterLane{at, ln})
+		return
+	}
+	a.ready.push(readyLane{head, ln})
+}

@@ -1,0 +1,85 @@
+package konvoy
+
+import "fmt"
+
+// Policy is the rule by which a free consumer chooses its next event: a
+// choice separate from the layout, since real brokers with the same lanes
+// dispatch differently. The zero Policy is [HeadOfLine], the lesson's rule.
+type Policy uint8
+
+const (
+	// HeadOfLine gives the next event in input order to the consumer that
+	// becomes free first, which waits idle when the event's lane is busy:
+	// the lesson's rule, and the dispatch of a shared queue whose consumers
+	// lock a key before they work on it.
+	HeadOfLine Policy = iota
+
+	// LaneAware lets a free consumer take the oldest arrived event whose
+	// lane is free, skipping events whose lanes are busy, as Azure Service
+	// Bus sessions, SQS FIFO message groups and Confluent's parallel
+	// consumer in key order do. A consumer with nothing to take waits for
+	// the next arrival or the next lane to come free.
+	LaneAware
+
+	// Static assigns lanes to consumers up front, round-robin in the order
+	// the lanes are first seen, as a Kafka consumer group assigns
+	// partitions; a lane always runs on its owner, which takes its events
+	// in input order. Events without a lane go to the consumer that becomes
+	// free first.
+	Static
+)
+
+// String returns the policy's name: "head-of-line", "lane-aware" or
+// "static".
+func (p Policy) String() string {
+	switch p {
+	case HeadOfLine:
+		return "head-of-line"
+	case LaneAware:
+		return "lane-aware"
+	case Static:
+		return "static"
+	}
+	return fmt.Sprintf("Policy(%d)", uint8(p))
+}
+
+// Policies returns the three dispatch policies in the order of their
+// constants.
+func Policies() []Policy { return []Policy{HeadOfLine, LaneAware, Static} }
+
+// ParsePolicy returns the policy whose String is name.
+func ParsePolicy(name string) (Policy, error) {
+	for _, p := range Policies() {
+		if p.String() == name {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("konvoy: unknown policy %q; want head-of-line, lane-aware or static", name)
+}
+
+// Option changes how [Simulate] and [NewSimulator] run; options compose, and
+// a later one overrides an earlier one of the same kind.
+type Option func(*options)
+
+type options struct {
+	policy        Policy
+	scheduleLimit int // 0: no schedule kept
+}
+
+// WithPolicy sets the dispatch policy; the default is [HeadOfLine].
+func WithPolicy(p Policy) Option {
+	return func(o *options) { o.policy = p }
+}
+
+// WithSchedule keeps the full schedule of a run in [Result].Schedule, one
+// [Slot] per event, for runs of at most limit events: the basis for
+// pictures of small runs. A run with more events fails with an error rather
+// than return part of its schedule. It costs O(limit) memory.
+//
+// WithSchedule panics, with a "konvoy:" prefix, when limit < 1.
+func WithSchedule(limit int) Option {
+	if limit < 1 {
+		panic(fmt.Sprintf("konvoy: WithSchedule(%d): want a limit of at least 1 event", limit))
+	}
+	return func(o *options) { o.scheduleLimit = limit }
+}

@@ -1,0 +1,69 @@
+package konvoy
+
+// Slot is one event's place in a run's schedule, kept by [WithSchedule]:
+// which consumer ran it, in which lane ("" for none), when it arrived,
+// started and finished, and what the handler made of it. AppliedAt is the
+// round at which it changed its key's state: its finish, or later for an
+// event the resequencer held; -1 when it never did.
+type Slot struct {
+	Index     int
+	Key       string
+	Lane      string
+	Consumer  int
+	Arrival   int
+	Start     int
+	Finish    int
+	Outcome   Outcome
+	AppliedAt int
+}
+
+// Outcome is what the handler made of one event.
+type Outcome uint8
+
+const (
+	// Applied: the event set its key's state.
+	Applied Outcome = iota
+	// WrittenBackward: the event set its key's state to a lower step (a
+	// backward write, last writer wins).
+	WrittenBackward
+	// Skipped: the version stamp rejected the event as a backward write.
+	Skipped
+	// Held: the resequencer held the event until its gap filled, then
+	// applied it at AppliedAt.
+	Held
+	// Duplicate: the resequencer discarded the event, whose step was already
+	// applied or held.
+	Duplicate
+	// NeverApplied: the resequencer still held the event when the run ended.
+	NeverApplied
+	// HistoryOnly: the event (Step 0) only appends to history.
+	HistoryOnly
+)
+
+// String returns the outcome's name, as the text schedule view prints it.
+func (o Outcome) String() string {
+	switch o {
+	case Applied:
+		return "applied"
+	case WrittenBackward:
+		return "written-backward"
+	case Skipped:
+		return "skipped"
+	case Held:
+		return "held"
+	case Duplicate:
+		return "duplicate"
+	case NeverApplied:
+		return "never-applied"
+	case HistoryOnly:
+		return "history-only"
+	}
+	return "Outcome(?)"
+}
+
+// outcome records, when a schedule is kept, what became of event i.
+func (s *Simulator) outcome(i int, o Outcome, appliedAt int) {
+	if s.schedule != nil {
+		s.schedule[i].Outcome, s.schedule[i].AppliedAt = o, appliedAt
+	}
+}
