@@ -4,11 +4,27 @@
 // run through konvoy's four layouts, the derived figures, rounds by consumer
 // count and the capacity table.
 //
+// With -events it reads a trace of your own — CSV with a header row, or JSON
+// Lines; gzip-compressed or not; "-" for standard input — and prints the
+// same report for it: the measures at the first consumer count, the derived
+// figures, how many keys arrive out of order, and rounds by consumer count
+// (and, with -capacity, the capacity table). -format json and -format csv
+// print one record per (layout, consumers) pair instead. The report is
+// printed only once the whole trace has been read: a bad line prints
+// FILE:LINE and what was wrong on standard error, and no report. While a long
+// trace is read, a progress bar shows on standard error when it is a
+// terminal.
+//
 // Usage:
 //
 //	konvoy [-consumers N]
+//	konvoy -events FILE [-consumers N,...] [-layouts L,...] [-format text|json|csv]
+//	       [-capacity [-peak R]] [-input csv|jsonl]
+//	       [-key COL] [-line COL] [-status COL] [-step COL] [-duration COL] [-at COL]
+//	       [-steps S,...] [-history S,...] [-unit D [-round]]
 //
-// Exit status 0 on success, 1 on a failed run, 2 on a usage error.
+// Exit status 0 on success, 1 on a failed run or bad input, 2 on a usage
+// error.
 package main
 
 import (
@@ -17,41 +33,95 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/eventlog"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// options are the parsed command line.
+type options struct {
+	consumers []int // as given, without repeats; the first is the measure table's
+	events    string
+	layouts   []konvoy.Layout
+	format    string
+	capacity  bool
+	peak      float64
+	reader    eventlog.Reader
+}
+
+// intList is a comma-separated list of whole numbers.
+type intList []int
+
+func (l *intList) String() string {
+	var s []string
+	for _, n := range *l {
+		s = append(s, strconv.Itoa(n))
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *intList) Set(v string) error {
+	*l = nil
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return fmt.Errorf("want whole numbers separated by commas")
+		}
+		*l = append(*l, n)
+	}
+	return nil
+}
+
+// stringList is a comma-separated list of names.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+func (l *stringList) Set(v string) error {
+	*l = strings.Split(v, ",")
+	return nil
+}
+
+// eventFlags are the flags that mean something only with -events.
+var eventFlags = []string{"layouts", "format", "capacity", "peak", "input", "key", "line", "status", "step", "duration", "at", "steps", "history", "unit", "round"}
+
+// usageError is a command-line mistake: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return usageError{"konvoy: " + fmt.Sprintf(format, args...)}
 }
 
 // run is the whole command, with its streams passed in so that tests can
 // call it; it returns the exit status.
-func run(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("konvoy", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	consumers := fs.Int("consumers", konvoy.LessonConsumers, "consumers of the first table and the capacity `N`")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: konvoy [-consumers N]")
-		fmt.Fprintln(fs.Output(), "Prints the lesson report: the lesson's events under every layout.")
-		fs.PrintDefaults()
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	opt, err := parse(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
+	var ue usageError
+	if errors.As(err, &ue) {
+		if ue.msg != "" {
+			fmt.Fprintln(stderr, ue.msg)
 		}
 		return 2
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "konvoy: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return 2
+	var out string
+	if opt.events == "" {
+		out, err = lessonReport(konvoy.LessonEvents(), opt.consumers[0])
+	} else {
+		out, err = traceReport(opt, stdin, stderr)
 	}
-	if *consumers < 1 {
-		fmt.Fprintf(stderr, "konvoy: -consumers is %d; want at least 1\n", *consumers)
-		return 2
-	}
-	out, err := lessonReport(konvoy.LessonEvents(), *consumers)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -62,3 +132,152 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// parse reads the command line. Its errors are usageError or flag.ErrHelp.
+func parse(args []string, stderr io.Writer) (options, error) {
+	fs := flag.NewFlagSet("konvoy", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		consumers intList
+		layouts   = stringList{"free", "convoy", "line-convoy", "version-stamp"}
+		steps     stringList
+		history   stringList
+		cols      eventlog.Columns
+		opt       options
+	)
+	fs.Var(&consumers, "consumers", "the consumers `N` of the first table and the capacity; with -events a list N,... whose first is the first table's (default 4; with -events, 4 for the first table and 1,2,4,8 by consumers)")
+	fs.StringVar(&opt.events, "events", "", "read the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input) instead of the lesson")
+	fs.Var(&layouts, "layouts", "the layouts `L,...` to run, in report order: free, convoy, line-convoy, version-stamp, or any other built-in layout such as resequencer or partitioned:N")
+	fs.StringVar(&opt.format, "format", "text", "the report's `format`: text, json or csv")
+	fs.BoolVar(&opt.capacity, "capacity", false, "add the capacity table for the trace's ordered share (needs free in -layouts)")
+	fs.Float64Var(&opt.peak, "peak", konvoy.LessonPeakRate, "the peak write `rate`, in events/s, of the capacity table")
+	input := fs.String("input", "auto", "the trace's `format`: csv, jsonl, or auto (by the file's extension, else by its first byte)")
+	fs.StringVar(&cols.Key, "key", "key", "the key `column`")
+	fs.StringVar(&cols.Line, "line", "line", "the line `column`")
+	fs.StringVar(&cols.Status, "status", "status", "the status `column`, used when there is no step column")
+	fs.StringVar(&cols.Step, "step", "step", "the step `column` (whole numbers; used when present)")
+	fs.StringVar(&cols.Duration, "duration", "duration", "the duration `column`")
+	fs.StringVar(&cols.At, "at", "at", "the arrival `column` (optional)")
+	fs.Var(&steps, "steps", "the ordered statuses `S,...`, step 1 first")
+	fs.Var(&history, "history", "the statuses `S,...` that only append to history (step 0)")
+	unit := fs.Duration("unit", 0, "read durations and arrivals with units, one round lasting `duration` (0: whole rounds)")
+	round := fs.Bool("round", false, "round durations and arrivals that are not whole rounds of -unit to the nearest, instead of rejecting them")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: konvoy [-consumers N]")
+		fmt.Fprintln(fs.Output(), "       konvoy -events FILE [-consumers N,...] [-layouts L,...] [-format text|json|csv] [flags]")
+		fmt.Fprintln(fs.Output(), "Prints the lesson report: the lesson's events under every layout; with -events, the same report for a trace of your own.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return opt, err
+		}
+		return opt, usageError{}
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "konvoy: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return opt, usageError{}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	for _, n := range consumers {
+		if n < 1 {
+			return opt, usagef("-consumers is %d; want at least 1", n)
+		}
+		if !slices.Contains(opt.consumers, n) {
+			opt.consumers = append(opt.consumers, n)
+		}
+	}
+	if opt.events == "" {
+		for _, name := range eventFlags {
+			if set[name] {
+				return opt, usagef("-%s needs -events", name)
+			}
+		}
+		switch {
+		case len(opt.consumers) > 1:
+			return opt, usagef("-consumers takes one count without -events")
+		case len(opt.consumers) == 0:
+			opt.consumers = []int{konvoy.LessonConsumers}
+		}
+		return opt, nil
+	}
+	if len(opt.consumers) == 0 {
+		opt.consumers = []int{konvoy.LessonConsumers, 1, 2, 8}
+	}
+
+	for _, name := range layouts {
+		l, err := konvoy.ParseLayout(strings.TrimSpace(name))
+		if err != nil {
+			return opt, usagef("-layouts: %s", strings.TrimPrefix(err.Error(), "konvoy: "))
+		}
+		if slices.ContainsFunc(opt.layouts, func(m konvoy.Layout) bool { return m.String() == l.String() }) {
+			return opt, usagef("-layouts names %s twice", l)
+		}
+		opt.layouts = append(opt.layouts, l)
+	}
+	switch opt.format {
+	case "text", "json", "csv":
+	default:
+		return opt, usagef("-format is %q; want text, json or csv", opt.format)
+	}
+	if opt.capacity {
+		if opt.format != "text" {
+			return opt, usagef("-capacity is part of the text report; -format %s has no capacity table", opt.format)
+		}
+		if !slices.ContainsFunc(opt.layouts, isFree) {
+			return opt, usagef("-capacity measures costs relative to free: add free to -layouts")
+		}
+	}
+	if set["peak"] && !opt.capacity {
+		return opt, usagef("-peak needs -capacity")
+	}
+	if !(opt.peak >= 0) || opt.peak > 1e300 {
+		return opt, usagef("-peak is %v; want a rate of 0 or more events/s", opt.peak)
+	}
+	f, err := eventlog.ParseFormat(*input)
+	if err != nil {
+		return opt, usagef("-input is %q; want csv, jsonl or auto", *input)
+	}
+	if *unit < 0 {
+		return opt, usagef("-unit is %v; want the length of one round, or 0 for whole rounds", *unit)
+	}
+	if *round && *unit == 0 {
+		return opt, usagef("-round needs -unit: whole rounds are never rounded")
+	}
+	for _, c := range []struct{ flag, value string }{
+		{"key", cols.Key}, {"line", cols.Line}, {"status", cols.Status},
+		{"step", cols.Step}, {"duration", cols.Duration}, {"at", cols.At},
+	} {
+		if c.value == "" {
+			return opt, usagef("-%s is empty; want a column name", c.flag)
+		}
+	}
+	opt.reader = eventlog.Reader{
+		Name:       opt.events,
+		Format:     f,
+		Columns:    cols,
+		Steps:      steps,
+		History:    history,
+		Resolution: *unit,
+		Round:      *round,
+	}
+	if _, err := eventlog.NewDecoder(strings.NewReader(""), opt.reader); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "eventlog: ")
+		return opt, usagef("-steps, -history: %s", msg)
+	}
+	return opt, nil
+}
+
+// resolutionNote is how the report names a round's length.
+func resolutionNote(d time.Duration) string {
+	if d == 0 {
+		return ""
+	}
+	return " of " + d.String()
+}
+
+// isFree tells the free layout.
+func isFree(l konvoy.Layout) bool { return l.String() == konvoy.Free.String() }

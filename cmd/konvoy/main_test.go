@@ -33,8 +33,13 @@ func golden(t *testing.T, name, got string) {
 }
 
 func runCommand(args ...string) (stdout, stderr string, status int) {
+	return runWithInput("", args...)
+}
+
+// runWithInput runs the command with stdin as its standard input.
+func runWithInput(stdin string, args ...string) (stdout, stderr string, status int) {
 	var out, errOut bytes.Buffer
-	status = run(args, &out, &errOut)
+	status = run(args, strings.NewReader(stdin), &out, &errOut)
 	return out.String(), errOut.String(), status
 }
 

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/eventlog"
+)
+
+// trace is what one pass over a trace measured: its statistics and one
+// result per (layout, consumers) pair.
+type trace struct {
+	name    string
+	opt     options
+	counts  []int             // the consumer counts, ascending
+	results [][]konvoy.Result // [layout][index in counts]
+	stats   eventlog.Stats
+	rounded int
+}
+
+// result returns the run of layout index li at c consumers.
+func (t *trace) result(li, c int) konvoy.Result {
+	return t.results[li][slices.Index(t.counts, c)]
+}
+
+// traceReport reads the trace opt names and returns its report in the asked
+// format. It writes nothing until the whole trace has been read, so a bad
+// trace gives an error and no partial report.
+func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, error) {
+	t, err := readTrace(opt, stdin, stderr)
+	if err != nil {
+		return "", err
+	}
+	if t.rounded > 0 && opt.format != "text" {
+		fmt.Fprintf(stderr, "konvoy: note: %s rounded to whole rounds%s\n", plural(t.rounded, "duration or arrival", "durations and arrivals"), resolutionNote(opt.reader.Resolution))
+	}
+	switch opt.format {
+	case "json":
+		return jsonReport(t)
+	case "csv":
+		return csvReport(t)
+	}
+	return textReport(t), nil
+}
+
+// readTrace reads the trace in one pass, feeding every event to one
+// simulator per (layout, consumers) pair, in memory that grows with the
+// trace's keys and lines, not its events.
+func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
+	t := &trace{name: opt.reader.Name, opt: opt, counts: slices.Clone(opt.consumers)}
+	if t.name == "-" {
+		t.name = "<stdin>"
+	}
+	slices.Sort(t.counts)
+
+	var raw io.Reader = stdin
+	size := int64(-1)
+	if opt.events != "-" {
+		f, err := os.Open(opt.events)
+		if err != nil {
+			return nil, fmt.Errorf("konvoy: %w", err)
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			size = st.Size()
+		}
+		raw = f
+	}
+	bar := newProgress(stderr, t.name, size)
+	if bar != nil {
+		raw = bar.reader(raw)
+		defer bar.done()
+	}
+	src, err := eventlog.Decompress(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.name, err)
+	}
+	defer src.Close()
+	dec, err := eventlog.NewDecoder(src, opt.reader)
+	if err != nil {
+		return nil, err // checked by parse already
+	}
+
+	sims := make([][]*konvoy.Simulator, len(opt.layouts))
+	var all []*konvoy.Simulator
+	needsLine := false
+	for i, l := range opt.layouts {
+		needsLine = needsLine || l.String() == konvoy.LineConvoy.String()
+		for _, c := range t.counts {
+			s, err := konvoy.NewSimulator(l, c)
+			if err != nil {
+				return nil, err
+			}
+			sims[i] = append(sims[i], s)
+			all = append(all, s)
+		}
+	}
+	lineColumn := opt.reader.Columns.Line
+	if lineColumn == "" {
+		lineColumn = "line"
+	}
+
+	f := newFanOut(all, runtime.GOMAXPROCS(0))
+	b := f.batch()
+	var stop error // the error that ended reading, if any
+	for e, err := range dec.All() {
+		if err != nil {
+			stop = err
+			break
+		}
+		if needsLine && e.Line == "" {
+			stop = &eventlog.Error{File: t.name, Line: dec.Line(), Field: lineColumn, Value: e.Line,
+				Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
+			break
+		}
+		t.stats.Add(e)
+		b.events = append(b.events, e)
+		b.lines = append(b.lines, dec.Line())
+		if len(b.events) == batchSize {
+			ok := f.send(b)
+			b = nil
+			if !ok {
+				break // a simulator failed; its error comes first
+			}
+			b = f.batch()
+		}
+		if bar != nil {
+			bar.events++
+		}
+	}
+	if b != nil {
+		f.send(b)
+	}
+	if err := f.wait(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %s", t.name, err.line, strings.TrimPrefix(err.err.Error(), "konvoy: "))
+	}
+	if stop != nil {
+		return nil, stop
+	}
+	t.rounded = dec.Rounded()
+	t.results = make([][]konvoy.Result, len(sims))
+	for i, row := range sims {
+		for _, s := range row {
+			r, err := s.Result()
+			if err != nil {
+				return nil, errors.Join(fmt.Errorf("%s: the run failed", t.name), err)
+			}
+			t.results[i] = append(t.results[i], r)
+		}
+	}
+	return t, nil
+}
+
+// plural is "1 thing" or "n things".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// statuses are the sample traces' status flags.
+var statuses = []string{"-steps", "accepted,transfer,out-for-delivery,delivered", "-history", "scanned,weighed"}
+
+func withStatuses(args ...string) []string {
+	return append(append([]string{}, statuses...), args...)
+}
+
+func TestTraceReports(t *testing.T) {
+	for _, tt := range []struct {
+		golden string
+		args   []string
+	}{
+		{"shipments.golden", withStatuses("-events", "testdata/shipments.csv", "-capacity")},
+		{"shipments-json.golden", withStatuses("-events", "testdata/shipments.csv", "-format", "json")},
+		{"shipments-csv.golden", withStatuses("-events", "testdata/shipments.csv", "-format", "csv")},
+		{"shipments-two-layouts.golden", withStatuses("-events", "testdata/shipments.jsonl", "-layouts", "convoy,free", "-consumers", "8,2")},
+	} {
+		t.Run(tt.golden, func(t *testing.T) {
+			out, errOut, status := runCommand(tt.args...)
+			if status != 0 || errOut != "" {
+				t.Fatalf("status %d, stderr %q; want 0 and nothing", status, errOut)
+			}
+			golden(t, tt.golden, out)
+		})
+	}
+}
+
+// TestFormsOfOneTrace reads the same trace as CSV, JSON Lines, gzip and
+// standard input, and wants the same report from each.
+func TestFormsOfOneTrace(t *testing.T) {
+	want, _, status := runCommand(withStatuses("-events", "testdata/shipments.csv")...)
+	if status != 0 {
+		t.Fatal("the CSV trace failed")
+	}
+	csvData, err := os.ReadFile("testdata/shipments.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gz := filepath.Join(t.TempDir(), "shipments.csv.gz")
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(csvData)
+	zw.Close()
+	if err := os.WriteFile(gz, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, stdin string
+		args        []string
+	}{
+		{"testdata/shipments.jsonl", "", withStatuses("-events", "testdata/shipments.jsonl")},
+		{gz, "", withStatuses("-events", gz)},
+		{"<stdin>", string(csvData), withStatuses("-events", "-")},
+		{"<stdin>", buf.String(), withStatuses("-events", "-", "-input", "csv")},
+	} {
+		out, errOut, status := runWithInput(tt.stdin, tt.args...)
+		if status != 0 || errOut != "" {
+			t.Fatalf("%s: status %d, stderr %q", tt.name, status, errOut)
+		}
+		if w := strings.Replace(want, "testdata/shipments.csv", tt.name, 1); out != w {
+			t.Errorf("%s: report differs from the CSV trace's:\n%s\nwant\n%s", tt.name, out, w)
+		}
+	}
+}
+
+// TestBadTrace checks each class of bad input: the message on standard
+// error, exit status 1 and nothing on standard output.
+func TestBadTrace(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name, file, content string
+		args                []string
+		want                string
+	}{
+		{"malformed csv row", "bad.csv", "key,line,status,duration\nA,H1,accepted,1\nB,H1,\"accepted\"x,1\n", nil,
+			`bad.csv:3: want a well-formed CSV row: extraneous or missing " in quoted-field (line 3, column 15)`},
+		{"csv row with too few fields", "bad.csv", "key,line,status,duration\nA,H1,accepted,1\nB,accepted\n", nil,
+			`bad.csv:3: want 4 fields, as in the header; the row has 2`},
+		{"missing required column", "bad.csv", "key,status,took\nA,accepted,1\n", nil,
+			`bad.csv:1: want a column "duration" (the duration of each event) in the header; it has "key", "status", "took"`},
+		{"bad duration", "bad.csv", "key,line,status,duration\nA,H1,accepted,1\nA,H1,transfer,2.5\n", nil,
+			`bad.csv:3: field "duration": value "2.5": want a whole number of rounds ≥ 0`},
+		{"negative duration", "bad.jsonl", `{"key":"A","line":"H1","status":"accepted","duration":-3}`, nil,
+			`bad.jsonl:1: field "duration": value "-3": want a whole number of rounds ≥ 0`},
+		{"empty key", "bad.csv", "key,line,status,duration\n\"a\nb\",H1,accepted,1\n,H1,accepted,1\n", nil,
+			`bad.csv:4: field "key": value "": want a non-empty key`},
+		{"unknown status", "bad.csv", "key,line,status,duration\nA,H1,accepted,1\nA,H1,lost,1\n", nil,
+			`bad.csv:3: field "status": value "lost": want an ordered status (-steps: accepted,transfer,out-for-delivery,delivered) or a history status (-history: scanned,weighed)`},
+		{"invalid json line", "bad.jsonl", `{"key":"A","line":"H1","status":"accepted","duration":1}` + "\n" + `{"key":"A","status":"transfer","duration":1` + "\n", nil,
+			`bad.jsonl:2: want a JSON object on each line: unexpected end of JSON input (column 43)`},
+		{"renamed column", "bad.csv", "tracking_no,route,status,duration\nA,H1,accepted,1\nB,H1,accepted,x\n", []string{"-key", "tracking_no", "-line", "route"},
+			`bad.csv:3: field "duration": value "x": want a whole number of rounds ≥ 0`},
+		{"inexact duration", "bad.csv", "key,line,status,duration\nA,H1,accepted,150ms\n", []string{"-unit", "100ms"},
+			`bad.csv:2: field "duration": value "150ms": want a whole multiple of one round, 100ms; it does not divide exactly, and rounding is off (-round rounds to the nearest)`},
+		{"no line for line-convoy", "bad.csv", "key,route,status,duration\nA,H1,accepted,1\nB,,accepted,1\n", []string{"-line", "route"},
+			`bad.csv:3: field "route": value "": want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines`},
+		{"arrivals going back", "bad.csv", "key,line,status,duration,at\nA,H1,accepted,1,5\nB,H1,accepted,1,4\n", nil,
+			`bad.csv:3: event 1 (key "B"): Arrival 4 is before the previous event's 5; want events in arrival order`},
+		{"bad gzip", "bad.csv.gz", "\x1f\x8b not really", nil, `bad.csv.gz: gzip: invalid header`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, tt.file)
+			if err := os.WriteFile(path, []byte(tt.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, format := range []string{"text", "json", "csv"} {
+				out, errOut, status := runCommand(withStatuses(append([]string{"-events", path, "-format", format}, tt.args...)...)...)
+				want := filepath.Join(dir, tt.want) + "\n"
+				if status != 1 || out != "" || errOut != want {
+					t.Fatalf("-format %s: status %d, stdout %q, stderr\n%q\nwant 1, nothing, and\n%q", format, status, out, errOut, want)
+				}
+			}
+		})
+	}
+	_, errOut, status := runCommand("-events", filepath.Join(dir, "none.csv"))
+	if status != 1 || !strings.Contains(errOut, "no such file") {
+		t.Errorf("missing file: status %d, stderr %q; want 1 and no such file", status, errOut)
+	}
+}
+
+func TestTraceUsageErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-consumers", "1,2"}, "konvoy: -consumers takes one count without -events"},
+		{[]string{"-format", "json"}, "konvoy: -format needs -events"},
+		{[]string{"-steps", "a"}, "konvoy: -steps needs -events"},
+		{[]string{"-events", "x.csv", "-consumers", "2,0"}, "konvoy: -consumers is 0; want at least 1"},
+		{[]string{"-events", "x.csv", "-consumers", "2,,3"}, `invalid value "2,,3" for flag -consumers: want whole numbers separated by commas`},
+		{[]string{"-events", "x.csv", "-layouts", "free,fast"}, `konvoy: -layouts: unknown layout "fast"; want free, convoy, line-convoy, version-stamp`},
+		{[]string{"-events", "x.csv", "-layouts", "free,free"}, "konvoy: -layouts names free twice"},
+		{[]string{"-events", "x.csv", "-format", "xml"}, `konvoy: -format is "xml"; want text, json or csv`},
+		{[]string{"-events", "x.csv", "-capacity", "-layouts", "convoy"}, "konvoy: -capacity measures costs relative to free: add free to -layouts"},
+		{[]string{"-events", "x.csv", "-capacity", "-format", "csv"}, "konvoy: -capacity is part of the text report; -format csv has no capacity table"},
+		{[]string{"-events", "x.csv", "-peak", "10"}, "konvoy: -peak needs -capacity"},
+		{[]string{"-events", "x.csv", "-capacity", "-peak", "-1"}, "konvoy: -peak is -1; want a rate of 0 or more events/s"},
+		{[]string{"-events", "x.csv", "-input", "xml"}, `konvoy: -input is "xml"; want csv, jsonl or auto`},
+		{[]string{"-events", "x.csv", "-round"}, "konvoy: -round needs -unit: whole rounds are never rounded"},
+		{[]string{"-events", "x.csv", "-unit", "-1s"}, "konvoy: -unit is -1s; want the length of one round, or 0 for whole rounds"},
+		{[]string{"-events", "x.csv", "-key", ""}, "konvoy: -key is empty; want a column name"},
+		{[]string{"-events", "x.csv", "-steps", "a,b", "-history", "b"}, `konvoy: -steps, -history: status "b" is named twice in the ordered and history statuses`},
+		{[]string{"-events", "x.csv", "-steps", "a,,b"}, "konvoy: -steps, -history: an empty status in the ordered statuses"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			out, errOut, status := runCommand(tt.args...)
+			if status != 2 || out != "" || !strings.Contains(errOut, tt.want) {
+				t.Fatalf("status %d, stdout %q, stderr %q; want 2, nothing, and %q", status, out, errOut, tt.want)
+			}
+		})
+	}
+}
+
+func TestRoundingIsReported(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.csv")
+	os.WriteFile(path, []byte("key,line,step,duration\nA,H1,1,150ms\nA,H1,2,200ms\n"), 0o644)
+	out, errOut, status := runCommand("-events", path, "-unit", "100ms", "-round")
+	if status != 0 || errOut != "" || !strings.Contains(out, "work 4 rounds of 100ms\n1 duration or arrival rounded to whole rounds of 100ms\n") {
+		t.Errorf("status %d, stderr %q, report:\n%s", status, errOut, out)
+	}
+	out, errOut, status = runCommand("-events", path, "-unit", "100ms", "-round", "-format", "csv")
+	if status != 0 || errOut != "konvoy: note: 1 duration or arrival rounded to whole rounds of 100ms\n" || !strings.HasPrefix(out, "layout,") {
+		t.Errorf("csv: status %d, stderr %q, report:\n%s", status, errOut, out)
+	}
+}
+
+func TestEmptyTrace(t *testing.T) {
+	out, errOut, status := runWithInput("key,line,step,duration\r\n", "-events", "-", "-format", "json", "-layouts", "free", "-consumers", "1")
+	want := `[
+  {"layout":"free","consumers":1,"events":0,"keys":0,"work":0,"rounds":0,"parallelism":0,"backward_writes":0,"wrong_final":0,"skipped":0,"lanes":0,"heaviest_lane":0,"wrong_keys":[],"out_of_order_keys":0}
+]
+`
+	if status != 0 || errOut != "" || out != want {
+		t.Errorf("status %d, stderr %q, report:\n%s\nwant\n%s", status, errOut, out, want)
+	}
+}
+
+// fakeClock advances by step on every reading.
+type fakeClock struct {
+	t    time.Time
+	step time.Duration
+}
+
+func (c *fakeClock) now() time.Time {
+	c.t = c.t.Add(c.step)
+	return c.t
+}
+
+func TestProgressBar(t *testing.T) {
+	oldTerm, oldClock := isTerminal, clock
+	defer func() { isTerminal, clock = oldTerm, oldClock }()
+	isTerminal = func(io.Writer) bool { return true }
+	c := &fakeClock{t: time.Unix(0, 0), step: 300 * time.Millisecond}
+	clock = c.now
+
+	var out, errOut bytes.Buffer
+	status := run(withStatuses("-events", "testdata/shipments.csv"), strings.NewReader(""), &out, &errOut)
+	if status != 0 {
+		t.Fatalf("status %d, stderr %q", status, errOut.String())
+	}
+	want, _, _ := runCommand(withStatuses("-events", "testdata/shipments.csv")...)
+	if out.String() != want {
+		t.Errorf("the report changed with a progress bar:\n%s", out.String())
+	}
+	bar := errOut.String()
+	if !strings.HasPrefix(bar, "\rreading testdata/shipments.csv: 0.0 MB of 0.0 MB (100%), 0.0 MB/s, 0 events\x1b[K") || !strings.HasSuffix(bar, "\r\x1b[K") {
+		t.Errorf("progress on stderr %q; want a bar, then the line cleared", bar)
+	}
+}
+
+func TestProgressThrottlesAndClears(t *testing.T) {
+	var w bytes.Buffer
+	c := &fakeClock{t: time.Unix(0, 0), step: 0}
+	p := &progress{w: &w, name: "t.csv", size: 4_000_000, now: c.now, start: c.t, last: c.t}
+	r := p.reader(strings.NewReader(strings.Repeat("x", 4_000_000)))
+	buf := make([]byte, 1_000_000)
+	r.Read(buf) // at 0s: not yet due
+	if w.Len() != 0 {
+		t.Fatalf("drew %q before %v", w.String(), progressEvery)
+	}
+	c.step = 500 * time.Millisecond
+	p.events = 1234
+	r.Read(buf) // at 0.5s
+	if got, want := w.String(), "\rreading t.csv: 2.0 MB of 4.0 MB (50%), 4.0 MB/s, 1234 events\x1b[K"; got != want {
+		t.Errorf("bar %q; want %q", got, want)
+	}
+	c.step = 100 * time.Millisecond
+	w.Reset()
+	r.Read(buf) // at 0.6s: too soon to redraw
+	if w.Len() != 0 {
+		t.Errorf("redrew %q within %v", w.String(), progressEvery)
+	}
+	p.done()
+	p.done()
+	if w.String() != "\r\x1b[K" {
+		t.Errorf("done wrote %q; want the line cleared once", w.String())
+	}
+	var quiet bytes.Buffer
+	if newProgress(&quiet, "t.csv", 1) != nil {
+		t.Error("a progress bar on a bytes.Buffer, which is no terminal")
+	}
+}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// maxNamedKeys is how many keys a line of the text report names before it
+// says how many more there are.
+const maxNamedKeys = 10
+
+// textReport is the lesson report's form for a trace: the header, the
+// measures at the first consumer count, the derived lines, rounds by
+// consumers and, when asked, the capacity table.
+func textReport(t *trace) string {
+	first := t.opt.consumers[0]
+	layouts := t.opt.layouts
+	results := make([]konvoy.Result, len(layouts))
+	for i := range layouts {
+		results[i] = t.result(i, first)
+	}
+	res := resolutionNote(t.opt.reader.Resolution)
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "The trace %s: %s, %s (%d out of order), %s, %d consumers, work %d rounds%s\n",
+		t.name, plural(t.stats.Events(), "event", "events"), plural(t.stats.Keys(), "key", "keys"),
+		len(t.stats.OutOfOrder()), plural(t.stats.Lines(), "line", "lines"), first, results[0].Work, res)
+	if t.rounded > 0 {
+		fmt.Fprintf(&b, "%s rounded to whole rounds%s\n", plural(t.rounded, "duration or arrival", "durations and arrivals"), res)
+	}
+	b.WriteString("\n")
+	b.WriteString(measureTable(layouts, results).String())
+	b.WriteString("\n")
+
+	wrong := false
+	for i, l := range layouts {
+		if r := results[i]; r.WrongFinal > 0 {
+			fmt.Fprintf(&b, "keys left in a wrong final state under %s: %s\n", l, names(r.WrongKeys))
+			wrong = true
+		}
+	}
+	if !wrong {
+		b.WriteString("keys left in a wrong final state: none under any layout\n")
+	}
+	if ooo := t.stats.OutOfOrder(); len(ooo) > 0 {
+		fmt.Fprintf(&b, "keys whose steps arrive out of order: %s; a convoy keeps input order, so their backward steps count under every layout (the version stamp skips them)\n", names(ooo))
+	}
+	freeIndex := -1
+	for i, l := range layouts {
+		if isFree(l) {
+			freeIndex = i
+		}
+	}
+	if freeIndex >= 0 && len(layouts) > 1 {
+		var parts []string
+		for i, l := range layouts {
+			if i != freeIndex {
+				parts = append(parts, fmt.Sprintf("%s %.3f", l, konvoy.Cost(results[i], results[freeIndex])))
+			}
+		}
+		fmt.Fprintf(&b, "rounds relative to free: %s\n", strings.Join(parts, ", "))
+	}
+	var parts []string
+	for i, l := range layouts {
+		parts = append(parts, fmt.Sprintf("%s %.2f", l, results[i].Parallelism()))
+	}
+	fmt.Fprintf(&b, "effective parallelism (work / rounds): %s\n", strings.Join(parts, ", "))
+	for i, l := range layouts {
+		if isVersionStamp(l) {
+			fmt.Fprintf(&b, "steps missing from history under version-stamp: %d\n", results[i].Skipped)
+		}
+	}
+
+	b.WriteString("\nrounds by consumers\n")
+	rounds := &table{}
+	head := []string{"consumers"}
+	for _, l := range layouts {
+		head = append(head, l.String())
+	}
+	rounds.add(head...)
+	for _, c := range t.counts {
+		cells := []string{strconv.Itoa(c)}
+		for i := range layouts {
+			cells = append(cells, strconv.Itoa(t.result(i, c).Rounds))
+		}
+		rounds.add(cells...)
+	}
+	b.WriteString(rounds.String())
+
+	if t.opt.capacity {
+		b.WriteString(traceCapacity(t, results, freeIndex))
+	}
+	return b.String()
+}
+
+// traceCapacity is the capacity table for the trace's own ordered share: the
+// events with a nonzero step.
+func traceCapacity(t *trace, results []konvoy.Result, freeIndex int) string {
+	share := 0.0
+	if t.stats.Events() > 0 {
+		share = float64(t.stats.Ordered()) / float64(t.stats.Events())
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\ncapacity at a peak of %.2f events/s, costs measured at %d consumers\n", t.opt.peak, t.opt.consumers[0])
+	capacity := &table{}
+	head := []string{"ordered share", "ordered ev/s", "unordered ev/s"}
+	ordered, unordered := konvoy.SplitRate(t.opt.peak, share)
+	row := []string{strconv.FormatFloat(share, 'f', 3, 64), strconv.FormatFloat(ordered, 'f', 2, 64), strconv.FormatFloat(unordered, 'f', 2, 64)}
+	var whole []string
+	for i, l := range t.opt.layouts {
+		if i == freeIndex {
+			continue
+		}
+		cost := konvoy.Cost(results[i], results[freeIndex])
+		head = append(head, l.String()+" x")
+		row = append(row, strconv.FormatFloat(konvoy.SelectiveMultiplier(share, cost), 'f', 3, 64))
+		whole = append(whole, fmt.Sprintf("%s x%.3f", l, cost))
+	}
+	capacity.add(head...)
+	capacity.add(row...)
+	b.WriteString(capacity.String())
+	if len(whole) > 0 {
+		fmt.Fprintf(&b, "whole stream in lanes: %s\n", strings.Join(whole, ", "))
+	}
+	return b.String()
+}
+
+// names lists keys, up to maxNamedKeys of them.
+func names(keys []string) string {
+	quoted := func(ks []string) string {
+		q := make([]string, len(ks))
+		for i, k := range ks {
+			q[i] = k
+			if strings.ContainsAny(k, ", \t\r\n\"") || k == "" {
+				q[i] = strconv.Quote(k)
+			}
+		}
+		return strings.Join(q, ", ")
+	}
+	if len(keys) <= maxNamedKeys {
+		return quoted(keys)
+	}
+	return fmt.Sprintf("%s and %d more", quoted(keys[:maxNamedKeys]), len(keys)-maxNamedKeys)
+}

@@ -1,0 +1,163 @@
+package eventlog
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// csvState is a CSV decoder's state: the csv.Reader and the columns found in
+// the header, each an index or -1 when absent.
+type csvState struct {
+	r                                *csv.Reader
+	key, line, status, step, dur, at int
+	header                           []string
+}
+
+// startCSV reads and checks the header row.
+func (d *Decoder) startCSV() error {
+	r := csv.NewReader(d.br)
+	r.ReuseRecord = true
+	d.csv = &csvState{r: r, key: -1, line: -1, status: -1, step: -1, dur: -1, at: -1}
+	rec, err := r.Read()
+	if err == io.EOF {
+		d.line = 1
+		return d.lineErr(fmt.Sprintf("want a header row naming the columns %s; the trace is empty", d.required()))
+	}
+	if err != nil {
+		return d.csvErr(err, nil)
+	}
+	d.line, _ = r.FieldPos(0)
+	s := d.csv
+	s.header = make([]string, len(rec))
+	for i, name := range rec {
+		s.header[i] = strings.TrimSpace(name)
+	}
+	for _, c := range []struct {
+		name string
+		idx  *int
+	}{
+		{d.cols.Key, &s.key}, {d.cols.Line, &s.line}, {d.cols.Status, &s.status},
+		{d.cols.Step, &s.step}, {d.cols.Duration, &s.dur}, {d.cols.At, &s.at},
+	} {
+		for i, h := range s.header {
+			if h != c.name {
+				continue
+			}
+			if *c.idx >= 0 {
+				return d.lineErr(fmt.Sprintf("want each column once; the header names %q twice, as columns %d and %d", c.name, *c.idx+1, i+1))
+			}
+			*c.idx = i
+		}
+	}
+	missing := func(name, what string) error {
+		return d.lineErr(fmt.Sprintf("want a column %q (%s) in the header; it has %s", name, what, strings.Join(quoteAll(s.header), ", ")))
+	}
+	switch {
+	case s.key < 0:
+		return missing(d.cols.Key, "the key of each event")
+	case s.dur < 0:
+		return missing(d.cols.Duration, "the duration of each event")
+	case s.step < 0 && s.status < 0:
+		return d.lineErr(fmt.Sprintf("want a column %q or %q in the header; it has %s", d.cols.Step, d.cols.Status, strings.Join(quoteAll(s.header), ", ")))
+	}
+	return nil
+}
+
+// required names the columns a header must have.
+func (d *Decoder) required() string {
+	return fmt.Sprintf("%s, %s or %s, and %s", d.cols.Key, d.cols.Status, d.cols.Step, d.cols.Duration)
+}
+
+func quoteAll(s []string) []string {
+	q := make([]string, len(s))
+	for i, v := range s {
+		q[i] = fmt.Sprintf("%q", shorten(v))
+	}
+	return q
+}
+
+// csvErr turns an error from the csv.Reader, which returned rec with it,
+// into an *Error.
+func (d *Decoder) csvErr(err error, rec []string) error {
+	var pe *csv.ParseError
+	if !errors.As(err, &pe) {
+		return d.readErr(d.line, err)
+	}
+	d.line = pe.StartLine
+	if errors.Is(pe.Err, csv.ErrFieldCount) {
+		return d.lineErr(fmt.Sprintf("want %d fields, as in the header; the row has %d", len(d.csv.header), len(rec)))
+	}
+	where := fmt.Sprintf(" (line %d, column %d)", pe.Line, pe.Column)
+	return d.lineErr("want a well-formed CSV row: " + strings.TrimPrefix(pe.Err.Error(), "parse error: ") + where)
+}
+
+// nextCSV reads the next row.
+func (d *Decoder) nextCSV() (konvoy.Event, error) {
+	s := d.csv
+	rec, err := s.r.Read()
+	if err == io.EOF {
+		return konvoy.Event{}, io.EOF
+	}
+	if err != nil {
+		return konvoy.Event{}, d.csvErr(err, rec)
+	}
+	d.line, _ = s.r.FieldPos(0)
+	var e konvoy.Event
+	key := rec[s.key]
+	if key == "" {
+		return e, d.fieldErr(s.header[s.key], key, "want a non-empty key")
+	}
+	e.Key = text(key)
+	if s.line >= 0 {
+		e.Line = text(rec[s.line])
+	}
+	if s.step >= 0 {
+		v := strings.TrimSpace(rec[s.step])
+		n, ok := parseWhole(v)
+		if !ok {
+			return e, d.fieldErr(s.header[s.step], rec[s.step], wantStep)
+		}
+		e.Step = n
+	} else {
+		st := normalize(rec[s.status])
+		n, ok := d.statuses[st]
+		if !ok {
+			return e, d.fieldErr(s.header[s.status], st, d.unknownStatus())
+		}
+		e.Step = n
+	}
+	n, want := d.rounds(strings.TrimSpace(rec[s.dur]))
+	if want != "" {
+		return e, d.fieldErr(s.header[s.dur], rec[s.dur], want)
+	}
+	e.Duration = n
+	if s.at >= 0 {
+		n, want := d.rounds(strings.TrimSpace(rec[s.at]))
+		if want != "" {
+			return e, d.fieldErr(s.header[s.at], rec[s.at], want)
+		}
+		e.Arrival = n
+	}
+	return e, nil
+}
+
+// normalize reads a CRLF inside a value as a newline, as CSV line ends are
+// read, so that a value read from CSV can be written back and read again
+// unchanged.
+func normalize(s string) string {
+	if strings.IndexByte(s, '\r') < 0 {
+		return s
+	}
+	return strings.ReplaceAll(s, "\r\n", "\n")
+}
+
+// text copies a value out of the record, so that a key kept by a consumer of
+// the stream does not keep the whole record alive.
+func text(s string) string {
+	return strings.Clone(normalize(s))
+}

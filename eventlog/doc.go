@@ -1,0 +1,58 @@
+// Package eventlog reads and writes event traces — CSV files with a header
+// row and JSON Lines files — as streams of [konvoy.Event], for running a real
+// event stream (a Kafka topic's export, a database table, a broker's archive)
+// through konvoy's layouts.
+//
+// A [Decoder] reads one trace an event at a time, in memory that does not grow
+// with the number of events: [Decoder.Next] returns the next event, and
+// [Decoder.All] and [Reader.Events] give the same stream as an
+// iter.Seq2[konvoy.Event, error]. [Open] opens a file by name, reads standard
+// input for "-" and decompresses gzip input transparently. A [Reader] holds
+// the options: the names of the columns, the statuses that map to steps, and
+// how durations are written.
+//
+// # Columns
+//
+// A trace has, by default, the columns (or, in JSON Lines, the fields) key,
+// line, status, duration and step, and optionally at:
+//
+//   - key (required) is the entity whose state the event overwrites; it must
+//     not be empty.
+//   - line is a coarser grouping of keys, such as a route; it may be absent or
+//     empty, but konvoy's line convoy needs it.
+//   - step is the event's position in the key's state machine, a whole number
+//     ≥ 0, where 0 marks a history-only record. When a step column exists it
+//     is used, and a status column, if there is one too, is not read.
+//   - status, when there is no step column, is mapped to a step through
+//     [Reader.Steps] (the ordered statuses, step 1 first) and
+//     [Reader.History] (statuses that only append to history, step 0). A
+//     status in neither list is an error, never a guess.
+//   - duration (required) is the time a consumer spends on the event: whole
+//     rounds, or, when [Reader.Resolution] is set, a duration with units such
+//     as "150ms" or "2.5s" that is a whole multiple of the resolution.
+//   - at is the round at which the event arrives ([konvoy.Event.Arrival]),
+//     written like durations; it is 0 when absent.
+//
+// Other columns and fields are ignored. [Columns] names other columns for any
+// of these.
+//
+// # Bad input
+//
+// Every problem with the input is an [*Error] naming the file, the line, and
+// for a bad value the field, the value and what was expected; a decoder never
+// panics on bad input and never guesses. In a CSV trace the line is the
+// physical line where the record starts (a quoted field may span lines).
+//
+// Valid but tricky input reads correctly: quoted fields with commas and
+// newlines, CRLF line ends, a UTF-8 byte-order mark, blank lines, and extra
+// columns. A CRLF inside a quoted CSV field is read as a single newline, as
+// line ends are; see [Writer].
+//
+// # Writing
+//
+// A [Writer] writes events back as CSV or JSON Lines with a step column, so
+// that reading its output with a zero [Reader] gives the same events.
+//
+// [Stats] counts a stream's keys and lines and the keys whose steps arrive out
+// of order, which changes what a "correct" final state means.
+package eventlog

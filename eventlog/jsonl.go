@@ -1,0 +1,346 @@
+package eventlog
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// jsonState is a JSON Lines decoder's state.
+type jsonState struct {
+	next int    // the number of the next physical line
+	buf  []byte // a line longer than the read buffer
+	// the raw values of the wanted fields on the current line, nil when absent
+	key, line, status, step, dur, at []byte
+}
+
+// readLine returns the next physical line without its line end, or io.EOF.
+func (d *Decoder) readLine() ([]byte, error) {
+	s := d.json
+	s.next++
+	line, err := d.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		s.buf = append(s.buf[:0], line...)
+		for err == bufio.ErrBufferFull {
+			if len(s.buf) > MaxLineBytes {
+				d.line = s.next
+				return nil, d.lineErr(fmt.Sprintf("want lines of at most %d bytes", MaxLineBytes))
+			}
+			line, err = d.br.ReadSlice('\n')
+			s.buf = append(s.buf, line...)
+		}
+		line = s.buf
+	}
+	if err != nil && err != io.EOF {
+		return nil, d.readErr(s.next, err)
+	}
+	if err == io.EOF && len(line) == 0 {
+		return nil, io.EOF
+	}
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	return line, nil
+}
+
+// nextJSON reads the next non-blank line.
+func (d *Decoder) nextJSON() (konvoy.Event, error) {
+	s := d.json
+	var line []byte
+	for {
+		l, err := d.readLine()
+		if err != nil {
+			return konvoy.Event{}, err
+		}
+		if len(bytes.TrimSpace(l)) > 0 {
+			line = l
+			break
+		}
+	}
+	d.line = s.next
+	if !json.Valid(line) {
+		return konvoy.Event{}, d.lineErr("want a JSON object on each line: " + syntaxProblem(line))
+	}
+	obj := bytes.TrimSpace(line)
+	if obj[0] != '{' {
+		return konvoy.Event{}, d.lineErr("want a JSON object on each line, not " + kind(obj))
+	}
+	s.key, s.line, s.status, s.step, s.dur, s.at = nil, nil, nil, nil, nil, nil
+	fields(obj, func(name, value []byte) {
+		name = name[1 : len(name)-1]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			var n string
+			if json.Unmarshal(append(append([]byte{'"'}, name...), '"'), &n) != nil {
+				return
+			}
+			name = []byte(n)
+		}
+		switch string(name) {
+		case d.cols.Key:
+			s.key = value
+		case d.cols.Line:
+			s.line = value
+		case d.cols.Status:
+			s.status = value
+		case d.cols.Step:
+			s.step = value
+		case d.cols.Duration:
+			s.dur = value
+		case d.cols.At:
+			s.at = value
+		}
+	})
+
+	var e konvoy.Event
+	if s.key == nil {
+		return e, d.lineErr(fmt.Sprintf("want a %q field", d.cols.Key))
+	}
+	key, ok := d.jsonText(s.key)
+	if !ok {
+		return e, d.fieldErr(d.cols.Key, display(s.key), "want a string")
+	}
+	if key == "" {
+		return e, d.fieldErr(d.cols.Key, key, "want a non-empty key")
+	}
+	e.Key = key
+	if s.line != nil {
+		if e.Line, ok = d.jsonText(s.line); !ok {
+			return e, d.fieldErr(d.cols.Line, display(s.line), "want a string")
+		}
+	}
+	switch {
+	case s.step != nil:
+		n, ok := parseWhole(string(s.step))
+		if !ok {
+			want := wantStep
+			if s.step[0] == '"' {
+				want += ", as a JSON number, not a string"
+			}
+			return e, d.fieldErr(d.cols.Step, display(s.step), want)
+		}
+		e.Step = n
+	case s.status != nil:
+		if inner, ok := plainString(s.status); ok {
+			if n, ok := d.statuses[string(inner)]; ok { // no allocation
+				e.Step = n
+				break
+			}
+		}
+		st, ok := d.jsonText(s.status)
+		if !ok {
+			return e, d.fieldErr(d.cols.Status, display(s.status), "want a string")
+		}
+		n, ok := d.statuses[st]
+		if !ok {
+			return e, d.fieldErr(d.cols.Status, st, d.unknownStatus())
+		}
+		e.Step = n
+	default:
+		return e, d.lineErr(fmt.Sprintf("want a %q or a %q field", d.cols.Step, d.cols.Status))
+	}
+	if s.dur == nil {
+		return e, d.lineErr(fmt.Sprintf("want a %q field", d.cols.Duration))
+	}
+	n, err := d.jsonRounds(d.cols.Duration, s.dur)
+	if err != nil {
+		return e, err
+	}
+	e.Duration = n
+	if s.at != nil {
+		if e.Arrival, err = d.jsonRounds(d.cols.At, s.at); err != nil {
+			return e, err
+		}
+	}
+	return e, nil
+}
+
+// jsonRounds reads a duration or arrival: a JSON number of whole rounds, or,
+// with a Resolution, a string (or 0) with units.
+func (d *Decoder) jsonRounds(field string, raw []byte) (int, error) {
+	var v string
+	switch {
+	case raw[0] == '"':
+		if d.opt.Resolution == 0 {
+			return 0, d.fieldErr(field, display(raw), wantWhole+", as a JSON number, not a string")
+		}
+		v, _ = d.jsonText(raw)
+	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
+		v = string(raw)
+	default:
+		return 0, d.fieldErr(field, display(raw), "want a number, not "+kind(raw))
+	}
+	n, want := d.rounds(v)
+	if want != "" {
+		return 0, d.fieldErr(field, v, want)
+	}
+	return n, nil
+}
+
+// jsonText returns a JSON string's text, or a number's literal as text.
+func (d *Decoder) jsonText(raw []byte) (string, bool) {
+	switch {
+	case raw[0] == '"':
+		if inner, ok := plainString(raw); ok {
+			return string(inner), true
+		}
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return "", false
+		}
+		return s, true
+	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
+		return string(raw), true
+	}
+	return "", false
+}
+
+// plainString returns the text of a JSON string that needs no decoding: one
+// without escapes, in valid UTF-8.
+func plainString(raw []byte) ([]byte, bool) {
+	if raw[0] != '"' {
+		return nil, false
+	}
+	inner := raw[1 : len(raw)-1]
+	return inner, bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner)
+}
+
+// display is a raw value as an error message shows it: a string's text, any
+// other value's JSON.
+func display(raw []byte) string {
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	}
+	return string(raw)
+}
+
+// kind names the type of a JSON value.
+func kind(raw []byte) string {
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// syntaxProblem describes why line is not valid JSON.
+func syntaxProblem(line []byte) string {
+	var v json.RawMessage
+	err := json.Unmarshal(line, &v)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%v (column %d)", se, se.Offset)
+	}
+	if err != nil {
+		return err.Error()
+	}
+	return "invalid JSON"
+}
+
+// fields calls fn with each member's name (a JSON string, quotes included)
+// and raw value of the JSON object obj, in order. obj must be valid JSON and
+// start with '{'; fields stops at anything it does not expect.
+func fields(obj []byte, fn func(name, value []byte)) {
+	i := 1
+	for {
+		i = skipSpace(obj, i)
+		if i >= len(obj) || obj[i] != '"' {
+			return
+		}
+		end := skipString(obj, i)
+		if end < 0 {
+			return
+		}
+		name := obj[i:end]
+		i = skipSpace(obj, end)
+		if i >= len(obj) || obj[i] != ':' {
+			return
+		}
+		i = skipSpace(obj, i+1)
+		end = skipValue(obj, i)
+		if end < 0 {
+			return
+		}
+		fn(name, obj[i:end])
+		i = skipSpace(obj, end)
+		if i >= len(obj) || obj[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index just past the string starting at b[i], or -1.
+func skipString(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// skipValue returns the index just past the value starting at b[i], or -1.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				end := skipString(b, j)
+				if end < 0 {
+					return -1
+				}
+				j = end - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	}
+	j := i
+	for j < len(b) {
+		switch b[j] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return j
+		}
+		j++
+	}
+	return j
+}

@@ -1,0 +1,353 @@
+package eventlog
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// Format is the encoding of a trace.
+type Format int
+
+// The trace formats.
+const (
+	// Auto picks the format from the trace's name (see [FormatOf]), or, when
+	// the name does not tell, from its first byte: '{' is JSON Lines,
+	// anything else CSV.
+	Auto Format = iota
+	// CSV is comma-separated values with a header row (RFC 4180).
+	CSV
+	// JSONL is JSON Lines: one JSON object per line.
+	JSONL
+)
+
+// String returns "auto", "csv" or "jsonl".
+func (f Format) String() string {
+	switch f {
+	case Auto:
+		return "auto"
+	case CSV:
+		return "csv"
+	case JSONL:
+		return "jsonl"
+	}
+	return fmt.Sprintf("Format(%d)", int(f))
+}
+
+// ParseFormat returns the Format whose String is s; it also accepts "ndjson"
+// for JSONL.
+func ParseFormat(s string) (Format, error) {
+	switch s {
+	case "auto":
+		return Auto, nil
+	case "csv":
+		return CSV, nil
+	case "jsonl", "ndjson":
+		return JSONL, nil
+	}
+	return Auto, fmt.Errorf("eventlog: format %q; want auto, csv or jsonl", s)
+}
+
+// FormatOf returns the format a file name's extension tells, after any
+// ".gz": ".csv" is CSV, and ".jsonl", ".ndjson" and ".json" are JSON Lines. It
+// returns false for any other name.
+func FormatOf(name string) (Format, bool) {
+	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
+	switch filepath.Ext(name) {
+	case ".csv":
+		return CSV, true
+	case ".jsonl", ".ndjson", ".json":
+		return JSONL, true
+	}
+	return Auto, false
+}
+
+// Columns names the columns of a CSV trace, or the fields of a JSON Lines
+// trace. An empty name stands for the default, which is the field's own name
+// in lower case: "key", "line", "status", "step", "duration" and "at".
+type Columns struct {
+	Key, Line, Status, Step, Duration, At string
+}
+
+// withDefaults returns c with every empty name replaced by its default.
+func (c Columns) withDefaults() Columns {
+	def := func(s, d string) string {
+		if s == "" {
+			return d
+		}
+		return s
+	}
+	return Columns{
+		Key:      def(c.Key, "key"),
+		Line:     def(c.Line, "line"),
+		Status:   def(c.Status, "status"),
+		Step:     def(c.Step, "step"),
+		Duration: def(c.Duration, "duration"),
+		At:       def(c.At, "at"),
+	}
+}
+
+// Reader holds the options for reading a trace. Its zero value reads CSV or
+// JSON Lines, by name or content, with the default columns, steps given in a
+// step column, and durations in whole rounds.
+type Reader struct {
+	// Name is the trace's name in error messages, and tells its format when
+	// Format is Auto. "" and "-" stand for standard input, shown as
+	// "<stdin>".
+	Name string
+	// Format is the trace's encoding; Auto picks it as [Auto] says.
+	Format Format
+	// Columns names the columns; empty names take the defaults.
+	Columns Columns
+	// Steps are the ordered statuses: Steps[0] maps to step 1, Steps[1] to
+	// step 2, and so on. They are used only when the trace has no step
+	// column.
+	Steps []string
+	// History are the statuses that only append to a key's history; each
+	// maps to step 0.
+	History []string
+	// Resolution is the length of one round. When it is 0, durations and
+	// arrivals are whole numbers of rounds; when it is positive, they are
+	// durations with units, such as "150ms" or "2.5s", and each must be a
+	// whole multiple of Resolution unless Round is set.
+	Resolution time.Duration
+	// Round rounds durations and arrivals that are not whole multiples of
+	// Resolution to the nearest round (halves away from zero) instead of
+	// rejecting them; [Decoder.Rounded] counts them.
+	Round bool
+}
+
+// stdinName is the name standard input has in error messages.
+const stdinName = "<stdin>"
+
+// displayName is the name the trace has in error messages.
+func (r Reader) displayName() string {
+	if r.Name == "" || r.Name == "-" {
+		return stdinName
+	}
+	return r.Name
+}
+
+// statusSteps checks the status lists and maps each status to its step.
+func (r Reader) statusSteps() (map[string]int, error) {
+	m := make(map[string]int, len(r.Steps)+len(r.History))
+	add := func(list string, s string, step int) error {
+		if s == "" {
+			return fmt.Errorf("eventlog: an empty status in %s", list)
+		}
+		if _, dup := m[s]; dup {
+			return fmt.Errorf("eventlog: status %q is named twice in the ordered and history statuses", s)
+		}
+		m[s] = step
+		return nil
+	}
+	for i, s := range r.Steps {
+		if err := add("the ordered statuses", s, i+1); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range r.History {
+		if err := add("the history statuses", s, 0); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// Events returns the trace read from src as a stream; see [Decoder.All]. An
+// invalid option is yielded as the stream's only error.
+func (r Reader) Events(src io.Reader) iter.Seq2[konvoy.Event, error] {
+	d, err := NewDecoder(src, r)
+	if err != nil {
+		return func(yield func(konvoy.Event, error) bool) { yield(konvoy.Event{}, err) }
+	}
+	return d.All()
+}
+
+// bufferSize is the size of a decoder's read buffer.
+const bufferSize = 64 << 10
+
+// MaxLineBytes is the longest JSON Lines line a decoder accepts.
+const MaxLineBytes = 16 << 20
+
+// Decoder reads the events of one trace, one at a time, holding no more than
+// one record in memory. It is made by [NewDecoder] and is not safe for
+// concurrent use.
+type Decoder struct {
+	opt      Reader
+	name     string
+	cols     Columns
+	statuses map[string]int
+	br       *bufio.Reader
+	format   Format
+	started  bool
+	err      error // sticky: the error that ended the stream, or io.EOF
+
+	line    int // where the last record returned starts
+	rounded int
+
+	csv  *csvState
+	json *jsonState
+}
+
+// NewDecoder returns a Decoder that reads a trace from src with the options
+// of r. It returns an error, before reading anything, when the options are
+// invalid: a status named twice or empty, or a negative Resolution, or Round
+// without a Resolution.
+func NewDecoder(src io.Reader, r Reader) (*Decoder, error) {
+	statuses, err := r.statusSteps()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case r.Resolution < 0:
+		return nil, fmt.Errorf("eventlog: Resolution is %v; want 0 (whole rounds) or more", r.Resolution)
+	case r.Round && r.Resolution == 0:
+		return nil, errors.New("eventlog: Round needs a Resolution: whole rounds are never rounded")
+	case r.Format < Auto || r.Format > JSONL:
+		return nil, fmt.Errorf("eventlog: unknown %v", r.Format)
+	}
+	r.Steps = append([]string(nil), r.Steps...)
+	r.History = append([]string(nil), r.History...)
+	return &Decoder{
+		opt:      r,
+		name:     r.displayName(),
+		cols:     r.Columns.withDefaults(),
+		statuses: statuses,
+		br:       bufio.NewReaderSize(src, bufferSize),
+		format:   r.Format,
+	}, nil
+}
+
+// Next returns the next event. At the end of the trace it returns io.EOF;
+// any other error is an [*Error] and ends the stream: every later call
+// returns it again.
+func (d *Decoder) Next() (konvoy.Event, error) {
+	if d.err != nil {
+		return konvoy.Event{}, d.err
+	}
+	if !d.started {
+		d.started = true
+		if err := d.start(); err != nil {
+			d.err = err
+			return konvoy.Event{}, err
+		}
+	}
+	var e konvoy.Event
+	var err error
+	if d.format == CSV {
+		e, err = d.nextCSV()
+	} else {
+		e, err = d.nextJSON()
+	}
+	if err != nil {
+		d.err = err
+	}
+	return e, err
+}
+
+// All returns the rest of the trace as a stream: each event with a nil
+// error, then, if the trace is bad, one zero Event with the [*Error], after
+// which the stream ends. Stopping the loop early leaves the Decoder where it
+// stopped.
+func (d *Decoder) All() iter.Seq2[konvoy.Event, error] {
+	return func(yield func(konvoy.Event, error) bool) {
+		for {
+			e, err := d.Next()
+			if err == io.EOF {
+				return
+			}
+			if !yield(e, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// Line returns the 1-based line where the record of the last event returned,
+// or of the last error, starts; 0 before the first.
+func (d *Decoder) Line() int { return d.line }
+
+// Format returns the trace's format, known once Next has been called.
+func (d *Decoder) Format() Format { return d.format }
+
+// Rounded returns how many durations and arrivals were rounded so far (see
+// [Reader.Round]).
+func (d *Decoder) Rounded() int { return d.rounded }
+
+// start skips a byte-order mark and settles the format.
+func (d *Decoder) start() error {
+	if b, err := d.br.Peek(3); err == nil && string(b) == "\uFEFF" {
+		d.br.Discard(3)
+	}
+	if d.format == Auto {
+		if f, ok := FormatOf(d.opt.Name); ok {
+			d.format = f
+		} else {
+			d.format = d.sniff()
+		}
+	}
+	if d.format == CSV {
+		return d.startCSV()
+	}
+	d.json = &jsonState{}
+	return nil
+}
+
+// sniff tells the format from the first byte that is not white space.
+func (d *Decoder) sniff() Format {
+	for n := 1; ; n++ {
+		b, _ := d.br.Peek(n)
+		if len(b) < n {
+			return CSV
+		}
+		switch b[n-1] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{':
+			return JSONL
+		}
+		return CSV
+	}
+}
+
+// readErr wraps an error from the underlying reader.
+func (d *Decoder) readErr(line int, err error) *Error {
+	return &Error{File: d.name, Line: line, Want: "reading", Err: err}
+}
+
+// fieldErr is a problem with one value.
+func (d *Decoder) fieldErr(field, value, want string) *Error {
+	return &Error{File: d.name, Line: d.line, Field: field, Value: value, Want: want}
+}
+
+// lineErr is a problem with the whole record.
+func (d *Decoder) lineErr(want string) *Error {
+	return &Error{File: d.name, Line: d.line, Want: want}
+}
+
+// unknownStatus describes what an unknown status should have been.
+func (d *Decoder) unknownStatus() string {
+	if len(d.opt.Steps) == 0 && len(d.opt.History) == 0 {
+		return fmt.Sprintf("want a %q column of whole numbers, or the statuses named as ordered (-steps) or history (-history); none are named", d.cols.Step)
+	}
+	return "want an ordered status (-steps: " + list(d.opt.Steps) + ") or a history status (-history: " + list(d.opt.History) + ")"
+}
+
+// list names up to eight statuses.
+func list(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	if len(s) > 8 {
+		return strings.Join(s[:8], ",") + ",…"
+	}
+	return strings.Join(s, ",")
+}

@@ -1,0 +1,68 @@
+package eventlog
+
+import "github.com/sirali-konvoy/konvoy"
+
+// Stats counts what a stream of events holds beyond what a simulation
+// measures: its distinct lines, the events that carry a step, and the keys
+// whose steps arrive out of order. Its zero value is ready to use; its memory
+// grows with the distinct keys and lines, not the events. It is not safe for
+// concurrent use.
+//
+// A key is out of order when its nonzero steps, in input order, are not
+// nondecreasing: its producer sent a lower step after a higher one. Such a key
+// writes backward even under a convoy, which keeps input order, so its
+// backward writes and a wrong final state are the trace's own, not the
+// layout's.
+type Stats struct {
+	events, ordered int
+	last            map[string]int // last nonzero step per key; -1 once out of order
+	lines           map[string]struct{}
+	outOfOrder      []string
+}
+
+// Add counts one event.
+func (s *Stats) Add(e konvoy.Event) {
+	if s.last == nil {
+		s.last = make(map[string]int)
+		s.lines = make(map[string]struct{})
+	}
+	s.events++
+	if e.Line != "" {
+		if _, ok := s.lines[e.Line]; !ok {
+			s.lines[e.Line] = struct{}{}
+		}
+	}
+	last, seen := s.last[e.Key]
+	if e.Step == 0 {
+		if !seen {
+			s.last[e.Key] = 0
+		}
+		return
+	}
+	s.ordered++
+	switch {
+	case last < 0:
+	case e.Step < last:
+		s.last[e.Key] = -1
+		s.outOfOrder = append(s.outOfOrder, e.Key)
+	case e.Step > last || !seen:
+		s.last[e.Key] = e.Step
+	}
+}
+
+// Events returns the number of events added.
+func (s *Stats) Events() int { return s.events }
+
+// Ordered returns the number of events with a nonzero step: the ones whose
+// order matters.
+func (s *Stats) Ordered() int { return s.ordered }
+
+// Keys returns the number of distinct keys.
+func (s *Stats) Keys() int { return len(s.last) }
+
+// Lines returns the number of distinct non-empty lines.
+func (s *Stats) Lines() int { return len(s.lines) }
+
+// OutOfOrder returns the keys whose steps arrive out of order, in the order
+// in which each was first seen going backward. The slice is the Stats' own.
+func (s *Stats) OutOfOrder() []string { return s.outOfOrder }

@@ -1,0 +1,64 @@
+package eventlog
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// wantWhole is what a whole-round value must be.
+const wantWhole = "want a whole number of rounds ≥ 0"
+
+// wantStep is what a step must be.
+const wantStep = "want a whole number ≥ 0 (0 for a history-only record)"
+
+// parseWhole parses a whole number ≥ 0 written in decimal digits only.
+func parseWhole(s string) (int, bool) {
+	if s == "" || len(s) > 19 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		if n > (math.MaxInt-int(c-'0'))/10 {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// rounds parses a duration or arrival: a whole number of rounds, or, with a
+// Resolution, a duration with units. It returns what was wanted on failure.
+func (d *Decoder) rounds(s string) (int, string) {
+	res := d.opt.Resolution
+	if res == 0 {
+		n, ok := parseWhole(s)
+		if !ok {
+			if len(s) > 19 && strings.Trim(s, "0123456789") == "" {
+				return 0, wantWhole + " that fits in an int"
+			}
+			return 0, wantWhole
+		}
+		return n, ""
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Sprintf("want a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole rounds of %v", res)
+	}
+	if v < 0 {
+		return 0, fmt.Sprintf("want a duration ≥ 0, in whole rounds of %v", res)
+	}
+	if v%res != 0 {
+		if !d.opt.Round {
+			return 0, fmt.Sprintf("want a whole multiple of one round, %v; it does not divide exactly, and rounding is off (-round rounds to the nearest)", res)
+		}
+		d.rounded++
+		return int(v.Round(res) / res), ""
+	}
+	return int(v / res), ""
+}
