@@ -1,0 +1,176 @@
+package synth
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Limits of a Config's counts. MaxEvents and MaxSpan are 2^40 on 64-bit
+// platforms and smaller where int is 32 bits, so that every Step, Duration
+// and Arrival fits an int.
+const (
+	MaxEvents = min(1<<40, math.MaxInt>>2) // most events in one stream
+	MaxCount  = math.MaxInt32              // most keys, lines or lifecycles in flight
+	MaxSteps  = 1 << 16                    // most events in one lifecycle
+	MaxSpan   = min(1<<40, math.MaxInt>>2) // longest expected arrival span, in rounds
+)
+
+// Config describes a synthetic trace. The package documentation explains the
+// model each field sets.
+//
+// The zero Config is invalid, as it has no keys; start from [Default] and
+// change what matters. [Config.Check] says what is wrong with a Config, and
+// [Events] panics on one that Check rejects.
+type Config struct {
+	// Seed selects the trace; the same Config with another Seed gives another
+	// trace of the same shape. Any value, 0 included, is valid. Default: 1.
+	Seed uint64
+
+	// Events is the number of events in the stream, 0 to MaxEvents.
+	// Default: 10,000,000.
+	Events int
+
+	// Keys is the number of key names, 1 to MaxCount, named "K" and the
+	// key's rank padded to the width of Keys ("K0000001" … "K1500000").
+	// Keys whose share rounds to no lifecycle do not appear: by default,
+	// with 1,428,572 lifecycles, K1428573 … K1500000. Default: 1,500,000.
+	Keys int
+
+	// KeySkew is the Zipf exponent s ≥ 0 of the keys' shares of the
+	// lifecycles: the key of rank r gets a share proportional to r^−s, so
+	// "K…01" is the hottest. 0 gives every key the same number of
+	// lifecycles, give or take one. Default: 0.
+	KeySkew float64
+
+	// Lines is the number of lines, 1 to MaxCount, named "L" and the line's
+	// rank padded to the width of Lines ("L001" … "L100"). Each key belongs
+	// to one line. Default: 100.
+	Lines int
+
+	// LineSkew is the Zipf exponent s ≥ 0 of the lines' shares of the keys:
+	// the line of rank r gets a share of the keys proportional to r^−s.
+	// 0 spreads keys evenly over lines. Default: 0.
+	LineSkew float64
+
+	// StepsPerKey is the number of events in a key's lifecycle, 1 to
+	// MaxSteps. Default: 7.
+	StepsPerKey int
+
+	// OrderedSteps is how many of a lifecycle's events are ordered steps,
+	// 0 to StepsPerKey; the others are history-only records (Step 0).
+	// Default: 4.
+	OrderedSteps int
+
+	// InFlight is the number of lifecycles in flight at once, 1 to
+	// MaxCount: how far the keys' events interleave. 1 emits one lifecycle
+	// after another. Default: 1,000.
+	InFlight int
+
+	// OutOfOrder is the probability, 0 to 1, that the producer swaps an
+	// ordered step with the next one of its lifecycle. Default: 0.
+	OutOfOrder float64
+
+	// Duration is the distribution of an event's duration in rounds.
+	// Default: Uniform(1, 3).
+	Duration Dist
+
+	// Rate is the mean number of events arriving per round; 0 makes the
+	// stream a batch in which every event arrives at round 0. A positive
+	// Rate must spread Events over at most MaxSpan rounds: Events/Rate, or
+	// Events/(Rate·BurstFactor) when bursts slow the stream down, must not
+	// exceed it. Default: 0.
+	Rate float64
+
+	// BurstEvery is the period of bursts in rounds; 0 means no bursts. A
+	// burst starts at every multiple of BurstEvery and lasts BurstLen
+	// rounds, 1 to BurstEvery, during which events arrive at Rate ×
+	// BurstFactor (> 0; below 1 makes a lull). BurstLen and BurstFactor
+	// are ignored when BurstEvery or Rate is 0. Default: no bursts.
+	BurstEvery  int
+	BurstLen    int
+	BurstFactor float64
+}
+
+// Default returns the configuration of konvoy's benchmark set: 10M events on
+// 1.5M keys and 100 lines, 7 events per lifecycle of which 4 are ordered,
+// 1,000 lifecycles in flight, durations uniform on 1 to 3 rounds, no skew,
+// no disorder, all arriving at round 0, with Seed 1.
+func Default() Config {
+	return Config{
+		Seed:         1,
+		Events:       10_000_000,
+		Keys:         1_500_000,
+		Lines:        100,
+		StepsPerKey:  7,
+		OrderedSteps: 4,
+		InFlight:     1_000,
+		Duration:     Uniform(1, 3),
+	}
+}
+
+// Check returns nil when c is valid, and otherwise an error listing every
+// field out of range, one per line, each starting "synth: " and naming the
+// field, its value and the range it needs.
+func (c Config) Check() error {
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("synth: "+format, args...))
+	}
+	count := func(name string, v, lo, hi int, unit string) {
+		if v < lo || v > hi {
+			bad("%s is %d; want %d to %d %s", name, v, lo, hi, unit)
+		}
+	}
+	count("Events", c.Events, 0, MaxEvents, "events")
+	count("Keys", c.Keys, 1, MaxCount, "key names")
+	count("Lines", c.Lines, 1, MaxCount, "lines")
+	count("StepsPerKey", c.StepsPerKey, 1, MaxSteps, "events per lifecycle")
+	if c.StepsPerKey >= 1 {
+		count("OrderedSteps", c.OrderedSteps, 0, min(c.StepsPerKey, MaxSteps), "ordered steps (at most StepsPerKey)")
+	}
+	count("InFlight", c.InFlight, 1, MaxCount, "lifecycles in flight")
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"KeySkew", c.KeySkew}, {"LineSkew", c.LineSkew}} {
+		if !(f.v >= 0 && f.v <= math.MaxFloat64) {
+			bad("%s is %v; want a finite Zipf exponent ≥ 0", f.name, f.v)
+		}
+	}
+	if !(c.OutOfOrder >= 0 && c.OutOfOrder <= 1) {
+		bad("OutOfOrder is %v; want a probability from 0 to 1", c.OutOfOrder)
+	}
+	if err := c.Duration.check(); err != nil {
+		bad("Duration %v: %v", c.Duration, err)
+	}
+	if !(c.Rate >= 0 && c.Rate <= math.MaxFloat64) {
+		bad("Rate is %v; want 0 (a batch) or a finite number of events per round > 0", c.Rate)
+	}
+	if c.BurstEvery < 0 {
+		bad("BurstEvery is %d; want 0 (no bursts) or a period of 1 or more rounds", c.BurstEvery)
+	}
+	bursts := c.Rate > 0 && c.BurstEvery > 0
+	if bursts {
+		count("BurstLen", c.BurstLen, 1, c.BurstEvery, "rounds (at most BurstEvery)")
+		if !(c.BurstFactor > 0 && c.BurstFactor <= math.MaxFloat64) {
+			bad("BurstFactor is %v; want a finite rate multiplier > 0", c.BurstFactor)
+		}
+	}
+	if len(errs) == 0 && c.Rate > 0 {
+		slowest := c.Rate
+		if bursts && c.BurstFactor < 1 {
+			slowest = c.Rate * c.BurstFactor
+		}
+		if span := float64(c.Events) / slowest; !(span <= MaxSpan) {
+			bad("Rate %v spreads %d events over about %.3g rounds; want at most %d rounds: raise Rate", c.Rate, c.Events, span, int64(MaxSpan))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// lifecycles returns the number of lifecycles the stream draws on,
+// ⌈Events/StepsPerKey⌉.
+func (c Config) lifecycles() int {
+	return (c.Events + c.StepsPerKey - 1) / c.StepsPerKey
+}

@@ -1,0 +1,89 @@
+package synth_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy/synth"
+)
+
+func TestDefaultIsValid(t *testing.T) {
+	if err := synth.Default().Check(); err != nil {
+		t.Fatalf("Default().Check() = %v; want nil", err)
+	}
+	if err := (synth.Config{}).Check(); err == nil {
+		t.Fatal("Config{}.Check() = nil; want an error: the zero Config has no keys")
+	}
+}
+
+func TestCheckNamesTheField(t *testing.T) {
+	for _, tc := range []struct {
+		field  string
+		change func(*synth.Config)
+	}{
+		{"Events", func(c *synth.Config) { c.Events = -1 }},
+		{"Events", func(c *synth.Config) { c.Events = synth.MaxEvents; c.Events++ }},
+		{"Keys", func(c *synth.Config) { c.Keys = 0 }},
+		{"Keys", func(c *synth.Config) { c.Keys = synth.MaxCount; c.Keys++ }}, // wraps where int is 32 bits: still wrong
+		{"Lines", func(c *synth.Config) { c.Lines = 0 }},
+		{"StepsPerKey", func(c *synth.Config) { c.StepsPerKey = 0 }},
+		{"StepsPerKey", func(c *synth.Config) { c.StepsPerKey = synth.MaxSteps + 1 }},
+		{"OrderedSteps", func(c *synth.Config) { c.OrderedSteps = 8 }},
+		{"OrderedSteps", func(c *synth.Config) { c.OrderedSteps = -1 }},
+		{"InFlight", func(c *synth.Config) { c.InFlight = 0 }},
+		{"KeySkew", func(c *synth.Config) { c.KeySkew = -0.5 }},
+		{"KeySkew", func(c *synth.Config) { c.KeySkew = math.Inf(1) }},
+		{"LineSkew", func(c *synth.Config) { c.LineSkew = math.NaN() }},
+		{"OutOfOrder", func(c *synth.Config) { c.OutOfOrder = 1.5 }},
+		{"OutOfOrder", func(c *synth.Config) { c.OutOfOrder = math.NaN() }},
+		{"Duration", func(c *synth.Config) { c.Duration = synth.Uniform(3, 1) }},
+		{"Duration", func(c *synth.Config) { c.Duration = synth.Fixed(-1) }},
+		{"Duration", func(c *synth.Config) { c.Duration = synth.Exponential(math.NaN()) }},
+		{"Duration", func(c *synth.Config) { c.Duration = synth.LogNormal(0, -1) }},
+		{"Rate", func(c *synth.Config) { c.Rate = -1 }},
+		{"Rate", func(c *synth.Config) { c.Rate = math.Inf(1) }},
+		{"Rate", func(c *synth.Config) { c.Rate = 1e-9 }}, // 10M events over 1e16 rounds
+		{"BurstEvery", func(c *synth.Config) { c.BurstEvery = -1 }},
+		{"BurstLen", func(c *synth.Config) { c.Rate, c.BurstEvery, c.BurstLen, c.BurstFactor = 1, 10, 0, 2 }},
+		{"BurstLen", func(c *synth.Config) { c.Rate, c.BurstEvery, c.BurstLen, c.BurstFactor = 1, 10, 11, 2 }},
+		{"BurstFactor", func(c *synth.Config) { c.Rate, c.BurstEvery, c.BurstLen, c.BurstFactor = 1, 10, 2, 0 }},
+	} {
+		c := synth.Default()
+		tc.change(&c)
+		err := c.Check()
+		if err == nil {
+			t.Errorf("%s: Check() = nil; want an error", tc.field)
+			continue
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "synth: "+tc.field) || !strings.Contains(msg, "want") || strings.Contains(msg, "\n") {
+			t.Errorf("%s: Check() = %q; want one line starting \"synth: %s\" and saying what it wants", tc.field, msg, tc.field)
+		}
+	}
+}
+
+func TestCheckListsEveryProblem(t *testing.T) {
+	err := synth.Config{OutOfOrder: 2}.Check()
+	if err == nil {
+		t.Fatal("Check() = nil")
+	}
+	for _, field := range []string{"Keys", "Lines", "StepsPerKey", "InFlight", "OutOfOrder"} {
+		if !strings.Contains(err.Error(), "synth: "+field+" ") {
+			t.Errorf("Check() = %q; want a line on %s", err, field)
+		}
+	}
+}
+
+// Burst settings matter only with bursts and a rate.
+func TestBurstFieldsIgnoredWithoutBursts(t *testing.T) {
+	c := synth.Default()
+	c.BurstLen, c.BurstFactor = -3, -1
+	if err := c.Check(); err != nil {
+		t.Errorf("no bursts: Check() = %v; want nil", err)
+	}
+	c.BurstEvery = 5
+	if err := c.Check(); err != nil {
+		t.Errorf("bursts with Rate 0: Check() = %v; want nil", err)
+	}
+}

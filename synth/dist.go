@@ -1,0 +1,225 @@
+package synth
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+)
+
+// MaxDuration is the longest Duration an event can get, in rounds: a drawn
+// duration above it is cut to it, so that a long stream's total work stays
+// far from overflowing int.
+const MaxDuration = 1 << 30
+
+// Dist is a distribution of event durations in whole rounds, made by
+// [Fixed], [Uniform], [Exponential] or [LogNormal]. Continuous draws x ≥ 0
+// are rounded half up, to ⌊x + 0.5⌋, so a duration may be 0 (konvoy allows
+// it), and cut to [MaxDuration].
+//
+// The zero Dist is Fixed(0): every event takes no time.
+type Dist struct {
+	kind distKind
+	a, b float64
+}
+
+type distKind uint8
+
+const (
+	distFixed distKind = iota
+	distUniform
+	distExponential
+	distLogNormal
+)
+
+// Fixed returns the distribution that gives every event a duration of
+// rounds, which must be 0 to [MaxDuration].
+func Fixed(rounds int) Dist {
+	return Dist{kind: distFixed, a: float64(rounds)}
+}
+
+// Uniform returns the distribution of whole rounds from lo to hi inclusive,
+// each equally likely; 0 ≤ lo ≤ hi ≤ [MaxDuration].
+func Uniform(lo, hi int) Dist {
+	return Dist{kind: distUniform, a: float64(lo), b: float64(hi)}
+}
+
+// Exponential returns the exponential distribution with the given mean in
+// rounds (0 to [MaxDuration]), rounded half up: the rounded mean is mean +
+// O(1/mean), about 2.99 for mean 3; a mean of 0 gives 0 every time.
+func Exponential(mean float64) Dist {
+	return Dist{kind: distExponential, a: mean}
+}
+
+// LogNormal returns the distribution of e^(mu + sigma·Z) rounds for a
+// standard normal Z, rounded half up: its median is about e^mu. mu must be
+// finite and sigma finite and 0 or more.
+func LogNormal(mu, sigma float64) Dist {
+	return Dist{kind: distLogNormal, a: mu, b: sigma}
+}
+
+// String returns the distribution in the form [ParseDist] reads:
+// "fixed:2", "uniform:1,3", "exp:2.5" or "lognormal:0,0.5".
+func (d Dist) String() string {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	switch d.kind {
+	case distUniform:
+		return "uniform:" + f(d.a) + "," + f(d.b)
+	case distExponential:
+		return "exp:" + f(d.a)
+	case distLogNormal:
+		return "lognormal:" + f(d.a) + "," + f(d.b)
+	}
+	return "fixed:" + f(d.a)
+}
+
+// ParseDist reads a distribution written as [Dist.String] writes it:
+// "fixed:N", "uniform:LO,HI", "exp:MEAN" (or "exponential:MEAN") or
+// "lognormal:MU,SIGMA". It returns an error naming the problem when s is
+// not one of these or its parameters are out of range.
+func ParseDist(s string) (Dist, error) {
+	name, args, ok := strings.Cut(s, ":")
+	if !ok {
+		return Dist{}, fmt.Errorf("synth: distribution %q: want fixed:N, uniform:LO,HI, exp:MEAN or lognormal:MU,SIGMA", s)
+	}
+	params := strings.Split(args, ",")
+	var d Dist
+	var err error
+	switch name {
+	case "fixed":
+		var n []int
+		if n, err = ints(s, params, 1); err == nil {
+			d = Fixed(n[0])
+		}
+	case "uniform":
+		var n []int
+		if n, err = ints(s, params, 2); err == nil {
+			d = Uniform(n[0], n[1])
+		}
+	case "exp", "exponential":
+		var x []float64
+		if x, err = floats(s, params, 1); err == nil {
+			d = Exponential(x[0])
+		}
+	case "lognormal":
+		var x []float64
+		if x, err = floats(s, params, 2); err == nil {
+			d = LogNormal(x[0], x[1])
+		}
+	default:
+		return Dist{}, fmt.Errorf("synth: distribution %q: unknown kind %q; want fixed, uniform, exp or lognormal", s, name)
+	}
+	if err != nil {
+		return Dist{}, err
+	}
+	if err := d.check(); err != nil {
+		return Dist{}, fmt.Errorf("synth: distribution %q: %w", s, err)
+	}
+	return d, nil
+}
+
+// ints checks that params holds want integers and returns them.
+func ints(s string, params []string, want int) ([]int, error) {
+	if len(params) != want {
+		return nil, fmt.Errorf("synth: distribution %q: want %d integer parameter(s), got %d", s, want, len(params))
+	}
+	n := make([]int, want)
+	for i, p := range params {
+		var err error
+		if n[i], err = strconv.Atoi(strings.TrimSpace(p)); err != nil {
+			return nil, fmt.Errorf("synth: distribution %q: parameter %q is not an integer", s, p)
+		}
+	}
+	return n, nil
+}
+
+// floats checks that params holds want numbers and returns them.
+func floats(s string, params []string, want int) ([]float64, error) {
+	if len(params) != want {
+		return nil, fmt.Errorf("synth: distribution %q: want %d parameter(s), got %d", s, want, len(params))
+	}
+	x := make([]float64, want)
+	for i, p := range params {
+		var err error
+		if x[i], err = strconv.ParseFloat(strings.TrimSpace(p), 64); err != nil {
+			return nil, fmt.Errorf("synth: distribution %q: parameter %q is not a number", s, p)
+		}
+	}
+	return x, nil
+}
+
+// check reports the first parameter out of range, or nil.
+func (d Dist) check() error {
+	switch d.kind {
+	case distFixed:
+		if !(d.a >= 0 && d.a <= MaxDuration) {
+			return fmt.Errorf("fixed duration is %v; want 0 to %d rounds", d.a, MaxDuration)
+		}
+	case distUniform:
+		if !(d.a >= 0 && d.b <= MaxDuration && d.a <= d.b) {
+			return fmt.Errorf("uniform bounds are %v and %v; want 0 ≤ lo ≤ hi ≤ %d rounds", d.a, d.b, MaxDuration)
+		}
+	case distExponential:
+		if !(d.a >= 0 && d.a <= MaxDuration) {
+			return fmt.Errorf("exponential mean is %v; want 0 to %d rounds", d.a, MaxDuration)
+		}
+	case distLogNormal:
+		if math.IsNaN(d.a) || math.IsInf(d.a, 0) {
+			return fmt.Errorf("lognormal mu is %v; want a finite number", d.a)
+		}
+		if !(d.b >= 0 && d.b <= math.MaxFloat64) {
+			return fmt.Errorf("lognormal sigma is %v; want a finite number ≥ 0", d.b)
+		}
+	default:
+		return errors.New("unknown distribution kind")
+	}
+	return nil
+}
+
+// durations draws event durations from one Dist.
+type durations struct {
+	d    Dist
+	lo   int    // Fixed: the duration; Uniform: lo
+	span uint64 // Uniform: hi − lo + 1
+	rng  *rand.PCG
+	norm normal
+}
+
+func newDurations(d Dist, rng *rand.PCG) *durations {
+	s := &durations{d: d, rng: rng}
+	switch d.kind {
+	case distFixed:
+		s.lo = int(d.a)
+	case distUniform:
+		s.lo, s.span = int(d.a), uint64(d.b-d.a)+1
+	}
+	return s
+}
+
+// next returns the next duration in whole rounds.
+func (s *durations) next() int {
+	switch s.d.kind {
+	case distFixed:
+		return s.lo
+	case distUniform:
+		if s.span == 1 {
+			return s.lo
+		}
+		return s.lo + int(below(s.rng, s.span))
+	case distExponential:
+		return rounds(float64(s.d.a * expDraw(s.rng)))
+	default: // distLogNormal
+		return rounds(dexp(float64(s.d.b*s.norm.next(s.rng)) + s.d.a))
+	}
+}
+
+// rounds rounds x ≥ 0 half up to whole rounds, cut to MaxDuration.
+func rounds(x float64) int {
+	y := math.Floor(x + 0.5)
+	if !(y < MaxDuration) {
+		return MaxDuration
+	}
+	return int(y)
+}

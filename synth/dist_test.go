@@ -1,0 +1,105 @@
+package synth_test
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy/synth"
+)
+
+func TestDistStringParses(t *testing.T) {
+	for _, d := range []synth.Dist{
+		{}, synth.Fixed(3), synth.Uniform(1, 3), synth.Uniform(0, 0),
+		synth.Exponential(2.5), synth.LogNormal(-0.25, 1.5),
+	} {
+		got, err := synth.ParseDist(d.String())
+		if err != nil || got != d {
+			t.Errorf("ParseDist(%q) = %v, %v; want %v", d.String(), got, err, d)
+		}
+	}
+	if d, err := synth.ParseDist("exponential: 4"); err != nil || d != synth.Exponential(4) {
+		t.Errorf("ParseDist(\"exponential: 4\") = %v, %v", d, err)
+	}
+	if got := synth.Uniform(1, 3).String(); got != "uniform:1,3" {
+		t.Errorf("Uniform(1, 3).String() = %q", got)
+	}
+}
+
+func TestParseDistErrors(t *testing.T) {
+	for _, s := range []string{
+		"", "fixed", "fixed:", "fixed:1.5", "fixed:-1", "uniform:3", "uniform:3,1",
+		"exp:x", "exp:-1", "lognormal:0", "lognormal:0,-1", "gamma:1", "fixed:1,2",
+	} {
+		if d, err := synth.ParseDist(s); err == nil {
+			t.Errorf("ParseDist(%q) = %v, nil; want an error", s, d)
+		} else if !strings.HasPrefix(err.Error(), "synth: distribution") {
+			t.Errorf("ParseDist(%q): %q; want it to start \"synth: distribution\"", s, err)
+		}
+	}
+}
+
+// durations returns the durations of n events drawn from d.
+func durations(t *testing.T, d synth.Dist, n int) []float64 {
+	c := small(n)
+	c.Duration = d
+	var x []float64
+	for _, e := range collect(t, c) {
+		x = append(x, float64(e.Duration))
+	}
+	return x
+}
+
+// meanSD returns the sample mean and standard deviation of x.
+func meanSD(x []float64) (mean, sd float64) {
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	for _, v := range x {
+		sd += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(sd / float64(len(x)-1))
+}
+
+// Each distribution's rounded draws have the mean that rounding half up
+// gives, E⌊X + 0.5⌋ = Σ_{k ≥ 1} P(X ≥ k − 0.5), to within five standard
+// errors.
+func TestDurations(t *testing.T) {
+	const n = 100_000
+	for _, x := range durations(t, synth.Fixed(4), 1000) {
+		if x != 4 {
+			t.Fatalf("Fixed(4) gave %v", x)
+		}
+	}
+	seen := map[float64]int{}
+	for _, x := range durations(t, synth.Uniform(2, 5), n) {
+		seen[x]++
+	}
+	for v := 2.0; v <= 5; v++ {
+		within(t, fmt.Sprintf("Uniform(2, 5): share of %v", v), float64(seen[v])/n, 0.25, 5*math.Sqrt(0.25*0.75/n))
+	}
+	if len(seen) != 4 {
+		t.Errorf("Uniform(2, 5) gave values %v; want 2 to 5", seen)
+	}
+	for _, tc := range []struct {
+		d    synth.Dist
+		tail func(x float64) float64 // P(X ≥ x)
+	}{
+		{synth.Exponential(3), func(x float64) float64 { return math.Exp(-x / 3) }},
+		{synth.Exponential(0.4), func(x float64) float64 { return math.Exp(-x / 0.4) }},
+		{synth.LogNormal(1, 0.5), func(x float64) float64 { return 0.5 * math.Erfc((math.Log(x)-1)/0.5/math.Sqrt2) }},
+		{synth.LogNormal(-1, 1), func(x float64) float64 { return 0.5 * math.Erfc((math.Log(x)+1)/1/math.Sqrt2) }},
+	} {
+		want := 0.0
+		for k := 1; k < 10_000; k++ {
+			want += tc.tail(float64(k) - 0.5)
+		}
+		mean, sd := meanSD(durations(t, tc.d, n))
+		within(t, tc.d.String()+": mean", mean, want, 5*sd/math.Sqrt(n))
+	}
+	if got := durations(t, synth.Exponential(0), 100); got[0] != 0 || got[99] != 0 {
+		t.Errorf("Exponential(0) gave %v; want 0", got)
+	}
+}
