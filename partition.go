@@ -2,6 +2,7 @@ package konvoy
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 )
 
@@ -99,6 +100,12 @@ func (p PartitionLoad) CollisionShare() float64 {
 // takes O(n + k·limit) time for n events and k distinct keys, and O(k +
 // limit) memory.
 func PartitionsFor(events []Event, maxShare float64, limit int) (PartitionLoad, bool, error) {
+	return PartitionsForSeq(slices.Values(events), maxShare, limit)
+}
+
+// PartitionsForSeq is [PartitionsFor] over a stream of events, read once,
+// for traces too large to hold: it keeps one load per distinct key.
+func PartitionsForSeq(events iter.Seq[Event], maxShare float64, limit int) (PartitionLoad, bool, error) {
 	if !(maxShare >= 0 && maxShare <= 1) {
 		return PartitionLoad{}, false, fmt.Errorf("konvoy: collision share %v: want a fraction in [0, 1]", maxShare)
 	}
@@ -121,9 +128,11 @@ func PartitionsFor(events []Event, maxShare float64, limit int) (PartitionLoad, 
 
 // keyLoads returns the distinct keys in order of first appearance, each
 // key's total duration and its positive murmur2 hash.
-func keyLoads(events []Event) (keys []string, loads []int, hashes []int, err error) {
+func keyLoads(events iter.Seq[Event]) (keys []string, loads []int, hashes []int, err error) {
 	index := make(map[string]int)
-	for i, e := range events {
+	i := -1
+	for e := range events {
+		i++
 		switch {
 		case e.Key == "":
 			return nil, nil, nil, fmt.Errorf("konvoy: event %d: Key is empty; every event needs a key", i)

@@ -1,0 +1,226 @@
+package konvoy
+
+import (
+	"fmt"
+	"iter"
+	"math"
+)
+
+// PlanConfig is what the capacity planner needs besides the trace.
+//
+// Peak is the write rate to keep up with, in events per second (the lesson's
+// tepe yazma hızı, 97.22). RoundSeconds is how long one round of the model
+// lasts, in seconds: the service time of an event of Duration 1.
+// MaxConsumers is the largest consumer count the planner tries; 0 means
+// 1024.
+type PlanConfig struct {
+	Peak         float64
+	RoundSeconds float64
+	MaxConsumers int
+}
+
+// Plan answers, for one layout and policy, how many consumers keep up with
+// a peak write rate, and where no number of consumers helps any more.
+//
+// Consumers is the smallest consumer count that sustains the peak (0 when
+// none up to the limit does), and Rate the rate it sustains, in events per
+// second. Ceiling is the rate no consumer count exceeds: with a consumer for
+// every event, a run still lasts CeilingRounds, the longest chain of events
+// that must run one after another in one lane (or the longest single event),
+// and CeilingLane names that lane ("" when no lane sets it). Assumptions
+// states, in words a user can check, what the figures rest on.
+type Plan struct {
+	Layout        string
+	Policy        Policy
+	Events        int
+	Consumers     int
+	Rounds        int
+	Rate          float64
+	Ceiling       float64
+	CeilingRounds int
+	CeilingLane   string
+	Assumptions   []string
+}
+
+// PlanConsumers finds the consumers a layout needs under a dispatch policy
+// to keep up with cfg.Peak, from a trace taken as representative of the
+// traffic: a run of n events that lasts R rounds of cfg.RoundSeconds
+// sustains n / (R · RoundSeconds) events per second.
+//
+// events is ranged over once per consumer count tried and must yield the
+// same events each time (a slice's values, a synth stream, a file opened
+// again). Under [HeadOfLine], where adding a consumer never makes a run
+// longer (a property the tests check), the count is found by doubling and
+// bisection, in O(log c) runs; under the other policies, where it can, every
+// count from 1 up is tried until one fits. An empty trace needs no
+// consumers.
+//
+// PlanConsumers returns an error for a peak or round length that is not a
+// positive finite number, for a negative limit, and for the first invalid
+// event, as [Simulate] does.
+func PlanConsumers(events iter.Seq[Event], layout Layout, policy Policy, cfg PlanConfig) (Plan, error) {
+	if !(cfg.Peak > 0) || math.IsInf(cfg.Peak, 1) {
+		return Plan{}, fmt.Errorf("konvoy: peak rate %v: want a positive number of events per second", cfg.Peak)
+	}
+	if !(cfg.RoundSeconds > 0) || math.IsInf(cfg.RoundSeconds, 1) {
+		return Plan{}, fmt.Errorf("konvoy: round length %v: want a positive number of seconds", cfg.RoundSeconds)
+	}
+	if cfg.MaxConsumers < 0 {
+		return Plan{}, fmt.Errorf("konvoy: consumer limit %d: want 0 (1024) or more", cfg.MaxConsumers)
+	}
+	limit := cfg.MaxConsumers
+	if limit == 0 {
+		limit = 1024
+	}
+	p := Plan{Layout: layout.String(), Policy: policy}
+	ceiling, err := chainRounds(events, layout)
+	if err != nil {
+		return Plan{}, err
+	}
+	p.Events, p.CeilingRounds, p.CeilingLane = ceiling.events, ceiling.rounds, ceiling.lane
+	p.Ceiling = rate(p.Events, p.CeilingRounds, cfg.RoundSeconds)
+	p.Assumptions = assumptions(p, cfg, limit)
+	if p.Events == 0 {
+		return p, nil
+	}
+	budget := float64(p.Events) / (cfg.Peak * cfg.RoundSeconds) // the most rounds that keep up
+	if float64(p.CeilingRounds) > budget {
+		return p, nil
+	}
+	fits := func(c int) (int, bool, error) {
+		r, err := simulateSeq(events, layout, c, WithPolicy(policy))
+		return r.Rounds, float64(r.Rounds) <= budget, err
+	}
+	c, rounds, err := smallestFitting(fits, limit, policy == HeadOfLine)
+	if err != nil || c == 0 {
+		return p, err
+	}
+	p.Consumers, p.Rounds, p.Rate = c, rounds, rate(p.Events, rounds, cfg.RoundSeconds)
+	return p, nil
+}
+
+// smallestFitting returns the smallest c in [1, limit] for which fits says
+// yes, with its rounds, or 0. With monotone set, fits is taken to stay yes
+// once it says yes, and the search doubles then bisects.
+func smallestFitting(fits func(int) (int, bool, error), limit int, monotone bool) (c, rounds int, err error) {
+	if !monotone {
+		for c := 1; c <= limit; c++ {
+			r, ok, err := fits(c)
+			if err != nil || ok {
+				return c, r, err
+			}
+		}
+		return 0, 0, nil
+	}
+	lo, hi := 0, 1 // fits(lo) is no (or lo is 0); fits(hi) is to be seen
+	hiRounds := 0
+	for {
+		r, ok, err := fits(hi)
+		if err != nil {
+			return 0, 0, err
+		}
+		if ok {
+			hiRounds = r
+			break
+		}
+		if hi == limit {
+			return 0, 0, nil
+		}
+		lo, hi = hi, min(2*hi, limit)
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		r, ok, err := fits(mid)
+		if err != nil {
+			return 0, 0, err
+		}
+		if ok {
+			hi, hiRounds = mid, r
+		} else {
+			lo = mid
+		}
+	}
+	return hi, hiRounds, nil
+}
+
+// rate returns the events per second of a run of n events over rounds
+// rounds, or +Inf for a run that takes no time.
+func rate(n, rounds int, roundSeconds float64) float64 {
+	if rounds == 0 {
+		return math.Inf(1)
+	}
+	return float64(n) / (float64(rounds) * roundSeconds)
+}
+
+// simulateSeq is Simulate over a stream.
+func simulateSeq(events iter.Seq[Event], layout Layout, consumers int, opts ...Option) (Result, error) {
+	s, err := NewSimulator(layout, consumers, opts...)
+	if err != nil {
+		return Result{}, err
+	}
+	for e := range events {
+		if err := s.Add(e); err != nil {
+			return Result{}, err
+		}
+	}
+	return s.Result()
+}
+
+// chain is the run of a trace with a consumer for every event: how long it
+// lasts, and which lane's chain of events sets that.
+type chain struct {
+	events, rounds int
+	lane           string
+}
+
+// chainRounds runs events with unlimited consumers, where an event starts as
+// soon as it has arrived and its lane is free: the least any number of
+// consumers, under any policy, can do. It keeps one free time per lane.
+func chainRounds(events iter.Seq[Event], layout Layout) (chain, error) {
+	s, err := NewSimulator(layout, 1)
+	if err != nil {
+		return chain{}, err
+	}
+	var c chain
+	for e := range events {
+		if err := s.check(e); err != nil {
+			return chain{}, err
+		}
+		k := s.key(e)
+		ln := s.laneOf(e, k)
+		start := e.Arrival
+		if ln >= 0 {
+			start = max(start, s.lanes[ln].free)
+		}
+		finish := start + e.Duration
+		if ln >= 0 {
+			s.lanes[ln].free = finish
+		}
+		if finish > c.rounds || c.events == 0 {
+			c.rounds, c.lane = finish, ""
+			if ln >= 0 {
+				c.lane = s.lanes[ln].name
+			}
+		}
+		s.events++
+		s.work += e.Duration
+		s.lastArrival = e.Arrival
+		c.events++
+	}
+	return c, nil
+}
+
+// assumptions states what a plan rests on.
+func assumptions(p Plan, cfg PlanConfig, limit int) []string {
+	out := []string{
+		fmt.Sprintf("the %d events of the trace are a fair sample of the traffic at the peak of %g events/s", p.Events, cfg.Peak),
+		fmt.Sprintf("one round lasts %gs: an event of duration d keeps its consumer busy for d·%gs", cfg.RoundSeconds, cfg.RoundSeconds),
+		fmt.Sprintf("a run of the trace that lasts R rounds sustains %d/(R·%gs) events/s, so keeping up means at most %.4g rounds",
+			p.Events, cfg.RoundSeconds, float64(p.Events)/(cfg.Peak*cfg.RoundSeconds)),
+		fmt.Sprintf("consumers are dispatched %s, and at most %d are tried", p.Policy, limit),
+	}
+	if p.CeilingLane != "" {
+		out = append(out, fmt.Sprintf("no consumer count beats %d rounds: lane %s must run its events one after another", p.CeilingRounds, p.CeilingLane))
+	}
+	return out
+}

@@ -1,0 +1,109 @@
+package konvoy_test
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy"
+	"pgregory.net/rapid"
+)
+
+// The planner's answer is the smallest consumer count whose run fits the
+// peak: that count fits, every smaller one does not, and no count at all
+// beats the chain of events one lane must run in turn.
+func TestPlanFindsTheSmallestCountThatKeepsUp(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sh := anyShape
+		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
+		events := eventsOf(sh).Draw(t, "events")
+		l := layoutGen.Draw(t, "layout")
+		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
+		cfg := konvoy.PlanConfig{
+			Peak:         rapid.Float64Range(0.5, 50).Draw(t, "peak"),
+			RoundSeconds: rapid.SampledFrom([]float64{0.001, 0.01, 0.1}).Draw(t, "round"),
+			MaxConsumers: rapid.IntRange(1, 40).Draw(t, "limit"),
+		}
+		plan, err := konvoy.PlanConsumers(slices.Values(events), l, p, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		budget := float64(len(events)) / (cfg.Peak * cfg.RoundSeconds)
+		keepsUp := func(c int) (int, bool) {
+			r, err := konvoy.Simulate(events, l, c, konvoy.WithPolicy(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Rounds < plan.CeilingRounds {
+				t.Fatalf("%d consumers: %d rounds beat the ceiling of %d", c, r.Rounds, plan.CeilingRounds)
+			}
+			return r.Rounds, float64(r.Rounds) <= budget
+		}
+		if plan.Events != len(events) || len(plan.Assumptions) < 4 {
+			t.Fatalf("plan %+v", plan)
+		}
+		if plan.Consumers > 0 {
+			rounds, ok := keepsUp(plan.Consumers)
+			if !ok || rounds != plan.Rounds || plan.Rate < cfg.Peak || plan.Rate > plan.Ceiling {
+				t.Fatalf("plan %+v: %d consumers take %d rounds, budget %.3f", plan, plan.Consumers, rounds, budget)
+			}
+		}
+		last := plan.Consumers - 1
+		if plan.Consumers == 0 {
+			last = cfg.MaxConsumers
+		}
+		for c := 1; c <= last; c++ {
+			if _, ok := keepsUp(c); ok && len(events) > 0 {
+				t.Fatalf("plan %+v, yet %d consumers keep up", plan, c)
+			}
+		}
+	})
+}
+
+func TestPlanRejectsBadConfig(t *testing.T) {
+	events := slices.Values(konvoy.LessonEvents())
+	for _, cfg := range []konvoy.PlanConfig{
+		{Peak: 0, RoundSeconds: 1}, {Peak: math.Inf(1), RoundSeconds: 1}, {Peak: math.NaN(), RoundSeconds: 1},
+		{Peak: 1, RoundSeconds: 0}, {Peak: 1, RoundSeconds: -1}, {Peak: 1, RoundSeconds: 1, MaxConsumers: -1},
+	} {
+		if _, err := konvoy.PlanConsumers(events, konvoy.Free, konvoy.HeadOfLine, cfg); err == nil || !strings.HasPrefix(err.Error(), "konvoy: ") {
+			t.Errorf("%+v: error %v", cfg, err)
+		}
+	}
+	bad := slices.Values([]konvoy.Event{{Key: "A", Duration: 1}, {Key: "", Duration: 1}})
+	if _, err := konvoy.PlanConsumers(bad, konvoy.Convoy, konvoy.HeadOfLine, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1}); err == nil {
+		t.Error("an empty key was accepted")
+	}
+}
+
+// The lesson's peak of 97.22 events/s, with a round of 10 ms: the lesson's
+// twenty events must run in at most 20.57 rounds.
+func ExamplePlanConsumers() {
+	events := slices.Values(konvoy.LessonEvents())
+	for _, seconds := range []float64{0.010, 0.020} {
+		fmt.Printf("a round of %gs:\n", seconds)
+		for _, l := range konvoy.Layouts()[:3] {
+			p, err := konvoy.PlanConsumers(events, l, konvoy.HeadOfLine, konvoy.PlanConfig{Peak: konvoy.LessonPeakRate, RoundSeconds: seconds})
+			if err != nil {
+				fmt.Println(err)
+				return
+			}
+			if p.Consumers == 0 {
+				fmt.Printf("  %-12s cannot keep up: at most %.1f events/s, %d rounds set by lane %s\n", p.Layout, p.Ceiling, p.CeilingRounds, p.CeilingLane)
+				continue
+			}
+			fmt.Printf("  %-12s %d consumers, %.1f events/s (ceiling %.1f)\n", p.Layout, p.Consumers, p.Rate, p.Ceiling)
+		}
+	}
+	// Output:
+	// a round of 0.01s:
+	//   free         2 consumers, 125.0 events/s (ceiling 500.0)
+	//   convoy       2 consumers, 117.6 events/s (ceiling 250.0)
+	//   line-convoy  4 consumers, 105.3 events/s (ceiling 142.9)
+	// a round of 0.02s:
+	//   free         4 consumers, 125.0 events/s (ceiling 250.0)
+	//   convoy       7 consumers, 100.0 events/s (ceiling 125.0)
+	//   line-convoy  cannot keep up: at most 71.4 events/s, 14 rounds set by lane H2
+}
