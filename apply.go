@@ -53,29 +53,34 @@ func (s *Simulator) applyReady(id int) {
 	}
 	s.applied = m
 	s.ready = s.ready[:0]
-	s.collectReady(0, m)
+	s.collectReady(1, m)
 	s.applyInOrder(s.ready, m)
 }
 
-// collectReady gathers the waiting events of the consumers in the heap below
-// place i that are free at m.
+// collectReady gathers the waiting events of the consumers below node i of
+// the consumer tree that are free at m: a node whose winner is free later
+// has none.
 func (s *Simulator) collectReady(i, m int) {
-	h := s.consumers.heap
-	if i >= len(h) || h[i].free != m {
+	q := &s.consumers
+	id := q.win[i]
+	if id < 0 || q.free[id] != m {
 		return
 	}
-	if s.running[h[i].id].waiting {
-		s.ready = append(s.ready, h[i].id)
+	if i >= q.size {
+		if s.running[id].waiting {
+			s.ready = append(s.ready, int(id))
+		}
+		return
 	}
+	s.collectReady(2*i, m)
 	s.collectReady(2*i+1, m)
-	s.collectReady(2*i+2, m)
 }
 
 // applyInOrder applies the waiting events of the given consumers, all
 // finished at time finish, in input order. A handful of ties is the common
 // case, sorted by insertion in place.
 func (s *Simulator) applyInOrder(ids []int, finish int) {
-	if len(ids) > 24 {
+	if len(ids) > 64 {
 		slices.SortFunc(ids, func(a, b int) int { return s.running[a].index - s.running[b].index })
 	}
 	for i := 1; i < len(ids); i++ {
@@ -133,17 +138,18 @@ func (s *Simulator) applyAll() {
 	if s.running == nil {
 		return
 	}
-	byFinish := slices.Clone(s.consumers.heap)
-	slices.SortFunc(byFinish, func(a, b consumer) int {
-		if a.free != b.free {
-			return cmp.Compare(a.free, b.free)
+	var waiting []int
+	for id, r := range s.running {
+		if r.waiting {
+			waiting = append(waiting, id)
 		}
-		return s.running[a.id].index - s.running[b.id].index
+	}
+	slices.SortFunc(waiting, func(a, b int) int {
+		ra, rb := s.running[a], s.running[b]
+		return cmp.Or(cmp.Compare(ra.finish, rb.finish), cmp.Compare(ra.index, rb.index))
 	})
-	for _, c := range byFinish {
-		if s.running[c.id].waiting {
-			s.applyInOrder([]int{c.id}, s.running[c.id].finish)
-		}
+	for _, id := range waiting {
+		s.applyInOrder([]int{id}, s.running[id].finish)
 	}
 }
 

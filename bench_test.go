@@ -1,65 +1,32 @@
 package konvoy_test
 
 import (
-	"fmt"
-	"math/rand/v2"
-	"sync"
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/synth"
 )
 
-// benchTrace is the scale issue's benchmark set: 10M events of about 1.43M
-// keys, 7 events per key of which 4 are ordered steps and 3 history-only
-// records, 4096 keys in flight at once, durations 1 to 4 rounds.
-var benchTrace = sync.OnceValue(func() []konvoy.Event {
-	const events, perKey, inFlight = 10_000_000, 7, 4096
-	rng := rand.New(rand.NewPCG(1, 2))
-	lines := make([]string, 64)
-	for i := range lines {
-		lines[i] = fmt.Sprintf("L%02d", i)
-	}
-	type active struct {
-		key  string
-		line string
-		next int
-	}
-	window := make([]active, 0, inFlight)
-	nextKey := 0
-	out := make([]konvoy.Event, 0, events)
-	for len(out) < events {
-		for len(window) < inFlight {
-			window = append(window, active{fmt.Sprintf("K%07d", nextKey), lines[rng.IntN(len(lines))], 0})
-			nextKey++
-		}
-		i := rng.IntN(len(window))
-		a := &window[i]
-		step := 0
-		if a.next%2 == 0 { // events 0, 2, 4, 6 are steps 1..4
-			step = a.next/2 + 1
-		}
-		out = append(out, konvoy.Event{Key: a.key, Line: a.line, Step: step, Duration: 1 + rng.IntN(4)})
-		a.next++
-		if a.next == perKey {
-			window[i] = window[len(window)-1]
-			window = window[:len(window)-1]
-		}
-	}
-	return out
-})
-
-// benchmarkLayout feeds b.N events of benchTrace, wrapping around, to one
-// Simulator with 64 consumers, and reports ns/event and events/s.
-func benchmarkLayout(b *testing.B, l konvoy.Layout) {
-	events := benchTrace()
+// benchmarkLayout streams b.N events of the scale issue's benchmark set
+// from the generator into one Simulator with 64 consumers, and reports
+// ns/event and events/s. With -benchtime 10000000x the set is
+// synth.Default(): 10M events of 1,428,572 keys on 100 lines, 7 events per
+// key of which 4 are ordered steps and 3 history-only records, 1000 keys in
+// flight at once, durations of 1 to 3 rounds. The figures include the
+// generator's own cost (BenchmarkEvents in package synth, about 19 ns per
+// event); streaming, rather than holding the trace, keeps the garbage
+// collector from scanning gigabytes of events that no real run holds.
+func benchmarkLayout(b *testing.B, l konvoy.Layout, opts ...konvoy.Option) {
+	cfg := synth.Default()
+	cfg.Events = b.N
 	b.ReportAllocs()
 	b.ResetTimer()
-	s, err := konvoy.NewSimulator(l, 64)
+	s, err := konvoy.NewSimulator(l, 64, opts...)
 	if err != nil {
 		b.Fatal(err)
 	}
-	for i := range b.N {
-		if err := s.Add(events[i%len(events)]); err != nil {
+	for e := range synth.Events(cfg) {
+		if err := s.Add(e); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -77,3 +44,27 @@ func BenchmarkVersionStamp(b *testing.B)    { benchmarkLayout(b, konvoy.VersionS
 func BenchmarkSelectiveConvoy(b *testing.B) { benchmarkLayout(b, konvoy.SelectiveConvoy) }
 func BenchmarkPartitioned(b *testing.B)     { benchmarkLayout(b, konvoy.Partitioned(64)) }
 func BenchmarkResequencer(b *testing.B)     { benchmarkLayout(b, konvoy.Resequencer) }
+func BenchmarkConvoyLaneAware(b *testing.B) {
+	benchmarkLayout(b, konvoy.Convoy, konvoy.WithPolicy(konvoy.LaneAware))
+}
+func BenchmarkConvoyStatic(b *testing.B) {
+	benchmarkLayout(b, konvoy.Convoy, konvoy.WithPolicy(konvoy.Static))
+}
+
+// BenchmarkGenerator streams the same events into nothing: the part of the
+// figures above that is the generator's.
+func BenchmarkGenerator(b *testing.B) {
+	cfg := synth.Default()
+	cfg.Events = b.N
+	b.ReportAllocs()
+	b.ResetTimer()
+	n := 0
+	for e := range synth.Events(cfg) {
+		n += e.Duration
+	}
+	if n == 0 {
+		b.Fatal("no work generated")
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/event")
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}

@@ -1,10 +1,14 @@
 package konvoy
 
+import "strconv"
+
 // lane is one serial queue: the time it becomes free, the work it carries,
-// its name, the order in which it was opened (-1: not yet), and what its
-// events waited from arrival to start.
+// the order in which it was opened (-1: not yet), what its events waited
+// from arrival to start, and where its name is (see laneName). It holds no
+// pointer, so that millions of key lanes cost the garbage collector nothing
+// and grow by plain copies.
 type lane struct {
-	name      string
+	name      int // key lanes: the key's index; named lanes: index into laneNames
 	free      int
 	load      int
 	opened    int
@@ -25,7 +29,7 @@ func (s *Simulator) laneOf(e Event, k int) int {
 	case keyLanes:
 		ks := &s.keys[k]
 		if ks.lane < 0 {
-			ks.lane = int32(s.newLane(e.Key))
+			ks.lane = int32(s.newLane(k))
 		}
 		return int(ks.lane)
 	case partitionLanes:
@@ -47,11 +51,24 @@ func (s *Simulator) laneOf(e Event, k int) int {
 	return -1
 }
 
-// newLane opens a lane named name and returns its index.
-func (s *Simulator) newLane(name string) int {
+// newLane opens a lane whose name is found at name (see laneName) and
+// returns its index.
+func (s *Simulator) newLane(name int) int {
 	s.lanes = append(s.lanes, lane{name: name, opened: s.lanesOpened})
 	s.lanesOpened++
 	return len(s.lanes) - 1
+}
+
+// laneName returns the name of lane ln: its key under key lanes, its
+// partition number under partitions, its line or LaneFunc name otherwise.
+func (s *Simulator) laneName(ln int) string {
+	switch s.layout.lanes {
+	case keyLanes:
+		return s.keyIndex.names[s.lanes[ln].name]
+	case partitionLanes:
+		return strconv.Itoa(ln)
+	}
+	return s.laneNames[s.lanes[ln].name]
 }
 
 // namedLane returns the index of the lane named name, opening it when it is
@@ -59,7 +76,8 @@ func (s *Simulator) newLane(name string) int {
 func (s *Simulator) namedLane(name string) int {
 	i, ok := s.laneIndex[name]
 	if !ok {
-		i = s.newLane(name)
+		i = s.newLane(len(s.laneNames))
+		s.laneNames = append(s.laneNames, name)
 		s.laneIndex[name] = i
 	}
 	return i

@@ -15,48 +15,53 @@ type Latency struct {
 	Mean               float64
 }
 
-// histogram counts integer latencies exactly: a dense count per value below
-// denseLimit, a map for the rare larger ones. Its memory grows with the
-// number of distinct values, never with the number of events.
+// histogram counts integer latencies exactly, in pages of pageSize
+// consecutive values: memory grows with the ranges of values seen, never
+// with the number of events. Consecutive events tend to have close
+// latencies, so the page of the last value is kept at hand.
 type histogram struct {
-	dense  []int
-	sparse map[int]int
-	n      int
-	sum    float64
+	pages    map[int]*page
+	last     *page
+	lastBase int
+	n        int
+	sum      float64
 }
 
-const denseLimit = 1 << 16
+const pageSize = 1 << 12
+
+type page [pageSize]int
 
 func (h *histogram) add(v int) {
 	h.n++
 	h.sum += float64(v)
-	if v < denseLimit {
-		if v >= len(h.dense) {
-			h.dense = append(h.dense, make([]int, v+1-len(h.dense))...)
+	base := v &^ (pageSize - 1)
+	if h.last == nil || base != h.lastBase {
+		if h.pages == nil {
+			h.pages = make(map[int]*page)
 		}
-		h.dense[v]++
-		return
+		p, ok := h.pages[base]
+		if !ok {
+			p = new(page)
+			h.pages[base] = p
+		}
+		h.last, h.lastBase = p, base
 	}
-	if h.sparse == nil {
-		h.sparse = make(map[int]int)
-	}
-	h.sparse[v]++
+	h.last[v-base]++
 }
 
-// latency returns the summary. It takes O(d log d) time for d distinct
-// values.
+// latency returns the summary. It takes O(p log p + p·pageSize) time for p
+// pages.
 func (h *histogram) latency() Latency {
 	if h.n == 0 {
 		return Latency{}
 	}
-	values := make([]valueCount, 0, len(h.sparse))
-	for v, c := range h.dense {
-		if c > 0 {
-			values = append(values, valueCount{v, c})
+	var values []valueCount
+	for _, base := range slices.Sorted(maps.Keys(h.pages)) {
+		for i, c := range h.pages[base] {
+			if c > 0 {
+				values = append(values, valueCount{base + i, c})
+			}
 		}
-	}
-	for _, v := range slices.Sorted(maps.Keys(h.sparse)) {
-		values = append(values, valueCount{v, h.sparse[v]})
 	}
 	return Latency{
 		P50:  rank(values, h.n, 50),
@@ -92,22 +97,31 @@ type LaneWait struct {
 }
 
 // worstLanes returns up to n lanes with the longest single wait, longest
-// total wait among equals, then the lane opened first.
-func worstLanes(lanes []lane, n int) []LaneWait {
-	var order []int
-	for i, l := range lanes {
-		if l.opened >= 0 && l.events > 0 {
-			order = append(order, i)
-		}
+// total wait among equals, then the lane opened first. It takes O(l·n) time
+// for l lanes, keeping the n worst seen so far.
+func (s *Simulator) worstLanes(n int) []LaneWait {
+	worse := func(a, b int) bool {
+		la, lb := s.lanes[a], s.lanes[b]
+		return cmp.Or(cmp.Compare(lb.maxWait, la.maxWait), cmp.Compare(lb.totalWait, la.totalWait), cmp.Compare(la.opened, lb.opened)) < 0
 	}
-	slices.SortFunc(order, func(a, b int) int {
-		la, lb := lanes[a], lanes[b]
-		return cmp.Or(cmp.Compare(lb.maxWait, la.maxWait), cmp.Compare(lb.totalWait, la.totalWait), cmp.Compare(la.opened, lb.opened))
-	})
+	var top []int
+	for i, l := range s.lanes {
+		if l.opened < 0 || l.events == 0 || len(top) == n && !worse(i, top[n-1]) {
+			continue
+		}
+		j := min(len(top), n-1)
+		if len(top) < n {
+			top = append(top, i)
+		}
+		for ; j > 0 && worse(i, top[j-1]); j-- {
+			top[j] = top[j-1]
+		}
+		top[j] = i
+	}
 	var out []LaneWait
-	for _, i := range order[:min(n, len(order))] {
-		l := lanes[i]
-		out = append(out, LaneWait{Lane: l.name, Events: l.events, MaxWait: l.maxWait, TotalWait: l.totalWait})
+	for _, i := range top {
+		l := s.lanes[i]
+		out = append(out, LaneWait{Lane: s.laneName(i), Events: l.events, MaxWait: l.maxWait, TotalWait: l.totalWait})
 	}
 	return out
 }

@@ -199,7 +199,7 @@ func chainRounds(events iter.Seq[Event], layout Layout) (chain, error) {
 		if finish > c.rounds || c.events == 0 {
 			c.rounds, c.lane = finish, ""
 			if ln >= 0 {
-				c.lane = s.lanes[ln].name
+				c.lane = s.laneName(ln)
 			}
 		}
 		s.events++

@@ -6,89 +6,73 @@ type consumer struct {
 	id   int
 }
 
-// consumerQueue is a binary min-heap of consumers ordered by free time, ties
-// by the lower index: its root is the consumer that takes the next event.
-// Under the static policy it also keeps each consumer's place in the heap,
-// so that a consumer other than the root can be made busy.
+// consumerQueue finds the consumer that takes the next event: the one free
+// earliest, the lowest index among ties. It is a winner tree over the
+// consumers: every inner node holds the better of its two children, the
+// root the best of all, so changing one consumer's free time replays the
+// log₂ c matches on its way to the root, one comparison each, whichever
+// consumer it is. Leaves beyond the last consumer hold -1 and lose every
+// match.
 type consumerQueue struct {
-	heap []consumer
-	pos  []int // pos[id] is consumer id's place in heap; nil unless tracked
+	free []int   // by consumer index
+	win  []int32 // win[1] is the root; node i has children 2i and 2i+1
+	size int     // leaves, a power of two; leaf of consumer id is size+id
 }
 
-// newConsumerQueue returns n consumers, all free at round 0. Consumers in
-// index order already form a heap.
-func newConsumerQueue(n int, track bool) consumerQueue {
-	q := consumerQueue{heap: make([]consumer, n)}
-	if track {
-		q.pos = make([]int, n)
+// newConsumerQueue returns n consumers, all free at round 0.
+func newConsumerQueue(n int) consumerQueue {
+	size := 1
+	for size < n {
+		size *= 2
 	}
-	for i := range q.heap {
-		q.heap[i].id = i
-		if track {
-			q.pos[i] = i
+	q := consumerQueue{free: make([]int, n), win: make([]int32, 2*size), size: size}
+	for i := range size {
+		q.win[size+i] = -1
+		if i < n {
+			q.win[size+i] = int32(i)
 		}
+	}
+	for i := size - 1; i >= 1; i-- {
+		q.win[i] = q.better(q.win[2*i], q.win[2*i+1])
 	}
 	return q
 }
 
-func (q *consumerQueue) less(i, j int) bool {
-	if q.heap[i].free != q.heap[j].free {
-		return q.heap[i].free < q.heap[j].free
+// better returns the consumer of a and b that is free earlier, the lower
+// index among ties; -1 stands for no consumer.
+func (q *consumerQueue) better(a, b int32) int32 {
+	switch {
+	case a < 0:
+		return b
+	case b < 0:
+		return a
+	case q.free[b] < q.free[a] || q.free[b] == q.free[a] && b < a:
+		return b
 	}
-	return q.heap[i].id < q.heap[j].id
+	return a
 }
 
 // next returns the consumer that becomes free earliest, the lowest index
 // among ties. It takes O(1) time.
-func (q *consumerQueue) next() consumer { return q.heap[0] }
-
-// busyUntil makes the next consumer busy until t, which is never earlier
-// than its free time, and restores the heap order in O(log n) time.
-func (q *consumerQueue) busyUntil(t int) { q.set(0, t) }
-
-// busyFrom makes consumer id busy until t (free at t, for an idle consumer
-// that was parked at MaxInt). It needs the places that newConsumerQueue
-// keeps when asked to track them.
-func (q *consumerQueue) busyFrom(id, t int) { q.set(q.pos[id], t) }
-
-// set changes the free time of the consumer at place i to t and moves it to
-// its place.
-func (q *consumerQueue) set(i, t int) {
-	q.heap[i].free = t
-	for i > 0 {
-		p := (i - 1) / 2
-		if !q.less(i, p) {
-			break
-		}
-		q.swap(i, p)
-		i = p
-	}
-	for {
-		l := 2*i + 1
-		if l >= len(q.heap) {
-			return
-		}
-		m := l
-		if r := l + 1; r < len(q.heap) && q.less(r, l) {
-			m = r
-		}
-		if !q.less(m, i) {
-			return
-		}
-		q.swap(i, m)
-		i = m
-	}
-}
-
-func (q *consumerQueue) swap(i, j int) {
-	q.heap[i], q.heap[j] = q.heap[j], q.heap[i]
-	if q.pos != nil {
-		q.pos[q.heap[i].id], q.pos[q.heap[j].id] = i, j
-	}
+func (q *consumerQueue) next() consumer {
+	id := q.win[1]
+	return consumer{q.free[id], int(id)}
 }
 
 // earliest returns the earliest time any consumer is free.
-func (q *consumerQueue) earliest() int { return q.heap[0].free }
+func (q *consumerQueue) earliest() int { return q.free[q.win[1]] }
+
+// busyUntil makes the next consumer busy until t.
+func (q *consumerQueue) busyUntil(t int) { q.busyFrom(int(q.win[1]), t) }
+
+// busyFrom makes consumer id free at t (later than now, or, for an idle
+// consumer parked at MaxInt, earlier) in O(log c) time.
+func (q *consumerQueue) busyFrom(id, t int) {
+	q.free[id] = t
+	for i := (q.size + id) / 2; i >= 1; i /= 2 {
+		q.win[i] = q.better(q.win[2*i], q.win[2*i+1])
+	}
+}
 
 // dispatchHeadOfLine gives event e, of key index k and lane ln (-1: none), to
 // the earliest-free consumer, as the lesson's scheduler does: it starts when
@@ -113,12 +97,10 @@ func (s *Simulator) dispatchHeadOfLine(e Event, k, ln int) (id int) {
 // has no lane. It starts when it has arrived and the consumer is free; the
 // lane is never busier than its owner.
 func (s *Simulator) dispatchStatic(e Event, k, ln int) {
-	var c consumer
+	c := s.consumers.next()
 	if ln >= 0 {
-		id := s.lanes[ln].opened % len(s.consumers.heap)
-		c = s.consumers.heap[s.consumers.pos[id]]
-	} else {
-		c = s.consumers.next()
+		c.id = s.lanes[ln].opened % len(s.consumers.free)
+		c.free = s.consumers.free[c.id]
 	}
 	start := max(c.free, e.Arrival)
 	if ln >= 0 {
@@ -149,7 +131,7 @@ func (s *Simulator) started(e Event, i, k, ln, id, start int) {
 	if s.schedule != nil {
 		s.schedule[i].Consumer, s.schedule[i].Start, s.schedule[i].Finish = id, start, finish
 		if ln >= 0 {
-			s.schedule[i].Lane = s.lanes[ln].name
+			s.schedule[i].Lane = s.laneName(ln)
 		}
 	}
 }

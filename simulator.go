@@ -30,6 +30,7 @@ type Simulator struct {
 	keyIndex    keyTable
 	keys        []keyState     // by key index, in order of first appearance
 	laneIndex   map[string]int // line and func lanes by name
+	laneNames   []string       // line and func lanes' names
 	lanes       []lane
 	lanesOpened int
 	awayLoad    map[laneKey]int     // load keys carry outside their home lane
@@ -67,14 +68,14 @@ func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, err
 	if s.opts.policy > Static {
 		return nil, fmt.Errorf("konvoy: unknown %v", s.opts.policy)
 	}
-	s.consumers = newConsumerQueue(consumers, s.opts.policy != HeadOfLine)
+	s.consumers = newConsumerQueue(consumers)
 	if s.opts.policy == HeadOfLine {
 		s.running = make([]running, consumers)
 	}
 	if layout.lanes == partitionLanes {
 		s.lanes = make([]lane, layout.partitions)
 		for p := range s.lanes {
-			s.lanes[p] = lane{name: fmt.Sprint(p), opened: -1}
+			s.lanes[p] = lane{name: p, opened: -1}
 		}
 	}
 	if s.opts.scheduleLimit > 0 {
@@ -200,11 +201,11 @@ func (s *Simulator) Result() (Result, error) {
 		NeverApplied:   s.holding,
 		Wait:           s.waits.latency(),
 		Response:       s.responses.latency(),
-		WorstLanes:     worstLanes(s.lanes, 5),
+		WorstLanes:     s.worstLanes(5),
 		Schedule:       s.schedule,
 	}
 	if ln, key, load := s.heaviest(); ln >= 0 {
-		r.HeaviestLane, r.HeaviestLaneName = s.lanes[ln].load, s.lanes[ln].name
+		r.HeaviestLane, r.HeaviestLaneName = s.lanes[ln].load, s.laneName(ln)
 		r.HeaviestKey, r.HeaviestKeyLoad = s.keyIndex.names[key], load
 	}
 	for i, k := range s.keys {
