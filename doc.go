@@ -16,6 +16,18 @@
 // [Simulator] runs the same model on a stream of events in memory that grows
 // with the keys, not the events.
 //
+// Beyond the lesson: [SelectiveConvoy] puts only ordered events in lanes,
+// [Partitioned] hashes keys onto partitions exactly as Kafka's default
+// partitioner does ([KafkaPartition], [PartitionsFor]), and [Resequencer]
+// holds early events back instead of rejecting them. Events may arrive over
+// time ([Event].Arrival), and a [Result] reports exact wait and response
+// percentiles ([Latency]). [WithPolicy] chooses how free consumers pick
+// events: [HeadOfLine] (the lesson's rule), [LaneAware] (Service Bus
+// sessions, SQS FIFO message groups) or [Static] (Kafka consumer groups);
+// [WithSchedule] keeps every event's [Slot] for pictures. [PlanConsumers]
+// answers how many consumers keep up with a peak rate, and where no number
+// of consumers helps.
+//
 // # Glossary
 //
 // The lesson is in Turkish; these are its terms and the names that stand for
@@ -42,7 +54,7 @@
 //	maliyet              cost                Cost
 //	KK1                  ordered share       the orderedShare of SelectiveMultiplier
 //	tepe yazma hızı      peak write rate     LessonPeakRate, SplitRate
-//	seçici konvoy        selective convoy    SelectiveMultiplier
+//	seçici konvoy        selective convoy    SelectiveConvoy, SelectiveMultiplier
 //
 // # The model
 //
