@@ -1,0 +1,14 @@
+// Package chart draws konvoy's measures as pictures, in SVG or PNG, with
+// gonum.org/v1/plot: rounds against consumers per layout with the
+// heaviest-lane ceiling and the work/consumers bound ([Rounds]), the schedule
+// of a small run, one row per consumer ([Schedule]), and the distribution of
+// wait and response latencies per layout ([Latency]).
+//
+// It is a package of its own so that importing konvoy pulls in no plotting
+// code. Each function takes plain figures or the [konvoy.Slot]s of a run made
+// with [konvoy.WithSchedule], checks them, and writes one picture to an
+// [io.Writer]; bad input is an error, never a panic, and nothing is written
+// then. The output is deterministic: the same input gives the same bytes on
+// every run. Text is set in Liberation Sans, which the PNG renderer embeds
+// and the SVG names (falling back to the metric-compatible Arial).
+package chart

@@ -1,0 +1,161 @@
+package chart
+
+import (
+	"fmt"
+	"io"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// LatencySeries is one layout's run, by its schedule: the Slots of a run
+// made with [konvoy.WithSchedule], whose latencies [Latency] draws.
+type LatencySeries struct {
+	Layout string
+	Slots  []konvoy.Slot
+}
+
+// Latency writes to w, in format f, the distribution of latencies per
+// layout, in two panels: wait, from an event's arrival to its start, and
+// response, from its arrival to its finish. Each layout is a step line, its
+// empirical cumulative distribution: at x rounds, the share of its events
+// whose latency is at most x. A line further left and higher is faster; the
+// legend gives each layout's p95 wait and response, nearest-rank as in
+// [konvoy.Latency]. The step lines read well from a handful of events to
+// thousands, and lines that coincide still show by their dash patterns.
+//
+// Latency returns an error, and writes nothing, when series is empty or
+// holds more than 12 series, a series has no name, repeats another's or has
+// no slots, or a slot has a negative Arrival, a Start before its Arrival or
+// a Finish before its Start.
+func Latency(w io.Writer, f Format, series []LatencySeries, opts ...Option) error {
+	if err := checkLatency(series); err != nil {
+		return err
+	}
+	waits := make([][]int, len(series))
+	responses := make([][]int, len(series))
+	end := 1
+	for i, s := range series {
+		for _, sl := range s.Slots {
+			waits[i] = append(waits[i], sl.Start-sl.Arrival)
+			responses[i] = append(responses[i], sl.Finish-sl.Arrival)
+		}
+		slices.Sort(waits[i])
+		slices.Sort(responses[i])
+		end = max(end, responses[i][len(responses[i])-1])
+	}
+	// A margin right of the largest latency keeps its step off the frame.
+	xMax := float64(end) + max(0.5, float64(end)/50)
+	plots := []*plot.Plot{
+		ecdfPlot("Wait: arrival to start", waits, xMax),
+		ecdfPlot("Response: arrival to finish", responses, xMax),
+	}
+	plots[1].Y.Label.Text = ""
+	leg := newFlowLegend()
+	for i, s := range series {
+		l := ecdfLine(nil, i)
+		leg.add(l, fmt.Sprintf("%s — p95: wait %d, response %d", s.Layout, nearestRank(waits[i], 95), nearestRank(responses[i], 95)))
+	}
+	return render(w, f, opts, func(c draw.Canvas) {
+		tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Points(12), PadTop: vg.Points(2), PadRight: vg.Points(8)}
+		h := leg.height(c.Max.X - c.Min.X - 2*legendIndent)
+		top := c
+		top.Min.Y += h + 2*legendGap
+		canvases := plot.Align([][]*plot.Plot{plots}, tiles, top)
+		for j, p := range plots {
+			p.Draw(canvases[0][j])
+		}
+		bottom := c
+		bottom.Min.X += legendIndent
+		bottom.Max.X -= legendIndent
+		bottom.Max.Y = c.Min.Y + h + legendGap
+		leg.draw(bottom)
+	})
+}
+
+// legendIndent is the margin either side of a legend below plots.
+var legendIndent = vg.Points(12)
+
+func checkLatency(series []LatencySeries) error {
+	if len(series) == 0 || len(series) > maxSeries {
+		return fmt.Errorf("chart: Latency: %d series: want 1 to %d", len(series), maxSeries)
+	}
+	seen := make(map[string]bool, len(series))
+	for i, s := range series {
+		if s.Layout == "" {
+			return fmt.Errorf("chart: Latency: series %d: empty Layout", i)
+		}
+		if seen[s.Layout] {
+			return fmt.Errorf("chart: Latency: series %d: Layout %q appears twice", i, s.Layout)
+		}
+		seen[s.Layout] = true
+		if len(s.Slots) == 0 {
+			return fmt.Errorf("chart: Latency: series %q: no slots (was the run made WithSchedule?)", s.Layout)
+		}
+		for j, sl := range s.Slots {
+			at := fmt.Sprintf("chart: Latency: series %q: slot %d", s.Layout, j)
+			switch {
+			case sl.Arrival < 0 || sl.Finish > maxValue:
+				return fmt.Errorf("%s: Arrival %d, Finish %d: want 0 to %d", at, sl.Arrival, sl.Finish, maxValue)
+			case sl.Start < sl.Arrival:
+				return fmt.Errorf("%s: Start %d before Arrival %d", at, sl.Start, sl.Arrival)
+			case sl.Finish < sl.Start:
+				return fmt.Errorf("%s: Finish %d before Start %d", at, sl.Finish, sl.Start)
+			}
+		}
+	}
+	return nil
+}
+
+// ecdfPlot returns a panel of one step line per sorted sample, x from 0 to
+// end rounds.
+func ecdfPlot(title string, samples [][]int, end float64) *plot.Plot {
+	p := newPlot(title, "rounds", "share of events within x rounds")
+	p.X.Min, p.X.Max = 0, end
+	p.X.Tick.Marker = intTicks{most: 12}
+	p.Y.Min, p.Y.Max = 0, 1.02
+	p.Y.Tick.Marker = plot.ConstantTicks{
+		{Value: 0, Label: "0%"}, {Value: 0.25, Label: "25%"}, {Value: 0.5, Label: "50%"},
+		{Value: 0.75, Label: "75%"}, {Value: 1, Label: "100%"},
+	}
+	p.Add(&gridLines{vertical: true, horizontal: true})
+	for i, v := range samples {
+		p.Add(ecdfLine(ecdf(v, end), i))
+	}
+	return p
+}
+
+// ecdfLine returns the step line through pts of the i-th series.
+func ecdfLine(pts plotter.XYs, i int) *plotter.Line {
+	return &plotter.Line{
+		XYs:       pts,
+		StepStyle: plotter.PostStep,
+		LineStyle: draw.LineStyle{Color: colour(i), Width: vg.Points(1.6), Dashes: dash(i)},
+	}
+}
+
+// ecdf returns the corners of the empirical cumulative distribution of the
+// sorted values v, as a post-step line from (0, 0) to (end, 1).
+func ecdf(v []int, end float64) plotter.XYs {
+	pts := plotter.XYs{{X: 0, Y: 0}}
+	n := float64(len(v))
+	for i, x := range v {
+		if i+1 < len(v) && v[i+1] == x {
+			continue
+		}
+		pts = append(pts, plotter.XY{X: float64(x), Y: float64(i+1) / n})
+	}
+	return append(pts, plotter.XY{X: end, Y: 1})
+}
+
+// nearestRank returns the smallest of the sorted values v that at least
+// percent% of them do not exceed.
+func nearestRank(v []int, percent int) int {
+	need := (len(v)*percent + 99) / 100
+	return v[max(need, 1)-1]
+}

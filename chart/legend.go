@@ -1,0 +1,196 @@
+package chart
+
+import (
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// legendEntry is one entry of a flowLegend: a thumbnail, which may be nil
+// for a heading, and its text.
+type legendEntry struct {
+	thumb plot.Thumbnailer
+	text  string
+}
+
+// flowLegend lays its entries out left to right below a plot, wrapping to a
+// new row when the width runs out, so that the plot keeps the picture's
+// whole width.
+type flowLegend struct {
+	entries []legendEntry
+	style   text.Style
+}
+
+var (
+	thumbWidth = vg.Points(20)
+	thumbGap   = vg.Points(4)
+	entryGap   = vg.Points(12)
+	rowGap     = vg.Points(3)
+)
+
+func newFlowLegend() *flowLegend {
+	sty := textStyle(tickSize)
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
+	return &flowLegend{style: sty}
+}
+
+func (l *flowLegend) add(thumb plot.Thumbnailer, txt string) {
+	l.entries = append(l.entries, legendEntry{thumb, txt})
+}
+
+// width returns the width of entry e.
+func (l *flowLegend) width(e legendEntry) vg.Length {
+	w := l.style.Width(e.text)
+	if e.thumb != nil {
+		w += thumbWidth + thumbGap
+	}
+	return w
+}
+
+// rows splits the entries into rows no wider than width; an entry wider
+// than width has a row of its own.
+func (l *flowLegend) rows(width vg.Length) [][]legendEntry {
+	var rows [][]legendEntry
+	var row []legendEntry
+	var used vg.Length
+	for _, e := range l.entries {
+		w := l.width(e)
+		if len(row) > 0 && used+entryGap+w > width {
+			rows, row, used = append(rows, row), nil, 0
+		}
+		if len(row) > 0 {
+			used += entryGap
+		}
+		row, used = append(row, e), used+w
+	}
+	if len(row) > 0 {
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// rowHeight returns the height of one row.
+func (l *flowLegend) rowHeight() vg.Length {
+	return l.style.FontExtents().Height * 1.15
+}
+
+// height returns the height the legend takes within width.
+func (l *flowLegend) height(width vg.Length) vg.Length {
+	n := vg.Length(len(l.rows(width)))
+	if n == 0 {
+		return 0
+	}
+	return n*l.rowHeight() + (n-1)*rowGap
+}
+
+// draw draws the legend from the top left of c.
+func (l *flowLegend) draw(c draw.Canvas) {
+	rh := l.rowHeight()
+	y := c.Max.Y
+	for _, row := range l.rows(c.Max.X - c.Min.X) {
+		x := c.Min.X
+		for _, e := range row {
+			if e.thumb != nil {
+				e.thumb.Thumbnail(&draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+					Min: vg.Point{X: x, Y: y - rh},
+					Max: vg.Point{X: x + thumbWidth, Y: y},
+				}})
+				x += thumbWidth + thumbGap
+			}
+			c.FillText(l.style, vg.Point{X: x, Y: y - rh/2}, e.text)
+			x += l.style.Width(e.text) + entryGap
+		}
+		y -= rh + rowGap
+	}
+}
+
+// thumbs draws several thumbnails on top of each other.
+type thumbs []plot.Thumbnailer
+
+func (ts thumbs) Thumbnail(c *draw.Canvas) {
+	for _, t := range ts {
+		t.Thumbnail(c)
+	}
+}
+
+// legendGap is the space between a plot and the legend below it.
+var legendGap = vg.Points(8)
+
+// drawWithLegend draws p in c above leg, which is aligned with p's data
+// area.
+func drawWithLegend(c draw.Canvas, p *plot.Plot, leg *flowLegend) {
+	data := p.DataCanvas(c)
+	h := leg.height(data.Max.X - data.Min.X)
+	top := c
+	top.Min.Y += h + 2*legendGap
+	p.Draw(top)
+	data = p.DataCanvas(top)
+	bottom := c
+	bottom.Min.X, bottom.Max.X = data.Min.X, data.Max.X
+	bottom.Max.Y = c.Min.Y + h + legendGap
+	leg.draw(bottom)
+}
+
+// swatch is the thumbnail of a box: filled, hatched or outlined.
+type swatch struct {
+	fill   color.Color // nil: not filled
+	hatch  color.Color // nil: not hatched
+	border draw.LineStyle
+}
+
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	h := c.Max.Y - c.Min.Y
+	r := vg.Rectangle{
+		Min: vg.Point{X: c.Min.X, Y: c.Min.Y + h*0.15},
+		Max: vg.Point{X: c.Max.X, Y: c.Max.Y - h*0.15},
+	}
+	if s.fill != nil {
+		c.FillPolygon(s.fill, corners(r))
+	}
+	if s.hatch != nil {
+		hatch(*c, r, s.hatch)
+	}
+	if s.border.Width > 0 {
+		strokeBox(*c, r, s.border)
+	}
+}
+
+// corners returns the corners of r, anticlockwise from its bottom left.
+func corners(r vg.Rectangle) []vg.Point {
+	return []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}}
+}
+
+// strokeBox outlines r with sty, inside r, so that a thick outline does not
+// spill onto a neighbouring box.
+func strokeBox(c draw.Canvas, r vg.Rectangle, sty draw.LineStyle) {
+	in := sty.Width / 2
+	if r.Max.X-r.Min.X <= 2*in || r.Max.Y-r.Min.Y <= 2*in {
+		in = 0
+	}
+	r.Min.X, r.Min.Y, r.Max.X, r.Max.Y = r.Min.X+in, r.Min.Y+in, r.Max.X-in, r.Max.Y-in
+	pts := corners(r)
+	c.StrokeLines(sty, append(pts, pts[0]))
+}
+
+// hatchSpacing is the horizontal distance between hatch lines.
+var hatchSpacing = vg.Points(4)
+
+// hatch fills r with thin diagonal lines in col, placed on a grid fixed to
+// the canvas so that the hatches of neighbouring boxes line up.
+func hatch(c draw.Canvas, r vg.Rectangle, col color.Color) {
+	sty := draw.LineStyle{Color: col, Width: vg.Points(0.9)}
+	// The lines are y = x - k; k runs over the multiples of hatchSpacing
+	// for which the line crosses r.
+	first := vg.Length(int((r.Min.X-r.Max.Y)/hatchSpacing)) * hatchSpacing
+	for k := first; k <= r.Max.X-r.Min.Y; k += hatchSpacing {
+		x0 := max(r.Min.X, r.Min.Y+k)
+		x1 := min(r.Max.X, r.Max.Y+k)
+		if x0 >= x1 {
+			continue
+		}
+		c.StrokeLine2(sty, x0, x0-k, x1, x1-k)
+	}
+}

@@ -1,0 +1,71 @@
+package chart
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// svgFamily is how vgsvg names the font; svgFamilies names it with
+// fallbacks, Arial first, whose metrics are the same, so that an SVG viewer
+// without Liberation Sans still fits every label where it was measured.
+const (
+	svgFamily   = "font-family:Liberation Sans;"
+	svgFamilies = "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"
+)
+
+// render draws a picture of the configured size with paint and writes it to
+// w in format f, all at once: on an error nothing is written. A panic inside
+// gonum/plot, which validated input should never cause, becomes an error.
+func render(w io.Writer, f Format, opts []Option, paint func(draw.Canvas)) (err error) {
+	if w == nil {
+		return fmt.Errorf("chart: nil writer")
+	}
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return err
+	}
+	width, height := vg.Length(cfg.width)*vg.Centimeter, vg.Length(cfg.height)*vg.Centimeter
+
+	var canvas vg.CanvasWriterTo
+	switch f {
+	case SVG:
+		canvas = vgsvg.New(width, height)
+	case PNG:
+		canvas = vgimg.PngCanvas{Canvas: vgimg.NewWith(
+			vgimg.UseWH(width, height),
+			vgimg.UseDPI(cfg.dpi),
+			vgimg.UseBackgroundColor(color.White),
+		)}
+	default:
+		return fmt.Errorf("chart: unknown format %v; want SVG or PNG", f)
+	}
+
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("chart: drawing failed: %v", r)
+		}
+	}()
+	c := draw.New(canvas)
+	c.FillPolygon(white, corners(c.Rectangle)) // an SVG is otherwise transparent where no plot is
+	paint(c)
+
+	var buf bytes.Buffer
+	if _, err := canvas.WriteTo(&buf); err != nil {
+		return fmt.Errorf("chart: encoding %v: %w", f, err)
+	}
+	out := buf.Bytes()
+	if f == SVG {
+		out = bytes.ReplaceAll(out, []byte(svgFamily), []byte(svgFamilies))
+	}
+	if _, err := w.Write(out); err != nil {
+		return fmt.Errorf("chart: writing %v: %w", f, err)
+	}
+	return nil
+}

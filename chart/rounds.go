@@ -1,0 +1,182 @@
+package chart
+
+import (
+	"fmt"
+	"io"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// RoundsSeries is one layout's rounds (makespan) at several consumer counts,
+// as [konvoy.Simulate] measures them: Rounds[i] at Consumers[i], the
+// consumer counts rising. HeaviestLane is the layout's heaviest lane
+// ([konvoy.Result].HeaviestLane), the ceiling that no number of consumers
+// lifts; 0, for a layout without lanes, draws no ceiling.
+type RoundsSeries struct {
+	Layout       string
+	Consumers    []int
+	Rounds       []int
+	HeaviestLane int
+}
+
+// glyphs mark the points of series in order, so that overlapping series, or
+// series whose colours repeat, still differ.
+var glyphs = []draw.GlyphDrawer{
+	draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{},
+	draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{},
+}
+
+// Rounds writes to w, in format f, the picture of rounds against consumers:
+// one line per series, its heaviest-lane ceiling as a dashed line in the
+// same colour, and the lower bound work/consumers as a dotted curve, where
+// work is the run's total work ([konvoy.Result].Work; 0 draws no bound). It
+// shows what the lesson argues: free consumption follows work/consumers
+// while a convoy flattens at its heaviest lane.
+//
+// Rounds returns an error, and writes nothing, when series is empty or
+// holds more than 12 series; when a series has no name, repeats another's,
+// has no points, Consumers and Rounds of different lengths, a consumer count
+// below 1 or not rising, or a negative figure; or when a series goes below a
+// bound it cannot break, rounds below work/consumers or below its heaviest
+// lane, which means the figures come from different runs. Like every
+// function here, it also fails on an unknown [Format], an [Option] out of
+// range or a failing writer.
+func Rounds(w io.Writer, f Format, work int, series []RoundsSeries, opts ...Option) error {
+	if err := checkRounds(work, series); err != nil {
+		return err
+	}
+	p, leg := roundsPlot(work, series)
+	return render(w, f, opts, func(c draw.Canvas) { drawWithLegend(c, p, leg) })
+}
+
+// maxSeries bounds the series of one picture, beyond which its lines and
+// legend no longer read.
+const maxSeries = 12
+
+// maxValue bounds every figure a picture takes, far above any real run, so
+// that every one is exact as a float64 and products cannot overflow.
+const maxValue = 1 << 40
+
+func checkRounds(work int, series []RoundsSeries) error {
+	if len(series) == 0 || len(series) > maxSeries {
+		return fmt.Errorf("chart: Rounds: %d series: want 1 to %d", len(series), maxSeries)
+	}
+	if work < 0 || work > maxValue {
+		return fmt.Errorf("chart: Rounds: work %d: want 0 to %d", work, maxValue)
+	}
+	seen := make(map[string]bool, len(series))
+	for i, s := range series {
+		if s.Layout == "" {
+			return fmt.Errorf("chart: Rounds: series %d: empty Layout", i)
+		}
+		if seen[s.Layout] {
+			return fmt.Errorf("chart: Rounds: series %d: Layout %q appears twice", i, s.Layout)
+		}
+		seen[s.Layout] = true
+		at := fmt.Sprintf("chart: Rounds: series %q", s.Layout)
+		if len(s.Consumers) == 0 {
+			return fmt.Errorf("%s: no points", at)
+		}
+		if len(s.Consumers) != len(s.Rounds) {
+			return fmt.Errorf("%s: %d consumer counts but %d rounds", at, len(s.Consumers), len(s.Rounds))
+		}
+		if s.HeaviestLane < 0 || s.HeaviestLane > maxValue {
+			return fmt.Errorf("%s: HeaviestLane %d: want 0 to %d", at, s.HeaviestLane, maxValue)
+		}
+		for j, c := range s.Consumers {
+			r := s.Rounds[j]
+			switch {
+			case c < 1 || c > maxValue:
+				return fmt.Errorf("%s: Consumers[%d] = %d: want 1 to %d", at, j, c, maxValue)
+			case j > 0 && c <= s.Consumers[j-1]:
+				return fmt.Errorf("%s: Consumers[%d] = %d after %d: want rising consumer counts", at, j, c, s.Consumers[j-1])
+			case r < 0 || r > maxValue:
+				return fmt.Errorf("%s: Rounds[%d] = %d: want 0 to %d", at, j, r, maxValue)
+			case r < (work+c-1)/c:
+				return fmt.Errorf("%s: Rounds[%d] = %d at %d consumers is below work/consumers = %d/%d: are work and series from different runs?", at, j, r, c, work, c)
+			case r < s.HeaviestLane:
+				return fmt.Errorf("%s: Rounds[%d] = %d is below HeaviestLane %d: are they from different runs?", at, j, r, s.HeaviestLane)
+			}
+		}
+	}
+	return nil
+}
+
+// roundsPlot builds the picture of checked series and its legend.
+func roundsPlot(work int, series []RoundsSeries) (*plot.Plot, *flowLegend) {
+	p := newPlot(fmt.Sprintf("Rounds against consumers (work %d rounds)", work), "consumers", "rounds")
+
+	var counts []int
+	top := 1
+	for _, s := range series {
+		counts = append(counts, s.Consumers...)
+		top = max(top, slices.Max(s.Rounds), s.HeaviestLane)
+	}
+	slices.Sort(counts)
+	counts = slices.Compact(counts)
+	lo, hi := counts[0], counts[len(counts)-1]
+	if work > 0 {
+		top = max(top, (work+lo-1)/lo)
+	}
+
+	margin := 0.5
+	if hi > lo {
+		margin = 0.03 * float64(hi-lo)
+	}
+	p.X.Min, p.X.Max = float64(lo)-margin, float64(hi)+margin
+	p.Y.Min, p.Y.Max = 0, float64(top)*1.06
+	p.Y.Tick.Marker = intTicks{}
+	p.X.Tick.Marker = intTicks{}
+	if len(counts) <= 16 {
+		var ticks plot.ConstantTicks
+		for _, c := range counts {
+			ticks = append(ticks, plot.Tick{Value: float64(c), Label: fmt.Sprint(c)})
+		}
+		p.X.Tick.Marker = ticks
+	}
+	p.Add(&gridLines{vertical: true, horizontal: true})
+
+	// Ceilings and the bound are drawn first, so that the series lie on
+	// top, and listed after them.
+	leg := newFlowLegend()
+	var later []legendEntry
+	for i, s := range series {
+		if s.HeaviestLane == 0 {
+			continue
+		}
+		l := hline(p.X.Min, p.X.Max, float64(s.HeaviestLane))
+		l.LineStyle = draw.LineStyle{Color: colour(i), Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
+		p.Add(l)
+		later = append(later, legendEntry{l, fmt.Sprintf("%s ceiling: heaviest lane %d", s.Layout, s.HeaviestLane)})
+	}
+	if work > 0 && hi > lo {
+		fn := plotter.NewFunction(func(x float64) float64 { return float64(work) / x })
+		fn.XMin, fn.XMax, fn.Samples = float64(lo), float64(hi), 120
+		fn.LineStyle = draw.LineStyle{Color: black, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1.5), vg.Points(2)}}
+		p.Add(fn)
+		later = append(later, legendEntry{fn, fmt.Sprintf("work/consumers = %d/c", work)})
+	}
+	for i, s := range series {
+		pts := make(plotter.XYs, len(s.Consumers))
+		for j := range s.Consumers {
+			pts[j] = plotter.XY{X: float64(s.Consumers[j]), Y: float64(s.Rounds[j])}
+		}
+		line, points, _ := plotter.NewLinePoints(pts)
+		line.LineStyle = draw.LineStyle{Color: colour(i), Width: vg.Points(1.6)}
+		points.GlyphStyle = draw.GlyphStyle{Color: colour(i), Radius: vg.Points(2.6), Shape: glyphs[i%len(glyphs)]}
+		p.Add(line, points)
+		leg.add(thumbs{line, points}, s.Layout)
+	}
+	leg.entries = append(leg.entries, later...)
+	return p, leg
+}
+
+// hline returns a horizontal line at y from x0 to x1.
+func hline(x0, x1, y float64) *plotter.Line {
+	l, _ := plotter.NewLine(plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}})
+	return l
+}

@@ -1,0 +1,285 @@
+package chart
+
+import (
+	"cmp"
+	"fmt"
+	"image/color"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// Limits of a schedule picture, which is for small runs.
+const (
+	maxConsumers = 64
+	maxSlots     = 2000
+	maxLanes     = 24 // lanes named in the legend; the rest are counted
+	maxLaneName  = 24 // runes of a lane name in the legend
+)
+
+// Schedule writes to w, in format f, the schedule of a small run made with
+// [konvoy.WithSchedule]: one row per consumer, numbered from 1 at the top,
+// and one box per event from its start to its finish, x in rounds. A box is
+// coloured by its lane, in the order lanes first appear in slots, grey for
+// an event in no lane, and labelled with its key where the label fits. A
+// hatched stretch before a box is its consumer idle between its previous
+// event's finish (or the event's arrival, if later) and the box's start:
+// under [konvoy.HeadOfLine] dispatch, waiting for the event's lane, which is
+// head-of-line blocking. A box whose event was written backward, skipped,
+// held, discarded as a duplicate or never applied has a black outline, one
+// pattern per outcome. A title that is not empty stands at the top.
+//
+// Colours repeat after nine lanes, and the legend names the first 24.
+//
+// Schedule returns an error, and writes nothing, when consumers is not
+// between 1 and 64, slots is empty or holds more than 2000 slots, a slot's
+// Consumer is outside [0, consumers), its Arrival is negative, its Start is
+// before its Arrival, its Finish before its Start, or two slots overlap on
+// one consumer.
+func Schedule(w io.Writer, f Format, title string, slots []konvoy.Slot, consumers int, opts ...Option) error {
+	if err := checkSchedule(slots, consumers); err != nil {
+		return err
+	}
+	g := newGantt(slots, consumers)
+	p := newPlot(title, "rounds", "consumer")
+	p.X.Min, p.X.Max = 0, float64(max(1, g.end))
+	p.X.Tick.Marker = intTicks{most: 25}
+	p.Y.Min, p.Y.Max = -0.5, float64(consumers)-0.5
+	var rows plot.ConstantTicks
+	for c := range consumers {
+		rows = append(rows, plot.Tick{Value: g.row(c), Label: fmt.Sprint(c + 1)})
+	}
+	p.Y.Tick.Marker = rows
+	p.Y.Tick.Length = 0
+	p.Add(&gridLines{vertical: true}, g)
+	leg := g.legend()
+	return render(w, f, opts, func(c draw.Canvas) { drawWithLegend(c, p, leg) })
+}
+
+func checkSchedule(slots []konvoy.Slot, consumers int) error {
+	if consumers < 1 || consumers > maxConsumers {
+		return fmt.Errorf("chart: Schedule: %d consumers: want 1 to %d", consumers, maxConsumers)
+	}
+	if len(slots) == 0 {
+		return fmt.Errorf("chart: Schedule: no slots (was the run made WithSchedule?)")
+	}
+	if len(slots) > maxSlots {
+		return fmt.Errorf("chart: Schedule: %d slots: a schedule picture takes at most %d", len(slots), maxSlots)
+	}
+	for i, s := range slots {
+		switch {
+		case s.Consumer < 0 || s.Consumer >= consumers:
+			return fmt.Errorf("chart: Schedule: slot %d: Consumer %d: want 0 to %d", i, s.Consumer, consumers-1)
+		case s.Arrival < 0 || s.Finish > maxValue:
+			return fmt.Errorf("chart: Schedule: slot %d: Arrival %d, Finish %d: want 0 to %d", i, s.Arrival, s.Finish, maxValue)
+		case s.Start < s.Arrival:
+			return fmt.Errorf("chart: Schedule: slot %d: Start %d before Arrival %d", i, s.Start, s.Arrival)
+		case s.Finish < s.Start:
+			return fmt.Errorf("chart: Schedule: slot %d: Finish %d before Start %d", i, s.Finish, s.Start)
+		}
+	}
+	for _, run := range byConsumer(slots, consumers) {
+		for j := 1; j < len(run); j++ {
+			a, b := slots[run[j-1]], slots[run[j]]
+			if b.Start < a.Finish {
+				return fmt.Errorf("chart: Schedule: slots %d and %d overlap on consumer %d: [%d, %d) and [%d, %d)",
+					run[j-1], run[j], a.Consumer, a.Start, a.Finish, b.Start, b.Finish)
+			}
+		}
+	}
+	return nil
+}
+
+// byConsumer returns, for each consumer, the indices of its slots in order
+// of start, then finish, then position.
+func byConsumer(slots []konvoy.Slot, consumers int) [][]int {
+	runs := make([][]int, consumers)
+	for i, s := range slots {
+		runs[s.Consumer] = append(runs[s.Consumer], i)
+	}
+	for _, run := range runs {
+		slices.SortFunc(run, func(a, b int) int {
+			return cmp.Or(cmp.Compare(slots[a].Start, slots[b].Start), cmp.Compare(slots[a].Finish, slots[b].Finish), cmp.Compare(a, b))
+		})
+	}
+	return runs
+}
+
+// gantt is the plotter of a checked schedule.
+type gantt struct {
+	slots     []konvoy.Slot
+	consumers int
+	runs      [][]int
+	lanes     []string       // in order of first appearance
+	colour    map[string]int // lane → palette index
+	end       int            // the last finish
+	free      bool           // some event runs in no lane
+	waits     bool           // some consumer waits
+	outcomes  []konvoy.Outcome
+}
+
+// halfBox is half a box's height, in rows.
+const halfBox = 0.36
+
+func newGantt(slots []konvoy.Slot, consumers int) *gantt {
+	g := &gantt{slots: slots, consumers: consumers, runs: byConsumer(slots, consumers), colour: map[string]int{}}
+	for _, s := range slots {
+		g.end = max(g.end, s.Finish)
+		if s.Lane == "" {
+			g.free = true
+		} else if _, ok := g.colour[s.Lane]; !ok {
+			g.colour[s.Lane] = len(g.lanes)
+			g.lanes = append(g.lanes, s.Lane)
+		}
+		if outlines[s.Outcome] != nil && !slices.Contains(g.outcomes, s.Outcome) {
+			g.outcomes = append(g.outcomes, s.Outcome)
+		}
+	}
+	slices.Sort(g.outcomes)
+	g.eachWait(func(int, int, int) { g.waits = true })
+	return g
+}
+
+// row returns the y of consumer c's row: consumer 0 at the top.
+func (g *gantt) row(c int) float64 { return float64(g.consumers - 1 - c) }
+
+// fill returns the colour of a slot's box.
+func (g *gantt) fill(s konvoy.Slot) color.Color {
+	if s.Lane == "" {
+		return grey
+	}
+	return colour(g.colour[s.Lane])
+}
+
+// eachWait calls fn for each stretch a consumer stays idle while its next
+// event has arrived: from the later of its previous finish and the event's
+// arrival to the event's start.
+func (g *gantt) eachWait(fn func(slot, from, to int)) {
+	for _, run := range g.runs {
+		prev := 0
+		for _, i := range run {
+			s := g.slots[i]
+			if from := max(prev, s.Arrival); s.Start > from {
+				fn(i, from, s.Start)
+			}
+			prev = s.Finish
+		}
+	}
+}
+
+// outlines are the outlines of boxes whose outcome is not plain.
+var outlines = map[konvoy.Outcome]*draw.LineStyle{
+	konvoy.WrittenBackward: {Color: black, Width: vg.Points(1.6)},
+	konvoy.Skipped:         {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}},
+	konvoy.Held:            {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}},
+	konvoy.Duplicate:       {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(5), vg.Points(1.5), vg.Points(1), vg.Points(1.5)}},
+	konvoy.NeverApplied:    {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(7), vg.Points(2)}},
+}
+
+func (g *gantt) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return 0, float64(max(1, g.end)), -0.5, float64(g.consumers) - 0.5
+}
+
+func (g *gantt) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	box := func(s konvoy.Slot, from, to int) vg.Rectangle {
+		y := g.row(s.Consumer)
+		return vg.Rectangle{
+			Min: vg.Point{X: trX(float64(from)), Y: trY(y - halfBox)},
+			Max: vg.Point{X: trX(float64(to)), Y: trY(y + halfBox)},
+		}
+	}
+	g.eachWait(func(i, from, to int) {
+		s := g.slots[i]
+		r := box(s, from, to)
+		hatch(c, r, g.fill(s))
+		strokeBox(c, r, draw.LineStyle{Color: g.fill(s), Width: vg.Points(0.5)})
+	})
+	label := textStyle(boxSize)
+	label.XAlign, label.YAlign = draw.XCenter, draw.YCenter
+	for _, s := range g.slots {
+		r := box(s, s.Start, s.Finish)
+		fill := g.fill(s)
+		if s.Start == s.Finish {
+			x := r.Min.X
+			c.StrokeLine2(draw.LineStyle{Color: fill, Width: vg.Points(1.5)}, x, r.Min.Y, x, r.Max.Y)
+			continue
+		}
+		c.FillPolygon(fill, corners(r))
+		strokeBox(c, r, draw.LineStyle{Color: white, Width: vg.Points(0.8)})
+		if o := outlines[s.Outcome]; o != nil {
+			strokeBox(c, r, *o)
+		}
+		g.label(c, r, s.Key, label, fill)
+	}
+}
+
+// label writes txt in the middle of r, across it if it fits, else up it if
+// it fits that way, in black or white, whichever reads better on fill.
+func (g *gantt) label(c draw.Canvas, r vg.Rectangle, txt string, sty text.Style, fill color.Color) {
+	if txt == "" {
+		return
+	}
+	sty.Color = black
+	if luma(fill) < 140 {
+		sty.Color = white
+	}
+	pad := vg.Points(2.5)
+	w, h := r.Max.X-r.Min.X-2*pad, r.Max.Y-r.Min.Y-2*pad
+	tw, th := sty.Width(txt), sty.FontExtents().Height
+	mid := vg.Point{X: (r.Min.X + r.Max.X) / 2, Y: (r.Min.Y + r.Max.Y) / 2}
+	switch {
+	case tw <= w && th <= h:
+		c.FillText(sty, mid, txt)
+	case tw <= h && th <= w:
+		sty.Rotation = 1.5707963267948966 // a quarter turn anticlockwise
+		c.FillText(sty, mid, txt)
+	}
+}
+
+// luma returns the perceived brightness of col, from 0 to 255.
+func luma(col color.Color) float64 {
+	r, g, b, _ := col.RGBA()
+	return (0.299*float64(r) + 0.587*float64(g) + 0.114*float64(b)) / 257
+}
+
+// legend returns the legend of the schedule's lanes, waits and outcomes.
+func (g *gantt) legend() *flowLegend {
+	l := newFlowLegend()
+	if len(g.lanes) > 0 {
+		l.add(nil, "lanes:")
+		for _, lane := range g.lanes[:min(len(g.lanes), maxLanes)] {
+			l.add(swatch{fill: colour(g.colour[lane])}, shorten(lane, maxLaneName))
+		}
+		if n := len(g.lanes) - maxLanes; n > 0 {
+			l.add(nil, fmt.Sprintf("and %d more", n))
+		}
+	}
+	if g.free {
+		l.add(swatch{fill: grey}, "no lane")
+	}
+	if g.waits {
+		l.add(swatch{hatch: color.Gray{Y: 0x60}, border: draw.LineStyle{Color: color.Gray{Y: 0x60}, Width: vg.Points(0.5)}},
+			"consumer idle, waiting for the lane")
+	}
+	for _, o := range g.outcomes {
+		l.add(swatch{fill: white, border: *outlines[o]}, strings.ReplaceAll(o.String(), "-", " "))
+	}
+	return l
+}
+
+// shorten returns s cut to at most n runes, an ellipsis marking the cut.
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
