@@ -2,26 +2,39 @@
 //
 // With no arguments it prints the lesson report: the lesson "Sıralı Konvoy"
 // run through konvoy's four layouts, the derived figures, rounds by consumer
-// count and the capacity table.
+// count, the convoy's schedule drawn in text, and the capacity table; then
+// every built-in layout compared on the same events, and the selective
+// convoy simulated beside the lesson's paper formula. -policy runs it under
+// other dispatch policies and adds latency by layout and policy.
 //
 // With -events it reads a trace of your own — CSV with a header row, or JSON
 // Lines; gzip-compressed or not; "-" for standard input — and prints the
 // same report for it: the measures at the first consumer count, the derived
 // figures, how many keys arrive out of order, and rounds by consumer count
-// (and, with -capacity, the capacity table). -format json and -format csv
-// print one record per (layout, consumers) pair instead. The report is
-// printed only once the whole trace has been read: a bad line prints
-// FILE:LINE and what was wrong on standard error, and no report. While a long
-// trace is read, a progress bar shows on standard error when it is a
-// terminal.
+// (and, with -capacity, the capacity table; with -policy, latency by layout
+// and policy; with -gantt, each layout's schedule for a trace of at most 200
+// events). -layouts all compares every built-in layout. -format json and
+// -format csv print one record per (layout, policy, consumers) triple
+// instead. The report is printed only once the whole trace has been read: a
+// bad line prints FILE:LINE and what was wrong on standard error, and no
+// report. While a long trace is read, a progress bar shows on standard error
+// when it is a terminal.
+//
+// konvoy gen writes a synthetic trace (package synth) to standard output as
+// CSV or JSON Lines, event by event, in the form -events reads.
 //
 // Usage:
 //
-//	konvoy [-consumers N]
-//	konvoy -events FILE [-consumers N,...] [-layouts L,...] [-format text|json|csv]
+//	konvoy [-consumers N] [-policy P,...|all] [-partitions N]
+//	konvoy -events FILE [-consumers N,...] [-layouts L,...|all] [-partitions N]
+//	       [-policy P,...|all] [-gantt] [-format text|json|csv]
 //	       [-capacity [-peak R]] [-input csv|jsonl]
 //	       [-key COL] [-line COL] [-status COL] [-step COL] [-duration COL] [-at COL]
 //	       [-steps S,...] [-history S,...] [-unit D [-round]]
+//	konvoy gen [-format csv|jsonl] [-seed N] [-events N] [-keys N] [-key-skew S]
+//	       [-lines N] [-line-skew S] [-steps N] [-ordered N] [-in-flight N]
+//	       [-out-of-order P] [-duration DIST] [-rate R]
+//	       [-burst-every N -burst-len N -burst-factor F]
 //
 // Exit status 0 on success, 1 on a failed run or bad input, 2 on a usage
 // error.
@@ -48,13 +61,17 @@ func main() {
 
 // options are the parsed command line.
 type options struct {
-	consumers []int // as given, without repeats; the first is the measure table's
-	events    string
-	layouts   []konvoy.Layout
-	format    string
-	capacity  bool
-	peak      float64
-	reader    eventlog.Reader
+	consumers  []int // as given, without repeats; the first is the measure table's
+	events     string
+	layouts    []konvoy.Layout
+	partitions int             // of the layout partitioned (in -layouts all)
+	policies   []konvoy.Policy // as given; the first is the report's
+	latency    bool            // -policy was given: add the latency table
+	gantt      bool
+	format     string
+	capacity   bool
+	peak       float64
+	reader     eventlog.Reader
 }
 
 // intList is a comma-separated list of whole numbers.
@@ -91,7 +108,7 @@ func (l *stringList) Set(v string) error {
 }
 
 // eventFlags are the flags that mean something only with -events.
-var eventFlags = []string{"layouts", "format", "capacity", "peak", "input", "key", "line", "status", "step", "duration", "at", "steps", "history", "unit", "round"}
+var eventFlags = []string{"layouts", "gantt", "format", "capacity", "peak", "input", "key", "line", "status", "step", "duration", "at", "steps", "history", "unit", "round"}
 
 // usageError is a command-line mistake: exit status 2.
 type usageError struct{ msg string }
@@ -102,9 +119,20 @@ func usagef(format string, args ...any) error {
 	return usageError{"konvoy: " + fmt.Sprintf(format, args...)}
 }
 
+// subcommands are konvoy's subcommands, by the name that is their first
+// argument; without one, konvoy prints the lesson or trace report.
+var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
+	"gen": func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runGen(args, stdout, stderr) },
+}
+
 // run is the whole command, with its streams passed in so that tests can
 // call it; it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if sub, ok := subcommands[args[0]]; ok {
+			return sub(args[1:], stdin, stdout, stderr)
+		}
+	}
 	opt, err := parse(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -118,9 +146,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var out string
 	if opt.events == "" {
-		out, err = lessonReport(konvoy.LessonEvents(), opt.consumers[0])
+		out, err = lessonReport(konvoy.LessonEvents(), opt)
 	} else {
 		out, err = traceReport(opt, stdin, stderr)
+	}
+	if errors.As(err, &ue) {
+		fmt.Fprintln(stderr, ue.msg)
+		return 2
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -137,9 +169,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func parse(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("konvoy", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	var err error
 	var (
 		consumers intList
 		layouts   = stringList{"free", "convoy", "line-convoy", "version-stamp"}
+		policies  stringList
 		steps     stringList
 		history   stringList
 		cols      eventlog.Columns
@@ -147,7 +181,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	)
 	fs.Var(&consumers, "consumers", "the consumers `N` of the first table and the capacity; with -events a list N,... whose first is the first table's (default 4; with -events, 4 for the first table and 1,2,4,8 by consumers)")
 	fs.StringVar(&opt.events, "events", "", "read the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input) instead of the lesson")
-	fs.Var(&layouts, "layouts", "the layouts `L,...` to run, in report order: free, convoy, line-convoy, version-stamp, or any other built-in layout such as resequencer or partitioned:N")
+	fs.Var(&layouts, "layouts", "the layouts `L,...` to run, in report order: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer; or all of them, all")
+	fs.IntVar(&opt.partitions, "partitions", 0, "the `N` partitions of the layout partitioned, alone or in -layouts all (default: the largest consumer count)")
+	fs.Var(&policies, "policy", "the dispatch policies `P,...` (head-of-line, lane-aware, static, or all); the first is the report's, and each adds a row per layout to a latency table (default head-of-line, and no latency table)")
+	fs.BoolVar(&opt.gantt, "gantt", false, fmt.Sprintf("draw each layout's schedule at the first consumer count and policy, for a trace of at most %d events", maxGanttEvents))
 	fs.StringVar(&opt.format, "format", "text", "the report's `format`: text, json or csv")
 	fs.BoolVar(&opt.capacity, "capacity", false, "add the capacity table for the trace's ordered share (needs free in -layouts)")
 	fs.Float64Var(&opt.peak, "peak", konvoy.LessonPeakRate, "the peak write `rate`, in events/s, of the capacity table")
@@ -163,12 +200,14 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	unit := fs.Duration("unit", 0, "read durations and arrivals with units, one round lasting `duration` (0: whole rounds)")
 	round := fs.Bool("round", false, "round durations and arrivals that are not whole rounds of -unit to the nearest, instead of rejecting them")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: konvoy [-consumers N]")
-		fmt.Fprintln(fs.Output(), "       konvoy -events FILE [-consumers N,...] [-layouts L,...] [-format text|json|csv] [flags]")
-		fmt.Fprintln(fs.Output(), "Prints the lesson report: the lesson's events under every layout; with -events, the same report for a trace of your own.")
+		fmt.Fprintln(fs.Output(), "usage: konvoy [-consumers N] [-policy P,...|all] [-partitions N]")
+		fmt.Fprintln(fs.Output(), "       konvoy -events FILE [-consumers N,...] [-layouts L,...|all] [-policy P,...|all] [-format text|json|csv] [flags]")
+		fmt.Fprintln(fs.Output(), "       konvoy gen [flags]  (konvoy gen -h lists them)")
+		fmt.Fprintln(fs.Output(), "Prints the lesson report: the lesson's events under every layout; with -events, the same report for a trace of your own;")
+		fmt.Fprintln(fs.Output(), "konvoy gen writes a synthetic trace.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err = fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return opt, err
 		}
@@ -190,6 +229,13 @@ func parse(args []string, stderr io.Writer) (options, error) {
 			opt.consumers = append(opt.consumers, n)
 		}
 	}
+	if set["partitions"] && opt.partitions < 1 {
+		return opt, usagef("-partitions is %d; want at least 1", opt.partitions)
+	}
+	if opt.policies, err = parsePolicies(policies); err != nil {
+		return opt, err
+	}
+	opt.latency = set["policy"]
 	if opt.events == "" {
 		for _, name := range eventFlags {
 			if set[name] {
@@ -202,26 +248,27 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		case len(opt.consumers) == 0:
 			opt.consumers = []int{konvoy.LessonConsumers}
 		}
+		if opt.partitions == 0 {
+			opt.partitions = opt.consumers[0]
+		}
 		return opt, nil
 	}
 	if len(opt.consumers) == 0 {
 		opt.consumers = []int{konvoy.LessonConsumers, 1, 2, 8}
 	}
-
-	for _, name := range layouts {
-		l, err := konvoy.ParseLayout(strings.TrimSpace(name))
-		if err != nil {
-			return opt, usagef("-layouts: %s", strings.TrimPrefix(err.Error(), "konvoy: "))
-		}
-		if slices.ContainsFunc(opt.layouts, func(m konvoy.Layout) bool { return m.String() == l.String() }) {
-			return opt, usagef("-layouts names %s twice", l)
-		}
-		opt.layouts = append(opt.layouts, l)
+	if opt.partitions == 0 {
+		opt.partitions = slices.Max(opt.consumers)
+	}
+	if opt.layouts, err = parseLayouts(layouts, opt.partitions, set["partitions"]); err != nil {
+		return opt, err
 	}
 	switch opt.format {
 	case "text", "json", "csv":
 	default:
 		return opt, usagef("-format is %q; want text, json or csv", opt.format)
+	}
+	if opt.gantt && opt.format != "text" {
+		return opt, usagef("-gantt is part of the text report; -format %s has no schedule view", opt.format)
 	}
 	if opt.capacity {
 		if opt.format != "text" {
@@ -277,6 +324,47 @@ func resolutionNote(d time.Duration) string {
 		return ""
 	}
 	return " of " + d.String()
+}
+
+// parseLayouts reads -layouts: built-in layout names, "partitioned" for a
+// topic of partitions partitions, or "all" alone for konvoy.AllLayouts.
+// partitionsSet tells whether -partitions was given, which some layout must
+// then use.
+func parseLayouts(names []string, partitions int, partitionsSet bool) ([]konvoy.Layout, error) {
+	var out []konvoy.Layout
+	used := false // a layout takes its partitions from -partitions
+	for _, name := range names {
+		name = strings.TrimSpace(name)
+		var add []konvoy.Layout
+		switch name {
+		case "all":
+			if len(names) > 1 {
+				return nil, usagef("-layouts all stands alone; it names every layout")
+			}
+			add, used = konvoy.AllLayouts(partitions), true
+		case "partitioned":
+			add, used = []konvoy.Layout{konvoy.Partitioned(partitions)}, true
+		default:
+			l, err := konvoy.ParseLayout(name)
+			switch {
+			case err != nil && strings.HasPrefix(name, "partitioned:"):
+				return nil, usagef("-layouts: %s", strings.TrimPrefix(err.Error(), "konvoy: "))
+			case err != nil:
+				return nil, usagef("-layouts: unknown layout %q; want free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer, or all", name)
+			}
+			add = []konvoy.Layout{l}
+		}
+		for _, l := range add {
+			if slices.ContainsFunc(out, func(m konvoy.Layout) bool { return m.String() == l.String() }) {
+				return nil, usagef("-layouts names %s twice", l)
+			}
+			out = append(out, l)
+		}
+	}
+	if partitionsSet && !used {
+		return nil, usagef("-partitions sets the layout partitioned; add partitioned or all to -layouts")
+	}
+	return out, nil
 }
 
 // isFree tells the free layout.

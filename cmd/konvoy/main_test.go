@@ -50,6 +50,7 @@ func TestLessonReport(t *testing.T) {
 	}{
 		{"lesson.golden", nil},
 		{"lesson-consumers-2.golden", []string{"-consumers", "2"}},
+		{"lesson-policy-all.golden", []string{"-policy", "all"}},
 	} {
 		t.Run(tt.golden, func(t *testing.T) {
 			out, errOut, status := runCommand(tt.args...)
@@ -70,6 +71,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-consumers", "x"}, `invalid value "x" for flag -consumers`},
 		{[]string{"-nope"}, "flag provided but not defined: -nope"},
 		{[]string{"extra"}, `konvoy: unexpected argument "extra"`},
+		{[]string{"plan"}, `konvoy: unexpected argument "plan"`},
+		{[]string{"-policy", "fifo"}, `konvoy: -policy: unknown policy "fifo"; want head-of-line, lane-aware, static, or all`},
+		{[]string{"-policy", "all,static"}, "konvoy: -policy all stands alone; it names every policy"},
+		{[]string{"-policy", "static,static"}, "konvoy: -policy names static twice"},
+		{[]string{"-partitions", "0"}, "konvoy: -partitions is 0; want at least 1"},
+		{[]string{"-layouts", "all"}, "konvoy: -layouts needs -events"},
+		{[]string{"-gantt"}, "konvoy: -gantt needs -events"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			out, errOut, status := runCommand(tt.args...)
@@ -84,5 +92,73 @@ func TestHelpIsNotAnError(t *testing.T) {
 	out, errOut, status := runCommand("-h")
 	if status != 0 || out != "" || !strings.Contains(errOut, "usage: konvoy") {
 		t.Fatalf("status %d, stdout %q, stderr %q", status, out, errOut)
+	}
+}
+
+// TestLessonKeepsItsReport wants the lesson report's first sections, the
+// lesson's own, unchanged under -policy all and -partitions: they only add
+// sections after them.
+func TestLessonKeepsItsReport(t *testing.T) {
+	plain, _, _ := runCommand()
+	for _, args := range [][]string{{"-policy", "all"}, {"-policy", "head-of-line"}, {"-partitions", "5"}} {
+		out, errOut, status := runCommand(args...)
+		if status != 0 || errOut != "" {
+			t.Fatalf("%v: status %d, stderr %q", args, status, errOut)
+		}
+		head := plain[:strings.Index(plain, "\nevery layout on the same events")]
+		if !strings.HasPrefix(out, head) {
+			t.Errorf("%v: the lesson's sections changed:\n%s", args, out)
+		}
+	}
+}
+
+// TestLessonSelectiveConvoy wants the figures of konvoy's
+// ExampleSelectiveConvoy in the report.
+func TestLessonSelectiveConvoy(t *testing.T) {
+	out, _, _ := runCommand()
+	for _, want := range []string{
+		"rounds at 4 consumers: free 14, selective-convoy 15, convoy 24\n",
+		"multiplier: simulated x1.071; the lesson's formula s·cost + (1 − s) gives x1.357\n",
+		"whole stream in the convoy: x1.714\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+}
+
+// TestLessonPolicy runs the whole lesson report under another policy: the
+// lane-aware convoy finishes in 10 rounds where head-of-line needs 13.
+func TestLessonPolicy(t *testing.T) {
+	out, errOut, status := runCommand("-policy", "lane-aware")
+	if status != 0 || errOut != "" {
+		t.Fatalf("status %d, stderr %q", status, errOut)
+	}
+	for _, want := range []string{
+		"4 consumers, work 32 rounds, policy lane-aware\n",
+		"rounds                 8      10           14              8\n",
+		"the convoy's schedule at 4 consumers, lane-aware dispatch",
+		"latency by layout and dispatch policy at 4 consumers",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "head-of-line blocking") {
+		t.Error("a lane-aware schedule shows head-of-line blocking")
+	}
+}
+
+// TestReportsFitTheScreen wants every line of the lesson's new sections at
+// most 104 bytes wide, the schedule at most 100.
+func TestReportsFitTheScreen(t *testing.T) {
+	out, _, _ := runCommand("-policy", "all")
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "lane-load ceiling") { // the lesson's own line
+			continue
+		}
+		if n := len([]rune(line)); n > 104 {
+			t.Errorf("%d runes: %q", n, line)
+		}
 	}
 }

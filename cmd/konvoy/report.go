@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,12 +16,17 @@ var lessonConsumerCounts = []int{1, 2, 4, 8}
 var lessonShares = []float64{4.0 / 7, 5.0 / 7}
 
 // lessonReport runs events through the lesson's four layouts and returns the
-// lesson's report in English.
-func lessonReport(events []konvoy.Event, consumers int) (string, error) {
+// lesson's report in English, at the first consumer count and policy of opt;
+// then the schedule view of the convoy, every layout compared, the selective
+// convoy simulated against the lesson's formula and, when -policy was given,
+// latency by layout and policy.
+func lessonReport(events []konvoy.Event, opt options) (string, error) {
+	consumers, policy := opt.consumers[0], opt.policies[0]
+	with := konvoy.WithPolicy(policy)
 	layouts := konvoy.Layouts()
 	results := make([]konvoy.Result, len(layouts))
 	for i, l := range layouts {
-		r, err := konvoy.Simulate(events, l, consumers)
+		r, err := konvoy.Simulate(events, l, consumers, with)
 		if err != nil {
 			return "", err
 		}
@@ -29,8 +35,8 @@ func lessonReport(events []konvoy.Event, consumers int) (string, error) {
 	free, convoy, line, stamp := results[0], results[1], results[2], results[3]
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "The lesson \"Sıralı Konvoy\": %d events, %d keys, %d consumers, work %d rounds\n\n",
-		free.Events, free.Keys, consumers, free.Work)
+	fmt.Fprintf(&b, "The lesson \"Sıralı Konvoy\": %d events, %d keys, %d consumers, work %d rounds%s\n\n",
+		free.Events, free.Keys, consumers, free.Work, policyNote(policy))
 	b.WriteString(measureTable(layouts, results).String())
 
 	wrong := "none"
@@ -43,21 +49,149 @@ func lessonReport(events []konvoy.Event, consumers int) (string, error) {
 		free.Parallelism(), convoy.Parallelism(), line.Parallelism())
 	fmt.Fprintf(&b, "steps missing from history under version-stamp: %d\n", stamp.Skipped)
 
-	rounds, err := roundsTable(events, layouts[:3], lessonConsumerCounts)
+	rounds, err := roundsTable(events, layouts[:3], lessonConsumerCounts, with)
 	if err != nil {
 		return "", err
 	}
 	b.WriteString("\nrounds by consumers\n")
 	b.WriteString(rounds.String())
 
+	drawn, err := konvoy.Simulate(events, konvoy.Convoy, consumers, with, konvoy.WithSchedule(len(events)))
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(gantt(fmt.Sprintf("\nthe convoy's schedule at %d consumers, %s dispatch, one column per round", consumers, policy), drawn, consumers, policy))
+
 	fmt.Fprintf(&b, "\ncapacity at a peak of %.2f events/s, costs measured at %d consumers\n", konvoy.LessonPeakRate, consumers)
 	b.WriteString(capacityTable(konvoy.Cost(convoy, free), konvoy.Cost(line, free)).String())
 	fmt.Fprintf(&b, "whole stream in lanes: convoy x%.3f, line-convoy x%.3f\n", konvoy.Cost(convoy, free), konvoy.Cost(line, free))
-	ceiling, err := ceilingLine(events, 8)
+	ceiling, err := ceilingLine(events, 8, with)
 	if err != nil {
 		return "", err
 	}
 	b.WriteString(ceiling)
+
+	compared, err := lessonComparison(events, opt)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(compared)
+	selective, err := selectiveSection(consumers, with)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(selective)
+
+	if opt.latency {
+		all := konvoy.AllLayouts(opt.partitions)
+		runs := make([][]konvoy.Result, len(all))
+		for li, l := range all {
+			for _, p := range opt.policies {
+				r, err := konvoy.Simulate(events, l, consumers, konvoy.WithPolicy(p))
+				if err != nil {
+					return "", err
+				}
+				runs[li] = append(runs[li], r)
+			}
+		}
+		b.WriteString(latencySection(all, opt.policies, consumers, true, func(li, pi int) konvoy.Result { return runs[li][pi] }))
+	}
+	return b.String(), nil
+}
+
+// lessonComparison runs the lesson's events through every built-in layout,
+// with a topic of opt.partitions partitions, and compares them; it adds the
+// fewest partitions that free the heaviest partition of collisions.
+func lessonComparison(events []konvoy.Event, opt options) (string, error) {
+	consumers := opt.consumers[0]
+	layouts := konvoy.AllLayouts(opt.partitions)
+	results := make([]konvoy.Result, len(layouts))
+	for i, l := range layouts {
+		r, err := konvoy.Simulate(events, l, consumers, konvoy.WithPolicy(opt.policies[0]))
+		if err != nil {
+			return "", err
+		}
+		results[i] = r
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nevery layout on the same events at %d consumers\n", consumers)
+	b.WriteString(compareTable(layouts, results).String())
+	b.WriteString("\n")
+	if opt.partitions == consumers {
+		fmt.Fprintf(&b, "partitioned:%d is a Kafka topic with one partition per consumer, the fewest to keep them all busy\n", opt.partitions)
+	}
+	allOrdered := !slices.ContainsFunc(events, func(e konvoy.Event) bool { return e.Step == 0 })
+	b.WriteString(compareNotes(layouts, results, allOrdered))
+	const limit = 64
+	p, ok, err := konvoy.PartitionsFor(events, 0, limit)
+	if err != nil {
+		return "", err
+	}
+	if ok {
+		fmt.Fprintf(&b, "PartitionsFor: %d partitions are the fewest whose heaviest holds a single key; %d of them get keys\n", p.Partitions, p.Used)
+	} else {
+		fmt.Fprintf(&b, "PartitionsFor: no topic of up to %d partitions leaves a single key in the heaviest partition\n", limit)
+	}
+	return b.String(), nil
+}
+
+// selectiveEvents returns lesson-style shipments of 7 events: the lesson's
+// events, each of the first three steps of a shipment followed by a
+// history-only record of 1 or 2 rounds, as konvoy's ExampleSelectiveConvoy
+// builds them; and the lesson's events alone, the ordered part.
+func selectiveEvents() (events, ordered []konvoy.Event) {
+	ordered = konvoy.LessonEvents()
+	for i, e := range ordered {
+		events = append(events, e)
+		if e.Step < 4 {
+			history := e
+			history.Step, history.Duration = 0, 1+i%2
+			events = append(events, history)
+		}
+	}
+	return events, ordered
+}
+
+// selectiveSection simulates the selective convoy on lesson-style shipments
+// and sets its multiplier beside the lesson's paper formula.
+func selectiveSection(consumers int, opts ...konvoy.Option) (string, error) {
+	events, ordered := selectiveEvents()
+	run := func(evs []konvoy.Event, l konvoy.Layout) (konvoy.Result, error) {
+		return konvoy.Simulate(evs, l, consumers, opts...)
+	}
+	var rs [5]konvoy.Result
+	for i, x := range []struct {
+		evs []konvoy.Event
+		l   konvoy.Layout
+	}{{ordered, konvoy.Free}, {ordered, konvoy.Convoy}, {events, konvoy.Free}, {events, konvoy.SelectiveConvoy}, {events, konvoy.Convoy}} {
+		r, err := run(x.evs, x.l)
+		if err != nil {
+			return "", err
+		}
+		rs[i] = r
+	}
+	orderedFree, orderedConvoy, free, selective, convoy := rs[0], rs[1], rs[2], rs[3], rs[4]
+	share := float64(len(ordered)) / float64(len(events))
+	cost := konvoy.Cost(orderedConvoy, orderedFree)
+	formula := konvoy.SelectiveMultiplier(share, cost)
+	simulated := konvoy.Cost(selective, free)
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nselective convoy on lesson-style shipments of 7 events (4 ordered steps, 3 history-only): %d events\n", len(events))
+	fmt.Fprintf(&b, "rounds at %d consumers: free %d, selective-convoy %d, convoy %d\n", consumers, free.Rounds, selective.Rounds, convoy.Rounds)
+	fmt.Fprintf(&b, "multiplier: simulated x%.3f; the lesson's formula s·cost + (1 − s) gives x%.3f\n", simulated, formula)
+	fmt.Fprintf(&b, "  (s %.3f, the ordered share; cost x%.3f, the convoy's on the ordered steps alone)\n", share, cost)
+	fmt.Fprintf(&b, "whole stream in the convoy: x%.3f\n", konvoy.Cost(convoy, free))
+	switch {
+	case simulated < formula:
+		b.WriteString("the formula charges the ordered steps the convoy's cost as if they ran apart; in one stream the\n" +
+			"history records, free to run, keep consumers busy while ordered steps wait for their lanes\n")
+	case simulated > formula:
+		b.WriteString("the formula assumes the ordered and free parts do not disturb each other; in one stream ordered steps\n" +
+			"also queue behind history records on the shared consumers\n")
+	default:
+		b.WriteString("the formula and the simulation agree here\n")
+	}
 	return b.String(), nil
 }
 
@@ -92,7 +226,7 @@ func measureTable(layouts []konvoy.Layout, results []konvoy.Result) *table {
 }
 
 // roundsTable is the lesson's second table: rounds per consumer count.
-func roundsTable(events []konvoy.Event, layouts []konvoy.Layout, counts []int) (*table, error) {
+func roundsTable(events []konvoy.Event, layouts []konvoy.Layout, counts []int, opts ...konvoy.Option) (*table, error) {
 	t := &table{}
 	head := []string{"consumers"}
 	for _, l := range layouts {
@@ -102,7 +236,7 @@ func roundsTable(events []konvoy.Event, layouts []konvoy.Layout, counts []int) (
 	for _, c := range counts {
 		cells := []string{strconv.Itoa(c)}
 		for _, l := range layouts {
-			r, err := konvoy.Simulate(events, l, c)
+			r, err := konvoy.Simulate(events, l, c, opts...)
 			if err != nil {
 				return nil, err
 			}
@@ -130,10 +264,10 @@ func capacityTable(convoyCost, lineCost float64) *table {
 
 // ceilingLine names the rounds each layout cannot go below with c consumers:
 // the lanes' load, where adding consumers stops helping.
-func ceilingLine(events []konvoy.Event, c int) (string, error) {
+func ceilingLine(events []konvoy.Event, c int, opts ...konvoy.Option) (string, error) {
 	var parts []string
 	for _, l := range []konvoy.Layout{konvoy.Convoy, konvoy.LineConvoy, konvoy.Free} {
-		r, err := konvoy.Simulate(events, l, c)
+		r, err := konvoy.Simulate(events, l, c, opts...)
 		if err != nil {
 			return "", err
 		}

@@ -14,19 +14,25 @@ import (
 )
 
 // trace is what one pass over a trace measured: its statistics and one
-// result per (layout, consumers) pair.
+// result per (layout, policy, consumers) triple.
 type trace struct {
-	name    string
-	opt     options
-	counts  []int             // the consumer counts, ascending
-	results [][]konvoy.Result // [layout][index in counts]
-	stats   eventlog.Stats
-	rounded int
+	name        string
+	opt         options
+	counts      []int               // the consumer counts, ascending
+	results     [][][]konvoy.Result // [layout][policy][index in counts]
+	stats       eventlog.Stats
+	rounded     int
+	lastArrival int // the last event's arrival: 0 for a batch
 }
 
-// result returns the run of layout index li at c consumers.
-func (t *trace) result(li, c int) konvoy.Result {
-	return t.results[li][slices.Index(t.counts, c)]
+// result returns the run of layout index li at c consumers under the
+// report's policy, the first.
+func (t *trace) result(li, c int) konvoy.Result { return t.run(li, 0, c) }
+
+// run returns the run of layout index li under policy index pi at c
+// consumers.
+func (t *trace) run(li, pi, c int) konvoy.Result {
+	return t.results[li][pi][slices.Index(t.counts, c)]
 }
 
 // traceReport reads the trace opt names and returns its report in the asked
@@ -87,18 +93,25 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 		return nil, err // checked by parse already
 	}
 
-	sims := make([][]*konvoy.Simulator, len(opt.layouts))
+	sims := make([][][]*konvoy.Simulator, len(opt.layouts))
 	var all []*konvoy.Simulator
 	needsLine := false
 	for i, l := range opt.layouts {
 		needsLine = needsLine || l.String() == konvoy.LineConvoy.String()
-		for _, c := range t.counts {
-			s, err := konvoy.NewSimulator(l, c)
-			if err != nil {
-				return nil, err
+		sims[i] = make([][]*konvoy.Simulator, len(opt.policies))
+		for pi, p := range opt.policies {
+			for _, c := range t.counts {
+				opts := []konvoy.Option{konvoy.WithPolicy(p)}
+				if opt.gantt && pi == 0 && c == opt.consumers[0] {
+					opts = append(opts, konvoy.WithSchedule(maxGanttEvents))
+				}
+				s, err := konvoy.NewSimulator(l, c, opts...)
+				if err != nil {
+					return nil, err
+				}
+				sims[i][pi] = append(sims[i][pi], s)
+				all = append(all, s)
 			}
-			sims[i] = append(sims[i], s)
-			all = append(all, s)
 		}
 	}
 	lineColumn := opt.reader.Columns.Line
@@ -114,12 +127,17 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 			stop = err
 			break
 		}
+		if opt.gantt && t.stats.Events() == maxGanttEvents {
+			stop = usagef("-gantt draws runs of at most %d events; %s has more", maxGanttEvents, t.name)
+			break
+		}
 		if needsLine && e.Line == "" {
 			stop = &eventlog.Error{File: t.name, Line: dec.Line(), Field: lineColumn, Value: e.Line,
 				Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
 			break
 		}
 		t.stats.Add(e)
+		t.lastArrival = e.Arrival
 		b.events = append(b.events, e)
 		b.lines = append(b.lines, dec.Line())
 		if len(b.events) == batchSize {
@@ -144,14 +162,17 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 		return nil, stop
 	}
 	t.rounded = dec.Rounded()
-	t.results = make([][]konvoy.Result, len(sims))
-	for i, row := range sims {
-		for _, s := range row {
-			r, err := s.Result()
-			if err != nil {
-				return nil, errors.Join(fmt.Errorf("%s: the run failed", t.name), err)
+	t.results = make([][][]konvoy.Result, len(sims))
+	for i, byPolicy := range sims {
+		t.results[i] = make([][]konvoy.Result, len(byPolicy))
+		for pi, row := range byPolicy {
+			for _, s := range row {
+				r, err := s.Result()
+				if err != nil {
+					return nil, errors.Join(fmt.Errorf("%s: the run failed", t.name), err)
+				}
+				t.results[i][pi] = append(t.results[i][pi], r)
 			}
-			t.results[i] = append(t.results[i], r)
 		}
 	}
 	return t, nil

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +29,12 @@ func TestTraceReports(t *testing.T) {
 		{"shipments-json.golden", withStatuses("-events", "testdata/shipments.csv", "-format", "json")},
 		{"shipments-csv.golden", withStatuses("-events", "testdata/shipments.csv", "-format", "csv")},
 		{"shipments-two-layouts.golden", withStatuses("-events", "testdata/shipments.jsonl", "-layouts", "convoy,free", "-consumers", "8,2")},
+		// testdata/arrivals.csv is konvoy gen -events 60 -keys 10 -lines 3
+		// -rate 1.8 -out-of-order 0.1 -in-flight 5 -seed 7.
+		{"arrivals.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "all", "-policy", "all"}},
+		{"arrivals-json.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "all", "-policy", "all", "-consumers", "4", "-format", "json"}},
+		{"arrivals-csv.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "convoy,partitioned", "-partitions", "3", "-policy", "static,lane-aware", "-consumers", "4,2", "-format", "csv"}},
+		{"arrivals-gantt.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "free,convoy", "-consumers", "3", "-gantt"}},
 	} {
 		t.Run(tt.golden, func(t *testing.T) {
 			out, errOut, status := runCommand(tt.args...)
@@ -154,6 +162,13 @@ func TestTraceUsageErrors(t *testing.T) {
 		{[]string{"-events", "x.csv", "-key", ""}, "konvoy: -key is empty; want a column name"},
 		{[]string{"-events", "x.csv", "-steps", "a,b", "-history", "b"}, `konvoy: -steps, -history: status "b" is named twice in the ordered and history statuses`},
 		{[]string{"-events", "x.csv", "-steps", "a,,b"}, "konvoy: -steps, -history: an empty status in the ordered statuses"},
+		{[]string{"-events", "x.csv", "-layouts", "all,free"}, "konvoy: -layouts all stands alone; it names every layout"},
+		{[]string{"-events", "x.csv", "-layouts", "partitioned:0"}, `konvoy: -layouts: layout "partitioned:0": want partitioned:N with N a whole number ≥ 1`},
+		{[]string{"-events", "x.csv", "-layouts", "partitioned,partitioned:4", "-partitions", "4"}, "konvoy: -layouts names partitioned:4 twice"},
+		{[]string{"-events", "x.csv", "-partitions", "3"}, "konvoy: -partitions sets the layout partitioned; add partitioned or all to -layouts"},
+		{[]string{"-events", "x.csv", "-partitions", "-2", "-layouts", "all"}, "konvoy: -partitions is -2; want at least 1"},
+		{[]string{"-events", "x.csv", "-policy", "lifo"}, `konvoy: -policy: unknown policy "lifo"`},
+		{[]string{"-events", "x.csv", "-gantt", "-format", "json"}, "konvoy: -gantt is part of the text report; -format json has no schedule view"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			out, errOut, status := runCommand(tt.args...)
@@ -180,7 +195,7 @@ func TestRoundingIsReported(t *testing.T) {
 func TestEmptyTrace(t *testing.T) {
 	out, errOut, status := runWithInput("key,line,step,duration\r\n", "-events", "-", "-format", "json", "-layouts", "free", "-consumers", "1")
 	want := `[
-  {"layout":"free","consumers":1,"events":0,"keys":0,"work":0,"rounds":0,"parallelism":0,"backward_writes":0,"wrong_final":0,"skipped":0,"lanes":0,"heaviest_lane":0,"wrong_keys":[],"out_of_order_keys":0}
+  {"layout":"free","consumers":1,"events":0,"keys":0,"work":0,"rounds":0,"parallelism":0,"backward_writes":0,"wrong_final":0,"skipped":0,"lanes":0,"heaviest_lane":0,"wrong_keys":[],"out_of_order_keys":0,"policy":"head-of-line","heaviest_lane_name":"","heaviest_key":"","collision":0,"duplicates":0,"buffered":0,"max_buffered":0,"max_key_buffered":0,"held_rounds":0,"never_applied":0,"wait_p50":0,"wait_p95":0,"wait_p99":0,"wait_max":0,"wait_mean":0,"response_p50":0,"response_p95":0,"response_p99":0,"response_max":0,"response_mean":0}
 ]
 `
 	if status != 0 || errOut != "" || out != want {
@@ -251,5 +266,49 @@ func TestProgressThrottlesAndClears(t *testing.T) {
 	var quiet bytes.Buffer
 	if newProgress(&quiet, "t.csv", 1) != nil {
 		t.Error("a progress bar on a bytes.Buffer, which is no terminal")
+	}
+}
+
+// TestGanttLimit wants a usage error, and no report, for a schedule view of
+// more than maxGanttEvents events, and a view for exactly that many.
+func TestGanttLimit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("key,line,step,duration\n")
+	for i := range maxGanttEvents {
+		fmt.Fprintf(&b, "K%d,L1,1,1\n", i%7)
+	}
+	out, errOut, status := runWithInput(b.String(), "-events", "-", "-gantt", "-layouts", "convoy")
+	if status != 0 || errOut != "" || !strings.Contains(out, "the schedule of convoy at 4 consumers") {
+		t.Fatalf("%d events: status %d, stderr %q, report:\n%s", maxGanttEvents, status, errOut, out)
+	}
+	b.WriteString("K1,L1,2,1\n")
+	out, errOut, status = runWithInput(b.String(), "-events", "-", "-gantt", "-layouts", "convoy")
+	want := fmt.Sprintf("konvoy: -gantt draws runs of at most %d events; <stdin> has more\n", maxGanttEvents)
+	if status != 2 || out != "" || errOut != want {
+		t.Errorf("%d events: status %d, stdout %q, stderr %q; want 2, nothing, %q", maxGanttEvents+1, status, out, errOut, want)
+	}
+}
+
+// TestLayoutsAll wants -layouts all to run konvoy.AllLayouts with the
+// largest consumer count as partitions, unless -partitions says otherwise.
+func TestLayoutsAll(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-consumers", "2,6"}, []string{"free", "convoy", "line-convoy", "version-stamp", "selective-convoy", "partitioned:6", "resequencer"}},
+		{[]string{"-partitions", "3"}, []string{"free", "convoy", "line-convoy", "version-stamp", "selective-convoy", "partitioned:3", "resequencer"}},
+	} {
+		opt, err := parse(append([]string{"-events", "x.csv", "-layouts", "all"}, tt.args...), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range opt.layouts {
+			got = append(got, l.String())
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%v: layouts %v; want %v", tt.args, got, tt.want)
+		}
 	}
 }

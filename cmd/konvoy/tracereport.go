@@ -25,14 +25,18 @@ func textReport(t *trace) string {
 	res := resolutionNote(t.opt.reader.Resolution)
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "The trace %s: %s, %s (%d out of order), %s, %d consumers, work %d rounds%s\n",
+	fmt.Fprintf(&b, "The trace %s: %s, %s (%d out of order), %s, %d consumers, work %d rounds%s%s\n",
 		t.name, plural(t.stats.Events(), "event", "events"), plural(t.stats.Keys(), "key", "keys"),
-		len(t.stats.OutOfOrder()), plural(t.stats.Lines(), "line", "lines"), first, results[0].Work, res)
+		len(t.stats.OutOfOrder()), plural(t.stats.Lines(), "line", "lines"), first, results[0].Work, res, policyNote(t.opt.policies[0]))
 	if t.rounded > 0 {
 		fmt.Fprintf(&b, "%s rounded to whole rounds%s\n", plural(t.rounded, "duration or arrival", "durations and arrivals"), res)
 	}
 	b.WriteString("\n")
-	b.WriteString(measureTable(layouts, results).String())
+	if hasBeyondLesson(layouts) {
+		b.WriteString(compareTable(layouts, results).String())
+	} else {
+		b.WriteString(measureTable(layouts, results).String())
+	}
 	b.WriteString("\n")
 
 	wrong := false
@@ -73,6 +77,7 @@ func textReport(t *trace) string {
 			fmt.Fprintf(&b, "steps missing from history under version-stamp: %d\n", results[i].Skipped)
 		}
 	}
+	b.WriteString(compareNotes(layouts, results, t.stats.Ordered() == t.stats.Events()))
 
 	b.WriteString("\nrounds by consumers\n")
 	rounds := &table{}
@@ -90,8 +95,18 @@ func textReport(t *trace) string {
 	}
 	b.WriteString(rounds.String())
 
+	if t.opt.gantt {
+		for i, l := range layouts {
+			title := fmt.Sprintf("\nthe schedule of %s at %d consumers, %s dispatch, one column per round", l, first, t.opt.policies[0])
+			b.WriteString(gantt(title, results[i], first, t.opt.policies[0]))
+		}
+	}
 	if t.opt.capacity {
 		b.WriteString(traceCapacity(t, results, freeIndex))
+	}
+	if t.opt.latency {
+		b.WriteString(latencySection(layouts, t.opt.policies, first, t.lastArrival == 0,
+			func(li, pi int) konvoy.Result { return t.run(li, pi, first) }))
 	}
 	return b.String()
 }
@@ -128,15 +143,21 @@ func traceCapacity(t *trace, results []konvoy.Result, freeIndex int) string {
 	return b.String()
 }
 
+// keyName is a key as the report prints it: quoted when it holds a
+// separator, a quote or nothing.
+func keyName(k string) string {
+	if strings.ContainsAny(k, ",; \t\r\n\"") || k == "" {
+		return strconv.Quote(k)
+	}
+	return k
+}
+
 // names lists keys, up to maxNamedKeys of them.
 func names(keys []string) string {
 	quoted := func(ks []string) string {
 		q := make([]string, len(ks))
 		for i, k := range ks {
-			q[i] = k
-			if strings.ContainsAny(k, ", \t\r\n\"") || k == "" {
-				q[i] = strconv.Quote(k)
-			}
+			q[i] = keyName(k)
 		}
 		return strings.Join(q, ", ")
 	}

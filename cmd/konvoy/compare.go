@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// compareTable compares layouts on the same events, one row per layout:
+// what each costs (rounds, parallelism, lanes, the heaviest lane) and what
+// each breaks or pays instead (backward writes, wrong final states, steps
+// skipped, events the resequencer buffered).
+func compareTable(layouts []konvoy.Layout, results []konvoy.Result) *table {
+	t := &table{}
+	t.add("", "", "", "backward", "wrong", "", "", "", "heaviest")
+	t.add("layout", "rounds", "parallelism", "writes", "final", "skipped", "buffered", "lanes", "lane")
+	for i, l := range layouts {
+		r := results[i]
+		t.add(l.String(), strconv.Itoa(r.Rounds), strconv.FormatFloat(r.Parallelism(), 'f', 2, 64),
+			strconv.Itoa(r.BackwardWrites), strconv.Itoa(r.WrongFinal), strconv.Itoa(r.Skipped),
+			strconv.Itoa(r.Buffered), strconv.Itoa(r.Lanes), strconv.Itoa(r.HeaviestLane))
+	}
+	return t
+}
+
+// compareNotes explains the comparison's layouts beyond the lesson's four,
+// one line each: what a topic's hash collisions add to its heaviest
+// partition, what the resequencer held, and why a selective convoy runs as a
+// convoy when no event is history-only (allOrdered).
+func compareNotes(layouts []konvoy.Layout, results []konvoy.Result, allOrdered bool) string {
+	var b strings.Builder
+	for i, l := range layouts {
+		r := results[i]
+		switch {
+		case l.String() == konvoy.SelectiveConvoy.String() && allOrdered:
+			fmt.Fprintf(&b, "%s runs as convoy here: every event is an ordered step, none history-only\n", l)
+		case isPartitioned(l) && r.Lanes > 0:
+			fmt.Fprintf(&b, "%s: keys hash to %d of %s; the heaviest, %s, carries %s:\n",
+				l, r.Lanes, plural(partitionsOf(l), "partition", "partitions"), laneName(l, r.HeaviestLaneName), plural(r.HeaviestLane, "round", "rounds"))
+			if c := r.Collision(); c > 0 {
+				fmt.Fprintf(&b, "  %d from %s, its heaviest key, and %d from collisions: other keys that hash there\n", r.HeaviestKeyLoad, keyName(r.HeaviestKey), c)
+			} else {
+				fmt.Fprintf(&b, "  all of them %s's: no collision\n", keyName(r.HeaviestKey))
+			}
+		case l.String() == konvoy.Resequencer.String() && r.Buffered == 0 && r.Duplicates == 0:
+			fmt.Fprintf(&b, "%s held no event: every key's steps finished in step order, and none came twice\n", l)
+		case l.String() == konvoy.Resequencer.String():
+			gaps := "their gaps"
+			if r.Buffered == 1 {
+				gaps = "its gap"
+			}
+			fmt.Fprintf(&b, "%s: held %s until %s filled, %s in all, at most %d at once\n",
+				l, plural(r.Buffered, "event", "events"), gaps, plural(r.HeldRounds, "round", "rounds"), r.MaxBuffered)
+			fmt.Fprintf(&b, "  (%d of one key); %d never applied (a gap that never filled), %s discarded\n",
+				r.MaxKeyBuffered, r.NeverApplied, plural(r.Duplicates, "duplicate", "duplicates"))
+		}
+	}
+	return b.String()
+}
+
+// partitionsOf returns the partition count of a partitioned layout.
+func partitionsOf(l konvoy.Layout) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(l.String(), "partitioned:"))
+	return n
+}
+
+// hasBeyondLesson tells whether layouts names a layout other than the
+// lesson's four.
+func hasBeyondLesson(layouts []konvoy.Layout) bool {
+	for _, l := range layouts {
+		lesson := false
+		for _, m := range konvoy.Layouts() {
+			lesson = lesson || l.String() == m.String()
+		}
+		if !lesson {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// maxGanttEvents is the most events a schedule view draws: beyond it the
+// picture stops being readable, and a run keeps its schedule in memory.
+const maxGanttEvents = 200
+
+// ganttWidth is the widest line of a schedule view.
+const ganttWidth = 100
+
+// ganttTick is the spacing of the numbered rounds on a schedule's ruler.
+const ganttTick = 10
+
+// gantt draws the schedule r kept (konvoy.WithSchedule) as text: one row per
+// consumer, one column per round, each event as its key's capital letter and
+// then the small letter for each further round it runs. Under head-of-line
+// dispatch, '.' marks a consumer that holds an event it cannot start while
+// the event's lane is busy; a blank is a consumer with nothing to do. A run
+// longer than a line is drawn in bands of whole tens of rounds, each under
+// its own ruler. title heads the drawing.
+func gantt(title string, r konvoy.Result, consumers int, policy konvoy.Policy) string {
+	var b strings.Builder
+	b.WriteString(title + "\n")
+	if r.Rounds == 0 {
+		b.WriteString("nothing to draw: no event takes any time\n")
+		return b.String()
+	}
+
+	var keys []string // in order of first appearance
+	symbol := map[string]int{}
+	for _, s := range r.Schedule {
+		if _, ok := symbol[s.Key]; !ok {
+			symbol[s.Key] = len(keys) % 26
+			keys = append(keys, s.Key)
+		}
+	}
+	rows := make([][]byte, consumers)
+	for c := range rows {
+		rows[c] = []byte(strings.Repeat(" ", r.Rounds))
+	}
+	free := make([]int, consumers) // when each consumer finished its last event
+	blocked, instant := 0, 0
+	slots := slices.Clone(r.Schedule)
+	slices.SortStableFunc(slots, func(a, b konvoy.Slot) int { return a.Index - b.Index })
+	for _, s := range slots {
+		row := rows[s.Consumer]
+		if policy == konvoy.HeadOfLine {
+			for t := max(free[s.Consumer], s.Arrival); t < s.Start; t++ {
+				row[t] = '.'
+				blocked++
+			}
+		}
+		if s.Finish == s.Start {
+			instant++
+		}
+		for t := s.Start; t < s.Finish; t++ {
+			row[t] = byte('a' + symbol[s.Key])
+		}
+		if s.Finish > s.Start {
+			row[s.Start] = byte('A' + symbol[s.Key])
+		}
+		free[s.Consumer] = max(free[s.Consumer], s.Finish)
+	}
+
+	// Consumers after the last one that ran anything are left out, in a
+	// line of their own: many consumers and few events make no picture.
+	shown := consumers
+	for shown > 1 && strings.TrimSpace(string(rows[shown-1])) == "" {
+		shown--
+	}
+	rows = rows[:shown]
+	labelWidth := len("consumer ") + len(strconv.Itoa(shown))
+	band := (ganttWidth - labelWidth - 1) / ganttTick * ganttTick
+	for from := 0; from < r.Rounds; from += band {
+		to := min(from+band, r.Rounds)
+		ruler := []byte(strings.Repeat(" ", to-from+len(strconv.Itoa(to))))
+		for t := (from + ganttTick - 1) / ganttTick * ganttTick; t < to; t += ganttTick {
+			copy(ruler[t-from:], strconv.Itoa(t))
+		}
+		line := func(label string, cells []byte) {
+			b.WriteString(strings.TrimRight(fmt.Sprintf("%-*s %s", labelWidth, label, cells), " ") + "\n")
+		}
+		line("round", ruler)
+		for c, row := range rows {
+			line("consumer "+strconv.Itoa(c+1), row[from:to])
+		}
+	}
+
+	switch {
+	case shown == consumers-1:
+		fmt.Fprintf(&b, "consumer %d had nothing to do\n", consumers)
+	case shown < consumers:
+		fmt.Fprintf(&b, "consumers %d to %d had nothing to do\n", shown+1, consumers)
+	}
+	var legend []string
+	for i := 0; i < min(len(keys), 26); i++ {
+		var same []string
+		for j := i; j < len(keys); j += 26 {
+			same = append(same, keyName(keys[j]))
+		}
+		legend = append(legend, string(rune('A'+i))+" "+strings.Join(same, ", "))
+	}
+	b.WriteString(wrapList("keys:", legend, ganttWidth))
+	b.WriteString("an event is its key's capital letter, then the small one for each further round it runs\n")
+	busy := 0
+	for _, s := range slots {
+		busy += s.Finish - s.Start
+	}
+	total := consumers * r.Rounds
+	if policy == konvoy.HeadOfLine {
+		b.WriteString(". is a consumer holding an event whose lane is busy (head-of-line blocking)\n")
+		fmt.Fprintf(&b, "of %d consumer-rounds (%d × %d): %d busy, %d blocked (.), %d idle\n", total, consumers, r.Rounds, busy, blocked, total-busy-blocked)
+	} else {
+		fmt.Fprintf(&b, "of %d consumer-rounds (%d × %d): %d busy, %d idle\n", total, consumers, r.Rounds, busy, total-busy)
+	}
+	if instant > 0 {
+		fmt.Fprintf(&b, "%s of no duration not drawn\n", plural(instant, "event", "events"))
+	}
+	return b.String()
+}
+
+// wrapList writes head and then items, separated by "; ", in lines of at
+// most width bytes, breaking only between items; later lines are indented by
+// two spaces.
+func wrapList(head string, items []string, width int) string {
+	var b strings.Builder
+	line := head
+	for i, it := range items {
+		if i < len(items)-1 {
+			it += ";"
+		}
+		switch {
+		case i == 0 || len(line)+1+len(it) <= width:
+			line += " " + it
+		default:
+			b.WriteString(line + "\n")
+			line = "  " + it
+		}
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/synth"
+)
+
+// genBufferSize is the output buffer of konvoy gen: large enough that a
+// long trace costs few system calls.
+const genBufferSize = 256 << 10
+
+// genFlags maps synth.Config's field names, as synth's errors name them, to
+// the flags of konvoy gen that set them.
+var genFlags = map[string]string{
+	"Seed":         "-seed",
+	"Events":       "-events",
+	"Keys":         "-keys",
+	"KeySkew":      "-key-skew",
+	"Lines":        "-lines",
+	"LineSkew":     "-line-skew",
+	"StepsPerKey":  "-steps",
+	"OrderedSteps": "-ordered",
+	"InFlight":     "-in-flight",
+	"OutOfOrder":   "-out-of-order",
+	"Duration":     "-duration",
+	"Rate":         "-rate",
+	"BurstEvery":   "-burst-every",
+	"BurstLen":     "-burst-len",
+	"BurstFactor":  "-burst-factor",
+}
+
+// configField matches a field name of synth.Config as a whole word.
+var configField = regexp.MustCompile(`\b(Seed|Events|Keys|KeySkew|Lines|LineSkew|StepsPerKey|OrderedSteps|InFlight|OutOfOrder|Duration|Rate|BurstEvery|BurstLen|BurstFactor)\b`)
+
+// runGen is konvoy gen: it writes the synthetic trace its flags describe to
+// stdout, one event at a time, and returns the exit status.
+func runGen(args []string, stdout, stderr io.Writer) int {
+	cfg, format, err := parseGen(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		if ue.msg != "" {
+			fmt.Fprintln(stderr, ue.msg)
+		}
+		return 2
+	}
+	bw := bufio.NewWriterSize(stdout, genBufferSize)
+	if err := eventlog.WriteAll(bw, format, synth.Events(cfg)); err != nil {
+		fmt.Fprintln(stderr, "konvoy gen:", strings.TrimPrefix(err.Error(), "eventlog: "))
+		return 1
+	}
+	if err := bw.Flush(); err != nil {
+		fmt.Fprintln(stderr, "konvoy gen:", err)
+		return 1
+	}
+	return 0
+}
+
+// parseGen reads konvoy gen's command line into a valid synth.Config and an
+// output format. Its errors are usageError or flag.ErrHelp.
+func parseGen(args []string, stderr io.Writer) (synth.Config, eventlog.Format, error) {
+	cfg := synth.Default()
+	fs := flag.NewFlagSet("konvoy gen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "csv", "the output `format`: csv or jsonl")
+	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "the `seed` that selects the trace; the same flags and seed give the same trace")
+	fs.IntVar(&cfg.Events, "events", cfg.Events, "the number of events, `N` (10_000_000 style underscores allowed)")
+	fs.IntVar(&cfg.Keys, "keys", cfg.Keys, "the number of key names, `N`, from K1 (the hottest with -key-skew) on")
+	fs.Float64Var(&cfg.KeySkew, "key-skew", cfg.KeySkew, "the Zipf `exponent` of the keys' shares of the lifecycles (0: even)")
+	fs.IntVar(&cfg.Lines, "lines", cfg.Lines, "the number of lines, `N`; each key belongs to one")
+	fs.Float64Var(&cfg.LineSkew, "line-skew", cfg.LineSkew, "the Zipf `exponent` of the lines' shares of the keys (0: even)")
+	fs.IntVar(&cfg.StepsPerKey, "steps", cfg.StepsPerKey, "the events of one key's lifecycle, `N`")
+	fs.IntVar(&cfg.OrderedSteps, "ordered", cfg.OrderedSteps, "how many, `N`, of a lifecycle's events are ordered steps; the rest are history-only (step 0)")
+	fs.IntVar(&cfg.InFlight, "in-flight", cfg.InFlight, "the lifecycles in flight at once, `N`: how far keys interleave")
+	fs.Float64Var(&cfg.OutOfOrder, "out-of-order", cfg.OutOfOrder, "the `probability` that the producer swaps an ordered step with the next")
+	duration := fs.String("duration", cfg.Duration.String(), "the durations' `distribution`: fixed:N, uniform:LO,HI, exp:MEAN or lognormal:MU,SIGMA, in rounds")
+	fs.Float64Var(&cfg.Rate, "rate", cfg.Rate, "the mean arrivals per round, `R`; 0 makes a batch, all arriving at round 0")
+	fs.IntVar(&cfg.BurstEvery, "burst-every", cfg.BurstEvery, "a burst starts every `N` rounds (0: no bursts; needs -rate)")
+	fs.IntVar(&cfg.BurstLen, "burst-len", cfg.BurstLen, "a burst lasts `N` rounds, 1 to -burst-every (needs -burst-every)")
+	fs.Float64Var(&cfg.BurstFactor, "burst-factor", cfg.BurstFactor, "the rate multiplier `F` during a burst, > 0; below 1 makes a lull (needs -burst-every)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: konvoy gen [-format csv|jsonl] [-seed N] [-events N] [-keys N] [flags]")
+		fmt.Fprintln(fs.Output(), "Writes a synthetic trace to standard output, event by event, for konvoy -events -.")
+		fmt.Fprintln(fs.Output(), "The defaults are konvoy's benchmark set (synth.Default).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return cfg, 0, err
+		}
+		return cfg, 0, usageError{}
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "konvoy gen: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return cfg, 0, usageError{}
+	}
+	var f eventlog.Format
+	switch *format {
+	case "csv":
+		f = eventlog.CSV
+	case "jsonl":
+		f = eventlog.JSONL
+	default:
+		return cfg, 0, usageError{fmt.Sprintf("konvoy gen: -format is %q; want csv or jsonl", *format)}
+	}
+	d, err := synth.ParseDist(*duration)
+	if err != nil {
+		return cfg, 0, usageError{fmt.Sprintf("konvoy gen: -duration: %s", strings.TrimPrefix(err.Error(), "synth: "))}
+	}
+	cfg.Duration = d
+	if err := cfg.Check(); err != nil {
+		var lines []string
+		for _, line := range strings.Split(err.Error(), "\n") {
+			line = strings.TrimPrefix(line, "synth: ")
+			lines = append(lines, "konvoy gen: "+configField.ReplaceAllStringFunc(line, func(field string) string { return genFlags[field] }))
+		}
+		return cfg, 0, usageError{strings.Join(lines, "\n")}
+	}
+	return cfg, f, nil
+}

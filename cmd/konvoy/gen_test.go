@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/synth"
+)
+
+// tinyGen is a trace small enough to read in a golden file, with every
+// feature on: arrivals, disorder, history-only records and two lines.
+var tinyGen = []string{"gen", "-events", "14", "-keys", "3", "-lines", "2", "-rate", "2", "-out-of-order", "0.3", "-duration", "exp:2", "-seed", "7"}
+
+func TestGenGolden(t *testing.T) {
+	for _, tt := range []struct {
+		golden string
+		args   []string
+	}{
+		{"gen-csv.golden", tinyGen},
+		{"gen-jsonl.golden", append(slices.Clone(tinyGen), "-format", "jsonl")},
+		{"gen-batch.golden", []string{"gen", "-events", "7", "-keys", "2", "-lines", "1", "-steps", "3", "-ordered", "2", "-duration", "fixed:2"}},
+	} {
+		t.Run(tt.golden, func(t *testing.T) {
+			out, errOut, status := runCommand(tt.args...)
+			if status != 0 || errOut != "" {
+				t.Fatalf("status %d, stderr %q; want 0 and nothing", status, errOut)
+			}
+			golden(t, tt.golden, out)
+		})
+	}
+}
+
+// roundTripArgs set every flag of konvoy gen, and roundTripConfig is the
+// synth.Config they stand for, written out by hand.
+var (
+	roundTripArgs = []string{"gen", "-seed", "11", "-events", "5_000", "-keys", "300", "-key-skew", "0.8", "-lines", "9",
+		"-line-skew", "0.5", "-steps", "6", "-ordered", "3", "-in-flight", "40", "-out-of-order", "0.05",
+		"-duration", "lognormal:0.5,0.6", "-rate", "3", "-burst-every", "50", "-burst-len", "5", "-burst-factor", "4"}
+	roundTripConfig = synth.Config{Seed: 11, Events: 5000, Keys: 300, KeySkew: 0.8, Lines: 9, LineSkew: 0.5,
+		StepsPerKey: 6, OrderedSteps: 3, InFlight: 40, OutOfOrder: 0.05, Duration: synth.LogNormal(0.5, 0.6),
+		Rate: 3, BurstEvery: 50, BurstLen: 5, BurstFactor: 4}
+)
+
+// TestGenRoundTrip writes a trace with every flag set, reads it back as
+// synth's own events, and feeds it to konvoy -events - in both formats,
+// wanting the measures Simulate gives on those events.
+func TestGenRoundTrip(t *testing.T) {
+	want := slices.Collect(synth.Events(roundTripConfig))
+	for _, format := range []string{"csv", "jsonl"} {
+		t.Run(format, func(t *testing.T) {
+			trace, errOut, status := runCommand(append(slices.Clone(roundTripArgs), "-format", format)...)
+			if status != 0 || errOut != "" {
+				t.Fatalf("gen: status %d, stderr %q", status, errOut)
+			}
+			var got []konvoy.Event
+			for e, err := range (eventlog.Reader{}).Events(strings.NewReader(trace)) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, e)
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("the trace read back differs from synth.Events (-want +got):\n%s", d)
+			}
+
+			out, errOut, status := runWithInput(trace, "-events", "-", "-format", "json", "-layouts", "all", "-partitions", "5", "-policy", "all", "-consumers", "3")
+			if status != 0 || errOut != "" {
+				t.Fatalf("-events -: status %d, stderr %q", status, errOut)
+			}
+			var recs []record
+			if err := json.Unmarshal([]byte(out), &recs); err != nil {
+				t.Fatal(err)
+			}
+			if len(recs) != 7*3 {
+				t.Fatalf("%d records; want 21, one per layout and policy", len(recs))
+			}
+			i := 0
+			for _, l := range konvoy.AllLayouts(5) {
+				for _, p := range konvoy.Policies() {
+					r, err := konvoy.Simulate(want, l, 3, konvoy.WithPolicy(p))
+					if err != nil {
+						t.Fatal(err)
+					}
+					rec := recs[i]
+					i++
+					if rec.Layout != l.String() || rec.Policy != p.String() || rec.Events != len(want) || rec.Rounds != r.Rounds ||
+						rec.BackwardWrites != r.BackwardWrites || rec.WrongFinal != r.WrongFinal || rec.Buffered != r.Buffered ||
+						rec.Collision != r.Collision() || rec.WaitP99 != r.Wait.P99 || rec.ResponseMax != r.Response.Max {
+						t.Errorf("%s %s: record %+v; Simulate gives %+v", l, p, rec, r)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestGenIsDeterministic(t *testing.T) {
+	a, _, _ := runCommand(tinyGen...)
+	b, _, _ := runCommand(tinyGen...)
+	c, _, _ := runCommand(append(slices.Clone(tinyGen), "-seed", "8")...)
+	if a != b {
+		t.Error("the same flags gave two traces")
+	}
+	if a == c {
+		t.Error("another seed gave the same trace")
+	}
+}
+
+func TestGenFlagsSetConfig(t *testing.T) {
+	cfg, f, err := parseGen(roundTripArgs[1:], &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != eventlog.CSV {
+		t.Errorf("format %v; want csv by default", f)
+	}
+	if d := cmp.Diff(roundTripConfig, cfg, cmp.Comparer(func(a, b synth.Dist) bool { return a.String() == b.String() })); d != "" {
+		t.Errorf("config (-want +got):\n%s", d)
+	}
+	cfg, _, err = parseGen(nil, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(synth.Default(), cfg, cmp.Comparer(func(a, b synth.Dist) bool { return a.String() == b.String() })); d != "" {
+		t.Errorf("with no flags, config differs from synth.Default (-want +got):\n%s", d)
+	}
+}
+
+func TestGenUsageErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-format", "xml"}, `konvoy gen: -format is "xml"; want csv or jsonl`},
+		{[]string{"-duration", "normal:1"}, `konvoy gen: -duration: distribution "normal:1": unknown kind "normal"`},
+		{[]string{"-duration", "uniform:3,1"}, `konvoy gen: -duration: distribution "uniform:3,1": uniform bounds are 3 and 1`},
+		{[]string{"-keys", "0"}, "konvoy gen: -keys is 0; want 1 to"},
+		{[]string{"-events", "-1"}, "konvoy gen: -events is -1; want 0 to"},
+		{[]string{"-events", "1e6"}, `invalid value "1e6" for flag -events`},
+		{[]string{"-steps", "3", "-ordered", "5"}, "konvoy gen: -ordered is 5; want 0 to 3 ordered steps (at most -steps)"},
+		{[]string{"-in-flight", "0"}, "konvoy gen: -in-flight is 0"},
+		{[]string{"-key-skew", "-1"}, "konvoy gen: -key-skew is -1; want a finite Zipf exponent ≥ 0"},
+		{[]string{"-line-skew", "NaN"}, "konvoy gen: -line-skew is NaN"},
+		{[]string{"-out-of-order", "2"}, "konvoy gen: -out-of-order is 2; want a probability from 0 to 1"},
+		{[]string{"-rate", "-1"}, "konvoy gen: -rate is -1"},
+		{[]string{"-rate", "1e-300"}, "raise -rate"},
+		{[]string{"-rate", "1", "-burst-every", "10"}, "konvoy gen: -burst-len is 0; want 1 to 10 rounds (at most -burst-every)\nkonvoy gen: -burst-factor is 0"},
+		{[]string{"extra"}, `konvoy gen: unexpected argument "extra"`},
+		{[]string{"-nope"}, "flag provided but not defined: -nope"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			out, errOut, status := runCommand(append([]string{"gen"}, tt.args...)...)
+			if status != 2 || out != "" || !strings.Contains(errOut, tt.want) {
+				t.Fatalf("status %d, stdout %q, stderr %q; want 2, nothing, and %q", status, out, errOut, tt.want)
+			}
+		})
+	}
+	out, errOut, status := runCommand("gen", "-h")
+	if status != 0 || out != "" || !strings.Contains(errOut, "usage: konvoy gen") {
+		t.Errorf("-h: status %d, stdout %q, stderr %q", status, out, errOut)
+	}
+}
+
+// failingWriter accepts n bytes, then fails.
+type failingWriter struct{ n int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		k := w.n
+		w.n = 0
+		return k, errors.New("disk full")
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+func TestGenWriteError(t *testing.T) {
+	var errOut bytes.Buffer
+	status := run([]string{"gen", "-events", "100000", "-keys", "1000"}, strings.NewReader(""), &failingWriter{n: 1 << 20}, &errOut)
+	if status != 1 || errOut.String() != "konvoy gen: disk full\n" {
+		t.Errorf("status %d, stderr %q; want 1 and the write error", status, errOut.String())
+	}
+}

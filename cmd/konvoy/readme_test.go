@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// readmeBlock returns the text of README.md that follows the line after, up
+// to the end of its code block.
+func readmeBlock(t *testing.T, after string) string {
+	t.Helper()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(readme)
+	i := strings.Index(s, after+"\n")
+	if i < 0 {
+		t.Fatalf("README.md has no line %q", after)
+	}
+	s = s[i+len(after)+1:]
+	if i = strings.Index(s, "```"); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// TestReadmeShowsRealOutput wants the outputs README.md shows to be what
+// the command prints today.
+func TestReadmeShowsRealOutput(t *testing.T) {
+	lesson, _, _ := runCommand()
+	latency, _, _ := runCommand("-events", "testdata/arrivals.csv", "-layouts", "convoy,line-convoy,partitioned", "-partitions", "3", "-policy", "all")
+	latency = latency[strings.Index(latency, "\nlatency")+1:]
+	json, _, _ := runCommand(withStatuses("-events", "testdata/shipments.csv", "-layouts", "free,convoy", "-consumers", "4,8", "-format", "json")...)
+	trace, _, _ := runCommand("gen", "-events", "100000", "-keys", "20000")
+	all, _, _ := runWithInput(trace, "-events", "-", "-layouts", "all")
+	for _, tt := range []struct{ after, want string }{
+		{"$ go run ./cmd/konvoy", lesson},
+		{"    -layouts convoy,line-convoy,partitioned -partitions 3 -policy all | sed -n '/^latency/,$p'", latency},
+		{"    -layouts free,convoy -consumers 4,8 -format json", json},
+		{"go run ./cmd/konvoy gen -events 100000 -keys 20000 | go run ./cmd/konvoy -events - -layouts all\n```\n\n```", all},
+	} {
+		if d := cmp.Diff(tt.want, readmeBlock(t, tt.after)); d != "" {
+			t.Errorf("README.md after %q differs from the output (-output +README):\n%s", tt.after, d)
+		}
+	}
+}
