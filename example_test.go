@@ -113,16 +113,7 @@ func ExampleSimulate_badInput() {
 // ordered events wait for their lanes. On other traces the two can differ
 // either way; the simulation is the figure to trust.
 func ExampleSelectiveConvoy() {
-	ordered := konvoy.LessonEvents()
-	var events []konvoy.Event
-	for i, e := range ordered {
-		events = append(events, e)
-		if e.Step < 4 {
-			history := e
-			history.Step, history.Duration = 0, 1+i%2
-			events = append(events, history)
-		}
-	}
+	ordered, events := konvoy.LessonEvents(), konvoy.LessonEventsWithHistory()
 	run := func(evs []konvoy.Event, l konvoy.Layout) konvoy.Result {
 		r, _ := konvoy.Simulate(evs, l, 4)
 		return r

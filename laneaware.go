@@ -165,7 +165,7 @@ func (s *Simulator) take(id, t, i, ln int) {
 	}
 	finish := t + q.duration
 	s.consumers.busyFrom(id, finish)
-	s.started(Event{Step: q.step, Duration: q.duration, Arrival: q.arrival}, i, q.key, ln, id, t)
+	s.started(Event{Step: q.step, Duration: q.duration, Arrival: q.arrival}, i, q.key, ln, id, t, t)
 	s.pending.push(finished{finish: finish, index: i, key: q.key, step: q.step})
 	if ln >= 0 {
 		s.reschedule(ln, finish, t)

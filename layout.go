@@ -126,6 +126,10 @@ func Partitioned(n int) Layout {
 	return Layout{name: "partitioned:" + strconv.Itoa(n), lanes: partitionLanes, partitions: n}
 }
 
+// Partitions returns the number of partitions of a [Partitioned] layout, and
+// 0 for every other layout.
+func (l Layout) Partitions() int { return l.partitions }
+
 // String returns the layout's name: "free", "convoy", "line-convoy",
 // "version-stamp", "selective-convoy", "resequencer", "partitioned:N", the
 // name given to [NewLayout], and "free" for the zero Layout.

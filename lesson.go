@@ -43,3 +43,22 @@ func LessonEvents() []Event {
 	}
 	return events
 }
+
+// LessonEventsWithHistory returns lesson-style shipments of seven events, as
+// the lesson's ordered share KK1 = 4/7 assumes: the lesson's events in
+// input order, each of a shipment's first three steps followed by a
+// history-only record (Step 0) of the same shipment and line, lasting 1 or 2
+// rounds. The lesson only estimates the selective convoy on paper; these 35
+// events let it be simulated. It returns a fresh slice on each call.
+func LessonEventsWithHistory() []Event {
+	var events []Event
+	for i, e := range LessonEvents() {
+		events = append(events, e)
+		if e.Step < len(LessonStatuses()) {
+			history := e
+			history.Step, history.Duration = 0, 1+i%2
+			events = append(events, history)
+		}
+	}
+	return events
+}

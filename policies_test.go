@@ -133,11 +133,22 @@ func TestScheduleAccountsForEveryEvent(t *testing.T) {
 		}
 		count := map[konvoy.Outcome]int{}
 		maxWait, rounds := 0, 0
+		lastFinish := map[int]int{} // by consumer, in input order
 		for i, slot := range r.Schedule {
+			// A consumer takes an event when it is free and the event has
+			// arrived; lane-aware dispatch takes it only when it can start.
+			wantTaken := max(lastFinish[slot.Consumer], slot.Arrival)
+			if p == konvoy.LaneAware {
+				wantTaken = slot.Start
+			}
+			if slot.Taken != wantTaken {
+				t.Fatalf("slot %d = %+v: taken at %d, want %d", i, slot, slot.Taken, wantTaken)
+			}
+			lastFinish[slot.Consumer] = slot.Finish
 			e := events[i]
 			count[slot.Outcome]++
 			if slot.Index != i || slot.Key != e.Key || slot.Arrival != e.Arrival || slot.Finish-slot.Start != e.Duration ||
-				slot.Start < e.Arrival || slot.Consumer < 0 || slot.Consumer >= c {
+				slot.Start < e.Arrival || slot.Taken < e.Arrival || slot.Taken > slot.Start || slot.Consumer < 0 || slot.Consumer >= c {
 				t.Fatalf("slot %d = %+v for event %+v", i, slot, e)
 			}
 			if (slot.AppliedAt >= 0) != (slot.Outcome != konvoy.Skipped && slot.Outcome != konvoy.Duplicate && slot.Outcome != konvoy.NeverApplied) ||

@@ -1,8 +1,10 @@
 package konvoy
 
 // Slot is one event's place in a run's schedule, kept by [WithSchedule]:
-// which consumer ran it, in which lane ("" for none), when it arrived,
-// started and finished, and what the handler made of it. AppliedAt is the
+// which consumer ran it, in which lane ("" for none), when it arrived, when
+// its consumer took it, when it started and finished, and what the handler
+// made of it. A consumer that took an event before it could start held it,
+// idle, from Taken to Start: head-of-line blocking, when its lane was busy. AppliedAt is the
 // round at which it changed its key's state: its finish, or later for an
 // event the resequencer held; -1 when it never did.
 type Slot struct {
@@ -11,6 +13,7 @@ type Slot struct {
 	Lane      string
 	Consumer  int
 	Arrival   int
+	Taken     int
 	Start     int
 	Finish    int
 	Outcome   Outcome

@@ -87,7 +87,7 @@ func (s *Simulator) dispatchHeadOfLine(e Event, k, ln int) (id int) {
 	}
 	finish := start + e.Duration
 	s.consumers.busyUntil(finish)
-	s.started(e, s.events, k, ln, c.id, start)
+	s.started(e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
 	s.running[c.id] = running{finish: finish, index: s.events, key: k, step: e.Step, waiting: true}
 	return c.id
 }
@@ -107,14 +107,15 @@ func (s *Simulator) dispatchStatic(e Event, k, ln int) {
 		start = max(start, s.lanes[ln].free)
 	}
 	s.consumers.busyFrom(c.id, start+e.Duration)
-	s.started(e, s.events, k, ln, c.id, start)
+	s.started(e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
 	s.pending.push(finished{finish: start + e.Duration, index: s.events, key: k, step: e.Step})
 }
 
 // started records that the event with input index i, of key index k, lane
-// ln and consumer id, starts at start: it takes the lane until it finishes,
-// and its latencies, lane load and schedule slot are counted.
-func (s *Simulator) started(e Event, i, k, ln, id, start int) {
+// ln, taken by consumer id at taken, starts at start: it takes the lane
+// until it finishes, and its latencies, lane load and schedule slot are
+// counted.
+func (s *Simulator) started(e Event, i, k, ln, id, taken, start int) {
 	finish := start + e.Duration
 	s.waits.add(start - e.Arrival)
 	s.responses.add(finish - e.Arrival)
@@ -129,7 +130,7 @@ func (s *Simulator) started(e Event, i, k, ln, id, start int) {
 	}
 	s.rounds = max(s.rounds, finish)
 	if s.schedule != nil {
-		s.schedule[i].Consumer, s.schedule[i].Start, s.schedule[i].Finish = id, start, finish
+		s.schedule[i].Consumer, s.schedule[i].Taken, s.schedule[i].Start, s.schedule[i].Finish = id, taken, start, finish
 		if ln >= 0 {
 			s.schedule[i].Lane = s.laneName(ln)
 		}

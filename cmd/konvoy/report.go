@@ -135,21 +135,10 @@ func lessonComparison(events []konvoy.Event, opt options) (string, error) {
 	return b.String(), nil
 }
 
-// selectiveEvents returns lesson-style shipments of 7 events: the lesson's
-// events, each of the first three steps of a shipment followed by a
-// history-only record of 1 or 2 rounds, as konvoy's ExampleSelectiveConvoy
-// builds them; and the lesson's events alone, the ordered part.
+// selectiveEvents returns lesson-style shipments of 7 events and the
+// lesson's events alone, the ordered part.
 func selectiveEvents() (events, ordered []konvoy.Event) {
-	ordered = konvoy.LessonEvents()
-	for i, e := range ordered {
-		events = append(events, e)
-		if e.Step < 4 {
-			history := e
-			history.Step, history.Duration = 0, 1+i%2
-			events = append(events, history)
-		}
-	}
-	return events, ordered
+	return konvoy.LessonEventsWithHistory(), konvoy.LessonEvents()
 }
 
 // selectiveSection simulates the selective convoy on lesson-style shipments
