@@ -114,13 +114,13 @@ func (f finished) before(g finished) bool {
 	return f.finish < g.finish || f.finish == g.finish && f.index < g.index
 }
 
-// applyPending applies, in apply order, the pending events that finish
-// before until, or at until with an input index below below: no event
-// dispatched later can come before them.
-func (s *Simulator) applyPending(until, below int) {
+// applyPending applies, in apply order, the pending events that finish by
+// until: no event dispatched later finishes before until, and one that
+// finishes at until has a higher input index.
+func (s *Simulator) applyPending(until int) {
 	for len(s.pending) > 0 {
 		f := s.pending[0]
-		if f.finish > until || f.finish == until && f.index >= below {
+		if f.finish > until {
 			return
 		}
 		s.pending.pop()

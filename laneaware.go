@@ -47,14 +47,6 @@ type laneAware struct {
 
 func (a *laneAware) at(i int) *queued { return &a.fifo[i-a.base] }
 
-// oldest returns the input index of the oldest event not taken, or MaxInt.
-func (a *laneAware) oldest() int {
-	if a.front < len(a.fifo) {
-		return a.base + a.front
-	}
-	return math.MaxInt
-}
-
 // enqueueLaneAware holds event e, of key index k and lane ln, for the
 // consumers.
 func (s *Simulator) enqueueLaneAware(e Event, k, ln int) {
@@ -76,13 +68,16 @@ func (s *Simulator) enqueueLaneAware(e Event, k, ln int) {
 }
 
 // runLaneAware runs the lane-aware policy forward in time for as long as no
-// event yet to be added could change a choice. At each decision time, every
-// consumer free then (the idle ones and those just finishing), lowest index
-// first, takes the oldest arrived event whose lane is free; a consumer with
+// event yet to be added could change a choice. At each decision time, while
+// a consumer is free (idle, just finishing, or done at once with an event
+// that took no time), the free consumer with the lowest index takes the
+// oldest arrived event whose lane is free; a consumer with
 // nothing to take stays idle until the next arrival or the next lane to come
 // free. An event yet to come is younger than every event held, so it matters
 // only to a consumer that would stay idle, and only if it could arrive by
 // then: the run stops there until the next Add, or the end of the input.
+// Every event held then can start only after now, so every event taken that
+// finishes by now can be applied.
 func (s *Simulator) runLaneAware() {
 	a := &s.aware
 	for {
@@ -113,7 +108,11 @@ func (s *Simulator) runLaneAware() {
 			if i < 0 {
 				break
 			}
-			s.take(int(a.idle.pop()), t, i, ln)
+			id := int(a.idle.pop())
+			if s.take(id, t, i, ln) == t { // took no time: free again at once
+				a.idle.push(idleConsumer(id))
+				s.consumers.busyFrom(id, math.MaxInt)
+			}
 		}
 		if len(a.idle) > 0 && !a.ended && t >= s.lastArrival {
 			return
@@ -152,8 +151,8 @@ func (s *Simulator) oldestEligible(t int) (i, ln int) {
 }
 
 // take gives the held event with input index i, in lane ln (-1: none), to
-// idle consumer id at time t.
-func (s *Simulator) take(id, t, i, ln int) {
+// idle consumer id at time t, and returns when it finishes.
+func (s *Simulator) take(id, t, i, ln int) (finish int) {
 	a := &s.aware
 	q := *a.at(i)
 	a.at(i).taken = true
@@ -163,7 +162,7 @@ func (s *Simulator) take(id, t, i, ln int) {
 	} else {
 		a.freeHead++
 	}
-	finish := t + q.duration
+	finish = t + q.duration
 	s.consumers.busyFrom(id, finish)
 	s.started(Event{Step: q.step, Duration: q.duration, Arrival: q.arrival}, i, q.key, ln, id, t, t)
 	s.pending.push(finished{finish: finish, index: i, key: q.key, step: q.step})
@@ -181,6 +180,7 @@ func (s *Simulator) take(id, t, i, ln int) {
 		a.base += a.front
 		a.front = 0
 	}
+	return finish
 }
 
 // reschedule puts lane ln, busy until finish, back among the lanes with

@@ -109,6 +109,27 @@ func refDuzen(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc, isleyic
 	return refDuzenWith(events, tuketici, lane, isleyici, refKosum)
 }
 
+// refRun dispatches events as kosum does and returns them, in input order,
+// with their consumers, starts and finishes.
+func refRun(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc,
+	kosum func([]refEvent, int, func(refEvent) *string) []refEvent) []refEvent {
+	isler := make([]refEvent, len(events))
+	for i, e := range events {
+		isler[i] = refEvent{takipNo: e.Key, hat: e.Line, adim: e.Step, sure: e.Duration, varis: e.Arrival, sira: i}
+	}
+	var serit func(refEvent) *string
+	if lane != nil {
+		serit = func(o refEvent) *string {
+			s, ok := lane(events[o.sira])
+			if !ok {
+				return nil
+			}
+			return &s
+		}
+	}
+	return kosum(isler, tuketici, serit)
+}
+
 // refDuzenWith is refDuzen with any dispatch.
 func refDuzenWith(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc, isleyici string,
 	kosum func([]refEvent, int, func(refEvent) *string) []refEvent) konvoy.Result {
@@ -283,10 +304,10 @@ func refStatic(isler []refEvent, tuketici int, serit func(refEvent) *string) []r
 	return out
 }
 
-// refLaneAware is the lane-aware policy with the whole input known, in
-// passes over time: at each time, consumers free then, lowest index first
-// and again until none can, take the oldest arrived event whose lane is
-// free; then time moves to the next finish, arrival or lane coming free.
+// refLaneAware is the lane-aware policy with the whole input known: at each
+// time, while a consumer is free and an arrived event's lane is free, the
+// free consumer with the lowest index takes the oldest such event; then time
+// moves to the next finish, arrival or lane coming free.
 func refLaneAware(isler []refEvent, tuketici int, serit func(refEvent) *string) []refEvent {
 	bos := make([]int, tuketici)
 	seritBos := map[string]int{}
@@ -303,24 +324,17 @@ func refLaneAware(isler []refEvent, tuketici int, serit func(refEvent) *string) 
 	}
 	simdi := 0
 	for kalan > 0 {
-		for degisti := true; degisti; {
-			degisti = false
-			for t := range bos {
-				if bos[t] > simdi {
-					continue
-				}
-				for i := range out {
-					if alinan[i] || !serbest(out[i], simdi) {
-						continue
-					}
-					alinan[i], kalan, degisti = true, kalan-1, true
-					out[i].tuketici, out[i].basla, out[i].bitis = t, simdi, simdi+out[i].sure
-					bos[t] = out[i].bitis
-					if out[i].serit != nil {
-						seritBos[*out[i].serit] = out[i].bitis
-					}
-					break
-				}
+		for {
+			t := slices.IndexFunc(bos, func(b int) bool { return b <= simdi }) // lowest index free
+			i := slices.IndexFunc(out, func(o refEvent) bool { return !alinan[o.sira] && serbest(o, simdi) })
+			if t < 0 || i < 0 {
+				break
+			}
+			alinan[i], kalan = true, kalan-1
+			out[i].tuketici, out[i].basla, out[i].bitis = t, simdi, simdi+out[i].sure
+			bos[t] = out[i].bitis
+			if out[i].serit != nil {
+				seritBos[*out[i].serit] = out[i].bitis
 			}
 		}
 		sonraki := math.MaxInt

@@ -115,12 +115,12 @@ func (s *Simulator) Add(e Event) error {
 		s.applyReady(s.dispatchHeadOfLine(e, k, ln))
 	case Static:
 		s.dispatchStatic(e, k, ln)
-		s.applyPending(max(s.consumers.earliest(), e.Arrival), math.MaxInt)
+		s.applyPending(max(s.consumers.earliest(), e.Arrival))
 	case LaneAware:
 		s.enqueueLaneAware(e, k, ln)
 		s.lastArrival = e.Arrival
 		s.runLaneAware()
-		s.applyPending(s.aware.now, s.aware.oldest())
+		s.applyPending(s.aware.now)
 	}
 	s.events++
 	s.work += e.Duration
