@@ -254,3 +254,19 @@ func ExamplePartitionsFor() {
 	// Output:
 	// found true: 5 partitions, 5 used, heaviest partition 2 carries 8 rounds, all of it TR-2214's
 }
+
+func TestPartitionLoadFigures(t *testing.T) {
+	p := konvoy.PartitionLoad{HeaviestLoad: 8, HeaviestKeyLoad: 6}
+	if p.Collision() != 2 || p.CollisionShare() != 0.25 {
+		t.Errorf("%+v: Collision %d, CollisionShare %v; want 2 and 0.25", p, p.Collision(), p.CollisionShare())
+	}
+	if (konvoy.PartitionLoad{}).CollisionShare() != 0 {
+		t.Error("an empty partition's collision share is not 0")
+	}
+	// Two keys of equal load in one partition: the one seen first is named.
+	events := []konvoy.Event{{Key: "b", Duration: 3}, {Key: "a", Duration: 3}}
+	q, found, err := konvoy.PartitionsFor(events, 0.5, 1)
+	if err != nil || !found || q.HeaviestKey != "b" || q.HeaviestLoad != 6 || q.HeaviestKeyLoad != 3 {
+		t.Errorf("%+v, %v, %v; want b named, 3 of 6", q, found, err)
+	}
+}

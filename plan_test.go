@@ -107,3 +107,36 @@ func ExamplePlanConsumers() {
 	//   convoy       7 consumers, 100.0 events/s (ceiling 125.0)
 	//   line-convoy  cannot keep up: at most 71.4 events/s, 14 rounds set by lane H2
 }
+
+// With a consumer for every event, each event starts as soon as it has
+// arrived and its lane is free: that run is the ceiling, exactly.
+func TestPlanCeilingIsTheRunWithAConsumerPerEvent(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sh := anyShape
+		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
+		events := eventsOf(sh).Draw(t, "events")
+		l := layoutGen.Draw(t, "layout")
+		plan, err := konvoy.PlanConsumers(slices.Values(events), l, konvoy.HeadOfLine, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := simulate(t, events, l, max(len(events), 1))
+		if plan.CeilingRounds != r.Rounds {
+			t.Fatalf("ceiling %d rounds; with a consumer per event the run takes %d", plan.CeilingRounds, r.Rounds)
+		}
+	})
+}
+
+// A run that takes exactly the rounds the peak allows keeps up.
+func TestPlanKeepsUpAtExactlyThePeak(t *testing.T) {
+	// Free's ceiling on the lesson is its longest event, 4 rounds; 20 events
+	// in 4 rounds of 1 s is 5 events/s.
+	p, err := konvoy.PlanConsumers(slices.Values(konvoy.LessonEvents()), konvoy.Free, konvoy.HeadOfLine, konvoy.PlanConfig{Peak: 5, RoundSeconds: 1})
+	if err != nil || p.Consumers == 0 || p.Rounds != 4 || p.CeilingRounds != 4 || p.Rate != 5 || p.Ceiling != 5 {
+		t.Fatalf("%+v, %v", p, err)
+	}
+	want := "a run of the trace that lasts R rounds sustains 20/(R·1s) events/s, so keeping up means at most 4 rounds"
+	if !slices.Contains(p.Assumptions, want) {
+		t.Fatalf("assumptions %q lack %q", p.Assumptions, want)
+	}
+}
