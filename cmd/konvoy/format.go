@@ -69,7 +69,7 @@ func records(t *trace) []record {
 	var out []record
 	for i, l := range t.opt.layouts {
 		for pi, p := range t.opt.policies {
-			for _, c := range t.counts {
+			for _, c := range t.shown {
 				r := t.run(i, pi, c)
 				wrong := r.WrongKeys
 				if wrong == nil {

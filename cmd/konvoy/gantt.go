@@ -21,11 +21,14 @@ const ganttTick = 10
 
 // gantt draws the schedule r kept (konvoy.WithSchedule) as text: one row per
 // consumer, one column per round, each event as its key's capital letter and
-// then the small letter for each further round it runs. Under head-of-line
-// dispatch, '.' marks a consumer that holds an event it cannot start while
-// the event's lane is busy; a blank is a consumer with nothing to do. A run
-// longer than a line is drawn in bands of whole tens of rounds, each under
-// its own ruler. title heads the drawing.
+// then the small letter for each further round it runs. '.' marks a
+// consumer that has taken an event and cannot start it while the event's
+// lane is busy, from the slot's Taken to its Start: head-of-line blocking,
+// exact under every policy (only head-of-line dispatch takes an event whose
+// lane is busy). A blank is a consumer with nothing to do. A run longer than
+// a line is drawn in bands of whole tens of rounds, each under its own
+// ruler. title heads the drawing, and policy says which rule dispatched the
+// run.
 func gantt(title string, r konvoy.Result, consumers int, policy konvoy.Policy) string {
 	var b strings.Builder
 	b.WriteString(title + "\n")
@@ -46,17 +49,14 @@ func gantt(title string, r konvoy.Result, consumers int, policy konvoy.Policy) s
 	for c := range rows {
 		rows[c] = []byte(strings.Repeat(" ", r.Rounds))
 	}
-	free := make([]int, consumers) // when each consumer finished its last event
 	blocked, instant := 0, 0
 	slots := slices.Clone(r.Schedule)
 	slices.SortStableFunc(slots, func(a, b konvoy.Slot) int { return a.Index - b.Index })
 	for _, s := range slots {
 		row := rows[s.Consumer]
-		if policy == konvoy.HeadOfLine {
-			for t := max(free[s.Consumer], s.Arrival); t < s.Start; t++ {
-				row[t] = '.'
-				blocked++
-			}
+		for t := s.Taken; t < s.Start; t++ {
+			row[t] = '.'
+			blocked++
 		}
 		if s.Finish == s.Start {
 			instant++
@@ -67,7 +67,6 @@ func gantt(title string, r konvoy.Result, consumers int, policy konvoy.Policy) s
 		if s.Finish > s.Start {
 			row[s.Start] = byte('A' + symbol[s.Key])
 		}
-		free[s.Consumer] = max(free[s.Consumer], s.Finish)
 	}
 
 	// Consumers after the last one that ran anything are left out, in a
@@ -115,7 +114,7 @@ func gantt(title string, r konvoy.Result, consumers int, policy konvoy.Policy) s
 		busy += s.Finish - s.Start
 	}
 	total := consumers * r.Rounds
-	if policy == konvoy.HeadOfLine {
+	if policy == konvoy.HeadOfLine || blocked > 0 {
 		b.WriteString(". is a consumer holding an event whose lane is busy (head-of-line blocking)\n")
 		fmt.Fprintf(&b, "of %d consumer-rounds (%d × %d): %d busy, %d blocked (.), %d idle\n", total, consumers, r.Rounds, busy, blocked, total-busy-blocked)
 	} else {

@@ -129,3 +129,24 @@ func TestGanttIdleConsumers(t *testing.T) {
 		t.Errorf("got\n%s", got)
 	}
 }
+
+// TestGanttTaken wants blocking drawn from each slot's Taken to its Start,
+// whatever the policy: a static consumer that took an event whose lane was
+// busy shows it blocked, as head-of-line dispatch does.
+func TestGanttTaken(t *testing.T) {
+	r := konvoy.Result{Rounds: 4, Schedule: []konvoy.Slot{
+		{Index: 0, Key: "A", Lane: "A", Consumer: 0, Taken: 0, Start: 0, Finish: 2},
+		{Index: 1, Key: "A", Lane: "A", Consumer: 1, Taken: 0, Start: 2, Finish: 3},
+		{Index: 2, Key: "B", Lane: "B", Consumer: 0, Arrival: 3, Taken: 3, Start: 3, Finish: 4},
+	}}
+	got := gantt("title", r, 2, konvoy.Static)
+	for _, want := range []string{
+		"consumer 1 Aa B\n", "consumer 2 ..A\n",
+		". is a consumer holding an event whose lane is busy (head-of-line blocking)\n",
+		"of 8 consumer-rounds (2 × 4): 4 busy, 2 blocked (.), 2 idle\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the view lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -20,17 +20,47 @@
 // report. While a long trace is read, a progress bar shows on standard error
 // when it is a terminal.
 //
+// -plot DIR also draws the report's pictures (package chart) into DIR, as SVG
+// and PNG (-plot-format svg, png or both): rounds.* (rounds against 1 to 8
+// consumers for the lesson; for a trace, against the -consumers list, or 1
+// to 16 without one), latency.* (the wait and response distributions at the
+// first consumer count) and schedule-LAYOUT.* (the schedule at that count:
+// the convoy's for the lesson, every layout's for a trace, a partitioned:N
+// layout's as schedule-partitioned-N.*). Schedules and latencies are drawn
+// for a trace of at most 2000 events; for a longer one -plot draws rounds
+// only, and says so on standard error. go run ./cmd/konvoy -plot docs
+// regenerates the README's pictures.
+//
 // konvoy gen writes a synthetic trace (package synth) to standard output as
 // CSV or JSON Lines, event by event, in the form -events reads.
 //
+// konvoy plan answers, for the lesson or a trace (-events, read with the
+// same flags), how many consumers each layout needs under each dispatch
+// policy to keep up with a peak rate (-peak, 97.22 events/s by default)
+// when one round lasts -round-time (10ms by default, or -unit when a trace
+// gives one); the rate above which no number of consumers helps, and the
+// lane that sets it; the selective convoy's multiplier, simulated, beside
+// the lesson's formula; the formula's sensitivity to the ordered share; and
+// the fewest Kafka partitions that keep collisions within -collision of the
+// heaviest partition. Every answer states what it assumes; -format json
+// prints them all as one object. The planner reads a trace many times: it
+// holds a trace of up to 2,000,000 events in memory and reads a longer one
+// again for each pass, and first copies standard input to a temporary file,
+// removed when it is done.
+//
 // Usage:
 //
-//	konvoy [-consumers N] [-policy P,...|all] [-partitions N]
+//	konvoy [-consumers N] [-policy P,...|all] [-partitions N] [-plot DIR [-plot-format F]]
 //	konvoy -events FILE [-consumers N,...] [-layouts L,...|all] [-partitions N]
 //	       [-policy P,...|all] [-gantt] [-format text|json|csv]
-//	       [-capacity [-peak R]] [-input csv|jsonl]
+//	       [-capacity [-peak R]] [-plot DIR [-plot-format svg|png|both]]
+//	       [-input csv|jsonl]
 //	       [-key COL] [-line COL] [-status COL] [-step COL] [-duration COL] [-at COL]
 //	       [-steps S,...] [-history S,...] [-unit D [-round]]
+//	konvoy plan [-events FILE [trace flags as above]] [-peak R] [-round-time D]
+//	       [-layouts L,...|all] [-partitions N] [-policy P,...|all]
+//	       [-max-consumers N] [-consumers N] [-collision S] [-max-partitions N]
+//	       [-format text|json]
 //	konvoy gen [-format csv|jsonl] [-seed N] [-events N] [-keys N] [-key-skew S]
 //	       [-lines N] [-line-skew S] [-steps N] [-ordered N] [-in-flight N]
 //	       [-out-of-order P] [-duration DIST] [-rate R]
@@ -52,6 +82,7 @@ import (
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/chart"
 	"github.com/sirali-konvoy/konvoy/eventlog"
 )
 
@@ -72,6 +103,10 @@ type options struct {
 	capacity   bool
 	peak       float64
 	reader     eventlog.Reader
+
+	consumersSet bool           // -consumers was given
+	plot         string         // -plot: the directory of the pictures, or ""
+	plotFormats  []chart.Format // -plot-format
 }
 
 // intList is a comma-separated list of whole numbers.
@@ -108,21 +143,26 @@ func (l *stringList) Set(v string) error {
 }
 
 // eventFlags are the flags that mean something only with -events.
-var eventFlags = []string{"layouts", "gantt", "format", "capacity", "peak", "input", "key", "line", "status", "step", "duration", "at", "steps", "history", "unit", "round"}
+var eventFlags = append([]string{"layouts", "gantt", "format", "capacity", "peak"}, traceFlagNames...)
 
 // usageError is a command-line mistake: exit status 2.
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
-func usagef(format string, args ...any) error {
-	return usageError{"konvoy: " + fmt.Sprintf(format, args...)}
+// usagef is a usage error of konvoy itself.
+func usagef(format string, args ...any) error { return usageIn("konvoy", format, args...) }
+
+// usageIn is a usage error of the command cmd ("konvoy", "konvoy plan").
+func usageIn(cmd, format string, args ...any) error {
+	return usageError{cmd + ": " + fmt.Sprintf(format, args...)}
 }
 
 // subcommands are konvoy's subcommands, by the name that is their first
 // argument; without one, konvoy prints the lesson or trace report.
 var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
-	"gen": func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runGen(args, stdout, stderr) },
+	"gen":  func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runGen(args, stdout, stderr) },
+	"plan": runPlan,
 }
 
 // run is the whole command, with its streams passed in so that tests can
@@ -145,10 +185,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var out string
+	var pics pictures
 	if opt.events == "" {
 		out, err = lessonReport(konvoy.LessonEvents(), opt)
+		if err == nil && opt.plot != "" {
+			pics, err = lessonPictures(opt)
+		}
 	} else {
-		out, err = traceReport(opt, stdin, stderr)
+		out, pics, err = traceReport(opt, stdin, stderr)
+	}
+	if err == nil && opt.plot != "" {
+		err = writePictures(opt.plot, pics.files)
 	}
 	if errors.As(err, &ue) {
 		fmt.Fprintln(stderr, ue.msg)
@@ -157,6 +204,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
+	}
+	for _, note := range pics.notes {
+		fmt.Fprintln(stderr, "konvoy: note:", note)
 	}
 	if _, err := io.WriteString(stdout, out); err != nil {
 		fmt.Fprintln(stderr, "konvoy:", err)
@@ -174,9 +224,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		consumers intList
 		layouts   = stringList{"free", "convoy", "line-convoy", "version-stamp"}
 		policies  stringList
-		steps     stringList
-		history   stringList
-		cols      eventlog.Columns
+		trace     traceFlags
 		opt       options
 	)
 	fs.Var(&consumers, "consumers", "the consumers `N` of the first table and the capacity; with -events a list N,... whose first is the first table's (default 4; with -events, 4 for the first table and 1,2,4,8 by consumers)")
@@ -188,22 +236,16 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&opt.format, "format", "text", "the report's `format`: text, json or csv")
 	fs.BoolVar(&opt.capacity, "capacity", false, "add the capacity table for the trace's ordered share (needs free in -layouts)")
 	fs.Float64Var(&opt.peak, "peak", konvoy.LessonPeakRate, "the peak write `rate`, in events/s, of the capacity table")
-	input := fs.String("input", "auto", "the trace's `format`: csv, jsonl, or auto (by the file's extension, else by its first byte)")
-	fs.StringVar(&cols.Key, "key", "key", "the key `column`")
-	fs.StringVar(&cols.Line, "line", "line", "the line `column`")
-	fs.StringVar(&cols.Status, "status", "status", "the status `column`, used when there is no step column")
-	fs.StringVar(&cols.Step, "step", "step", "the step `column` (whole numbers; used when present)")
-	fs.StringVar(&cols.Duration, "duration", "duration", "the duration `column`")
-	fs.StringVar(&cols.At, "at", "at", "the arrival `column` (optional)")
-	fs.Var(&steps, "steps", "the ordered statuses `S,...`, step 1 first")
-	fs.Var(&history, "history", "the statuses `S,...` that only append to history (step 0)")
-	unit := fs.Duration("unit", 0, "read durations and arrivals with units, one round lasting `duration` (0: whole rounds)")
-	round := fs.Bool("round", false, "round durations and arrivals that are not whole rounds of -unit to the nearest, instead of rejecting them")
+	trace.register(fs)
+	fs.StringVar(&opt.plot, "plot", "", "also draw the pictures (rounds against consumers, schedules, latency) into the directory `DIR`")
+	plotFormat := fs.String("plot-format", "both", "the pictures' `format`: svg, png or both (needs -plot)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: konvoy [-consumers N] [-policy P,...|all] [-partitions N]")
+		fmt.Fprintln(fs.Output(), "usage: konvoy [-consumers N] [-policy P,...|all] [-partitions N] [-plot DIR]")
 		fmt.Fprintln(fs.Output(), "       konvoy -events FILE [-consumers N,...] [-layouts L,...|all] [-policy P,...|all] [-format text|json|csv] [flags]")
+		fmt.Fprintln(fs.Output(), "       konvoy plan [flags]  (konvoy plan -h lists them)")
 		fmt.Fprintln(fs.Output(), "       konvoy gen [flags]  (konvoy gen -h lists them)")
 		fmt.Fprintln(fs.Output(), "Prints the lesson report: the lesson's events under every layout; with -events, the same report for a trace of your own;")
+		fmt.Fprintln(fs.Output(), "with -plot, draws its pictures too. konvoy plan answers how many consumers keep up with a peak rate;")
 		fmt.Fprintln(fs.Output(), "konvoy gen writes a synthetic trace.")
 		fs.PrintDefaults()
 	}
@@ -236,6 +278,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		return opt, err
 	}
 	opt.latency = set["policy"]
+	opt.consumersSet = set["consumers"]
+	if opt.plotFormats, err = parsePlotFormat(*plotFormat, opt.plot, set); err != nil {
+		return opt, err
+	}
 	if opt.events == "" {
 		for _, name := range eventFlags {
 			if set[name] {
@@ -262,6 +308,9 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	if opt.layouts, err = parseLayouts(layouts, opt.partitions, set["partitions"]); err != nil {
 		return opt, err
 	}
+	if opt.plot != "" && len(opt.layouts) > maxPlotLayouts {
+		return opt, usagef("-plot draws at most %d layouts in one picture; -layouts names %d", maxPlotLayouts, len(opt.layouts))
+	}
 	switch opt.format {
 	case "text", "json", "csv":
 	default:
@@ -284,36 +333,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	if !(opt.peak >= 0) || opt.peak > 1e300 {
 		return opt, usagef("-peak is %v; want a rate of 0 or more events/s", opt.peak)
 	}
-	f, err := eventlog.ParseFormat(*input)
-	if err != nil {
-		return opt, usagef("-input is %q; want csv, jsonl or auto", *input)
-	}
-	if *unit < 0 {
-		return opt, usagef("-unit is %v; want the length of one round, or 0 for whole rounds", *unit)
-	}
-	if *round && *unit == 0 {
-		return opt, usagef("-round needs -unit: whole rounds are never rounded")
-	}
-	for _, c := range []struct{ flag, value string }{
-		{"key", cols.Key}, {"line", cols.Line}, {"status", cols.Status},
-		{"step", cols.Step}, {"duration", cols.Duration}, {"at", cols.At},
-	} {
-		if c.value == "" {
-			return opt, usagef("-%s is empty; want a column name", c.flag)
-		}
-	}
-	opt.reader = eventlog.Reader{
-		Name:       opt.events,
-		Format:     f,
-		Columns:    cols,
-		Steps:      steps,
-		History:    history,
-		Resolution: *unit,
-		Round:      *round,
-	}
-	if _, err := eventlog.NewDecoder(strings.NewReader(""), opt.reader); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "eventlog: ")
-		return opt, usagef("-steps, -history: %s", msg)
+	if opt.reader, err = trace.reader(opt.events, "konvoy"); err != nil {
+		return opt, err
 	}
 	return opt, nil
 }

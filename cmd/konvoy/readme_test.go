@@ -2,6 +2,9 @@ package main
 
 import (
 	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,7 +40,9 @@ func TestReadmeShowsRealOutput(t *testing.T) {
 	json, _, _ := runCommand(withStatuses("-events", "testdata/shipments.csv", "-layouts", "free,convoy", "-consumers", "4,8", "-format", "json")...)
 	trace, _, _ := runCommand("gen", "-events", "100000", "-keys", "20000")
 	all, _, _ := runWithInput(trace, "-events", "-", "-layouts", "all")
+	plan, _, _ := runCommand("plan")
 	for _, tt := range []struct{ after, want string }{
+		{"$ go run ./cmd/konvoy plan", plan},
 		{"$ go run ./cmd/konvoy", lesson},
 		{"    -layouts convoy,line-convoy,partitioned -partitions 3 -policy all | sed -n '/^latency/,$p'", latency},
 		{"    -layouts free,convoy -consumers 4,8 -format json", json},
@@ -45,6 +50,33 @@ func TestReadmeShowsRealOutput(t *testing.T) {
 	} {
 		if d := cmp.Diff(tt.want, readmeBlock(t, tt.after)); d != "" {
 			t.Errorf("README.md after %q differs from the output (-output +README):\n%s", tt.after, d)
+		}
+	}
+}
+
+// TestReadmePictures wants README.md to name the command that regenerates
+// its pictures, in a code block of its own, and every picture it shows to
+// be one that command draws into docs/.
+func TestReadmePictures(t *testing.T) {
+	if got := readmeBlock(t, "```sh"+"\n"+docsCommand); got != "" {
+		t.Errorf("README.md: want %q alone in its code block; it goes on with %q", docsCommand, got)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, drawn := plotted(t, "")
+	shown := regexp.MustCompile(`!\[[^\]]*\]\(docs/([^)]+)\)`).FindAllStringSubmatch(string(readme), -1)
+	if len(shown) != 3 {
+		t.Errorf("README.md shows %d pictures from docs/; want the lesson's 3", len(shown))
+	}
+	for _, m := range shown {
+		name := m[1]
+		if !slices.Contains(drawn, name) {
+			t.Errorf("README.md shows docs/%s, which %s does not draw", name, docsCommand)
+		}
+		if _, err := os.Stat(filepath.Join("..", "..", "docs", name)); err != nil {
+			t.Errorf("README.md shows docs/%s: %v", name, err)
 		}
 	}
 }

@@ -18,8 +18,10 @@ import (
 type trace struct {
 	name        string
 	opt         options
-	counts      []int               // the consumer counts, ascending
+	counts      []int               // the consumer counts simulated, ascending
+	shown       []int               // the consumer counts the report shows, ascending
 	results     [][][]konvoy.Result // [layout][policy][index in counts]
+	sample      []konvoy.Event      // with -plot, the first maxPlotEvents+1 events
 	stats       eventlog.Stats
 	rounded     int
 	lastArrival int // the last event's arrival: 0 for a batch
@@ -36,34 +38,46 @@ func (t *trace) run(li, pi, c int) konvoy.Result {
 }
 
 // traceReport reads the trace opt names and returns its report in the asked
-// format. It writes nothing until the whole trace has been read, so a bad
-// trace gives an error and no partial report.
-func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, error) {
+// format and, with -plot, its pictures. It writes nothing until the whole
+// trace has been read, so a bad trace gives an error and no partial report.
+func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, pictures, error) {
+	var pics pictures
 	t, err := readTrace(opt, stdin, stderr)
 	if err != nil {
-		return "", err
+		return "", pics, err
+	}
+	if opt.plot != "" {
+		if pics, err = tracePictures(t); err != nil {
+			return "", pics, err
+		}
 	}
 	if t.rounded > 0 && opt.format != "text" {
 		fmt.Fprintf(stderr, "konvoy: note: %s rounded to whole rounds%s\n", plural(t.rounded, "duration or arrival", "durations and arrivals"), resolutionNote(opt.reader.Resolution))
 	}
+	var out string
 	switch opt.format {
 	case "json":
-		return jsonReport(t)
+		out, err = jsonReport(t)
 	case "csv":
-		return csvReport(t)
+		out, err = csvReport(t)
+	default:
+		out = textReport(t)
 	}
-	return textReport(t), nil
+	return out, pics, err
 }
 
 // readTrace reads the trace in one pass, feeding every event to one
 // simulator per (layout, consumers) pair, in memory that grows with the
 // trace's keys and lines, not its events.
 func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
-	t := &trace{name: opt.reader.Name, opt: opt, counts: slices.Clone(opt.consumers)}
+	t := &trace{name: opt.reader.Name, opt: opt, shown: slices.Sorted(slices.Values(opt.consumers))}
 	if t.name == "-" {
 		t.name = "<stdin>"
 	}
-	slices.Sort(t.counts)
+	t.counts = slices.Clone(t.shown)
+	if opt.plot != "" {
+		t.counts = slices.Compact(slices.Sorted(slices.Values(append(t.counts, plotCounts(opt)...))))
+	}
 
 	var raw io.Reader = stdin
 	size := int64(-1)
@@ -138,6 +152,9 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 		}
 		t.stats.Add(e)
 		t.lastArrival = e.Arrival
+		if opt.plot != "" && len(t.sample) <= maxPlotEvents {
+			t.sample = append(t.sample, e)
+		}
 		b.events = append(b.events, e)
 		b.lines = append(b.lines, dec.Line())
 		if len(b.events) == batchSize {

@@ -86,7 +86,7 @@ func textReport(t *trace) string {
 		head = append(head, l.String())
 	}
 	rounds.add(head...)
-	for _, c := range t.counts {
+	for _, c := range t.shown {
 		cells := []string{strconv.Itoa(c)}
 		for i := range layouts {
 			cells = append(cells, strconv.Itoa(t.result(i, c).Rounds))

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPlanGolden(t *testing.T) {
+	for _, tt := range []struct {
+		golden string
+		args   []string
+	}{
+		{"plan-lesson.golden", []string{"plan"}},
+		{"plan-lesson-json.golden", []string{"plan", "-format", "json"}},
+		{"plan-lesson-policy-all.golden", []string{"plan", "-policy", "all", "-consumers", "4", "-round-time", "20ms"}},
+		{"plan-shipments.golden", append([]string{"plan"}, withStatuses("-events", "testdata/shipments.csv", "-policy", "head-of-line,lane-aware")...)},
+		// arrivals.csv has arrivals and out-of-order keys; at 100 events/s
+		// a topic of 8 partitions cannot keep up, and none of up to 8
+		// partitions keeps collisions within 5%; at 200 events/s, above
+		// the trace's own rate, no layout keeps up.
+		{"plan-arrivals.golden", []string{"plan", "-events", "testdata/arrivals.csv", "-peak", "100", "-max-partitions", "8", "-layouts", "all"}},
+		{"plan-arrivals-json.golden", []string{"plan", "-events", "testdata/arrivals.csv", "-peak", "200", "-max-partitions", "8", "-format", "json"}},
+	} {
+		t.Run(tt.golden, func(t *testing.T) {
+			out, errOut, status := runCommand(tt.args...)
+			if status != 0 || errOut != "" {
+				t.Fatalf("status %d, stderr %q; want 0 and nothing", status, errOut)
+			}
+			golden(t, tt.golden, out)
+		})
+	}
+}
+
+// TestPlanLessonAnswer wants konvoy's ExamplePlanConsumers answer for the
+// lesson at its peak with a round of 10ms: free 2, convoy 2 and line-convoy
+// 4 consumers, and the partitions the lesson report's PartitionsFor finds.
+func TestPlanLessonAnswer(t *testing.T) {
+	out, errOut, status := runCommand("plan", "-format", "json")
+	if status != 0 || errOut != "" {
+		t.Fatalf("status %d, stderr %q", status, errOut)
+	}
+	var doc planDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, p := range doc.Plans {
+		got[p.Layout] = p.Consumers
+	}
+	for layout, want := range map[string]int{"free": 2, "convoy": 2, "line-convoy": 4, "selective-convoy": 2, "partitioned:5": 2} {
+		if got[layout] != want {
+			t.Errorf("%s: %d consumers; want %d", layout, got[layout], want)
+		}
+	}
+	if doc.RoundSeconds != 0.01 || doc.Peak != 97.22 || doc.Partitions.Partitions != 5 || !doc.Partitions.Found {
+		t.Errorf("round %v s, peak %v, partitions %+v", doc.RoundSeconds, doc.Peak, doc.Partitions)
+	}
+	// At the lesson's 4 consumers, the figures of the lesson report.
+	out, _, _ = runCommand("plan", "-consumers", "4")
+	if !strings.Contains(out, "multiplier: simulated x1.071; the formula s·cost + (1 − s) gives x1.357\n") {
+		t.Errorf("-consumers 4: want the lesson report's multipliers:\n%s", out)
+	}
+}
+
+// TestPlanConsumerLimit wants a layout that needs more consumers than
+// -max-consumers to say so, and the costs then measured at the limit.
+func TestPlanConsumerLimit(t *testing.T) {
+	out, errOut, status := runCommand("plan", "-max-consumers", "1", "-layouts", "free,convoy")
+	for _, want := range []string{
+		"free    head-of-line          -       -     -  500.00       4  no lane\n",
+		"free under head-of-line does not keep up with up to 1 consumer (-max-consumers)\n",
+		"convoy under head-of-line does not keep up with up to 1 consumer (-max-consumers)\n",
+		"- the costs are measured at 1 consumer, the most tried (-max-consumers), as free consumption does",
+	} {
+		if status != 0 || errOut != "" || !strings.Contains(out, want) {
+			t.Errorf("status %d, stderr %q; the plan lacks %q:\n%s", status, errOut, want, out)
+		}
+	}
+}
+
+// TestPlanReadsEveryForm wants the same plan from a trace held in memory, a
+// trace read again for every pass, and standard input, which is copied to a
+// temporary file that is gone afterwards.
+func TestPlanReadsEveryForm(t *testing.T) {
+	args := append([]string{"plan"}, withStatuses("-policy", "all")...)
+	want, errOut, status := runCommand(append(args, "-events", "testdata/shipments.csv")...)
+	if status != 0 || errOut != "" {
+		t.Fatalf("status %d, stderr %q", status, errOut)
+	}
+	data, err := os.ReadFile("testdata/shipments.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	old := planHeldEvents
+	defer func() { planHeldEvents = old }()
+	for _, held := range []int{old, 10} {
+		planHeldEvents = held
+		got, errOut, status := runCommand(append(args, "-events", "testdata/shipments.csv")...)
+		if status != 0 || errOut != "" || got != want {
+			t.Errorf("%d events held: status %d, stderr %q, plan:\n%s", held, status, errOut, got)
+		}
+		got, errOut, status = runWithInput(string(data), append(args, "-events", "-")...)
+		if w := strings.Replace(want, "testdata/shipments.csv", "<stdin>", 1); status != 0 || errOut != "" || got != w {
+			t.Errorf("%d events held, standard input: status %d, stderr %q, plan:\n%s", held, status, errOut, got)
+		}
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("konvoy plan left %d files in the temporary directory", len(left))
+	}
+}
+
+// TestPlanUnit wants a trace read with -unit planned with that round, and
+// -round-time that disagrees with it rejected.
+func TestPlanUnit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.csv")
+	os.WriteFile(path, []byte("key,line,step,duration\nA,H1,1,100ms\nA,H1,2,200ms\nB,H1,1,100ms\n"), 0o644)
+	out, errOut, status := runCommand("plan", "-events", path, "-unit", "100ms")
+	if status != 0 || errOut != "" || !strings.Contains(out, "one round lasts 100ms (-round-time)") {
+		t.Errorf("status %d, stderr %q, plan:\n%s", status, errOut, out)
+	}
+	out, errOut, status = runCommand("plan", "-events", path, "-unit", "100ms", "-round-time", "10ms")
+	if want := "konvoy plan: -round-time is 10ms, but -unit makes one round 100ms; leave -round-time out\n"; status != 2 || out != "" || errOut != want {
+		t.Errorf("status %d, stdout %q, stderr %q; want 2, nothing, %q", status, out, errOut, want)
+	}
+}
+
+func TestPlanUsageErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"extra"}, `konvoy plan: unexpected argument "extra"`},
+		{[]string{"-nope"}, "flag provided but not defined: -nope"},
+		{[]string{"-peak", "0"}, "konvoy plan: -peak is 0; want a positive rate in events/s"},
+		{[]string{"-peak", "+Inf"}, "konvoy plan: -peak is +Inf; want a positive rate in events/s"},
+		{[]string{"-round-time", "0s"}, "konvoy plan: -round-time is 0s; want how long one round lasts, such as 10ms"},
+		{[]string{"-round-time", "10"}, `invalid value "10" for flag -round-time`},
+		{[]string{"-max-consumers", "0"}, "konvoy plan: -max-consumers is 0; want at least 1"},
+		{[]string{"-consumers", "0"}, "konvoy plan: -consumers is 0; want at least 1"},
+		{[]string{"-collision", "1.5"}, "konvoy plan: -collision is 1.5; want a share from 0 to 1"},
+		{[]string{"-max-partitions", "0"}, "konvoy plan: -max-partitions is 0; want at least 1"},
+		{[]string{"-partitions", "0"}, "konvoy plan: -partitions is 0; want at least 1"},
+		{[]string{"-partitions", "3", "-layouts", "free"}, "konvoy plan: -partitions sets the layout partitioned; add partitioned or all to -layouts"},
+		{[]string{"-format", "csv"}, `konvoy plan: -format is "csv"; want text or json`},
+		{[]string{"-policy", "fifo"}, `konvoy plan: -policy: unknown policy "fifo"`},
+		{[]string{"-layouts", "free,fast"}, `konvoy plan: -layouts: unknown layout "fast"`},
+		{[]string{"-layouts", "partitioned,partitioned:5"}, "konvoy plan: -layouts names partitioned:5 twice"},
+		{[]string{"-steps", "a"}, "konvoy plan: -steps needs -events"},
+		{[]string{"-unit", "1s"}, "konvoy plan: -unit needs -events"},
+		{[]string{"-events", "x.csv", "-input", "xml"}, `konvoy plan: -input is "xml"; want csv, jsonl or auto`},
+		{[]string{"-events", "x.csv", "-round"}, "konvoy plan: -round needs -unit: whole rounds are never rounded"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			out, errOut, status := runCommand(append([]string{"plan"}, tt.args...)...)
+			if status != 2 || out != "" || !strings.Contains(errOut, tt.want) {
+				t.Fatalf("status %d, stdout %q, stderr %q; want 2, nothing, and %q", status, out, errOut, tt.want)
+			}
+		})
+	}
+	out, errOut, status := runCommand("plan", "-h")
+	if status != 0 || out != "" || !strings.Contains(errOut, "usage: konvoy plan") {
+		t.Errorf("-h: status %d, stdout %q, stderr %q", status, out, errOut)
+	}
+}
+
+// TestPlanBadTrace wants each class of bad input reported as FILE:LINE and
+// what was wrong, exit status 1, and no plan.
+func TestPlanBadTrace(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name, file, content string
+		args                []string
+		want                string
+	}{
+		{"bad duration", "bad.csv", "key,line,status,duration\nA,H1,accepted,1\nA,H1,transfer,2.5\n", nil,
+			`bad.csv:3: field "duration": value "2.5": want a whole number of rounds ≥ 0`},
+		{"unknown status", "bad.csv", "key,line,status,duration\nA,H1,accepted,1\nA,H1,lost,1\n", nil,
+			`bad.csv:3: field "status": value "lost": want an ordered status (-steps: accepted,transfer,out-for-delivery,delivered) or a history status (-history: scanned,weighed)`},
+		{"no line for line-convoy", "bad.csv", "key,route,status,duration\nA,H1,accepted,1\nB,,accepted,1\n", []string{"-line", "route"},
+			`bad.csv:3: field "route": value "": want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines`},
+		{"arrivals going back", "bad.csv", "key,line,status,duration,at\nA,H1,accepted,1,5\nB,H1,accepted,1,4\n", nil,
+			`bad.csv:3: event 1 (key "B"): Arrival 4 is before the previous event's 5; want events in arrival order`},
+		{"bad gzip", "bad.csv.gz", "\x1f\x8b not really", nil, `bad.csv.gz: gzip: invalid header`},
+		{"no events", "empty.csv", "key,line,status,duration\n", nil,
+			`konvoy plan: ` + "empty.csv" + ` holds no events: there is nothing to plan for`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, tt.file)
+			if err := os.WriteFile(path, []byte(tt.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, format := range []string{"text", "json"} {
+				out, errOut, status := runCommand(append([]string{"plan"}, withStatuses(append([]string{"-events", path, "-format", format}, tt.args...)...)...)...)
+				want := strings.Replace(tt.want, tt.file, path, 1) + "\n"
+				if status != 1 || out != "" || errOut != want {
+					t.Fatalf("-format %s: status %d, stdout %q, stderr\n%q\nwant 1, nothing, and\n%q", format, status, out, errOut, want)
+				}
+			}
+		})
+	}
+	_, errOut, status := runCommand("plan", "-events", filepath.Join(dir, "none.csv"))
+	if status != 1 || !strings.Contains(errOut, "no such file") {
+		t.Errorf("missing file: status %d, stderr %q; want 1 and no such file", status, errOut)
+	}
+}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+)
+
+// planDoc is konvoy plan's JSON report: one object holding every answer.
+// Ratios and rates are rounded to three decimals; a rate that no run bounds
+// (every event of no duration) is null, and a cost or multiplier that is
+// undefined (no ordered step, or none that takes time) is 0.
+type planDoc struct {
+	Trace        string         `json:"trace"`
+	Events       int            `json:"events"`
+	Keys         int            `json:"keys"`
+	Work         int            `json:"work"`
+	Peak         float64        `json:"peak"`
+	RoundSeconds float64        `json:"round_seconds"`
+	MaxRounds    float64        `json:"max_rounds"`
+	MaxConsumers int            `json:"max_consumers"`
+	Plans        []planRecord   `json:"plans"`
+	Selective    selectiveDoc   `json:"selective"`
+	Sensitivity  sensitivityDoc `json:"sensitivity"`
+	Partitions   partitionDoc   `json:"partitions"`
+}
+
+// planRecord is one layout's plan under one policy.
+type planRecord struct {
+	Layout        string   `json:"layout"`
+	Policy        string   `json:"policy"`
+	KeepsUp       bool     `json:"keeps_up"`
+	Consumers     int      `json:"consumers"`
+	Rounds        int      `json:"rounds"`
+	Rate          *float64 `json:"rate"`
+	Ceiling       *float64 `json:"ceiling"`
+	CeilingRounds int      `json:"ceiling_rounds"`
+	CeilingLane   string   `json:"ceiling_lane"`
+	Assumptions   []string `json:"assumptions"`
+}
+
+// selectiveDoc is the selective convoy, simulated and by the formula.
+type selectiveDoc struct {
+	On            string   `json:"on"`
+	Events        int      `json:"events"`
+	Ordered       int      `json:"ordered"`
+	Share         float64  `json:"ordered_share"`
+	Consumers     int      `json:"consumers"`
+	FreeRounds    int      `json:"free_rounds"`
+	Rounds        int      `json:"selective_convoy_rounds"`
+	ConvoyRounds  int      `json:"convoy_rounds"`
+	Simulated     float64  `json:"simulated"`
+	Formula       float64  `json:"formula"`
+	Cost          float64  `json:"cost"`
+	WholeInConvoy float64  `json:"whole_in_convoy"`
+	Assumptions   []string `json:"assumptions"`
+}
+
+// sensitivityDoc is the formula over a range of ordered shares; its costs
+// and multipliers are keyed by layout.
+type sensitivityDoc struct {
+	Consumers   int                `json:"consumers"`
+	Costs       map[string]float64 `json:"costs"`
+	Rows        []shareDoc         `json:"rows"`
+	Assumptions []string           `json:"assumptions"`
+}
+
+// shareDoc is one ordered share of the sensitivity table.
+type shareDoc struct {
+	Share       float64            `json:"ordered_share"`
+	Labels      []string           `json:"labels"`
+	Ordered     float64            `json:"ordered_rate"`
+	Unordered   float64            `json:"unordered_rate"`
+	Multipliers map[string]float64 `json:"multipliers"`
+}
+
+// partitionDoc is the fewest partitions that keep collisions small.
+type partitionDoc struct {
+	Collision         float64  `json:"collision"`
+	MaxPartitions     int      `json:"max_partitions"`
+	Found             bool     `json:"found"`
+	Partitions        int      `json:"partitions"`
+	Used              int      `json:"used"`
+	HeaviestPartition int      `json:"heaviest_partition"`
+	HeaviestLoad      int      `json:"heaviest_load"`
+	HeaviestKey       string   `json:"heaviest_key"`
+	HeaviestKeyLoad   int      `json:"heaviest_key_load"`
+	CollisionShare    float64  `json:"collision_share"`
+	Assumptions       []string `json:"assumptions"`
+}
+
+// planJSON is konvoy plan's JSON report, indented.
+func planJSON(a *planAnswer) (string, error) {
+	s, sens, p := a.selective, a.sensitivity, a.partitions
+	doc := planDoc{
+		Trace: a.src.name, Events: a.src.stats.Events(), Keys: a.src.stats.Keys(), Work: a.src.work,
+		Peak: a.opt.peak, RoundSeconds: a.opt.round.Seconds(), MaxRounds: round3(a.budget), MaxConsumers: a.opt.maxConsumers,
+		Plans: []planRecord{},
+	}
+	for li, row := range a.plans {
+		for _, pl := range row {
+			r := planRecord{Layout: a.layouts[li].String(), Policy: pl.Policy.String(), KeepsUp: pl.Consumers > 0,
+				Consumers: pl.Consumers, Rounds: pl.Rounds, Ceiling: jsonRate(pl.Ceiling),
+				CeilingRounds: pl.CeilingRounds, CeilingLane: pl.CeilingLane, Assumptions: pl.Assumptions}
+			if pl.Consumers > 0 {
+				r.Rate = jsonRate(pl.Rate)
+			}
+			doc.Plans = append(doc.Plans, r)
+		}
+	}
+	on := "the trace"
+	if s.lesson {
+		on = "lesson-style shipments"
+	}
+	doc.Selective = selectiveDoc{On: on, Events: s.events, Ordered: s.ordered, Share: round3(s.share), Consumers: s.consumers,
+		FreeRounds: s.free, Rounds: s.selectiveRun, ConvoyRounds: s.convoy, Simulated: round3(s.simulated),
+		Formula: round3(s.formula), Cost: round3(s.cost), WholeInConvoy: round3(s.wholeInConvoy), Assumptions: s.assumptions}
+	doc.Sensitivity = sensitivityDoc{Consumers: sens.consumers, Costs: map[string]float64{}, Rows: []shareDoc{}, Assumptions: sens.assumptions}
+	for i, l := range sens.layouts {
+		doc.Sensitivity.Costs[l.String()] = round3(sens.costs[i])
+	}
+	if len(sens.layouts) > 0 {
+		for _, r := range sens.rows {
+			row := shareDoc{Share: round3(r.share), Labels: r.labels, Ordered: round3(r.ordered), Unordered: round3(r.unordered),
+				Multipliers: map[string]float64{}}
+			if row.Labels == nil {
+				row.Labels = []string{}
+			}
+			for i, l := range sens.layouts {
+				row.Multipliers[l.String()] = round3(r.multipliers[i])
+			}
+			doc.Sensitivity.Rows = append(doc.Sensitivity.Rows, row)
+		}
+	}
+	doc.Partitions = partitionDoc{Collision: a.opt.collision, MaxPartitions: a.opt.maxPartitions, Found: p.found,
+		Partitions: p.load.Partitions, Used: p.load.Used, HeaviestPartition: p.load.HeaviestPartition,
+		HeaviestLoad: p.load.HeaviestLoad, HeaviestKey: p.load.HeaviestKey, HeaviestKeyLoad: p.load.HeaviestKeyLoad,
+		CollisionShare: round3(p.load.CollisionShare()), Assumptions: p.assumptions}
+
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// jsonRate is a rate for JSON, rounded to three decimals, or nil when no
+// run bounds it.
+func jsonRate(r float64) *float64 {
+	if math.IsInf(r, 1) {
+		return nil
+	}
+	x := round3(r)
+	return &x
+}

@@ -1,0 +1,354 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// planText is konvoy plan's text report: the plan for every layout and
+// policy, then the selective convoy, the sensitivity to the ordered share
+// and the partitions, each with the assumptions it rests on.
+func planText(a *planAnswer) string {
+	var b strings.Builder
+	b.WriteString(planHeader(a))
+	b.WriteString(planTable(a))
+	b.WriteString(selectiveText(a))
+	b.WriteString(sensitivityText(a))
+	b.WriteString(partitionText(a))
+	return b.String()
+}
+
+// planHeader names the trace, the peak and the round.
+func planHeader(a *planAnswer) string {
+	src, opt := a.src, a.opt
+	var b strings.Builder
+	fmt.Fprintf(&b, "The capacity plan for %s: %s, %s", src.name, plural(src.stats.Events(), "event", "events"), plural(src.stats.Keys(), "key", "keys"))
+	if !src.lesson {
+		fmt.Fprintf(&b, " (%d out of order), %s", len(src.stats.OutOfOrder()), plural(src.stats.Lines(), "line", "lines"))
+	}
+	fmt.Fprintf(&b, ", work %d rounds\n", src.work)
+	if src.rounded > 0 {
+		fmt.Fprintf(&b, "%s rounded to whole rounds%s\n", plural(src.rounded, "duration or arrival", "durations and arrivals"), resolutionNote(opt.reader.Resolution))
+	}
+	b.WriteString(wrapText(fmt.Sprintf("peak %s events/s; one round lasts %v (-round-time); keeping up means running the %d events in at most %.2f rounds",
+		formatRate(opt.peak), opt.round, src.stats.Events(), a.budget)))
+	return b.String()
+}
+
+// planTable is the plan for every layout and policy, what it cannot do, and
+// the assumptions of all the plans, each once.
+func planTable(a *planAnswer) string {
+	var b strings.Builder
+	t := &table{leftCols: 2, leftLast: true}
+	t.add("layout", "policy", "consumers", "rounds", "ev/s", "ev/s", "rounds", "set by")
+	t.span(2, "to keep up")
+	t.span(5, "ceiling")
+	var cannot []string
+	for li, l := range a.layouts {
+		for pi, p := range a.plans[li] {
+			name := l.String()
+			if pi > 0 {
+				name = ""
+			}
+			consumers, rounds, rate := "-", "-", "-"
+			if p.Consumers > 0 {
+				consumers, rounds, rate = strconv.Itoa(p.Consumers), strconv.Itoa(p.Rounds), formatRate(p.Rate)
+			} else if why := cannotKeepUp(a, l, p, pi == 0); why != "" {
+				cannot = append(cannot, why)
+			}
+			t.add(name, p.Policy.String(), consumers, rounds, rate, formatRate(p.Ceiling), strconv.Itoa(p.CeilingRounds), ceilingLane(l, p))
+		}
+	}
+	b.WriteString("\n" + t.String())
+	b.WriteString(wrapText(fmt.Sprintf("to keep up: the fewest consumers whose run of the trace lasts at most %.2f rounds, "+
+		"its rounds and the rate it sustains", a.budget)))
+	b.WriteString(wrapText("ceiling: the rate no number of consumers exceeds: with a consumer for every event, a run still " +
+		"lasts as long as the lane whose events must run one after another (no lane: the event that ends last)"))
+	for _, line := range cannot {
+		b.WriteString(wrapText(line))
+	}
+	if last := a.src.lastArrival; last > 0 {
+		own := float64(a.src.stats.Events()) / (float64(last+1) * a.opt.round.Seconds())
+		b.WriteString(wrapText(fmt.Sprintf("the trace's events arrive over rounds 0 to %d (its arrival column), %s events/s at %v a round: "+
+			"a run lasts at least until the last arrives, so no layout keeps up with a peak much above that rate", last, formatRate(own), a.opt.round)))
+	}
+	allOrdered := a.src.stats.Ordered() == a.src.stats.Events()
+	for _, l := range a.layouts {
+		switch {
+		case l.String() == konvoy.SelectiveConvoy.String() && allOrdered:
+			fmt.Fprintf(&b, "%s runs as convoy here: every event is an ordered step, none history-only\n", l)
+		case isPartitioned(l) && a.opt.partitions == 0 && a.partitions.found:
+			b.WriteString(wrapText(fmt.Sprintf("%s: the fewest partitions that keep collisions within %s (see below)", l, percent(a.opt.collision))))
+		case isPartitioned(l) && a.opt.partitions == 0:
+			b.WriteString(wrapText(fmt.Sprintf("%s: the most partitions tried (-max-partitions), as none keeps collisions within %s (see below)", l, percent(a.opt.collision))))
+		}
+	}
+	b.WriteString(assumptionList(planAssumptions(a)))
+	return b.String()
+}
+
+// cannotKeepUp says why plan p of layout l has no consumer count. A
+// ceiling below the peak holds under every policy, and is said once per
+// layout: it returns "" for the plans after the first.
+func cannotKeepUp(a *planAnswer, l konvoy.Layout, p konvoy.Plan, first bool) string {
+	switch {
+	case float64(p.CeilingRounds) <= a.budget:
+		return fmt.Sprintf("%s under %s does not keep up with up to %s (-max-consumers)", l, p.Policy, plural(a.opt.maxConsumers, "consumer", "consumers"))
+	case !first:
+		return ""
+	}
+	return fmt.Sprintf("%s cannot keep up: its ceiling, %s events/s, is below the peak, and no number of consumers helps",
+		l, formatRate(p.Ceiling))
+}
+
+// ceilingLane names the lane that sets plan p's ceiling.
+func ceilingLane(l konvoy.Layout, p konvoy.Plan) string {
+	if p.CeilingLane == "" {
+		return "no lane"
+	}
+	if isPartitioned(l) {
+		return laneName(l, p.CeilingLane)
+	}
+	return "lane " + p.CeilingLane
+}
+
+// assumption is a sentence and the plans it holds for, when not all.
+type assumption struct {
+	text string
+	of   string // "convoy, selective-convoy" or "under lane-aware"; "" for all
+}
+
+// planAssumptions lists every plan's assumptions once each, in order of
+// first appearance, naming the plans a sentence holds for unless it holds
+// for all.
+func planAssumptions(a *planAnswer) []assumption {
+	var texts []string
+	holds := map[string][][2]int{} // text → (layout, policy) pairs
+	for li, row := range a.plans {
+		for pi, p := range row {
+			for _, s := range p.Assumptions {
+				if _, ok := holds[s]; !ok {
+					texts = append(texts, s)
+				}
+				holds[s] = append(holds[s], [2]int{li, pi})
+			}
+		}
+	}
+	var out []assumption
+	for _, s := range texts {
+		of := planSet(a, holds[s])
+		if strings.HasPrefix(of, "under ") && strings.Contains(s, "dispatched "+strings.TrimPrefix(of, "under ")+",") {
+			of = "" // the sentence names its policy
+		}
+		out = append(out, assumption{text: s, of: of})
+	}
+	return out
+}
+
+// planSet names the plans of pairs, (layout, policy) indices: "" for all of
+// them, else by layout, by policy, or pair by pair.
+func planSet(a *planAnswer, pairs [][2]int) string {
+	nl, np := len(a.layouts), len(a.opt.policies)
+	if len(pairs) == nl*np {
+		return ""
+	}
+	layouts, policies := map[int]int{}, map[int]int{}
+	for _, p := range pairs {
+		layouts[p[0]]++
+		policies[p[1]]++
+	}
+	var names []string
+	switch {
+	case len(pairs) == len(layouts)*np: // whole layouts
+		for li, l := range a.layouts {
+			if layouts[li] > 0 {
+				names = append(names, l.String())
+			}
+		}
+		return strings.Join(names, ", ")
+	case len(pairs) == len(policies)*nl: // whole policies
+		for pi, p := range a.opt.policies {
+			if policies[pi] > 0 {
+				names = append(names, p.String())
+			}
+		}
+		return "under " + strings.Join(names, ", ")
+	}
+	for _, p := range pairs {
+		names = append(names, fmt.Sprintf("%s under %s", a.layouts[p[0]], a.opt.policies[p[1]]))
+	}
+	return strings.Join(names, ", ")
+}
+
+// assumptionList is the assumptions as a list under a heading.
+func assumptionList(as []assumption) string {
+	var b strings.Builder
+	b.WriteString("assumptions:\n")
+	for _, s := range as {
+		if s.of != "" {
+			b.WriteString(wrapText(fmt.Sprintf("- %s (%s)", s.text, s.of)))
+		} else {
+			b.WriteString(wrapText("- " + s.text))
+		}
+	}
+	return b.String()
+}
+
+// planWidth is the widest line of konvoy plan's prose.
+const planWidth = 100
+
+// wrapText breaks text into lines of at most planWidth runes, between
+// words, indenting the lines after the first by two spaces, and ends it with
+// a newline.
+func wrapText(text string) string {
+	var b strings.Builder
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case len([]rune(line))+1+len([]rune(word)) <= planWidth:
+			line += " " + word
+		default:
+			b.WriteString(line + "\n")
+			line = "  " + word
+		}
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
+
+// sentences are assumptions that hold for the whole section.
+func sentences(texts []string) []assumption {
+	out := make([]assumption, len(texts))
+	for i, s := range texts {
+		out[i] = assumption{text: s}
+	}
+	return out
+}
+
+// selectiveText sets the selective convoy's simulated multiplier beside the
+// lesson's formula.
+func selectiveText(a *planAnswer) string {
+	s := a.selective
+	var b strings.Builder
+	b.WriteString("\nthe selective convoy, simulated and by the lesson's formula\n")
+	if s.lesson {
+		b.WriteString(wrapText(fmt.Sprintf("on lesson-style shipments of 7 events (4 ordered steps, 3 history-only): %d events, ordered share %.3f", s.events, s.share)))
+	} else {
+		fmt.Fprintf(&b, "on the trace: %d events, %d of them ordered steps, ordered share %.3f\n", s.events, s.ordered, s.share)
+	}
+	fmt.Fprintf(&b, "rounds at %s: free %d, selective-convoy %d, convoy %d\n", consumersText(s.consumers), s.free, s.selectiveRun, s.convoy)
+	switch {
+	case s.ordered == 0:
+		b.WriteString(wrapText("no event is an ordered step: the selective convoy puts nothing in a lane, and the formula has no cost to charge"))
+	case s.cost == 0 || s.simulated == 0:
+		b.WriteString("no event takes any time: a multiplier is undefined\n")
+	default:
+		fmt.Fprintf(&b, "multiplier: simulated x%.3f; the formula s·cost + (1 − s) gives x%.3f\n", s.simulated, s.formula)
+		fmt.Fprintf(&b, "  (s %.3f, the ordered share; cost x%.3f, the convoy's on the ordered steps alone)\n", s.share, s.cost)
+		fmt.Fprintf(&b, "whole stream in the convoy: x%.3f\n", s.wholeInConvoy)
+	}
+	if s.ordered == s.events {
+		b.WriteString("every event is an ordered step: the selective convoy runs as the convoy\n")
+	}
+	b.WriteString(assumptionList(sentences(s.assumptions)))
+	return b.String()
+}
+
+// sensitivityText is the formula's multiplier over a range of ordered
+// shares, for each layout that puts every event in a lane.
+func sensitivityText(a *planAnswer) string {
+	s := a.sensitivity
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nsensitivity to the ordered share: the lesson's formula at %s\n", consumersText(s.consumers))
+	if len(s.layouts) == 0 {
+		b.WriteString("no layout of -layouts puts every event in a lane (convoy, line-convoy, partitioned): nothing to estimate\n")
+		return b.String()
+	}
+	if !slices.ContainsFunc(s.costs, func(c float64) bool { return c > 0 }) {
+		b.WriteString(wrapText("the ordered steps alone take no time, or there are none: no cost to measure, nothing to estimate"))
+		return b.String()
+	}
+	t := &table{}
+	head := []string{"ordered share", "ordered ev/s", "unordered ev/s"}
+	for _, l := range s.layouts {
+		head = append(head, l.String()+" x")
+	}
+	t.add(head...)
+	for _, r := range s.rows {
+		share := strconv.FormatFloat(r.share, 'f', 3, 64)
+		if len(r.labels) > 0 {
+			share += " (" + strings.Join(r.labels, "; ") + ")"
+		}
+		cells := []string{share, strconv.FormatFloat(r.ordered, 'f', 2, 64), strconv.FormatFloat(r.unordered, 'f', 2, 64)}
+		for _, m := range r.multipliers {
+			cells = append(cells, multiplier(m))
+		}
+		t.add(cells...)
+	}
+	b.WriteString(t.String())
+	var costs []string
+	for i, l := range s.layouts {
+		costs = append(costs, fmt.Sprintf("%s x%s", l, multiplier(s.costs[i])))
+	}
+	b.WriteString(wrapText(fmt.Sprintf("costs on the ordered steps alone at %s: %s", consumersText(s.consumers), strings.Join(costs, ", "))))
+	b.WriteString(assumptionList(sentences(s.assumptions)))
+	return b.String()
+}
+
+// partitionText is the fewest partitions that keep collisions small.
+func partitionText(a *planAnswer) string {
+	p, opt := a.partitions.load, a.opt
+	var b, answer strings.Builder
+	b.WriteString("\npartitions of a Kafka topic\n")
+	if a.partitions.found {
+		fmt.Fprintf(&answer, "%s the fewest whose heaviest partition owes at most %s of its load to collisions (-collision): ",
+			plural(p.Partitions, "partition is", "partitions are"), percent(opt.collision))
+	} else {
+		fmt.Fprintf(&answer, "no topic of up to %d partitions (-max-partitions) keeps collisions within %s of its heaviest partition (-collision); at %d partitions, ",
+			opt.maxPartitions, percent(opt.collision), p.Partitions)
+	}
+	fmt.Fprintf(&answer, "partition %d carries %s, ", p.HeaviestPartition, plural(p.HeaviestLoad, "round", "rounds"))
+	if p.Collision() == 0 {
+		fmt.Fprintf(&answer, "all of them %s's", keyName(p.HeaviestKey))
+	} else {
+		fmt.Fprintf(&answer, "%d from %s, its heaviest key, and %d (%s) from other keys", p.HeaviestKeyLoad, keyName(p.HeaviestKey), p.Collision(), percent(p.CollisionShare()))
+	}
+	fmt.Fprintf(&answer, "; %d of the %d partitions get keys", p.Used, p.Partitions)
+	b.WriteString(wrapText(answer.String()))
+	b.WriteString(assumptionList(sentences(a.partitions.assumptions)))
+	return b.String()
+}
+
+// consumersText is "1 consumer" or "n consumers".
+func consumersText(n int) string { return plural(n, "consumer", "consumers") }
+
+// formatRate writes a rate in events/s with two decimals, or "unbounded" for
+// a run that takes no time.
+func formatRate(r float64) string {
+	if math.IsInf(r, 1) {
+		return "unbounded"
+	}
+	return strconv.FormatFloat(r, 'f', 2, 64)
+}
+
+// multiplier writes a multiplier with three decimals, or "-" when it is
+// undefined (0).
+func multiplier(m float64) string {
+	if m == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(m, 'f', 3, 64)
+}
+
+// percent writes a share as a percentage, with no more decimals than it
+// needs.
+func percent(s float64) string {
+	return strconv.FormatFloat(math.Round(s*1000)/10, 'f', -1, 64) + "%"
+}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/eventlog"
+)
+
+// planHeldEvents is the most events of a trace konvoy plan holds in memory
+// (some 60 bytes each, and their keys and lines); it reads a longer trace
+// again for every pass. A variable, so that tests can take the longer way.
+var planHeldEvents = 2_000_000
+
+// planSource is the trace konvoy plan answers for, which the planner ranges
+// over many times: the lesson's events, a trace of at most planHeldEvents
+// events held in memory, or a longer trace that every pass reads again from
+// its file, in memory that grows with its keys, not its events. Standard
+// input, which can be read only once, is first copied to a temporary file,
+// which close removes.
+type planSource struct {
+	name    string         // as the report and its messages name the trace
+	lesson  bool           // the events are the lesson's
+	held    []konvoy.Event // the events, when held in memory
+	path    string         // the file each pass reads, when held is nil
+	reader  eventlog.Reader
+	spilled bool // path is a temporary copy of standard input
+
+	mu  sync.Mutex
+	err error // the first error of a pass after the check
+
+	// What check counted on the first pass.
+	stats       eventlog.Stats
+	work        int
+	rounded     int
+	lastArrival int // the last event's arrival: 0 for a batch
+}
+
+// lessonSource is the lesson's twenty events.
+func lessonSource() *planSource {
+	src := &planSource{name: `the lesson "Sıralı Konvoy"`, lesson: true, held: konvoy.LessonEvents()}
+	for _, e := range src.held {
+		src.stats.Add(e)
+		src.work += e.Duration
+	}
+	return src
+}
+
+// openSource returns the source of the trace r names, copying standard input
+// to a temporary file when r names it ("-"). It reads nothing else yet.
+func openSource(r eventlog.Reader, stdin io.Reader) (*planSource, error) {
+	src := &planSource{name: r.Name, path: r.Name, reader: r}
+	if r.Name != "-" {
+		return src, nil
+	}
+	src.name = "<stdin>"
+	f, err := os.CreateTemp("", "konvoy-plan-*")
+	if err != nil {
+		return nil, fmt.Errorf("konvoy plan: a copy of standard input: %w", err)
+	}
+	src.path, src.spilled = f.Name(), true
+	_, err = io.Copy(f, stdin)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		src.close()
+		return nil, fmt.Errorf("konvoy plan: a copy of standard input: %w", err)
+	}
+	return src, nil
+}
+
+// close removes the copy of standard input, if any.
+func (s *planSource) close() {
+	if s.spilled {
+		os.Remove(s.path)
+		s.spilled = false
+	}
+}
+
+// decoder opens the trace afresh. The caller closes the returned closer.
+func (s *planSource) decoder() (*eventlog.Decoder, io.Closer, error) {
+	f, err := os.Open(s.path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("konvoy plan: %w", err)
+	}
+	src, err := eventlog.Decompress(f)
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: %w", s.name, err)
+	}
+	dec, err := eventlog.NewDecoder(src, s.reader)
+	if err != nil {
+		f.Close()
+		return nil, nil, err // checked by parsePlan already
+	}
+	return dec, f, nil
+}
+
+// check reads the whole trace once, before any answer is worked out, and
+// returns its first problem as FILE:LINE and what was wrong: a bad record,
+// an event konvoy cannot simulate, or an event without a line when a layout
+// needs one (needsLine; the line column is named lineColumn). It counts the
+// trace's events, keys, lines, ordered events and work on the way, and holds
+// the events when there are at most planHeldEvents of them.
+func (s *planSource) check(needsLine bool, lineColumn string) error {
+	if s.lesson {
+		return nil
+	}
+	dec, f, err := s.decoder()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sim, err := konvoy.NewSimulator(konvoy.Free, 1)
+	if err != nil {
+		return err
+	}
+	for e, err := range dec.All() {
+		if err != nil {
+			return err
+		}
+		if needsLine && e.Line == "" {
+			return &eventlog.Error{File: s.name, Line: dec.Line(), Field: lineColumn, Value: e.Line,
+				Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
+		}
+		if err := sim.Add(e); err != nil {
+			return fmt.Errorf("%s:%d: %s", s.name, dec.Line(), strings.TrimPrefix(err.Error(), "konvoy: "))
+		}
+		s.stats.Add(e)
+		s.work += e.Duration
+		s.lastArrival = e.Arrival
+		switch {
+		case s.stats.Events() <= planHeldEvents:
+			s.held = append(s.held, e)
+		case s.held != nil:
+			s.held = nil // too many: read the file for each pass
+		}
+	}
+	if _, err := sim.Result(); err != nil {
+		return fmt.Errorf("%s: %s", s.name, strings.TrimPrefix(err.Error(), "konvoy: "))
+	}
+	s.rounded = dec.Rounded()
+	return nil
+}
+
+// all returns the trace's events, read afresh each time it is ranged over,
+// as konvoy.PlanConsumers needs. A pass that fails, because the file
+// changed or went away since check read it, ends early and leaves its error
+// for failed.
+func (s *planSource) all() iter.Seq[konvoy.Event] {
+	if s.held != nil || s.stats.Events() == 0 {
+		return slices.Values(s.held)
+	}
+	return func(yield func(konvoy.Event) bool) {
+		dec, f, err := s.decoder()
+		if err != nil {
+			s.fail(err)
+			return
+		}
+		defer f.Close()
+		for e, err := range dec.All() {
+			if err != nil {
+				s.fail(err)
+				return
+			}
+			if !yield(e) {
+				return
+			}
+		}
+	}
+}
+
+// fail keeps the first error of a pass. Passes may run at once.
+func (s *planSource) fail(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		s.err = fmt.Errorf("%w (the trace changed while konvoy plan read it again)", err)
+	}
+}
+
+// failed returns the first error of a pass after the check, if any.
+func (s *planSource) failed() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}

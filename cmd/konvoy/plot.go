@@ -1,0 +1,238 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/chart"
+)
+
+// maxPlotEvents is the most events whose schedule and latency -plot draws:
+// a schedule picture holds at most that many boxes (chart.Schedule's
+// limit), and the runs that draw them keep every event's slot in memory.
+const maxPlotEvents = 2000
+
+// maxPlotLayouts is the most layouts one picture draws (the limit of
+// chart.Rounds and chart.Latency).
+const maxPlotLayouts = 12
+
+// maxPlotConsumers is the most consumers a schedule picture has rows for
+// (chart.Schedule's limit).
+const maxPlotConsumers = 64
+
+// lessonPlotLayouts are the layouts of the lesson's pictures: the three the
+// lesson's rounds table compares.
+var lessonPlotLayouts = []konvoy.Layout{konvoy.Free, konvoy.Convoy, konvoy.LineConvoy}
+
+// lessonPlotCounts are the consumer counts of the lesson's rounds picture.
+var lessonPlotCounts = []int{1, 2, 3, 4, 5, 6, 7, 8}
+
+// tracePlotCounts are the consumer counts of a trace's rounds picture when
+// -consumers is not given.
+var tracePlotCounts = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
+
+// picture is one file that -plot writes: its name in the directory and its
+// content.
+type picture struct {
+	name string
+	data []byte
+}
+
+// pictures are the files -plot writes, and notes for standard error on the
+// pictures it could not draw.
+type pictures struct {
+	files []picture
+	notes []string
+}
+
+// parsePlotFormat reads -plot-format, for the directory -plot names; set
+// tells which flags were given.
+func parsePlotFormat(name, dir string, set map[string]bool) ([]chart.Format, error) {
+	switch {
+	case set["plot"] && dir == "":
+		return nil, usagef("-plot is empty; want the directory to draw the pictures in")
+	case set["plot-format"] && dir == "":
+		return nil, usagef("-plot-format needs -plot")
+	}
+	switch name {
+	case "svg":
+		return []chart.Format{chart.SVG}, nil
+	case "png":
+		return []chart.Format{chart.PNG}, nil
+	case "both":
+		return []chart.Format{chart.SVG, chart.PNG}, nil
+	}
+	return nil, usagef("-plot-format is %q; want svg, png or both", name)
+}
+
+// plotCounts are the consumer counts of a trace's rounds picture: the
+// -consumers list when given, else 1 to 16.
+func plotCounts(opt options) []int {
+	if opt.consumersSet {
+		return opt.consumers
+	}
+	return tracePlotCounts
+}
+
+// lessonPictures draws the lesson's pictures under the first policy of opt:
+// rounds against 1 to 8 consumers, the convoy's schedule and the latencies,
+// both at the first consumer count.
+func lessonPictures(opt options) (pictures, error) {
+	events := konvoy.LessonEvents()
+	consumers, policy := opt.consumers[0], opt.policies[0]
+	var pics pictures
+	work, series, err := roundsSeries(lessonPlotLayouts, lessonPlotCounts, func(l konvoy.Layout, c int) (konvoy.Result, error) {
+		return konvoy.Simulate(events, l, c, konvoy.WithPolicy(policy))
+	})
+	if err != nil {
+		return pics, err
+	}
+	if err := pics.draw(opt.plotFormats, "rounds", func(w io.Writer, f chart.Format) error {
+		return chart.Rounds(w, f, work, series)
+	}); err != nil {
+		return pics, err
+	}
+	err = pics.schedulesAndLatency(opt.plotFormats, events, lessonPlotLayouts, []konvoy.Layout{konvoy.Convoy}, consumers, policy,
+		func(l konvoy.Layout) string {
+			return fmt.Sprintf("The lesson under %s, %d consumers%s", l, consumers, dispatchNote(policy))
+		})
+	return pics, err
+}
+
+// tracePictures draws a trace's pictures under the first policy of its
+// options: rounds against consumers for every layout and, for a trace of at
+// most maxPlotEvents events, each layout's schedule and the latencies at
+// the first consumer count.
+func tracePictures(t *trace) (pictures, error) {
+	var pics pictures
+	if t.stats.Events() == 0 {
+		pics.notes = append(pics.notes, fmt.Sprintf("-plot drew nothing: %s holds no events", t.name))
+		return pics, nil
+	}
+	work, series, err := roundsSeries(t.opt.layouts, plotCounts(t.opt), func(l konvoy.Layout, c int) (konvoy.Result, error) {
+		return t.run(layoutIndex(t.opt.layouts, l), 0, c), nil
+	})
+	if err != nil {
+		return pics, err
+	}
+	if err := pics.draw(t.opt.plotFormats, "rounds", func(w io.Writer, f chart.Format) error {
+		return chart.Rounds(w, f, work, series)
+	}); err != nil {
+		return pics, err
+	}
+	if len(t.sample) > maxPlotEvents {
+		pics.notes = append(pics.notes, fmt.Sprintf("-plot drew rounds only: schedules and latencies need a trace of at most %d events, and %s has %d",
+			maxPlotEvents, t.name, t.stats.Events()))
+		return pics, nil
+	}
+	consumers, policy := t.opt.consumers[0], t.opt.policies[0]
+	err = pics.schedulesAndLatency(t.opt.plotFormats, t.sample, t.opt.layouts, t.opt.layouts, consumers, policy,
+		func(l konvoy.Layout) string {
+			return fmt.Sprintf("%s under %s, %d consumers%s", filepath.Base(t.name), l, consumers, dispatchNote(policy))
+		})
+	return pics, err
+}
+
+// roundsSeries returns the work and one series per layout of the rounds
+// picture, from result, which runs layout l at c consumers.
+func roundsSeries(layouts []konvoy.Layout, counts []int, result func(l konvoy.Layout, c int) (konvoy.Result, error)) (int, []chart.RoundsSeries, error) {
+	work := 0
+	var series []chart.RoundsSeries
+	for _, l := range layouts {
+		s := chart.RoundsSeries{Layout: l.String()}
+		for _, c := range counts {
+			r, err := result(l, c)
+			if err != nil {
+				return 0, nil, err
+			}
+			s.Consumers = append(s.Consumers, c)
+			s.Rounds = append(s.Rounds, r.Rounds)
+			s.HeaviestLane, work = r.HeaviestLane, r.Work
+		}
+		series = append(series, s)
+	}
+	return work, series, nil
+}
+
+// schedulesAndLatency runs events under each of layouts at consumers,
+// keeping their schedules, and draws the schedule of each layout in drawn,
+// under the title title gives it, and the latencies of all.
+// Beyond maxPlotConsumers consumers it draws no schedule, and notes that.
+func (p *pictures) schedulesAndLatency(formats []chart.Format, events []konvoy.Event, layouts, drawn []konvoy.Layout,
+	consumers int, policy konvoy.Policy, title func(konvoy.Layout) string) error {
+	var latency []chart.LatencySeries
+	for _, l := range layouts {
+		r, err := konvoy.Simulate(events, l, consumers, konvoy.WithPolicy(policy), konvoy.WithSchedule(len(events)))
+		if err != nil {
+			return err
+		}
+		latency = append(latency, chart.LatencySeries{Layout: l.String(), Slots: r.Schedule})
+		if layoutIndex(drawn, l) < 0 || consumers > maxPlotConsumers {
+			continue
+		}
+		err = p.draw(formats, "schedule-"+strings.ReplaceAll(l.String(), ":", "-"), func(w io.Writer, f chart.Format) error {
+			return chart.Schedule(w, f, title(l), r.Schedule, consumers)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if consumers > maxPlotConsumers {
+		p.notes = append(p.notes, fmt.Sprintf("-plot drew no schedule: a schedule picture has rows for at most %d consumers, and -consumers asks for %d",
+			maxPlotConsumers, consumers))
+	}
+	return p.draw(formats, "latency", func(w io.Writer, f chart.Format) error {
+		return chart.Latency(w, f, latency)
+	})
+}
+
+// draw adds the picture base.svg, base.png or both, as formats asks, that
+// fn draws.
+func (p *pictures) draw(formats []chart.Format, base string, fn func(io.Writer, chart.Format) error) error {
+	for _, f := range formats {
+		var buf bytes.Buffer
+		if err := fn(&buf, f); err != nil {
+			return fmt.Errorf("konvoy: -plot %s.%v: %w", base, f, err)
+		}
+		p.files = append(p.files, picture{name: base + "." + f.String(), data: buf.Bytes()})
+	}
+	return nil
+}
+
+// writePictures writes pics into the directory dir, which it makes if need
+// be.
+func writePictures(dir string, pics []picture) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("konvoy: -plot: %w", err)
+	}
+	for _, p := range pics {
+		if err := os.WriteFile(filepath.Join(dir, p.name), p.data, 0o644); err != nil {
+			return fmt.Errorf("konvoy: -plot: %w", err)
+		}
+	}
+	return nil
+}
+
+// dispatchNote is what a picture's title says of a policy other than the
+// lesson's head-of-line.
+func dispatchNote(p konvoy.Policy) string {
+	if p == konvoy.HeadOfLine {
+		return ""
+	}
+	return ", " + p.String() + " dispatch"
+}
+
+// layoutIndex returns the index of l in layouts, by name, or -1.
+func layoutIndex(layouts []konvoy.Layout, l konvoy.Layout) int {
+	for i, m := range layouts {
+		if m.String() == l.String() {
+			return i
+		}
+	}
+	return -1
+}
