@@ -27,7 +27,9 @@ type PlanConfig struct {
 // second. Ceiling is the rate no consumer count exceeds: with a consumer for
 // every event, a run still lasts CeilingRounds, the longest chain of events
 // that must run one after another in one lane (or the longest single event),
-// and CeilingLane names that lane ("" when no lane sets it). Assumptions
+// and CeilingLane names that lane ("" when no lane sets it): the lane of the
+// first event, in input order, to finish last, which can differ from
+// [Result].HeaviestLaneName when lanes tie or events arrive over time. Assumptions
 // states, in words a user can check, what the figures rest on.
 type Plan struct {
 	Layout        string
@@ -79,7 +81,7 @@ func PlanConsumers(events iter.Seq[Event], layout Layout, policy Policy, cfg Pla
 	}
 	p.Events, p.CeilingRounds, p.CeilingLane = ceiling.events, ceiling.rounds, ceiling.lane
 	p.Ceiling = rate(p.Events, p.CeilingRounds, cfg.RoundSeconds)
-	p.Assumptions = assumptions(p, cfg, limit)
+	p.Assumptions = assumptions(p, cfg, limit, ceiling.partition)
 	if p.Events == 0 {
 		return p, nil
 	}
@@ -91,7 +93,13 @@ func PlanConsumers(events iter.Seq[Event], layout Layout, policy Policy, cfg Pla
 		r, err := simulateSeq(events, layout, c, WithPolicy(policy))
 		return r.Rounds, float64(r.Rounds) <= budget, err
 	}
-	c, rounds, err := smallestFitting(fits, limit, policy == HeadOfLine)
+	// No run on c consumers beats Work/c rounds, so fewer than Work/budget
+	// consumers never fit, whatever the policy.
+	from := max(1, int(math.Ceil(float64(ceiling.work)/budget)))
+	if from > limit {
+		return p, nil
+	}
+	c, rounds, err := smallestFitting(fits, from, limit, policy == HeadOfLine)
 	if err != nil || c == 0 {
 		return p, err
 	}
@@ -99,12 +107,13 @@ func PlanConsumers(events iter.Seq[Event], layout Layout, policy Policy, cfg Pla
 	return p, nil
 }
 
-// smallestFitting returns the smallest c in [1, limit] for which fits says
-// yes, with its rounds, or 0. With monotone set, fits is taken to stay yes
-// once it says yes, and the search doubles then bisects.
-func smallestFitting(fits func(int) (int, bool, error), limit int, monotone bool) (c, rounds int, err error) {
+// smallestFitting returns the smallest c in [from, limit] for which fits
+// says yes, with its rounds, or 0; fits is known to say no below from. With
+// monotone set, fits is taken to stay yes once it says yes, and the search
+// doubles then bisects.
+func smallestFitting(fits func(int) (int, bool, error), from, limit int, monotone bool) (c, rounds int, err error) {
 	if !monotone {
-		for c := 1; c <= limit; c++ {
+		for c := from; c <= limit; c++ {
 			r, ok, err := fits(c)
 			if err != nil || ok {
 				return c, r, err
@@ -112,7 +121,7 @@ func smallestFitting(fits func(int) (int, bool, error), limit int, monotone bool
 		}
 		return 0, 0, nil
 	}
-	lo, hi := 0, 1 // fits(lo) is no (or lo is 0); fits(hi) is to be seen
+	lo, hi := from-1, from // fits(lo) is no (or lo is 0); fits(hi) is to be seen
 	hiRounds := 0
 	for {
 		r, ok, err := fits(hi)
@@ -167,10 +176,11 @@ func simulateSeq(events iter.Seq[Event], layout Layout, consumers int, opts ...O
 }
 
 // chain is the run of a trace with a consumer for every event: how long it
-// lasts, and which lane's chain of events sets that.
+// lasts, which lane's chain of events sets that, and the trace's work.
 type chain struct {
-	events, rounds int
-	lane           string
+	events, rounds, work int
+	lane                 string
+	partition            bool // lane names a partition
 }
 
 // chainRounds runs events with unlimited consumers, where an event starts as
@@ -207,20 +217,29 @@ func chainRounds(events iter.Seq[Event], layout Layout) (chain, error) {
 		s.lastArrival = e.Arrival
 		c.events++
 	}
+	c.work, c.partition = s.work, layout.lanes == partitionLanes
 	return c, nil
 }
 
 // assumptions states what a plan rests on.
-func assumptions(p Plan, cfg PlanConfig, limit int) []string {
+func assumptions(p Plan, cfg PlanConfig, limit int, partition bool) []string {
+	events := fmt.Sprintf("the %d events", p.Events)
+	if p.Events == 1 {
+		events = "the one event"
+	}
 	out := []string{
-		fmt.Sprintf("the %d events of the trace are a fair sample of the traffic at the peak of %g events/s", p.Events, cfg.Peak),
+		fmt.Sprintf("%s of the trace are a fair sample of the traffic at the peak of %g events/s", events, cfg.Peak),
 		fmt.Sprintf("one round lasts %gs: an event of duration d keeps its consumer busy for d·%gs", cfg.RoundSeconds, cfg.RoundSeconds),
 		fmt.Sprintf("a run of the trace that lasts R rounds sustains %d/(R·%gs) events/s, so keeping up means at most %.4g rounds",
 			p.Events, cfg.RoundSeconds, float64(p.Events)/(cfg.Peak*cfg.RoundSeconds)),
 		fmt.Sprintf("consumers are dispatched %s, and at most %d are tried", p.Policy, limit),
 	}
-	if p.CeilingLane != "" {
-		out = append(out, fmt.Sprintf("no consumer count beats %d rounds: lane %s must run its events one after another", p.CeilingRounds, p.CeilingLane))
+	if p.CeilingLane != "" && p.CeilingRounds > 0 {
+		lane := "lane " + p.CeilingLane
+		if partition {
+			lane = "partition " + p.CeilingLane
+		}
+		out = append(out, fmt.Sprintf("no consumer count beats %d rounds: %s must run its events one after another", p.CeilingRounds, lane))
 	}
 	return out
 }

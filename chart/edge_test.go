@@ -46,7 +46,7 @@ func TestEdges(t *testing.T) {
 			return chart.Schedule(w, f, "", []konvoy.Slot{{Key: "a", Consumer: 0}, {Key: "b", Consumer: 1, Start: 0, Finish: 0}}, 2)
 		}},
 		{"schedule huge", func(w io.Writer, f chart.Format) error {
-			return chart.Schedule(w, f, "", []konvoy.Slot{{Key: "a", Lane: "a", Arrival: huge - 1, Start: huge - 1, Finish: huge}}, 1)
+			return chart.Schedule(w, f, "", []konvoy.Slot{{Key: "a", Lane: "a", Arrival: huge - 1, Taken: huge - 1, Start: huge - 1, Finish: huge}}, 1)
 		}},
 		{"schedule many lanes and arrivals", func(w io.Writer, f chart.Format) error {
 			return chart.Schedule(w, f, "thirty keys, six consumers", r.Schedule, 6)

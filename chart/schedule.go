@@ -42,8 +42,8 @@ const (
 // Schedule returns an error, and writes nothing, when consumers is not
 // between 1 and 64, slots is empty or holds more than 2000 slots, a slot's
 // Consumer is outside [0, consumers), its Arrival is negative, its Start is
-// before its Arrival, its Finish before its Start, or two slots overlap on
-// one consumer.
+// before its Arrival, its Taken outside [Arrival, Start], its Finish before
+// its Start, or two slots overlap on one consumer.
 func Schedule(w io.Writer, f Format, title string, slots []konvoy.Slot, consumers int, opts ...Option) error {
 	if err := checkSchedule(slots, consumers); err != nil {
 		return err
@@ -82,6 +82,8 @@ func checkSchedule(slots []konvoy.Slot, consumers int) error {
 			return fmt.Errorf("chart: Schedule: slot %d: Arrival %d, Finish %d: want 0 to %d", i, s.Arrival, s.Finish, maxValue)
 		case s.Start < s.Arrival:
 			return fmt.Errorf("chart: Schedule: slot %d: Start %d before Arrival %d", i, s.Start, s.Arrival)
+		case s.Taken < s.Arrival || s.Taken > s.Start:
+			return fmt.Errorf("chart: Schedule: slot %d: Taken %d: want a time from Arrival %d to Start %d", i, s.Taken, s.Arrival, s.Start)
 		case s.Finish < s.Start:
 			return fmt.Errorf("chart: Schedule: slot %d: Finish %d before Start %d", i, s.Finish, s.Start)
 		}
@@ -159,18 +161,14 @@ func (g *gantt) fill(s konvoy.Slot) color.Color {
 	return colour(g.colour[s.Lane])
 }
 
-// eachWait calls fn for each stretch a consumer stays idle while its next
-// event has arrived: from the later of its previous finish and the event's
-// arrival to the event's start.
+// eachWait calls fn for each stretch a consumer holds an event it cannot
+// start yet: from when it took the event to the event's start.
 func (g *gantt) eachWait(fn func(slot, from, to int)) {
 	for _, run := range g.runs {
-		prev := 0
 		for _, i := range run {
-			s := g.slots[i]
-			if from := max(prev, s.Arrival); s.Start > from {
-				fn(i, from, s.Start)
+			if s := g.slots[i]; s.Start > s.Taken {
+				fn(i, s.Taken, s.Start)
 			}
-			prev = s.Finish
 		}
 	}
 }
