@@ -133,21 +133,7 @@ func refRun(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc,
 // refDuzenWith is refDuzen with any dispatch.
 func refDuzenWith(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc, isleyici string,
 	kosum func([]refEvent, int, func(refEvent) *string) []refEvent) konvoy.Result {
-	isler := make([]refEvent, len(events))
-	for i, e := range events {
-		isler[i] = refEvent{takipNo: e.Key, hat: e.Line, adim: e.Step, sure: e.Duration, varis: e.Arrival, sira: i}
-	}
-	var serit func(refEvent) *string
-	if lane != nil {
-		serit = func(o refEvent) *string {
-			s, ok := lane(events[o.sira])
-			if !ok {
-				return nil
-			}
-			return &s
-		}
-	}
-	bitmis := kosum(isler, tuketici, serit)
+	bitmis := refRun(events, tuketici, lane, kosum)
 	r := refUygula(bitmis, isleyici)
 	yuk := map[string]int{}
 	anahtarYuku := map[[2]string]int{} // [lane, key] → load

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -44,15 +43,8 @@ var configField = regexp.MustCompile(`\b(Seed|Events|Keys|KeySkew|Lines|LineSkew
 // stdout, one event at a time, and returns the exit status.
 func runGen(args []string, stdout, stderr io.Writer) int {
 	cfg, format, err := parseGen(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	var ue usageError
-	if errors.As(err, &ue) {
-		if ue.msg != "" {
-			fmt.Fprintln(stderr, ue.msg)
-		}
-		return 2
+	if err != nil {
+		return exitStatus(err, stderr)
 	}
 	bw := bufio.NewWriterSize(stdout, genBufferSize)
 	if err := eventlog.WriteAll(bw, format, synth.Events(cfg)); err != nil {
@@ -94,16 +86,8 @@ func parseGen(args []string, stderr io.Writer) (synth.Config, eventlog.Format, e
 		fmt.Fprintln(fs.Output(), "The defaults are konvoy's benchmark set (synth.Default).")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return cfg, 0, err
-		}
-		return cfg, 0, usageError{}
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "konvoy gen: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return cfg, 0, usageError{}
+	if _, err := parseFlags(fs, args, "konvoy gen", stderr); err != nil {
+		return cfg, 0, err
 	}
 	var f eventlog.Format
 	switch *format {

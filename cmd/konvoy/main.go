@@ -71,7 +71,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -174,15 +173,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	opt, err := parse(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	var ue usageError
-	if errors.As(err, &ue) {
-		if ue.msg != "" {
-			fmt.Fprintln(stderr, ue.msg)
-		}
-		return 2
+	if err != nil {
+		return exitStatus(err, stderr)
 	}
 	var out string
 	var pics pictures
@@ -197,13 +189,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil && opt.plot != "" {
 		err = writePictures(opt.plot, pics.files)
 	}
-	if errors.As(err, &ue) {
-		fmt.Fprintln(stderr, ue.msg)
-		return 2
-	}
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return exitStatus(err, stderr)
 	}
 	for _, note := range pics.notes {
 		fmt.Fprintln(stderr, "konvoy: note:", note)
@@ -249,19 +236,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		fmt.Fprintln(fs.Output(), "konvoy gen writes a synthetic trace.")
 		fs.PrintDefaults()
 	}
-	if err = fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return opt, err
-		}
-		return opt, usageError{}
+	set, err := parseFlags(fs, args, "konvoy", stderr)
+	if err != nil {
+		return opt, err
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "konvoy: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return opt, usageError{}
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
 	for _, n := range consumers {
 		if n < 1 {

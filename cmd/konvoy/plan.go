@@ -45,24 +45,12 @@ type planOptions struct {
 // Nothing is printed until every answer has been worked out.
 func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opt, err := parsePlan(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	var ue usageError
-	if errors.As(err, &ue) {
-		if ue.msg != "" {
-			fmt.Fprintln(stderr, ue.msg)
-		}
-		return 2
+	if err != nil {
+		return exitStatus(err, stderr)
 	}
 	out, err := planReport(opt, stdin)
-	if errors.As(err, &ue) {
-		fmt.Fprintln(stderr, ue.msg)
-		return 2
-	}
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return exitStatus(err, stderr)
 	}
 	if _, err := io.WriteString(stdout, out); err != nil {
 		fmt.Fprintln(stderr, "konvoy plan:", err)
@@ -140,19 +128,10 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 		fmt.Fprintln(fs.Output(), "copied to a temporary file first.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return opt, err
-		}
-		return opt, usageError{}
+	set, err := parseFlags(fs, args, "konvoy plan", stderr)
+	if err != nil {
+		return opt, err
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "konvoy plan: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return opt, usageError{}
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	fail := func(format string, args ...any) (planOptions, error) {
 		return opt, usageIn("konvoy plan", format, args...)
 	}
@@ -178,7 +157,6 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 	if opt.format != "text" && opt.format != "json" {
 		return fail("-format is %q; want text or json", opt.format)
 	}
-	var err error
 	if opt.policies, err = parsePolicies(policies); err != nil {
 		return opt, inPlan(err)
 	}
