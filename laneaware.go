@@ -16,10 +16,12 @@ type readyLane struct{ head, lane int }
 func (a readyLane) before(b readyLane) bool { return a.head < b.head }
 
 // laterLane is a lane with waiting events that cannot run before at: its
-// last event finishes then, or its head arrives then.
+// last event finishes then, or its head arrives then. Lanes that can run at
+// one time are all made ready together, so their order among themselves
+// does not matter.
 type laterLane struct{ at, lane int }
 
-func (a laterLane) before(b laterLane) bool { return a.at < b.at || a.at == b.at && a.lane < b.lane }
+func (a laterLane) before(b laterLane) bool { return a.at < b.at }
 
 // idleConsumer orders idle consumers by index.
 type idleConsumer int

@@ -218,3 +218,23 @@ func TestParsePolicy(t *testing.T) {
 		t.Error("an unknown policy was accepted")
 	}
 }
+
+// Long lane-aware runs, where the dispatcher drops the events it has given
+// out from the front of its queue, agree with the plain version too.
+func TestLaneAwareLongRunsMatchThePlainVersion(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sh := shape{maxKeys: 300, maxEvents: 2600, maxDuration: 4, arrivals: rapid.Bool().Draw(t, "arrivals")}
+		events := eventsOf(sh).Draw(t, "events")
+		c := rapid.IntRange(1, 16).Draw(t, "consumers")
+		for _, l := range refLayoutsFor(3)[1:3] { // convoy, line-convoy
+			want := refDuzenWith(events, c, l.lanes, l.handler, refLaneAware)
+			got, err := konvoy.Simulate(events, l.layout, c, konvoy.WithPolicy(konvoy.LaneAware))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := gocmp.Diff(want, got); d != "" {
+				t.Fatalf("%s, %d consumers (-plain +Simulate):\n%s", l.layout, c, d)
+			}
+		}
+	})
+}
