@@ -87,13 +87,9 @@ func checkLatency(series []LatencySeries) error {
 	}
 	seen := make(map[string]bool, len(series))
 	for i, s := range series {
-		if s.Layout == "" {
-			return fmt.Errorf("chart: Latency: series %d: empty Layout", i)
+		if err := checkLayout("Latency", i, s.Layout, seen); err != nil {
+			return err
 		}
-		if seen[s.Layout] {
-			return fmt.Errorf("chart: Latency: series %d: Layout %q appears twice", i, s.Layout)
-		}
-		seen[s.Layout] = true
 		if len(s.Slots) == 0 {
 			return fmt.Errorf("chart: Latency: series %q: no slots (was the run made WithSchedule?)", s.Layout)
 		}

@@ -70,13 +70,9 @@ func checkRounds(work int, series []RoundsSeries) error {
 	}
 	seen := make(map[string]bool, len(series))
 	for i, s := range series {
-		if s.Layout == "" {
-			return fmt.Errorf("chart: Rounds: series %d: empty Layout", i)
+		if err := checkLayout("Rounds", i, s.Layout, seen); err != nil {
+			return err
 		}
-		if seen[s.Layout] {
-			return fmt.Errorf("chart: Rounds: series %d: Layout %q appears twice", i, s.Layout)
-		}
-		seen[s.Layout] = true
 		at := fmt.Sprintf("chart: Rounds: series %q", s.Layout)
 		if len(s.Consumers) == 0 {
 			return fmt.Errorf("%s: no points", at)

@@ -125,25 +125,3 @@ func gantt(title string, r konvoy.Result, consumers int, policy konvoy.Policy) s
 	}
 	return b.String()
 }
-
-// wrapList writes head and then items, separated by "; ", in lines of at
-// most width bytes, breaking only between items; later lines are indented by
-// two spaces.
-func wrapList(head string, items []string, width int) string {
-	var b strings.Builder
-	line := head
-	for i, it := range items {
-		if i < len(items)-1 {
-			it += ";"
-		}
-		switch {
-		case i == 0 || len(line)+1+len(it) <= width:
-			line += " " + it
-		default:
-			b.WriteString(line + "\n")
-			line = "  " + it
-		}
-	}
-	b.WriteString(line + "\n")
-	return b.String()
-}

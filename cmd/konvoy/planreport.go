@@ -202,27 +202,6 @@ func assumptionList(as []assumption) string {
 // planWidth is the widest line of konvoy plan's prose.
 const planWidth = 100
 
-// wrapText breaks text into lines of at most planWidth runes, between
-// words, indenting the lines after the first by two spaces, and ends it with
-// a newline.
-func wrapText(text string) string {
-	var b strings.Builder
-	line := ""
-	for _, word := range strings.Fields(text) {
-		switch {
-		case line == "":
-			line = word
-		case len([]rune(line))+1+len([]rune(word)) <= planWidth:
-			line += " " + word
-		default:
-			b.WriteString(line + "\n")
-			line = "  " + word
-		}
-	}
-	b.WriteString(line + "\n")
-	return b.String()
-}
-
 // sentences are assumptions that hold for the whole section.
 func sentences(texts []string) []assumption {
 	out := make([]assumption, len(texts))
