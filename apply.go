@@ -27,7 +27,46 @@ type running struct {
 	index   int // input index
 	key     int // index into Simulator.keys
 	step    int
-	waiting bool // not applied yet
+	next    int32 // the next consumer in the same due list; -1: none
+	waiting bool  // not applied yet
+}
+
+// dueLists files the consumers whose events wait to be applied by finish
+// time, so that those due at a time are found without a search and come out
+// in input order without a sort. A waiting event is filed, when its
+// consumer takes it, at the tail of the list of its finish time modulo the
+// number of lists; since events are taken in input order, every list, and
+// every part of one, is in input order. Lists outnumber consumers, and a
+// list shared by two finish times is only scanned a little longer.
+type dueLists struct {
+	head, tail []int32 // by finish time modulo len(head); -1: empty
+}
+
+// newDueLists returns empty lists for c consumers.
+func newDueLists(c int) dueLists {
+	n := 2
+	for n < 2*c {
+		n *= 2
+	}
+	d := dueLists{head: make([]int32, n), tail: make([]int32, n)}
+	for i := range n {
+		d.head[i], d.tail[i] = -1, -1
+	}
+	return d
+}
+
+// file puts consumer id, whose event finishes at finish, at the tail of its
+// list.
+func (s *Simulator) file(id, finish int) {
+	d := &s.due
+	l := finish & (len(d.head) - 1)
+	s.running[id].next = -1
+	if d.tail[l] < 0 {
+		d.head[l] = int32(id)
+	} else {
+		s.running[d.tail[l]].next = int32(id)
+	}
+	d.tail[l] = int32(id)
 }
 
 // applyReady applies, after consumer id took an event, every event that no
@@ -41,60 +80,47 @@ type running struct {
 // consumers become free, and none finished by the previous earliest free
 // time. If m has not moved, only the event just taken can be ready, and it
 // comes after every other event finished at m. If m has moved on, the ready
-// events are those of the consumers free at m, at the top of the consumer
-// heap; ties are applied in input order.
+// events are those filed under m, taken from its list in input order.
 func (s *Simulator) applyReady(id int) {
+	r := &s.running[id]
 	m := s.consumers.earliest()
-	if m == s.applied {
-		if r := &s.running[id]; r.waiting && r.finish == m {
-			s.applyInOrder([]int{id}, m)
-		}
-		return
-	}
-	s.applied = m
-	s.ready = s.ready[:0]
-	s.collectReady(1, m)
-	s.applyInOrder(s.ready, m)
-}
-
-// collectReady gathers the waiting events of the consumers below node i of
-// the consumer tree that are free at m: a node whose winner is free later
-// has none.
-func (s *Simulator) collectReady(i, m int) {
-	q := &s.consumers
-	id := q.win[i]
-	if id < 0 || q.free[id] != m {
-		return
-	}
-	if i >= q.size {
-		if s.running[id].waiting {
-			s.ready = append(s.ready, int(id))
-		}
-		return
-	}
-	s.collectReady(2*i, m)
-	s.collectReady(2*i+1, m)
-}
-
-// applyInOrder applies the waiting events of the given consumers, all
-// finished at time finish, in input order. A handful of ties is the common
-// case, sorted by insertion in place.
-func (s *Simulator) applyInOrder(ids []int, finish int) {
-	if len(ids) > 64 {
-		slices.SortFunc(ids, func(a, b int) int { return s.running[a].index - s.running[b].index })
-	}
-	for i := 1; i < len(ids); i++ {
-		id, index := ids[i], s.running[ids[i]].index
-		j := i
-		for ; j > 0 && s.running[ids[j-1]].index > index; j-- {
-			ids[j] = ids[j-1]
-		}
-		ids[j] = id
-	}
-	for _, id := range ids {
-		r := &s.running[id]
+	if m == s.applied && r.finish == m {
 		r.waiting = false
-		s.apply(r.index, r.key, r.step, finish)
+		s.apply(r.index, r.key, r.step, m)
+		return
+	}
+	s.file(id, r.finish)
+	if m != s.applied {
+		s.applied = m
+		s.applyDue(m)
+	}
+}
+
+// applyDue applies, in input order, the waiting events that finish at m and
+// takes them off their list, keeping the others there in order.
+func (s *Simulator) applyDue(m int) {
+	d := &s.due
+	l := m & (len(d.head) - 1)
+	prev := int32(-1)
+	for id := d.head[l]; id >= 0; {
+		r := &s.running[id]
+		next := r.next
+		if r.finish != m {
+			prev = id
+			id = next
+			continue
+		}
+		if prev < 0 {
+			d.head[l] = next
+		} else {
+			s.running[prev].next = next
+		}
+		if d.tail[l] == id {
+			d.tail[l] = prev
+		}
+		r.waiting = false
+		s.apply(r.index, r.key, r.step, m)
+		id = next
 	}
 }
 
@@ -149,7 +175,9 @@ func (s *Simulator) applyAll() {
 		return cmp.Or(cmp.Compare(ra.finish, rb.finish), cmp.Compare(ra.index, rb.index))
 	})
 	for _, id := range waiting {
-		s.applyInOrder([]int{id}, s.running[id].finish)
+		r := &s.running[id]
+		r.waiting = false
+		s.apply(r.index, r.key, r.step, r.finish)
 	}
 }
 
@@ -164,7 +192,7 @@ func (s *Simulator) apply(i, key, step, finish int) {
 		s.outcome(i, HistoryOnly, finish)
 		return
 	}
-	k := &s.keys[key]
+	k := s.keys.at(key)
 	switch s.layout.handler {
 	case resequence:
 		s.resequence(i, key, step, finish, k)

@@ -1,60 +1,78 @@
 package konvoy
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"math/bits"
+)
 
 // keyTable maps key names to their index in order of first appearance: an
-// open-addressing hash table with linear probing whose slots hold a hash
-// fingerprint and the index, 8 bytes each and free of pointers. It does the
-// one lookup per event that the simulator cannot avoid, and does it faster
-// than a map[string]int on millions of keys because a probe touches one small
-// slot and compares names only when fingerprints match. Its layout depends on
-// a random seed, but nothing iterates over it, so results do not.
+// open-addressing hash table with linear probing whose slots hold the top
+// 32 bits of the key's hash and the index, 8 bytes each and free of
+// pointers. It does the one lookup per event that the simulator cannot
+// avoid, and does it faster than a map[string]int on millions of keys
+// because a probe touches one small slot and compares names only when the
+// hash bits match. A key's home slot is given by the top bits of its hash,
+// which the slot keeps, so growing the table moves slots without hashing a
+// name again, in nearly sequential order. Its layout depends on a random
+// seed, but nothing iterates over it, so results do not. It holds at most
+// 2³²−1 keys and panics beyond.
 type keyTable struct {
 	seed  maphash.Seed
-	slots []uint64 // 0: empty; else fingerprint<<32 | (index+1)
-	names []string // names[i] is the key with index i
+	slots []uint64 // 0: empty; else top32(hash)<<32 | (index+1)
+	shift uint     // 64 − log₂ len(slots): the hash's top bits pick the home slot
+	names paged[string]
 }
 
 const keyTableMinSlots = 1 << 10
 
 // index returns the index of key, adding it with the next index when it is
 // new, and whether it was new. It takes O(1) expected time; growing the
-// table, at half full, rehashes every key once.
+// table, at three quarters full, moves every slot once.
 func (t *keyTable) index(key string) (i int, added bool) {
 	if t.slots == nil {
 		t.seed = maphash.MakeSeed()
 		t.slots = make([]uint64, keyTableMinSlots)
+		t.shift = 64 - uint(bits.TrailingZeros(keyTableMinSlots))
 	}
 	h := maphash.String(t.seed, key)
 	mask := uint64(len(t.slots) - 1)
-	fp := h >> 32
-	for p := h & mask; ; p = (p + 1) & mask {
+	top := h >> 32 << 32
+	for p := h >> t.shift; ; p = (p + 1) & mask {
 		s := t.slots[p]
 		if s == 0 {
-			i = len(t.names)
-			t.slots[p] = fp<<32 | uint64(i+1)
-			t.names = append(t.names, key)
-			if 2*len(t.names) > len(t.slots) {
+			i = t.names.add(key)
+			if i == 1<<32-1 {
+				panic("konvoy: more than 2³²−1 distinct keys")
+			}
+			t.slots[p] = top | uint64(i+1)
+			if 4*t.names.len() > 3*len(t.slots) {
 				t.grow()
 			}
 			return i, true
 		}
-		if s>>32 == fp && t.names[uint32(s)-1] == key {
+		if s>>32<<32 == top && *t.names.at(int(uint32(s)) - 1) == key {
 			return int(uint32(s)) - 1, false
 		}
 	}
 }
 
-// grow doubles the slots and places every key again.
+// name returns the key with index i.
+func (t *keyTable) name(i int) string { return *t.names.at(i) }
+
+// grow doubles the slots and moves every slot to its home in the new table.
 func (t *keyTable) grow() {
-	t.slots = make([]uint64, 2*len(t.slots))
+	old := t.slots
+	t.slots = make([]uint64, 2*len(old))
+	t.shift--
 	mask := uint64(len(t.slots) - 1)
-	for i, key := range t.names {
-		h := maphash.String(t.seed, key)
-		p := h & mask
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		p := s >> t.shift
 		for t.slots[p] != 0 {
 			p = (p + 1) & mask
 		}
-		t.slots[p] = h>>32<<32 | uint64(i+1)
+		t.slots[p] = s
 	}
 }

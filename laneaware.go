@@ -65,7 +65,7 @@ func (s *Simulator) enqueueLaneAware(e Event, k, ln int) {
 	a.laneQ[ln] = append(a.laneQ[ln], i)
 	if !a.scheduled[ln] {
 		a.scheduled[ln] = true
-		a.later.push(laterLane{max(s.lanes[ln].free, e.Arrival), ln})
+		a.later.push(laterLane{max(s.lanes.at(ln).free, e.Arrival), ln})
 	}
 }
 

@@ -27,15 +27,15 @@ func (s *Simulator) laneOf(e Event, k int) int {
 	}
 	switch l.lanes {
 	case keyLanes:
-		ks := &s.keys[k]
+		ks := s.keys.at(k)
 		if ks.lane < 0 {
 			ks.lane = int32(s.newLane(k))
 		}
 		return int(ks.lane)
 	case partitionLanes:
-		p := int(s.keys[k].lane)
-		if s.lanes[p].opened < 0 {
-			s.lanes[p].opened = s.lanesOpened
+		p := int(s.keys.at(k).lane)
+		if s.lanes.at(p).opened < 0 {
+			s.lanes.at(p).opened = s.lanesOpened
 			s.lanesOpened++
 		}
 		return p
@@ -54,9 +54,8 @@ func (s *Simulator) laneOf(e Event, k int) int {
 // newLane opens a lane whose name is found at name (see laneName) and
 // returns its index.
 func (s *Simulator) newLane(name int) int {
-	s.lanes = append(s.lanes, lane{name: name, opened: s.lanesOpened})
 	s.lanesOpened++
-	return len(s.lanes) - 1
+	return s.lanes.add(lane{name: name, opened: s.lanesOpened - 1})
 }
 
 // laneName returns the name of lane ln: its key under key lanes, its
@@ -64,11 +63,11 @@ func (s *Simulator) newLane(name int) int {
 func (s *Simulator) laneName(ln int) string {
 	switch s.layout.lanes {
 	case keyLanes:
-		return s.keyIndex.names[s.lanes[ln].name]
+		return s.keyIndex.name(s.lanes.at(ln).name)
 	case partitionLanes:
 		return strconv.Itoa(ln)
 	}
-	return s.laneNames[s.lanes[ln].name]
+	return s.laneNames[s.lanes.at(ln).name]
 }
 
 // namedLane returns the index of the lane named name, opening it when it is
@@ -87,7 +86,7 @@ func (s *Simulator) namedLane(name string) int {
 // key's first lane is its home lane, kept in its state; the rare load it
 // carries in other lanes goes to a map.
 func (s *Simulator) addLaneLoad(ki, ln, d int) {
-	k := &s.keys[ki]
+	k := s.keys.at(ki)
 	switch {
 	case k.home < 0:
 		k.home, k.homeLoad = int32(ln), d
@@ -112,7 +111,8 @@ type laneKey struct{ lane, key int }
 // O(lanes + keys) time.
 func (s *Simulator) heaviest() (ln, key, keyLoad int) {
 	top := -1
-	for _, l := range s.lanes {
+	for i := range s.lanes.len() {
+		l := s.lanes.at(i)
 		if l.opened >= 0 {
 			top = max(top, l.load)
 		}
@@ -122,14 +122,15 @@ func (s *Simulator) heaviest() (ln, key, keyLoad int) {
 	}
 	bestKey := make(map[int]int) // heaviest lanes → their heaviest key
 	consider := func(k, lane, load int) {
-		if s.lanes[lane].opened < 0 || s.lanes[lane].load != top {
+		if s.lanes.at(lane).opened < 0 || s.lanes.at(lane).load != top {
 			return
 		}
 		if b, ok := bestKey[lane]; !ok || load > s.keyLoadIn(b, lane) || load == s.keyLoadIn(b, lane) && k < b {
 			bestKey[lane] = k
 		}
 	}
-	for i, k := range s.keys {
+	for i := range s.keys.len() {
+		k := s.keys.at(i)
 		if k.home >= 0 {
 			consider(i, int(k.home), k.homeLoad)
 		}
@@ -140,7 +141,7 @@ func (s *Simulator) heaviest() (ln, key, keyLoad int) {
 	ln, key = -1, -1
 	for lane, k := range bestKey {
 		load := s.keyLoadIn(k, lane)
-		if ln < 0 || load > keyLoad || load == keyLoad && s.lanes[lane].opened < s.lanes[ln].opened {
+		if ln < 0 || load > keyLoad || load == keyLoad && s.lanes.at(lane).opened < s.lanes.at(ln).opened {
 			ln, key, keyLoad = lane, k, load
 		}
 	}
@@ -149,8 +150,8 @@ func (s *Simulator) heaviest() (ln, key, keyLoad int) {
 
 // keyLoadIn returns the load key k carried in lane ln.
 func (s *Simulator) keyLoadIn(k, ln int) int {
-	if int(s.keys[k].home) == ln {
-		return s.keys[k].homeLoad
+	if int(s.keys.at(k).home) == ln {
+		return s.keys.at(k).homeLoad
 	}
 	return s.awayLoad[laneKey{ln, k}]
 }

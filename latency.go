@@ -101,11 +101,12 @@ type LaneWait struct {
 // for l lanes, keeping the n worst seen so far.
 func (s *Simulator) worstLanes(n int) []LaneWait {
 	worse := func(a, b int) bool {
-		la, lb := s.lanes[a], s.lanes[b]
+		la, lb := s.lanes.at(a), s.lanes.at(b)
 		return cmp.Or(cmp.Compare(lb.maxWait, la.maxWait), cmp.Compare(lb.totalWait, la.totalWait), cmp.Compare(la.opened, lb.opened)) < 0
 	}
 	var top []int
-	for i, l := range s.lanes {
+	for i := range s.lanes.len() {
+		l := s.lanes.at(i)
 		if l.opened < 0 || l.events == 0 || len(top) == n && !worse(i, top[n-1]) {
 			continue
 		}
@@ -120,7 +121,7 @@ func (s *Simulator) worstLanes(n int) []LaneWait {
 	}
 	var out []LaneWait
 	for _, i := range top {
-		l := s.lanes[i]
+		l := s.lanes.at(i)
 		out = append(out, LaneWait{Lane: s.laneName(i), Events: l.events, MaxWait: l.maxWait, TotalWait: l.totalWait})
 	}
 	return out

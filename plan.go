@@ -200,11 +200,11 @@ func chainRounds(events iter.Seq[Event], layout Layout) (chain, error) {
 		ln := s.laneOf(e, k)
 		start := e.Arrival
 		if ln >= 0 {
-			start = max(start, s.lanes[ln].free)
+			start = max(start, s.lanes.at(ln).free)
 		}
 		finish := start + e.Duration
 		if ln >= 0 {
-			s.lanes[ln].free = finish
+			s.lanes.at(ln).free = finish
 		}
 		if finish > c.rounds || c.events == 0 {
 			c.rounds, c.lane = finish, ""

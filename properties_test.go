@@ -8,6 +8,7 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/synth"
 	"pgregory.net/rapid"
 )
 
@@ -292,10 +293,10 @@ func TestSimulateMatchesTheLessonsModel(t *testing.T) {
 }
 
 // The same comparison on thousands of keys and events, so that the key
-// table grows and lanes are many.
+// table grows, keys and lanes fill more than one page, and lanes are many.
 func TestSimulateMatchesTheLessonsModelOnManyKeys(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(shape{maxKeys: 3000, maxEvents: 4000, maxDuration: 9, arrivals: rapid.Bool().Draw(t, "arrivals")}).Draw(t, "events")
+		events := eventsOf(shape{maxKeys: 10000, maxEvents: 12000, maxDuration: 9, arrivals: rapid.Bool().Draw(t, "arrivals")}).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		for _, l := range refLayoutsFor(rapid.IntRange(1, 64).Draw(t, "partitions")) {
 			if d := gocmp.Diff(refDuzen(events, c, l.lanes, l.handler), simulate(t, events, l.layout, c)); d != "" {
@@ -303,4 +304,40 @@ func TestSimulateMatchesTheLessonsModelOnManyKeys(t *testing.T) {
 			}
 		}
 	})
+}
+
+// The same comparison on a generated trace of 10,000 events of 5,000 keys,
+// more than one page of key and lane state (4096 each), with
+// arrivals and durations of 1 to 9 rounds, under every policy (lane-aware,
+// whose plain version is quadratic, on the convoy alone): whatever rapid
+// draws, this run always crosses pages.
+func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
+	cfg := synth.Default()
+	cfg.Events, cfg.Keys, cfg.Lines, cfg.InFlight = 10_000, 10_000, 50, 300
+	cfg.StepsPerKey, cfg.OrderedSteps = 2, 1
+	cfg.Duration = synth.Uniform(1, 9)
+	cfg.Rate = 20
+	events := slices.Collect(synth.Events(cfg))
+	plain := map[konvoy.Policy]func([]refEvent, int, func(refEvent) *string) []refEvent{
+		konvoy.HeadOfLine: refKosum,
+		konvoy.LaneAware:  refLaneAware,
+		konvoy.Static:     refStatic,
+	}
+	for _, p := range konvoy.Policies() {
+		for _, l := range refLayoutsFor(64) {
+			if p == konvoy.LaneAware && l.layout.String() != "convoy" {
+				continue
+			}
+			got, err := konvoy.Simulate(events, l.layout, 64, konvoy.WithPolicy(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Keys <= 4096 {
+				t.Fatalf("the trace has %d keys; want more than one page", got.Keys)
+			}
+			if d := gocmp.Diff(refDuzenWith(events, 64, l.lanes, l.handler, plain[p]), got); d != "" {
+				t.Fatalf("%s, %s (-reference +Simulate):\n%s", l.layout, p, d)
+			}
+		}
+	}
 }

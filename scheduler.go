@@ -1,5 +1,7 @@
 package konvoy
 
+import "math"
+
 // consumer is one worker: the time it becomes free and its index.
 type consumer struct {
 	free int
@@ -10,13 +12,18 @@ type consumer struct {
 // earliest, the lowest index among ties. It is a winner tree over the
 // consumers: every inner node holds the better of its two children, the
 // root the best of all, so changing one consumer's free time replays the
-// log₂ c matches on its way to the root, one comparison each, whichever
-// consumer it is. Leaves beyond the last consumer hold -1 and lose every
-// match.
+// log₂ c matches on its way to the root, whichever consumer it is. Every
+// consumer in a node's left subtree has a lower index than every one in its
+// right subtree, so a match is one comparison of free times, won by the
+// right child only when it is free strictly earlier; the compiler turns it
+// into conditional moves, with no branch to mispredict. Leaves beyond the
+// last consumer are free at MaxInt and, being rightmost, lose every match
+// against a real consumer, even one parked at MaxInt.
 type consumerQueue struct {
-	free []int   // by consumer index
-	win  []int32 // win[1] is the root; node i has children 2i and 2i+1
+	free []int   // by node: the earliest free time below it
+	id   []int32 // by node: the consumer free then
 	size int     // leaves, a power of two; leaf of consumer id is size+id
+	n    int     // consumers
 }
 
 // newConsumerQueue returns n consumers, all free at round 0.
@@ -25,52 +32,58 @@ func newConsumerQueue(n int) consumerQueue {
 	for size < n {
 		size *= 2
 	}
-	q := consumerQueue{free: make([]int, n), win: make([]int32, 2*size), size: size}
+	q := consumerQueue{free: make([]int, 2*size), id: make([]int32, 2*size), size: size, n: n}
 	for i := range size {
-		q.win[size+i] = -1
+		q.free[size+i], q.id[size+i] = math.MaxInt, int32(i)
 		if i < n {
-			q.win[size+i] = int32(i)
+			q.free[size+i] = 0
 		}
 	}
 	for i := size - 1; i >= 1; i-- {
-		q.win[i] = q.better(q.win[2*i], q.win[2*i+1])
+		q.match(i)
 	}
 	return q
 }
 
-// better returns the consumer of a and b that is free earlier, the lower
-// index among ties; -1 stands for no consumer.
-func (q *consumerQueue) better(a, b int32) int32 {
-	switch {
-	case a < 0:
-		return b
-	case b < 0:
-		return a
-	case q.free[b] < q.free[a] || q.free[b] == q.free[a] && b < a:
-		return b
+// match sets inner node i to the better of its children.
+func (q *consumerQueue) match(i int) {
+	f, id := q.free[2*i], q.id[2*i]
+	if rf := q.free[2*i+1]; rf < f {
+		f, id = rf, q.id[2*i+1]
 	}
-	return a
+	q.free[i], q.id[i] = f, id
 }
 
 // next returns the consumer that becomes free earliest, the lowest index
 // among ties. It takes O(1) time.
-func (q *consumerQueue) next() consumer {
-	id := q.win[1]
-	return consumer{q.free[id], int(id)}
-}
+func (q *consumerQueue) next() consumer { return consumer{q.free[1], int(q.id[1])} }
 
 // earliest returns the earliest time any consumer is free.
-func (q *consumerQueue) earliest() int { return q.free[q.win[1]] }
+func (q *consumerQueue) earliest() int { return q.free[1] }
+
+// freeAt returns the time consumer id becomes free.
+func (q *consumerQueue) freeAt(id int) int { return q.free[q.size+id] }
 
 // busyUntil makes the next consumer busy until t.
-func (q *consumerQueue) busyUntil(t int) { q.busyFrom(int(q.win[1]), t) }
+func (q *consumerQueue) busyUntil(t int) { q.busyFrom(int(q.id[1]), t) }
 
 // busyFrom makes consumer id free at t (later than now, or, for an idle
-// consumer parked at MaxInt, earlier) in O(log c) time.
+// consumer parked at MaxInt, earlier) in O(log c) time. It replays the
+// matches on the way to the root carrying the winner so far, so each level
+// loads only the sibling: a left sibling wins ties, a right one must be
+// free strictly earlier.
 func (q *consumerQueue) busyFrom(id, t int) {
-	q.free[id] = t
-	for i := (q.size + id) / 2; i >= 1; i /= 2 {
-		q.win[i] = q.better(q.win[2*i], q.win[2*i+1])
+	free, ids := q.free, q.id
+	f, w := t, int32(id)
+	i := q.size + id
+	free[i] = t
+	for ; i > 1; i /= 2 {
+		left := i & 1 // 1 when the sibling, i^1, is the left child
+		sf, sw := free[i^1], ids[i^1]
+		if sf-left < f {
+			f, w = sf, sw
+		}
+		free[i/2], ids[i/2] = f, w
 	}
 }
 
@@ -83,7 +96,7 @@ func (s *Simulator) dispatchHeadOfLine(e Event, k, ln int) (id int) {
 	c := s.consumers.next()
 	start := max(c.free, e.Arrival)
 	if ln >= 0 {
-		start = max(start, s.lanes[ln].free)
+		start = max(start, s.lanes.at(ln).free)
 	}
 	finish := start + e.Duration
 	s.consumers.busyUntil(finish)
@@ -99,12 +112,12 @@ func (s *Simulator) dispatchHeadOfLine(e Event, k, ln int) (id int) {
 func (s *Simulator) dispatchStatic(e Event, k, ln int) {
 	c := s.consumers.next()
 	if ln >= 0 {
-		c.id = s.lanes[ln].opened % len(s.consumers.free)
-		c.free = s.consumers.free[c.id]
+		c.id = s.lanes.at(ln).opened % s.consumers.n
+		c.free = s.consumers.freeAt(c.id)
 	}
 	start := max(c.free, e.Arrival)
 	if ln >= 0 {
-		start = max(start, s.lanes[ln].free)
+		start = max(start, s.lanes.at(ln).free)
 	}
 	s.consumers.busyFrom(c.id, start+e.Duration)
 	s.started(e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
@@ -120,7 +133,7 @@ func (s *Simulator) started(e Event, i, k, ln, id, taken, start int) {
 	s.waits.add(start - e.Arrival)
 	s.responses.add(finish - e.Arrival)
 	if ln >= 0 {
-		l := &s.lanes[ln]
+		l := s.lanes.at(ln)
 		l.free = finish
 		l.load += e.Duration
 		l.events++

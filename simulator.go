@@ -28,16 +28,16 @@ type Simulator struct {
 	opts        options
 	consumers   consumerQueue
 	keyIndex    keyTable
-	keys        []keyState     // by key index, in order of first appearance
-	laneIndex   map[string]int // line and func lanes by name
-	laneNames   []string       // line and func lanes' names
-	lanes       []lane
+	keys        paged[keyState] // by key index, in order of first appearance
+	laneIndex   map[string]int  // line and func lanes by name
+	laneNames   []string        // line and func lanes' names
+	lanes       paged[lane]
 	lanesOpened int
 	awayLoad    map[laneKey]int     // load keys carry outside their home lane
 	held        map[int][]heldEvent // the resequencer's held events by key
 
 	running []running         // head-of-line: by consumer id, its last event
-	ready   []int             // head-of-line: scratch for applyReady
+	due     dueLists          // head-of-line: waiting events by finish time
 	applied int               // head-of-line: every event finished by then is applied
 	pending minHeap[finished] // static and lane-aware: events not applied yet
 	aware   laneAware         // lane-aware: events not taken yet
@@ -71,11 +71,11 @@ func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, err
 	s.consumers = newConsumerQueue(consumers)
 	if s.opts.policy == HeadOfLine {
 		s.running = make([]running, consumers)
+		s.due = newDueLists(consumers)
 	}
 	if layout.lanes == partitionLanes {
-		s.lanes = make([]lane, layout.partitions)
-		for p := range s.lanes {
-			s.lanes[p] = lane{name: p, opened: -1}
+		for p := range layout.partitions {
+			s.lanes.add(lane{name: p, opened: -1})
 		}
 	}
 	if s.opts.scheduleLimit > 0 {
@@ -163,9 +163,9 @@ func (s *Simulator) key(e Event) int {
 		if s.layout.lanes == partitionLanes {
 			k.lane = int32(KafkaPartition(e.Key, s.layout.partitions))
 		}
-		s.keys = append(s.keys, k)
+		s.keys.add(k)
 	}
-	s.keys[i].highest = max(s.keys[i].highest, e.Step)
+	s.keys.at(i).highest = max(s.keys.at(i).highest, e.Step)
 	return i
 }
 
@@ -187,7 +187,7 @@ func (s *Simulator) Result() (Result, error) {
 	}
 	r := Result{
 		Events:         s.events,
-		Keys:           len(s.keys),
+		Keys:           s.keys.len(),
 		Work:           s.work,
 		Rounds:         s.rounds,
 		BackwardWrites: s.backwardWrites,
@@ -205,12 +205,13 @@ func (s *Simulator) Result() (Result, error) {
 		Schedule:       s.schedule,
 	}
 	if ln, key, load := s.heaviest(); ln >= 0 {
-		r.HeaviestLane, r.HeaviestLaneName = s.lanes[ln].load, s.laneName(ln)
-		r.HeaviestKey, r.HeaviestKeyLoad = s.keyIndex.names[key], load
+		r.HeaviestLane, r.HeaviestLaneName = s.lanes.at(ln).load, s.laneName(ln)
+		r.HeaviestKey, r.HeaviestKeyLoad = s.keyIndex.name(key), load
 	}
-	for i, k := range s.keys {
+	for i := range s.keys.len() {
+		k := s.keys.at(i)
 		if k.state != k.highest {
-			r.WrongKeys = append(r.WrongKeys, s.keyIndex.names[i])
+			r.WrongKeys = append(r.WrongKeys, s.keyIndex.name(i))
 		}
 	}
 	r.WrongFinal = len(r.WrongKeys)
