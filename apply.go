@@ -5,17 +5,18 @@ import (
 	"slices"
 )
 
-// keyState is what the simulator knows of one key: its current state, the
-// highest step among its events so far, its lane (for key lanes; its
-// partition for partition lanes; -1 before it has one), and the lane it first
-// ran in with the load it carried there. It holds no pointer, so that the
-// garbage collector need not scan millions of them.
+// keyState is what the simulator knows of one key: its name, its current
+// state, the highest step among its events so far, its partition under
+// partition lanes, and the lane it first ran in with the load it carried
+// there. The name lies beside the state so that finding a key and updating
+// it touch one cache line.
 type keyState struct {
-	state    int
-	highest  int
-	lane     int32
-	home     int32
-	homeLoad int
+	name      string
+	state     int
+	highest   int
+	partition int32
+	home      int32
+	homeLoad  int
 }
 
 // running is the last event a consumer took under the head-of-line policy,

@@ -2,6 +2,7 @@ package konvoy_test
 
 import (
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -38,23 +39,19 @@ var benchmarkLayouts = []struct {
 	{"convoy-static", konvoy.Convoy, konvoy.Static},
 }
 
-// generated holds the last set generated, so that the layouts share one.
-var generated []konvoy.Event
+// generated holds the sets generated so far by length, so that the
+// layouts share them.
+var generated = map[int][]konvoy.Event{}
 
-// benchmarkSet returns the first n events of synth.Default(), generating
-// them when the last set had another length.
+// benchmarkSet returns synth.Default() cut to n events, generating it the
+// first time it is asked for.
 func benchmarkSet(n int) []konvoy.Event {
-	if len(generated) != n {
-		generated = nil
-		runtime.GC()
+	if _, ok := generated[n]; !ok {
 		cfg := synth.Default()
 		cfg.Events = n
-		generated = make([]konvoy.Event, 0, n)
-		for e := range synth.Events(cfg) {
-			generated = append(generated, e)
-		}
+		generated[n] = slices.AppendSeq(make([]konvoy.Event, 0, n), synth.Events(cfg))
 	}
-	return generated
+	return generated[n]
 }
 
 // BenchmarkSimulator feeds the benchmark set, generated beforehand, to one
@@ -92,7 +89,7 @@ func BenchmarkStream(b *testing.B) {
 		b.Run(l.name, func(b *testing.B) {
 			cfg := synth.Default()
 			cfg.Events = b.N
-			generated = nil
+			clear(generated)
 			runtime.GC()
 			b.ReportAllocs()
 			b.ResetTimer()

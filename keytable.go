@@ -5,28 +5,29 @@ import (
 	"math/bits"
 )
 
-// keyTable maps key names to their index in order of first appearance: an
-// open-addressing hash table with linear probing whose slots hold the top
-// 32 bits of the key's hash and the index, 8 bytes each and free of
-// pointers. It does the one lookup per event that the simulator cannot
-// avoid, and does it faster than a map[string]int on millions of keys
-// because a probe touches one small slot and compares names only when the
-// hash bits match. A key's home slot is given by the top bits of its hash,
+// keyTable holds the keys' states, numbered in order of first appearance,
+// and finds a key's by its name: an open-addressing hash table with linear
+// probing whose slots hold the top 32 bits of the key's hash and the index,
+// 8 bytes each and free of pointers. It does the one lookup per event that
+// the simulator cannot avoid, and does it faster than a map[string]int on
+// millions of keys because a probe touches one small slot and compares names
+// only when the hash bits match; the name compared sits beside the state the
+// event then updates. A key's home slot is given by the top bits of its hash,
 // which the slot keeps, so growing the table moves slots without hashing a
 // name again, in nearly sequential order. Its layout depends on a random
 // seed, but nothing iterates over it, so results do not. It holds at most
 // 2³²−1 keys and panics beyond.
 type keyTable struct {
 	seed  maphash.Seed
-	slots []uint64 // 0: empty; else top32(hash)<<32 | (index+1)
-	shift uint     // 64 − log₂ len(slots): the hash's top bits pick the home slot
-	names paged[string]
+	slots []uint64        // 0: empty; else top32(hash)<<32 | (index+1)
+	shift uint            // 64 − log₂ len(slots): the hash's top bits pick the home slot
+	keys  paged[keyState] // by index
 }
 
 const keyTableMinSlots = 1 << 10
 
-// index returns the index of key, adding it with the next index when it is
-// new, and whether it was new. It takes O(1) expected time; growing the
+// index returns the index of key, adding it with the next index and the
+// state {name: key, home: -1} when it is new, and whether it was new. It takes O(1) expected time; growing the
 // table, at three quarters full, moves every slot once.
 func (t *keyTable) index(key string) (i int, added bool) {
 	if t.slots == nil {
@@ -40,24 +41,28 @@ func (t *keyTable) index(key string) (i int, added bool) {
 	for p := h >> t.shift; ; p = (p + 1) & mask {
 		s := t.slots[p]
 		if s == 0 {
-			i = t.names.add(key)
+			i = t.keys.add(keyState{name: key, home: -1})
 			if i == 1<<32-1 {
 				panic("konvoy: more than 2³²−1 distinct keys")
 			}
 			t.slots[p] = top | uint64(i+1)
-			if 4*t.names.len() > 3*len(t.slots) {
+			if 4*t.keys.len() > 3*len(t.slots) {
 				t.grow()
 			}
 			return i, true
 		}
-		if s>>32<<32 == top && *t.names.at(int(uint32(s)) - 1) == key {
+		if s>>32<<32 == top && t.keys.at(int(uint32(s))-1).name == key {
 			return int(uint32(s)) - 1, false
 		}
 	}
 }
 
-// name returns the key with index i.
-func (t *keyTable) name(i int) string { return *t.names.at(i) }
+// at returns the state of the key with index i, valid until the next key
+// is added.
+func (t *keyTable) at(i int) *keyState { return t.keys.at(i) }
+
+// len returns the number of keys.
+func (t *keyTable) len() int { return t.keys.len() }
 
 // grow doubles the slots and moves every slot to its home in the new table.
 func (t *keyTable) grow() {

@@ -29,8 +29,8 @@ func TestKeyTableNumbersKeysInOrderOfFirstAppearance(t *testing.T) {
 				t.Fatalf("index(%q) = %d, %v; want %d, %v", key, got, added, w, !seen)
 			}
 		}
-		if table.names.len() != len(want) || 4*table.names.len() > 3*len(table.slots) {
-			t.Fatalf("%d names in %d slots; want %d names, at most three quarters full", table.names.len(), len(table.slots), len(want))
+		if table.len() != len(want) || 4*table.len() > 3*len(table.slots) {
+			t.Fatalf("%d names in %d slots; want %d names, at most three quarters full", table.len(), len(table.slots), len(want))
 		}
 	})
 }

@@ -5,8 +5,8 @@ import "strconv"
 // lane is one serial queue: the time it becomes free, the work it carries,
 // the order in which it was opened (-1: not yet), what its events waited
 // from arrival to start, and where its name is (see laneName). It holds no
-// pointer, so that millions of key lanes cost the garbage collector nothing
-// and grow by plain copies.
+// pointer, so that millions of key lanes cost the garbage collector
+// nothing.
 type lane struct {
 	name      int // key lanes: the key's index; named lanes: index into laneNames
 	free      int
@@ -17,28 +17,22 @@ type lane struct {
 	totalWait int
 }
 
-// laneOf returns the index of event e's lane, opening the lane when it is
-// first used, or -1 when the event takes no lane. Key and partition lanes
-// are found through the key's state, without a map lookup.
+// laneOf returns the index of event e's lane, of key index k, opening the
+// lane when it is first used, or -1 when the event takes no lane. A key
+// lane has its key's index, made with the key; a partition lane, the
+// partition's number, made with the simulator: both are found without a
+// lookup and opened on first use.
 func (s *Simulator) laneOf(e Event, k int) int {
 	l := &s.layout
 	if l.orderedOnly && e.Step == 0 {
 		return -1
 	}
+	var ln int
 	switch l.lanes {
 	case keyLanes:
-		ks := s.keys.at(k)
-		if ks.lane < 0 {
-			ks.lane = int32(s.newLane(k))
-		}
-		return int(ks.lane)
+		ln = k
 	case partitionLanes:
-		p := int(s.keys.at(k).lane)
-		if s.lanes.at(p).opened < 0 {
-			s.lanes.at(p).opened = s.lanesOpened
-			s.lanesOpened++
-		}
-		return p
+		ln = int(s.keys.at(k).partition)
 	case lineLanes:
 		return s.namedLane(e.Line)
 	case funcLanes:
@@ -47,8 +41,14 @@ func (s *Simulator) laneOf(e Event, k int) int {
 			return -1
 		}
 		return s.namedLane(name)
+	default:
+		return -1
 	}
-	return -1
+	if lane := s.lanes.at(ln); lane.opened < 0 {
+		lane.opened = s.lanesOpened
+		s.lanesOpened++
+	}
+	return ln
 }
 
 // newLane opens a lane whose name is found at name (see laneName) and
@@ -63,7 +63,7 @@ func (s *Simulator) newLane(name int) int {
 func (s *Simulator) laneName(ln int) string {
 	switch s.layout.lanes {
 	case keyLanes:
-		return s.keyIndex.name(s.lanes.at(ln).name)
+		return s.keys.at(s.lanes.at(ln).name).name
 	case partitionLanes:
 		return strconv.Itoa(ln)
 	}

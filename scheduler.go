@@ -101,7 +101,8 @@ func (s *Simulator) dispatchHeadOfLine(e Event, k, ln int) (id int) {
 	finish := start + e.Duration
 	s.consumers.busyUntil(finish)
 	s.started(e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
-	s.running[c.id] = running{finish: finish, index: s.events, key: k, step: e.Step, waiting: true}
+	r := &s.running[c.id] // field by field: a struct literal goes through the stack
+	r.finish, r.index, r.key, r.step, r.waiting = finish, s.events, k, e.Step, true
 	return c.id
 }
 

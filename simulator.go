@@ -27,10 +27,9 @@ type Simulator struct {
 	layout      Layout
 	opts        options
 	consumers   consumerQueue
-	keyIndex    keyTable
-	keys        paged[keyState] // by key index, in order of first appearance
-	laneIndex   map[string]int  // line and func lanes by name
-	laneNames   []string        // line and func lanes' names
+	keys        keyTable       // by key index, in order of first appearance
+	laneIndex   map[string]int // line and func lanes by name
+	laneNames   []string       // line and func lanes' names
 	lanes       paged[lane]
 	lanesOpened int
 	awayLoad    map[laneKey]int     // load keys carry outside their home lane
@@ -155,17 +154,20 @@ func (s *Simulator) check(e Event) error {
 }
 
 // key returns the index of e's key, recording a new key in order of first
-// appearance, and raises the key's highest step.
+// appearance, with its lane under key lanes, and raises the key's highest
+// step.
 func (s *Simulator) key(e Event) int {
-	i, added := s.keyIndex.index(e.Key)
+	i, added := s.keys.index(e.Key)
+	k := s.keys.at(i)
 	if added {
-		k := keyState{lane: -1, home: -1}
-		if s.layout.lanes == partitionLanes {
-			k.lane = int32(KafkaPartition(e.Key, s.layout.partitions))
+		switch s.layout.lanes {
+		case partitionLanes:
+			k.partition = int32(KafkaPartition(e.Key, s.layout.partitions))
+		case keyLanes:
+			s.lanes.add(lane{name: i, opened: -1})
 		}
-		s.keys.add(k)
 	}
-	s.keys.at(i).highest = max(s.keys.at(i).highest, e.Step)
+	k.highest = max(k.highest, e.Step)
 	return i
 }
 
@@ -206,12 +208,12 @@ func (s *Simulator) Result() (Result, error) {
 	}
 	if ln, key, load := s.heaviest(); ln >= 0 {
 		r.HeaviestLane, r.HeaviestLaneName = s.lanes.at(ln).load, s.laneName(ln)
-		r.HeaviestKey, r.HeaviestKeyLoad = s.keyIndex.name(key), load
+		r.HeaviestKey, r.HeaviestKeyLoad = s.keys.at(key).name, load
 	}
 	for i := range s.keys.len() {
 		k := s.keys.at(i)
 		if k.state != k.highest {
-			r.WrongKeys = append(r.WrongKeys, s.keyIndex.name(i))
+			r.WrongKeys = append(r.WrongKeys, s.keys.at(i).name)
 		}
 	}
 	r.WrongFinal = len(r.WrongKeys)
