@@ -3,6 +3,7 @@ package konvoy
 import (
 	"cmp"
 	"maps"
+	"math/bits"
 	"slices"
 )
 
@@ -23,52 +24,64 @@ type histogram struct {
 	pages    map[int]*page
 	last     *page
 	lastBase int
-	n        int
-	sum      float64
 }
 
 const pageSize = 1 << 12
 
 type page [pageSize]int
 
+// add counts one value v ≥ 0. It takes O(1) time, and a map lookup when v
+// is on another page than the last value.
 func (h *histogram) add(v int) {
-	h.n++
-	h.sum += float64(v)
-	base := v &^ (pageSize - 1)
-	if h.last == nil || base != h.lastBase {
-		if h.pages == nil {
-			h.pages = make(map[int]*page)
-		}
-		p, ok := h.pages[base]
-		if !ok {
-			p = new(page)
-			h.pages[base] = p
-		}
-		h.last, h.lastBase = p, base
+	if base := v &^ (pageSize - 1); h.last == nil || base != h.lastBase {
+		h.turnTo(base)
 	}
-	h.last[v-base]++
+	h.last[v&(pageSize-1)]++
+}
+
+// turnTo makes the page of values from base on the last page, adding it
+// when it is new. It is kept apart from add so that add stays small enough
+// to be inlined.
+func (h *histogram) turnTo(base int) {
+	if h.pages == nil {
+		h.pages = make(map[int]*page)
+	}
+	p, ok := h.pages[base]
+	if !ok {
+		p = new(page)
+		h.pages[base] = p
+	}
+	h.last, h.lastBase = p, base
 }
 
 // latency returns the summary. It takes O(p log p + p·pageSize) time for p
-// pages.
+// pages. The mean is the exact sum of the values, kept in 128 bits, divided
+// by their count, so it is rounded once.
 func (h *histogram) latency() Latency {
-	if h.n == 0 {
-		return Latency{}
-	}
 	var values []valueCount
+	n := 0
+	var sumHi, sumLo uint64
 	for _, base := range slices.Sorted(maps.Keys(h.pages)) {
 		for i, c := range h.pages[base] {
 			if c > 0 {
 				values = append(values, valueCount{base + i, c})
+				n += c
+				hi, lo := bits.Mul64(uint64(base+i), uint64(c))
+				var carry uint64
+				sumLo, carry = bits.Add64(sumLo, lo, 0)
+				sumHi += hi + carry
 			}
 		}
 	}
+	if n == 0 {
+		return Latency{}
+	}
 	return Latency{
-		P50:  rank(values, h.n, 50),
-		P95:  rank(values, h.n, 95),
-		P99:  rank(values, h.n, 99),
+		P50:  rank(values, n, 50),
+		P95:  rank(values, n, 95),
+		P99:  rank(values, n, 99),
 		Max:  values[len(values)-1].value,
-		Mean: h.sum / float64(h.n),
+		Mean: (float64(sumHi)*(1<<64) + float64(sumLo)) / float64(n),
 	}
 }
 

@@ -85,17 +85,22 @@ func PlanConsumers(events iter.Seq[Event], layout Layout, policy Policy, cfg Pla
 	if p.Events == 0 {
 		return p, nil
 	}
-	budget := float64(p.Events) / (cfg.Peak * cfg.RoundSeconds) // the most rounds that keep up
-	if float64(p.CeilingRounds) > budget {
+	// A run keeps up when the rate it sustains, as reported, reaches the
+	// peak; the rate falls as the rounds grow.
+	keepsUp := func(rounds int) bool { return rate(p.Events, rounds, cfg.RoundSeconds) >= cfg.Peak }
+	if !keepsUp(p.CeilingRounds) {
 		return p, nil
 	}
 	fits := func(c int) (int, bool, error) {
 		r, err := simulateSeq(events, layout, c, WithPolicy(policy))
-		return r.Rounds, float64(r.Rounds) <= budget, err
+		return r.Rounds, keepsUp(r.Rounds), err
 	}
 	// No run on c consumers beats Work/c rounds, so fewer than Work/budget
-	// consumers never fit, whatever the policy.
-	from := max(1, int(math.Ceil(float64(ceiling.work)/budget)))
+	// consumers never fit, whatever the policy, where budget is the most
+	// rounds that keep up. One count below that is tried too, in case the
+	// rate of a run of exactly budget rounds rounds up to the peak.
+	budget := float64(p.Events) / (cfg.Peak * cfg.RoundSeconds)
+	from := max(1, int(math.Ceil(float64(ceiling.work)/budget))-1)
 	if from > limit {
 		return p, nil
 	}
