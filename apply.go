@@ -35,21 +35,27 @@ type running struct {
 // dueLists files the consumers whose events wait to be applied by finish
 // time, so that those due at a time are found without a search and come out
 // in input order without a sort. A waiting event is filed, when its
-// consumer takes it, at the tail of the list of its finish time modulo the
-// number of lists; since events are taken in input order, every list, and
-// every part of one, is in input order. Lists outnumber consumers, and a
-// list shared by two finish times is only scanned a little longer.
+// consumer takes it, at the tail of the list its finish time hashes to;
+// since events are taken in input order, every list, and every part of one,
+// is in input order. Lists outnumber consumers at least twice, and the hash
+// spreads finish times that are in step with the number of lists, so a list
+// is seldom shared by two finish times; a shared one is scanned whole.
 type dueLists struct {
-	head, tail []int32 // by finish time modulo len(head); -1: empty
+	head, tail []int32 // by list; -1: empty
+	shift      uint    // 64 − log₂ len(head)
 }
+
+// list returns the list that finish time t is filed in: the top bits of t
+// times 2⁶⁴ divided by the golden ratio (Fibonacci hashing).
+func (d *dueLists) list(t int) int { return int(uint64(t) * 0x9e3779b97f4a7c15 >> d.shift) }
 
 // newDueLists returns empty lists for c consumers.
 func newDueLists(c int) dueLists {
-	n := 2
+	n, shift := 2, uint(63)
 	for n < 2*c {
-		n *= 2
+		n, shift = 2*n, shift-1
 	}
-	d := dueLists{head: make([]int32, n), tail: make([]int32, n)}
+	d := dueLists{head: make([]int32, n), tail: make([]int32, n), shift: shift}
 	for i := range n {
 		d.head[i], d.tail[i] = -1, -1
 	}
@@ -60,7 +66,7 @@ func newDueLists(c int) dueLists {
 // list.
 func (s *Simulator) file(id, finish int) {
 	d := &s.due
-	l := finish & (len(d.head) - 1)
+	l := d.list(finish)
 	s.running[id].next = -1
 	if d.tail[l] < 0 {
 		d.head[l] = int32(id)
@@ -101,7 +107,7 @@ func (s *Simulator) applyReady(id int) {
 // takes them off their list, keeping the others there in order.
 func (s *Simulator) applyDue(m int) {
 	d := &s.due
-	l := m & (len(d.head) - 1)
+	l := d.list(m)
 	prev := int32(-1)
 	for id := d.head[l]; id >= 0; {
 		r := &s.running[id]

@@ -18,8 +18,9 @@ func TestSimulateRejectsBadInput(t *testing.T) {
 		consumers int
 		want      string
 	}{
-		{"no consumers", nil, konvoy.Free, 0, "konvoy: consumers is 0; want at least 1"},
-		{"negative consumers", []konvoy.Event{ok}, konvoy.Convoy, -3, "konvoy: consumers is -3; want at least 1"},
+		{"no consumers", nil, konvoy.Free, 0, "konvoy: consumers is 0; want 1 to 2147483647"},
+		{"negative consumers", []konvoy.Event{ok}, konvoy.Convoy, -3, "konvoy: consumers is -3; want 1 to 2147483647"},
+		{"too many consumers", []konvoy.Event{ok}, konvoy.Convoy, math.MaxInt32 + 1, "konvoy: consumers is 2147483648; want 1 to 2147483647"},
 		{"empty key", []konvoy.Event{ok, {Step: 1, Duration: 1}}, konvoy.Free, 1, "konvoy: event 1: Key is empty"},
 		{"negative step", []konvoy.Event{ok, ok, {Key: "B", Step: -1}}, konvoy.Free, 1, `konvoy: event 2 (key "B"): Step is -1; want 0 (history only) or more`},
 		{"negative duration", []konvoy.Event{{Key: "B", Duration: -2}}, konvoy.VersionStamp, 1, `konvoy: event 0 (key "B"): Duration is -2; want 0 or more rounds`},

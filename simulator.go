@@ -55,10 +55,10 @@ type Simulator struct {
 }
 
 // NewSimulator returns a Simulator for layout with the given number of
-// consumers and options, or an error when consumers < 1.
+// consumers and options, or an error when consumers is not 1 to MaxInt32.
 func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, error) {
-	if consumers < 1 {
-		return nil, fmt.Errorf("konvoy: consumers is %d; want at least 1", consumers)
+	if consumers < 1 || consumers > math.MaxInt32 {
+		return nil, fmt.Errorf("konvoy: consumers is %d; want 1 to %d", consumers, math.MaxInt32)
 	}
 	s := &Simulator{layout: layout, laneIndex: make(map[string]int)}
 	for _, o := range opts {
