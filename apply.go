@@ -76,7 +76,8 @@ func (s *Simulator) file(id, finish int) {
 	d.tail[l] = int32(id)
 }
 
-// applyReady applies, after consumer id took an event, every event that no
+// applyReady applies, after consumer id took an event (which, if it is a
+// history-only record, does not wait), every event that no
 // later event can finish before: those finished by the earliest free time m
 // of any consumer. Every later event starts no earlier than m, since the
 // earliest free time never decreases, and one that finishes exactly at m has
@@ -91,12 +92,14 @@ func (s *Simulator) file(id, finish int) {
 func (s *Simulator) applyReady(id int) {
 	r := &s.running[id]
 	m := s.consumers.earliest()
-	if m == s.applied && r.finish == m {
-		r.waiting = false
-		s.apply(r.index, r.key, r.step, m)
-		return
+	if r.waiting {
+		if m == s.applied && r.finish == m {
+			r.waiting = false
+			s.apply(r.index, r.key, r.step, m)
+			return
+		}
+		s.file(id, r.finish)
 	}
-	s.file(id, r.finish)
 	if m != s.applied {
 		s.applied = m
 		s.applyDue(m)
@@ -189,16 +192,12 @@ func (s *Simulator) applyAll() {
 }
 
 // apply runs the layout's handler on the event with input index i, of the
-// key with index key, finished at time finish (the lesson's uygula). Step 0
-// is a history-only record and leaves the state alone under every handler.
-// Otherwise a step lower than the key's state is a backward write, which the
-// version-stamp handler skips and the last-writer-wins handler writes
+// key with index key and a step above 0, finished at time finish (the
+// lesson's uygula); history-only records never wait to be applied (see
+// started). A step lower than the key's state is a backward write, which
+// the version-stamp handler skips and the last-writer-wins handler writes
 // anyway; the resequencer never lets one happen.
 func (s *Simulator) apply(i, key, step, finish int) {
-	if step == 0 {
-		s.outcome(i, HistoryOnly, finish)
-		return
-	}
 	k := s.keys.at(key)
 	switch s.layout.handler {
 	case resequence:

@@ -51,7 +51,7 @@ func (a *laneAware) at(i int) *queued { return &a.fifo[i-a.base] }
 
 // enqueueLaneAware holds event e, of key index k and lane ln, for the
 // consumers.
-func (s *Simulator) enqueueLaneAware(e Event, k, ln int) {
+func (s *Simulator) enqueueLaneAware(e *Event, k, ln int) {
 	a := &s.aware
 	i := s.events
 	a.fifo = append(a.fifo, queued{key: k, lane: ln, step: e.Step, duration: e.Duration, arrival: e.Arrival})
@@ -166,8 +166,10 @@ func (s *Simulator) take(id, t, i, ln int) (finish int) {
 	}
 	finish = t + q.duration
 	s.consumers.busyFrom(id, finish)
-	s.started(Event{Step: q.step, Duration: q.duration, Arrival: q.arrival}, i, q.key, ln, id, t, t)
-	s.pending.push(finished{finish: finish, index: i, key: q.key, step: q.step})
+	s.started(&Event{Step: q.step, Duration: q.duration, Arrival: q.arrival}, i, q.key, ln, id, t, t)
+	if q.step > 0 {
+		s.pending.push(finished{finish: finish, index: i, key: q.key, step: q.step})
+	}
 	if ln >= 0 {
 		s.reschedule(ln, finish, t)
 	}

@@ -22,7 +22,7 @@ type lane struct {
 // lane has its key's index, made with the key; a partition lane, the
 // partition's number, made with the simulator: both are found without a
 // lookup and opened on first use.
-func (s *Simulator) laneOf(e Event, k int) int {
+func (s *Simulator) laneOf(e *Event, k int) int {
 	l := &s.layout
 	if l.orderedOnly && e.Step == 0 {
 		return -1
@@ -36,7 +36,7 @@ func (s *Simulator) laneOf(e Event, k int) int {
 	case lineLanes:
 		return s.namedLane(e.Line)
 	case funcLanes:
-		name, ok := l.laneFunc(e)
+		name, ok := l.laneFunc(*e)
 		if !ok {
 			return -1
 		}
@@ -84,7 +84,8 @@ func (s *Simulator) namedLane(name string) int {
 
 // addLaneLoad records that key index ki carried d more rounds in lane ln. A
 // key's first lane is its home lane, kept in its state; the rare load it
-// carries in other lanes goes to a map.
+// carries in other lanes goes to a map. Key lanes need none of it (see
+// heaviestKeyLane).
 func (s *Simulator) addLaneLoad(ki, ln, d int) {
 	k := s.keys.at(ki)
 	switch {
@@ -120,6 +121,9 @@ func (s *Simulator) heaviest() (ln, key, keyLoad int) {
 	if top < 0 {
 		return -1, -1, 0
 	}
+	if s.layout.lanes == keyLanes {
+		return s.heaviestKeyLane(top)
+	}
 	bestKey := make(map[int]int) // heaviest lanes → their heaviest key
 	consider := func(k, lane, load int) {
 		if s.lanes.at(lane).opened < 0 || s.lanes.at(lane).load != top {
@@ -146,6 +150,20 @@ func (s *Simulator) heaviest() (ln, key, keyLoad int) {
 		}
 	}
 	return ln, key, keyLoad
+}
+
+// heaviestKeyLane is heaviest under key lanes, where a lane carries its one
+// key's whole load, so the heaviest lane opened first wins, with its key:
+// key lanes keep no load per key apart from the lane's.
+func (s *Simulator) heaviestKeyLane(top int) (ln, key, keyLoad int) {
+	ln = -1
+	for i := range s.lanes.len() {
+		l := s.lanes.at(i)
+		if l.opened >= 0 && l.load == top && (ln < 0 || l.opened < s.lanes.at(ln).opened) {
+			ln = i
+		}
+	}
+	return ln, s.lanes.at(ln).name, top
 }
 
 // keyLoadIn returns the load key k carried in lane ln.

@@ -198,11 +198,11 @@ func chainRounds(events iter.Seq[Event], layout Layout) (chain, error) {
 	}
 	var c chain
 	for e := range events {
-		if err := s.check(e); err != nil {
+		if err := s.check(&e); err != nil {
 			return chain{}, err
 		}
-		k := s.key(e)
-		ln := s.laneOf(e, k)
+		k := s.key(&e)
+		ln := s.laneOf(&e, k)
 		start := e.Arrival
 		if ln >= 0 {
 			start = max(start, s.lanes.at(ln).free)

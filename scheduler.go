@@ -92,7 +92,7 @@ func (q *consumerQueue) busyFrom(id, t int) {
 // it has arrived and both the consumer and its lane are free. A consumer
 // whose lane is busy waits idle (head-of-line blocking). It returns the
 // consumer's index, and takes O(log c) time for c consumers.
-func (s *Simulator) dispatchHeadOfLine(e Event, k, ln int) (id int) {
+func (s *Simulator) dispatchHeadOfLine(e *Event, k, ln int) (id int) {
 	c := s.consumers.next()
 	start := max(c.free, e.Arrival)
 	if ln >= 0 {
@@ -102,7 +102,7 @@ func (s *Simulator) dispatchHeadOfLine(e Event, k, ln int) (id int) {
 	s.consumers.busyUntil(finish)
 	s.started(e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
 	r := &s.running[c.id] // field by field: a struct literal goes through the stack
-	r.finish, r.index, r.key, r.step, r.waiting = finish, s.events, k, e.Step, true
+	r.finish, r.index, r.key, r.step, r.waiting = finish, s.events, k, e.Step, e.Step > 0
 	return c.id
 }
 
@@ -110,7 +110,7 @@ func (s *Simulator) dispatchHeadOfLine(e Event, k, ln int) (id int) {
 // was assigned to when it opened, or to the earliest-free consumer when it
 // has no lane. It starts when it has arrived and the consumer is free; the
 // lane is never busier than its owner.
-func (s *Simulator) dispatchStatic(e Event, k, ln int) {
+func (s *Simulator) dispatchStatic(e *Event, k, ln int) {
 	c := s.consumers.next()
 	if ln >= 0 {
 		c.id = s.lanes.at(ln).opened % s.consumers.n
@@ -122,14 +122,16 @@ func (s *Simulator) dispatchStatic(e Event, k, ln int) {
 	}
 	s.consumers.busyFrom(c.id, start+e.Duration)
 	s.started(e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
-	s.pending.push(finished{finish: start + e.Duration, index: s.events, key: k, step: e.Step})
+	if e.Step > 0 {
+		s.pending.push(finished{finish: start + e.Duration, index: s.events, key: k, step: e.Step})
+	}
 }
 
 // started records that the event with input index i, of key index k, lane
 // ln, taken by consumer id at taken, starts at start: it takes the lane
 // until it finishes, and its latencies, lane load and schedule slot are
-// counted.
-func (s *Simulator) started(e Event, i, k, ln, id, taken, start int) {
+// counted. A history-only record is done there and then.
+func (s *Simulator) started(e *Event, i, k, ln, id, taken, start int) {
 	finish := start + e.Duration
 	s.waits.add(start - e.Arrival)
 	s.responses.add(finish - e.Arrival)
@@ -140,9 +142,16 @@ func (s *Simulator) started(e Event, i, k, ln, id, taken, start int) {
 		l.events++
 		l.maxWait = max(l.maxWait, start-e.Arrival)
 		l.totalWait += start - e.Arrival
-		s.addLaneLoad(k, ln, e.Duration)
+		if s.layout.lanes != keyLanes {
+			s.addLaneLoad(k, ln, e.Duration)
+		}
 	}
 	s.rounds = max(s.rounds, finish)
+	if e.Step == 0 {
+		// A history-only record changes no state under any handler, so it
+		// is done when it finishes and never waits to be applied.
+		s.outcome(i, HistoryOnly, finish)
+	}
 	if s.schedule != nil {
 		s.schedule[i].Consumer, s.schedule[i].Taken, s.schedule[i].Start, s.schedule[i].Finish = id, taken, start, finish
 		if ln >= 0 {

@@ -100,23 +100,23 @@ func (s *Simulator) Add(e Event) error {
 	if s.err != nil {
 		return s.err
 	}
-	if err := s.check(e); err != nil {
+	if err := s.check(&e); err != nil {
 		s.err = err
 		return err
 	}
 	if s.schedule != nil {
 		s.schedule = append(s.schedule, Slot{Index: s.events, Key: e.Key, Arrival: e.Arrival, AppliedAt: -1})
 	}
-	k := s.key(e)
-	ln := s.laneOf(e, k)
+	k := s.key(&e)
+	ln := s.laneOf(&e, k)
 	switch s.opts.policy {
 	case HeadOfLine:
-		s.applyReady(s.dispatchHeadOfLine(e, k, ln))
+		s.applyReady(s.dispatchHeadOfLine(&e, k, ln))
 	case Static:
-		s.dispatchStatic(e, k, ln)
+		s.dispatchStatic(&e, k, ln)
 		s.applyPending(max(s.consumers.earliest(), e.Arrival))
 	case LaneAware:
-		s.enqueueLaneAware(e, k, ln)
+		s.enqueueLaneAware(&e, k, ln)
 		s.lastArrival = e.Arrival
 		s.runLaneAware()
 		s.applyPending(s.aware.now)
@@ -128,7 +128,7 @@ func (s *Simulator) Add(e Event) error {
 }
 
 // check returns the error that event e, the next in input order, makes.
-func (s *Simulator) check(e Event) error {
+func (s *Simulator) check(e *Event) error {
 	i := s.events
 	switch {
 	case e.Key == "":
@@ -156,7 +156,7 @@ func (s *Simulator) check(e Event) error {
 // key returns the index of e's key, recording a new key in order of first
 // appearance, with its lane under key lanes, and raises the key's highest
 // step.
-func (s *Simulator) key(e Event) int {
+func (s *Simulator) key(e *Event) int {
 	i, added := s.keys.index(e.Key)
 	k := s.keys.at(i)
 	if added {
