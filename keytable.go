@@ -14,30 +14,49 @@ import (
 // only when the hash bits match; the name compared sits beside the state the
 // event then updates. A key's home slot is given by the top bits of its hash,
 // which the slot keeps, so growing the table moves slots without hashing a
-// name again, in nearly sequential order. Its layout depends on a random
-// seed, but nothing iterates over it, so results do not. It holds at most
-// 2³²−1 keys and panics beyond.
+// name again, in nearly sequential order.
+//
+// Most events belong to a key seen a moment ago, but with millions of keys
+// their slots lie scattered over megabytes, nearly each on its own memory
+// page, and a probe waits for the page's translation as well as the line.
+// So a small direct-mapped cache of recently found keys, indexed by the low
+// bits of the hash and holding slots' values, is asked first: at most 128 KB,
+// it stays in the processor's caches. A stale or overwritten entry only
+// sends the lookup on to the table.
+//
+// Its layout depends on a random seed, but nothing iterates over it, so
+// results do not. It holds at most 2³²−1 keys and panics beyond.
 type keyTable struct {
-	seed  maphash.Seed
-	slots []uint64        // 0: empty; else top32(hash)<<32 | (index+1)
-	shift uint            // 64 − log₂ len(slots): the hash's top bits pick the home slot
-	keys  paged[keyState] // by index
+	seed   maphash.Seed
+	slots  []uint64        // 0: empty; else top32(hash)<<32 | (index+1)
+	shift  uint            // 64 − log₂ len(slots): the hash's top bits pick the home slot
+	recent []uint64        // slots' values by the hash's low bits; 0: none
+	keys   paged[keyState] // by index
 }
 
-const keyTableMinSlots = 1 << 10
+const (
+	keyTableMinSlots = 1 << 10
+	keyTableRecent   = 1 << 14 // the most entries of the recent-key cache
+)
 
 // index returns the index of key, adding it with the next index and the
-// state {name: key, home: -1} when it is new, and whether it was new. It takes O(1) expected time; growing the
-// table, at three quarters full, moves every slot once.
+// state {name: key, home: -1} when it is new, and whether it was new. It
+// takes O(1) expected time; growing the table, at three quarters full,
+// moves every slot once.
 func (t *keyTable) index(key string) (i int, added bool) {
 	if t.slots == nil {
 		t.seed = maphash.MakeSeed()
 		t.slots = make([]uint64, keyTableMinSlots)
 		t.shift = 64 - uint(bits.TrailingZeros(keyTableMinSlots))
+		t.recent = make([]uint64, keyTableMinSlots)
 	}
 	h := maphash.String(t.seed, key)
-	mask := uint64(len(t.slots) - 1)
 	top := h >> 32 << 32
+	cached := &t.recent[h&uint64(len(t.recent)-1)]
+	if c := *cached; c>>32<<32 == top && c != 0 && t.keys.at(int(uint32(c))-1).name == key {
+		return int(uint32(c)) - 1, false
+	}
+	mask := uint64(len(t.slots) - 1)
 	for p := h >> t.shift; ; p = (p + 1) & mask {
 		s := t.slots[p]
 		if s == 0 {
@@ -46,12 +65,14 @@ func (t *keyTable) index(key string) (i int, added bool) {
 				panic("konvoy: more than 2³²−1 distinct keys")
 			}
 			t.slots[p] = top | uint64(i+1)
+			*cached = t.slots[p]
 			if 4*t.keys.len() > 3*len(t.slots) {
 				t.grow()
 			}
 			return i, true
 		}
 		if s>>32<<32 == top && t.keys.at(int(uint32(s))-1).name == key {
+			*cached = s
 			return int(uint32(s)) - 1, false
 		}
 	}
@@ -65,6 +86,8 @@ func (t *keyTable) at(i int) *keyState { return t.keys.at(i) }
 func (t *keyTable) len() int { return t.keys.len() }
 
 // grow doubles the slots and moves every slot to its home in the new table.
+// The recent-key cache grows with the table up to its size, and starts
+// empty when it does.
 func (t *keyTable) grow() {
 	old := t.slots
 	t.slots = make([]uint64, 2*len(old))
@@ -79,5 +102,8 @@ func (t *keyTable) grow() {
 			p = (p + 1) & mask
 		}
 		t.slots[p] = s
+	}
+	if len(t.recent) < keyTableRecent {
+		t.recent = make([]uint64, 2*len(t.recent))
 	}
 }

@@ -2,6 +2,7 @@ package konvoy
 
 import (
 	"fmt"
+	"hash/maphash"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -33,4 +34,34 @@ func TestKeyTableNumbersKeysInOrderOfFirstAppearance(t *testing.T) {
 			t.Fatalf("%d names in %d slots; want %d names, at most three quarters full", table.len(), len(table.slots), len(want))
 		}
 	})
+}
+
+// Equal hash bits are not equal keys: a slot or a cache entry whose top 32
+// bits of hash match must still be checked by name. Real collisions are too
+// rare to draw, so these entries are forged.
+func TestKeyTableComparesNamesWhenHashBitsMatch(t *testing.T) {
+	for _, forge := range []string{"slot", "cache"} {
+		var table keyTable
+		a, _ := table.index("A")
+		hA := maphash.String(table.seed, "A")
+		b := "B"
+		h := maphash.String(table.seed, b)
+		for i := 0; h>>table.shift == hA>>table.shift || h&uint64(len(table.recent)-1) == hA&uint64(len(table.recent)-1); i++ {
+			b = fmt.Sprint("B", i) // A's own slot and cache entry stay A's
+			h = maphash.String(table.seed, b)
+		}
+		pointsAtA := h>>32<<32 | uint64(a+1)
+		switch forge {
+		case "slot":
+			table.slots[h>>table.shift] = pointsAtA
+		case "cache":
+			table.recent[h&uint64(len(table.recent)-1)] = pointsAtA
+		}
+		if got, added := table.index(b); got == a || !added {
+			t.Errorf("%s forged for %s pointing at A: index(%s) = %d, %v; want a new index", forge, b, b, got, added)
+		}
+		if got, added := table.index("A"); got != a || added {
+			t.Errorf("%s forged: index(A) = %d, %v; want %d, false", forge, got, added, a)
+		}
+	}
 }
