@@ -3,12 +3,12 @@ package konvoy
 import "strconv"
 
 // lane is one serial queue: the time it becomes free, the work it carries,
-// the order in which it was opened (-1: not yet), what its events waited
-// from arrival to start, and where its name is (see laneName). It holds no
+// the order in which it was opened (-1: not yet) and what its events waited
+// from arrival to start; its index says where its name is (see laneName).
+// It holds no
 // pointer, so that millions of key lanes cost the garbage collector
 // nothing.
 type lane struct {
-	name      int // key lanes: the key's index; named lanes: index into laneNames
 	free      int
 	load      int
 	opened    int
@@ -51,23 +51,18 @@ func (s *Simulator) laneOf(e *Event, k int) int {
 	return ln
 }
 
-// newLane opens a lane whose name is found at name (see laneName) and
-// returns its index.
-func (s *Simulator) newLane(name int) int {
-	s.lanesOpened++
-	return s.lanes.add(lane{name: name, opened: s.lanesOpened - 1})
-}
-
-// laneName returns the name of lane ln: its key under key lanes, its
-// partition number under partitions, its line or LaneFunc name otherwise.
+// laneName returns the name of lane ln. A lane's index says where its name
+// is: key lanes share their key's index, partition lanes are numbered by
+// partition, and line and LaneFunc lanes, opened in the order their names
+// are first seen, share their name's index in laneNames.
 func (s *Simulator) laneName(ln int) string {
 	switch s.layout.lanes {
 	case keyLanes:
-		return s.keys.at(s.lanes.at(ln).name).name
+		return s.keys.at(ln).name
 	case partitionLanes:
 		return strconv.Itoa(ln)
 	}
-	return s.laneNames[s.lanes.at(ln).name]
+	return s.laneNames[ln]
 }
 
 // namedLane returns the index of the lane named name, opening it when it is
@@ -75,7 +70,8 @@ func (s *Simulator) laneName(ln int) string {
 func (s *Simulator) namedLane(name string) int {
 	i, ok := s.laneIndex[name]
 	if !ok {
-		i = s.newLane(len(s.laneNames))
+		i = s.lanes.add(lane{opened: s.lanesOpened})
+		s.lanesOpened++
 		s.laneNames = append(s.laneNames, name)
 		s.laneIndex[name] = i
 	}
@@ -163,7 +159,7 @@ func (s *Simulator) heaviestKeyLane(top int) (ln, key, keyLoad int) {
 			ln = i
 		}
 	}
-	return ln, s.lanes.at(ln).name, top
+	return ln, ln, top
 }
 
 // keyLoadIn returns the load key k carried in lane ln.

@@ -73,8 +73,8 @@ func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, err
 		s.due = newDueLists(consumers)
 	}
 	if layout.lanes == partitionLanes {
-		for p := range layout.partitions {
-			s.lanes.add(lane{name: p, opened: -1})
+		for range layout.partitions {
+			s.lanes.add(lane{opened: -1})
 		}
 	}
 	if s.opts.scheduleLimit > 0 {
@@ -164,7 +164,7 @@ func (s *Simulator) key(e *Event) int {
 		case partitionLanes:
 			k.partition = int32(KafkaPartition(e.Key, s.layout.partitions))
 		case keyLanes:
-			s.lanes.add(lane{name: i, opened: -1})
+			s.lanes.add(lane{opened: -1})
 		}
 	}
 	k.highest = max(k.highest, e.Step)
