@@ -5,9 +5,8 @@ import "strconv"
 // lane is one serial queue: the time it becomes free, the work it carries,
 // the order in which it was opened (-1: not yet) and what its events waited
 // from arrival to start; its index says where its name is (see laneName).
-// It holds no
-// pointer, so that millions of key lanes cost the garbage collector
-// nothing.
+// It holds no pointer, so that millions of key lanes cost the garbage
+// collector nothing.
 type lane struct {
 	free      int
 	load      int
