@@ -2,6 +2,7 @@ package konvoy
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -45,9 +46,14 @@ type dueLists struct {
 	shift      uint    // 64 − log₂ len(head)
 }
 
-// list returns the list that finish time t is filed in: the top bits of t
-// times 2⁶⁴ divided by the golden ratio (Fibonacci hashing).
-func (d *dueLists) list(t int) int { return int(uint64(t) * 0x9e3779b97f4a7c15 >> d.shift) }
+// list returns the list that finish time t is filed in: the top bits of a
+// multiply-xorshift-multiply mix of t, which spreads arithmetic
+// progressions of times as well as random hashing would.
+func (d *dueLists) list(t int) int {
+	h := uint64(t) * 0x9e3779b97f4a7c15
+	h ^= h >> 29
+	return int(h * 0xbf58476d1ce4e5b9 >> d.shift)
+}
 
 // newDueLists returns empty lists for c consumers.
 func newDueLists(c int) dueLists {
@@ -136,7 +142,8 @@ func (s *Simulator) applyDue(m int) {
 
 // finished is an event that has finished, or will, but may not be applied
 // yet, because an event dispatched later could still finish before it. The
-// static and lane-aware policies keep them in a heap.
+// lane-aware policy keeps them in a heap, the static one in its consumers'
+// queues.
 type finished struct {
 	finish int
 	index  int
@@ -144,18 +151,12 @@ type finished struct {
 	step   int
 }
 
-// before orders finished events in apply order: by finish time, ties by
-// input index.
-func (f finished) before(g finished) bool {
-	return f.finish < g.finish || f.finish == g.finish && f.index < g.index
-}
-
 // applyPending applies, in apply order, the pending events that finish by
 // until: no event dispatched later finishes before until, and one that
 // finishes at until has a higher input index.
 func (s *Simulator) applyPending(until int) {
 	for len(s.pending) > 0 {
-		f := s.pending[0]
+		f := s.pending[0].val
 		if f.finish > until {
 			return
 		}
@@ -167,8 +168,9 @@ func (s *Simulator) applyPending(until int) {
 // applyAll applies every event still waiting, at the end of a run, in order
 // of finish time, ties by input index.
 func (s *Simulator) applyAll() {
+	s.applyOwned(math.MaxInt)
 	for len(s.pending) > 0 {
-		f := s.pending.pop()
+		f := s.pending.pop().val
 		s.apply(f.index, f.key, f.step, f.finish)
 	}
 	if s.running == nil {

@@ -65,3 +65,42 @@ func TestKeyTableComparesNamesWhenHashBitsMatch(t *testing.T) {
 		}
 	}
 }
+
+// A key found a moment ago is answered from the recent-key cache, without a
+// probe of the table: that is what makes lookups of the keys in flight
+// cheap. To see that the table is not probed, the key's slot is emptied
+// behind the cache's back; the cache must still give the key's index.
+func TestKeyTableAnswersRecentKeysFromTheCache(t *testing.T) {
+	var table keyTable
+	for i := range 100 {
+		table.index(fmt.Sprint("K", i))
+	}
+	k := "K42"
+	want, _ := table.index(k)
+	h := maphash.String(table.seed, k)
+	for p := h >> table.shift; table.slots[p] != 0; p = (p + 1) & uint64(len(table.slots)-1) {
+		if uint32(table.slots[p]) == uint32(want+1) {
+			table.slots[p] = 1<<32 | 1 // another key's slot now, for the table
+		}
+	}
+	if got, added := table.index(k); got != want || added {
+		t.Fatalf("index(%q) = %d, %v after its slot was taken from the table; want %d, false from the cache", k, got, added, want)
+	}
+}
+
+// The table grows only when it would be more than three quarters full: at
+// exactly three quarters it keeps its size, since memory per key is what
+// bounds the largest trace a run can take.
+func TestKeyTableGrowsOnlyPastThreeQuarters(t *testing.T) {
+	var table keyTable
+	for i := range 3 * keyTableMinSlots / 4 {
+		table.index(fmt.Sprint(i))
+	}
+	if len(table.slots) != keyTableMinSlots {
+		t.Fatalf("%d keys in %d slots; want %d slots, exactly three quarters full", table.len(), len(table.slots), keyTableMinSlots)
+	}
+	table.index("one more")
+	if len(table.slots) != 2*keyTableMinSlots {
+		t.Fatalf("%d keys in %d slots; want %d", table.len(), len(table.slots), 2*keyTableMinSlots)
+	}
+}

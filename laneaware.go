@@ -10,24 +10,6 @@ type queued struct {
 	taken                   bool
 }
 
-// readyLane is a lane that is free, with an arrived event at its head.
-type readyLane struct{ head, lane int }
-
-func (a readyLane) before(b readyLane) bool { return a.head < b.head }
-
-// laterLane is a lane with waiting events that cannot run before at: its
-// last event finishes then, or its head arrives then. Lanes that can run at
-// one time are all made ready together, so their order among themselves
-// does not matter.
-type laterLane struct{ at, lane int }
-
-func (a laterLane) before(b laterLane) bool { return a.at < b.at }
-
-// idleConsumer orders idle consumers by index.
-type idleConsumer int
-
-func (a idleConsumer) before(b idleConsumer) bool { return a < b }
-
 // laneAware is the lane-aware dispatcher's state: the events not yet taken,
 // in input order and per lane, the lanes by when they can run, and the
 // consumers with nothing to do.
@@ -41,9 +23,9 @@ type laneAware struct {
 	scheduled []bool // the lane is in ready or later
 	free      []int  // events without a lane, not taken, in input order
 	freeHead  int
-	ready     minHeap[readyLane]
-	later     minHeap[laterLane]
-	idle      minHeap[idleConsumer]
+	ready     minHeap[int]      // free lanes with an arrived head: lane by its head's input index
+	later     minHeap[int]      // lanes that cannot run before a time: lane by that time
+	idle      minHeap[struct{}] // idle consumers by index
 	ended     bool
 }
 
@@ -65,7 +47,7 @@ func (s *Simulator) enqueueLaneAware(e *Event, k, ln int) {
 	a.laneQ[ln] = append(a.laneQ[ln], i)
 	if !a.scheduled[ln] {
 		a.scheduled[ln] = true
-		a.later.push(laterLane{max(s.lanes.at(ln).free, e.Arrival), ln})
+		a.later.push(max(s.lanes.at(ln).free, e.Arrival), 0, ln)
 	}
 }
 
@@ -98,21 +80,21 @@ func (s *Simulator) runLaneAware() {
 		}
 		a.now = t
 		for s.consumers.next().free == t {
-			a.idle.push(idleConsumer(s.consumers.next().id))
+			a.idle.push(s.consumers.next().id, 0, struct{}{})
 			s.consumers.busyUntil(math.MaxInt)
 		}
-		for len(a.later) > 0 && a.later[0].at <= t {
-			l := a.later.pop()
-			a.ready.push(readyLane{a.laneQ[l.lane][a.laneHead[l.lane]], l.lane})
+		for len(a.later) > 0 && a.later[0].key <= t {
+			ln := a.later.pop().val
+			a.ready.push(a.laneQ[ln][a.laneHead[ln]], 0, ln)
 		}
 		for len(a.idle) > 0 {
 			i, ln := s.oldestEligible(t)
 			if i < 0 {
 				break
 			}
-			id := int(a.idle.pop())
+			id := a.idle.pop().key
 			if s.take(id, t, i, ln) == t { // took no time: free again at once
-				a.idle.push(idleConsumer(id))
+				a.idle.push(id, 0, struct{}{})
 				s.consumers.busyFrom(id, math.MaxInt)
 			}
 		}
@@ -128,7 +110,7 @@ func (s *Simulator) nextEligible() int {
 	a := &s.aware
 	next := math.MaxInt
 	if len(a.later) > 0 {
-		next = a.later[0].at
+		next = a.later[0].key
 	}
 	if a.freeHead < len(a.free) {
 		next = min(next, a.at(a.free[a.freeHead]).arrival)
@@ -142,7 +124,7 @@ func (s *Simulator) oldestEligible(t int) (i, ln int) {
 	a := &s.aware
 	i, ln = -1, -1
 	if len(a.ready) > 0 {
-		i, ln = a.ready[0].head, a.ready[0].lane
+		i, ln = a.ready[0].key, a.ready[0].val
 	}
 	if a.freeHead < len(a.free) {
 		if f := a.free[a.freeHead]; a.at(f).arrival <= t && (i < 0 || f < i) {
@@ -168,7 +150,7 @@ func (s *Simulator) take(id, t, i, ln int) (finish int) {
 	s.consumers.busyFrom(id, finish)
 	s.started(&Event{Step: q.step, Duration: q.duration, Arrival: q.arrival}, i, q.key, ln, id, t, t)
 	if q.step > 0 {
-		s.pending.push(finished{finish: finish, index: i, key: q.key, step: q.step})
+		s.pending.push(finish, i, finished{finish: finish, index: i, key: q.key, step: q.step})
 	}
 	if ln >= 0 {
 		s.reschedule(ln, finish, t)
@@ -199,8 +181,8 @@ func (s *Simulator) reschedule(ln, finish, t int) {
 	}
 	head := a.laneQ[ln][h]
 	if at := max(finish, a.at(head).arrival); at > t {
-		a.later.push(laterLane{at, ln})
+		a.later.push(at, 0, ln)
 		return
 	}
-	a.ready.push(readyLane{head, ln})
+	a.ready.push(head, 0, ln)
 }

@@ -27,9 +27,9 @@ func (v *paged[T]) at(i int) *T { return &v.pages[i>>pagedBits][i&pagedMask] }
 // add appends x and returns its index. It takes O(1) amortised time and
 // allocates only at the start of a page or while the first page grows.
 func (v *paged[T]) add(x T) int {
-	if v.n&pagedMask == 0 && v.n > 0 || v.pages == nil {
+	if v.n&pagedMask == 0 {
 		size := pagedSize
-		if v.pages == nil {
+		if v.n == 0 {
 			size = 16
 		}
 		v.pages = append(v.pages, make([]T, 0, size))

@@ -26,5 +26,11 @@ func TestPagedKeepsEveryElementAtItsIndex(t *testing.T) {
 				t.Fatalf("at(%d) holds %d; want %d", i, got, 10*i)
 			}
 		}
+		// Only the first page grows; the others are made whole, once.
+		for p, page := range v.pages {
+			if p > 0 && cap(page) != pagedSize || p == 0 && n <= 16 && cap(page) > 16 {
+				t.Fatalf("%d elements: page %d has room for %d", n, p, cap(page))
+			}
+		}
 	})
 }

@@ -39,19 +39,12 @@ func newConsumerQueue(n int) consumerQueue {
 			q.free[size+i] = 0
 		}
 	}
+	// All are free at round 0, so every match goes to the left child, the
+	// lower index, and padding, always on the right, loses.
 	for i := size - 1; i >= 1; i-- {
-		q.match(i)
+		q.free[i], q.id[i] = q.free[2*i], q.id[2*i]
 	}
 	return q
-}
-
-// match sets inner node i to the better of its children.
-func (q *consumerQueue) match(i int) {
-	f, id := q.free[2*i], q.id[2*i]
-	if rf := q.free[2*i+1]; rf < f {
-		f, id = rf, q.id[2*i+1]
-	}
-	q.free[i], q.id[i] = f, id
 }
 
 // next returns the consumer that becomes free earliest, the lowest index
@@ -108,8 +101,8 @@ func (s *Simulator) dispatchHeadOfLine(e *Event, k, ln int) (id int) {
 
 // dispatchStatic gives event e to its lane's owner, the consumer the lane
 // was assigned to when it opened, or to the earliest-free consumer when it
-// has no lane. It starts when it has arrived and the consumer is free; the
-// lane is never busier than its owner.
+// has no lane. It starts when it has arrived and the consumer is free: only
+// the owner runs the lane's events, so the lane is free by then.
 func (s *Simulator) dispatchStatic(e *Event, k, ln int) {
 	c := s.consumers.next()
 	if ln >= 0 {
@@ -117,13 +110,10 @@ func (s *Simulator) dispatchStatic(e *Event, k, ln int) {
 		c.free = s.consumers.freeAt(c.id)
 	}
 	start := max(c.free, e.Arrival)
-	if ln >= 0 {
-		start = max(start, s.lanes.at(ln).free)
-	}
 	s.consumers.busyFrom(c.id, start+e.Duration)
 	s.started(e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
 	if e.Step > 0 {
-		s.pending.push(finished{finish: start + e.Duration, index: s.events, key: k, step: e.Step})
+		s.owned.push(c.id, finished{finish: start + e.Duration, index: s.events, key: k, step: e.Step})
 	}
 }
 

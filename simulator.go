@@ -38,7 +38,8 @@ type Simulator struct {
 	running []running         // head-of-line: by consumer id, its last event
 	due     dueLists          // head-of-line: waiting events by finish time
 	applied int               // head-of-line: every event finished by then is applied
-	pending minHeap[finished] // static and lane-aware: events not applied yet
+	pending minHeap[finished] // lane-aware: events not applied yet, by finish and input index
+	owned   ownedQueues       // static: events not applied yet, by consumer
 	aware   laneAware         // lane-aware: events not taken yet
 
 	waits, responses histogram
@@ -68,9 +69,12 @@ func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, err
 		return nil, fmt.Errorf("konvoy: unknown %v", s.opts.policy)
 	}
 	s.consumers = newConsumerQueue(consumers)
-	if s.opts.policy == HeadOfLine {
+	switch s.opts.policy {
+	case HeadOfLine:
 		s.running = make([]running, consumers)
 		s.due = newDueLists(consumers)
+	case Static:
+		s.owned = newOwnedQueues(consumers)
 	}
 	if layout.lanes == partitionLanes {
 		for range layout.partitions {
@@ -105,7 +109,7 @@ func (s *Simulator) Add(e Event) error {
 		return err
 	}
 	if s.schedule != nil {
-		s.schedule = append(s.schedule, Slot{Index: s.events, Key: e.Key, Arrival: e.Arrival, AppliedAt: -1})
+		s.schedule = append(s.schedule, Slot{Index: s.events, Key: e.Key, Arrival: e.Arrival})
 	}
 	k := s.key(&e)
 	ln := s.laneOf(&e, k)
@@ -114,7 +118,7 @@ func (s *Simulator) Add(e Event) error {
 		s.applyReady(s.dispatchHeadOfLine(&e, k, ln))
 	case Static:
 		s.dispatchStatic(&e, k, ln)
-		s.applyPending(max(s.consumers.earliest(), e.Arrival))
+		s.applyOwned(max(s.consumers.earliest(), e.Arrival))
 	case LaneAware:
 		s.enqueueLaneAware(&e, k, ln)
 		s.lastArrival = e.Arrival
