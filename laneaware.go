@@ -7,7 +7,16 @@ import "math"
 type queued struct {
 	key, lane               int
 	step, duration, arrival int
+	next                    int // the next event of the lane, by input index; -1: none
 	taken                   bool
+}
+
+// laneQueue is one lane's events not taken yet, in input order, linked
+// through queued.next: a lane costs no allocation of its own, and nothing
+// the garbage collector must scan.
+type laneQueue struct {
+	head, tail int  // input indices; head -1: empty
+	scheduled  bool // the lane is in ready or later
 }
 
 // laneAware is the lane-aware dispatcher's state: the events not yet taken,
@@ -18,9 +27,7 @@ type laneAware struct {
 	fifo      []queued // events from input index base on, taken or not
 	base      int
 	front     int // fifo[front] is the oldest event not taken
-	laneQ     [][]int
-	laneHead  []int
-	scheduled []bool // the lane is in ready or later
+	queues    paged[laneQueue] // by lane
 	free      []int  // events without a lane, not taken, in input order
 	freeHead  int
 	ready     minHeap[int]      // free lanes with an arrived head: lane by its head's input index
@@ -36,17 +43,23 @@ func (a *laneAware) at(i int) *queued { return &a.fifo[i-a.base] }
 func (s *Simulator) enqueueLaneAware(e *Event, k, ln int) {
 	a := &s.aware
 	i := s.events
-	a.fifo = append(a.fifo, queued{key: k, lane: ln, step: e.Step, duration: e.Duration, arrival: e.Arrival})
+	a.fifo = append(a.fifo, queued{key: k, lane: ln, step: e.Step, duration: e.Duration, arrival: e.Arrival, next: -1})
 	if ln < 0 {
 		a.free = append(a.free, i)
 		return
 	}
-	for len(a.laneQ) <= ln {
-		a.laneQ, a.laneHead, a.scheduled = append(a.laneQ, nil), append(a.laneHead, 0), append(a.scheduled, false)
+	for a.queues.len() <= ln {
+		a.queues.add(laneQueue{head: -1, tail: -1})
 	}
-	a.laneQ[ln] = append(a.laneQ[ln], i)
-	if !a.scheduled[ln] {
-		a.scheduled[ln] = true
+	q := a.queues.at(ln)
+	if q.head < 0 {
+		q.head = i
+	} else {
+		a.at(q.tail).next = i
+	}
+	q.tail = i
+	if !q.scheduled {
+		q.scheduled = true
 		a.later.push(max(s.lanes.at(ln).free, e.Arrival), 0, ln)
 	}
 }
@@ -85,7 +98,7 @@ func (s *Simulator) runLaneAware() {
 		}
 		for len(a.later) > 0 && a.later[0].key <= t {
 			ln := a.later.pop().val
-			a.ready.push(a.laneQ[ln][a.laneHead[ln]], 0, ln)
+			a.ready.push(a.queues.at(ln).head, 0, ln)
 		}
 		for len(a.idle) > 0 {
 			i, ln := s.oldestEligible(t)
@@ -142,7 +155,7 @@ func (s *Simulator) take(id, t, i, ln int) (finish int) {
 	a.at(i).taken = true
 	if ln >= 0 {
 		a.ready.pop()
-		a.laneHead[ln]++
+		a.queues.at(ln).head = q.next
 	} else {
 		a.freeHead++
 	}
@@ -174,12 +187,12 @@ func (s *Simulator) take(id, t, i, ln int) (finish int) {
 // once (its event took no time) is ready at t.
 func (s *Simulator) reschedule(ln, finish, t int) {
 	a := &s.aware
-	h := a.laneHead[ln]
-	if h == len(a.laneQ[ln]) {
-		a.laneQ[ln], a.laneHead[ln], a.scheduled[ln] = a.laneQ[ln][:0], 0, false
+	q := a.queues.at(ln)
+	if q.head < 0 {
+		q.scheduled = false
 		return
 	}
-	head := a.laneQ[ln][h]
+	head := q.head
 	if at := max(finish, a.at(head).arrival); at > t {
 		a.later.push(at, 0, ln)
 		return
