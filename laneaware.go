@@ -23,17 +23,17 @@ type laneQueue struct {
 // in input order and per lane, the lanes by when they can run, and the
 // consumers with nothing to do.
 type laneAware struct {
-	now       int      // the time of the current decision; never decreases
-	fifo      []queued // events from input index base on, taken or not
-	base      int
-	front     int // fifo[front] is the oldest event not taken
-	queues    paged[laneQueue] // by lane
-	free      []int  // events without a lane, not taken, in input order
-	freeHead  int
-	ready     minHeap[int]      // free lanes with an arrived head: lane by its head's input index
-	later     minHeap[int]      // lanes that cannot run before a time: lane by that time
-	idle      minHeap[struct{}] // idle consumers by index
-	ended     bool
+	now      int      // the time of the current decision; never decreases
+	fifo     []queued // events from input index base on, taken or not
+	base     int
+	front    int              // fifo[front] is the oldest event not taken
+	queues   paged[laneQueue] // by lane
+	free     []int            // events without a lane, not taken, in input order
+	freeHead int
+	ready    minHeap[int]      // free lanes with an arrived head: lane by its head's input index
+	later    minHeap[int]      // lanes that cannot run before a time: lane by that time
+	idle     minHeap[struct{}] // idle consumers by index
+	ended    bool
 }
 
 func (a *laneAware) at(i int) *queued { return &a.fifo[i-a.base] }
