@@ -8,9 +8,10 @@ import (
 
 // keyState is what the simulator knows of one key: its name, its current
 // state, the highest step among its events so far, its partition under
-// partition lanes, and the lane it first ran in with the load it carried
-// there. The name lies beside the state so that finding a key and updating
-// it touch one cache line.
+// partition lanes, and, except under key lanes (whose lane is the key's
+// alone), the lane it first ran in with the load it carried there. The
+// name's header lies beside the state, so finding a key and updating it
+// touch the same few bytes.
 type keyState struct {
 	name      string
 	state     int
@@ -35,12 +36,13 @@ type running struct {
 
 // dueLists files the consumers whose events wait to be applied by finish
 // time, so that those due at a time are found without a search and come out
-// in input order without a sort. A waiting event is filed, when its
-// consumer takes it, at the tail of the list its finish time hashes to;
-// since events are taken in input order, every list, and every part of one,
-// is in input order. Lists outnumber consumers at least twice, and the hash
-// spreads finish times that are in step with the number of lists, so a list
-// is seldom shared by two finish times; a shared one is scanned whole.
+// in input order without a sort. A waiting event (one not applied as soon
+// as its consumer takes it) is filed then, at the tail of the list its
+// finish time hashes to; since events are taken in input order, every list,
+// and every part of one, is in input order. Lists outnumber consumers at
+// least twice, and the hash spreads finish times as a random one would, so
+// a list is seldom shared by two finish times; a shared one is scanned
+// whole, which costs up to O(c) for c consumers when many share it.
 type dueLists struct {
 	head, tail []int32 // by list; -1: empty
 	shift      uint    // 64 − log₂ len(head)

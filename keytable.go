@@ -25,7 +25,9 @@ import (
 // sends the lookup on to the table.
 //
 // Its layout depends on a random seed, but nothing iterates over it, so
-// results do not. It holds at most 2³²−1 keys and panics beyond.
+// results do not. A slot keeps 32 bits of hash, enough to place a key among
+// at most 2³² slots, so the table holds at most keyTableMaxKeys keys, three
+// quarters of that.
 type keyTable struct {
 	seed   maphash.Seed
 	slots  []uint64        // 0: empty; else top32(hash)<<32 | (index+1)
@@ -37,10 +39,12 @@ type keyTable struct {
 const (
 	keyTableMinSlots = 1 << 10
 	keyTableRecent   = 1 << 14 // the most entries of the recent-key cache
+	keyTableMaxKeys  = 3 << 30 // the most keys: three quarters of 2³² slots
 )
 
 // index returns the index of key, adding it with the next index and the
-// state {name: key, home: -1} when it is new, and whether it was new. It
+// state {name: key, home: -1} when it is new, and whether it was new; -1
+// when key is new and the table already holds keyTableMaxKeys keys. It
 // takes O(1) expected time; growing the table, at three quarters full,
 // moves every slot once.
 func (t *keyTable) index(key string) (i int, added bool) {
@@ -60,10 +64,10 @@ func (t *keyTable) index(key string) (i int, added bool) {
 	for p := h >> t.shift; ; p = (p + 1) & mask {
 		s := t.slots[p]
 		if s == 0 {
-			i = t.keys.add(keyState{name: key, home: -1})
-			if i == 1<<32-1 {
-				panic("konvoy: more than 2³²−1 distinct keys")
+			if uint64(t.keys.len()) >= keyTableMaxKeys {
+				return -1, false
 			}
+			i = t.keys.add(keyState{name: key, home: -1})
 			t.slots[p] = top | uint64(i+1)
 			*cached = t.slots[p]
 			if 4*t.keys.len() > 3*len(t.slots) {

@@ -3,6 +3,7 @@ package konvoy
 import (
 	"fmt"
 	"hash/maphash"
+	"math"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -102,5 +103,34 @@ func TestKeyTableGrowsOnlyPastThreeQuarters(t *testing.T) {
 	table.index("one more")
 	if len(table.slots) != 2*keyTableMinSlots {
 		t.Fatalf("%d keys in %d slots; want %d", table.len(), len(table.slots), 2*keyTableMinSlots)
+	}
+}
+
+// A full table refuses a new key, and the simulator turns that into an
+// error naming the event, rather than placing keys where its 32 bits of
+// hash can no longer find them. The table is made to look full by its
+// count of keys alone: three billion keys do not fit on a test machine.
+func TestAFullKeyTableRefusesNewKeys(t *testing.T) {
+	s, err := NewSimulator(Convoy, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Add(Event{Key: "A", Step: 1, Duration: 1}); err != nil {
+		t.Fatal(err)
+	}
+	full := uint64(keyTableMaxKeys)
+	if full > math.MaxInt {
+		t.Skip("on this platform an int cannot count that many keys, so no run reaches the limit")
+	}
+	s.keys.keys.n = int(full) // A stays at index 0
+	if err := s.Add(Event{Key: "A", Step: 2, Duration: 1}); err != nil {
+		t.Fatalf("a known key in a full table: %v", err)
+	}
+	want := `konvoy: event 2 (key "B"): the run has 3221225472 distinct keys already, the most one simulator holds`
+	if err := s.Add(Event{Key: "B", Step: 1, Duration: 1}); err == nil || err.Error() != want {
+		t.Fatalf("a new key in a full table: error %v; want %s", err, want)
+	}
+	if _, err := s.Result(); err == nil || err.Error() != want {
+		t.Fatalf("Result after the refusal: error %v; want %s", err, want)
 	}
 }

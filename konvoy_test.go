@@ -20,7 +20,6 @@ func TestSimulateRejectsBadInput(t *testing.T) {
 	}{
 		{"no consumers", nil, konvoy.Free, 0, "konvoy: consumers is 0; want 1 to 2147483647"},
 		{"negative consumers", []konvoy.Event{ok}, konvoy.Convoy, -3, "konvoy: consumers is -3; want 1 to 2147483647"},
-		{"too many consumers", []konvoy.Event{ok}, konvoy.Convoy, math.MaxInt32 + 1, "konvoy: consumers is 2147483648; want 1 to 2147483647"},
 		{"empty key", []konvoy.Event{ok, {Step: 1, Duration: 1}}, konvoy.Free, 1, "konvoy: event 1: Key is empty"},
 		{"negative step", []konvoy.Event{ok, ok, {Key: "B", Step: -1}}, konvoy.Free, 1, `konvoy: event 2 (key "B"): Step is -1; want 0 (history only) or more`},
 		{"negative duration", []konvoy.Event{{Key: "B", Duration: -2}}, konvoy.VersionStamp, 1, `konvoy: event 0 (key "B"): Duration is -2; want 0 or more rounds`},
@@ -222,5 +221,19 @@ func TestParallelism(t *testing.T) {
 	}
 	if got := (konvoy.Result{Work: 0, Rounds: 0, Events: 3}).Parallelism(); got != 0 {
 		t.Errorf("Parallelism of a zero-time run = %v; want 0", got)
+	}
+}
+
+// Consumers are numbered in 32 bits inside the simulator, so a count beyond
+// MaxInt32 is refused rather than wrapped. Only a 64-bit int can ask for
+// that many.
+func TestNewSimulatorRefusesMoreConsumersThanItCanNumber(t *testing.T) {
+	n := int64(math.MaxInt32) + 1
+	if n > math.MaxInt {
+		t.Skip("an int on this platform cannot ask for more than MaxInt32 consumers")
+	}
+	_, err := konvoy.NewSimulator(konvoy.Convoy, int(n))
+	if want := "konvoy: consumers is 2147483648; want 1 to 2147483647"; err == nil || err.Error() != want {
+		t.Fatalf("NewSimulator with %d consumers: error %v; want %s", n, err, want)
 	}
 }

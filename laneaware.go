@@ -15,7 +15,7 @@ type queued struct {
 // through queued.next: a lane costs no allocation of its own, and nothing
 // the garbage collector must scan.
 type laneQueue struct {
-	head, tail int  // input indices; head -1: empty
+	head, tail int  // input indices; head -1: empty, and tail then means nothing
 	scheduled  bool // the lane is in ready or later
 }
 
@@ -36,6 +36,9 @@ type laneAware struct {
 	ended    bool
 }
 
+// at returns the held event with input index i, which must not be taken
+// yet or be behind the oldest one not taken; the pointer is good until the
+// next event is held or taken.
 func (a *laneAware) at(i int) *queued { return &a.fifo[i-a.base] }
 
 // enqueueLaneAware holds event e, of key index k and lane ln, for the

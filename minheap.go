@@ -31,7 +31,7 @@ func (h *minHeap[T]) push(key, tie int, v T) {
 	}
 }
 
-// pop removes the first item and returns it.
+// pop removes the first item and returns it; it panics when h is empty.
 func (h *minHeap[T]) pop() heapItem[T] {
 	q := *h
 	top := q[0]

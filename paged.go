@@ -35,6 +35,9 @@ func (v *paged[T]) add(x T) int {
 		v.pages = append(v.pages, make([]T, 0, size))
 	}
 	p := &v.pages[len(v.pages)-1]
+	if len(*p) == cap(*p) { // the first page, growing: double it, up to a whole page
+		*p = append(make([]T, 0, min(2*cap(*p), pagedSize)), *p...)
+	}
 	*p = append(*p, x)
 	v.n++
 	return v.n - 1

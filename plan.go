@@ -202,6 +202,9 @@ func chainRounds(events iter.Seq[Event], layout Layout) (chain, error) {
 			return chain{}, err
 		}
 		k := s.key(&e)
+		if k < 0 {
+			return chain{}, s.tooManyKeys(&e)
+		}
 		ln := s.laneOf(&e, k)
 		start := e.Arrival
 		if ln >= 0 {

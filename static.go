@@ -20,7 +20,8 @@ func newOwnedQueues(c int) ownedQueues {
 
 // push queues event f, the latest consumer id took, at the tail of its
 // queue. It takes O(log c) time when the queue was empty, else O(1)
-// amortised: the applied part of a queue is dropped once it is half of it.
+// amortised: the applied part of a queue is dropped once it is more than
+// half of it. A queue keeps the room its longest backlog needed.
 func (o *ownedQueues) push(id int, f finished) {
 	q, h := o.queue[id], o.head[id]
 	switch {

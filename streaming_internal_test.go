@@ -2,6 +2,7 @@ package konvoy
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -41,6 +42,7 @@ func TestEventsAreAppliedAsSoonAsTheyAreSafe(t *testing.T) {
 						t.Fatalf("after event %d: consumer %d's event finished at %d, by the earliest free time %d, yet waits", i, id, r.finish, s.consumers.earliest())
 					}
 				}
+				checkDueLists(t, s)
 			default:
 				bound := s.aware.now
 				if p == Static {
@@ -77,8 +79,11 @@ func TestDueListsSpreadFinishTimes(t *testing.T) {
 		if n < 2*c || n&(n-1) != 0 || n >= 4*c && n > 2 {
 			t.Fatalf("%d consumers: %d lists; want the least power of two from %d", c, n, max(2, 2*c))
 		}
-		start := rapid.IntRange(0, 1<<40).Draw(t, "start")
-		step := n * rapid.IntRange(1, 64).Draw(t, "step")
+		start := rapid.IntRange(0, math.MaxInt32).Draw(t, "start")
+		step := rapid.IntRange(1, 64).Draw(t, "step")
+		if rapid.Bool().Draw(t, "in step with the lists") {
+			step *= n
+		}
 		used := map[int]bool{}
 		for k := range n {
 			l := d.list(start + k*step)
@@ -89,6 +94,62 @@ func TestDueListsSpreadFinishTimes(t *testing.T) {
 		}
 		if 4*len(used) < n { // hashing at random would use about 63% of them
 			t.Fatalf("%d finish times %d apart share %d of %d lists", n, step, len(used), n)
+		}
+	})
+}
+
+// checkDueLists fails t unless every consumer whose event waits is filed
+// once, in the list its finish time hashes to, lists run in input order,
+// and each list's tail is its last consumer.
+func checkDueLists(t *rapid.T, s *Simulator) {
+	d := &s.due
+	filed := make([]bool, len(s.running))
+	for l := range d.head {
+		last, index := int32(-1), -1
+		for id := d.head[l]; id >= 0; id = s.running[id].next {
+			r := s.running[id]
+			switch {
+			case filed[id]:
+				t.Fatalf("consumer %d is filed twice", id)
+			case !r.waiting:
+				t.Fatalf("consumer %d is filed, but its event was applied", id)
+			case d.list(r.finish) != l:
+				t.Fatalf("consumer %d, finishing at %d, is filed in list %d, not %d", id, r.finish, l, d.list(r.finish))
+			case r.index <= index:
+				t.Fatalf("list %d has event %d after event %d", l, r.index, index)
+			}
+			filed[id], last, index = true, id, r.index
+		}
+		if d.tail[l] != last {
+			t.Fatalf("list %d ends with consumer %d, but its tail says %d", l, last, d.tail[l])
+		}
+	}
+	for id, r := range s.running {
+		if r.waiting && !filed[id] {
+			t.Fatalf("consumer %d's event waits, but it is filed nowhere", id)
+		}
+	}
+}
+
+// The lane-aware dispatcher holds events from the oldest not taken on, and
+// must let go of the taken ones before them once they are more than half of
+// what it holds (and more than a few pages' worth): otherwise its memory
+// grows with the run rather than with the events waiting.
+func TestLaneAwareForgetsTakenEvents(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s, err := NewSimulator(Convoy, rapid.IntRange(1, 4).Draw(t, "consumers"), WithPolicy(LaneAware))
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := rapid.IntRange(1, 50).Draw(t, "keys")
+		for i := range 5000 {
+			e := Event{Key: fmt.Sprint(i % keys), Step: 1 + i/keys, Duration: 1 + i%3}
+			if err := s.Add(e); err != nil {
+				t.Fatal(err)
+			}
+			if a := &s.aware; a.front > 1024 && 2*a.front > len(a.fifo) {
+				t.Fatalf("after event %d: %d events held, the first %d of them taken", i, len(a.fifo), a.front)
+			}
 		}
 	})
 }

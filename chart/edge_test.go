@@ -3,6 +3,7 @@ package chart_test
 import (
 	"fmt"
 	"io"
+	"math"
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -13,7 +14,7 @@ import (
 // succeed: one point, no work, events that take no time or arrive late,
 // huge figures, and more lanes than the palette has colours.
 func TestEdges(t *testing.T) {
-	const huge = 1 << 40
+	const huge = min(1<<40, math.MaxInt) // the most a picture takes
 	var many []konvoy.Event
 	for i := range 60 {
 		many = append(many, konvoy.Event{Key: fmt.Sprintf("key-%02d", i%30), Step: i/30 + 1, Duration: i % 3, Arrival: i / 4})

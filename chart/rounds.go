@@ -3,6 +3,7 @@ package chart
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 
 	"gonum.org/v1/plot"
@@ -58,8 +59,9 @@ func Rounds(w io.Writer, f Format, work int, series []RoundsSeries, opts ...Opti
 const maxSeries = 12
 
 // maxValue bounds every figure a picture takes, far above any real run, so
-// that every one is exact as a float64 and products cannot overflow.
-const maxValue = 1 << 40
+// that every one is exact as a float64 and products cannot overflow; where
+// an int has 32 bits, MaxInt bounds it.
+const maxValue = min(1<<40, math.MaxInt)
 
 func checkRounds(work int, series []RoundsSeries) error {
 	if len(series) == 0 || len(series) > maxSeries {

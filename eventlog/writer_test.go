@@ -3,6 +3,7 @@ package eventlog
 import (
 	"bytes"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ func TestWriterRoundTrip(t *testing.T) {
 	events := []konvoy.Event{
 		{Key: "TR-1", Line: "H1", Step: 1, Duration: 3},
 		{Key: "a,\"b\"\nc", Line: "", Step: 0, Duration: 0, Arrival: 2},
-		{Key: " lead", Line: "ünï\tcode\u2028", Step: 12, Duration: 1 << 40, Arrival: 7},
+		{Key: " lead", Line: "ünï\tcode\u2028", Step: 12, Duration: math.MaxInt32, Arrival: 7},
 		{Key: `\.`, Line: "<&>", Step: 2, Duration: 1, Arrival: 7},
 	}
 	for _, f := range []Format{CSV, JSONL} {
