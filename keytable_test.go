@@ -34,6 +34,12 @@ func TestKeyTableNumbersKeysInOrderOfFirstAppearance(t *testing.T) {
 		if table.len() != len(want) || 4*table.len() > 3*len(table.slots) {
 			t.Fatalf("%d names in %d slots; want %d names, at most three quarters full", table.len(), len(table.slots), len(want))
 		}
+		// Homes are picked by as many hash bits as the table has slots for,
+		// and the recent-key cache grows with the table up to its size:
+		// either wrong, and lookups stay right but slow.
+		if n > 0 && (1<<(64-table.shift) != len(table.slots) || len(table.recent) != min(len(table.slots), keyTableRecent)) {
+			t.Fatalf("%d slots with shift %d, %d cache entries", len(table.slots), table.shift, len(table.recent))
+		}
 	})
 }
 

@@ -52,7 +52,7 @@ func (s *Simulator) enqueueLaneAware(e *Event, k, ln int) {
 		return
 	}
 	for a.queues.len() <= ln {
-		a.queues.add(laneQueue{head: -1, tail: -1})
+		a.queues.add(laneQueue{head: -1})
 	}
 	q := a.queues.at(ln)
 	if q.head < 0 {
