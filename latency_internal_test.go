@@ -1,6 +1,7 @@
 package konvoy
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -27,4 +28,17 @@ func BenchmarkLatencyAccounting(b *testing.B) {
 		l.totalWait += w
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/event")
+}
+
+// The mean must be exact before its one rounding, even when the latencies'
+// sum passes 2⁶⁴: three values near MaxInt sum to 3·2⁶³ − 6, whose low 64
+// bits carry into the high ones.
+func TestLatencyMeanSurvivesAHugeSum(t *testing.T) {
+	var h histogram
+	for _, v := range []int{math.MaxInt, math.MaxInt - 1, math.MaxInt - 2} {
+		h.add(v)
+	}
+	if got, want := h.latency().Mean, float64(math.MaxInt-1); got != want {
+		t.Fatalf("mean %g; want %g", got, want)
+	}
 }

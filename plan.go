@@ -231,12 +231,12 @@ func chainRounds(events iter.Seq[Event], layout Layout) (chain, error) {
 
 // assumptions states what a plan rests on.
 func assumptions(p Plan, cfg PlanConfig, limit int, partition bool) []string {
-	events := fmt.Sprintf("the %d events", p.Events)
+	events := fmt.Sprintf("the %d events of the trace are", p.Events)
 	if p.Events == 1 {
-		events = "the one event"
+		events = "the one event of the trace is"
 	}
 	out := []string{
-		fmt.Sprintf("%s of the trace are a fair sample of the traffic at the peak of %g events/s", events, cfg.Peak),
+		fmt.Sprintf("%s a fair sample of the traffic at the peak of %g events/s", events, cfg.Peak),
 		fmt.Sprintf("one round lasts %gs: an event of duration d keeps its consumer busy for d·%gs", cfg.RoundSeconds, cfg.RoundSeconds),
 		fmt.Sprintf("a run of the trace that lasts R rounds sustains %d/(R·%gs) events/s, so keeping up means at most %.4g rounds",
 			p.Events, cfg.RoundSeconds, float64(p.Events)/(cfg.Peak*cfg.RoundSeconds)),
@@ -247,7 +247,11 @@ func assumptions(p Plan, cfg PlanConfig, limit int, partition bool) []string {
 		if partition {
 			lane = "partition " + p.CeilingLane
 		}
-		out = append(out, fmt.Sprintf("no consumer count beats %d rounds: %s must run its events one after another", p.CeilingRounds, lane))
+		rounds := "rounds"
+		if p.CeilingRounds == 1 {
+			rounds = "round"
+		}
+		out = append(out, fmt.Sprintf("no consumer count beats %d %s: %s must run its events one after another", p.CeilingRounds, rounds, lane))
 	}
 	return out
 }

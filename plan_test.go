@@ -141,3 +141,50 @@ func TestPlanKeepsUpAtExactlyThePeak(t *testing.T) {
 		t.Fatalf("assumptions %q lack %q", p.Assumptions, want)
 	}
 }
+
+// The plan names the lane that sets its ceiling, says which, and states its
+// assumptions in words: on the lesson's data, the convoy's ceiling is key
+// TR-2214's lane, a topic of five partitions is held back by partition 2,
+// free consumption has no lane to blame, and one event is one event, of
+// one round.
+func TestPlanNamesItsCeilingAndAssumptions(t *testing.T) {
+	events := konvoy.LessonEvents()
+	cfg := konvoy.PlanConfig{Peak: konvoy.LessonPeakRate, RoundSeconds: 0.01, MaxConsumers: 64}
+	for _, c := range []struct {
+		events  []konvoy.Event
+		layout  konvoy.Layout
+		lane    string
+		ceiling string // the last assumption
+	}{
+		{events, konvoy.Convoy, "TR-2214", "no consumer count beats 8 rounds: lane TR-2214 must run its events one after another"},
+		{events, konvoy.LineConvoy, "H2", "no consumer count beats 14 rounds: lane H2 must run its events one after another"},
+		{events, konvoy.Partitioned(5), "2", "no consumer count beats 8 rounds: partition 2 must run its events one after another"},
+		{events, konvoy.Free, "", "consumers are dispatched head-of-line, and at most 64 are tried"},
+		{events[:1], konvoy.Convoy, "TR-4821", "no consumer count beats 1 round: lane TR-4821 must run its events one after another"},
+	} {
+		p, err := konvoy.PlanConsumers(slices.Values(c.events), c.layout, konvoy.HeadOfLine, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.CeilingLane != c.lane || p.Assumptions[len(p.Assumptions)-1] != c.ceiling {
+			t.Errorf("%s on %d events: ceiling lane %q, last assumption %q; want %q, %q", c.layout, len(c.events), p.CeilingLane, p.Assumptions[len(p.Assumptions)-1], c.lane, c.ceiling)
+		}
+		sample := fmt.Sprintf("the %d events of the trace are a fair sample of the traffic at the peak of %g events/s", len(c.events), cfg.Peak)
+		if len(c.events) == 1 {
+			sample = fmt.Sprintf("the one event of the trace is a fair sample of the traffic at the peak of %g events/s", cfg.Peak)
+		}
+		if p.Assumptions[0] != sample {
+			t.Errorf("%s: first assumption %q; want %q", c.layout, p.Assumptions[0], sample)
+		}
+	}
+}
+
+// A bad event in the trace is an error that names it by its input index,
+// as everywhere else.
+func TestPlanNamesTheBadEvent(t *testing.T) {
+	events := append(slices.Clone(konvoy.LessonEvents()[:3]), konvoy.Event{Key: "X", Duration: -1})
+	_, err := konvoy.PlanConsumers(slices.Values(events), konvoy.Convoy, konvoy.HeadOfLine, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1})
+	if want := `konvoy: event 3 (key "X"): Duration is -1; want 0 or more rounds`; err == nil || err.Error() != want {
+		t.Fatalf("error %v; want %s", err, want)
+	}
+}

@@ -36,12 +36,21 @@ func TestPoliciesMatchTheirPlainVersions(t *testing.T) {
 			if d := gocmp.Diff(want, got, cmpopts.IgnoreFields(konvoy.Result{}, "Schedule")); d != "" {
 				t.Fatalf("%s, %s, %d consumers (-plain +Simulate):\n%s", l.layout, p, c, d)
 			}
-			// Who ran what, and when, agrees too.
+			// Who ran what, where and when, agrees too.
 			for i, o := range refRun(events, c, l.lanes, plain[p]) {
 				slot := got.Schedule[i]
 				if slot.Consumer != o.tuketici || slot.Start != o.basla || slot.Finish != o.bitis {
 					t.Fatalf("%s, %s: event %d ran on consumer %d from %d to %d; the plain version says %d from %d to %d",
 						l.layout, p, i, slot.Consumer, slot.Start, slot.Finish, o.tuketici, o.basla, o.bitis)
+				}
+				lane := ""
+				if l.lanes != nil {
+					if name, ok := l.lanes(events[i]); ok {
+						lane = name
+					}
+				}
+				if slot.Lane != lane {
+					t.Fatalf("%s, %s: event %d ran in lane %q; want %q", l.layout, p, i, slot.Lane, lane)
 				}
 			}
 		}
