@@ -103,8 +103,8 @@ func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, err
 //
 // Under the head-of-line policy Add takes O(log c) time for c consumers plus
 // one key lookup (and one lane lookup under line and custom layouts), and
-// applies the events it makes safe, O(1) each (amortised; up to O(c) when
-// several finish times share a due list, see dueLists). Under Static and
+// applies the events it makes safe, O(1) each (amortised; up to O(c) in the
+// rare case that many waiting events' finish times hash alike). Under Static and
 // LaneAware it takes O(log c) and O(log(c + l)) amortised for l lanes with
 // waiting events. It allocates only when it meets a new key or lane, a new
 // page of latencies, a backlog larger than any before, or, with
