@@ -140,3 +140,15 @@ func TestAFullKeyTableRefusesNewKeys(t *testing.T) {
 		t.Fatalf("Result after the refusal: error %v; want %s", err, want)
 	}
 }
+
+// The recent-key cache stops growing at keyTableRecent entries, so that it
+// stays in the processor's caches however large the table grows.
+func TestKeyTableCacheStopsGrowing(t *testing.T) {
+	var table keyTable
+	for i := range keyTableRecent {
+		table.index(fmt.Sprint(i))
+	}
+	if len(table.slots) <= keyTableRecent || len(table.recent) != keyTableRecent {
+		t.Fatalf("%d slots, %d cache entries; want more than %d slots and %d entries", len(table.slots), len(table.recent), keyTableRecent, keyTableRecent)
+	}
+}

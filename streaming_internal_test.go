@@ -147,8 +147,12 @@ func TestLaneAwareForgetsTakenEvents(t *testing.T) {
 			if err := s.Add(e); err != nil {
 				t.Fatal(err)
 			}
-			if a := &s.aware; a.front > 1024 && 2*a.front > len(a.fifo) {
+			a := &s.aware
+			if a.front > 1024 && 2*a.front > len(a.fifo) {
 				t.Fatalf("after event %d: %d events held, the first %d of them taken", i, len(a.fifo), a.front)
+			}
+			if a.front < len(a.fifo) && a.fifo[a.front].taken || a.front > 0 && !a.fifo[a.front-1].taken {
+				t.Fatalf("after event %d: the oldest event not taken is not at the front, %d of %d", i, a.front, len(a.fifo))
 			}
 		}
 	})
