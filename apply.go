@@ -7,18 +7,18 @@ import (
 )
 
 // keyState is what the simulator knows of one key: its name, its current
-// state, the highest step among its events so far, its partition under
-// partition lanes, and, except under key lanes (whose lane is the key's
+// state, the highest step among its events so far, its partition's lane
+// under partition lanes, and, except under key lanes (whose lane is the key's
 // alone), the lane it first ran in with the load it carried there. The
 // name's header lies beside the state, so finding a key and updating it
 // touch the same few bytes.
 type keyState struct {
-	name      string
-	state     int
-	highest   int
-	partition int32
-	home      int32
-	homeLoad  int
+	name     string
+	state    int
+	highest  int
+	partLane int32
+	home     int32
+	homeLoad int
 }
 
 // running is the last event a consumer took under the head-of-line policy,
@@ -68,6 +68,26 @@ func newDueLists(c int) dueLists {
 		d.head[i], d.tail[i] = -1, -1
 	}
 	return d
+}
+
+// growRunning makes room for consumer id's last event, at least doubling
+// the room, and files the waiting events again in lists for the new room,
+// in input order. It takes O(c log c) time for a room of c consumers, so
+// O(log c) amortised over the consumers added.
+func (s *Simulator) growRunning(id int) {
+	room := min(max(2*len(s.running), id+1), s.consumers.n)
+	s.running = append(s.running, make([]running, room-len(s.running))...)
+	var waiting []int
+	for i, r := range s.running {
+		if r.waiting {
+			waiting = append(waiting, i)
+		}
+	}
+	slices.SortFunc(waiting, func(a, b int) int { return cmp.Compare(s.running[a].index, s.running[b].index) })
+	s.due = newDueLists(room)
+	for _, i := range waiting {
+		s.file(i, s.running[i].finish)
+	}
 }
 
 // file puts consumer id, whose event finishes at finish, at the tail of its

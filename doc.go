@@ -15,14 +15,16 @@
 // [Simulate] on [LessonEvents] reproduces every figure the lesson prints.
 // [Simulator] runs the same model on a stream of events in memory that grows
 // with the keys and lanes, not the events, at about ten million events a
-// second on one core.
+// second on one core. Consumers and partitions cost memory only once events
+// use them, up to [MaxConsumers] and [MaxPartitions].
 //
 // Beyond the lesson: [SelectiveConvoy] puts only ordered events in lanes,
 // [Partitioned] hashes keys onto partitions exactly as Kafka's default
 // partitioner does ([KafkaPartition], [PartitionsFor]), and [Resequencer]
 // holds early events back instead of rejecting them. Events may arrive over
-// time ([Event].Arrival), and a [Result] reports exact wait and response
-// percentiles ([Latency]). [WithPolicy] chooses how free consumers pick
+// time ([Event].Arrival), and a [Result] reports wait and response
+// percentiles ([Latency]), exact below [ExactLatency] rounds and within
+// 1/1024 above, in bounded memory. [WithPolicy] chooses how free consumers pick
 // events: [HeadOfLine] (the lesson's rule), [LaneAware] (Service Bus
 // sessions, SQS FIFO message groups) or [Static] (Kafka consumer groups);
 // [WithSchedule] keeps every event's [Slot] for pictures. [PlanConsumers]

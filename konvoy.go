@@ -99,13 +99,16 @@ func (r Result) Parallelism() float64 {
 // does; [Simulator] states the rules, and opts change them (see [Option]).
 //
 // An empty event set gives a zero Result and a nil error. Simulate returns an
-// error, naming the event index and field, when consumers < 1, an event has
-// an empty Key, a negative Step, Duration or Arrival, an Arrival earlier than
-// the event before it, the layout needs a Line the event lacks, or the total
-// work (plus the last arrival) would overflow int. It never modifies events.
+// error, naming the event index and field, when consumers is not 1 to
+// [MaxConsumers], an event has an empty Key, a negative Step, Duration or
+// Arrival, an Arrival earlier than the event before it, the layout needs a
+// Line the event lacks, or the total work (plus the last arrival) would
+// overflow int. It never modifies events.
 //
 // Simulate takes O(n log n + n log c) time for n events and c consumers and
-// O(k + l + c) memory beyond its input for k distinct keys and l lanes.
+// O(k + l + min(c, n)) memory beyond its input for k distinct keys and l
+// lanes (more under the policies and layouts that hold a backlog, see
+// [Simulator]). It panics, with a "konvoy:" prefix, when an option is nil.
 func Simulate(events []Event, layout Layout, consumers int, opts ...Option) (Result, error) {
 	s, err := NewSimulator(layout, consumers, opts...)
 	if err != nil {

@@ -76,16 +76,18 @@ func (s *Simulator) enqueueLaneAware(e *Event, k, ln int) {
 // free. An event yet to come is younger than every event held, so it matters
 // only to a consumer that would stay idle, and only if it could arrive by
 // then: the run stops there until the next Add, or the end of the input.
-// Every event held then can start only after now, so every event taken that
-// finishes by now can be applied.
+// After the decisions at a time t, every event held can start only after t,
+// or at t if it arrives later and is younger than every event taken, so
+// every event taken that finishes by t is applied then: what waits to be
+// applied is what runs, not the whole backlog.
 func (s *Simulator) runLaneAware() {
 	a := &s.aware
 	for {
 		t := math.MaxInt
-		if c := s.consumers.next(); c.free != math.MaxInt {
+		if c := s.consumers.nextTouched(); c.free != math.MaxInt {
 			t = c.free
 		}
-		if len(a.idle) > 0 {
+		if s.idle() {
 			t = min(t, max(s.nextEligible(), a.now))
 			if !a.ended {
 				t = min(t, max(s.lastArrival, a.now))
@@ -95,29 +97,47 @@ func (s *Simulator) runLaneAware() {
 			return
 		}
 		a.now = t
-		for s.consumers.next().free == t {
-			a.idle.push(s.consumers.next().id, 0, struct{}{})
-			s.consumers.busyUntil(math.MaxInt)
+		for c := s.consumers.nextTouched(); c.free == t; c = s.consumers.nextTouched() {
+			a.idle.push(c.id, 0, struct{}{})
+			s.consumers.busyFrom(c.id, math.MaxInt)
 		}
 		for len(a.later) > 0 && a.later[0].key <= t {
 			ln := a.later.pop().val
 			a.ready.push(a.queues.at(ln).head, 0, ln)
 		}
-		for len(a.idle) > 0 {
+		for s.idle() {
 			i, ln := s.oldestEligible(t)
 			if i < 0 {
 				break
 			}
-			id := a.idle.pop().key
+			id := s.popIdle()
 			if s.take(id, t, i, ln) == t { // took no time: free again at once
 				a.idle.push(id, 0, struct{}{})
 				s.consumers.busyFrom(id, math.MaxInt)
 			}
 		}
-		if len(a.idle) > 0 && !a.ended && t >= s.lastArrival {
+		s.applyPending(t)
+		if s.idle() && !a.ended && t >= s.lastArrival {
 			return
 		}
 	}
+}
+
+// idle tells whether a consumer is idle: one parked in the idle heap, or
+// one that has never taken an event.
+func (s *Simulator) idle() bool {
+	return len(s.aware.idle) > 0 || s.consumers.touched < s.consumers.n
+}
+
+// popIdle returns the idle consumer with the lowest index and takes it off
+// the idle ones: a parked one, whose indices are all below those never
+// touched, or else the first consumer never touched, which take then makes
+// busy.
+func (s *Simulator) popIdle() int {
+	if a := &s.aware; len(a.idle) > 0 {
+		return a.idle.pop().key
+	}
+	return s.consumers.touched
 }
 
 // nextEligible returns the earliest time after now at which a held event can

@@ -1,26 +1,38 @@
 package konvoy
 
-import "strconv"
+import (
+	"math/bits"
+	"strconv"
+)
 
 // lane is one serial queue: the time it becomes free, the work it carries,
 // the order in which it was opened (-1: not yet) and what its events waited
-// from arrival to start; its index says where its name is (see laneName).
-// It holds no pointer, so that millions of key lanes cost the garbage
-// collector nothing.
+// from arrival to start, the total in 128 bits, which no run overflows; its
+// index says where its name is (see laneName). It holds no pointer, so that
+// millions of key lanes cost the garbage collector nothing.
 type lane struct {
-	free      int
-	load      int
-	opened    int
-	events    int
-	maxWait   int
-	totalWait int
+	free           int
+	load           int
+	opened         int
+	events         int
+	maxWait        int
+	waitHi, waitLo uint64 // the total wait
+}
+
+// addWait counts one more event that waited w rounds.
+func (l *lane) addWait(w int) {
+	l.events++
+	l.maxWait = max(l.maxWait, w)
+	var carry uint64
+	l.waitLo, carry = bits.Add64(l.waitLo, uint64(w), 0)
+	l.waitHi += carry
 }
 
 // laneOf returns the index of event e's lane, of key index k, opening the
 // lane when it is first used, or -1 when the event takes no lane. A key
-// lane has its key's index, made with the key; a partition lane, the
-// partition's number, made with the simulator: both are found without a
-// lookup and opened on first use.
+// lane has its key's index, made with the key; a partition lane is made
+// when the first of its keys is and kept in their states: both are found
+// without a lookup and opened on first use.
 func (s *Simulator) laneOf(e *Event, k int) int {
 	l := &s.layout
 	if l.orderedOnly && e.Step == 0 {
@@ -31,7 +43,7 @@ func (s *Simulator) laneOf(e *Event, k int) int {
 	case keyLanes:
 		ln = k
 	case partitionLanes:
-		ln = int(s.keys.at(k).partition)
+		ln = int(s.keys.at(k).partLane)
 	case lineLanes:
 		return s.namedLane(e.Line)
 	case funcLanes:
@@ -51,17 +63,34 @@ func (s *Simulator) laneOf(e *Event, k int) int {
 }
 
 // laneName returns the name of lane ln. A lane's index says where its name
-// is: key lanes share their key's index, partition lanes are numbered by
-// partition, and line and LaneFunc lanes, opened in the order their names
-// are first seen, share their name's index in laneNames.
+// is: key lanes share their key's index, partition lanes, made in the order
+// keys first land in them, share their partition's index in partitionOf,
+// and line and LaneFunc lanes, opened in the order their names are first
+// seen, share their name's index in laneNames.
 func (s *Simulator) laneName(ln int) string {
 	switch s.layout.lanes {
 	case keyLanes:
 		return s.keys.at(ln).name
 	case partitionLanes:
-		return strconv.Itoa(ln)
+		return strconv.Itoa(s.partitionOf[ln])
 	}
 	return s.laneNames[ln]
+}
+
+// partitionLane returns the index of partition p's lane, making it, not yet
+// opened, when no key has landed in p before: a topic costs memory only
+// for the partitions its keys use.
+func (s *Simulator) partitionLane(p int) int {
+	ln, ok := s.partitions[p]
+	if !ok {
+		if s.partitions == nil {
+			s.partitions = make(map[int]int)
+		}
+		ln = s.lanes.add(lane{opened: -1})
+		s.partitions[p] = ln
+		s.partitionOf = append(s.partitionOf, p)
+	}
+	return ln
 }
 
 // namedLane returns the index of the lane named name, opening it when it is

@@ -2,111 +2,183 @@ package konvoy
 
 import (
 	"cmp"
-	"maps"
+	"math/big"
 	"math/bits"
-	"slices"
 )
 
 // Latency summarises one latency, in rounds, over every event of a run:
-// exact nearest-rank percentiles (the smallest value that at least p% of the
+// nearest-rank percentiles (the smallest value that at least p% of the
 // events do not exceed), the largest value and the mean. It is zero for an
 // empty run.
+//
+// Max and Mean are exact (Mean is the exact sum divided by the count,
+// rounded once). A percentile below [ExactLatency] rounds is exact too. At
+// or above it, a percentile is read off a bucket of values that holds the
+// exact one, and is reported as the bucket's largest value, capped at Max:
+// never below the exact percentile, and above it by less than 1/1024 of it
+// (three significant figures, as HdrHistogram keeps by default). Counting
+// this way keeps a run's latency accounting under 1 MiB, however many
+// events it has and however long they wait.
 type Latency struct {
 	P50, P95, P99, Max int
 	Mean               float64
 }
 
-// histogram counts integer latencies exactly, in pages of pageSize
-// consecutive values: memory grows with the ranges of values seen, never
-// with the number of events. Consecutive events tend to have close
-// latencies, so the page of the last value is kept at hand.
+// ExactLatency is the latency, in rounds, below which [Latency]'s
+// percentiles are exact.
+const ExactLatency = 1 << exactBits
+
+const (
+	exactBits   = 11              // latencies below 2^exactBits are counted one by one
+	octaveBits  = exactBits - 1   // an octave above them is cut into 2^octaveBits buckets
+	octaveSize  = 1 << octaveBits // buckets per octave
+	highOctaves = 63 - exactBits  // octaves [2^b, 2^(b+1)) for b = exactBits … 62
+	maxBuckets  = ExactLatency + highOctaves*octaveSize
+)
+
+// histogram counts latencies in bounded memory, as a log-linear histogram:
+// each value below ExactLatency has a count of its own, and each octave
+// [2^b, 2^(b+1)) above is cut into octaveSize buckets of 2^(b−octaveBits)
+// consecutive values, made when a value first falls in the octave. A value
+// v in octave b is thus counted with the values that share its top
+// octaveBits+1 bits, whose largest exceeds v by less than v/octaveSize.
+// The histogram takes at most maxBuckets counts (432 KiB), whatever the
+// values. The values below ExactLatency give their own sum and maximum at
+// the end; those above keep an exact sum, in 128 bits, and maximum as they
+// come, so that Max and Mean stay exact.
 type histogram struct {
-	pages    map[int]*page
-	last     *page
-	lastBase int
+	low          [ExactLatency]int
+	high         [highOctaves]*[octaveSize]int
+	highMax      int    // the largest value counted in high, 0 when none
+	sumHi, sumLo uint64 // the sum of the values counted in high
 }
 
-const pageSize = 1 << 12
-
-type page [pageSize]int
-
-// add counts one value v ≥ 0. It takes O(1) time, and a map lookup when v
-// is on another page than the last value.
+// add counts one value v ≥ 0. It takes O(1) time, and allocates 8 KB the
+// first time a value falls in an octave above ExactLatency.
 func (h *histogram) add(v int) {
-	if base := v &^ (pageSize - 1); h.last == nil || base != h.lastBase {
-		h.turnTo(base)
+	if uint(v) < ExactLatency {
+		h.low[v]++
+		return
 	}
-	h.last[v&(pageSize-1)]++
+	h.addHigh(v)
 }
 
-// turnTo makes the page of values from base on the last page, adding it
-// when it is new. It is kept apart from add so that add stays small enough
-// to be inlined.
-func (h *histogram) turnTo(base int) {
-	if h.pages == nil {
-		h.pages = make(map[int]*page)
+// addHigh counts a value v ≥ ExactLatency. It is kept apart from add so
+// that add stays small enough to be inlined.
+func (h *histogram) addHigh(v int) {
+	shift := bits.Len(uint(v)) - exactBits // ≥ 1: the low bits the bucket ignores
+	o := h.high[shift-1]
+	if o == nil {
+		o = new([octaveSize]int)
+		h.high[shift-1] = o
 	}
-	p, ok := h.pages[base]
-	if !ok {
-		p = new(page)
-		h.pages[base] = p
-	}
-	h.last, h.lastBase = p, base
+	o[v>>shift-octaveSize]++
+	h.highMax = max(h.highMax, v)
+	var carry uint64
+	h.sumLo, carry = bits.Add64(h.sumLo, uint64(v), 0)
+	h.sumHi += carry
 }
 
-// latency returns the summary. It takes O(p log p + p·pageSize) time for p
-// pages. The mean is the exact sum of the values, kept in 128 bits, divided
-// by their count, so it is rounded once.
-func (h *histogram) latency() Latency {
-	var values []valueCount
-	n := 0
-	var sumHi, sumLo uint64
-	for _, base := range slices.Sorted(maps.Keys(h.pages)) {
-		for i, c := range h.pages[base] {
-			if c > 0 {
-				values = append(values, valueCount{base + i, c})
-				n += c
-				hi, lo := bits.Mul64(uint64(base+i), uint64(c))
-				var carry uint64
-				sumLo, carry = bits.Add64(sumLo, lo, 0)
-				sumHi += hi + carry
+// bytes returns the memory the histogram holds.
+func (h *histogram) bytes() int {
+	n := len(h.low)
+	for _, o := range h.high {
+		if o != nil {
+			n += len(o)
+		}
+	}
+	return n * 8
+}
+
+// bucket is the count of the values from lo to hi.
+type bucket struct{ lo, hi, count int }
+
+// buckets calls yield for every bucket with a count, in increasing order of
+// values, until it returns false.
+func (h *histogram) buckets(yield func(bucket) bool) {
+	for v, c := range h.low {
+		if c > 0 && !yield(bucket{v, v, c}) {
+			return
+		}
+	}
+	for i, o := range h.high {
+		if o == nil {
+			continue
+		}
+		shift := i + 1
+		for j, c := range o {
+			if c == 0 {
+				continue
 			}
+			lo := (octaveSize + j) << shift
+			if !yield(bucket{lo, lo + 1<<shift - 1, c}) {
+				return
+			}
+		}
+	}
+}
+
+// latency returns the summary. It takes O(maxBuckets) time.
+func (h *histogram) latency() Latency {
+	n := 0
+	sumHi, sumLo := h.sumHi, h.sumLo
+	top := h.highMax
+	for b := range h.buckets {
+		n += b.count
+		if b.lo < ExactLatency {
+			hi, lo := bits.Mul64(uint64(b.lo), uint64(b.count))
+			var carry uint64
+			sumLo, carry = bits.Add64(sumLo, lo, 0)
+			sumHi += hi + carry
+			top = max(top, b.lo)
 		}
 	}
 	if n == 0 {
 		return Latency{}
 	}
 	return Latency{
-		P50:  rank(values, n, 50),
-		P95:  rank(values, n, 95),
-		P99:  rank(values, n, 99),
-		Max:  values[len(values)-1].value,
-		Mean: (float64(sumHi)*(1<<64) + float64(sumLo)) / float64(n),
+		P50:  h.rank(n, 50, top),
+		P95:  h.rank(n, 95, top),
+		P99:  h.rank(n, 99, top),
+		Max:  top,
+		Mean: mean(sumHi, sumLo, n),
 	}
 }
 
-type valueCount struct{ value, count int }
+// mean returns the sum sumHi·2⁶⁴ + sumLo divided by n, rounded once, to
+// the nearest float64.
+func mean(sumHi, sumLo uint64, n int) float64 {
+	sum := new(big.Int).Lsh(new(big.Int).SetUint64(sumHi), 64)
+	sum.Or(sum, new(big.Int).SetUint64(sumLo))
+	m, _ := new(big.Rat).SetFrac(sum, big.NewInt(int64(n))).Float64()
+	return m
+}
 
-// rank returns the smallest value whose cumulative count reaches
-// ⌈n·percent/100⌉, computed in integers so that no rounding creeps in.
-func rank(values []valueCount, n, percent int) int {
-	need := (n*percent + 99) / 100
-	seen := 0
-	for _, vc := range values {
-		seen += vc.count
+// rank returns the nearest-rank percentile of n values: the bucket in
+// which the cumulative count first reaches ⌈n·percent/100⌉, computed in
+// integers that cannot overflow, read as its largest value capped at top,
+// the largest value counted.
+func (h *histogram) rank(n, percent, top int) int {
+	need := n/100*percent + (n%100*percent+99)/100
+	seen, at := 0, top
+	for b := range h.buckets {
+		seen += b.count
 		if seen >= need {
-			return vc.value
+			at = b.hi
+			break
 		}
 	}
-	return values[len(values)-1].value
+	return min(at, top)
 }
 
-// LaneWait is what events waited, from arrival to start, in one lane.
+// LaneWait is what the Events of one lane waited, from arrival to start:
+// the longest wait, MaxWait, and the mean, MeanWait, which is their exact
+// total divided by Events, rounded once.
 type LaneWait struct {
-	Lane      string
-	Events    int
-	MaxWait   int
-	TotalWait int
+	Lane     string
+	Events   int
+	MaxWait  int
+	MeanWait float64
 }
 
 // worstLanes returns up to n lanes with the longest single wait, longest
@@ -115,7 +187,8 @@ type LaneWait struct {
 func (s *Simulator) worstLanes(n int) []LaneWait {
 	worse := func(a, b int) bool {
 		la, lb := s.lanes.at(a), s.lanes.at(b)
-		return cmp.Or(cmp.Compare(lb.maxWait, la.maxWait), cmp.Compare(lb.totalWait, la.totalWait), cmp.Compare(la.opened, lb.opened)) < 0
+		return cmp.Or(cmp.Compare(lb.maxWait, la.maxWait), cmp.Compare(lb.waitHi, la.waitHi), cmp.Compare(lb.waitLo, la.waitLo),
+			cmp.Compare(la.opened, lb.opened)) < 0
 	}
 	var top []int
 	for i := range s.lanes.len() {
@@ -135,7 +208,7 @@ func (s *Simulator) worstLanes(n int) []LaneWait {
 	var out []LaneWait
 	for _, i := range top {
 		l := s.lanes.at(i)
-		out = append(out, LaneWait{Lane: s.laneName(i), Events: l.events, MaxWait: l.maxWait, TotalWait: l.totalWait})
+		out = append(out, LaneWait{Lane: s.laneName(i), Events: l.events, MaxWait: l.maxWait, MeanWait: mean(l.waitHi, l.waitLo, l.events)})
 	}
 	return out
 }

@@ -2,32 +2,44 @@ package konvoy
 
 import (
 	"math"
+	"math/big"
+	"math/bits"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // BenchmarkLatencyAccounting measures what latency accounting adds to each
-// event: two exact histogram counts (wait and response) and one lane's wait
-// figures, on latencies that drift the way a long run's do.
+// event: two histogram counts (wait and response) and one lane's wait
+// figures, on latencies that drift the way a long run's do, below
+// ExactLatency and above it.
 func BenchmarkLatencyAccounting(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	values := make([]int, 1<<16)
-	for i := range values {
-		values[i] = i*5 + rng.IntN(64) // start times creep up, jittered
+	for _, spread := range []struct {
+		name string
+		step int
+	}{{"exact", 0}, {"bucketed", 5}} {
+		b.Run(spread.name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			values := make([]int, 1<<16)
+			for i := range values {
+				values[i] = i*spread.step + rng.IntN(64) // start times creep up, jittered
+			}
+			var waits, responses histogram
+			var l lane
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				w := values[i&(len(values)-1)]
+				waits.add(w)
+				responses.add(w + 3)
+				l.addWait(w)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/event")
+		})
 	}
-	var waits, responses histogram
-	var l lane
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		w := values[i&(len(values)-1)]
-		waits.add(w)
-		responses.add(w + 3)
-		l.events++
-		l.maxWait = max(l.maxWait, w)
-		l.totalWait += w
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/event")
 }
 
 // The mean must be exact before its one rounding, even when the latencies'
@@ -40,5 +52,120 @@ func TestLatencyMeanSurvivesAHugeSum(t *testing.T) {
 	}
 	if got, want := h.latency().Mean, float64(math.MaxInt-1); got != want {
 		t.Fatalf("mean %g; want %g", got, want)
+	}
+}
+
+// latencyValues draws latencies of every magnitude: mostly below
+// ExactLatency, often just above it or at an octave's edge, and now and then
+// anywhere up to MaxInt, so that every kind of bucket is met.
+func latencyValues() *rapid.Generator[[]int] {
+	value := rapid.OneOf(
+		rapid.IntRange(0, ExactLatency+3),
+		rapid.IntRange(ExactLatency-2, 1<<20),
+		rapid.Custom(func(t *rapid.T) int { // an octave's edge, give or take
+			b := rapid.IntRange(exactBits, bits.UintSize-2).Draw(t, "octave")
+			return max(0, 1<<b+rapid.IntRange(-2, 2).Draw(t, "offset"))
+		}),
+		rapid.IntRange(0, math.MaxInt),
+	)
+	return rapid.SliceOfN(value, 1, 300)
+}
+
+// The histogram's percentiles are those of sorting every value, exactly
+// below ExactLatency, and at or above it never lower than the exact one and
+// higher by less than 1/1024 of it, and never above Max; Max and Mean are
+// exact. Each value at or above ExactLatency is counted in a bucket of the
+// values sharing its top exactBits bits, whose largest exceeds it by less
+// than 2^shift ≤ v/1024, and a percentile is read as that largest capped at
+// the exact Max.
+func TestLatencyPercentilesKeepTheirPrecision(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		values := latencyValues().Draw(t, "values")
+		var h histogram
+		for _, v := range values {
+			h.add(v)
+		}
+		got := h.latency()
+		sorted := slices.Sorted(slices.Values(values))
+		n := len(sorted)
+		sum := new(big.Int)
+		for _, v := range sorted {
+			sum.Add(sum, big.NewInt(int64(v)))
+		}
+		mean, _ := new(big.Rat).SetFrac(sum, big.NewInt(int64(n))).Float64()
+		if got.Max != sorted[n-1] || got.Mean != mean {
+			t.Fatalf("Max %d, Mean %v; want %d, %v", got.Max, got.Mean, sorted[n-1], mean)
+		}
+		for _, p := range []struct {
+			percent int
+			got     int
+		}{{50, got.P50}, {95, got.P95}, {99, got.P99}} {
+			exact := sorted[(n*p.percent+99)/100-1]
+			switch {
+			case exact < ExactLatency && p.got != exact:
+				t.Fatalf("P%d is %d; want exactly %d", p.percent, p.got, exact)
+			case p.got < exact || p.got > got.Max || p.got-exact > (exact-1)/1024:
+				t.Fatalf("P%d is %d; want %d within 1/1024, at most Max %d", p.percent, p.got, exact, got.Max)
+			}
+		}
+	})
+}
+
+// Every bucket at or above ExactLatency holds the values that share their
+// top exactBits bits: 2^b up to 2^b + 2^(b−10) − 1 for each octave b, the
+// next value starting the next bucket.
+func TestLatencyBucketEdges(t *testing.T) {
+	for b := exactBits; b < bits.UintSize-1; b++ {
+		width := 1 << (b - octaveBits)
+		for _, c := range []struct{ v, hi int }{
+			{1 << b, 1<<b + width - 1},
+			{1<<b + width - 1, 1<<b + width - 1},
+			{1<<b + width, 1<<b + 2*width - 1},
+			{1<<(b+1) - 1, 1<<(b+1) - 1},
+		} {
+			var h histogram
+			h.add(c.v)
+			h.add(math.MaxInt) // lifts the cap, so that the bucket's top shows
+			if got := h.rank(2, 50, math.MaxInt); got != c.hi {
+				t.Errorf("the bucket of %d ends at %d; want %d", c.v, got, c.hi)
+			}
+		}
+	}
+	var h histogram
+	h.add(ExactLatency - 1)
+	h.add(math.MaxInt)
+	if got := h.rank(2, 50, math.MaxInt); got != ExactLatency-1 {
+		t.Errorf("%d is counted as %d; want it exact", ExactLatency-1, got)
+	}
+}
+
+// A histogram takes at most maxBuckets counts, whatever its values: one
+// octave of buckets for each power of two above ExactLatency, made when a
+// value first falls in it, and no more however many values fall there.
+func TestHistogramMemoryIsBounded(t *testing.T) {
+	var h histogram
+	if got, want := h.bytes(), ExactLatency*8; got != want {
+		t.Fatalf("an empty histogram holds %d bytes; want %d", got, want)
+	}
+	h.add(ExactLatency)
+	h.add(2*ExactLatency - 1)
+	if got, want := h.bytes(), (ExactLatency+octaveSize)*8; got != want {
+		t.Fatalf("one octave: %d bytes; want %d", got, want)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for b := range bits.UintSize - 1 {
+		for range 1000 {
+			h.add(1 << b)
+			h.add(1<<b + 1<<b/3)
+		}
+	}
+	h.add(math.MaxInt)
+	runtime.ReadMemStats(&after)
+	if got, want := h.bytes(), maxBuckets*8; bits.UintSize == 64 && got != want {
+		t.Fatalf("every octave: %d bytes; want %d", got, want)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > maxBuckets*8 {
+		t.Fatalf("counting values of every size allocated %d bytes; want at most %d", grew, maxBuckets*8)
 	}
 }

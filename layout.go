@@ -2,6 +2,7 @@ package konvoy
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -102,13 +103,21 @@ var (
 
 // NewLayout returns a layout named name whose lanes are given by lanes, with
 // the last-writer-wins handler of [Convoy]. A nil lanes puts no event in a
-// lane, like [Free].
+// lane, like [Free]. NewLayout panics, with a "konvoy:" prefix, when name
+// is empty: reports and pictures tell layouts apart by name.
 func NewLayout(name string, lanes LaneFunc) Layout {
+	if name == "" {
+		panic("konvoy: NewLayout: the name is empty")
+	}
 	if lanes == nil {
 		return Layout{name: name}
 	}
 	return Layout{name: name, lanes: funcLanes, laneFunc: lanes}
 }
+
+// MaxPartitions is the most partitions a [Partitioned] layout can have, as
+// many as Kafka's 32-bit partition numbers allow.
+const MaxPartitions = math.MaxInt32
 
 // Partitioned returns the layout of a Kafka topic with n partitions: a key's
 // events all go to partition toPositive(murmur2(key)) % n, computed exactly
@@ -116,15 +125,22 @@ func NewLayout(name string, lanes LaneFunc) Layout {
 // (see [KafkaPartition]), and each partition is one lane. Keys that hash to
 // one partition wait for each other though they need no order between them;
 // [Result.Collision] measures that. Its name is "partitioned:n" and its lanes
-// are named by partition number.
+// are named by partition number. A partition costs memory only once a key
+// lands in it.
 //
-// Partitioned panics, with a "konvoy:" prefix, when n < 1.
+// Partitioned panics, with a "konvoy:" prefix, when n is not 1 to
+// [MaxPartitions].
 func Partitioned(n int) Layout {
-	if n < 1 {
-		panic(fmt.Sprintf("konvoy: Partitioned(%d): want at least 1 partition", n))
+	if n < 1 || n > MaxPartitions {
+		panic(fmt.Sprintf("konvoy: Partitioned(%d): want 1 to %d partitions", n, MaxPartitions))
 	}
 	return Layout{name: "partitioned:" + strconv.Itoa(n), lanes: partitionLanes, partitions: n}
 }
+
+// pinsKeys tells whether every event of a key that can change its state
+// (Step > 0) runs in one lane, the same for all of the key's events: a
+// lane per key, or per partition of keys.
+func (l Layout) pinsKeys() bool { return l.lanes == keyLanes || l.lanes == partitionLanes }
 
 // Partitions returns the number of partitions of a [Partitioned] layout, and
 // 0 for every other layout.
@@ -149,19 +165,19 @@ func Layouts() []Layout {
 // AllLayouts returns every built-in layout, with a topic of the given number
 // of partitions: the lesson's four, then [SelectiveConvoy],
 // [Partitioned](partitions) and [Resequencer]. It panics like [Partitioned]
-// when partitions < 1.
+// when partitions is not 1 to [MaxPartitions].
 func AllLayouts(partitions int) []Layout {
 	return append(Layouts(), SelectiveConvoy, Partitioned(partitions), Resequencer)
 }
 
 // ParseLayout returns the built-in layout named name: one of the names
-// [Layout.String] gives, with "partitioned:N" for any N ≥ 1. Its error says
-// which names are known.
+// [Layout.String] gives, with "partitioned:N" for any N from 1 to
+// [MaxPartitions]. Its error says which names are known.
 func ParseLayout(name string) (Layout, error) {
 	if n, ok := strings.CutPrefix(name, "partitioned:"); ok {
 		p, err := strconv.Atoi(n)
-		if err != nil || p < 1 {
-			return Layout{}, fmt.Errorf("konvoy: layout %q: want partitioned:N with N a whole number ≥ 1", name)
+		if err != nil || p < 1 || p > MaxPartitions {
+			return Layout{}, fmt.Errorf("konvoy: layout %q: want partitioned:N with N a whole number from 1 to %d", name, MaxPartitions)
 		}
 		return Partitioned(p), nil
 	}

@@ -2,6 +2,7 @@ package konvoy_test
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -231,12 +232,18 @@ func TestPartitionsForRejectsBadInput(t *testing.T) {
 		want   string
 	}{
 		{nil, 1.5, 4, "konvoy: collision share 1.5: want a fraction in [0, 1]"},
-		{nil, 0.1, 0, "konvoy: partition limit 0: want at least 1"},
+		{nil, 0.1, 0, "konvoy: partition limit 0: want 1 to 2147483647"},
 		{[]konvoy.Event{{Key: "A"}, {}}, 0.1, 4, "konvoy: event 1: Key is empty"},
 		{[]konvoy.Event{{Key: "A", Duration: -1}}, 0.1, 4, `konvoy: event 0 (key "A"): Duration is -1`},
 	} {
 		if _, _, err := konvoy.PartitionsFor(tt.events, tt.share, tt.limit); err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("error %v; want %q", err, tt.want)
+		}
+	}
+	if over := int64(konvoy.MaxPartitions) + 1; over <= math.MaxInt {
+		_, _, err := konvoy.PartitionsFor(nil, 0.1, int(over))
+		if want := "konvoy: partition limit 2147483648: want 1 to 2147483647"; err == nil || err.Error() != want {
+			t.Errorf("error %v; want %q", err, want)
 		}
 	}
 }

@@ -96,29 +96,34 @@ func (p PartitionLoad) CollisionShare() float64 {
 // every count is tried in turn.
 //
 // It returns an error, naming the event index, for an event with an empty Key
-// or a negative Duration, and for maxShare outside [0, 1] or limit < 1. It
-// takes O(n + k·limit) time for n events and k distinct keys, and O(k +
-// limit) memory.
+// or a negative Duration, and for maxShare outside [0, 1] or limit not 1 to
+// [MaxPartitions]. It takes O(n + k·limit) time for n events and k distinct
+// keys, and O(k) memory.
 func PartitionsFor(events []Event, maxShare float64, limit int) (PartitionLoad, bool, error) {
 	return PartitionsForSeq(slices.Values(events), maxShare, limit)
 }
 
 // PartitionsForSeq is [PartitionsFor] over a stream of events, read once,
-// for traces too large to hold: it keeps one load per distinct key.
+// for traces too large to hold: it keeps one load per distinct key. It
+// panics, with a "konvoy:" prefix, when events is nil.
 func PartitionsForSeq(events iter.Seq[Event], maxShare float64, limit int) (PartitionLoad, bool, error) {
+	if events == nil {
+		panic("konvoy: PartitionsForSeq: events is nil")
+	}
 	if !(maxShare >= 0 && maxShare <= 1) {
 		return PartitionLoad{}, false, fmt.Errorf("konvoy: collision share %v: want a fraction in [0, 1]", maxShare)
 	}
-	if limit < 1 {
-		return PartitionLoad{}, false, fmt.Errorf("konvoy: partition limit %d: want at least 1", limit)
+	if limit < 1 || limit > MaxPartitions {
+		return PartitionLoad{}, false, fmt.Errorf("konvoy: partition limit %d: want 1 to %d", limit, MaxPartitions)
 	}
 	keys, loads, hashes, err := keyLoads(events)
 	if err != nil {
 		return PartitionLoad{}, false, err
 	}
 	var p PartitionLoad
+	var pl partitionLoads
 	for n := 1; n <= limit; n++ {
-		p = partitionLoad(keys, loads, hashes, n)
+		p = pl.spread(keys, loads, hashes, n)
 		if p.CollisionShare() <= maxShare {
 			return p, true, nil
 		}
@@ -152,24 +157,32 @@ func keyLoads(events iter.Seq[Event]) (keys []string, loads []int, hashes []int,
 	return keys, loads, hashes, nil
 }
 
-// partitionLoad spreads the keys' loads over n partitions.
-func partitionLoad(keys []string, loads, hashes []int, n int) PartitionLoad {
-	load := make([]int, n)
-	used := make([]bool, n)
+// partitionLoads is the room spread works in: the load of each partition
+// that keys land in, by partition while partitions are no more than twice
+// the keys, by the keys' order of landing beyond, so that it never takes
+// more than O(keys) memory, however many partitions a topic has.
+type partitionLoads struct {
+	load   []int       // by partition, or by slot beyond
+	usedBy []bool      // by partition
+	slots  map[int]int // beyond: partition → slot in load
+}
+
+// spread spreads the keys' loads over n partitions, in O(k) time for k
+// keys, plus O(n) when n ≤ 2k.
+func (pl *partitionLoads) spread(keys []string, loads, hashes []int, n int) PartitionLoad {
 	p := PartitionLoad{Partitions: n}
+	at := pl.room(n, len(keys))
 	for k := range keys {
-		part := hashes[k] % n
-		load[part] += loads[k]
-		if !used[part] {
-			used[part] = true
-			p.Used++
-		}
+		*at(hashes[k] % n) += loads[k]
 	}
-	p.HeaviestLoad = slices.Max(load)
+	p.Used = pl.used(n, len(keys))
+	if len(pl.load) > 0 {
+		p.HeaviestLoad = slices.Max(pl.load)
+	}
 	best := -1 // the heaviest key of a heaviest partition
 	for k := range keys {
 		part := hashes[k] % n
-		if load[part] != p.HeaviestLoad {
+		if *at(part) != p.HeaviestLoad {
 			continue
 		}
 		if best < 0 || loads[k] > loads[best] || loads[k] == loads[best] && part < p.HeaviestPartition {
@@ -180,4 +193,68 @@ func partitionLoad(keys []string, loads, hashes []int, n int) PartitionLoad {
 		p.HeaviestKey, p.HeaviestKeyLoad = keys[best], loads[best]
 	}
 	return p
+}
+
+// dense tells whether spreading k keys over n partitions keeps a load per
+// partition.
+func dense(n, k int) bool { return n <= 2*k }
+
+// room empties the room for spreading k keys over n partitions and returns
+// the load of a partition, which it counts as used.
+func (pl *partitionLoads) room(n, k int) (at func(part int) *int) {
+	if dense(n, k) {
+		pl.load, pl.usedBy = resized(pl.load, n), resizedBools(pl.usedBy, n)
+		return func(part int) *int {
+			pl.usedBy[part] = true
+			return &pl.load[part]
+		}
+	}
+	pl.load = pl.load[:0]
+	if pl.slots == nil {
+		pl.slots = make(map[int]int, k)
+	}
+	clear(pl.slots)
+	return func(part int) *int {
+		s, ok := pl.slots[part]
+		if !ok {
+			s = len(pl.load)
+			pl.slots[part] = s
+			pl.load = append(pl.load, 0)
+		}
+		return &pl.load[s]
+	}
+}
+
+// used returns the partitions that keys landed in.
+func (pl *partitionLoads) used(n, k int) int {
+	if !dense(n, k) {
+		return len(pl.load)
+	}
+	used := 0
+	for _, u := range pl.usedBy {
+		if u {
+			used++
+		}
+	}
+	return used
+}
+
+// resized returns s with length n, all zero, reusing its room.
+func resized(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// resizedBools is resized for []bool.
+func resizedBools(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }

@@ -11,8 +11,8 @@ import (
 // Peak is the write rate to keep up with, in events per second (the lesson's
 // tepe yazma hızı, 97.22). RoundSeconds is how long one round of the model
 // lasts, in seconds: the service time of an event of Duration 1.
-// MaxConsumers is the largest consumer count the planner tries; 0 means
-// 1024.
+// MaxConsumers is the largest consumer count the planner tries, up to
+// [MaxConsumers]; 0 means 1024.
 type PlanConfig struct {
 	Peak         float64
 	RoundSeconds float64
@@ -54,21 +54,26 @@ type Plan struct {
 // again). Under [HeadOfLine], where adding a consumer never makes a run
 // longer (a property the tests check), the count is found by doubling and
 // bisection, in O(log c) runs; under the other policies, where it can, every
-// count from 1 up is tried until one fits. An empty trace needs no
-// consumers.
+// count from 1 up is tried until one fits. A run with more consumers than
+// events is the run with as many consumers as events, so no count above the
+// trace's events is tried. An empty trace needs no consumers.
 //
 // PlanConsumers returns an error for a peak or round length that is not a
-// positive finite number, for a negative limit, and for the first invalid
-// event, as [Simulate] does.
+// positive finite number, for a limit that is not 0 to [MaxConsumers], and
+// for the first invalid event, as [Simulate] does. It panics, with a
+// "konvoy:" prefix, when events is nil.
 func PlanConsumers(events iter.Seq[Event], layout Layout, policy Policy, cfg PlanConfig) (Plan, error) {
+	if events == nil {
+		panic("konvoy: PlanConsumers: events is nil")
+	}
 	if !(cfg.Peak > 0) || math.IsInf(cfg.Peak, 1) {
 		return Plan{}, fmt.Errorf("konvoy: peak rate %v: want a positive number of events per second", cfg.Peak)
 	}
 	if !(cfg.RoundSeconds > 0) || math.IsInf(cfg.RoundSeconds, 1) {
 		return Plan{}, fmt.Errorf("konvoy: round length %v: want a positive number of seconds", cfg.RoundSeconds)
 	}
-	if cfg.MaxConsumers < 0 {
-		return Plan{}, fmt.Errorf("konvoy: consumer limit %d: want 0 (1024) or more", cfg.MaxConsumers)
+	if cfg.MaxConsumers < 0 || cfg.MaxConsumers > MaxConsumers {
+		return Plan{}, fmt.Errorf("konvoy: consumer limit %d: want 0 (1024) to %d", cfg.MaxConsumers, MaxConsumers)
 	}
 	limit := cfg.MaxConsumers
 	if limit == 0 {
@@ -101,10 +106,11 @@ func PlanConsumers(events iter.Seq[Event], layout Layout, policy Policy, cfg Pla
 	// rate of a run of exactly budget rounds rounds up to the peak.
 	budget := float64(p.Events) / (cfg.Peak * cfg.RoundSeconds)
 	from := max(1, int(math.Ceil(float64(ceiling.work)/budget))-1)
-	if from > limit {
+	top := min(limit, p.Events)
+	if from > top {
 		return p, nil
 	}
-	c, rounds, err := smallestFitting(fits, from, limit, policy == HeadOfLine)
+	c, rounds, err := smallestFitting(fits, from, top, policy == HeadOfLine)
 	if err != nil || c == 0 {
 		return p, err
 	}

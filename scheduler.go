@@ -9,63 +9,105 @@ type consumer struct {
 }
 
 // consumerQueue finds the consumer that takes the next event: the one free
-// earliest, the lowest index among ties. It is a winner tree over the
-// consumers: every inner node holds the better of its two children, the
-// root the best of all, so changing one consumer's free time replays the
-// log₂ c matches on its way to the root, whichever consumer it is. Every
-// consumer in a node's left subtree has a lower index than every one in its
-// right subtree, so a match is one comparison of free times, won by the
-// right child only when it is free strictly earlier; the compiler turns it
-// into conditional moves, with no branch to mispredict. Leaves beyond the
-// last consumer are free at MaxInt and, being rightmost, lose every match
-// against a real consumer, even one parked at MaxInt.
+// earliest, the lowest index among ties.
+//
+// Consumers that have never been made busy are all free at round 0, and
+// being the highest indices, the first of them is the one that comes next
+// among all those free at round 0; so they need no storage. The queue keeps
+// only consumers 0 … touched−1, the ones made busy so far, and a run costs
+// what the consumers its events took need, however many there are.
+//
+// The touched consumers are a winner tree: every inner node holds the better
+// of its two children, the root the best of all, so changing one consumer's
+// free time replays the log₂ c matches on its way to the root, whichever
+// consumer it is. Every consumer in a node's left subtree has a lower index
+// than every one in its right subtree, so a match is one comparison of free
+// times, won by the right child only when it is free strictly earlier; the
+// compiler turns it into conditional moves, with no branch to mispredict.
+// Leaves beyond the last touched consumer are free at MaxInt and, being
+// rightmost, lose every match against a touched consumer, even one parked
+// at MaxInt. The tree doubles when a consumer beyond its leaves is touched.
 type consumerQueue struct {
-	free []int   // by node: the earliest free time below it
-	id   []int32 // by node: the consumer free then
-	size int     // leaves, a power of two; leaf of consumer id is size+id
-	n    int     // consumers
+	free    []int   // by node: the earliest free time below it
+	id      []int32 // by node: the consumer free then
+	size    int     // leaves, a power of two; leaf of consumer id is size+id
+	touched int     // consumers made busy so far: 0 … touched−1
+	n       int     // consumers
 }
 
 // newConsumerQueue returns n consumers, all free at round 0.
 func newConsumerQueue(n int) consumerQueue {
+	q := consumerQueue{n: n}
+	q.resize(1)
+	return q
+}
+
+// resize makes the tree hold at least leaves leaves, keeping the touched
+// consumers' free times, in O(size) time.
+func (q *consumerQueue) resize(leaves int) {
 	size := 1
-	for size < n {
+	for size < leaves {
 		size *= 2
 	}
-	q := consumerQueue{free: make([]int, 2*size), id: make([]int32, 2*size), size: size, n: n}
+	free, id := make([]int, 2*size), make([]int32, 2*size)
 	for i := range size {
-		q.free[size+i], q.id[size+i] = math.MaxInt, int32(i)
-		if i < n {
-			q.free[size+i] = 0
+		free[size+i], id[size+i] = math.MaxInt, int32(i)
+		if i < q.touched {
+			free[size+i] = q.free[q.size+i]
 		}
 	}
-	// All are free at round 0, so every match goes to the left child, the
-	// lower index, and padding, always on the right, loses.
 	for i := size - 1; i >= 1; i-- {
-		q.free[i], q.id[i] = q.free[2*i], q.id[2*i]
+		l, r := 2*i, 2*i+1
+		if free[r] < free[l] {
+			l = r
+		}
+		free[i], id[i] = free[l], id[l]
 	}
-	return q
+	q.free, q.id, q.size = free, id, size
 }
 
 // next returns the consumer that becomes free earliest, the lowest index
 // among ties. It takes O(1) time.
-func (q *consumerQueue) next() consumer { return consumer{q.free[1], int(q.id[1])} }
+func (q *consumerQueue) next() consumer {
+	if q.free[1] > 0 && q.touched < q.n {
+		return consumer{0, q.touched}
+	}
+	return consumer{q.free[1], int(q.id[1])}
+}
+
+// nextTouched returns the touched consumer that becomes free earliest, the
+// lowest index among ties, free at MaxInt when none is touched.
+func (q *consumerQueue) nextTouched() consumer { return consumer{q.free[1], int(q.id[1])} }
 
 // earliest returns the earliest time any consumer is free.
-func (q *consumerQueue) earliest() int { return q.free[1] }
+func (q *consumerQueue) earliest() int {
+	if q.touched < q.n {
+		return 0
+	}
+	return q.free[1]
+}
 
 // freeAt returns the time consumer id becomes free.
-func (q *consumerQueue) freeAt(id int) int { return q.free[q.size+id] }
+func (q *consumerQueue) freeAt(id int) int {
+	if id >= q.touched {
+		return 0
+	}
+	return q.free[q.size+id]
+}
 
 // busyUntil makes the next consumer busy until t.
-func (q *consumerQueue) busyUntil(t int) { q.busyFrom(int(q.id[1]), t) }
+func (q *consumerQueue) busyUntil(t int) { q.busyFrom(q.next().id, t) }
 
 // busyFrom makes consumer id free at t (later than now, or, for an idle
-// consumer parked at MaxInt, earlier) in O(log c) time. It replays the
-// matches on the way to the root carrying the winner so far, so each level
-// loads only the sibling: a left sibling wins ties, a right one must be
-// free strictly earlier.
+// consumer parked at MaxInt, earlier) in O(log c) time, touching it, and
+// every untouched consumer below it, first. It replays the matches on the
+// way to the root carrying the winner so far, so each level loads only the
+// sibling: a left sibling wins ties, a right one must be free strictly
+// earlier.
 func (q *consumerQueue) busyFrom(id, t int) {
+	if id >= q.touched {
+		q.touch(id)
+	}
 	free, ids := q.free, q.id
 	f, w := t, int32(id)
 	i := q.size + id
@@ -78,6 +120,20 @@ func (q *consumerQueue) busyFrom(id, t int) {
 		}
 		free[i/2], ids[i/2] = f, w
 	}
+}
+
+// touch brings consumers touched … id into the tree, free at round 0 but
+// id, whose free time the caller sets, doubling the tree as it must.
+func (q *consumerQueue) touch(id int) {
+	if id >= q.size {
+		q.resize(min(max(2*q.size, id+1), q.n))
+	}
+	for q.touched < id { // never under the built-in policies: see dispatchStatic
+		c := q.touched
+		q.touched++
+		q.busyFrom(c, 0)
+	}
+	q.touched = id + 1
 }
 
 // dispatchHeadOfLine gives event e, of key index k and lane ln (-1: none), to
@@ -94,6 +150,9 @@ func (s *Simulator) dispatchHeadOfLine(e *Event, k, ln int) (id int) {
 	finish := start + e.Duration
 	s.consumers.busyUntil(finish)
 	s.started(e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
+	if c.id >= len(s.running) {
+		s.growRunning(c.id)
+	}
 	r := &s.running[c.id] // field by field: a struct literal goes through the stack
 	r.finish, r.index, r.key, r.step, r.waiting = finish, s.events, k, e.Step, e.Step > 0
 	return c.id
@@ -102,7 +161,9 @@ func (s *Simulator) dispatchHeadOfLine(e *Event, k, ln int) (id int) {
 // dispatchStatic gives event e to its lane's owner, the consumer the lane
 // was assigned to when it opened, or to the earliest-free consumer when it
 // has no lane. It starts when it has arrived and the consumer is free: only
-// the owner runs the lane's events, so the lane is free by then.
+// the owner runs the lane's events, so the lane is free by then. Under a
+// layout whose lanes pin keys it is applied at once; otherwise it waits in
+// its consumer's queue until no later event can finish before it.
 func (s *Simulator) dispatchStatic(e *Event, k, ln int) {
 	c := s.consumers.next()
 	if ln >= 0 {
@@ -112,7 +173,16 @@ func (s *Simulator) dispatchStatic(e *Event, k, ln int) {
 	start := max(c.free, e.Arrival)
 	s.consumers.busyFrom(c.id, start+e.Duration)
 	s.started(e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
-	if e.Step > 0 {
+	switch {
+	case e.Step == 0:
+	case s.layout.pinsKeys():
+		// Every event of the key that changes its state runs in the key's
+		// one lane, on the lane's owner, after the one before it: the key's
+		// events finish in apply order, and applying one touches no other
+		// key's state. So applying it now does what applying it in order of
+		// finish would, and a hot key's events need not wait in memory.
+		s.apply(s.events, k, e.Step, start+e.Duration)
+	default:
 		s.owned.push(c.id, finished{finish: start + e.Duration, index: s.events, key: k, step: e.Step})
 	}
 }
@@ -129,9 +199,7 @@ func (s *Simulator) started(e *Event, i, k, ln, id, taken, start int) {
 		l := s.lanes.at(ln)
 		l.free = finish
 		l.load += e.Duration
-		l.events++
-		l.maxWait = max(l.maxWait, start-e.Arrival)
-		l.totalWait += start - e.Arrival
+		l.addWait(start - e.Arrival)
 		if s.layout.lanes != keyLanes {
 			s.addLaneLoad(k, ln, e.Duration)
 		}

@@ -5,14 +5,16 @@ import (
 	"math"
 )
 
-// Simulator runs the lesson's model on a stream of events, one at a time, in
-// memory proportional to the distinct keys, the lanes and the consumers, not
-// to the events, with two additions that depend on the run rather than its
-// length: the latency histograms keep a page of counts (32 KB) for every
-// 4096 rounds of latency seen, and the [Static] and [LaneAware] policies
-// hold the events taken but not yet applied, and LaneAware those not yet
-// taken, a backlog that grows only while consumers fall behind.
-//
+// Simulator runs the lesson's model on a stream of events, one at a time.
+// Its memory grows with the distinct keys, the lanes and the consumers that
+// have taken an event, not with the events or how long they wait (latency
+// accounting takes under 1 MiB, see [Latency]), but for what the modelled
+// broker or handler would hold too: under [LaneAware], the events that have
+// arrived but no consumer could take yet; under [Static] with lanes that do
+// not pin each key to one lane (a line convoy, a [LaneFunc]), the events
+// taken but not yet applied; under the [Resequencer], the events held until
+// their gaps fill. The first two grow only while consumers fall behind: a
+// busy lane's events, in a batch.//
 // Under the default [HeadOfLine] policy, Add dispatches each event, in the
 // order given, to the consumer that becomes free earliest (ties: the lowest
 // consumer index). The event starts when it has arrived and both that
@@ -25,8 +27,9 @@ import (
 // LaneAware the simulator also holds the events that no consumer could take
 // yet, as the broker would.
 //
-// A Simulator is made by [NewSimulator]; the zero value is not usable. It is
-// not safe for concurrent use.
+// A Simulator is made by [NewSimulator]; Add and Result panic, with a
+// "konvoy:" prefix, on a nil or zero Simulator. It is not safe for
+// concurrent use.
 type Simulator struct {
 	layout      Layout
 	opts        options
@@ -34,6 +37,8 @@ type Simulator struct {
 	keys        keyTable       // by key index, in order of first appearance
 	laneIndex   map[string]int // line and func lanes by name
 	laneNames   []string       // line and func lanes' names
+	partitions  map[int]int    // partition lanes by partition
+	partitionOf []int          // partition lanes' partitions
 	lanes       paged[lane]
 	lanesOpened int
 	awayLoad    map[laneKey]int     // load keys carry outside their home lane
@@ -59,32 +64,32 @@ type Simulator struct {
 	done bool
 }
 
+// MaxConsumers is the most consumers a run can have.
+const MaxConsumers = math.MaxInt32
+
 // NewSimulator returns a Simulator for layout with the given number of
-// consumers and options, or an error when consumers is not 1 to MaxInt32.
-// It allocates O(consumers) memory, about 100 bytes a consumer.
+// consumers and options, or an error when consumers is not 1 to
+// [MaxConsumers] or the policy is unknown. Consumers cost memory only once
+// they take an event, about 100 bytes each, so a run costs what its events
+// need however many consumers it has. NewSimulator panics, with a "konvoy:"
+// prefix, when an option is nil.
 func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, error) {
-	if consumers < 1 || consumers > math.MaxInt32 {
-		return nil, fmt.Errorf("konvoy: consumers is %d; want 1 to %d", consumers, math.MaxInt32)
+	if consumers < 1 || consumers > MaxConsumers {
+		return nil, fmt.Errorf("konvoy: consumers is %d; want 1 to %d", consumers, MaxConsumers)
 	}
 	s := &Simulator{layout: layout, laneIndex: make(map[string]int)}
-	for _, o := range opts {
+	for i, o := range opts {
+		if o == nil {
+			panic(fmt.Sprintf("konvoy: option %d is nil", i))
+		}
 		o(&s.opts)
 	}
 	if s.opts.policy > Static {
 		return nil, fmt.Errorf("konvoy: unknown %v", s.opts.policy)
 	}
 	s.consumers = newConsumerQueue(consumers)
-	switch s.opts.policy {
-	case HeadOfLine:
-		s.running = make([]running, consumers)
-		s.due = newDueLists(consumers)
-	case Static:
-		s.owned = newOwnedQueues(consumers)
-	}
-	if layout.lanes == partitionLanes {
-		for range layout.partitions {
-			s.lanes.add(lane{opened: -1})
-		}
+	if s.opts.policy == HeadOfLine {
+		s.due = newDueLists(0)
 	}
 	if s.opts.scheduleLimit > 0 {
 		s.schedule = make([]Slot, 0, min(s.opts.scheduleLimit, 1024))
@@ -106,10 +111,13 @@ func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, err
 // applies the events it makes safe, O(1) each (amortised; up to O(c) in the
 // rare case that many waiting events' finish times hash alike). Under Static and
 // LaneAware it takes O(log c) and O(log(c + l)) amortised for l lanes with
-// waiting events. It allocates only when it meets a new key or lane, a new
-// page of latencies, a backlog larger than any before, or, with
-// [WithSchedule], a longer schedule. Add panics when called after Result.
+// waiting events. It allocates only when it meets a new key or lane, a
+// consumer that has not taken an event before (the consumers' room
+// doubles), a latency in a power of two above [ExactLatency] not met
+// before, a backlog larger than any before, or, with [WithSchedule], a
+// longer schedule. Add panics when called after Result.
 func (s *Simulator) Add(e Event) error {
+	s.mustBeMade()
 	if s.done {
 		panic("konvoy: Simulator.Add called after Result")
 	}
@@ -139,12 +147,18 @@ func (s *Simulator) Add(e Event) error {
 		s.enqueueLaneAware(&e, k, ln)
 		s.lastArrival = e.Arrival
 		s.runLaneAware()
-		s.applyPending(s.aware.now)
 	}
 	s.events++
 	s.work += e.Duration
 	s.lastArrival = e.Arrival
 	return nil
+}
+
+// mustBeMade panics unless s was made by NewSimulator.
+func (s *Simulator) mustBeMade() {
+	if s == nil || s.consumers.n == 0 {
+		panic("konvoy: Simulator not made by NewSimulator")
+	}
 }
 
 // check returns the error that event e, the next in input order, makes.
@@ -185,7 +199,9 @@ func (s *Simulator) key(e *Event) int {
 	if added {
 		switch s.layout.lanes {
 		case partitionLanes:
-			k.partition = int32(KafkaPartition(e.Key, s.layout.partitions))
+			ln := s.partitionLane(KafkaPartition(e.Key, s.layout.partitions))
+			k = s.keys.at(i)
+			k.partLane = int32(ln)
 		case keyLanes:
 			s.lanes.add(lane{opened: -1})
 		}
@@ -205,6 +221,7 @@ func (s *Simulator) tooManyKeys(e *Event) error {
 // once; after it, Add panics. It takes O(k + l + d log d) time for k
 // distinct keys, l lanes and d distinct latencies.
 func (s *Simulator) Result() (Result, error) {
+	s.mustBeMade()
 	if s.err != nil {
 		return Result{}, s.err
 	}

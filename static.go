@@ -13,16 +13,15 @@ type ownedQueues struct {
 	heads minHeap[int] // consumers whose queue is not empty, by their head's finish and input index
 }
 
-// newOwnedQueues returns empty queues for c consumers.
-func newOwnedQueues(c int) ownedQueues {
-	return ownedQueues{queue: make([][]finished, c), head: make([]int, c)}
-}
-
 // push queues event f, the latest consumer id took, at the tail of its
 // queue. It takes O(log c) time when the queue was empty, else O(1)
 // amortised: the applied part of a queue is dropped once it is more than
 // half of it. A queue keeps the room its longest backlog needed.
 func (o *ownedQueues) push(id int, f finished) {
+	if id >= len(o.queue) {
+		o.queue = append(o.queue, make([][]finished, id+1-len(o.queue))...)
+		o.head = append(o.head, make([]int, id+1-len(o.head))...)
+	}
 	q, h := o.queue[id], o.head[id]
 	switch {
 	case h == len(q):

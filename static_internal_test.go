@@ -15,7 +15,7 @@ import (
 func TestOwnedQueuesGiveBackInApplyOrderAndForget(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := rapid.IntRange(1, 5).Draw(t, "consumers")
-		o := newOwnedQueues(c)
+		var o ownedQueues
 		last := make([]int, c) // each consumer's last finish
 		var queued []finished  // the reference: every event pushed, not yet given back
 		pop := func() {
