@@ -7,15 +7,30 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 )
 
-// batchSize is how many events go to the simulators at a time.
-const batchSize = 4096
+// batchSize is how many events go to the simulators at a time, and
+// batchBytes how many bytes of keys and lines at most, give or take one
+// event's: so that the batches in flight hold a few megabytes, however long
+// the keys.
+const (
+	batchSize  = 4096
+	batchBytes = 1 << 20
+)
 
 // batch is a run of consecutive events of the trace and the line of each.
 type batch struct {
 	start   int // the input index of events[0]
 	events  []konvoy.Event
 	lines   []int
+	bytes   int          // of the events' keys and lines
 	pending atomic.Int32 // workers yet to finish with it
+}
+
+// add adds event e, read at line, and reports whether b is full.
+func (b *batch) add(e konvoy.Event, line int) (full bool) {
+	b.events = append(b.events, e)
+	b.lines = append(b.lines, line)
+	b.bytes += len(e.Key) + len(e.Line)
+	return len(b.events) == batchSize || b.bytes >= batchBytes
 }
 
 // simError is a simulator's error at an input index and line.
@@ -74,7 +89,7 @@ func (f *fanOut) work(w int, sims []*konvoy.Simulator, in <-chan *batch) {
 			}
 		}
 		if b.pending.Add(-1) == 0 {
-			b.events, b.lines = b.events[:0], b.lines[:0]
+			b.events, b.lines, b.bytes = b.events[:0], b.lines[:0], 0
 			f.free <- b
 		}
 	}

@@ -13,6 +13,10 @@ import (
 // picture stops being readable, and a run keeps its schedule in memory.
 const maxGanttEvents = 200
 
+// maxGanttRounds is the longest run a schedule view draws: a column per
+// round, in bands of a line, makes a longer one a wall of text.
+const maxGanttRounds = 2000
+
 // ganttWidth is the widest line of a schedule view.
 const ganttWidth = 100
 
@@ -28,50 +32,26 @@ const ganttTick = 10
 // lane is busy). A blank is a consumer with nothing to do. A run longer than
 // a line is drawn in bands of whole tens of rounds, each under its own
 // ruler. title heads the drawing, and policy says which rule dispatched the
-// run.
+// run. A run of more than maxGanttRounds rounds is not drawn, and the view
+// says so. The view takes memory for the consumers that ran an event, not
+// for every consumer.
 func gantt(title string, r konvoy.Result, consumers int, policy konvoy.Policy) string {
 	var b strings.Builder
 	b.WriteString(title + "\n")
-	if r.Rounds == 0 {
+	switch {
+	case r.Rounds == 0:
 		b.WriteString("nothing to draw: no event takes any time\n")
+		return b.String()
+	case r.Rounds > maxGanttRounds:
+		fmt.Fprintf(&b, "not drawn: the run lasts %d rounds, and a schedule view draws at most %d\n", r.Rounds, maxGanttRounds)
 		return b.String()
 	}
 
-	var keys []string // in order of first appearance
-	symbol := map[string]int{}
-	for _, s := range r.Schedule {
-		if _, ok := symbol[s.Key]; !ok {
-			symbol[s.Key] = len(keys) % 26
-			keys = append(keys, s.Key)
-		}
-	}
-	rows := make([][]byte, consumers)
-	for c := range rows {
-		rows[c] = []byte(strings.Repeat(" ", r.Rounds))
-	}
-	blocked, instant := 0, 0
-	slots := slices.Clone(r.Schedule)
-	slices.SortStableFunc(slots, func(a, b konvoy.Slot) int { return a.Index - b.Index })
-	for _, s := range slots {
-		row := rows[s.Consumer]
-		for t := s.Taken; t < s.Start; t++ {
-			row[t] = '.'
-			blocked++
-		}
-		if s.Finish == s.Start {
-			instant++
-		}
-		for t := s.Start; t < s.Finish; t++ {
-			row[t] = byte('a' + symbol[s.Key])
-		}
-		if s.Finish > s.Start {
-			row[s.Start] = byte('A' + symbol[s.Key])
-		}
-	}
+	keys, rows, blocked, instant := ganttRows(r)
 
 	// Consumers after the last one that ran anything are left out, in a
 	// line of their own: many consumers and few events make no picture.
-	shown := consumers
+	shown := len(rows)
 	for shown > 1 && strings.TrimSpace(string(rows[shown-1])) == "" {
 		shown--
 	}
@@ -110,18 +90,58 @@ func gantt(title string, r konvoy.Result, consumers int, policy konvoy.Policy) s
 	b.WriteString(wrapList("keys:", legend, ganttWidth))
 	b.WriteString("an event is its key's capital letter, then the small one for each further round it runs\n")
 	busy := 0
-	for _, s := range slots {
+	for _, s := range r.Schedule {
 		busy += s.Finish - s.Start
 	}
-	total := consumers * r.Rounds
+	total := int64(consumers) * int64(r.Rounds)
 	if policy == konvoy.HeadOfLine || blocked > 0 {
 		b.WriteString(". is a consumer holding an event whose lane is busy (head-of-line blocking)\n")
-		fmt.Fprintf(&b, "of %d consumer-rounds (%d × %d): %d busy, %d blocked (.), %d idle\n", total, consumers, r.Rounds, busy, blocked, total-busy-blocked)
+		fmt.Fprintf(&b, "of %d consumer-rounds (%d × %d): %d busy, %d blocked (.), %d idle\n", total, consumers, r.Rounds, busy, blocked, total-int64(busy)-int64(blocked))
 	} else {
-		fmt.Fprintf(&b, "of %d consumer-rounds (%d × %d): %d busy, %d idle\n", total, consumers, r.Rounds, busy, total-busy)
+		fmt.Fprintf(&b, "of %d consumer-rounds (%d × %d): %d busy, %d idle\n", total, consumers, r.Rounds, busy, total-int64(busy))
 	}
 	if instant > 0 {
 		fmt.Fprintf(&b, "%s of no duration not drawn\n", plural(instant, "event", "events"))
 	}
 	return b.String()
+}
+
+// ganttRows draws each consumer's row of the schedule r kept, up to the last
+// consumer that took an event, and returns the keys in order of first
+// appearance, whose letters are their indices modulo 26; the rounds a
+// consumer held a blocked event (Taken to Start), and the events of no
+// duration, which are not drawn.
+func ganttRows(r konvoy.Result) (keys []string, rows [][]byte, blocked, instant int) {
+	symbol := map[string]int{}
+	used := 0 // consumers up to the last one that took an event
+	for _, s := range r.Schedule {
+		if _, ok := symbol[s.Key]; !ok {
+			symbol[s.Key] = len(keys) % 26
+			keys = append(keys, s.Key)
+		}
+		used = max(used, s.Consumer+1)
+	}
+	rows = make([][]byte, max(used, 1))
+	for c := range rows {
+		rows[c] = []byte(strings.Repeat(" ", r.Rounds))
+	}
+	slots := slices.Clone(r.Schedule)
+	slices.SortStableFunc(slots, func(a, b konvoy.Slot) int { return a.Index - b.Index })
+	for _, s := range slots {
+		row := rows[s.Consumer]
+		for t := s.Taken; t < s.Start; t++ {
+			row[t] = '.'
+			blocked++
+		}
+		if s.Finish == s.Start {
+			instant++
+		}
+		for t := s.Start; t < s.Finish; t++ {
+			row[t] = byte('a' + symbol[s.Key])
+		}
+		if s.Finish > s.Start {
+			row[s.Start] = byte('A' + symbol[s.Key])
+		}
+	}
+	return keys, rows, blocked, instant
 }

@@ -66,8 +66,13 @@
 //	       [-out-of-order P] [-duration DIST] [-rate R]
 //	       [-burst-every N -burst-len N -burst-factor F]
 //
+// A trace with no events is bad input to every command. A count beyond its
+// range (consumers and partitions: 1 to 2147483647) is a usage error naming
+// the flag. SIGINT or SIGTERM stops any command: its temporary files are
+// removed and nothing more is printed on standard output.
+//
 // Exit status 0 on success, 1 on a failed run or bad input, 2 on a usage
-// error.
+// error, 130 or 143 when stopped by SIGINT or SIGTERM.
 package main
 
 import (
@@ -86,7 +91,12 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	exitOnInterrupt(os.Stderr)
+	status := run(os.Args[1:], os.Stdin, stdoutWriter{os.Stdout}, os.Stderr)
+	if interrupted.Load() {
+		select {} // the interrupt handler removes the temporary files and exits
+	}
+	os.Exit(status)
 }
 
 // options are the parsed command line.
@@ -148,6 +158,15 @@ var eventFlags = append([]string{"layouts", "gantt", "format", "capacity", "peak
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
+
+// inRange returns the usage error of command cmd for flag -name when n is
+// not 1 to most.
+func inRange(cmd, name string, n, most int) error {
+	if n < 1 || n > most {
+		return usageIn(cmd, "-%s is %d; want 1 to %d", name, n, most)
+	}
+	return nil
+}
 
 // usagef is a usage error of konvoy itself.
 func usagef(format string, args ...any) error { return usageIn("konvoy", format, args...) }
@@ -242,15 +261,17 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	}
 
 	for _, n := range consumers {
-		if n < 1 {
-			return opt, usagef("-consumers is %d; want at least 1", n)
+		if err := inRange("konvoy", "consumers", n, konvoy.MaxConsumers); err != nil {
+			return opt, err
 		}
 		if !slices.Contains(opt.consumers, n) {
 			opt.consumers = append(opt.consumers, n)
 		}
 	}
-	if set["partitions"] && opt.partitions < 1 {
-		return opt, usagef("-partitions is %d; want at least 1", opt.partitions)
+	if set["partitions"] {
+		if err := inRange("konvoy", "partitions", opt.partitions, konvoy.MaxPartitions); err != nil {
+			return opt, err
+		}
 	}
 	if opt.policies, err = parsePolicies(policies); err != nil {
 		return opt, err
@@ -273,7 +294,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 			opt.consumers = []int{konvoy.LessonConsumers}
 		}
 		if opt.partitions == 0 {
-			opt.partitions = opt.consumers[0]
+			opt.partitions = min(opt.consumers[0], konvoy.MaxPartitions)
 		}
 		return opt, nil
 	}
@@ -281,7 +302,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		opt.consumers = []int{konvoy.LessonConsumers, 1, 2, 8}
 	}
 	if opt.partitions == 0 {
-		opt.partitions = slices.Max(opt.consumers)
+		opt.partitions = min(slices.Max(opt.consumers), konvoy.MaxPartitions)
 	}
 	if opt.layouts, err = parseLayouts(layouts, opt.partitions, set["partitions"]); err != nil {
 		return opt, err

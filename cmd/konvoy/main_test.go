@@ -67,7 +67,7 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-consumers", "0"}, "konvoy: -consumers is 0; want at least 1"},
+		{[]string{"-consumers", "0"}, "konvoy: -consumers is 0; want 1 to 2147483647"},
 		{[]string{"-consumers", "x"}, `invalid value "x" for flag -consumers`},
 		{[]string{"-nope"}, "flag provided but not defined: -nope"},
 		{[]string{"extra"}, `konvoy: unexpected argument "extra"`},
@@ -78,7 +78,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-policy", "fifo"}, `konvoy: -policy: unknown policy "fifo"; want head-of-line, lane-aware, static, or all`},
 		{[]string{"-policy", "all,static"}, "konvoy: -policy all stands alone; it names every policy"},
 		{[]string{"-policy", "static,static"}, "konvoy: -policy names static twice"},
-		{[]string{"-partitions", "0"}, "konvoy: -partitions is 0; want at least 1"},
+		{[]string{"-partitions", "0"}, "konvoy: -partitions is 0; want 1 to 2147483647"},
 		{[]string{"-layouts", "all"}, "konvoy: -layouts needs -events"},
 		{[]string{"-gantt"}, "konvoy: -gantt needs -events"},
 	} {

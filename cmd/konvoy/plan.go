@@ -74,7 +74,7 @@ func planReport(opt planOptions, stdin io.Reader) (string, error) {
 			return "", err
 		}
 		if src.stats.Events() == 0 {
-			return "", fmt.Errorf("konvoy plan: %s holds no events: there is nothing to plan for", src.name)
+			return "", errNoEvents(src.name)
 		}
 	}
 	a, err := answerPlan(src, opt)
@@ -139,20 +139,24 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 	if !(opt.peak > 0) || math.IsInf(opt.peak, 1) {
 		return fail("-peak is %v; want a positive rate in events/s", opt.peak)
 	}
-	if opt.maxConsumers < 1 {
-		return fail("-max-consumers is %d; want at least 1", opt.maxConsumers)
+	if err := inRange("konvoy plan", "max-consumers", opt.maxConsumers, konvoy.MaxConsumers); err != nil {
+		return opt, err
 	}
-	if set["consumers"] && opt.consumers < 1 {
-		return fail("-consumers is %d; want at least 1", opt.consumers)
+	if set["consumers"] {
+		if err := inRange("konvoy plan", "consumers", opt.consumers, konvoy.MaxConsumers); err != nil {
+			return opt, err
+		}
 	}
 	if !(opt.collision >= 0 && opt.collision <= 1) {
 		return fail("-collision is %v; want a share from 0 to 1", opt.collision)
 	}
-	if opt.maxPartitions < 1 {
-		return fail("-max-partitions is %d; want at least 1", opt.maxPartitions)
+	if err := inRange("konvoy plan", "max-partitions", opt.maxPartitions, konvoy.MaxPartitions); err != nil {
+		return opt, err
 	}
-	if set["partitions"] && opt.partitions < 1 {
-		return fail("-partitions is %d; want at least 1", opt.partitions)
+	if set["partitions"] {
+		if err := inRange("konvoy plan", "partitions", opt.partitions, konvoy.MaxPartitions); err != nil {
+			return opt, err
+		}
 	}
 	if opt.format != "text" && opt.format != "json" {
 		return fail("-format is %q; want text or json", opt.format)

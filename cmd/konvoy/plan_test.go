@@ -96,10 +96,10 @@ func TestPlanReadsEveryForm(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	old := planHeldEvents
-	defer func() { planHeldEvents = old }()
-	for _, held := range []int{old, 10} {
-		planHeldEvents = held
+	old := planHeldBytes
+	defer func() { planHeldBytes = old }()
+	for _, held := range []int{old, 1000} {
+		planHeldBytes = held
 		got, errOut, status := runCommand(append(args, "-events", "testdata/shipments.csv")...)
 		if status != 0 || errOut != "" || got != want {
 			t.Errorf("%d events held: status %d, stderr %q, plan:\n%s", held, status, errOut, got)
@@ -140,11 +140,11 @@ func TestPlanUsageErrors(t *testing.T) {
 		{[]string{"-peak", "+Inf"}, "konvoy plan: -peak is +Inf; want a positive rate in events/s"},
 		{[]string{"-round-time", "0s"}, "konvoy plan: -round-time is 0s; want how long one round lasts, such as 10ms"},
 		{[]string{"-round-time", "10"}, `invalid value "10" for flag -round-time`},
-		{[]string{"-max-consumers", "0"}, "konvoy plan: -max-consumers is 0; want at least 1"},
-		{[]string{"-consumers", "0"}, "konvoy plan: -consumers is 0; want at least 1"},
+		{[]string{"-max-consumers", "0"}, "konvoy plan: -max-consumers is 0; want 1 to 2147483647"},
+		{[]string{"-consumers", "0"}, "konvoy plan: -consumers is 0; want 1 to 2147483647"},
 		{[]string{"-collision", "1.5"}, "konvoy plan: -collision is 1.5; want a share from 0 to 1"},
-		{[]string{"-max-partitions", "0"}, "konvoy plan: -max-partitions is 0; want at least 1"},
-		{[]string{"-partitions", "0"}, "konvoy plan: -partitions is 0; want at least 1"},
+		{[]string{"-max-partitions", "0"}, "konvoy plan: -max-partitions is 0; want 1 to 2147483647"},
+		{[]string{"-partitions", "0"}, "konvoy plan: -partitions is 0; want 1 to 2147483647"},
 		{[]string{"-partitions", "3", "-layouts", "free"}, "konvoy plan: -partitions sets the layout partitioned; add partitioned or all to -layouts"},
 		{[]string{"-format", "csv"}, `konvoy plan: -format is "csv"; want text or json`},
 		{[]string{"-policy", "fifo"}, `konvoy plan: -policy: unknown policy "fifo"`},
@@ -186,8 +186,8 @@ func TestPlanBadTrace(t *testing.T) {
 		{"arrivals going back", "bad.csv", "key,line,status,duration,at\nA,H1,accepted,1,5\nB,H1,accepted,1,4\n", nil,
 			`bad.csv:3: event 1 (key "B"): Arrival 4 is before the previous event's 5; want events in arrival order`},
 		{"bad gzip", "bad.csv.gz", "\x1f\x8b not really", nil, `bad.csv.gz: gzip: invalid header`},
-		{"no events", "empty.csv", "key,line,status,duration\n", nil,
-			`konvoy plan: ` + "empty.csv" + ` holds no events: there is nothing to plan for`},
+		{"no events", "empty.csv", "key,line,status,duration\n", nil, `empty.csv: the trace holds no events; want at least one`},
+		{"nothing at all", "empty.jsonl", "", nil, `empty.jsonl: the trace holds no events; want at least one`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(dir, tt.file)

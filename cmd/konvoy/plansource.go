@@ -5,6 +5,7 @@ import (
 	"io"
 	"iter"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -13,14 +14,15 @@ import (
 	"github.com/sirali-konvoy/konvoy/eventlog"
 )
 
-// planHeldEvents is the most events of a trace konvoy plan holds in memory
-// (some 60 bytes each, and their keys and lines); it reads a longer trace
-// again for every pass. A variable, so that tests can take the longer way.
-var planHeldEvents = 2_000_000
+// planHeldBytes is the most memory konvoy plan spends holding a trace's
+// events: 48 bytes an event on 64-bit platforms, and the bytes of each
+// distinct key and line once. A larger trace is read again for every pass.
+// A variable, so that tests can take the longer way.
+var planHeldBytes = 64 << 20
 
 // planSource is the trace konvoy plan answers for, which the planner ranges
-// over many times: the lesson's events, a trace of at most planHeldEvents
-// events held in memory, or a longer trace that every pass reads again from
+// over many times: the lesson's events, a trace that fits in planHeldBytes
+// held in memory, or a longer trace that every pass reads again from
 // its file, in memory that grows with its keys, not its events. Standard
 // input, which can be read only once, is first copied to a temporary file,
 // which close removes.
@@ -60,7 +62,7 @@ func openSource(r eventlog.Reader, stdin io.Reader) (*planSource, error) {
 		return src, nil
 	}
 	src.name = "<stdin>"
-	f, err := os.CreateTemp("", "konvoy-plan-*")
+	f, err := createTemp("", "konvoy-plan-*")
 	if err != nil {
 		return nil, fmt.Errorf("konvoy plan: a copy of standard input: %w", err)
 	}
@@ -79,7 +81,7 @@ func openSource(r eventlog.Reader, stdin io.Reader) (*planSource, error) {
 // close removes the copy of standard input, if any.
 func (s *planSource) close() {
 	if s.spilled {
-		os.Remove(s.path)
+		removeTemp(s.path)
 		s.spilled = false
 	}
 }
@@ -108,7 +110,8 @@ func (s *planSource) decoder() (*eventlog.Decoder, io.Closer, error) {
 // an event konvoy cannot simulate, or an event without a line when a layout
 // needs one (needsLine; the line column is named lineColumn). It counts the
 // trace's events, keys, lines, ordered events and work on the way, and holds
-// the events when there are at most planHeldEvents of them.
+// the events while they fit in planHeldBytes, each distinct key and line
+// held once.
 func (s *planSource) check(needsLine bool, lineColumn string) error {
 	if s.lesson {
 		return nil
@@ -122,6 +125,7 @@ func (s *planSource) check(needsLine bool, lineColumn string) error {
 	if err != nil {
 		return err
 	}
+	h := holder{budget: planHeldBytes}
 	for e, err := range dec.All() {
 		if err != nil {
 			return err
@@ -136,18 +140,55 @@ func (s *planSource) check(needsLine bool, lineColumn string) error {
 		s.stats.Add(e)
 		s.work += e.Duration
 		s.lastArrival = e.Arrival
-		switch {
-		case s.stats.Events() <= planHeldEvents:
-			s.held = append(s.held, e)
-		case s.held != nil:
-			s.held = nil // too many: read the file for each pass
-		}
+		h.hold(e)
 	}
+	s.held = h.events
 	if _, err := sim.Result(); err != nil {
 		return fmt.Errorf("%s: %s", s.name, strings.TrimPrefix(err.Error(), "konvoy: "))
 	}
 	s.rounded = dec.Rounded()
 	return nil
+}
+
+// eventBytes is what an event takes in memory, its key and line aside.
+var eventBytes = int(reflect.TypeFor[konvoy.Event]().Size())
+
+// holder holds events within a budget of bytes, each distinct key and line
+// once, and gives them all up once they outgrow it.
+type holder struct {
+	events []konvoy.Event
+	names  map[string]string // the keys and lines held, each by itself
+	used   int
+	budget int
+	over   bool
+}
+
+// hold holds e, unless the events held, e included, would take more than
+// the budget; then it holds none, from then on.
+func (h *holder) hold(e konvoy.Event) {
+	if h.over {
+		return
+	}
+	if h.names == nil {
+		h.names = make(map[string]string)
+	}
+	e.Key, e.Line = h.name(e.Key), h.name(e.Line)
+	h.used += eventBytes
+	if h.used > h.budget {
+		h.events, h.names, h.over = nil, nil, true
+		return
+	}
+	h.events = append(h.events, e)
+}
+
+// name returns the held string equal to s, holding s if there is none.
+func (h *holder) name(s string) string {
+	if held, ok := h.names[s]; ok {
+		return held
+	}
+	h.names[s] = s
+	h.used += len(s) + 64 // the string and its entry in names, give or take
+	return s
 }
 
 // all returns the trace's events, read afresh each time it is ranged over,

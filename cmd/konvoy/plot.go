@@ -110,10 +110,6 @@ func lessonPictures(opt options) (pictures, error) {
 // the first consumer count.
 func tracePictures(t *trace) (pictures, error) {
 	var pics pictures
-	if t.stats.Events() == 0 {
-		pics.notes = append(pics.notes, fmt.Sprintf("-plot drew nothing: %s holds no events", t.name))
-		return pics, nil
-	}
 	work, series, err := roundsSeries(t.opt.layouts, plotCounts(t.opt), func(l konvoy.Layout, c int) (konvoy.Result, error) {
 		return t.run(layoutIndex(t.opt.layouts, l), 0, c), nil
 	})
@@ -205,16 +201,43 @@ func (p *pictures) draw(formats []chart.Format, base string, fn func(io.Writer, 
 }
 
 // writePictures writes pics into the directory dir, which it makes if need
-// be.
+// be. Each picture is written whole to a temporary file beside its place,
+// then renamed into it, so that an interrupt or a failure never leaves a
+// picture cut short.
 func writePictures(dir string, pics []picture) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("konvoy: -plot: %w", err)
 	}
 	for _, p := range pics {
-		if err := os.WriteFile(filepath.Join(dir, p.name), p.data, 0o644); err != nil {
+		if err := writeWhole(filepath.Join(dir, p.name), p.data); err != nil {
 			return fmt.Errorf("konvoy: -plot: %w", err)
 		}
 	}
+	return nil
+}
+
+// writeWhole writes data to the file path by way of a temporary file in the
+// same directory, renamed into place once written and closed.
+func writeWhole(path string, data []byte) error {
+	f, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		removeTemp(f.Name())
+		return err
+	}
+	forgetTemp(f.Name())
 	return nil
 }
 

@@ -46,6 +46,9 @@ func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, pictur
 	if err != nil {
 		return "", pics, err
 	}
+	if t.stats.Events() == 0 {
+		return "", pics, errNoEvents(t.name)
+	}
 	if opt.plot != "" {
 		if pics, err = tracePictures(t); err != nil {
 			return "", pics, err
@@ -155,9 +158,7 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 		if opt.plot != "" && len(t.sample) <= maxPlotEvents {
 			t.sample = append(t.sample, e)
 		}
-		b.events = append(b.events, e)
-		b.lines = append(b.lines, dec.Line())
-		if len(b.events) == batchSize {
+		if b.add(e, dec.Line()) {
 			ok := f.send(b)
 			b = nil
 			if !ok {
@@ -193,6 +194,13 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 		}
 	}
 	return t, nil
+}
+
+// errNoEvents is every command's answer to a trace with no events, a
+// header alone or nothing: there is nothing to measure or plan for, and a
+// report of zeros would pass for one.
+func errNoEvents(name string) error {
+	return fmt.Errorf("%s: the trace holds no events; want at least one", name)
 }
 
 // plural is "1 thing" or "n things".

@@ -118,6 +118,8 @@ func TestBadTrace(t *testing.T) {
 		{"arrivals going back", "bad.csv", "key,line,status,duration,at\nA,H1,accepted,1,5\nB,H1,accepted,1,4\n", nil,
 			`bad.csv:3: event 1 (key "B"): Arrival 4 is before the previous event's 5; want events in arrival order`},
 		{"bad gzip", "bad.csv.gz", "\x1f\x8b not really", nil, `bad.csv.gz: gzip: invalid header`},
+		{"no events", "empty.csv", "key,line,status,duration\n", nil, `empty.csv: the trace holds no events; want at least one`},
+		{"nothing at all", "empty.jsonl", "", nil, `empty.jsonl: the trace holds no events; want at least one`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(dir, tt.file)
@@ -147,7 +149,7 @@ func TestTraceUsageErrors(t *testing.T) {
 		{[]string{"-consumers", "1,2"}, "konvoy: -consumers takes one count without -events"},
 		{[]string{"-format", "json"}, "konvoy: -format needs -events"},
 		{[]string{"-steps", "a"}, "konvoy: -steps needs -events"},
-		{[]string{"-events", "x.csv", "-consumers", "2,0"}, "konvoy: -consumers is 0; want at least 1"},
+		{[]string{"-events", "x.csv", "-consumers", "2,0"}, "konvoy: -consumers is 0; want 1 to 2147483647"},
 		{[]string{"-events", "x.csv", "-consumers", "2,,3"}, `invalid value "2,,3" for flag -consumers: want whole numbers separated by commas`},
 		{[]string{"-events", "x.csv", "-layouts", "free,fast"}, `konvoy: -layouts: unknown layout "fast"; want free, convoy, line-convoy, version-stamp`},
 		{[]string{"-events", "x.csv", "-layouts", "free,free"}, "konvoy: -layouts names free twice"},
@@ -163,10 +165,10 @@ func TestTraceUsageErrors(t *testing.T) {
 		{[]string{"-events", "x.csv", "-steps", "a,b", "-history", "b"}, `konvoy: -steps, -history: status "b" is named twice in the ordered and history statuses`},
 		{[]string{"-events", "x.csv", "-steps", "a,,b"}, "konvoy: -steps, -history: an empty status in the ordered statuses"},
 		{[]string{"-events", "x.csv", "-layouts", "all,free"}, "konvoy: -layouts all stands alone; it names every layout"},
-		{[]string{"-events", "x.csv", "-layouts", "partitioned:0"}, `konvoy: -layouts: layout "partitioned:0": want partitioned:N with N a whole number ≥ 1`},
+		{[]string{"-events", "x.csv", "-layouts", "partitioned:0"}, `konvoy: -layouts: layout "partitioned:0": want partitioned:N with N a whole number from 1 to 2147483647`},
 		{[]string{"-events", "x.csv", "-layouts", "partitioned,partitioned:4", "-partitions", "4"}, "konvoy: -layouts names partitioned:4 twice"},
 		{[]string{"-events", "x.csv", "-partitions", "3"}, "konvoy: -partitions sets the layout partitioned; add partitioned or all to -layouts"},
-		{[]string{"-events", "x.csv", "-partitions", "-2", "-layouts", "all"}, "konvoy: -partitions is -2; want at least 1"},
+		{[]string{"-events", "x.csv", "-partitions", "-2", "-layouts", "all"}, "konvoy: -partitions is -2; want 1 to 2147483647"},
 		{[]string{"-events", "x.csv", "-policy", "lifo"}, `konvoy: -policy: unknown policy "lifo"`},
 		{[]string{"-events", "x.csv", "-gantt", "-format", "json"}, "konvoy: -gantt is part of the text report; -format json has no schedule view"},
 	} {
@@ -192,14 +194,23 @@ func TestRoundingIsReported(t *testing.T) {
 	}
 }
 
-func TestEmptyTrace(t *testing.T) {
-	out, errOut, status := runWithInput("key,line,step,duration\r\n", "-events", "-", "-format", "json", "-layouts", "free", "-consumers", "1")
-	want := `[
-  {"layout":"free","consumers":1,"events":0,"keys":0,"work":0,"rounds":0,"parallelism":0,"backward_writes":0,"wrong_final":0,"skipped":0,"lanes":0,"heaviest_lane":0,"wrong_keys":[],"out_of_order_keys":0,"policy":"head-of-line","heaviest_lane_name":"","heaviest_key":"","collision":0,"duplicates":0,"buffered":0,"max_buffered":0,"max_key_buffered":0,"held_rounds":0,"never_applied":0,"wait_p50":0,"wait_p95":0,"wait_p99":0,"wait_max":0,"wait_mean":0,"response_p50":0,"response_p95":0,"response_p99":0,"response_max":0,"response_mean":0}
-]
-`
-	if status != 0 || errOut != "" || out != want {
-		t.Errorf("status %d, stderr %q, report:\n%s\nwant\n%s", status, errOut, out, want)
+// A trace with no events, a header alone, gets one answer from every
+// command in every format: there is nothing to measure or plan for, said on
+// standard error with exit status 1, and no report of zeros that would pass
+// for a measurement.
+func TestEveryCommandRefusesAnEmptyTrace(t *testing.T) {
+	for _, args := range [][]string{
+		{"-events", "-"},
+		{"-events", "-", "-format", "json", "-layouts", "free", "-consumers", "1"},
+		{"-events", "-", "-format", "csv"},
+		{"-events", "-", "-plot", t.TempDir()},
+		{"plan", "-events", "-"},
+		{"plan", "-events", "-", "-format", "json"},
+	} {
+		out, errOut, status := runWithInput("key,line,step,duration\r\n", args...)
+		if want := "<stdin>: the trace holds no events; want at least one\n"; status != 1 || out != "" || errOut != want {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 1, nothing and %q", args, status, out, errOut, want)
+		}
 	}
 }
 

@@ -1,0 +1,115 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// startCommand starts the command with args in a process of its own, with
+// TMPDIR set to tmp and stdin fed from the returned writer, which stays
+// open.
+func startCommand(t *testing.T, tmp string, args ...string) (cmd *exec.Cmd, stdin io.WriteCloser, stdout, stderr *bytes.Buffer) {
+	t.Helper()
+	cmd = exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "KONVOY_RUN_MAIN=1", "TMPDIR="+tmp)
+	stdout, stderr = new(bytes.Buffer), new(bytes.Buffer)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd, stdin, stdout, stderr
+}
+
+// waitFor polls, for up to a minute, until ok says yes.
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if ok() {
+			return
+		}
+	}
+	t.Fatalf("gave up waiting for %s", what)
+}
+
+// An interrupt, SIGINT or SIGTERM, while konvoy plan copies standard input
+// to a temporary file, removes the file, prints nothing on standard output,
+// and exits with 128 plus the signal's number, as shells report a command
+// the signal stopped.
+func TestInterruptRemovesTemporaryFiles(t *testing.T) {
+	for _, c := range []struct {
+		sig    syscall.Signal
+		status int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		t.Run(c.sig.String(), func(t *testing.T) {
+			tmp := t.TempDir()
+			cmd, stdin, stdout, stderr := startCommand(t, tmp, "plan", "-events", "-")
+			if _, err := io.WriteString(stdin, "key,step,duration\nA,1,1\n"); err != nil {
+				t.Fatal(err)
+			}
+			copies := func() []string { m, _ := filepath.Glob(filepath.Join(tmp, "konvoy-plan-*")); return m }
+			waitFor(t, "the copy of standard input", func() bool { return len(copies()) == 1 })
+			if err := cmd.Process.Signal(c.sig); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != c.status {
+				t.Fatalf("exit %v; want status %d", err, c.status)
+			}
+			if left := copies(); len(left) > 0 {
+				t.Errorf("left behind %v", left)
+			}
+			if stdout.Len() > 0 {
+				t.Errorf("printed %q on standard output", stdout)
+			}
+			if want := "konvoy: " + c.sig.String() + ": stopped\n"; stderr.String() != want {
+				t.Errorf("stderr %q; want %q", stderr, want)
+			}
+		})
+	}
+}
+
+// An interrupt while konvoy reads a trace stops it the same way: no report,
+// the conventional status. The trace is a named pipe, which the command
+// opens only once its handler is set.
+func TestInterruptStopsATraceReport(t *testing.T) {
+	tmp := t.TempDir()
+	fifo := filepath.Join(tmp, "trace.csv")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	cmd, _, stdout, stderr := startCommand(t, tmp, "-events", fifo)
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // waits for the command to open it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := io.WriteString(w, "key,line,step,duration\nA,H1,1,1\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Fatalf("exit %v; want status 130", err)
+	}
+	if stdout.Len() > 0 || stderr.String() != "konvoy: interrupt: stopped\n" {
+		t.Errorf("stdout %q, stderr %q; want nothing and the interrupt", stdout, stderr)
+	}
+}

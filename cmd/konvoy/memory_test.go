@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// allocated returns the bytes f allocates, collected or not: an upper bound
+// on what it holds at its peak.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// hotTrace is a CSV trace of n events of one key, each taking 500 rounds.
+func hotTrace(n int) string {
+	var b strings.Builder
+	b.WriteString("key,line,step,duration\n")
+	for i := range n {
+		fmt.Fprintf(&b, "HOT,L1,%d,500\n", i+1)
+	}
+	return b.String()
+}
+
+// The command lines that took gigabytes, or crashed, run in a few
+// megabytes: consumers and partitions cost memory only when events use
+// them, and a hot key's ever longer waits are counted in bounded memory.
+func TestHugeCountsAndHotKeysRunInBoundedMemory(t *testing.T) {
+	hot := hotTrace(50_000)
+	for _, c := range []struct {
+		args   []string
+		stdin  string
+		budget uint64
+	}{
+		{[]string{"-consumers", "10000000"}, "", 64 << 20},
+		{[]string{"-consumers", "2147483647", "-policy", "all"}, "", 64 << 20},
+		{[]string{"-partitions", "2147483647"}, "", 64 << 20},
+		{[]string{"plan", "-consumers", "99999999"}, "", 64 << 20},
+		{[]string{"plan", "-max-consumers", "2147483647", "-policy", "all", "-layouts", "all"}, "", 64 << 20},
+		{[]string{"-events", "-"}, hot, 64 << 20},
+		{[]string{"-events", "-", "-layouts", "all", "-policy", "head-of-line,static", "-consumers", "1,2,4,8,64"}, hot, 128 << 20},
+	} {
+		var status int
+		var errOut string
+		got := allocated(func() { _, errOut, status = runWithInput(c.stdin, c.args...) })
+		t.Logf("%q: %d bytes", c.args, got)
+		if status != 0 || got > c.budget {
+			t.Errorf("%q: status %d (stderr %q), %d bytes; want 0 and at most %d", c.args, status, errOut, got, c.budget)
+		}
+	}
+}
+
+// A count beyond its flag's range is a usage error naming the flag and the
+// range, not a crash.
+func TestCountsBeyondTheirRangeAreUsageErrors(t *testing.T) {
+	if strconv.IntSize < 64 {
+		t.Skip("these counts are beyond int here, which the flag package reports")
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-partitions", "99999999999999"}, "konvoy: -partitions is 99999999999999; want 1 to 2147483647"},
+		{[]string{"-consumers", "2147483648"}, "konvoy: -consumers is 2147483648; want 1 to 2147483647"},
+		{[]string{"-events", "x.csv", "-consumers", "4,2147483648"}, "konvoy: -consumers is 2147483648; want 1 to 2147483647"},
+		{[]string{"-events", "x.csv", "-layouts", "partitioned:99999999999999"},
+			`konvoy: -layouts: layout "partitioned:99999999999999": want partitioned:N with N a whole number from 1 to 2147483647`},
+		{[]string{"plan", "-consumers", "2147483648"}, "konvoy plan: -consumers is 2147483648; want 1 to 2147483647"},
+		{[]string{"plan", "-max-consumers", "99999999999"}, "konvoy plan: -max-consumers is 99999999999; want 1 to 2147483647"},
+		{[]string{"plan", "-partitions", "2147483648"}, "konvoy plan: -partitions is 2147483648; want 1 to 2147483647"},
+		{[]string{"plan", "-max-partitions", "2147483648"}, "konvoy plan: -max-partitions is 2147483648; want 1 to 2147483647"},
+		{[]string{"plan", "-layouts", "partitioned:2147483648"},
+			`konvoy plan: -layouts: layout "partitioned:2147483648": want partitioned:N with N a whole number from 1 to 2147483647`},
+	} {
+		out, errOut, status := runCommand(c.args...)
+		if status != 2 || out != "" || errOut != c.want+"\n" {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2, nothing and %q", c.args, status, out, errOut, c.want)
+		}
+	}
+}
