@@ -21,21 +21,29 @@ type jsonState struct {
 }
 
 // readLine returns the next physical line without its line end, or io.EOF.
+// It refuses a line longer than the decoder accepts as soon as the bytes read
+// show it: a long line is read in pieces of the read
+// buffer's size, and each piece is checked as it comes, so that a line holds
+// at most MaxRecordBytes and one piece in memory.
 func (d *Decoder) readLine() ([]byte, error) {
 	s := d.json
 	s.next++
 	line, err := d.br.ReadSlice('\n')
+	from := 0 // where the bytes not yet checked start
 	if err == bufio.ErrBufferFull {
 		s.buf = append(s.buf[:0], line...)
 		for err == bufio.ErrBufferFull {
-			if len(s.buf) > MaxLineBytes {
-				d.line = s.next
-				return nil, d.lineErr(fmt.Sprintf("want lines of at most %d bytes", MaxLineBytes))
+			if e := d.checkLine(s.buf, len(s.buf)-len(line), false); e != nil {
+				return nil, e
 			}
 			line, err = d.br.ReadSlice('\n')
-			s.buf = append(s.buf, line...)
+			s.buf = d.appendLine(s.buf, line)
 		}
+		from = len(s.buf) - len(line)
 		line = s.buf
+	}
+	if e := d.checkLine(line, from, err == nil || err == io.EOF); e != nil {
+		return nil, e
 	}
 	if err != nil && err != io.EOF {
 		return nil, d.readErr(s.next, err)
@@ -46,6 +54,41 @@ func (d *Decoder) readLine() ([]byte, error) {
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	return line, nil
+}
+
+// appendLine appends b, a piece of a line, to buf, doubling buf's capacity
+// when it must grow, up to what the longest line needs: the cap, a piece
+// more (a line is checked after each piece) and a CRLF. A line of n bytes
+// then costs some 2n bytes of allocations, and 2n at once while buf grows,
+// not the 5n and 2.25n of append's growth by a quarter.
+func (d *Decoder) appendLine(buf, b []byte) []byte {
+	if need := len(buf) + len(b); need > cap(buf) {
+		c := 2 * cap(buf)
+		if limit := d.maxBytes + bufferSize + 2; c > limit || c < 0 {
+			c = limit
+		}
+		grown := make([]byte, len(buf), max(c, need))
+		copy(grown, buf)
+		buf = grown
+	}
+	return append(buf, b...)
+}
+
+// checkLine checks the length of the line read so far, whose bytes from
+// from on are new; complete tells whether the line has ended. A line's length does not count its line end, LF or CRLF; while the
+// line goes on, a '\r' that ends the bytes read so far is not counted either,
+// as it may start a CRLF.
+func (d *Decoder) checkLine(line []byte, from int, complete bool) *Error {
+	content := line
+	if complete {
+		content = bytes.TrimSuffix(content, []byte("\n"))
+	}
+	content = bytes.TrimSuffix(content, []byte("\r"))
+	if len(content) > d.maxBytes {
+		d.line = d.json.next
+		return d.tooLongErr(d.line)
+	}
+	return nil
 }
 
 // nextJSON reads the next non-blank line.
