@@ -23,7 +23,7 @@ type csvState struct {
 
 // startCSV reads and checks the header row.
 func (d *Decoder) startCSV() error {
-	lim := newCSVLimiter(d.br, d.maxBytes)
+	lim := newCSVLimiter(d.br, d.maxBytes, d.offset)
 	r := csv.NewReader(bufio.NewReaderSize(lim, bufferSize))
 	r.ReuseRecord = true
 	d.csv = &csvState{r: r, lim: lim, key: -1, line: -1, status: -1, step: -1, dur: -1, at: -1}

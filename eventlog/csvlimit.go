@@ -13,7 +13,8 @@ import (
 // before it parses it, and spends some 40 bytes on each of its fields, so a
 // record is refused before the parser gets the byte that breaks a limit: a
 // record longer than [Reader.MaxRecordBytes], a header of more than
-// [MaxColumns] columns, or a row with more fields than its header. To know where records and fields end, the limiter tracks quoting as
+// [MaxColumns] columns, a row with more fields than its header, or a NUL
+// byte. To know where records and fields end, the limiter tracks quoting as
 // the bytes stream past, as encoding/csv reads them (RFC 4180, with LF or
 // CRLF line ends and without lazy quotes); where a record is malformed the
 // parser reports it before the limiter's view can matter.
@@ -25,6 +26,7 @@ type csvLimiter struct {
 	src *bufio.Reader
 	max int // the longest record, as Reader.MaxRecordBytes counts it
 
+	offset  int64     // of the next byte, from the input's first
 	line    int       // of the next byte
 	recLine int       // where the current record starts
 	recLen  int       // the current record's bytes so far
@@ -58,6 +60,7 @@ type failKind uint8
 const (
 	tooLong       failKind = iota // a record longer than the limit
 	tooManyFields                 // a header or row with too many fields
+	binary                        // a NUL byte
 	readFailed                    // the source failed while the fields were counted
 )
 
@@ -65,6 +68,7 @@ const (
 type limitFailure struct {
 	kind   failKind
 	line   int   // where the record starts
+	offset int64 // binary: the NUL byte's offset
 	header bool  // tooManyFields: the record is the header
 	fields int   // tooManyFields: the record's fields, counted to its end
 	want   int   // tooManyFields: the most fields it may have
@@ -72,9 +76,9 @@ type limitFailure struct {
 }
 
 // newCSVLimiter returns a limiter of records of at most max bytes, reading
-// from src, whose next byte is on line 1.
-func newCSVLimiter(src *bufio.Reader, max int) *csvLimiter {
-	return &csvLimiter{src: src, max: max, line: 1, recLine: 1, fields: 1}
+// from src, whose next byte is at offset on line 1.
+func newCSVLimiter(src *bufio.Reader, max int, offset int64) *csvLimiter {
+	return &csvLimiter{src: src, max: max, offset: offset, line: 1, recLine: 1, fields: 1}
 }
 
 // Read hands the parser the next bytes of the trace, up to the first that
@@ -106,7 +110,7 @@ func (l *csvLimiter) Read(p []byte) (int, error) {
 }
 
 // countRest reads the rest of a record with too many fields, without handing
-// it on, to count its fields, or to find that it is too long.
+// it on, to count its fields, or to find that it is too long or binary.
 func (l *csvLimiter) countRest() {
 	for l.counting {
 		if _, err := l.src.Peek(1); err != nil {
@@ -131,11 +135,14 @@ func (l *csvLimiter) scan(b []byte) int {
 	i := 0
 	for i < len(b) {
 		if l.state == fieldStart && l.recLen == 0 && !l.counting {
-			if i += l.plainLines(b[i:]); i == len(b) {
+			n := l.plainLines(b[i:])
+			l.offset += int64(n)
+			if i += n; i == len(b) {
 				break
 			}
 		}
 		n, more := l.scanRecord(b[i:])
+		l.offset += int64(n)
 		i += n
 		if !more {
 			break
@@ -146,13 +153,13 @@ func (l *csvLimiter) scan(b []byte) int {
 
 // special marks the bytes the limiter must look at; any other byte within a
 // record's first max bytes just goes on with the field it is in.
-var special = [256]bool{'\n': true, '\r': true, ',': true, '"': true}
+var special = [256]bool{0: true, '\n': true, '\r': true, ',': true, '"': true}
 
 // plainLines passes over the whole lines at the start of b, a record's start,
 // that hold no quote, so that each is a record, and that cannot break a limit:
-// all of them together are no longer than a record may be and have no more
-// than MaxColumns bytes, so that no record can have more fields than a header
-// may. It returns how many bytes it passed
+// a NUL byte is not among them, and all of them together are no longer than
+// a record may be and have no more than MaxColumns bytes, so that no record
+// can have more fields than a header may. It returns how many bytes it passed
 // over; a row with more or fewer fields than its header is left to the
 // parser. This is the common case, done with a few passes of the bytes
 // package's fast search over the lot.
@@ -162,7 +169,7 @@ func (l *csvLimiter) plainLines(b []byte) int {
 	}
 	end := bytes.LastIndexByte(b, '\n') + 1
 	b = b[:end]
-	if end == 0 || end > MaxColumns || end-1 > l.max {
+	if end == 0 || end > MaxColumns || end-1 > l.max || bytes.IndexByte(b, 0) >= 0 {
 		return 0
 	}
 	for rest := b; l.header == 0 && len(rest) > 0; {
@@ -177,11 +184,11 @@ func (l *csvLimiter) plainLines(b []byte) int {
 	return end
 }
 
-// scanRecord passes over the bytes of b up to the end of the current record, and returns how many the parser may have, and
-// whether it may have more:
-// false when it stopped on a byte that breaks a limit, or, while counting, at
-// the end of the record. It keeps the record's state in local variables, as
-// most bytes are in a field's text.
+// scanRecord passes over the bytes of b, the first at l.offset, up to the
+// end of the current record, and returns how many the parser may have, and
+// whether it may have more: false when it stopped on a byte that breaks a
+// limit, or, while counting, at the end of the record. It keeps the record's
+// state in local variables, as most bytes are in a field's text.
 func (l *csvLimiter) scanRecord(b []byte) (int, bool) {
 	state, recLen, max := l.state, l.recLen, l.max
 	for i := 0; i < len(b); i++ {
@@ -194,7 +201,7 @@ func (l *csvLimiter) scanRecord(b []byte) (int, bool) {
 			continue
 		}
 		l.state, l.recLen = state, recLen
-		switch l.look(c) {
+		switch l.look(c, i) {
 		case stopBefore:
 			return i, false
 		case stopAfter:
@@ -208,7 +215,7 @@ func (l *csvLimiter) scanRecord(b []byte) (int, bool) {
 	return len(b), true
 }
 
-// What scanBytes does after a byte that look has seen.
+// What scanRecord does after a byte that look has seen.
 const (
 	goOn       = iota // go on to the next byte
 	recordEnd         // the byte ended a record
@@ -216,9 +223,12 @@ const (
 	stopAfter         // stop after it: it ended a record whose fields were counted
 )
 
-// look takes c, a byte that is special or past the record's max bytes.
-func (l *csvLimiter) look(c byte) int {
+// look takes c, a byte that is special or past the record's max bytes, at b[i].
+func (l *csvLimiter) look(c byte, i int) int {
 	switch {
+	case c == 0:
+		l.stop(&limitFailure{kind: binary, offset: l.offset + int64(i)})
+		return stopBefore
 	case c == '\n' && l.state != quoted:
 		counted := l.counting
 		l.endRecord()
@@ -303,7 +313,8 @@ func (l *csvLimiter) endRecord() {
 }
 
 // stop records why the limiter stopped in the current record. A record that
-// turns out too long while its fields are counted is reported as such.
+// turns out too long or binary while its fields are counted is reported as
+// such.
 func (l *csvLimiter) stop(f *limitFailure) {
 	f.line = l.recLine
 	l.fail = f
@@ -313,6 +324,8 @@ func (l *csvLimiter) stop(f *limitFailure) {
 // limitErr turns a limiter's failure into the *Error a decoder reports.
 func (d *Decoder) limitErr(f *limitFailure) *Error {
 	switch f.kind {
+	case binary:
+		return d.binaryErr(f.line, f.offset)
 	case tooManyFields:
 		if f.header {
 			return &Error{File: d.name, Line: f.line, Want: fmt.Sprintf("want a header of at most %d columns (eventlog.MaxColumns); it has %d", f.want, f.fields)}

@@ -21,8 +21,8 @@ type jsonState struct {
 }
 
 // readLine returns the next physical line without its line end, or io.EOF.
-// It refuses a line longer than the decoder accepts as soon as the bytes read
-// show it: a long line is read in pieces of the read
+// It refuses a line with a NUL byte, or one longer than the decoder accepts,
+// as soon as the bytes read show it: a long line is read in pieces of the read
 // buffer's size, and each piece is checked as it comes, so that a line holds
 // at most MaxRecordBytes and one piece in memory.
 func (d *Decoder) readLine() ([]byte, error) {
@@ -51,6 +51,7 @@ func (d *Decoder) readLine() ([]byte, error) {
 	if err == io.EOF && len(line) == 0 {
 		return nil, io.EOF
 	}
+	d.offset += int64(len(line))
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	return line, nil
@@ -74,11 +75,16 @@ func (d *Decoder) appendLine(buf, b []byte) []byte {
 	return append(buf, b...)
 }
 
-// checkLine checks the length of the line read so far, whose bytes from
-// from on are new; complete tells whether the line has ended. A line's length does not count its line end, LF or CRLF; while the
+// checkLine checks the line read so far, whose bytes from from on are new,
+// for a NUL byte and for its length; complete tells whether the line has
+// ended. A line's length does not count its line end, LF or CRLF; while the
 // line goes on, a '\r' that ends the bytes read so far is not counted either,
 // as it may start a CRLF.
 func (d *Decoder) checkLine(line []byte, from int, complete bool) *Error {
+	if i := bytes.IndexByte(line[from:], 0); i >= 0 {
+		d.line = d.json.next
+		return d.binaryErr(d.line, d.offset+int64(from+i))
+	}
 	content := line
 	if complete {
 		content = bytes.TrimSuffix(content, []byte("\n"))

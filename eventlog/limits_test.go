@@ -89,6 +89,14 @@ func TestHostileInput(t *testing.T) {
 		maxRead  int64  // the most bytes reading may take from the stream
 		maxAlloc uint64 // the most bytes it may allocate
 	}{
+		{"a gigabyte of zeros as CSV", Reader{Name: "z.csv"}, hostile("", "\x00", gib, ""),
+			"z.csv:1: want a CSV or JSON Lines trace; the input starts with binary data (a NUL byte at byte 0)", 2 * bufferSize, mib},
+		{"a gigabyte of zeros as JSON Lines", Reader{Name: "z.jsonl"}, hostile("", "\x00", gib, ""),
+			"z.jsonl:1: want a CSV or JSON Lines trace; the input starts with binary data (a NUL byte at byte 0)", 2 * bufferSize, mib},
+		{"a gigabyte of zeros of unknown format", Reader{Name: "-"}, hostile("", "\x00", gib, ""),
+			"<stdin>:1: want a CSV or JSON Lines trace; the input starts with binary data (a NUL byte at byte 0)", 2 * bufferSize, mib},
+		{"zeros after a good row", Reader{Name: "z.csv"}, hostile(header+"A,H1,1,1\n", "\x00", gib, ""),
+			"z.csv:3: want a CSV or JSON Lines trace; the input has binary data (a NUL byte at byte 32)", 2 * bufferSize, mib},
 		{"a gigabyte line of CSV, a 1 MiB cap", Reader{Name: "t.csv", MaxRecordBytes: mib}, hostile(header, "k", gib, ",H1,1,1\n"),
 			"t.csv:2: want a record of at most 1048576 bytes (Reader.MaxRecordBytes); this one is longer", mib + 3*bufferSize, 16 * mib},
 		{"a gigabyte quoted CSV field of newlines, a 1 MiB cap", Reader{Name: "t.csv", MaxRecordBytes: mib}, hostile(header+`"`, "\n", gib, `",H1,1,1`+"\n"),

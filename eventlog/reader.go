@@ -212,7 +212,8 @@ type Decoder struct {
 
 	line     int // where the last record returned starts
 	rounded  int
-	maxBytes int // the longest record accepted
+	maxBytes int   // the longest record accepted
+	offset   int64 // the bytes read before the current record, BOM included
 
 	csv  *csvState
 	json *jsonState
@@ -310,10 +311,16 @@ func (d *Decoder) Format() Format { return d.format }
 // [Reader.Round]).
 func (d *Decoder) Rounded() int { return d.rounded }
 
-// start skips a byte-order mark and settles the format.
+// start refuses input that starts like a binary file (see [binaryStart]),
+// skips a byte-order mark and settles the format.
 func (d *Decoder) start() error {
+	if what := binaryStart(d.br); what != "" {
+		d.line = 1
+		return d.lineErr("want a CSV or JSON Lines trace; the input starts with " + what)
+	}
 	if b, err := d.br.Peek(3); err == nil && string(b) == "\uFEFF" {
 		d.br.Discard(3)
+		d.offset = 3
 	}
 	if d.format == Auto {
 		if f, ok := FormatOf(d.opt.Name); ok {
