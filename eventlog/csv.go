@@ -1,10 +1,12 @@
 package eventlog
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -14,15 +16,17 @@ import (
 // the header, each an index or -1 when absent.
 type csvState struct {
 	r                                *csv.Reader
+	lim                              *csvLimiter
 	key, line, status, step, dur, at int
 	header                           []string
 }
 
 // startCSV reads and checks the header row.
 func (d *Decoder) startCSV() error {
-	r := csv.NewReader(d.br)
+	lim := newCSVLimiter(d.br, d.maxBytes, d.offset)
+	r := csv.NewReader(bufio.NewReaderSize(lim, bufferSize))
 	r.ReuseRecord = true
-	d.csv = &csvState{r: r, key: -1, line: -1, status: -1, step: -1, dur: -1, at: -1}
+	d.csv = &csvState{r: r, lim: lim, key: -1, line: -1, status: -1, step: -1, dur: -1, at: -1}
 	rec, err := r.Read()
 	if err == io.EOF {
 		d.line = 1
@@ -55,7 +59,7 @@ func (d *Decoder) startCSV() error {
 		}
 	}
 	missing := func(name, what string) error {
-		return d.lineErr(fmt.Sprintf("want a column %q (%s) in the header; it has %s", name, what, strings.Join(quoteAll(s.header), ", ")))
+		return d.lineErr(fmt.Sprintf("want a column %q (%s) in the header; it has %s", name, what, columnList(s.header)))
 	}
 	switch {
 	case s.key < 0:
@@ -63,7 +67,7 @@ func (d *Decoder) startCSV() error {
 	case s.dur < 0:
 		return missing(d.cols.Duration, "the duration of each event")
 	case s.step < 0 && s.status < 0:
-		return d.lineErr(fmt.Sprintf("want a column %q or %q in the header; it has %s", d.cols.Step, d.cols.Status, strings.Join(quoteAll(s.header), ", ")))
+		return d.lineErr(fmt.Sprintf("want a column %q or %q in the header; it has %s", d.cols.Step, d.cols.Status, columnList(s.header)))
 	}
 	return nil
 }
@@ -73,19 +77,41 @@ func (d *Decoder) required() string {
 	return fmt.Sprintf("%s, %s or %s, and %s", d.cols.Key, d.cols.Status, d.cols.Step, d.cols.Duration)
 }
 
-func quoteAll(s []string) []string {
-	q := make([]string, len(s))
-	for i, v := range s {
-		q[i] = fmt.Sprintf("%q", shorten(v))
+// maxListed is the most header columns an error message names.
+const maxListed = 20
+
+// columnList names the header's columns for an error message: each quoted
+// and shortened, and at most maxListed of them, then how many more there are.
+func columnList(header []string) string {
+	var b strings.Builder
+	for i, v := range header {
+		if i == maxListed {
+			fmt.Fprintf(&b, ", and %d more", len(header)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(shorten(v)))
 	}
-	return q
+	return b.String()
 }
 
 // csvErr turns an error from the csv.Reader, which returned rec with it,
-// into an *Error.
+// into an *Error. When the limiter has stopped in the record the parser was
+// reading, the limit it broke is the problem reported, whatever the parser
+// made of the part it was given; a parse error in an earlier record comes
+// first.
 func (d *Decoder) csvErr(err error, rec []string) error {
 	var pe *csv.ParseError
-	if !errors.As(err, &pe) {
+	isParse := errors.As(err, &pe)
+	if f := d.csv.lim.fail; f != nil && (!isParse || pe.StartLine >= f.line) {
+		err := d.limitErr(f)
+		d.line = err.Line
+		return err
+	}
+	if !isParse {
+		d.line = d.csv.lim.recLine
 		return d.readErr(d.line, err)
 	}
 	d.line = pe.StartLine

@@ -48,6 +48,29 @@
 // columns. A CRLF inside a quoted CSV field is read as a single newline, as
 // line ends are; see [Writer].
 //
+// # Limits
+//
+// A decoder reads any input, however long its lines, in memory bounded by a
+// cap on records, and refuses what breaks a limit as soon as the bytes read
+// show it, with an [*Error] naming the file and the line where the record
+// starts:
+//
+//   - A record, a CSV row (the header included) or a JSON Lines line, longer
+//     than [Reader.MaxRecordBytes], 16 MiB unless set
+//     ([DefaultMaxRecordBytes]), not counting its line end. A decoder holds a
+//     few times the cap at most: some 64 MiB at the default.
+//   - A CSV header of more than [MaxColumns] columns, and a row with more
+//     fields than its header, before the row is parsed.
+//   - Binary input: input that starts with the magic number of a compressed
+//     file or an archive (gzip, zip, bzip2, xz, zstd, lz4, 7z, compress) or
+//     with a UTF-16 or UTF-32 byte-order mark, before anything is parsed; and
+//     a NUL byte anywhere, which no text trace holds, where it is read. [Open]
+//     and [Decompress] undo one layer of gzip, so a trace compressed twice is
+//     refused at its first bytes.
+//
+// Byte offsets in messages count from 0 at the input's first byte, after
+// decompression, a byte-order mark included.
+//
 // # Writing
 //
 // A [Writer] writes events back as CSV or JSON Lines with a step column, so

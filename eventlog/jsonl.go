@@ -21,21 +21,29 @@ type jsonState struct {
 }
 
 // readLine returns the next physical line without its line end, or io.EOF.
+// It refuses a line with a NUL byte, or one longer than the decoder accepts,
+// as soon as the bytes read show it: a long line is read in pieces of the read
+// buffer's size, and each piece is checked as it comes, so that a line holds
+// at most MaxRecordBytes and one piece in memory.
 func (d *Decoder) readLine() ([]byte, error) {
 	s := d.json
 	s.next++
 	line, err := d.br.ReadSlice('\n')
+	from := 0 // where the bytes not yet checked start
 	if err == bufio.ErrBufferFull {
 		s.buf = append(s.buf[:0], line...)
 		for err == bufio.ErrBufferFull {
-			if len(s.buf) > MaxLineBytes {
-				d.line = s.next
-				return nil, d.lineErr(fmt.Sprintf("want lines of at most %d bytes", MaxLineBytes))
+			if e := d.checkLine(s.buf, len(s.buf)-len(line), false); e != nil {
+				return nil, e
 			}
 			line, err = d.br.ReadSlice('\n')
-			s.buf = append(s.buf, line...)
+			s.buf = d.appendLine(s.buf, line)
 		}
+		from = len(s.buf) - len(line)
 		line = s.buf
+	}
+	if e := d.checkLine(line, from, err == nil || err == io.EOF); e != nil {
+		return nil, e
 	}
 	if err != nil && err != io.EOF {
 		return nil, d.readErr(s.next, err)
@@ -43,33 +51,112 @@ func (d *Decoder) readLine() ([]byte, error) {
 	if err == io.EOF && len(line) == 0 {
 		return nil, io.EOF
 	}
+	d.offset += int64(len(line))
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	return line, nil
 }
 
+// appendLine appends b, a piece of a line, to buf, doubling buf's capacity
+// when it must grow, up to what the longest line needs: the cap, a piece
+// more (a line is checked after each piece) and a CRLF. A line of n bytes
+// then costs some 2n bytes of allocations, and 2n at once while buf grows,
+// not the 5n and 2.25n of append's growth by a quarter.
+func (d *Decoder) appendLine(buf, b []byte) []byte {
+	if need := len(buf) + len(b); need > cap(buf) {
+		c := 2 * cap(buf)
+		if limit := d.maxBytes + bufferSize + 2; c > limit || c < 0 {
+			c = limit
+		}
+		grown := make([]byte, len(buf), max(c, need))
+		copy(grown, buf)
+		buf = grown
+	}
+	return append(buf, b...)
+}
+
+// checkLine checks the line read so far, whose bytes from from on are new,
+// for a NUL byte and for its length; complete tells whether the line has
+// ended. A line's length does not count its line end, LF or CRLF; while the
+// line goes on, a '\r' that ends the bytes read so far is not counted either,
+// as it may start a CRLF.
+func (d *Decoder) checkLine(line []byte, from int, complete bool) *Error {
+	if i := bytes.IndexByte(line[from:], 0); i >= 0 {
+		d.line = d.json.next
+		return d.binaryErr(d.line, d.offset+int64(from+i))
+	}
+	content := line
+	if complete {
+		content = bytes.TrimSuffix(content, []byte("\n"))
+	}
+	content = bytes.TrimSuffix(content, []byte("\r"))
+	if len(content) > d.maxBytes {
+		d.line = d.json.next
+		return d.tooLongErr(d.line)
+	}
+	return nil
+}
+
 // nextJSON reads the next non-blank line.
 func (d *Decoder) nextJSON() (konvoy.Event, error) {
+	obj, err := d.nextObject()
+	if err != nil {
+		return konvoy.Event{}, err
+	}
+	d.findFields(obj)
+	var e konvoy.Event
+	if e.Key, e.Line, err = d.jsonKeyLine(); err != nil {
+		return e, err
+	}
+	if e.Step, err = d.jsonStep(); err != nil {
+		return e, err
+	}
 	s := d.json
+	if s.dur == nil {
+		return e, d.lineErr(fmt.Sprintf("want a %q field", d.cols.Duration))
+	}
+	if e.Duration, err = d.jsonRounds(d.cols.Duration, s.dur); err != nil {
+		return e, err
+	}
+	if s.at != nil {
+		if e.Arrival, err = d.jsonRounds(d.cols.At, s.at); err != nil {
+			return e, err
+		}
+	}
+	return e, nil
+}
+
+// nextObject returns the JSON object on the next non-blank line, trimmed of
+// white space. Its validity check costs nothing per value: json.Valid walks
+// the line without allocating, and refuses nesting deeper than 10000.
+func (d *Decoder) nextObject() ([]byte, error) {
 	var line []byte
 	for {
 		l, err := d.readLine()
 		if err != nil {
-			return konvoy.Event{}, err
+			return nil, err
 		}
 		if len(bytes.TrimSpace(l)) > 0 {
 			line = l
 			break
 		}
 	}
-	d.line = s.next
+	d.line = d.json.next
 	if !json.Valid(line) {
-		return konvoy.Event{}, d.lineErr("want a JSON object on each line: " + syntaxProblem(line))
+		return nil, d.lineErr("want a JSON object on each line: " + syntaxProblem(line))
 	}
 	obj := bytes.TrimSpace(line)
 	if obj[0] != '{' {
-		return konvoy.Event{}, d.lineErr("want a JSON object on each line, not " + kind(obj))
+		return nil, d.lineErr("want a JSON object on each line, not " + kind(obj))
 	}
+	return obj, nil
+}
+
+// findFields sets the raw values of the wanted fields of obj, a valid JSON
+// object, and nil for those it lacks; when a name is given twice, the last
+// value counts, as with encoding/json.
+func (d *Decoder) findFields(obj []byte) {
+	s := d.json
 	s.key, s.line, s.status, s.step, s.dur, s.at = nil, nil, nil, nil, nil, nil
 	fields(obj, func(name, value []byte) {
 		name = name[1 : len(name)-1]
@@ -95,24 +182,32 @@ func (d *Decoder) nextJSON() (konvoy.Event, error) {
 			s.at = value
 		}
 	})
+}
 
-	var e konvoy.Event
+// jsonKeyLine reads the key, which must be there, and the line, if any.
+func (d *Decoder) jsonKeyLine() (key, line string, err error) {
+	s := d.json
 	if s.key == nil {
-		return e, d.lineErr(fmt.Sprintf("want a %q field", d.cols.Key))
+		return "", "", d.lineErr(fmt.Sprintf("want a %q field", d.cols.Key))
 	}
 	key, ok := d.jsonText(s.key)
 	if !ok {
-		return e, d.fieldErr(d.cols.Key, display(s.key), "want a string")
+		return "", "", d.fieldErr(d.cols.Key, display(s.key), "want a string")
 	}
 	if key == "" {
-		return e, d.fieldErr(d.cols.Key, key, "want a non-empty key")
+		return "", "", d.fieldErr(d.cols.Key, key, "want a non-empty key")
 	}
-	e.Key = key
 	if s.line != nil {
-		if e.Line, ok = d.jsonText(s.line); !ok {
-			return e, d.fieldErr(d.cols.Line, display(s.line), "want a string")
+		if line, ok = d.jsonText(s.line); !ok {
+			return key, "", d.fieldErr(d.cols.Line, display(s.line), "want a string")
 		}
 	}
+	return key, line, nil
+}
+
+// jsonStep reads the step, or, without one, maps the status to a step.
+func (d *Decoder) jsonStep() (int, error) {
+	s := d.json
 	switch {
 	case s.step != nil:
 		n, ok := parseWhole(string(s.step))
@@ -121,42 +216,26 @@ func (d *Decoder) nextJSON() (konvoy.Event, error) {
 			if s.step[0] == '"' {
 				want += ", as a JSON number, not a string"
 			}
-			return e, d.fieldErr(d.cols.Step, display(s.step), want)
+			return 0, d.fieldErr(d.cols.Step, display(s.step), want)
 		}
-		e.Step = n
+		return n, nil
 	case s.status != nil:
 		if inner, ok := plainString(s.status); ok {
 			if n, ok := d.statuses[string(inner)]; ok { // no allocation
-				e.Step = n
-				break
+				return n, nil
 			}
 		}
 		st, ok := d.jsonText(s.status)
 		if !ok {
-			return e, d.fieldErr(d.cols.Status, display(s.status), "want a string")
+			return 0, d.fieldErr(d.cols.Status, display(s.status), "want a string")
 		}
 		n, ok := d.statuses[st]
 		if !ok {
-			return e, d.fieldErr(d.cols.Status, st, d.unknownStatus())
+			return 0, d.fieldErr(d.cols.Status, st, d.unknownStatus())
 		}
-		e.Step = n
-	default:
-		return e, d.lineErr(fmt.Sprintf("want a %q or a %q field", d.cols.Step, d.cols.Status))
+		return n, nil
 	}
-	if s.dur == nil {
-		return e, d.lineErr(fmt.Sprintf("want a %q field", d.cols.Duration))
-	}
-	n, err := d.jsonRounds(d.cols.Duration, s.dur)
-	if err != nil {
-		return e, err
-	}
-	e.Duration = n
-	if s.at != nil {
-		if e.Arrival, err = d.jsonRounds(d.cols.At, s.at); err != nil {
-			return e, err
-		}
-	}
-	return e, nil
+	return 0, d.lineErr(fmt.Sprintf("want a %q or a %q field", d.cols.Step, d.cols.Status))
 }
 
 // jsonRounds reads a duration or arrival: a JSON number of whole rounds, or,

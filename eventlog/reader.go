@@ -96,7 +96,8 @@ func (c Columns) withDefaults() Columns {
 
 // Reader holds the options for reading a trace. Its zero value reads CSV or
 // JSON Lines, by name or content, with the default columns, steps given in a
-// step column, and durations in whole rounds.
+// step column, durations in whole rounds, and records of at most
+// [DefaultMaxRecordBytes].
 type Reader struct {
 	// Name is the trace's name in error messages, and tells its format when
 	// Format is Auto. "" and "-" stand for standard input, shown as
@@ -122,6 +123,17 @@ type Reader struct {
 	// Resolution to the nearest round (halves away from zero) instead of
 	// rejecting them; [Decoder.Rounded] counts them.
 	Round bool
+	// MaxRecordBytes is the longest record a decoder accepts, in bytes: a
+	// CSV row, the header included, or a JSON Lines line. A record's length
+	// counts every byte from its first to its last, quoted line breaks
+	// included, but not the line end (LF or CRLF) that ends it. A longer
+	// record is an [*Error]; one of exactly MaxRecordBytes is read. 0 means
+	// [DefaultMaxRecordBytes]; a negative value is an error from
+	// [NewDecoder]. A decoder holds a few times MaxRecordBytes in memory at
+	// most, however long the input's lines are: some 5 times for a CSV
+	// record, whose parser, encoding/csv, grows its buffers by a quarter at
+	// a time, and 3 times for a JSON Lines line.
+	MaxRecordBytes int
 }
 
 // stdinName is the name standard input has in error messages.
@@ -174,12 +186,20 @@ func (r Reader) Events(src io.Reader) iter.Seq2[konvoy.Event, error] {
 // bufferSize is the size of a decoder's read buffer.
 const bufferSize = 64 << 10
 
-// MaxLineBytes is the longest JSON Lines line a decoder accepts.
-const MaxLineBytes = 16 << 20
+// DefaultMaxRecordBytes is the longest record a decoder accepts when
+// [Reader.MaxRecordBytes] is 0: 16 MiB.
+const DefaultMaxRecordBytes = 16 << 20
+
+// MaxColumns is the most columns a CSV header may have. A decoder refuses a
+// longer header, and a row with more fields than its header, without letting
+// the parser hold more than MaxColumns fields of it: encoding/csv spends some
+// 40 bytes on each field, so a record of nothing but commas would otherwise
+// take some 40 times [Reader.MaxRecordBytes].
+const MaxColumns = 1 << 16
 
 // Decoder reads the events of one trace, one at a time, holding no more than
-// one record in memory. It is made by [NewDecoder] and is not safe for
-// concurrent use.
+// one record, of at most [Reader.MaxRecordBytes], in memory. It is made by
+// [NewDecoder] and is not safe for concurrent use.
 type Decoder struct {
 	opt      Reader
 	name     string
@@ -190,8 +210,10 @@ type Decoder struct {
 	started  bool
 	err      error // sticky: the error that ended the stream, or io.EOF
 
-	line    int // where the last record returned starts
-	rounded int
+	line     int // where the last record returned starts
+	rounded  int
+	maxBytes int   // the longest record accepted
+	offset   int64 // the bytes read before the current record, BOM included
 
 	csv  *csvState
 	json *jsonState
@@ -199,8 +221,8 @@ type Decoder struct {
 
 // NewDecoder returns a Decoder that reads a trace from src with the options
 // of r. It returns an error, before reading anything, when the options are
-// invalid: a status named twice or empty, or a negative Resolution, or Round
-// without a Resolution.
+// invalid: a status named twice or empty, a negative Resolution, Round
+// without a Resolution, or a negative MaxRecordBytes.
 func NewDecoder(src io.Reader, r Reader) (*Decoder, error) {
 	statuses, err := r.statusSteps()
 	if err != nil {
@@ -213,6 +235,12 @@ func NewDecoder(src io.Reader, r Reader) (*Decoder, error) {
 		return nil, errors.New("eventlog: Round needs a Resolution: whole rounds are never rounded")
 	case r.Format < Auto || r.Format > JSONL:
 		return nil, fmt.Errorf("eventlog: unknown %v", r.Format)
+	case r.MaxRecordBytes < 0:
+		return nil, fmt.Errorf("eventlog: MaxRecordBytes is %d; want 0 (the default, %d) or more", r.MaxRecordBytes, DefaultMaxRecordBytes)
+	}
+	maxBytes := r.MaxRecordBytes
+	if maxBytes == 0 {
+		maxBytes = DefaultMaxRecordBytes
 	}
 	r.Steps = append([]string(nil), r.Steps...)
 	r.History = append([]string(nil), r.History...)
@@ -221,8 +249,9 @@ func NewDecoder(src io.Reader, r Reader) (*Decoder, error) {
 		name:     r.displayName(),
 		cols:     r.Columns.withDefaults(),
 		statuses: statuses,
-		br:       bufio.NewReaderSize(src, bufferSize),
+		br:       bufio.NewReaderSize(&stickyReader{r: src}, bufferSize),
 		format:   r.Format,
+		maxBytes: maxBytes,
 	}, nil
 }
 
@@ -282,10 +311,16 @@ func (d *Decoder) Format() Format { return d.format }
 // [Reader.Round]).
 func (d *Decoder) Rounded() int { return d.rounded }
 
-// start skips a byte-order mark and settles the format.
+// start refuses input that starts like a binary file (see [binaryStart]),
+// skips a byte-order mark and settles the format.
 func (d *Decoder) start() error {
+	if what := binaryStart(d.br); what != "" {
+		d.line = 1
+		return d.lineErr("want a CSV or JSON Lines trace; the input starts with " + what)
+	}
 	if b, err := d.br.Peek(3); err == nil && string(b) == "\uFEFF" {
 		d.br.Discard(3)
+		d.offset = 3
 	}
 	if d.format == Auto {
 		if f, ok := FormatOf(d.opt.Name); ok {
@@ -299,6 +334,23 @@ func (d *Decoder) start() error {
 	}
 	d.json = &jsonState{}
 	return nil
+}
+
+// stickyReader returns the first error of its reader, io.EOF included, to
+// every later call: a bufio.Reader hands an error to one call only, and some
+// readers, such as a terminal, give more data after an end of file.
+type stickyReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *stickyReader) Read(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.r.Read(p)
+	s.err = err
+	return n, err
 }
 
 // sniff tells the format from the first byte that is not white space.
@@ -318,8 +370,10 @@ func (d *Decoder) sniff() Format {
 	}
 }
 
-// readErr wraps an error from the underlying reader.
+// readErr wraps an error from the underlying reader, met in the record that
+// starts at line.
 func (d *Decoder) readErr(line int, err error) *Error {
+	d.line = line
 	return &Error{File: d.name, Line: line, Want: "reading", Err: err}
 }
 
@@ -331,6 +385,13 @@ func (d *Decoder) fieldErr(field, value, want string) *Error {
 // lineErr is a problem with the whole record.
 func (d *Decoder) lineErr(want string) *Error {
 	return &Error{File: d.name, Line: d.line, Want: want}
+}
+
+// tooLongErr is the problem with a record, starting at line, that is longer
+// than the decoder accepts.
+func (d *Decoder) tooLongErr(line int) *Error {
+	return &Error{File: d.name, Line: line,
+		Want: fmt.Sprintf("want a record of at most %d bytes (Reader.MaxRecordBytes); this one is longer", d.maxBytes)}
 }
 
 // unknownStatus describes what an unknown status should have been.

@@ -207,6 +207,7 @@ func TestOptionErrors(t *testing.T) {
 		{Reader{Resolution: -1}, "Resolution is -1ns"},
 		{Reader{Round: true}, "Round needs a Resolution"},
 		{Reader{Format: 7}, "unknown Format(7)"},
+		{Reader{MaxRecordBytes: -1}, "MaxRecordBytes is -1"},
 	} {
 		_, err := NewDecoder(strings.NewReader(""), tt.r)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
@@ -231,8 +232,8 @@ func TestReadErrorIsWrapped(t *testing.T) {
 	for _, err := range (Reader{Name: "t.csv"}).Events(src) {
 		got = err
 	}
-	if !errors.Is(got, boom) || !strings.HasPrefix(got.Error(), "t.csv:") {
-		t.Errorf("got %v; want a t.csv error wrapping boom", got)
+	if !errors.Is(got, boom) || got.Error() != "t.csv:3: reading: boom" {
+		t.Errorf("got %v; want t.csv:3: reading: boom", got)
 	}
 	src = io.MultiReader(strings.NewReader(`{"key":"A","step":1,"duration":1}`+"\n"), iotestErr{boom})
 	for _, err := range (Reader{Name: "t.jsonl"}).Events(src) {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"iter"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -19,10 +20,13 @@ import (
 // arrivals are written in whole rounds.
 //
 // CSV reads a CRLF inside a value as a newline, so a value holding one does
-// not survive a trip through CSV; JSON Lines holds only UTF-8 text, so a
+// not survive a trip through CSV; a decoder refuses a NUL byte as binary
+// data, so a CSV Writer rejects a key or line that holds one (JSON Lines
+// writes it escaped, as \u0000); JSON Lines holds only UTF-8 text, so a
 // JSONL Writer rejects a key or line that is not valid UTF-8. Values read
-// from CSV never hold a CRLF, and values read from JSON Lines are always
-// valid UTF-8.
+// from CSV never hold a CRLF or a NUL byte, and values read from JSON Lines
+// are always valid UTF-8. A record longer than [DefaultMaxRecordBytes] is
+// written, but a zero Reader refuses it.
 //
 // A Writer buffers its output; call Flush at the end. It is not safe for
 // concurrent use.
@@ -54,8 +58,9 @@ func NewWriter(w io.Writer, f Format) *Writer {
 
 // Write writes one event. It returns an error when the event is one a
 // [Decoder] would reject (an empty Key, or a negative Step, Duration or
-// Arrival), when a JSONL Writer is given a Key or Line that is not valid
-// UTF-8, or when writing fails; a failed write makes every later call fail.
+// Arrival), when a CSV Writer is given a Key or Line that holds a NUL byte,
+// when a JSONL Writer is given a Key or Line that is not valid UTF-8, or when
+// writing fails; a failed write makes every later call fail.
 func (w *Writer) Write(e konvoy.Event) error {
 	if w.err != nil {
 		return w.err
@@ -67,6 +72,8 @@ func (w *Writer) Write(e konvoy.Event) error {
 		return fmt.Errorf("eventlog: Write: key %q: Step %d, Duration %d, Arrival %d; want each ≥ 0", e.Key, e.Step, e.Duration, e.Arrival)
 	case w.format == JSONL && !(utf8.ValidString(e.Key) && utf8.ValidString(e.Line)):
 		return fmt.Errorf("eventlog: Write: key %q, line %q: JSON Lines holds only UTF-8 text", e.Key, e.Line)
+	case w.format == CSV && (strings.IndexByte(e.Key, 0) >= 0 || strings.IndexByte(e.Line, 0) >= 0):
+		return fmt.Errorf("eventlog: Write: key %q, line %q: a NUL byte in CSV is binary data, which a Decoder refuses", e.Key, e.Line)
 	}
 	if w.format == CSV {
 		w.writeHeader()

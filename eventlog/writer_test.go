@@ -57,6 +57,11 @@ func TestWriterRejects(t *testing.T) {
 			t.Errorf("Write(%+v): no error", e)
 		}
 	}
+	for _, e := range []konvoy.Event{{Key: "A\x00"}, {Key: "A", Line: "\x00H1"}} {
+		if err := NewWriter(&bytes.Buffer{}, CSV).Write(e); err == nil || !strings.Contains(err.Error(), "NUL byte") {
+			t.Errorf("CSV Write(%+v): %v; want an error about the NUL byte", e, err)
+		}
+	}
 	if err := NewWriter(&bytes.Buffer{}, Auto).Write(konvoy.Event{Key: "A"}); err == nil || !strings.Contains(err.Error(), "want csv or jsonl") {
 		t.Errorf("Auto writer: %v", err)
 	}
