@@ -138,9 +138,13 @@ func (d *Decoder) nextCSV() (konvoy.Event, error) {
 	if key == "" {
 		return e, d.fieldErr(s.header[s.key], key, "want a non-empty key")
 	}
-	e.Key = text(key)
+	if e.Key, err = d.nameValue(s.header[s.key], normalize(key), &d.lastKey); err != nil {
+		return e, err
+	}
 	if s.line >= 0 {
-		e.Line = text(rec[s.line])
+		if e.Line, err = d.nameValue(s.header[s.line], normalize(rec[s.line]), &d.lastLine); err != nil {
+			return e, err
+		}
 	}
 	if s.step >= 0 {
 		v := strings.TrimSpace(rec[s.step])
@@ -180,10 +184,4 @@ func normalize(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, "\r\n", "\n")
-}
-
-// text copies a value out of the record, so that a key kept by a consumer of
-// the stream does not keep the whole record alive.
-func text(s string) string {
-	return strings.Clone(normalize(s))
 }

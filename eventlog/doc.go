@@ -59,6 +59,8 @@
 //     than [Reader.MaxRecordBytes], 16 MiB unless set
 //     ([DefaultMaxRecordBytes]), not counting its line end. A decoder holds a
 //     few times the cap at most: some 64 MiB at the default.
+//   - A key or a line longer than [Reader.MaxNameBytes], 4 KiB unless set
+//     ([DefaultMaxNameBytes]): a simulation keeps every distinct one.
 //   - A CSV header of more than [MaxColumns] columns, and a row with more
 //     fields than its header, before the row is parsed.
 //   - Binary input: input that starts with the magic number of a compressed

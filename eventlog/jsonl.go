@@ -197,9 +197,15 @@ func (d *Decoder) jsonKeyLine() (key, line string, err error) {
 	if key == "" {
 		return "", "", d.fieldErr(d.cols.Key, key, "want a non-empty key")
 	}
+	if key, err = d.nameValue(d.cols.Key, key, &d.lastKey); err != nil {
+		return "", "", err
+	}
 	if s.line != nil {
 		if line, ok = d.jsonText(s.line); !ok {
 			return key, "", d.fieldErr(d.cols.Line, display(s.line), "want a string")
+		}
+		if line, err = d.nameValue(d.cols.Line, line, &d.lastLine); err != nil {
+			return "", "", err
 		}
 	}
 	return key, line, nil

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
@@ -154,7 +155,7 @@ func TestLongValuesWithinTheCap(t *testing.T) {
 			`t.jsonl:1: field "duration": value "` + strings.Repeat("9", 80) + `…": want a duration ≥ 0 with a unit, like "150ms" or "2.5s", in whole rounds of 1ns`, 96 * mib},
 		// encoding/csv grows its buffers by a quarter at a time, which costs
 		// five times the record's length in allocations for each of two.
-		{"a long key", Reader{Name: "t.csv"}, hostile("key,step,duration\n", "k", n, ",1,1\n"),
+		{"a long key", Reader{Name: "t.csv", MaxNameBytes: int(n)}, hostile("key,step,duration\n", "k", n, ",1,1\n"),
 			"", 192 * mib},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -202,7 +203,7 @@ func TestMaxRecordBytes(t *testing.T) {
 					}
 					name := fmt.Sprintf("%s max %d end %q quoted %v", f.name, max, end, quoted)
 					t.Run(name, func(t *testing.T) {
-						checkCap(t, Reader{Name: f.name, MaxRecordBytes: max}, f.header, f.record, max, end, quoted)
+						checkCap(t, Reader{Name: f.name, MaxRecordBytes: max, MaxNameBytes: max}, f.header, f.record, max, end, quoted)
 					})
 				}
 			}
@@ -267,7 +268,7 @@ func TestMaxRecordBytesOption(t *testing.T) {
 	}
 	// 0 is the default: a record of DefaultMaxRecordBytes bytes is read.
 	key := strings.Repeat("k", DefaultMaxRecordBytes-len(",1,1"))
-	got, err := readAll(t, Reader{Name: "t.csv"}, "key,step,duration\n"+key+",1,1\n")
+	got, err := readAll(t, Reader{Name: "t.csv", MaxNameBytes: len(key)}, "key,step,duration\n"+key+",1,1\n")
 	if err != nil || len(got) != 1 || got[0].Key != key {
 		t.Errorf("a record of DefaultMaxRecordBytes bytes: %d events, %v", len(got), err)
 	}
@@ -325,5 +326,61 @@ func TestWideHeaderListed(t *testing.T) {
 	want := `t.csv:1: want a column "key" (the key of each event) in the header; it has ` + strings.Repeat(`"c", `, 19) + `"c", and 10 more`
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v\nwant %s", err, want)
+	}
+}
+
+// A key or a line is at most MaxNameBytes long, 4 KiB by default, in CSV and
+// JSON Lines alike: one of exactly the cap is read, one byte more is an
+// error naming the field, the value's start and its length.
+func TestMaxNameBytes(t *testing.T) {
+	for _, f := range []struct {
+		file  string
+		event func(key, line string) string
+	}{
+		{"t.csv", func(key, line string) string { return "key,line,step,duration\n" + key + "," + line + ",1,1\n" }},
+		{"t.jsonl", func(key, line string) string {
+			return `{"key":"` + key + `","line":"` + line + `","step":1,"duration":1}` + "\n"
+		}},
+	} {
+		for _, set := range []int{0, 7, DefaultMaxNameBytes + 1} {
+			limit := set
+			if set == 0 {
+				limit = DefaultMaxNameBytes
+			}
+			r := Reader{Name: f.file, MaxNameBytes: set}
+			long, longer := strings.Repeat("k", limit), strings.Repeat("k", limit+1)
+			if got, err := readAll(t, r, f.event(long, long)); err != nil || len(got) != 1 || got[0].Key != long || got[0].Line != long {
+				t.Errorf("%s, MaxNameBytes %d: a key and a line of %d bytes: %v", f.file, set, limit, err)
+			}
+			for _, c := range []struct{ field, key, line string }{{"key", longer, "L"}, {"line", "K", longer}} {
+				_, err := readAll(t, r, f.event(c.key, c.line))
+				want := fmt.Sprintf(`%s:%d: field %q: value %q: want at most %d bytes (Reader.MaxNameBytes); it has %d`,
+					f.file, 1+strings.Count(f.file, "csv"), c.field, shorten(longer), limit, limit+1)
+				if err == nil || err.Error() != want {
+					t.Errorf("%s, MaxNameBytes %d: %v\nwant %s", f.file, set, err, want)
+				}
+			}
+		}
+	}
+	if _, err := NewDecoder(strings.NewReader(""), Reader{MaxNameBytes: -1}); err == nil ||
+		err.Error() != "eventlog: MaxNameBytes is -1; want 0 (the default, 4096) or more" {
+		t.Errorf("negative MaxNameBytes: %v", err)
+	}
+}
+
+// Events of one key share one copy of its name, and of their line's: a hot
+// key costs no string per event.
+func TestRepeatedNamesShareTheirCopy(t *testing.T) {
+	for _, input := range []string{
+		"key,line,step,duration\nHOT,L,1,1\nHOT,L,2,1\nCOLD,L,1,1\nHOT,L,3,1\n",
+		`{"key":"HOT","line":"L","step":1,"duration":1}` + "\n" + `{"key":"HOT","line":"L","step":2,"duration":1}` + "\n",
+	} {
+		got, err := readAll(t, Reader{}, input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if unsafe.StringData(got[0].Key) != unsafe.StringData(got[1].Key) || unsafe.StringData(got[0].Line) != unsafe.StringData(got[1].Line) {
+			t.Errorf("%q: two events of one key hold two copies of its name", input)
+		}
 	}
 }

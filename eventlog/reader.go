@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -134,6 +135,12 @@ type Reader struct {
 	// record, whose parser, encoding/csv, grows its buffers by a quarter at
 	// a time, and 3 times for a JSON Lines line.
 	MaxRecordBytes int
+	// MaxNameBytes is the longest key or line a decoder accepts, in bytes;
+	// a longer one is an [*Error] naming its field. 0 means
+	// [DefaultMaxNameBytes]; a negative value is an error from [NewDecoder].
+	// A simulation keeps every distinct key and line for the whole run, so
+	// this bounds what each costs, however the trace is compressed.
+	MaxNameBytes int
 }
 
 // stdinName is the name standard input has in error messages.
@@ -190,6 +197,11 @@ const bufferSize = 64 << 10
 // [Reader.MaxRecordBytes] is 0: 16 MiB.
 const DefaultMaxRecordBytes = 16 << 20
 
+// DefaultMaxNameBytes is the longest key or line a decoder accepts when
+// [Reader.MaxNameBytes] is 0: 4 KiB, far beyond a Kafka key, a Service Bus
+// session or an SQS message group (128 characters).
+const DefaultMaxNameBytes = 4 << 10
+
 // MaxColumns is the most columns a CSV header may have. A decoder refuses a
 // longer header, and a row with more fields than its header, without letting
 // the parser hold more than MaxColumns fields of it: encoding/csv spends some
@@ -212,7 +224,10 @@ type Decoder struct {
 
 	line     int // where the last record returned starts
 	rounded  int
-	maxBytes int   // the longest record accepted
+	maxBytes int // the longest record accepted
+	maxName  int // the longest key or line accepted
+	lastKey  string
+	lastLine string
 	offset   int64 // the bytes read before the current record, BOM included
 
 	csv  *csvState
@@ -237,6 +252,8 @@ func NewDecoder(src io.Reader, r Reader) (*Decoder, error) {
 		return nil, fmt.Errorf("eventlog: unknown %v", r.Format)
 	case r.MaxRecordBytes < 0:
 		return nil, fmt.Errorf("eventlog: MaxRecordBytes is %d; want 0 (the default, %d) or more", r.MaxRecordBytes, DefaultMaxRecordBytes)
+	case r.MaxNameBytes < 0:
+		return nil, fmt.Errorf("eventlog: MaxNameBytes is %d; want 0 (the default, %d) or more", r.MaxNameBytes, DefaultMaxNameBytes)
 	}
 	maxBytes := r.MaxRecordBytes
 	if maxBytes == 0 {
@@ -252,6 +269,7 @@ func NewDecoder(src io.Reader, r Reader) (*Decoder, error) {
 		br:       bufio.NewReaderSize(&stickyReader{r: src}, bufferSize),
 		format:   r.Format,
 		maxBytes: maxBytes,
+		maxName:  cmp.Or(r.MaxNameBytes, DefaultMaxNameBytes),
 	}, nil
 }
 
@@ -392,6 +410,21 @@ func (d *Decoder) lineErr(want string) *Error {
 func (d *Decoder) tooLongErr(line int) *Error {
 	return &Error{File: d.name, Line: line,
 		Want: fmt.Sprintf("want a record of at most %d bytes (Reader.MaxRecordBytes); this one is longer", d.maxBytes)}
+}
+
+// nameValue returns the key or line value, of the field named field, as a string
+// of its own, so that one kept by a consumer of the stream does not keep
+// the whole record alive: the one it returned last time, in *last, when the
+// two are equal, as a hot key's are. A value longer than maxName is an
+// error.
+func (d *Decoder) nameValue(field, value string, last *string) (string, error) {
+	if len(value) > d.maxName {
+		return "", d.fieldErr(field, value, fmt.Sprintf("want at most %d bytes (Reader.MaxNameBytes); it has %d", d.maxName, len(value)))
+	}
+	if value != *last {
+		*last = strings.Clone(value)
+	}
+	return *last, nil
 }
 
 // unknownStatus describes what an unknown status should have been.
