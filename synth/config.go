@@ -113,60 +113,84 @@ func Default() Config {
 // field out of range, one per line, each starting "synth: " and naming the
 // field, its value and the range it needs.
 func (c Config) Check() error {
-	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("synth: "+format, args...))
+	var p problems
+	c.checkCounts(&p)
+	c.checkDraws(&p)
+	c.checkArrivals(&p)
+	return errors.Join(p...)
+}
+
+// problems collects what Check finds wrong, in order.
+type problems []error
+
+// bad adds a problem, "synth: " and format.
+func (p *problems) bad(format string, args ...any) {
+	*p = append(*p, fmt.Errorf("synth: "+format, args...))
+}
+
+// count adds a problem when the count v of field name is not lo to hi unit.
+func (p *problems) count(name string, v, lo, hi int, unit string) {
+	if v < lo || v > hi {
+		p.bad("%s is %d; want %d to %d %s", name, v, lo, hi, unit)
 	}
-	count := func(name string, v, lo, hi int, unit string) {
-		if v < lo || v > hi {
-			bad("%s is %d; want %d to %d %s", name, v, lo, hi, unit)
-		}
-	}
-	count("Events", c.Events, 0, MaxEvents, "events")
-	count("Keys", c.Keys, 1, MaxCount, "key names")
-	count("Lines", c.Lines, 1, MaxCount, "lines")
-	count("StepsPerKey", c.StepsPerKey, 1, MaxSteps, "events per lifecycle")
+}
+
+// checkCounts checks the counts of events, keys, lines, steps and
+// lifecycles in flight.
+func (c Config) checkCounts(p *problems) {
+	p.count("Events", c.Events, 0, MaxEvents, "events")
+	p.count("Keys", c.Keys, 1, MaxCount, "key names")
+	p.count("Lines", c.Lines, 1, MaxCount, "lines")
+	p.count("StepsPerKey", c.StepsPerKey, 1, MaxSteps, "events per lifecycle")
 	if c.StepsPerKey >= 1 {
-		count("OrderedSteps", c.OrderedSteps, 0, min(c.StepsPerKey, MaxSteps), "ordered steps (at most StepsPerKey)")
+		p.count("OrderedSteps", c.OrderedSteps, 0, min(c.StepsPerKey, MaxSteps), "ordered steps (at most StepsPerKey)")
 	}
-	count("InFlight", c.InFlight, 1, MaxCount, "lifecycles in flight")
+	p.count("InFlight", c.InFlight, 1, MaxCount, "lifecycles in flight")
+}
+
+// checkDraws checks the skews, the disorder and the durations.
+func (c Config) checkDraws(p *problems) {
 	for _, f := range []struct {
 		name string
 		v    float64
 	}{{"KeySkew", c.KeySkew}, {"LineSkew", c.LineSkew}} {
 		if !(f.v >= 0 && f.v <= math.MaxFloat64) {
-			bad("%s is %v; want a finite Zipf exponent ≥ 0", f.name, f.v)
+			p.bad("%s is %v; want a finite Zipf exponent ≥ 0", f.name, f.v)
 		}
 	}
 	if !(c.OutOfOrder >= 0 && c.OutOfOrder <= 1) {
-		bad("OutOfOrder is %v; want a probability from 0 to 1", c.OutOfOrder)
+		p.bad("OutOfOrder is %v; want a probability from 0 to 1", c.OutOfOrder)
 	}
 	if err := c.Duration.check(); err != nil {
-		bad("Duration %v: %v", c.Duration, err)
+		p.bad("Duration %v: %v", c.Duration, err)
 	}
+}
+
+// checkArrivals checks the rate and the bursts and, when nothing else is
+// wrong, the span of the arrivals.
+func (c Config) checkArrivals(p *problems) {
 	if !(c.Rate >= 0 && c.Rate <= math.MaxFloat64) {
-		bad("Rate is %v; want 0 (a batch) or a finite number of events per round > 0", c.Rate)
+		p.bad("Rate is %v; want 0 (a batch) or a finite number of events per round > 0", c.Rate)
 	}
 	if c.BurstEvery < 0 {
-		bad("BurstEvery is %d; want 0 (no bursts) or a period of 1 or more rounds", c.BurstEvery)
+		p.bad("BurstEvery is %d; want 0 (no bursts) or a period of 1 or more rounds", c.BurstEvery)
 	}
 	bursts := c.Rate > 0 && c.BurstEvery > 0
 	if bursts {
-		count("BurstLen", c.BurstLen, 1, c.BurstEvery, "rounds (at most BurstEvery)")
+		p.count("BurstLen", c.BurstLen, 1, c.BurstEvery, "rounds (at most BurstEvery)")
 		if !(c.BurstFactor > 0 && c.BurstFactor <= math.MaxFloat64) {
-			bad("BurstFactor is %v; want a finite rate multiplier > 0", c.BurstFactor)
+			p.bad("BurstFactor is %v; want a finite rate multiplier > 0", c.BurstFactor)
 		}
 	}
-	if len(errs) == 0 && c.Rate > 0 {
+	if len(*p) == 0 && c.Rate > 0 {
 		slowest := c.Rate
 		if bursts && c.BurstFactor < 1 {
 			slowest = c.Rate * c.BurstFactor
 		}
 		if span := float64(c.Events) / slowest; !(span <= MaxSpan) {
-			bad("Rate %v spreads %d events over about %.3g rounds; want at most %d rounds: raise Rate", c.Rate, c.Events, span, int64(MaxSpan))
+			p.bad("Rate %v spreads %d events over about %.3g rounds; want at most %d rounds: raise Rate", c.Rate, c.Events, span, int64(MaxSpan))
 		}
 	}
-	return errors.Join(errs...)
 }
 
 // lifecycles returns the number of lifecycles the stream draws on,
