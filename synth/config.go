@@ -9,11 +9,21 @@ import (
 // Limits of a Config's counts. MaxEvents and MaxSpan are 2^40 on 64-bit
 // platforms and smaller where int is 32 bits, so that every Step, Duration
 // and Arrival fits an int.
+//
+// MaxSkewedKeys and MaxSkewedLines bound Keys and Lines when they are
+// skewed: a Zipf law's shares are normalised by the sum of the weights of
+// all ranks, which [Events] adds up one rank after another before the first
+// event, in the same order on every platform so that the shares come out
+// the same, and skewed lines take 8 bytes each. The limits keep that setup
+// within about a second on a current core, and the lines' table within
+// 8 MiB.
 const (
-	MaxEvents = min(1<<40, math.MaxInt>>2) // most events in one stream
-	MaxCount  = math.MaxInt32              // most keys, lines or lifecycles in flight
-	MaxSteps  = 1 << 16                    // most events in one lifecycle
-	MaxSpan   = min(1<<40, math.MaxInt>>2) // longest expected arrival span, in rounds
+	MaxEvents      = min(1<<40, math.MaxInt>>2) // most events in one stream
+	MaxCount       = math.MaxInt32              // most keys, lines or lifecycles in flight
+	MaxSteps       = 1 << 16                    // most events in one lifecycle
+	MaxSpan        = min(1<<40, math.MaxInt>>2) // longest expected arrival span, in rounds
+	MaxSkewedKeys  = 1 << 24                    // most keys when KeySkew > 0
+	MaxSkewedLines = 1 << 20                    // most lines when LineSkew > 0
 )
 
 // Config describes a synthetic trace. The package documentation explains the
@@ -31,10 +41,11 @@ type Config struct {
 	// Default: 10,000,000.
 	Events int
 
-	// Keys is the number of key names, 1 to MaxCount, named "K" and the
-	// key's rank padded to the width of Keys ("K0000001" … "K1500000").
-	// Keys whose share rounds to no lifecycle do not appear: by default,
-	// with 1,428,572 lifecycles, K1428573 … K1500000. Default: 1,500,000.
+	// Keys is the number of key names, 1 to MaxCount, or to MaxSkewedKeys
+	// when KeySkew > 0, named "K" and the key's rank padded to the width of
+	// Keys ("K0000001" … "K1500000"). Keys whose share rounds to no
+	// lifecycle do not appear: by default, with 1,428,572 lifecycles,
+	// K1428573 … K1500000. Default: 1,500,000.
 	Keys int
 
 	// KeySkew is the Zipf exponent s ≥ 0 of the keys' shares of the
@@ -43,9 +54,10 @@ type Config struct {
 	// lifecycles, give or take one. Default: 0.
 	KeySkew float64
 
-	// Lines is the number of lines, 1 to MaxCount, named "L" and the line's
-	// rank padded to the width of Lines ("L001" … "L100"). Each key belongs
-	// to one line. Default: 100.
+	// Lines is the number of lines, 1 to MaxCount, or to MaxSkewedLines
+	// when LineSkew > 0, named "L" and the line's rank padded to the width
+	// of Lines ("L001" … "L100"). Each key belongs to one line.
+	// Default: 100.
 	Lines int
 
 	// LineSkew is the Zipf exponent s ≥ 0 of the lines' shares of the keys:
@@ -139,8 +151,16 @@ func (p *problems) count(name string, v, lo, hi int, unit string) {
 // lifecycles in flight.
 func (c Config) checkCounts(p *problems) {
 	p.count("Events", c.Events, 0, MaxEvents, "events")
-	p.count("Keys", c.Keys, 1, MaxCount, "key names")
-	p.count("Lines", c.Lines, 1, MaxCount, "lines")
+	if skewed(c.KeySkew) {
+		p.count("Keys", c.Keys, 1, MaxSkewedKeys, "key names when KeySkew > 0")
+	} else {
+		p.count("Keys", c.Keys, 1, MaxCount, "key names")
+	}
+	if skewed(c.LineSkew) {
+		p.count("Lines", c.Lines, 1, MaxSkewedLines, "lines when LineSkew > 0")
+	} else {
+		p.count("Lines", c.Lines, 1, MaxCount, "lines")
+	}
 	p.count("StepsPerKey", c.StepsPerKey, 1, MaxSteps, "events per lifecycle")
 	if c.StepsPerKey >= 1 {
 		p.count("OrderedSteps", c.OrderedSteps, 0, min(c.StepsPerKey, MaxSteps), "ordered steps (at most StepsPerKey)")
@@ -191,6 +211,12 @@ func (c Config) checkArrivals(p *problems) {
 			p.bad("Rate %v spreads %d events over about %.3g rounds; want at most %d rounds: raise Rate", c.Rate, c.Events, span, int64(MaxSpan))
 		}
 	}
+}
+
+// skewed reports whether s is a valid Zipf exponent above 0: one that makes
+// Check hold Keys or Lines to its limit for skewed counts.
+func skewed(s float64) bool {
+	return s > 0 && s <= math.MaxFloat64
 }
 
 // lifecycles returns the number of lifecycles the stream draws on,
