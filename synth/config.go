@@ -45,7 +45,8 @@ type Config struct {
 	// when KeySkew > 0, named "K" and the key's rank padded to the width of
 	// Keys ("K0000001" … "K1500000"). Keys whose share rounds to no
 	// lifecycle do not appear: by default, with 1,428,572 lifecycles,
-	// K1428573 … K1500000. Default: 1,500,000.
+	// K1428573 … K1500000. Keys that do not appear cost no memory.
+	// Default: 1,500,000.
 	Keys int
 
 	// KeySkew is the Zipf exponent s ≥ 0 of the keys' shares of the
@@ -56,7 +57,8 @@ type Config struct {
 
 	// Lines is the number of lines, 1 to MaxCount, or to MaxSkewedLines
 	// when LineSkew > 0, named "L" and the line's rank padded to the width
-	// of Lines ("L001" … "L100"). Each key belongs to one line.
+	// of Lines ("L001" … "L100"). Each key belongs to one line. Without
+	// skew, lines that no key appearing lands on cost no memory.
 	// Default: 100.
 	Lines int
 
