@@ -9,11 +9,21 @@ import (
 // Limits of a Config's counts. MaxEvents and MaxSpan are 2^40 on 64-bit
 // platforms and smaller where int is 32 bits, so that every Step, Duration
 // and Arrival fits an int.
+//
+// MaxSkewedKeys and MaxSkewedLines bound Keys and Lines when they are
+// skewed: a Zipf law's shares are normalised by the sum of the weights of
+// all ranks, which [Events] adds up one rank after another before the first
+// event, in the same order on every platform so that the shares come out
+// the same, and skewed lines take 8 bytes each. The limits keep that setup
+// within about a second on a current core, and the lines' table within
+// 8 MiB.
 const (
-	MaxEvents = min(1<<40, math.MaxInt>>2) // most events in one stream
-	MaxCount  = math.MaxInt32              // most keys, lines or lifecycles in flight
-	MaxSteps  = 1 << 16                    // most events in one lifecycle
-	MaxSpan   = min(1<<40, math.MaxInt>>2) // longest expected arrival span, in rounds
+	MaxEvents      = min(1<<40, math.MaxInt>>2) // most events in one stream
+	MaxCount       = math.MaxInt32              // most keys, lines or lifecycles in flight
+	MaxSteps       = 1 << 16                    // most events in one lifecycle
+	MaxSpan        = min(1<<40, math.MaxInt>>2) // longest expected arrival span, in rounds
+	MaxSkewedKeys  = 1 << 24                    // most keys when KeySkew > 0
+	MaxSkewedLines = 1 << 20                    // most lines when LineSkew > 0
 )
 
 // Config describes a synthetic trace. The package documentation explains the
@@ -31,10 +41,12 @@ type Config struct {
 	// Default: 10,000,000.
 	Events int
 
-	// Keys is the number of key names, 1 to MaxCount, named "K" and the
-	// key's rank padded to the width of Keys ("K0000001" … "K1500000").
-	// Keys whose share rounds to no lifecycle do not appear: by default,
-	// with 1,428,572 lifecycles, K1428573 … K1500000. Default: 1,500,000.
+	// Keys is the number of key names, 1 to MaxCount, or to MaxSkewedKeys
+	// when KeySkew > 0, named "K" and the key's rank padded to the width of
+	// Keys ("K0000001" … "K1500000"). Keys whose share rounds to no
+	// lifecycle do not appear: by default, with 1,428,572 lifecycles,
+	// K1428573 … K1500000. Keys that do not appear cost no memory.
+	// Default: 1,500,000.
 	Keys int
 
 	// KeySkew is the Zipf exponent s ≥ 0 of the keys' shares of the
@@ -43,9 +55,11 @@ type Config struct {
 	// lifecycles, give or take one. Default: 0.
 	KeySkew float64
 
-	// Lines is the number of lines, 1 to MaxCount, named "L" and the line's
-	// rank padded to the width of Lines ("L001" … "L100"). Each key belongs
-	// to one line. Default: 100.
+	// Lines is the number of lines, 1 to MaxCount, or to MaxSkewedLines
+	// when LineSkew > 0, named "L" and the line's rank padded to the width
+	// of Lines ("L001" … "L100"). Each key belongs to one line. Without
+	// skew, lines that no key appearing lands on cost no memory.
+	// Default: 100.
 	Lines int
 
 	// LineSkew is the Zipf exponent s ≥ 0 of the lines' shares of the keys:
@@ -113,60 +127,98 @@ func Default() Config {
 // field out of range, one per line, each starting "synth: " and naming the
 // field, its value and the range it needs.
 func (c Config) Check() error {
-	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("synth: "+format, args...))
+	var p problems
+	c.checkCounts(&p)
+	c.checkDraws(&p)
+	c.checkArrivals(&p)
+	return errors.Join(p...)
+}
+
+// problems collects what Check finds wrong, in order.
+type problems []error
+
+// bad adds a problem, "synth: " and format.
+func (p *problems) bad(format string, args ...any) {
+	*p = append(*p, fmt.Errorf("synth: "+format, args...))
+}
+
+// count adds a problem when the count v of field name is not lo to hi unit.
+func (p *problems) count(name string, v, lo, hi int, unit string) {
+	if v < lo || v > hi {
+		p.bad("%s is %d; want %d to %d %s", name, v, lo, hi, unit)
 	}
-	count := func(name string, v, lo, hi int, unit string) {
-		if v < lo || v > hi {
-			bad("%s is %d; want %d to %d %s", name, v, lo, hi, unit)
-		}
+}
+
+// checkCounts checks the counts of events, keys, lines, steps and
+// lifecycles in flight.
+func (c Config) checkCounts(p *problems) {
+	p.count("Events", c.Events, 0, MaxEvents, "events")
+	if skewed(c.KeySkew) {
+		p.count("Keys", c.Keys, 1, MaxSkewedKeys, "key names when KeySkew > 0")
+	} else {
+		p.count("Keys", c.Keys, 1, MaxCount, "key names")
 	}
-	count("Events", c.Events, 0, MaxEvents, "events")
-	count("Keys", c.Keys, 1, MaxCount, "key names")
-	count("Lines", c.Lines, 1, MaxCount, "lines")
-	count("StepsPerKey", c.StepsPerKey, 1, MaxSteps, "events per lifecycle")
+	if skewed(c.LineSkew) {
+		p.count("Lines", c.Lines, 1, MaxSkewedLines, "lines when LineSkew > 0")
+	} else {
+		p.count("Lines", c.Lines, 1, MaxCount, "lines")
+	}
+	p.count("StepsPerKey", c.StepsPerKey, 1, MaxSteps, "events per lifecycle")
 	if c.StepsPerKey >= 1 {
-		count("OrderedSteps", c.OrderedSteps, 0, min(c.StepsPerKey, MaxSteps), "ordered steps (at most StepsPerKey)")
+		p.count("OrderedSteps", c.OrderedSteps, 0, min(c.StepsPerKey, MaxSteps), "ordered steps (at most StepsPerKey)")
 	}
-	count("InFlight", c.InFlight, 1, MaxCount, "lifecycles in flight")
+	p.count("InFlight", c.InFlight, 1, MaxCount, "lifecycles in flight")
+}
+
+// checkDraws checks the skews, the disorder and the durations.
+func (c Config) checkDraws(p *problems) {
 	for _, f := range []struct {
 		name string
 		v    float64
 	}{{"KeySkew", c.KeySkew}, {"LineSkew", c.LineSkew}} {
 		if !(f.v >= 0 && f.v <= math.MaxFloat64) {
-			bad("%s is %v; want a finite Zipf exponent ≥ 0", f.name, f.v)
+			p.bad("%s is %v; want a finite Zipf exponent ≥ 0", f.name, f.v)
 		}
 	}
 	if !(c.OutOfOrder >= 0 && c.OutOfOrder <= 1) {
-		bad("OutOfOrder is %v; want a probability from 0 to 1", c.OutOfOrder)
+		p.bad("OutOfOrder is %v; want a probability from 0 to 1", c.OutOfOrder)
 	}
 	if err := c.Duration.check(); err != nil {
-		bad("Duration %v: %v", c.Duration, err)
+		p.bad("Duration %v: %v", c.Duration, err)
 	}
+}
+
+// checkArrivals checks the rate and the bursts and, when nothing else is
+// wrong, the span of the arrivals.
+func (c Config) checkArrivals(p *problems) {
 	if !(c.Rate >= 0 && c.Rate <= math.MaxFloat64) {
-		bad("Rate is %v; want 0 (a batch) or a finite number of events per round > 0", c.Rate)
+		p.bad("Rate is %v; want 0 (a batch) or a finite number of events per round > 0", c.Rate)
 	}
 	if c.BurstEvery < 0 {
-		bad("BurstEvery is %d; want 0 (no bursts) or a period of 1 or more rounds", c.BurstEvery)
+		p.bad("BurstEvery is %d; want 0 (no bursts) or a period of 1 or more rounds", c.BurstEvery)
 	}
 	bursts := c.Rate > 0 && c.BurstEvery > 0
 	if bursts {
-		count("BurstLen", c.BurstLen, 1, c.BurstEvery, "rounds (at most BurstEvery)")
+		p.count("BurstLen", c.BurstLen, 1, c.BurstEvery, "rounds (at most BurstEvery)")
 		if !(c.BurstFactor > 0 && c.BurstFactor <= math.MaxFloat64) {
-			bad("BurstFactor is %v; want a finite rate multiplier > 0", c.BurstFactor)
+			p.bad("BurstFactor is %v; want a finite rate multiplier > 0", c.BurstFactor)
 		}
 	}
-	if len(errs) == 0 && c.Rate > 0 {
+	if len(*p) == 0 && c.Rate > 0 {
 		slowest := c.Rate
 		if bursts && c.BurstFactor < 1 {
 			slowest = c.Rate * c.BurstFactor
 		}
 		if span := float64(c.Events) / slowest; !(span <= MaxSpan) {
-			bad("Rate %v spreads %d events over about %.3g rounds; want at most %d rounds: raise Rate", c.Rate, c.Events, span, int64(MaxSpan))
+			p.bad("Rate %v spreads %d events over about %.3g rounds; want at most %d rounds: raise Rate", c.Rate, c.Events, span, int64(MaxSpan))
 		}
 	}
-	return errors.Join(errs...)
+}
+
+// skewed reports whether s is a valid Zipf exponent above 0: one that makes
+// Check hold Keys or Lines to its limit for skewed counts.
+func skewed(s float64) bool {
+	return s > 0 && s <= math.MaxFloat64
 }
 
 // lifecycles returns the number of lifecycles the stream draws on,

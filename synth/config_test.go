@@ -1,6 +1,7 @@
 package synth_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -26,7 +27,9 @@ func TestCheckNamesTheField(t *testing.T) {
 		{"Events", func(c *synth.Config) { c.Events = synth.MaxEvents; c.Events++ }},
 		{"Keys", func(c *synth.Config) { c.Keys = 0 }},
 		{"Keys", func(c *synth.Config) { c.Keys = synth.MaxCount; c.Keys++ }}, // wraps where int is 32 bits: still wrong
+		{"Keys", func(c *synth.Config) { c.Keys, c.KeySkew = synth.MaxSkewedKeys+1, 0.5 }},
 		{"Lines", func(c *synth.Config) { c.Lines = 0 }},
+		{"Lines", func(c *synth.Config) { c.Lines, c.LineSkew = synth.MaxSkewedLines+1, 1 }},
 		{"StepsPerKey", func(c *synth.Config) { c.StepsPerKey = 0 }},
 		{"StepsPerKey", func(c *synth.Config) { c.StepsPerKey = synth.MaxSteps + 1 }},
 		{"OrderedSteps", func(c *synth.Config) { c.OrderedSteps = 8 }},
@@ -59,6 +62,42 @@ func TestCheckNamesTheField(t *testing.T) {
 		msg := err.Error()
 		if !strings.HasPrefix(msg, "synth: "+tc.field) || !strings.Contains(msg, "want") || strings.Contains(msg, "\n") {
 			t.Errorf("%s: Check() = %q; want one line starting \"synth: %s\" and saying what it wants", tc.field, msg, tc.field)
+		}
+	}
+}
+
+// Skewed Keys and Lines have limits of their own, both sides of which Check
+// tells apart; without skew, or with a skew that is itself wrong, the limit
+// is MaxCount.
+func TestCheckSkewedLimits(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(*synth.Config)
+		want   string // the error, or "" for none
+	}{
+		{"most skewed keys", func(c *synth.Config) { c.Keys, c.KeySkew = synth.MaxSkewedKeys, 1e-9 }, ""},
+		{"one skewed key too many", func(c *synth.Config) { c.Keys, c.KeySkew = synth.MaxSkewedKeys+1, 1e-9 },
+			fmt.Sprintf("synth: Keys is %d; want 1 to %d key names when KeySkew > 0", synth.MaxSkewedKeys+1, synth.MaxSkewedKeys)},
+		{"most keys without skew", func(c *synth.Config) { c.Keys = synth.MaxCount }, ""},
+		{"most keys, wrong skew", func(c *synth.Config) { c.Keys, c.KeySkew = synth.MaxCount, math.Inf(1) },
+			"synth: KeySkew is +Inf; want a finite Zipf exponent ≥ 0"},
+		{"most skewed lines", func(c *synth.Config) { c.Lines, c.LineSkew = synth.MaxSkewedLines, 3 }, ""},
+		{"one skewed line too many", func(c *synth.Config) { c.Lines, c.LineSkew = synth.MaxSkewedLines+1, 3 },
+			fmt.Sprintf("synth: Lines is %d; want 1 to %d lines when LineSkew > 0", synth.MaxSkewedLines+1, synth.MaxSkewedLines)},
+		{"most lines without skew", func(c *synth.Config) { c.Lines = synth.MaxCount }, ""},
+		{"most lines, wrong skew", func(c *synth.Config) { c.Lines, c.LineSkew = synth.MaxCount, math.NaN() },
+			"synth: LineSkew is NaN; want a finite Zipf exponent ≥ 0"},
+		{"no skewed keys", func(c *synth.Config) { c.Keys, c.KeySkew = 0, 1 },
+			fmt.Sprintf("synth: Keys is 0; want 1 to %d key names when KeySkew > 0", synth.MaxSkewedKeys)},
+	} {
+		c := synth.Default()
+		tc.change(&c)
+		got := ""
+		if err := c.Check(); err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%s: Check() = %q; want %q", tc.name, got, tc.want)
 		}
 	}
 }

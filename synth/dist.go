@@ -166,14 +166,20 @@ func (d Dist) check() error {
 			return fmt.Errorf("exponential mean is %v; want 0 to %d rounds", d.a, MaxDuration)
 		}
 	case distLogNormal:
-		if math.IsNaN(d.a) || math.IsInf(d.a, 0) {
-			return fmt.Errorf("lognormal mu is %v; want a finite number", d.a)
-		}
-		if !(d.b >= 0 && d.b <= math.MaxFloat64) {
-			return fmt.Errorf("lognormal sigma is %v; want a finite number ≥ 0", d.b)
-		}
+		return d.checkLogNormal()
 	default:
 		return errors.New("unknown distribution kind")
+	}
+	return nil
+}
+
+// checkLogNormal reports a lognormal's first parameter out of range, or nil.
+func (d Dist) checkLogNormal() error {
+	if math.IsNaN(d.a) || math.IsInf(d.a, 0) {
+		return fmt.Errorf("lognormal mu is %v; want a finite number", d.a)
+	}
+	if !(d.b >= 0 && d.b <= math.MaxFloat64) {
+		return fmt.Errorf("lognormal sigma is %v; want a finite number ≥ 0", d.b)
 	}
 	return nil
 }

@@ -79,12 +79,32 @@
 //
 // # Cost
 //
-// Memory does not grow with the number of events. Events holds the names of
-// the keys that get lifecycles, 1 + the digits of Keys bytes each, and a
-// 4-byte in-flight index per such key; with KeySkew > 0, 40 more bytes per
-// key with a share, worked out in O(Keys) time; the names of the lines, and
-// with LineSkew > 0 8 more bytes per line; and about 40 bytes per lifecycle
-// in flight. For [Default] that is about 18 MB. It allocates only while it
-// sets up, before the first event, and then takes some tens of nanoseconds
-// per event, O(log Keys) more per lifecycle with KeySkew > 0.
+// Memory grows with the keys and lines the stream uses and the lifecycles in
+// flight, not with the number of events, nor with Keys or Lines as such but
+// for the tables of skewed counts:
+//
+//   - Names: each takes 1 + the digits of Keys (or Lines) bytes, and is made
+//     when its key, or the first key on its line, enters the window. Events
+//     keeps them, in blocks of 4,096 consecutive ranks made when one of them
+//     is first needed, when there are at most 2,097,152 keys or 65,536
+//     lines; as keys without skew enter in rank order, that is the names of
+//     the keys entered so far, give or take a block. Past those counts it
+//     keeps none, and makes a name again each time its key enters the window,
+//     4,096 names to a buffer, so that it holds one buffer whatever the
+//     counts.
+//   - With KeySkew > 0, 40 bytes and the name of each key with a share, at
+//     most min(Keys, lifecycles) of them, worked out in O(Keys) time before
+//     the first event, with Keys at most [MaxSkewedKeys]: about a second.
+//   - With LineSkew > 0, 8 bytes per line, worked out in O(Lines) time, with
+//     Lines at most [MaxSkewedLines]: 8 MiB.
+//   - About 80 to 100 bytes per lifecycle in flight, min(InFlight,
+//     lifecycles) of them (a slot, a ticket and a place in a hash index of
+//     the keys in flight), and 4 bytes per step of a lifecycle.
+//
+// For [Default] that is about 13 MB, most of it the names of 1,428,572 keys,
+// made as they enter. It sets up in O(min(InFlight, lifecycles)) time, plus
+// the skews', and then takes some tens of nanoseconds per event, O(log Keys)
+// more per lifecycle with KeySkew > 0. It allocates while it runs only to
+// make names, once per 4,096 of them, never per event: with keys that come
+// back, not at all once all have entered.
 package synth

@@ -27,10 +27,15 @@ const (
 //
 // Events panics with the error of [Config.Check], whose text starts with
 // "synth: ", when cfg is invalid. Each range over the sequence sets up in
-// O(Keys + Lines) time, allocating the names and tables the package
-// documentation lists, and then emits each event in O(1) time (O(log Keys)
-// per lifecycle with KeySkew > 0) without allocating; stopping the range
-// early stops the generator.
+// O(min(InFlight, lifecycles)) time, plus O(Keys) with KeySkew > 0 and
+// O(Lines) with LineSkew > 0, allocating the tables the package
+// documentation lists, and then emits each event in amortised O(1) time
+// (O(log Keys) more per lifecycle with KeySkew > 0). Its memory grows with
+// the keys and lines the stream uses, never with the events, nor with Keys
+// or Lines as such but for 8 bytes per line with LineSkew > 0. It allocates while it runs only to make names as keys
+// and lines first enter the window (or, past about two million keys or
+// 65,536 lines, each time they enter it), once per 4,096 names, never per
+// event. Stopping the range early stops the generator.
 func Events(cfg Config) iter.Seq[konvoy.Event] {
 	if err := cfg.Check(); err != nil {
 		panic(err)
@@ -42,14 +47,15 @@ func Events(cfg Config) iter.Seq[konvoy.Event] {
 }
 
 // slot is a key in flight: the lifecycles of the key now in the window, of
-// which the first is being written.
+// which the first is being written, and the names its events carry.
 type slot struct {
-	key     int32
-	line    int32
-	pos     int32 // the next event's position in the lifecycle
-	held    int32 // lifecycles of the key in the window, as many as tickets
-	life    int   // the lifecycle being written, 0 for the key's first
-	swapped bool  // the last ordered step emitted was swapped with this one
+	key      int32
+	pos      int32  // the next event's position in the lifecycle
+	held     int32  // lifecycles of the key in the window, as many as tickets
+	swapped  bool   // the last ordered step emitted was swapped with this one
+	life     int    // the lifecycle being written, 0 for the key's first
+	keyName  string // the key's name, made when it entered the window
+	lineName string // its line's name
 }
 
 // generator is one run of a stream.
@@ -64,10 +70,10 @@ type generator struct {
 	arrivals   *arrivals
 	entries    *entries
 
-	keyNames, lineNames names
-	lines               lines
+	lineNames *names
+	lines     lines
 
-	keySlot []int32 // per key id: its slot, or −1 when not in flight
+	index   keyIndex // the keys in flight and their slots
 	slots   []slot
 	free    []int32 // unused slots
 	tickets []int32 // per lifecycle in the window: its key's slot
@@ -76,7 +82,7 @@ type generator struct {
 // newGenerator sets up a run of c, which must be valid, and fills the window.
 func newGenerator(c Config) *generator {
 	pcg := func(stream uint64) *rand.PCG { return rand.NewPCG(c.Seed, stream) }
-	entries := newEntries(c, pcg(streamKeyShares))
+	window := min(c.InFlight, c.lifecycles())
 	g := &generator{
 		events:     c.Events,
 		ordered:    c.OrderedSteps,
@@ -86,16 +92,11 @@ func newGenerator(c Config) *generator {
 		swap:       pcg(streamSwap),
 		durations:  newDurations(c.Duration, pcg(streamDuration)),
 		arrivals:   newArrivals(c, pcg(streamArrival)),
-		entries:    entries,
-		keyNames:   newNames('K', c.Keys, entries.used),
-		lineNames:  newNames('L', c.Lines, c.Lines),
+		entries:    newEntries(c, pcg(streamKeyShares)),
+		lineNames:  newNames('L', c.Lines, maxKeptLineNames),
 		lines:      newLines(c.Lines, c.LineSkew, pcg(streamLines).Uint64()),
-		keySlot:    make([]int32, entries.used),
+		index:      newKeyIndex(window),
 	}
-	for i := range g.keySlot {
-		g.keySlot[i] = -1
-	}
-	window := min(c.InFlight, c.lifecycles())
 	g.slots = make([]slot, window)
 	g.free = make([]int32, window)
 	for i := range g.free {
@@ -129,18 +130,25 @@ func pattern(steps, ordered int) []int32 {
 // whether there was one. A lifecycle of a key in flight queues behind the
 // key's lifecycles in the window.
 func (g *generator) admit(t int) bool {
-	key, life, ok := g.entries.next()
+	key, name, life, ok := g.entries.next()
 	if !ok {
 		return false
 	}
-	s := g.keySlot[key]
-	if s >= 0 {
+	var s int32
+	if cell, found := g.index.find(key); found {
+		s = g.index.slot(cell)
 		g.slots[s].held++
 	} else {
 		s = g.free[len(g.free)-1]
 		g.free = g.free[:len(g.free)-1]
-		g.slots[s] = slot{key: key, line: g.lines.of(key), held: 1, life: life}
-		g.keySlot[key] = s
+		g.slots[s] = slot{
+			key:      key,
+			held:     1,
+			life:     life,
+			keyName:  g.entries.name(name),
+			lineName: g.lineNames.name(int(g.lines.of(key)) + 1),
+		}
+		g.index.put(cell, key, s)
 	}
 	g.tickets[t] = s
 	return true
@@ -173,8 +181,8 @@ func (g *generator) run(yield func(konvoy.Event) bool) {
 			step = 0
 		}
 		e := konvoy.Event{
-			Key:      g.keyNames.name(sl.key),
-			Line:     g.lineNames.name(sl.line),
+			Key:      sl.keyName,
+			Line:     sl.lineName,
 			Step:     step,
 			Duration: g.durations.next(),
 			Arrival:  g.arrivals.next(),
@@ -189,7 +197,8 @@ func (g *generator) run(yield func(konvoy.Event) bool) {
 		sl.pos = 0
 		sl.life++
 		if sl.held--; sl.held == 0 {
-			g.keySlot[sl.key] = -1
+			cell, _ := g.index.find(sl.key)
+			g.index.remove(cell)
 			g.free = append(g.free, s)
 		}
 		if !g.admit(t) {
