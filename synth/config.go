@@ -8,7 +8,9 @@ import (
 
 // Limits of a Config's counts. MaxEvents and MaxSpan are 2^40 on 64-bit
 // platforms and smaller where int is 32 bits, so that every Step, Duration
-// and Arrival fits an int.
+// and Arrival fits an int: arrivals would have to run 64 times longer than
+// their expected span to overflow one there, which happens with a
+// probability below e^-63.
 //
 // MaxSkewedKeys and MaxSkewedLines bound Keys and Lines when they are
 // skewed: a Zipf law's shares are normalised by the sum of the weights of
@@ -21,9 +23,10 @@ const (
 	MaxEvents      = min(1<<40, math.MaxInt>>2) // most events in one stream
 	MaxCount       = math.MaxInt32              // most keys, lines or lifecycles in flight
 	MaxSteps       = 1 << 16                    // most events in one lifecycle
-	MaxSpan        = min(1<<40, math.MaxInt>>2) // longest expected arrival span, in rounds
+	MaxSpan        = min(1<<40, math.MaxInt>>6) // longest expected arrival span, in rounds
 	MaxSkewedKeys  = 1 << 24                    // most keys when KeySkew > 0
 	MaxSkewedLines = 1 << 20                    // most lines when LineSkew > 0
+	MaxBursts      = 1 << 30                    // most burst periods a stream's expected span may cross
 )
 
 // Config describes a synthetic trace. The package documentation explains the
@@ -100,7 +103,9 @@ type Config struct {
 	// burst starts at every multiple of BurstEvery and lasts BurstLen
 	// rounds, 1 to BurstEvery, during which events arrive at Rate ×
 	// BurstFactor (> 0; below 1 makes a lull). BurstLen and BurstFactor
-	// are ignored when BurstEvery or Rate is 0. Default: no bursts.
+	// are ignored when BurstEvery or Rate is 0. The stream's expected span
+	// (see Rate) may cross at most MaxBursts periods, since drawing an
+	// arrival steps through every period it crosses. Default: no bursts.
 	BurstEvery  int
 	BurstLen    int
 	BurstFactor float64
@@ -209,8 +214,13 @@ func (c Config) checkArrivals(p *problems) {
 		if bursts && c.BurstFactor < 1 {
 			slowest = c.Rate * c.BurstFactor
 		}
-		if span := float64(c.Events) / slowest; !(span <= MaxSpan) {
+		span := float64(c.Events) / slowest
+		switch {
+		case !(span <= MaxSpan):
 			p.bad("Rate %v spreads %d events over about %.3g rounds; want at most %d rounds: raise Rate", c.Rate, c.Events, span, int64(MaxSpan))
+		case bursts && span/float64(c.BurstEvery) > MaxBursts:
+			p.bad("BurstEvery is %d; want a period that the stream, spread over about %.3g rounds, crosses at most %d times: lengthen BurstEvery or raise Rate",
+				c.BurstEvery, span, MaxBursts)
 		}
 	}
 }

@@ -89,7 +89,18 @@ func TestCheckSkewedLimits(t *testing.T) {
 			"synth: LineSkew is NaN; want a finite Zipf exponent ≥ 0"},
 		{"no skewed keys", func(c *synth.Config) { c.Keys, c.KeySkew = 0, 1 },
 			fmt.Sprintf("synth: Keys is 0; want 1 to %d key names when KeySkew > 0", synth.MaxSkewedKeys)},
+		// 2^30 events at one a round, in bursts every round: MaxBursts
+		// periods, the most; the same in a lull at half the rate cross twice
+		// as many.
+		{"the most bursts", func(c *synth.Config) { c.Events, c.Rate, c.BurstEvery, c.BurstLen, c.BurstFactor = 1<<30, 1, 1, 1, 2 }, ""},
+		{"bursts too many", func(c *synth.Config) { c.Events, c.Rate, c.BurstEvery, c.BurstLen, c.BurstFactor = 1<<30, 1, 1, 1, 0.5 },
+			"synth: BurstEvery is 1; want a period that the stream, spread over about 2.15e+09 rounds, crosses at most 1073741824 times: lengthen BurstEvery or raise Rate"},
+		{"a tiny rate in bursts", func(c *synth.Config) { c.Events, c.Rate, c.BurstEvery, c.BurstLen, c.BurstFactor = 10, 1e-11, 2, 1, 1 },
+			"synth: BurstEvery is 2; want a period that the stream, spread over about 1e+12 rounds, crosses at most 1073741824 times: lengthen BurstEvery or raise Rate"},
 	} {
+		if strings.Contains(tc.name, "burst") && synth.MaxSpan < synth.MaxBursts {
+			continue // a 32-bit platform, where no span crosses so many periods
+		}
 		c := synth.Default()
 		tc.change(&c)
 		got := ""
