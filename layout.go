@@ -142,6 +142,25 @@ func Partitioned(n int) Layout {
 // lane per key, or per partition of keys.
 func (l Layout) pinsKeys() bool { return l.lanes == keyLanes || l.lanes == partitionLanes }
 
+// HoldsBacklog tells whether a run of layout l under dispatch policy p can
+// hold more events in memory at once than it has consumers, a backlog that
+// grows while consumers fall behind: under [LaneAware], a layout with lanes,
+// whose events wait for their lane; under [Static], a layout whose lanes do
+// not pin each key to one lane ([LineConvoy], a [NewLayout] with lanes),
+// whose events wait to be applied; and the [Resequencer] under every policy,
+// whose events wait for their gaps. [WithMaxBacklog] limits it.
+func (l Layout) HoldsBacklog(p Policy) bool {
+	switch {
+	case l.handler == resequence:
+		return true
+	case p == LaneAware:
+		return l.lanes != noLanes
+	case p == Static:
+		return l.lanes != noLanes && !l.pinsKeys()
+	}
+	return false
+}
+
 // Partitions returns the number of partitions of a [Partitioned] layout, and
 // 0 for every other layout.
 func (l Layout) Partitions() int { return l.partitions }

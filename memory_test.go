@@ -1,11 +1,14 @@
 package konvoy_test
 
 import (
+	"errors"
 	"iter"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy"
+	"pgregory.net/rapid"
 )
 
 // allocated returns the bytes f allocates, collected or not: an upper bound
@@ -143,5 +146,118 @@ func BenchmarkHotKey(b *testing.B) {
 			got := allocated(func() { run(b, hotKey(b.N, 4096, 0), konvoy.Convoy, 4, konvoy.WithPolicy(p)) })
 			b.ReportMetric(float64(got)/float64(b.N), "bytes/event")
 		})
+	}
+}
+
+// A run holds at most the backlog WithMaxBacklog allows: a hot key's batch
+// under lane-aware dispatch holds every event behind the one running, so
+// after its i-th event, i; static dispatch of a hot line every event taken
+// and not applied, the running one too, i+1; the resequencer, fed a key's
+// steps backwards, every one until step 1 releases them, or until the end
+// of the run without it. A run that needs one more than the limit fails
+// where it does, with an error that wraps ErrBacklog.
+func TestABacklogBeyondItsLimitIsAnError(t *testing.T) {
+	const n = 1000
+	for _, c := range []struct {
+		layout konvoy.Layout
+		policy konvoy.Policy
+		events iter.Seq[konvoy.Event]
+		most   int // the backlog of the whole run
+		want   string
+	}{
+		{konvoy.Convoy, konvoy.LaneAware, hotKey(n, 7, 0), n - 1,
+			`konvoy: event 999 (key "HOT"): backlog over its limit: lane-aware dispatch of convoy at 4 consumers holds 999 events from the oldest that no consumer could take yet on, more than the 998 it may (WithMaxBacklog)`},
+		{konvoy.LineConvoy, konvoy.Static, hotKey(n, 7, 0), n,
+			`konvoy: event 999 (key "HOT"): backlog over its limit: static dispatch of line-convoy at 4 consumers holds 1000 events taken but not yet applied, more than the 999 it may (WithMaxBacklog)`},
+		{konvoy.Resequencer, konvoy.HeadOfLine, backwards(n, 1), n - 1,
+			`konvoy: event 999 (key "HOT"): backlog over its limit: head-of-line dispatch of resequencer at 4 consumers holds 999 events, most of them held until their gaps fill, more than the 998 it may (WithMaxBacklog)`},
+		// Without step 1 nothing is released, and applying the events
+		// still waiting at the end holds the last of them too.
+		{konvoy.Resequencer, konvoy.HeadOfLine, backwards(n, 2), n - 1,
+			`konvoy: at the end of the run: backlog over its limit: head-of-line dispatch of resequencer at 4 consumers holds 999 events held until their gaps fill, more than the 998 it may (WithMaxBacklog)`},
+	} {
+		if !c.layout.HoldsBacklog(c.policy) {
+			t.Errorf("%s under %s holds no backlog, it says", c.layout, c.policy)
+		}
+		run(t, c.events, c.layout, 4, konvoy.WithPolicy(c.policy), konvoy.WithMaxBacklog(c.most))
+		s, err := konvoy.NewSimulator(c.layout, 4, konvoy.WithPolicy(c.policy), konvoy.WithMaxBacklog(c.most-1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for e := range c.events {
+			if err = s.Add(e); err != nil {
+				break
+			}
+		}
+		_, rerr := s.Result()
+		if err == nil {
+			err = rerr
+		}
+		if err == nil || err.Error() != c.want || !errors.Is(err, konvoy.ErrBacklog) || rerr != err {
+			t.Errorf("%s, %s: %v (Result: %v)\nwant %s", c.layout, c.policy, err, rerr, c.want)
+		}
+	}
+}
+
+// backwards yields events of one key whose steps count down from n to
+// last: the resequencer holds each until step 1 arrives.
+func backwards(n, last int) iter.Seq[konvoy.Event] {
+	return func(yield func(konvoy.Event) bool) {
+		for step := n; step >= last; step-- {
+			if !yield(konvoy.Event{Key: "HOT", Step: step, Duration: 1}) {
+				return
+			}
+		}
+	}
+}
+
+// A run of a layout and policy that HoldsBacklog says hold none never holds
+// more events than it has consumers: under head-of-line dispatch each
+// consumer's last event at most, under static dispatch of keys pinned to
+// lanes none (they are applied when taken) and of no lanes each consumer's
+// last, under lane-aware dispatch with no lanes none that a free consumer
+// would not take at once.
+func TestRunsThatHoldNoBacklogStayWithinTheirConsumers(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sh := anyShape
+		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
+		events := eventsOf(sh).Draw(t, "events")
+		c := rapid.IntRange(1, 8).Draw(t, "consumers")
+		for _, p := range konvoy.Policies() {
+			for _, l := range allLayouts {
+				if l.HoldsBacklog(p) {
+					continue
+				}
+				if _, err := konvoy.Simulate(events, l, c, konvoy.WithPolicy(p), konvoy.WithMaxBacklog(c)); err != nil {
+					t.Fatalf("%s, %s, %d consumers: %v", l, p, c, err)
+				}
+			}
+		}
+	})
+}
+
+// Which runs can hold a backlog, layout by layout: lane-aware dispatch of
+// every layout with lanes, static dispatch of lanes that do not pin keys,
+// and the resequencer under every policy.
+func TestHoldsBacklog(t *testing.T) {
+	byCustomer := konvoy.NewLayout("by-customer", func(e konvoy.Event) (string, bool) { return e.Line, true })
+	for _, c := range []struct {
+		layout                          konvoy.Layout
+		headOfLine, laneAware, isStatic bool
+	}{
+		{konvoy.Free, false, false, false},
+		{konvoy.Convoy, false, true, false},
+		{konvoy.LineConvoy, false, true, true},
+		{konvoy.VersionStamp, false, false, false},
+		{konvoy.SelectiveConvoy, false, true, false},
+		{konvoy.Partitioned(3), false, true, false},
+		{konvoy.Resequencer, true, true, true},
+		{byCustomer, false, true, true},
+		{konvoy.NewLayout("none", nil), false, false, false},
+	} {
+		got := []bool{c.layout.HoldsBacklog(konvoy.HeadOfLine), c.layout.HoldsBacklog(konvoy.LaneAware), c.layout.HoldsBacklog(konvoy.Static)}
+		if want := []bool{c.headOfLine, c.laneAware, c.isStatic}; !slices.Equal(got, want) {
+			t.Errorf("%s: head-of-line, lane-aware, static hold a backlog: %v; want %v", c.layout, got, want)
+		}
 	}
 }

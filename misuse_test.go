@@ -31,6 +31,7 @@ func TestMisusePanicsWithThePrefix(t *testing.T) {
 		{"Partitioned(0)", func() { konvoy.Partitioned(0) }, "konvoy: Partitioned(0): want 1 to 2147483647 partitions"},
 		{"AllLayouts(0)", func() { konvoy.AllLayouts(0) }, "konvoy: Partitioned(0): want 1 to 2147483647 partitions"},
 		{"NewLayout with no name", func() { konvoy.NewLayout("", nil) }, "konvoy: NewLayout: the name is empty"},
+		{"WithMaxBacklog(-1)", func() { konvoy.WithMaxBacklog(-1) }, "konvoy: WithMaxBacklog(-1): want 0 (no limit) or more events"},
 		{"WithSchedule(0)", func() { konvoy.WithSchedule(0) }, "konvoy: WithSchedule(0): want a limit of at least 1 event"},
 		{"KafkaPartition with 0 partitions", func() { konvoy.KafkaPartition("A", 0) }, "konvoy: KafkaPartition with 0 partitions: want at least 1"},
 		{"SelectiveMultiplier with a share of 2", func() { konvoy.SelectiveMultiplier(2, 1) }, "konvoy: ordered share is 2; want a fraction in [0, 1]"},

@@ -12,11 +12,13 @@ import (
 // tepe yazma hızı, 97.22). RoundSeconds is how long one round of the model
 // lasts, in seconds: the service time of an event of Duration 1.
 // MaxConsumers is the largest consumer count the planner tries, up to
-// [MaxConsumers]; 0 means 1024.
+// [MaxConsumers]; 0 means 1024. MaxBacklog limits each run as
+// [WithMaxBacklog] does; 0 sets no limit.
 type PlanConfig struct {
 	Peak         float64
 	RoundSeconds float64
 	MaxConsumers int
+	MaxBacklog   int
 }
 
 // Plan answers, for one layout and policy, how many consumers keep up with
@@ -59,21 +61,16 @@ type Plan struct {
 // trace's events is tried. An empty trace needs no consumers.
 //
 // PlanConsumers returns an error for a peak or round length that is not a
-// positive finite number, for a limit that is not 0 to [MaxConsumers], and
-// for the first invalid event, as [Simulate] does. It panics, with a
+// positive finite number, for a limit that is not 0 to [MaxConsumers], for a
+// negative backlog limit, for the first invalid event, as [Simulate] does,
+// and for a run whose backlog outgrows cfg.MaxBacklog. It panics, with a
 // "konvoy:" prefix, when events is nil.
 func PlanConsumers(events iter.Seq[Event], layout Layout, policy Policy, cfg PlanConfig) (Plan, error) {
 	if events == nil {
 		panic("konvoy: PlanConsumers: events is nil")
 	}
-	if !(cfg.Peak > 0) || math.IsInf(cfg.Peak, 1) {
-		return Plan{}, fmt.Errorf("konvoy: peak rate %v: want a positive number of events per second", cfg.Peak)
-	}
-	if !(cfg.RoundSeconds > 0) || math.IsInf(cfg.RoundSeconds, 1) {
-		return Plan{}, fmt.Errorf("konvoy: round length %v: want a positive number of seconds", cfg.RoundSeconds)
-	}
-	if cfg.MaxConsumers < 0 || cfg.MaxConsumers > MaxConsumers {
-		return Plan{}, fmt.Errorf("konvoy: consumer limit %d: want 0 (1024) to %d", cfg.MaxConsumers, MaxConsumers)
+	if err := cfg.check(); err != nil {
+		return Plan{}, err
 	}
 	limit := cfg.MaxConsumers
 	if limit == 0 {
@@ -97,7 +94,7 @@ func PlanConsumers(events iter.Seq[Event], layout Layout, policy Policy, cfg Pla
 		return p, nil
 	}
 	fits := func(c int) (int, bool, error) {
-		r, err := simulateSeq(events, layout, c, WithPolicy(policy))
+		r, err := simulateSeq(events, layout, c, WithPolicy(policy), WithMaxBacklog(cfg.MaxBacklog))
 		return r.Rounds, keepsUp(r.Rounds), err
 	}
 	// No run on c consumers beats Work/c rounds, so fewer than Work/budget
@@ -116,6 +113,21 @@ func PlanConsumers(events iter.Seq[Event], layout Layout, policy Policy, cfg Pla
 	}
 	p.Consumers, p.Rounds, p.Rate = c, rounds, rate(p.Events, rounds, cfg.RoundSeconds)
 	return p, nil
+}
+
+// check returns the error of the first field out of its range.
+func (cfg PlanConfig) check() error {
+	switch {
+	case !(cfg.Peak > 0) || math.IsInf(cfg.Peak, 1):
+		return fmt.Errorf("konvoy: peak rate %v: want a positive number of events per second", cfg.Peak)
+	case !(cfg.RoundSeconds > 0) || math.IsInf(cfg.RoundSeconds, 1):
+		return fmt.Errorf("konvoy: round length %v: want a positive number of seconds", cfg.RoundSeconds)
+	case cfg.MaxConsumers < 0 || cfg.MaxConsumers > MaxConsumers:
+		return fmt.Errorf("konvoy: consumer limit %d: want 0 (1024) to %d", cfg.MaxConsumers, MaxConsumers)
+	case cfg.MaxBacklog < 0:
+		return fmt.Errorf("konvoy: backlog limit %d: want 0 (none) or more events", cfg.MaxBacklog)
+	}
+	return nil
 }
 
 // smallestFitting returns the smallest c in [from, limit] for which fits

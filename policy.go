@@ -1,6 +1,9 @@
 package konvoy
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Policy is the rule by which a free consumer chooses its next event: a
 // choice separate from the layout, since real brokers with the same lanes
@@ -64,12 +67,36 @@ type Option func(*options)
 type options struct {
 	policy        Policy
 	scheduleLimit int // 0: no schedule kept
+	maxBacklog    int // 0: no limit
 }
 
 // WithPolicy sets the dispatch policy; the default is [HeadOfLine].
 func WithPolicy(p Policy) Option {
 	return func(o *options) { o.policy = p }
 }
+
+// WithMaxBacklog limits the events a run may hold in memory at once beyond
+// one per consumer, to n: under [LaneAware], the events from the oldest
+// that no consumer could take yet on; under [Static] with lanes that do not
+// pin each key to one lane, the events taken but not yet applied; under the
+// [Resequencer], the events held until their gaps fill (see
+// [Layout.HoldsBacklog]). Such a backlog grows with the events while
+// consumers fall behind: a hot lane's batch holds every event behind its
+// head. A run that would hold more than n fails, at that event, with an
+// error that wraps [ErrBacklog], rather than grow without bound. 0, the
+// default, sets no limit; the limit costs a comparison an event.
+//
+// WithMaxBacklog panics, with a "konvoy:" prefix, when n < 0.
+func WithMaxBacklog(n int) Option {
+	if n < 0 {
+		panic(fmt.Sprintf("konvoy: WithMaxBacklog(%d): want 0 (no limit) or more events", n))
+	}
+	return func(o *options) { o.maxBacklog = n }
+}
+
+// ErrBacklog is wrapped by the error of a run that would hold more events
+// than [WithMaxBacklog] allows.
+var ErrBacklog = errors.New("backlog over its limit")
 
 // WithSchedule keeps the full schedule of a run in [Result].Schedule, one
 // [Slot] per event, for runs of at most limit events: the basis for

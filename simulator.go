@@ -151,7 +151,33 @@ func (s *Simulator) Add(e Event) error {
 	s.events++
 	s.work += e.Duration
 	s.lastArrival = e.Arrival
+	if s.opts.maxBacklog > 0 && max(s.backlog(), s.maxBuffered) > s.opts.maxBacklog {
+		s.err = s.backlogError(&e)
+		return s.err
+	}
 	return nil
+}
+
+// backlog returns the events the run holds: the lane-aware dispatcher's
+// from the oldest not yet taken on, the static queues', and the
+// resequencer's. (The resequencer's may have been more during the last
+// Add: maxBuffered is its peak.)
+func (s *Simulator) backlog() int {
+	return len(s.aware.fifo) - s.aware.front + s.owned.n + s.holding
+}
+
+// backlogError is the error of event e, after which the run holds more
+// than its backlog limit.
+func (s *Simulator) backlogError(e *Event) error {
+	what := "events taken but not yet applied"
+	switch {
+	case s.layout.handler == resequence:
+		what = "events, most of them held until their gaps fill"
+	case s.opts.policy == LaneAware:
+		what = "events from the oldest that no consumer could take yet on"
+	}
+	return fmt.Errorf("konvoy: event %d (key %q): %w: %s dispatch of %s at %d consumers holds %d %s, more than the %d it may (WithMaxBacklog)",
+		s.events-1, e.Key, ErrBacklog, s.opts.policy, s.layout, s.consumers.n, max(s.backlog(), s.maxBuffered), what, s.opts.maxBacklog)
 }
 
 // mustBeMade panics unless s was made by NewSimulator.
@@ -232,6 +258,13 @@ func (s *Simulator) Result() (Result, error) {
 			s.runLaneAware()
 		}
 		s.applyAll()
+		// Applying what still waits can only make the resequencer hold
+		// more; the dispatchers' backlogs only drain.
+		if s.opts.maxBacklog > 0 && s.maxBuffered > s.opts.maxBacklog {
+			s.err = fmt.Errorf("konvoy: at the end of the run: %w: %s dispatch of %s at %d consumers holds %d events held until their gaps fill, more than the %d it may (WithMaxBacklog)",
+				ErrBacklog, s.opts.policy, s.layout, s.consumers.n, s.maxBuffered, s.opts.maxBacklog)
+			return Result{}, s.err
+		}
 	}
 	r := Result{
 		Events:         s.events,

@@ -10,6 +10,7 @@ package konvoy
 type ownedQueues struct {
 	queue [][]finished // by consumer; the events from head on wait
 	head  []int
+	n     int          // events waiting, in all the queues
 	heads minHeap[int] // consumers whose queue is not empty, by their head's finish and input index
 }
 
@@ -31,6 +32,7 @@ func (o *ownedQueues) push(id int, f finished) {
 		q, h = q[:copy(q, q[h:])], 0
 	}
 	o.queue[id], o.head[id] = append(q, f), h
+	o.n++
 }
 
 // next returns the next event to apply, and false when no event waits.
@@ -46,6 +48,7 @@ func (o *ownedQueues) next() (finished, bool) {
 func (o *ownedQueues) pop() {
 	id := o.heads[0].val
 	o.head[id]++
+	o.n--
 	if h := o.head[id]; h < len(o.queue[id]) {
 		f := o.queue[id][h]
 		o.heads[0].key, o.heads[0].tie = f.finish, f.index

@@ -112,6 +112,7 @@ type options struct {
 	capacity   bool
 	peak       float64
 	reader     eventlog.Reader
+	maxBacklog int // -max-backlog: the events all runs may hold, 0 for no limit
 
 	consumersSet bool           // -consumers was given
 	plot         string         // -plot: the directory of the pictures, or ""
@@ -152,7 +153,7 @@ func (l *stringList) Set(v string) error {
 }
 
 // eventFlags are the flags that mean something only with -events.
-var eventFlags = append([]string{"layouts", "gantt", "format", "capacity", "peak"}, traceFlagNames...)
+var eventFlags = append([]string{"layouts", "gantt", "format", "capacity", "peak", "max-backlog"}, traceFlagNames...)
 
 // usageError is a command-line mistake: exit status 2.
 type usageError struct{ msg string }
@@ -243,6 +244,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&opt.capacity, "capacity", false, "add the capacity table for the trace's ordered share (needs free in -layouts)")
 	fs.Float64Var(&opt.peak, "peak", konvoy.LessonPeakRate, "the peak write `rate`, in events/s, of the capacity table")
 	trace.register(fs)
+	maxBacklog := backlogFlag(fs)
 	fs.StringVar(&opt.plot, "plot", "", "also draw the pictures (rounds against consumers, schedules, latency) into the directory `DIR`")
 	plotFormat := fs.String("plot-format", "both", "the pictures' `format`: svg, png or both (needs -plot)")
 	fs.Usage = func() {
@@ -329,6 +331,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	if set["peak"] && !opt.capacity {
 		return opt, usagef("-peak needs -capacity")
 	}
+	opt.maxBacklog = *maxBacklog
 	if !(opt.peak >= 0) || opt.peak > 1e300 {
 		return opt, usagef("-peak is %v; want a rate of 0 or more events/s", opt.peak)
 	}

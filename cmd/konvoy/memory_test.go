@@ -85,3 +85,49 @@ func TestCountsBeyondTheirRangeAreUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// -max-backlog bounds what the runs hold together: shared by the runs that
+// can hold a backlog, a share too small for a hot key's batch stops the
+// report with the run, the event and what to do, exit status 1; 0 lifts
+// the limit; a negative one, or one without a trace, is a usage error.
+func TestMaxBacklog(t *testing.T) {
+	hot := hotTrace(1000)
+	// Lane-aware convoy and line convoy, and static line convoy, at 4 and 8
+	// consumers: 6 runs share 3000 events, 500 each, and the first to need
+	// more is static dispatch of the line, which holds the running event
+	// too.
+	args := []string{"-events", "-", "-policy", "lane-aware,static", "-consumers", "4,8", "-max-backlog", "3000"}
+	out, errOut, status := runWithInput(hot, args...)
+	want := `<stdin>:502: event 500 (key "HOT"): backlog over its limit: static dispatch of line-convoy at 4 consumers holds 501 events taken but not yet applied, more than the 500 it may (WithMaxBacklog); -max-backlog 3000 is shared by the 6 runs that can hold a backlog: raise it, or run fewer of them` + "\n"
+	if status != 1 || out != "" || errOut != want {
+		t.Errorf("status %d, stdout %q, stderr\n%s\nwant 1, nothing and\n%s", status, out, errOut, want)
+	}
+	for _, limit := range []string{"6000", "0"} {
+		if _, errOut, status := runWithInput(hot, append(args[:len(args)-1], limit)...); status != 0 {
+			t.Errorf("-max-backlog %s: status %d, stderr %q", limit, status, errOut)
+		}
+	}
+	_, errOut, status = runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-backlog", "100")
+	if !strings.HasPrefix(errOut, `<stdin>: event 17 (key "HOT"): backlog over its limit: lane-aware dispatch of selective-convoy`) ||
+		!strings.HasSuffix(errOut, "-max-backlog 100 is shared by the 6 runs that can hold a backlog: raise it, or run fewer of them\n") || status != 1 {
+		t.Errorf("plan: status %d, stderr %q", status, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+
+		{[]string{"-max-backlog", "10"}, "konvoy: -max-backlog needs -events"},
+		{[]string{"plan", "-max-backlog", "10"}, "konvoy plan: -max-backlog needs -events"},
+	} {
+		if out, errOut, status := runCommand(c.args...); status != 2 || out != "" || errOut != c.want+"\n" {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and %q", c.args, status, out, errOut, c.want)
+		}
+	}
+	for _, args := range [][]string{{"-events", "x.csv", "-max-backlog", "-1"}, {"plan", "-events", "x.csv", "-max-backlog", "x"}} {
+		want := `invalid value "` + args[len(args)-1] + `" for flag -max-backlog: want 0 (no limit) or more events`
+		if out, errOut, status := runCommand(args...); status != 2 || out != "" || !strings.HasPrefix(errOut, want) {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and %q", args, status, out, errOut, want)
+		}
+	}
+}

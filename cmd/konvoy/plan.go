@@ -34,6 +34,7 @@ type planOptions struct {
 	peak          float64
 	round         time.Duration
 	maxConsumers  int
+	maxBacklog    int // -max-backlog: the events all runs may hold, 0 for no limit
 	consumers     int // -consumers; 0 for the count free consumption needs
 	collision     float64
 	maxPartitions int
@@ -119,6 +120,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 	fs.IntVar(&opt.maxPartitions, "max-partitions", 256, "the most partitions, `N`, the partition search tries")
 	fs.StringVar(&opt.format, "format", "text", "the plan's `format`: text or json")
 	trace.register(fs)
+	maxBacklog := backlogFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: konvoy plan [-peak R] [-round-time D] [-layouts L,...|all] [-policy P,...|all] [-format text|json] [flags]")
 		fmt.Fprintln(fs.Output(), "       konvoy plan -events FILE [trace flags as for konvoy -events] [flags]")
@@ -139,6 +141,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 	if !(opt.peak > 0) || math.IsInf(opt.peak, 1) {
 		return fail("-peak is %v; want a positive rate in events/s", opt.peak)
 	}
+	opt.maxBacklog = *maxBacklog
 	if err := inRange("konvoy plan", "max-consumers", opt.maxConsumers, konvoy.MaxConsumers); err != nil {
 		return opt, err
 	}
@@ -170,7 +173,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 	}
 
 	if opt.events == "" {
-		for _, name := range traceFlagNames {
+		for _, name := range append(traceFlagNames, "max-backlog") {
 			if set[name] {
 				return fail("-%s needs -events", name)
 			}

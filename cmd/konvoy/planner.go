@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"iter"
 	"runtime"
@@ -20,6 +21,9 @@ type planAnswer struct {
 	opt    planOptions
 	src    *planSource
 	budget float64 // the most rounds a run of the trace may last and keep up
+
+	backlog     int // what each run may hold (konvoy.WithMaxBacklog)
+	backlogRuns int // the runs -max-backlog is shared by
 
 	layouts []konvoy.Layout
 	plans   [][]konvoy.Plan // [layout][policy]
@@ -92,13 +96,25 @@ func answerPlan(src *planSource, opt planOptions) (*planAnswer, error) {
 		return nil, err
 	}
 
-	cfg := konvoy.PlanConfig{Peak: opt.peak, RoundSeconds: opt.round.Seconds(), MaxConsumers: opt.maxConsumers}
+	// Any of the plans may run at once, and then the selective runs: the
+	// backlog is shared by the most runs that can hold one at a time.
+	holders := 0
+	for _, l := range append(a.layouts, konvoy.Free) {
+		for _, p := range opt.policies {
+			if l.HoldsBacklog(p) {
+				holders++
+			}
+		}
+	}
+	a.backlogRuns = max(holders, len(a.layouts)+5)
+	a.backlog = backlogShare(opt.maxBacklog, a.backlogRuns)
+	cfg := konvoy.PlanConfig{Peak: opt.peak, RoundSeconds: opt.round.Seconds(), MaxConsumers: opt.maxConsumers, MaxBacklog: a.backlog}
 	plan := func(l konvoy.Layout, p konvoy.Policy) (konvoy.Plan, error) {
 		pl, err := konvoy.PlanConsumers(events, l, p, cfg)
 		if err == nil {
 			err = src.failed()
 		}
-		return pl, err
+		return pl, a.located(err)
 	}
 	if a.plans, err = planAll(a.layouts, opt.policies, plan); err != nil {
 		return nil, err
@@ -195,12 +211,12 @@ func (a *planAnswer) answerSelective(consumers int) error {
 			runs = append(runs, planRun{layout: l, ordered: true})
 		}
 	}
-	rs, err := simulateAll(events, consumers, a.opt.policies[0], runs)
+	rs, err := simulateAll(events, consumers, a.opt.policies[0], a.backlog, runs)
 	if err == nil {
 		err = a.src.failed()
 	}
 	if err != nil {
-		return err
+		return a.located(err)
 	}
 	free, selective, convoy, orderedFree, orderedConvoy := rs[0], rs[1], rs[2], rs[3], rs[4]
 	s.events, s.ordered, s.consumers = free.Events, orderedFree.Events, consumers
@@ -308,12 +324,21 @@ type planRun struct {
 	ordered bool
 }
 
-// simulateAll makes every run of runs at consumers under policy in one pass
-// over events.
-func simulateAll(events iter.Seq[konvoy.Event], consumers int, policy konvoy.Policy, runs []planRun) ([]konvoy.Result, error) {
+// located is err, a run's, said of the trace, with what to do when the
+// run outgrew its backlog.
+func (a *planAnswer) located(err error) error {
+	if err == nil || !errors.Is(err, konvoy.ErrBacklog) {
+		return err
+	}
+	return backlogHint(located{a.src.name, err}, a.opt.maxBacklog, a.backlogRuns)
+}
+
+// simulateAll makes every run of runs at consumers under policy, each
+// holding a backlog of at most backlog events, in one pass over events.
+func simulateAll(events iter.Seq[konvoy.Event], consumers int, policy konvoy.Policy, backlog int, runs []planRun) ([]konvoy.Result, error) {
 	sims := make([]*konvoy.Simulator, len(runs))
 	for i, r := range runs {
-		s, err := konvoy.NewSimulator(r.layout, consumers, konvoy.WithPolicy(policy))
+		s, err := konvoy.NewSimulator(r.layout, consumers, konvoy.WithPolicy(policy), konvoy.WithMaxBacklog(backlog))
 		if err != nil {
 			return nil, err
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -110,27 +109,11 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 		return nil, err // checked by parse already
 	}
 
-	sims := make([][][]*konvoy.Simulator, len(opt.layouts))
-	var all []*konvoy.Simulator
-	needsLine := false
-	for i, l := range opt.layouts {
-		needsLine = needsLine || l.String() == konvoy.LineConvoy.String()
-		sims[i] = make([][]*konvoy.Simulator, len(opt.policies))
-		for pi, p := range opt.policies {
-			for _, c := range t.counts {
-				opts := []konvoy.Option{konvoy.WithPolicy(p)}
-				if opt.gantt && pi == 0 && c == opt.consumers[0] {
-					opts = append(opts, konvoy.WithSchedule(maxGanttEvents))
-				}
-				s, err := konvoy.NewSimulator(l, c, opts...)
-				if err != nil {
-					return nil, err
-				}
-				sims[i][pi] = append(sims[i][pi], s)
-				all = append(all, s)
-			}
-		}
+	sims, all, holders, err := t.simulators()
+	if err != nil {
+		return nil, err
 	}
+	needsLine := slices.ContainsFunc(opt.layouts, func(l konvoy.Layout) bool { return l.String() == konvoy.LineConvoy.String() })
 	lineColumn := opt.reader.Columns.Line
 	if lineColumn == "" {
 		lineColumn = "line"
@@ -174,7 +157,7 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 		f.send(b)
 	}
 	if err := f.wait(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %s", t.name, err.line, strings.TrimPrefix(err.err.Error(), "konvoy: "))
+		return nil, backlogHint(located{fmt.Sprintf("%s:%d", t.name, err.line), err.err}, opt.maxBacklog, holders)
 	}
 	if stop != nil {
 		return nil, stop
@@ -187,7 +170,7 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 			for _, s := range row {
 				r, err := s.Result()
 				if err != nil {
-					return nil, errors.Join(fmt.Errorf("%s: the run failed", t.name), err)
+					return nil, backlogHint(located{t.name, err}, opt.maxBacklog, holders)
 				}
 				t.results[i][pi] = append(t.results[i][pi], r)
 			}
@@ -196,11 +179,58 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 	return t, nil
 }
 
+// located is a simulator's error err at where, FILE or FILE:LINE, printed
+// without the library's "konvoy: " prefix; errors.Is and As see err.
+type located struct {
+	where string
+	err   error
+}
+
+func (e located) Error() string {
+	return e.where + ": " + strings.TrimPrefix(e.err.Error(), "konvoy: ")
+}
+func (e located) Unwrap() error { return e.err }
+
 // errNoEvents is every command's answer to a trace with no events, a
 // header alone or nothing: there is nothing to measure or plan for, and a
 // report of zeros would pass for one.
 func errNoEvents(name string) error {
 	return fmt.Errorf("%s: the trace holds no events; want at least one", name)
+}
+
+// simulators makes one simulator per (layout, policy, consumers) triple of
+// the options, each holding at most its share of -max-backlog, and returns
+// them by layout, policy and count, all of them in that order, and how
+// many share -max-backlog: those that can hold a backlog.
+func (t *trace) simulators() (sims [][][]*konvoy.Simulator, all []*konvoy.Simulator, holders int, err error) {
+	opt := t.opt
+	for _, l := range opt.layouts {
+		for _, p := range opt.policies {
+			if l.HoldsBacklog(p) {
+				holders += len(t.counts)
+			}
+		}
+	}
+	share := backlogShare(opt.maxBacklog, holders)
+	sims = make([][][]*konvoy.Simulator, len(opt.layouts))
+	for i, l := range opt.layouts {
+		sims[i] = make([][]*konvoy.Simulator, len(opt.policies))
+		for pi, p := range opt.policies {
+			for _, c := range t.counts {
+				opts := []konvoy.Option{konvoy.WithPolicy(p), konvoy.WithMaxBacklog(share)}
+				if opt.gantt && pi == 0 && c == opt.consumers[0] {
+					opts = append(opts, konvoy.WithSchedule(maxGanttEvents))
+				}
+				s, err := konvoy.NewSimulator(l, c, opts...)
+				if err != nil {
+					return nil, nil, 0, err
+				}
+				sims[i][pi] = append(sims[i][pi], s)
+				all = append(all, s)
+			}
+		}
+	}
+	return sims, all, holders, nil
 }
 
 // plural is "1 thing" or "n things".
