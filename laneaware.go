@@ -183,7 +183,7 @@ func (s *Simulator) take(id, t, i, ln int) (finish int) {
 		a.freeHead++
 	}
 	finish = t + q.duration
-	s.consumers.busyFrom(id, finish)
+	s.consumers.busy(id, finish)
 	s.started(&Event{Step: q.step, Duration: q.duration, Arrival: q.arrival}, i, q.key, ln, id, t, t)
 	if q.step > 0 {
 		s.pending.push(finish, i, finished{finish: finish, index: i, key: q.key, step: q.step})

@@ -43,29 +43,51 @@ const (
 // v in octave b is thus counted with the values that share its top
 // octaveBits+1 bits, whose largest exceeds v by less than v/octaveSize.
 // The histogram takes at most maxBuckets counts (432 KiB), whatever the
-// values. The values below ExactLatency give their own sum and maximum at
-// the end; those above keep an exact sum, in 128 bits, and maximum as they
-// come, so that Max and Mean stay exact.
+// values. It counts values only: their exact sum and maximum, which its
+// buckets cannot give, are kept by whoever adds them (see
+// [Simulator.started], which derives one latency's from the other's).
+// Consecutive events tend to have close latencies, so the counts of the
+// last value's part, the values below ExactLatency or an octave, are kept
+// at hand.
 type histogram struct {
-	low          [ExactLatency]int
-	high         [highOctaves]*[octaveSize]int
-	highMax      int    // the largest value counted in high, 0 when none
-	sumHi, sumLo uint64 // the sum of the values counted in high
+	low       [ExactLatency]int
+	high      [highOctaves]*[octaveSize]int
+	last      []int // the counts of the last value's part: low, or an octave
+	lastBase  uint  // the first value of that part, shifted
+	lastShift uint  // the low bits its buckets ignore
 }
 
 // add counts one value v ≥ 0. It takes O(1) time, and allocates 8 KB the
 // first time a value falls in an octave above ExactLatency.
 func (h *histogram) add(v int) {
-	if uint(v) < ExactLatency {
-		h.low[v]++
-		return
+	if !h.addNear(v) {
+		h.addElsewhere(v)
 	}
-	h.addHigh(v)
 }
 
-// addHigh counts a value v ≥ ExactLatency. It is kept apart from add so
-// that add stays small enough to be inlined.
-func (h *histogram) addHigh(v int) {
+// addNear counts v, and reports true, when it falls in the part of the last
+// value counted; small enough to be inlined where add, with its call, is
+// not.
+func (h *histogram) addNear(v int) bool {
+	b := uint(v)>>h.lastShift - h.lastBase
+	if b >= uint(len(h.last)) {
+		return false
+	}
+	h.last[b]++
+	return true
+}
+
+// addElsewhere counts a value v that is not in the part of the last: in
+// low, or in its octave, which it makes the last part. It stays out of
+// line, off the path of most values.
+//
+//go:noinline
+func (h *histogram) addElsewhere(v int) {
+	if uint(v) < ExactLatency {
+		h.low[v]++
+		h.last, h.lastBase, h.lastShift = h.low[:], 0, 0
+		return
+	}
 	shift := bits.Len(uint(v)) - exactBits // ≥ 1: the low bits the bucket ignores
 	o := h.high[shift-1]
 	if o == nil {
@@ -73,13 +95,10 @@ func (h *histogram) addHigh(v int) {
 		h.high[shift-1] = o
 	}
 	o[v>>shift-octaveSize]++
-	h.highMax = max(h.highMax, v)
-	var carry uint64
-	h.sumLo, carry = bits.Add64(h.sumLo, uint64(v), 0)
-	h.sumHi += carry
+	h.last, h.lastBase, h.lastShift = o[:], octaveSize, uint(shift)
 }
 
-// bytes returns the memory the histogram holds.
+// bytes returns the memory the histogram's counts take.
 func (h *histogram) bytes() int {
 	n := len(h.low)
 	for _, o := range h.high {
@@ -118,20 +137,12 @@ func (h *histogram) buckets(yield func(bucket) bool) {
 	}
 }
 
-// latency returns the summary. It takes O(maxBuckets) time.
-func (h *histogram) latency() Latency {
+// latency returns the summary of the values counted, whose exact sum is
+// sumHi·2⁶⁴ + sumLo and largest top. It takes O(maxBuckets) time.
+func (h *histogram) latency(sumHi, sumLo uint64, top int) Latency {
 	n := 0
-	sumHi, sumLo := h.sumHi, h.sumLo
-	top := h.highMax
 	for b := range h.buckets {
 		n += b.count
-		if b.lo < ExactLatency {
-			hi, lo := bits.Mul64(uint64(b.lo), uint64(b.count))
-			var carry uint64
-			sumLo, carry = bits.Add64(sumLo, lo, 0)
-			sumHi += hi + carry
-			top = max(top, b.lo)
-		}
 	}
 	if n == 0 {
 		return Latency{}

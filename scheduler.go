@@ -1,6 +1,9 @@
 package konvoy
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // consumer is one worker: the time it becomes free and its index.
 type consumer struct {
@@ -95,19 +98,21 @@ func (q *consumerQueue) freeAt(id int) int {
 	return q.free[q.size+id]
 }
 
-// busyUntil makes the next consumer busy until t.
-func (q *consumerQueue) busyUntil(t int) { q.busyFrom(q.next().id, t) }
-
-// busyFrom makes consumer id free at t (later than now, or, for an idle
-// consumer parked at MaxInt, earlier) in O(log c) time, touching it, and
-// every untouched consumer below it, first. It replays the matches on the
-// way to the root carrying the winner so far, so each level loads only the
-// sibling: a left sibling wins ties, a right one must be free strictly
-// earlier.
-func (q *consumerQueue) busyFrom(id, t int) {
+// busy makes consumer id free at t, as busyFrom does, touching it, and
+// every untouched consumer below it, first if it has never been busy.
+func (q *consumerQueue) busy(id, t int) {
 	if id >= q.touched {
 		q.touch(id)
 	}
+	q.busyFrom(id, t)
+}
+
+// busyFrom makes consumer id, which has been busy before, free at t (later
+// than now, or, for an idle consumer parked at MaxInt, earlier) in O(log c)
+// time. It replays the matches on the way to the root carrying the winner
+// so far, so each level loads only the sibling: a left sibling wins ties, a
+// right one must be free strictly earlier.
+func (q *consumerQueue) busyFrom(id, t int) {
 	free, ids := q.free, q.id
 	f, w := t, int32(id)
 	i := q.size + id
@@ -133,7 +138,7 @@ func (q *consumerQueue) touch(id int) {
 		q.touched++
 		q.busyFrom(c, 0)
 	}
-	q.touched = id + 1
+	q.touched = id + 1 // the caller's busyFrom sets its leaf
 }
 
 // dispatchHeadOfLine gives event e, of key index k and lane ln (-1: none), to
@@ -148,7 +153,10 @@ func (s *Simulator) dispatchHeadOfLine(e *Event, k, ln int) (id int) {
 		start = max(start, s.lanes.at(ln).free)
 	}
 	finish := start + e.Duration
-	s.consumers.busyUntil(finish)
+	if c.id >= s.consumers.touched {
+		s.consumers.touch(c.id)
+	}
+	s.consumers.busyFrom(c.id, finish)
 	s.started(e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
 	if c.id >= len(s.running) {
 		s.growRunning(c.id)
@@ -171,7 +179,7 @@ func (s *Simulator) dispatchStatic(e *Event, k, ln int) {
 		c.free = s.consumers.freeAt(c.id)
 	}
 	start := max(c.free, e.Arrival)
-	s.consumers.busyFrom(c.id, start+e.Duration)
+	s.consumers.busy(c.id, start+e.Duration)
 	s.started(e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
 	switch {
 	case e.Step == 0:
@@ -193,13 +201,23 @@ func (s *Simulator) dispatchStatic(e *Event, k, ln int) {
 // counted. A history-only record is done there and then.
 func (s *Simulator) started(e *Event, i, k, ln, id, taken, start int) {
 	finish := start + e.Duration
-	s.waits.add(start - e.Arrival)
-	s.responses.add(finish - e.Arrival)
+	wait := start - e.Arrival
+	if !s.waits.addNear(wait) { // add, with its fast path inlined
+		s.waits.addElsewhere(wait)
+	}
+	if !s.responses.addNear(wait + e.Duration) {
+		s.responses.addElsewhere(wait + e.Duration)
+	}
+	s.maxWait = max(s.maxWait, wait)
+	s.maxResponse = max(s.maxResponse, wait+e.Duration)
+	var carry uint64
+	s.waitLo, carry = bits.Add64(s.waitLo, uint64(wait), 0)
+	s.waitHi += carry
 	if ln >= 0 {
 		l := s.lanes.at(ln)
 		l.free = finish
 		l.load += e.Duration
-		l.addWait(start - e.Arrival)
+		l.addWait(wait)
 		if s.layout.lanes != keyLanes {
 			s.addLaneLoad(k, ln, e.Duration)
 		}

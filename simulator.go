@@ -3,6 +3,7 @@ package konvoy
 import (
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // Simulator runs the lesson's model on a stream of events, one at a time.
@@ -52,6 +53,9 @@ type Simulator struct {
 	aware   laneAware         // lane-aware: events not taken yet
 
 	waits, responses histogram
+	waitHi, waitLo   uint64 // the exact sum of the waits; the responses' is it plus the work
+	maxWait          int
+	maxResponse      int
 	schedule         []Slot
 
 	events, work, rounds, lastArrival int
@@ -180,6 +184,13 @@ func (s *Simulator) backlogError(e *Event) error {
 		s.events-1, e.Key, ErrBacklog, s.opts.policy, s.layout, s.consumers.n, max(s.backlog(), s.maxBuffered), what, s.opts.maxBacklog)
 }
 
+// responseSum returns the exact sum of the responses: each is the event's
+// wait plus its duration, so theirs is the waits' plus the work.
+func (s *Simulator) responseSum() (hi, lo uint64) {
+	lo, carry := bits.Add64(s.waitLo, uint64(s.work), 0)
+	return s.waitHi + carry, lo
+}
+
 // mustBeMade panics unless s was made by NewSimulator.
 func (s *Simulator) mustBeMade() {
 	if s == nil || s.consumers.n == 0 {
@@ -266,6 +277,7 @@ func (s *Simulator) Result() (Result, error) {
 			return Result{}, s.err
 		}
 	}
+	responseHi, responseLo := s.responseSum()
 	r := Result{
 		Events:         s.events,
 		Keys:           s.keys.len(),
@@ -280,8 +292,8 @@ func (s *Simulator) Result() (Result, error) {
 		MaxKeyBuffered: s.maxKeyBuffered,
 		HeldRounds:     s.heldRounds,
 		NeverApplied:   s.holding,
-		Wait:           s.waits.latency(),
-		Response:       s.responses.latency(),
+		Wait:           s.waits.latency(s.waitHi, s.waitLo, s.maxWait),
+		Response:       s.responses.latency(responseHi, responseLo, s.maxResponse),
 		WorstLanes:     s.worstLanes(5),
 		Schedule:       s.schedule,
 	}
