@@ -13,9 +13,10 @@ import (
 )
 
 // BenchmarkLatencyAccounting measures what latency accounting adds to each
-// event: two histogram counts (wait and response) and one lane's wait
-// figures, on latencies that drift the way a long run's do, below
-// ExactLatency and above it.
+// event, as started does it: two histogram counts (wait and response), the
+// waits' exact sum, the two maxima and one lane's wait figures, on
+// latencies that drift the way a long run's do, below ExactLatency and
+// above it.
 func BenchmarkLatencyAccounting(b *testing.B) {
 	for _, spread := range []struct {
 		name string
@@ -27,15 +28,24 @@ func BenchmarkLatencyAccounting(b *testing.B) {
 			for i := range values {
 				values[i] = i*spread.step + rng.IntN(64) // start times creep up, jittered
 			}
-			var waits, responses histogram
+			s := new(Simulator)
 			var l lane
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := range b.N {
-				w := values[i&(len(values)-1)]
-				waits.add(w)
-				responses.add(w + 3)
-				l.addWait(w)
+				wait := values[i&(len(values)-1)]
+				if !s.waits.addNear(wait) { // as started does
+					s.waits.addElsewhere(wait)
+				}
+				if !s.responses.addNear(wait + 3) {
+					s.responses.addElsewhere(wait + 3)
+				}
+				s.maxWait = max(s.maxWait, wait)
+				s.maxResponse = max(s.maxResponse, wait+3)
+				var carry uint64
+				s.waitLo, carry = bits.Add64(s.waitLo, uint64(wait), 0)
+				s.waitHi += carry
+				l.addWait(wait)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/event")
 		})

@@ -37,6 +37,9 @@ var fuzzSeeds = []string{
 	"gen\n-events\n-1",
 	"gen\n-duration\nlognormal:700,50",
 	"-events\n-\n-unit\n-1s",
+	"-events\nx.csv\n-max-backlog\n-1",
+	"-max-backlog\n5",
+	"plan\n-events\n-\n-max-backlog\n99999999999999999999",
 	"-h",
 }
 
