@@ -76,7 +76,7 @@ func newDueLists(c int) dueLists {
 // O(log c) amortised over the consumers added.
 func (s *Simulator) growRunning(id int) {
 	room := min(max(2*len(s.running), id+1), s.consumers.n)
-	s.running = append(s.running, make([]running, room-len(s.running))...)
+	s.running = slices.Grow(s.running, room-len(s.running))[:room]
 	var waiting []int
 	for i, r := range s.running {
 		if r.waiting {

@@ -42,15 +42,17 @@ const (
 // consecutive values, made when a value first falls in the octave. A value
 // v in octave b is thus counted with the values that share its top
 // octaveBits+1 bits, whose largest exceeds v by less than v/octaveSize.
-// The histogram takes at most maxBuckets counts (432 KiB), whatever the
-// values. It counts values only: their exact sum and maximum, which its
+// The counts below ExactLatency (16 KiB) are made with the first value
+// there, so that a run that counts nothing costs nothing. The histogram
+// takes at most maxBuckets counts (432 KiB), whatever the values. It counts values only: their exact sum and maximum, which its
 // buckets cannot give, are kept by whoever adds them (see
 // [Simulator.started], which derives one latency's from the other's).
 // Consecutive events tend to have close latencies, so the counts of the
 // last value's part, the values below ExactLatency or an octave, are kept
-// at hand.
+// at hand. last points into the histogram's own counts: a histogram must
+// not be copied once it has counted.
 type histogram struct {
-	low       [ExactLatency]int
+	low       *[ExactLatency]int
 	high      [highOctaves]*[octaveSize]int
 	last      []int // the counts of the last value's part: low, or an octave
 	lastBase  uint  // the first value of that part, shifted
@@ -84,6 +86,9 @@ func (h *histogram) addNear(v int) bool {
 //go:noinline
 func (h *histogram) addElsewhere(v int) {
 	if uint(v) < ExactLatency {
+		if h.low == nil {
+			h.low = new([ExactLatency]int)
+		}
 		h.low[v]++
 		h.last, h.lastBase, h.lastShift = h.low[:], 0, 0
 		return
@@ -100,7 +105,10 @@ func (h *histogram) addElsewhere(v int) {
 
 // bytes returns the memory the histogram's counts take.
 func (h *histogram) bytes() int {
-	n := len(h.low)
+	n := 0
+	if h.low != nil {
+		n = len(h.low)
+	}
 	for _, o := range h.high {
 		if o != nil {
 			n += len(o)
@@ -115,9 +123,11 @@ type bucket struct{ lo, hi, count int }
 // buckets calls yield for every bucket with a count, in increasing order of
 // values, until it returns false.
 func (h *histogram) buckets(yield func(bucket) bool) {
-	for v, c := range h.low {
-		if c > 0 && !yield(bucket{v, v, c}) {
-			return
+	if h.low != nil {
+		for v, c := range h.low {
+			if c > 0 && !yield(bucket{v, v, c}) {
+				return
+			}
 		}
 	}
 	for i, o := range h.high {

@@ -149,13 +149,16 @@ func BenchmarkHotKey(b *testing.B) {
 	}
 }
 
-// A run holds at most the backlog WithMaxBacklog allows: a hot key's batch
-// under lane-aware dispatch holds every event behind the one running, so
-// after its i-th event, i; static dispatch of a hot line every event taken
-// and not applied, the running one too, i+1; the resequencer, fed a key's
-// steps backwards, every one until step 1 releases them, or until the end
-// of the run without it. A run that needs one more than the limit fails
-// where it does, with an error that wraps ErrBacklog.
+// A run holds at most the backlog WithMaxBacklog allows: one event for each
+// consumer that has taken one, and what it holds while consumers fall
+// behind. A hot key's batch under lane-aware dispatch on 4 consumers takes
+// one consumer and holds every event behind the one running: after its
+// i-th event, 1 + i. Static dispatch of a hot line holds every event taken
+// and not applied, the running one too: 1 + i+1. The resequencer, fed a
+// key's steps backwards, holds every one until step 1 releases them, or to
+// the end of the run without it, on 4 consumers: 4 + 999 at most. A run
+// that needs one more than the limit fails where it does, with an error
+// that wraps ErrBacklog and says what it holds.
 func TestABacklogBeyondItsLimitIsAnError(t *testing.T) {
 	const n = 1000
 	for _, c := range []struct {
@@ -165,16 +168,16 @@ func TestABacklogBeyondItsLimitIsAnError(t *testing.T) {
 		most   int // the backlog of the whole run
 		want   string
 	}{
-		{konvoy.Convoy, konvoy.LaneAware, hotKey(n, 7, 0), n - 1,
-			`konvoy: event 999 (key "HOT"): backlog over its limit: lane-aware dispatch of convoy at 4 consumers holds 999 events from the oldest that no consumer could take yet on, more than the 998 it may (WithMaxBacklog)`},
-		{konvoy.LineConvoy, konvoy.Static, hotKey(n, 7, 0), n,
-			`konvoy: event 999 (key "HOT"): backlog over its limit: static dispatch of line-convoy at 4 consumers holds 1000 events taken but not yet applied, more than the 999 it may (WithMaxBacklog)`},
-		{konvoy.Resequencer, konvoy.HeadOfLine, backwards(n, 1), n - 1,
-			`konvoy: event 999 (key "HOT"): backlog over its limit: head-of-line dispatch of resequencer at 4 consumers holds 999 events, most of them held until their gaps fill, more than the 998 it may (WithMaxBacklog)`},
+		{konvoy.Convoy, konvoy.LaneAware, hotKey(n, 7, 0), n,
+			`konvoy: event 999 (key "HOT"): backlog over its limit: lane-aware dispatch of convoy at 4 consumers holds 1000 events, more than the 999 it may (WithMaxBacklog): 1 for the consumers that have taken one, 999 from the oldest no consumer could take yet on`},
+		{konvoy.LineConvoy, konvoy.Static, hotKey(n, 7, 0), n + 1,
+			`konvoy: event 999 (key "HOT"): backlog over its limit: static dispatch of line-convoy at 4 consumers holds 1001 events, more than the 1000 it may (WithMaxBacklog): 1 for the consumers that have taken one, 1000 taken but not yet applied`},
+		{konvoy.Resequencer, konvoy.HeadOfLine, backwards(n, 1), n + 3,
+			`konvoy: event 999 (key "HOT"): backlog over its limit: head-of-line dispatch of resequencer at 4 consumers holds 1003 events, more than the 1002 it may (WithMaxBacklog): 4 for the consumers that have taken one, 999 held until their gaps fill`},
 		// Without step 1 nothing is released, and applying the events
 		// still waiting at the end holds the last of them too.
-		{konvoy.Resequencer, konvoy.HeadOfLine, backwards(n, 2), n - 1,
-			`konvoy: at the end of the run: backlog over its limit: head-of-line dispatch of resequencer at 4 consumers holds 999 events held until their gaps fill, more than the 998 it may (WithMaxBacklog)`},
+		{konvoy.Resequencer, konvoy.HeadOfLine, backwards(n, 2), n + 3,
+			`konvoy: at the end of the run: backlog over its limit: head-of-line dispatch of resequencer at 4 consumers holds 1003 events, more than the 1002 it may (WithMaxBacklog): 4 for the consumers that have taken one, 999 held until their gaps fill`},
 	} {
 		if !c.layout.HoldsBacklog(c.policy) {
 			t.Errorf("%s under %s holds no backlog, it says", c.layout, c.policy)
@@ -211,12 +214,12 @@ func backwards(n, last int) iter.Seq[konvoy.Event] {
 	}
 }
 
-// A run of a layout and policy that HoldsBacklog says hold none never holds
-// more events than it has consumers: under head-of-line dispatch each
-// consumer's last event at most, under static dispatch of keys pinned to
-// lanes none (they are applied when taken) and of no lanes each consumer's
-// last, under lane-aware dispatch with no lanes none that a free consumer
-// would not take at once.
+// A run of a layout and policy that HoldsBacklog says hold no backlog holds
+// at most two events for each of its consumers: its place in the
+// consumers' tree, and, at most, its last event waiting to be applied
+// (under static dispatch of no lanes, in its queue); under static dispatch
+// of keys pinned to lanes none waits, and under lane-aware dispatch with no
+// lanes a free consumer takes each event as it can.
 func TestRunsThatHoldNoBacklogStayWithinTheirConsumers(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		sh := anyShape
@@ -228,7 +231,7 @@ func TestRunsThatHoldNoBacklogStayWithinTheirConsumers(t *testing.T) {
 				if l.HoldsBacklog(p) {
 					continue
 				}
-				if _, err := konvoy.Simulate(events, l, c, konvoy.WithPolicy(p), konvoy.WithMaxBacklog(c)); err != nil {
+				if _, err := konvoy.Simulate(events, l, c, konvoy.WithPolicy(p), konvoy.WithMaxBacklog(2*c)); err != nil {
 					t.Fatalf("%s, %s, %d consumers: %v", l, p, c, err)
 				}
 			}

@@ -75,16 +75,18 @@ func WithPolicy(p Policy) Option {
 	return func(o *options) { o.policy = p }
 }
 
-// WithMaxBacklog limits the events a run may hold in memory at once beyond
-// one per consumer, to n: under [LaneAware], the events from the oldest
-// that no consumer could take yet on; under [Static] with lanes that do not
-// pin each key to one lane, the events taken but not yet applied; under the
-// [Resequencer], the events held until their gaps fill (see
-// [Layout.HoldsBacklog]). Such a backlog grows with the events while
-// consumers fall behind: a hot lane's batch holds every event behind its
-// head. A run that would hold more than n fails, at that event, with an
-// error that wraps [ErrBacklog], rather than grow without bound. 0, the
-// default, sets no limit; the limit costs a comparison an event.
+// WithMaxBacklog limits the events a run may hold in memory at once to n:
+// one for each consumer that has taken an event (its last, until applied),
+// which grows with the events when consumers are many and events overlap;
+// and what a run holds while consumers fall behind (see
+// [Layout.HoldsBacklog]): under [LaneAware], the events from the oldest
+// that no consumer could take yet on, every event behind a hot lane's head
+// in a batch; under [Static] with lanes that do not pin each key to one
+// lane, the events taken but not yet applied; under the [Resequencer], the
+// events held until their gaps fill. A run that would hold more than n
+// fails, at that event, with an error that wraps [ErrBacklog] and says what
+// it holds, rather than grow without bound. 0, the default, sets no limit;
+// the limit costs a comparison an event.
 //
 // WithMaxBacklog panics, with a "konvoy:" prefix, when n < 0.
 func WithMaxBacklog(n int) Option {

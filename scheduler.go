@@ -187,8 +187,10 @@ func (s *Simulator) dispatchStatic(e *Event, k, ln int) {
 		// Every event of the key that changes its state runs in the key's
 		// one lane, on the lane's owner, after the one before it: the key's
 		// events finish in apply order, and applying one touches no other
-		// key's state. So applying it now does what applying it in order of
-		// finish would, and a hot key's events need not wait in memory.
+		// key's state (the resequencer's handler, whose measures depend on
+		// every key's applies in time, has no lanes). So applying it now
+		// does what applying it in order of finish would, and a hot key's
+		// events need not wait in memory.
 		s.apply(s.events, k, e.Step, start+e.Duration)
 	default:
 		s.owned.push(c.id, finished{finish: start + e.Duration, index: s.events, key: k, step: e.Step})

@@ -1,5 +1,7 @@
 package konvoy
 
+import "slices"
+
 // ownedQueues holds, under the static policy, each consumer's events that
 // are not applied yet. A consumer runs its events one after another in
 // input order, each starting no earlier than the last one finished, so its
@@ -20,8 +22,8 @@ type ownedQueues struct {
 // half of it. A queue keeps the room its longest backlog needed.
 func (o *ownedQueues) push(id int, f finished) {
 	if id >= len(o.queue) {
-		o.queue = append(o.queue, make([][]finished, id+1-len(o.queue))...)
-		o.head = append(o.head, make([]int, id+1-len(o.head))...)
+		o.queue = slices.Grow(o.queue, id+1-len(o.queue))[:id+1]
+		o.head = slices.Grow(o.head, id+1-len(o.head))[:id+1]
 	}
 	q, h := o.queue[id], o.head[id]
 	switch {

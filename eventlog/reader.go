@@ -237,7 +237,7 @@ type Decoder struct {
 // NewDecoder returns a Decoder that reads a trace from src with the options
 // of r. It returns an error, before reading anything, when the options are
 // invalid: a status named twice or empty, a negative Resolution, Round
-// without a Resolution, or a negative MaxRecordBytes.
+// without a Resolution, or a negative MaxRecordBytes or MaxNameBytes.
 func NewDecoder(src io.Reader, r Reader) (*Decoder, error) {
 	statuses, err := r.statusSteps()
 	if err != nil {

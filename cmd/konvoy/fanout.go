@@ -33,10 +33,18 @@ func (b *batch) add(e konvoy.Event, line int) (full bool) {
 	return len(b.events) == batchSize || b.bytes >= batchBytes
 }
 
-// simError is a simulator's error at an input index and line.
+// simError is the error of simulator sim, by its place among all, at an
+// input index and line.
 type simError struct {
-	index, line int
-	err         error
+	index, line, sim int
+	err              error
+}
+
+// before orders errors by input index, then by simulator, so that the
+// error reported does not depend on how simulators are spread over
+// workers.
+func (e *simError) before(o *simError) bool {
+	return o == nil || e.index < o.index || e.index == o.index && e.sim < o.sim
 }
 
 // fanOut feeds every event to every simulator, in input order, spreading
@@ -62,26 +70,26 @@ func newFanOut(sims []*konvoy.Simulator, n int) *fanOut {
 	for w := range n {
 		in := make(chan *batch, cap(f.free))
 		f.workers = append(f.workers, in)
-		var mine []*konvoy.Simulator
+		var mine []int
 		for i := w; i < len(sims); i += n {
-			mine = append(mine, sims[i])
+			mine = append(mine, i)
 		}
 		f.wg.Add(1)
-		go f.work(w, mine, in)
+		go f.work(w, sims, mine, in)
 	}
 	return f
 }
 
-// work feeds the batches that arrive on in to sims, recording the first
-// error at the lowest input index.
-func (f *fanOut) work(w int, sims []*konvoy.Simulator, in <-chan *batch) {
+// work feeds the batches that arrive on in to the simulators mine of sims,
+// recording the first error, at the lowest input index.
+func (f *fanOut) work(w int, sims []*konvoy.Simulator, mine []int, in <-chan *batch) {
 	defer f.wg.Done()
 	for b := range in {
-		for _, s := range sims {
+		for _, si := range mine {
 			for i, e := range b.events {
-				if err := s.Add(e); err != nil {
-					if first := f.errs[w]; first == nil || b.start+i < first.index {
-						f.errs[w] = &simError{index: b.start + i, line: b.lines[i], err: err}
+				if err := sims[si].Add(e); err != nil {
+					if e := (&simError{index: b.start + i, line: b.lines[i], sim: si, err: err}); e.before(f.errs[w]) {
+						f.errs[w] = e
 					}
 					f.failed.Store(true)
 					break
@@ -115,8 +123,7 @@ func (f *fanOut) send(b *batch) bool {
 }
 
 // wait lets the workers finish and returns the error at the lowest input
-// index, if any simulator failed; ties go to the worker of the lower index,
-// whose simulators come first.
+// index, if any simulator failed, of the first simulator among equals.
 func (f *fanOut) wait() *simError {
 	for _, in := range f.workers {
 		close(in)
@@ -124,7 +131,7 @@ func (f *fanOut) wait() *simError {
 	f.wg.Wait()
 	var first *simError
 	for _, e := range f.errs {
-		if e != nil && (first == nil || e.index < first.index) {
+		if e != nil && e.before(first) {
 			first = e
 		}
 	}

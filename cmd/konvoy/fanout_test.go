@@ -83,3 +83,30 @@ func TestSimulatorErrorDeepInTrace(t *testing.T) {
 		}
 	}
 }
+
+// When simulators fail at the same event, the error is the first
+// simulator's, however they are spread over workers: with two workers,
+// simulators 1 and 2 belong to different ones, and the worker of the
+// lower index holds simulator 2.
+func TestFanOutReportsTheFirstSimulatorAmongEquals(t *testing.T) {
+	for _, workers := range []int{1, 2, 3} {
+		var sims []*konvoy.Simulator
+		for _, l := range []konvoy.Layout{konvoy.Free, konvoy.Convoy, konvoy.LineConvoy} {
+			s, err := konvoy.NewSimulator(l, 4, konvoy.WithPolicy(konvoy.LaneAware), konvoy.WithMaxBacklog(10))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sims = append(sims, s)
+		}
+		f := newFanOut(sims, workers)
+		b := f.batch()
+		for i := range 100 {
+			b.add(konvoy.Event{Key: "HOT", Line: "L", Step: i + 1, Duration: 9}, i+2)
+		}
+		f.send(b)
+		err := f.wait()
+		if err == nil || err.sim != 1 || err.index != 10 {
+			t.Fatalf("%d workers: %+v; want simulator 1 at event 10", workers, err)
+		}
+	}
+}

@@ -27,7 +27,7 @@ var fuzzSeeds = []string{
 	"-plot\n",
 	"plan\n-consumers\n99999999",
 	"plan\n-max-consumers\n2147483647\n-policy\nall",
-	"plan\n-max-partitions\n2147483648",
+	"plan\n-max-partitions\n65536",
 	"plan\n-partitions\n2147483647\n-layouts\nall",
 	"plan\n-round-time\n-1ns",
 	"plan\n-peak\n+Inf",

@@ -309,8 +309,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	if opt.layouts, err = parseLayouts(layouts, opt.partitions, set["partitions"]); err != nil {
 		return opt, err
 	}
-	if opt.plot != "" && len(opt.layouts) > maxPlotLayouts {
-		return opt, usagef("-plot draws at most %d layouts in one picture; -layouts names %d", maxPlotLayouts, len(opt.layouts))
+	if err := checkRuns(opt); err != nil {
+		return opt, err
 	}
 	switch opt.format {
 	case "text", "json", "csv":
@@ -339,6 +339,26 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		return opt, err
 	}
 	return opt, nil
+}
+
+// maxRuns is the most runs, (layout, policy, consumers) triples, one report
+// makes: each costs some 50 KB once it has taken events, before its keys.
+const maxRuns = 4096
+
+// checkRuns checks that the runs opt asks for are at most maxRuns, and that
+// a picture can draw its layouts.
+func checkRuns(opt options) error {
+	counts := len(opt.consumers)
+	if opt.plot != "" {
+		counts = len(slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(opt.consumers), plotCounts(opt)...)))))
+	}
+	if runs := len(opt.layouts) * len(opt.policies) * counts; runs > maxRuns {
+		return usagef("-layouts, -policy and -consumers ask for %d runs (%d × %d × %d); want at most %d", runs, len(opt.layouts), len(opt.policies), counts, maxRuns)
+	}
+	if opt.plot != "" && len(opt.layouts) > maxPlotLayouts {
+		return usagef("-plot draws at most %d layouts in one picture; -layouts names %d", maxPlotLayouts, len(opt.layouts))
+	}
+	return nil
 }
 
 // resolutionNote is how the report names a round's length.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 	"strconv"
 	"strings"
@@ -75,10 +76,19 @@ func TestCountsBeyondTheirRangeAreUsageErrors(t *testing.T) {
 		{[]string{"plan", "-consumers", "2147483648"}, "konvoy plan: -consumers is 2147483648; want 1 to 2147483647"},
 		{[]string{"plan", "-max-consumers", "99999999999"}, "konvoy plan: -max-consumers is 99999999999; want 1 to 2147483647"},
 		{[]string{"plan", "-partitions", "2147483648"}, "konvoy plan: -partitions is 2147483648; want 1 to 2147483647"},
-		{[]string{"plan", "-max-partitions", "2147483648"}, "konvoy plan: -max-partitions is 2147483648; want 1 to 2147483647"},
+		{[]string{"plan", "-max-partitions", "65537"}, "konvoy plan: -max-partitions is 65537; want 1 to 65536"},
+		{[]string{"-events", "x.csv", "-consumers", manyCounts(1025)}, "konvoy: -layouts, -policy and -consumers ask for 4100 runs (4 × 1 × 1025); want at most 4096"},
+		{[]string{"-events", "x.csv", "-consumers", manyCounts(1024)}, ""},
+		{[]string{"-events", "x.csv", "-consumers", "1", "-plot", "p", "-layouts", "all", "-policy", "all", "-partitions", "8"}, ""},
 		{[]string{"plan", "-layouts", "partitioned:2147483648"},
 			`konvoy plan: -layouts: layout "partitioned:2147483648": want partitioned:N with N a whole number from 1 to 2147483647`},
 	} {
+		if c.want == "" { // allowed: parse says nothing
+			if _, err := parse(c.args, io.Discard); err != nil {
+				t.Errorf("%q: %v", c.args, err)
+			}
+			continue
+		}
 		out, errOut, status := runCommand(c.args...)
 		if status != 2 || out != "" || errOut != c.want+"\n" {
 			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2, nothing and %q", c.args, status, out, errOut, c.want)
@@ -86,30 +96,31 @@ func TestCountsBeyondTheirRangeAreUsageErrors(t *testing.T) {
 	}
 }
 
-// -max-backlog bounds what the runs hold together: shared by the runs that
-// can hold a backlog, a share too small for a hot key's batch stops the
-// report with the run, the event and what to do, exit status 1; 0 lifts
-// the limit; a negative one, or one without a trace, is a usage error.
+// -max-backlog bounds what the runs hold together: shared by the runs, a
+// share too small for a hot key's batch stops the report with the run, the
+// event and what to do, exit status 1; 0 lifts the limit; a negative one,
+// or one without a trace, is a usage error.
 func TestMaxBacklog(t *testing.T) {
 	hot := hotTrace(1000)
-	// Lane-aware convoy and line convoy, and static line convoy, at 4 and 8
-	// consumers: 6 runs share 3000 events, 500 each, and the first to need
-	// more is static dispatch of the line, which holds the running event
-	// too.
-	args := []string{"-events", "-", "-policy", "lane-aware,static", "-consumers", "4,8", "-max-backlog", "3000"}
+	// Lane-aware and static dispatch of the convoy and the line convoy, at
+	// 4 and 8 consumers: 8 runs share 3000 events, 375 each, and the first
+	// to need more is static dispatch of the line at 4 consumers, which
+	// holds one for its consumer and every event taken, the running one
+	// too. A share of 1001 is enough for every run.
+	args := []string{"-events", "-", "-layouts", "convoy,line-convoy", "-policy", "lane-aware,static", "-consumers", "4,8", "-max-backlog", "3000"}
 	out, errOut, status := runWithInput(hot, args...)
-	want := `<stdin>:502: event 500 (key "HOT"): backlog over its limit: static dispatch of line-convoy at 4 consumers holds 501 events taken but not yet applied, more than the 500 it may (WithMaxBacklog); -max-backlog 3000 is shared by the 6 runs that can hold a backlog: raise it, or run fewer of them` + "\n"
+	want := `<stdin>:376: event 374 (key "HOT"): backlog over its limit: static dispatch of line-convoy at 4 consumers holds 376 events, more than the 375 it may (WithMaxBacklog): 1 for the consumers that have taken one, 375 taken but not yet applied; -max-backlog 3000 is shared by 8 runs: raise it, or run fewer layouts, policies or consumer counts` + "\n"
 	if status != 1 || out != "" || errOut != want {
 		t.Errorf("status %d, stdout %q, stderr\n%s\nwant 1, nothing and\n%s", status, out, errOut, want)
 	}
-	for _, limit := range []string{"6000", "0"} {
+	for _, limit := range []string{"8008", "0"} {
 		if _, errOut, status := runWithInput(hot, append(args[:len(args)-1], limit)...); status != 0 {
 			t.Errorf("-max-backlog %s: status %d, stderr %q", limit, status, errOut)
 		}
 	}
 	_, errOut, status = runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-backlog", "100")
-	if !strings.HasPrefix(errOut, `<stdin>: event 17 (key "HOT"): backlog over its limit: lane-aware dispatch of selective-convoy`) ||
-		!strings.HasSuffix(errOut, "-max-backlog 100 is shared by the 6 runs that can hold a backlog: raise it, or run fewer of them\n") || status != 1 {
+	if !strings.HasPrefix(errOut, `<stdin>: event `) || !strings.Contains(errOut, "backlog over its limit: lane-aware dispatch of ") ||
+		!strings.HasSuffix(errOut, "-max-backlog 100 is shared by 6 runs: raise it, or run fewer layouts, policies or consumer counts\n") || status != 1 {
 		t.Errorf("plan: status %d, stderr %q", status, errOut)
 	}
 	for _, c := range []struct {
@@ -130,4 +141,13 @@ func TestMaxBacklog(t *testing.T) {
 			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and %q", args, status, out, errOut, want)
 		}
 	}
+}
+
+// manyCounts is the consumer counts 1 to n, as -consumers takes them.
+func manyCounts(n int) string {
+	counts := make([]string, n)
+	for i := range counts {
+		counts[i] = strconv.Itoa(i + 1)
+	}
+	return strings.Join(counts, ",")
 }

@@ -24,6 +24,12 @@ const defaultRoundTime = 10 * time.Millisecond
 // within -collision.
 var defaultPlanLayouts = []string{"free", "convoy", "line-convoy", "selective-convoy", "partitioned"}
 
+// maxPartitionSearch is the most partitions -max-partitions lets the
+// partition search try: it takes time in keys × partitions, and keys whose
+// murmur2 hashes are equal collide in every topic, so that it would try
+// every count up to the limit; no Kafka topic has as many.
+const maxPartitionSearch = 1 << 16
+
 // planOptions are konvoy plan's parsed command line.
 type planOptions struct {
 	events        string // "" for the lesson
@@ -117,7 +123,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 	fs.IntVar(&opt.maxConsumers, "max-consumers", 1024, "the most consumers, `N`, the planner tries")
 	fs.IntVar(&opt.consumers, "consumers", 0, "measure the selective convoy's and the formula's costs at `N` consumers (default: the fewest with which free consumption keeps up)")
 	fs.Float64Var(&opt.collision, "collision", 0.05, "the `share` of the heaviest partition's load that other keys' collisions may take, 0 to 1")
-	fs.IntVar(&opt.maxPartitions, "max-partitions", 256, "the most partitions, `N`, the partition search tries")
+	fs.IntVar(&opt.maxPartitions, "max-partitions", 256, fmt.Sprintf("the most partitions, `N`, the partition search tries, up to %d: it tries each count in turn, over every key", maxPartitionSearch))
 	fs.StringVar(&opt.format, "format", "text", "the plan's `format`: text or json")
 	trace.register(fs)
 	maxBacklog := backlogFlag(fs)
@@ -153,7 +159,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 	if !(opt.collision >= 0 && opt.collision <= 1) {
 		return fail("-collision is %v; want a share from 0 to 1", opt.collision)
 	}
-	if err := inRange("konvoy plan", "max-partitions", opt.maxPartitions, konvoy.MaxPartitions); err != nil {
+	if err := inRange("konvoy plan", "max-partitions", opt.maxPartitions, maxPartitionSearch); err != nil {
 		return opt, err
 	}
 	if set["partitions"] {

@@ -143,7 +143,7 @@ func TestPlanUsageErrors(t *testing.T) {
 		{[]string{"-max-consumers", "0"}, "konvoy plan: -max-consumers is 0; want 1 to 2147483647"},
 		{[]string{"-consumers", "0"}, "konvoy plan: -consumers is 0; want 1 to 2147483647"},
 		{[]string{"-collision", "1.5"}, "konvoy plan: -collision is 1.5; want a share from 0 to 1"},
-		{[]string{"-max-partitions", "0"}, "konvoy plan: -max-partitions is 0; want 1 to 2147483647"},
+		{[]string{"-max-partitions", "0"}, "konvoy plan: -max-partitions is 0; want 1 to 65536"},
 		{[]string{"-partitions", "0"}, "konvoy plan: -partitions is 0; want 1 to 2147483647"},
 		{[]string{"-partitions", "3", "-layouts", "free"}, "konvoy plan: -partitions sets the layout partitioned; add partitioned or all to -layouts"},
 		{[]string{"-format", "csv"}, `konvoy plan: -format is "csv"; want text or json`},

@@ -96,17 +96,10 @@ func answerPlan(src *planSource, opt planOptions) (*planAnswer, error) {
 		return nil, err
 	}
 
-	// Any of the plans may run at once, and then the selective runs: the
-	// backlog is shared by the most runs that can hold one at a time.
-	holders := 0
-	for _, l := range append(a.layouts, konvoy.Free) {
-		for _, p := range opt.policies {
-			if l.HoldsBacklog(p) {
-				holders++
-			}
-		}
-	}
-	a.backlogRuns = max(holders, len(a.layouts)+5)
+	// Any of the plans may run at once, free consumption's too, and then
+	// the selective runs, up to five and one for each layout: the backlog
+	// is shared by the most runs made at once.
+	a.backlogRuns = max((len(a.layouts)+1)*len(opt.policies), len(a.layouts)+5)
 	a.backlog = backlogShare(opt.maxBacklog, a.backlogRuns)
 	cfg := konvoy.PlanConfig{Peak: opt.peak, RoundSeconds: opt.round.Seconds(), MaxConsumers: opt.maxConsumers, MaxBacklog: a.backlog}
 	plan := func(l konvoy.Layout, p konvoy.Policy) (konvoy.Plan, error) {

@@ -6,7 +6,6 @@ import (
 	"iter"
 	"os"
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 
@@ -15,10 +14,14 @@ import (
 )
 
 // planHeldBytes is the most memory konvoy plan spends holding a trace's
-// events: 48 bytes an event on 64-bit platforms, and the bytes of each
+// events: 56 bytes an event on 64-bit platforms, and the bytes of each
 // distinct key and line once. A larger trace is read again for every pass.
 // A variable, so that tests can take the longer way.
 var planHeldBytes = 64 << 20
+
+// heldChunk is how many events konvoy plan holds in one slice: held events
+// are never copied as they grow, so holding costs what it holds.
+const heldChunk = 4096
 
 // planSource is the trace konvoy plan answers for, which the planner ranges
 // over many times: the lesson's events, a trace that fits in planHeldBytes
@@ -27,10 +30,10 @@ var planHeldBytes = 64 << 20
 // input, which can be read only once, is first copied to a temporary file,
 // which close removes.
 type planSource struct {
-	name    string         // as the report and its messages name the trace
-	lesson  bool           // the events are the lesson's
-	held    []konvoy.Event // the events, when held in memory
-	path    string         // the file each pass reads, when held is nil
+	name    string           // as the report and its messages name the trace
+	lesson  bool             // the events are the lesson's
+	held    [][]konvoy.Event // the events, in chunks, when held in memory
+	path    string           // the file each pass reads, when held is nil
 	reader  eventlog.Reader
 	spilled bool // path is a temporary copy of standard input
 
@@ -46,8 +49,8 @@ type planSource struct {
 
 // lessonSource is the lesson's twenty events.
 func lessonSource() *planSource {
-	src := &planSource{name: `the lesson "Sıralı Konvoy"`, lesson: true, held: konvoy.LessonEvents()}
-	for _, e := range src.held {
+	src := &planSource{name: `the lesson "Sıralı Konvoy"`, lesson: true, held: [][]konvoy.Event{konvoy.LessonEvents()}}
+	for _, e := range src.held[0] {
 		src.stats.Add(e)
 		src.work += e.Duration
 	}
@@ -154,9 +157,9 @@ func (s *planSource) check(needsLine bool, lineColumn string) error {
 var eventBytes = int(reflect.TypeFor[konvoy.Event]().Size())
 
 // holder holds events within a budget of bytes, each distinct key and line
-// once, and gives them all up once they outgrow it.
+// once, in chunks of heldChunk, and gives them all up once they outgrow it.
 type holder struct {
-	events []konvoy.Event
+	events [][]konvoy.Event
 	names  map[string]string // the keys and lines held, each by itself
 	used   int
 	budget int
@@ -178,7 +181,11 @@ func (h *holder) hold(e konvoy.Event) {
 		h.events, h.names, h.over = nil, nil, true
 		return
 	}
-	h.events = append(h.events, e)
+	if n := len(h.events); n == 0 || len(h.events[n-1]) == heldChunk {
+		h.events = append(h.events, make([]konvoy.Event, 0, heldChunk))
+	}
+	last := &h.events[len(h.events)-1]
+	*last = append(*last, e)
 }
 
 // name returns the held string equal to s, holding s if there is none.
@@ -197,7 +204,15 @@ func (h *holder) name(s string) string {
 // for failed.
 func (s *planSource) all() iter.Seq[konvoy.Event] {
 	if s.held != nil || s.stats.Events() == 0 {
-		return slices.Values(s.held)
+		return func(yield func(konvoy.Event) bool) {
+			for _, chunk := range s.held {
+				for _, e := range chunk {
+					if !yield(e) {
+						return
+					}
+				}
+			}
+		}
 	}
 	return func(yield func(konvoy.Event) bool) {
 		dec, f, err := s.decoder()

@@ -201,17 +201,11 @@ func errNoEvents(name string) error {
 // simulators makes one simulator per (layout, policy, consumers) triple of
 // the options, each holding at most its share of -max-backlog, and returns
 // them by layout, policy and count, all of them in that order, and how
-// many share -max-backlog: those that can hold a backlog.
-func (t *trace) simulators() (sims [][][]*konvoy.Simulator, all []*konvoy.Simulator, holders int, err error) {
+// many share -max-backlog.
+func (t *trace) simulators() (sims [][][]*konvoy.Simulator, all []*konvoy.Simulator, runs int, err error) {
 	opt := t.opt
-	for _, l := range opt.layouts {
-		for _, p := range opt.policies {
-			if l.HoldsBacklog(p) {
-				holders += len(t.counts)
-			}
-		}
-	}
-	share := backlogShare(opt.maxBacklog, holders)
+	runs = len(opt.layouts) * len(opt.policies) * len(t.counts)
+	share := backlogShare(opt.maxBacklog, runs)
 	sims = make([][][]*konvoy.Simulator, len(opt.layouts))
 	for i, l := range opt.layouts {
 		sims[i] = make([][]*konvoy.Simulator, len(opt.policies))
@@ -230,7 +224,7 @@ func (t *trace) simulators() (sims [][][]*konvoy.Simulator, all []*konvoy.Simula
 			}
 		}
 	}
-	return sims, all, holders, nil
+	return sims, all, runs, nil
 }
 
 // plural is "1 thing" or "n things".
