@@ -3,24 +3,13 @@ package konvoy_test
 import (
 	"errors"
 	"iter"
-	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/internal/memtest"
 	"pgregory.net/rapid"
 )
-
-// allocated returns the bytes f allocates, collected or not: an upper bound
-// on what it holds at its peak.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
 
 // run feeds events to a new simulator and returns its result.
 func run(tb testing.TB, events iter.Seq[konvoy.Event], l konvoy.Layout, c int, opts ...konvoy.Option) konvoy.Result {
@@ -60,14 +49,14 @@ func TestHugeCountsCostWhatTheEventsNeed(t *testing.T) {
 	const budget = 1 << 20
 	for _, p := range konvoy.Policies() {
 		for _, l := range konvoy.AllLayouts(konvoy.MaxPartitions) {
-			if got := allocated(func() {
+			if got := memtest.Allocated(func() {
 				run(t, seq(konvoy.LessonEvents()), l, konvoy.MaxConsumers, konvoy.WithPolicy(p))
 			}); got > budget {
 				t.Errorf("%s, %s, %d consumers: %d bytes; want at most %d", l, p, konvoy.MaxConsumers, got, budget)
 			}
 		}
 	}
-	if got := allocated(func() {
+	if got := memtest.Allocated(func() {
 		_, err := konvoy.PlanConsumers(seq(konvoy.LessonEvents()), konvoy.Partitioned(konvoy.MaxPartitions), konvoy.Static,
 			konvoy.PlanConfig{Peak: konvoy.LessonPeakRate, RoundSeconds: 0.01, MaxConsumers: konvoy.MaxConsumers})
 		if err != nil {
@@ -108,7 +97,7 @@ func TestAHotKeyRunsInBoundedMemory(t *testing.T) {
 				continue // holds its backlog: see the next test
 			}
 			var r konvoy.Result
-			if got := allocated(func() { r = run(t, hotKey(n, duration, gap), l, 4, konvoy.WithPolicy(p)) }); got > budget {
+			if got := memtest.Allocated(func() { r = run(t, hotKey(n, duration, gap), l, 4, konvoy.WithPolicy(p)) }); got > budget {
 				t.Errorf("%s, %s: %d bytes; want at most %d", l, p, got, budget)
 			}
 			if r.Events != n || r.Response.Max < duration {
@@ -129,7 +118,7 @@ func TestABacklogCostsWhatItHolds(t *testing.T) {
 		layout konvoy.Layout
 		policy konvoy.Policy
 	}{{konvoy.Convoy, konvoy.LaneAware}, {konvoy.LineConvoy, konvoy.Static}} {
-		got := allocated(func() { run(t, hotKey(n, duration, 0), c.layout, 4, konvoy.WithPolicy(c.policy)) })
+		got := memtest.Allocated(func() { run(t, hotKey(n, duration, 0), c.layout, 4, konvoy.WithPolicy(c.policy)) })
 		if got > 400*n {
 			t.Errorf("%s, %s: %d bytes for a backlog of %d events; want at most 400 an event", c.layout, c.policy, got, n)
 		}
@@ -143,7 +132,7 @@ func BenchmarkHotKey(b *testing.B) {
 	for _, p := range konvoy.Policies() {
 		b.Run(p.String(), func(b *testing.B) {
 			b.ReportAllocs()
-			got := allocated(func() { run(b, hotKey(b.N, 4096, 0), konvoy.Convoy, 4, konvoy.WithPolicy(p)) })
+			got := memtest.Allocated(func() { run(b, hotKey(b.N, 4096, 0), konvoy.Convoy, 4, konvoy.WithPolicy(p)) })
 			b.ReportMetric(float64(got)/float64(b.N), "bytes/event")
 		})
 	}

@@ -203,7 +203,7 @@ func dense(n, k int) bool { return n <= 2*k }
 // the load of a partition, which it counts as used.
 func (pl *partitionLoads) room(n, k int) (at func(part int) *int) {
 	if dense(n, k) {
-		pl.load, pl.usedBy = resized(pl.load, n), resizedBools(pl.usedBy, n)
+		pl.load, pl.usedBy = resized(pl.load, n), resized(pl.usedBy, n)
 		return func(part int) *int {
 			pl.usedBy[part] = true
 			return &pl.load[part]
@@ -240,19 +240,9 @@ func (pl *partitionLoads) used(n, k int) int {
 }
 
 // resized returns s with length n, all zero, reusing its room.
-func resized(s []int, n int) []int {
+func resized[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]int, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
-}
-
-// resizedBools is resized for []bool.
-func resizedBools(s []bool, n int) []bool {
-	if cap(s) < n {
-		return make([]bool, n)
+		return make([]T, n)
 	}
 	s = s[:n]
 	clear(s)

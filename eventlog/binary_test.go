@@ -47,19 +47,7 @@ func TestBinaryInput(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for {
-				_, err = d.Next()
-				if err != nil {
-					break
-				}
-			}
-			var e *Error
-			if !errors.As(err, &e) || err.Error() != tt.want {
-				t.Fatalf("error %v\nwant %s", err, tt.want)
-			}
-			if e.Line != d.Line() {
-				t.Errorf("Error.Line %d, Decoder.Line %d; want equal", e.Line, d.Line())
-			}
+			wantError(t, d, lastError(d), tt.want)
 		})
 	}
 }

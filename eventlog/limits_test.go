@@ -308,13 +308,7 @@ func TestFieldCounts(t *testing.T) {
 				}
 				return
 			}
-			var e *Error
-			if !errors.As(err, &e) || err.Error() != tt.want {
-				t.Fatalf("error %v\nwant %s", err, tt.want)
-			}
-			if e.Line != d.Line() {
-				t.Errorf("Error.Line %d, Decoder.Line %d; want equal", e.Line, d.Line())
-			}
+			wantError(t, d, err, tt.want)
 		})
 	}
 }
@@ -382,5 +376,27 @@ func TestRepeatedNamesShareTheirCopy(t *testing.T) {
 		if unsafe.StringData(got[0].Key) != unsafe.StringData(got[1].Key) || unsafe.StringData(got[0].Line) != unsafe.StringData(got[1].Line) {
 			t.Errorf("%q: two events of one key hold two copies of its name", input)
 		}
+	}
+}
+
+// lastError reads d to its end and returns the error that ended it.
+func lastError(d *Decoder) error {
+	for {
+		if _, err := d.Next(); err != nil {
+			return err
+		}
+	}
+}
+
+// wantError fails t unless err, which ended d, is the *Error want, at the
+// line the decoder says.
+func wantError(t *testing.T, d *Decoder, err error, want string) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) || err.Error() != want {
+		t.Fatalf("error %v\nwant %s", err, want)
+	}
+	if e.Line != d.Line() {
+		t.Errorf("Error.Line %d, Decoder.Line %d; want equal", e.Line, d.Line())
 	}
 }

@@ -3,22 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// allocated returns the bytes f allocates, collected or not: an upper bound
-// on what it holds at its peak.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+	"github.com/sirali-konvoy/konvoy/internal/memtest"
+)
 
 // hotTrace is a CSV trace of n events of one key, each taking 500 rounds.
 func hotTrace(n int) string {
@@ -50,7 +40,7 @@ func TestHugeCountsAndHotKeysRunInBoundedMemory(t *testing.T) {
 	} {
 		var status int
 		var errOut string
-		got := allocated(func() { _, errOut, status = runWithInput(c.stdin, c.args...) })
+		got := memtest.Allocated(func() { _, errOut, status = runWithInput(c.stdin, c.args...) })
 		t.Logf("%q: %d bytes", c.args, got)
 		if status != 0 || got > c.budget {
 			t.Errorf("%q: status %d (stderr %q), %d bytes; want 0 and at most %d", c.args, status, errOut, got, c.budget)
