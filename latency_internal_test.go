@@ -201,3 +201,35 @@ func TestHistogramMemoryIsBounded(t *testing.T) {
 		t.Fatalf("counting values of every size allocated %d bytes; want at most %d", grew, maxBuckets*8)
 	}
 }
+
+// The counts of the last value's part are kept at hand: after a value
+// below ExactLatency, any other one there is counted without leaving add's
+// inlined path, and after one in an octave, any other in that octave; a
+// value elsewhere takes the slow path, and moves the part at hand.
+func TestHistogramKeepsTheLastPartAtHand(t *testing.T) {
+	var h histogram
+	if h.addNear(0) {
+		t.Fatal("an empty histogram counted a value without its counts")
+	}
+	for _, c := range []struct {
+		first        int
+		near, beyond []int
+	}{
+		{5, []int{0, ExactLatency - 1}, []int{ExactLatency, 1 << 40}},
+		{1<<20 + 7, []int{1 << 20, 1<<21 - 1}, []int{1<<20 - 1, 1 << 21, 3}},
+		{ExactLatency, []int{ExactLatency, 2*ExactLatency - 1}, []int{ExactLatency - 1, 2 * ExactLatency}},
+	} {
+		h.add(c.first)
+		for _, v := range c.near {
+			if !h.addNear(v) {
+				t.Errorf("after %d, %d is not at hand", c.first, v)
+			}
+		}
+		for _, v := range c.beyond {
+			if h.addNear(v) {
+				t.Errorf("after %d, %d was counted as at hand", c.first, v)
+			}
+			h.add(c.first) // back to the first's part
+		}
+	}
+}
