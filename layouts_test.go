@@ -240,6 +240,9 @@ func TestPartitionsForRejectsBadInput(t *testing.T) {
 			t.Errorf("error %v; want %q", err, tt.want)
 		}
 	}
+	if _, found, err := konvoy.PartitionsFor(konvoy.LessonEvents(), 1, konvoy.MaxPartitions); err != nil || !found {
+		t.Errorf("the largest limit: %v, %v", found, err)
+	}
 	if over := int64(konvoy.MaxPartitions) + 1; over <= math.MaxInt {
 		_, _, err := konvoy.PartitionsFor(nil, 0.1, int(over))
 		if want := "konvoy: partition limit 2147483648: want 1 to 2147483647"; err == nil || err.Error() != want {

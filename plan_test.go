@@ -161,6 +161,10 @@ func TestPlanNamesItsCeilingAndAssumptions(t *testing.T) {
 		{events, konvoy.Partitioned(5), "2", "no consumer count beats 8 rounds: partition 2 must run its events one after another"},
 		{events, konvoy.Free, "", "consumers are dispatched head-of-line, and at most 64 are tried"},
 		{events[:1], konvoy.Convoy, "TR-4821", "no consumer count beats 1 round: lane TR-4821 must run its events one after another"},
+		// Two lanes finish last together: the ceiling is the lane of the
+		// first event, in input order, to finish last.
+		{[]konvoy.Event{{Key: "A", Duration: 2}, {Key: "B", Duration: 5}, {Key: "A", Duration: 3}}, konvoy.Convoy, "B",
+			"no consumer count beats 5 rounds: lane B must run its events one after another"},
 	} {
 		p, err := konvoy.PlanConsumers(slices.Values(c.events), c.layout, konvoy.HeadOfLine, cfg)
 		if err != nil {
