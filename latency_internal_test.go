@@ -215,7 +215,7 @@ func TestHistogramKeepsTheLastPartAtHand(t *testing.T) {
 		first        int
 		near, beyond []int
 	}{
-		{5, []int{0, ExactLatency - 1}, []int{ExactLatency, 1 << 40}},
+		{5, []int{0, ExactLatency - 1}, []int{ExactLatency, 1 << 29}},
 		{1<<20 + 7, []int{1 << 20, 1<<21 - 1}, []int{1<<20 - 1, 1 << 21, 3}},
 		{ExactLatency, []int{ExactLatency, 2*ExactLatency - 1}, []int{ExactLatency - 1, 2 * ExactLatency}},
 	} {
@@ -231,5 +231,32 @@ func TestHistogramKeepsTheLastPartAtHand(t *testing.T) {
 			}
 			h.add(c.first) // back to the first's part
 		}
+	}
+}
+
+// The responses' exact sum, the waits' plus the work, carries past 2⁶⁴:
+// four events of a quarter of MaxInt each on one consumer wait 0, d, 2d
+// and 3d, 6d in all, and respond at d to 4d, 10d in all, past 2⁶⁴.
+func TestResponseMeanSurvivesAHugeSum(t *testing.T) {
+	d := (math.MaxInt - 1) / 4
+	s, err := NewSimulator(Free, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 4 {
+		if err := s.Add(Event{Key: "A", Duration: d}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := s.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean := func(times int) float64 {
+		m, _ := new(big.Rat).SetFrac(new(big.Int).Mul(big.NewInt(int64(d)), big.NewInt(int64(times))), big.NewInt(4)).Float64()
+		return m
+	}
+	if r.Response.Mean != mean(10) || r.Wait.Mean != mean(6) {
+		t.Fatalf("mean response %g, wait %g; want %g and %g", r.Response.Mean, r.Wait.Mean, mean(10), mean(6))
 	}
 }

@@ -162,11 +162,11 @@ func TestABacklogBeyondItsLimitIsAnError(t *testing.T) {
 		{konvoy.LineConvoy, konvoy.Static, hotKey(n, 7, 0), n + 1,
 			`konvoy: event 999 (key "HOT"): backlog over its limit: static dispatch of line-convoy at 4 consumers holds 1001 events, more than the 1000 it may (WithMaxBacklog): 1 for the consumers that have taken one, 1000 taken but not yet applied`},
 		{konvoy.Resequencer, konvoy.HeadOfLine, backwards(n, 1), n + 3,
-			`konvoy: event 999 (key "HOT"): backlog over its limit: head-of-line dispatch of resequencer at 4 consumers holds 1003 events, more than the 1002 it may (WithMaxBacklog): 4 for the consumers that have taken one, 999 held until their gaps fill`},
+			`konvoy: event 999 (key "HOT"): backlog over its limit: head-of-line dispatch of resequencer at 4 consumers holds 1003 events, more than the 1002 it may (WithMaxBacklog): 4 for the consumers that have taken one, 999 held until their gaps fill, at the most`},
 		// Without step 1 nothing is released, and applying the events
 		// still waiting at the end holds the last of them too.
 		{konvoy.Resequencer, konvoy.HeadOfLine, backwards(n, 2), n + 3,
-			`konvoy: at the end of the run: backlog over its limit: head-of-line dispatch of resequencer at 4 consumers holds 1003 events, more than the 1002 it may (WithMaxBacklog): 4 for the consumers that have taken one, 999 held until their gaps fill`},
+			`konvoy: at the end of the run: backlog over its limit: head-of-line dispatch of resequencer at 4 consumers holds 1003 events, more than the 1002 it may (WithMaxBacklog): 4 for the consumers that have taken one, 999 held until their gaps fill, at the most`},
 	} {
 		if !c.layout.HoldsBacklog(c.policy) {
 			t.Errorf("%s under %s holds no backlog, it says", c.layout, c.policy)

@@ -165,6 +165,8 @@ func TestPlanNamesItsCeilingAndAssumptions(t *testing.T) {
 		// first event, in input order, to finish last.
 		{[]konvoy.Event{{Key: "A", Duration: 2}, {Key: "B", Duration: 5}, {Key: "A", Duration: 3}}, konvoy.Convoy, "B",
 			"no consumer count beats 5 rounds: lane B must run its events one after another"},
+		// A lane whose events take no time sets no ceiling worth a word.
+		{[]konvoy.Event{{Key: "A"}, {Key: "A"}}, konvoy.Convoy, "A", "consumers are dispatched head-of-line, and at most 64 are tried"},
 	} {
 		p, err := konvoy.PlanConsumers(slices.Values(c.events), c.layout, konvoy.HeadOfLine, cfg)
 		if err != nil {
@@ -179,6 +181,11 @@ func TestPlanNamesItsCeilingAndAssumptions(t *testing.T) {
 		}
 		if p.Assumptions[0] != sample {
 			t.Errorf("%s: first assumption %q; want %q", c.layout, p.Assumptions[0], sample)
+		}
+		budget := fmt.Sprintf("a run of the trace that lasts R rounds sustains %d/(R·0.01s) events/s, so keeping up means at most %.4g rounds",
+			len(c.events), float64(len(c.events))/(cfg.Peak*0.01))
+		if p.Assumptions[2] != budget {
+			t.Errorf("%s: third assumption %q; want %q", c.layout, p.Assumptions[2], budget)
 		}
 	}
 }

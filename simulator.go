@@ -97,9 +97,6 @@ func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, err
 		return nil, fmt.Errorf("konvoy: unknown %v", s.opts.policy)
 	}
 	s.consumers = newConsumerQueue(consumers)
-	if s.opts.policy == HeadOfLine {
-		s.due = newDueLists(0)
-	}
 	if s.opts.scheduleLimit > 0 {
 		s.schedule = make([]Slot, 0, min(s.opts.scheduleLimit, 1024))
 	}
@@ -160,26 +157,20 @@ func (s *Simulator) Add(e Event) error {
 	s.events++
 	s.work += e.Duration
 	s.lastArrival = e.Arrival
-	if s.opts.maxBacklog > 0 && s.peakBacklog() > s.opts.maxBacklog {
+	if s.opts.maxBacklog > 0 && s.backlog() > s.opts.maxBacklog {
 		s.err = s.backlogError(&e)
 		return s.err
 	}
 	return nil
 }
 
-// backlog returns the events the run holds: one for each consumer that has
-// taken an event (its last, or its place in the consumers' tree), the
-// lane-aware dispatcher's from the oldest not yet taken on, the static
-// queues', and the resequencer's. (The resequencer's may have been more
-// during the last Add: maxBuffered is its peak.)
+// backlog returns the events the run holds, or may have held at its peak:
+// one for each consumer that has taken an event (its last, or its place in
+// the consumers' tree), the lane-aware dispatcher's from the oldest not yet
+// taken on, the static queues', and the most the resequencer has held at
+// once (its peak may have come within the last Add, and gone).
 func (s *Simulator) backlog() int {
-	return s.consumers.touched + len(s.aware.fifo) - s.aware.front + s.owned.n + s.holding
-}
-
-// peakBacklog returns what the run holds, or held at the resequencer's
-// peak if that was more.
-func (s *Simulator) peakBacklog() int {
-	return max(s.backlog(), s.consumers.touched+s.maxBuffered)
+	return s.consumers.touched + len(s.aware.fifo) - s.aware.front + s.owned.n + s.maxBuffered
 }
 
 // backlogError is the error of event e, after which the run holds more
@@ -193,14 +184,14 @@ func (s *Simulator) backlogError(e *Event) error {
 		{s.consumers.touched, "for the consumers that have taken one"},
 		{len(s.aware.fifo) - s.aware.front, "from the oldest no consumer could take yet on"},
 		{s.owned.n, "taken but not yet applied"},
-		{max(s.holding, s.maxBuffered), "held until their gaps fill"},
+		{s.maxBuffered, "held until their gaps fill, at the most"},
 	} {
 		if p.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
 		}
 	}
 	return fmt.Errorf("konvoy: event %d (key %q): %w: %s dispatch of %s at %d consumers holds %d events, more than the %d it may (WithMaxBacklog): %s",
-		s.events-1, e.Key, ErrBacklog, s.opts.policy, s.layout, s.consumers.n, s.peakBacklog(), s.opts.maxBacklog, strings.Join(parts, ", "))
+		s.events-1, e.Key, ErrBacklog, s.opts.policy, s.layout, s.consumers.n, s.backlog(), s.opts.maxBacklog, strings.Join(parts, ", "))
 }
 
 // responseSum returns the exact sum of the responses: each is the event's
@@ -291,9 +282,9 @@ func (s *Simulator) Result() (Result, error) {
 		s.applyAll()
 		// Applying what still waits can only make the resequencer hold
 		// more; the dispatchers' backlogs only drain.
-		if s.opts.maxBacklog > 0 && s.peakBacklog() > s.opts.maxBacklog {
-			s.err = fmt.Errorf("konvoy: at the end of the run: %w: %s dispatch of %s at %d consumers holds %d events, more than the %d it may (WithMaxBacklog): %d for the consumers that have taken one, %d held until their gaps fill",
-				ErrBacklog, s.opts.policy, s.layout, s.consumers.n, s.peakBacklog(), s.opts.maxBacklog, s.consumers.touched, s.maxBuffered)
+		if s.opts.maxBacklog > 0 && s.backlog() > s.opts.maxBacklog {
+			s.err = fmt.Errorf("konvoy: at the end of the run: %w: %s dispatch of %s at %d consumers holds %d events, more than the %d it may (WithMaxBacklog): %d for the consumers that have taken one, %d held until their gaps fill, at the most",
+				ErrBacklog, s.opts.policy, s.layout, s.consumers.n, s.backlog(), s.opts.maxBacklog, s.consumers.touched, s.maxBuffered)
 			return Result{}, s.err
 		}
 	}
