@@ -59,17 +59,18 @@ type histogram struct {
 	lastShift uint  // the low bits its buckets ignore
 }
 
-// add counts one value v ≥ 0. It takes O(1) time, and allocates 8 KB the
-// first time a value falls in an octave above ExactLatency.
-func (h *histogram) add(v int) {
-	if !h.addNear(v) {
-		h.addElsewhere(v)
-	}
-}
+// A value v ≥ 0 is counted as
+//
+//	if !h.addNear(v) {
+//		h.addElsewhere(v)
+//	}
+//
+// in O(1) time, allocating 8 KB the first time a value falls in an octave
+// above ExactLatency, and 16 KB with the first value below it.
 
 // addNear counts v, and reports true, when it falls in the part of the last
-// value counted; small enough to be inlined where add, with its call, is
-// not.
+// value counted; small enough to be inlined, where a method that also made
+// the call to addElsewhere would not be.
 func (h *histogram) addNear(v int) bool {
 	b := uint(v)>>h.lastShift - h.lastBase
 	if b >= uint(len(h.last)) {

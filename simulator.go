@@ -158,7 +158,7 @@ func (s *Simulator) Add(e Event) error {
 	s.work += e.Duration
 	s.lastArrival = e.Arrival
 	if s.opts.maxBacklog > 0 && s.backlog() > s.opts.maxBacklog {
-		s.err = s.backlogError(&e)
+		s.err = s.backlogError(fmt.Sprintf("event %d (key %q)", s.events-1, e.Key))
 		return s.err
 	}
 	return nil
@@ -173,9 +173,10 @@ func (s *Simulator) backlog() int {
 	return s.consumers.touched + len(s.aware.fifo) - s.aware.front + s.owned.n + s.maxBuffered
 }
 
-// backlogError is the error of event e, after which the run holds more
-// than its backlog limit: what it holds, part by part.
-func (s *Simulator) backlogError(e *Event) error {
+// backlogError is the error of a run that holds more than its backlog
+// limit after where, an event or the end of the run: what it holds, part
+// by part.
+func (s *Simulator) backlogError(where string) error {
 	var parts []string
 	for _, p := range []struct {
 		n    int
@@ -190,8 +191,8 @@ func (s *Simulator) backlogError(e *Event) error {
 			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
 		}
 	}
-	return fmt.Errorf("konvoy: event %d (key %q): %w: %s dispatch of %s at %d consumers holds %d events, more than the %d it may (WithMaxBacklog): %s",
-		s.events-1, e.Key, ErrBacklog, s.opts.policy, s.layout, s.consumers.n, s.backlog(), s.opts.maxBacklog, strings.Join(parts, ", "))
+	return fmt.Errorf("konvoy: %s: %w: %s dispatch of %s at %d consumers holds %d events, more than the %d it may (WithMaxBacklog): %s",
+		where, ErrBacklog, s.opts.policy, s.layout, s.consumers.n, s.backlog(), s.opts.maxBacklog, strings.Join(parts, ", "))
 }
 
 // responseSum returns the exact sum of the responses: each is the event's
@@ -246,9 +247,7 @@ func (s *Simulator) key(e *Event) int {
 	if added {
 		switch s.layout.lanes {
 		case partitionLanes:
-			ln := s.partitionLane(KafkaPartition(e.Key, s.layout.partitions))
-			k = s.keys.at(i)
-			k.partLane = int32(ln)
+			k.partLane = int32(s.partitionLane(KafkaPartition(e.Key, s.layout.partitions)))
 		case keyLanes:
 			s.lanes.add(lane{opened: -1})
 		}
@@ -283,8 +282,7 @@ func (s *Simulator) Result() (Result, error) {
 		// Applying what still waits can only make the resequencer hold
 		// more; the dispatchers' backlogs only drain.
 		if s.opts.maxBacklog > 0 && s.backlog() > s.opts.maxBacklog {
-			s.err = fmt.Errorf("konvoy: at the end of the run: %w: %s dispatch of %s at %d consumers holds %d events, more than the %d it may (WithMaxBacklog): %d for the consumers that have taken one, %d held until their gaps fill, at the most",
-				ErrBacklog, s.opts.policy, s.layout, s.consumers.n, s.backlog(), s.opts.maxBacklog, s.consumers.touched, s.maxBuffered)
+			s.err = s.backlogError("at the end of the run")
 			return Result{}, s.err
 		}
 	}
