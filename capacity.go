@@ -1,7 +1,9 @@
 package konvoy
 
 import (
+	"context"
 	"fmt"
+	"iter"
 	"math"
 )
 
@@ -56,4 +58,65 @@ func checkShare(s float64) {
 	if !(s >= 0 && s <= 1) {
 		panic(fmt.Sprintf("konvoy: ordered share is %v; want a fraction in [0, 1]", s))
 	}
+}
+
+// SelectiveComparison sets the selective convoy's cost on a trace, as
+// simulated, beside the lesson's paper formula for it.
+type SelectiveComparison struct {
+	// Free, Selective and Convoy are the runs of the whole trace under
+	// Free, SelectiveConvoy and Convoy.
+	Free, Selective, Convoy Result
+	// OrderedFree and OrderedConvoy are the runs of its ordered events
+	// alone (Step > 0) under Free and Convoy: the parts the formula
+	// assumes run apart.
+	OrderedFree, OrderedConvoy Result
+	// Ordered holds the runs of the ordered events alone under the
+	// layouts given to CompareSelective, in their order.
+	Ordered []Result
+}
+
+// Share returns the trace's ordered share: its ordered events over all
+// its events (the lesson's KK1), 0 for an empty trace.
+func (c SelectiveComparison) Share() float64 {
+	if c.Free.Events == 0 {
+		return 0
+	}
+	return float64(c.OrderedFree.Events) / float64(c.Free.Events)
+}
+
+// Simulated returns the selective convoy's simulated cost,
+// Cost(Selective, Free).
+func (c SelectiveComparison) Simulated() float64 { return Cost(c.Selective, c.Free) }
+
+// Formula returns the lesson's estimate of it, SelectiveMultiplier(Share,
+// Cost(OrderedConvoy, OrderedFree)), or 0 when that cost is undefined.
+func (c SelectiveComparison) Formula() float64 {
+	cost := Cost(c.OrderedConvoy, c.OrderedFree)
+	if cost == 0 {
+		return 0
+	}
+	return SelectiveMultiplier(c.Share(), cost)
+}
+
+// CompareSelective runs a trace on the given consumers under Free,
+// SelectiveConvoy and Convoy, and its ordered events alone under Free,
+// Convoy and each of layouts, in one [Sweep] of events, with opts for
+// every run. Its errors are Sweep's; an event's index is its index in the
+// whole trace.
+func CompareSelective(ctx context.Context, events iter.Seq2[Event, error], consumers int, layouts []Layout, opts ...Option) (SelectiveComparison, error) {
+	configs := []Config{
+		{Layout: Free}, {Layout: SelectiveConvoy}, {Layout: Convoy},
+		{Layout: Free, orderedOnly: true}, {Layout: Convoy, orderedOnly: true},
+	}
+	for _, l := range layouts {
+		configs = append(configs, Config{Layout: l, orderedOnly: true})
+	}
+	for i := range configs {
+		configs[i].Consumers, configs[i].Options = consumers, opts
+	}
+	rs, err := Sweep(ctx, events, configs)
+	if err != nil {
+		return SelectiveComparison{}, err
+	}
+	return SelectiveComparison{Free: rs[0], Selective: rs[1], Convoy: rs[2], OrderedFree: rs[3], OrderedConvoy: rs[4], Ordered: rs[5:]}, nil
 }

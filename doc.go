@@ -12,7 +12,7 @@
 // plan for a peak write rate.
 //
 // The model is the one of the lesson "Sıralı Konvoy" (sequential convoy), and
-// [Simulate] on [LessonEvents] reproduces every figure the lesson prints.
+// [Simulate] on the lesson's events (package lesson) reproduces every figure the lesson prints.
 // [Simulator] runs the same model on a stream of events in memory that grows
 // with the keys and lanes, not the events, at about ten million events a
 // second on one core. Consumers and partitions cost memory only once events
@@ -56,7 +56,7 @@
 //	en yüklü şerit       heaviest lane       Result.HeaviestLane
 //	maliyet              cost                Cost
 //	KK1                  ordered share       the orderedShare of SelectiveMultiplier
-//	tepe yazma hızı      peak write rate     LessonPeakRate, SplitRate
+//	tepe yazma hızı      peak write rate     lesson.PeakRate, SplitRate
 //	seçici konvoy        selective convoy    SelectiveConvoy, SelectiveMultiplier
 //
 // # The model

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
 // Two orders, each created (step 1) then paid (step 2). The slow creation of
@@ -52,7 +53,7 @@ func ExampleNewLayout() {
 
 // Reading a Result: the lesson's events under free consumption.
 func ExampleResult() {
-	r, _ := konvoy.Simulate(konvoy.LessonEvents(), konvoy.Free, 4)
+	r, _ := konvoy.Simulate(lesson.Events(), konvoy.Free, 4)
 	fmt.Printf("%d events of %d keys, work %d rounds, done in %d: parallelism %.2f\n",
 		r.Events, r.Keys, r.Work, r.Rounds, r.Parallelism())
 	fmt.Printf("%d backward writes, of which %d left a key wrong: %v\n", r.BackwardWrites, r.WrongFinal, r.WrongKeys)
@@ -69,7 +70,7 @@ func ExampleSimulator() {
 		fmt.Println(err)
 		return
 	}
-	for _, e := range konvoy.LessonEvents() {
+	for _, e := range lesson.Events() {
 		if err := s.Add(e); err != nil {
 			fmt.Println(err)
 			return
@@ -84,7 +85,7 @@ func ExampleSimulator() {
 // From a layout's measured cost to the consumers a peak rate needs, when only
 // the ordered share of the stream pays it.
 func ExampleSelectiveMultiplier() {
-	events := konvoy.LessonEvents()
+	events := lesson.Events()
 	free, _ := konvoy.Simulate(events, konvoy.Free, 4)
 	convoy, _ := konvoy.Simulate(events, konvoy.Convoy, 4)
 	cost := konvoy.Cost(convoy, free)
@@ -113,7 +114,7 @@ func ExampleSimulate_badInput() {
 // ordered events wait for their lanes. On other traces the two can differ
 // either way; the simulation is the figure to trust.
 func ExampleSelectiveConvoy() {
-	ordered, events := konvoy.LessonEvents(), konvoy.LessonEventsWithHistory()
+	ordered, events := lesson.Events(), lesson.EventsWithHistory()
 	run := func(evs []konvoy.Event, l konvoy.Layout) konvoy.Result {
 		r, _ := konvoy.Simulate(evs, l, 4)
 		return r

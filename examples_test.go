@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
 // This example prints, from the public API only, what the lesson's olc.mjs
@@ -12,8 +13,8 @@ import (
 // The layouts are serbest (Free), konvoy (Convoy), konvoy-hat (LineConvoy)
 // and surum-damgasi (VersionStamp).
 func Example_lessonMeasures() {
-	const tuketici = konvoy.LessonConsumers
-	olay := konvoy.LessonEvents()
+	const tuketici = lesson.Consumers
+	olay := lesson.Events()
 	duzen := []struct {
 		ad     string
 		layout konvoy.Layout
@@ -98,15 +99,15 @@ func Example_lessonMeasures() {
 // prints, byte for byte: the lesson's capacity table for the ordered shares
 // (KK1) 4/7 and 5/7 at the peak write rate of 97.22 events per second.
 func Example_lessonCapacity() {
-	const tepeYazma = konvoy.LessonPeakRate
-	olay := konvoy.LessonEvents()
+	const tepeYazma = lesson.PeakRate
+	olay := lesson.Events()
 	tur := func(l konvoy.Layout, t int) konvoy.Result {
 		r, _ := konvoy.Simulate(olay, l, t)
 		return r
 	}
-	serbest := tur(konvoy.Free, konvoy.LessonConsumers)
-	maliyetKonvoy := konvoy.Cost(tur(konvoy.Convoy, konvoy.LessonConsumers), serbest)
-	maliyetHat := konvoy.Cost(tur(konvoy.LineConvoy, konvoy.LessonConsumers), serbest)
+	serbest := tur(konvoy.Free, lesson.Consumers)
+	maliyetKonvoy := konvoy.Cost(tur(konvoy.Convoy, lesson.Consumers), serbest)
+	maliyetHat := konvoy.Cost(tur(konvoy.LineConvoy, lesson.Consumers), serbest)
 
 	fmt.Printf("%5s%16s%17s%11s%15s\n", "KK1", "kisitli olay/s", "kisitsiz olay/s", "konvoy x", "hat konvoyu x")
 	for _, kk1 := range []float64{4.0 / 7, 5.0 / 7} {

@@ -132,7 +132,7 @@ func TestAFullKeyTableRefusesNewKeys(t *testing.T) {
 	if err := s.Add(Event{Key: "A", Step: 2, Duration: 1}); err != nil {
 		t.Fatalf("a known key in a full table: %v", err)
 	}
-	want := `konvoy: event 2 (key "B"): the run has 3221225472 distinct keys already, the most one simulator holds`
+	want := `konvoy: event 2 (key "B"): too many distinct keys: the run has 3221225472 distinct keys already, the most one simulator holds`
 	if err := s.Add(Event{Key: "B", Step: 1, Duration: 1}); err == nil || err.Error() != want {
 		t.Fatalf("a new key in a full table: error %v; want %s", err, want)
 	}

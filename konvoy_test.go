@@ -1,12 +1,14 @@
 package konvoy_test
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
 func TestSimulateRejectsBadInput(t *testing.T) {
@@ -17,23 +19,35 @@ func TestSimulateRejectsBadInput(t *testing.T) {
 		layout    konvoy.Layout
 		consumers int
 		want      string
+		field     string // the EventError's Field; "" for no EventError
+		sentinel  error
 	}{
-		{"no consumers", nil, konvoy.Free, 0, "konvoy: consumers is 0; want 1 to 2147483647"},
-		{"negative consumers", []konvoy.Event{ok}, konvoy.Convoy, -3, "konvoy: consumers is -3; want 1 to 2147483647"},
-		{"empty key", []konvoy.Event{ok, {Step: 1, Duration: 1}}, konvoy.Free, 1, "konvoy: event 1: Key is empty"},
-		{"negative step", []konvoy.Event{ok, ok, {Key: "B", Step: -1}}, konvoy.Free, 1, `konvoy: event 2 (key "B"): Step is -1; want 0 (history only) or more`},
-		{"negative duration", []konvoy.Event{{Key: "B", Duration: -2}}, konvoy.VersionStamp, 1, `konvoy: event 0 (key "B"): Duration is -2; want 0 or more rounds`},
-		{"line convoy without a line", []konvoy.Event{ok, {Key: "C", Step: 1}}, konvoy.LineConvoy, 2, `konvoy: event 1 (key "C"): Line is empty; layout line-convoy puts events in lanes by line`},
-		{"negative arrival", []konvoy.Event{{Key: "E", Arrival: -1}}, konvoy.Free, 1, `konvoy: event 0 (key "E"): Arrival is -1; want round 0 or later`},
-		{"arrivals out of order", []konvoy.Event{{Key: "E", Arrival: 5}, {Key: "F", Arrival: 4}}, konvoy.Free, 1, `konvoy: event 1 (key "F"): Arrival 4 is before the previous event's 5; want events in arrival order`},
-		{"arrival overflows", []konvoy.Event{{Key: "E", Duration: 2}, {Key: "F", Arrival: math.MaxInt - 3, Duration: 1}}, konvoy.Free, 1, `konvoy: event 1 (key "F"): Arrival 9223372036854775804 plus the total work overflows int`},
-		{"work overflows", []konvoy.Event{ok, {Key: "D", Duration: math.MaxInt}}, konvoy.Convoy, 2, `konvoy: event 1 (key "D"): Duration 9223372036854775807 makes the total work overflow int`},
+		{"no consumers", nil, konvoy.Free, 0, "konvoy: consumers is 0; want 1 to 2147483647", "", nil},
+		{"negative consumers", []konvoy.Event{ok}, konvoy.Convoy, -3, "konvoy: consumers is -3; want 1 to 2147483647", "", nil},
+		{"empty key", []konvoy.Event{ok, {Step: 1, Duration: 1}}, konvoy.Free, 1, "konvoy: event 1: Key is empty", "Key", nil},
+		{"negative step", []konvoy.Event{ok, ok, {Key: "B", Step: -1}}, konvoy.Free, 1, `konvoy: event 2 (key "B"): Step is -1; want 0 (history only) or more`, "Step", nil},
+		{"negative duration", []konvoy.Event{{Key: "B", Duration: -2}}, konvoy.VersionStamp, 1, `konvoy: event 0 (key "B"): Duration is -2; want 0 or more rounds`, "Duration", nil},
+		{"line convoy without a line", []konvoy.Event{ok, {Key: "C", Step: 1}}, konvoy.LineConvoy, 2, `konvoy: event 1 (key "C"): Line is empty; want a line: layout line-convoy puts events in lanes by line`, "Line", nil},
+		{"negative arrival", []konvoy.Event{{Key: "E", Arrival: -1}}, konvoy.Free, 1, `konvoy: event 0 (key "E"): Arrival is -1; want round 0 or later`, "Arrival", nil},
+		{"arrivals out of order", []konvoy.Event{{Key: "E", Arrival: 5}, {Key: "F", Arrival: 4}}, konvoy.Free, 1, `konvoy: event 1 (key "F"): Arrival is 4; want 5 or later: the previous event arrived then, and events come in arrival order`, "Arrival", konvoy.ErrOrder},
+		{"arrival overflows", []konvoy.Event{{Key: "E", Duration: 2}, {Key: "F", Arrival: math.MaxInt - 3, Duration: 1}}, konvoy.Free, 1, `konvoy: event 1 (key "F"): Arrival is 9223372036854775804; want at most 9223372036854775803, or the arrival plus the total work overflows int`, "Arrival", konvoy.ErrOverflow},
+		{"work overflows", []konvoy.Event{ok, {Key: "D", Duration: math.MaxInt}}, konvoy.Convoy, 2, `konvoy: event 1 (key "D"): Duration is 9223372036854775807; want at most 9223372036854775805, or the total work overflows int`, "Duration", konvoy.ErrOverflow},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := konvoy.Simulate(tt.events, tt.layout, tt.consumers)
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Fatalf("error %v; want one starting %q", err, tt.want)
+			}
+			var ev *konvoy.EventError
+			if found := errors.As(err, &ev); found != (tt.field != "") || found && ev.Field != tt.field {
+				t.Errorf("errors.As found %v, %+v; want Field %q", found, ev, tt.field)
+			}
+			if found := errors.As(err, &ev); found && (ev.Index != len(tt.events)-1 || "konvoy: "+ev.Error() != err.Error()) {
+				t.Errorf("EventError %+v says %q; the error says %q", ev, ev.Error(), err)
+			}
+			if tt.sentinel != nil && !errors.Is(err, tt.sentinel) {
+				t.Errorf("errors.Is(%v, %v) is false", err, tt.sentinel)
 			}
 			if d := cmp.Diff(konvoy.Result{}, r); d != "" {
 				t.Errorf("a failed run returned a partial Result:\n%s", d)
@@ -129,15 +143,15 @@ func TestLayoutNames(t *testing.T) {
 	var got []string
 	for _, l := range konvoy.Layouts() {
 		got = append(got, l.String())
-		if back, ok := konvoy.LayoutByName(l.String()); !ok || back.String() != l.String() {
-			t.Errorf("LayoutByName(%q) = %v, %v", l, back, ok)
+		if back, err := konvoy.ParseLayout(l.String()); err != nil || !back.Equal(l) {
+			t.Errorf("ParseLayout(%q) = %v, %v", l, back, err)
 		}
 	}
 	if d := cmp.Diff([]string{"free", "convoy", "line-convoy", "version-stamp"}, got); d != "" {
 		t.Errorf("names (-want +got):\n%s", d)
 	}
-	if _, ok := konvoy.LayoutByName("conv"); ok {
-		t.Error(`LayoutByName("conv") found a layout`)
+	if _, err := konvoy.ParseLayout("conv"); err == nil {
+		t.Error(`ParseLayout("conv") found a layout`)
 	}
 	if s := (konvoy.Layout{}).String(); s != "free" {
 		t.Errorf("zero Layout is %q; want free", s)
@@ -148,7 +162,7 @@ func TestLayoutNames(t *testing.T) {
 }
 
 func TestZeroLayoutIsFree(t *testing.T) {
-	events := konvoy.LessonEvents()
+	events := lesson.Events()
 	zero, _ := konvoy.Simulate(events, konvoy.Layout{}, 4)
 	free, _ := konvoy.Simulate(events, konvoy.Free, 4)
 	if d := cmp.Diff(free, zero); d != "" {
@@ -157,12 +171,12 @@ func TestZeroLayoutIsFree(t *testing.T) {
 }
 
 func TestLessonEventsIsAFreshCopy(t *testing.T) {
-	a := konvoy.LessonEvents()
+	a := lesson.Events()
 	a[0].Key = "changed"
-	if b := konvoy.LessonEvents(); b[0].Key != "TR-4821" || len(b) != 20 {
+	if b := lesson.Events(); b[0].Key != "TR-4821" || len(b) != 20 {
 		t.Fatalf("LessonEvents shares its slice: %+v", b[0])
 	}
-	if got := konvoy.LessonStatuses(); !cmp.Equal(got, []string{"kabul", "aktarma", "dagitim", "teslim"}) {
+	if got := lesson.Statuses(); !cmp.Equal(got, []string{"kabul", "aktarma", "dagitim", "teslim"}) {
 		t.Fatalf("LessonStatuses = %v", got)
 	}
 }

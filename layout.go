@@ -191,12 +191,13 @@ func AllLayouts(partitions int) []Layout {
 
 // ParseLayout returns the built-in layout named name: one of the names
 // [Layout.String] gives, with "partitioned:N" for any N from 1 to
-// [MaxPartitions]. Its error says which names are known.
+// [MaxPartitions]. Its error says which names are known; like strconv's, it
+// is meant to follow a caller's context, such as a flag's name.
 func ParseLayout(name string) (Layout, error) {
 	if n, ok := strings.CutPrefix(name, "partitioned:"); ok {
 		p, err := strconv.Atoi(n)
 		if err != nil || p < 1 || p > MaxPartitions {
-			return Layout{}, fmt.Errorf("konvoy: layout %q: want partitioned:N with N a whole number from 1 to %d", name, MaxPartitions)
+			return Layout{}, fmt.Errorf("layout %q: want partitioned:N with N a whole number from 1 to %d", name, MaxPartitions)
 		}
 		return Partitioned(p), nil
 	}
@@ -205,12 +206,17 @@ func ParseLayout(name string) (Layout, error) {
 			return l, nil
 		}
 	}
-	return Layout{}, fmt.Errorf("konvoy: unknown layout %q; want free, convoy, line-convoy, version-stamp, selective-convoy, resequencer or partitioned:N", name)
+	return Layout{}, fmt.Errorf("unknown layout %q; want free, convoy, line-convoy, version-stamp, selective-convoy, resequencer or partitioned:N", name)
 }
 
-// LayoutByName returns the built-in layout named name, as [ParseLayout]
-// does, and false when there is none.
-func LayoutByName(name string) (Layout, bool) {
-	l, err := ParseLayout(name)
-	return l, err == nil
+// NeedsLine tells whether every event run under l must have a Line: true
+// for [LineConvoy] alone.
+func (l Layout) NeedsLine() bool { return l.lanes == lineLanes }
+
+// Equal tells whether l and m are the same layout: the same built-in one
+// ([Partitioned] with the same partitions), or two made by [NewLayout] with
+// the same name, whose lane functions are taken to agree as their names do.
+func (l Layout) Equal(m Layout) bool {
+	return l.String() == m.String() && l.lanes == m.lanes && l.partitions == m.partitions &&
+		l.orderedOnly == m.orderedOnly && l.handler == m.handler
 }

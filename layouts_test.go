@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/lesson"
 	"pgregory.net/rapid"
 )
 
@@ -185,11 +186,11 @@ func TestParseLayout(t *testing.T) {
 }
 
 func TestResequencerOnTheLesson(t *testing.T) {
-	r, err := konvoy.Simulate(konvoy.LessonEvents(), konvoy.Resequencer, 4)
+	r, err := konvoy.Simulate(lesson.Events(), konvoy.Resequencer, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	free, _ := konvoy.Simulate(konvoy.LessonEvents(), konvoy.Free, 4)
+	free, _ := konvoy.Simulate(lesson.Events(), konvoy.Free, 4)
 	// Free writes 5 steps backward; the resequencer holds those keys' early
 	// arrivals instead and applies every step.
 	if r.Rounds != free.Rounds || r.WrongFinal != 0 || r.BackwardWrites != 0 || r.Buffered == 0 || r.NeverApplied != 0 {
@@ -240,7 +241,7 @@ func TestPartitionsForRejectsBadInput(t *testing.T) {
 			t.Errorf("error %v; want %q", err, tt.want)
 		}
 	}
-	if _, found, err := konvoy.PartitionsFor(konvoy.LessonEvents(), 1, konvoy.MaxPartitions); err != nil || !found {
+	if _, found, err := konvoy.PartitionsFor(lesson.Events(), 1, konvoy.MaxPartitions); err != nil || !found {
 		t.Errorf("the largest limit: %v, %v", found, err)
 	}
 	if over := int64(konvoy.MaxPartitions) + 1; over <= math.MaxInt {
@@ -254,7 +255,7 @@ func TestPartitionsForRejectsBadInput(t *testing.T) {
 // On the lesson's five shipments, few partitions put shipments behind each
 // other; this is the count at which that stops costing anything.
 func ExamplePartitionsFor() {
-	p, found, err := konvoy.PartitionsFor(konvoy.LessonEvents(), 0, 64)
+	p, found, err := konvoy.PartitionsFor(lesson.Events(), 0, 64)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/internal/memtest"
+	"github.com/sirali-konvoy/konvoy/lesson"
 	"pgregory.net/rapid"
 )
 
@@ -50,15 +51,15 @@ func TestHugeCountsCostWhatTheEventsNeed(t *testing.T) {
 	for _, p := range konvoy.Policies() {
 		for _, l := range konvoy.AllLayouts(konvoy.MaxPartitions) {
 			if got := memtest.Allocated(func() {
-				run(t, seq(konvoy.LessonEvents()), l, konvoy.MaxConsumers, konvoy.WithPolicy(p))
+				run(t, seq(lesson.Events()), l, konvoy.MaxConsumers, konvoy.WithPolicy(p))
 			}); got > budget {
 				t.Errorf("%s, %s, %d consumers: %d bytes; want at most %d", l, p, konvoy.MaxConsumers, got, budget)
 			}
 		}
 	}
 	if got := memtest.Allocated(func() {
-		_, err := konvoy.PlanConsumers(seq(konvoy.LessonEvents()), konvoy.Partitioned(konvoy.MaxPartitions), konvoy.Static,
-			konvoy.PlanConfig{Peak: konvoy.LessonPeakRate, RoundSeconds: 0.01, MaxConsumers: konvoy.MaxConsumers})
+		_, err := konvoy.PlanConsumers(konvoy.Values(lesson.Events()), konvoy.Partitioned(konvoy.MaxPartitions),
+			konvoy.PlanConfig{Peak: lesson.PeakRate, RoundSeconds: 0.01, MaxConsumers: konvoy.MaxConsumers}, konvoy.WithPolicy(konvoy.Static))
 		if err != nil {
 			t.Fatal(err)
 		}

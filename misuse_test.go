@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
 // A programmer's misuse of the API panics with a message that starts
@@ -19,10 +20,10 @@ func TestMisusePanicsWithThePrefix(t *testing.T) {
 		call func()
 		want string
 	}{
-		{"a nil Option to Simulate", func() { konvoy.Simulate(konvoy.LessonEvents(), konvoy.Free, 1, konvoy.WithPolicy(konvoy.Static), nil) },
+		{"a nil Option to Simulate", func() { konvoy.Simulate(lesson.Events(), konvoy.Free, 1, konvoy.WithPolicy(konvoy.Static), nil) },
 			"konvoy: option 1 is nil"},
 		{"a nil Option to NewSimulator", func() { konvoy.NewSimulator(konvoy.Free, 1, nil) }, "konvoy: option 0 is nil"},
-		{"a nil sequence to PlanConsumers", func() { konvoy.PlanConsumers(nil, konvoy.Free, konvoy.HeadOfLine, cfg) },
+		{"a nil sequence to PlanConsumers", func() { konvoy.PlanConsumers(nil, konvoy.Free, cfg) },
 			"konvoy: PlanConsumers: events is nil"},
 		{"a nil sequence to PartitionsForSeq", func() { konvoy.PartitionsForSeq(nil, 0, 1) }, "konvoy: PartitionsForSeq: events is nil"},
 		{"Add on a zero Simulator", func() { new(konvoy.Simulator).Add(konvoy.Event{Key: "A"}) }, "konvoy: Simulator not made by NewSimulator"},
@@ -75,7 +76,7 @@ func TestCountsOutOfRangeAreErrors(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"partitioned:0", "partitioned:2147483648", "partitioned:99999999999999", "partitioned:-1", "partitioned:"} {
-		if _, err := konvoy.ParseLayout(name); err == nil || err.Error() != `konvoy: layout "`+name+`": want partitioned:N with N a whole number from 1 to 2147483647` {
+		if _, err := konvoy.ParseLayout(name); err == nil || err.Error() != `layout "`+name+`": want partitioned:N with N a whole number from 1 to 2147483647` {
 			t.Errorf("ParseLayout(%q): %v", name, err)
 		}
 	}
@@ -83,7 +84,7 @@ func TestCountsOutOfRangeAreErrors(t *testing.T) {
 		t.Errorf("ParseLayout(partitioned:2147483647): %v, %v", l, err)
 	}
 	for _, max := range []int{-1, int(min(int64(konvoy.MaxConsumers)+1, math.MaxInt))} {
-		_, err := konvoy.PlanConsumers(seq(konvoy.LessonEvents()), konvoy.Free, konvoy.HeadOfLine, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1, MaxConsumers: max})
+		_, err := konvoy.PlanConsumers(konvoy.Values(lesson.Events()), konvoy.Free, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1, MaxConsumers: max})
 		if max > konvoy.MaxConsumers || max < 0 {
 			if err == nil || err.Error() != "konvoy: consumer limit "+itoa(max)+": want 0 (1024) to 2147483647" {
 				t.Errorf("MaxConsumers %d: %v", max, err)

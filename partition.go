@@ -3,6 +3,7 @@ package konvoy
 import (
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 )
 
@@ -100,13 +101,14 @@ func (p PartitionLoad) CollisionShare() float64 {
 // [MaxPartitions]. It takes O(n + k·limit) time for n events and k distinct
 // keys, and O(k) memory.
 func PartitionsFor(events []Event, maxShare float64, limit int) (PartitionLoad, bool, error) {
-	return PartitionsForSeq(slices.Values(events), maxShare, limit)
+	return PartitionsForSeq(Values(events), maxShare, limit)
 }
 
 // PartitionsForSeq is [PartitionsFor] over a stream of events, read once,
-// for traces too large to hold: it keeps one load per distinct key. It
-// panics, with a "konvoy:" prefix, when events is nil.
-func PartitionsForSeq(events iter.Seq[Event], maxShare float64, limit int) (PartitionLoad, bool, error) {
+// for traces too large to hold: it keeps one load per distinct key. The
+// stream's first error stops it and is returned. It panics, with a "konvoy:"
+// prefix, when events is nil.
+func PartitionsForSeq(events iter.Seq2[Event, error], maxShare float64, limit int) (PartitionLoad, bool, error) {
 	if events == nil {
 		panic("konvoy: PartitionsForSeq: events is nil")
 	}
@@ -133,17 +135,22 @@ func PartitionsForSeq(events iter.Seq[Event], maxShare float64, limit int) (Part
 
 // keyLoads returns the distinct keys in order of first appearance, each
 // key's total duration and its positive murmur2 hash.
-func keyLoads(events iter.Seq[Event]) (keys []string, loads []int, hashes []int, err error) {
+func keyLoads(events iter.Seq2[Event, error]) (keys []string, loads []int, hashes []int, err error) {
 	index := make(map[string]int)
-	i := -1
-	for e := range events {
+	i, work := -1, 0
+	for e, err := range events {
 		i++
 		switch {
+		case err != nil:
+			return nil, nil, nil, err
 		case e.Key == "":
-			return nil, nil, nil, fmt.Errorf("konvoy: event %d: Key is empty; every event needs a key", i)
+			return nil, nil, nil, eventError(i, "", "Key", 0, "the key whose state the event overwrites", nil)
 		case e.Duration < 0:
-			return nil, nil, nil, fmt.Errorf("konvoy: event %d (key %q): Duration is %d; want 0 or more rounds", i, e.Key, e.Duration)
+			return nil, nil, nil, eventError(i, e.Key, "Duration", e.Duration, "0 or more rounds", nil)
+		case e.Duration > math.MaxInt-work:
+			return nil, nil, nil, eventError(i, e.Key, "Duration", e.Duration, fmt.Sprintf("at most %d, or the total work overflows int", math.MaxInt-work), ErrOverflow)
 		}
+		work += e.Duration
 		k, ok := index[e.Key]
 		if !ok {
 			k = len(keys)

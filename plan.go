@@ -1,6 +1,7 @@
 package konvoy
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"math"
@@ -12,13 +13,11 @@ import (
 // tepe yazma hızı, 97.22). RoundSeconds is how long one round of the model
 // lasts, in seconds: the service time of an event of Duration 1.
 // MaxConsumers is the largest consumer count the planner tries, up to
-// [MaxConsumers]; 0 means 1024. MaxBacklog limits each run as
-// [WithMaxBacklog] does; 0 sets no limit.
+// [MaxConsumers]; 0 means 1024.
 type PlanConfig struct {
 	Peak         float64
 	RoundSeconds float64
 	MaxConsumers int
-	MaxBacklog   int
 }
 
 // Plan answers, for one layout and policy, how many consumers keep up with
@@ -46,14 +45,15 @@ type Plan struct {
 	Assumptions   []string
 }
 
-// PlanConsumers finds the consumers a layout needs under a dispatch policy
-// to keep up with cfg.Peak, from a trace taken as representative of the
+// PlanConsumers finds the consumers a layout needs under the dispatch
+// policy opts set ([WithPolicy]; [HeadOfLine] by default) to keep up with
+// cfg.Peak, from a trace taken as representative of the
 // traffic: a run of n events that lasts R rounds of cfg.RoundSeconds
 // sustains n / (R · RoundSeconds) events per second.
 //
 // events is ranged over once per consumer count tried and must yield the
 // same events each time (a slice's values, a synth stream, a file opened
-// again). Under [HeadOfLine], where adding a consumer never makes a run
+// again); its first error stops the plan and is returned. Under [HeadOfLine], where adding a consumer never makes a run
 // longer (a property the tests check), the count is found by doubling and
 // bisection, in O(log c) runs; under the other policies, where it can, every
 // count from 1 up is tried until one fits. A run with more consumers than
@@ -61,24 +61,27 @@ type Plan struct {
 // trace's events is tried. An empty trace needs no consumers.
 //
 // PlanConsumers returns an error for a peak or round length that is not a
-// positive finite number, for a limit that is not 0 to [MaxConsumers], for a
-// negative backlog limit, for the first invalid event, as [Simulate] does,
-// and for a run whose backlog outgrows cfg.MaxBacklog. It panics, with a
-// "konvoy:" prefix, when events is nil.
-func PlanConsumers(events iter.Seq[Event], layout Layout, policy Policy, cfg PlanConfig) (Plan, error) {
-	if events == nil {
+// positive finite number, for a limit that is not 0 to [MaxConsumers], for
+// the first invalid event, as [Simulate] does, and for a run whose backlog
+// outgrows [WithMaxBacklog]. It panics, with a "konvoy:" prefix, when events
+// or an option is nil.
+func PlanConsumers(stream iter.Seq2[Event, error], layout Layout, cfg PlanConfig, opts ...Option) (Plan, error) {
+	if stream == nil {
 		panic("konvoy: PlanConsumers: events is nil")
 	}
+	policy := collect(opts).policy
 	if err := cfg.check(); err != nil {
 		return Plan{}, err
 	}
+	src := &source{seq: stream}
+	events := src.values()
 	limit := cfg.MaxConsumers
 	if limit == 0 {
 		limit = 1024
 	}
 	p := Plan{Layout: layout.String(), Policy: policy}
 	ceiling, err := chainRounds(events, layout)
-	if err != nil {
+	if err = cmp.Or(src.err, err); err != nil {
 		return Plan{}, err
 	}
 	p.Events, p.CeilingRounds, p.CeilingLane = ceiling.events, ceiling.rounds, ceiling.lane
@@ -94,8 +97,8 @@ func PlanConsumers(events iter.Seq[Event], layout Layout, policy Policy, cfg Pla
 		return p, nil
 	}
 	fits := func(c int) (int, bool, error) {
-		r, err := simulateSeq(events, layout, c, WithPolicy(policy), WithMaxBacklog(cfg.MaxBacklog))
-		return r.Rounds, keepsUp(r.Rounds), err
+		r, err := simulateSeq(events, layout, c, opts...)
+		return r.Rounds, keepsUp(r.Rounds), cmp.Or(src.err, err)
 	}
 	// No run on c consumers beats Work/c rounds, so fewer than Work/budget
 	// consumers never fit, whatever the policy, where budget is the most
@@ -124,8 +127,6 @@ func (cfg PlanConfig) check() error {
 		return fmt.Errorf("konvoy: round length %v: want a positive number of seconds", cfg.RoundSeconds)
 	case cfg.MaxConsumers < 0 || cfg.MaxConsumers > MaxConsumers:
 		return fmt.Errorf("konvoy: consumer limit %d: want 0 (1024) to %d", cfg.MaxConsumers, MaxConsumers)
-	case cfg.MaxBacklog < 0:
-		return fmt.Errorf("konvoy: backlog limit %d: want 0 (none) or more events", cfg.MaxBacklog)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/lesson"
 	"pgregory.net/rapid"
 )
 
@@ -26,7 +27,7 @@ func TestPlanFindsTheSmallestCountThatKeepsUp(t *testing.T) {
 			RoundSeconds: rapid.SampledFrom([]float64{0.001, 0.01, 0.1}).Draw(t, "round"),
 			MaxConsumers: rapid.IntRange(1, 40).Draw(t, "limit"),
 		}
-		plan, err := konvoy.PlanConsumers(slices.Values(events), l, p, cfg)
+		plan, err := konvoy.PlanConsumers(konvoy.Values(events), l, cfg, konvoy.WithPolicy(p))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,17 +65,17 @@ func TestPlanFindsTheSmallestCountThatKeepsUp(t *testing.T) {
 }
 
 func TestPlanRejectsBadConfig(t *testing.T) {
-	events := slices.Values(konvoy.LessonEvents())
+	events := konvoy.Values(lesson.Events())
 	for _, cfg := range []konvoy.PlanConfig{
 		{Peak: 0, RoundSeconds: 1}, {Peak: math.Inf(1), RoundSeconds: 1}, {Peak: math.NaN(), RoundSeconds: 1},
 		{Peak: 1, RoundSeconds: 0}, {Peak: 1, RoundSeconds: -1}, {Peak: 1, RoundSeconds: 1, MaxConsumers: -1},
 	} {
-		if _, err := konvoy.PlanConsumers(events, konvoy.Free, konvoy.HeadOfLine, cfg); err == nil || !strings.HasPrefix(err.Error(), "konvoy: ") {
+		if _, err := konvoy.PlanConsumers(events, konvoy.Free, cfg); err == nil || !strings.HasPrefix(err.Error(), "konvoy: ") {
 			t.Errorf("%+v: error %v", cfg, err)
 		}
 	}
-	bad := slices.Values([]konvoy.Event{{Key: "A", Duration: 1}, {Key: "", Duration: 1}})
-	if _, err := konvoy.PlanConsumers(bad, konvoy.Convoy, konvoy.HeadOfLine, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1}); err == nil {
+	bad := konvoy.Values([]konvoy.Event{{Key: "A", Duration: 1}, {Key: "", Duration: 1}})
+	if _, err := konvoy.PlanConsumers(bad, konvoy.Convoy, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1}); err == nil {
 		t.Error("an empty key was accepted")
 	}
 }
@@ -82,11 +83,11 @@ func TestPlanRejectsBadConfig(t *testing.T) {
 // The lesson's peak of 97.22 events/s, with a round of 10 ms: the lesson's
 // twenty events must run in at most 20.57 rounds.
 func ExamplePlanConsumers() {
-	events := slices.Values(konvoy.LessonEvents())
+	events := konvoy.Values(lesson.Events())
 	for _, seconds := range []float64{0.010, 0.020} {
 		fmt.Printf("a round of %gs:\n", seconds)
 		for _, l := range konvoy.Layouts()[:3] {
-			p, err := konvoy.PlanConsumers(events, l, konvoy.HeadOfLine, konvoy.PlanConfig{Peak: konvoy.LessonPeakRate, RoundSeconds: seconds})
+			p, err := konvoy.PlanConsumers(events, l, konvoy.PlanConfig{Peak: lesson.PeakRate, RoundSeconds: seconds})
 			if err != nil {
 				fmt.Println(err)
 				return
@@ -117,7 +118,7 @@ func TestPlanCeilingIsTheRunWithAConsumerPerEvent(t *testing.T) {
 		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
 		events := eventsOf(sh).Draw(t, "events")
 		l := layoutGen.Draw(t, "layout")
-		plan, err := konvoy.PlanConsumers(slices.Values(events), l, konvoy.HeadOfLine, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1})
+		plan, err := konvoy.PlanConsumers(konvoy.Values(events), l, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +133,7 @@ func TestPlanCeilingIsTheRunWithAConsumerPerEvent(t *testing.T) {
 func TestPlanKeepsUpAtExactlyThePeak(t *testing.T) {
 	// Free's ceiling on the lesson is its longest event, 4 rounds; 20 events
 	// in 4 rounds of 1 s is 5 events/s.
-	p, err := konvoy.PlanConsumers(slices.Values(konvoy.LessonEvents()), konvoy.Free, konvoy.HeadOfLine, konvoy.PlanConfig{Peak: 5, RoundSeconds: 1})
+	p, err := konvoy.PlanConsumers(konvoy.Values(lesson.Events()), konvoy.Free, konvoy.PlanConfig{Peak: 5, RoundSeconds: 1})
 	if err != nil || p.Consumers == 0 || p.Rounds != 4 || p.CeilingRounds != 4 || p.Rate != 5 || p.Ceiling != 5 {
 		t.Fatalf("%+v, %v", p, err)
 	}
@@ -148,8 +149,8 @@ func TestPlanKeepsUpAtExactlyThePeak(t *testing.T) {
 // free consumption has no lane to blame, and one event is one event, of
 // one round.
 func TestPlanNamesItsCeilingAndAssumptions(t *testing.T) {
-	events := konvoy.LessonEvents()
-	cfg := konvoy.PlanConfig{Peak: konvoy.LessonPeakRate, RoundSeconds: 0.01, MaxConsumers: 64}
+	events := lesson.Events()
+	cfg := konvoy.PlanConfig{Peak: lesson.PeakRate, RoundSeconds: 0.01, MaxConsumers: 64}
 	for _, c := range []struct {
 		events  []konvoy.Event
 		layout  konvoy.Layout
@@ -168,7 +169,7 @@ func TestPlanNamesItsCeilingAndAssumptions(t *testing.T) {
 		// A lane whose events take no time sets no ceiling worth a word.
 		{[]konvoy.Event{{Key: "A"}, {Key: "A"}}, konvoy.Convoy, "A", "consumers are dispatched head-of-line, and at most 64 are tried"},
 	} {
-		p, err := konvoy.PlanConsumers(slices.Values(c.events), c.layout, konvoy.HeadOfLine, cfg)
+		p, err := konvoy.PlanConsumers(konvoy.Values(c.events), c.layout, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,8 +194,8 @@ func TestPlanNamesItsCeilingAndAssumptions(t *testing.T) {
 // A bad event in the trace is an error that names it by its input index,
 // as everywhere else.
 func TestPlanNamesTheBadEvent(t *testing.T) {
-	events := append(slices.Clone(konvoy.LessonEvents()[:3]), konvoy.Event{Key: "X", Duration: -1})
-	_, err := konvoy.PlanConsumers(slices.Values(events), konvoy.Convoy, konvoy.HeadOfLine, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1})
+	events := append(slices.Clone(lesson.Events()[:3]), konvoy.Event{Key: "X", Duration: -1})
+	_, err := konvoy.PlanConsumers(konvoy.Values(events), konvoy.Convoy, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1})
 	if want := `konvoy: event 3 (key "X"): Duration is -1; want 0 or more rounds`; err == nil || err.Error() != want {
 		t.Fatalf("error %v; want %s", err, want)
 	}

@@ -1,6 +1,7 @@
 package konvoy_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/lesson"
 	"pgregory.net/rapid"
 )
 
@@ -185,11 +187,11 @@ func TestScheduleAccountsForEveryEvent(t *testing.T) {
 }
 
 func TestScheduleLimitIsAnError(t *testing.T) {
-	_, err := konvoy.Simulate(konvoy.LessonEvents(), konvoy.Convoy, 4, konvoy.WithSchedule(19))
-	if err == nil || err.Error() != "konvoy: event 19: the run has more events than the schedule limit of 19" {
+	_, err := konvoy.Simulate(lesson.Events(), konvoy.Convoy, 4, konvoy.WithSchedule(19))
+	if err == nil || err.Error() != `konvoy: event 19 (key "TR-7788"): schedule limit reached: WithSchedule(19) keeps the schedule of runs of at most 19 events` || !errors.Is(err, konvoy.ErrScheduleFull) {
 		t.Fatalf("error %v", err)
 	}
-	r, err := konvoy.Simulate(konvoy.LessonEvents(), konvoy.Convoy, 4, konvoy.WithSchedule(20))
+	r, err := konvoy.Simulate(lesson.Events(), konvoy.Convoy, 4, konvoy.WithSchedule(20))
 	if err != nil || len(r.Schedule) != 20 {
 		t.Fatalf("%d slots, %v", len(r.Schedule), err)
 	}

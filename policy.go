@@ -1,9 +1,6 @@
 package konvoy
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // Policy is the rule by which a free consumer chooses its next event: a
 // choice separate from the layout, since real brokers with the same lanes
@@ -50,14 +47,15 @@ func (p Policy) String() string {
 // constants.
 func Policies() []Policy { return []Policy{HeadOfLine, LaneAware, Static} }
 
-// ParsePolicy returns the policy whose String is name.
+// ParsePolicy returns the policy whose String is name. Its error says which
+// names are known, to follow a caller's context, as [ParseLayout]'s does.
 func ParsePolicy(name string) (Policy, error) {
 	for _, p := range Policies() {
 		if p.String() == name {
 			return p, nil
 		}
 	}
-	return 0, fmt.Errorf("konvoy: unknown policy %q; want head-of-line, lane-aware or static", name)
+	return 0, fmt.Errorf("unknown policy %q; want head-of-line, lane-aware or static", name)
 }
 
 // Option changes how [Simulate] and [NewSimulator] run; options compose, and
@@ -68,6 +66,19 @@ type options struct {
 	policy        Policy
 	scheduleLimit int // 0: no schedule kept
 	maxBacklog    int // 0: no limit
+}
+
+// collect returns the options opts set, later ones over earlier ones. It
+// panics, with a "konvoy:" prefix, when an option is nil.
+func collect(opts []Option) options {
+	var o options
+	for i, opt := range opts {
+		if opt == nil {
+			panic(fmt.Sprintf("konvoy: option %d is nil", i))
+		}
+		opt(&o)
+	}
+	return o
 }
 
 // WithPolicy sets the dispatch policy; the default is [HeadOfLine].
@@ -95,10 +106,6 @@ func WithMaxBacklog(n int) Option {
 	}
 	return func(o *options) { o.maxBacklog = n }
 }
-
-// ErrBacklog is wrapped by the error of a run that would hold more events
-// than [WithMaxBacklog] allows.
-var ErrBacklog = errors.New("backlog over its limit")
 
 // WithSchedule keeps the full schedule of a run in [Result].Schedule, one
 // [Slot] per event, for runs of at most limit events: the basis for

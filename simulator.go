@@ -86,13 +86,7 @@ func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, err
 	if consumers < 1 || consumers > MaxConsumers {
 		return nil, fmt.Errorf("konvoy: consumers is %d; want 1 to %d", consumers, MaxConsumers)
 	}
-	s := &Simulator{layout: layout, laneIndex: make(map[string]int)}
-	for i, o := range opts {
-		if o == nil {
-			panic(fmt.Sprintf("konvoy: option %d is nil", i))
-		}
-		o(&s.opts)
-	}
+	s := &Simulator{layout: layout, laneIndex: make(map[string]int), opts: collect(opts)}
 	if s.opts.policy > Static {
 		return nil, fmt.Errorf("konvoy: unknown %v", s.opts.policy)
 	}
@@ -158,7 +152,7 @@ func (s *Simulator) Add(e Event) error {
 	s.work += e.Duration
 	s.lastArrival = e.Arrival
 	if s.opts.maxBacklog > 0 && s.backlog() > s.opts.maxBacklog {
-		s.err = s.backlogError(fmt.Sprintf("event %d (key %q)", s.events-1, e.Key))
+		s.err = eventError(s.events-1, e.Key, "", 0, s.backlogHeld(), ErrBacklog)
 		return s.err
 	}
 	return nil
@@ -173,10 +167,9 @@ func (s *Simulator) backlog() int {
 	return s.consumers.touched + len(s.aware.fifo) - s.aware.front + s.owned.n + s.maxBuffered
 }
 
-// backlogError is the error of a run that holds more than its backlog
-// limit after where, an event or the end of the run: what it holds, part
-// by part.
-func (s *Simulator) backlogError(where string) error {
+// backlogHeld says what a run that holds more than its backlog limit
+// holds, part by part.
+func (s *Simulator) backlogHeld() string {
 	var parts []string
 	for _, p := range []struct {
 		n    int
@@ -191,8 +184,8 @@ func (s *Simulator) backlogError(where string) error {
 			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
 		}
 	}
-	return fmt.Errorf("konvoy: %s: %w: %s dispatch of %s at %d consumers holds %d events, more than the %d it may (WithMaxBacklog): %s",
-		where, ErrBacklog, s.opts.policy, s.layout, s.consumers.n, s.backlog(), s.opts.maxBacklog, strings.Join(parts, ", "))
+	return fmt.Sprintf("%s dispatch of %s at %d consumers holds %d events, more than the %d it may (WithMaxBacklog): %s",
+		s.opts.policy, s.layout, s.consumers.n, s.backlog(), s.opts.maxBacklog, strings.Join(parts, ", "))
 }
 
 // responseSum returns the exact sum of the responses: each is the event's
@@ -211,26 +204,26 @@ func (s *Simulator) mustBeMade() {
 
 // check returns the error that event e, the next in input order, makes.
 func (s *Simulator) check(e *Event) error {
-	i := s.events
+	i, key := s.events, e.Key
 	switch {
 	case e.Key == "":
-		return fmt.Errorf("konvoy: event %d: Key is empty; every event needs the key whose state it overwrites", i)
+		return eventError(i, "", "Key", 0, "the key whose state the event overwrites", nil)
 	case e.Step < 0:
-		return fmt.Errorf("konvoy: event %d (key %q): Step is %d; want 0 (history only) or more", i, e.Key, e.Step)
+		return eventError(i, key, "Step", e.Step, "0 (history only) or more", nil)
 	case e.Duration < 0:
-		return fmt.Errorf("konvoy: event %d (key %q): Duration is %d; want 0 or more rounds", i, e.Key, e.Duration)
+		return eventError(i, key, "Duration", e.Duration, "0 or more rounds", nil)
 	case e.Arrival < 0:
-		return fmt.Errorf("konvoy: event %d (key %q): Arrival is %d; want round 0 or later", i, e.Key, e.Arrival)
+		return eventError(i, key, "Arrival", e.Arrival, "round 0 or later", nil)
 	case s.layout.lanes == lineLanes && e.Line == "":
-		return fmt.Errorf("konvoy: event %d (key %q): Line is empty; layout %s puts events in lanes by line", i, e.Key, s.layout)
+		return eventError(i, key, "Line", 0, "a line: layout "+s.layout.String()+" puts events in lanes by line", nil)
 	case e.Duration > math.MaxInt-1-s.work:
-		return fmt.Errorf("konvoy: event %d (key %q): Duration %d makes the total work overflow int", i, e.Key, e.Duration)
+		return eventError(i, key, "Duration", e.Duration, fmt.Sprintf("at most %d, or the total work overflows int", math.MaxInt-1-s.work), ErrOverflow)
 	case e.Arrival < s.lastArrival:
-		return fmt.Errorf("konvoy: event %d (key %q): Arrival %d is before the previous event's %d; want events in arrival order", i, e.Key, e.Arrival, s.lastArrival)
+		return eventError(i, key, "Arrival", e.Arrival, fmt.Sprintf("%d or later: the previous event arrived then, and events come in arrival order", s.lastArrival), ErrOrder)
 	case e.Arrival > math.MaxInt-1-s.work-e.Duration:
-		return fmt.Errorf("konvoy: event %d (key %q): Arrival %d plus the total work overflows int", i, e.Key, e.Arrival)
+		return eventError(i, key, "Arrival", e.Arrival, fmt.Sprintf("at most %d, or the arrival plus the total work overflows int", math.MaxInt-1-s.work-e.Duration), ErrOverflow)
 	case s.schedule != nil && i >= s.opts.scheduleLimit:
-		return fmt.Errorf("konvoy: event %d: the run has more events than the schedule limit of %d", i, s.opts.scheduleLimit)
+		return eventError(i, key, "", 0, fmt.Sprintf("WithSchedule(%d) keeps the schedule of runs of at most %d events", s.opts.scheduleLimit, s.opts.scheduleLimit), ErrScheduleFull)
 	}
 	return nil
 }
@@ -259,7 +252,7 @@ func (s *Simulator) key(e *Event) int {
 // tooManyKeys returns the error for event e, whose key is one more than a
 // simulator holds.
 func (s *Simulator) tooManyKeys(e *Event) error {
-	return fmt.Errorf("konvoy: event %d (key %q): the run has %d distinct keys already, the most one simulator holds", s.events, e.Key, s.keys.len())
+	return eventError(s.events, e.Key, "", 0, fmt.Sprintf("the run has %d distinct keys already, the most one simulator holds", s.keys.len()), ErrTooManyKeys)
 }
 
 // Result finishes the run, applies the events still pending and returns the
@@ -282,7 +275,7 @@ func (s *Simulator) Result() (Result, error) {
 		// Applying what still waits can only make the resequencer hold
 		// more; the dispatchers' backlogs only drain.
 		if s.opts.maxBacklog > 0 && s.backlog() > s.opts.maxBacklog {
-			s.err = s.backlogError("at the end of the run")
+			s.err = fmt.Errorf("konvoy: at the end of the run: %w: %s", ErrBacklog, s.backlogHeld())
 			return Result{}, s.err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/chart"
+	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
 // Example draws the lesson's argument: rounds against consumers for free
@@ -20,7 +21,7 @@ func Example() {
 	for _, layout := range []konvoy.Layout{konvoy.Free, konvoy.Convoy} {
 		s := chart.RoundsSeries{Layout: layout.String()}
 		for _, c := range []int{1, 2, 4, 8} {
-			r, err := konvoy.Simulate(konvoy.LessonEvents(), layout, c)
+			r, err := konvoy.Simulate(lesson.Events(), layout, c)
 			if err != nil {
 				log.Fatal(err)
 			}
@@ -45,7 +46,7 @@ func Example() {
 // made with konvoy.WithSchedule, as a PNG of 12 by 8 centimetres at 96 dots
 // per inch.
 func ExampleSchedule() {
-	r, err := konvoy.Simulate(konvoy.LessonEvents(), konvoy.Convoy, 4, konvoy.WithSchedule(20))
+	r, err := konvoy.Simulate(lesson.Events(), konvoy.Convoy, 4, konvoy.WithSchedule(20))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func ExampleSchedule() {
 func ExampleLatency() {
 	var series []chart.LatencySeries
 	for _, layout := range []konvoy.Layout{konvoy.Free, konvoy.LineConvoy} {
-		r, err := konvoy.Simulate(konvoy.LessonEvents(), layout, 4, konvoy.WithSchedule(20))
+		r, err := konvoy.Simulate(lesson.Events(), layout, 4, konvoy.WithSchedule(20))
 		if err != nil {
 			log.Fatal(err)
 		}

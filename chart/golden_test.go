@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/chart"
+	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -36,10 +37,10 @@ func pictures(t testing.TB) []picture {
 			return chart.Rounds(w, f, work, rounds)
 		}},
 		{"schedule-convoy", func(w io.Writer, f chart.Format) error {
-			return chart.Schedule(w, f, "The lesson under convoy, 4 consumers", convoy, konvoy.LessonConsumers)
+			return chart.Schedule(w, f, "The lesson under convoy, 4 consumers", convoy, lesson.Consumers)
 		}},
 		{"schedule-free", func(w io.Writer, f chart.Format) error {
-			return chart.Schedule(w, f, "The lesson under free consumption, 4 consumers", free, konvoy.LessonConsumers)
+			return chart.Schedule(w, f, "The lesson under free consumption, 4 consumers", free, lesson.Consumers)
 		}},
 		{"latency-lesson", func(w io.Writer, f chart.Format) error {
 			return chart.Latency(w, f, latency)

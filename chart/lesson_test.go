@@ -5,6 +5,7 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/chart"
+	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
 // lessonLayouts are the layouts whose rounds the lesson compares.
@@ -19,7 +20,7 @@ func lessonRounds(t testing.TB) (int, []chart.RoundsSeries) {
 	for _, l := range lessonLayouts {
 		s := chart.RoundsSeries{Layout: l.String()}
 		for c := 1; c <= 8; c++ {
-			r, err := konvoy.Simulate(konvoy.LessonEvents(), l, c)
+			r, err := konvoy.Simulate(lesson.Events(), l, c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -36,7 +37,7 @@ func lessonRounds(t testing.TB) (int, []chart.RoundsSeries) {
 // on the lesson's four consumers.
 func lessonSchedule(t testing.TB, layout konvoy.Layout) []konvoy.Slot {
 	t.Helper()
-	r, err := konvoy.Simulate(konvoy.LessonEvents(), layout, konvoy.LessonConsumers, konvoy.WithSchedule(20))
+	r, err := konvoy.Simulate(lesson.Events(), layout, lesson.Consumers, konvoy.WithSchedule(20))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,6 +88,7 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/chart"
 	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
 func main() {
@@ -199,7 +200,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var out string
 	var pics pictures
 	if opt.events == "" {
-		out, err = lessonReport(konvoy.LessonEvents(), opt)
+		out, err = lessonReport(lesson.Events(), opt)
 		if err == nil && opt.plot != "" {
 			pics, err = lessonPictures(opt)
 		}
@@ -242,7 +243,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&opt.gantt, "gantt", false, fmt.Sprintf("draw each layout's schedule at the first consumer count and policy, for a trace of at most %d events", maxGanttEvents))
 	fs.StringVar(&opt.format, "format", "text", "the report's `format`: text, json or csv")
 	fs.BoolVar(&opt.capacity, "capacity", false, "add the capacity table for the trace's ordered share (needs free in -layouts)")
-	fs.Float64Var(&opt.peak, "peak", konvoy.LessonPeakRate, "the peak write `rate`, in events/s, of the capacity table")
+	fs.Float64Var(&opt.peak, "peak", lesson.PeakRate, "the peak write `rate`, in events/s, of the capacity table")
 	trace.register(fs)
 	maxBacklog := backlogFlag(fs)
 	fs.StringVar(&opt.plot, "plot", "", "also draw the pictures (rounds against consumers, schedules, latency) into the directory `DIR`")
@@ -293,7 +294,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		case len(opt.consumers) > 1:
 			return opt, usagef("-consumers takes one count without -events")
 		case len(opt.consumers) == 0:
-			opt.consumers = []int{konvoy.LessonConsumers}
+			opt.consumers = []int{lesson.Consumers}
 		}
 		if opt.partitions == 0 {
 			opt.partitions = min(opt.consumers[0], konvoy.MaxPartitions)
@@ -301,7 +302,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		return opt, nil
 	}
 	if len(opt.consumers) == 0 {
-		opt.consumers = []int{konvoy.LessonConsumers, 1, 2, 8}
+		opt.consumers = []int{lesson.Consumers, 1, 2, 8}
 	}
 	if opt.partitions == 0 {
 		opt.partitions = min(slices.Max(opt.consumers), konvoy.MaxPartitions)

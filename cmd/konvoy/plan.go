@@ -12,6 +12,7 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
 // defaultRoundTime is how long one round lasts when neither -round-time nor
@@ -115,7 +116,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 		trace    traceFlags
 	)
 	fs.StringVar(&opt.events, "events", "", "plan for the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input) instead of the lesson")
-	fs.Float64Var(&opt.peak, "peak", konvoy.LessonPeakRate, "the peak write `rate` to keep up with, in events/s")
+	fs.Float64Var(&opt.peak, "peak", lesson.PeakRate, "the peak write `rate` to keep up with, in events/s")
 	fs.DurationVar(&opt.round, "round-time", 0, "how long one round lasts: the service time of an event of duration 1 (default: -unit when given, else 10ms)")
 	fs.Var(&layouts, "layouts", "the layouts `L,...` to plan for: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer; or all of them, all")
 	fs.IntVar(&opt.partitions, "partitions", 0, "the `N` partitions of the layout partitioned (default: the fewest that keep collisions within -collision, else -max-partitions)")

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
 // sweepShares are the ordered shares of the sensitivity table beyond the
@@ -101,9 +102,9 @@ func answerPlan(src *planSource, opt planOptions) (*planAnswer, error) {
 	// is shared by the most runs made at once.
 	a.backlogRuns = max((len(a.layouts)+1)*len(opt.policies), len(a.layouts)+5)
 	a.backlog = backlogShare(opt.maxBacklog, a.backlogRuns)
-	cfg := konvoy.PlanConfig{Peak: opt.peak, RoundSeconds: opt.round.Seconds(), MaxConsumers: opt.maxConsumers, MaxBacklog: a.backlog}
+	cfg := konvoy.PlanConfig{Peak: opt.peak, RoundSeconds: opt.round.Seconds(), MaxConsumers: opt.maxConsumers}
 	plan := func(l konvoy.Layout, p konvoy.Policy) (konvoy.Plan, error) {
-		pl, err := konvoy.PlanConsumers(events, l, p, cfg)
+		pl, err := konvoy.PlanConsumers(fallible(events), l, cfg, konvoy.WithPolicy(p), konvoy.WithMaxBacklog(a.backlog))
 		if err == nil {
 			err = src.failed()
 		}
@@ -163,7 +164,7 @@ func planAll(layouts []konvoy.Layout, policies []konvoy.Policy, plan func(konvoy
 // answerPartitions finds the fewest partitions that keep collisions within
 // -collision, over one pass of events.
 func (a *planAnswer) answerPartitions(events iter.Seq[konvoy.Event]) error {
-	load, found, err := konvoy.PartitionsForSeq(events, a.opt.collision, a.opt.maxPartitions)
+	load, found, err := konvoy.PartitionsForSeq(fallible(events), a.opt.collision, a.opt.maxPartitions)
 	if err == nil {
 		err = a.src.failed()
 	}
@@ -190,7 +191,7 @@ func (a *planAnswer) answerSelective(consumers int) error {
 	events := a.src.all()
 	if a.src.lesson {
 		s.lesson = true
-		events = slices.Values(konvoy.LessonEventsWithHistory())
+		events = slices.Values(lesson.EventsWithHistory())
 	}
 	runs := []planRun{
 		{layout: konvoy.Free}, {layout: konvoy.SelectiveConvoy}, {layout: konvoy.Convoy},
@@ -356,4 +357,15 @@ func simulateAll(events iter.Seq[konvoy.Event], consumers int, policy konvoy.Pol
 		out[i] = r
 	}
 	return out, nil
+}
+
+// fallible is events as a stream that can fail, and never does.
+func fallible(events iter.Seq[konvoy.Event]) iter.Seq2[konvoy.Event, error] {
+	return func(yield func(konvoy.Event, error) bool) {
+		for e := range events {
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
 }

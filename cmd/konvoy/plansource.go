@@ -11,6 +11,7 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
 // planHeldBytes is the most memory konvoy plan spends holding a trace's
@@ -49,7 +50,7 @@ type planSource struct {
 
 // lessonSource is the lesson's twenty events.
 func lessonSource() *planSource {
-	src := &planSource{name: `the lesson "Sıralı Konvoy"`, lesson: true, held: [][]konvoy.Event{konvoy.LessonEvents()}}
+	src := &planSource{name: `the lesson "Sıralı Konvoy"`, lesson: true, held: [][]konvoy.Event{lesson.Events()}}
 	for _, e := range src.held[0] {
 		src.stats.Add(e)
 		src.work += e.Duration

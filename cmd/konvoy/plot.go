@@ -10,6 +10,7 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/chart"
+	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
 // maxPlotEvents is the most events whose schedule and latency -plot draws:
@@ -83,7 +84,7 @@ func plotCounts(opt options) []int {
 // rounds against 1 to 8 consumers, the convoy's schedule and the latencies,
 // both at the first consumer count.
 func lessonPictures(opt options) (pictures, error) {
-	events := konvoy.LessonEvents()
+	events := lesson.Events()
 	consumers, policy := opt.consumers[0], opt.policies[0]
 	var pics pictures
 	work, series, err := roundsSeries(lessonPlotLayouts, lessonPlotCounts, func(l konvoy.Layout, c int) (konvoy.Result, error) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
 // lessonConsumerCounts are the consumer counts of the lesson's second table.
@@ -62,7 +63,7 @@ func lessonReport(events []konvoy.Event, opt options) (string, error) {
 	}
 	b.WriteString(gantt(fmt.Sprintf("\nthe convoy's schedule at %d consumers, %s dispatch, one column per round", consumers, policy), drawn, consumers, policy))
 
-	fmt.Fprintf(&b, "\ncapacity at a peak of %.2f events/s, costs measured at %d consumers\n", konvoy.LessonPeakRate, consumers)
+	fmt.Fprintf(&b, "\ncapacity at a peak of %.2f events/s, costs measured at %d consumers\n", lesson.PeakRate, consumers)
 	b.WriteString(capacityTable(konvoy.Cost(convoy, free), konvoy.Cost(line, free)).String())
 	fmt.Fprintf(&b, "whole stream in lanes: convoy x%.3f, line-convoy x%.3f\n", konvoy.Cost(convoy, free), konvoy.Cost(line, free))
 	ceiling, err := ceilingLine(events, 8, with)
@@ -138,7 +139,7 @@ func lessonComparison(events []konvoy.Event, opt options) (string, error) {
 // selectiveEvents returns lesson-style shipments of 7 events and the
 // lesson's events alone, the ordered part.
 func selectiveEvents() (events, ordered []konvoy.Event) {
-	return konvoy.LessonEventsWithHistory(), konvoy.LessonEvents()
+	return lesson.EventsWithHistory(), lesson.Events()
 }
 
 // selectiveSection simulates the selective convoy on lesson-style shipments
@@ -241,7 +242,7 @@ func capacityTable(convoyCost, lineCost float64) *table {
 	t := &table{}
 	t.add("ordered share", "ordered ev/s", "unordered ev/s", "convoy x", "line-convoy x")
 	for _, s := range lessonShares {
-		ordered, unordered := konvoy.SplitRate(konvoy.LessonPeakRate, s)
+		ordered, unordered := konvoy.SplitRate(lesson.PeakRate, s)
 		t.add(strconv.FormatFloat(s, 'f', 3, 64),
 			strconv.FormatFloat(ordered, 'f', 2, 64),
 			strconv.FormatFloat(unordered, 'f', 2, 64),

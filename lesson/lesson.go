@@ -1,25 +1,33 @@
-package konvoy
+// Package lesson holds the data of the lesson "Sıralı Konvoy" (sequential
+// convoy) that the konvoy model reproduces: its twenty status events of five
+// shipments on three lines, its statuses, its consumers and its peak write
+// rate.
+package lesson
 
-import "slices"
+import (
+	"slices"
 
-// LessonPeakRate is the peak write rate the lesson plans for, in status events
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// PeakRate is the peak write rate the lesson plans for, in status events
 // per second (the lesson's tepe yazma hızı, from an earlier lesson's estimate).
-const LessonPeakRate = 97.22
+const PeakRate = 97.22
 
-// LessonConsumers is the number of consumers of the lesson's first table.
-const LessonConsumers = 4
+// Consumers is the number of consumers of the lesson's first table.
+const Consumers = 4
 
-// LessonStatuses returns the lesson's ordered statuses, step 1 first:
+// Statuses returns the lesson's ordered statuses, step 1 first:
 // kabul (accepted), aktarma (transfer), dagitim (out for delivery) and teslim
 // (delivered). It returns a fresh slice on each call.
-func LessonStatuses() []string {
+func Statuses() []string {
 	return []string{"kabul", "aktarma", "dagitim", "teslim"}
 }
 
-// LessonEvents returns the lesson's twenty status events of five shipments on
+// Events returns the lesson's twenty status events of five shipments on
 // three lines, in input order, as a fresh slice on each call. Their work is 32
 // rounds; every Arrival is 0, as the lesson is a batch.
-func LessonEvents() []Event {
+func Events() []konvoy.Event {
 	rows := []struct {
 		key, line, status string
 		duration          int
@@ -35,26 +43,26 @@ func LessonEvents() []Event {
 		{"TR-2214", "H2", "dagitim", 1}, {"TR-7788", "H3", "dagitim", 1},
 		{"TR-2214", "H2", "teslim", 1}, {"TR-7788", "H3", "teslim", 1},
 	}
-	statuses := LessonStatuses()
-	events := make([]Event, len(rows))
+	statuses := Statuses()
+	events := make([]konvoy.Event, len(rows))
 	for i, r := range rows {
 		step := slices.Index(statuses, r.status) + 1
-		events[i] = Event{Key: r.key, Line: r.line, Step: step, Duration: r.duration}
+		events[i] = konvoy.Event{Key: r.key, Line: r.line, Step: step, Duration: r.duration}
 	}
 	return events
 }
 
-// LessonEventsWithHistory returns lesson-style shipments of seven events, as
+// EventsWithHistory returns lesson-style shipments of seven events, as
 // the lesson's ordered share KK1 = 4/7 assumes: the lesson's events in
 // input order, each of a shipment's first three steps followed by a
 // history-only record (Step 0) of the same shipment and line, lasting 1 or 2
 // rounds. The lesson only estimates the selective convoy on paper; these 35
 // events let it be simulated. It returns a fresh slice on each call.
-func LessonEventsWithHistory() []Event {
-	var events []Event
-	for i, e := range LessonEvents() {
+func EventsWithHistory() []konvoy.Event {
+	var events []konvoy.Event
+	for i, e := range Events() {
 		events = append(events, e)
-		if e.Step < len(LessonStatuses()) {
+		if e.Step < len(Statuses()) {
 			history := e
 			history.Step, history.Duration = 0, 1+i%2
 			events = append(events, history)

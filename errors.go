@@ -1,0 +1,97 @@
+package konvoy
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// EventError is the error of an event a run cannot take: an invalid field,
+// or a run that outgrows a limit at that event. [Simulate], [Simulator.Add],
+// [Sweep], [PlanConsumers] and [PartitionsFor] return it wrapped in an error
+// whose message adds the "konvoy: " prefix; [errors.As] finds it, and its own
+// message, which has no prefix, reads well after a caller's FILE:LINE.
+type EventError struct {
+	// Index is the event's input index, from 0.
+	Index int
+	// Key is the event's key, "" when the key is what is missing.
+	Key string
+	// Field is the field at fault: "Key", "Line", "Step", "Duration" or
+	// "Arrival"; "" when the run, not a field, is at fault, as Err says.
+	Field string
+	// Value is the field's value, for Step, Duration and Arrival; 0 for
+	// Key and Line, which are at fault only when empty.
+	Value int
+	// Want says what the field needed, or, when Field is "", what the run
+	// holds against its limit.
+	Want string
+	// Err is the sentinel a caller can branch on with [errors.Is]:
+	// [ErrOrder], [ErrOverflow], [ErrBacklog], [ErrTooManyKeys] or
+	// [ErrScheduleFull]; nil for a field out of its range.
+	Err error
+}
+
+// The sentinels of [EventError].Err, for [errors.Is].
+var (
+	// ErrOrder is wrapped by the error of an event that arrives before the
+	// event before it: a stream must come in arrival order.
+	ErrOrder = errors.New("events out of arrival order")
+	// ErrOverflow is wrapped by the error of an event whose duration or
+	// arrival would make the run's rounds overflow int.
+	ErrOverflow = errors.New("rounds overflow int")
+	// ErrBacklog is wrapped by the error of a run that would hold more
+	// events than [WithMaxBacklog] allows.
+	ErrBacklog = errors.New("backlog over its limit")
+	// ErrTooManyKeys is wrapped by the error of an event whose key is one
+	// more than a simulator holds.
+	ErrTooManyKeys = errors.New("too many distinct keys")
+	// ErrScheduleFull is wrapped by the error of an event beyond the limit
+	// of [WithSchedule].
+	ErrScheduleFull = errors.New("schedule limit reached")
+)
+
+// Error returns "event I (key K): F is V; want W", or, when Field is "",
+// "event I (key K): ERR: W"; the key's part is left out when Key is empty.
+func (e *EventError) Error() string {
+	var b strings.Builder
+	b.WriteString("event ")
+	b.WriteString(strconv.Itoa(e.Index))
+	if e.Key != "" {
+		b.WriteString(" (key ")
+		b.WriteString(strconv.Quote(e.Key))
+		b.WriteString(")")
+	}
+	b.WriteString(": ")
+	switch e.Field {
+	case "":
+		if e.Err != nil {
+			b.WriteString(e.Err.Error())
+			b.WriteString(": ")
+		}
+	case "Key", "Line":
+		b.WriteString(e.Field)
+		b.WriteString(" is empty; want ")
+	default:
+		b.WriteString(e.Field)
+		b.WriteString(" is ")
+		b.WriteString(strconv.Itoa(e.Value))
+		b.WriteString("; want ")
+	}
+	b.WriteString(e.Want)
+	return b.String()
+}
+
+// Unwrap returns Err.
+func (e *EventError) Unwrap() error { return e.Err }
+
+// prefixed is a library error as the caller gets it: "konvoy: " before the
+// message of the error it wraps, which [errors.As] and [errors.Is] see.
+type prefixed struct{ err error }
+
+func (p prefixed) Error() string { return "konvoy: " + p.err.Error() }
+func (p prefixed) Unwrap() error { return p.err }
+
+// eventError returns the error of event i, of key key, for a caller.
+func eventError(i int, key, field string, value int, want string, sentinel error) error {
+	return prefixed{&EventError{Index: i, Key: key, Field: field, Value: value, Want: want, Err: sentinel}}
+}
