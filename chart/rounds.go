@@ -63,6 +63,8 @@ const maxSeries = 12
 // an int has 32 bits, MaxInt bounds it.
 const maxValue = min(1<<40, math.MaxInt)
 
+// checkRounds checks the arguments of [Rounds]: the number of series, the
+// work, and then each series in order, returning the first problem found.
 func checkRounds(work int, series []RoundsSeries) error {
 	if len(series) == 0 || len(series) > maxSeries {
 		return fmt.Errorf("chart: Rounds: %d series: want 1 to %d", len(series), maxSeries)
@@ -75,31 +77,50 @@ func checkRounds(work int, series []RoundsSeries) error {
 		if err := checkLayout("Rounds", i, s.Layout, seen); err != nil {
 			return err
 		}
-		at := fmt.Sprintf("chart: Rounds: series %q", s.Layout)
-		if len(s.Consumers) == 0 {
-			return fmt.Errorf("%s: no points", at)
+		if err := checkRoundsSeries(work, s); err != nil {
+			return err
 		}
-		if len(s.Consumers) != len(s.Rounds) {
-			return fmt.Errorf("%s: %d consumer counts but %d rounds", at, len(s.Consumers), len(s.Rounds))
+	}
+	return nil
+}
+
+// checkRoundsSeries checks one series of [Rounds] whose layout is checked:
+// its shape and ceiling, and then each of its points in order.
+func checkRoundsSeries(work int, s RoundsSeries) error {
+	at := fmt.Sprintf("chart: Rounds: series %q", s.Layout)
+	if len(s.Consumers) == 0 {
+		return fmt.Errorf("%s: no points", at)
+	}
+	if len(s.Consumers) != len(s.Rounds) {
+		return fmt.Errorf("%s: %d consumer counts but %d rounds", at, len(s.Consumers), len(s.Rounds))
+	}
+	if s.HeaviestLane < 0 || s.HeaviestLane > maxValue {
+		return fmt.Errorf("%s: HeaviestLane %d: want 0 to %d", at, s.HeaviestLane, maxValue)
+	}
+	for j := range s.Consumers {
+		if err := checkRoundsPoint(at, work, s, j); err != nil {
+			return err
 		}
-		if s.HeaviestLane < 0 || s.HeaviestLane > maxValue {
-			return fmt.Errorf("%s: HeaviestLane %d: want 0 to %d", at, s.HeaviestLane, maxValue)
-		}
-		for j, c := range s.Consumers {
-			r := s.Rounds[j]
-			switch {
-			case c < 1 || c > maxValue:
-				return fmt.Errorf("%s: Consumers[%d] = %d: want 1 to %d", at, j, c, maxValue)
-			case j > 0 && c <= s.Consumers[j-1]:
-				return fmt.Errorf("%s: Consumers[%d] = %d after %d: want rising consumer counts", at, j, c, s.Consumers[j-1])
-			case r < 0 || r > maxValue:
-				return fmt.Errorf("%s: Rounds[%d] = %d: want 0 to %d", at, j, r, maxValue)
-			case r < (work+c-1)/c:
-				return fmt.Errorf("%s: Rounds[%d] = %d at %d consumers is below work/consumers = %d/%d: are work and series from different runs?", at, j, r, c, work, c)
-			case r < s.HeaviestLane:
-				return fmt.Errorf("%s: Rounds[%d] = %d is below HeaviestLane %d: are they from different runs?", at, j, r, s.HeaviestLane)
-			}
-		}
+	}
+	return nil
+}
+
+// checkRoundsPoint checks point j of series s, whose messages begin with
+// at: its consumer count in range and rising, its rounds in range and not
+// below the bounds of work/consumers and the heaviest lane.
+func checkRoundsPoint(at string, work int, s RoundsSeries, j int) error {
+	c, r := s.Consumers[j], s.Rounds[j]
+	switch {
+	case c < 1 || c > maxValue:
+		return fmt.Errorf("%s: Consumers[%d] = %d: want 1 to %d", at, j, c, maxValue)
+	case j > 0 && c <= s.Consumers[j-1]:
+		return fmt.Errorf("%s: Consumers[%d] = %d after %d: want rising consumer counts", at, j, c, s.Consumers[j-1])
+	case r < 0 || r > maxValue:
+		return fmt.Errorf("%s: Rounds[%d] = %d: want 0 to %d", at, j, r, maxValue)
+	case r < (work+c-1)/c:
+		return fmt.Errorf("%s: Rounds[%d] = %d at %d consumers is below work/consumers = %d/%d: are work and series from different runs?", at, j, r, c, work, c)
+	case r < s.HeaviestLane:
+		return fmt.Errorf("%s: Rounds[%d] = %d is below HeaviestLane %d: are they from different runs?", at, j, r, s.HeaviestLane)
 	}
 	return nil
 }

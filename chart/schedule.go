@@ -64,6 +64,9 @@ func Schedule(w io.Writer, f Format, title string, slots []konvoy.Slot, consumer
 	return render(w, f, opts, func(c draw.Canvas) { drawWithLegend(c, p, leg) })
 }
 
+// checkSchedule checks the arguments of [Schedule]: the number of consumers
+// and of slots, then each slot in order, then that no two slots overlap on
+// one consumer, returning the first problem found.
 func checkSchedule(slots []konvoy.Slot, consumers int) error {
 	if consumers < 1 || consumers > maxConsumers {
 		return fmt.Errorf("chart: Schedule: %d consumers: want 1 to %d", consumers, maxConsumers)
@@ -75,19 +78,35 @@ func checkSchedule(slots []konvoy.Slot, consumers int) error {
 		return fmt.Errorf("chart: Schedule: %d slots: a schedule picture takes at most %d", len(slots), maxSlots)
 	}
 	for i, s := range slots {
-		switch {
-		case s.Consumer < 0 || s.Consumer >= consumers:
-			return fmt.Errorf("chart: Schedule: slot %d: Consumer %d: want 0 to %d", i, s.Consumer, consumers-1)
-		case s.Arrival < 0 || s.Finish > maxValue:
-			return fmt.Errorf("chart: Schedule: slot %d: Arrival %d, Finish %d: want 0 to %d", i, s.Arrival, s.Finish, maxValue)
-		case s.Start < s.Arrival:
-			return fmt.Errorf("chart: Schedule: slot %d: Start %d before Arrival %d", i, s.Start, s.Arrival)
-		case s.Taken < s.Arrival || s.Taken > s.Start:
-			return fmt.Errorf("chart: Schedule: slot %d: Taken %d: want a time from Arrival %d to Start %d", i, s.Taken, s.Arrival, s.Start)
-		case s.Finish < s.Start:
-			return fmt.Errorf("chart: Schedule: slot %d: Finish %d before Start %d", i, s.Finish, s.Start)
+		if err := checkSlot(i, s, consumers); err != nil {
+			return err
 		}
 	}
+	return checkOverlaps(slots, consumers)
+}
+
+// checkSlot checks slot i, s, of a schedule of consumers: its consumer in
+// range, its times in range and in order.
+func checkSlot(i int, s konvoy.Slot, consumers int) error {
+	switch {
+	case s.Consumer < 0 || s.Consumer >= consumers:
+		return fmt.Errorf("chart: Schedule: slot %d: Consumer %d: want 0 to %d", i, s.Consumer, consumers-1)
+	case s.Arrival < 0 || s.Finish > maxValue:
+		return fmt.Errorf("chart: Schedule: slot %d: Arrival %d, Finish %d: want 0 to %d", i, s.Arrival, s.Finish, maxValue)
+	case s.Start < s.Arrival:
+		return fmt.Errorf("chart: Schedule: slot %d: Start %d before Arrival %d", i, s.Start, s.Arrival)
+	case s.Taken < s.Arrival || s.Taken > s.Start:
+		return fmt.Errorf("chart: Schedule: slot %d: Taken %d: want a time from Arrival %d to Start %d", i, s.Taken, s.Arrival, s.Start)
+	case s.Finish < s.Start:
+		return fmt.Errorf("chart: Schedule: slot %d: Finish %d before Start %d", i, s.Finish, s.Start)
+	}
+	return nil
+}
+
+// checkOverlaps checks that no two of slots, each checked by [checkSlot],
+// overlap on one consumer, reporting the first overlap in order of consumer
+// and then of start.
+func checkOverlaps(slots []konvoy.Slot, consumers int) error {
 	for _, run := range byConsumer(slots, consumers) {
 		for j := 1; j < len(run); j++ {
 			a, b := slots[run[j-1]], slots[run[j]]

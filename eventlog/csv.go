@@ -33,7 +33,7 @@ func (d *Decoder) startCSV() error {
 		return d.lineErr(fmt.Sprintf("want a header row naming the columns %s; the trace is empty", d.required()))
 	}
 	if err != nil {
-		return d.csvErr(err, nil)
+		return d.csvErr(err, rec)
 	}
 	d.line, _ = r.FieldPos(0)
 	s := d.csv
@@ -101,7 +101,8 @@ func columnList(header []string) string {
 // into an *Error. When the limiter has stopped in the record the parser was
 // reading, the limit it broke is the problem reported, whatever the parser
 // made of the part it was given; a parse error in an earlier record comes
-// first.
+// first. With a parse error, rec holds the fields read before the one at
+// fault, which gives the Error its Column.
 func (d *Decoder) csvErr(err error, rec []string) error {
 	var pe *csv.ParseError
 	isParse := errors.As(err, &pe)
@@ -119,7 +120,9 @@ func (d *Decoder) csvErr(err error, rec []string) error {
 		return d.lineErr(fmt.Sprintf("want %d fields, as in the header; the row has %d", len(d.csv.header), len(rec)))
 	}
 	where := fmt.Sprintf(" (line %d, column %d)", pe.Line, pe.Column)
-	return d.lineErr("want a well-formed CSV row: " + strings.TrimPrefix(pe.Err.Error(), "parse error: ") + where)
+	e := d.lineErr("want a well-formed CSV row: " + strings.TrimPrefix(pe.Err.Error(), "parse error: ") + where)
+	e.Column = len(rec) + 1
+	return e
 }
 
 // nextCSV reads the next row.
@@ -136,40 +139,40 @@ func (d *Decoder) nextCSV() (konvoy.Event, error) {
 	var e konvoy.Event
 	key := rec[s.key]
 	if key == "" {
-		return e, d.fieldErr(s.header[s.key], key, "want a non-empty key")
+		return e, d.csvFieldErr(s.key, key, "want a non-empty key")
 	}
 	if e.Key, err = d.nameValue(s.header[s.key], normalize(key), &d.lastKey); err != nil {
-		return e, err
+		return e, inColumn(err, s.key)
 	}
 	if s.line >= 0 {
 		if e.Line, err = d.nameValue(s.header[s.line], normalize(rec[s.line]), &d.lastLine); err != nil {
-			return e, err
+			return e, inColumn(err, s.line)
 		}
 	}
 	if s.step >= 0 {
 		v := strings.TrimSpace(rec[s.step])
 		n, ok := parseWhole(v)
 		if !ok {
-			return e, d.fieldErr(s.header[s.step], rec[s.step], wantStep)
+			return e, d.csvFieldErr(s.step, rec[s.step], wantStep)
 		}
 		e.Step = n
 	} else {
 		st := normalize(rec[s.status])
 		n, ok := d.statuses[st]
 		if !ok {
-			return e, d.fieldErr(s.header[s.status], st, d.unknownStatus())
+			return e, d.csvFieldErr(s.status, st, d.unknownStatus())
 		}
 		e.Step = n
 	}
 	n, want := d.rounds(strings.TrimSpace(rec[s.dur]))
 	if want != "" {
-		return e, d.fieldErr(s.header[s.dur], rec[s.dur], want)
+		return e, d.csvFieldErr(s.dur, rec[s.dur], want)
 	}
 	e.Duration = n
 	if s.at >= 0 {
 		n, want := d.rounds(strings.TrimSpace(rec[s.at]))
 		if want != "" {
-			return e, d.fieldErr(s.header[s.at], rec[s.at], want)
+			return e, d.csvFieldErr(s.at, rec[s.at], want)
 		}
 		e.Arrival = n
 	}

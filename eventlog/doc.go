@@ -39,8 +39,9 @@
 // # Bad input
 //
 // Every problem with the input is an [*Error] naming the file, the line, and
-// for a bad value the field, the value and what was expected; a decoder never
-// panics on bad input and never guesses. In a CSV trace the line is the
+// for a bad value the field, the value and what was expected; in CSV its
+// Column numbers the field at fault. A decoder never panics on bad input
+// and never guesses. In a CSV trace the line is the
 // physical line where the record starts (a quoted field may span lines).
 //
 // Valid but tricky input reads correctly: quoted fields with commas and

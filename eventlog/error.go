@@ -23,6 +23,15 @@ type Error struct {
 	// Line is the 1-based line where the record starts, or 0 when the
 	// problem concerns no line.
 	Line int
+	// Column is, in a CSV trace, the 1-based number of the field at fault,
+	// counted across the row as the header's columns are: for a bad value,
+	// the column that Field names; for a malformed row (encoding/csv's
+	// ParseError), the field in which parsing failed. It is 0 for a problem
+	// with a whole row, such as a wrong number of fields, and in a JSON Lines
+	// trace. It is not ParseError.Column, a byte offset within a physical
+	// line, which a malformed row's message gives instead, and it does not
+	// appear in the message, where Field already names the column.
+	Column int
 	// Field is the column or JSON field name as written in the trace, or ""
 	// when the problem concerns the whole row or line.
 	Field string

@@ -400,6 +400,23 @@ func (d *Decoder) fieldErr(field, value, want string) *Error {
 	return &Error{File: d.name, Line: d.line, Field: field, Value: value, Want: want}
 }
 
+// csvFieldErr is a problem with the value in column i, counted from 0, of
+// a CSV row.
+func (d *Decoder) csvFieldErr(i int, value, want string) *Error {
+	e := d.fieldErr(d.csv.header[i], value, want)
+	e.Column = i + 1
+	return e
+}
+
+// inColumn records on err, when it is an *Error, that the problem is in
+// column i, counted from 0, of a CSV row, and returns err.
+func inColumn(err error, i int) error {
+	if e, ok := err.(*Error); ok {
+		e.Column = i + 1
+	}
+	return err
+}
+
 // lineErr is a problem with the whole record.
 func (d *Decoder) lineErr(want string) *Error {
 	return &Error{File: d.name, Line: d.line, Want: want}
