@@ -19,61 +19,65 @@ type Event struct {
 	Arrival  int
 }
 
-// Result holds the measures of one simulated run.
-//
-// Rounds is the time the last event finishes (the makespan, the lesson's
-// tur); Work the sum of all durations (iş yükü). BackwardWrites counts events
-// applied, or offered, with a step lower than their key's state at that moment
-// (geriye yazma). WrongFinal counts keys whose state after the run differs
-// from the highest step among their events (yanlış son durum), and WrongKeys
-// names them in order of their first appearance in the input. Skipped counts
-// events the version-stamp handler rejected (atlanan olay), each a step
-// missing from the key's history. Lanes counts distinct lanes used (şerit) and
-// HeaviestLane is the largest sum of durations over one lane (en yüklü
-// şerit), 0 for layouts without lanes. Events and Keys count the input's
-// events and distinct keys.
-//
-// HeaviestLaneName names the heaviest lane (among equals, the one opened
-// first), HeaviestKey the key that carried the most of its load (among
-// equals, the key seen first) and HeaviestKeyLoad that load; see
-// [Result.Collision]. All three are empty for layouts without lanes.
-//
-// The last six fields describe the [Resequencer]'s handler and are 0 for
-// every other layout: Duplicates counts events it discarded because their
-// step was already applied or held; Buffered counts events it held, at least
-// for a while; MaxBuffered the most held at once over all keys and
-// MaxKeyBuffered for one key; HeldRounds the rounds events spent held, from
-// their finish to the finish of the event that released them; NeverApplied
-// the events still held when the run ended, because their gap never filled.
-//
-// Wait is the latency from an event's arrival to its start, Response from
-// its arrival to its finish, over every event; WorstLanes lists up to five
-// lanes whose events waited longest. Schedule holds one [Slot] per event
-// when the run was made [WithSchedule], and is nil otherwise.
+// Result holds the measures of one simulated run. The lesson's terms for
+// them are in the package's glossary.
 type Result struct {
-	Events           int
-	Keys             int
-	Work             int
-	Rounds           int
-	BackwardWrites   int
-	WrongFinal       int
-	WrongKeys        []string
-	Skipped          int
-	Lanes            int
+	// Events and Keys count the input's events and distinct keys.
+	Events int
+	Keys   int
+	// Work is the sum of all durations (the lesson's iş yükü).
+	Work int
+	// Rounds is the time the last event finishes: the makespan (tur).
+	Rounds int
+	// BackwardWrites counts events applied, or offered, with a step lower
+	// than their key's state at that moment (geriye yazma).
+	BackwardWrites int
+	// WrongFinal counts keys whose state after the run differs from the
+	// highest step among their events (yanlış son durum); WrongKeys names
+	// them in order of their first appearance in the input.
+	WrongFinal int
+	WrongKeys  []string
+	// Skipped counts events the version-stamp handler rejected (atlanan
+	// olay), each a step missing from the key's history.
+	Skipped int
+	// Lanes counts the distinct lanes used (şerit), 0 for layouts without
+	// lanes.
+	Lanes int
+	// HeaviestLane is the largest sum of durations over one lane (en yüklü
+	// şerit) and HeaviestLaneName names it (among equals, the lane opened
+	// first); HeaviestKey is the key that carried the most of its load
+	// (among equals, the key seen first) and HeaviestKeyLoad that load (see
+	// [Result.Collision]). All are zero for layouts without lanes.
 	HeaviestLane     int
 	HeaviestLaneName string
 	HeaviestKey      string
 	HeaviestKeyLoad  int
-	Duplicates       int
-	Buffered         int
-	MaxBuffered      int
-	MaxKeyBuffered   int
-	HeldRounds       int
-	NeverApplied     int
-	Wait             Latency
-	Response         Latency
-	WorstLanes       []LaneWait
-	Schedule         []Slot
+	// Duplicates counts the events the [Resequencer] discarded because
+	// their step was already applied or held. It and the next five fields
+	// are 0 under every other layout.
+	Duplicates int
+	// Buffered counts the events the resequencer held, at least for a
+	// while.
+	Buffered int
+	// MaxBuffered is the most events held at once over all keys, and
+	// MaxKeyBuffered the most for one key.
+	MaxBuffered    int
+	MaxKeyBuffered int
+	// HeldRounds is the rounds events spent held, from their finish to the
+	// finish of the event that released them.
+	HeldRounds int
+	// NeverApplied counts the events still held when the run ended,
+	// because their gap never filled.
+	NeverApplied int
+	// Wait is the latency from an event's arrival to its start, over every
+	// event; Response from its arrival to its finish.
+	Wait     Latency
+	Response Latency
+	// WorstLanes lists up to five lanes whose events waited longest.
+	WorstLanes []LaneWait
+	// Schedule holds one [Slot] per event when the run was made
+	// [WithSchedule], and is nil otherwise.
+	Schedule []Slot
 }
 
 // Collision returns the part of the heaviest lane's load that other keys put

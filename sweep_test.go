@@ -1,0 +1,191 @@
+package konvoy_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/lesson"
+	"pgregory.net/rapid"
+)
+
+// A sweep's results are those of the same configurations run one by one:
+// each run is its own Simulator, fed every event in input order, whichever
+// worker feeds it and however the batches fall.
+func TestSweepEqualsRunsOneByOne(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := eventsOf(anyShape).Draw(t, "events")
+		configs := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) konvoy.Config {
+			return konvoy.Config{
+				Layout:    layoutGen.Draw(t, "layout"),
+				Consumers: consumersGen.Draw(t, "consumers"),
+				Options:   []konvoy.Option{konvoy.WithPolicy(rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy"))},
+			}
+		}), 0, 12).Draw(t, "configs")
+		got, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(configs) {
+			t.Fatalf("%d results for %d configurations", len(got), len(configs))
+		}
+		for i, c := range configs {
+			want, err := konvoy.Simulate(events, c.Layout, c.Consumers, c.Options...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := gocmp.Diff(want, got[i]); d != "" {
+				t.Fatalf("%v: the sweep's result differs from Simulate's (-one by one +sweep):\n%s", c, d)
+			}
+		}
+	})
+}
+
+// manyEvents returns n events of 7 keys, in arrival order, enough to span
+// several of a sweep's batches.
+func manyEvents(n int) []konvoy.Event {
+	events := make([]konvoy.Event, n)
+	for i := range events {
+		events[i] = konvoy.Event{Key: fmt.Sprintf("K%d", i%7), Line: "L", Step: 1 + i/7, Duration: 1 + i%3, Arrival: i / 5}
+	}
+	return events
+}
+
+// The error a sweep returns is the one at the earliest event, of the first
+// run in the configurations among those failing there, however the runs
+// are spread over workers: here a run that fails late comes first, and two
+// that fail at the same, earlier, event come after it.
+func TestSweepReturnsTheEarliestError(t *testing.T) {
+	events := manyEvents(30000)
+	events[20000].Arrival = 0 // every run fails here
+	for range 5 {
+		_, err := konvoy.Sweep(context.Background(), konvoy.Values(events), []konvoy.Config{
+			{Layout: konvoy.Free, Consumers: 2, Options: []konvoy.Option{konvoy.WithMaxBacklog(2)}},        // event 25000's backlog: never reached
+			{Layout: konvoy.LineConvoy, Consumers: 4, Options: []konvoy.Option{konvoy.WithSchedule(9000)}}, // event 9000
+			{Layout: konvoy.Convoy, Consumers: 3, Options: []konvoy.Option{konvoy.WithSchedule(9000)}},     // event 9000 too
+		})
+		var ev *konvoy.EventError
+		if !errors.As(err, &ev) || ev.Index != 9000 || !errors.Is(err, konvoy.ErrScheduleFull) ||
+			err.Error() != `konvoy: event 9000 (key "K5"): schedule limit reached: WithSchedule(9000) keeps the schedule of runs of at most 9000 events` {
+			t.Fatalf("error %v; want line-convoy's schedule limit at event 9000", err)
+		}
+	}
+}
+
+// A stream's error ends the sweep and is its error, unless a run failed at
+// an earlier event; a bad configuration fails before the stream is read.
+func TestSweepStopsAtTheStreamsError(t *testing.T) {
+	broken := errors.New("disk on fire")
+	read := 0
+	stream := func(yield func(konvoy.Event, error) bool) {
+		for i, e := range manyEvents(10000) {
+			read++
+			if i == 7000 {
+				yield(konvoy.Event{}, broken)
+				return
+			}
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
+	configs := []konvoy.Config{{Layout: konvoy.Convoy, Consumers: 2}, {Layout: konvoy.Free, Consumers: 1}}
+	if rs, err := konvoy.Sweep(context.Background(), stream, configs); !errors.Is(err, broken) || rs != nil {
+		t.Fatalf("results %v, error %v; want none and the stream's", rs, err)
+	}
+	configs[1].Options = []konvoy.Option{konvoy.WithSchedule(6999)}
+	if _, err := konvoy.Sweep(context.Background(), stream, configs); !errors.Is(err, konvoy.ErrScheduleFull) {
+		t.Fatalf("error %v; want the schedule limit at event 6999, before the stream's", err)
+	}
+	read = 0
+	configs[0].Consumers = 0
+	if _, err := konvoy.Sweep(context.Background(), stream, configs); err == nil || err.Error() != "konvoy: consumers is 0; want 1 to 2147483647" || read != 0 {
+		t.Fatalf("error %v after %d events; want the bad count before any", err, read)
+	}
+	if rs, err := konvoy.Sweep(context.Background(), stream, nil); rs != nil || err != nil || read != 0 {
+		t.Fatalf("no configurations: %v, %v after %d events; want nothing, unread", rs, err, read)
+	}
+}
+
+// A sweep stops reading once its context is done, and says why.
+func TestSweepStopsWhenTheContextIsDone(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	read := 0
+	stream := func(yield func(konvoy.Event, error) bool) {
+		for _, e := range manyEvents(100000) {
+			read++
+			if read == 10000 {
+				cancel()
+			}
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
+	_, err := konvoy.Sweep(ctx, stream, []konvoy.Config{{Layout: konvoy.Convoy, Consumers: 2}})
+	if !errors.Is(err, context.Canceled) || read > 10000+konvoy.SweepAhead {
+		t.Fatalf("error %v after %d events; want context.Canceled within %d events of the cancel", err, read, konvoy.SweepAhead)
+	}
+}
+
+// CompareSelective is its runs: the whole trace under free consumption, the
+// selective convoy and the convoy, and the ordered steps alone under free
+// consumption, the convoy and the layouts given, each as Simulate gives it.
+func TestCompareSelectiveIsItsRuns(t *testing.T) {
+	events := lesson.EventsWithHistory()
+	ordered := slices.DeleteFunc(slices.Clone(events), func(e konvoy.Event) bool { return e.Step == 0 })
+	opts := []konvoy.Option{konvoy.WithPolicy(konvoy.LaneAware)}
+	got, err := konvoy.CompareSelective(context.Background(), konvoy.Values(events), 3, []konvoy.Layout{konvoy.LineConvoy}, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(events []konvoy.Event, l konvoy.Layout) konvoy.Result {
+		r, err := konvoy.Simulate(events, l, 3, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	want := konvoy.SelectiveComparison{
+		Free: run(events, konvoy.Free), Selective: run(events, konvoy.SelectiveConvoy), Convoy: run(events, konvoy.Convoy),
+		OrderedFree: run(ordered, konvoy.Free), OrderedConvoy: run(ordered, konvoy.Convoy),
+		Ordered: []konvoy.Result{run(ordered, konvoy.LineConvoy)},
+	}
+	if d := gocmp.Diff(want, got); d != "" {
+		t.Fatalf("CompareSelective (-runs one by one +got):\n%s", d)
+	}
+	if s := got.Share(); s != 20.0/35 {
+		t.Errorf("Share %v; want 20/35", s)
+	}
+	if s, w := got.Simulated(), konvoy.Cost(want.Selective, want.Free); s != w {
+		t.Errorf("Simulated %v; want %v", s, w)
+	}
+	if f, w := got.Formula(), konvoy.SelectiveMultiplier(20.0/35, konvoy.Cost(want.OrderedConvoy, want.OrderedFree)); f != w {
+		t.Errorf("Formula %v; want %v", f, w)
+	}
+}
+
+// An event that fails a run of the ordered steps alone is named by its index
+// in the whole trace, not among the steps that run took: here only the line
+// convoy of the ordered steps needs a line, and its first event, the
+// trace's second, has none.
+func TestCompareSelectiveNamesEventsByTheirTraceIndex(t *testing.T) {
+	events := []konvoy.Event{{Key: "A", Duration: 1}, {Key: "A", Step: 1, Duration: 1}, {Key: "A", Step: 2, Duration: 1}}
+	_, err := konvoy.CompareSelective(context.Background(), konvoy.Values(events), 1, []konvoy.Layout{konvoy.LineConvoy})
+	var ev *konvoy.EventError
+	if !errors.As(err, &ev) || ev.Index != 1 || ev.Field != "Line" {
+		t.Fatalf("error %v; want event 1's missing line", err)
+	}
+}
+
+// Empty comparisons are zeros, not NaNs.
+func TestCompareSelectiveOfNothing(t *testing.T) {
+	c, err := konvoy.CompareSelective(context.Background(), konvoy.Values(nil), 1, nil)
+	if err != nil || c.Share() != 0 || c.Simulated() != 0 || c.Formula() != 0 {
+		t.Fatalf("%+v, %v", c, err)
+	}
+}
