@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
-
-	"github.com/sirali-konvoy/konvoy"
 )
 
 // record is one (layout, policy, consumers) triple of the JSON and CSV
@@ -133,6 +131,3 @@ func csvReport(t *trace) (string, error) {
 	w.Flush()
 	return b.String(), w.Error()
 }
-
-// isVersionStamp tells the version-stamp layout.
-func isVersionStamp(l konvoy.Layout) bool { return l.String() == konvoy.VersionStamp.String() }

@@ -54,7 +54,7 @@ func textReport(t *trace) string {
 	}
 	freeIndex := -1
 	for i, l := range layouts {
-		if isFree(l) {
+		if l.Equal(konvoy.Free) {
 			freeIndex = i
 		}
 	}
@@ -73,7 +73,7 @@ func textReport(t *trace) string {
 	}
 	fmt.Fprintf(&b, "effective parallelism (work / rounds): %s\n", strings.Join(parts, ", "))
 	for i, l := range layouts {
-		if isVersionStamp(l) {
+		if l.Equal(konvoy.VersionStamp) {
 			fmt.Fprintf(&b, "steps missing from history under version-stamp: %d\n", results[i].Skipped)
 		}
 	}
