@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -50,12 +51,18 @@ func lessonReport(events []konvoy.Event, opt options) (string, error) {
 		free.Parallelism(), convoy.Parallelism(), line.Parallelism())
 	fmt.Fprintf(&b, "steps missing from history under version-stamp: %d\n", stamp.Skipped)
 
-	rounds, err := roundsTable(events, layouts[:3], lessonConsumerCounts, with)
-	if err != nil {
-		return "", err
+	rounds := make(map[[2]int]int)
+	for li, l := range layouts[:3] {
+		for _, c := range lessonConsumerCounts {
+			r, err := konvoy.Simulate(events, l, c, with)
+			if err != nil {
+				return "", err
+			}
+			rounds[[2]int{li, c}] = r.Rounds
+		}
 	}
 	b.WriteString("\nrounds by consumers\n")
-	b.WriteString(rounds.String())
+	b.WriteString(roundsTable(layouts[:3], lessonConsumerCounts, func(li, c int) int { return rounds[[2]int{li, c}] }).String())
 
 	drawn, err := konvoy.Simulate(events, konvoy.Convoy, consumers, with, konvoy.WithSchedule(len(events)))
 	if err != nil {
@@ -136,42 +143,22 @@ func lessonComparison(events []konvoy.Event, opt options) (string, error) {
 	return b.String(), nil
 }
 
-// selectiveEvents returns lesson-style shipments of 7 events and the
-// lesson's events alone, the ordered part.
-func selectiveEvents() (events, ordered []konvoy.Event) {
-	return lesson.EventsWithHistory(), lesson.Events()
-}
-
-// selectiveSection simulates the selective convoy on lesson-style shipments
-// and sets its multiplier beside the lesson's paper formula.
+// selectiveSection simulates the selective convoy on lesson-style
+// shipments (konvoy.CompareSelective) and sets its multiplier beside the
+// lesson's paper formula.
 func selectiveSection(consumers int, opts ...konvoy.Option) (string, error) {
-	events, ordered := selectiveEvents()
-	run := func(evs []konvoy.Event, l konvoy.Layout) (konvoy.Result, error) {
-		return konvoy.Simulate(evs, l, consumers, opts...)
+	events := lesson.EventsWithHistory()
+	c, err := konvoy.CompareSelective(context.Background(), konvoy.Values(events), consumers, nil, opts...)
+	if err != nil {
+		return "", err
 	}
-	var rs [5]konvoy.Result
-	for i, x := range []struct {
-		evs []konvoy.Event
-		l   konvoy.Layout
-	}{{ordered, konvoy.Free}, {ordered, konvoy.Convoy}, {events, konvoy.Free}, {events, konvoy.SelectiveConvoy}, {events, konvoy.Convoy}} {
-		r, err := run(x.evs, x.l)
-		if err != nil {
-			return "", err
-		}
-		rs[i] = r
-	}
-	orderedFree, orderedConvoy, free, selective, convoy := rs[0], rs[1], rs[2], rs[3], rs[4]
-	share := float64(len(ordered)) / float64(len(events))
-	cost := konvoy.Cost(orderedConvoy, orderedFree)
-	formula := konvoy.SelectiveMultiplier(share, cost)
-	simulated := konvoy.Cost(selective, free)
-
+	simulated, formula := c.Simulated(), c.Formula()
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nselective convoy on lesson-style shipments of 7 events (4 ordered steps, 3 history-only): %d events\n", len(events))
-	fmt.Fprintf(&b, "rounds at %d consumers: free %d, selective-convoy %d, convoy %d\n", consumers, free.Rounds, selective.Rounds, convoy.Rounds)
+	fmt.Fprintf(&b, "rounds at %d consumers: free %d, selective-convoy %d, convoy %d\n", consumers, c.Free.Rounds, c.Selective.Rounds, c.Convoy.Rounds)
 	fmt.Fprintf(&b, "multiplier: simulated x%.3f; the lesson's formula s·cost + (1 − s) gives x%.3f\n", simulated, formula)
-	fmt.Fprintf(&b, "  (s %.3f, the ordered share; cost x%.3f, the convoy's on the ordered steps alone)\n", share, cost)
-	fmt.Fprintf(&b, "whole stream in the convoy: x%.3f\n", konvoy.Cost(convoy, free))
+	fmt.Fprintf(&b, "  (s %.3f, the ordered share; cost x%.3f, the convoy's on the ordered steps alone)\n", c.Share(), konvoy.Cost(c.OrderedConvoy, c.OrderedFree))
+	fmt.Fprintf(&b, "whole stream in the convoy: x%.3f\n", konvoy.Cost(c.Convoy, c.Free))
 	switch {
 	case simulated < formula:
 		b.WriteString("the formula charges the ordered steps the convoy's cost as if they ran apart; in one stream the\n" +
@@ -215,8 +202,10 @@ func measureTable(layouts []konvoy.Layout, results []konvoy.Result) *table {
 	return t
 }
 
-// roundsTable is the lesson's second table: rounds per consumer count.
-func roundsTable(events []konvoy.Event, layouts []konvoy.Layout, counts []int, opts ...konvoy.Option) (*table, error) {
+// roundsTable is the table of rounds by consumers: one row per count of
+// counts, one column per layout, rounds(li, c) the rounds of layout index
+// li at c consumers.
+func roundsTable(layouts []konvoy.Layout, counts []int, rounds func(li, c int) int) *table {
 	t := &table{}
 	head := []string{"consumers"}
 	for _, l := range layouts {
@@ -225,16 +214,12 @@ func roundsTable(events []konvoy.Event, layouts []konvoy.Layout, counts []int, o
 	t.add(head...)
 	for _, c := range counts {
 		cells := []string{strconv.Itoa(c)}
-		for _, l := range layouts {
-			r, err := konvoy.Simulate(events, l, c, opts...)
-			if err != nil {
-				return nil, err
-			}
-			cells = append(cells, strconv.Itoa(r.Rounds))
+		for li := range layouts {
+			cells = append(cells, strconv.Itoa(rounds(li, c)))
 		}
 		t.add(cells...)
 	}
-	return t, nil
+	return t
 }
 
 // capacityTable is the lesson's capacity table for its two ordered shares.
