@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/chart"
 	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
@@ -68,7 +69,7 @@ func lessonReport(events []konvoy.Event, opt options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b.WriteString(gantt(fmt.Sprintf("\nthe convoy's schedule at %d consumers, %s dispatch, one column per round", consumers, policy), drawn, consumers, policy))
+	b.WriteString(chart.GanttText(fmt.Sprintf("\nthe convoy's schedule at %d consumers, %s dispatch, one column per round", consumers, policy), drawn, consumers, policy))
 
 	fmt.Fprintf(&b, "\ncapacity at a peak of %.2f events/s, costs measured at %d consumers\n", lesson.PeakRate, consumers)
 	b.WriteString(capacityTable(konvoy.Cost(convoy, free), konvoy.Cost(line, free)).String())

@@ -7,7 +7,12 @@ import (
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/chart"
 )
+
+// maxGanttEvents is the most events -gantt draws: beyond them the picture
+// stops being readable, and a run keeps its schedule in memory.
+const maxGanttEvents = 200
 
 // maxNamedKeys is how many keys a line of the text report names before it
 // says how many more there are.
@@ -47,7 +52,7 @@ func textReport(t *trace) string {
 	for i, l := range layouts {
 		if t.opt.gantt {
 			title := fmt.Sprintf("\nthe schedule of %s at %d consumers, %s dispatch, one column per round", l, first, policy)
-			b.WriteString(gantt(title, results[i], first, policy))
+			b.WriteString(chart.GanttText(title, results[i], first, policy))
 		}
 	}
 	if t.opt.capacity {
