@@ -27,13 +27,9 @@ func lessonReport(events []konvoy.Event, opt options) (string, error) {
 	consumers, policy := opt.consumers[0], opt.policies[0]
 	with := konvoy.WithPolicy(policy)
 	layouts := konvoy.Layouts()
-	results := make([]konvoy.Result, len(layouts))
-	for i, l := range layouts {
-		r, err := konvoy.Simulate(events, l, consumers, with)
-		if err != nil {
-			return "", err
-		}
-		results[i] = r
+	results, err := simulateEach(events, layouts, consumers, with)
+	if err != nil {
+		return "", err
 	}
 	free, convoy, line, stamp := results[0], results[1], results[2], results[3]
 
@@ -52,18 +48,14 @@ func lessonReport(events []konvoy.Event, opt options) (string, error) {
 		free.Parallelism(), convoy.Parallelism(), line.Parallelism())
 	fmt.Fprintf(&b, "steps missing from history under version-stamp: %d\n", stamp.Skipped)
 
-	rounds := make(map[[2]int]int)
-	for li, l := range layouts[:3] {
-		for _, c := range lessonConsumerCounts {
-			r, err := konvoy.Simulate(events, l, c, with)
-			if err != nil {
-				return "", err
-			}
-			rounds[[2]int{li, c}] = r.Rounds
+	rounds := make(map[int][]konvoy.Result)
+	for _, c := range lessonConsumerCounts {
+		if rounds[c], err = simulateEach(events, layouts[:3], c, with); err != nil {
+			return "", err
 		}
 	}
 	b.WriteString("\nrounds by consumers\n")
-	b.WriteString(roundsTable(layouts[:3], lessonConsumerCounts, func(li, c int) int { return rounds[[2]int{li, c}] }).String())
+	b.WriteString(roundsTable(layouts[:3], lessonConsumerCounts, func(li, c int) int { return rounds[c][li].Rounds }).String())
 
 	drawn, err := konvoy.Simulate(events, konvoy.Convoy, consumers, with, konvoy.WithSchedule(len(events)))
 	if err != nil {
@@ -93,17 +85,13 @@ func lessonReport(events []konvoy.Event, opt options) (string, error) {
 
 	if opt.latency {
 		all := konvoy.AllLayouts(opt.partitions)
-		runs := make([][]konvoy.Result, len(all))
-		for li, l := range all {
-			for _, p := range opt.policies {
-				r, err := konvoy.Simulate(events, l, consumers, konvoy.WithPolicy(p))
-				if err != nil {
-					return "", err
-				}
-				runs[li] = append(runs[li], r)
+		runs := make([][]konvoy.Result, len(opt.policies))
+		for pi, p := range opt.policies {
+			if runs[pi], err = simulateEach(events, all, consumers, konvoy.WithPolicy(p)); err != nil {
+				return "", err
 			}
 		}
-		b.WriteString(latencySection(all, opt.policies, consumers, true, func(li, pi int) konvoy.Result { return runs[li][pi] }))
+		b.WriteString(latencySection(all, opt.policies, consumers, true, func(li, pi int) konvoy.Result { return runs[pi][li] }))
 	}
 	return b.String(), nil
 }
@@ -114,13 +102,9 @@ func lessonReport(events []konvoy.Event, opt options) (string, error) {
 func lessonComparison(events []konvoy.Event, opt options) (string, error) {
 	consumers := opt.consumers[0]
 	layouts := konvoy.AllLayouts(opt.partitions)
-	results := make([]konvoy.Result, len(layouts))
-	for i, l := range layouts {
-		r, err := konvoy.Simulate(events, l, consumers, konvoy.WithPolicy(opt.policies[0]))
-		if err != nil {
-			return "", err
-		}
-		results[i] = r
+	results, err := simulateEach(events, layouts, consumers, konvoy.WithPolicy(opt.policies[0]))
+	if err != nil {
+		return "", err
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nevery layout on the same events at %d consumers\n", consumers)
@@ -241,12 +225,14 @@ func capacityTable(convoyCost, lineCost float64) *table {
 // ceilingLine names the rounds each layout cannot go below with c consumers:
 // the lanes' load, where adding consumers stops helping.
 func ceilingLine(events []konvoy.Event, c int, opts ...konvoy.Option) (string, error) {
+	layouts := []konvoy.Layout{konvoy.Convoy, konvoy.LineConvoy, konvoy.Free}
+	results, err := simulateEach(events, layouts, c, opts...)
+	if err != nil {
+		return "", err
+	}
 	var parts []string
-	for _, l := range []konvoy.Layout{konvoy.Convoy, konvoy.LineConvoy, konvoy.Free} {
-		r, err := konvoy.Simulate(events, l, c, opts...)
-		if err != nil {
-			return "", err
-		}
+	for i, l := range layouts {
+		r := results[i]
 		part := fmt.Sprintf("%s %d rounds", l, r.Rounds)
 		if r.Lanes > 0 {
 			part += fmt.Sprintf(" (heaviest lane %d)", r.HeaviestLane)
@@ -254,4 +240,14 @@ func ceilingLine(events []konvoy.Event, c int, opts ...konvoy.Option) (string, e
 		parts = append(parts, part)
 	}
 	return fmt.Sprintf("lane-load ceiling at %d consumers: %s\n", c, strings.Join(parts, ", ")), nil
+}
+
+// simulateEach runs events under each of layouts at consumers with opts,
+// in one konvoy.Sweep, and returns the results in the order of layouts.
+func simulateEach(events []konvoy.Event, layouts []konvoy.Layout, consumers int, opts ...konvoy.Option) ([]konvoy.Result, error) {
+	configs := make([]konvoy.Config, len(layouts))
+	for i, l := range layouts {
+		configs[i] = konvoy.Config{Layout: l, Consumers: consumers, Options: opts}
+	}
+	return konvoy.Sweep(context.Background(), konvoy.Values(events), configs)
 }
