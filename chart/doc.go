@@ -2,10 +2,11 @@
 // gonum.org/v1/plot: rounds against consumers per layout with the
 // heaviest-lane ceiling and the work/consumers bound ([Rounds]), the schedule
 // of a small run, one row per consumer ([Schedule]), and the distribution of
-// wait and response latencies per layout ([Latency]).
+// wait and response latencies per layout ([Latency]); and, as text for a
+// terminal, the schedule of a small run, one column per round ([GanttText]).
 //
 // It is a package of its own so that importing konvoy pulls in no plotting
-// code. Each function takes plain figures or the [konvoy.Slot]s of a run made
+// code. Each picture function takes plain figures or the [konvoy.Slot]s of a run made
 // with [konvoy.WithSchedule], checks them, and writes one picture to an
 // [io.Writer]; bad input is an error, never a panic, and nothing is written
 // then. The output is deterministic: the same input gives the same bytes on

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"strconv"
 
@@ -14,20 +13,20 @@ import (
 // that while the structures that hold them grow: at most some 1.5 GB.
 const defaultMaxBacklog = 8_000_000
 
-// backlogFlag defines -max-backlog on fs.
-func backlogFlag(fs *flag.FlagSet) *int {
-	n := defaultMaxBacklog
-	fs.Func("max-backlog", fmt.Sprintf("the most events `N` that the runs together may hold at once: one for each consumer "+
+// backlog defines -max-backlog, which needs -events, setting *n.
+func (c *command) backlog(n *int) {
+	*n = defaultMaxBacklog
+	c.needs("events", "max-backlog")
+	c.Func("max-backlog", fmt.Sprintf("the most events `N` that the runs together may hold at once: one for each consumer "+
 		"that has taken one, and those waiting for a consumer (lane-aware), to be applied (static over lines) or for a gap "+
 		"(resequencer); shared equally by the runs; 0 for no limit (default %d)", defaultMaxBacklog), func(v string) error {
 		m, err := strconv.Atoi(v)
 		if err != nil || m < 0 {
 			return errors.New("want 0 (no limit) or more events")
 		}
-		n = m
+		*n = m
 		return nil
 	})
-	return &n
 }
 
 // backlogShare returns the backlog each of runs runs may hold, total

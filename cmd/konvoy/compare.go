@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,19 +35,19 @@ func compareNotes(layouts []konvoy.Layout, results []konvoy.Result, allOrdered b
 	for i, l := range layouts {
 		r := results[i]
 		switch {
-		case l.String() == konvoy.SelectiveConvoy.String() && allOrdered:
+		case l.Equal(konvoy.SelectiveConvoy) && allOrdered:
 			fmt.Fprintf(&b, "%s runs as convoy here: every event is an ordered step, none history-only\n", l)
 		case isPartitioned(l) && r.Lanes > 0:
 			fmt.Fprintf(&b, "%s: keys hash to %d of %s; the heaviest, %s, carries %s:\n",
-				l, r.Lanes, plural(partitionsOf(l), "partition", "partitions"), laneName(l, r.HeaviestLaneName), plural(r.HeaviestLane, "round", "rounds"))
+				l, r.Lanes, plural(l.Partitions(), "partition", "partitions"), laneName(l, r.HeaviestLaneName), plural(r.HeaviestLane, "round", "rounds"))
 			if c := r.Collision(); c > 0 {
 				fmt.Fprintf(&b, "  %d from %s, its heaviest key, and %d from collisions: other keys that hash there\n", r.HeaviestKeyLoad, keyName(r.HeaviestKey), c)
 			} else {
 				fmt.Fprintf(&b, "  all of them %s's: no collision\n", keyName(r.HeaviestKey))
 			}
-		case l.String() == konvoy.Resequencer.String() && r.Buffered == 0 && r.Duplicates == 0:
+		case l.Equal(konvoy.Resequencer) && r.Buffered == 0 && r.Duplicates == 0:
 			fmt.Fprintf(&b, "%s held no event: every key's steps finished in step order, and none came twice\n", l)
-		case l.String() == konvoy.Resequencer.String():
+		case l.Equal(konvoy.Resequencer):
 			gaps := "their gaps"
 			if r.Buffered == 1 {
 				gaps = "its gap"
@@ -60,23 +61,8 @@ func compareNotes(layouts []konvoy.Layout, results []konvoy.Result, allOrdered b
 	return b.String()
 }
 
-// partitionsOf returns the partition count of a partitioned layout.
-func partitionsOf(l konvoy.Layout) int {
-	n, _ := strconv.Atoi(strings.TrimPrefix(l.String(), "partitioned:"))
-	return n
-}
-
 // hasBeyondLesson tells whether layouts names a layout other than the
 // lesson's four.
 func hasBeyondLesson(layouts []konvoy.Layout) bool {
-	for _, l := range layouts {
-		lesson := false
-		for _, m := range konvoy.Layouts() {
-			lesson = lesson || l.String() == m.String()
-		}
-		if !lesson {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(layouts, func(l konvoy.Layout) bool { return !slices.ContainsFunc(konvoy.Layouts(), l.Equal) })
 }

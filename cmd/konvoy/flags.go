@@ -5,27 +5,132 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
+	"strings"
 )
 
-// parseFlags parses args into fs for the command called name ("konvoy",
-// "konvoy plan", "konvoy gen") and returns the flags given. Its errors are
-// flag.ErrHelp or usageError: the flag package has already printed why, and
-// an argument left over is named.
-func parseFlags(fs *flag.FlagSet, args []string, name string, stderr io.Writer) (map[string]bool, error) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
+// command is the command line of one command: its flags, and the rules
+// between them, declared beside the flags they concern and checked in one
+// place, in the order declared, once the command line is parsed. The
+// flags konvoy and konvoy plan share are defined, with their rules, by one
+// method each (traceFlags, policy, backlog).
+type command struct {
+	*flag.FlagSet
+	name  string          // "konvoy", "konvoy plan", "konvoy gen"
+	rules []func() error  // the checks, in order
+	given map[string]bool // the flags given, once parsed
+}
+
+// newCommand returns the command called name, whose usage is the lines
+// usage and then its flags, printed on stderr.
+func newCommand(name string, stderr io.Writer, usage ...string) *command {
+	c := &command{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), name: name}
+	c.SetOutput(stderr)
+	c.Usage = func() {
+		for _, line := range usage {
+			fmt.Fprintln(c.Output(), line)
 		}
-		return nil, usageError{}
+		c.PrintDefaults()
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", name, fs.Arg(0))
-		fs.Usage()
-		return nil, usageError{}
+	return c
+}
+
+// usagef is a usage error of the command.
+func (c *command) usagef(format string, args ...any) error { return usageIn(c.name, format, args...) }
+
+// rule adds check to the checks made once the command line is parsed.
+func (c *command) rule(check func() error) { c.rules = append(c.rules, check) }
+
+// isSet tells whether the flag name was given, and not as false.
+func (c *command) isSet(name string) bool {
+	b, isBool := c.Lookup(name).Value.(interface{ IsBoolFlag() bool })
+	return c.given[name] && !(isBool && b.IsBoolFlag() && c.Lookup(name).Value.String() == "false")
+}
+
+// needs declares that each of flags means something only with the flag
+// with: "-F needs -with".
+func (c *command) needs(with string, flags ...string) {
+	c.rule(func() error {
+		if c.isSet(with) {
+			return nil
+		}
+		if i := slices.IndexFunc(flags, c.isSet); i >= 0 {
+			return c.usagef("-%s needs -%s", flags[i], with)
+		}
+		return nil
+	})
+}
+
+// count defines the flag -name, a count that must be 1 to most: always, or,
+// when optional, only when given.
+func (c *command) count(p *int, name string, value, most int, optional bool, usage string) {
+	c.IntVar(p, name, value, usage)
+	c.rule(func() error {
+		if optional && !c.given[name] {
+			return nil
+		}
+		return inRange(c.name, name, *p, most)
+	})
+}
+
+// choice defines the flag -name, whose value must be one of values, which
+// want lists for the error.
+func (c *command) choice(p *string, name, value, usage, want string, values ...string) {
+	c.StringVar(p, name, value, usage)
+	c.rule(func() error {
+		if !slices.Contains(values, *p) {
+			return c.usagef("-%s is %q; want %s", name, *p, want)
+		}
+		return nil
+	})
+}
+
+// parse parses args and checks the rules. Its errors are flag.ErrHelp or
+// usageError: the flag package has already printed why, and an argument
+// left over is named.
+func (c *command) parse(args []string) error {
+	if err := c.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{}
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	return set, nil
+	if c.NArg() > 0 {
+		fmt.Fprintf(c.Output(), "%s: unexpected argument %q\n", c.name, c.Arg(0))
+		c.Usage()
+		return usageError{}
+	}
+	c.given = map[string]bool{}
+	c.Visit(func(f *flag.Flag) { c.given[f.Name] = true })
+	for _, check := range c.rules {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// usageError is a command-line mistake: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// inRange returns the usage error of command cmd for flag -name when n is
+// not 1 to most.
+func inRange(cmd, name string, n, most int) error {
+	if n < 1 || n > most {
+		return usageIn(cmd, "-%s is %d; want 1 to %d", name, n, most)
+	}
+	return nil
+}
+
+// usagef is a usage error of konvoy itself.
+func usagef(format string, args ...any) error { return usageIn("konvoy", format, args...) }
+
+// usageIn is a usage error of the command cmd ("konvoy", "konvoy plan").
+func usageIn(cmd, format string, args ...any) error {
+	return usageError{cmd + ": " + fmt.Sprintf(format, args...)}
 }
 
 // exitStatus prints err, if any, and returns the command's exit status: 0
@@ -43,4 +148,37 @@ func exitStatus(err error, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, err)
 	return 1
+}
+
+// intList is a comma-separated list of whole numbers.
+type intList []int
+
+func (l *intList) String() string {
+	var s []string
+	for _, n := range *l {
+		s = append(s, strconv.Itoa(n))
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *intList) Set(v string) error {
+	*l = nil
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return fmt.Errorf("want whole numbers separated by commas")
+		}
+		*l = append(*l, n)
+	}
+	return nil
+}
+
+// stringList is a comma-separated list of names.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+func (l *stringList) Set(v string) error {
+	*l = strings.Split(v, ",")
+	return nil
 }

@@ -5,9 +5,8 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"math"
+	"reflect"
 	"strconv"
-
-	"github.com/sirali-konvoy/konvoy"
 )
 
 // record is one (layout, policy, consumers) triple of the JSON and CSV
@@ -50,15 +49,6 @@ type record struct {
 	ResponseMax      int     `json:"response_max"`
 	ResponseMean     float64 `json:"response_mean"`
 }
-
-// csvHeader names the CSV report's columns: the record's fields but the key
-// list, in the record's order.
-var csvHeader = []string{"layout", "consumers", "events", "keys", "work", "rounds", "parallelism", "backward_writes",
-	"wrong_final", "skipped", "lanes", "heaviest_lane", "out_of_order_keys",
-	"policy", "heaviest_lane_name", "heaviest_key", "collision", "duplicates", "buffered", "max_buffered",
-	"max_key_buffered", "held_rounds", "never_applied",
-	"wait_p50", "wait_p95", "wait_p99", "wait_max", "wait_mean",
-	"response_p50", "response_p95", "response_p99", "response_max", "response_mean"}
 
 // round3 rounds x to three decimals, as the reports print ratios.
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
@@ -114,25 +104,35 @@ func jsonReport(t *trace) (string, error) {
 	return b.String(), nil
 }
 
-// csvReport is the records as CSV with a header row, without the key list.
+// csvReport is the records as CSV with a header row: a column per field
+// of record, named by its JSON name, in the record's order, but the key
+// list.
 func csvReport(t *trace) (string, error) {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	w.Write(csvHeader)
-	itoa, ftoa := strconv.Itoa, func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	fields := reflect.VisibleFields(reflect.TypeFor[record]())
+	var head []string
+	for _, f := range fields {
+		if f.Type.Kind() != reflect.Slice {
+			head = append(head, f.Tag.Get("json"))
+		}
+	}
+	w.Write(head)
 	for _, r := range records(t) {
-		w.Write([]string{r.Layout, itoa(r.Consumers), itoa(r.Events), itoa(r.Keys),
-			itoa(r.Work), itoa(r.Rounds), ftoa(r.Parallelism),
-			itoa(r.BackwardWrites), itoa(r.WrongFinal), itoa(r.Skipped),
-			itoa(r.Lanes), itoa(r.HeaviestLane), itoa(r.OutOfOrderKeys),
-			r.Policy, r.HeaviestLaneName, r.HeaviestKey, itoa(r.Collision), itoa(r.Duplicates), itoa(r.Buffered), itoa(r.MaxBuffered),
-			itoa(r.MaxKeyBuffered), itoa(r.HeldRounds), itoa(r.NeverApplied),
-			itoa(r.WaitP50), itoa(r.WaitP95), itoa(r.WaitP99), itoa(r.WaitMax), ftoa(r.WaitMean),
-			itoa(r.ResponseP50), itoa(r.ResponseP95), itoa(r.ResponseP99), itoa(r.ResponseMax), ftoa(r.ResponseMean)})
+		var row []string
+		rv := reflect.ValueOf(r)
+		for i := range rv.NumField() {
+			switch v := rv.Field(i); v.Kind() {
+			case reflect.Int:
+				row = append(row, strconv.FormatInt(v.Int(), 10))
+			case reflect.Float64:
+				row = append(row, strconv.FormatFloat(v.Float(), 'f', -1, 64))
+			case reflect.String:
+				row = append(row, v.String())
+			}
+		}
+		w.Write(row)
 	}
 	w.Flush()
 	return b.String(), w.Error()
 }
-
-// isVersionStamp tells the version-stamp layout.
-func isVersionStamp(l konvoy.Layout) bool { return l.String() == konvoy.VersionStamp.String() }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"io"
 	"regexp"
@@ -62,9 +61,12 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 // output format. Its errors are usageError or flag.ErrHelp.
 func parseGen(args []string, stderr io.Writer) (synth.Config, eventlog.Format, error) {
 	cfg := synth.Default()
-	fs := flag.NewFlagSet("konvoy gen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	format := fs.String("format", "csv", "the output `format`: csv or jsonl")
+	fs := newCommand("konvoy gen", stderr,
+		"usage: konvoy gen [-format csv|jsonl] [-seed N] [-events N] [-keys N] [flags]",
+		"Writes a synthetic trace to standard output, event by event, for konvoy -events -.",
+		"The defaults are konvoy's benchmark set (synth.Default).")
+	format := "csv"
+	fs.choice(&format, "format", format, "the output `format`: csv or jsonl", "csv or jsonl", "csv", "jsonl")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "the `seed` that selects the trace; the same flags and seed give the same trace")
 	fs.IntVar(&cfg.Events, "events", cfg.Events, "the number of events, `N` (10_000_000 style underscores allowed)")
 	fs.IntVar(&cfg.Keys, "keys", cfg.Keys, "the number of key names, `N`, from K1 (the hottest with -key-skew) on")
@@ -80,24 +82,10 @@ func parseGen(args []string, stderr io.Writer) (synth.Config, eventlog.Format, e
 	fs.IntVar(&cfg.BurstEvery, "burst-every", cfg.BurstEvery, "a burst starts every `N` rounds (0: no bursts; needs -rate)")
 	fs.IntVar(&cfg.BurstLen, "burst-len", cfg.BurstLen, "a burst lasts `N` rounds, 1 to -burst-every (needs -burst-every)")
 	fs.Float64Var(&cfg.BurstFactor, "burst-factor", cfg.BurstFactor, "the rate multiplier `F` during a burst, > 0; below 1 makes a lull (needs -burst-every)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: konvoy gen [-format csv|jsonl] [-seed N] [-events N] [-keys N] [flags]")
-		fmt.Fprintln(fs.Output(), "Writes a synthetic trace to standard output, event by event, for konvoy -events -.")
-		fmt.Fprintln(fs.Output(), "The defaults are konvoy's benchmark set (synth.Default).")
-		fs.PrintDefaults()
-	}
-	if _, err := parseFlags(fs, args, "konvoy gen", stderr); err != nil {
+	if err := fs.parse(args); err != nil {
 		return cfg, 0, err
 	}
-	var f eventlog.Format
-	switch *format {
-	case "csv":
-		f = eventlog.CSV
-	case "jsonl":
-		f = eventlog.JSONL
-	default:
-		return cfg, 0, usageError{fmt.Sprintf("konvoy gen: -format is %q; want csv or jsonl", *format)}
-	}
+	f, _ := eventlog.ParseFormat(format)
 	d, err := synth.ParseDist(*duration)
 	if err != nil {
 		return cfg, 0, usageError{fmt.Sprintf("konvoy gen: -duration: %s", strings.TrimPrefix(err.Error(), "synth: "))}

@@ -76,12 +76,10 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -120,63 +118,13 @@ type options struct {
 	plotFormats  []chart.Format // -plot-format
 }
 
-// intList is a comma-separated list of whole numbers.
-type intList []int
+// eventFlags are konvoy's flags, beside the trace flags, that mean
+// something only with -events.
+var eventFlags = []string{"layouts", "gantt", "format", "capacity", "peak"}
 
-func (l *intList) String() string {
-	var s []string
-	for _, n := range *l {
-		s = append(s, strconv.Itoa(n))
-	}
-	return strings.Join(s, ",")
-}
-
-func (l *intList) Set(v string) error {
-	*l = nil
-	for _, f := range strings.Split(v, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			return fmt.Errorf("want whole numbers separated by commas")
-		}
-		*l = append(*l, n)
-	}
-	return nil
-}
-
-// stringList is a comma-separated list of names.
-type stringList []string
-
-func (l *stringList) String() string { return strings.Join(*l, ",") }
-
-func (l *stringList) Set(v string) error {
-	*l = strings.Split(v, ",")
-	return nil
-}
-
-// eventFlags are the flags that mean something only with -events.
-var eventFlags = append([]string{"layouts", "gantt", "format", "capacity", "peak", "max-backlog"}, traceFlagNames...)
-
-// usageError is a command-line mistake: exit status 2.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
-// inRange returns the usage error of command cmd for flag -name when n is
-// not 1 to most.
-func inRange(cmd, name string, n, most int) error {
-	if n < 1 || n > most {
-		return usageIn(cmd, "-%s is %d; want 1 to %d", name, n, most)
-	}
-	return nil
-}
-
-// usagef is a usage error of konvoy itself.
-func usagef(format string, args ...any) error { return usageIn("konvoy", format, args...) }
-
-// usageIn is a usage error of the command cmd ("konvoy", "konvoy plan").
-func usageIn(cmd, format string, args ...any) error {
-	return usageError{cmd + ": " + fmt.Sprintf(format, args...)}
-}
+// defaultLayouts are the layouts of a trace's report without -layouts: the
+// lesson's four.
+var defaultLayouts = []string{"free", "convoy", "line-convoy", "version-stamp"}
 
 // subcommands are konvoy's subcommands, by the name that is their first
 // argument; without one, konvoy prints the lesson or trace report.
@@ -225,139 +173,102 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // parse reads the command line. Its errors are usageError or flag.ErrHelp.
 func parse(args []string, stderr io.Writer) (options, error) {
-	fs := flag.NewFlagSet("konvoy", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var err error
 	var (
-		consumers intList
-		layouts   = stringList{"free", "convoy", "line-convoy", "version-stamp"}
-		policies  stringList
-		trace     traceFlags
 		opt       options
+		consumers intList
+		layouts   = stringList(defaultLayouts)
 	)
-	fs.Var(&consumers, "consumers", "the consumers `N` of the first table and the capacity; with -events a list N,... whose first is the first table's (default 4; with -events, 4 for the first table and 1,2,4,8 by consumers)")
-	fs.StringVar(&opt.events, "events", "", "read the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input) instead of the lesson")
-	fs.Var(&layouts, "layouts", "the layouts `L,...` to run, in report order: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer; or all of them, all")
-	fs.IntVar(&opt.partitions, "partitions", 0, "the `N` partitions of the layout partitioned, alone or in -layouts all (default: the largest consumer count)")
-	fs.Var(&policies, "policy", "the dispatch policies `P,...` (head-of-line, lane-aware, static, or all); the first is the report's, and each adds a row per layout to a latency table (default head-of-line, and no latency table)")
-	fs.BoolVar(&opt.gantt, "gantt", false, fmt.Sprintf("draw each layout's schedule at the first consumer count and policy, for a trace of at most %d events", maxGanttEvents))
-	fs.StringVar(&opt.format, "format", "text", "the report's `format`: text, json or csv")
-	fs.BoolVar(&opt.capacity, "capacity", false, "add the capacity table for the trace's ordered share (needs free in -layouts)")
-	fs.Float64Var(&opt.peak, "peak", lesson.PeakRate, "the peak write `rate`, in events/s, of the capacity table")
-	trace.register(fs)
-	maxBacklog := backlogFlag(fs)
-	fs.StringVar(&opt.plot, "plot", "", "also draw the pictures (rounds against consumers, schedules, latency) into the directory `DIR`")
-	plotFormat := fs.String("plot-format", "both", "the pictures' `format`: svg, png or both (needs -plot)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: konvoy [-consumers N] [-policy P,...|all] [-partitions N] [-plot DIR]")
-		fmt.Fprintln(fs.Output(), "       konvoy -events FILE [-consumers N,...] [-layouts L,...|all] [-policy P,...|all] [-format text|json|csv] [flags]")
-		fmt.Fprintln(fs.Output(), "       konvoy plan [flags]  (konvoy plan -h lists them)")
-		fmt.Fprintln(fs.Output(), "       konvoy gen [flags]  (konvoy gen -h lists them)")
-		fmt.Fprintln(fs.Output(), "Prints the lesson report: the lesson's events under every layout; with -events, the same report for a trace of your own;")
-		fmt.Fprintln(fs.Output(), "with -plot, draws its pictures too. konvoy plan answers how many consumers keep up with a peak rate;")
-		fmt.Fprintln(fs.Output(), "konvoy gen writes a synthetic trace.")
-		fs.PrintDefaults()
-	}
-	set, err := parseFlags(fs, args, "konvoy", stderr)
-	if err != nil {
+	c := newCommand("konvoy", stderr,
+		"usage: konvoy [-consumers N] [-policy P,...|all] [-partitions N] [-plot DIR]",
+		"       konvoy -events FILE [-consumers N,...] [-layouts L,...|all] [-policy P,...|all] [-format text|json|csv] [flags]",
+		"       konvoy plan [flags]  (konvoy plan -h lists them)",
+		"       konvoy gen [flags]  (konvoy gen -h lists them)",
+		"Prints the lesson report: the lesson's events under every layout; with -events, the same report for a trace of your own;",
+		"with -plot, draws its pictures too. konvoy plan answers how many consumers keep up with a peak rate;",
+		"konvoy gen writes a synthetic trace.")
+	c.needs("events", eventFlags...)
+	c.Var(&consumers, "consumers", "the consumers `N` of the first table and the capacity; with -events a list N,... whose first is the first table's (default 4; with -events, 4 for the first table and 1,2,4,8 by consumers)")
+	c.rule(func() (err error) { opt.consumers, err = parseConsumers(c, consumers, opt.events != ""); return err })
+	c.StringVar(&opt.events, "events", "", "read the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input) instead of the lesson")
+	c.Var(&layouts, "layouts", "the layouts `L,...` to run, in report order: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer; or all of them, all")
+	c.count(&opt.partitions, "partitions", 0, konvoy.MaxPartitions, true, "the `N` partitions of the layout partitioned, alone or in -layouts all (default: the largest consumer count)")
+	c.policy(&opt.policies, "the dispatch policies `P,...` (head-of-line, lane-aware, static, or all); the first is the report's, and each adds a row per layout to a latency table (default head-of-line, and no latency table)")
+	c.BoolVar(&opt.gantt, "gantt", false, fmt.Sprintf("draw each layout's schedule at the first consumer count and policy, for a trace of at most %d events", maxGanttEvents))
+	c.choice(&opt.format, "format", "text", "the report's `format`: text, json or csv", "text, json or csv", "text", "json", "csv")
+	c.BoolVar(&opt.capacity, "capacity", false, "add the capacity table for the trace's ordered share (needs free in -layouts)")
+	c.Float64Var(&opt.peak, "peak", lesson.PeakRate, "the peak write `rate`, in events/s, of the capacity table")
+	reader := c.traceFlags(&opt.events)
+	c.backlog(&opt.maxBacklog)
+	c.plotFlags(&opt.plot, &opt.plotFormats)
+	if err := c.parse(args); err != nil {
 		return opt, err
 	}
-
-	for _, n := range consumers {
-		if err := inRange("konvoy", "consumers", n, konvoy.MaxConsumers); err != nil {
-			return opt, err
-		}
-		if !slices.Contains(opt.consumers, n) {
-			opt.consumers = append(opt.consumers, n)
-		}
-	}
-	if set["partitions"] {
-		if err := inRange("konvoy", "partitions", opt.partitions, konvoy.MaxPartitions); err != nil {
-			return opt, err
-		}
-	}
-	if opt.policies, err = parsePolicies(policies); err != nil {
-		return opt, err
-	}
-	opt.latency = set["policy"]
-	opt.consumersSet = set["consumers"]
-	if opt.plotFormats, err = parsePlotFormat(*plotFormat, opt.plot, set); err != nil {
-		return opt, err
-	}
-	if opt.events == "" {
-		for _, name := range eventFlags {
-			if set[name] {
-				return opt, usagef("-%s needs -events", name)
-			}
-		}
-		switch {
-		case len(opt.consumers) > 1:
-			return opt, usagef("-consumers takes one count without -events")
-		case len(opt.consumers) == 0:
-			opt.consumers = []int{lesson.Consumers}
-		}
-		if opt.partitions == 0 {
-			opt.partitions = min(opt.consumers[0], konvoy.MaxPartitions)
-		}
-		return opt, nil
-	}
-	if len(opt.consumers) == 0 {
-		opt.consumers = []int{lesson.Consumers, 1, 2, 8}
-	}
+	opt.reader, opt.latency, opt.consumersSet = *reader, c.given["policy"], c.given["consumers"]
 	if opt.partitions == 0 {
 		opt.partitions = min(slices.Max(opt.consumers), konvoy.MaxPartitions)
 	}
-	if opt.layouts, err = parseLayouts(layouts, opt.partitions, set["partitions"]); err != nil {
+	if opt.events == "" {
+		return opt, nil
+	}
+	var err error
+	if opt.layouts, err = parseLayouts("konvoy", layouts, opt.partitions, c.given["partitions"]); err != nil {
 		return opt, err
 	}
-	if err := checkRuns(opt); err != nil {
-		return opt, err
-	}
-	switch opt.format {
-	case "text", "json", "csv":
-	default:
-		return opt, usagef("-format is %q; want text, json or csv", opt.format)
-	}
-	if opt.gantt && opt.format != "text" {
-		return opt, usagef("-gantt is part of the text report; -format %s has no schedule view", opt.format)
-	}
-	if opt.capacity {
-		if opt.format != "text" {
-			return opt, usagef("-capacity is part of the text report; -format %s has no capacity table", opt.format)
+	return opt, checkReport(opt, c)
+}
+
+// parseConsumers reads -consumers: counts, without repeats, and with
+// -events (trace) a list of them. Without it, it returns the lesson's
+// count, and for a trace, 1, 2 and 8 besides.
+func parseConsumers(c *command, counts []int, trace bool) ([]int, error) {
+	var out []int
+	for _, n := range counts {
+		if err := inRange(c.name, "consumers", n, konvoy.MaxConsumers); err != nil {
+			return nil, err
 		}
-		if !slices.ContainsFunc(opt.layouts, isFree) {
-			return opt, usagef("-capacity measures costs relative to free: add free to -layouts")
+		if !slices.Contains(out, n) {
+			out = append(out, n)
 		}
 	}
-	if set["peak"] && !opt.capacity {
-		return opt, usagef("-peak needs -capacity")
+	switch {
+	case len(out) > 1 && !trace:
+		return nil, c.usagef("-consumers takes one count without -events")
+	case len(out) == 0 && trace:
+		return []int{lesson.Consumers, 1, 2, 8}, nil
+	case len(out) == 0:
+		return []int{lesson.Consumers}, nil
 	}
-	opt.maxBacklog = *maxBacklog
-	if !(opt.peak >= 0) || opt.peak > 1e300 {
-		return opt, usagef("-peak is %v; want a rate of 0 or more events/s", opt.peak)
-	}
-	if opt.reader, err = trace.reader(opt.events, "konvoy"); err != nil {
-		return opt, err
-	}
-	return opt, nil
+	return out, nil
 }
 
 // maxRuns is the most runs, (layout, policy, consumers) triples, one report
 // makes: each costs some 50 KB once it has taken events, before its keys.
 const maxRuns = 4096
 
-// checkRuns checks that the runs opt asks for are at most maxRuns, and that
-// a picture can draw its layouts.
-func checkRuns(opt options) error {
+// checkReport checks what a trace's report asks of its flags together: at
+// most maxRuns runs, layouts a picture can draw, the text report for the
+// schedule view and the capacity table, free for the capacity's costs, and
+// a peak rate the capacity table can use.
+func checkReport(opt options, c *command) error {
 	counts := len(opt.consumers)
 	if opt.plot != "" {
 		counts = len(slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(opt.consumers), plotCounts(opt)...)))))
 	}
-	if runs := len(opt.layouts) * len(opt.policies) * counts; runs > maxRuns {
-		return usagef("-layouts, -policy and -consumers ask for %d runs (%d × %d × %d); want at most %d", runs, len(opt.layouts), len(opt.policies), counts, maxRuns)
-	}
-	if opt.plot != "" && len(opt.layouts) > maxPlotLayouts {
-		return usagef("-plot draws at most %d layouts in one picture; -layouts names %d", maxPlotLayouts, len(opt.layouts))
+	switch runs := len(opt.layouts) * len(opt.policies) * counts; {
+	case runs > maxRuns:
+		return c.usagef("-layouts, -policy and -consumers ask for %d runs (%d × %d × %d); want at most %d", runs, len(opt.layouts), len(opt.policies), counts, maxRuns)
+	case opt.plot != "" && len(opt.layouts) > maxPlotLayouts:
+		return c.usagef("-plot draws at most %d layouts in one picture; -layouts names %d", maxPlotLayouts, len(opt.layouts))
+	case opt.gantt && opt.format != "text":
+		return c.usagef("-gantt is part of the text report; -format %s has no schedule view", opt.format)
+	case opt.capacity && opt.format != "text":
+		return c.usagef("-capacity is part of the text report; -format %s has no capacity table", opt.format)
+	case opt.capacity && !slices.ContainsFunc(opt.layouts, konvoy.Free.Equal):
+		return c.usagef("-capacity measures costs relative to free: add free to -layouts")
+	case c.given["peak"] && !opt.capacity:
+		return c.usagef("-peak needs -capacity")
+	case !(opt.peak >= 0) || opt.peak > 1e300:
+		return c.usagef("-peak is %v; want a rate of 0 or more events/s", opt.peak)
 	}
 	return nil
 }
@@ -370,46 +281,39 @@ func resolutionNote(d time.Duration) string {
 	return " of " + d.String()
 }
 
-// parseLayouts reads -layouts: built-in layout names, "partitioned" for a
-// topic of partitions partitions, or "all" alone for konvoy.AllLayouts.
-// partitionsSet tells whether -partitions was given, which some layout must
-// then use.
-func parseLayouts(names []string, partitions int, partitionsSet bool) ([]konvoy.Layout, error) {
+// parseLayouts reads -layouts of the command cmd: built-in layout names,
+// "partitioned" for a topic of partitions partitions, or "all" alone for
+// konvoy.AllLayouts. partitionsSet tells whether -partitions was given,
+// which some layout must then use.
+func parseLayouts(cmd string, names []string, partitions int, partitionsSet bool) ([]konvoy.Layout, error) {
 	var out []konvoy.Layout
 	used := false // a layout takes its partitions from -partitions
 	for _, name := range names {
 		name = strings.TrimSpace(name)
-		var add []konvoy.Layout
-		switch name {
-		case "all":
-			if len(names) > 1 {
-				return nil, usagef("-layouts all stands alone; it names every layout")
-			}
-			add, used = konvoy.AllLayouts(partitions), true
-		case "partitioned":
-			add, used = []konvoy.Layout{konvoy.Partitioned(partitions)}, true
+		add := []konvoy.Layout{konvoy.Partitioned(partitions)}
+		switch l, err := konvoy.ParseLayout(name); {
+		case name == "all" && len(names) > 1:
+			return nil, usageIn(cmd, "-layouts all stands alone; it names every layout")
+		case name == "all":
+			add = konvoy.AllLayouts(partitions)
+		case name == "partitioned":
+		case err != nil && strings.HasPrefix(name, "partitioned:"):
+			return nil, usageIn(cmd, "-layouts: %v", err)
+		case err != nil:
+			return nil, usageIn(cmd, "-layouts: unknown layout %q; want free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer, or all", name)
 		default:
-			l, err := konvoy.ParseLayout(name)
-			switch {
-			case err != nil && strings.HasPrefix(name, "partitioned:"):
-				return nil, usagef("-layouts: %s", strings.TrimPrefix(err.Error(), "konvoy: "))
-			case err != nil:
-				return nil, usagef("-layouts: unknown layout %q; want free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer, or all", name)
-			}
 			add = []konvoy.Layout{l}
 		}
+		used = used || name == "all" || name == "partitioned"
 		for _, l := range add {
-			if slices.ContainsFunc(out, func(m konvoy.Layout) bool { return m.String() == l.String() }) {
-				return nil, usagef("-layouts names %s twice", l)
+			if slices.ContainsFunc(out, l.Equal) {
+				return nil, usageIn(cmd, "-layouts names %s twice", l)
 			}
 			out = append(out, l)
 		}
 	}
 	if partitionsSet && !used {
-		return nil, usagef("-partitions sets the layout partitioned; add partitioned or all to -layouts")
+		return nil, usageIn(cmd, "-partitions sets the layout partitioned; add partitioned or all to -layouts")
 	}
 	return out, nil
 }
-
-// isFree tells the free layout.
-func isFree(l konvoy.Layout) bool { return l.String() == konvoy.Free.String() }

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -98,123 +95,81 @@ func planReport(opt planOptions, stdin io.Reader) (string, error) {
 // needsLines tells whether layout names, as -layouts gives them, name a
 // layout that needs every event's line.
 func needsLines(names []string) bool {
-	return slices.ContainsFunc(names, func(n string) bool {
-		n = strings.TrimSpace(n)
-		return n == konvoy.LineConvoy.String() || n == "all"
-	})
+	layouts, _ := parseLayouts("konvoy plan", names, 1, false)
+	return slices.ContainsFunc(layouts, konvoy.Layout.NeedsLine)
 }
 
 // parsePlan reads konvoy plan's command line. Its errors are usageError or
 // flag.ErrHelp.
 func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
-	fs := flag.NewFlagSet("konvoy plan", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var (
-		opt      planOptions
-		layouts  = stringList(defaultPlanLayouts)
-		policies stringList
-		trace    traceFlags
+		opt     planOptions
+		layouts = stringList(defaultPlanLayouts)
 	)
-	fs.StringVar(&opt.events, "events", "", "plan for the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input) instead of the lesson")
-	fs.Float64Var(&opt.peak, "peak", lesson.PeakRate, "the peak write `rate` to keep up with, in events/s")
-	fs.DurationVar(&opt.round, "round-time", 0, "how long one round lasts: the service time of an event of duration 1 (default: -unit when given, else 10ms)")
-	fs.Var(&layouts, "layouts", "the layouts `L,...` to plan for: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer; or all of them, all")
-	fs.IntVar(&opt.partitions, "partitions", 0, "the `N` partitions of the layout partitioned (default: the fewest that keep collisions within -collision, else -max-partitions)")
-	fs.Var(&policies, "policy", "the dispatch policies `P,...`: head-of-line, lane-aware, static, or all (default head-of-line)")
-	fs.IntVar(&opt.maxConsumers, "max-consumers", 1024, "the most consumers, `N`, the planner tries")
-	fs.IntVar(&opt.consumers, "consumers", 0, "measure the selective convoy's and the formula's costs at `N` consumers (default: the fewest with which free consumption keeps up)")
-	fs.Float64Var(&opt.collision, "collision", 0.05, "the `share` of the heaviest partition's load that other keys' collisions may take, 0 to 1")
-	fs.IntVar(&opt.maxPartitions, "max-partitions", 256, fmt.Sprintf("the most partitions, `N`, the partition search tries, up to %d: it tries each count in turn, over every key", maxPartitionSearch))
-	fs.StringVar(&opt.format, "format", "text", "the plan's `format`: text or json")
-	trace.register(fs)
-	maxBacklog := backlogFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: konvoy plan [-peak R] [-round-time D] [-layouts L,...|all] [-policy P,...|all] [-format text|json] [flags]")
-		fmt.Fprintln(fs.Output(), "       konvoy plan -events FILE [trace flags as for konvoy -events] [flags]")
-		fmt.Fprintln(fs.Output(), "Answers how many consumers each layout needs to keep up with a peak write rate, where no number of")
-		fmt.Fprintln(fs.Output(), "consumers helps, what a selective convoy costs, and how many partitions keep collisions small,")
-		fmt.Fprintln(fs.Output(), "for the lesson's events or a trace. The planner reads a trace several times; standard input is")
-		fmt.Fprintln(fs.Output(), "copied to a temporary file first.")
-		fs.PrintDefaults()
-	}
-	set, err := parseFlags(fs, args, "konvoy plan", stderr)
-	if err != nil {
-		return opt, err
-	}
-	fail := func(format string, args ...any) (planOptions, error) {
-		return opt, usageIn("konvoy plan", format, args...)
-	}
-
-	if !(opt.peak > 0) || math.IsInf(opt.peak, 1) {
-		return fail("-peak is %v; want a positive rate in events/s", opt.peak)
-	}
-	opt.maxBacklog = *maxBacklog
-	if err := inRange("konvoy plan", "max-consumers", opt.maxConsumers, konvoy.MaxConsumers); err != nil {
-		return opt, err
-	}
-	if set["consumers"] {
-		if err := inRange("konvoy plan", "consumers", opt.consumers, konvoy.MaxConsumers); err != nil {
-			return opt, err
+	c := newCommand("konvoy plan", stderr,
+		"usage: konvoy plan [-peak R] [-round-time D] [-layouts L,...|all] [-policy P,...|all] [-format text|json] [flags]",
+		"       konvoy plan -events FILE [trace flags as for konvoy -events] [flags]",
+		"Answers how many consumers each layout needs to keep up with a peak write rate, where no number of",
+		"consumers helps, what a selective convoy costs, and how many partitions keep collisions small,",
+		"for the lesson's events or a trace. The planner reads a trace several times; standard input is",
+		"copied to a temporary file first.")
+	c.StringVar(&opt.events, "events", "", "plan for the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input) instead of the lesson")
+	c.Float64Var(&opt.peak, "peak", lesson.PeakRate, "the peak write `rate` to keep up with, in events/s")
+	c.rule(func() error {
+		if !(opt.peak > 0) || math.IsInf(opt.peak, 1) {
+			return c.usagef("-peak is %v; want a positive rate in events/s", opt.peak)
 		}
-	}
-	if !(opt.collision >= 0 && opt.collision <= 1) {
-		return fail("-collision is %v; want a share from 0 to 1", opt.collision)
-	}
-	if err := inRange("konvoy plan", "max-partitions", opt.maxPartitions, maxPartitionSearch); err != nil {
-		return opt, err
-	}
-	if set["partitions"] {
-		if err := inRange("konvoy plan", "partitions", opt.partitions, konvoy.MaxPartitions); err != nil {
-			return opt, err
+		return nil
+	})
+	c.DurationVar(&opt.round, "round-time", 0, "how long one round lasts: the service time of an event of duration 1 (default: -unit when given, else 10ms)")
+	c.Var(&layouts, "layouts", "the layouts `L,...` to plan for: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer; or all of them, all")
+	c.count(&opt.partitions, "partitions", 0, konvoy.MaxPartitions, true, "the `N` partitions of the layout partitioned (default: the fewest that keep collisions within -collision, else -max-partitions)")
+	c.policy(&opt.policies, "the dispatch policies `P,...`: head-of-line, lane-aware, static, or all (default head-of-line)")
+	c.count(&opt.maxConsumers, "max-consumers", 1024, konvoy.MaxConsumers, false, "the most consumers, `N`, the planner tries")
+	c.count(&opt.consumers, "consumers", 0, konvoy.MaxConsumers, true, "measure the selective convoy's and the formula's costs at `N` consumers (default: the fewest with which free consumption keeps up)")
+	c.Float64Var(&opt.collision, "collision", 0.05, "the `share` of the heaviest partition's load that other keys' collisions may take, 0 to 1")
+	c.rule(func() error {
+		if !(opt.collision >= 0 && opt.collision <= 1) {
+			return c.usagef("-collision is %v; want a share from 0 to 1", opt.collision)
 		}
-	}
-	if opt.format != "text" && opt.format != "json" {
-		return fail("-format is %q; want text or json", opt.format)
-	}
-	if opt.policies, err = parsePolicies(policies); err != nil {
-		return opt, inPlan(err)
-	}
-	opt.layoutNames = layouts
-	if _, err := parsePlanLayouts(layouts, max(1, opt.partitions), set["partitions"]); err != nil {
+		return nil
+	})
+	c.count(&opt.maxPartitions, "max-partitions", 256, maxPartitionSearch, false, fmt.Sprintf("the most partitions, `N`, the partition search tries, up to %d: it tries each count in turn, over every key", maxPartitionSearch))
+	c.choice(&opt.format, "format", "text", "the plan's `format`: text or json", "text or json", "text", "json")
+	c.rule(func() (err error) {
+		opt.layoutNames = layouts
+		_, err = parsePlanLayouts(layouts, max(1, opt.partitions), c.given["partitions"])
+		return err
+	})
+	reader := c.traceFlags(&opt.events)
+	c.backlog(&opt.maxBacklog)
+	c.rule(func() error { return roundTime(c, &opt.round, reader.Resolution) })
+	if err := c.parse(args); err != nil {
 		return opt, err
 	}
-
-	if opt.events == "" {
-		for _, name := range append(traceFlagNames, "max-backlog") {
-			if set[name] {
-				return fail("-%s needs -events", name)
-			}
-		}
-	} else if opt.reader, err = trace.reader(opt.events, "konvoy plan"); err != nil {
-		return opt, err
-	}
-	unit := opt.reader.Resolution
-	switch {
-	case set["round-time"] && opt.round <= 0:
-		return fail("-round-time is %v; want how long one round lasts, such as 10ms", opt.round)
-	case set["round-time"] && unit > 0 && opt.round != unit:
-		return fail("-round-time is %v, but -unit makes one round %v; leave -round-time out", opt.round, unit)
-	case set["round-time"]:
-	case unit > 0:
-		opt.round = unit
-	default:
-		opt.round = defaultRoundTime
-	}
+	opt.reader = *reader
 	return opt, nil
+}
+
+// roundTime checks -round-time, *round, against -unit, and sets it when
+// not given: to unit if any, else to defaultRoundTime.
+func roundTime(c *command, round *time.Duration, unit time.Duration) error {
+	switch {
+	case c.given["round-time"] && *round <= 0:
+		return c.usagef("-round-time is %v; want how long one round lasts, such as 10ms", *round)
+	case c.given["round-time"] && unit > 0 && *round != unit:
+		return c.usagef("-round-time is %v, but -unit makes one round %v; leave -round-time out", *round, unit)
+	case c.given["round-time"]:
+	case unit > 0:
+		*round = unit
+	default:
+		*round = defaultRoundTime
+	}
+	return nil
 }
 
 // parsePlanLayouts reads -layouts as konvoy does, with konvoy plan's name in
 // its errors.
 func parsePlanLayouts(names []string, partitions int, partitionsSet bool) ([]konvoy.Layout, error) {
-	l, err := parseLayouts(names, partitions, partitionsSet)
-	return l, inPlan(err)
-}
-
-// inPlan rewrites a usage error of konvoy as one of konvoy plan.
-func inPlan(err error) error {
-	var ue usageError
-	if errors.As(err, &ue) {
-		return usageError{"konvoy plan: " + strings.TrimPrefix(ue.msg, "konvoy: ")}
-	}
-	return err
+	return parseLayouts("konvoy plan", names, partitions, partitionsSet)
 }

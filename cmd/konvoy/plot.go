@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -51,24 +52,26 @@ type pictures struct {
 	notes []string
 }
 
-// parsePlotFormat reads -plot-format, for the directory -plot names; set
-// tells which flags were given.
-func parsePlotFormat(name, dir string, set map[string]bool) ([]chart.Format, error) {
-	switch {
-	case set["plot"] && dir == "":
-		return nil, usagef("-plot is empty; want the directory to draw the pictures in")
-	case set["plot-format"] && dir == "":
-		return nil, usagef("-plot-format needs -plot")
-	}
-	switch name {
-	case "svg":
-		return []chart.Format{chart.SVG}, nil
-	case "png":
-		return []chart.Format{chart.PNG}, nil
-	case "both":
-		return []chart.Format{chart.SVG, chart.PNG}, nil
-	}
-	return nil, usagef("-plot-format is %q; want svg, png or both", name)
+// plotFlags defines -plot, the directory *dir of the pictures, and
+// -plot-format, which needs it and sets *formats.
+func (c *command) plotFlags(dir *string, formats *[]chart.Format) {
+	c.StringVar(dir, "plot", "", "also draw the pictures (rounds against consumers, schedules, latency) into the directory `DIR`")
+	format := "both"
+	c.rule(func() error {
+		if c.given["plot"] && *dir == "" {
+			return c.usagef("-plot is empty; want the directory to draw the pictures in")
+		}
+		return nil
+	})
+	c.needs("plot", "plot-format")
+	c.choice(&format, "plot-format", format, "the pictures' `format`: svg, png or both (needs -plot)", "svg, png or both", "svg", "png", "both")
+	c.rule(func() error {
+		*formats = []chart.Format{chart.SVG, chart.PNG}
+		if f, err := chart.ParseFormat(format); err == nil {
+			*formats = []chart.Format{f}
+		}
+		return nil
+	})
 }
 
 // plotCounts are the consumer counts of a trace's rounds picture: the
@@ -251,12 +254,7 @@ func dispatchNote(p konvoy.Policy) string {
 	return ", " + p.String() + " dispatch"
 }
 
-// layoutIndex returns the index of l in layouts, by name, or -1.
+// layoutIndex returns the index of l in layouts, or -1.
 func layoutIndex(layouts []konvoy.Layout, l konvoy.Layout) int {
-	for i, m := range layouts {
-		if m.String() == l.String() {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(layouts, l.Equal)
 }

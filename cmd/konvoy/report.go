@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/chart"
 	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
@@ -25,13 +27,9 @@ func lessonReport(events []konvoy.Event, opt options) (string, error) {
 	consumers, policy := opt.consumers[0], opt.policies[0]
 	with := konvoy.WithPolicy(policy)
 	layouts := konvoy.Layouts()
-	results := make([]konvoy.Result, len(layouts))
-	for i, l := range layouts {
-		r, err := konvoy.Simulate(events, l, consumers, with)
-		if err != nil {
-			return "", err
-		}
-		results[i] = r
+	results, err := simulateEach(events, layouts, consumers, with)
+	if err != nil {
+		return "", err
 	}
 	free, convoy, line, stamp := results[0], results[1], results[2], results[3]
 
@@ -50,18 +48,20 @@ func lessonReport(events []konvoy.Event, opt options) (string, error) {
 		free.Parallelism(), convoy.Parallelism(), line.Parallelism())
 	fmt.Fprintf(&b, "steps missing from history under version-stamp: %d\n", stamp.Skipped)
 
-	rounds, err := roundsTable(events, layouts[:3], lessonConsumerCounts, with)
-	if err != nil {
-		return "", err
+	rounds := make(map[int][]konvoy.Result)
+	for _, c := range lessonConsumerCounts {
+		if rounds[c], err = simulateEach(events, layouts[:3], c, with); err != nil {
+			return "", err
+		}
 	}
 	b.WriteString("\nrounds by consumers\n")
-	b.WriteString(rounds.String())
+	b.WriteString(roundsTable(layouts[:3], lessonConsumerCounts, func(li, c int) int { return rounds[c][li].Rounds }).String())
 
 	drawn, err := konvoy.Simulate(events, konvoy.Convoy, consumers, with, konvoy.WithSchedule(len(events)))
 	if err != nil {
 		return "", err
 	}
-	b.WriteString(gantt(fmt.Sprintf("\nthe convoy's schedule at %d consumers, %s dispatch, one column per round", consumers, policy), drawn, consumers, policy))
+	b.WriteString(chart.GanttText(fmt.Sprintf("\nthe convoy's schedule at %d consumers, %s dispatch, one column per round", consumers, policy), drawn, consumers, policy))
 
 	fmt.Fprintf(&b, "\ncapacity at a peak of %.2f events/s, costs measured at %d consumers\n", lesson.PeakRate, consumers)
 	b.WriteString(capacityTable(konvoy.Cost(convoy, free), konvoy.Cost(line, free)).String())
@@ -85,17 +85,13 @@ func lessonReport(events []konvoy.Event, opt options) (string, error) {
 
 	if opt.latency {
 		all := konvoy.AllLayouts(opt.partitions)
-		runs := make([][]konvoy.Result, len(all))
-		for li, l := range all {
-			for _, p := range opt.policies {
-				r, err := konvoy.Simulate(events, l, consumers, konvoy.WithPolicy(p))
-				if err != nil {
-					return "", err
-				}
-				runs[li] = append(runs[li], r)
+		runs := make([][]konvoy.Result, len(opt.policies))
+		for pi, p := range opt.policies {
+			if runs[pi], err = simulateEach(events, all, consumers, konvoy.WithPolicy(p)); err != nil {
+				return "", err
 			}
 		}
-		b.WriteString(latencySection(all, opt.policies, consumers, true, func(li, pi int) konvoy.Result { return runs[li][pi] }))
+		b.WriteString(latencySection(all, opt.policies, consumers, true, func(li, pi int) konvoy.Result { return runs[pi][li] }))
 	}
 	return b.String(), nil
 }
@@ -106,13 +102,9 @@ func lessonReport(events []konvoy.Event, opt options) (string, error) {
 func lessonComparison(events []konvoy.Event, opt options) (string, error) {
 	consumers := opt.consumers[0]
 	layouts := konvoy.AllLayouts(opt.partitions)
-	results := make([]konvoy.Result, len(layouts))
-	for i, l := range layouts {
-		r, err := konvoy.Simulate(events, l, consumers, konvoy.WithPolicy(opt.policies[0]))
-		if err != nil {
-			return "", err
-		}
-		results[i] = r
+	results, err := simulateEach(events, layouts, consumers, konvoy.WithPolicy(opt.policies[0]))
+	if err != nil {
+		return "", err
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nevery layout on the same events at %d consumers\n", consumers)
@@ -136,42 +128,22 @@ func lessonComparison(events []konvoy.Event, opt options) (string, error) {
 	return b.String(), nil
 }
 
-// selectiveEvents returns lesson-style shipments of 7 events and the
-// lesson's events alone, the ordered part.
-func selectiveEvents() (events, ordered []konvoy.Event) {
-	return lesson.EventsWithHistory(), lesson.Events()
-}
-
-// selectiveSection simulates the selective convoy on lesson-style shipments
-// and sets its multiplier beside the lesson's paper formula.
+// selectiveSection simulates the selective convoy on lesson-style
+// shipments (konvoy.CompareSelective) and sets its multiplier beside the
+// lesson's paper formula.
 func selectiveSection(consumers int, opts ...konvoy.Option) (string, error) {
-	events, ordered := selectiveEvents()
-	run := func(evs []konvoy.Event, l konvoy.Layout) (konvoy.Result, error) {
-		return konvoy.Simulate(evs, l, consumers, opts...)
+	events := lesson.EventsWithHistory()
+	c, err := konvoy.CompareSelective(context.Background(), konvoy.Values(events), consumers, nil, opts...)
+	if err != nil {
+		return "", err
 	}
-	var rs [5]konvoy.Result
-	for i, x := range []struct {
-		evs []konvoy.Event
-		l   konvoy.Layout
-	}{{ordered, konvoy.Free}, {ordered, konvoy.Convoy}, {events, konvoy.Free}, {events, konvoy.SelectiveConvoy}, {events, konvoy.Convoy}} {
-		r, err := run(x.evs, x.l)
-		if err != nil {
-			return "", err
-		}
-		rs[i] = r
-	}
-	orderedFree, orderedConvoy, free, selective, convoy := rs[0], rs[1], rs[2], rs[3], rs[4]
-	share := float64(len(ordered)) / float64(len(events))
-	cost := konvoy.Cost(orderedConvoy, orderedFree)
-	formula := konvoy.SelectiveMultiplier(share, cost)
-	simulated := konvoy.Cost(selective, free)
-
+	simulated, formula := c.Simulated(), c.Formula()
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nselective convoy on lesson-style shipments of 7 events (4 ordered steps, 3 history-only): %d events\n", len(events))
-	fmt.Fprintf(&b, "rounds at %d consumers: free %d, selective-convoy %d, convoy %d\n", consumers, free.Rounds, selective.Rounds, convoy.Rounds)
+	fmt.Fprintf(&b, "rounds at %d consumers: free %d, selective-convoy %d, convoy %d\n", consumers, c.Free.Rounds, c.Selective.Rounds, c.Convoy.Rounds)
 	fmt.Fprintf(&b, "multiplier: simulated x%.3f; the lesson's formula s·cost + (1 − s) gives x%.3f\n", simulated, formula)
-	fmt.Fprintf(&b, "  (s %.3f, the ordered share; cost x%.3f, the convoy's on the ordered steps alone)\n", share, cost)
-	fmt.Fprintf(&b, "whole stream in the convoy: x%.3f\n", konvoy.Cost(convoy, free))
+	fmt.Fprintf(&b, "  (s %.3f, the ordered share; cost x%.3f, the convoy's on the ordered steps alone)\n", c.Share(), konvoy.Cost(c.OrderedConvoy, c.OrderedFree))
+	fmt.Fprintf(&b, "whole stream in the convoy: x%.3f\n", konvoy.Cost(c.Convoy, c.Free))
 	switch {
 	case simulated < formula:
 		b.WriteString("the formula charges the ordered steps the convoy's cost as if they ran apart; in one stream the\n" +
@@ -215,8 +187,10 @@ func measureTable(layouts []konvoy.Layout, results []konvoy.Result) *table {
 	return t
 }
 
-// roundsTable is the lesson's second table: rounds per consumer count.
-func roundsTable(events []konvoy.Event, layouts []konvoy.Layout, counts []int, opts ...konvoy.Option) (*table, error) {
+// roundsTable is the table of rounds by consumers: one row per count of
+// counts, one column per layout, rounds(li, c) the rounds of layout index
+// li at c consumers.
+func roundsTable(layouts []konvoy.Layout, counts []int, rounds func(li, c int) int) *table {
 	t := &table{}
 	head := []string{"consumers"}
 	for _, l := range layouts {
@@ -225,16 +199,12 @@ func roundsTable(events []konvoy.Event, layouts []konvoy.Layout, counts []int, o
 	t.add(head...)
 	for _, c := range counts {
 		cells := []string{strconv.Itoa(c)}
-		for _, l := range layouts {
-			r, err := konvoy.Simulate(events, l, c, opts...)
-			if err != nil {
-				return nil, err
-			}
-			cells = append(cells, strconv.Itoa(r.Rounds))
+		for li := range layouts {
+			cells = append(cells, strconv.Itoa(rounds(li, c)))
 		}
 		t.add(cells...)
 	}
-	return t, nil
+	return t
 }
 
 // capacityTable is the lesson's capacity table for its two ordered shares.
@@ -255,12 +225,14 @@ func capacityTable(convoyCost, lineCost float64) *table {
 // ceilingLine names the rounds each layout cannot go below with c consumers:
 // the lanes' load, where adding consumers stops helping.
 func ceilingLine(events []konvoy.Event, c int, opts ...konvoy.Option) (string, error) {
+	layouts := []konvoy.Layout{konvoy.Convoy, konvoy.LineConvoy, konvoy.Free}
+	results, err := simulateEach(events, layouts, c, opts...)
+	if err != nil {
+		return "", err
+	}
 	var parts []string
-	for _, l := range []konvoy.Layout{konvoy.Convoy, konvoy.LineConvoy, konvoy.Free} {
-		r, err := konvoy.Simulate(events, l, c, opts...)
-		if err != nil {
-			return "", err
-		}
+	for i, l := range layouts {
+		r := results[i]
 		part := fmt.Sprintf("%s %d rounds", l, r.Rounds)
 		if r.Lanes > 0 {
 			part += fmt.Sprintf(" (heaviest lane %d)", r.HeaviestLane)
@@ -268,4 +240,14 @@ func ceilingLine(events []konvoy.Event, c int, opts ...konvoy.Option) (string, e
 		parts = append(parts, part)
 	}
 	return fmt.Sprintf("lane-load ceiling at %d consumers: %s\n", c, strings.Join(parts, ", ")), nil
+}
+
+// simulateEach runs events under each of layouts at consumers with opts,
+// in one konvoy.Sweep, and returns the results in the order of layouts.
+func simulateEach(events []konvoy.Event, layouts []konvoy.Layout, consumers int, opts ...konvoy.Option) ([]konvoy.Result, error) {
+	configs := make([]konvoy.Config, len(layouts))
+	for i, l := range layouts {
+		configs[i] = konvoy.Config{Layout: l, Consumers: consumers, Options: opts}
+	}
+	return konvoy.Sweep(context.Background(), konvoy.Values(events), configs)
 }

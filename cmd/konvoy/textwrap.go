@@ -30,16 +30,3 @@ func wrap(pieces []string, width int) string {
 func wrapText(text string) string {
 	return wrap(strings.Fields(text), planWidth)
 }
-
-// wrapList writes head and then items, separated by "; ", in lines of at
-// most width runes, breaking only between items.
-func wrapList(head string, items []string, width int) string {
-	pieces := []string{head}
-	for i, it := range items {
-		if i < len(items)-1 {
-			it += ";"
-		}
-		pieces = append(pieces, it)
-	}
-	return wrap(pieces, width)
-}

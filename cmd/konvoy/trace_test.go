@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sirali-konvoy/konvoy"
 )
 
 // statuses are the sample traces' status flags.
@@ -320,6 +322,33 @@ func TestLayoutsAll(t *testing.T) {
 		}
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%v: layouts %v; want %v", tt.args, got, tt.want)
+		}
+	}
+}
+
+// TestSimulatorErrorDeepInTrace wants the line of the first event a run
+// rejects, however many events konvoy.Sweep reads before and after it.
+func TestSimulatorErrorDeepInTrace(t *testing.T) {
+	const n = konvoy.SweepAhead
+	var b strings.Builder
+	b.WriteString("key,line,step,duration,at\n")
+	for i := range 2 * n {
+		at := 10
+		if i == n/3+5 {
+			at = 3
+		}
+		fmt.Fprintf(&b, "K%d,H1,1,1,%d\n", i, at)
+	}
+	b.WriteString("K,H1,x,1,10\n") // a bad row after the runs' error
+	path := filepath.Join(t.TempDir(), "t.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("%s:%d: event %d (key \"K%d\"): Arrival is 3; want 10 or later: the previous event arrived then, and events come in arrival order\n", path, n/3+7, n/3+5, n/3+5)
+	for range 3 {
+		out, errOut, status := runCommand("-events", path)
+		if status != 1 || out != "" || errOut != want {
+			t.Fatalf("status %d, stdout %q, stderr %q; want 1, nothing, %q", status, out, errOut, want)
 		}
 	}
 }

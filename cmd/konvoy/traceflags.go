@@ -1,78 +1,80 @@
 package main
 
 import (
-	"flag"
-	"strings"
-	"time"
+	"slices"
 
 	"github.com/sirali-konvoy/konvoy/eventlog"
 )
 
-// traceFlags are the flags that say how to read a trace, shared by konvoy
-// -events and konvoy plan -events.
-type traceFlags struct {
-	input   *string
-	cols    eventlog.Columns
-	steps   stringList
-	history stringList
-	unit    *time.Duration
-	round   *bool
-}
-
-// traceFlagNames are the names of traceFlags, which mean something only
-// with -events.
+// traceFlagNames are the names of the flags that say how to read a trace,
+// which mean something only with -events.
 var traceFlagNames = []string{"input", "key", "line", "status", "step", "duration", "at", "steps", "history", "unit", "round"}
 
-// register defines the flags on fs.
-func (t *traceFlags) register(fs *flag.FlagSet) {
-	t.input = fs.String("input", "auto", "the trace's `format`: csv, jsonl, or auto (by the file's extension, else by its first byte)")
-	fs.StringVar(&t.cols.Key, "key", "key", "the key `column`")
-	fs.StringVar(&t.cols.Line, "line", "line", "the line `column`")
-	fs.StringVar(&t.cols.Status, "status", "status", "the status `column`, used when there is no step column")
-	fs.StringVar(&t.cols.Step, "step", "step", "the step `column` (whole numbers; used when present)")
-	fs.StringVar(&t.cols.Duration, "duration", "duration", "the duration `column`")
-	fs.StringVar(&t.cols.At, "at", "at", "the arrival `column` (optional)")
-	fs.Var(&t.steps, "steps", "the ordered statuses `S,...`, step 1 first")
-	fs.Var(&t.history, "history", "the statuses `S,...` that only append to history (step 0)")
-	t.unit = fs.Duration("unit", 0, "read durations and arrivals with units, one round lasting `duration` (0: whole rounds)")
-	t.round = fs.Bool("round", false, "round durations and arrivals that are not whole rounds of -unit to the nearest, instead of rejecting them")
+// traceFlags defines the flags that say how to read a trace, shared by
+// konvoy -events and konvoy plan -events, which need -events. Once the
+// command line is parsed, the reader returned reads the trace that events
+// names, if any.
+func (c *command) traceFlags(events *string) *eventlog.Reader {
+	r := &eventlog.Reader{}
+	var steps, history stringList
+	input := c.String("input", "auto", "the trace's `format`: csv, jsonl, or auto (by the file's extension, else by its first byte)")
+	columns := []struct {
+		p          *string
+		name, what string
+	}{
+		{&r.Columns.Key, "key", "the key `column`"},
+		{&r.Columns.Line, "line", "the line `column`"},
+		{&r.Columns.Status, "status", "the status `column`, used when there is no step column"},
+		{&r.Columns.Step, "step", "the step `column` (whole numbers; used when present)"},
+		{&r.Columns.Duration, "duration", "the duration `column`"},
+		{&r.Columns.At, "at", "the arrival `column` (optional)"},
+	}
+	for _, col := range columns {
+		c.StringVar(col.p, col.name, col.name, col.what)
+	}
+	c.Var(&steps, "steps", "the ordered statuses `S,...`, step 1 first")
+	c.Var(&history, "history", "the statuses `S,...` that only append to history (step 0)")
+	c.DurationVar(&r.Resolution, "unit", 0, "read durations and arrivals with units, one round lasting `duration` (0: whole rounds)")
+	c.BoolVar(&r.Round, "round", false, "round durations and arrivals that are not whole rounds of -unit to the nearest, instead of rejecting them")
+	c.needs("events", traceFlagNames...)
+	c.rule(func() error {
+		if *events == "" {
+			return nil
+		}
+		var err error
+		r.Name, r.Steps, r.History = *events, steps, history
+		if r.Format, err = eventlog.ParseFormat(*input); err != nil {
+			return c.usagef("-input is %q; want csv, jsonl or auto", *input)
+		}
+		for _, col := range columns {
+			if *col.p == "" {
+				return c.usagef("-%s is empty; want a column name", col.name)
+			}
+		}
+		return c.checkReader(r)
+	})
+	return r
 }
 
-// reader checks the flags and returns the reader of the trace name. Its
-// errors are usageError, their messages starting with cmd.
-func (t *traceFlags) reader(name, cmd string) (eventlog.Reader, error) {
-	fail := func(format string, args ...any) (eventlog.Reader, error) {
-		return eventlog.Reader{}, usageIn(cmd, format, args...)
+// checkReader checks what the trace flags set in r beyond their syntax: a
+// unit of time, and statuses that are neither empty nor named twice.
+func (c *command) checkReader(r *eventlog.Reader) error {
+	if r.Resolution < 0 {
+		return c.usagef("-unit is %v; want the length of one round, or 0 for whole rounds", r.Resolution)
 	}
-	f, err := eventlog.ParseFormat(*t.input)
-	if err != nil {
-		return fail("-input is %q; want csv, jsonl or auto", *t.input)
+	if r.Round && r.Resolution == 0 {
+		return c.usagef("-round needs -unit: whole rounds are never rounded")
 	}
-	if *t.unit < 0 {
-		return fail("-unit is %v; want the length of one round, or 0 for whole rounds", *t.unit)
-	}
-	if *t.round && *t.unit == 0 {
-		return fail("-round needs -unit: whole rounds are never rounded")
-	}
-	for _, c := range []struct{ flag, value string }{
-		{"key", t.cols.Key}, {"line", t.cols.Line}, {"status", t.cols.Status},
-		{"step", t.cols.Step}, {"duration", t.cols.Duration}, {"at", t.cols.At},
-	} {
-		if c.value == "" {
-			return fail("-%s is empty; want a column name", c.flag)
+	all := append(slices.Clone(r.Steps), r.History...)
+	for i, s := range all {
+		switch {
+		case s == "" && i < len(r.Steps):
+			return c.usagef("-steps, -history: an empty status in the ordered statuses")
+		case s == "":
+			return c.usagef("-steps, -history: an empty status in the history statuses")
+		case slices.Contains(all[:i], s):
+			return c.usagef("-steps, -history: status %q is named twice in the ordered and history statuses", s)
 		}
 	}
-	r := eventlog.Reader{
-		Name:       name,
-		Format:     f,
-		Columns:    t.cols,
-		Steps:      t.steps,
-		History:    t.history,
-		Resolution: *t.unit,
-		Round:      *t.round,
-	}
-	if _, err := eventlog.NewDecoder(strings.NewReader(""), r); err != nil {
-		return fail("-steps, -history: %s", strings.TrimPrefix(err.Error(), "eventlog: "))
-	}
-	return r, nil
+	return nil
 }

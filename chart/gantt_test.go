@@ -1,4 +1,4 @@
-package main
+package chart
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ func drawn(t *testing.T, events []konvoy.Event, l konvoy.Layout, consumers int, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return gantt("title", r, consumers, p)
+	return GanttText("title", r, consumers, p)
 }
 
 // TestGanttBlocking draws konvoy's ExampleLaneAware: under head-of-line
@@ -73,7 +73,7 @@ func TestGanttArrivals(t *testing.T) {
 // ganttWidth, and the legend sharing letters beyond 26 keys.
 func TestGanttBands(t *testing.T) {
 	var events []konvoy.Event
-	for i := range maxGanttEvents {
+	for i := range 200 {
 		events = append(events, konvoy.Event{Key: fmt.Sprintf("key-%02d", i%40), Step: 1 + i/40, Duration: 3 + i%5})
 	}
 	got := drawn(t, events, konvoy.Convoy, 10, konvoy.HeadOfLine)
@@ -139,7 +139,7 @@ func TestGanttTaken(t *testing.T) {
 		{Index: 1, Key: "A", Lane: "A", Consumer: 1, Taken: 0, Start: 2, Finish: 3},
 		{Index: 2, Key: "B", Lane: "B", Consumer: 0, Arrival: 3, Taken: 3, Start: 3, Finish: 4},
 	}}
-	got := gantt("title", r, 2, konvoy.Static)
+	got := GanttText("title", r, 2, konvoy.Static)
 	for _, want := range []string{
 		"consumer 1 Aa B\n", "consumer 2 ..A\n",
 		". is a consumer holding an event whose lane is busy (head-of-line blocking)\n",

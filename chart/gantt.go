@@ -1,41 +1,38 @@
-package main
+package chart
 
 import (
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sirali-konvoy/konvoy"
 )
 
-// maxGanttEvents is the most events a schedule view draws: beyond it the
-// picture stops being readable, and a run keeps its schedule in memory.
-const maxGanttEvents = 200
-
-// maxGanttRounds is the longest run a schedule view draws: a column per
+// maxGanttRounds is the longest run GanttText draws: a column per
 // round, in bands of a line, makes a longer one a wall of text.
 const maxGanttRounds = 2000
 
-// ganttWidth is the widest line of a schedule view.
+// ganttWidth is the widest line GanttText writes.
 const ganttWidth = 100
 
 // ganttTick is the spacing of the numbered rounds on a schedule's ruler.
 const ganttTick = 10
 
-// gantt draws the schedule r kept (konvoy.WithSchedule) as text: one row per
-// consumer, one column per round, each event as its key's capital letter and
-// then the small letter for each further round it runs. '.' marks a
-// consumer that has taken an event and cannot start it while the event's
-// lane is busy, from the slot's Taken to its Start: head-of-line blocking,
-// exact under every policy (only head-of-line dispatch takes an event whose
-// lane is busy). A blank is a consumer with nothing to do. A run longer than
-// a line is drawn in bands of whole tens of rounds, each under its own
-// ruler. title heads the drawing, and policy says which rule dispatched the
-// run. A run of more than maxGanttRounds rounds is not drawn, and the view
-// says so. The view takes memory for the consumers that ran an event, not
-// for every consumer.
-func gantt(title string, r konvoy.Result, consumers int, policy konvoy.Policy) string {
+// GanttText draws the schedule of a run made with konvoy.WithSchedule as
+// text: one row per consumer, one column per round, each event as its key's
+// capital letter and then the small letter for each further round it runs.
+// '.' marks a consumer that has taken an event and cannot start it while
+// the event's lane is busy, from the slot's Taken to its Start: head-of-line
+// blocking, exact under every policy (only head-of-line dispatch takes an
+// event whose lane is busy). A blank is a consumer with nothing to do. A run
+// longer than a line of 100 characters is drawn in bands of whole tens of
+// rounds, each under its own ruler. title heads the drawing, consumers are
+// the run's, and policy says which rule dispatched the run. A run of more
+// than 2000 rounds is not drawn, and the text says so. It takes memory for
+// the consumers that ran an event, not for every consumer.
+func GanttText(title string, r konvoy.Result, consumers int, policy konvoy.Policy) string {
 	var b strings.Builder
 	b.WriteString(title + "\n")
 	switch {
@@ -73,6 +70,15 @@ func gantt(title string, r konvoy.Result, consumers int, policy konvoy.Policy) s
 		}
 	}
 
+	b.WriteString(ganttLegend(r, keys, consumers, shown, blocked, instant, policy))
+	return b.String()
+}
+
+// ganttLegend is what GanttText writes under the rows: the consumers left
+// out, shown being those drawn, the keys' letters, and how the
+// consumer-rounds were spent.
+func ganttLegend(r konvoy.Result, keys []string, consumers, shown, blocked, instant int, policy konvoy.Policy) string {
+	var b strings.Builder
 	switch {
 	case shown == consumers-1:
 		fmt.Fprintf(&b, "consumer %d had nothing to do\n", consumers)
@@ -144,4 +150,41 @@ func ganttRows(r konvoy.Result) (keys []string, rows [][]byte, blocked, instant 
 		}
 	}
 	return keys, rows, blocked, instant
+}
+
+// keyName is a key as GanttText prints it: quoted when it holds a
+// separator, a quote or nothing.
+func keyName(k string) string {
+	if strings.ContainsAny(k, ",; \t\r\n\"") || k == "" {
+		return strconv.Quote(k)
+	}
+	return k
+}
+
+// plural is "1 thing" or "n things".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// wrapList writes head and then items, separated by "; ", in lines of at
+// most width runes, breaking only between items and indenting the lines
+// after the first by two spaces.
+func wrapList(head string, items []string, width int) string {
+	var b strings.Builder
+	line := head
+	for i, it := range items {
+		if i < len(items)-1 {
+			it += ";"
+		}
+		if utf8.RuneCountInString(line)+1+utf8.RuneCountInString(it) <= width {
+			line += " " + it
+			continue
+		}
+		b.WriteString(line + "\n")
+		line = "  " + it
+	}
+	return b.String() + line + "\n"
 }
