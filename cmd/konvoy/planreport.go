@@ -126,16 +126,10 @@ func ceilingLane(l konvoy.Layout, p konvoy.Plan) string {
 	return "lane " + p.CeilingLane
 }
 
-// assumption is a sentence and the plans it holds for, when not all.
-type assumption struct {
-	text string
-	of   string // "convoy, selective-convoy" or "under lane-aware"; "" for all
-}
-
 // planAssumptions lists every plan's assumptions once each, in order of
-// first appearance, naming the plans a sentence holds for unless it holds
-// for all.
-func planAssumptions(a *planAnswer) []assumption {
+// first appearance, each followed by the plans it holds for unless it holds
+// for all of them.
+func planAssumptions(a *planAnswer) []string {
 	var texts []string
 	holds := map[string][][2]int{} // text → (layout, policy) pairs
 	for li, row := range a.plans {
@@ -148,20 +142,18 @@ func planAssumptions(a *planAnswer) []assumption {
 			}
 		}
 	}
-	var out []assumption
-	for _, s := range texts {
-		of := planSet(a, holds[s])
-		if strings.HasPrefix(of, "under ") && strings.Contains(s, "dispatched "+strings.TrimPrefix(of, "under ")+",") {
-			of = "" // the sentence names its policy
+	for i, s := range texts {
+		if of := planSet(a, s, holds[s]); of != "" {
+			texts[i] += " (" + of + ")"
 		}
-		out = append(out, assumption{text: s, of: of})
 	}
-	return out
+	return texts
 }
 
-// planSet names the plans of pairs, (layout, policy) indices: "" for all of
-// them, else by layout, by policy, or pair by pair.
-func planSet(a *planAnswer, pairs [][2]int) string {
+// planSet names the plans of pairs, (layout, policy) indices, that the
+// sentence s holds for: "" for all of them, else by layout, by policy
+// unless s names its policy, or pair by pair.
+func planSet(a *planAnswer, s string, pairs [][2]int) string {
 	nl, np := len(a.layouts), len(a.opt.policies)
 	if len(pairs) == nl*np {
 		return ""
@@ -186,7 +178,10 @@ func planSet(a *planAnswer, pairs [][2]int) string {
 				names = append(names, p.String())
 			}
 		}
-		return "under " + strings.Join(names, ", ")
+		if of := strings.Join(names, ", "); !strings.Contains(s, "dispatched "+of+",") {
+			return "under " + of
+		}
+		return ""
 	}
 	for _, p := range pairs {
 		names = append(names, fmt.Sprintf("%s under %s", a.layouts[p[0]], a.opt.policies[p[1]]))
@@ -195,30 +190,17 @@ func planSet(a *planAnswer, pairs [][2]int) string {
 }
 
 // assumptionList is the assumptions as a list under a heading.
-func assumptionList(as []assumption) string {
+func assumptionList(texts []string) string {
 	var b strings.Builder
 	b.WriteString("assumptions:\n")
-	for _, s := range as {
-		if s.of != "" {
-			b.WriteString(wrapText(fmt.Sprintf("- %s (%s)", s.text, s.of)))
-		} else {
-			b.WriteString(wrapText("- " + s.text))
-		}
+	for _, s := range texts {
+		b.WriteString(wrapText("- " + s))
 	}
 	return b.String()
 }
 
 // planWidth is the widest line of konvoy plan's prose.
 const planWidth = 100
-
-// sentences are assumptions that hold for the whole section.
-func sentences(texts []string) []assumption {
-	out := make([]assumption, len(texts))
-	for i, s := range texts {
-		out[i] = assumption{text: s}
-	}
-	return out
-}
 
 // selectiveText sets the selective convoy's simulated multiplier beside the
 // lesson's formula.
@@ -247,7 +229,7 @@ func selectiveText(a *planAnswer) string {
 	if ordered == events {
 		b.WriteString("every event is an ordered step: the selective convoy runs as the convoy\n")
 	}
-	b.WriteString(assumptionList(sentences(a.selectiveAssumptions())))
+	b.WriteString(assumptionList(a.selectiveAssumptions()))
 	return b.String()
 }
 
@@ -290,7 +272,7 @@ func sensitivityText(a *planAnswer) string {
 	}
 	b.WriteString(t.String())
 	b.WriteString(wrapText(fmt.Sprintf("costs on the ordered steps alone at %s: %s", consumersText(a.consumers), strings.Join(costs, ", "))))
-	b.WriteString(assumptionList(sentences(a.sensitivityAssumptions())))
+	b.WriteString(assumptionList(a.sensitivityAssumptions()))
 	return b.String()
 }
 
@@ -314,7 +296,7 @@ func partitionText(a *planAnswer) string {
 	}
 	fmt.Fprintf(&answer, "; %d of the %d partitions get keys", p.Used, p.Partitions)
 	b.WriteString(wrapText(answer.String()))
-	b.WriteString(assumptionList(sentences(a.partitionAssumptions())))
+	b.WriteString(assumptionList(a.partitionAssumptions()))
 	return b.String()
 }
 
