@@ -45,11 +45,11 @@ func NewTrace(path string, r Reader) *Trace {
 // error f returns, as f returns it, which stops the reading.
 func (t *Trace) Scan(maxBytes int, f func(e konvoy.Event, line int) error) error {
 	t.held, t.holding, t.rounded = nil, false, 0
-	dec, closer, err := t.open()
+	dec, closeAll, err := t.open()
 	if err != nil {
 		return err
 	}
-	defer closer.Close()
+	defer closeAll()
 	h := holder{budget: maxBytes, names: make(map[string]string)}
 	for e, err := range dec.All() {
 		if err != nil {
@@ -87,12 +87,12 @@ func (t *Trace) Events() iter.Seq2[konvoy.Event, error] {
 			}
 			return
 		}
-		dec, closer, err := t.open()
+		dec, closeAll, err := t.open()
 		if err != nil {
 			yield(konvoy.Event{}, err)
 			return
 		}
-		defer closer.Close()
+		defer closeAll()
 		for e, err := range dec.All() {
 			if !yield(e, err) || err != nil {
 				return
@@ -101,23 +101,24 @@ func (t *Trace) Events() iter.Seq2[konvoy.Event, error] {
 	}
 }
 
-// open opens the file afresh and returns its decoder and what to close.
-func (t *Trace) open() (*Decoder, *os.File, error) {
+// open opens the file afresh and returns its decoder and what closes it.
+func (t *Trace) open() (*Decoder, func(), error) {
 	f, err := os.Open(t.path)
 	if err != nil {
 		return nil, nil, err
 	}
 	src, err := Decompress(f)
-	if err == nil {
-		var dec *Decoder
-		if dec, err = NewDecoder(src, t.reader); err == nil {
-			return dec, f, nil
-		}
-	} else {
-		err = &Error{File: t.reader.displayName(), Err: err}
+	if err != nil {
+		f.Close()
+		return nil, nil, &Error{File: t.reader.displayName(), Err: err}
 	}
-	f.Close()
-	return nil, nil, err
+	closeAll := func() { src.Close(); f.Close() }
+	dec, err := NewDecoder(src, t.reader)
+	if err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	return dec, closeAll, nil
 }
 
 // holder holds events within a budget of bytes, each distinct key and line

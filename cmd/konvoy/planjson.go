@@ -124,7 +124,7 @@ func planJSON(a *planAnswer) (string, error) {
 	}
 	for _, r := range a.rows {
 		if len(a.lanes) == 0 {
-			break
+			break // no table
 		}
 		ordered, unordered := konvoy.SplitRate(a.opt.peak, r.share)
 		row := shareDoc{Share: round3(r.share), Labels: append([]string{}, r.labels...), Ordered: round3(ordered),
