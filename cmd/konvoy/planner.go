@@ -179,8 +179,6 @@ func shareRows(trace float64) []shareRow {
 	return rows
 }
 
-// The assumptions of each part of the answer.
-
 // selectiveAssumptions are what the selective convoy's figures rest on.
 func (a *planAnswer) selectiveAssumptions() []string {
 	at := consumersText(a.consumers)
