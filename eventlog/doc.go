@@ -79,6 +79,13 @@
 // A [Writer] writes events back as CSV or JSON Lines with a step column, so
 // that reading its output with a zero [Reader] gives the same events.
 //
+// # Reading again
+//
+// A [Trace] is a trace file read many times, as konvoy.PlanConsumers ranges
+// over its stream once for every consumer count it tries: [Trace.Scan] reads
+// it once and holds its events in memory when they fit in a budget, and
+// [Trace.Events] yields them again and again, from memory or from the file.
+//
 // [Stats] counts a stream's keys and lines and the keys whose steps arrive out
 // of order, which changes what a "correct" final state means.
 package eventlog

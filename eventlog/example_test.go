@@ -3,6 +3,7 @@ package eventlog_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -63,4 +64,29 @@ func ExampleWriteAll() {
 	// Output:
 	// {"key":"TR-1","line":"H1","step":1,"duration":2,"at":0}
 	// {"key":"TR-1","line":"H1","step":2,"duration":1,"at":3}
+}
+
+// A trace file planned for: konvoy.PlanConsumers ranges over the trace once
+// for every consumer count it tries, and a Trace yields it each time, from
+// memory when it fits in the budget Scan is given.
+func ExampleTrace() {
+	dir, _ := os.MkdirTemp("", "trace")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "orders.csv")
+	os.WriteFile(path, []byte("key,step,duration\nA,1,2\nB,1,2\nA,2,2\nC,1,2\n"), 0o644)
+
+	trace := eventlog.NewTrace(path, eventlog.Reader{Name: "orders.csv"})
+	if err := trace.Scan(1<<20, nil); err != nil {
+		fmt.Println(err)
+		return
+	}
+	cfg := konvoy.PlanConfig{Peak: 100, RoundSeconds: 0.01}
+	plan, err := konvoy.PlanConsumers(trace.Events(), konvoy.Convoy, cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("consumers:", plan.Consumers, "rounds:", plan.Rounds)
+	// Output:
+	// consumers: 2 rounds: 4
 }

@@ -70,14 +70,10 @@ func planReport(opt planOptions, stdin io.Reader) (string, error) {
 	src := lessonSource()
 	if opt.events != "" {
 		var err error
-		if src, err = openSource(opt.reader, stdin); err != nil {
+		if src, err = readSource(opt.reader, stdin, needsLines(opt.layoutNames)); err != nil {
 			return "", err
 		}
 		defer src.close()
-		lineColumn := opt.reader.Columns.Line
-		if err := src.check(needsLines(opt.layoutNames), lineColumn); err != nil {
-			return "", err
-		}
 		if src.stats.Events() == 0 {
 			return "", errNoEvents(src.name)
 		}

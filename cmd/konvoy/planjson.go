@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+
+	"github.com/sirali-konvoy/konvoy"
 )
 
 // planDoc is konvoy plan's JSON report: one object holding every answer.
@@ -91,7 +93,7 @@ type partitionDoc struct {
 
 // planJSON is konvoy plan's JSON report, indented.
 func planJSON(a *planAnswer) (string, error) {
-	s, sens, p := a.selective, a.sensitivity, a.partitions
+	s, p := a.selective, a.partitions
 	doc := planDoc{
 		Trace: a.src.name, Events: a.src.stats.Events(), Keys: a.src.stats.Keys(), Work: a.src.work,
 		Peak: a.opt.peak, RoundSeconds: a.opt.round.Seconds(), MaxRounds: round3(a.budget), MaxConsumers: a.opt.maxConsumers,
@@ -109,33 +111,33 @@ func planJSON(a *planAnswer) (string, error) {
 		}
 	}
 	on := "the trace"
-	if s.lesson {
+	if a.src.lesson {
 		on = "lesson-style shipments"
 	}
-	doc.Selective = selectiveDoc{On: on, Events: s.events, Ordered: s.ordered, Share: round3(s.share), Consumers: s.consumers,
-		FreeRounds: s.free, Rounds: s.selectiveRun, ConvoyRounds: s.convoy, Simulated: round3(s.simulated),
-		Formula: round3(s.formula), Cost: round3(s.cost), WholeInConvoy: round3(s.wholeInConvoy), Assumptions: s.assumptions}
-	doc.Sensitivity = sensitivityDoc{Consumers: sens.consumers, Costs: map[string]float64{}, Rows: []shareDoc{}, Assumptions: sens.assumptions}
-	for i, l := range sens.layouts {
-		doc.Sensitivity.Costs[l.String()] = round3(sens.costs[i])
+	doc.Selective = selectiveDoc{On: on, Events: s.Free.Events, Ordered: s.OrderedFree.Events, Share: round3(s.Share()),
+		Consumers: a.consumers, FreeRounds: s.Free.Rounds, Rounds: s.Selective.Rounds, ConvoyRounds: s.Convoy.Rounds,
+		Simulated: round3(s.Simulated()), Formula: round3(s.Formula()), Cost: round3(konvoy.Cost(s.OrderedConvoy, s.OrderedFree)),
+		WholeInConvoy: round3(konvoy.Cost(s.Convoy, s.Free)), Assumptions: a.selectiveAssumptions()}
+	doc.Sensitivity = sensitivityDoc{Consumers: a.consumers, Costs: map[string]float64{}, Rows: []shareDoc{}, Assumptions: a.sensitivityAssumptions()}
+	for i, l := range a.lanes {
+		doc.Sensitivity.Costs[l.String()] = round3(a.cost(i))
 	}
-	if len(sens.layouts) > 0 {
-		for _, r := range sens.rows {
-			row := shareDoc{Share: round3(r.share), Labels: r.labels, Ordered: round3(r.ordered), Unordered: round3(r.unordered),
-				Multipliers: map[string]float64{}}
-			if row.Labels == nil {
-				row.Labels = []string{}
-			}
-			for i, l := range sens.layouts {
-				row.Multipliers[l.String()] = round3(r.multipliers[i])
-			}
-			doc.Sensitivity.Rows = append(doc.Sensitivity.Rows, row)
+	for _, r := range a.rows {
+		if len(a.lanes) == 0 {
+			break // no table
 		}
+		ordered, unordered := konvoy.SplitRate(a.opt.peak, r.share)
+		row := shareDoc{Share: round3(r.share), Labels: append([]string{}, r.labels...), Ordered: round3(ordered),
+			Unordered: round3(unordered), Multipliers: map[string]float64{}}
+		for i, l := range a.lanes {
+			row.Multipliers[l.String()] = round3(a.multiplier(i, r.share))
+		}
+		doc.Sensitivity.Rows = append(doc.Sensitivity.Rows, row)
 	}
-	doc.Partitions = partitionDoc{Collision: a.opt.collision, MaxPartitions: a.opt.maxPartitions, Found: p.found,
-		Partitions: p.load.Partitions, Used: p.load.Used, HeaviestPartition: p.load.HeaviestPartition,
-		HeaviestLoad: p.load.HeaviestLoad, HeaviestKey: p.load.HeaviestKey, HeaviestKeyLoad: p.load.HeaviestKeyLoad,
-		CollisionShare: round3(p.load.CollisionShare()), Assumptions: p.assumptions}
+	doc.Partitions = partitionDoc{Collision: a.opt.collision, MaxPartitions: a.opt.maxPartitions, Found: a.found,
+		Partitions: p.Partitions, Used: p.Used, HeaviestPartition: p.HeaviestPartition,
+		HeaviestLoad: p.HeaviestLoad, HeaviestKey: p.HeaviestKey, HeaviestKeyLoad: p.HeaviestKeyLoad,
+		CollisionShare: round3(p.CollisionShare()), Assumptions: a.partitionAssumptions()}
 
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

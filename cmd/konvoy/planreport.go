@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -43,7 +42,6 @@ func planHeader(a *planAnswer) string {
 // planTable is the plan for every layout and policy, what it cannot do, and
 // the assumptions of all the plans, each once.
 func planTable(a *planAnswer) string {
-	var b strings.Builder
 	t := &table{leftCols: 2, leftLast: true}
 	t.add("layout", "policy", "consumers", "rounds", "ev/s", "ev/s", "rounds", "set by")
 	t.span(2, "to keep up")
@@ -64,6 +62,7 @@ func planTable(a *planAnswer) string {
 			t.add(name, p.Policy.String(), consumers, rounds, rate, formatRate(p.Ceiling), strconv.Itoa(p.CeilingRounds), ceilingLane(l, p))
 		}
 	}
+	var b strings.Builder
 	b.WriteString("\n" + t.String())
 	b.WriteString(wrapText(fmt.Sprintf("to keep up: the fewest consumers whose run of the trace lasts at most %.2f rounds, "+
 		"its rounds and the rate it sustains", a.budget)))
@@ -72,6 +71,16 @@ func planTable(a *planAnswer) string {
 	for _, line := range cannot {
 		b.WriteString(wrapText(line))
 	}
+	b.WriteString(planNotes(a))
+	b.WriteString(assumptionList(planAssumptions(a)))
+	return b.String()
+}
+
+// planNotes says what bounds every plan of a trace whose events arrive
+// over time, and how the selective convoy and the partitioned layout came
+// to be what they are.
+func planNotes(a *planAnswer) string {
+	var b strings.Builder
 	if last := a.src.lastArrival; last > 0 {
 		own := float64(a.src.stats.Events()) / (float64(last+1) * a.opt.round.Seconds())
 		b.WriteString(wrapText(fmt.Sprintf("the trace's events arrive over rounds 0 to %d (its arrival column), %s events/s at %v a round: "+
@@ -80,15 +89,15 @@ func planTable(a *planAnswer) string {
 	allOrdered := a.src.stats.Ordered() == a.src.stats.Events()
 	for _, l := range a.layouts {
 		switch {
-		case l.String() == konvoy.SelectiveConvoy.String() && allOrdered:
+		case l.Equal(konvoy.SelectiveConvoy) && allOrdered:
 			fmt.Fprintf(&b, "%s runs as convoy here: every event is an ordered step, none history-only\n", l)
-		case isPartitioned(l) && a.opt.partitions == 0 && a.partitions.found:
+		case l.Partitions() == 0 || a.opt.partitions > 0:
+		case a.found:
 			b.WriteString(wrapText(fmt.Sprintf("%s: the fewest partitions that keep collisions within %s (see below)", l, percent(a.opt.collision))))
-		case isPartitioned(l) && a.opt.partitions == 0:
+		default:
 			b.WriteString(wrapText(fmt.Sprintf("%s: the most partitions tried (-max-partitions), as none keeps collisions within %s (see below)", l, percent(a.opt.collision))))
 		}
 	}
-	b.WriteString(assumptionList(planAssumptions(a)))
 	return b.String()
 }
 
@@ -111,22 +120,16 @@ func ceilingLane(l konvoy.Layout, p konvoy.Plan) string {
 	if p.CeilingLane == "" {
 		return "no lane"
 	}
-	if isPartitioned(l) {
-		return laneName(l, p.CeilingLane)
+	if l.Partitions() > 0 {
+		return "partition " + p.CeilingLane
 	}
 	return "lane " + p.CeilingLane
 }
 
-// assumption is a sentence and the plans it holds for, when not all.
-type assumption struct {
-	text string
-	of   string // "convoy, selective-convoy" or "under lane-aware"; "" for all
-}
-
 // planAssumptions lists every plan's assumptions once each, in order of
-// first appearance, naming the plans a sentence holds for unless it holds
-// for all.
-func planAssumptions(a *planAnswer) []assumption {
+// first appearance, each followed by the plans it holds for unless it holds
+// for all of them.
+func planAssumptions(a *planAnswer) []string {
 	var texts []string
 	holds := map[string][][2]int{} // text → (layout, policy) pairs
 	for li, row := range a.plans {
@@ -139,20 +142,18 @@ func planAssumptions(a *planAnswer) []assumption {
 			}
 		}
 	}
-	var out []assumption
-	for _, s := range texts {
-		of := planSet(a, holds[s])
-		if strings.HasPrefix(of, "under ") && strings.Contains(s, "dispatched "+strings.TrimPrefix(of, "under ")+",") {
-			of = "" // the sentence names its policy
+	for i, s := range texts {
+		if of := planSet(a, s, holds[s]); of != "" {
+			texts[i] += " (" + of + ")"
 		}
-		out = append(out, assumption{text: s, of: of})
 	}
-	return out
+	return texts
 }
 
-// planSet names the plans of pairs, (layout, policy) indices: "" for all of
-// them, else by layout, by policy, or pair by pair.
-func planSet(a *planAnswer, pairs [][2]int) string {
+// planSet names the plans of pairs, (layout, policy) indices, that the
+// sentence s holds for: "" for all of them, else by layout, by policy
+// unless s names its policy, or pair by pair.
+func planSet(a *planAnswer, s string, pairs [][2]int) string {
 	nl, np := len(a.layouts), len(a.opt.policies)
 	if len(pairs) == nl*np {
 		return ""
@@ -177,7 +178,10 @@ func planSet(a *planAnswer, pairs [][2]int) string {
 				names = append(names, p.String())
 			}
 		}
-		return "under " + strings.Join(names, ", ")
+		if of := strings.Join(names, ", "); !strings.Contains(s, "dispatched "+of+",") {
+			return "under " + of
+		}
+		return ""
 	}
 	for _, p := range pairs {
 		names = append(names, fmt.Sprintf("%s under %s", a.layouts[p[0]], a.opt.policies[p[1]]))
@@ -186,15 +190,11 @@ func planSet(a *planAnswer, pairs [][2]int) string {
 }
 
 // assumptionList is the assumptions as a list under a heading.
-func assumptionList(as []assumption) string {
+func assumptionList(texts []string) string {
 	var b strings.Builder
 	b.WriteString("assumptions:\n")
-	for _, s := range as {
-		if s.of != "" {
-			b.WriteString(wrapText(fmt.Sprintf("- %s (%s)", s.text, s.of)))
-		} else {
-			b.WriteString(wrapText("- " + s.text))
-		}
+	for _, s := range texts {
+		b.WriteString(wrapText("- " + s))
 	}
 	return b.String()
 }
@@ -202,91 +202,86 @@ func assumptionList(as []assumption) string {
 // planWidth is the widest line of konvoy plan's prose.
 const planWidth = 100
 
-// sentences are assumptions that hold for the whole section.
-func sentences(texts []string) []assumption {
-	out := make([]assumption, len(texts))
-	for i, s := range texts {
-		out[i] = assumption{text: s}
-	}
-	return out
-}
-
 // selectiveText sets the selective convoy's simulated multiplier beside the
 // lesson's formula.
 func selectiveText(a *planAnswer) string {
 	s := a.selective
+	events, ordered, share := s.Free.Events, s.OrderedFree.Events, s.Share()
 	var b strings.Builder
 	b.WriteString("\nthe selective convoy, simulated and by the lesson's formula\n")
-	if s.lesson {
-		b.WriteString(wrapText(fmt.Sprintf("on lesson-style shipments of 7 events (4 ordered steps, 3 history-only): %d events, ordered share %.3f", s.events, s.share)))
+	if a.src.lesson {
+		b.WriteString(wrapText(fmt.Sprintf("on lesson-style shipments of 7 events (4 ordered steps, 3 history-only): %d events, ordered share %.3f", events, share)))
 	} else {
-		fmt.Fprintf(&b, "on the trace: %d events, %d of them ordered steps, ordered share %.3f\n", s.events, s.ordered, s.share)
+		fmt.Fprintf(&b, "on the trace: %d events, %d of them ordered steps, ordered share %.3f\n", events, ordered, share)
 	}
-	fmt.Fprintf(&b, "rounds at %s: free %d, selective-convoy %d, convoy %d\n", consumersText(s.consumers), s.free, s.selectiveRun, s.convoy)
+	fmt.Fprintf(&b, "rounds at %s: free %d, selective-convoy %d, convoy %d\n", consumersText(a.consumers), s.Free.Rounds, s.Selective.Rounds, s.Convoy.Rounds)
+	cost := konvoy.Cost(s.OrderedConvoy, s.OrderedFree)
 	switch {
-	case s.ordered == 0:
+	case ordered == 0:
 		b.WriteString(wrapText("no event is an ordered step: the selective convoy puts nothing in a lane, and the formula has no cost to charge"))
-	case s.cost == 0 || s.simulated == 0:
+	case cost == 0 || s.Simulated() == 0:
 		b.WriteString("no event takes any time: a multiplier is undefined\n")
 	default:
-		fmt.Fprintf(&b, "multiplier: simulated x%.3f; the formula s·cost + (1 − s) gives x%.3f\n", s.simulated, s.formula)
-		fmt.Fprintf(&b, "  (s %.3f, the ordered share; cost x%.3f, the convoy's on the ordered steps alone)\n", s.share, s.cost)
-		fmt.Fprintf(&b, "whole stream in the convoy: x%.3f\n", s.wholeInConvoy)
+		fmt.Fprintf(&b, "multiplier: simulated x%.3f; the formula s·cost + (1 − s) gives x%.3f\n", s.Simulated(), s.Formula())
+		fmt.Fprintf(&b, "  (s %.3f, the ordered share; cost x%.3f, the convoy's on the ordered steps alone)\n", share, cost)
+		fmt.Fprintf(&b, "whole stream in the convoy: x%.3f\n", konvoy.Cost(s.Convoy, s.Free))
 	}
-	if s.ordered == s.events {
+	if ordered == events {
 		b.WriteString("every event is an ordered step: the selective convoy runs as the convoy\n")
 	}
-	b.WriteString(assumptionList(sentences(s.assumptions)))
+	b.WriteString(assumptionList(a.selectiveAssumptions()))
 	return b.String()
 }
 
 // sensitivityText is the formula's multiplier over a range of ordered
 // shares, for each layout that puts every event in a lane.
 func sensitivityText(a *planAnswer) string {
-	s := a.sensitivity
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nsensitivity to the ordered share: the lesson's formula at %s\n", consumersText(s.consumers))
-	if len(s.layouts) == 0 {
+	fmt.Fprintf(&b, "\nsensitivity to the ordered share: the lesson's formula at %s\n", consumersText(a.consumers))
+	if len(a.lanes) == 0 {
 		b.WriteString("no layout of -layouts puts every event in a lane (convoy, line-convoy, partitioned): nothing to estimate\n")
 		return b.String()
 	}
-	if !slices.ContainsFunc(s.costs, func(c float64) bool { return c > 0 }) {
+	var costs []string
+	positive := false
+	for i, l := range a.lanes {
+		costs = append(costs, fmt.Sprintf("%s x%s", l, multiplier(a.cost(i))))
+		positive = positive || a.cost(i) > 0
+	}
+	if !positive {
 		b.WriteString(wrapText("the ordered steps alone take no time, or there are none: no cost to measure, nothing to estimate"))
 		return b.String()
 	}
 	t := &table{}
 	head := []string{"ordered share", "ordered ev/s", "unordered ev/s"}
-	for _, l := range s.layouts {
+	for _, l := range a.lanes {
 		head = append(head, l.String()+" x")
 	}
 	t.add(head...)
-	for _, r := range s.rows {
+	for _, r := range a.rows {
 		share := strconv.FormatFloat(r.share, 'f', 3, 64)
 		if len(r.labels) > 0 {
 			share += " (" + strings.Join(r.labels, "; ") + ")"
 		}
-		cells := []string{share, strconv.FormatFloat(r.ordered, 'f', 2, 64), strconv.FormatFloat(r.unordered, 'f', 2, 64)}
-		for _, m := range r.multipliers {
-			cells = append(cells, multiplier(m))
+		ordered, unordered := konvoy.SplitRate(a.opt.peak, r.share)
+		cells := []string{share, strconv.FormatFloat(ordered, 'f', 2, 64), strconv.FormatFloat(unordered, 'f', 2, 64)}
+		for i := range a.lanes {
+			cells = append(cells, multiplier(a.multiplier(i, r.share)))
 		}
 		t.add(cells...)
 	}
 	b.WriteString(t.String())
-	var costs []string
-	for i, l := range s.layouts {
-		costs = append(costs, fmt.Sprintf("%s x%s", l, multiplier(s.costs[i])))
-	}
-	b.WriteString(wrapText(fmt.Sprintf("costs on the ordered steps alone at %s: %s", consumersText(s.consumers), strings.Join(costs, ", "))))
-	b.WriteString(assumptionList(sentences(s.assumptions)))
+	b.WriteString(wrapText(fmt.Sprintf("costs on the ordered steps alone at %s: %s", consumersText(a.consumers), strings.Join(costs, ", "))))
+	b.WriteString(assumptionList(a.sensitivityAssumptions()))
 	return b.String()
 }
 
 // partitionText is the fewest partitions that keep collisions small.
 func partitionText(a *planAnswer) string {
-	p, opt := a.partitions.load, a.opt
+	p, opt := a.partitions, a.opt
 	var b, answer strings.Builder
 	b.WriteString("\npartitions of a Kafka topic\n")
-	if a.partitions.found {
+	if a.found {
 		fmt.Fprintf(&answer, "%s the fewest whose heaviest partition owes at most %s of its load to collisions (-collision): ",
 			plural(p.Partitions, "partition is", "partitions are"), percent(opt.collision))
 	} else {
@@ -301,7 +296,7 @@ func partitionText(a *planAnswer) string {
 	}
 	fmt.Fprintf(&answer, "; %d of the %d partitions get keys", p.Used, p.Partitions)
 	b.WriteString(wrapText(answer.String()))
-	b.WriteString(assumptionList(sentences(a.partitions.assumptions)))
+	b.WriteString(assumptionList(a.partitionAssumptions()))
 	return b.String()
 }
 

@@ -1,13 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"iter"
-	"os"
-	"reflect"
-	"strings"
-	"sync"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
@@ -15,33 +12,17 @@ import (
 )
 
 // planHeldBytes is the most memory konvoy plan spends holding a trace's
-// events: 56 bytes an event on 64-bit platforms, and the bytes of each
-// distinct key and line once. A larger trace is read again for every pass.
-// A variable, so that tests can take the longer way.
+// events (see eventlog.Trace.Scan); a larger trace is read again for every
+// pass. A variable, so that tests can take the longer way.
 var planHeldBytes = 64 << 20
 
-// heldChunk is how many events konvoy plan holds in one slice: held events
-// are never copied as they grow, so holding costs what it holds.
-const heldChunk = 4096
-
 // planSource is the trace konvoy plan answers for, which the planner ranges
-// over many times: the lesson's events, a trace that fits in planHeldBytes
-// held in memory, or a longer trace that every pass reads again from
-// its file, in memory that grows with its keys, not its events. Standard
-// input, which can be read only once, is first copied to a temporary file,
-// which close removes.
+// over many times, and what its first reading counted.
 type planSource struct {
-	name    string           // as the report and its messages name the trace
-	lesson  bool             // the events are the lesson's
-	held    [][]konvoy.Event // the events, in chunks, when held in memory
-	path    string           // the file each pass reads, when held is nil
-	reader  eventlog.Reader
-	spilled bool // path is a temporary copy of standard input
-
-	mu  sync.Mutex
-	err error // the first error of a pass after the check
-
-	// What check counted on the first pass.
+	name        string // as the report and its messages name the trace
+	lesson      bool   // the events are the lesson's
+	events      iter.Seq2[konvoy.Event, error]
+	temp        string // a copy of standard input, which close removes
 	stats       eventlog.Stats
 	work        int
 	rounded     int
@@ -50,202 +31,117 @@ type planSource struct {
 
 // lessonSource is the lesson's twenty events.
 func lessonSource() *planSource {
-	src := &planSource{name: `the lesson "Sıralı Konvoy"`, lesson: true, held: [][]konvoy.Event{lesson.Events()}}
-	for _, e := range src.held[0] {
+	events := lesson.Events()
+	src := &planSource{name: `the lesson "Sıralı Konvoy"`, lesson: true, events: konvoy.Values(events)}
+	for _, e := range events {
 		src.stats.Add(e)
 		src.work += e.Duration
 	}
 	return src
 }
 
-// openSource returns the source of the trace r names, copying standard input
-// to a temporary file when r names it ("-"). It reads nothing else yet.
-func openSource(r eventlog.Reader, stdin io.Reader) (*planSource, error) {
-	src := &planSource{name: r.Name, path: r.Name, reader: r}
-	if r.Name != "-" {
-		return src, nil
+// readSource reads the trace r names once, before any answer is worked out,
+// copying standard input ("-") to a temporary file first, and returns its
+// first problem as FILE:LINE and what was wrong: a bad record, an event
+// konvoy cannot simulate, or an event without a line when a layout needs
+// one. It counts what the report tells of the trace on the way.
+func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool) (*planSource, error) {
+	src := &planSource{name: r.Name}
+	path := r.Name
+	if path == "-" {
+		var err error
+		if path, err = copyStdin(stdin); err != nil {
+			return nil, err
+		}
+		src.name, src.temp = "<stdin>", path
 	}
-	src.name = "<stdin>"
+	sim, err := konvoy.NewSimulator(konvoy.Free, 1)
+	if err != nil {
+		return nil, err
+	}
+	trace := eventlog.NewTrace(path, r)
+	err = trace.Scan(planHeldBytes, func(e konvoy.Event, line int) error {
+		if needsLine && e.Line == "" {
+			return &eventlog.Error{File: src.name, Line: line, Field: r.Columns.Line, Value: e.Line,
+				Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
+		}
+		if err := sim.Add(e); err != nil {
+			return inTrace(src.name, line, err)
+		}
+		src.stats.Add(e)
+		src.work += e.Duration
+		src.lastArrival = e.Arrival
+		return nil
+	})
+	if err == nil {
+		if _, err = sim.Result(); err != nil {
+			err = inTrace(src.name, 0, err)
+		}
+	}
+	if err != nil {
+		src.close()
+		return nil, planError(err)
+	}
+	src.rounded = trace.Rounded()
+	src.events = reread(trace.Events())
+	return src, nil
+}
+
+// copyStdin copies standard input to a temporary file, which an interrupt
+// removes, and returns its path.
+func copyStdin(stdin io.Reader) (string, error) {
 	f, err := createTemp("", "konvoy-plan-*")
 	if err != nil {
-		return nil, fmt.Errorf("konvoy plan: a copy of standard input: %w", err)
+		return "", fmt.Errorf("konvoy plan: a copy of standard input: %w", err)
 	}
-	src.path, src.spilled = f.Name(), true
 	_, err = io.Copy(f, stdin)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		src.close()
-		return nil, fmt.Errorf("konvoy plan: a copy of standard input: %w", err)
+		removeTemp(f.Name())
+		return "", fmt.Errorf("konvoy plan: a copy of standard input: %w", err)
 	}
-	return src, nil
+	return f.Name(), nil
 }
 
 // close removes the copy of standard input, if any.
 func (s *planSource) close() {
-	if s.spilled {
-		removeTemp(s.path)
-		s.spilled = false
+	if s.temp != "" {
+		removeTemp(s.temp)
+		s.temp = ""
 	}
 }
 
-// decoder opens the trace afresh. The caller closes the returned closer.
-func (s *planSource) decoder() (*eventlog.Decoder, io.Closer, error) {
-	f, err := os.Open(s.path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("konvoy plan: %w", err)
+// inTrace is err, a simulator's, as the error of the trace at line (0 for
+// the trace as a whole), which says what was wrong with the event.
+func inTrace(name string, line int, err error) error {
+	var ev *konvoy.EventError
+	if errors.As(err, &ev) {
+		err = ev
 	}
-	src, err := eventlog.Decompress(f)
-	if err != nil {
-		f.Close()
-		return nil, nil, fmt.Errorf("%s: %w", s.name, err)
-	}
-	dec, err := eventlog.NewDecoder(src, s.reader)
-	if err != nil {
-		f.Close()
-		return nil, nil, err // checked by parsePlan already
-	}
-	return dec, f, nil
+	return &eventlog.Error{File: name, Line: line, Err: err}
 }
 
-// check reads the whole trace once, before any answer is worked out, and
-// returns its first problem as FILE:LINE and what was wrong: a bad record,
-// an event konvoy cannot simulate, or an event without a line when a layout
-// needs one (needsLine; the line column is named lineColumn). It counts the
-// trace's events, keys, lines, ordered events and work on the way, and holds
-// the events while they fit in planHeldBytes, each distinct key and line
-// held once.
-func (s *planSource) check(needsLine bool, lineColumn string) error {
-	if s.lesson {
-		return nil
-	}
-	dec, f, err := s.decoder()
-	if err != nil {
+// planError is err with konvoy plan's name unless it names the trace.
+func planError(err error) error {
+	if le := (*eventlog.Error)(nil); errors.As(err, &le) {
 		return err
 	}
-	defer f.Close()
-	sim, err := konvoy.NewSimulator(konvoy.Free, 1)
-	if err != nil {
-		return err
-	}
-	h := holder{budget: planHeldBytes}
-	for e, err := range dec.All() {
-		if err != nil {
-			return err
-		}
-		if needsLine && e.Line == "" {
-			return &eventlog.Error{File: s.name, Line: dec.Line(), Field: lineColumn, Value: e.Line,
-				Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
-		}
-		if err := sim.Add(e); err != nil {
-			return fmt.Errorf("%s:%d: %s", s.name, dec.Line(), strings.TrimPrefix(err.Error(), "konvoy: "))
-		}
-		s.stats.Add(e)
-		s.work += e.Duration
-		s.lastArrival = e.Arrival
-		h.hold(e)
-	}
-	s.held = h.events
-	if _, err := sim.Result(); err != nil {
-		return fmt.Errorf("%s: %s", s.name, strings.TrimPrefix(err.Error(), "konvoy: "))
-	}
-	s.rounded = dec.Rounded()
-	return nil
+	return fmt.Errorf("konvoy plan: %w", err)
 }
 
-// eventBytes is what an event takes in memory, its key and line aside.
-var eventBytes = int(reflect.TypeFor[konvoy.Event]().Size())
-
-// holder holds events within a budget of bytes, each distinct key and line
-// once, in chunks of heldChunk, and gives them all up once they outgrow it.
-type holder struct {
-	events [][]konvoy.Event
-	names  map[string]string // the keys and lines held, each by itself
-	used   int
-	budget int
-	over   bool
-}
-
-// hold holds e, unless the events held, e included, would take more than
-// the budget; then it holds none, from then on.
-func (h *holder) hold(e konvoy.Event) {
-	if h.over {
-		return
-	}
-	if h.names == nil {
-		h.names = make(map[string]string)
-	}
-	e.Key, e.Line = h.name(e.Key), h.name(e.Line)
-	h.used += eventBytes
-	if h.used > h.budget {
-		h.events, h.names, h.over = nil, nil, true
-		return
-	}
-	if n := len(h.events); n == 0 || len(h.events[n-1]) == heldChunk {
-		h.events = append(h.events, make([]konvoy.Event, 0, heldChunk))
-	}
-	last := &h.events[len(h.events)-1]
-	*last = append(*last, e)
-}
-
-// name returns the held string equal to s, holding s if there is none.
-func (h *holder) name(s string) string {
-	if held, ok := h.names[s]; ok {
-		return held
-	}
-	h.names[s] = s
-	h.used += len(s) + 64 // the string and its entry in names, give or take
-	return s
-}
-
-// all returns the trace's events, read afresh each time it is ranged over,
-// as konvoy.PlanConsumers needs. A pass that fails, because the file
-// changed or went away since check read it, ends early and leaves its error
-// for failed.
-func (s *planSource) all() iter.Seq[konvoy.Event] {
-	if s.held != nil || s.stats.Events() == 0 {
-		return func(yield func(konvoy.Event) bool) {
-			for _, chunk := range s.held {
-				for _, e := range chunk {
-					if !yield(e) {
-						return
-					}
-				}
-			}
-		}
-	}
-	return func(yield func(konvoy.Event) bool) {
-		dec, f, err := s.decoder()
-		if err != nil {
-			s.fail(err)
-			return
-		}
-		defer f.Close()
-		for e, err := range dec.All() {
+// reread is a stream of the trace read again, whose errors say that the
+// trace changed since it was first read.
+func reread(events iter.Seq2[konvoy.Event, error]) iter.Seq2[konvoy.Event, error] {
+	return func(yield func(konvoy.Event, error) bool) {
+		for e, err := range events {
 			if err != nil {
-				s.fail(err)
-				return
+				err = fmt.Errorf("%w (the trace changed while konvoy plan read it again)", planError(err))
 			}
-			if !yield(e) {
+			if !yield(e, err) {
 				return
 			}
 		}
 	}
-}
-
-// fail keeps the first error of a pass. Passes may run at once.
-func (s *planSource) fail(err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.err == nil {
-		s.err = fmt.Errorf("%w (the trace changed while konvoy plan read it again)", err)
-	}
-}
-
-// failed returns the first error of a pass after the check, if any.
-func (s *planSource) failed() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.err
 }

@@ -1,0 +1,161 @@
+package eventlog
+
+import (
+	"iter"
+	"os"
+	"reflect"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// Trace is a trace file that a program reads many times, as
+// konvoy.PlanConsumers ranges over its stream once for every consumer count
+// it tries. [Trace.Scan] reads it once, holding its events in memory when
+// they fit in a budget; [Trace.Events] then yields them again and again,
+// from memory, or from the file read afresh each time when they did not
+// fit, in memory that grows with the trace's keys, not its events.
+type Trace struct {
+	path    string
+	reader  Reader
+	held    [][]konvoy.Event // the events, in chunks, when holding
+	holding bool
+	rounded int
+}
+
+// heldChunk is how many events a Trace holds in one slice: held events are
+// never copied as they grow, so holding costs what it holds.
+const heldChunk = 4096
+
+// eventBytes is what an event takes in memory, its key and line aside.
+var eventBytes = int(reflect.TypeFor[konvoy.Event]().Size())
+
+// NewTrace returns the trace in the file at path, to be read, gzipped or
+// not, with the options of r, whose Name names the trace in errors: a copy
+// of standard input can keep the name "-". It reads nothing yet.
+func NewTrace(path string, r Reader) *Trace {
+	return &Trace{path: path, reader: r}
+}
+
+// Scan reads the whole trace from its file, calling f, unless nil, with
+// each event and the line where its record starts, and holds the events
+// while they take at most maxBytes bytes: the size of an event each, and
+// each distinct key and line once, give or take 64 bytes, as
+// [Trace.Events] then yields them. It returns the first error: the file's
+// when it cannot be opened, an [*Error] for the trace's content, or the
+// error f returns, as f returns it, which stops the reading.
+func (t *Trace) Scan(maxBytes int, f func(e konvoy.Event, line int) error) error {
+	t.held, t.holding, t.rounded = nil, false, 0
+	dec, closeAll, err := t.open()
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	h := holder{budget: maxBytes, names: make(map[string]string)}
+	for e, err := range dec.All() {
+		if err != nil {
+			return err
+		}
+		if f != nil {
+			if err := f(e, dec.Line()); err != nil {
+				return err
+			}
+		}
+		h.hold(e)
+	}
+	t.held, t.holding, t.rounded = h.events, !h.over, dec.Rounded()
+	return nil
+}
+
+// Rounded returns how many durations and arrivals the last Scan rounded
+// (see [Reader.Round]).
+func (t *Trace) Rounded() int { return t.rounded }
+
+// Events returns the trace as a stream that can be ranged over any number
+// of times, by several goroutines at once: the events the last Scan held,
+// or else the file, opened and read afresh each time, whose errors, such
+// as those of a file that changed since, end the stream. Scan must not run
+// while the stream is ranged over.
+func (t *Trace) Events() iter.Seq2[konvoy.Event, error] {
+	return func(yield func(konvoy.Event, error) bool) {
+		if t.holding {
+			for _, chunk := range t.held {
+				for _, e := range chunk {
+					if !yield(e, nil) {
+						return
+					}
+				}
+			}
+			return
+		}
+		dec, closeAll, err := t.open()
+		if err != nil {
+			yield(konvoy.Event{}, err)
+			return
+		}
+		defer closeAll()
+		for e, err := range dec.All() {
+			if !yield(e, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// open opens the file afresh and returns its decoder and what closes it.
+func (t *Trace) open() (*Decoder, func(), error) {
+	f, err := os.Open(t.path)
+	if err != nil {
+		return nil, nil, err
+	}
+	src, err := Decompress(f)
+	if err != nil {
+		f.Close()
+		return nil, nil, &Error{File: t.reader.displayName(), Err: err}
+	}
+	closeAll := func() { src.Close(); f.Close() }
+	dec, err := NewDecoder(src, t.reader)
+	if err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	return dec, closeAll, nil
+}
+
+// holder holds events within a budget of bytes, each distinct key and line
+// once, in chunks of heldChunk, and gives them all up once they outgrow it.
+type holder struct {
+	events [][]konvoy.Event
+	names  map[string]string // the keys and lines held, each by itself
+	used   int
+	budget int
+	over   bool
+}
+
+// hold holds e, unless the events held, e included, would take more than
+// the budget; then it holds none, from then on.
+func (h *holder) hold(e konvoy.Event) {
+	if h.over {
+		return
+	}
+	e.Key, e.Line = h.name(e.Key), h.name(e.Line)
+	h.used += eventBytes
+	if h.used > h.budget {
+		h.events, h.names, h.over = nil, nil, true
+		return
+	}
+	if n := len(h.events); n == 0 || len(h.events[n-1]) == heldChunk {
+		h.events = append(h.events, make([]konvoy.Event, 0, heldChunk))
+	}
+	last := &h.events[len(h.events)-1]
+	*last = append(*last, e)
+}
+
+// name returns the held string equal to s, holding s if there is none.
+func (h *holder) name(s string) string {
+	if held, ok := h.names[s]; ok {
+		return held
+	}
+	h.names[s] = s
+	h.used += len(s) + 64 // the string and its entry in names, give or take
+	return s
+}
