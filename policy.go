@@ -68,6 +68,8 @@ type options struct {
 	policy        Policy
 	scheduleLimit int // 0: no schedule kept
 	maxBacklog    int // 0: no limit
+
+	consumerPerEvent bool // the planner's unlimited dispatch, see withConsumerPerEvent
 }
 
 // WithPolicy sets the dispatch policy; the default is [HeadOfLine].
