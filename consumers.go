@@ -130,7 +130,7 @@ func (q *consumerQueue) touch(id int) {
 	if id >= q.size {
 		q.resize(min(max(2*q.size, id+1), q.n))
 	}
-	for q.touched < id { // never under the built-in policies: see static.dispatch
+	for q.touched < id { // never under the built-in policies: see static.add
 		c := q.touched
 		q.touched++
 		q.busyFrom(c, 0)

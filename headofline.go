@@ -30,10 +30,34 @@ type running struct {
 	waiting bool  // not applied yet
 }
 
-// add dispatches event e, of key index k and lane ln (-1: none), and
-// applies the events that makes safe. It takes O(log c) time for c
-// consumers, plus O(1) amortised for each event applied (see applyReady).
-func (h *headOfLine) add(e Event, k, ln int) { h.applyReady(h.dispatch(&e, k, ln)) }
+// add gives event e, of key index k and lane ln (-1: none), to the
+// earliest-free consumer, as the lesson's scheduler does: it starts when it
+// has arrived and both the consumer and its lane are free. A consumer whose
+// lane is busy waits idle (head-of-line blocking). Then it applies the
+// events that makes safe (see applyReady). It takes O(log c) time for c
+// consumers, plus O(1) amortised for each event applied. Dispatching and
+// applying are one call from Add: the policy's whole work per event sits
+// behind the one dynamic call.
+func (h *headOfLine) add(e Event, k, ln int) {
+	s := h.s
+	c := s.consumers.next()
+	start := max(c.free, e.Arrival)
+	if ln >= 0 {
+		start = max(start, s.lanes.at(ln).free)
+	}
+	finish := start + e.Duration
+	if c.id >= s.consumers.touched {
+		s.consumers.touch(c.id)
+	}
+	s.consumers.busyFrom(c.id, finish)
+	s.started(&e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
+	if c.id >= len(h.running) {
+		h.growRunning(c.id)
+	}
+	r := &h.running[c.id] // field by field: a struct literal goes through the stack
+	r.finish, r.index, r.key, r.step, r.waiting = finish, s.events, k, e.Step, e.Step > 0
+	h.applyReady(c.id)
+}
 
 // finish applies every event still waiting, at the end of a run, in order
 // of finish time, ties by input index. It takes O(c log c) time for c
@@ -59,32 +83,6 @@ func (h *headOfLine) finish() {
 // held returns 0: the events waiting to be applied are the consumers' last
 // ones, which the backlog counts with the consumers.
 func (h *headOfLine) held() (int, string) { return 0, "" }
-
-// dispatch gives event e, of key index k and lane ln (-1: none), to the
-// earliest-free consumer, as the lesson's scheduler does: it starts when it
-// has arrived and both the consumer and its lane are free. A consumer whose
-// lane is busy waits idle (head-of-line blocking). It returns the
-// consumer's index, and takes O(log c) time for c consumers.
-func (h *headOfLine) dispatch(e *Event, k, ln int) (id int) {
-	s := h.s
-	c := s.consumers.next()
-	start := max(c.free, e.Arrival)
-	if ln >= 0 {
-		start = max(start, s.lanes.at(ln).free)
-	}
-	finish := start + e.Duration
-	if c.id >= s.consumers.touched {
-		s.consumers.touch(c.id)
-	}
-	s.consumers.busyFrom(c.id, finish)
-	s.started(e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
-	if c.id >= len(h.running) {
-		h.growRunning(c.id)
-	}
-	r := &h.running[c.id] // field by field: a struct literal goes through the stack
-	r.finish, r.index, r.key, r.step, r.waiting = finish, s.events, k, e.Step, e.Step > 0
-	return c.id
-}
 
 // dueLists files the consumers whose events wait to be applied by finish
 // time, so that those due at a time are found without a search and come out

@@ -49,7 +49,13 @@ func (a *laneAware) at(i int) *queued { return &a.fifo[i-a.base] }
 // added could change a choice (see run). It takes O(log(c + l)) time
 // amortised for c consumers and l lanes with waiting events.
 func (a *laneAware) add(e Event, k, ln int) {
-	a.enqueue(&e, k, ln)
+	i := a.s.events
+	a.fifo = append(a.fifo, queued{key: k, lane: ln, step: e.Step, duration: e.Duration, arrival: e.Arrival, next: -1})
+	if ln < 0 {
+		a.free = append(a.free, i)
+	} else {
+		a.enqueue(i, ln, e.Arrival)
+	}
 	a.s.lastArrival = e.Arrival
 	a.run()
 }
@@ -69,14 +75,10 @@ func (a *laneAware) held() (int, string) {
 	return len(a.fifo) - a.front, "from the oldest no consumer could take yet on"
 }
 
-// enqueue holds event e, of key index k and lane ln, for the consumers.
-func (a *laneAware) enqueue(e *Event, k, ln int) {
-	i := a.s.events
-	a.fifo = append(a.fifo, queued{key: k, lane: ln, step: e.Step, duration: e.Duration, arrival: e.Arrival, next: -1})
-	if ln < 0 {
-		a.free = append(a.free, i)
-		return
-	}
+// enqueue puts the held event with input index i, which arrives at
+// arrival, at the tail of lane ln's queue, and schedules the lane for when
+// it can run if it had no event waiting.
+func (a *laneAware) enqueue(i, ln, arrival int) {
 	for a.queues.len() <= ln {
 		a.queues.add(laneQueue{head: -1})
 	}
@@ -89,7 +91,7 @@ func (a *laneAware) enqueue(e *Event, k, ln int) {
 	q.tail = i
 	if !q.scheduled {
 		q.scheduled = true
-		a.later.push(max(a.s.lanes.at(ln).free, e.Arrival), 0, ln)
+		a.later.push(max(a.s.lanes.at(ln).free, arrival), 0, ln)
 	}
 }
 

@@ -16,31 +16,18 @@ type static struct {
 	owned ownedQueues // events not applied yet, by consumer
 }
 
-// add dispatches event e, of key index k and lane ln (-1: none), to its
-// consumer and applies the queued events that no later event can finish
-// before: those finished by the time the next event could start, the
-// earliest free time or e's arrival, whichever is later. It takes O(log c)
-// time for c consumers, plus O(log c) for each event applied.
-func (st *static) add(e Event, k, ln int) {
-	st.dispatch(&e, k, ln)
-	st.applyOwned(max(st.s.consumers.earliest(), e.Arrival))
-}
-
-// finish applies every event still queued, at the end of a run, in order of
-// finish time, ties by input index.
-func (st *static) finish() { st.applyOwned(math.MaxInt) }
-
-// held returns the events taken but not yet applied, and what they are.
-func (st *static) held() (int, string) { return st.owned.n, "taken but not yet applied" }
-
-// dispatch gives event e, of key index k and lane ln (-1: none), to its
-// lane's owner, the consumer the lane was assigned to when it opened, or to
-// the earliest-free consumer when it has no lane. It starts when it has
+// add gives event e, of key index k and lane ln (-1: none), to its lane's
+// owner, the consumer the lane was assigned to when it opened, or to the
+// earliest-free consumer when it has no lane. It starts when it has
 // arrived and the consumer is free: only the owner runs the lane's events,
 // so the lane is free by then. Under a layout whose lanes pin keys it is
 // applied at once; otherwise it waits in its consumer's queue until no
-// later event can finish before it.
-func (st *static) dispatch(e *Event, k, ln int) {
+// later event can finish before it. Then add applies the queued events
+// that no later event can finish before: those finished by the time the
+// next event could start, the earliest free time or e's arrival,
+// whichever is later. It takes O(log c) time for c consumers, plus
+// O(log c) for each event applied.
+func (st *static) add(e Event, k, ln int) {
 	s := st.s
 	c := s.consumers.next()
 	if ln >= 0 {
@@ -49,7 +36,7 @@ func (st *static) dispatch(e *Event, k, ln int) {
 	}
 	start := max(c.free, e.Arrival)
 	s.consumers.busy(c.id, start+e.Duration)
-	s.started(e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
+	s.started(&e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
 	switch {
 	case e.Step == 0:
 	case s.layout.pinsKeys():
@@ -64,7 +51,15 @@ func (st *static) dispatch(e *Event, k, ln int) {
 	default:
 		st.owned.push(c.id, finished{finish: start + e.Duration, index: s.events, key: k, step: e.Step})
 	}
+	st.applyOwned(max(s.consumers.earliest(), e.Arrival))
 }
+
+// finish applies every event still queued, at the end of a run, in order of
+// finish time, ties by input index.
+func (st *static) finish() { st.applyOwned(math.MaxInt) }
+
+// held returns the events taken but not yet applied, and what they are.
+func (st *static) held() (int, string) { return st.owned.n, "taken but not yet applied" }
 
 // ownedQueues holds, under the static policy, each consumer's events that
 // are not applied yet. A consumer runs its events one after another in
