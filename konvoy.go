@@ -1,5 +1,7 @@
 package konvoy
 
+import "slices"
+
 // Event is one state update of one entity: the lesson's olay.
 //
 // Key names the entity whose state the event overwrites (the lesson's takip
@@ -114,14 +116,5 @@ func (r Result) Parallelism() float64 {
 // lanes (more under the policies and layouts that hold a backlog, see
 // [Simulator]). It panics, with a "konvoy:" prefix, when an option is nil.
 func Simulate(events []Event, layout Layout, consumers int, opts ...Option) (Result, error) {
-	s, err := NewSimulator(layout, consumers, opts...)
-	if err != nil {
-		return Result{}, err
-	}
-	for _, e := range events {
-		if err := s.Add(e); err != nil {
-			return Result{}, err
-		}
-	}
-	return s.Result()
+	return simulateSeq(slices.Values(events), layout, consumers, opts...)
 }

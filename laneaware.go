@@ -19,10 +19,12 @@ type laneQueue struct {
 	scheduled  bool // the lane is in ready or later
 }
 
-// laneAware is the lane-aware dispatcher's state: the events not yet taken,
-// in input order and per lane, the lanes by when they can run, and the
-// consumers with nothing to do.
+// laneAware is the [LaneAware] policy: a free consumer takes the oldest
+// arrived event whose lane is free. It holds the events not yet taken, in
+// input order and per lane, the lanes by when they can run, the consumers
+// with nothing to do, and the events taken but not yet applied.
 type laneAware struct {
+	s        *Simulator
 	now      int      // the time of the current decision; never decreases
 	fifo     []queued // events from input index base on, taken or not
 	base     int
@@ -33,6 +35,7 @@ type laneAware struct {
 	ready    minHeap[int]      // free lanes with an arrived head: lane by its head's input index
 	later    minHeap[int]      // lanes that cannot run before a time: lane by that time
 	idle     minHeap[struct{}] // idle consumers by index
+	pending  minHeap[finished] // events not applied yet, by finish and input index
 	ended    bool
 }
 
@@ -41,16 +44,41 @@ type laneAware struct {
 // next event is held or taken.
 func (a *laneAware) at(i int) *queued { return &a.fifo[i-a.base] }
 
-// enqueueLaneAware holds event e, of key index k and lane ln, for the
-// consumers.
-func (s *Simulator) enqueueLaneAware(e *Event, k, ln int) {
-	a := &s.aware
-	i := s.events
+// add holds event e, of key index k and lane ln (-1: none), for the
+// consumers, and runs the policy forward as far as no event yet to be
+// added could change a choice (see run). It takes O(log(c + l)) time
+// amortised for c consumers and l lanes with waiting events.
+func (a *laneAware) add(e Event, k, ln int) {
+	i := a.s.events
 	a.fifo = append(a.fifo, queued{key: k, lane: ln, step: e.Step, duration: e.Duration, arrival: e.Arrival, next: -1})
 	if ln < 0 {
 		a.free = append(a.free, i)
-		return
+	} else {
+		a.enqueue(i, ln, e.Arrival)
 	}
+	a.s.lastArrival = e.Arrival
+	a.run()
+}
+
+// finish runs the policy to the end of the input, every held event taken,
+// and applies every event still pending, in order of finish time, ties by
+// input index.
+func (a *laneAware) finish() {
+	a.ended = true
+	a.run()
+	a.s.applyPending(&a.pending, math.MaxInt)
+}
+
+// held returns the events held from the oldest not yet taken on, taken or
+// not, and what they are.
+func (a *laneAware) held() (int, string) {
+	return len(a.fifo) - a.front, "from the oldest no consumer could take yet on"
+}
+
+// enqueue puts the held event with input index i, which arrives at
+// arrival, at the tail of lane ln's queue, and schedules the lane for when
+// it can run if it had no event waiting.
+func (a *laneAware) enqueue(i, ln, arrival int) {
 	for a.queues.len() <= ln {
 		a.queues.add(laneQueue{head: -1})
 	}
@@ -63,11 +91,11 @@ func (s *Simulator) enqueueLaneAware(e *Event, k, ln int) {
 	q.tail = i
 	if !q.scheduled {
 		q.scheduled = true
-		a.later.push(max(s.lanes.at(ln).free, e.Arrival), 0, ln)
+		a.later.push(max(a.s.lanes.at(ln).free, arrival), 0, ln)
 	}
 }
 
-// runLaneAware runs the lane-aware policy forward in time for as long as no
+// run runs the lane-aware policy forward in time for as long as no
 // event yet to be added could change a choice. At each decision time, while
 // a consumer is free (idle, just finishing, or done at once with an event
 // that took no time), the free consumer with the lowest index takes the
@@ -80,15 +108,15 @@ func (s *Simulator) enqueueLaneAware(e *Event, k, ln int) {
 // or at t if it arrives later and is younger than every event taken, so
 // every event taken that finishes by t is applied then: what waits to be
 // applied is what runs, not the whole backlog.
-func (s *Simulator) runLaneAware() {
-	a := &s.aware
+func (a *laneAware) run() {
+	s := a.s
 	for {
 		t := math.MaxInt
 		if c := s.consumers.nextTouched(); c.free != math.MaxInt {
 			t = c.free
 		}
-		if s.idle() {
-			t = min(t, max(s.nextEligible(), a.now))
+		if a.anyIdle() {
+			t = min(t, max(a.nextEligible(), a.now))
 			if !a.ended {
 				t = min(t, max(s.lastArrival, a.now))
 			}
@@ -105,45 +133,44 @@ func (s *Simulator) runLaneAware() {
 			ln := a.later.pop().val
 			a.ready.push(a.queues.at(ln).head, 0, ln)
 		}
-		for s.idle() {
-			i, ln := s.oldestEligible(t)
+		for a.anyIdle() {
+			i, ln := a.oldestEligible(t)
 			if i < 0 {
 				break
 			}
-			id := s.popIdle()
-			if s.take(id, t, i, ln) == t { // took no time: free again at once
+			id := a.popIdle()
+			if a.take(id, t, i, ln) == t { // took no time: free again at once
 				a.idle.push(id, 0, struct{}{})
 				s.consumers.busyFrom(id, math.MaxInt)
 			}
 		}
-		s.applyPending(t)
-		if s.idle() && !a.ended && t >= s.lastArrival {
+		s.applyPending(&a.pending, t)
+		if a.anyIdle() && !a.ended && t >= s.lastArrival {
 			return
 		}
 	}
 }
 
-// idle tells whether a consumer is idle: one parked in the idle heap, or
+// anyIdle tells whether a consumer is idle: one parked in the idle heap, or
 // one that has never taken an event.
-func (s *Simulator) idle() bool {
-	return len(s.aware.idle) > 0 || s.consumers.touched < s.consumers.n
+func (a *laneAware) anyIdle() bool {
+	return len(a.idle) > 0 || a.s.consumers.touched < a.s.consumers.n
 }
 
 // popIdle returns the idle consumer with the lowest index and takes it off
 // the idle ones: a parked one, whose indices are all below those never
 // touched, or else the first consumer never touched, which take then makes
 // busy.
-func (s *Simulator) popIdle() int {
-	if a := &s.aware; len(a.idle) > 0 {
+func (a *laneAware) popIdle() int {
+	if len(a.idle) > 0 {
 		return a.idle.pop().key
 	}
-	return s.consumers.touched
+	return a.s.consumers.touched
 }
 
 // nextEligible returns the earliest time after now at which a held event can
 // run, or MaxInt.
-func (s *Simulator) nextEligible() int {
-	a := &s.aware
+func (a *laneAware) nextEligible() int {
 	next := math.MaxInt
 	if len(a.later) > 0 {
 		next = a.later[0].key
@@ -156,8 +183,7 @@ func (s *Simulator) nextEligible() int {
 
 // oldestEligible returns the oldest held event that can run at t, and its
 // lane (-1: none), or -1 and -1.
-func (s *Simulator) oldestEligible(t int) (i, ln int) {
-	a := &s.aware
+func (a *laneAware) oldestEligible(t int) (i, ln int) {
 	i, ln = -1, -1
 	if len(a.ready) > 0 {
 		i, ln = a.ready[0].key, a.ready[0].val
@@ -172,8 +198,8 @@ func (s *Simulator) oldestEligible(t int) (i, ln int) {
 
 // take gives the held event with input index i, in lane ln (-1: none), to
 // idle consumer id at time t, and returns when it finishes.
-func (s *Simulator) take(id, t, i, ln int) (finish int) {
-	a := &s.aware
+func (a *laneAware) take(id, t, i, ln int) (finish int) {
+	s := a.s
 	q := *a.at(i)
 	a.at(i).taken = true
 	if ln >= 0 {
@@ -186,10 +212,10 @@ func (s *Simulator) take(id, t, i, ln int) (finish int) {
 	s.consumers.busy(id, finish)
 	s.started(&Event{Step: q.step, Duration: q.duration, Arrival: q.arrival}, i, q.key, ln, id, t, t)
 	if q.step > 0 {
-		s.pending.push(finish, i, finished{finish: finish, index: i, key: q.key, step: q.step})
+		a.pending.push(finish, i, finished{finish: finish, index: i, key: q.key, step: q.step})
 	}
 	if ln >= 0 {
-		s.reschedule(ln, finish, t)
+		a.reschedule(ln, finish, t)
 	}
 	if a.freeHead == len(a.free) {
 		a.free, a.freeHead = a.free[:0], 0
@@ -208,8 +234,7 @@ func (s *Simulator) take(id, t, i, ln int) (finish int) {
 // reschedule puts lane ln, busy until finish, back among the lanes with
 // events to run, or takes it out when it has none; a lane that can run at
 // once (its event took no time) is ready at t.
-func (s *Simulator) reschedule(ln, finish, t int) {
-	a := &s.aware
+func (a *laneAware) reschedule(ln, finish, t int) {
 	q := a.queues.at(ln)
 	if q.head < 0 {
 		q.scheduled = false

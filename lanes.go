@@ -135,6 +135,26 @@ type laneKey struct{ lane, key int }
 // one opened first; among equal keys, the key seen first. It takes
 // O(lanes + keys) time.
 func (s *Simulator) heaviest() (ln, key, keyLoad int) {
+	top := s.topLoad()
+	if top < 0 {
+		return -1, -1, 0
+	}
+	if s.layout.lanes == keyLanes {
+		return s.heaviestKeyLane(top)
+	}
+	ln, key = -1, -1
+	for lane, k := range s.heaviestKeys(top) {
+		load := s.keyLoadIn(k, lane)
+		if ln < 0 || load > keyLoad || load == keyLoad && s.lanes.at(lane).opened < s.lanes.at(ln).opened {
+			ln, key, keyLoad = lane, k, load
+		}
+	}
+	return ln, key, keyLoad
+}
+
+// topLoad returns the largest load of an opened lane, or -1 when no lane
+// was opened. It takes O(lanes) time.
+func (s *Simulator) topLoad() int {
 	top := -1
 	for i := range s.lanes.len() {
 		l := s.lanes.at(i)
@@ -142,12 +162,14 @@ func (s *Simulator) heaviest() (ln, key, keyLoad int) {
 			top = max(top, l.load)
 		}
 	}
-	if top < 0 {
-		return -1, -1, 0
-	}
-	if s.layout.lanes == keyLanes {
-		return s.heaviestKeyLane(top)
-	}
+	return top
+}
+
+// heaviestKeys returns, for each opened lane whose load is top, the key
+// that carried the most in it, the key seen first among equals; it is
+// heaviest's part for lanes that keep a load per key (all but key lanes).
+// It takes O(keys + away loads) time.
+func (s *Simulator) heaviestKeys(top int) map[int]int {
 	bestKey := make(map[int]int) // heaviest lanes → their heaviest key
 	consider := func(k, lane, load int) {
 		if s.lanes.at(lane).opened < 0 || s.lanes.at(lane).load != top {
@@ -166,14 +188,7 @@ func (s *Simulator) heaviest() (ln, key, keyLoad int) {
 	for lk, load := range s.awayLoad {
 		consider(lk.key, lk.lane, load)
 	}
-	ln, key = -1, -1
-	for lane, k := range bestKey {
-		load := s.keyLoadIn(k, lane)
-		if ln < 0 || load > keyLoad || load == keyLoad && s.lanes.at(lane).opened < s.lanes.at(ln).opened {
-			ln, key, keyLoad = lane, k, load
-		}
-	}
-	return ln, key, keyLoad
+	return bestKey
 }
 
 // heaviestKeyLane is heaviest under key lanes, where a lane carries its one

@@ -209,42 +209,23 @@ type chain struct {
 
 // chainRounds runs events with unlimited consumers, where an event starts as
 // soon as it has arrived and its lane is free: the least any number of
-// consumers, under any policy, can do. It keeps one free time per lane.
+// consumers, under any policy, can do. It is a Simulator's run with a
+// consumer for every event (see unlimited), whose backlog is the events not
+// yet applied.
 func chainRounds(events iter.Seq[Event], layout Layout) (chain, error) {
-	s, err := NewSimulator(layout, 1)
+	s, err := NewSimulator(layout, 1, withConsumerPerEvent())
 	if err != nil {
 		return chain{}, err
 	}
-	var c chain
 	for e := range events {
-		if err := s.check(&e); err != nil {
+		if err := s.Add(e); err != nil {
 			return chain{}, err
 		}
-		k := s.key(&e)
-		if k < 0 {
-			return chain{}, s.tooManyKeys(&e)
-		}
-		ln := s.laneOf(&e, k)
-		start := e.Arrival
-		if ln >= 0 {
-			start = max(start, s.lanes.at(ln).free)
-		}
-		finish := start + e.Duration
-		if ln >= 0 {
-			s.lanes.at(ln).free = finish
-		}
-		if finish > c.rounds || c.events == 0 {
-			c.rounds, c.lane = finish, ""
-			if ln >= 0 {
-				c.lane = s.laneName(ln)
-			}
-		}
-		s.events++
-		s.work += e.Duration
-		s.lastArrival = e.Arrival
-		c.events++
 	}
-	c.work, c.partition = s.work, layout.lanes == partitionLanes
+	c := chain{events: s.events, rounds: s.rounds, work: s.work, partition: layout.lanes == partitionLanes}
+	if ln := s.dispatch.(*unlimited).last; ln >= 0 {
+		c.lane = s.laneName(ln)
+	}
 	return c, nil
 }
 

@@ -66,6 +66,8 @@ type options struct {
 	policy        Policy
 	scheduleLimit int // 0: no schedule kept
 	maxBacklog    int // 0: no limit
+
+	consumerPerEvent bool // the planner's unlimited dispatch, see withConsumerPerEvent
 }
 
 // collect returns the options opts set, later ones over earlier ones. It

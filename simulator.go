@@ -50,12 +50,7 @@ type Simulator struct {
 	held        map[heldAt]heldEvent // the resequencer's held events by key and step
 	heldByKey   map[int]int          // how many events each key has held
 
-	running []running         // head-of-line: by consumer id, its last event
-	due     dueLists          // head-of-line: waiting events by finish time
-	applied int               // head-of-line: every event finished by then is applied
-	pending minHeap[finished] // lane-aware: events not applied yet, by finish and input index
-	owned   ownedQueues       // static: events not applied yet, by consumer
-	aware   laneAware         // lane-aware: events not taken yet
+	dispatch dispatcher // the policy's own state: headOfLine, laneAware, static or unlimited
 
 	waits, responses histogram
 	waitHi, waitLo   uint64 // the exact sum of the waits; the responses' is it plus the work
@@ -71,6 +66,27 @@ type Simulator struct {
 
 	err  error
 	done bool
+}
+
+// dispatcher is a dispatch policy with its own state: how consumers take
+// events, and when the events they took are applied. The Simulator checks
+// each event, finds its key and lane, and keeps what every policy shares
+// (the consumers' queue, the lanes, the apply rule, the measures); its
+// dispatcher decides the rest, calling started when an event starts and
+// apply when it may be applied. NewSimulator picks the one dispatcher a run
+// has, so nothing else asks which policy runs.
+type dispatcher interface {
+	// add dispatches event e, the next in input order (input index
+	// Simulator.events), of key index k and lane ln (-1: none), and
+	// applies every event that no event yet to come can finish before.
+	add(e Event, k, ln int)
+	// finish dispatches every event still held and applies every one
+	// still waiting, at the end of a run.
+	finish()
+	// held returns the events the policy holds beyond one for each
+	// consumer that has taken an event, and what they are, for the
+	// backlog.
+	held() (n int, what string)
 }
 
 // MaxConsumers is the most consumers a run can have.
@@ -91,6 +107,16 @@ func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, err
 		return nil, fmt.Errorf("konvoy: unknown %v", s.opts.policy)
 	}
 	s.consumers = newConsumerQueue(consumers)
+	switch {
+	case s.opts.consumerPerEvent:
+		s.dispatch = &unlimited{s: s, last: -1}
+	case s.opts.policy == LaneAware:
+		s.dispatch = &laneAware{s: s}
+	case s.opts.policy == Static:
+		s.dispatch = &static{s: s}
+	default:
+		s.dispatch = &headOfLine{s: s}
+	}
 	if s.opts.scheduleLimit > 0 {
 		s.schedule = make([]Slot, 0, min(s.opts.scheduleLimit, 1024))
 	}
@@ -137,17 +163,7 @@ func (s *Simulator) Add(e Event) error {
 		return s.err
 	}
 	ln := s.laneOf(&e, k)
-	switch s.opts.policy {
-	case HeadOfLine:
-		s.applyReady(s.dispatchHeadOfLine(&e, k, ln))
-	case Static:
-		s.dispatchStatic(&e, k, ln)
-		s.applyOwned(max(s.consumers.earliest(), e.Arrival))
-	case LaneAware:
-		s.enqueueLaneAware(&e, k, ln)
-		s.lastArrival = e.Arrival
-		s.runLaneAware()
-	}
+	s.dispatch.add(e, k, ln)
 	s.events++
 	s.work += e.Duration
 	s.lastArrival = e.Arrival
@@ -158,26 +174,69 @@ func (s *Simulator) Add(e Event) error {
 	return nil
 }
 
+// started records that the event with input index i, of key index k, lane
+// ln, taken by consumer id at taken, starts at start: it takes the lane
+// until it finishes, and its latencies, lane load and schedule slot are
+// counted. A history-only record is done there and then.
+func (s *Simulator) started(e *Event, i, k, ln, id, taken, start int) {
+	finish := start + e.Duration
+	wait := start - e.Arrival
+	if !s.waits.addNear(wait) { // add, with its fast path inlined
+		s.waits.addElsewhere(wait)
+	}
+	if !s.responses.addNear(wait + e.Duration) {
+		s.responses.addElsewhere(wait + e.Duration)
+	}
+	s.maxWait = max(s.maxWait, wait)
+	s.maxResponse = max(s.maxResponse, wait+e.Duration)
+	var carry uint64
+	s.waitLo, carry = bits.Add64(s.waitLo, uint64(wait), 0)
+	s.waitHi += carry
+	if ln >= 0 {
+		l := s.lanes.at(ln)
+		l.free = finish
+		l.load += e.Duration
+		l.addWait(wait)
+		if s.layout.lanes != keyLanes {
+			s.addLaneLoad(k, ln, e.Duration)
+		}
+	}
+	s.rounds = max(s.rounds, finish)
+	if e.Step == 0 {
+		// A history-only record changes no state under any handler, so it
+		// is done when it finishes and never waits to be applied.
+		s.outcome(i, HistoryOnly, finish)
+	}
+	if s.schedule != nil {
+		s.schedule[i].Consumer, s.schedule[i].Taken, s.schedule[i].Start, s.schedule[i].Finish = id, taken, start, finish
+		if ln >= 0 {
+			s.schedule[i].Lane = s.laneName(ln)
+		}
+	}
+}
+
 // backlog returns the events the run holds, or may have held at its peak:
 // one for each consumer that has taken an event (its last, or its place in
-// the consumers' tree), the lane-aware dispatcher's from the oldest not yet
-// taken on, the static queues', and the most the resequencer has held at
-// once (its peak may have come within the last Add, and gone).
+// the consumers' tree), the policy's own (the lane-aware dispatcher's from
+// the oldest not yet taken on, the static queues'), and the most the
+// resequencer has held at once (its peak may have come within the last
+// Add, and gone).
 func (s *Simulator) backlog() int {
-	return s.consumers.touched + len(s.aware.fifo) - s.aware.front + s.owned.n + s.maxBuffered
+	n, _ := s.dispatch.held()
+	return s.consumers.touched + n + s.maxBuffered
 }
 
 // backlogHeld says what a run that holds more than its backlog limit
 // holds, part by part.
 func (s *Simulator) backlogHeld() string {
 	var parts []string
+	held, what := s.dispatch.held()
 	for _, p := range []struct {
 		n    int
 		what string
 	}{
 		{s.consumers.touched, "for the consumers that have taken one"},
-		{len(s.aware.fifo) - s.aware.front, "from the oldest no consumer could take yet on"},
-		{s.owned.n, "taken but not yet applied"},
+		{held, what},
 		{s.maxBuffered, "held until their gaps fill, at the most"},
 	} {
 		if p.n > 0 {
@@ -267,11 +326,7 @@ func (s *Simulator) Result() (Result, error) {
 	}
 	if !s.done {
 		s.done = true
-		if s.opts.policy == LaneAware {
-			s.aware.ended = true
-			s.runLaneAware()
-		}
-		s.applyAll()
+		s.dispatch.finish()
 		// Applying what still waits can only make the resequencer hold
 		// more; the dispatchers' backlogs only drain.
 		if s.opts.maxBacklog > 0 && s.backlog() > s.opts.maxBacklog {

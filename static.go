@@ -1,6 +1,65 @@
 package konvoy
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
+
+// static is the [Static] policy: each lane runs on its owner, the consumer
+// it was assigned to, round-robin, when it opened, as a Kafka consumer
+// group assigns partitions; an event without a lane goes to the consumer
+// that becomes free earliest. It holds the events taken but not yet
+// applied, by consumer, except under layouts whose lanes pin keys, where
+// an event is applied as soon as it is taken.
+type static struct {
+	s     *Simulator
+	owned ownedQueues // events not applied yet, by consumer
+}
+
+// add gives event e, of key index k and lane ln (-1: none), to its lane's
+// owner, the consumer the lane was assigned to when it opened, or to the
+// earliest-free consumer when it has no lane. It starts when it has
+// arrived and the consumer is free: only the owner runs the lane's events,
+// so the lane is free by then. Under a layout whose lanes pin keys it is
+// applied at once; otherwise it waits in its consumer's queue until no
+// later event can finish before it. Then add applies the queued events
+// that no later event can finish before: those finished by the time the
+// next event could start, the earliest free time or e's arrival,
+// whichever is later. It takes O(log c) time for c consumers, plus
+// O(log c) for each event applied.
+func (st *static) add(e Event, k, ln int) {
+	s := st.s
+	c := s.consumers.next()
+	if ln >= 0 {
+		c.id = s.lanes.at(ln).opened % s.consumers.n
+		c.free = s.consumers.freeAt(c.id)
+	}
+	start := max(c.free, e.Arrival)
+	s.consumers.busy(c.id, start+e.Duration)
+	s.started(&e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
+	switch {
+	case e.Step == 0:
+	case s.layout.pinsKeys():
+		// Every event of the key that changes its state runs in the key's
+		// one lane, on the lane's owner, after the one before it: the key's
+		// events finish in apply order, and applying one touches no other
+		// key's state (the resequencer's handler, whose measures depend on
+		// every key's applies in time, has no lanes). So applying it now
+		// does what applying it in order of finish would, and a hot key's
+		// events need not wait in memory.
+		s.apply(s.events, k, e.Step, start+e.Duration)
+	default:
+		st.owned.push(c.id, finished{finish: start + e.Duration, index: s.events, key: k, step: e.Step})
+	}
+	st.applyOwned(max(s.consumers.earliest(), e.Arrival))
+}
+
+// finish applies every event still queued, at the end of a run, in order of
+// finish time, ties by input index.
+func (st *static) finish() { st.applyOwned(math.MaxInt) }
+
+// held returns the events taken but not yet applied, and what they are.
+func (st *static) held() (int, string) { return st.owned.n, "taken but not yet applied" }
 
 // ownedQueues holds, under the static policy, each consumer's events that
 // are not applied yet. A consumer runs its events one after another in
@@ -60,16 +119,16 @@ func (o *ownedQueues) pop() {
 	o.heads.pop()
 }
 
-// applyOwned applies, in apply order, the static policy's queued events
-// that finish by until: no event dispatched later finishes before until,
-// and one that finishes at until has a higher input index.
-func (s *Simulator) applyOwned(until int) {
+// applyOwned applies, in apply order, the queued events that finish by
+// until: no event dispatched later finishes before until, and one that
+// finishes at until has a higher input index.
+func (st *static) applyOwned(until int) {
 	for {
-		f, ok := s.owned.next()
+		f, ok := st.owned.next()
 		if !ok || f.finish > until {
 			return
 		}
-		s.owned.pop()
-		s.apply(f.index, f.key, f.step, f.finish)
+		st.owned.pop()
+		st.s.apply(f.index, f.key, f.step, f.finish)
 	}
 }

@@ -35,25 +35,28 @@ func TestEventsAreAppliedAsSoonAsTheyAreSafe(t *testing.T) {
 			if err := s.Add(e); err != nil {
 				t.Fatal(err)
 			}
-			switch p {
-			case HeadOfLine:
-				for id, r := range s.running {
+			switch d := s.dispatch.(type) {
+			case *headOfLine:
+				for id, r := range d.running {
 					if r.waiting && r.finish <= s.consumers.earliest() {
 						t.Fatalf("after event %d: consumer %d's event finished at %d, by the earliest free time %d, yet waits", i, id, r.finish, s.consumers.earliest())
 					}
 				}
-				checkDueLists(t, s)
+				checkDueLists(t, d)
 			default:
-				bound := s.aware.now
-				if p == Static {
-					bound = max(s.consumers.earliest(), e.Arrival)
-				}
+				var bound int
 				var waiting []finished
-				for _, p := range s.pending {
-					waiting = append(waiting, p.val)
-				}
-				for id, q := range s.owned.queue {
-					waiting = append(waiting, q[s.owned.head[id]:]...)
+				switch d := d.(type) {
+				case *laneAware:
+					bound = d.now
+					for _, p := range d.pending {
+						waiting = append(waiting, p.val)
+					}
+				case *static:
+					bound = max(s.consumers.earliest(), e.Arrival)
+					for id, q := range d.owned.queue {
+						waiting = append(waiting, q[d.owned.head[id]:]...)
+					}
 				}
 				for _, f := range waiting {
 					if f.finish <= bound {
@@ -101,13 +104,13 @@ func TestDueListsSpreadFinishTimes(t *testing.T) {
 // checkDueLists fails t unless every consumer whose event waits is filed
 // once, in the list its finish time hashes to, lists run in input order,
 // and each list's tail is its last consumer.
-func checkDueLists(t *rapid.T, s *Simulator) {
-	d := &s.due
-	filed := make([]bool, len(s.running))
+func checkDueLists(t *rapid.T, h *headOfLine) {
+	d := &h.due
+	filed := make([]bool, len(h.running))
 	for l := range d.head {
 		last, index := int32(-1), -1
-		for id := d.head[l]; id >= 0; id = s.running[id].next {
-			r := s.running[id]
+		for id := d.head[l]; id >= 0; id = h.running[id].next {
+			r := h.running[id]
 			switch {
 			case filed[id]:
 				t.Fatalf("consumer %d is filed twice", id)
@@ -124,7 +127,7 @@ func checkDueLists(t *rapid.T, s *Simulator) {
 			t.Fatalf("list %d ends with consumer %d, but its tail says %d", l, last, d.tail[l])
 		}
 	}
-	for id, r := range s.running {
+	for id, r := range h.running {
 		if r.waiting && !filed[id] {
 			t.Fatalf("consumer %d's event waits, but it is filed nowhere", id)
 		}
@@ -147,7 +150,7 @@ func TestLaneAwareForgetsTakenEvents(t *testing.T) {
 			if err := s.Add(e); err != nil {
 				t.Fatal(err)
 			}
-			a := &s.aware
+			a := s.dispatch.(*laneAware)
 			if a.front > 1024 && 2*a.front > len(a.fifo) {
 				t.Fatalf("after event %d: %d events held, the first %d of them taken", i, len(a.fifo), a.front)
 			}

@@ -1,9 +1,6 @@
 package konvoy
 
-import (
-	"math"
-	"math/bits"
-)
+import "math"
 
 // consumer is one worker: the time it becomes free and its index.
 type consumer struct {
@@ -133,107 +130,10 @@ func (q *consumerQueue) touch(id int) {
 	if id >= q.size {
 		q.resize(min(max(2*q.size, id+1), q.n))
 	}
-	for q.touched < id { // never under the built-in policies: see dispatchStatic
+	for q.touched < id { // never under the built-in policies: see static.add
 		c := q.touched
 		q.touched++
 		q.busyFrom(c, 0)
 	}
 	q.touched = id + 1 // the caller's busyFrom sets its leaf
-}
-
-// dispatchHeadOfLine gives event e, of key index k and lane ln (-1: none), to
-// the earliest-free consumer, as the lesson's scheduler does: it starts when
-// it has arrived and both the consumer and its lane are free. A consumer
-// whose lane is busy waits idle (head-of-line blocking). It returns the
-// consumer's index, and takes O(log c) time for c consumers.
-func (s *Simulator) dispatchHeadOfLine(e *Event, k, ln int) (id int) {
-	c := s.consumers.next()
-	start := max(c.free, e.Arrival)
-	if ln >= 0 {
-		start = max(start, s.lanes.at(ln).free)
-	}
-	finish := start + e.Duration
-	if c.id >= s.consumers.touched {
-		s.consumers.touch(c.id)
-	}
-	s.consumers.busyFrom(c.id, finish)
-	s.started(e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
-	if c.id >= len(s.running) {
-		s.growRunning(c.id)
-	}
-	r := &s.running[c.id] // field by field: a struct literal goes through the stack
-	r.finish, r.index, r.key, r.step, r.waiting = finish, s.events, k, e.Step, e.Step > 0
-	return c.id
-}
-
-// dispatchStatic gives event e to its lane's owner, the consumer the lane
-// was assigned to when it opened, or to the earliest-free consumer when it
-// has no lane. It starts when it has arrived and the consumer is free: only
-// the owner runs the lane's events, so the lane is free by then. Under a
-// layout whose lanes pin keys it is applied at once; otherwise it waits in
-// its consumer's queue until no later event can finish before it.
-func (s *Simulator) dispatchStatic(e *Event, k, ln int) {
-	c := s.consumers.next()
-	if ln >= 0 {
-		c.id = s.lanes.at(ln).opened % s.consumers.n
-		c.free = s.consumers.freeAt(c.id)
-	}
-	start := max(c.free, e.Arrival)
-	s.consumers.busy(c.id, start+e.Duration)
-	s.started(e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
-	switch {
-	case e.Step == 0:
-	case s.layout.pinsKeys():
-		// Every event of the key that changes its state runs in the key's
-		// one lane, on the lane's owner, after the one before it: the key's
-		// events finish in apply order, and applying one touches no other
-		// key's state (the resequencer's handler, whose measures depend on
-		// every key's applies in time, has no lanes). So applying it now
-		// does what applying it in order of finish would, and a hot key's
-		// events need not wait in memory.
-		s.apply(s.events, k, e.Step, start+e.Duration)
-	default:
-		s.owned.push(c.id, finished{finish: start + e.Duration, index: s.events, key: k, step: e.Step})
-	}
-}
-
-// started records that the event with input index i, of key index k, lane
-// ln, taken by consumer id at taken, starts at start: it takes the lane
-// until it finishes, and its latencies, lane load and schedule slot are
-// counted. A history-only record is done there and then.
-func (s *Simulator) started(e *Event, i, k, ln, id, taken, start int) {
-	finish := start + e.Duration
-	wait := start - e.Arrival
-	if !s.waits.addNear(wait) { // add, with its fast path inlined
-		s.waits.addElsewhere(wait)
-	}
-	if !s.responses.addNear(wait + e.Duration) {
-		s.responses.addElsewhere(wait + e.Duration)
-	}
-	s.maxWait = max(s.maxWait, wait)
-	s.maxResponse = max(s.maxResponse, wait+e.Duration)
-	var carry uint64
-	s.waitLo, carry = bits.Add64(s.waitLo, uint64(wait), 0)
-	s.waitHi += carry
-	if ln >= 0 {
-		l := s.lanes.at(ln)
-		l.free = finish
-		l.load += e.Duration
-		l.addWait(wait)
-		if s.layout.lanes != keyLanes {
-			s.addLaneLoad(k, ln, e.Duration)
-		}
-	}
-	s.rounds = max(s.rounds, finish)
-	if e.Step == 0 {
-		// A history-only record changes no state under any handler, so it
-		// is done when it finishes and never waits to be applied.
-		s.outcome(i, HistoryOnly, finish)
-	}
-	if s.schedule != nil {
-		s.schedule[i].Consumer, s.schedule[i].Taken, s.schedule[i].Start, s.schedule[i].Finish = id, taken, start, finish
-		if ln >= 0 {
-			s.schedule[i].Lane = s.laneName(ln)
-		}
-	}
 }

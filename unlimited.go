@@ -1,0 +1,50 @@
+package konvoy
+
+import "math"
+
+// unlimited is the dispatch of a run with a consumer for every event, the
+// capacity planner's (see chainRounds): each event starts as soon as it has
+// arrived and its lane is free, the least any number of consumers, under
+// any policy, can do. Event i runs on consumer i, which takes it on
+// arrival; the consumers' queue is not used. It holds the events not yet
+// applied, and the lane that sets the run's length.
+type unlimited struct {
+	s       *Simulator
+	pending minHeap[finished] // events not applied yet, by finish and input index
+	last    int               // the lane of the first event, in input order, to finish last; -1: none
+}
+
+// withConsumerPerEvent makes a Simulator dispatch as unlimited does,
+// whatever its policy and consumers.
+func withConsumerPerEvent() Option {
+	return func(o *options) { o.consumerPerEvent = true }
+}
+
+// add starts event e, of key index k and lane ln (-1: none), when it has
+// arrived and its lane is free, and applies the events finished by its
+// arrival: every later event starts no earlier, and one that finishes then
+// has a higher input index. It takes O(log n) time for n events not yet
+// applied, plus O(log n) for each event applied.
+func (u *unlimited) add(e Event, k, ln int) {
+	s := u.s
+	start := e.Arrival
+	if ln >= 0 {
+		start = max(start, s.lanes.at(ln).free)
+	}
+	finish := start + e.Duration
+	if finish > s.rounds || s.events == 0 {
+		u.last = ln
+	}
+	s.started(&e, s.events, k, ln, s.events, e.Arrival, start)
+	if e.Step > 0 {
+		u.pending.push(finish, s.events, finished{finish: finish, index: s.events, key: k, step: e.Step})
+	}
+	s.applyPending(&u.pending, e.Arrival)
+}
+
+// finish applies every event still pending, at the end of a run, in order
+// of finish time, ties by input index.
+func (u *unlimited) finish() { u.s.applyPending(&u.pending, math.MaxInt) }
+
+// held returns the events taken but not yet applied, and what they are.
+func (u *unlimited) held() (int, string) { return len(u.pending), "taken but not yet applied" }
