@@ -84,6 +84,10 @@ func (h *headOfLine) finish() {
 // ones, which the backlog counts with the consumers.
 func (h *headOfLine) held() (int, string) { return 0, "" }
 
+// holdsBacklog is false: a consumer takes the next event as soon as it is
+// free, and every event but a consumer's last is applied by then.
+func (h *headOfLine) holdsBacklog(Layout) bool { return false }
+
 // dueLists files the consumers whose events wait to be applied by finish
 // time, so that those due at a time are found without a search and come out
 // in input order without a sort. A waiting event (one not applied as soon

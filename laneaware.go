@@ -75,6 +75,10 @@ func (a *laneAware) held() (int, string) {
 	return len(a.fifo) - a.front, "from the oldest no consumer could take yet on"
 }
 
+// holdsBacklog is true for layouts with lanes, whose events wait for their
+// lanes while consumers fall behind.
+func (a *laneAware) holdsBacklog(l Layout) bool { return l.lanes != noLanes }
+
 // enqueue puts the held event with input index i, which arrives at
 // arrival, at the tail of lane ln's queue, and schedules the lane for when
 // it can run if it had no event waiting.

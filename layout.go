@@ -150,15 +150,7 @@ func (l Layout) pinsKeys() bool { return l.lanes == keyLanes || l.lanes == parti
 // whose events wait to be applied; and the [Resequencer] under every policy,
 // whose events wait for their gaps. [WithMaxBacklog] limits it.
 func (l Layout) HoldsBacklog(p Policy) bool {
-	switch {
-	case l.handler == resequence:
-		return true
-	case p == LaneAware:
-		return l.lanes != noLanes
-	case p == Static:
-		return l.lanes != noLanes && !l.pinsKeys()
-	}
-	return false
+	return l.handler == resequence || newDispatcher(nil, options{policy: p}).holdsBacklog(l)
 }
 
 // Partitions returns the number of partitions of a [Partitioned] layout, and

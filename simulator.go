@@ -7,18 +7,10 @@ import (
 	"strings"
 )
 
-// Simulator runs the lesson's model on a stream of events, one at a time.
-// Its memory grows with the distinct keys, the lanes and the consumers that
-// have taken an event, not with the events or how long they wait (latency
-// accounting takes under 1 MiB, see [Latency]), but for what the modelled
-// broker or handler would hold too: under [LaneAware], the events that have
-// arrived but no consumer could take yet; under [Static] with lanes that do
-// not pin each key to one lane (a line convoy, a [LaneFunc]), the events
-// taken but not yet applied; under the [Resequencer], the events held until
-// their gaps fill. The first two grow only while consumers fall behind: a
-// busy lane's events, in a batch. And a consumer, once it has taken an
-// event, holds its place: a run with more consumers than events, whose
-// events overlap, holds one for each. [WithMaxBacklog] bounds all of it.
+// Simulator runs the model on a stream of events, one at a time: make one
+// with [NewSimulator], call Add with each event in arrival order, then
+// Result. [Simulate] does all three for a slice; [Sweep] runs many
+// configurations over one pass of a stream.
 //
 // Under the default [HeadOfLine] policy, Add dispatches each event, in the
 // order given, to the consumer that becomes free earliest (ties: the lowest
@@ -26,15 +18,20 @@ import (
 // consumer and its lane, if the layout gives it one, are free, and finishes
 // Duration rounds later; the consumer and the lane stay busy until then.
 // Events are applied to their keys' states in order of finish time, ties by
-// input index; an event is applied as soon as no later event can finish
-// before it, so at most one event per consumer waits to be applied.
-// [LaneAware] and [Static] dispatch differently (see [Policy]); under
-// LaneAware the simulator also holds the events that no consumer could take
-// yet, as the broker would.
+// input index, each as soon as no later event can finish before it.
+// [LaneAware] and [Static] dispatch differently (see [Policy]).
 //
-// A Simulator is made by [NewSimulator]; Add and Result panic, with a
-// "konvoy:" prefix, on a nil or zero Simulator. It is not safe for
-// concurrent use.
+// Memory grows with the distinct keys, the lanes and the consumers that have
+// taken an event, not with the events or how long they wait (see
+// [Latency]), but for what the modelled broker or handler would hold too:
+// under LaneAware, the events no consumer could take yet; under Static with
+// lanes that do not pin each key to one lane, the events taken but not yet
+// applied; under the [Resequencer], the events held until their gaps fill;
+// and one event for each consumer that has taken one. [WithMaxBacklog]
+// bounds all of it.
+//
+// Add and Result panic, with a "konvoy:" prefix, on a Simulator not made by
+// NewSimulator. A Simulator is not safe for concurrent use.
 type Simulator struct {
 	layout      Layout
 	opts        options
@@ -87,6 +84,24 @@ type dispatcher interface {
 	// consumer that has taken an event, and what they are, for the
 	// backlog.
 	held() (n int, what string)
+	// holdsBacklog tells whether the policy can hold more events than
+	// one for each consumer under layout l, whatever its handler; see
+	// [Layout.HoldsBacklog].
+	holdsBacklog(l Layout) bool
+}
+
+// newDispatcher returns the dispatcher of the policy o sets, for s: the one
+// place that asks which policy runs.
+func newDispatcher(s *Simulator, o options) dispatcher {
+	switch {
+	case o.consumerPerEvent:
+		return &unlimited{s: s, last: -1}
+	case o.policy == LaneAware:
+		return &laneAware{s: s}
+	case o.policy == Static:
+		return &static{s: s}
+	}
+	return &headOfLine{s: s}
 }
 
 // MaxConsumers is the most consumers a run can have.
@@ -107,16 +122,7 @@ func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, err
 		return nil, fmt.Errorf("konvoy: unknown %v", s.opts.policy)
 	}
 	s.consumers = newConsumerQueue(consumers)
-	switch {
-	case s.opts.consumerPerEvent:
-		s.dispatch = &unlimited{s: s, last: -1}
-	case s.opts.policy == LaneAware:
-		s.dispatch = &laneAware{s: s}
-	case s.opts.policy == Static:
-		s.dispatch = &static{s: s}
-	default:
-		s.dispatch = &headOfLine{s: s}
-	}
+	s.dispatch = newDispatcher(s, s.opts)
 	if s.opts.scheduleLimit > 0 {
 		s.schedule = make([]Slot, 0, min(s.opts.scheduleLimit, 1024))
 	}

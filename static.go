@@ -61,6 +61,10 @@ func (st *static) finish() { st.applyOwned(math.MaxInt) }
 // held returns the events taken but not yet applied, and what they are.
 func (st *static) held() (int, string) { return st.owned.n, "taken but not yet applied" }
 
+// holdsBacklog is true for lanes that do not pin each key to one lane,
+// whose events wait in their owners' queues to be applied in order.
+func (st *static) holdsBacklog(l Layout) bool { return l.lanes != noLanes && !l.pinsKeys() }
+
 // ownedQueues holds, under the static policy, each consumer's events that
 // are not applied yet. A consumer runs its events one after another in
 // input order, each starting no earlier than the last one finished, so its

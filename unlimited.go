@@ -48,3 +48,7 @@ func (u *unlimited) finish() { u.s.applyPending(&u.pending, math.MaxInt) }
 
 // held returns the events taken but not yet applied, and what they are.
 func (u *unlimited) held() (int, string) { return len(u.pending), "taken but not yet applied" }
+
+// holdsBacklog is true: with a consumer for every event, every event runs
+// at once and may wait to be applied.
+func (u *unlimited) holdsBacklog(Layout) bool { return true }
