@@ -2,34 +2,48 @@
 // it is built.
 //
 // Events that overwrite an entity's state must be applied in order per key.
-// konvoy runs one set of events through a [Layout] — free consumption, a
-// sequential convoy with one lane per key or per coarser line, or free
-// consumption with a version-stamped handler — on a number of consumers, and
-// measures, in a [Result], what each layout breaks (backward writes, keys
-// left in a wrong final state, events skipped) and what it costs (rounds,
-// lanes, the heaviest lane, effective parallelism). [Cost],
-// [SelectiveMultiplier] and [SplitRate] turn those measures into a capacity
-// plan for a peak write rate.
+// konvoy runs a set of [Event] values through a [Layout] on a number of
+// consumers and measures, in a [Result], what the layout breaks (backward
+// writes, keys left in a wrong final state, events skipped) and what it
+// costs (rounds, lanes, the heaviest lane, parallelism, latency). The model
+// is the one of the lesson "Sıralı Konvoy" (sequential convoy), whose data
+// is in package lesson; [Simulate] on it reproduces every figure the lesson
+// prints.
 //
-// The model is the one of the lesson "Sıralı Konvoy" (sequential convoy), and
-// [Simulate] on the lesson's events (package lesson) reproduces every figure the lesson prints.
-// [Simulator] runs the same model on a stream of events in memory that grows
-// with the keys and lanes, not the events, at about ten million events a
-// second on one core. Consumers and partitions cost memory only once events
-// use them, up to [MaxConsumers] and [MaxPartitions].
+// # Which function to use
 //
-// Beyond the lesson: [SelectiveConvoy] puts only ordered events in lanes,
-// [Partitioned] hashes keys onto partitions exactly as Kafka's default
-// partitioner does ([KafkaPartition], [PartitionsFor]), and [Resequencer]
-// holds early events back instead of rejecting them. Events may arrive over
-// time ([Event].Arrival), and a [Result] reports wait and response
-// percentiles ([Latency]), exact below [ExactLatency] rounds and within
-// 1/1024 above, in bounded memory. [WithPolicy] chooses how free consumers pick
-// events: [HeadOfLine] (the lesson's rule), [LaneAware] (Service Bus
-// sessions, SQS FIFO message groups) or [Static] (Kafka consumer groups);
-// [WithSchedule] keeps every event's [Slot] for pictures. [PlanConsumers]
-// answers how many consumers keep up with a peak rate, and where no number
-// of consumers helps.
+//   - [Simulate] runs a slice of events under one layout and consumer count.
+//   - [Simulator] does the same for a stream too large to hold, one event at
+//     a time, in memory that grows with the keys and lanes, not the events.
+//   - [Sweep] runs many configurations ([Config]) over one pass of a stream
+//     (iter.Seq2[Event, error], as package eventlog reads it; [Values] turns
+//     a slice into one), in parallel.
+//   - [PlanConsumers] finds how many consumers keep up with a peak rate, and
+//     the rate no number of consumers beats.
+//   - [PartitionsFor] finds how many Kafka partitions keep hash collisions
+//     within a share of the heaviest partition; [KafkaPartition] places a key
+//     as Kafka's default partitioner does.
+//   - [CompareSelective] sets the selective convoy's simulated cost beside
+//     the lesson's formula, [SelectiveMultiplier]; [Cost] and [SplitRate]
+//     are the lesson's other capacity figures.
+//
+// # Layouts, policies and options
+//
+// The lesson's layouts are [Free], [Convoy], [LineConvoy] and
+// [VersionStamp]; beyond them, [SelectiveConvoy], [Partitioned] and
+// [Resequencer], and [NewLayout] for any grouping of events into lanes.
+// [WithPolicy] chooses how free consumers pick events: [HeadOfLine] (the
+// lesson's rule), [LaneAware] (Service Bus sessions, SQS FIFO message
+// groups) or [Static] (Kafka consumer groups). [WithSchedule] keeps every
+// event's [Slot] for pictures; [WithMaxBacklog] bounds what a run holds.
+//
+// # Errors
+//
+// An invalid event is an [EventError], found with errors.As, naming the
+// event's index, key and field; [ErrOrder], [ErrOverflow], [ErrBacklog],
+// [ErrTooManyKeys] and [ErrScheduleFull] tell, with errors.Is, why a run
+// stopped. A bad argument is an error too; misuse that only a programmer can
+// make (a nil option or stream) panics with a "konvoy:" prefix.
 //
 // # Glossary
 //
@@ -56,7 +70,7 @@
 //	en yüklü şerit       heaviest lane       Result.HeaviestLane
 //	maliyet              cost                Cost
 //	KK1                  ordered share       the orderedShare of SelectiveMultiplier
-//	tepe yazma hızı      peak write rate     lesson.PeakRate, SplitRate
+//	tepe yazma hızı      peak write rate     SplitRate, lesson.PeakRate
 //	seçici konvoy        selective convoy    SelectiveConvoy, SelectiveMultiplier
 //
 // # The model
