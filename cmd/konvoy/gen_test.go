@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/internal/report"
 	"github.com/sirali-konvoy/konvoy/synth"
 )
 
@@ -74,7 +75,7 @@ func TestGenRoundTrip(t *testing.T) {
 			if status != 0 || errOut != "" {
 				t.Fatalf("-events -: status %d, stderr %q", status, errOut)
 			}
-			var recs []record
+			var recs []report.Record
 			if err := json.Unmarshal([]byte(out), &recs); err != nil {
 				t.Fatal(err)
 			}
