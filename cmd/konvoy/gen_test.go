@@ -140,8 +140,8 @@ func TestGenUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-format", "xml"}, `konvoy gen: -format is "xml"; want csv or jsonl`},
-		{[]string{"-duration", "normal:1"}, `konvoy gen: -duration: distribution "normal:1": unknown kind "normal"`},
-		{[]string{"-duration", "uniform:3,1"}, `konvoy gen: -duration: distribution "uniform:3,1": uniform bounds are 3 and 1`},
+		{[]string{"-duration", "normal:1"}, `konvoy gen: -duration "normal:1": unknown kind "normal"; want fixed, uniform, exp or lognormal`},
+		{[]string{"-duration", "uniform:3,1"}, `konvoy gen: -duration "uniform:3,1": uniform bounds are 3 and 1`},
 		{[]string{"-keys", "0"}, "konvoy gen: -keys is 0; want 1 to"},
 		{[]string{"-events", "-1"}, "konvoy gen: -events is -1; want 0 to"},
 		{[]string{"-events", "1e6"}, `invalid value "1e6" for flag -events`},
