@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
+	"regexp"
+	"strings"
 )
 
 // Limits of a Config's counts. MaxEvents and MaxSpan are 2^40 on 64-bit
@@ -130,7 +133,8 @@ func Default() Config {
 
 // Check returns nil when c is valid, and otherwise an error listing every
 // field out of range, one per line, each starting "synth: " and naming the
-// field, its value and the range it needs.
+// field, its value and the range it needs: the errors.Join of one
+// [*ConfigError] per problem.
 func (c Config) Check() error {
 	var p problems
 	c.checkCounts(&p)
@@ -139,18 +143,44 @@ func (c Config) Check() error {
 	return errors.Join(p...)
 }
 
+// A ConfigError is one problem that Check finds in a Config: the field
+// out of range, its value and what it needs.
+type ConfigError struct {
+	Field   string // the field, as Config names it
+	Problem string // "Field is value; want ...", naming fields as Config does
+}
+
+// Error returns "synth: " and the problem.
+func (e *ConfigError) Error() string { return "synth: " + e.Problem }
+
+// Rename returns the problem with every name of a Config field in it
+// replaced by name(field): how a command whose flags set the fields
+// names them.
+func (e *ConfigError) Rename(name func(field string) string) string {
+	return configFields.ReplaceAllStringFunc(e.Problem, name)
+}
+
+// configFields matches the name of a field of Config as a whole word.
+var configFields = func() *regexp.Regexp {
+	var names []string
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[Config]()) {
+		names = append(names, f.Name)
+	}
+	return regexp.MustCompile(`\b(` + strings.Join(names, "|") + `)\b`)
+}()
+
 // problems collects what Check finds wrong, in order.
 type problems []error
 
-// bad adds a problem, "synth: " and format.
-func (p *problems) bad(format string, args ...any) {
-	*p = append(*p, fmt.Errorf("synth: "+format, args...))
+// bad adds a problem of field: format, which names it, with args.
+func (p *problems) bad(field, format string, args ...any) {
+	*p = append(*p, &ConfigError{Field: field, Problem: fmt.Sprintf(format, args...)})
 }
 
 // count adds a problem when the count v of field name is not lo to hi unit.
 func (p *problems) count(name string, v, lo, hi int, unit string) {
 	if v < lo || v > hi {
-		p.bad("%s is %d; want %d to %d %s", name, v, lo, hi, unit)
+		p.bad(name, "%s is %d; want %d to %d %s", name, v, lo, hi, unit)
 	}
 }
 
@@ -182,14 +212,14 @@ func (c Config) checkDraws(p *problems) {
 		v    float64
 	}{{"KeySkew", c.KeySkew}, {"LineSkew", c.LineSkew}} {
 		if !(f.v >= 0 && f.v <= math.MaxFloat64) {
-			p.bad("%s is %v; want a finite Zipf exponent ≥ 0", f.name, f.v)
+			p.bad(f.name, "%s is %v; want a finite Zipf exponent ≥ 0", f.name, f.v)
 		}
 	}
 	if !(c.OutOfOrder >= 0 && c.OutOfOrder <= 1) {
-		p.bad("OutOfOrder is %v; want a probability from 0 to 1", c.OutOfOrder)
+		p.bad("OutOfOrder", "OutOfOrder is %v; want a probability from 0 to 1", c.OutOfOrder)
 	}
 	if err := c.Duration.check(); err != nil {
-		p.bad("Duration %v: %v", c.Duration, err)
+		p.bad("Duration", "Duration %v: %v", c.Duration, err)
 	}
 }
 
@@ -197,16 +227,16 @@ func (c Config) checkDraws(p *problems) {
 // wrong, the span of the arrivals.
 func (c Config) checkArrivals(p *problems) {
 	if !(c.Rate >= 0 && c.Rate <= math.MaxFloat64) {
-		p.bad("Rate is %v; want 0 (a batch) or a finite number of events per round > 0", c.Rate)
+		p.bad("Rate", "Rate is %v; want 0 (a batch) or a finite number of events per round > 0", c.Rate)
 	}
 	if c.BurstEvery < 0 {
-		p.bad("BurstEvery is %d; want 0 (no bursts) or a period of 1 or more rounds", c.BurstEvery)
+		p.bad("BurstEvery", "BurstEvery is %d; want 0 (no bursts) or a period of 1 or more rounds", c.BurstEvery)
 	}
 	bursts := c.Rate > 0 && c.BurstEvery > 0
 	if bursts {
 		p.count("BurstLen", c.BurstLen, 1, c.BurstEvery, "rounds (at most BurstEvery)")
 		if !(c.BurstFactor > 0 && c.BurstFactor <= math.MaxFloat64) {
-			p.bad("BurstFactor is %v; want a finite rate multiplier > 0", c.BurstFactor)
+			p.bad("BurstFactor", "BurstFactor is %v; want a finite rate multiplier > 0", c.BurstFactor)
 		}
 	}
 	if len(*p) == 0 && c.Rate > 0 {
@@ -217,9 +247,9 @@ func (c Config) checkArrivals(p *problems) {
 		span := float64(c.Events) / slowest
 		switch {
 		case !(span <= MaxSpan):
-			p.bad("Rate %v spreads %d events over about %.3g rounds; want at most %d rounds: raise Rate", c.Rate, c.Events, span, int64(MaxSpan))
+			p.bad("Rate", "Rate %v spreads %d events over about %.3g rounds; want at most %d rounds: raise Rate", c.Rate, c.Events, span, int64(MaxSpan))
 		case bursts && span/float64(c.BurstEvery) > MaxBursts:
-			p.bad("BurstEvery is %d; want a period that the stream, spread over about %.3g rounds, crosses at most %d times: lengthen BurstEvery or raise Rate",
+			p.bad("BurstEvery", "BurstEvery is %d; want a period that the stream, spread over about %.3g rounds, crosses at most %d times: lengthen BurstEvery or raise Rate",
 				c.BurstEvery, span, MaxBursts)
 		}
 	}

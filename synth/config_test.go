@@ -1,6 +1,7 @@
 package synth_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -135,5 +136,19 @@ func TestBurstFieldsIgnoredWithoutBursts(t *testing.T) {
 	c.BurstEvery = 5
 	if err := c.Check(); err != nil {
 		t.Errorf("bursts with Rate 0: Check() = %v; want nil", err)
+	}
+}
+
+// Each problem Check finds is a *ConfigError that names its field, and
+// Rename names the fields as a caller does.
+func TestCheckErrorsAreConfigErrors(t *testing.T) {
+	err := synth.Config{Keys: 1, Lines: 1, StepsPerKey: 3, OrderedSteps: 5, InFlight: 1}.Check()
+	var ce *synth.ConfigError
+	if !errors.As(err, &ce) || ce.Field != "OrderedSteps" {
+		t.Fatalf("Check() = %v; want a *ConfigError on OrderedSteps", err)
+	}
+	flag := func(field string) string { return "-" + strings.ToLower(field) }
+	if got, want := ce.Rename(flag), "-orderedsteps is 5; want 0 to 3 ordered steps (at most -stepsperkey)"; got != want {
+		t.Errorf("Rename = %q; want %q", got, want)
 	}
 }

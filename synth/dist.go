@@ -78,11 +78,33 @@ func (d Dist) String() string {
 // ParseDist reads a distribution written as [Dist.String] writes it:
 // "fixed:N", "uniform:LO,HI", "exp:MEAN" (or "exponential:MEAN") or
 // "lognormal:MU,SIGMA". It returns an error naming the problem when s is
-// not one of these or its parameters are out of range.
+// not one of these or its parameters are out of range: a [*DistError].
 func ParseDist(s string) (Dist, error) {
+	d, err := parseDist(s)
+	if err != nil {
+		return Dist{}, &DistError{Text: s, Err: err}
+	}
+	return d, nil
+}
+
+// A DistError is ParseDist's error: the text it could not read as a
+// distribution, and why.
+type DistError struct {
+	Text string // the text given to ParseDist
+	Err  error  // what was wrong with it, and what ParseDist wants
+}
+
+// Error returns "synth: distribution", the text quoted, and what was wrong.
+func (e *DistError) Error() string { return fmt.Sprintf("synth: distribution %q: %v", e.Text, e.Err) }
+
+// Unwrap returns e.Err.
+func (e *DistError) Unwrap() error { return e.Err }
+
+// parseDist is ParseDist, whose errors do not name s.
+func parseDist(s string) (Dist, error) {
 	name, args, ok := strings.Cut(s, ":")
 	if !ok {
-		return Dist{}, fmt.Errorf("synth: distribution %q: want fixed:N, uniform:LO,HI, exp:MEAN or lognormal:MU,SIGMA", s)
+		return Dist{}, errors.New("want fixed:N, uniform:LO,HI, exp:MEAN or lognormal:MU,SIGMA")
 	}
 	params := strings.Split(args, ",")
 	var d Dist
@@ -90,61 +112,61 @@ func ParseDist(s string) (Dist, error) {
 	switch name {
 	case "fixed":
 		var n []int
-		if n, err = ints(s, params, 1); err == nil {
+		if n, err = ints(params, 1); err == nil {
 			d = Fixed(n[0])
 		}
 	case "uniform":
 		var n []int
-		if n, err = ints(s, params, 2); err == nil {
+		if n, err = ints(params, 2); err == nil {
 			d = Uniform(n[0], n[1])
 		}
 	case "exp", "exponential":
 		var x []float64
-		if x, err = floats(s, params, 1); err == nil {
+		if x, err = floats(params, 1); err == nil {
 			d = Exponential(x[0])
 		}
 	case "lognormal":
 		var x []float64
-		if x, err = floats(s, params, 2); err == nil {
+		if x, err = floats(params, 2); err == nil {
 			d = LogNormal(x[0], x[1])
 		}
 	default:
-		return Dist{}, fmt.Errorf("synth: distribution %q: unknown kind %q; want fixed, uniform, exp or lognormal", s, name)
+		return Dist{}, fmt.Errorf("unknown kind %q; want fixed, uniform, exp or lognormal", name)
 	}
 	if err != nil {
 		return Dist{}, err
 	}
 	if err := d.check(); err != nil {
-		return Dist{}, fmt.Errorf("synth: distribution %q: %w", s, err)
+		return Dist{}, err
 	}
 	return d, nil
 }
 
 // ints checks that params holds want integers and returns them.
-func ints(s string, params []string, want int) ([]int, error) {
+func ints(params []string, want int) ([]int, error) {
 	if len(params) != want {
-		return nil, fmt.Errorf("synth: distribution %q: want %d integer parameter(s), got %d", s, want, len(params))
+		return nil, fmt.Errorf("want %d integer parameter(s), got %d", want, len(params))
 	}
 	n := make([]int, want)
 	for i, p := range params {
 		var err error
 		if n[i], err = strconv.Atoi(strings.TrimSpace(p)); err != nil {
-			return nil, fmt.Errorf("synth: distribution %q: parameter %q is not an integer", s, p)
+			return nil, fmt.Errorf("parameter %q is not an integer", p)
 		}
 	}
 	return n, nil
 }
 
 // floats checks that params holds want numbers and returns them.
-func floats(s string, params []string, want int) ([]float64, error) {
+func floats(params []string, want int) ([]float64, error) {
 	if len(params) != want {
-		return nil, fmt.Errorf("synth: distribution %q: want %d parameter(s), got %d", s, want, len(params))
+		return nil, fmt.Errorf("want %d parameter(s), got %d", want, len(params))
 	}
 	x := make([]float64, want)
 	for i, p := range params {
 		var err error
 		if x[i], err = strconv.ParseFloat(strings.TrimSpace(p), 64); err != nil {
-			return nil, fmt.Errorf("synth: distribution %q: parameter %q is not a number", s, p)
+			return nil, fmt.Errorf("parameter %q is not a number", p)
 		}
 	}
 	return x, nil

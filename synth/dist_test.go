@@ -1,6 +1,7 @@
 package synth_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -101,5 +102,14 @@ func TestDurations(t *testing.T) {
 	}
 	if got := durations(t, synth.Exponential(0), 100); got[0] != 0 || got[99] != 0 {
 		t.Errorf("Exponential(0) gave %v; want 0", got)
+	}
+}
+
+// ParseDist's errors are *DistErrors holding the text and what was wrong.
+func TestParseDistErrorIsDistError(t *testing.T) {
+	_, err := synth.ParseDist("normal:1")
+	var de *synth.DistError
+	if !errors.As(err, &de) || de.Text != "normal:1" || !strings.HasPrefix(de.Err.Error(), `unknown kind "normal"`) {
+		t.Fatalf("ParseDist(\"normal:1\") = %v; want a *DistError on the text, of its kind", err)
 	}
 }

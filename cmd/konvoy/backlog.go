@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-
-	"github.com/sirali-konvoy/konvoy"
 )
 
 // defaultMaxBacklog is -max-backlog's default: some 8M events held, at 32
@@ -27,22 +25,4 @@ func (c *command) backlog(n *int) {
 		*n = m
 		return nil
 	})
-}
-
-// backlogShare returns the backlog each of runs runs may hold, total
-// shared equally, at least 1; 0, no limit, when total is 0.
-func backlogShare(total, runs int) int {
-	if total == 0 {
-		return 0
-	}
-	return max(1, total/max(1, runs))
-}
-
-// backlogHint adds to err, when a run's backlog outgrew its share of total,
-// shared by runs runs, what can be done about it.
-func backlogHint(err error, total, runs int) error {
-	if !errors.Is(err, konvoy.ErrBacklog) {
-		return err
-	}
-	return fmt.Errorf("%w; -max-backlog %d is shared by %d runs: raise it, or run fewer layouts, policies or consumer counts", err, total, runs)
 }

@@ -2,9 +2,10 @@ package main
 
 import (
 	"bufio"
+	"cmp"
+	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy/eventlog"
@@ -16,7 +17,7 @@ import (
 const genBufferSize = 256 << 10
 
 // genFlags maps synth.Config's field names, as synth's errors name them, to
-// the flags of konvoy gen that set them.
+// the flags of konvoy gen that set them (synth.ConfigError.Rename).
 var genFlags = map[string]string{
 	"Seed":         "-seed",
 	"Events":       "-events",
@@ -35,9 +36,6 @@ var genFlags = map[string]string{
 	"BurstFactor":  "-burst-factor",
 }
 
-// configField matches a field name of synth.Config as a whole word.
-var configField = regexp.MustCompile(`\b(Seed|Events|Keys|KeySkew|Lines|LineSkew|StepsPerKey|OrderedSteps|InFlight|OutOfOrder|Duration|Rate|BurstEvery|BurstLen|BurstFactor)\b`)
-
 // runGen is konvoy gen: it writes the synthetic trace its flags describe to
 // stdout, one event at a time, and returns the exit status.
 func runGen(args []string, stdout, stderr io.Writer) int {
@@ -47,7 +45,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	}
 	bw := bufio.NewWriterSize(stdout, genBufferSize)
 	if err := eventlog.WriteAll(bw, format, synth.Events(cfg)); err != nil {
-		fmt.Fprintln(stderr, "konvoy gen:", strings.TrimPrefix(err.Error(), "eventlog: "))
+		fmt.Fprintln(stderr, "konvoy gen:", err)
 		return 1
 	}
 	if err := bw.Flush(); err != nil {
@@ -87,17 +85,24 @@ func parseGen(args []string, stderr io.Writer) (synth.Config, eventlog.Format, e
 	}
 	f, _ := eventlog.ParseFormat(format)
 	d, err := synth.ParseDist(*duration)
-	if err != nil {
-		return cfg, 0, usageError{fmt.Sprintf("konvoy gen: -duration: %s", strings.TrimPrefix(err.Error(), "synth: "))}
+	if de := (*synth.DistError)(nil); errors.As(err, &de) {
+		return cfg, 0, fs.usagef("-duration %q: %v", de.Text, de.Err)
 	}
 	cfg.Duration = d
 	if err := cfg.Check(); err != nil {
-		var lines []string
-		for _, line := range strings.Split(err.Error(), "\n") {
-			line = strings.TrimPrefix(line, "synth: ")
-			lines = append(lines, "konvoy gen: "+configField.ReplaceAllStringFunc(line, func(field string) string { return genFlags[field] }))
-		}
-		return cfg, 0, usageError{strings.Join(lines, "\n")}
+		return cfg, 0, usageError{configProblems(err)}
 	}
 	return cfg, f, nil
+}
+
+// configProblems are the problems err, synth.Config.Check's, lists, one a
+// line, each naming the flags of konvoy gen that set the fields it names.
+func configProblems(err error) string {
+	var lines []string
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		if ce := (*synth.ConfigError)(nil); errors.As(e, &ce) {
+			lines = append(lines, "konvoy gen: "+ce.Rename(func(field string) string { return cmp.Or(genFlags[field], field) }))
+		}
+	}
+	return strings.Join(lines, "\n")
 }

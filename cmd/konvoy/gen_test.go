@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/internal/report"
 	"github.com/sirali-konvoy/konvoy/synth"
 )
 
@@ -74,7 +75,7 @@ func TestGenRoundTrip(t *testing.T) {
 			if status != 0 || errOut != "" {
 				t.Fatalf("-events -: status %d, stderr %q", status, errOut)
 			}
-			var recs []record
+			var recs []report.Record
 			if err := json.Unmarshal([]byte(out), &recs); err != nil {
 				t.Fatal(err)
 			}
@@ -139,8 +140,8 @@ func TestGenUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-format", "xml"}, `konvoy gen: -format is "xml"; want csv or jsonl`},
-		{[]string{"-duration", "normal:1"}, `konvoy gen: -duration: distribution "normal:1": unknown kind "normal"`},
-		{[]string{"-duration", "uniform:3,1"}, `konvoy gen: -duration: distribution "uniform:3,1": uniform bounds are 3 and 1`},
+		{[]string{"-duration", "normal:1"}, `konvoy gen: -duration "normal:1": unknown kind "normal"; want fixed, uniform, exp or lognormal`},
+		{[]string{"-duration", "uniform:3,1"}, `konvoy gen: -duration "uniform:3,1": uniform bounds are 3 and 1`},
 		{[]string{"-keys", "0"}, "konvoy gen: -keys is 0; want 1 to"},
 		{[]string{"-events", "-1"}, "konvoy gen: -events is -1; want 0 to"},
 		{[]string{"-events", "1e6"}, `invalid value "1e6" for flag -events`},

@@ -81,11 +81,11 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/chart"
 	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/internal/report"
 	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
@@ -148,7 +148,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var out string
 	var pics pictures
 	if opt.events == "" {
-		out, err = lessonReport(lesson.Events(), opt)
+		out, err = report.Lesson(lesson.Events(), report.LessonOptions{Consumers: opt.consumers[0], Policies: opt.policies, Partitions: opt.partitions, Latency: opt.latency})
 		if err == nil && opt.plot != "" {
 			pics, err = lessonPictures(opt)
 		}
@@ -271,14 +271,6 @@ func checkReport(opt options, c *command) error {
 		return c.usagef("-peak is %v; want a rate of 0 or more events/s", opt.peak)
 	}
 	return nil
-}
-
-// resolutionNote is how the report names a round's length.
-func resolutionNote(d time.Duration) string {
-	if d == 0 {
-		return ""
-	}
-	return " of " + d.String()
 }
 
 // parseLayouts reads -layouts of the command cmd: built-in layout names,

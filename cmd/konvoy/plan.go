@@ -9,6 +9,7 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/internal/report"
 	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
@@ -30,19 +31,11 @@ const maxPartitionSearch = 1 << 16
 
 // planOptions are konvoy plan's parsed command line.
 type planOptions struct {
-	events        string // "" for the lesson
-	reader        eventlog.Reader
-	layoutNames   []string
-	partitions    int // -partitions; 0 for the count the partition search finds
-	policies      []konvoy.Policy
-	peak          float64
-	round         time.Duration
-	maxConsumers  int
-	maxBacklog    int // -max-backlog: the events all runs may hold, 0 for no limit
-	consumers     int // -consumers; 0 for the count free consumption needs
-	collision     float64
-	maxPartitions int
-	format        string
+	report.PlanOptions
+	events      string // "" for the lesson
+	reader      eventlog.Reader
+	layoutNames []string
+	format      string
 }
 
 // runPlan is konvoy plan: it answers how many consumers each layout needs at
@@ -74,18 +67,18 @@ func planReport(opt planOptions, stdin io.Reader) (string, error) {
 			return "", err
 		}
 		defer src.close()
-		if src.stats.Events() == 0 {
-			return "", errNoEvents(src.name)
+		if src.Stats.Events() == 0 {
+			return "", errNoEvents(src.Name)
 		}
 	}
-	a, err := answerPlan(src, opt)
+	a, err := report.NewPlan(&src.PlanSource, opt.PlanOptions)
 	if err != nil {
 		return "", err
 	}
 	if opt.format == "json" {
-		return planJSON(a)
+		return report.PlanJSON(a)
 	}
-	return planText(a), nil
+	return report.PlanText(a), nil
 }
 
 // needsLines tells whether layout names, as -layouts gives them, name a
@@ -110,36 +103,39 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 		"for the lesson's events or a trace. The planner reads a trace several times; standard input is",
 		"copied to a temporary file first.")
 	c.StringVar(&opt.events, "events", "", "plan for the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input) instead of the lesson")
-	c.Float64Var(&opt.peak, "peak", lesson.PeakRate, "the peak write `rate` to keep up with, in events/s")
+	c.Float64Var(&opt.Peak, "peak", lesson.PeakRate, "the peak write `rate` to keep up with, in events/s")
 	c.rule(func() error {
-		if !(opt.peak > 0) || math.IsInf(opt.peak, 1) {
-			return c.usagef("-peak is %v; want a positive rate in events/s", opt.peak)
+		if !(opt.Peak > 0) || math.IsInf(opt.Peak, 1) {
+			return c.usagef("-peak is %v; want a positive rate in events/s", opt.Peak)
 		}
 		return nil
 	})
-	c.DurationVar(&opt.round, "round-time", 0, "how long one round lasts: the service time of an event of duration 1 (default: -unit when given, else 10ms)")
+	c.DurationVar(&opt.Round, "round-time", 0, "how long one round lasts: the service time of an event of duration 1 (default: -unit when given, else 10ms)")
 	c.Var(&layouts, "layouts", "the layouts `L,...` to plan for: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer; or all of them, all")
-	c.count(&opt.partitions, "partitions", 0, konvoy.MaxPartitions, true, "the `N` partitions of the layout partitioned (default: the fewest that keep collisions within -collision, else -max-partitions)")
-	c.policy(&opt.policies, "the dispatch policies `P,...`: head-of-line, lane-aware, static, or all (default head-of-line)")
-	c.count(&opt.maxConsumers, "max-consumers", 1024, konvoy.MaxConsumers, false, "the most consumers, `N`, the planner tries")
-	c.count(&opt.consumers, "consumers", 0, konvoy.MaxConsumers, true, "measure the selective convoy's and the formula's costs at `N` consumers (default: the fewest with which free consumption keeps up)")
-	c.Float64Var(&opt.collision, "collision", 0.05, "the `share` of the heaviest partition's load that other keys' collisions may take, 0 to 1")
+	c.count(&opt.Partitions, "partitions", 0, konvoy.MaxPartitions, true, "the `N` partitions of the layout partitioned (default: the fewest that keep collisions within -collision, else -max-partitions)")
+	c.policy(&opt.Policies, "the dispatch policies `P,...`: head-of-line, lane-aware, static, or all (default head-of-line)")
+	c.count(&opt.MaxConsumers, "max-consumers", 1024, konvoy.MaxConsumers, false, "the most consumers, `N`, the planner tries")
+	c.count(&opt.Consumers, "consumers", 0, konvoy.MaxConsumers, true, "measure the selective convoy's and the formula's costs at `N` consumers (default: the fewest with which free consumption keeps up)")
+	c.Float64Var(&opt.Collision, "collision", 0.05, "the `share` of the heaviest partition's load that other keys' collisions may take, 0 to 1")
 	c.rule(func() error {
-		if !(opt.collision >= 0 && opt.collision <= 1) {
-			return c.usagef("-collision is %v; want a share from 0 to 1", opt.collision)
+		if !(opt.Collision >= 0 && opt.Collision <= 1) {
+			return c.usagef("-collision is %v; want a share from 0 to 1", opt.Collision)
 		}
 		return nil
 	})
-	c.count(&opt.maxPartitions, "max-partitions", 256, maxPartitionSearch, false, fmt.Sprintf("the most partitions, `N`, the partition search tries, up to %d: it tries each count in turn, over every key", maxPartitionSearch))
+	c.count(&opt.MaxPartitions, "max-partitions", 256, maxPartitionSearch, false, fmt.Sprintf("the most partitions, `N`, the partition search tries, up to %d: it tries each count in turn, over every key", maxPartitionSearch))
 	c.choice(&opt.format, "format", "text", "the plan's `format`: text or json", "text or json", "text", "json")
 	c.rule(func() (err error) {
 		opt.layoutNames = layouts
-		_, err = parsePlanLayouts(layouts, max(1, opt.partitions), c.given["partitions"])
+		opt.Layouts = func(partitions int) ([]konvoy.Layout, error) {
+			return parsePlanLayouts(layouts, partitions, opt.Partitions > 0)
+		}
+		_, err = parsePlanLayouts(layouts, max(1, opt.Partitions), c.given["partitions"])
 		return err
 	})
 	reader := c.traceFlags(&opt.events)
-	c.backlog(&opt.maxBacklog)
-	c.rule(func() error { return roundTime(c, &opt.round, reader.Resolution) })
+	c.backlog(&opt.MaxBacklog)
+	c.rule(func() error { return roundTime(c, &opt.Round, reader.Resolution) })
 	if err := c.parse(args); err != nil {
 		return opt, err
 	}

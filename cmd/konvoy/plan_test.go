@@ -42,7 +42,18 @@ func TestPlanLessonAnswer(t *testing.T) {
 	if status != 0 || errOut != "" {
 		t.Fatalf("status %d, stderr %q", status, errOut)
 	}
-	var doc planDoc
+	var doc struct {
+		Plans []struct {
+			Layout    string
+			Consumers int
+		}
+		Peak         float64
+		RoundSeconds float64 `json:"round_seconds"`
+		Partitions   struct {
+			Partitions int
+			Found      bool
+		}
+	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}

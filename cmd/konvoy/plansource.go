@@ -8,6 +8,7 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/internal/report"
 	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
@@ -19,23 +20,17 @@ var planHeldBytes = 64 << 20
 // planSource is the trace konvoy plan answers for, which the planner ranges
 // over many times, and what its first reading counted.
 type planSource struct {
-	name        string // as the report and its messages name the trace
-	lesson      bool   // the events are the lesson's
-	events      iter.Seq2[konvoy.Event, error]
-	temp        string // a copy of standard input, which close removes
-	stats       eventlog.Stats
-	work        int
-	rounded     int
-	lastArrival int // the last event's arrival: 0 for a batch
+	report.PlanSource
+	temp string // a copy of standard input, which close removes
 }
 
 // lessonSource is the lesson's twenty events.
 func lessonSource() *planSource {
 	events := lesson.Events()
-	src := &planSource{name: `the lesson "Sıralı Konvoy"`, lesson: true, events: konvoy.Values(events)}
+	src := &planSource{PlanSource: report.PlanSource{Name: `the lesson "Sıralı Konvoy"`, Lesson: true, Events: konvoy.Values(events)}}
 	for _, e := range events {
-		src.stats.Add(e)
-		src.work += e.Duration
+		src.Stats.Add(e)
+		src.Work += e.Duration
 	}
 	return src
 }
@@ -46,14 +41,14 @@ func lessonSource() *planSource {
 // konvoy cannot simulate, or an event without a line when a layout needs
 // one. It counts what the report tells of the trace on the way.
 func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool) (*planSource, error) {
-	src := &planSource{name: r.Name}
+	src := &planSource{PlanSource: report.PlanSource{Name: r.Name, Unit: r.Resolution}}
 	path := r.Name
 	if path == "-" {
 		var err error
 		if path, err = copyStdin(stdin); err != nil {
 			return nil, err
 		}
-		src.name, src.temp = "<stdin>", path
+		src.Name, src.temp = "<stdin>", path
 	}
 	sim, err := konvoy.NewSimulator(konvoy.Free, 1)
 	if err != nil {
@@ -62,28 +57,28 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool) (*planSource
 	trace := eventlog.NewTrace(path, r)
 	err = trace.Scan(planHeldBytes, func(e konvoy.Event, line int) error {
 		if needsLine && e.Line == "" {
-			return &eventlog.Error{File: src.name, Line: line, Field: r.Columns.Line, Value: e.Line,
+			return &eventlog.Error{File: src.Name, Line: line, Field: r.Columns.Line, Value: e.Line,
 				Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
 		}
 		if err := sim.Add(e); err != nil {
-			return inTrace(src.name, line, err)
+			return inTrace(src.Name, line, err)
 		}
-		src.stats.Add(e)
-		src.work += e.Duration
-		src.lastArrival = e.Arrival
+		src.Stats.Add(e)
+		src.Work += e.Duration
+		src.LastArrival = e.Arrival
 		return nil
 	})
 	if err == nil {
 		if _, err = sim.Result(); err != nil {
-			err = inTrace(src.name, 0, err)
+			err = inTrace(src.Name, 0, err)
 		}
 	}
 	if err != nil {
 		src.close()
 		return nil, planError(err)
 	}
-	src.rounded = trace.Rounded()
-	src.events = reread(trace.Events())
+	src.Rounded = trace.Rounded()
+	src.Events = reread(trace.Events())
 	return src, nil
 }
 

@@ -90,9 +90,7 @@ func lessonPictures(opt options) (pictures, error) {
 	events := lesson.Events()
 	consumers, policy := opt.consumers[0], opt.policies[0]
 	var pics pictures
-	work, series, err := roundsSeries(lessonPlotLayouts, lessonPlotCounts, func(l konvoy.Layout, c int) (konvoy.Result, error) {
-		return konvoy.Simulate(events, l, c, konvoy.WithPolicy(policy))
-	})
+	work, series, err := chart.SimulateRounds(events, lessonPlotLayouts, lessonPlotCounts, konvoy.WithPolicy(policy))
 	if err != nil {
 		return pics, err
 	}
@@ -114,12 +112,8 @@ func lessonPictures(opt options) (pictures, error) {
 // the first consumer count.
 func tracePictures(t *trace) (pictures, error) {
 	var pics pictures
-	work, series, err := roundsSeries(t.opt.layouts, plotCounts(t.opt), func(l konvoy.Layout, c int) (konvoy.Result, error) {
-		return t.run(layoutIndex(t.opt.layouts, l), 0, c), nil
-	})
-	if err != nil {
-		return pics, err
-	}
+	counts := plotCounts(t.opt)
+	work, series := chart.RoundsOf(t.opt.layouts, counts, func(li, ci int) konvoy.Result { return t.Run(li, 0, counts[ci]) })
 	if err := pics.draw(t.opt.plotFormats, "rounds", func(w io.Writer, f chart.Format) error {
 		return chart.Rounds(w, f, work, series)
 	}); err != nil {
@@ -127,36 +121,15 @@ func tracePictures(t *trace) (pictures, error) {
 	}
 	if len(t.sample) > maxPlotEvents {
 		pics.notes = append(pics.notes, fmt.Sprintf("-plot drew rounds only: schedules and latencies need a trace of at most %d events, and %s has %d",
-			maxPlotEvents, t.name, t.stats.Events()))
+			maxPlotEvents, t.Name, t.Stats.Events()))
 		return pics, nil
 	}
 	consumers, policy := t.opt.consumers[0], t.opt.policies[0]
-	err = pics.schedulesAndLatency(t.opt.plotFormats, t.sample, t.opt.layouts, t.opt.layouts, consumers, policy,
+	err := pics.schedulesAndLatency(t.opt.plotFormats, t.sample, t.opt.layouts, t.opt.layouts, consumers, policy,
 		func(l konvoy.Layout) string {
-			return fmt.Sprintf("%s under %s, %d consumers%s", filepath.Base(t.name), l, consumers, dispatchNote(policy))
+			return fmt.Sprintf("%s under %s, %d consumers%s", filepath.Base(t.Name), l, consumers, dispatchNote(policy))
 		})
 	return pics, err
-}
-
-// roundsSeries returns the work and one series per layout of the rounds
-// picture, from result, which runs layout l at c consumers.
-func roundsSeries(layouts []konvoy.Layout, counts []int, result func(l konvoy.Layout, c int) (konvoy.Result, error)) (int, []chart.RoundsSeries, error) {
-	work := 0
-	var series []chart.RoundsSeries
-	for _, l := range layouts {
-		s := chart.RoundsSeries{Layout: l.String()}
-		for _, c := range counts {
-			r, err := result(l, c)
-			if err != nil {
-				return 0, nil, err
-			}
-			s.Consumers = append(s.Consumers, c)
-			s.Rounds = append(s.Rounds, r.Rounds)
-			s.HeaviestLane, work = r.HeaviestLane, r.Work
-		}
-		series = append(series, s)
-	}
-	return work, series, nil
 }
 
 // schedulesAndLatency runs events under each of layouts at consumers,
@@ -165,18 +138,16 @@ func roundsSeries(layouts []konvoy.Layout, counts []int, result func(l konvoy.La
 // Beyond maxPlotConsumers consumers it draws no schedule, and notes that.
 func (p *pictures) schedulesAndLatency(formats []chart.Format, events []konvoy.Event, layouts, drawn []konvoy.Layout,
 	consumers int, policy konvoy.Policy, title func(konvoy.Layout) string) error {
-	var latency []chart.LatencySeries
-	for _, l := range layouts {
-		r, err := konvoy.Simulate(events, l, consumers, konvoy.WithPolicy(policy), konvoy.WithSchedule(len(events)))
-		if err != nil {
-			return err
-		}
-		latency = append(latency, chart.LatencySeries{Layout: l.String(), Slots: r.Schedule})
-		if layoutIndex(drawn, l) < 0 || consumers > maxPlotConsumers {
+	latency, err := chart.SimulateLatency(events, layouts, consumers, konvoy.WithPolicy(policy))
+	if err != nil {
+		return err
+	}
+	for i, l := range layouts {
+		if !slices.ContainsFunc(drawn, l.Equal) || consumers > maxPlotConsumers {
 			continue
 		}
 		err = p.draw(formats, "schedule-"+strings.ReplaceAll(l.String(), ":", "-"), func(w io.Writer, f chart.Format) error {
-			return chart.Schedule(w, f, title(l), r.Schedule, consumers)
+			return chart.Schedule(w, f, title(l), latency[i].Slots, consumers)
 		})
 		if err != nil {
 			return err
@@ -252,9 +223,4 @@ func dispatchNote(p konvoy.Policy) string {
 		return ""
 	}
 	return ", " + p.String() + " dispatch"
-}
-
-// layoutIndex returns the index of l in layouts, or -1.
-func layoutIndex(layouts []konvoy.Layout, l konvoy.Layout) int {
-	return slices.IndexFunc(layouts, l.Equal)
 }

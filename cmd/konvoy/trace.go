@@ -11,30 +11,18 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/internal/report"
 )
 
-// trace is what one pass over a trace measured: its statistics and one
-// result per (layout, policy, consumers) triple.
+// maxGanttEvents is the most events -gantt draws: beyond them the picture
+// stops being readable, and a run keeps its schedule in memory.
+const maxGanttEvents = 200
+
+// trace is what one pass over a trace measured, and what -plot draws from.
 type trace struct {
-	name        string
-	opt         options
-	counts      []int           // the consumer counts simulated, ascending
-	shown       []int           // the consumer counts the report shows, ascending
-	results     []konvoy.Result // by layout, then policy, then index in counts
-	sample      []konvoy.Event  // with -plot, the first maxPlotEvents+1 events
-	stats       eventlog.Stats
-	rounded     int
-	lastArrival int // the last event's arrival: 0 for a batch
-}
-
-// result returns the run of layout index li at c consumers under the
-// report's policy, the first.
-func (t *trace) result(li, c int) konvoy.Result { return t.run(li, 0, c) }
-
-// run returns the run of layout index li under policy index pi at c
-// consumers.
-func (t *trace) run(li, pi, c int) konvoy.Result {
-	return t.results[(li*len(t.opt.policies)+pi)*len(t.counts)+slices.Index(t.counts, c)]
+	report.Trace
+	opt    options
+	sample []konvoy.Event // with -plot, the first maxPlotEvents+1 events
 }
 
 // traceReport reads the trace opt names and returns its report in the asked
@@ -51,33 +39,34 @@ func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, pictur
 			return "", pics, err
 		}
 	}
-	if t.rounded > 0 && opt.format != "text" {
-		fmt.Fprintf(stderr, "konvoy: note: %s rounded to whole rounds%s\n", plural(t.rounded, "duration or arrival", "durations and arrivals"), resolutionNote(opt.reader.Resolution))
+	if t.Rounded > 0 && opt.format != "text" {
+		fmt.Fprintf(stderr, "konvoy: note: %s\n", report.RoundedNote(t.Rounded, t.Unit))
 	}
 	switch opt.format {
 	case "json":
-		out, err := jsonReport(t)
+		out, err := report.TraceJSON(&t.Trace)
 		return out, pics, err
 	case "csv":
-		out, err := csvReport(t)
+		out, err := report.TraceCSV(&t.Trace)
 		return out, pics, err
 	}
-	return textReport(t), pics, nil
+	return report.TraceText(&t.Trace, report.TraceOptions{Gantt: opt.gantt, Capacity: opt.capacity, Peak: opt.peak, Latency: opt.latency}), pics, nil
 }
 
 // readTrace reads the trace in one pass, which konvoy.Sweep feeds to one
 // run per (layout, policy, consumers) triple, in memory that grows with the
 // trace's keys and lines, not its events.
 func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
-	t := &trace{name: opt.reader.Name, opt: opt, shown: slices.Sorted(slices.Values(opt.consumers))}
-	if t.name == "-" {
-		t.name = "<stdin>"
+	t := &trace{opt: opt, Trace: report.Trace{Name: opt.reader.Name, Layouts: opt.layouts, Policies: opt.policies,
+		Consumers: opt.consumers[0], Counts: slices.Sorted(slices.Values(opt.consumers)), Unit: opt.reader.Resolution}}
+	if t.Name == "-" {
+		t.Name = "<stdin>"
 	}
-	t.counts = t.shown
+	t.Simulated = t.Counts
 	if opt.plot != "" {
-		t.counts = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(t.shown), plotCounts(opt)...))))
+		t.Simulated = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(t.Counts), plotCounts(opt)...))))
 	}
-	src, bar, closeTrace, err := openTrace(opt.events, t.name, stdin, stderr)
+	src, bar, closeTrace, err := openTrace(opt.events, t.Name, stdin, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +91,7 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 				yield(e, err)
 				return
 			}
-			lines[t.stats.Events()%len(lines)] = dec.Line()
+			lines[t.Stats.Events()%len(lines)] = dec.Line()
 			t.add(e)
 			if bar != nil {
 				bar.events++
@@ -113,29 +102,29 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 		}
 	}
 	configs := t.configs()
-	t.results, err = konvoy.Sweep(context.Background(), events, configs)
+	t.Results, err = konvoy.Sweep(context.Background(), events, configs)
 	var ev *konvoy.EventError
 	switch {
 	case errors.As(err, &ev):
-		where := fmt.Sprintf("%s:%d", t.name, lines[ev.Index%len(lines)])
-		return nil, backlogHint(located{where, err}, opt.maxBacklog, len(configs))
+		where := fmt.Sprintf("%s:%d", t.Name, lines[ev.Index%len(lines)])
+		return nil, report.BacklogHint(located{where, err}, opt.maxBacklog, len(configs))
 	case err != nil:
-		return nil, backlogHint(err, opt.maxBacklog, len(configs))
-	case t.stats.Events() == 0:
-		return nil, errNoEvents(t.name)
+		return nil, report.BacklogHint(err, opt.maxBacklog, len(configs))
+	case t.Stats.Events() == 0:
+		return nil, errNoEvents(t.Name)
 	}
-	t.rounded = dec.Rounded()
+	t.Rounded = dec.Rounded()
 	return t, nil
 }
 
 // check returns why event e, read at line, cannot go on: a -gantt trace
 // that outgrows its limit, or an event without a line that a layout needs.
 func (t *trace) check(e konvoy.Event, line int) error {
-	if t.opt.gantt && t.stats.Events() == maxGanttEvents {
-		return usagef("-gantt draws runs of at most %d events; %s has more", maxGanttEvents, t.name)
+	if t.opt.gantt && t.Stats.Events() == maxGanttEvents {
+		return usagef("-gantt draws runs of at most %d events; %s has more", maxGanttEvents, t.Name)
 	}
 	if e.Line == "" && slices.ContainsFunc(t.opt.layouts, konvoy.Layout.NeedsLine) {
-		return &eventlog.Error{File: t.name, Line: line, Field: cmp.Or(t.opt.reader.Columns.Line, "line"), Value: e.Line,
+		return &eventlog.Error{File: t.Name, Line: line, Field: cmp.Or(t.opt.reader.Columns.Line, "line"), Value: e.Line,
 			Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
 	}
 	return nil
@@ -144,8 +133,8 @@ func (t *trace) check(e konvoy.Event, line int) error {
 // add counts event e in the trace's statistics and, with -plot, keeps it
 // while the sample is small enough to draw.
 func (t *trace) add(e konvoy.Event) {
-	t.stats.Add(e)
-	t.lastArrival = e.Arrival
+	t.Stats.Add(e)
+	t.LastArrival = e.Arrival
 	if t.opt.plot != "" && len(t.sample) <= maxPlotEvents {
 		t.sample = append(t.sample, e)
 	}
@@ -156,11 +145,11 @@ func (t *trace) add(e konvoy.Event) {
 // schedule view draws keeps its schedule.
 func (t *trace) configs() []konvoy.Config {
 	opt := t.opt
-	share := backlogShare(opt.maxBacklog, len(opt.layouts)*len(opt.policies)*len(t.counts))
+	share := report.BacklogShare(opt.maxBacklog, len(opt.layouts)*len(opt.policies)*len(t.Simulated))
 	var configs []konvoy.Config
 	for _, l := range opt.layouts {
 		for pi, p := range opt.policies {
-			for _, c := range t.counts {
+			for _, c := range t.Simulated {
 				opts := []konvoy.Option{konvoy.WithPolicy(p), konvoy.WithMaxBacklog(share)}
 				if opt.gantt && pi == 0 && c == opt.consumers[0] {
 					opts = append(opts, konvoy.WithSchedule(maxGanttEvents))
@@ -220,12 +209,4 @@ func (e located) Unwrap() error { return e.err }
 // report of zeros would pass for one.
 func errNoEvents(name string) error {
 	return fmt.Errorf("%s: the trace holds no events; want at least one", name)
-}
-
-// plural is "1 thing" or "n things".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

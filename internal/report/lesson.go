@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"context"
@@ -18,13 +18,23 @@ var lessonConsumerCounts = []int{1, 2, 4, 8}
 // lessonShares are the lesson's ordered shares (KK1): 4 and 5 of 7 events.
 var lessonShares = []float64{4.0 / 7, 5.0 / 7}
 
-// lessonReport runs events through the lesson's four layouts and returns the
-// lesson's report in English, at the first consumer count and policy of opt;
-// then the schedule view of the convoy, every layout compared, the selective
-// convoy simulated against the lesson's formula and, when -policy was given,
-// latency by layout and policy.
-func lessonReport(events []konvoy.Event, opt options) (string, error) {
-	consumers, policy := opt.consumers[0], opt.policies[0]
+// LessonOptions say how to run the lesson report: at what consumer count,
+// under which policies, and with which topic in the comparison.
+type LessonOptions struct {
+	Consumers  int             // the consumers of every table but the rounds table
+	Policies   []konvoy.Policy // the first is the report's; more need Latency
+	Partitions int             // of the layout partitioned in the comparison
+	Latency    bool            // add latency by layout and policy
+}
+
+// Lesson runs events, the lesson's or lesson-style, through the lesson's
+// four layouts and returns the lesson's report in English, at o's consumer
+// count and first policy: the measures, the derived figures, rounds by
+// consumer count, the convoy's schedule, the capacity table; then every
+// built-in layout compared, the selective convoy simulated beside the
+// lesson's formula and, with o.Latency, latency by layout and policy.
+func Lesson(events []konvoy.Event, o LessonOptions) (string, error) {
+	consumers, policy := o.Consumers, o.Policies[0]
 	with := konvoy.WithPolicy(policy)
 	layouts := konvoy.Layouts()
 	results, err := simulateEach(events, layouts, consumers, with)
@@ -72,7 +82,7 @@ func lessonReport(events []konvoy.Event, opt options) (string, error) {
 	}
 	b.WriteString(ceiling)
 
-	compared, err := lessonComparison(events, opt)
+	compared, err := lessonComparison(events, o)
 	if err != nil {
 		return "", err
 	}
@@ -83,26 +93,26 @@ func lessonReport(events []konvoy.Event, opt options) (string, error) {
 	}
 	b.WriteString(selective)
 
-	if opt.latency {
-		all := konvoy.AllLayouts(opt.partitions)
-		runs := make([][]konvoy.Result, len(opt.policies))
-		for pi, p := range opt.policies {
+	if o.Latency {
+		all := konvoy.AllLayouts(o.Partitions)
+		runs := make([][]konvoy.Result, len(o.Policies))
+		for pi, p := range o.Policies {
 			if runs[pi], err = simulateEach(events, all, consumers, konvoy.WithPolicy(p)); err != nil {
 				return "", err
 			}
 		}
-		b.WriteString(latencySection(all, opt.policies, consumers, true, func(li, pi int) konvoy.Result { return runs[pi][li] }))
+		b.WriteString(Latency(all, o.Policies, consumers, true, func(li, pi int) konvoy.Result { return runs[pi][li] }))
 	}
 	return b.String(), nil
 }
 
 // lessonComparison runs the lesson's events through every built-in layout,
-// with a topic of opt.partitions partitions, and compares them; it adds the
+// with a topic of o.Partitions partitions, and compares them; it adds the
 // fewest partitions that free the heaviest partition of collisions.
-func lessonComparison(events []konvoy.Event, opt options) (string, error) {
-	consumers := opt.consumers[0]
-	layouts := konvoy.AllLayouts(opt.partitions)
-	results, err := simulateEach(events, layouts, consumers, konvoy.WithPolicy(opt.policies[0]))
+func lessonComparison(events []konvoy.Event, o LessonOptions) (string, error) {
+	consumers := o.Consumers
+	layouts := konvoy.AllLayouts(o.Partitions)
+	results, err := simulateEach(events, layouts, consumers, konvoy.WithPolicy(o.Policies[0]))
 	if err != nil {
 		return "", err
 	}
@@ -110,8 +120,8 @@ func lessonComparison(events []konvoy.Event, opt options) (string, error) {
 	fmt.Fprintf(&b, "\nevery layout on the same events at %d consumers\n", consumers)
 	b.WriteString(compareTable(layouts, results).String())
 	b.WriteString("\n")
-	if opt.partitions == consumers {
-		fmt.Fprintf(&b, "partitioned:%d is a Kafka topic with one partition per consumer, the fewest to keep them all busy\n", opt.partitions)
+	if o.Partitions == consumers {
+		fmt.Fprintf(&b, "partitioned:%d is a Kafka topic with one partition per consumer, the fewest to keep them all busy\n", o.Partitions)
 	}
 	allOrdered := !slices.ContainsFunc(events, func(e konvoy.Event) bool { return e.Step == 0 })
 	b.WriteString(compareNotes(layouts, results, allOrdered))

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bytes"
@@ -91,12 +91,13 @@ type partitionDoc struct {
 	Assumptions       []string `json:"assumptions"`
 }
 
-// planJSON is konvoy plan's JSON report, indented.
-func planJSON(a *planAnswer) (string, error) {
+// PlanJSON is konvoy plan's JSON report: one object holding every answer,
+// indented.
+func PlanJSON(a *Plan) (string, error) {
 	s, p := a.selective, a.partitions
 	doc := planDoc{
-		Trace: a.src.name, Events: a.src.stats.Events(), Keys: a.src.stats.Keys(), Work: a.src.work,
-		Peak: a.opt.peak, RoundSeconds: a.opt.round.Seconds(), MaxRounds: round3(a.budget), MaxConsumers: a.opt.maxConsumers,
+		Trace: a.src.Name, Events: a.src.Stats.Events(), Keys: a.src.Stats.Keys(), Work: a.src.Work,
+		Peak: a.o.Peak, RoundSeconds: a.o.Round.Seconds(), MaxRounds: round3(a.budget), MaxConsumers: a.o.MaxConsumers,
 		Plans: []planRecord{},
 	}
 	for li, row := range a.plans {
@@ -111,7 +112,7 @@ func planJSON(a *planAnswer) (string, error) {
 		}
 	}
 	on := "the trace"
-	if a.src.lesson {
+	if a.src.Lesson {
 		on = "lesson-style shipments"
 	}
 	doc.Selective = selectiveDoc{On: on, Events: s.Free.Events, Ordered: s.OrderedFree.Events, Share: round3(s.Share()),
@@ -126,7 +127,7 @@ func planJSON(a *planAnswer) (string, error) {
 		if len(a.lanes) == 0 {
 			break // no table
 		}
-		ordered, unordered := konvoy.SplitRate(a.opt.peak, r.share)
+		ordered, unordered := konvoy.SplitRate(a.o.Peak, r.share)
 		row := shareDoc{Share: round3(r.share), Labels: append([]string{}, r.labels...), Ordered: round3(ordered),
 			Unordered: round3(unordered), Multipliers: map[string]float64{}}
 		for i, l := range a.lanes {
@@ -134,7 +135,7 @@ func planJSON(a *planAnswer) (string, error) {
 		}
 		doc.Sensitivity.Rows = append(doc.Sensitivity.Rows, row)
 	}
-	doc.Partitions = partitionDoc{Collision: a.opt.collision, MaxPartitions: a.opt.maxPartitions, Found: a.found,
+	doc.Partitions = partitionDoc{Collision: a.o.Collision, MaxPartitions: a.o.MaxPartitions, Found: a.found,
 		Partitions: p.Partitions, Used: p.Used, HeaviestPartition: p.HeaviestPartition,
 		HeaviestLoad: p.HeaviestLoad, HeaviestKey: p.HeaviestKey, HeaviestKeyLoad: p.HeaviestKeyLoad,
 		CollisionShare: round3(p.CollisionShare()), Assumptions: a.partitionAssumptions()}

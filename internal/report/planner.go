@@ -1,14 +1,17 @@
-package main
+package report
 
 import (
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"runtime"
 	"slices"
+	"time"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/lesson"
 	"golang.org/x/sync/errgroup"
 )
@@ -17,11 +20,45 @@ import (
 // lesson's own: 0.1 to 1.0 in steps of 0.1.
 var sweepShares = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0}
 
-// planAnswer is everything konvoy plan answers, for the text and JSON
-// reports alike.
-type planAnswer struct {
-	opt    planOptions
-	src    *planSource
+// PlanSource is the trace a Plan answers for, which the planner ranges
+// over many times, and what a first reading of it counted.
+type PlanSource struct {
+	Name        string // the trace as the report names it
+	Lesson      bool   // the events are the lesson's
+	Events      iter.Seq2[konvoy.Event, error]
+	Stats       eventlog.Stats
+	Work        int           // the sum of the durations
+	Rounded     int           // durations and arrivals rounded (eventlog.Trace.Rounded)
+	Unit        time.Duration // how long one round lasts, 0 for whole rounds
+	LastArrival int           // the last event's arrival: 0 for a batch
+}
+
+// PlanOptions are the questions a Plan answers, named as konvoy plan's
+// flags name them.
+type PlanOptions struct {
+	// Layouts returns the layouts to plan for, given the partitions of the
+	// layout partitioned: Partitions, or the count the partition search
+	// found.
+	Layouts       func(partitions int) ([]konvoy.Layout, error)
+	Partitions    int             // -partitions; 0 for the count the partition search finds
+	Policies      []konvoy.Policy // the first is the selective convoy's
+	Peak          float64         // the peak rate to keep up with, events/s
+	Round         time.Duration   // how long one round lasts
+	MaxConsumers  int             // the most consumers a plan tries
+	Consumers     int             // the selective convoy's count; 0 for free consumption's
+	Collision     float64         // the share of a partition's load collisions may take
+	MaxPartitions int             // the most partitions the partition search tries
+	MaxBacklog    int             // the events all runs may hold, 0 for no limit
+}
+
+// Plan is everything konvoy plan answers, which PlanText and PlanJSON
+// render: the consumers each layout needs under each policy, the
+// selective convoy simulated and by the lesson's formula, the formula's
+// sensitivity to the ordered share, and the fewest partitions that keep
+// collisions small.
+type Plan struct {
+	o      PlanOptions
+	src    *PlanSource
 	budget float64 // the most rounds a run of the trace may last and keep up
 
 	backlog     int // what each run may hold (konvoy.WithMaxBacklog)
@@ -49,29 +86,31 @@ type shareRow struct {
 	labels []string // "4/7, lesson", "trace"
 }
 
-// answerPlan works out every part of konvoy plan's answer for src.
-func answerPlan(src *planSource, opt planOptions) (*planAnswer, error) {
-	a := &planAnswer{opt: opt, src: src}
-	a.budget = float64(src.stats.Events()) / (opt.peak * opt.round.Seconds())
+// NewPlan works out every part of the plan for src, running the plans of
+// its layouts in parallel. An error of a run names src; one of a run that
+// outgrew its share of o.MaxBacklog says what to do about it.
+func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
+	a := &Plan{o: o, src: src}
+	a.budget = float64(src.Stats.Events()) / (o.Peak * o.Round.Seconds())
 	var err error
-	if a.partitions, a.found, err = konvoy.PartitionsForSeq(src.events, opt.collision, opt.maxPartitions); err != nil {
+	if a.partitions, a.found, err = konvoy.PartitionsForSeq(src.Events, o.Collision, o.MaxPartitions); err != nil {
 		return nil, err
 	}
-	if a.layouts, err = parsePlanLayouts(opt.layoutNames, cmp.Or(opt.partitions, a.partitions.Partitions), opt.partitions > 0); err != nil {
+	if a.layouts, err = o.Layouts(cmp.Or(o.Partitions, a.partitions.Partitions)); err != nil {
 		return nil, err
 	}
 	// Any of the plans may run at once, free consumption's too, and then
 	// the selective runs, up to five and one for each layout: the backlog
 	// is shared by the most runs made at once.
-	a.backlogRuns = max((len(a.layouts)+1)*len(opt.policies), len(a.layouts)+5)
-	a.backlog = backlogShare(opt.maxBacklog, a.backlogRuns)
+	a.backlogRuns = max((len(a.layouts)+1)*len(o.Policies), len(a.layouts)+5)
+	a.backlog = BacklogShare(o.MaxBacklog, a.backlogRuns)
 	if err := a.planAll(); err != nil {
 		return nil, err
 	}
 
-	a.consumers = cmp.Or(opt.consumers, a.free.Consumers, opt.maxConsumers)
-	events := src.events
-	if src.lesson {
+	a.consumers = cmp.Or(o.Consumers, a.free.Consumers, o.MaxConsumers)
+	events := src.Events
+	if src.Lesson {
 		events = konvoy.Values(lesson.EventsWithHistory())
 	}
 	for _, l := range a.layouts {
@@ -80,7 +119,7 @@ func answerPlan(src *planSource, opt planOptions) (*planAnswer, error) {
 		}
 	}
 	a.selective, err = konvoy.CompareSelective(context.Background(), events, a.consumers, a.lanes,
-		konvoy.WithPolicy(opt.policies[0]), konvoy.WithMaxBacklog(a.backlog))
+		konvoy.WithPolicy(o.Policies[0]), konvoy.WithMaxBacklog(a.backlog))
 	if err != nil {
 		return nil, a.located(err)
 	}
@@ -92,9 +131,9 @@ func answerPlan(src *planSource, opt planOptions) (*planAnswer, error) {
 // consumption's under the first policy unless a layout is free, as many at
 // once as there are processors. Of the plans that fail, it returns the
 // error of the first in that order, whatever the order they fail in.
-func (a *planAnswer) planAll() error {
-	cfg := konvoy.PlanConfig{Peak: a.opt.peak, RoundSeconds: a.opt.round.Seconds(), MaxConsumers: a.opt.maxConsumers}
-	np := len(a.opt.policies)
+func (a *Plan) planAll() error {
+	cfg := konvoy.PlanConfig{Peak: a.o.Peak, RoundSeconds: a.o.Round.Seconds(), MaxConsumers: a.o.MaxConsumers}
+	np := len(a.o.Policies)
 	n := len(a.layouts) * np
 	runs, free := n, slices.IndexFunc(a.layouts, konvoy.Free.Equal)*np
 	if free < 0 {
@@ -104,12 +143,12 @@ func (a *planAnswer) planAll() error {
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range runs {
-		l, p := konvoy.Free, a.opt.policies[0]
+		l, p := konvoy.Free, a.o.Policies[0]
 		if i < n {
-			l, p = a.layouts[i/np], a.opt.policies[i%np]
+			l, p = a.layouts[i/np], a.o.Policies[i%np]
 		}
 		g.Go(func() error {
-			plans[i], errs[i] = konvoy.PlanConsumers(a.src.events, l, cfg, konvoy.WithPolicy(p), konvoy.WithMaxBacklog(a.backlog))
+			plans[i], errs[i] = konvoy.PlanConsumers(a.src.Events, l, cfg, konvoy.WithPolicy(p), konvoy.WithMaxBacklog(a.backlog))
 			return nil
 		})
 	}
@@ -123,23 +162,23 @@ func (a *planAnswer) planAll() error {
 
 // located is err, a run's, said of the trace, with what to do when the run
 // outgrew its backlog.
-func (a *planAnswer) located(err error) error {
+func (a *Plan) located(err error) error {
 	var ev *konvoy.EventError
 	if !errors.As(err, &ev) {
 		return err
 	}
-	return backlogHint(fmt.Errorf("%s: %w", a.src.name, ev), a.opt.maxBacklog, a.backlogRuns)
+	return BacklogHint(fmt.Errorf("%s: %w", a.src.Name, ev), a.o.MaxBacklog, a.backlogRuns)
 }
 
 // cost is the cost of the sensitivity table's layout i on the ordered
 // events alone.
-func (a *planAnswer) cost(i int) float64 {
+func (a *Plan) cost(i int) float64 {
 	return konvoy.Cost(a.selective.Ordered[i], a.selective.OrderedFree)
 }
 
 // multiplier is the lesson's formula for the sensitivity table's layout i
 // at an ordered share; 0 when its cost is undefined.
-func (a *planAnswer) multiplier(i int, share float64) float64 {
+func (a *Plan) multiplier(i int, share float64) float64 {
 	if c := a.cost(i); c > 0 {
 		return konvoy.SelectiveMultiplier(share, c)
 	}
@@ -148,11 +187,11 @@ func (a *planAnswer) multiplier(i int, share float64) float64 {
 
 // traceShare is the ordered share of the trace, for its row of the
 // sensitivity table; -1 for the lesson, whose rows are its own 4/7 and 5/7.
-func (a *planAnswer) traceShare() float64 {
-	if a.src.lesson || a.src.stats.Events() == 0 {
+func (a *Plan) traceShare() float64 {
+	if a.src.Lesson || a.src.Stats.Events() == 0 {
 		return -1
 	}
-	return float64(a.src.stats.Ordered()) / float64(a.src.stats.Events())
+	return float64(a.src.Stats.Ordered()) / float64(a.src.Stats.Events())
 }
 
 // shareRows are the sensitivity table's rows, by ordered share: the sweep,
@@ -180,11 +219,11 @@ func shareRows(trace float64) []shareRow {
 }
 
 // selectiveAssumptions are what the selective convoy's figures rest on.
-func (a *planAnswer) selectiveAssumptions() []string {
+func (a *Plan) selectiveAssumptions() []string {
 	at := consumersText(a.consumers)
 	where := fmt.Sprintf("at %s, the fewest with which free consumption keeps up with the peak (-consumers sets the count)", at)
 	switch {
-	case a.opt.consumers > 0:
+	case a.o.Consumers > 0:
 		where = fmt.Sprintf("at %s (-consumers)", at)
 	case a.free.Consumers == 0:
 		where = fmt.Sprintf("at %s, the most tried (-max-consumers), as free consumption does not keep up with the peak", at)
@@ -192,14 +231,14 @@ func (a *planAnswer) selectiveAssumptions() []string {
 	return []string{
 		"a multiplier is a layout's rounds over free consumption's on the same events and consumers: the consumers " +
 			"it needs relative to free consumption",
-		"the costs are measured " + where + ", under " + a.opt.policies[0].String() + " dispatch; a lane's cost grows with the consumers",
+		"the costs are measured " + where + ", under " + a.o.Policies[0].String() + " dispatch; a lane's cost grows with the consumers",
 		"the formula charges the ordered steps the convoy's cost as if they ran apart from the history-only records; " +
 			"the simulation runs them in one stream",
 	}
 }
 
 // sensitivityAssumptions are what the sensitivity table rests on.
-func (a *planAnswer) sensitivityAssumptions() []string {
+func (a *Plan) sensitivityAssumptions() []string {
 	return []string{
 		fmt.Sprintf("each cost is measured once, at %s on the ordered steps alone, and held as the share varies", consumersText(a.consumers)),
 		"a row splits the peak into ordered and history-only events in its share; the formula charges the ordered " +
@@ -210,12 +249,12 @@ func (a *planAnswer) sensitivityAssumptions() []string {
 }
 
 // partitionAssumptions are what the partition search rests on.
-func (a *planAnswer) partitionAssumptions() []string {
+func (a *Plan) partitionAssumptions() []string {
 	return []string{
 		"keys are hashed to partitions as Kafka's default partitioner does: murmur2 of the key's UTF-8 bytes",
 		"a partition's load is the durations of its keys' events over the whole trace; a collision is the load " +
 			"that keys other than its heaviest put on it",
 		fmt.Sprintf("every count from 1 to %d (-max-partitions) is tried in turn: collisions do not fall steadily "+
-			"as partitions are added, so a larger topic can collide again", a.opt.maxPartitions),
+			"as partitions are added, so a larger topic can collide again", a.o.MaxPartitions),
 	}
 }

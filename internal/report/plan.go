@@ -1,18 +1,17 @@
-package main
+package report
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
 )
 
-// planText is konvoy plan's text report: the plan for every layout and
+// PlanText is konvoy plan's text report: the plan for every layout and
 // policy, then the selective convoy, the sensitivity to the ordered share
 // and the partitions, each with the assumptions it rests on.
-func planText(a *planAnswer) string {
+func PlanText(a *Plan) string {
 	var b strings.Builder
 	b.WriteString(planHeader(a))
 	b.WriteString(planTable(a))
@@ -23,25 +22,25 @@ func planText(a *planAnswer) string {
 }
 
 // planHeader names the trace, the peak and the round.
-func planHeader(a *planAnswer) string {
-	src, opt := a.src, a.opt
+func planHeader(a *Plan) string {
+	src, o := a.src, a.o
 	var b strings.Builder
-	fmt.Fprintf(&b, "The capacity plan for %s: %s, %s", src.name, plural(src.stats.Events(), "event", "events"), plural(src.stats.Keys(), "key", "keys"))
-	if !src.lesson {
-		fmt.Fprintf(&b, " (%d out of order), %s", len(src.stats.OutOfOrder()), plural(src.stats.Lines(), "line", "lines"))
+	fmt.Fprintf(&b, "The capacity plan for %s: %s, %s", src.Name, plural(src.Stats.Events(), "event", "events"), plural(src.Stats.Keys(), "key", "keys"))
+	if !src.Lesson {
+		fmt.Fprintf(&b, " (%d out of order), %s", len(src.Stats.OutOfOrder()), plural(src.Stats.Lines(), "line", "lines"))
 	}
-	fmt.Fprintf(&b, ", work %d rounds\n", src.work)
-	if src.rounded > 0 {
-		fmt.Fprintf(&b, "%s rounded to whole rounds%s\n", plural(src.rounded, "duration or arrival", "durations and arrivals"), resolutionNote(opt.reader.Resolution))
+	fmt.Fprintf(&b, ", work %d rounds\n", src.Work)
+	if src.Rounded > 0 {
+		b.WriteString(RoundedNote(src.Rounded, src.Unit) + "\n")
 	}
 	b.WriteString(wrapText(fmt.Sprintf("peak %s events/s; one round lasts %v (-round-time); keeping up means running the %d events in at most %.2f rounds",
-		formatRate(opt.peak), opt.round, src.stats.Events(), a.budget)))
+		formatRate(o.Peak), o.Round, src.Stats.Events(), a.budget)))
 	return b.String()
 }
 
 // planTable is the plan for every layout and policy, what it cannot do, and
 // the assumptions of all the plans, each once.
-func planTable(a *planAnswer) string {
+func planTable(a *Plan) string {
 	t := &table{leftCols: 2, leftLast: true}
 	t.add("layout", "policy", "consumers", "rounds", "ev/s", "ev/s", "rounds", "set by")
 	t.span(2, "to keep up")
@@ -79,23 +78,23 @@ func planTable(a *planAnswer) string {
 // planNotes says what bounds every plan of a trace whose events arrive
 // over time, and how the selective convoy and the partitioned layout came
 // to be what they are.
-func planNotes(a *planAnswer) string {
+func planNotes(a *Plan) string {
 	var b strings.Builder
-	if last := a.src.lastArrival; last > 0 {
-		own := float64(a.src.stats.Events()) / (float64(last+1) * a.opt.round.Seconds())
+	if last := a.src.LastArrival; last > 0 {
+		own := float64(a.src.Stats.Events()) / (float64(last+1) * a.o.Round.Seconds())
 		b.WriteString(wrapText(fmt.Sprintf("the trace's events arrive over rounds 0 to %d (its arrival column), %s events/s at %v a round: "+
-			"a run lasts at least until the last arrives, so no layout keeps up with a peak much above that rate", last, formatRate(own), a.opt.round)))
+			"a run lasts at least until the last arrives, so no layout keeps up with a peak much above that rate", last, formatRate(own), a.o.Round)))
 	}
-	allOrdered := a.src.stats.Ordered() == a.src.stats.Events()
+	allOrdered := a.src.Stats.Ordered() == a.src.Stats.Events()
 	for _, l := range a.layouts {
 		switch {
 		case l.Equal(konvoy.SelectiveConvoy) && allOrdered:
 			fmt.Fprintf(&b, "%s runs as convoy here: every event is an ordered step, none history-only\n", l)
-		case l.Partitions() == 0 || a.opt.partitions > 0:
+		case l.Partitions() == 0 || a.o.Partitions > 0:
 		case a.found:
-			b.WriteString(wrapText(fmt.Sprintf("%s: the fewest partitions that keep collisions within %s (see below)", l, percent(a.opt.collision))))
+			b.WriteString(wrapText(fmt.Sprintf("%s: the fewest partitions that keep collisions within %s (see below)", l, percent(a.o.Collision))))
 		default:
-			b.WriteString(wrapText(fmt.Sprintf("%s: the most partitions tried (-max-partitions), as none keeps collisions within %s (see below)", l, percent(a.opt.collision))))
+			b.WriteString(wrapText(fmt.Sprintf("%s: the most partitions tried (-max-partitions), as none keeps collisions within %s (see below)", l, percent(a.o.Collision))))
 		}
 	}
 	return b.String()
@@ -104,10 +103,10 @@ func planNotes(a *planAnswer) string {
 // cannotKeepUp says why plan p of layout l has no consumer count. A
 // ceiling below the peak holds under every policy, and is said once per
 // layout: it returns "" for the plans after the first.
-func cannotKeepUp(a *planAnswer, l konvoy.Layout, p konvoy.Plan, first bool) string {
+func cannotKeepUp(a *Plan, l konvoy.Layout, p konvoy.Plan, first bool) string {
 	switch {
 	case float64(p.CeilingRounds) <= a.budget:
-		return fmt.Sprintf("%s under %s does not keep up with up to %s (-max-consumers)", l, p.Policy, plural(a.opt.maxConsumers, "consumer", "consumers"))
+		return fmt.Sprintf("%s under %s does not keep up with up to %s (-max-consumers)", l, p.Policy, plural(a.o.MaxConsumers, "consumer", "consumers"))
 	case !first:
 		return ""
 	}
@@ -129,7 +128,7 @@ func ceilingLane(l konvoy.Layout, p konvoy.Plan) string {
 // planAssumptions lists every plan's assumptions once each, in order of
 // first appearance, each followed by the plans it holds for unless it holds
 // for all of them.
-func planAssumptions(a *planAnswer) []string {
+func planAssumptions(a *Plan) []string {
 	var texts []string
 	holds := map[string][][2]int{} // text → (layout, policy) pairs
 	for li, row := range a.plans {
@@ -153,8 +152,8 @@ func planAssumptions(a *planAnswer) []string {
 // planSet names the plans of pairs, (layout, policy) indices, that the
 // sentence s holds for: "" for all of them, else by layout, by policy
 // unless s names its policy, or pair by pair.
-func planSet(a *planAnswer, s string, pairs [][2]int) string {
-	nl, np := len(a.layouts), len(a.opt.policies)
+func planSet(a *Plan, s string, pairs [][2]int) string {
+	nl, np := len(a.layouts), len(a.o.Policies)
 	if len(pairs) == nl*np {
 		return ""
 	}
@@ -173,7 +172,7 @@ func planSet(a *planAnswer, s string, pairs [][2]int) string {
 		}
 		return strings.Join(names, ", ")
 	case len(pairs) == len(policies)*nl: // whole policies
-		for pi, p := range a.opt.policies {
+		for pi, p := range a.o.Policies {
 			if policies[pi] > 0 {
 				names = append(names, p.String())
 			}
@@ -184,7 +183,7 @@ func planSet(a *planAnswer, s string, pairs [][2]int) string {
 		return ""
 	}
 	for _, p := range pairs {
-		names = append(names, fmt.Sprintf("%s under %s", a.layouts[p[0]], a.opt.policies[p[1]]))
+		names = append(names, fmt.Sprintf("%s under %s", a.layouts[p[0]], a.o.Policies[p[1]]))
 	}
 	return strings.Join(names, ", ")
 }
@@ -204,12 +203,12 @@ const planWidth = 100
 
 // selectiveText sets the selective convoy's simulated multiplier beside the
 // lesson's formula.
-func selectiveText(a *planAnswer) string {
+func selectiveText(a *Plan) string {
 	s := a.selective
 	events, ordered, share := s.Free.Events, s.OrderedFree.Events, s.Share()
 	var b strings.Builder
 	b.WriteString("\nthe selective convoy, simulated and by the lesson's formula\n")
-	if a.src.lesson {
+	if a.src.Lesson {
 		b.WriteString(wrapText(fmt.Sprintf("on lesson-style shipments of 7 events (4 ordered steps, 3 history-only): %d events, ordered share %.3f", events, share)))
 	} else {
 		fmt.Fprintf(&b, "on the trace: %d events, %d of them ordered steps, ordered share %.3f\n", events, ordered, share)
@@ -235,7 +234,7 @@ func selectiveText(a *planAnswer) string {
 
 // sensitivityText is the formula's multiplier over a range of ordered
 // shares, for each layout that puts every event in a lane.
-func sensitivityText(a *planAnswer) string {
+func sensitivityText(a *Plan) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nsensitivity to the ordered share: the lesson's formula at %s\n", consumersText(a.consumers))
 	if len(a.lanes) == 0 {
@@ -263,7 +262,7 @@ func sensitivityText(a *planAnswer) string {
 		if len(r.labels) > 0 {
 			share += " (" + strings.Join(r.labels, "; ") + ")"
 		}
-		ordered, unordered := konvoy.SplitRate(a.opt.peak, r.share)
+		ordered, unordered := konvoy.SplitRate(a.o.Peak, r.share)
 		cells := []string{share, strconv.FormatFloat(ordered, 'f', 2, 64), strconv.FormatFloat(unordered, 'f', 2, 64)}
 		for i := range a.lanes {
 			cells = append(cells, multiplier(a.multiplier(i, r.share)))
@@ -277,16 +276,16 @@ func sensitivityText(a *planAnswer) string {
 }
 
 // partitionText is the fewest partitions that keep collisions small.
-func partitionText(a *planAnswer) string {
-	p, opt := a.partitions, a.opt
+func partitionText(a *Plan) string {
+	p, o := a.partitions, a.o
 	var b, answer strings.Builder
 	b.WriteString("\npartitions of a Kafka topic\n")
 	if a.found {
 		fmt.Fprintf(&answer, "%s the fewest whose heaviest partition owes at most %s of its load to collisions (-collision): ",
-			plural(p.Partitions, "partition is", "partitions are"), percent(opt.collision))
+			plural(p.Partitions, "partition is", "partitions are"), percent(o.Collision))
 	} else {
 		fmt.Fprintf(&answer, "no topic of up to %d partitions (-max-partitions) keeps collisions within %s of its heaviest partition (-collision); at %d partitions, ",
-			opt.maxPartitions, percent(opt.collision), p.Partitions)
+			o.MaxPartitions, percent(o.Collision), p.Partitions)
 	}
 	fmt.Fprintf(&answer, "partition %d carries %s, ", p.HeaviestPartition, plural(p.HeaviestLoad, "round", "rounds"))
 	if p.Collision() == 0 {
@@ -298,31 +297,4 @@ func partitionText(a *planAnswer) string {
 	b.WriteString(wrapText(answer.String()))
 	b.WriteString(assumptionList(a.partitionAssumptions()))
 	return b.String()
-}
-
-// consumersText is "1 consumer" or "n consumers".
-func consumersText(n int) string { return plural(n, "consumer", "consumers") }
-
-// formatRate writes a rate in events/s with two decimals, or "unbounded" for
-// a run that takes no time.
-func formatRate(r float64) string {
-	if math.IsInf(r, 1) {
-		return "unbounded"
-	}
-	return strconv.FormatFloat(r, 'f', 2, 64)
-}
-
-// multiplier writes a multiplier with three decimals, or "-" when it is
-// undefined (0).
-func multiplier(m float64) string {
-	if m == 0 {
-		return "-"
-	}
-	return strconv.FormatFloat(m, 'f', 3, 64)
-}
-
-// percent writes a share as a percentage, with no more decimals than it
-// needs.
-func percent(s float64) string {
-	return strconv.FormatFloat(math.Round(s*1000)/10, 'f', -1, 64) + "%"
 }

@@ -1,18 +1,18 @@
-package main
+package report
 
 import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"math"
 	"reflect"
 	"strconv"
 )
 
-// record is one (layout, policy, consumers) triple of the JSON and CSV
-// reports. Fields are only ever added, after the existing ones, so that
-// readers by name and by column position keep working.
-type record struct {
+// Record is one (layout, policy, consumers) triple of a trace's JSON and
+// CSV reports (TraceJSON, TraceCSV). Fields are only ever added, after the
+// existing ones, so that readers by name and by column position keep
+// working.
+type Record struct {
 	Layout         string   `json:"layout"`
 	Consumers      int      `json:"consumers"`
 	Events         int      `json:"events"`
@@ -50,27 +50,24 @@ type record struct {
 	ResponseMean     float64 `json:"response_mean"`
 }
 
-// round3 rounds x to three decimals, as the reports print ratios.
-func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
-
 // records lists the trace's results: layouts in the order given, then
 // policies in the order given, then consumer counts ascending.
-func records(t *trace) []record {
-	var out []record
-	for i, l := range t.opt.layouts {
-		for pi, p := range t.opt.policies {
-			for _, c := range t.shown {
-				r := t.run(i, pi, c)
+func records(t *Trace) []Record {
+	var out []Record
+	for i, l := range t.Layouts {
+		for pi, p := range t.Policies {
+			for _, c := range t.Counts {
+				r := t.Run(i, pi, c)
 				wrong := r.WrongKeys
 				if wrong == nil {
 					wrong = []string{}
 				}
-				out = append(out, record{
+				out = append(out, Record{
 					Layout: l.String(), Consumers: c, Events: r.Events, Keys: r.Keys, Work: r.Work, Rounds: r.Rounds,
 					Parallelism:    round3(r.Parallelism()),
 					BackwardWrites: r.BackwardWrites, WrongFinal: r.WrongFinal, Skipped: r.Skipped,
 					Lanes: r.Lanes, HeaviestLane: r.HeaviestLane, WrongKeys: wrong,
-					OutOfOrderKeys: len(t.stats.OutOfOrder()),
+					OutOfOrderKeys: len(t.Stats.OutOfOrder()),
 
 					Policy: p.String(), HeaviestLaneName: r.HeaviestLaneName, HeaviestKey: r.HeaviestKey, Collision: r.Collision(),
 					Duplicates: r.Duplicates, Buffered: r.Buffered, MaxBuffered: r.MaxBuffered, MaxKeyBuffered: r.MaxKeyBuffered,
@@ -85,8 +82,10 @@ func records(t *trace) []record {
 	return out
 }
 
-// jsonReport is one JSON array with one object per record, one a line.
-func jsonReport(t *trace) (string, error) {
+// TraceJSON is a trace's JSON report: one array with one object per
+// (layout, policy, consumers) triple, one a line; layouts in the order
+// given, then policies, then consumer counts ascending.
+func TraceJSON(t *Trace) (string, error) {
 	var b bytes.Buffer
 	b.WriteString("[")
 	for i, r := range records(t) {
@@ -104,13 +103,13 @@ func jsonReport(t *trace) (string, error) {
 	return b.String(), nil
 }
 
-// csvReport is the records as CSV with a header row: a column per field
-// of record, named by its JSON name, in the record's order, but the key
-// list.
-func csvReport(t *trace) (string, error) {
+// TraceCSV is a trace's CSV report: the records of TraceJSON with a
+// header row, a column per field named by its JSON name, in the same order,
+// but the list of keys in a wrong final state.
+func TraceCSV(t *Trace) (string, error) {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	fields := reflect.VisibleFields(reflect.TypeFor[record]())
+	fields := reflect.VisibleFields(reflect.TypeFor[Record]())
 	var head []string
 	for _, f := range fields {
 		if f.Type.Kind() != reflect.Slice {

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -37,7 +37,7 @@ func compareNotes(layouts []konvoy.Layout, results []konvoy.Result, allOrdered b
 		switch {
 		case l.Equal(konvoy.SelectiveConvoy) && allOrdered:
 			fmt.Fprintf(&b, "%s runs as convoy here: every event is an ordered step, none history-only\n", l)
-		case isPartitioned(l) && r.Lanes > 0:
+		case l.Partitions() > 0 && r.Lanes > 0:
 			fmt.Fprintf(&b, "%s: keys hash to %d of %s; the heaviest, %s, carries %s:\n",
 				l, r.Lanes, plural(l.Partitions(), "partition", "partitions"), laneName(l, r.HeaviestLaneName), plural(r.HeaviestLane, "round", "rounds"))
 			if c := r.Collision(); c > 0 {

@@ -1,0 +1,27 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// BacklogShare returns the backlog each of runs runs may hold, total
+// shared equally, at least 1; 0, no limit, when total is 0.
+func BacklogShare(total, runs int) int {
+	if total == 0 {
+		return 0
+	}
+	return max(1, total/max(1, runs))
+}
+
+// BacklogHint adds to err, when a run's backlog outgrew its share of total
+// (-max-backlog), shared by runs runs, what can be done about it; it
+// returns any other error as it is.
+func BacklogHint(err error, total, runs int) error {
+	if !errors.Is(err, konvoy.ErrBacklog) {
+		return err
+	}
+	return fmt.Errorf("%w; -max-backlog %d is shared by %d runs: raise it, or run fewer layouts, policies or consumer counts", err, total, runs)
+}

@@ -1,0 +1,170 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/chart"
+	"github.com/sirali-konvoy/konvoy/eventlog"
+)
+
+// Trace is what one pass over a trace measured, which its reports render:
+// its statistics and one result per (layout, policy, consumers) triple.
+type Trace struct {
+	Name      string          // the trace as the report names it
+	Layouts   []konvoy.Layout // in report order
+	Policies  []konvoy.Policy // the first is the report's
+	Consumers int             // the consumer count of the first table
+	Counts    []int           // the consumer counts the report shows, ascending
+	// Simulated are the consumer counts run, ascending: Counts and
+	// Consumers, and maybe more (nil means Counts).
+	Simulated []int
+	// Results are the runs by layout, then policy, then index in
+	// Simulated.
+	Results     []konvoy.Result
+	Stats       eventlog.Stats
+	Rounded     int           // durations and arrivals rounded (eventlog.Decoder.Rounded)
+	Unit        time.Duration // how long one round lasts, 0 for whole rounds
+	LastArrival int           // the last event's arrival: 0 for a batch
+}
+
+// TraceOptions say what a trace's text report adds to its tables.
+type TraceOptions struct {
+	Gantt    bool    // draw each layout's schedule (runs made with konvoy.WithSchedule)
+	Capacity bool    // add the capacity table; Layouts must hold konvoy.Free
+	Peak     float64 // the capacity table's peak rate, in events/s
+	Latency  bool    // add the latency section
+}
+
+// Run returns the run of layout index li under policy index pi at c
+// consumers.
+func (t *Trace) Run(li, pi, c int) konvoy.Result {
+	counts := t.Simulated
+	if counts == nil {
+		counts = t.Counts
+	}
+	return t.Results[(li*len(t.Policies)+pi)*len(counts)+slices.Index(counts, c)]
+}
+
+// result returns the run of layout index li at c consumers under the
+// report's policy, the first.
+func (t *Trace) result(li, c int) konvoy.Result { return t.Run(li, 0, c) }
+
+// TraceText is a trace's text report, the lesson report's form for a
+// trace: the header, the measures at the first consumer count, the
+// derived lines, rounds by consumers and, as o asks, the schedule views,
+// the capacity table and the latency section.
+func TraceText(t *Trace, o TraceOptions) string {
+	first, policy := t.Consumers, t.Policies[0]
+	layouts := t.Layouts
+	results := make([]konvoy.Result, len(layouts))
+	for i := range layouts {
+		results[i] = t.result(i, first)
+	}
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "The trace %s: %s, %s (%d out of order), %s, %d consumers, work %d rounds%s%s\n",
+		t.Name, plural(t.Stats.Events(), "event", "events"), plural(t.Stats.Keys(), "key", "keys"),
+		len(t.Stats.OutOfOrder()), plural(t.Stats.Lines(), "line", "lines"), first, results[0].Work, resolutionNote(t.Unit), policyNote(policy))
+	if t.Rounded > 0 {
+		b.WriteString(RoundedNote(t.Rounded, t.Unit) + "\n")
+	}
+	b.WriteString("\n")
+	if hasBeyondLesson(layouts) {
+		b.WriteString(compareTable(layouts, results).String())
+	} else {
+		b.WriteString(measureTable(layouts, results).String())
+	}
+	b.WriteString("\n")
+	b.WriteString(traceNotes(t, results))
+	b.WriteString(compareNotes(layouts, results, t.Stats.Ordered() == t.Stats.Events()))
+	b.WriteString("\nrounds by consumers\n")
+	b.WriteString(roundsTable(layouts, t.Counts, func(li, c int) int { return t.result(li, c).Rounds }).String())
+	for i, l := range layouts {
+		if o.Gantt {
+			title := fmt.Sprintf("\nthe schedule of %s at %d consumers, %s dispatch, one column per round", l, first, policy)
+			b.WriteString(chart.GanttText(title, results[i], first, policy))
+		}
+	}
+	if o.Capacity {
+		b.WriteString(traceCapacity(t, results, o.Peak))
+	}
+	if o.Latency {
+		b.WriteString(Latency(layouts, t.Policies, first, t.LastArrival == 0,
+			func(li, pi int) konvoy.Result { return t.Run(li, pi, first) }))
+	}
+	return b.String()
+}
+
+// traceNotes are the lines under a trace's first table: the keys left in a
+// wrong final state, those whose steps arrive out of order, the rounds
+// relative to free, the effective parallelism and the steps version-stamp
+// skipped.
+func traceNotes(t *Trace, results []konvoy.Result) string {
+	var b strings.Builder
+	layouts := t.Layouts
+	for i, l := range layouts {
+		if r := results[i]; r.WrongFinal > 0 {
+			fmt.Fprintf(&b, "keys left in a wrong final state under %s: %s\n", l, names(r.WrongKeys))
+		}
+	}
+	if b.Len() == 0 {
+		b.WriteString("keys left in a wrong final state: none under any layout\n")
+	}
+	if ooo := t.Stats.OutOfOrder(); len(ooo) > 0 {
+		fmt.Fprintf(&b, "keys whose steps arrive out of order: %s; a convoy keeps input order, so their backward steps count under every layout (the version stamp skips them)\n", names(ooo))
+	}
+	free := slices.IndexFunc(layouts, konvoy.Free.Equal)
+	var costs, parallelism []string
+	for i, l := range layouts {
+		if free >= 0 && i != free {
+			costs = append(costs, fmt.Sprintf("%s %.3f", l, konvoy.Cost(results[i], results[free])))
+		}
+		parallelism = append(parallelism, fmt.Sprintf("%s %.2f", l, results[i].Parallelism()))
+	}
+	if len(costs) > 0 {
+		fmt.Fprintf(&b, "rounds relative to free: %s\n", strings.Join(costs, ", "))
+	}
+	fmt.Fprintf(&b, "effective parallelism (work / rounds): %s\n", strings.Join(parallelism, ", "))
+	if i := slices.IndexFunc(layouts, konvoy.VersionStamp.Equal); i >= 0 {
+		fmt.Fprintf(&b, "steps missing from history under version-stamp: %d\n", results[i].Skipped)
+	}
+	return b.String()
+}
+
+// traceCapacity is the capacity table for the trace's own ordered share: the
+// events with a nonzero step.
+func traceCapacity(t *Trace, results []konvoy.Result, peak float64) string {
+	freeIndex := slices.IndexFunc(t.Layouts, konvoy.Free.Equal)
+	share := 0.0
+	if t.Stats.Events() > 0 {
+		share = float64(t.Stats.Ordered()) / float64(t.Stats.Events())
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\ncapacity at a peak of %.2f events/s, costs measured at %d consumers\n", peak, t.Consumers)
+	capacity := &table{}
+	head := []string{"ordered share", "ordered ev/s", "unordered ev/s"}
+	ordered, unordered := konvoy.SplitRate(peak, share)
+	row := []string{strconv.FormatFloat(share, 'f', 3, 64), strconv.FormatFloat(ordered, 'f', 2, 64), strconv.FormatFloat(unordered, 'f', 2, 64)}
+	var whole []string
+	for i, l := range t.Layouts {
+		if i == freeIndex {
+			continue
+		}
+		cost := konvoy.Cost(results[i], results[freeIndex])
+		head = append(head, l.String()+" x")
+		row = append(row, strconv.FormatFloat(konvoy.SelectiveMultiplier(share, cost), 'f', 3, 64))
+		whole = append(whole, fmt.Sprintf("%s x%.3f", l, cost))
+	}
+	capacity.add(head...)
+	capacity.add(row...)
+	b.WriteString(capacity.String())
+	if len(whole) > 0 {
+		fmt.Fprintf(&b, "whole stream in lanes: %s\n", strings.Join(whole, ", "))
+	}
+	return b.String()
+}

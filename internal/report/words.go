@@ -1,0 +1,110 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// maxNamedKeys is how many keys a line of the text report names before it
+// says how many more there are.
+const maxNamedKeys = 10
+
+// plural is "1 thing" or "n things".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// consumersText is "1 consumer" or "n consumers".
+func consumersText(n int) string { return plural(n, "consumer", "consumers") }
+
+// RoundedNote says that rounded durations and arrivals of a trace read with
+// one round lasting unit were rounded to whole rounds, as the reports and
+// the command's notes put it; unit 0 is a trace of whole rounds.
+func RoundedNote(rounded int, unit time.Duration) string {
+	return plural(rounded, "duration or arrival", "durations and arrivals") + " rounded to whole rounds" + resolutionNote(unit)
+}
+
+// resolutionNote is how a report names a round's length.
+func resolutionNote(d time.Duration) string {
+	if d == 0 {
+		return ""
+	}
+	return " of " + d.String()
+}
+
+// policyNote is what a report's first line says of a policy other than the
+// lesson's head-of-line.
+func policyNote(p konvoy.Policy) string {
+	if p == konvoy.HeadOfLine {
+		return ""
+	}
+	return ", policy " + p.String()
+}
+
+// keyName is a key as a report prints it: quoted when it holds a
+// separator, a quote or nothing.
+func keyName(k string) string {
+	if strings.ContainsAny(k, ",; \t\r\n\"") || k == "" {
+		return strconv.Quote(k)
+	}
+	return k
+}
+
+// names lists keys, up to maxNamedKeys of them.
+func names(keys []string) string {
+	quoted := func(ks []string) string {
+		q := make([]string, len(ks))
+		for i, k := range ks {
+			q[i] = keyName(k)
+		}
+		return strings.Join(q, ", ")
+	}
+	if len(keys) <= maxNamedKeys {
+		return quoted(keys)
+	}
+	return fmt.Sprintf("%s and %d more", quoted(keys[:maxNamedKeys]), len(keys)-maxNamedKeys)
+}
+
+// laneName is how a report names a lane of layout l: a partition's lane
+// by its number, with the word.
+func laneName(l konvoy.Layout, lane string) string {
+	if l.Partitions() > 0 {
+		return "partition " + lane
+	}
+	return lane
+}
+
+// round3 rounds x to three decimals, as the reports print ratios.
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// formatRate writes a rate in events/s with two decimals, or "unbounded" for
+// a run that takes no time.
+func formatRate(r float64) string {
+	if math.IsInf(r, 1) {
+		return "unbounded"
+	}
+	return strconv.FormatFloat(r, 'f', 2, 64)
+}
+
+// multiplier writes a multiplier with three decimals, or "-" when it is
+// undefined (0).
+func multiplier(m float64) string {
+	if m == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(m, 'f', 3, 64)
+}
+
+// percent writes a share as a percentage, with no more decimals than it
+// needs.
+func percent(s float64) string {
+	return strconv.FormatFloat(math.Round(s*1000)/10, 'f', -1, 64) + "%"
+}
