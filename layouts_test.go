@@ -251,20 +251,6 @@ func TestPartitionsForRejectsBadInput(t *testing.T) {
 	}
 }
 
-// On the lesson's five shipments, few partitions put shipments behind each
-// other; this is the count at which that stops costing anything.
-func ExamplePartitionsFor() {
-	p, found, err := konvoy.PartitionsFor(konvoy.LessonEvents(), 0, 64)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("found %v: %d partitions, %d used, heaviest partition %d carries %d rounds, all of it %s's\n",
-		found, p.Partitions, p.Used, p.HeaviestPartition, p.HeaviestLoad, p.HeaviestKey)
-	// Output:
-	// found true: 5 partitions, 5 used, heaviest partition 2 carries 8 rounds, all of it TR-2214's
-}
-
 func TestPartitionLoadFigures(t *testing.T) {
 	p := konvoy.PartitionLoad{HeaviestLoad: 8, HeaviestKeyLoad: 6}
 	if p.Collision() != 2 || p.CollisionShare() != 0.25 {

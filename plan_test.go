@@ -79,36 +79,6 @@ func TestPlanRejectsBadConfig(t *testing.T) {
 	}
 }
 
-// The lesson's peak of 97.22 events/s, with a round of 10 ms: the lesson's
-// twenty events must run in at most 20.57 rounds.
-func ExamplePlanConsumers() {
-	events := slices.Values(konvoy.LessonEvents())
-	for _, seconds := range []float64{0.010, 0.020} {
-		fmt.Printf("a round of %gs:\n", seconds)
-		for _, l := range konvoy.Layouts()[:3] {
-			p, err := konvoy.PlanConsumers(events, l, konvoy.HeadOfLine, konvoy.PlanConfig{Peak: konvoy.LessonPeakRate, RoundSeconds: seconds})
-			if err != nil {
-				fmt.Println(err)
-				return
-			}
-			if p.Consumers == 0 {
-				fmt.Printf("  %-12s cannot keep up: at most %.1f events/s, %d rounds set by lane %s\n", p.Layout, p.Ceiling, p.CeilingRounds, p.CeilingLane)
-				continue
-			}
-			fmt.Printf("  %-12s %d consumers, %.1f events/s (ceiling %.1f)\n", p.Layout, p.Consumers, p.Rate, p.Ceiling)
-		}
-	}
-	// Output:
-	// a round of 0.01s:
-	//   free         2 consumers, 125.0 events/s (ceiling 500.0)
-	//   convoy       2 consumers, 117.6 events/s (ceiling 250.0)
-	//   line-convoy  4 consumers, 105.3 events/s (ceiling 142.9)
-	// a round of 0.02s:
-	//   free         4 consumers, 125.0 events/s (ceiling 250.0)
-	//   convoy       7 consumers, 100.0 events/s (ceiling 125.0)
-	//   line-convoy  cannot keep up: at most 71.4 events/s, 14 rounds set by lane H2
-}
-
 // With a consumer for every event, each event starts as soon as it has
 // arrived and its lane is free: that run is the ceiling, exactly.
 func TestPlanCeilingIsTheRunWithAConsumerPerEvent(t *testing.T) {
