@@ -17,7 +17,7 @@ import (
 // arriving at once or over time.
 func TestPoliciesMatchTheirPlainVersions(t *testing.T) {
 	plain := map[konvoy.Policy]func([]refEvent, int, func(refEvent) *string) []refEvent{
-		konvoy.HeadOfLine: refKosum,
+		konvoy.HeadOfLine: refHeadOfLine,
 		konvoy.LaneAware:  refLaneAware,
 		konvoy.Static:     refStatic,
 	}
@@ -28,7 +28,7 @@ func TestPoliciesMatchTheirPlainVersions(t *testing.T) {
 		c := rapid.IntRange(1, 8).Draw(t, "consumers")
 		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
 		for _, l := range refLayoutsFor(rapid.IntRange(1, 6).Draw(t, "partitions")) {
-			want := refDuzenWith(events, c, l.lanes, l.handler, plain[p])
+			want := refSimulateWith(events, c, l.lanes, l.handler, plain[p])
 			got, err := konvoy.Simulate(events, l.layout, c, konvoy.WithPolicy(p), konvoy.WithSchedule(len(events)+1))
 			if err != nil {
 				t.Fatal(err)
@@ -39,9 +39,9 @@ func TestPoliciesMatchTheirPlainVersions(t *testing.T) {
 			// Who ran what, where and when, agrees too.
 			for i, o := range refRun(events, c, l.lanes, plain[p]) {
 				slot := got.Schedule[i]
-				if slot.Consumer != o.tuketici || slot.Start != o.basla || slot.Finish != o.bitis {
+				if slot.Consumer != o.consumer || slot.Start != o.start || slot.Finish != o.finish {
 					t.Fatalf("%s, %s: event %d ran on consumer %d from %d to %d; the plain version says %d from %d to %d",
-						l.layout, p, i, slot.Consumer, slot.Start, slot.Finish, o.tuketici, o.basla, o.bitis)
+						l.layout, p, i, slot.Consumer, slot.Start, slot.Finish, o.consumer, o.start, o.finish)
 				}
 				lane := ""
 				if l.lanes != nil {
@@ -205,7 +205,7 @@ func TestLatencyOfLargeValuesIsWithinItsPrecision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := refDuzen(events, 2, func(e konvoy.Event) (string, bool) { return e.Key, true }, "")
+	want := refSimulate(events, 2, func(e konvoy.Event) (string, bool) { return e.Key, true }, "")
 	if d := gocmp.Diff(want.Wait, r.Wait, withinPrecision); d != "" {
 		t.Errorf("Wait (-want +got):\n%s", d)
 	}
@@ -239,7 +239,7 @@ func TestLaneAwareLongRunsMatchThePlainVersion(t *testing.T) {
 		events := eventsOf(sh).Draw(t, "events")
 		c := rapid.IntRange(1, 16).Draw(t, "consumers")
 		for _, l := range refLayoutsFor(3)[1:3] { // convoy, line-convoy
-			want := refDuzenWith(events, c, l.lanes, l.handler, refLaneAware)
+			want := refSimulateWith(events, c, l.lanes, l.handler, refLaneAware)
 			got, err := konvoy.Simulate(events, l.layout, c, konvoy.WithPolicy(konvoy.LaneAware))
 			if err != nil {
 				t.Fatal(err)

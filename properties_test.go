@@ -316,7 +316,7 @@ func TestSimulateMatchesTheLessonsModel(t *testing.T) {
 		p := rapid.IntRange(1, 16).Draw(t, "partitions")
 		layouts := append(refLayoutsFor(p), refLayout{konvoy.NewLayout("parity", byStepParity), byStepParity, ""})
 		for _, l := range layouts {
-			want := refDuzen(events, c, l.lanes, l.handler)
+			want := refSimulate(events, c, l.lanes, l.handler)
 			got := simulate(t, events, l.layout, c)
 			if d := gocmp.Diff(want, got, withinPrecision); d != "" {
 				t.Fatalf("%s with %d consumers (-reference +Simulate):\n%s", l.layout, c, d)
@@ -332,7 +332,7 @@ func TestSimulateMatchesTheLessonsModelOnManyKeys(t *testing.T) {
 		events := eventsOf(shape{maxKeys: 10000, maxEvents: 12000, maxDuration: 9, arrivals: rapid.Bool().Draw(t, "arrivals")}).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		for _, l := range refLayoutsFor(rapid.IntRange(1, 64).Draw(t, "partitions")) {
-			if d := gocmp.Diff(refDuzen(events, c, l.lanes, l.handler), simulate(t, events, l.layout, c), withinPrecision); d != "" {
+			if d := gocmp.Diff(refSimulate(events, c, l.lanes, l.handler), simulate(t, events, l.layout, c), withinPrecision); d != "" {
 				t.Fatalf("%s with %d consumers (-reference +Simulate):\n%s", l.layout, c, d)
 			}
 		}
@@ -352,7 +352,7 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 	cfg.Rate = 20
 	events := slices.Collect(synth.Events(cfg))
 	plain := map[konvoy.Policy]func([]refEvent, int, func(refEvent) *string) []refEvent{
-		konvoy.HeadOfLine: refKosum,
+		konvoy.HeadOfLine: refHeadOfLine,
 		konvoy.LaneAware:  refLaneAware,
 		konvoy.Static:     refStatic,
 	}
@@ -368,7 +368,7 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 			if got.Keys <= 4096 {
 				t.Fatalf("the trace has %d keys; want more than one page", got.Keys)
 			}
-			if d := gocmp.Diff(refDuzenWith(events, 64, l.lanes, l.handler, plain[p]), got, withinPrecision); d != "" {
+			if d := gocmp.Diff(refSimulateWith(events, 64, l.lanes, l.handler, plain[p]), got, withinPrecision); d != "" {
 				t.Fatalf("%s, %s (-reference +Simulate):\n%s", l.layout, p, d)
 			}
 		}
