@@ -60,11 +60,17 @@
 //	TestEventsAreAppliedAsSoonAsTheyAreSafe          streaming_internal_test.go
 //	TestDueListsSpreadFinishTimes                    streaming_internal_test.go
 //	TestLaneAwareForgetsTakenEvents                  streaming_internal_test.go
+//
+// Every property runs rapid's 100 checks (-rapid.checks=N for more). The
+// three comparisons with the reference model that take longest draw smaller
+// inputs or run fewer layouts unless the long randomised checks are asked
+// for: go test . -args -konvoy.long.
 
 package konvoy_test
 
 import (
 	"cmp"
+	"flag"
 	"fmt"
 	"slices"
 	"testing"
@@ -75,6 +81,22 @@ import (
 	"github.com/sirali-konvoy/konvoy/synth"
 	"pgregory.net/rapid"
 )
+
+// long asks for the long randomised checks: go test . -args -konvoy.long
+// (only the root package has long checks and defines the flag). Without it,
+// the three comparisons with the naive reference model, whose time grows
+// with the square of the events, draw smaller inputs or run fewer layouts,
+// so that go test . takes seconds; every property still runs rapid's 100
+// checks (-rapid.checks=N for more).
+var long = flag.Bool("konvoy.long", false, "run the long randomised checks")
+
+// sized is full under -konvoy.long and short otherwise.
+func sized(short, full int) int {
+	if *long {
+		return full
+	}
+	return short
+}
 
 // shape says what kind of event set a generator draws.
 type shape struct {
@@ -783,11 +805,16 @@ func TestSimulateMatchesTheLessonsModel(t *testing.T) {
 	})
 }
 
-// The same comparison on thousands of keys and events, so that the key
-// table grows, keys and lanes fill more than one page, and lanes are many.
+// The same comparison on many keys and events (up to 1,000 keys and 1,500
+// events, or 10,000 and 12,000 with -konvoy.long), so that the key table
+// grows and lanes are many. Rapid seldom draws more than a page
+// (4096) of distinct keys; TestSimulateMatchesTheLessonsModelAcrossPages
+// always does.
 func TestSimulateMatchesTheLessonsModelOnManyKeys(t *testing.T) {
+	t.Parallel() // the three longest comparisons run side by side
 	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(shape{maxKeys: 10000, maxEvents: 12000, maxDuration: 9, arrivals: rapid.Bool().Draw(t, "arrivals")}).Draw(t, "events")
+		sh := shape{maxKeys: sized(1000, 10000), maxEvents: sized(1500, 12000), maxDuration: 9, arrivals: rapid.Bool().Draw(t, "arrivals")}
+		events := eventsOf(sh).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		for _, l := range refLayoutsFor(rapid.IntRange(1, 64).Draw(t, "partitions")) {
 			if d := gocmp.Diff(refSimulate(events, c, l.lanes, l.handler), simulate(t, events, l.layout, c), withinPrecision); d != "" {
@@ -801,8 +828,10 @@ func TestSimulateMatchesTheLessonsModelOnManyKeys(t *testing.T) {
 // more than one page of key and lane state (4096 each), with
 // arrivals and durations of 1 to 9 rounds, under every policy (lane-aware,
 // whose plain version is quadratic, on the convoy alone): whatever rapid
-// draws, this run always crosses pages.
+// draws, this run always crosses pages. By default each policy runs the
+// convoy alone; -konvoy.long runs every layout.
 func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
+	t.Parallel() // the three longest comparisons run side by side
 	cfg := synth.Default()
 	cfg.Events, cfg.Keys, cfg.Lines, cfg.InFlight = 10_000, 10_000, 50, 300
 	cfg.StepsPerKey, cfg.OrderedSteps = 2, 1
@@ -817,6 +846,12 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 	for _, p := range konvoy.Policies() {
 		for _, l := range refLayoutsFor(64) {
 			if p == konvoy.LaneAware && l.layout.String() != "convoy" {
+				continue
+			}
+			// By default every policy runs the convoy alone, whose keys and
+			// lanes both fill more than a page; the long checks run every
+			// layout.
+			if !*long && l.layout.String() != "convoy" {
 				continue
 			}
 			got, err := konvoy.Simulate(events, l.layout, 64, konvoy.WithPolicy(p))
@@ -880,10 +915,12 @@ func TestPoliciesMatchTheirPlainVersions(t *testing.T) {
 }
 
 // Long lane-aware runs, where the dispatcher drops the events it has given
-// out from the front of its queue, agree with the plain version too.
+// out from the front of its queue (once more than 1,024 of them), agree with
+// the plain version too: up to 1,200 events, or 2,600 with -konvoy.long.
 func TestLaneAwareLongRunsMatchThePlainVersion(t *testing.T) {
+	t.Parallel() // the three longest comparisons run side by side
 	rapid.Check(t, func(t *rapid.T) {
-		sh := shape{maxKeys: 300, maxEvents: 2600, maxDuration: 4, arrivals: rapid.Bool().Draw(t, "arrivals")}
+		sh := shape{maxKeys: 300, maxEvents: sized(1200, 2600), maxDuration: 4, arrivals: rapid.Bool().Draw(t, "arrivals")}
 		events := eventsOf(sh).Draw(t, "events")
 		c := rapid.IntRange(1, 16).Draw(t, "consumers")
 		for _, l := range refLayoutsFor(3)[1:3] { // convoy, line-convoy
