@@ -3,7 +3,8 @@
 // whose comment says why it holds. This file holds every property of the
 // public API, grouped by topic in the order below; the properties of
 // unexported structures live beside the code they test, in package konvoy,
-// and are listed here with their files.
+// and are listed here with their files. A test at the end of this file,
+// TestThePropertiesIndexNamesEveryProperty, keeps the index whole.
 //
 // Every layout (this file):
 //
@@ -72,7 +73,13 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
@@ -934,4 +941,68 @@ func TestLaneAwareLongRunsMatchThePlainVersion(t *testing.T) {
 			}
 		}
 	})
+}
+
+// The index at the top of this file is how a reader finds a property, so it
+// must name every one: each function of the package's tests that calls
+// rapid.Check is listed, with its file when that is not this one, and each
+// name listed is a test of the package, in the file named.
+func TestThePropertiesIndexNamesEveryProperty(t *testing.T) {
+	src, err := os.ReadFile("properties_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(string(src), "\npackage ")
+	listed := map[string]string{} // property → file, from the index
+	for _, line := range strings.Split(head, "\n") {
+		fields := strings.Fields(strings.TrimPrefix(line, "//\t"))
+		if !strings.HasPrefix(line, "//\tTest") || len(fields) < 2 {
+			continue
+		}
+		file := "properties_test.go"
+		if strings.HasSuffix(fields[1], "_test.go") {
+			file = fields[1]
+		}
+		listed[fields[0]] = file
+	}
+	names, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests, properties := map[string]string{}, map[string]string{} // name → file
+	fset := token.NewFileSet()
+	for _, name := range names {
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Test") {
+				continue
+			}
+			tests[fn.Name.Name] = name
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Check" {
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == "rapid" {
+						properties[fn.Name.Name] = name
+					}
+				}
+				return true
+			})
+		}
+	}
+	for p, file := range properties {
+		if listed[p] != file {
+			t.Errorf("property %s in %s: the index lists it in %q", p, file, listed[p])
+		}
+	}
+	for p, file := range listed {
+		if tests[p] != file {
+			t.Errorf("the index lists %s in %s; it is in %q", p, file, tests[p])
+		}
+	}
+	if len(properties) < 30 {
+		t.Errorf("found %d properties; the index lists %d", len(properties), len(listed))
+	}
 }
