@@ -1,148 +1,13 @@
 package konvoy_test
 
 import (
-	"fmt"
 	"math"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/lesson"
-	"pgregory.net/rapid"
 )
-
-// gaplessEvents draws keys whose steps are exactly 1..k, each step once or,
-// with duplicates, more than once, interleaved in any order, with
-// history-only records among them.
-func gaplessEvents(duplicates bool) *rapid.Generator[[]konvoy.Event] {
-	return rapid.Custom(func(t *rapid.T) []konvoy.Event {
-		var events []konvoy.Event
-		for k := range rapid.IntRange(1, 8).Draw(t, "keys") {
-			key := fmt.Sprintf("K%d", k)
-			for step := range rapid.IntRange(1, 6).Draw(t, "steps") + 1 {
-				copies := 1
-				if duplicates {
-					copies = rapid.IntRange(1, 3).Draw(t, "copies")
-				}
-				if step == 0 {
-					copies = rapid.IntRange(0, 2).Draw(t, "history")
-				}
-				for range copies {
-					events = append(events, konvoy.Event{Key: key, Line: "L", Step: step, Duration: rapid.IntRange(0, 6).Draw(t, "duration")})
-				}
-			}
-		}
-		return rapid.Permutation(events).Draw(t, "interleaving")
-	})
-}
-
-// The selective convoy differs from the convoy only in where history-only
-// events run; without any, the two are the same layout.
-func TestSelectiveConvoyWithoutHistoryIsConvoy(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
-		for i := range events {
-			events[i].Step = max(events[i].Step, 1)
-		}
-		c := consumersGen.Draw(t, "consumers")
-		convoy := simulate(t, events, konvoy.Convoy, c)
-		selective := simulate(t, events, konvoy.SelectiveConvoy, c)
-		if d := cmp.Diff(convoy, selective); d != "" {
-			t.Fatalf("(-convoy +selective):\n%s", d)
-		}
-	})
-}
-
-// A key's events all go to one partition, so when no two keys share a
-// partition, every partition is one key's lane: the convoy's run, with
-// lanes named by partition number instead of key.
-func TestPartitionsWithoutCollisionAreAConvoy(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
-		c := consumersGen.Draw(t, "consumers")
-		_, _, keys, _ := stats(events)
-		n := rapid.IntRange(max(len(keys), 1), 4096).Filter(func(n int) bool {
-			used := map[int]bool{}
-			for k := range keys {
-				used[konvoy.KafkaPartition(k, n)] = true
-			}
-			return len(used) == len(keys)
-		}).Draw(t, "partitions")
-		convoy := simulate(t, events, konvoy.Convoy, c)
-		parted := simulate(t, events, konvoy.Partitioned(n), c)
-		if d := cmp.Diff(convoy, parted, cmpopts.IgnoreFields(konvoy.Result{}, "HeaviestLaneName"), cmpopts.IgnoreFields(konvoy.LaneWait{}, "Lane")); d != "" {
-			t.Fatalf("partitioned:%d (-convoy +partitioned):\n%s", n, d)
-		}
-		if parted.Collision() != 0 {
-			t.Fatalf("partitioned:%d without collisions: Collision %d", n, parted.Collision())
-		}
-	})
-}
-
-// Whatever the partition count, the heaviest partition carries at least its
-// heaviest key, and a key's lane under the convoy is never heavier than the
-// partition it hashes to.
-func TestCollisionIsNeverNegative(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
-		c := consumersGen.Draw(t, "consumers")
-		n := rapid.IntRange(1, 8).Draw(t, "partitions")
-		parted := simulate(t, events, konvoy.Partitioned(n), c)
-		convoy := simulate(t, events, konvoy.Convoy, c)
-		if parted.Collision() < 0 || parted.HeaviestLane < convoy.HeaviestLane || parted.Lanes > n {
-			t.Fatalf("partitioned:%d: %+v; convoy's heaviest lane %d", n, parted, convoy.HeaviestLane)
-		}
-		if convoy.Collision() != 0 {
-			t.Fatalf("convoy: Collision %d; want 0", convoy.Collision())
-		}
-	})
-}
-
-// The resequencer applies a key's steps only in the order 1, 2, 3, …, so no
-// step can ever land on a higher one.
-func TestResequencerNeverWritesBackward(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
-		r := simulate(t, events, konvoy.Resequencer, consumersGen.Draw(t, "consumers"))
-		if r.BackwardWrites != 0 || r.Skipped != 0 {
-			t.Fatalf("BackwardWrites %d, Skipped %d; want 0", r.BackwardWrites, r.Skipped)
-		}
-	})
-}
-
-// When every key's steps are 1..k without gaps, each gap the resequencer
-// waits for is filled by an event that does come, whatever the interleaving
-// and however often a step is delivered, so every key ends on its highest
-// step and nothing is left held.
-func TestResequencerCompletesGaplessKeys(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		events := gaplessEvents(rapid.Bool().Draw(t, "duplicates")).Draw(t, "events")
-		r := simulate(t, events, konvoy.Resequencer, consumersGen.Draw(t, "consumers"))
-		if r.WrongFinal != 0 || r.NeverApplied != 0 {
-			t.Fatalf("WrongFinal %d %v, NeverApplied %d; want 0", r.WrongFinal, r.WrongKeys, r.NeverApplied)
-		}
-		distinct := map[[2]any]bool{}
-		for _, e := range events {
-			if e.Step > 0 {
-				distinct[[2]any{e.Key, e.Step}] = true
-			}
-		}
-		nonzero := 0
-		for _, e := range events {
-			if e.Step > 0 {
-				nonzero++
-			}
-		}
-		if r.Duplicates != nonzero-len(distinct) {
-			t.Fatalf("Duplicates %d; want %d repeated deliveries", r.Duplicates, nonzero-len(distinct))
-		}
-		if r.MaxKeyBuffered > r.MaxBuffered || r.MaxBuffered > r.Buffered {
-			t.Fatalf("buffer depths out of order: %+v", r)
-		}
-	})
-}
 
 // Kafka's own test vectors for murmur2 (UtilsTest.testMurmur2 in
 // apache/kafka's clients module), and librdkafka's compatible hash.
@@ -198,33 +63,6 @@ func TestResequencerOnTheLesson(t *testing.T) {
 	}
 }
 
-// PartitionsFor reads the same lane loads that a partitioned run makes, and
-// returns the first partition count that meets the bound: every smaller
-// count misses it.
-func TestPartitionsForFindsTheFirstCountThatFits(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
-		share := rapid.SampledFrom([]float64{0, 0.1, 0.25, 0.5, 1}).Draw(t, "share")
-		limit := rapid.IntRange(1, 40).Draw(t, "limit")
-		p, found, err := konvoy.PartitionsFor(events, share, limit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if found != (p.CollisionShare() <= share) || p.Partitions < 1 || p.Partitions > limit || !found && p.Partitions != limit {
-			t.Fatalf("share %v, limit %d: %+v found %v", share, limit, p, found)
-		}
-		run := simulate(t, events, konvoy.Partitioned(p.Partitions), 2)
-		if run.HeaviestLane != p.HeaviestLoad || run.HeaviestKeyLoad != p.HeaviestKeyLoad || run.Lanes != p.Used {
-			t.Fatalf("PartitionsFor %+v disagrees with partitioned run %+v", p, run)
-		}
-		for n := 1; n < p.Partitions; n++ {
-			if q, ok, _ := konvoy.PartitionsFor(events, share, n); ok {
-				t.Fatalf("%d partitions already fit (%+v), yet %d was returned", n, q, p.Partitions)
-			}
-		}
-	})
-}
-
 func TestPartitionsForRejectsBadInput(t *testing.T) {
 	for _, tt := range []struct {
 		events []konvoy.Event
@@ -250,20 +88,6 @@ func TestPartitionsForRejectsBadInput(t *testing.T) {
 			t.Errorf("error %v; want %q", err, want)
 		}
 	}
-}
-
-// On the lesson's five shipments, few partitions put shipments behind each
-// other; this is the count at which that stops costing anything.
-func ExamplePartitionsFor() {
-	p, found, err := konvoy.PartitionsFor(lesson.Events(), 0, 64)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("found %v: %d partitions, %d used, heaviest partition %d carries %d rounds, all of it %s's\n",
-		found, p.Partitions, p.Used, p.HeaviestPartition, p.HeaviestLoad, p.HeaviestKey)
-	// Output:
-	// found true: 5 partitions, 5 used, heaviest partition 2 carries 8 rounds, all of it TR-2214's
 }
 
 func TestPartitionLoadFigures(t *testing.T) {

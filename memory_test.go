@@ -9,7 +9,6 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/internal/memtest"
 	"github.com/sirali-konvoy/konvoy/lesson"
-	"pgregory.net/rapid"
 )
 
 // run feeds events to a new simulator and returns its result.
@@ -202,31 +201,6 @@ func backwards(n, last int) iter.Seq[konvoy.Event] {
 			}
 		}
 	}
-}
-
-// A run of a layout and policy that HoldsBacklog says hold no backlog holds
-// at most two events for each of its consumers: its place in the
-// consumers' tree, and, at most, its last event waiting to be applied
-// (under static dispatch of no lanes, in its queue); under static dispatch
-// of keys pinned to lanes none waits, and under lane-aware dispatch with no
-// lanes a free consumer takes each event as it can.
-func TestRunsThatHoldNoBacklogStayWithinTheirConsumers(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		sh := anyShape
-		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
-		events := eventsOf(sh).Draw(t, "events")
-		c := rapid.IntRange(1, 8).Draw(t, "consumers")
-		for _, p := range konvoy.Policies() {
-			for _, l := range allLayouts {
-				if l.HoldsBacklog(p) {
-					continue
-				}
-				if _, err := konvoy.Simulate(events, l, c, konvoy.WithPolicy(p), konvoy.WithMaxBacklog(2*c)); err != nil {
-					t.Fatalf("%s, %s, %d consumers: %v", l, p, c, err)
-				}
-			}
-		}
-	})
 }
 
 // Which runs can hold a backlog, layout by layout: lane-aware dispatch of

@@ -9,60 +9,7 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/lesson"
-	"pgregory.net/rapid"
 )
-
-// The planner's answer is the smallest consumer count whose run fits the
-// peak: that count fits, every smaller one does not, and no count at all
-// beats the chain of events one lane must run in turn.
-func TestPlanFindsTheSmallestCountThatKeepsUp(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		sh := anyShape
-		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
-		events := eventsOf(sh).Draw(t, "events")
-		l := layoutGen.Draw(t, "layout")
-		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
-		cfg := konvoy.PlanConfig{
-			Peak:         rapid.Float64Range(0.5, 50).Draw(t, "peak"),
-			RoundSeconds: rapid.SampledFrom([]float64{0.001, 0.01, 0.1}).Draw(t, "round"),
-			MaxConsumers: rapid.IntRange(1, 40).Draw(t, "limit"),
-		}
-		plan, err := konvoy.PlanConsumers(konvoy.Values(events), l, cfg, konvoy.WithPolicy(p))
-		if err != nil {
-			t.Fatal(err)
-		}
-		budget := float64(len(events)) / (cfg.Peak * cfg.RoundSeconds)
-		keepsUp := func(c int) (int, bool) {
-			r, err := konvoy.Simulate(events, l, c, konvoy.WithPolicy(p))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Rounds < plan.CeilingRounds {
-				t.Fatalf("%d consumers: %d rounds beat the ceiling of %d", c, r.Rounds, plan.CeilingRounds)
-			}
-			// Keeping up means sustaining the peak, at the rate the plan reports.
-			return r.Rounds, r.Rounds == 0 || float64(len(events))/(float64(r.Rounds)*cfg.RoundSeconds) >= cfg.Peak
-		}
-		if plan.Events != len(events) || len(plan.Assumptions) < 4 {
-			t.Fatalf("plan %+v", plan)
-		}
-		if plan.Consumers > 0 {
-			rounds, ok := keepsUp(plan.Consumers)
-			if !ok || rounds != plan.Rounds || plan.Rate < cfg.Peak || plan.Rate > plan.Ceiling {
-				t.Fatalf("plan %+v: %d consumers take %d rounds, budget %.3f", plan, plan.Consumers, rounds, budget)
-			}
-		}
-		last := plan.Consumers - 1
-		if plan.Consumers == 0 {
-			last = cfg.MaxConsumers
-		}
-		for c := 1; c <= last; c++ {
-			if _, ok := keepsUp(c); ok && len(events) > 0 {
-				t.Fatalf("plan %+v, yet %d consumers keep up", plan, c)
-			}
-		}
-	})
-}
 
 func TestPlanRejectsBadConfig(t *testing.T) {
 	events := konvoy.Values(lesson.Events())
@@ -78,55 +25,6 @@ func TestPlanRejectsBadConfig(t *testing.T) {
 	if _, err := konvoy.PlanConsumers(bad, konvoy.Convoy, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1}); err == nil {
 		t.Error("an empty key was accepted")
 	}
-}
-
-// The lesson's peak of 97.22 events/s, with a round of 10 ms: the lesson's
-// twenty events must run in at most 20.57 rounds.
-func ExamplePlanConsumers() {
-	events := konvoy.Values(lesson.Events())
-	for _, seconds := range []float64{0.010, 0.020} {
-		fmt.Printf("a round of %gs:\n", seconds)
-		for _, l := range konvoy.Layouts()[:3] {
-			p, err := konvoy.PlanConsumers(events, l, konvoy.PlanConfig{Peak: lesson.PeakRate, RoundSeconds: seconds})
-			if err != nil {
-				fmt.Println(err)
-				return
-			}
-			if p.Consumers == 0 {
-				fmt.Printf("  %-12s cannot keep up: at most %.1f events/s, %d rounds set by lane %s\n", p.Layout, p.Ceiling, p.CeilingRounds, p.CeilingLane)
-				continue
-			}
-			fmt.Printf("  %-12s %d consumers, %.1f events/s (ceiling %.1f)\n", p.Layout, p.Consumers, p.Rate, p.Ceiling)
-		}
-	}
-	// Output:
-	// a round of 0.01s:
-	//   free         2 consumers, 125.0 events/s (ceiling 500.0)
-	//   convoy       2 consumers, 117.6 events/s (ceiling 250.0)
-	//   line-convoy  4 consumers, 105.3 events/s (ceiling 142.9)
-	// a round of 0.02s:
-	//   free         4 consumers, 125.0 events/s (ceiling 250.0)
-	//   convoy       7 consumers, 100.0 events/s (ceiling 125.0)
-	//   line-convoy  cannot keep up: at most 71.4 events/s, 14 rounds set by lane H2
-}
-
-// With a consumer for every event, each event starts as soon as it has
-// arrived and its lane is free: that run is the ceiling, exactly.
-func TestPlanCeilingIsTheRunWithAConsumerPerEvent(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		sh := anyShape
-		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
-		events := eventsOf(sh).Draw(t, "events")
-		l := layoutGen.Draw(t, "layout")
-		plan, err := konvoy.PlanConsumers(konvoy.Values(events), l, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := simulate(t, events, l, max(len(events), 1))
-		if plan.CeilingRounds != r.Rounds {
-			t.Fatalf("ceiling %d rounds; with a consumer per event the run takes %d", plan.CeilingRounds, r.Rounds)
-		}
-	})
 }
 
 // A run that takes exactly the rounds the peak allows keeps up.

@@ -1,16 +1,115 @@
+// The root package's properties: what the model promises for every input,
+// each checked on random inputs by pgregory.net/rapid, each in one function
+// whose comment says why it holds. This file holds every property of the
+// public API, grouped by topic in the order below; the properties of
+// unexported structures live beside the code they test, in package konvoy,
+// and are listed here with their files. A test at the end of this file,
+// TestThePropertiesIndexNamesEveryProperty, keeps the index whole.
+//
+// Every layout (this file):
+//
+//	TestConvoyNeverWritesBackward              a key's lane applies its steps in order
+//	TestLaneLoadBoundsRounds                   heaviest lane, work/c and longest event bound Rounds
+//	TestFreeObeysGrahamsBound                  c·Rounds ≤ Work + (c−1)·longest without lanes
+//	TestOneConsumerRunsBackToBack              one consumer: Rounds = Work
+//	TestVersionStampSkipsEveryBackwardWrite    the stamp skips exactly the backward writes
+//	TestLanesFollowTheKey                      one lane per key, per line
+//	TestSimulateIsDeterministic                same input, same Result; input untouched
+//	TestMoreConsumersNeverRaiseRounds          a consumer more never costs a round
+//	TestConsumersBeyondTheEventsChangeNothing  more consumers than events change nothing
+//
+// Layouts (this file):
+//
+//	TestSelectiveConvoyWithoutHistoryIsConvoy    no history-only events: the convoy
+//	TestPartitionsWithoutCollisionAreAConvoy     no two keys share a partition: the convoy
+//	TestCollisionIsNeverNegative                 a partition carries at least its heaviest key
+//	TestResequencerNeverWritesBackward           steps applied 1, 2, 3, … only
+//	TestResequencerCompletesGaplessKeys          gapless keys end on their highest step
+//	TestPartitionsForFindsTheFirstCountThatFits  PartitionsFor's count fits, no smaller one does
+//
+// Policies (this file):
+//
+//	TestLaneAwareObeysGrahamsBoundWithChains       Graham's bound with the heaviest lane as chain
+//	TestStaticNeverBeatsItsHeaviestConsumer        no run beats the busiest static consumer
+//	TestOneConsumerRunsBackToBackUnderEveryPolicy  one consumer: Rounds = Work, every policy
+//	TestScheduleAccountsForEveryEvent              the schedule adds up to the Result
+//
+// The planner (this file):
+//
+//	TestPlanFindsTheSmallestCountThatKeepsUp      the plan's count keeps up, no smaller one does
+//	TestPlanCeilingIsTheRunWithAConsumerPerEvent  the ceiling is a consumer per event
+//
+// Sweeps (this file):
+//
+//	TestSweepEqualsRunsOneByOne  a sweep's results = each configuration run alone
+//
+// Memory (this file):
+//
+//	TestRunsThatHoldNoBacklogStayWithinTheirConsumers  at most two events held per consumer
+//
+// The reference model (this file, against reference_test.go):
+//
+//	TestSimulateMatchesTheLessonsModel             Simulate = the lesson's model, every layout
+//	TestSimulateMatchesTheLessonsModelOnManyKeys   the same on thousands of keys
+//	TestSimulateMatchesTheLessonsModelAcrossPages  the same on a fixed trace across pages
+//	TestPoliciesMatchTheirPlainVersions            each policy = its plain version, slot by slot
+//	TestLaneAwareLongRunsMatchThePlainVersion      the same on long lane-aware runs
+//
+// Unexported structures (package konvoy, in their own files):
+//
+//	TestKeyTableNumbersKeysInOrderOfFirstAppearance  keytable_test.go
+//	TestLatencyPercentilesKeepTheirPrecision         latency_internal_test.go
+//	TestPagedKeepsEveryElementAtItsIndex             paged_internal_test.go
+//	TestPartitionLoadsAgreeWithAPlainSum             partition_internal_test.go
+//	TestOwnedQueuesGiveBackInApplyOrderAndForget     static_internal_test.go
+//	TestUnlimitedIsHeadOfLineWithAConsumerPerEvent   unlimited_internal_test.go
+//	TestEventsAreAppliedAsSoonAsTheyAreSafe          streaming_internal_test.go
+//	TestDueListsSpreadFinishTimes                    streaming_internal_test.go
+//	TestLaneAwareForgetsTakenEvents                  streaming_internal_test.go
+//
+// Every property runs rapid's 100 checks (-rapid.checks=N for more). The
+// three comparisons with the reference model that take longest draw smaller
+// inputs or run fewer layouts unless the long randomised checks are asked
+// for: go test . -args -konvoy.long.
+
 package konvoy_test
 
 import (
 	"cmp"
+	"context"
+	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/synth"
 	"pgregory.net/rapid"
 )
+
+// long asks for the long randomised checks: go test . -args -konvoy.long
+// (only the root package has long checks and defines the flag). Without it,
+// the three comparisons with the naive reference model, whose time grows
+// with the square of the events, draw smaller inputs or run fewer layouts,
+// so that go test . takes seconds; every property still runs rapid's 100
+// checks (-rapid.checks=N for more).
+var long = flag.Bool("konvoy.long", false, "run the long randomised checks")
+
+// sized is full under -konvoy.long and short otherwise.
+func sized(short, full int) int {
+	if *long {
+		return full
+	}
+	return short
+}
 
 // shape says what kind of event set a generator draws.
 type shape struct {
@@ -89,6 +188,8 @@ func stats(events []konvoy.Event) (work, longest int, keys, lines map[string]boo
 	}
 	return work, longest, keys, lines
 }
+
+// Every layout: the bounds and rules of the model.
 
 // A convoy applies a key's events in the order they were dispatched: its
 // lane runs them one after another, so each finishes no earlier than the one
@@ -277,6 +378,430 @@ func TestConsumersBeyondTheEventsChangeNothing(t *testing.T) {
 	})
 }
 
+// Layouts: what each layout's lanes and handler promise.
+
+// gaplessEvents draws keys whose steps are exactly 1..k, each step once or,
+// with duplicates, more than once, interleaved in any order, with
+// history-only records among them.
+func gaplessEvents(duplicates bool) *rapid.Generator[[]konvoy.Event] {
+	return rapid.Custom(func(t *rapid.T) []konvoy.Event {
+		var events []konvoy.Event
+		for k := range rapid.IntRange(1, 8).Draw(t, "keys") {
+			key := fmt.Sprintf("K%d", k)
+			for step := range rapid.IntRange(1, 6).Draw(t, "steps") + 1 {
+				copies := 1
+				if duplicates {
+					copies = rapid.IntRange(1, 3).Draw(t, "copies")
+				}
+				if step == 0 {
+					copies = rapid.IntRange(0, 2).Draw(t, "history")
+				}
+				for range copies {
+					events = append(events, konvoy.Event{Key: key, Line: "L", Step: step, Duration: rapid.IntRange(0, 6).Draw(t, "duration")})
+				}
+			}
+		}
+		return rapid.Permutation(events).Draw(t, "interleaving")
+	})
+}
+
+// The selective convoy differs from the convoy only in where history-only
+// events run; without any, the two are the same layout.
+func TestSelectiveConvoyWithoutHistoryIsConvoy(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := eventsOf(anyShape).Draw(t, "events")
+		for i := range events {
+			events[i].Step = max(events[i].Step, 1)
+		}
+		c := consumersGen.Draw(t, "consumers")
+		convoy := simulate(t, events, konvoy.Convoy, c)
+		selective := simulate(t, events, konvoy.SelectiveConvoy, c)
+		if d := gocmp.Diff(convoy, selective); d != "" {
+			t.Fatalf("(-convoy +selective):\n%s", d)
+		}
+	})
+}
+
+// A key's events all go to one partition, so when no two keys share a
+// partition, every partition is one key's lane: the convoy's run, with
+// lanes named by partition number instead of key.
+func TestPartitionsWithoutCollisionAreAConvoy(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := eventsOf(anyShape).Draw(t, "events")
+		c := consumersGen.Draw(t, "consumers")
+		_, _, keys, _ := stats(events)
+		n := rapid.IntRange(max(len(keys), 1), 4096).Filter(func(n int) bool {
+			used := map[int]bool{}
+			for k := range keys {
+				used[konvoy.KafkaPartition(k, n)] = true
+			}
+			return len(used) == len(keys)
+		}).Draw(t, "partitions")
+		convoy := simulate(t, events, konvoy.Convoy, c)
+		parted := simulate(t, events, konvoy.Partitioned(n), c)
+		if d := gocmp.Diff(convoy, parted, cmpopts.IgnoreFields(konvoy.Result{}, "HeaviestLaneName"), cmpopts.IgnoreFields(konvoy.LaneWait{}, "Lane")); d != "" {
+			t.Fatalf("partitioned:%d (-convoy +partitioned):\n%s", n, d)
+		}
+		if parted.Collision() != 0 {
+			t.Fatalf("partitioned:%d without collisions: Collision %d", n, parted.Collision())
+		}
+	})
+}
+
+// Whatever the partition count, the heaviest partition carries at least its
+// heaviest key, and a key's lane under the convoy is never heavier than the
+// partition it hashes to.
+func TestCollisionIsNeverNegative(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := eventsOf(anyShape).Draw(t, "events")
+		c := consumersGen.Draw(t, "consumers")
+		n := rapid.IntRange(1, 8).Draw(t, "partitions")
+		parted := simulate(t, events, konvoy.Partitioned(n), c)
+		convoy := simulate(t, events, konvoy.Convoy, c)
+		if parted.Collision() < 0 || parted.HeaviestLane < convoy.HeaviestLane || parted.Lanes > n {
+			t.Fatalf("partitioned:%d: %+v; convoy's heaviest lane %d", n, parted, convoy.HeaviestLane)
+		}
+		if convoy.Collision() != 0 {
+			t.Fatalf("convoy: Collision %d; want 0", convoy.Collision())
+		}
+	})
+}
+
+// The resequencer applies a key's steps only in the order 1, 2, 3, …, so no
+// step can ever land on a higher one.
+func TestResequencerNeverWritesBackward(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := eventsOf(anyShape).Draw(t, "events")
+		r := simulate(t, events, konvoy.Resequencer, consumersGen.Draw(t, "consumers"))
+		if r.BackwardWrites != 0 || r.Skipped != 0 {
+			t.Fatalf("BackwardWrites %d, Skipped %d; want 0", r.BackwardWrites, r.Skipped)
+		}
+	})
+}
+
+// When every key's steps are 1..k without gaps, each gap the resequencer
+// waits for is filled by an event that does come, whatever the interleaving
+// and however often a step is delivered, so every key ends on its highest
+// step and nothing is left held.
+func TestResequencerCompletesGaplessKeys(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := gaplessEvents(rapid.Bool().Draw(t, "duplicates")).Draw(t, "events")
+		r := simulate(t, events, konvoy.Resequencer, consumersGen.Draw(t, "consumers"))
+		if r.WrongFinal != 0 || r.NeverApplied != 0 {
+			t.Fatalf("WrongFinal %d %v, NeverApplied %d; want 0", r.WrongFinal, r.WrongKeys, r.NeverApplied)
+		}
+		distinct := map[[2]any]bool{}
+		for _, e := range events {
+			if e.Step > 0 {
+				distinct[[2]any{e.Key, e.Step}] = true
+			}
+		}
+		nonzero := 0
+		for _, e := range events {
+			if e.Step > 0 {
+				nonzero++
+			}
+		}
+		if r.Duplicates != nonzero-len(distinct) {
+			t.Fatalf("Duplicates %d; want %d repeated deliveries", r.Duplicates, nonzero-len(distinct))
+		}
+		if r.MaxKeyBuffered > r.MaxBuffered || r.MaxBuffered > r.Buffered {
+			t.Fatalf("buffer depths out of order: %+v", r)
+		}
+	})
+}
+
+// PartitionsFor reads the same lane loads that a partitioned run makes, and
+// returns the first partition count that meets the bound: every smaller
+// count misses it.
+func TestPartitionsForFindsTheFirstCountThatFits(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := eventsOf(anyShape).Draw(t, "events")
+		share := rapid.SampledFrom([]float64{0, 0.1, 0.25, 0.5, 1}).Draw(t, "share")
+		limit := rapid.IntRange(1, 40).Draw(t, "limit")
+		p, found, err := konvoy.PartitionsFor(events, share, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if found != (p.CollisionShare() <= share) || p.Partitions < 1 || p.Partitions > limit || !found && p.Partitions != limit {
+			t.Fatalf("share %v, limit %d: %+v found %v", share, limit, p, found)
+		}
+		run := simulate(t, events, konvoy.Partitioned(p.Partitions), 2)
+		if run.HeaviestLane != p.HeaviestLoad || run.HeaviestKeyLoad != p.HeaviestKeyLoad || run.Lanes != p.Used {
+			t.Fatalf("PartitionsFor %+v disagrees with partitioned run %+v", p, run)
+		}
+		for n := 1; n < p.Partitions; n++ {
+			if q, ok, _ := konvoy.PartitionsFor(events, share, n); ok {
+				t.Fatalf("%d partitions already fit (%+v), yet %d was returned", n, q, p.Partitions)
+			}
+		}
+	})
+}
+
+// Policies: what head-of-line, lane-aware and static dispatch promise.
+
+// Under the lane-aware policy no consumer is idle while an arrived event's
+// lane is free. So whenever one is idle, the lane of the event that finishes
+// last is running (or, for a last event without a lane, it has started):
+// at most c−1 consumers are idle for at most that lane's load, and
+// c·Rounds ≤ Work + (c−1)·max(HeaviestLane, longest event without a lane).
+func TestLaneAwareObeysGrahamsBoundWithChains(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := eventsOf(anyShape).Draw(t, "events")
+		c := consumersGen.Draw(t, "consumers")
+		for _, l := range allLayouts {
+			r, err := konvoy.Simulate(events, l, c, konvoy.WithPolicy(konvoy.LaneAware), konvoy.WithSchedule(len(events)+1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			chain := r.HeaviestLane
+			for _, slot := range r.Schedule {
+				if slot.Lane == "" {
+					chain = max(chain, slot.Finish-slot.Start)
+				}
+			}
+			if c*r.Rounds > r.Work+(c-1)*chain {
+				t.Fatalf("%s: %d·%d > Work %d + %d·%d", l, c, r.Rounds, r.Work, c-1, chain)
+			}
+		}
+	})
+}
+
+// A static consumer runs every lane it owns and nothing else of theirs, so
+// no run ends before the busiest consumer has worked through its lanes.
+func TestStaticNeverBeatsItsHeaviestConsumer(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := eventsOf(anyShape).Draw(t, "events")
+		c := consumersGen.Draw(t, "consumers")
+		p := rapid.IntRange(1, 8).Draw(t, "partitions")
+		for _, tt := range []struct {
+			layout konvoy.Layout
+			laneOf func(konvoy.Event) string
+		}{
+			{konvoy.Convoy, func(e konvoy.Event) string { return e.Key }},
+			{konvoy.LineConvoy, func(e konvoy.Event) string { return e.Line }},
+			{konvoy.Partitioned(p), func(e konvoy.Event) string { return fmt.Sprint(konvoy.KafkaPartition(e.Key, p)) }},
+		} {
+			l, laneOf := tt.layout, tt.laneOf
+			owner, load := map[string]int{}, make([]int, c)
+			for _, e := range events {
+				ln := laneOf(e)
+				if _, ok := owner[ln]; !ok {
+					owner[ln] = len(owner) % c
+				}
+				load[owner[ln]] += e.Duration
+			}
+			r, err := konvoy.Simulate(events, l, c, konvoy.WithPolicy(konvoy.Static))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if heaviest := slices.Max(append(load, 0)); r.Rounds < heaviest {
+				t.Fatalf("%s: Rounds %d < heaviest consumer's load %d", l, r.Rounds, heaviest)
+			}
+		}
+	})
+}
+
+// With one consumer and every event there from the start, no policy can do
+// anything but run the events back to back.
+func TestOneConsumerRunsBackToBackUnderEveryPolicy(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := eventsOf(anyShape).Draw(t, "events")
+		for _, p := range konvoy.Policies() {
+			for _, l := range allLayouts {
+				r, err := konvoy.Simulate(events, l, 1, konvoy.WithPolicy(p))
+				if err != nil || r.Rounds != r.Work {
+					t.Fatalf("%s, %s: Rounds %d, Work %d, %v", l, p, r.Rounds, r.Work, err)
+				}
+			}
+		}
+	})
+}
+
+// The schedule is the run, event by event: its outcomes add up to the
+// Result's counts, and every slot's times agree with its latencies.
+func TestScheduleAccountsForEveryEvent(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sh := anyShape
+		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
+		events := eventsOf(sh).Draw(t, "events")
+		c := consumersGen.Draw(t, "consumers")
+		l := layoutGen.Draw(t, "layout")
+		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
+		r, err := konvoy.Simulate(events, l, c, konvoy.WithPolicy(p), konvoy.WithSchedule(max(len(events), 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := map[konvoy.Outcome]int{}
+		maxWait, rounds := 0, 0
+		lastFinish := map[int]int{} // by consumer, in input order
+		for i, slot := range r.Schedule {
+			// A consumer takes an event when it is free and the event has
+			// arrived; lane-aware dispatch takes it only when it can start.
+			wantTaken := max(lastFinish[slot.Consumer], slot.Arrival)
+			if p == konvoy.LaneAware {
+				wantTaken = slot.Start
+			}
+			if slot.Taken != wantTaken {
+				t.Fatalf("slot %d = %+v: taken at %d, want %d", i, slot, slot.Taken, wantTaken)
+			}
+			lastFinish[slot.Consumer] = slot.Finish
+			e := events[i]
+			count[slot.Outcome]++
+			if slot.Index != i || slot.Key != e.Key || slot.Arrival != e.Arrival || slot.Finish-slot.Start != e.Duration ||
+				slot.Start < e.Arrival || slot.Taken < e.Arrival || slot.Taken > slot.Start || slot.Consumer < 0 || slot.Consumer >= c {
+				t.Fatalf("slot %d = %+v for event %+v", i, slot, e)
+			}
+			if (slot.AppliedAt >= 0) != (slot.Outcome != konvoy.Skipped && slot.Outcome != konvoy.Duplicate && slot.Outcome != konvoy.NeverApplied) ||
+				slot.AppliedAt >= 0 && slot.AppliedAt < slot.Finish {
+				t.Fatalf("slot %d: outcome %s applied at %d", i, slot.Outcome, slot.AppliedAt)
+			}
+			maxWait, rounds = max(maxWait, slot.Start-slot.Arrival), max(rounds, slot.Finish)
+		}
+		if len(r.Schedule) != len(events) || count[konvoy.Skipped] != r.Skipped ||
+			count[konvoy.Skipped]+count[konvoy.WrittenBackward] != r.BackwardWrites ||
+			count[konvoy.Duplicate] != r.Duplicates || count[konvoy.NeverApplied] != r.NeverApplied ||
+			count[konvoy.Held] != r.Buffered-r.NeverApplied || maxWait != r.Wait.Max || rounds != r.Rounds {
+			t.Fatalf("outcomes %v disagree with %+v", count, r)
+		}
+	})
+}
+
+// The planner: the count it answers and the ceiling it reports.
+
+// The planner's answer is the smallest consumer count whose run fits the
+// peak: that count fits, every smaller one does not, and no count at all
+// beats the chain of events one lane must run in turn.
+func TestPlanFindsTheSmallestCountThatKeepsUp(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sh := anyShape
+		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
+		events := eventsOf(sh).Draw(t, "events")
+		l := layoutGen.Draw(t, "layout")
+		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
+		cfg := konvoy.PlanConfig{
+			Peak:         rapid.Float64Range(0.5, 50).Draw(t, "peak"),
+			RoundSeconds: rapid.SampledFrom([]float64{0.001, 0.01, 0.1}).Draw(t, "round"),
+			MaxConsumers: rapid.IntRange(1, 40).Draw(t, "limit"),
+		}
+		plan, err := konvoy.PlanConsumers(konvoy.Values(events), l, cfg, konvoy.WithPolicy(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		budget := float64(len(events)) / (cfg.Peak * cfg.RoundSeconds)
+		keepsUp := func(c int) (int, bool) {
+			r, err := konvoy.Simulate(events, l, c, konvoy.WithPolicy(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Rounds < plan.CeilingRounds {
+				t.Fatalf("%d consumers: %d rounds beat the ceiling of %d", c, r.Rounds, plan.CeilingRounds)
+			}
+			// Keeping up means sustaining the peak, at the rate the plan reports.
+			return r.Rounds, r.Rounds == 0 || float64(len(events))/(float64(r.Rounds)*cfg.RoundSeconds) >= cfg.Peak
+		}
+		if plan.Events != len(events) || len(plan.Assumptions) < 4 {
+			t.Fatalf("plan %+v", plan)
+		}
+		if plan.Consumers > 0 {
+			rounds, ok := keepsUp(plan.Consumers)
+			if !ok || rounds != plan.Rounds || plan.Rate < cfg.Peak || plan.Rate > plan.Ceiling {
+				t.Fatalf("plan %+v: %d consumers take %d rounds, budget %.3f", plan, plan.Consumers, rounds, budget)
+			}
+		}
+		last := plan.Consumers - 1
+		if plan.Consumers == 0 {
+			last = cfg.MaxConsumers
+		}
+		for c := 1; c <= last; c++ {
+			if _, ok := keepsUp(c); ok && len(events) > 0 {
+				t.Fatalf("plan %+v, yet %d consumers keep up", plan, c)
+			}
+		}
+	})
+}
+
+// With a consumer for every event, each event starts as soon as it has
+// arrived and its lane is free: that run is the ceiling, exactly.
+func TestPlanCeilingIsTheRunWithAConsumerPerEvent(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sh := anyShape
+		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
+		events := eventsOf(sh).Draw(t, "events")
+		l := layoutGen.Draw(t, "layout")
+		plan, err := konvoy.PlanConsumers(konvoy.Values(events), l, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := simulate(t, events, l, max(len(events), 1))
+		if plan.CeilingRounds != r.Rounds {
+			t.Fatalf("ceiling %d rounds; with a consumer per event the run takes %d", plan.CeilingRounds, r.Rounds)
+		}
+	})
+}
+
+// A sweep's results are those of the same configurations run one by one:
+// each run is its own Simulator, fed every event in input order, whichever
+// worker feeds it and however the batches fall.
+func TestSweepEqualsRunsOneByOne(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := eventsOf(anyShape).Draw(t, "events")
+		configs := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) konvoy.Config {
+			return konvoy.Config{
+				Layout:    layoutGen.Draw(t, "layout"),
+				Consumers: consumersGen.Draw(t, "consumers"),
+				Options:   []konvoy.Option{konvoy.WithPolicy(rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy"))},
+			}
+		}), 0, 12).Draw(t, "configs")
+		got, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(configs) {
+			t.Fatalf("%d results for %d configurations", len(got), len(configs))
+		}
+		for i, c := range configs {
+			want, err := konvoy.Simulate(events, c.Layout, c.Consumers, c.Options...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := gocmp.Diff(want, got[i]); d != "" {
+				t.Fatalf("%v: the sweep's result differs from Simulate's (-one by one +sweep):\n%s", c, d)
+			}
+		}
+	})
+}
+
+// Memory: the runs that hold no backlog.
+
+// A run of a layout and policy that HoldsBacklog says hold no backlog holds
+// at most two events for each of its consumers: its place in the
+// consumers' tree, and, at most, its last event waiting to be applied
+// (under static dispatch of no lanes, in its queue); under static dispatch
+// of keys pinned to lanes none waits, and under lane-aware dispatch with no
+// lanes a free consumer takes each event as it can.
+func TestRunsThatHoldNoBacklogStayWithinTheirConsumers(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sh := anyShape
+		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
+		events := eventsOf(sh).Draw(t, "events")
+		c := rapid.IntRange(1, 8).Draw(t, "consumers")
+		for _, p := range konvoy.Policies() {
+			for _, l := range allLayouts {
+				if l.HoldsBacklog(p) {
+					continue
+				}
+				if _, err := konvoy.Simulate(events, l, c, konvoy.WithPolicy(p), konvoy.WithMaxBacklog(2*c)); err != nil {
+					t.Fatalf("%s, %s, %d consumers: %v", l, p, c, err)
+				}
+			}
+		}
+	})
+}
+
+// The reference model: Simulate and each policy against the naive
+// transliteration of the lesson in reference_test.go.
+
 // refLayout is the reference model's view of a layout: its lanes and whether
 // its handler is the version stamp.
 type refLayout struct {
@@ -316,7 +841,7 @@ func TestSimulateMatchesTheLessonsModel(t *testing.T) {
 		p := rapid.IntRange(1, 16).Draw(t, "partitions")
 		layouts := append(refLayoutsFor(p), refLayout{konvoy.NewLayout("parity", byStepParity), byStepParity, ""})
 		for _, l := range layouts {
-			want := refDuzen(events, c, l.lanes, l.handler)
+			want := refSimulate(events, c, l.lanes, l.handler)
 			got := simulate(t, events, l.layout, c)
 			if d := gocmp.Diff(want, got, withinPrecision); d != "" {
 				t.Fatalf("%s with %d consumers (-reference +Simulate):\n%s", l.layout, c, d)
@@ -325,14 +850,19 @@ func TestSimulateMatchesTheLessonsModel(t *testing.T) {
 	})
 }
 
-// The same comparison on thousands of keys and events, so that the key
-// table grows, keys and lanes fill more than one page, and lanes are many.
+// The same comparison on many keys and events (up to 1,000 keys and 1,500
+// events, or 10,000 and 12,000 with -konvoy.long), so that the key table
+// grows and lanes are many. Rapid seldom draws more than a page
+// (4096) of distinct keys; TestSimulateMatchesTheLessonsModelAcrossPages
+// always does.
 func TestSimulateMatchesTheLessonsModelOnManyKeys(t *testing.T) {
+	t.Parallel() // the three longest comparisons run side by side
 	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(shape{maxKeys: 10000, maxEvents: 12000, maxDuration: 9, arrivals: rapid.Bool().Draw(t, "arrivals")}).Draw(t, "events")
+		sh := shape{maxKeys: sized(1000, 10000), maxEvents: sized(1500, 12000), maxDuration: 9, arrivals: rapid.Bool().Draw(t, "arrivals")}
+		events := eventsOf(sh).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		for _, l := range refLayoutsFor(rapid.IntRange(1, 64).Draw(t, "partitions")) {
-			if d := gocmp.Diff(refDuzen(events, c, l.lanes, l.handler), simulate(t, events, l.layout, c), withinPrecision); d != "" {
+			if d := gocmp.Diff(refSimulate(events, c, l.lanes, l.handler), simulate(t, events, l.layout, c), withinPrecision); d != "" {
 				t.Fatalf("%s with %d consumers (-reference +Simulate):\n%s", l.layout, c, d)
 			}
 		}
@@ -343,8 +873,10 @@ func TestSimulateMatchesTheLessonsModelOnManyKeys(t *testing.T) {
 // more than one page of key and lane state (4096 each), with
 // arrivals and durations of 1 to 9 rounds, under every policy (lane-aware,
 // whose plain version is quadratic, on the convoy alone): whatever rapid
-// draws, this run always crosses pages.
+// draws, this run always crosses pages. By default each policy runs the
+// convoy alone; -konvoy.long runs every layout.
 func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
+	t.Parallel() // the three longest comparisons run side by side
 	cfg := synth.Default()
 	cfg.Events, cfg.Keys, cfg.Lines, cfg.InFlight = 10_000, 10_000, 50, 300
 	cfg.StepsPerKey, cfg.OrderedSteps = 2, 1
@@ -352,13 +884,19 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 	cfg.Rate = 20
 	events := slices.Collect(synth.Events(cfg))
 	plain := map[konvoy.Policy]func([]refEvent, int, func(refEvent) *string) []refEvent{
-		konvoy.HeadOfLine: refKosum,
+		konvoy.HeadOfLine: refHeadOfLine,
 		konvoy.LaneAware:  refLaneAware,
 		konvoy.Static:     refStatic,
 	}
 	for _, p := range konvoy.Policies() {
 		for _, l := range refLayoutsFor(64) {
 			if p == konvoy.LaneAware && l.layout.String() != "convoy" {
+				continue
+			}
+			// By default every policy runs the convoy alone, whose keys and
+			// lanes both fill more than a page; the long checks run every
+			// layout.
+			if !*long && l.layout.String() != "convoy" {
 				continue
 			}
 			got, err := konvoy.Simulate(events, l.layout, 64, konvoy.WithPolicy(p))
@@ -368,9 +906,141 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 			if got.Keys <= 4096 {
 				t.Fatalf("the trace has %d keys; want more than one page", got.Keys)
 			}
-			if d := gocmp.Diff(refDuzenWith(events, 64, l.lanes, l.handler, plain[p]), got, withinPrecision); d != "" {
+			if d := gocmp.Diff(refSimulateWith(events, 64, l.lanes, l.handler, plain[p]), got, withinPrecision); d != "" {
 				t.Fatalf("%s, %s (-reference +Simulate):\n%s", l.layout, p, d)
 			}
 		}
+	}
+}
+
+// Each policy's streaming dispatcher, which holds as little as it can and
+// decides as early as it safely can, must agree on every measure with a
+// plain version that knows the whole input, for every layout, with events
+// arriving at once or over time.
+func TestPoliciesMatchTheirPlainVersions(t *testing.T) {
+	plain := map[konvoy.Policy]func([]refEvent, int, func(refEvent) *string) []refEvent{
+		konvoy.HeadOfLine: refHeadOfLine,
+		konvoy.LaneAware:  refLaneAware,
+		konvoy.Static:     refStatic,
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		sh := anyShape
+		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
+		events := eventsOf(sh).Draw(t, "events")
+		c := rapid.IntRange(1, 8).Draw(t, "consumers")
+		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
+		for _, l := range refLayoutsFor(rapid.IntRange(1, 6).Draw(t, "partitions")) {
+			want := refSimulateWith(events, c, l.lanes, l.handler, plain[p])
+			got, err := konvoy.Simulate(events, l.layout, c, konvoy.WithPolicy(p), konvoy.WithSchedule(len(events)+1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := gocmp.Diff(want, got, cmpopts.IgnoreFields(konvoy.Result{}, "Schedule"), withinPrecision); d != "" {
+				t.Fatalf("%s, %s, %d consumers (-plain +Simulate):\n%s", l.layout, p, c, d)
+			}
+			// Who ran what, where and when, agrees too.
+			for i, o := range refRun(events, c, l.lanes, plain[p]) {
+				slot := got.Schedule[i]
+				if slot.Consumer != o.consumer || slot.Start != o.start || slot.Finish != o.finish {
+					t.Fatalf("%s, %s: event %d ran on consumer %d from %d to %d; the plain version says %d from %d to %d",
+						l.layout, p, i, slot.Consumer, slot.Start, slot.Finish, o.consumer, o.start, o.finish)
+				}
+				lane := ""
+				if l.lanes != nil {
+					if name, ok := l.lanes(events[i]); ok {
+						lane = name
+					}
+				}
+				if slot.Lane != lane {
+					t.Fatalf("%s, %s: event %d ran in lane %q; want %q", l.layout, p, i, slot.Lane, lane)
+				}
+			}
+		}
+	})
+}
+
+// Long lane-aware runs, where the dispatcher drops the events it has given
+// out from the front of its queue (once more than 1,024 of them), agree with
+// the plain version too: up to 1,200 events, or 2,600 with -konvoy.long.
+func TestLaneAwareLongRunsMatchThePlainVersion(t *testing.T) {
+	t.Parallel() // the three longest comparisons run side by side
+	rapid.Check(t, func(t *rapid.T) {
+		sh := shape{maxKeys: 300, maxEvents: sized(1200, 2600), maxDuration: 4, arrivals: rapid.Bool().Draw(t, "arrivals")}
+		events := eventsOf(sh).Draw(t, "events")
+		c := rapid.IntRange(1, 16).Draw(t, "consumers")
+		for _, l := range refLayoutsFor(3)[1:3] { // convoy, line-convoy
+			want := refSimulateWith(events, c, l.lanes, l.handler, refLaneAware)
+			got, err := konvoy.Simulate(events, l.layout, c, konvoy.WithPolicy(konvoy.LaneAware))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := gocmp.Diff(want, got, withinPrecision); d != "" {
+				t.Fatalf("%s, %d consumers (-plain +Simulate):\n%s", l.layout, c, d)
+			}
+		}
+	})
+}
+
+// The index at the top of this file is how a reader finds a property, so it
+// must name every one: each function of the package's tests that calls
+// rapid.Check is listed, with its file when that is not this one, and each
+// name listed is a test of the package, in the file named.
+func TestThePropertiesIndexNamesEveryProperty(t *testing.T) {
+	src, err := os.ReadFile("properties_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(string(src), "\npackage ")
+	listed := map[string]string{} // property → file, from the index
+	for _, line := range strings.Split(head, "\n") {
+		fields := strings.Fields(strings.TrimPrefix(line, "//\t"))
+		if !strings.HasPrefix(line, "//\tTest") || len(fields) < 2 {
+			continue
+		}
+		file := "properties_test.go"
+		if strings.HasSuffix(fields[1], "_test.go") {
+			file = fields[1]
+		}
+		listed[fields[0]] = file
+	}
+	names, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests, properties := map[string]string{}, map[string]string{} // name → file
+	fset := token.NewFileSet()
+	for _, name := range names {
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Test") {
+				continue
+			}
+			tests[fn.Name.Name] = name
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Check" {
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == "rapid" {
+						properties[fn.Name.Name] = name
+					}
+				}
+				return true
+			})
+		}
+	}
+	for p, file := range properties {
+		if listed[p] != file {
+			t.Errorf("property %s in %s: the index lists it in %q", p, file, listed[p])
+		}
+	}
+	for p, file := range listed {
+		if tests[p] != file {
+			t.Errorf("the index lists %s in %s; it is in %q", p, file, tests[p])
+		}
+	}
+	if len(properties) < 30 {
+		t.Errorf("found %d properties; the index lists %d", len(properties), len(listed))
 	}
 }

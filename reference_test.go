@@ -12,197 +12,201 @@ import (
 // This file holds an independent, deliberately naive transliteration of the
 // lesson's JavaScript model (olay.mjs: kosum, uygula, duzen), the reference
 // every optimisation of Simulate is compared with. It keeps the lesson's
-// names and shape; the only additions are the library's documented rules for
-// Step 0 (history only: never applied, never a backward write) and for a
+// shape, with its names in English (kosum is refHeadOfLine, uygula refApply,
+// duzen refSimulate); the only additions are the library's documented rules
+// for Step 0 (history only: never applied, never a backward write) and for a
 // key's right final state (its highest step, the lesson's teslim).
 
+// refEvent is one event as the reference runs it: the lesson's olay, with
+// its place in the input and, once dispatched, its consumer, times and lane.
 type refEvent struct {
-	takipNo, hat string
-	adim, sure   int
-	varis        int // arrival: not in the lesson, which is a batch
-	sira         int
-	tuketici     int
-	basla        int
-	bitis        int
-	serit        *string
+	key, line      string
+	step, duration int
+	arrival        int // not in the lesson, which is a batch
+	index          int // in the input
+	consumer       int
+	start          int
+	finish         int
+	lane           *string
 }
 
-// refKosum is the lesson's kosum: dispatch in input order to the consumer
-// that is free first (lowest index among ties), waiting for the lane.
-func refKosum(isler []refEvent, tuketici int, serit func(refEvent) *string) []refEvent {
-	bos := make([]int, tuketici)
-	seritBos := map[string]int{}
-	out := make([]refEvent, 0, len(isler))
-	for _, o := range isler {
-		t := slices.Index(bos, slices.Min(bos))
-		var s *string
-		if serit != nil {
-			s = serit(o)
+// refHeadOfLine is the lesson's kosum: dispatch in input order to the
+// consumer that is free first (lowest index among ties), waiting for the
+// lane.
+func refHeadOfLine(events []refEvent, consumers int, laneOf func(refEvent) *string) []refEvent {
+	free := make([]int, consumers)
+	laneFree := map[string]int{}
+	out := make([]refEvent, 0, len(events))
+	for _, e := range events {
+		c := slices.Index(free, slices.Min(free))
+		var lane *string
+		if laneOf != nil {
+			lane = laneOf(e)
 		}
-		basla := max(bos[t], o.varis)
-		if s != nil {
-			basla = max(basla, seritBos[*s])
+		start := max(free[c], e.arrival)
+		if lane != nil {
+			start = max(start, laneFree[*lane])
 		}
-		bitis := basla + o.sure
-		bos[t] = bitis
-		if s != nil {
-			seritBos[*s] = bitis
+		finish := start + e.duration
+		free[c] = finish
+		if lane != nil {
+			laneFree[*lane] = finish
 		}
-		o.tuketici, o.basla, o.bitis, o.serit = t, basla, bitis, s
-		out = append(out, o)
+		e.consumer, e.start, e.finish, e.lane = c, start, finish, lane
+		out = append(out, e)
 	}
 	return out
 }
 
-// refUygula is the lesson's uygula: apply in finish order, ties by input
+// refApply is the lesson's uygula: apply in finish order, ties by input
 // index; last writer wins, or the stamp skips backward writes, or the
 // resequencer holds steps ahead of the next.
-func refUygula(bitmis []refEvent, isleyici string) konvoy.Result {
-	sirali := slices.Clone(bitmis)
-	sort.SliceStable(sirali, func(i, j int) bool {
-		if sirali[i].bitis != sirali[j].bitis {
-			return sirali[i].bitis < sirali[j].bitis
+func refApply(finished []refEvent, handler string) konvoy.Result {
+	byFinish := slices.Clone(finished)
+	sort.SliceStable(byFinish, func(i, j int) bool {
+		if byFinish[i].finish != byFinish[j].finish {
+			return byFinish[i].finish < byFinish[j].finish
 		}
-		return sirali[i].sira < sirali[j].sira
+		return byFinish[i].index < byFinish[j].index
 	})
-	durum := map[string]int{}
+	state := map[string]int{}
 	var r konvoy.Result
-	if isleyici == "resequencer" {
-		r = refResequence(sirali, durum)
+	if handler == "resequencer" {
+		r = refResequence(byFinish, state)
 	}
-	for _, o := range sirali {
-		if o.adim == 0 || isleyici == "resequencer" {
+	for _, e := range byFinish {
+		if e.step == 0 || handler == "resequencer" {
 			continue
 		}
-		simdi := durum[o.takipNo]
-		if o.adim < simdi {
+		current := state[e.key]
+		if e.step < current {
 			r.BackwardWrites++
-			if isleyici == "version-stamp" {
+			if handler == "version-stamp" {
 				r.Skipped++
 				continue
 			}
 		}
-		durum[o.takipNo] = o.adim
+		state[e.key] = e.step
 	}
-	enYuksek := map[string]int{}
-	var sira []string
-	for _, o := range bitmis {
-		if _, ok := enYuksek[o.takipNo]; !ok {
-			sira = append(sira, o.takipNo)
+	highest := map[string]int{}
+	var keyOrder []string
+	for _, e := range finished {
+		if _, ok := highest[e.key]; !ok {
+			keyOrder = append(keyOrder, e.key)
 		}
-		enYuksek[o.takipNo] = max(enYuksek[o.takipNo], o.adim)
-		r.Rounds = max(r.Rounds, o.bitis)
+		highest[e.key] = max(highest[e.key], e.step)
+		r.Rounds = max(r.Rounds, e.finish)
 	}
-	for _, n := range sira {
-		if durum[n] != enYuksek[n] {
-			r.WrongKeys = append(r.WrongKeys, n)
+	for _, k := range keyOrder {
+		if state[k] != highest[k] {
+			r.WrongKeys = append(r.WrongKeys, k)
 		}
 	}
 	r.WrongFinal = len(r.WrongKeys)
-	r.Keys = len(sira)
+	r.Keys = len(keyOrder)
 	return r
 }
 
-// refDuzen is the lesson's duzen for any lane function (nil: no lanes) and
-// handler ("last-writer-wins", "version-stamp" or "resequencer"), under the
-// lesson's head-of-line dispatch.
-func refDuzen(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc, isleyici string) konvoy.Result {
-	return refDuzenWith(events, tuketici, lane, isleyici, refKosum)
+// refSimulate is the lesson's duzen for any lane function (nil: no lanes)
+// and handler ("last-writer-wins", "version-stamp" or "resequencer"), under
+// the lesson's head-of-line dispatch.
+func refSimulate(events []konvoy.Event, consumers int, lane konvoy.LaneFunc, handler string) konvoy.Result {
+	return refSimulateWith(events, consumers, lane, handler, refHeadOfLine)
 }
 
-// refRun dispatches events as kosum does and returns them, in input order,
-// with their consumers, starts and finishes.
-func refRun(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc,
-	kosum func([]refEvent, int, func(refEvent) *string) []refEvent) []refEvent {
-	isler := make([]refEvent, len(events))
+// refRun dispatches events as dispatch does and returns them, in input
+// order, with their consumers, starts and finishes.
+func refRun(events []konvoy.Event, consumers int, lane konvoy.LaneFunc,
+	dispatch func([]refEvent, int, func(refEvent) *string) []refEvent) []refEvent {
+	refs := make([]refEvent, len(events))
 	for i, e := range events {
-		isler[i] = refEvent{takipNo: e.Key, hat: e.Line, adim: e.Step, sure: e.Duration, varis: e.Arrival, sira: i}
+		refs[i] = refEvent{key: e.Key, line: e.Line, step: e.Step, duration: e.Duration, arrival: e.Arrival, index: i}
 	}
-	var serit func(refEvent) *string
+	var laneOf func(refEvent) *string
 	if lane != nil {
-		serit = func(o refEvent) *string {
-			s, ok := lane(events[o.sira])
+		laneOf = func(e refEvent) *string {
+			name, ok := lane(events[e.index])
 			if !ok {
 				return nil
 			}
-			return &s
+			return &name
 		}
 	}
-	return kosum(isler, tuketici, serit)
+	return dispatch(refs, consumers, laneOf)
 }
 
-// refDuzenWith is refDuzen with any dispatch.
-func refDuzenWith(events []konvoy.Event, tuketici int, lane konvoy.LaneFunc, isleyici string,
-	kosum func([]refEvent, int, func(refEvent) *string) []refEvent) konvoy.Result {
-	bitmis := refRun(events, tuketici, lane, kosum)
-	r := refUygula(bitmis, isleyici)
-	yuk := map[string]int{}
-	anahtarYuku := map[[2]string]int{} // [lane, key] → load
-	var seritSirasi, anahtarSirasi []string
-	for _, o := range bitmis {
-		if !slices.Contains(anahtarSirasi, o.takipNo) {
-			anahtarSirasi = append(anahtarSirasi, o.takipNo)
+// refSimulateWith is refSimulate with any dispatch.
+func refSimulateWith(events []konvoy.Event, consumers int, lane konvoy.LaneFunc, handler string,
+	dispatch func([]refEvent, int, func(refEvent) *string) []refEvent) konvoy.Result {
+	finished := refRun(events, consumers, lane, dispatch)
+	r := refApply(finished, handler)
+	load := map[string]int{}
+	keyLoad := map[[2]string]int{} // [lane, key] → load
+	var laneOrder, keyOrder []string
+	for _, e := range finished {
+		if !slices.Contains(keyOrder, e.key) {
+			keyOrder = append(keyOrder, e.key)
 		}
-		if o.serit != nil {
-			if _, ok := yuk[*o.serit]; !ok {
-				seritSirasi = append(seritSirasi, *o.serit)
+		if e.lane != nil {
+			if _, ok := load[*e.lane]; !ok {
+				laneOrder = append(laneOrder, *e.lane)
 			}
-			yuk[*o.serit] += o.sure
-			anahtarYuku[[2]string{*o.serit, o.takipNo}] += o.sure
+			load[*e.lane] += e.duration
+			keyLoad[[2]string{*e.lane, e.key}] += e.duration
 		}
-		r.Work += o.sure
+		r.Work += e.duration
 	}
-	r.Lanes = len(yuk)
-	enYuklu := 0
-	for _, s := range seritSirasi {
-		enYuklu = max(enYuklu, yuk[s])
+	r.Lanes = len(load)
+	heaviest := 0
+	for _, l := range laneOrder {
+		heaviest = max(heaviest, load[l])
 	}
 	// Among the heaviest lanes, the one whose heaviest key carries most,
 	// then the first opened; in it, the heaviest key, then the first seen.
-	for _, s := range seritSirasi {
-		if yuk[s] != enYuklu {
+	for _, l := range laneOrder {
+		if load[l] != heaviest {
 			continue
 		}
-		for _, n := range anahtarSirasi {
-			y, ok := anahtarYuku[[2]string{s, n}]
-			if ok && (y > r.HeaviestKeyLoad || r.HeaviestKey == "") {
-				r.HeaviestLane, r.HeaviestLaneName, r.HeaviestKey, r.HeaviestKeyLoad = yuk[s], s, n, y
+		for _, k := range keyOrder {
+			kl, ok := keyLoad[[2]string{l, k}]
+			if ok && (kl > r.HeaviestKeyLoad || r.HeaviestKey == "") {
+				r.HeaviestLane, r.HeaviestLaneName, r.HeaviestKey, r.HeaviestKeyLoad = load[l], l, k, kl
 			}
 		}
 	}
 	r.Events = len(events)
-	var bekleme, yanit []int
-	seritBekleme := map[string]*konvoy.LaneWait{}
-	toplamBekleme := map[string]int{}
-	for _, o := range bitmis {
-		bekleme = append(bekleme, o.basla-o.varis)
-		yanit = append(yanit, o.bitis-o.varis)
-		if o.serit != nil {
-			w := seritBekleme[*o.serit]
+	var waits, responses []int
+	laneWaits := map[string]*konvoy.LaneWait{}
+	totalWait := map[string]int{}
+	for _, e := range finished {
+		waits = append(waits, e.start-e.arrival)
+		responses = append(responses, e.finish-e.arrival)
+		if e.lane != nil {
+			w := laneWaits[*e.lane]
 			if w == nil {
-				w = &konvoy.LaneWait{Lane: *o.serit}
-				seritBekleme[*o.serit] = w
+				w = &konvoy.LaneWait{Lane: *e.lane}
+				laneWaits[*e.lane] = w
 			}
 			w.Events++
-			w.MaxWait = max(w.MaxWait, o.basla-o.varis)
-			toplamBekleme[*o.serit] += o.basla - o.varis
+			w.MaxWait = max(w.MaxWait, e.start-e.arrival)
+			totalWait[*e.lane] += e.start - e.arrival
 		}
 	}
-	r.Wait, r.Response = refLatency(bekleme), refLatency(yanit)
-	var enKotu []konvoy.LaneWait
-	for _, s := range seritSirasi {
-		w := seritBekleme[s]
-		w.MeanWait = float64(toplamBekleme[s]) / float64(w.Events)
-		enKotu = append(enKotu, *w)
+	r.Wait, r.Response = refLatency(waits), refLatency(responses)
+	var worst []konvoy.LaneWait
+	for _, l := range laneOrder {
+		w := laneWaits[l]
+		w.MeanWait = float64(totalWait[l]) / float64(w.Events)
+		worst = append(worst, *w)
 	}
-	sort.SliceStable(enKotu, func(i, j int) bool {
-		if enKotu[i].MaxWait != enKotu[j].MaxWait {
-			return enKotu[i].MaxWait > enKotu[j].MaxWait
+	sort.SliceStable(worst, func(i, j int) bool {
+		if worst[i].MaxWait != worst[j].MaxWait {
+			return worst[i].MaxWait > worst[j].MaxWait
 		}
-		return toplamBekleme[enKotu[i].Lane] > toplamBekleme[enKotu[j].Lane]
+		return totalWait[worst[i].Lane] > totalWait[worst[j].Lane]
 	})
-	if len(enKotu) > 0 {
-		r.WorstLanes = enKotu[:min(5, len(enKotu))]
+	if len(worst) > 0 {
+		r.WorstLanes = worst[:min(5, len(worst))]
 	}
 	return r
 }
@@ -240,73 +244,73 @@ var withinPrecision = gocmp.Comparer(func(a, b konvoy.Latency) bool {
 
 // refResequence applies events in apply order through a resequencer kept as
 // plain lists: a key's held steps are scanned, not searched.
-func refResequence(sirali []refEvent, durum map[string]int) konvoy.Result {
+func refResequence(byFinish []refEvent, state map[string]int) konvoy.Result {
 	var r konvoy.Result
-	tutulan := map[string][]refEvent{}
-	toplam := 0
-	for _, o := range sirali {
-		if o.adim == 0 {
+	held := map[string][]refEvent{}
+	total := 0
+	for _, e := range byFinish {
+		if e.step == 0 {
 			continue
 		}
-		n := o.takipNo
-		beklenen := durum[n] + 1
-		cift := o.adim < beklenen || slices.ContainsFunc(tutulan[n], func(h refEvent) bool { return h.adim == o.adim })
+		k := e.key
+		expected := state[k] + 1
+		duplicate := e.step < expected || slices.ContainsFunc(held[k], func(h refEvent) bool { return h.step == e.step })
 		switch {
-		case cift:
+		case duplicate:
 			r.Duplicates++
-		case o.adim > beklenen:
-			tutulan[n] = append(tutulan[n], o)
+		case e.step > expected:
+			held[k] = append(held[k], e)
 			r.Buffered++
-			toplam++
-			r.MaxBuffered = max(r.MaxBuffered, toplam)
-			r.MaxKeyBuffered = max(r.MaxKeyBuffered, len(tutulan[n]))
+			total++
+			r.MaxBuffered = max(r.MaxBuffered, total)
+			r.MaxKeyBuffered = max(r.MaxKeyBuffered, len(held[k]))
 		default:
-			durum[n] = o.adim
+			state[k] = e.step
 			for {
-				i := slices.IndexFunc(tutulan[n], func(h refEvent) bool { return h.adim == durum[n]+1 })
+				i := slices.IndexFunc(held[k], func(h refEvent) bool { return h.step == state[k]+1 })
 				if i < 0 {
 					break
 				}
-				r.HeldRounds += o.bitis - tutulan[n][i].bitis
-				durum[n]++
-				tutulan[n] = slices.Delete(tutulan[n], i, i+1)
-				toplam--
+				r.HeldRounds += e.finish - held[k][i].finish
+				state[k]++
+				held[k] = slices.Delete(held[k], i, i+1)
+				total--
 			}
 		}
 	}
-	r.NeverApplied = toplam
+	r.NeverApplied = total
 	return r
 }
 
 // refStatic is the static policy, plainly: a lane belongs to consumer
 // (order in which the lane was first seen) mod c; an event without a lane
 // goes to the consumer free first.
-func refStatic(isler []refEvent, tuketici int, serit func(refEvent) *string) []refEvent {
-	bos := make([]int, tuketici)
-	seritBos := map[string]int{}
-	sahip := map[string]int{}
-	out := make([]refEvent, 0, len(isler))
-	for _, o := range isler {
-		var s *string
-		if serit != nil {
-			s = serit(o)
+func refStatic(events []refEvent, consumers int, laneOf func(refEvent) *string) []refEvent {
+	free := make([]int, consumers)
+	laneFree := map[string]int{}
+	owner := map[string]int{}
+	out := make([]refEvent, 0, len(events))
+	for _, e := range events {
+		var lane *string
+		if laneOf != nil {
+			lane = laneOf(e)
 		}
-		t := slices.Index(bos, slices.Min(bos))
-		basla := max(bos[t], o.varis)
-		if s != nil {
-			if _, ok := sahip[*s]; !ok {
-				sahip[*s] = len(sahip) % tuketici
+		c := slices.Index(free, slices.Min(free))
+		start := max(free[c], e.arrival)
+		if lane != nil {
+			if _, ok := owner[*lane]; !ok {
+				owner[*lane] = len(owner) % consumers
 			}
-			t = sahip[*s]
-			basla = max(bos[t], o.varis, seritBos[*s])
+			c = owner[*lane]
+			start = max(free[c], e.arrival, laneFree[*lane])
 		}
-		bitis := basla + o.sure
-		bos[t] = bitis
-		if s != nil {
-			seritBos[*s] = bitis
+		finish := start + e.duration
+		free[c] = finish
+		if lane != nil {
+			laneFree[*lane] = finish
 		}
-		o.tuketici, o.basla, o.bitis, o.serit = t, basla, bitis, s
-		out = append(out, o)
+		e.consumer, e.start, e.finish, e.lane = c, start, finish, lane
+		out = append(out, e)
 	}
 	return out
 }
@@ -315,54 +319,54 @@ func refStatic(isler []refEvent, tuketici int, serit func(refEvent) *string) []r
 // time, while a consumer is free and an arrived event's lane is free, the
 // free consumer with the lowest index takes the oldest such event; then time
 // moves to the next finish, arrival or lane coming free.
-func refLaneAware(isler []refEvent, tuketici int, serit func(refEvent) *string) []refEvent {
-	bos := make([]int, tuketici)
-	seritBos := map[string]int{}
-	out := slices.Clone(isler)
-	alinan := make([]bool, len(out))
-	kalan := len(out)
+func refLaneAware(events []refEvent, consumers int, laneOf func(refEvent) *string) []refEvent {
+	free := make([]int, consumers)
+	laneFree := map[string]int{}
+	out := slices.Clone(events)
+	taken := make([]bool, len(out))
+	left := len(out)
 	for i := range out {
-		if serit != nil {
-			out[i].serit = serit(out[i])
+		if laneOf != nil {
+			out[i].lane = laneOf(out[i])
 		}
 	}
-	serbest := func(o refEvent, simdi int) bool {
-		return o.varis <= simdi && (o.serit == nil || seritBos[*o.serit] <= simdi)
+	ready := func(e refEvent, now int) bool {
+		return e.arrival <= now && (e.lane == nil || laneFree[*e.lane] <= now)
 	}
-	simdi := 0
-	for kalan > 0 {
+	now := 0
+	for left > 0 {
 		for {
-			t := slices.IndexFunc(bos, func(b int) bool { return b <= simdi }) // lowest index free
-			i := slices.IndexFunc(out, func(o refEvent) bool { return !alinan[o.sira] && serbest(o, simdi) })
-			if t < 0 || i < 0 {
+			c := slices.IndexFunc(free, func(f int) bool { return f <= now }) // lowest index free
+			i := slices.IndexFunc(out, func(e refEvent) bool { return !taken[e.index] && ready(e, now) })
+			if c < 0 || i < 0 {
 				break
 			}
-			alinan[i], kalan = true, kalan-1
-			out[i].tuketici, out[i].basla, out[i].bitis = t, simdi, simdi+out[i].sure
-			bos[t] = out[i].bitis
-			if out[i].serit != nil {
-				seritBos[*out[i].serit] = out[i].bitis
+			taken[i], left = true, left-1
+			out[i].consumer, out[i].start, out[i].finish = c, now, now+out[i].duration
+			free[c] = out[i].finish
+			if out[i].lane != nil {
+				laneFree[*out[i].lane] = out[i].finish
 			}
 		}
-		sonraki := math.MaxInt
-		for _, b := range bos {
-			if b > simdi {
-				sonraki = min(sonraki, b)
+		next := math.MaxInt
+		for _, f := range free {
+			if f > now {
+				next = min(next, f)
 			}
 		}
-		for i, o := range out {
-			if alinan[i] {
+		for i, e := range out {
+			if taken[i] {
 				continue
 			}
-			if o.varis > simdi {
-				sonraki = min(sonraki, o.varis)
+			if e.arrival > now {
+				next = min(next, e.arrival)
 			}
-			if o.serit != nil && seritBos[*o.serit] > simdi {
-				sonraki = min(sonraki, seritBos[*o.serit])
+			if e.lane != nil && laneFree[*e.lane] > now {
+				next = min(next, laneFree[*e.lane])
 			}
 		}
-		if kalan > 0 {
-			simdi = sonraki
+		if left > 0 {
+			now = next
 		}
 	}
 	return out

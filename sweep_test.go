@@ -10,40 +10,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/lesson"
-	"pgregory.net/rapid"
 )
-
-// A sweep's results are those of the same configurations run one by one:
-// each run is its own Simulator, fed every event in input order, whichever
-// worker feeds it and however the batches fall.
-func TestSweepEqualsRunsOneByOne(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
-		configs := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) konvoy.Config {
-			return konvoy.Config{
-				Layout:    layoutGen.Draw(t, "layout"),
-				Consumers: consumersGen.Draw(t, "consumers"),
-				Options:   []konvoy.Option{konvoy.WithPolicy(rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy"))},
-			}
-		}), 0, 12).Draw(t, "configs")
-		got, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != len(configs) {
-			t.Fatalf("%d results for %d configurations", len(got), len(configs))
-		}
-		for i, c := range configs {
-			want, err := konvoy.Simulate(events, c.Layout, c.Consumers, c.Options...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := gocmp.Diff(want, got[i]); d != "" {
-				t.Fatalf("%v: the sweep's result differs from Simulate's (-one by one +sweep):\n%s", c, d)
-			}
-		}
-	})
-}
 
 // manyEvents returns n events of 7 keys, in arrival order, enough to span
 // several of a sweep's batches.
