@@ -1,8 +1,8 @@
 package konvoy_test
 
 import (
+	"iter"
 	"runtime"
-	"slices"
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -49,7 +49,7 @@ func benchmarkSet(n int) []konvoy.Event {
 	if _, ok := generated[n]; !ok {
 		cfg := synth.Default()
 		cfg.Events = n
-		generated[n] = slices.AppendSeq(make([]konvoy.Event, 0, n), synth.Events(cfg))
+		generated[n] = drain(synth.Events(cfg))
 	}
 	return generated[n]
 }
@@ -133,4 +133,17 @@ func BenchmarkGenerator(b *testing.B) {
 func reportPerEvent(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/event")
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// drain returns a stream's events, panicking on its error: for streams
+// that cannot fail.
+func drain(seq iter.Seq2[konvoy.Event, error]) []konvoy.Event {
+	var out []konvoy.Event
+	for e, err := range seq {
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, e)
+	}
+	return out
 }

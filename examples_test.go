@@ -246,7 +246,7 @@ func ExamplePlanConsumers() {
 // On the lesson's five shipments, few partitions put shipments behind each
 // other; this is the count at which that stops costing anything.
 func ExamplePartitionsFor() {
-	p, found, err := konvoy.PartitionsFor(lesson.Events(), 0, 64)
+	p, found, err := konvoy.PartitionsFor(konvoy.Values(lesson.Events()), 0, 64)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -9,23 +9,6 @@ import (
 	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
-// Kafka's own test vectors for murmur2 (UtilsTest.testMurmur2 in
-// apache/kafka's clients module), and librdkafka's compatible hash.
-func TestMurmur2MatchesKafka(t *testing.T) {
-	for in, want := range map[string]int32{
-		"21":                         -973932308,
-		"foobar":                     -790332482,
-		"a-little-bit-long-string":   -985981536,
-		"a-little-bit-longer-string": -1486304829,
-		"lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8": -58897971,
-		"abc": 479470107,
-	} {
-		if got := konvoy.Murmur2([]byte(in)); got != want {
-			t.Errorf("Murmur2(%q) = %d; want %d", in, got, want)
-		}
-	}
-}
-
 func TestKafkaPartition(t *testing.T) {
 	// toPositive(-973932308) = 1173551340; 1173551340 % 7 = 5.
 	if got := konvoy.KafkaPartition("21", 7); got != 1173551340%7 {
@@ -75,15 +58,15 @@ func TestPartitionsForRejectsBadInput(t *testing.T) {
 		{[]konvoy.Event{{Key: "A"}, {}}, 0.1, 4, "konvoy: event 1: Key is empty"},
 		{[]konvoy.Event{{Key: "A", Duration: -1}}, 0.1, 4, `konvoy: event 0 (key "A"): Duration is -1`},
 	} {
-		if _, _, err := konvoy.PartitionsFor(tt.events, tt.share, tt.limit); err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+		if _, _, err := konvoy.PartitionsFor(konvoy.Values(tt.events), tt.share, tt.limit); err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("error %v; want %q", err, tt.want)
 		}
 	}
-	if _, found, err := konvoy.PartitionsFor(lesson.Events(), 1, konvoy.MaxPartitions); err != nil || !found {
+	if _, found, err := konvoy.PartitionsFor(konvoy.Values(lesson.Events()), 1, konvoy.MaxPartitions); err != nil || !found {
 		t.Errorf("the largest limit: %v, %v", found, err)
 	}
 	if over := int64(konvoy.MaxPartitions) + 1; over <= math.MaxInt {
-		_, _, err := konvoy.PartitionsFor(nil, 0.1, int(over))
+		_, _, err := konvoy.PartitionsFor(konvoy.Values(nil), 0.1, int(over))
 		if want := "konvoy: partition limit 2147483648: want 1 to 2147483647"; err == nil || err.Error() != want {
 			t.Errorf("error %v; want %q", err, want)
 		}
@@ -100,7 +83,7 @@ func TestPartitionLoadFigures(t *testing.T) {
 	}
 	// Two keys of equal load in one partition: the one seen first is named.
 	events := []konvoy.Event{{Key: "b", Duration: 3}, {Key: "a", Duration: 3}}
-	q, found, err := konvoy.PartitionsFor(events, 0.5, 1)
+	q, found, err := konvoy.PartitionsFor(konvoy.Values(events), 0.5, 1)
 	if err != nil || !found || q.HeaviestKey != "b" || q.HeaviestLoad != 6 || q.HeaviestKeyLoad != 3 {
 		t.Errorf("%+v, %v, %v; want b named, 3 of 6", q, found, err)
 	}

@@ -7,11 +7,11 @@ import (
 	"slices"
 )
 
-// Murmur2 returns the 32-bit MurmurHash2 of data with Kafka's seed
+// murmur2 returns the 32-bit MurmurHash2 of data with Kafka's seed
 // 0x9747b28c, bit for bit as Kafka's org.apache.kafka.common.utils.Utils.murmur2
 // computes it: the hash Kafka's default partitioner applies to a record's key
 // bytes. It takes O(len(data)) time and does not allocate.
-func Murmur2(data []byte) int32 {
+func murmur2(data []byte) int32 {
 	const (
 		seed = 0x9747b28c
 		m    = 0x5bd1e995
@@ -55,7 +55,7 @@ func KafkaPartition(key string, n int) int {
 	if n < 1 {
 		panic(fmt.Sprintf("konvoy: KafkaPartition with %d partitions: want at least 1", n))
 	}
-	return int(Murmur2([]byte(key))&0x7fffffff) % n
+	return int(murmur2([]byte(key))&0x7fffffff) % n
 }
 
 // PartitionLoad describes how a topic of Partitions partitions spreads a
@@ -96,21 +96,16 @@ func (p PartitionLoad) CollisionShare() float64 {
 // monotone in n (a larger topic can collide where a smaller one did not), so
 // every count is tried in turn.
 //
-// It returns an error, naming the event index, for an event with an empty Key
-// or a negative Duration, and for maxShare outside [0, 1] or limit not 1 to
-// [MaxPartitions]. It takes O(n + k·limit) time for n events and k distinct
-// keys, and O(k) memory.
-func PartitionsFor(events []Event, maxShare float64, limit int) (PartitionLoad, bool, error) {
-	return PartitionsForSeq(Values(events), maxShare, limit)
-}
-
-// PartitionsForSeq is [PartitionsFor] over a stream of events, read once,
-// for traces too large to hold: it keeps one load per distinct key. The
-// stream's first error stops it and is returned. It panics, with a "konvoy:"
-// prefix, when events is nil.
-func PartitionsForSeq(events iter.Seq2[Event, error], maxShare float64, limit int) (PartitionLoad, bool, error) {
+// events is read once, so a trace too large to hold can be streamed
+// ([Values] turns a slice into a stream). PartitionsFor returns the stream's
+// first error; an [EventError] for an event with an empty Key, a negative
+// Duration or a total work that overflows int; and an error for maxShare
+// outside [0, 1] or limit not 1 to [MaxPartitions]. It takes O(n + k·limit)
+// time for n events and k distinct keys, and O(k) memory. It panics, with a
+// "konvoy:" prefix, when events is nil.
+func PartitionsFor(events iter.Seq2[Event, error], maxShare float64, limit int) (PartitionLoad, bool, error) {
 	if events == nil {
-		panic("konvoy: PartitionsForSeq: events is nil")
+		panic("konvoy: PartitionsFor: events is nil")
 	}
 	if !(maxShare >= 0 && maxShare <= 1) {
 		return PartitionLoad{}, false, fmt.Errorf("konvoy: collision share %v: want a fraction in [0, 1]", maxShare)
@@ -157,7 +152,7 @@ func keyLoads(events iter.Seq2[Event, error]) (keys []string, loads []int, hashe
 			index[e.Key] = k
 			keys = append(keys, e.Key)
 			loads = append(loads, 0)
-			hashes = append(hashes, int(Murmur2([]byte(e.Key))&0x7fffffff))
+			hashes = append(hashes, int(murmur2([]byte(e.Key))&0x7fffffff))
 		}
 		loads[k] += e.Duration
 	}

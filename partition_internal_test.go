@@ -10,7 +10,7 @@ import (
 // However many partitions a topic has, spreading keys over them gives what
 // adding each key's load to its partition's, one by one, gives: dense room
 // by partition for topics up to twice the keys, room by the order keys land
-// in beyond, reused from one count to the next as PartitionsForSeq does.
+// in beyond, reused from one count to the next as PartitionsFor does.
 func TestPartitionLoadsAgreeWithAPlainSum(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		k := rapid.IntRange(0, 40).Draw(t, "keys")
@@ -48,4 +48,21 @@ func TestPartitionLoadsAgreeWithAPlainSum(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Kafka's own test vectors for murmur2 (UtilsTest.testMurmur2 in
+// apache/kafka's clients module), and librdkafka's compatible hash.
+func TestMurmur2MatchesKafka(t *testing.T) {
+	for in, want := range map[string]int32{
+		"21":                         -973932308,
+		"foobar":                     -790332482,
+		"a-little-bit-long-string":   -985981536,
+		"a-little-bit-longer-string": -1486304829,
+		"lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8": -58897971,
+		"abc": 479470107,
+	} {
+		if got := murmur2([]byte(in)); got != want {
+			t.Errorf("murmur2(%q) = %d; want %d", in, got, want)
+		}
+	}
 }

@@ -519,7 +519,7 @@ func TestPartitionsForFindsTheFirstCountThatFits(t *testing.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		share := rapid.SampledFrom([]float64{0, 0.1, 0.25, 0.5, 1}).Draw(t, "share")
 		limit := rapid.IntRange(1, 40).Draw(t, "limit")
-		p, found, err := konvoy.PartitionsFor(events, share, limit)
+		p, found, err := konvoy.PartitionsFor(konvoy.Values(events), share, limit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -531,7 +531,7 @@ func TestPartitionsForFindsTheFirstCountThatFits(t *testing.T) {
 			t.Fatalf("PartitionsFor %+v disagrees with partitioned run %+v", p, run)
 		}
 		for n := 1; n < p.Partitions; n++ {
-			if q, ok, _ := konvoy.PartitionsFor(events, share, n); ok {
+			if q, ok, _ := konvoy.PartitionsFor(konvoy.Values(events), share, n); ok {
 				t.Fatalf("%d partitions already fit (%+v), yet %d was returned", n, q, p.Partitions)
 			}
 		}
@@ -882,7 +882,7 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 	cfg.StepsPerKey, cfg.OrderedSteps = 2, 1
 	cfg.Duration = synth.Uniform(1, 9)
 	cfg.Rate = 20
-	events := slices.Collect(synth.Events(cfg))
+	events := drain(synth.Events(cfg))
 	plain := map[konvoy.Policy]func([]refEvent, int, func(refEvent) *string) []refEvent{
 		konvoy.HeadOfLine: refHeadOfLine,
 		konvoy.LaneAware:  refLaneAware,

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -60,7 +59,7 @@ func ExampleError() {
 // Writing events as JSON Lines, which a zero Reader reads back.
 func ExampleWriteAll() {
 	events := []konvoy.Event{{Key: "TR-1", Line: "H1", Step: 1, Duration: 2}, {Key: "TR-1", Line: "H1", Step: 2, Duration: 1, Arrival: 3}}
-	eventlog.WriteAll(os.Stdout, eventlog.JSONL, slices.Values(events))
+	eventlog.WriteAll(os.Stdout, eventlog.JSONL, konvoy.Values(events))
 	// Output:
 	// {"key":"TR-1","line":"H1","step":1,"duration":2,"at":0}
 	// {"key":"TR-1","line":"H1","step":2,"duration":1,"at":3}

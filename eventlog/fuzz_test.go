@@ -88,7 +88,7 @@ func roundTrip(t *testing.T, data []byte, r Reader, maxBytes int) {
 	}
 	for _, f := range formats {
 		var buf bytes.Buffer
-		if err := WriteAll(&buf, f, slices.Values(events)); err != nil {
+		if err := WriteAll(&buf, f, konvoy.Values(events)); err != nil {
 			t.Fatalf("writing %v: %v", f, err)
 		}
 		var again []konvoy.Event

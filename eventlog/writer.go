@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -122,12 +123,16 @@ func (w *Writer) writeHeader() {
 }
 
 // WriteAll writes every event of events to w in the format f, CSV or JSONL,
-// and flushes; see [Writer].
-func WriteAll(w io.Writer, f Format, events iter.Seq[konvoy.Event]) error {
+// and flushes; see [Writer]. The stream's first error stops it, after what
+// came before is flushed, and is returned.
+func WriteAll(w io.Writer, f Format, events iter.Seq2[konvoy.Event, error]) error {
 	wr := NewWriter(w, f)
-	for e := range events {
-		if err := wr.Write(e); err != nil {
-			return err
+	for e, err := range events {
+		if err == nil {
+			err = wr.Write(e)
+		}
+		if err != nil {
+			return cmp.Or(wr.Flush(), err)
 		}
 	}
 	return wr.Flush()

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"math"
-	"slices"
 	"strings"
 	"testing"
 
@@ -21,7 +20,7 @@ func TestWriterRoundTrip(t *testing.T) {
 	}
 	for _, f := range []Format{CSV, JSONL} {
 		var buf bytes.Buffer
-		if err := WriteAll(&buf, f, slices.Values(events)); err != nil {
+		if err := WriteAll(&buf, f, konvoy.Values(events)); err != nil {
 			t.Fatal(err)
 		}
 		got, err := readAll(t, Reader{Format: f}, buf.String())
@@ -35,7 +34,7 @@ func TestWriterRoundTrip(t *testing.T) {
 }
 
 func TestWriterOutput(t *testing.T) {
-	events := slices.Values([]konvoy.Event{{Key: "A", Line: "H1", Step: 1, Duration: 3, Arrival: 1}})
+	events := konvoy.Values([]konvoy.Event{{Key: "A", Line: "H1", Step: 1, Duration: 3, Arrival: 1}})
 	for f, want := range map[Format]string{
 		CSV:   "key,line,step,duration,at\nA,H1,1,3,1\n",
 		JSONL: `{"key":"A","line":"H1","step":1,"duration":3,"at":1}` + "\n",

@@ -37,7 +37,7 @@ const (
 //
 // The zero Config is invalid, as it has no keys; start from [Default] and
 // change what matters. [Config.Check] says what is wrong with a Config, and
-// [Events] panics on one that Check rejects.
+// [Events] yields its error as the stream's only element.
 type Config struct {
 	// Seed selects the trace; the same Config with another Seed gives another
 	// trace of the same shape. Any value, 0 included, is valid. Default: 1.

@@ -25,8 +25,8 @@ const (
 // gives the same events every time the sequence is ranged over, on every
 // platform.
 //
-// Events panics with the error of [Config.Check], whose text starts with
-// "synth: ", when cfg is invalid. Each range over the sequence sets up in
+// When cfg is invalid, the stream yields the error of [Config.Check] as its
+// only element; a valid cfg's stream never fails. Each range over the sequence sets up in
 // O(min(InFlight, lifecycles)) time, plus O(Keys) with KeySkew > 0 and
 // O(Lines) with LineSkew > 0, allocating the tables the package
 // documentation lists, and then emits each event in amortised O(1) time
@@ -36,13 +36,13 @@ const (
 // and lines first enter the window (or, past about two million keys or
 // 65,536 lines, each time they enter it), once per 4,096 names, never per
 // event. Stopping the range early stops the generator.
-func Events(cfg Config) iter.Seq[konvoy.Event] {
+func Events(cfg Config) iter.Seq2[konvoy.Event, error] {
 	if err := cfg.Check(); err != nil {
-		panic(err)
+		return func(yield func(konvoy.Event, error) bool) { yield(konvoy.Event{}, err) }
 	}
-	return func(yield func(konvoy.Event) bool) {
+	return func(yield func(konvoy.Event, error) bool) {
 		g := newGenerator(cfg)
-		g.run(yield)
+		g.run(func(e konvoy.Event) bool { return yield(e, nil) })
 	}
 }
 

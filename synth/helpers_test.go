@@ -1,8 +1,8 @@
 package synth_test
 
 import (
+	"iter"
 	"math"
-	"slices"
 	"strconv"
 	"testing"
 
@@ -27,7 +27,7 @@ func collect(t testing.TB, c synth.Config) []konvoy.Event {
 	if err := c.Check(); err != nil {
 		t.Fatalf("Check: %v", err)
 	}
-	return slices.Collect(synth.Events(c))
+	return drain(synth.Events(c))
 }
 
 // byKey returns each key's events in stream order, and the keys in order of
@@ -84,4 +84,17 @@ func within(t *testing.T, what string, got, want, tol float64) {
 	if math.Abs(got-want) > tol {
 		t.Errorf("%s = %.6g; want %.6g ± %.3g", what, got, want, tol)
 	}
+}
+
+// drain returns a stream's events, panicking on its error: for streams
+// that cannot fail.
+func drain(seq iter.Seq2[konvoy.Event, error]) []konvoy.Event {
+	var out []konvoy.Event
+	for e, err := range seq {
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, e)
+	}
+	return out
 }

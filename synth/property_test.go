@@ -1,7 +1,6 @@
 package synth_test
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -46,11 +45,11 @@ func TestStreamsAreValidKonvoyInput(t *testing.T) {
 		if err := c.Check(); err != nil {
 			t.Fatalf("Check: %v", err)
 		}
-		events := slices.Collect(synth.Events(c))
+		events := drain(synth.Events(c))
 		if len(events) != c.Events {
 			t.Fatalf("%d events; want %d", len(events), c.Events)
 		}
-		if again := slices.Collect(synth.Events(c)); !cmp.Equal(events, again) {
+		if again := drain(synth.Events(c)); !cmp.Equal(events, again) {
 			t.Fatalf("second run differs:\n%s", cmp.Diff(events, again))
 		}
 		consumers := rapid.IntRange(1, 6).Draw(t, "consumers")
@@ -68,7 +67,7 @@ func TestStreamsAreValidKonvoyInput(t *testing.T) {
 func TestStreamShape(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := configs.Draw(t, "config")
-		events := slices.Collect(synth.Events(c))
+		events := drain(synth.Events(c))
 		keys, _ := byKey(events)
 		for key, es := range keys {
 			for _, e := range es {

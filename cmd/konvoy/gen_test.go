@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"iter"
 	"slices"
 	"strings"
 	"testing"
@@ -53,7 +54,7 @@ var (
 // synth's own events, and feeds it to konvoy -events - in both formats,
 // wanting the measures Simulate gives on those events.
 func TestGenRoundTrip(t *testing.T) {
-	want := slices.Collect(synth.Events(roundTripConfig))
+	want := drain(synth.Events(roundTripConfig))
 	for _, format := range []string{"csv", "jsonl"} {
 		t.Run(format, func(t *testing.T) {
 			trace, errOut, status := runCommand(append(slices.Clone(roundTripArgs), "-format", format)...)
@@ -188,4 +189,17 @@ func TestGenWriteError(t *testing.T) {
 	if status != 1 || errOut.String() != "konvoy gen: disk full\n" {
 		t.Errorf("status %d, stderr %q; want 1 and the write error", status, errOut.String())
 	}
+}
+
+// drain returns a stream's events, panicking on its error: for streams
+// that cannot fail.
+func drain(seq iter.Seq2[konvoy.Event, error]) []konvoy.Event {
+	var out []konvoy.Event
+	for e, err := range seq {
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, e)
+	}
+	return out
 }

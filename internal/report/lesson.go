@@ -126,7 +126,7 @@ func lessonComparison(events []konvoy.Event, o LessonOptions) (string, error) {
 	allOrdered := !slices.ContainsFunc(events, func(e konvoy.Event) bool { return e.Step == 0 })
 	b.WriteString(compareNotes(layouts, results, allOrdered))
 	const limit = 64
-	p, ok, err := konvoy.PartitionsFor(events, 0, limit)
+	p, ok, err := konvoy.PartitionsFor(konvoy.Values(events), 0, limit)
 	if err != nil {
 		return "", err
 	}

@@ -93,7 +93,7 @@ func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 	a := &Plan{o: o, src: src}
 	a.budget = float64(src.Stats.Events()) / (o.Peak * o.Round.Seconds())
 	var err error
-	if a.partitions, a.found, err = konvoy.PartitionsForSeq(src.Events, o.Collision, o.MaxPartitions); err != nil {
+	if a.partitions, a.found, err = konvoy.PartitionsFor(src.Events, o.Collision, o.MaxPartitions); err != nil {
 		return nil, err
 	}
 	if a.layouts, err = o.Layouts(cmp.Or(o.Partitions, a.partitions.Partitions)); err != nil {
