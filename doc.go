@@ -40,10 +40,10 @@
 // # Errors
 //
 // An invalid event is an [EventError], found with errors.As, naming the
-// event's index, key and field; [ErrOrder], [ErrOverflow], [ErrBacklog],
-// [ErrTooManyKeys] and [ErrScheduleFull] tell, with errors.Is, why a run
-// stopped. A bad argument is an error too; misuse that only a programmer can
-// make (a nil option or stream) panics with a "konvoy:" prefix.
+// event's index, key and field; [ErrOrder], [ErrBacklog], [ErrTooManyKeys]
+// and [ErrScheduleFull] tell, with errors.Is, why a run stopped. A bad
+// argument is an error too; misuse that only a programmer can make (a nil
+// option or stream) panics with a "konvoy:" prefix.
 //
 // # Glossary
 //
@@ -72,16 +72,4 @@
 //	KK1                  ordered share       the orderedShare of SelectiveMultiplier
 //	tepe yazma hızı      peak write rate     SplitRate, lesson.PeakRate
 //	seçici konvoy        selective convoy    SelectiveConvoy, SelectiveMultiplier
-//
-// # The model
-//
-// Events are dispatched one by one in input order to the consumer that
-// becomes free earliest (ties: the lowest index). An event starts when both
-// that consumer and its lane, if any, are free, and both stay busy until it
-// finishes; a consumer whose lane is busy waits idle (head-of-line blocking).
-// Events are then applied in order of finish time, ties by input index. A
-// step lower than the key's state is a backward write: the version stamp
-// skips it, every other handler writes it (last writer wins). Step 0 marks a
-// history-only record that never changes state. A key's final state is wrong
-// when it differs from the highest step among its events.
 package konvoy

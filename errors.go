@@ -26,8 +26,8 @@ type EventError struct {
 	// holds against its limit.
 	Want string
 	// Err is the sentinel a caller can branch on with [errors.Is]:
-	// [ErrOrder], [ErrOverflow], [ErrBacklog], [ErrTooManyKeys] or
-	// [ErrScheduleFull]; nil for a field out of its range.
+	// [ErrOrder], [ErrBacklog], [ErrTooManyKeys] or [ErrScheduleFull]; nil
+	// for a field out of its range.
 	Err error
 }
 
@@ -36,9 +36,6 @@ var (
 	// ErrOrder is wrapped by the error of an event that arrives before the
 	// event before it: a stream must come in arrival order.
 	ErrOrder = errors.New("events out of arrival order")
-	// ErrOverflow is wrapped by the error of an event whose duration or
-	// arrival would make the run's rounds overflow int.
-	ErrOverflow = errors.New("rounds overflow int")
 	// ErrBacklog is wrapped by the error of a run that would hold more
 	// events than [WithMaxBacklog] allows.
 	ErrBacklog = errors.New("backlog over its limit")

@@ -105,11 +105,11 @@ func (r Result) Parallelism() float64 {
 // does; [Simulator] states the rules, and opts change them (see [Option]).
 //
 // An empty event set gives a zero Result and a nil error. Simulate returns an
-// error, naming the event index and field, when consumers is not 1 to
-// [MaxConsumers], an event has an empty Key, a negative Step, Duration or
-// Arrival, an Arrival earlier than the event before it, the layout needs a
-// Line the event lacks, or the total work (plus the last arrival) would
-// overflow int. It never modifies events.
+// error when consumers is not 1 to [MaxConsumers], and an [EventError] for
+// the first event with an empty Key, a negative Step, Duration or Arrival,
+// an Arrival before the previous event's, no Line where the layout needs
+// one, or a total work (plus the last arrival) that overflows int. It never
+// modifies events.
 //
 // Simulate takes O(n log n + n log c) time for n events and c consumers and
 // O(k + l + min(c, n)) memory beyond its input for k distinct keys and l

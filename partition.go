@@ -143,7 +143,7 @@ func keyLoads(events iter.Seq2[Event, error]) (keys []string, loads []int, hashe
 		case e.Duration < 0:
 			return nil, nil, nil, eventError(i, e.Key, "Duration", e.Duration, "0 or more rounds", nil)
 		case e.Duration > math.MaxInt-work:
-			return nil, nil, nil, eventError(i, e.Key, "Duration", e.Duration, fmt.Sprintf("at most %d, or the total work overflows int", math.MaxInt-work), ErrOverflow)
+			return nil, nil, nil, eventError(i, e.Key, "Duration", e.Duration, fmt.Sprintf("at most %d, or the total work overflows int", math.MaxInt-work), nil)
 		}
 		work += e.Duration
 		k, ok := index[e.Key]

@@ -22,65 +22,66 @@ type PlanConfig struct {
 
 // Plan answers, for one layout and policy, how many consumers keep up with
 // a peak write rate, and where no number of consumers helps any more.
-//
-// Consumers is the smallest consumer count that sustains the peak (0 when
-// none up to the limit does), and Rate the rate it sustains, in events per
-// second. Ceiling is the rate no consumer count exceeds: with a consumer for
-// every event, a run still lasts CeilingRounds, the longest chain of events
-// that must run one after another in one lane (or the longest single event),
-// and CeilingLane names that lane ("" when no lane sets it): the lane of the
-// first event, in input order, to finish last, which can differ from
-// [Result].HeaviestLaneName when lanes tie or events arrive over time. Assumptions
-// states, in words a user can check, what the figures rest on.
 type Plan struct {
-	Layout        string
-	Policy        Policy
-	Events        int
-	Consumers     int
-	Rounds        int
-	Rate          float64
+	Layout string
+	Policy Policy
+	// Events counts the trace's events.
+	Events int
+	// Consumers is the smallest consumer count that sustains the peak, 0
+	// when none up to the limit does; Rounds is its run's, and Rate the
+	// rate it sustains, in events per second.
+	Consumers int
+	Rounds    int
+	Rate      float64
+	// Ceiling is the rate no consumer count exceeds: with a consumer for
+	// every event a run still lasts CeilingRounds, the longest chain of
+	// events that must run one after another in one lane, or the longest
+	// event. CeilingLane names that lane, "" when no lane sets it: the lane
+	// of the first event, in input order, to finish last, which can differ
+	// from [Result].HeaviestLaneName when lanes tie or events arrive over
+	// time.
 	Ceiling       float64
 	CeilingRounds int
 	CeilingLane   string
-	Assumptions   []string
+	// Assumptions states, in words a user can check, what the figures rest
+	// on.
+	Assumptions []string
 }
 
-// PlanConsumers finds the consumers a layout needs under the dispatch
-// policy opts set ([WithPolicy]; [HeadOfLine] by default) to keep up with
-// cfg.Peak, from a trace taken as representative of the
-// traffic: a run of n events that lasts R rounds of cfg.RoundSeconds
-// sustains n / (R · RoundSeconds) events per second.
+// PlanConsumers finds the consumers a layout needs to keep up with
+// cfg.Peak under the policy opts set ([HeadOfLine] by default), taking the
+// trace as representative of the traffic: a run of n events that lasts R
+// rounds of cfg.RoundSeconds sustains n / (R · RoundSeconds) events per
+// second.
 //
 // events is ranged over once per consumer count tried and must yield the
-// same events each time (a slice's values, a synth stream, a file opened
-// again); its first error stops the plan and is returned. Under [HeadOfLine], where adding a consumer never makes a run
-// longer (a property the tests check), the count is found by doubling and
-// bisection, in O(log c) runs; under the other policies, where it can, every
-// count from 1 up is tried until one fits. A run with more consumers than
-// events is the run with as many consumers as events, so no count above the
-// trace's events is tried. An empty trace needs no consumers.
+// same events each time (a slice's [Values], a synth stream, a file opened
+// again). Under HeadOfLine, where a consumer more never makes a run longer
+// (a property the tests check), O(log c) counts are tried, by doubling and
+// bisection; under the other policies every count from 1 up, until one
+// fits. No count above the trace's events is tried, since it would run as
+// that many do; an empty trace needs no consumers.
 //
 // PlanConsumers returns an error for a peak or round length that is not a
-// positive finite number, for a limit that is not 0 to [MaxConsumers], for
-// the first invalid event, as [Simulate] does, and for a run whose backlog
-// outgrows [WithMaxBacklog]. It panics, with a "konvoy:" prefix, when events
-// or an option is nil.
-func PlanConsumers(stream iter.Seq2[Event, error], layout Layout, cfg PlanConfig, opts ...Option) (Plan, error) {
-	if stream == nil {
+// positive finite number or a limit that is not 0 to [MaxConsumers], the
+// stream's first error, and the first run's error, as [Simulate] gives it.
+// It panics, with a "konvoy:" prefix, when events or an option is nil.
+func PlanConsumers(events iter.Seq2[Event, error], layout Layout, cfg PlanConfig, opts ...Option) (Plan, error) {
+	if events == nil {
 		panic("konvoy: PlanConsumers: events is nil")
 	}
 	policy := collect(opts).policy
 	if err := cfg.check(); err != nil {
 		return Plan{}, err
 	}
-	src := &source{seq: stream}
-	events := src.values()
+	src := &source{seq: events}
+	values := src.values()
 	limit := cfg.MaxConsumers
 	if limit == 0 {
 		limit = 1024
 	}
 	p := Plan{Layout: layout.String(), Policy: policy}
-	ceiling, err := chainRounds(events, layout)
+	ceiling, err := chainRounds(values, layout)
 	if err = cmp.Or(src.err, err); err != nil {
 		return Plan{}, err
 	}
@@ -97,7 +98,7 @@ func PlanConsumers(stream iter.Seq2[Event, error], layout Layout, cfg PlanConfig
 		return p, nil
 	}
 	fits := func(c int) (int, bool, error) {
-		r, err := simulateSeq(events, layout, c, opts...)
+		r, err := simulateSeq(values, layout, c, opts...)
 		return r.Rounds, keepsUp(r.Rounds), cmp.Or(src.err, err)
 	}
 	// No run on c consumers beats Work/c rounds, so fewer than Work/budget

@@ -129,25 +129,18 @@ func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, err
 	return s, nil
 }
 
-// Add dispatches the next event. It returns an error, naming the event's
-// input index and the field, when the event is invalid (see [Simulate]) or
-// the run outgrows the schedule limit; the error is then kept and returned
-// by every later call and by Result, since a run with an event missing is not
-// the run asked for.
+// Add dispatches the next event. An invalid event (see [Simulate]), a key
+// beyond the 3·2³⁰ a run holds, or a run that outgrows a limit of its
+// options is an [EventError]; the error is kept and returned by every later
+// call and by Result, since a run with an event missing is not the run
+// asked for. Add panics when called after Result.
 //
-// A run holds at most 3·2³⁰ distinct keys; an event that would add one more
-// is an error too.
-//
-// Under the head-of-line policy Add takes O(log c) time for c consumers plus
-// one key lookup (and one lane lookup under line and custom layouts), and
-// applies the events it makes safe, O(1) each (amortised; up to O(c) in the
-// rare case that many waiting events' finish times hash alike). Under Static and
-// LaneAware it takes O(log c) and O(log(c + l)) amortised for l lanes with
-// waiting events. It allocates only when it meets a new key or lane, a
-// consumer that has not taken an event before (the consumers' room
-// doubles), a latency in a power of two above [ExactLatency] not met
-// before, a backlog larger than any before, or, with [WithSchedule], a
-// longer schedule. Add panics when called after Result.
+// Add takes O(log c) time for c consumers (amortised O(log(c + l)) under
+// LaneAware, for l lanes with waiting events) plus one key lookup, and one
+// lane lookup under line and custom layouts. It allocates only when it meets
+// a new key, lane or consumer, a latency in a power of two above
+// [ExactLatency] not met before, a larger backlog than before, or, with
+// [WithSchedule], a longer schedule.
 func (s *Simulator) Add(e Event) error {
 	s.mustBeMade()
 	if s.done {
@@ -282,11 +275,11 @@ func (s *Simulator) check(e *Event) error {
 	case s.layout.lanes == lineLanes && e.Line == "":
 		return eventError(i, key, "Line", 0, "a line: layout "+s.layout.String()+" puts events in lanes by line", nil)
 	case e.Duration > math.MaxInt-1-s.work:
-		return eventError(i, key, "Duration", e.Duration, fmt.Sprintf("at most %d, or the total work overflows int", math.MaxInt-1-s.work), ErrOverflow)
+		return eventError(i, key, "Duration", e.Duration, fmt.Sprintf("at most %d, or the total work overflows int", math.MaxInt-1-s.work), nil)
 	case e.Arrival < s.lastArrival:
 		return eventError(i, key, "Arrival", e.Arrival, fmt.Sprintf("%d or later: the previous event arrived then, and events come in arrival order", s.lastArrival), ErrOrder)
 	case e.Arrival > math.MaxInt-1-s.work-e.Duration:
-		return eventError(i, key, "Arrival", e.Arrival, fmt.Sprintf("at most %d, or the arrival plus the total work overflows int", math.MaxInt-1-s.work-e.Duration), ErrOverflow)
+		return eventError(i, key, "Arrival", e.Arrival, fmt.Sprintf("at most %d, or the arrival plus the total work overflows int", math.MaxInt-1-s.work-e.Duration), nil)
 	case s.schedule != nil && i >= s.opts.scheduleLimit:
 		return eventError(i, key, "", 0, fmt.Sprintf("WithSchedule(%d) keeps the schedule of runs of at most %d events", s.opts.scheduleLimit, s.opts.scheduleLimit), ErrScheduleFull)
 	}

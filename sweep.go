@@ -3,7 +3,6 @@ package konvoy
 import (
 	"context"
 	"errors"
-	"fmt"
 	"iter"
 	"runtime"
 	"sync"
@@ -18,11 +17,6 @@ type Config struct {
 	Options   []Option
 
 	orderedOnly bool // runs only the events that change state (Step > 0)
-}
-
-// String names the run as "layout at N consumers, policy dispatch".
-func (c Config) String() string {
-	return fmt.Sprintf("%s at %d consumers, %s dispatch", c.Layout, c.Consumers, collect(c.Options).policy)
 }
 
 // sweepBatch is how many events go to the configurations at a time, and
