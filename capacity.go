@@ -73,29 +73,15 @@ type SelectiveComparison struct {
 	// Ordered holds the runs of the ordered events alone under the
 	// layouts given to CompareSelective, in their order.
 	Ordered []Result
-}
-
-// Share returns the trace's ordered share: its ordered events over all
-// its events (the lesson's KK1), 0 for an empty trace.
-func (c SelectiveComparison) Share() float64 {
-	if c.Free.Events == 0 {
-		return 0
-	}
-	return float64(c.OrderedFree.Events) / float64(c.Free.Events)
-}
-
-// Simulated returns the selective convoy's simulated cost,
-// Cost(Selective, Free).
-func (c SelectiveComparison) Simulated() float64 { return Cost(c.Selective, c.Free) }
-
-// Formula returns the lesson's estimate of it, SelectiveMultiplier(Share,
-// Cost(OrderedConvoy, OrderedFree)), or 0 when that cost is undefined.
-func (c SelectiveComparison) Formula() float64 {
-	cost := Cost(c.OrderedConvoy, c.OrderedFree)
-	if cost == 0 {
-		return 0
-	}
-	return SelectiveMultiplier(c.Share(), cost)
+	// Share is the trace's ordered share, its ordered events over all its
+	// events (the lesson's KK1), 0 for an empty trace.
+	Share float64
+	// Simulated is the selective convoy's simulated cost,
+	// Cost(Selective, Free).
+	Simulated float64
+	// Formula is the lesson's estimate of it, SelectiveMultiplier(Share,
+	// Cost(OrderedConvoy, OrderedFree)), 0 when that cost is undefined.
+	Formula float64
 }
 
 // CompareSelective runs a trace on the given consumers under Free,
@@ -118,5 +104,13 @@ func CompareSelective(ctx context.Context, events iter.Seq2[Event, error], consu
 	if err != nil {
 		return SelectiveComparison{}, err
 	}
-	return SelectiveComparison{Free: rs[0], Selective: rs[1], Convoy: rs[2], OrderedFree: rs[3], OrderedConvoy: rs[4], Ordered: rs[5:]}, nil
+	c := SelectiveComparison{Free: rs[0], Selective: rs[1], Convoy: rs[2], OrderedFree: rs[3], OrderedConvoy: rs[4], Ordered: rs[5:]}
+	if c.Free.Events > 0 {
+		c.Share = float64(c.OrderedFree.Events) / float64(c.Free.Events)
+	}
+	c.Simulated = Cost(c.Selective, c.Free)
+	if cost := Cost(c.OrderedConvoy, c.OrderedFree); cost > 0 {
+		c.Formula = SelectiveMultiplier(c.Share, cost)
+	}
+	return c, nil
 }

@@ -219,7 +219,7 @@ func ExamplePlanConsumers() {
 	events := konvoy.Values(lesson.Events())
 	for _, seconds := range []float64{0.010, 0.020} {
 		fmt.Printf("a round of %gs:\n", seconds)
-		for _, l := range konvoy.Layouts()[:3] {
+		for _, l := range lesson.Layouts()[:3] {
 			p, err := konvoy.PlanConsumers(events, l, konvoy.PlanConfig{Peak: lesson.PeakRate, RoundSeconds: seconds})
 			if err != nil {
 				fmt.Println(err)

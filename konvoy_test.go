@@ -57,7 +57,7 @@ func TestSimulateRejectsBadInput(t *testing.T) {
 }
 
 func TestSimulateEmptyIsZero(t *testing.T) {
-	for _, l := range konvoy.Layouts() {
+	for _, l := range lesson.Layouts() {
 		r, err := konvoy.Simulate(nil, l, 3)
 		if err != nil || !cmp.Equal(r, konvoy.Result{}) || r.Parallelism() != 0 {
 			t.Errorf("%s on no events: %+v, %v; want a zero Result and nil", l, r, err)
@@ -75,7 +75,7 @@ func TestWorkMayReachMaxIntLessOne(t *testing.T) {
 func TestArrivalDelaysStart(t *testing.T) {
 	// B arrives at 10, long after A is done: it starts then, not at 2.
 	events := []konvoy.Event{{Key: "A", Line: "L", Step: 1, Duration: 2}, {Key: "B", Line: "L", Step: 1, Duration: 3, Arrival: 10}}
-	for _, l := range konvoy.Layouts() {
+	for _, l := range lesson.Layouts() {
 		r, err := konvoy.Simulate(events, l, 1)
 		if err != nil || r.Rounds != 13 || r.Work != 5 {
 			t.Errorf("%s: %+v, %v; want 13 rounds of work 5", l, r, err)
@@ -90,7 +90,7 @@ func TestArrivalDelaysStart(t *testing.T) {
 func TestHistoryOnlyEventsNeverWriteBackward(t *testing.T) {
 	// Step 0 finishes last yet changes nothing: A stays at 2, its highest step.
 	events := []konvoy.Event{{Key: "A", Line: "L", Step: 2, Duration: 1}, {Key: "A", Line: "L", Step: 0, Duration: 5}, {Key: "H", Line: "M", Step: 0, Duration: 1}}
-	for _, l := range konvoy.Layouts() {
+	for _, l := range lesson.Layouts() {
 		r, err := konvoy.Simulate(events, l, 2)
 		if err != nil {
 			t.Fatal(err)
@@ -141,7 +141,7 @@ func TestSimulatorAddAfterResultPanics(t *testing.T) {
 
 func TestLayoutNames(t *testing.T) {
 	var got []string
-	for _, l := range konvoy.Layouts() {
+	for _, l := range lesson.Layouts() {
 		got = append(got, l.String())
 		if back, err := konvoy.ParseLayout(l.String()); err != nil || !back.Equal(l) {
 			t.Errorf("ParseLayout(%q) = %v, %v", l, back, err)

@@ -167,18 +167,12 @@ func (l Layout) String() string {
 	return l.name
 }
 
-// Layouts returns the lesson's four layouts in the lesson's column order:
-// [Free], [Convoy], [LineConvoy], [VersionStamp].
-func Layouts() []Layout {
-	return []Layout{Free, Convoy, LineConvoy, VersionStamp}
-}
-
 // AllLayouts returns every built-in layout, with a topic of the given number
 // of partitions: the lesson's four, then [SelectiveConvoy],
 // [Partitioned](partitions) and [Resequencer]. It panics like [Partitioned]
 // when partitions is not 1 to [MaxPartitions].
 func AllLayouts(partitions int) []Layout {
-	return append(Layouts(), SelectiveConvoy, Partitioned(partitions), Resequencer)
+	return []Layout{Free, Convoy, LineConvoy, VersionStamp, SelectiveConvoy, Partitioned(partitions), Resequencer}
 }
 
 // ParseLayout returns the built-in layout named name: one of the names

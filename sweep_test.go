@@ -121,18 +121,12 @@ func TestCompareSelectiveIsItsRuns(t *testing.T) {
 		Free: run(events, konvoy.Free), Selective: run(events, konvoy.SelectiveConvoy), Convoy: run(events, konvoy.Convoy),
 		OrderedFree: run(ordered, konvoy.Free), OrderedConvoy: run(ordered, konvoy.Convoy),
 		Ordered: []konvoy.Result{run(ordered, konvoy.LineConvoy)},
+		Share:   20.0 / 35,
 	}
+	want.Simulated = konvoy.Cost(want.Selective, want.Free)
+	want.Formula = konvoy.SelectiveMultiplier(want.Share, konvoy.Cost(want.OrderedConvoy, want.OrderedFree))
 	if d := gocmp.Diff(want, got); d != "" {
 		t.Fatalf("CompareSelective (-runs one by one +got):\n%s", d)
-	}
-	if s := got.Share(); s != 20.0/35 {
-		t.Errorf("Share %v; want 20/35", s)
-	}
-	if s, w := got.Simulated(), konvoy.Cost(want.Selective, want.Free); s != w {
-		t.Errorf("Simulated %v; want %v", s, w)
-	}
-	if f, w := got.Formula(), konvoy.SelectiveMultiplier(20.0/35, konvoy.Cost(want.OrderedConvoy, want.OrderedFree)); f != w {
-		t.Errorf("Formula %v; want %v", f, w)
 	}
 }
 
@@ -152,7 +146,18 @@ func TestCompareSelectiveNamesEventsByTheirTraceIndex(t *testing.T) {
 // Empty comparisons are zeros, not NaNs.
 func TestCompareSelectiveOfNothing(t *testing.T) {
 	c, err := konvoy.CompareSelective(context.Background(), konvoy.Values(nil), 1, nil)
-	if err != nil || c.Share() != 0 || c.Simulated() != 0 || c.Formula() != 0 {
+	if err != nil || c.Share != 0 || c.Simulated != 0 || c.Formula != 0 || c.Free.Events != 0 || len(c.Ordered) != 0 {
+		t.Fatalf("%+v, %v", c, err)
+	}
+}
+
+// A trace with no ordered step has no convoy cost to put in the formula:
+// its Formula is 0, not the free share alone, while the selective convoy,
+// which then runs free, is simulated at cost 1.
+func TestCompareSelectiveWithoutOrderedSteps(t *testing.T) {
+	events := []konvoy.Event{{Key: "A", Duration: 2}, {Key: "A", Duration: 1}, {Key: "B", Duration: 1}}
+	c, err := konvoy.CompareSelective(context.Background(), konvoy.Values(events), 2, nil)
+	if err != nil || c.Share != 0 || c.Formula != 0 || c.Simulated != 1 || c.Free.Events != 3 || c.OrderedFree.Events != 0 {
 		t.Fatalf("%+v, %v", c, err)
 	}
 }

@@ -49,7 +49,7 @@ func lessonSchedule(t testing.TB, layout konvoy.Layout) []konvoy.Slot {
 func lessonLatency(t testing.TB) []chart.LatencySeries {
 	t.Helper()
 	var series []chart.LatencySeries
-	for _, l := range konvoy.Layouts() {
+	for _, l := range lesson.Layouts() {
 		series = append(series, chart.LatencySeries{Layout: l.String(), Slots: lessonSchedule(t, l)})
 	}
 	return series

@@ -17,6 +17,13 @@ const PeakRate = 97.22
 // Consumers is the number of consumers of the lesson's first table.
 const Consumers = 4
 
+// Layouts returns the lesson's four layouts in the lesson's column order:
+// [konvoy.Free], [konvoy.Convoy], [konvoy.LineConvoy] and
+// [konvoy.VersionStamp]. It returns a fresh slice on each call.
+func Layouts() []konvoy.Layout {
+	return []konvoy.Layout{konvoy.Free, konvoy.Convoy, konvoy.LineConvoy, konvoy.VersionStamp}
+}
+
 // Statuses returns the lesson's ordered statuses, step 1 first:
 // kabul (accepted), aktarma (transfer), dagitim (out for delivery) and teslim
 // (delivered). It returns a fresh slice on each call.

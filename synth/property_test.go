@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/lesson"
 	"github.com/sirali-konvoy/konvoy/synth"
 	"pgregory.net/rapid"
 )
@@ -53,7 +54,7 @@ func TestStreamsAreValidKonvoyInput(t *testing.T) {
 			t.Fatalf("second run differs:\n%s", cmp.Diff(events, again))
 		}
 		consumers := rapid.IntRange(1, 6).Draw(t, "consumers")
-		for _, l := range konvoy.Layouts() {
+		for _, l := range lesson.Layouts() {
 			if _, err := konvoy.Simulate(events, l, consumers); err != nil {
 				t.Fatalf("Simulate(%s, %d): %v", l, consumers, err)
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
 // compareTable compares layouts on the same events, one row per layout:
@@ -64,5 +65,5 @@ func compareNotes(layouts []konvoy.Layout, results []konvoy.Result, allOrdered b
 // hasBeyondLesson tells whether layouts names a layout other than the
 // lesson's four.
 func hasBeyondLesson(layouts []konvoy.Layout) bool {
-	return slices.ContainsFunc(layouts, func(l konvoy.Layout) bool { return !slices.ContainsFunc(konvoy.Layouts(), l.Equal) })
+	return slices.ContainsFunc(layouts, func(l konvoy.Layout) bool { return !slices.ContainsFunc(lesson.Layouts(), l.Equal) })
 }

@@ -36,7 +36,7 @@ type LessonOptions struct {
 func Lesson(events []konvoy.Event, o LessonOptions) (string, error) {
 	consumers, policy := o.Consumers, o.Policies[0]
 	with := konvoy.WithPolicy(policy)
-	layouts := konvoy.Layouts()
+	layouts := lesson.Layouts()
 	results, err := simulateEach(events, layouts, consumers, with)
 	if err != nil {
 		return "", err
@@ -147,12 +147,12 @@ func selectiveSection(consumers int, opts ...konvoy.Option) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	simulated, formula := c.Simulated(), c.Formula()
+	simulated, formula := c.Simulated, c.Formula
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nselective convoy on lesson-style shipments of 7 events (4 ordered steps, 3 history-only): %d events\n", len(events))
 	fmt.Fprintf(&b, "rounds at %d consumers: free %d, selective-convoy %d, convoy %d\n", consumers, c.Free.Rounds, c.Selective.Rounds, c.Convoy.Rounds)
 	fmt.Fprintf(&b, "multiplier: simulated x%.3f; the lesson's formula s·cost + (1 − s) gives x%.3f\n", simulated, formula)
-	fmt.Fprintf(&b, "  (s %.3f, the ordered share; cost x%.3f, the convoy's on the ordered steps alone)\n", c.Share(), konvoy.Cost(c.OrderedConvoy, c.OrderedFree))
+	fmt.Fprintf(&b, "  (s %.3f, the ordered share; cost x%.3f, the convoy's on the ordered steps alone)\n", c.Share, konvoy.Cost(c.OrderedConvoy, c.OrderedFree))
 	fmt.Fprintf(&b, "whole stream in the convoy: x%.3f\n", konvoy.Cost(c.Convoy, c.Free))
 	switch {
 	case simulated < formula:

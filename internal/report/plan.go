@@ -205,7 +205,7 @@ const planWidth = 100
 // lesson's formula.
 func selectiveText(a *Plan) string {
 	s := a.selective
-	events, ordered, share := s.Free.Events, s.OrderedFree.Events, s.Share()
+	events, ordered, share := s.Free.Events, s.OrderedFree.Events, s.Share
 	var b strings.Builder
 	b.WriteString("\nthe selective convoy, simulated and by the lesson's formula\n")
 	if a.src.Lesson {
@@ -218,10 +218,10 @@ func selectiveText(a *Plan) string {
 	switch {
 	case ordered == 0:
 		b.WriteString(wrapText("no event is an ordered step: the selective convoy puts nothing in a lane, and the formula has no cost to charge"))
-	case cost == 0 || s.Simulated() == 0:
+	case cost == 0 || s.Simulated == 0:
 		b.WriteString("no event takes any time: a multiplier is undefined\n")
 	default:
-		fmt.Fprintf(&b, "multiplier: simulated x%.3f; the formula s·cost + (1 − s) gives x%.3f\n", s.Simulated(), s.Formula())
+		fmt.Fprintf(&b, "multiplier: simulated x%.3f; the formula s·cost + (1 − s) gives x%.3f\n", s.Simulated, s.Formula)
 		fmt.Fprintf(&b, "  (s %.3f, the ordered share; cost x%.3f, the convoy's on the ordered steps alone)\n", share, cost)
 		fmt.Fprintf(&b, "whole stream in the convoy: x%.3f\n", konvoy.Cost(s.Convoy, s.Free))
 	}

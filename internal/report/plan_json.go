@@ -115,9 +115,9 @@ func PlanJSON(a *Plan) (string, error) {
 	if a.src.Lesson {
 		on = "lesson-style shipments"
 	}
-	doc.Selective = selectiveDoc{On: on, Events: s.Free.Events, Ordered: s.OrderedFree.Events, Share: round3(s.Share()),
+	doc.Selective = selectiveDoc{On: on, Events: s.Free.Events, Ordered: s.OrderedFree.Events, Share: round3(s.Share),
 		Consumers: a.consumers, FreeRounds: s.Free.Rounds, Rounds: s.Selective.Rounds, ConvoyRounds: s.Convoy.Rounds,
-		Simulated: round3(s.Simulated()), Formula: round3(s.Formula()), Cost: round3(konvoy.Cost(s.OrderedConvoy, s.OrderedFree)),
+		Simulated: round3(s.Simulated), Formula: round3(s.Formula), Cost: round3(konvoy.Cost(s.OrderedConvoy, s.OrderedFree)),
 		WholeInConvoy: round3(konvoy.Cost(s.Convoy, s.Free)), Assumptions: a.selectiveAssumptions()}
 	doc.Sensitivity = sensitivityDoc{Consumers: a.consumers, Costs: map[string]float64{}, Rows: []shareDoc{}, Assumptions: a.sensitivityAssumptions()}
 	for i, l := range a.lanes {
