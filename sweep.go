@@ -196,6 +196,14 @@ func (f *fanOut) feed(ctx context.Context, events iter.Seq2[Event, error]) error
 			return err
 		}
 		b = <-f.free
+		// A run fails before the batch it fails in is freed, and batches
+		// are freed in the order sent: so a free batch found after a
+		// failure is the failing one, and reading on would go more than
+		// SweepAhead events past the failing event.
+		if f.failed.Load() {
+			f.free <- b
+			return nil
+		}
 	}
 	f.send(b)
 	return ctx.Err()

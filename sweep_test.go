@@ -78,6 +78,30 @@ func TestSweepStopsAtTheStreamsError(t *testing.T) {
 	}
 }
 
+// A sweep reads at most SweepAhead events past the event a run fails at,
+// so that a caller keeping the last SweepAhead events' positions can say
+// where it is.
+func TestSweepReadsLittlePastAFailure(t *testing.T) {
+	for range 20 {
+		read := 0
+		stream := func(yield func(konvoy.Event, error) bool) {
+			for _, e := range manyEvents(100000) {
+				read++
+				if !yield(e, nil) {
+					return
+				}
+			}
+		}
+		configs := []konvoy.Config{{Layout: konvoy.Convoy, Consumers: 2, Options: []konvoy.Option{konvoy.WithSchedule(100)}}}
+		for range 6 { // slow workers, so that the reader runs ahead
+			configs = append(configs, konvoy.Config{Layout: konvoy.LineConvoy, Consumers: 3, Options: []konvoy.Option{konvoy.WithPolicy(konvoy.LaneAware)}})
+		}
+		if _, err := konvoy.Sweep(context.Background(), stream, configs); !errors.Is(err, konvoy.ErrScheduleFull) || read > 100+konvoy.SweepAhead {
+			t.Fatalf("error %v after %d events; want the schedule limit at event 100 within %d events", err, read, konvoy.SweepAhead)
+		}
+	}
+}
+
 // A sweep stops reading once its context is done, and says why.
 func TestSweepStopsWhenTheContextIsDone(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
