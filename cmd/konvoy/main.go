@@ -105,6 +105,7 @@ type options struct {
 	layouts    []konvoy.Layout
 	partitions int             // of the layout partitioned (in -layouts all)
 	policies   []konvoy.Policy // as given; the first is the report's
+	assignor   konvoy.Assignor // -assignor, 0 for the default
 	latency    bool            // -policy was given: add the latency table
 	gantt      bool
 	format     string
@@ -148,7 +149,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var out string
 	var pics pictures
 	if opt.events == "" {
-		out, err = report.Lesson(lesson.Events(), report.LessonOptions{Consumers: opt.consumers[0], Policies: opt.policies, Partitions: opt.partitions, Latency: opt.latency})
+		out, err = report.Lesson(lesson.Events(), report.LessonOptions{Consumers: opt.consumers[0], Policies: opt.policies, Partitions: opt.partitions, Latency: opt.latency, Assignor: opt.assignor})
 		if err == nil && opt.plot != "" {
 			pics, err = lessonPictures(opt)
 		}
@@ -192,7 +193,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	c.StringVar(&opt.events, "events", "", "read the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input) instead of the lesson")
 	c.Var(&layouts, "layouts", "the layouts `L,...` to run, in report order: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer; or all of them, all")
 	c.count(&opt.partitions, "partitions", 0, konvoy.MaxPartitions, true, "the `N` partitions of the layout partitioned, alone or in -layouts all (default: the largest consumer count)")
-	c.policy(&opt.policies, "the dispatch policies `P,...` (head-of-line, lane-aware, static, or all); the first is the report's, and each adds a row per layout to a latency table (default head-of-line, and no latency table)")
+	c.policy(&opt.policies, &opt.assignor, "the dispatch policies `P,...` (head-of-line, lane-aware, static, or all); the first is the report's, and each adds a row per layout to a latency table (default head-of-line, and no latency table)")
 	c.BoolVar(&opt.gantt, "gantt", false, fmt.Sprintf("draw each layout's schedule at the first consumer count and policy, for a trace of at most %d events", maxGanttEvents))
 	c.choice(&opt.format, "format", "text", "the report's `format`: text, json or csv", "text, json or csv", "text", "json", "csv")
 	c.BoolVar(&opt.capacity, "capacity", false, "add the capacity table for the trace's ordered share (needs free in -layouts)")

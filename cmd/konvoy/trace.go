@@ -150,7 +150,7 @@ func (t *trace) configs() []konvoy.Config {
 	for _, l := range opt.layouts {
 		for pi, p := range opt.policies {
 			for _, c := range t.Simulated {
-				opts := []konvoy.Option{konvoy.WithPolicy(p), konvoy.WithMaxBacklog(share)}
+				opts := report.Dispatch(p, opt.assignor, konvoy.WithMaxBacklog(share))
 				if opt.gantt && pi == 0 && c == opt.consumers[0] {
 					opts = append(opts, konvoy.WithSchedule(maxGanttEvents))
 				}

@@ -33,9 +33,14 @@ func TestTraceReports(t *testing.T) {
 		{"shipments-two-layouts.golden", withStatuses("-events", "testdata/shipments.jsonl", "-layouts", "convoy,free", "-consumers", "8,2")},
 		// testdata/arrivals.csv is konvoy gen -events 60 -keys 10 -lines 3
 		// -rate 1.8 -out-of-order 0.1 -in-flight 5 -seed 7.
-		{"arrivals.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "all", "-policy", "all"}},
+		// These two keep the rule static had before Kafka's assignors,
+		// first-seen; assignor-*.golden show range, the default for
+		// partitions, and round-robin.
+		{"arrivals.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "all", "-policy", "all", "-assignor", "first-seen"}},
 		{"arrivals-json.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "all", "-policy", "all", "-consumers", "4", "-format", "json"}},
-		{"arrivals-csv.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "convoy,partitioned", "-partitions", "3", "-policy", "static,lane-aware", "-consumers", "4,2", "-format", "csv"}},
+		{"arrivals-csv.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "convoy,partitioned", "-partitions", "3", "-policy", "static,lane-aware", "-consumers", "4,2", "-format", "csv", "-assignor", "first-seen"}},
+		{"assignor-range.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "convoy,partitioned", "-partitions", "3", "-policy", "static", "-consumers", "2"}},
+		{"assignor-round-robin.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "convoy,partitioned", "-partitions", "3", "-policy", "static", "-consumers", "2", "-assignor", "round-robin"}},
 		{"arrivals-gantt.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "free,convoy", "-consumers", "3", "-gantt"}},
 	} {
 		t.Run(tt.golden, func(t *testing.T) {
