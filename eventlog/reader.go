@@ -401,6 +401,17 @@ func (d *Decoder) record() (arrival, error) {
 	return a, err
 }
 
+// Partitions tells whether the trace records each event's partition, in
+// the partition column (see [Columns]): a CSV trace's header, or a JSON
+// Lines trace's first record, says so. It is known once Next has returned
+// an event.
+func (d *Decoder) Partitions() bool {
+	if d.csv != nil {
+		return d.csv.part >= 0
+	}
+	return d.json != nil && d.json.hasPart > 0
+}
+
 // Dropped returns how many events arrived too late for the Reorder window
 // and were dropped (see [Reader.DropLate]).
 func (d *Decoder) Dropped() int { return d.dropped }

@@ -57,6 +57,9 @@
 //	       [-input csv|jsonl]
 //	       [-key COL] [-line COL] [-status COL] [-step COL] [-duration COL] [-at COL]
 //	       [-steps S,...] [-history S,...] [-unit D [-round]]
+//	       [-at-format rounds|rfc3339|unix-s|unix-ms|unix-us|unix-ns]
+//	       [-reorder D [-late error|drop]] [-duration-model DIST [-seed N]]
+//	       [-partition COL] [-assignor range|round-robin|first-seen]
 //	konvoy plan [-events FILE [trace flags as above]] [-peak R] [-round-time D]
 //	       [-layouts L,...|all] [-partitions N] [-policy P,...|all]
 //	       [-max-consumers N] [-consumers N] [-collision S] [-max-partitions N]
@@ -114,6 +117,7 @@ type options struct {
 	reader     eventlog.Reader
 	maxBacklog int // -max-backlog: the events all runs may hold, 0 for no limit
 
+	all          bool           // -layouts all: recorded joins them when the trace has partitions
 	consumersSet bool           // -consumers was given
 	plot         string         // -plot: the directory of the pictures, or ""
 	plotFormats  []chart.Format // -plot-format
@@ -215,6 +219,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	if opt.layouts, err = parseLayouts("konvoy", layouts, opt.partitions, c.given["partitions"]); err != nil {
 		return opt, err
 	}
+	opt.all = slices.Contains(layouts, "all")
+	if opt.events == "-" && slices.ContainsFunc(opt.layouts, recordedFromTrace.Equal) {
+		return opt, c.usagef("-layouts recorded takes the topic's partition count from the trace, which standard input cannot be read twice for: name it, recorded:N")
+	}
 	return opt, checkReport(opt, c)
 }
 
@@ -274,6 +282,10 @@ func checkReport(opt options, c *command) error {
 	return nil
 }
 
+// recordedFromTrace stands, in -layouts, for the layout recorded, whose
+// partition count konvoy takes from the trace (see recordedLayouts).
+var recordedFromTrace = konvoy.Recorded(konvoy.MaxPartitions)
+
 // parseLayouts reads -layouts of the command cmd: built-in layout names,
 // "partitioned" for a topic of partitions partitions, or "all" alone for
 // konvoy.AllLayouts. partitionsSet tells whether -partitions was given,
@@ -283,17 +295,17 @@ func parseLayouts(cmd string, names []string, partitions int, partitionsSet bool
 	used := false // a layout takes its partitions from -partitions
 	for _, name := range names {
 		name = strings.TrimSpace(name)
-		add := []konvoy.Layout{konvoy.Partitioned(partitions)}
+		add, named := map[string][]konvoy.Layout{"partitioned": {konvoy.Partitioned(partitions)}, "recorded": {recordedFromTrace}}[name]
 		switch l, err := konvoy.ParseLayout(name); {
 		case name == "all" && len(names) > 1:
 			return nil, usageIn(cmd, "-layouts all stands alone; it names every layout")
 		case name == "all":
 			add = konvoy.AllLayouts(partitions)
-		case name == "partitioned":
-		case err != nil && strings.HasPrefix(name, "partitioned:"):
+		case named:
+		case err != nil && strings.Contains(name, ":"):
 			return nil, usageIn(cmd, "-layouts: %v", err)
 		case err != nil:
-			return nil, usageIn(cmd, "-layouts: unknown layout %q; want free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer, or all", name)
+			return nil, usageIn(cmd, "-layouts: unknown layout %q; want free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer, recorded, recorded:N, or all", name)
 		default:
 			add = []konvoy.Layout{l}
 		}
