@@ -116,11 +116,13 @@ func parseUnix(s string, scale int64) (int64, bool) {
 	if len(whole) > 19 || len(frac) > 9 || strings.Trim(frac, "0123456789") != "" || strings.Contains(s, ".") && frac == "" {
 		return 0, false
 	}
-	w, ok := parseWhole(whole)
-	if !ok || int64(w) > maxUnixNanos/scale {
+	// Parsed in 64 bits, not parseWhole's int: a Unix time in
+	// milliseconds outgrows 32 bits.
+	w, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil || whole == "" || strings.Trim(whole, "0123456789") != "" || w > maxUnixNanos/scale {
 		return 0, false
 	}
-	n := int64(w) * scale
+	n := w * scale
 	if frac != "" {
 		f, _ := strconv.ParseInt(frac, 10, 64)
 		for range 9 - len(frac) {

@@ -77,6 +77,7 @@ func TestTimestampFormats(t *testing.T) {
 		{eventlog.UnixMS, [2]string{"1700000000500", "1700000002000"}},
 		{eventlog.UnixUS, [2]string{"1700000000500000", "1700000002000000"}},
 		{eventlog.UnixNS, [2]string{"1700000000500000000", "1700000002000000000"}},
+		{eventlog.UnixNS, [2]string{"-9199999999000000000", "-9199999997500000000"}},
 	} {
 		trace := "key,step,duration,at\na,1,0," + tt.at[0] + "\na,2,0," + tt.at[1] + "\n"
 		events, _, err := read(t, eventlog.Reader{Name: "t.csv", AtFormat: tt.format, Resolution: 500 * time.Millisecond}, trace)
