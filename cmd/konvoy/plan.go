@@ -161,7 +161,11 @@ func roundTime(c *command, round *time.Duration, unit time.Duration) error {
 }
 
 // parsePlanLayouts reads -layouts as konvoy does, with konvoy plan's name in
-// its errors.
+// its errors; the layout recorded needs its partition count, recorded:N.
 func parsePlanLayouts(names []string, partitions int, partitionsSet bool) ([]konvoy.Layout, error) {
-	return parseLayouts("konvoy plan", names, partitions, partitionsSet)
+	layouts, err := parseLayouts("konvoy plan", names, partitions, partitionsSet)
+	if err == nil && slices.ContainsFunc(layouts, recordedFromTrace.Equal) {
+		return nil, usageIn("konvoy plan", "-layouts recorded: konvoy plan needs the topic's partition count, recorded:N")
+	}
+	return layouts, err
 }
