@@ -16,10 +16,12 @@ type EventError struct {
 	Index int
 	// Key is the event's key, "" when the key is what is missing.
 	Key string
-	// Field is the field at fault: "Key", "Line", "Step", "Duration" or
-	// "Arrival"; "" when the run, not a field, is at fault, as Err says.
+	// Field is the field at fault: "Key", "Line", "Step", "Duration",
+	// "Arrival" or "Partition"; "" when the run, not a field, is at fault,
+	// as Err says.
 	Field string
-	// Value is the field's value, for Step, Duration and Arrival; 0 for
+	// Value is the field's value, for Step, Duration, Arrival and
+	// Partition; 0 for
 	// Key and Line, which are at fault only when empty.
 	Value int
 	// Want says what the field needed, or, when Field is "", what the run

@@ -13,12 +13,16 @@ import "slices"
 // event, in rounds (the lesson's süre), and may be 0. Arrival is the round at
 // which the event reaches the pipeline; no consumer can start it earlier. The
 // lesson is a batch: every Arrival is 0 there, and 0 is the default.
+// Partition is the partition, numbered from 0, that a broker recorded the
+// event in, as a topic's export tells; only the [Recorded] layout reads it,
+// and every other layout ignores it.
 type Event struct {
-	Key      string
-	Line     string
-	Step     int
-	Duration int
-	Arrival  int
+	Key       string
+	Line      string
+	Step      int
+	Duration  int
+	Arrival   int
+	Partition int
 }
 
 // Result holds the measures of one simulated run. The lesson's terms for

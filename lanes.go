@@ -32,7 +32,8 @@ func (l *lane) addWait(w int) {
 // lane when it is first used, or -1 when the event takes no lane. A key
 // lane has its key's index, made with the key; a partition lane is made
 // when the first of its keys is and kept in their states: both are found
-// without a lookup and opened on first use.
+// without a lookup and opened on first use. A recorded partition's lane is
+// found by its number.
 func (s *Simulator) laneOf(e *Event, k int) int {
 	l := &s.layout
 	if l.orderedOnly && e.Step == 0 {
@@ -44,6 +45,8 @@ func (s *Simulator) laneOf(e *Event, k int) int {
 		ln = k
 	case partitionLanes:
 		ln = int(s.keys.at(k).partLane)
+	case recordedLanes:
+		ln = s.partitionLane(e.Partition)
 	case lineLanes:
 		return s.namedLane(e.Line)
 	case funcLanes:
@@ -64,14 +67,15 @@ func (s *Simulator) laneOf(e *Event, k int) int {
 
 // laneName returns the name of lane ln. A lane's index says where its name
 // is: key lanes share their key's index, partition lanes, made in the order
-// keys first land in them, share their partition's index in partitionOf,
+// keys (or, recorded, events) first land in them, share their partition's
+// index in partitionOf,
 // and line and LaneFunc lanes, opened in the order their names are first
 // seen, share their name's index in laneNames.
 func (s *Simulator) laneName(ln int) string {
 	switch s.layout.lanes {
 	case keyLanes:
 		return s.keys.at(ln).name
-	case partitionLanes:
+	case partitionLanes, recordedLanes:
 		return strconv.Itoa(s.partitionOf[ln])
 	}
 	return s.laneNames[ln]

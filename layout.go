@@ -24,7 +24,7 @@ type Layout struct {
 	name        string
 	lanes       laneKind
 	laneFunc    LaneFunc // lanes == funcLanes
-	partitions  int      // lanes == partitionLanes
+	partitions  int      // lanes == partitionLanes or recordedLanes
 	orderedOnly bool     // history-only events (Step 0) take no lane
 	handler     handler
 }
@@ -40,6 +40,7 @@ const (
 	lineLanes               // one lane per line
 	partitionLanes          // one lane per hash partition of the key
 	funcLanes               // a user's LaneFunc
+	recordedLanes           // one lane per partition an event was recorded in
 )
 
 // handler says what the handler does with an event whose step is not the
@@ -137,6 +138,24 @@ func Partitioned(n int) Layout {
 	return Layout{name: "partitioned:" + strconv.Itoa(n), lanes: partitionLanes, partitions: n}
 }
 
+// Recorded returns the layout of a topic of n partitions as it ran: each
+// event runs in the lane of the partition it was recorded in, its
+// [Event.Partition], which must be 0 to n−1, so that the partitioning a
+// topic has can be compared with a convoy or another partition count. A
+// key whose events were recorded in more than one partition (its producer
+// changed partitioner, or the topic its count) runs in each of them. Its
+// name is "recorded:n" and its lanes are named by partition number, as
+// [Partitioned]'s are, and [RangeAssignor] deals them by that number.
+//
+// Recorded panics, with a "konvoy:" prefix, when n is not 1 to
+// [MaxPartitions].
+func Recorded(n int) Layout {
+	if n < 1 || n > MaxPartitions {
+		panic(fmt.Sprintf("konvoy: Recorded(%d): want 1 to %d partitions", n, MaxPartitions))
+	}
+	return Layout{name: "recorded:" + strconv.Itoa(n), lanes: recordedLanes, partitions: n}
+}
+
 // pinsKeys tells whether every event of a key that can change its state
 // (Step > 0) runs in one lane, the same for all of the key's events: a
 // lane per key, or per partition of keys.
@@ -153,12 +172,13 @@ func (l Layout) HoldsBacklog(p Policy) bool {
 	return l.handler == resequence || newDispatcher(nil, options{policy: p}).holdsBacklog(l)
 }
 
-// Partitions returns the number of partitions of a [Partitioned] layout, and
-// 0 for every other layout.
+// Partitions returns the number of partitions of a [Partitioned] or
+// [Recorded] layout, and 0 for every other layout.
 func (l Layout) Partitions() int { return l.partitions }
 
 // String returns the layout's name: "free", "convoy", "line-convoy",
-// "version-stamp", "selective-convoy", "resequencer", "partitioned:N", the
+// "version-stamp", "selective-convoy", "resequencer", "partitioned:N",
+// "recorded:N", the
 // name given to [NewLayout], and "free" for the zero Layout.
 func (l Layout) String() string {
 	if l.name == "" && l.lanes == noLanes && l.handler == lastWriterWins {
@@ -176,23 +196,26 @@ func AllLayouts(partitions int) []Layout {
 }
 
 // ParseLayout returns the built-in layout named name: one of the names
-// [Layout.String] gives, with "partitioned:N" for any N from 1 to
-// [MaxPartitions]. Its error says which names are known; like strconv's, it
-// is meant to follow a caller's context, such as a flag's name.
+// [Layout.String] gives, with "partitioned:N" and "recorded:N" for any N
+// from 1 to [MaxPartitions]. Its error says which names are known; like
+// strconv's, it is meant to follow a caller's context, such as a flag's
+// name.
 func ParseLayout(name string) (Layout, error) {
-	if n, ok := strings.CutPrefix(name, "partitioned:"); ok {
-		p, err := strconv.Atoi(n)
-		if err != nil || p < 1 || p > MaxPartitions {
-			return Layout{}, fmt.Errorf("layout %q: want partitioned:N with N a whole number from 1 to %d", name, MaxPartitions)
+	for prefix, layout := range map[string]func(int) Layout{"partitioned": Partitioned, "recorded": Recorded} {
+		if n, ok := strings.CutPrefix(name, prefix+":"); ok {
+			p, err := strconv.Atoi(n)
+			if err != nil || p < 1 || p > MaxPartitions {
+				return Layout{}, fmt.Errorf("layout %q: want %s:N with N a whole number from 1 to %d", name, prefix, MaxPartitions)
+			}
+			return layout(p), nil
 		}
-		return Partitioned(p), nil
 	}
 	for _, l := range AllLayouts(1) {
 		if l.lanes != partitionLanes && l.name == name {
 			return l, nil
 		}
 	}
-	return Layout{}, fmt.Errorf("unknown layout %q; want free, convoy, line-convoy, version-stamp, selective-convoy, resequencer or partitioned:N", name)
+	return Layout{}, fmt.Errorf("unknown layout %q; want free, convoy, line-convoy, version-stamp, selective-convoy, resequencer, partitioned:N or recorded:N", name)
 }
 
 // NeedsLine tells whether every event run under l must have a Line: true

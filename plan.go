@@ -223,7 +223,7 @@ func chainRounds(events iter.Seq[Event], layout Layout) (chain, error) {
 			return chain{}, err
 		}
 	}
-	c := chain{events: s.events, rounds: s.rounds, work: s.work, partition: layout.lanes == partitionLanes}
+	c := chain{events: s.events, rounds: s.rounds, work: s.work, partition: layout.partitions > 0}
 	if ln := s.dispatch.(*unlimited).last; ln >= 0 {
 		c.lane = s.laneName(ln)
 	}

@@ -21,11 +21,13 @@ const (
 	// the next arrival or the next lane to come free.
 	LaneAware
 
-	// Static assigns lanes to consumers up front, round-robin in the order
-	// the lanes are first seen, as a Kafka consumer group assigns
-	// partitions; a lane always runs on its owner, which takes its events
-	// in input order. Events without a lane go to the consumer that becomes
-	// free first.
+	// Static assigns lanes to consumers up front, as a Kafka consumer
+	// group assigns partitions, by an [Assignor] ([WithAssignor]): Kafka's
+	// [RangeAssignor] for the partitions of [Partitioned] and [Recorded],
+	// and [FirstSeenAssignor], round-robin in the order the lanes are first
+	// seen, for other lanes. A lane always runs on its owner, which takes
+	// its events in input order. Events without a lane go to the consumer
+	// that becomes free first.
 	Static
 )
 
@@ -64,8 +66,9 @@ type Option func(*options)
 
 type options struct {
 	policy        Policy
-	scheduleLimit int // 0: no schedule kept
-	maxBacklog    int // 0: no limit
+	assignor      Assignor // 0: the layout's default
+	scheduleLimit int      // 0: no schedule kept
+	maxBacklog    int      // 0: no limit
 
 	consumerPerEvent bool // the planner's unlimited dispatch, see withConsumerPerEvent
 }
@@ -120,4 +123,71 @@ func WithSchedule(limit int) Option {
 		panic(fmt.Sprintf("konvoy: WithSchedule(%d): want a limit of at least 1 event", limit))
 	}
 	return func(o *options) { o.scheduleLimit = limit }
+}
+
+// Assignor is how the [Static] policy deals lanes to its consumers,
+// numbered 0 to C−1 as a consumer group's members are in member order.
+// [RangeAssignor] and [RoundRobinAssignor] deal a topic's partitions,
+// numbered 0 to N−1, exactly as Kafka's assignors of those names do for a
+// group that subscribes to one topic; a layout without partitions has no
+// numbering before its lanes are seen, so under every assignor its lanes
+// are dealt in the order they are first seen ([FirstSeenAssignor]), which
+// is RoundRobinAssignor over lanes numbered in that order.
+type Assignor uint8
+
+const (
+	// FirstSeenAssignor deals lanes round-robin in the order they are
+	// first seen: the k-th lane to carry an event (from 0) runs on
+	// consumer k mod C. It is the default for layouts without partitions.
+	FirstSeenAssignor Assignor = iota + 1
+
+	// RangeAssignor is Kafka's RangeAssignor, its default: consumer i takes
+	// a contiguous run of ⌊N/C⌋ partitions, one more for each of the first
+	// N mod C consumers, in partition order, so that consumer 0 has
+	// partition 0. It is the default for [Partitioned] and [Recorded].
+	RangeAssignor
+
+	// RoundRobinAssignor is Kafka's RoundRobinAssignor: partition p runs on
+	// consumer p mod C.
+	RoundRobinAssignor
+)
+
+// String returns the assignor's name: "first-seen", "range" or
+// "round-robin".
+func (a Assignor) String() string {
+	switch a {
+	case FirstSeenAssignor:
+		return "first-seen"
+	case RangeAssignor:
+		return "range"
+	case RoundRobinAssignor:
+		return "round-robin"
+	}
+	return fmt.Sprintf("Assignor(%d)", uint8(a))
+}
+
+// ParseAssignor returns the assignor whose String is name. Its error says
+// which names are known, to follow a caller's context, as [ParseLayout]'s
+// does.
+func ParseAssignor(name string) (Assignor, error) {
+	for _, a := range []Assignor{FirstSeenAssignor, RangeAssignor, RoundRobinAssignor} {
+		if a.String() == name {
+			return a, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown assignor %q; want range, round-robin or first-seen", name)
+}
+
+// WithAssignor sets how the [Static] policy deals lanes to consumers (see
+// [Assignor]); the default is [RangeAssignor] for the partitions of
+// [Partitioned] and [Recorded] and [FirstSeenAssignor] for other lanes.
+// Other policies assign no lanes and ignore it.
+//
+// WithAssignor panics, with a "konvoy:" prefix, on an Assignor that is not
+// one of the three.
+func WithAssignor(a Assignor) Option {
+	if a < FirstSeenAssignor || a > RoundRobinAssignor {
+		panic(fmt.Sprintf("konvoy: WithAssignor(%v): want FirstSeenAssignor, RangeAssignor or RoundRobinAssignor", a))
+	}
+	return func(o *options) { o.assignor = a }
 }

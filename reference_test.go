@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
@@ -286,6 +287,39 @@ func refResequence(byFinish []refEvent, state map[string]int) konvoy.Result {
 // (order in which the lane was first seen) mod c; an event without a lane
 // goes to the consumer free first.
 func refStatic(events []refEvent, consumers int, laneOf func(refEvent) *string) []refEvent {
+	return refStaticOf(0)(events, consumers, laneOf)
+}
+
+// refStaticOf is the static policy, plainly, under a layout of partitions
+// partitions, whose lanes are named by partition number and dealt by Kafka's
+// range assignor (see refRange); with 0 partitions it is refStatic.
+func refStaticOf(partitions int) func([]refEvent, int, func(refEvent) *string) []refEvent {
+	return func(events []refEvent, consumers int, laneOf func(refEvent) *string) []refEvent {
+		return refStaticRun(events, consumers, laneOf, refRange(partitions, consumers))
+	}
+}
+
+// refRange is Kafka's RangeAssignor for one topic of n partitions and c
+// consumers, as its documentation says: the partitions in numeric order, the
+// consumers in member order, each consumer taking n/c of them in a run, the
+// first n%c one more. It returns each partition's consumer.
+func refRange(n, c int) []int {
+	var owner []int
+	for i := range c {
+		count := n / c
+		if i < n%c {
+			count++
+		}
+		for range count {
+			owner = append(owner, i)
+		}
+	}
+	return owner
+}
+
+// refStaticRun is the static policy, plainly, with partition lanes dealt by
+// partitionOwner when it is not nil.
+func refStaticRun(events []refEvent, consumers int, laneOf func(refEvent) *string, partitionOwner []int) []refEvent {
 	free := make([]int, consumers)
 	laneFree := map[string]int{}
 	owner := map[string]int{}
@@ -300,6 +334,10 @@ func refStatic(events []refEvent, consumers int, laneOf func(refEvent) *string) 
 		if lane != nil {
 			if _, ok := owner[*lane]; !ok {
 				owner[*lane] = len(owner) % consumers
+				if partitionOwner != nil {
+					p, _ := strconv.Atoi(*lane)
+					owner[*lane] = partitionOwner[p]
+				}
 			}
 			c = owner[*lane]
 			start = max(free[c], e.arrival, laneFree[*lane])

@@ -272,6 +272,8 @@ func (s *Simulator) check(e *Event) error {
 		return eventError(i, key, "Duration", e.Duration, "0 or more rounds", nil)
 	case e.Arrival < 0:
 		return eventError(i, key, "Arrival", e.Arrival, "round 0 or later", nil)
+	case s.layout.lanes == recordedLanes && (e.Partition < 0 || e.Partition >= s.layout.partitions):
+		return eventError(i, key, "Partition", e.Partition, fmt.Sprintf("0 to %d: layout %s has %d partitions", s.layout.partitions-1, s.layout, s.layout.partitions), nil)
 	case s.layout.lanes == lineLanes && e.Line == "":
 		return eventError(i, key, "Line", 0, "a line: layout "+s.layout.String()+" puts events in lanes by line", nil)
 	case e.Duration > math.MaxInt-1-s.work:

@@ -6,18 +6,34 @@ import (
 )
 
 // static is the [Static] policy: each lane runs on its owner, the consumer
-// it was assigned to, round-robin, when it opened, as a Kafka consumer
-// group assigns partitions; an event without a lane goes to the consumer
+// its [Assignor] deals it to, as a Kafka consumer group assigns
+// partitions; an event without a lane goes to the consumer
 // that becomes free earliest. It holds the events taken but not yet
 // applied, by consumer, except under layouts whose lanes pin keys, where
 // an event is applied as soon as it is taken.
+//
+// The consumers' queue numbers consumers in the order they are first
+// used, and costs what that many need; first-seen owners come in that
+// order. An assignor of partitions deals a lane to any member of the
+// group, so its owners take the queue's numbers in the order they are
+// first used, and the schedule shows their member numbers: consumers are
+// alike, so the run is the same.
 type static struct {
-	s     *Simulator
-	owned ownedQueues // events not applied yet, by consumer
+	s       *Simulator
+	owned   ownedQueues // events not applied yet, by consumer
+	owners  []owner     // by lane, once it has run an event
+	members map[int]int // under an assignor of partitions: queue numbers by member
+}
+
+// owner is the consumer that runs a lane: its number in the consumers'
+// queue, and as a member of the group; set is false until it is known.
+type owner struct {
+	id, member int32
+	set        bool
 }
 
 // add gives event e, of key index k and lane ln (-1: none), to its lane's
-// owner, the consumer the lane was assigned to when it opened, or to the
+// owner (see owner), or to the
 // earliest-free consumer when it has no lane. It starts when it has
 // arrived and the consumer is free: only the owner runs the lane's events,
 // so the lane is free by then. Under a layout whose lanes pin keys it is
@@ -30,13 +46,15 @@ type static struct {
 func (st *static) add(e Event, k, ln int) {
 	s := st.s
 	c := s.consumers.next()
+	member := c.id
 	if ln >= 0 {
-		c.id = s.lanes.at(ln).opened % s.consumers.n
+		o := st.owner(ln)
+		c.id, member = int(o.id), int(o.member)
 		c.free = s.consumers.freeAt(c.id)
 	}
 	start := max(c.free, e.Arrival)
 	s.consumers.busy(c.id, start+e.Duration)
-	s.started(&e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
+	s.started(&e, s.events, k, ln, member, max(c.free, e.Arrival), start)
 	switch {
 	case e.Step == 0:
 	case s.layout.pinsKeys():
@@ -52,6 +70,58 @@ func (st *static) add(e Event, k, ln int) {
 		st.owned.push(c.id, finished{finish: start + e.Duration, index: s.events, key: k, step: e.Step})
 	}
 	st.applyOwned(max(s.consumers.earliest(), e.Arrival))
+}
+
+// owner returns the consumer that lane ln, opened, runs on: by its
+// partition's number under [RangeAssignor] (the default for partitions) and
+// [RoundRobinAssignor], and by the order in which it opened otherwise. It
+// takes O(1) time once the lane has run an event.
+func (st *static) owner(ln int) owner {
+	if ln < len(st.owners) && st.owners[ln].set {
+		return st.owners[ln]
+	}
+	s := st.s
+	n, c := s.layout.partitions, s.consumers.n
+	var o owner
+	switch {
+	case n == 0 || s.opts.assignor == FirstSeenAssignor:
+		m := int32(s.lanes.at(ln).opened % c)
+		o = owner{id: m, member: m, set: true}
+	case s.opts.assignor == RoundRobinAssignor:
+		o = st.queued(s.partitionOf[ln] % c)
+	default:
+		o = st.queued(rangeOwner(s.partitionOf[ln], n, c))
+	}
+	if ln >= len(st.owners) {
+		st.owners = slices.Grow(st.owners, ln+1-len(st.owners))[:ln+1]
+	}
+	st.owners[ln] = o
+	return o
+}
+
+// queued returns member as an owner, with its number in the consumers'
+// queue: the next one free when the member is first used.
+func (st *static) queued(member int) owner {
+	if st.members == nil {
+		st.members = make(map[int]int)
+	}
+	id, ok := st.members[member]
+	if !ok {
+		id = len(st.members)
+		st.members[member] = id
+	}
+	return owner{id: int32(id), member: int32(member), set: true}
+}
+
+// rangeOwner returns the consumer, of c, to which Kafka's RangeAssignor
+// deals partition p of n: the first n mod c consumers take ⌊n/c⌋+1
+// partitions each, in order, and the others ⌊n/c⌋.
+func rangeOwner(p, n, c int) int {
+	q, r := n/c, n%c
+	if long := r * (q + 1); p >= long {
+		return r + (p-long)/q
+	}
+	return p / (q + 1)
 }
 
 // finish applies every event still queued, at the end of a run, in order of

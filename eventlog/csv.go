@@ -15,10 +15,10 @@ import (
 // csvState is a CSV decoder's state: the csv.Reader and the columns found in
 // the header, each an index or -1 when absent.
 type csvState struct {
-	r                                *csv.Reader
-	lim                              *csvLimiter
-	key, line, status, step, dur, at int
-	header                           []string
+	r                                      *csv.Reader
+	lim                                    *csvLimiter
+	key, line, status, step, dur, at, part int
+	header                                 []string
 }
 
 // startCSV reads and checks the header row.
@@ -26,7 +26,7 @@ func (d *Decoder) startCSV() error {
 	lim := newCSVLimiter(d.br, d.maxBytes, d.offset)
 	r := csv.NewReader(bufio.NewReaderSize(lim, bufferSize))
 	r.ReuseRecord = true
-	d.csv = &csvState{r: r, lim: lim, key: -1, line: -1, status: -1, step: -1, dur: -1, at: -1}
+	d.csv = &csvState{r: r, lim: lim, key: -1, line: -1, status: -1, step: -1, dur: -1, at: -1, part: -1}
 	rec, err := r.Read()
 	if err == io.EOF {
 		d.line = 1
@@ -46,7 +46,7 @@ func (d *Decoder) startCSV() error {
 		idx  *int
 	}{
 		{d.cols.Key, &s.key}, {d.cols.Line, &s.line}, {d.cols.Status, &s.status},
-		{d.cols.Step, &s.step}, {d.cols.Duration, &s.dur}, {d.cols.At, &s.at},
+		{d.cols.Step, &s.step}, {d.cols.Duration, &s.dur}, {d.cols.At, &s.at}, {d.cols.Partition, &s.part},
 	} {
 		for i, h := range s.header {
 			if h != c.name {
@@ -64,8 +64,10 @@ func (d *Decoder) startCSV() error {
 	switch {
 	case s.key < 0:
 		return missing(d.cols.Key, "the key of each event")
-	case s.dur < 0:
+	case s.dur < 0 && d.draw == nil:
 		return missing(d.cols.Duration, "the duration of each event")
+	case s.at < 0 && d.opt.AtFormat.timestamp():
+		return missing(d.cols.At, "the arrival of each event, as "+d.opt.AtFormat.String())
 	case s.step < 0 && s.status < 0:
 		return d.lineErr(fmt.Sprintf("want a column %q or %q in the header; it has %s", d.cols.Step, d.cols.Status, columnList(s.header)))
 	}
@@ -126,15 +128,33 @@ func (d *Decoder) csvErr(err error, rec []string) error {
 }
 
 // nextCSV reads the next row.
-func (d *Decoder) nextCSV() (konvoy.Event, error) {
+func (d *Decoder) nextCSV() (arrival, error) {
 	s := d.csv
 	rec, err := s.r.Read()
 	if err == io.EOF {
-		return konvoy.Event{}, io.EOF
+		return arrival{}, io.EOF
 	}
 	if err != nil {
-		return konvoy.Event{}, d.csvErr(err, rec)
+		return arrival{}, d.csvErr(err, rec)
 	}
+	e, err := d.csvEvent(rec)
+	a := arrival{e: e, line: d.line}
+	if err != nil || s.at < 0 {
+		return a, err
+	}
+	a.text, a.column = strings.TrimSpace(rec[s.at]), s.at+1
+	ticks, want := d.readAt(a.text)
+	if want != "" {
+		return a, d.csvFieldErr(s.at, rec[s.at], want)
+	}
+	a.ticks = ticks
+	return a, nil
+}
+
+// csvEvent reads the event of row rec, but for its arrival.
+func (d *Decoder) csvEvent(rec []string) (konvoy.Event, error) {
+	s := d.csv
+	var err error
 	d.line, _ = s.r.FieldPos(0)
 	var e konvoy.Event
 	key := rec[s.key]
@@ -164,17 +184,21 @@ func (d *Decoder) nextCSV() (konvoy.Event, error) {
 		}
 		e.Step = n
 	}
-	n, want := d.rounds(strings.TrimSpace(rec[s.dur]))
-	if want != "" {
-		return e, d.csvFieldErr(s.dur, rec[s.dur], want)
-	}
-	e.Duration = n
-	if s.at >= 0 {
-		n, want := d.rounds(strings.TrimSpace(rec[s.at]))
+	if d.draw != nil {
+		e.Duration = d.draw()
+	} else {
+		n, want := d.rounds(strings.TrimSpace(rec[s.dur]))
 		if want != "" {
-			return e, d.csvFieldErr(s.at, rec[s.at], want)
+			return e, d.csvFieldErr(s.dur, rec[s.dur], want)
 		}
-		e.Arrival = n
+		e.Duration = n
+	}
+	if s.part >= 0 {
+		n, ok := parsePartition(strings.TrimSpace(rec[s.part]))
+		if !ok {
+			return e, d.csvFieldErr(s.part, rec[s.part], wantPartition)
+		}
+		e.Partition = n
 	}
 	return e, nil
 }

@@ -37,10 +37,10 @@ TR-1,H1,delivered,3,
 	res, _ := sim.Result()
 	fmt.Println("rounds:", res.Rounds)
 	// Output:
-	// {Key:TR-1 Line:H1 Step:1 Duration:2 Arrival:0}
-	// {Key:TR-1 Line:H1 Step:0 Duration:0 Arrival:0}
-	// {Key:TR-2 Line:H2 Step:1 Duration:1 Arrival:0}
-	// {Key:TR-1 Line:H1 Step:3 Duration:3 Arrival:0}
+	// {Key:TR-1 Line:H1 Step:1 Duration:2 Arrival:0 Partition:0}
+	// {Key:TR-1 Line:H1 Step:0 Duration:0 Arrival:0 Partition:0}
+	// {Key:TR-2 Line:H2 Step:1 Duration:1 Arrival:0 Partition:0}
+	// {Key:TR-1 Line:H1 Step:3 Duration:3 Arrival:0 Partition:0}
 	// rounds: 5
 }
 

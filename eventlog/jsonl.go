@@ -7,9 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"unicode/utf8"
-
-	"github.com/sirali-konvoy/konvoy"
 )
 
 // jsonState is a JSON Lines decoder's state.
@@ -17,7 +17,8 @@ type jsonState struct {
 	next int    // the number of the next physical line
 	buf  []byte // a line longer than the read buffer
 	// the raw values of the wanted fields on the current line, nil when absent
-	key, line, status, step, dur, at []byte
+	key, line, status, step, dur, at, part []byte
+	hasPart                                int // 0: not known yet; 1: the trace has partitions; -1: it has none
 }
 
 // readLine returns the next physical line without its line end, or io.EOF.
@@ -98,32 +99,89 @@ func (d *Decoder) checkLine(line []byte, from int, complete bool) *Error {
 }
 
 // nextJSON reads the next non-blank line.
-func (d *Decoder) nextJSON() (konvoy.Event, error) {
+func (d *Decoder) nextJSON() (arrival, error) {
 	obj, err := d.nextObject()
 	if err != nil {
-		return konvoy.Event{}, err
+		return arrival{}, err
 	}
-	d.findFields(obj)
-	var e konvoy.Event
+	if err := d.findFields(obj); err != nil {
+		return arrival{}, err
+	}
+	a := arrival{line: d.line}
+	e := &a.e
 	if e.Key, e.Line, err = d.jsonKeyLine(); err != nil {
-		return e, err
+		return a, err
 	}
 	if e.Step, err = d.jsonStep(); err != nil {
-		return e, err
+		return a, err
 	}
 	s := d.json
-	if s.dur == nil {
-		return e, d.lineErr(fmt.Sprintf("want a %q field", d.cols.Duration))
-	}
-	if e.Duration, err = d.jsonRounds(d.cols.Duration, s.dur); err != nil {
-		return e, err
-	}
-	if s.at != nil {
-		if e.Arrival, err = d.jsonRounds(d.cols.At, s.at); err != nil {
-			return e, err
+	switch {
+	case d.draw != nil:
+		e.Duration = d.draw()
+	case s.dur == nil:
+		return a, d.lineErr(fmt.Sprintf("want a %q field", d.cols.Duration))
+	default:
+		if e.Duration, err = d.jsonRounds(d.cols.Duration, s.dur); err != nil {
+			return a, err
 		}
 	}
-	return e, nil
+	if e.Partition, err = d.jsonPartition(); err != nil {
+		return a, err
+	}
+	switch {
+	case s.at != nil:
+		a.ticks, a.text, err = d.jsonAt(s.at)
+	case d.opt.AtFormat.timestamp():
+		err = d.lineErr(fmt.Sprintf("want a %q field, the arrival as %v", d.cols.At, d.opt.AtFormat))
+	}
+	return a, err
+}
+
+// jsonAt reads an arrival: its ticks (see readAt) and its text.
+func (d *Decoder) jsonAt(raw []byte) (int64, string, error) {
+	var v string
+	switch {
+	case raw[0] == '"':
+		if d.opt.Resolution == 0 {
+			return 0, "", d.fieldErr(d.cols.At, display(raw), wantWhole+", as a JSON number, not a string")
+		}
+		v, _ = d.jsonText(raw)
+	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
+		v = string(raw)
+	default:
+		return 0, "", d.fieldErr(d.cols.At, display(raw), "want a number, not "+kind(raw))
+	}
+	ticks, want := d.readAt(v)
+	if want != "" {
+		return 0, v, d.fieldErr(d.cols.At, v, want)
+	}
+	return ticks, v, nil
+}
+
+// jsonPartition reads the recorded partition, when the trace has them:
+// the first record tells whether it does, and every record after it must
+// then have one.
+func (d *Decoder) jsonPartition() (int, error) {
+	s := d.json
+	if s.hasPart == 0 {
+		s.hasPart = -1
+		if s.part != nil {
+			s.hasPart = 1
+		}
+	}
+	switch {
+	case s.hasPart < 0:
+		return 0, nil
+	case s.part == nil:
+		return 0, d.lineErr(fmt.Sprintf("want a %q field, as the first record has", d.cols.Partition))
+	}
+	text, ok := d.jsonText(s.part)
+	n, ok2 := parsePartition(text)
+	if !ok || !ok2 || s.part[0] == '"' {
+		return 0, d.fieldErr(d.cols.Partition, display(s.part), wantPartition+", as a JSON number")
+	}
+	return n, nil
 }
 
 // nextObject returns the JSON object on the next non-blank line, trimmed of
@@ -154,18 +212,15 @@ func (d *Decoder) nextObject() ([]byte, error) {
 
 // findFields sets the raw values of the wanted fields of obj, a valid JSON
 // object, and nil for those it lacks; when a name is given twice, the last
-// value counts, as with encoding/json.
-func (d *Decoder) findFields(obj []byte) {
+// value counts, as with encoding/json. A wanted name with dots that no
+// field has is a path (see [Columns]), which a record must have.
+func (d *Decoder) findFields(obj []byte) error {
 	s := d.json
-	s.key, s.line, s.status, s.step, s.dur, s.at = nil, nil, nil, nil, nil, nil
+	s.key, s.line, s.status, s.step, s.dur, s.at, s.part = nil, nil, nil, nil, nil, nil, nil
 	fields(obj, func(name, value []byte) {
-		name = name[1 : len(name)-1]
-		if bytes.IndexByte(name, '\\') >= 0 {
-			var n string
-			if json.Unmarshal(append(append([]byte{'"'}, name...), '"'), &n) != nil {
-				return
-			}
-			name = []byte(n)
+		name, ok := memberName(name)
+		if !ok {
+			return
 		}
 		switch string(name) {
 		case d.cols.Key:
@@ -180,8 +235,80 @@ func (d *Decoder) findFields(obj []byte) {
 			s.dur = value
 		case d.cols.At:
 			s.at = value
+		case d.cols.Partition:
+			s.part = value
 		}
 	})
+	for _, c := range []struct {
+		name string
+		raw  *[]byte
+	}{
+		{d.cols.Key, &s.key}, {d.cols.Line, &s.line}, {d.cols.Status, &s.status}, {d.cols.Step, &s.step},
+		{d.cols.Duration, &s.dur}, {d.cols.At, &s.at}, {d.cols.Partition, &s.part},
+	} {
+		if *c.raw != nil || !strings.Contains(c.name, ".") {
+			continue
+		}
+		v, err := d.pathValue(obj, c.name)
+		if err != nil {
+			return err
+		}
+		*c.raw = v
+	}
+	return nil
+}
+
+// memberName returns the text of a member's name, a JSON string with its
+// quotes, and false when it cannot be decoded.
+func memberName(name []byte) ([]byte, bool) {
+	name = name[1 : len(name)-1]
+	if bytes.IndexByte(name, '\\') >= 0 {
+		var n string
+		if json.Unmarshal(append(append([]byte{'"'}, name...), '"'), &n) != nil {
+			return nil, false
+		}
+		name = []byte(n)
+	}
+	return name, true
+}
+
+// pathValue returns the raw value at path, a name with dots, in obj, a
+// valid JSON object: each part names a member of the object the parts
+// before it lead to, where a string that holds a JSON object counts as
+// that object. Nesting in strings is bounded by the path's length, and in
+// objects by json.Valid's depth limit.
+func (d *Decoder) pathValue(obj []byte, path string) ([]byte, error) {
+	cur := obj
+	parts := strings.Split(path, ".")
+	for i, part := range parts {
+		at := strings.Join(parts[:i], ".")
+		if cur[0] == '"' {
+			text, ok := d.jsonText(cur)
+			inner := bytes.TrimSpace([]byte(text))
+			if !ok || len(inner) == 0 || inner[0] != '{' || !json.Valid(inner) {
+				return nil, d.fieldErr(path, display(cur), fmt.Sprintf("want an object at %q, or a string that holds one; it is a string that does not", at))
+			}
+			cur = inner
+		}
+		if cur[0] != '{' {
+			return nil, d.fieldErr(path, display(cur), fmt.Sprintf("want an object at %q; it is %s", at, kind(cur)))
+		}
+		var found []byte
+		fields(cur, func(name, value []byte) {
+			if n, ok := memberName(name); ok && string(n) == part {
+				found = value
+			}
+		})
+		if found == nil {
+			where := "the record"
+			if i > 0 {
+				where = strconv.Quote(at)
+			}
+			return nil, d.lineErr(fmt.Sprintf("want a field at the path %q; %s has no %q", path, where, part))
+		}
+		cur = found
+	}
+	return cur, nil
 }
 
 // jsonKeyLine reads the key, which must be there, and the line, if any.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/synth"
 )
 
 // Format is the encoding of a trace.
@@ -72,9 +73,17 @@ func FormatOf(name string) (Format, bool) {
 
 // Columns names the columns of a CSV trace, or the fields of a JSON Lines
 // trace. An empty name stands for the default, which is the field's own name
-// in lower case: "key", "line", "status", "step", "duration" and "at".
+// in lower case: "key", "line", "status", "step", "duration", "at" and
+// "partition".
+//
+// In JSON Lines, a name with dots, such as "payload.status", is a path into
+// nested objects when no field has the whole name; where a field on the
+// path holds a string that is itself a JSON object, as kcat writes a
+// record's payload, the path goes on inside it. A record that lacks the
+// path, or has something other than an object on its way, is an [*Error]
+// naming the path.
 type Columns struct {
-	Key, Line, Status, Step, Duration, At string
+	Key, Line, Status, Step, Duration, At, Partition string
 }
 
 // withDefaults returns c with every empty name replaced by its default.
@@ -86,12 +95,13 @@ func (c Columns) withDefaults() Columns {
 		return s
 	}
 	return Columns{
-		Key:      def(c.Key, "key"),
-		Line:     def(c.Line, "line"),
-		Status:   def(c.Status, "status"),
-		Step:     def(c.Step, "step"),
-		Duration: def(c.Duration, "duration"),
-		At:       def(c.At, "at"),
+		Key:       def(c.Key, "key"),
+		Line:      def(c.Line, "line"),
+		Status:    def(c.Status, "status"),
+		Step:      def(c.Step, "step"),
+		Duration:  def(c.Duration, "duration"),
+		At:        def(c.At, "at"),
+		Partition: def(c.Partition, "partition"),
 	}
 }
 
@@ -135,6 +145,37 @@ type Reader struct {
 	// record, whose parser, encoding/csv, grows its buffers by a quarter at
 	// a time, and 3 times for a JSON Lines line.
 	MaxRecordBytes int
+	// AtFormat is how arrivals are written; the default, [Rounds], reads
+	// round numbers. A timestamp format needs a Resolution, and makes the
+	// at column required: each arrival becomes whole rounds of Resolution
+	// counted from the trace's earliest arrival, the first one released,
+	// rounded as Round says.
+	AtFormat TimeFormat
+	// Reorder, when positive, sorts arrivals within a window of that
+	// length, as a stream processor does with a watermark: an event is
+	// released, in arrival order, ties in input order, once an arrival
+	// more than Reorder later has been read, and at the end of the trace.
+	// An event that arrives earlier than one already released is an
+	// [*Error], or dropped with DropLate. It needs a Resolution. When 0,
+	// arrivals must come in order: a timestamp earlier than the one before
+	// it is an [*Error], and round numbers are left for konvoy to check.
+	Reorder time.Duration
+	// DropLate drops an event that arrives too late for the Reorder
+	// window, instead of failing; [Decoder.Dropped] counts them.
+	DropLate bool
+	// MaxReorderBytes bounds the memory the Reorder window holds, its
+	// events with their keys and lines counted; a window that needs more is
+	// an [*Error] at the event that overflows it. 0 means
+	// [DefaultMaxReorderBytes]; a negative value is an error from
+	// [NewDecoder].
+	MaxReorderBytes int
+	// Durations, when not nil, gives every event a duration drawn from it,
+	// in rounds, deterministically from Seed, in input order; the trace
+	// then needs no duration column, and one it has is not read.
+	Durations *synth.Dist
+	// Seed seeds the draws of Durations: the same trace, Durations and
+	// Seed give the same durations on every platform.
+	Seed uint64
 	// MaxNameBytes is the longest key or line a decoder accepts, in bytes;
 	// a longer one is an [*Error] naming its field. 0 means
 	// [DefaultMaxNameBytes]; a negative value is an error from [NewDecoder].
@@ -197,6 +238,11 @@ const bufferSize = 64 << 10
 // [Reader.MaxRecordBytes] is 0: 16 MiB.
 const DefaultMaxRecordBytes = 16 << 20
 
+// DefaultMaxReorderBytes is the most memory a Reorder window holds when
+// [Reader.MaxReorderBytes] is 0: 256 MiB, some two million events of short
+// keys.
+const DefaultMaxReorderBytes = 256 << 20
+
 // DefaultMaxNameBytes is the longest key or line a decoder accepts when
 // [Reader.MaxNameBytes] is 0: 4 KiB, far beyond a Kafka key, a Service Bus
 // session or an SQS message group (128 characters).
@@ -232,6 +278,16 @@ type Decoder struct {
 
 	csv  *csvState
 	json *jsonState
+
+	draw     func() int // Durations' draws, or nil
+	seq      int64      // records read
+	released bool       // an event was released: origin and last are set
+	origin   int64      // the ticks of a timestamp's round 0
+	last     int64      // the ticks of the last event released
+	window   window     // the Reorder window
+	eof      bool       // the trace's records are all read
+	dropped  int
+	maxHeld  int // the most bytes the Reorder window holds
 }
 
 // NewDecoder returns a Decoder that reads a trace from src with the options
@@ -243,17 +299,8 @@ func NewDecoder(src io.Reader, r Reader) (*Decoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case r.Resolution < 0:
-		return nil, fmt.Errorf("eventlog: Resolution is %v; want 0 (whole rounds) or more", r.Resolution)
-	case r.Round && r.Resolution == 0:
-		return nil, errors.New("eventlog: Round needs a Resolution: whole rounds are never rounded")
-	case r.Format < Auto || r.Format > JSONL:
-		return nil, fmt.Errorf("eventlog: unknown %v", r.Format)
-	case r.MaxRecordBytes < 0:
-		return nil, fmt.Errorf("eventlog: MaxRecordBytes is %d; want 0 (the default, %d) or more", r.MaxRecordBytes, DefaultMaxRecordBytes)
-	case r.MaxNameBytes < 0:
-		return nil, fmt.Errorf("eventlog: MaxNameBytes is %d; want 0 (the default, %d) or more", r.MaxNameBytes, DefaultMaxNameBytes)
+	if err := r.check(); err != nil {
+		return nil, err
 	}
 	maxBytes := r.MaxRecordBytes
 	if maxBytes == 0 {
@@ -261,7 +308,16 @@ func NewDecoder(src io.Reader, r Reader) (*Decoder, error) {
 	}
 	r.Steps = append([]string(nil), r.Steps...)
 	r.History = append([]string(nil), r.History...)
+	var draw func() int
+	if r.Durations != nil {
+		if _, err := synth.ParseDist(r.Durations.String()); err != nil {
+			return nil, fmt.Errorf("eventlog: Durations: %w", err)
+		}
+		draw = r.Durations.Draws(r.Seed)
+	}
 	return &Decoder{
+		draw:     draw,
+		maxHeld:  cmp.Or(r.MaxReorderBytes, DefaultMaxReorderBytes),
 		opt:      r,
 		name:     r.displayName(),
 		cols:     r.Columns.withDefaults(),
@@ -271,6 +327,42 @@ func NewDecoder(src io.Reader, r Reader) (*Decoder, error) {
 		maxBytes: maxBytes,
 		maxName:  cmp.Or(r.MaxNameBytes, DefaultMaxNameBytes),
 	}, nil
+}
+
+// check returns the error of an invalid option beyond the statuses.
+func (r Reader) check() error {
+	switch {
+	case r.Resolution < 0:
+		return fmt.Errorf("eventlog: Resolution is %v; want 0 (whole rounds) or more", r.Resolution)
+	case r.Round && r.Resolution == 0:
+		return errors.New("eventlog: Round needs a Resolution: whole rounds are never rounded")
+	case r.Format < Auto || r.Format > JSONL:
+		return fmt.Errorf("eventlog: unknown %v", r.Format)
+	case r.MaxRecordBytes < 0:
+		return fmt.Errorf("eventlog: MaxRecordBytes is %d; want 0 (the default, %d) or more", r.MaxRecordBytes, DefaultMaxRecordBytes)
+	case r.MaxNameBytes < 0:
+		return fmt.Errorf("eventlog: MaxNameBytes is %d; want 0 (the default, %d) or more", r.MaxNameBytes, DefaultMaxNameBytes)
+	}
+	return r.checkArrivals()
+}
+
+// checkArrivals returns the error of an invalid option of arrivals.
+func (r Reader) checkArrivals() error {
+	switch {
+	case r.AtFormat < Rounds || r.AtFormat > UnixNS:
+		return fmt.Errorf("eventlog: unknown %v", r.AtFormat)
+	case r.AtFormat.timestamp() && r.Resolution == 0:
+		return fmt.Errorf("eventlog: AtFormat %v needs a Resolution, the length of one round", r.AtFormat)
+	case r.Reorder < 0:
+		return fmt.Errorf("eventlog: Reorder is %v; want 0 (arrivals in order) or more", r.Reorder)
+	case r.Reorder > 0 && r.Resolution == 0:
+		return errors.New("eventlog: Reorder needs a Resolution: a window of time over arrivals in whole rounds has no length")
+	case r.DropLate && r.Reorder == 0:
+		return errors.New("eventlog: DropLate needs a Reorder window")
+	case r.MaxReorderBytes < 0:
+		return fmt.Errorf("eventlog: MaxReorderBytes is %d; want 0 (the default, %d) or more", r.MaxReorderBytes, DefaultMaxReorderBytes)
+	}
+	return nil
 }
 
 // Next returns the next event. At the end of the trace it returns io.EOF;
@@ -287,18 +379,42 @@ func (d *Decoder) Next() (konvoy.Event, error) {
 			return konvoy.Event{}, err
 		}
 	}
-	var e konvoy.Event
-	var err error
-	if d.format == CSV {
-		e, err = d.nextCSV()
-	} else {
-		e, err = d.nextJSON()
-	}
+	e, err := d.next()
 	if err != nil {
 		d.err = err
 	}
 	return e, err
 }
+
+// record reads the next record: its event, with its arrival in ticks (see
+// readAt), or io.EOF.
+func (d *Decoder) record() (arrival, error) {
+	var a arrival
+	var err error
+	if d.format == CSV {
+		a, err = d.nextCSV()
+	} else {
+		a, err = d.nextJSON()
+	}
+	a.seq = d.seq
+	d.seq++
+	return a, err
+}
+
+// Partitions tells whether the trace records each event's partition, in
+// the partition column (see [Columns]): a CSV trace's header, or a JSON
+// Lines trace's first record, says so. It is known once Next has returned
+// an event.
+func (d *Decoder) Partitions() bool {
+	if d.csv != nil {
+		return d.csv.part >= 0
+	}
+	return d.json != nil && d.json.hasPart > 0
+}
+
+// Dropped returns how many events arrived too late for the Reorder window
+// and were dropped (see [Reader.DropLate]).
+func (d *Decoder) Dropped() int { return d.dropped }
 
 // All returns the rest of the trace as a stream: each event with a nil
 // error, then, if the trace is bad, one zero Event with the [*Error], after
@@ -319,7 +435,8 @@ func (d *Decoder) All() iter.Seq2[konvoy.Event, error] {
 }
 
 // Line returns the 1-based line where the record of the last event returned,
-// or of the last error, starts; 0 before the first.
+// or of the last error, starts; 0 before the first. With a Reorder window,
+// it is the line of the event returned, not of the last record read.
 func (d *Decoder) Line() int { return d.line }
 
 // Format returns the trace's format, known once Next has been called.

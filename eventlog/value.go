@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/sirali-konvoy/konvoy"
 )
 
 // wantWhole is what a whole-round value must be.
@@ -12,6 +14,15 @@ const wantWhole = "want a whole number of rounds ≥ 0"
 
 // wantStep is what a step must be.
 const wantStep = "want a whole number ≥ 0 (0 for a history-only record)"
+
+// wantPartition is what a recorded partition must be.
+var wantPartition = fmt.Sprintf("want a partition number, a whole number from 0 to %d", konvoy.MaxPartitions-1)
+
+// parsePartition parses a recorded partition.
+func parsePartition(s string) (int, bool) {
+	n, ok := parseWhole(s)
+	return n, ok && n < konvoy.MaxPartitions
+}
 
 // parseWhole parses a whole number ≥ 0 written in decimal digits only.
 func parseWhole(s string) (int, bool) {

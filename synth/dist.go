@@ -251,3 +251,14 @@ func rounds(x float64) int {
 	}
 	return int(y)
 }
+
+// Draws returns a function that draws one duration from d at each call,
+// the same sequence for the same seed on every platform, as a trace's
+// durations are drawn: to model the durations a trace does not record.
+func (d Dist) Draws(seed uint64) func() int {
+	return newDurations(d, rand.NewPCG(seed, streamModel)).next
+}
+
+// streamModel is the stream of the PCG that Dist.Draws uses, apart from
+// those of a generated trace.
+const streamModel = 0x6d6f64656c // "model"

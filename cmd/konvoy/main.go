@@ -57,6 +57,9 @@
 //	       [-input csv|jsonl]
 //	       [-key COL] [-line COL] [-status COL] [-step COL] [-duration COL] [-at COL]
 //	       [-steps S,...] [-history S,...] [-unit D [-round]]
+//	       [-at-format rounds|rfc3339|unix-s|unix-ms|unix-us|unix-ns]
+//	       [-reorder D [-late error|drop]] [-duration-model DIST [-seed N]]
+//	       [-partition COL] [-assignor range|round-robin|first-seen]
 //	konvoy plan [-events FILE [trace flags as above]] [-peak R] [-round-time D]
 //	       [-layouts L,...|all] [-partitions N] [-policy P,...|all]
 //	       [-max-consumers N] [-consumers N] [-collision S] [-max-partitions N]
@@ -105,6 +108,7 @@ type options struct {
 	layouts    []konvoy.Layout
 	partitions int             // of the layout partitioned (in -layouts all)
 	policies   []konvoy.Policy // as given; the first is the report's
+	assignor   konvoy.Assignor // -assignor, 0 for the default
 	latency    bool            // -policy was given: add the latency table
 	gantt      bool
 	format     string
@@ -113,6 +117,7 @@ type options struct {
 	reader     eventlog.Reader
 	maxBacklog int // -max-backlog: the events all runs may hold, 0 for no limit
 
+	all          bool           // -layouts all: recorded joins them when the trace has partitions
 	consumersSet bool           // -consumers was given
 	plot         string         // -plot: the directory of the pictures, or ""
 	plotFormats  []chart.Format // -plot-format
@@ -148,7 +153,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var out string
 	var pics pictures
 	if opt.events == "" {
-		out, err = report.Lesson(lesson.Events(), report.LessonOptions{Consumers: opt.consumers[0], Policies: opt.policies, Partitions: opt.partitions, Latency: opt.latency})
+		out, err = report.Lesson(lesson.Events(), report.LessonOptions{Consumers: opt.consumers[0], Policies: opt.policies, Partitions: opt.partitions, Latency: opt.latency, Assignor: opt.assignor})
 		if err == nil && opt.plot != "" {
 			pics, err = lessonPictures(opt)
 		}
@@ -192,7 +197,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	c.StringVar(&opt.events, "events", "", "read the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input) instead of the lesson")
 	c.Var(&layouts, "layouts", "the layouts `L,...` to run, in report order: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer; or all of them, all")
 	c.count(&opt.partitions, "partitions", 0, konvoy.MaxPartitions, true, "the `N` partitions of the layout partitioned, alone or in -layouts all (default: the largest consumer count)")
-	c.policy(&opt.policies, "the dispatch policies `P,...` (head-of-line, lane-aware, static, or all); the first is the report's, and each adds a row per layout to a latency table (default head-of-line, and no latency table)")
+	c.policy(&opt.policies, &opt.assignor, "the dispatch policies `P,...` (head-of-line, lane-aware, static, or all); the first is the report's, and each adds a row per layout to a latency table (default head-of-line, and no latency table)")
 	c.BoolVar(&opt.gantt, "gantt", false, fmt.Sprintf("draw each layout's schedule at the first consumer count and policy, for a trace of at most %d events", maxGanttEvents))
 	c.choice(&opt.format, "format", "text", "the report's `format`: text, json or csv", "text, json or csv", "text", "json", "csv")
 	c.BoolVar(&opt.capacity, "capacity", false, "add the capacity table for the trace's ordered share (needs free in -layouts)")
@@ -213,6 +218,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	var err error
 	if opt.layouts, err = parseLayouts("konvoy", layouts, opt.partitions, c.given["partitions"]); err != nil {
 		return opt, err
+	}
+	opt.all = slices.Contains(layouts, "all")
+	if opt.events == "-" && slices.ContainsFunc(opt.layouts, recordedFromTrace.Equal) {
+		return opt, c.usagef("-layouts recorded takes the topic's partition count from the trace, which standard input cannot be read twice for: name it, recorded:N")
 	}
 	return opt, checkReport(opt, c)
 }
@@ -273,6 +282,10 @@ func checkReport(opt options, c *command) error {
 	return nil
 }
 
+// recordedFromTrace stands, in -layouts, for the layout recorded, whose
+// partition count konvoy takes from the trace (see recordedLayouts).
+var recordedFromTrace = konvoy.Recorded(konvoy.MaxPartitions)
+
 // parseLayouts reads -layouts of the command cmd: built-in layout names,
 // "partitioned" for a topic of partitions partitions, or "all" alone for
 // konvoy.AllLayouts. partitionsSet tells whether -partitions was given,
@@ -282,17 +295,17 @@ func parseLayouts(cmd string, names []string, partitions int, partitionsSet bool
 	used := false // a layout takes its partitions from -partitions
 	for _, name := range names {
 		name = strings.TrimSpace(name)
-		add := []konvoy.Layout{konvoy.Partitioned(partitions)}
+		add, named := map[string][]konvoy.Layout{"partitioned": {konvoy.Partitioned(partitions)}, "recorded": {recordedFromTrace}}[name]
 		switch l, err := konvoy.ParseLayout(name); {
 		case name == "all" && len(names) > 1:
 			return nil, usageIn(cmd, "-layouts all stands alone; it names every layout")
 		case name == "all":
 			add = konvoy.AllLayouts(partitions)
-		case name == "partitioned":
-		case err != nil && strings.HasPrefix(name, "partitioned:"):
+		case named:
+		case err != nil && strings.Contains(name, ":"):
 			return nil, usageIn(cmd, "-layouts: %v", err)
 		case err != nil:
-			return nil, usageIn(cmd, "-layouts: unknown layout %q; want free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer, or all", name)
+			return nil, usageIn(cmd, "-layouts: unknown layout %q; want free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer, recorded, recorded:N, or all", name)
 		default:
 			add = []konvoy.Layout{l}
 		}

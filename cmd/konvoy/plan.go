@@ -113,7 +113,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 	c.DurationVar(&opt.Round, "round-time", 0, "how long one round lasts: the service time of an event of duration 1 (default: -unit when given, else 10ms)")
 	c.Var(&layouts, "layouts", "the layouts `L,...` to plan for: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer; or all of them, all")
 	c.count(&opt.Partitions, "partitions", 0, konvoy.MaxPartitions, true, "the `N` partitions of the layout partitioned (default: the fewest that keep collisions within -collision, else -max-partitions)")
-	c.policy(&opt.Policies, "the dispatch policies `P,...`: head-of-line, lane-aware, static, or all (default head-of-line)")
+	c.policy(&opt.Policies, &opt.Assignor, "the dispatch policies `P,...`: head-of-line, lane-aware, static, or all (default head-of-line)")
 	c.count(&opt.MaxConsumers, "max-consumers", 1024, konvoy.MaxConsumers, false, "the most consumers, `N`, the planner tries")
 	c.count(&opt.Consumers, "consumers", 0, konvoy.MaxConsumers, true, "measure the selective convoy's and the formula's costs at `N` consumers (default: the fewest with which free consumption keeps up)")
 	c.Float64Var(&opt.Collision, "collision", 0.05, "the `share` of the heaviest partition's load that other keys' collisions may take, 0 to 1")
@@ -161,7 +161,11 @@ func roundTime(c *command, round *time.Duration, unit time.Duration) error {
 }
 
 // parsePlanLayouts reads -layouts as konvoy does, with konvoy plan's name in
-// its errors.
+// its errors; the layout recorded needs its partition count, recorded:N.
 func parsePlanLayouts(names []string, partitions int, partitionsSet bool) ([]konvoy.Layout, error) {
-	return parseLayouts("konvoy plan", names, partitions, partitionsSet)
+	layouts, err := parseLayouts("konvoy plan", names, partitions, partitionsSet)
+	if err == nil && slices.ContainsFunc(layouts, recordedFromTrace.Equal) {
+		return nil, usageIn("konvoy plan", "-layouts recorded: konvoy plan needs the topic's partition count, recorded:N")
+	}
+	return layouts, err
 }

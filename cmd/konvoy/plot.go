@@ -11,6 +11,7 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/chart"
+	"github.com/sirali-konvoy/konvoy/internal/report"
 	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
@@ -90,7 +91,7 @@ func lessonPictures(opt options) (pictures, error) {
 	events := lesson.Events()
 	consumers, policy := opt.consumers[0], opt.policies[0]
 	var pics pictures
-	work, series, err := chart.SimulateRounds(events, lessonPlotLayouts, lessonPlotCounts, konvoy.WithPolicy(policy))
+	work, series, err := chart.SimulateRounds(events, lessonPlotLayouts, lessonPlotCounts, report.Dispatch(policy, opt.assignor)...)
 	if err != nil {
 		return pics, err
 	}
@@ -99,7 +100,7 @@ func lessonPictures(opt options) (pictures, error) {
 	}); err != nil {
 		return pics, err
 	}
-	err = pics.schedulesAndLatency(opt.plotFormats, events, lessonPlotLayouts, []konvoy.Layout{konvoy.Convoy}, consumers, policy,
+	err = pics.schedulesAndLatency(opt.plotFormats, events, lessonPlotLayouts, []konvoy.Layout{konvoy.Convoy}, consumers, policy, opt.assignor,
 		func(l konvoy.Layout) string {
 			return fmt.Sprintf("The lesson under %s, %d consumers%s", l, consumers, dispatchNote(policy))
 		})
@@ -125,7 +126,7 @@ func tracePictures(t *trace) (pictures, error) {
 		return pics, nil
 	}
 	consumers, policy := t.opt.consumers[0], t.opt.policies[0]
-	err := pics.schedulesAndLatency(t.opt.plotFormats, t.sample, t.opt.layouts, t.opt.layouts, consumers, policy,
+	err := pics.schedulesAndLatency(t.opt.plotFormats, t.sample, t.opt.layouts, t.opt.layouts, consumers, policy, t.opt.assignor,
 		func(l konvoy.Layout) string {
 			return fmt.Sprintf("%s under %s, %d consumers%s", filepath.Base(t.Name), l, consumers, dispatchNote(policy))
 		})
@@ -137,8 +138,8 @@ func tracePictures(t *trace) (pictures, error) {
 // under the title title gives it, and the latencies of all.
 // Beyond maxPlotConsumers consumers it draws no schedule, and notes that.
 func (p *pictures) schedulesAndLatency(formats []chart.Format, events []konvoy.Event, layouts, drawn []konvoy.Layout,
-	consumers int, policy konvoy.Policy, title func(konvoy.Layout) string) error {
-	latency, err := chart.SimulateLatency(events, layouts, consumers, konvoy.WithPolicy(policy))
+	consumers int, policy konvoy.Policy, assignor konvoy.Assignor, title func(konvoy.Layout) string) error {
+	latency, err := chart.SimulateLatency(events, layouts, consumers, report.Dispatch(policy, assignor)...)
 	if err != nil {
 		return err
 	}

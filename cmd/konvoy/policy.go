@@ -7,13 +7,24 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 )
 
-// policy defines -policy, the dispatch policies *p, with the usage usage.
-func (c *command) policy(p *[]konvoy.Policy, usage string) {
+// policy defines -policy, the dispatch policies *p, with the usage usage,
+// and -assignor, how the static policy deals lanes, *a (0: the default).
+func (c *command) policy(p *[]konvoy.Policy, a *konvoy.Assignor, usage string) {
 	var names stringList
+	var assignor string
 	c.Var(&names, "policy", usage)
+	c.StringVar(&assignor, "assignor", "", "how the static policy deals lanes to consumers: `range` or round-robin, Kafka's assignors, for the partitions of partitioned:N and recorded, or first-seen (default: range for partitions, first-seen for other lanes)")
 	c.rule(func() (err error) {
-		*p, err = parsePolicies(c.name, names)
-		return err
+		if *p, err = parsePolicies(c.name, names); err != nil || assignor == "" {
+			return err
+		}
+		if *a, err = konvoy.ParseAssignor(assignor); err != nil {
+			return c.usagef("-assignor is %q; want range, round-robin or first-seen", assignor)
+		}
+		if !slices.Contains(*p, konvoy.Static) {
+			return c.usagef("-assignor says how the static policy deals lanes; add static to -policy")
+		}
+		return nil
 	})
 }
 

@@ -41,8 +41,13 @@ func TestReadmeShowsRealOutput(t *testing.T) {
 	trace, _, _ := runCommand("gen", "-events", "100000", "-keys", "20000")
 	all, _, _ := runWithInput(trace, "-events", "-", "-layouts", "all")
 	plan, _, _ := runCommand("plan")
+	export, _, _ := runCommand("-events", "../../testdata/export.jsonl", "-key", "key", "-status", "payload.status",
+		"-steps", "new,paid,shipped,delivered", "-at", "ts", "-at-format", "unix-ms", "-unit", "1ms", "-reorder", "1s",
+		"-duration-model", "lognormal:5,0.5", "-layouts", "recorded,convoy,partitioned:12", "-policy", "static")
+	export = strings.ReplaceAll(export, "../../testdata/", "testdata/")
 	for _, tt := range []struct{ after, want string }{
 		{"$ go run ./cmd/konvoy plan", plan},
+		{"    -duration-model lognormal:5,0.5 -layouts recorded,convoy,partitioned:12 -policy static", export},
 		{"$ go run ./cmd/konvoy", lesson},
 		{"    -layouts convoy,line-convoy,partitioned -partitions 3 -policy all | sed -n '/^latency/,$p'", latency},
 		{"    -layouts free,convoy -consumers 4,8 -format json", json},

@@ -30,6 +30,10 @@ type trace struct {
 // trace has been read, so a bad trace gives an error and no partial report.
 func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, pictures, error) {
 	var pics pictures
+	var err error
+	if opt.layouts, err = recordedLayouts(opt); err != nil {
+		return "", pics, err
+	}
 	t, err := readTrace(opt, stdin, stderr)
 	if err != nil {
 		return "", pics, err
@@ -41,6 +45,11 @@ func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, pictur
 	}
 	if t.Rounded > 0 && opt.format != "text" {
 		fmt.Fprintf(stderr, "konvoy: note: %s\n", report.RoundedNote(t.Rounded, t.Unit))
+	}
+	for _, note := range report.ReadingNotes(&t.Trace) {
+		if opt.format != "text" {
+			fmt.Fprintf(stderr, "konvoy: note: %s\n", note)
+		}
 	}
 	switch opt.format {
 	case "json":
@@ -85,7 +94,7 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 	events := func(yield func(konvoy.Event, error) bool) {
 		for e, err := range dec.All() {
 			if err == nil {
-				err = t.check(e, dec.Line())
+				err = t.check(e, dec.Line(), dec.Partitions())
 			}
 			if err != nil {
 				yield(e, err)
@@ -113,13 +122,75 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 	case t.Stats.Events() == 0:
 		return nil, errNoEvents(t.Name)
 	}
-	t.Rounded = dec.Rounded()
+	t.read(dec)
 	return t, nil
 }
 
+// read records what dec did to the trace as it read it: values rounded,
+// events dropped as late, durations modelled.
+func (t *trace) read(dec *eventlog.Decoder) {
+	t.Rounded, t.Dropped = dec.Rounded(), dec.Dropped()
+	if t.opt.reader.Durations != nil {
+		t.Modelled = t.opt.reader.Durations.String()
+	}
+}
+
+// recordedLayouts returns opt's layouts with the layout recorded of as
+// many partitions as the trace's highest plus one, in place of
+// recordedFromTrace, and, for -layouts all, at the end when the trace has
+// partitions: a pass over the trace, made only then, finds them.
+func recordedLayouts(opt options) ([]konvoy.Layout, error) {
+	i := slices.IndexFunc(opt.layouts, recordedFromTrace.Equal)
+	if i < 0 && !(opt.all && opt.events != "-") {
+		return opt.layouts, nil
+	}
+	f, err := eventlog.Open(opt.events)
+	if err != nil {
+		return nil, fmt.Errorf("konvoy: %w", err)
+	}
+	defer f.Close()
+	dec, err := eventlog.NewDecoder(f, opt.reader)
+	if err != nil {
+		return nil, err
+	}
+	most := 0
+	for e, err := range dec.All() {
+		if err != nil {
+			return nil, err
+		}
+		most = max(most, e.Partition)
+	}
+	layouts := slices.Clone(opt.layouts)
+	switch {
+	case i >= 0 && !dec.Partitions():
+		return nil, errNoPartitions(opt.events, opt, 1)
+	case i >= 0:
+		layouts[i] = konvoy.Recorded(most + 1)
+	case dec.Partitions():
+		layouts = append(layouts, konvoy.Recorded(most+1))
+	}
+	return layouts, nil
+}
+
+// isRecorded tells whether l is a layout recorded.
+func isRecorded(l konvoy.Layout) bool {
+	return l.Partitions() > 0 && l.Equal(konvoy.Recorded(l.Partitions()))
+}
+
+// errNoPartitions is the error of a trace without partitions, at line,
+// under the layout recorded.
+func errNoPartitions(name string, opt options, line int) error {
+	return &eventlog.Error{File: name, Line: line,
+		Want: fmt.Sprintf("want a %q column, the partition each event was recorded in, for layout recorded; the trace has none (-partition names it)", cmp.Or(opt.reader.Columns.Partition, "partition"))}
+}
+
 // check returns why event e, read at line, cannot go on: a -gantt trace
-// that outgrows its limit, or an event without a line that a layout needs.
-func (t *trace) check(e konvoy.Event, line int) error {
+// that outgrows its limit, an event without a line that a layout needs, or
+// a trace without partitions (parts) under the layout recorded.
+func (t *trace) check(e konvoy.Event, line int, parts bool) error {
+	if !parts && t.Stats.Events() == 0 && slices.ContainsFunc(t.opt.layouts, isRecorded) {
+		return errNoPartitions(t.Name, t.opt, line)
+	}
 	if t.opt.gantt && t.Stats.Events() == maxGanttEvents {
 		return usagef("-gantt draws runs of at most %d events; %s has more", maxGanttEvents, t.Name)
 	}
@@ -150,7 +221,7 @@ func (t *trace) configs() []konvoy.Config {
 	for _, l := range opt.layouts {
 		for pi, p := range opt.policies {
 			for _, c := range t.Simulated {
-				opts := []konvoy.Option{konvoy.WithPolicy(p), konvoy.WithMaxBacklog(share)}
+				opts := report.Dispatch(p, opt.assignor, konvoy.WithMaxBacklog(share))
 				if opt.gantt && pi == 0 && c == opt.consumers[0] {
 					opts = append(opts, konvoy.WithSchedule(maxGanttEvents))
 				}

@@ -1,14 +1,17 @@
 package main
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/synth"
 )
 
 // traceFlagNames are the names of the flags that say how to read a trace,
 // which mean something only with -events.
-var traceFlagNames = []string{"input", "key", "line", "status", "step", "duration", "at", "steps", "history", "unit", "round"}
+var traceFlagNames = []string{"input", "key", "line", "status", "step", "duration", "at", "partition", "steps", "history", "unit", "round",
+	"at-format", "reorder", "late", "duration-model", "seed"}
 
 // traceFlags defines the flags that say how to read a trace, shared by
 // konvoy -events and konvoy plan -events, which need -events. Once the
@@ -28,6 +31,7 @@ func (c *command) traceFlags(events *string) *eventlog.Reader {
 		{&r.Columns.Step, "step", "the step `column` (whole numbers; used when present)"},
 		{&r.Columns.Duration, "duration", "the duration `column`"},
 		{&r.Columns.At, "at", "the arrival `column` (optional)"},
+		{&r.Columns.Partition, "partition", "the `column` of the partition each event was recorded in, for the layout recorded"},
 	}
 	for _, col := range columns {
 		c.StringVar(col.p, col.name, col.name, col.what)
@@ -36,7 +40,16 @@ func (c *command) traceFlags(events *string) *eventlog.Reader {
 	c.Var(&history, "history", "the statuses `S,...` that only append to history (step 0)")
 	c.DurationVar(&r.Resolution, "unit", 0, "read durations and arrivals with units, one round lasting `duration` (0: whole rounds)")
 	c.BoolVar(&r.Round, "round", false, "round durations and arrivals that are not whole rounds of -unit to the nearest, instead of rejecting them")
+	var atFormat, late, model string
+	c.choice(&atFormat, "at-format", "rounds", "how the arrival column is written: `rounds`, rfc3339, unix-s, unix-ms, unix-us or unix-ns; a timestamp becomes rounds of -unit from the earliest arrival",
+		"rounds, rfc3339, unix-s, unix-ms, unix-us or unix-ns", "rounds", "rfc3339", "unix-s", "unix-ms", "unix-us", "unix-ns")
+	c.DurationVar(&r.Reorder, "reorder", 0, "sort arrivals within a `window` of time, releasing each event once an arrival more than the window later is read (needs -unit)")
+	c.choice(&late, "late", "error", "what an event later than the -reorder window is: `error` or drop (dropped and counted)", "error or drop", "error", "drop")
+	c.StringVar(&model, "duration-model", "", "give every event a duration drawn from `DIST` (fixed:N, uniform:LO,HI, exp:MEAN, lognormal:MU,SIGMA, in rounds); the trace then needs no duration column")
+	c.Uint64Var(&r.Seed, "seed", 1, "the `seed` of -duration-model's draws")
 	c.needs("events", traceFlagNames...)
+	c.needs("reorder", "late")
+	c.needs("duration-model", "seed")
 	c.rule(func() error {
 		if *events == "" {
 			return nil
@@ -51,6 +64,15 @@ func (c *command) traceFlags(events *string) *eventlog.Reader {
 				return c.usagef("-%s is empty; want a column name", col.name)
 			}
 		}
+		r.AtFormat, _ = eventlog.ParseTimeFormat(atFormat)
+		r.DropLate = late == "drop"
+		if model != "" {
+			d, err := synth.ParseDist(model)
+			if err != nil {
+				return c.usagef("-duration-model: %v", errors.Unwrap(err))
+			}
+			r.Durations = &d
+		}
 		return c.checkReader(r)
 	})
 	return r
@@ -62,8 +84,15 @@ func (c *command) checkReader(r *eventlog.Reader) error {
 	if r.Resolution < 0 {
 		return c.usagef("-unit is %v; want the length of one round, or 0 for whole rounds", r.Resolution)
 	}
-	if r.Round && r.Resolution == 0 {
+	switch {
+	case r.Round && r.Resolution == 0:
 		return c.usagef("-round needs -unit: whole rounds are never rounded")
+	case r.AtFormat != eventlog.Rounds && r.Resolution == 0:
+		return c.usagef("-at-format %v needs -unit, the length of one round, such as 1ms", r.AtFormat)
+	case r.Reorder < 0:
+		return c.usagef("-reorder is %v; want a window of 0 (arrivals in order) or more", r.Reorder)
+	case r.Reorder > 0 && r.Resolution == 0:
+		return c.usagef("-reorder needs -unit: a window of time over arrivals in whole rounds has no length")
 	}
 	all := append(slices.Clone(r.Steps), r.History...)
 	for i, s := range all {

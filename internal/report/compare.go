@@ -39,10 +39,14 @@ func compareNotes(layouts []konvoy.Layout, results []konvoy.Result, allOrdered b
 		case l.Equal(konvoy.SelectiveConvoy) && allOrdered:
 			fmt.Fprintf(&b, "%s runs as convoy here: every event is an ordered step, none history-only\n", l)
 		case l.Partitions() > 0 && r.Lanes > 0:
-			fmt.Fprintf(&b, "%s: keys hash to %d of %s; the heaviest, %s, carries %s:\n",
-				l, r.Lanes, plural(l.Partitions(), "partition", "partitions"), laneName(l, r.HeaviestLaneName), plural(r.HeaviestLane, "round", "rounds"))
+			verb, other := "keys hash to", "other keys that hash there"
+			if l.Equal(konvoy.Recorded(l.Partitions())) {
+				verb, other = "events were recorded in", "other keys recorded there"
+			}
+			fmt.Fprintf(&b, "%s: %s %d of %s; the heaviest, %s, carries %s:\n",
+				l, verb, r.Lanes, plural(l.Partitions(), "partition", "partitions"), laneName(l, r.HeaviestLaneName), plural(r.HeaviestLane, "round", "rounds"))
 			if c := r.Collision(); c > 0 {
-				fmt.Fprintf(&b, "  %d from %s, its heaviest key, and %d from collisions: other keys that hash there\n", r.HeaviestKeyLoad, keyName(r.HeaviestKey), c)
+				fmt.Fprintf(&b, "  %d from %s, its heaviest key, and %d from collisions: %s\n", r.HeaviestKeyLoad, keyName(r.HeaviestKey), c, other)
 			} else {
 				fmt.Fprintf(&b, "  all of them %s's: no collision\n", keyName(r.HeaviestKey))
 			}

@@ -25,6 +25,7 @@ type LessonOptions struct {
 	Policies   []konvoy.Policy // the first is the report's; more need Latency
 	Partitions int             // of the layout partitioned in the comparison
 	Latency    bool            // add latency by layout and policy
+	Assignor   konvoy.Assignor // how static deals lanes; 0 for the default
 }
 
 // Lesson runs events, the lesson's or lesson-style, through the lesson's
@@ -35,9 +36,9 @@ type LessonOptions struct {
 // lesson's formula and, with o.Latency, latency by layout and policy.
 func Lesson(events []konvoy.Event, o LessonOptions) (string, error) {
 	consumers, policy := o.Consumers, o.Policies[0]
-	with := konvoy.WithPolicy(policy)
+	with := Dispatch(policy, o.Assignor)
 	layouts := lesson.Layouts()
-	results, err := simulateEach(events, layouts, consumers, with)
+	results, err := simulateEach(events, layouts, consumers, with...)
 	if err != nil {
 		return "", err
 	}
@@ -60,14 +61,14 @@ func Lesson(events []konvoy.Event, o LessonOptions) (string, error) {
 
 	rounds := make(map[int][]konvoy.Result)
 	for _, c := range lessonConsumerCounts {
-		if rounds[c], err = simulateEach(events, layouts[:3], c, with); err != nil {
+		if rounds[c], err = simulateEach(events, layouts[:3], c, with...); err != nil {
 			return "", err
 		}
 	}
 	b.WriteString("\nrounds by consumers\n")
 	b.WriteString(roundsTable(layouts[:3], lessonConsumerCounts, func(li, c int) int { return rounds[c][li].Rounds }).String())
 
-	drawn, err := konvoy.Simulate(events, konvoy.Convoy, consumers, with, konvoy.WithSchedule(len(events)))
+	drawn, err := konvoy.Simulate(events, konvoy.Convoy, consumers, append(with, konvoy.WithSchedule(len(events)))...)
 	if err != nil {
 		return "", err
 	}
@@ -76,7 +77,7 @@ func Lesson(events []konvoy.Event, o LessonOptions) (string, error) {
 	fmt.Fprintf(&b, "\ncapacity at a peak of %.2f events/s, costs measured at %d consumers\n", lesson.PeakRate, consumers)
 	b.WriteString(capacityTable(konvoy.Cost(convoy, free), konvoy.Cost(line, free)).String())
 	fmt.Fprintf(&b, "whole stream in lanes: convoy x%.3f, line-convoy x%.3f\n", konvoy.Cost(convoy, free), konvoy.Cost(line, free))
-	ceiling, err := ceilingLine(events, 8, with)
+	ceiling, err := ceilingLine(events, 8, with...)
 	if err != nil {
 		return "", err
 	}
@@ -87,7 +88,7 @@ func Lesson(events []konvoy.Event, o LessonOptions) (string, error) {
 		return "", err
 	}
 	b.WriteString(compared)
-	selective, err := selectiveSection(consumers, with)
+	selective, err := selectiveSection(consumers, with...)
 	if err != nil {
 		return "", err
 	}
@@ -97,7 +98,7 @@ func Lesson(events []konvoy.Event, o LessonOptions) (string, error) {
 		all := konvoy.AllLayouts(o.Partitions)
 		runs := make([][]konvoy.Result, len(o.Policies))
 		for pi, p := range o.Policies {
-			if runs[pi], err = simulateEach(events, all, consumers, konvoy.WithPolicy(p)); err != nil {
+			if runs[pi], err = simulateEach(events, all, consumers, Dispatch(p, o.Assignor)...); err != nil {
 				return "", err
 			}
 		}
@@ -112,7 +113,7 @@ func Lesson(events []konvoy.Event, o LessonOptions) (string, error) {
 func lessonComparison(events []konvoy.Event, o LessonOptions) (string, error) {
 	consumers := o.Consumers
 	layouts := konvoy.AllLayouts(o.Partitions)
-	results, err := simulateEach(events, layouts, consumers, konvoy.WithPolicy(o.Policies[0]))
+	results, err := simulateEach(events, layouts, consumers, Dispatch(o.Policies[0], o.Assignor)...)
 	if err != nil {
 		return "", err
 	}

@@ -49,6 +49,7 @@ type PlanOptions struct {
 	Collision     float64         // the share of a partition's load collisions may take
 	MaxPartitions int             // the most partitions the partition search tries
 	MaxBacklog    int             // the events all runs may hold, 0 for no limit
+	Assignor      konvoy.Assignor // how static deals lanes; 0 for the default
 }
 
 // Plan is everything konvoy plan answers, which PlanText and PlanJSON
@@ -119,7 +120,7 @@ func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 		}
 	}
 	a.selective, err = konvoy.CompareSelective(context.Background(), events, a.consumers, a.lanes,
-		konvoy.WithPolicy(o.Policies[0]), konvoy.WithMaxBacklog(a.backlog))
+		Dispatch(o.Policies[0], o.Assignor, konvoy.WithMaxBacklog(a.backlog))...)
 	if err != nil {
 		return nil, a.located(err)
 	}
@@ -148,7 +149,7 @@ func (a *Plan) planAll() error {
 			l, p = a.layouts[i/np], a.o.Policies[i%np]
 		}
 		g.Go(func() error {
-			plans[i], errs[i] = konvoy.PlanConsumers(a.src.Events, l, cfg, konvoy.WithPolicy(p), konvoy.WithMaxBacklog(a.backlog))
+			plans[i], errs[i] = konvoy.PlanConsumers(a.src.Events, l, cfg, Dispatch(p, a.o.Assignor, konvoy.WithMaxBacklog(a.backlog))...)
 			return nil
 		})
 	}

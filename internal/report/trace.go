@@ -30,6 +30,8 @@ type Trace struct {
 	Rounded     int           // durations and arrivals rounded (eventlog.Decoder.Rounded)
 	Unit        time.Duration // how long one round lasts, 0 for whole rounds
 	LastArrival int           // the last event's arrival: 0 for a batch
+	Dropped     int           // events dropped as late for the reorder window (eventlog.Decoder.Dropped)
+	Modelled    string        // the distribution durations were drawn from, "" when the trace gave them
 }
 
 // TraceOptions say what a trace's text report adds to its tables.
@@ -72,6 +74,9 @@ func TraceText(t *Trace, o TraceOptions) string {
 		len(t.Stats.OutOfOrder()), plural(t.Stats.Lines(), "line", "lines"), first, results[0].Work, resolutionNote(t.Unit), policyNote(policy))
 	if t.Rounded > 0 {
 		b.WriteString(RoundedNote(t.Rounded, t.Unit) + "\n")
+	}
+	for _, note := range ReadingNotes(t) {
+		b.WriteString(note + "\n")
 	}
 	b.WriteString("\n")
 	if hasBeyondLesson(layouts) {

@@ -32,6 +32,20 @@ func RoundedNote(rounded int, unit time.Duration) string {
 	return plural(rounded, "duration or arrival", "durations and arrivals") + " rounded to whole rounds" + resolutionNote(unit)
 }
 
+// ReadingNotes are what the report says of how the trace was read beyond
+// its own content: the durations it did not give, modelled, and the events
+// dropped as late.
+func ReadingNotes(t *Trace) []string {
+	var notes []string
+	if t.Modelled != "" {
+		notes = append(notes, "durations modelled: each drawn from "+t.Modelled+" rounds, not read from the trace")
+	}
+	if t.Dropped > 0 {
+		notes = append(notes, plural(t.Dropped, "event", "events")+" dropped: each arrived earlier than an event the -reorder window had released (-late drop)")
+	}
+	return notes
+}
+
 // resolutionNote is how a report names a round's length.
 func resolutionNote(d time.Duration) string {
 	if d == 0 {

@@ -1,0 +1,304 @@
+package eventlog
+
+import (
+	"container/heap"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// TimeFormat is how a trace writes its arrivals, in the at column.
+type TimeFormat int
+
+// The arrival formats.
+const (
+	// Rounds is a round number: a whole number of rounds, or, with a
+	// Resolution, a duration with units, such as "1.5s", counted from
+	// round 0.
+	Rounds TimeFormat = iota
+	// RFC3339 is a timestamp such as "2024-05-01T12:00:00.250+02:00", with
+	// any fraction of a second and a "Z" or numeric offset.
+	RFC3339
+	// UnixS, UnixMS, UnixUS and UnixNS are Unix times in seconds,
+	// milliseconds, microseconds or nanoseconds, as kcat's "ts" (UnixMS):
+	// a whole number, optionally negative, with a decimal fraction as long
+	// as it stays within nanoseconds.
+	UnixS
+	UnixMS
+	UnixUS
+	UnixNS
+)
+
+// timeFormats are the formats' names, by format.
+var timeFormats = []string{"rounds", "rfc3339", "unix-s", "unix-ms", "unix-us", "unix-ns"}
+
+// String returns the format's name: "rounds", "rfc3339", "unix-s",
+// "unix-ms", "unix-us" or "unix-ns".
+func (f TimeFormat) String() string {
+	if f < 0 || int(f) >= len(timeFormats) {
+		return fmt.Sprintf("TimeFormat(%d)", int(f))
+	}
+	return timeFormats[f]
+}
+
+// ParseTimeFormat returns the TimeFormat whose String is s.
+func ParseTimeFormat(s string) (TimeFormat, error) {
+	for i, name := range timeFormats {
+		if name == s {
+			return TimeFormat(i), nil
+		}
+	}
+	return Rounds, fmt.Errorf("eventlog: time format %q; want %s", s, strings.Join(timeFormats, ", "))
+}
+
+// timestamp tells whether f writes points in time, counted from the
+// trace's earliest arrival, rather than rounds.
+func (f TimeFormat) timestamp() bool { return f != Rounds }
+
+// unixScale is the nanoseconds in one unit of each Unix format.
+var unixScale = map[TimeFormat]int64{UnixS: 1e9, UnixMS: 1e6, UnixUS: 1e3, UnixNS: 1}
+
+// wantTime says what an arrival of format f must be.
+func (d *Decoder) wantTime() string {
+	f := d.opt.AtFormat
+	switch f {
+	case RFC3339:
+		return "want an RFC 3339 timestamp, like \"2024-05-01T12:00:00.25Z\", between the years 1678 and 2261"
+	case UnixS, UnixMS, UnixUS, UnixNS:
+		return fmt.Sprintf("want a Unix time in %s (-at-format %s), a whole number or a decimal within nanoseconds, between the years 1678 and 2261", strings.TrimPrefix(f.String(), "unix-"), f)
+	}
+	return ""
+}
+
+// readAt parses an arrival into ticks: rounds without a Resolution, else
+// nanoseconds (since round 0, or since 1970 for a timestamp). It returns
+// what was wanted on failure.
+func (d *Decoder) readAt(s string) (int64, string) {
+	switch f := d.opt.AtFormat; {
+	case f == RFC3339:
+		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil || t.Year() < 1678 || t.Year() > 2261 {
+			return 0, d.wantTime()
+		}
+		return t.UnixNano(), ""
+	case f.timestamp():
+		n, ok := parseUnix(s, unixScale[f])
+		if !ok {
+			return 0, d.wantTime()
+		}
+		return n, ""
+	case d.opt.Resolution == 0:
+		n, want := d.rounds(s)
+		return int64(n), want
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil || v < 0 {
+		return 0, fmt.Sprintf("want a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole rounds of %v", d.opt.Resolution)
+	}
+	return int64(v), ""
+}
+
+// maxUnixNanos bounds a Unix time, in nanoseconds, to the years 1678 to
+// 2261, within which time.Time's UnixNano is exact.
+const maxUnixNanos = 9_200_000_000 * 1e9
+
+// parseUnix parses a Unix time in units of scale nanoseconds: an optional
+// '-', digits, and optionally '.' and more digits, as long as the fraction
+// stays within whole nanoseconds and the time within ±maxUnixNanos.
+func parseUnix(s string, scale int64) (int64, bool) {
+	neg := strings.HasPrefix(s, "-")
+	whole, frac, _ := strings.Cut(strings.TrimPrefix(s, "-"), ".")
+	if len(whole) > 19 || len(frac) > 9 || strings.Trim(frac, "0123456789") != "" || strings.Contains(s, ".") && frac == "" {
+		return 0, false
+	}
+	// Parsed in 64 bits, not parseWhole's int: a Unix time in
+	// milliseconds outgrows 32 bits.
+	w, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil || whole == "" || strings.Trim(whole, "0123456789") != "" || w > maxUnixNanos/scale {
+		return 0, false
+	}
+	n := w * scale
+	if frac != "" {
+		f, _ := strconv.ParseInt(frac, 10, 64)
+		for range 9 - len(frac) {
+			f *= 10
+		}
+		// f is the fraction in 1e-9 units: it must be whole nanoseconds.
+		if f%(1e9/scale) != 0 {
+			return 0, false
+		}
+		n += f / (1e9 / scale)
+	}
+	if neg {
+		n = -n
+	}
+	return n, n <= maxUnixNanos && n >= -maxUnixNanos
+}
+
+// arrival is an event read and not yet released: its arrival in ticks, its
+// place in the input, the line where its record starts, and its arrival's
+// text and CSV column for an error message.
+type arrival struct {
+	e      konvoy.Event
+	ticks  int64
+	seq    int64
+	line   int
+	text   string
+	column int
+}
+
+// release turns a's arrival into rounds, of Resolution counted from the
+// trace's first arrival (a timestamp's) or from 0, and returns its event,
+// or the error of an arrival that is not a whole number of rounds or too
+// far from the first.
+func (d *Decoder) release(a arrival) (konvoy.Event, error) {
+	d.line = a.line
+	if !d.released {
+		d.released, d.origin = true, 0
+		if d.opt.AtFormat.timestamp() {
+			d.origin = a.ticks
+		}
+	}
+	d.last = a.ticks
+	e := a.e
+	if d.opt.Resolution == 0 {
+		e.Arrival = int(a.ticks)
+		return e, nil
+	}
+	res := int64(d.opt.Resolution)
+	v := a.ticks - d.origin // within ±2·maxUnixNanos: no overflow
+	r := v / res
+	if v%res != 0 {
+		if !d.opt.Round {
+			from := ""
+			if d.opt.AtFormat.timestamp() {
+				from = " from the first arrival"
+			}
+			return e, d.atErr(a, fmt.Sprintf("want a whole multiple of one round, %v%s; it does not divide exactly, and rounding is off (-round rounds to the nearest)", d.opt.Resolution, from))
+		}
+		d.rounded++
+		if 2*(v%res) >= res {
+			r++
+		}
+	}
+	if r > math.MaxInt32 && strconv.IntSize == 32 {
+		return e, d.atErr(a, fmt.Sprintf("want an arrival within %d rounds of %v of the first", math.MaxInt32, d.opt.Resolution))
+	}
+	e.Arrival = int(r)
+	return e, nil
+}
+
+// atErr is the error of a's arrival.
+func (d *Decoder) atErr(a arrival, want string) *Error {
+	d.line = a.line
+	err := d.fieldErr(d.cols.At, a.text, want)
+	err.Column = a.column
+	return err
+}
+
+// next returns the next event in arrival order: as read, when arrivals
+// must be in order, or through the reorder window.
+func (d *Decoder) next() (konvoy.Event, error) {
+	if d.opt.Reorder == 0 {
+		a, err := d.record()
+		if err != nil {
+			return konvoy.Event{}, err
+		}
+		if d.released && d.opt.AtFormat.timestamp() && a.ticks < d.last {
+			return konvoy.Event{}, d.atErr(a, "want arrivals in order: this one is earlier than the one before it (-reorder sorts arrivals within a window)")
+		}
+		return d.release(a)
+	}
+	return d.reordered()
+}
+
+// reordered returns the next event out of the reorder window: the earliest
+// held, ties in input order, once an arrival more than the window later
+// has been read, or at the end of the trace. An event earlier than one
+// already released is late: an error, or, with DropLate, dropped and
+// counted.
+func (d *Decoder) reordered() (konvoy.Event, error) {
+	w := &d.window
+	for {
+		if len(w.held) > 0 && (d.eof || d.ahead(w.held[0].ticks)) {
+			a := heap.Pop(w).(arrival)
+			w.bytes -= a.size()
+			return d.release(a)
+		}
+		if d.eof {
+			return konvoy.Event{}, io.EOF
+		}
+		a, err := d.record()
+		if err == io.EOF {
+			d.eof = true
+			continue
+		}
+		if err != nil {
+			return konvoy.Event{}, err
+		}
+		if d.released && a.ticks < d.last {
+			if d.opt.DropLate {
+				d.dropped++
+				continue
+			}
+			return konvoy.Event{}, d.atErr(a, fmt.Sprintf("want an arrival no earlier than one already released; this one is more than the -reorder window, %v, late (-late drop drops such events and counts them)", d.opt.Reorder))
+		}
+		if !w.started || a.ticks > w.watermark {
+			w.started, w.watermark = true, a.ticks
+		}
+		a.text = strings.Clone(a.text)
+		heap.Push(w, a)
+		if w.bytes += a.size(); w.bytes > d.maxHeld {
+			d.line = a.line
+			return konvoy.Event{}, d.lineErr(fmt.Sprintf("want at most %d bytes of events held in the -reorder window (Reader.MaxReorderBytes); %d events within %v of each other take more", d.maxHeld, len(w.held), d.opt.Reorder))
+		}
+	}
+}
+
+// ahead tells whether an arrival more than the window later than ticks has
+// been read.
+func (d *Decoder) ahead(ticks int64) bool {
+	gap := d.window.watermark - ticks
+	return d.window.watermark > ticks && (gap < 0 || gap > int64(d.opt.Reorder))
+}
+
+// size is what a held event costs, give or take: the arrival and its
+// strings, which may be the event's own.
+func (a *arrival) size() int {
+	return arrivalBytes + len(a.e.Key) + len(a.e.Line) + len(a.text)
+}
+
+// arrivalBytes is what an arrival takes in memory, its strings aside.
+const arrivalBytes = 128
+
+// window is the reorder window: the events read and not yet released, a
+// min-heap by arrival and input order, and the latest arrival read.
+type window struct {
+	held      []arrival
+	bytes     int
+	watermark int64
+	started   bool
+}
+
+func (w *window) Len() int { return len(w.held) }
+func (w *window) Less(i, j int) bool {
+	a, b := &w.held[i], &w.held[j]
+	return a.ticks < b.ticks || a.ticks == b.ticks && a.seq < b.seq
+}
+func (w *window) Swap(i, j int) { w.held[i], w.held[j] = w.held[j], w.held[i] }
+func (w *window) Push(x any)    { w.held = append(w.held, x.(arrival)) }
+func (w *window) Pop() any {
+	n := len(w.held) - 1
+	a := w.held[n]
+	w.held[n] = arrival{}
+	w.held = w.held[:n]
+	if cap(w.held) > 1024 && n < cap(w.held)/4 {
+		w.held = append([]arrival(nil), w.held...)
+	}
+	return a
+}

@@ -1,0 +1,191 @@
+package eventlog_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/synth"
+)
+
+// read returns the events of trace read with r, their lines, and the
+// error that ended them, if any.
+func read(t *testing.T, r eventlog.Reader, trace string) ([]konvoy.Event, []int, error) {
+	t.Helper()
+	d, err := eventlog.NewDecoder(strings.NewReader(trace), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []konvoy.Event
+	var lines []int
+	for e, err := range d.All() {
+		if err != nil {
+			return events, lines, err
+		}
+		events = append(events, e)
+		lines = append(lines, d.Line())
+	}
+	return events, lines, nil
+}
+
+// kcat is a kcat -C -J export: payloads are JSON documents in strings.
+const kcat = `{"topic":"orders","partition":1,"offset":7,"tstype":"create","ts":1700000000250,"broker":1,"key":"A","payload":"{\"status\":\"paid\"}"}
+{"topic":"orders","partition":0,"offset":3,"tstype":"create","ts":1700000000000,"broker":1,"key":"B","payload":"{\"status\":\"new\"}"}
+{"topic":"orders","partition":1,"offset":8,"tstype":"create","ts":1700000000250,"broker":1,"key":"A","payload":"{\"status\":\"shipped\"}"}
+{"topic":"orders","partition":0,"offset":4,"tstype":"create","ts":1700000001500,"broker":1,"key":"B","payload":"{\"status\":\"paid\"}"}
+`
+
+func kcatReader() eventlog.Reader {
+	two := synth.Fixed(2)
+	return eventlog.Reader{Name: "export.jsonl", Columns: eventlog.Columns{Status: "payload.status", At: "ts", Duration: "none"},
+		Steps: []string{"new", "paid", "shipped"}, AtFormat: eventlog.UnixMS, Resolution: 250 * time.Millisecond,
+		Reorder: time.Second, Durations: &two}
+}
+
+// A kcat export runs as it is: statuses inside payloads, timestamps out
+// of order within the window sorted, ties in input order, counted in
+// rounds from the earliest, partitions as recorded, durations modelled.
+func TestAKcatExportReads(t *testing.T) {
+	events, lines, err := read(t, kcatReader(), kcat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []konvoy.Event{
+		{Key: "B", Step: 1, Duration: 2, Arrival: 0, Partition: 0},
+		{Key: "A", Step: 2, Duration: 2, Arrival: 1, Partition: 1},
+		{Key: "A", Step: 3, Duration: 2, Arrival: 1, Partition: 1},
+		{Key: "B", Step: 2, Duration: 2, Arrival: 6, Partition: 0},
+	}
+	if d := gocmp.Diff(want, events); d != "" {
+		t.Errorf("events (-want +got):\n%s", d)
+	}
+	if d := gocmp.Diff([]int{2, 1, 3, 4}, lines); d != "" {
+		t.Errorf("lines (-want +got):\n%s", d)
+	}
+}
+
+func TestTimestampFormats(t *testing.T) {
+	for _, tt := range []struct {
+		format eventlog.TimeFormat
+		at     [2]string
+	}{
+		{eventlog.RFC3339, [2]string{"2024-05-01T12:00:00.5+02:00", "2024-05-01T10:00:02Z"}},
+		{eventlog.UnixS, [2]string{"1700000000.5", "1700000002"}},
+		{eventlog.UnixMS, [2]string{"1700000000500", "1700000002000"}},
+		{eventlog.UnixUS, [2]string{"1700000000500000", "1700000002000000"}},
+		{eventlog.UnixNS, [2]string{"1700000000500000000", "1700000002000000000"}},
+		{eventlog.UnixNS, [2]string{"-9199999999000000000", "-9199999997500000000"}},
+	} {
+		trace := "key,step,duration,at\na,1,0," + tt.at[0] + "\na,2,0," + tt.at[1] + "\n"
+		events, _, err := read(t, eventlog.Reader{Name: "t.csv", AtFormat: tt.format, Resolution: 500 * time.Millisecond}, trace)
+		if err != nil || len(events) != 2 || events[0].Arrival != 0 || events[1].Arrival != 3 {
+			t.Errorf("%v: %+v, %v", tt.format, events, err)
+		}
+		if f, err := eventlog.ParseTimeFormat(tt.format.String()); f != tt.format || err != nil {
+			t.Errorf("ParseTimeFormat(%v) = %v, %v", tt.format, f, err)
+		}
+	}
+}
+
+// Bad timestamps, windows, paths and partitions are FILE:LINE errors
+// naming the field; nothing is dropped but with DropLate, which counts.
+func TestBadArrivalsPathsAndPartitions(t *testing.T) {
+	ms := eventlog.Reader{Name: "t.csv", AtFormat: eventlog.UnixMS, Resolution: 10 * time.Millisecond}
+	reorder := ms
+	reorder.Reorder = 100 * time.Millisecond
+	for _, tt := range []struct {
+		name  string
+		r     eventlog.Reader
+		trace string
+		want  string
+	}{
+		{"not a whole round", ms, "key,step,duration,at\na,1,0,1000\na,1,0,1005\n",
+			`t.csv:3: field "at": value "1005": want a whole multiple of one round, 10ms from the first arrival; it does not divide exactly, and rounding is off (-round rounds to the nearest)`},
+		{"out of order", ms, "key,step,duration,at\na,1,0,1000\na,1,0,990\n",
+			`t.csv:3: field "at": value "990": want arrivals in order: this one is earlier than the one before it (-reorder sorts arrivals within a window)`},
+		{"late", reorder, "key,step,duration,at\na,1,0,1000\na,1,0,1200\na,1,0,1300\na,1,0,990\n",
+			`t.csv:5: field "at": value "990": want an arrival no earlier than one already released; this one is more than the -reorder window, 100ms, late (-late drop drops such events and counts them)`},
+		{"huge", ms, "key,step,duration,at\na,1,0,99999999999999999999999\n",
+			`t.csv:2: field "at": value "99999999999999999999999": want a Unix time in ms (-at-format unix-ms), a whole number or a decimal within nanoseconds, between the years 1678 and 2261`},
+		{"finer than a nanosecond", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.UnixS, Resolution: time.Second}, "key,step,duration,at\na,1,0,1.0000000001\n",
+			`t.csv:2: field "at": value "1.0000000001": want a Unix time in s (-at-format unix-s), a whole number or a decimal within nanoseconds, between the years 1678 and 2261`},
+		{"bad rfc3339", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.RFC3339, Resolution: time.Second}, "key,step,duration,at\na,1,0,yesterday\n",
+			`t.csv:2: field "at": value "yesterday": want an RFC 3339 timestamp, like "2024-05-01T12:00:00.25Z", between the years 1678 and 2261`},
+		{"no at column", ms, "key,step,duration\na,1,0\n",
+			`t.csv:1: want a column "at" (the arrival of each event, as unix-ms) in the header; it has "key", "step", "duration"`},
+		{"bad partition", eventlog.Reader{Name: "t.csv"}, "key,step,duration,partition\na,1,0,-1\n",
+			`t.csv:2: field "partition": value "-1": want a partition number, a whole number from 0 to 2147483646`},
+		{"partition lost", eventlog.Reader{Name: "t.jsonl"}, `{"key":"a","step":1,"duration":1,"partition":0}` + "\n" + `{"key":"a","step":1,"duration":1}` + "\n",
+			`t.jsonl:2: want a "partition" field, as the first record has`},
+		{"missing path", eventlog.Reader{Name: "t.jsonl", Columns: eventlog.Columns{Step: "value.step"}}, `{"key":"a","duration":1,"value":{"stap":1}}` + "\n",
+			`t.jsonl:1: want a field at the path "value.step"; "value" has no "step"`},
+		{"path through a number", eventlog.Reader{Name: "t.jsonl", Columns: eventlog.Columns{Step: "value.step"}}, `{"key":"a","duration":1,"value":3}` + "\n",
+			`t.jsonl:1: field "value.step": value "3": want an object at "value"; it is a number`},
+		{"path through text", kcatReader(), `{"key":"a","ts":1,"payload":"paid"}` + "\n",
+			`export.jsonl:1: field "payload.status": value "paid": want an object at "payload", or a string that holds one; it is a string that does not`},
+		{"window overflow", func() eventlog.Reader { r := reorder; r.Reorder, r.MaxReorderBytes = time.Hour, 300; return r }(),
+			"key,step,duration,at\na,1,0,1000\na,1,0,1000\na,1,0,1000\n", `t.csv:4: want at most 300 bytes of events held in the -reorder window (Reader.MaxReorderBytes); 3 events within 1h0m0s of each other take more`},
+	} {
+		_, _, err := read(t, tt.r, tt.trace)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s: error\n%v\nwant\n%s", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestLateEventsDroppedAreCounted(t *testing.T) {
+	r := eventlog.Reader{Name: "t.csv", AtFormat: eventlog.UnixMS, Resolution: time.Millisecond, Reorder: 100 * time.Millisecond, DropLate: true}
+	d, err := eventlog.NewDecoder(strings.NewReader("key,step,duration,at\na,1,0,1000\nb,1,0,1200\nc,1,0,1300\nd,1,0,990\ne,1,0,1150\n"), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for e, err := range d.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, e.Key)
+	}
+	if strings.Join(keys, "") != "aebc" || d.Dropped() != 1 {
+		t.Errorf("keys %v, %d dropped; want a, e, b, c and one (d) dropped", keys, d.Dropped())
+	}
+}
+
+// Modelled durations are the same for the same seed, differ for another,
+// and need no duration column.
+func TestModelledDurations(t *testing.T) {
+	trace := "key,step\n" + strings.Repeat("a,1\n", 50)
+	dist := synth.LogNormal(1, 0.5)
+	draw := func(seed uint64) []int {
+		events, _, err := read(t, eventlog.Reader{Name: "t.csv", Durations: &dist, Seed: seed}, trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d []int
+		for _, e := range events {
+			d = append(d, e.Duration)
+		}
+		return d
+	}
+	if a, b, c := draw(1), draw(1), draw(2); !gocmp.Equal(a, b) || gocmp.Equal(a, c) {
+		t.Errorf("seed 1: %v and %v; seed 2: %v", a, b, c)
+	}
+}
+
+func TestReaderOptionsAreChecked(t *testing.T) {
+	for _, r := range []eventlog.Reader{
+		{AtFormat: eventlog.UnixMS},
+		{Reorder: time.Second},
+		{Resolution: time.Second, Reorder: -1},
+		{Resolution: time.Second, DropLate: true},
+		{MaxReorderBytes: -1},
+		{AtFormat: 99, Resolution: 1},
+	} {
+		if _, err := eventlog.NewDecoder(strings.NewReader(""), r); err == nil {
+			t.Errorf("%+v: no error", r)
+		}
+	}
+}
