@@ -33,18 +33,19 @@ func TestTraceReports(t *testing.T) {
 		{"shipments-two-layouts.golden", withStatuses("-events", "testdata/shipments.jsonl", "-layouts", "convoy,free", "-consumers", "8,2")},
 		// testdata/arrivals.csv is konvoy gen -events 60 -keys 10 -lines 3
 		// -rate 1.8 -out-of-order 0.1 -in-flight 5 -seed 7.
-		// These two keep the rule static had before Kafka's assignors,
-		// first-seen; assignor-*.golden show range, the default for
-		// partitions, and round-robin.
-		{"arrivals.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "all", "-policy", "all", "-assignor", "first-seen"}},
+		// Static dispatch deals partitions to consumers by Kafka's range
+		// assignor by default (issue 14); assignor-*.golden set the three
+		// assignors side by side.
+		{"arrivals.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "all", "-policy", "all"}},
 		{"arrivals-json.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "all", "-policy", "all", "-consumers", "4", "-format", "json"}},
-		{"arrivals-csv.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "convoy,partitioned", "-partitions", "3", "-policy", "static,lane-aware", "-consumers", "4,2", "-format", "csv", "-assignor", "first-seen"}},
+		{"arrivals-csv.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "convoy,partitioned", "-partitions", "3", "-policy", "static,lane-aware", "-consumers", "4,2", "-format", "csv"}},
 		// The README's worked example: a kcat export as it is.
 		{"export.golden", []string{"-events", "../../testdata/export.jsonl", "-key", "key", "-status", "payload.status", "-steps", "new,paid,shipped,delivered", "-at", "ts", "-at-format", "unix-ms", "-unit", "1ms", "-reorder", "1s", "-duration-model", "lognormal:5,0.5", "-layouts", "recorded,convoy,partitioned:12", "-policy", "static"}},
 		{"export-late-drop.golden", []string{"-events", "../../testdata/export.jsonl", "-key", "key", "-status", "payload.status", "-steps", "new,paid,shipped,delivered", "-at", "ts", "-at-format", "unix-ms", "-unit", "1ms", "-reorder", "200ms", "-late", "drop", "-duration-model", "exp:100", "-seed", "7", "-layouts", "recorded,convoy", "-policy", "static", "-assignor", "round-robin", "-consumers", "4"}},
 		{"export-all.golden", []string{"-events", "../../testdata/export.jsonl", "-key", "key", "-status", "payload.status", "-steps", "new,paid,shipped,delivered", "-at", "ts", "-at-format", "unix-ms", "-unit", "1ms", "-reorder", "1s", "-duration-model", "fixed:100", "-layouts", "all", "-line", "payload.order", "-consumers", "4", "-partition", "partition"}},
 		{"export-rounded.golden", []string{"-events", "../../testdata/export.jsonl", "-key", "key", "-status", "payload.status", "-steps", "new,paid,shipped,delivered", "-at", "ts", "-at-format", "unix-ms", "-unit", "1ms", "-unit", "7ms", "-round", "-reorder", "1s", "-duration-model", "uniform:10,30", "-layouts", "recorded:8,convoy", "-policy", "static", "-consumers", "3"}},
 		{"assignor-range.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "convoy,partitioned", "-partitions", "3", "-policy", "static", "-consumers", "2"}},
+		{"assignor-first-seen.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "convoy,partitioned", "-partitions", "3", "-policy", "static", "-consumers", "2", "-assignor", "first-seen"}},
 		{"assignor-round-robin.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "convoy,partitioned", "-partitions", "3", "-policy", "static", "-consumers", "2", "-assignor", "round-robin"}},
 		{"arrivals-gantt.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "free,convoy", "-consumers", "3", "-gantt"}},
 	} {
