@@ -742,7 +742,9 @@ func TestPlanCeilingIsTheRunWithAConsumerPerEvent(t *testing.T) {
 
 // A sweep's results are those of the same configurations run one by one:
 // each run is its own Simulator, fed every event in input order, whichever
-// worker feeds it and however the batches fall.
+// worker feeds it, however the batches fall and however many passes a
+// memory budget splits the runs into; the runs of a pass share the
+// stream's interned keys and lanes, which depend on the events alone.
 func TestSweepEqualsRunsOneByOne(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
@@ -753,7 +755,9 @@ func TestSweepEqualsRunsOneByOne(t *testing.T) {
 				Options:   []konvoy.Option{konvoy.WithPolicy(rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy"))},
 			}
 		}), 0, 12).Draw(t, "configs")
-		got, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs)
+		// The budget: all at once, or some in each pass, or one a pass.
+		budget := rapid.SampledFrom([]int{konvoy.DefaultMaxMemory, 1 << 20, 512 << 10, 330 << 10}).Draw(t, "budget")
+		got, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs, konvoy.WithMaxMemory(budget))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -31,7 +31,7 @@ func (st *static) add(e Event, k, ln int) {
 	s := st.s
 	c := s.consumers.next()
 	if ln >= 0 {
-		c.id = s.lanes.at(ln).opened % s.consumers.n
+		c.id = ln % s.consumers.n // lanes are numbered in the order they opened
 		c.free = s.consumers.freeAt(c.id)
 	}
 	start := max(c.free, e.Arrival)

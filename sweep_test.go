@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
@@ -26,15 +27,20 @@ func manyEvents(n int) []konvoy.Event {
 // run in the configurations among those failing there, however the runs
 // are spread over workers: here a run that fails late comes first, and two
 // that fail at the same, earlier, event come after it.
+// The same holds when a memory budget gives each run a pass of its own.
 func TestSweepReturnsTheEarliestError(t *testing.T) {
 	events := manyEvents(30000)
 	events[20000].Arrival = 0 // every run fails here
-	for range 5 {
+	for i := range 6 {
+		budget := konvoy.DefaultMaxMemory
+		if i%2 == 1 {
+			budget = onePerPass
+		}
 		_, err := konvoy.Sweep(context.Background(), konvoy.Values(events), []konvoy.Config{
 			{Layout: konvoy.Free, Consumers: 2, Options: []konvoy.Option{konvoy.WithMaxBacklog(2)}},        // event 25000's backlog: never reached
 			{Layout: konvoy.LineConvoy, Consumers: 4, Options: []konvoy.Option{konvoy.WithSchedule(9000)}}, // event 9000
 			{Layout: konvoy.Convoy, Consumers: 3, Options: []konvoy.Option{konvoy.WithSchedule(9000)}},     // event 9000 too
-		})
+		}, konvoy.WithMaxMemory(budget))
 		var ev *konvoy.EventError
 		if !errors.As(err, &ev) || ev.Index != 9000 || !errors.Is(err, konvoy.ErrScheduleFull) ||
 			err.Error() != `konvoy: event 9000 (key "K5"): schedule limit reached: WithSchedule(9000) keeps the schedule of runs of at most 9000 events` {
@@ -75,6 +81,45 @@ func TestSweepStopsAtTheStreamsError(t *testing.T) {
 	}
 	if rs, err := konvoy.Sweep(context.Background(), stream, nil); rs != nil || err != nil || read != 0 {
 		t.Fatalf("no configurations: %v, %v after %d events; want nothing, unread", rs, err, read)
+	}
+}
+
+// onePerPass is a memory budget that fits one small run a pass.
+const onePerPass = 330 << 10
+
+// A sweep whose runs do not fit in its memory at once runs them in passes,
+// reading the stream again for each, with the results of one pass.
+func TestSweepPassesWithinItsMemory(t *testing.T) {
+	events := manyEvents(20000)
+	passes := 0
+	stream := func(yield func(konvoy.Event, error) bool) {
+		passes++
+		for _, e := range events {
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
+	var configs []konvoy.Config
+	for _, p := range konvoy.Policies() {
+		configs = append(configs, konvoy.Config{Layout: konvoy.LineConvoy, Consumers: 3, Options: []konvoy.Option{konvoy.WithPolicy(p)}})
+	}
+	want, err := konvoy.Sweep(context.Background(), stream, configs)
+	if err != nil || passes != 1 {
+		t.Fatalf("%d passes, error %v; want 1 pass, no error", passes, err)
+	}
+	passes = 0
+	got, err := konvoy.Sweep(context.Background(), stream, configs, konvoy.WithMaxMemory(onePerPass))
+	if err != nil || passes != len(configs) {
+		t.Fatalf("%d passes, error %v; want %d passes, no error", passes, err, len(configs))
+	}
+	if d := gocmp.Diff(want, got); d != "" {
+		t.Fatalf("results in passes (-one pass +passes):\n%s", d)
+	}
+	_, err = konvoy.Sweep(context.Background(), stream, configs, konvoy.WithMaxMemory(100<<10))
+	var ev *konvoy.EventError
+	if !errors.As(err, &ev) || ev.Index != 4095 || !strings.Contains(err.Error(), "more than the sweep's 102400 (WithMaxMemory)") {
+		t.Fatalf("error %v; want the first run's, too big alone, at the first batch's last event", err)
 	}
 }
 

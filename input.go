@@ -1,0 +1,94 @@
+package konvoy
+
+// internedEvent is an event as a run consumes it: its key and line as dense
+// indices, numbered in order of first appearance in the stream, beside the
+// numbers the model reads. A stream is interned once per pass (see
+// [inputs]), however many runs take it.
+type internedEvent struct {
+	key                     int // -1: Key is "", or new when the key table is full
+	line                    int // -1: Line is "", or no layout of the pass reads lines
+	step, duration, arrival int
+}
+
+// inputs is what depends on a stream alone, not on how it is dispatched:
+// its keys, numbered in order of first appearance, with their names and
+// highest steps; its lines, when a layout reads them; and, for each layout
+// of the runs that take it, its lanes with their loads (see [laneTable]).
+// One inputs serves every run of a pass: a [Simulator] made alone has its
+// own, and a [Sweep] one for all its runs, so that a key is hashed and a
+// lane found once an event, not once an event and run. Runs keep only their
+// own state beside it, a few bytes a key (see [Simulator]).
+//
+// An inputs is written by one goroutine, as events are interned, and read
+// by the runs only after the pass, when they report: while the pass goes
+// on, a run reads only what the interned events carry.
+type inputs struct {
+	keys      keyTable
+	lines     map[string]int // nil when no layout reads lines
+	lineNames []string       // by line index
+	tables    []*laneTable   // by layout, each distinct layout once
+}
+
+// newInputs returns the inputs of a stream that runs of the given layouts
+// take, and, for each layout, the index of its lane table, -1 for a layout
+// without lanes. Equal layouts share one table.
+func newInputs(layouts []Layout) (*inputs, []int) {
+	in := &inputs{}
+	at := make([]int, len(layouts))
+	for i, l := range layouts {
+		at[i] = -1
+		if l.lanes == noLanes {
+			continue
+		}
+		if l.lanes == lineLanes && in.lines == nil {
+			in.lines = make(map[string]int)
+		}
+		for j, t := range in.tables {
+			if t.layout.Equal(l) {
+				at[i] = j
+			}
+		}
+		if at[i] < 0 {
+			at[i] = len(in.tables)
+			in.tables = append(in.tables, newLaneTable(l))
+		}
+	}
+	return in, at
+}
+
+// intern returns event e interned, with its key numbered (a new key gets
+// the next index) and its highest step raised, and records the event in
+// every lane table; lanes, when not nil, receives each table's lane for it
+// (-1: none). It takes one key lookup, one line lookup when a layout reads
+// lines, and one lane lookup for each table. A key beyond the table's
+// keyTableMaxKeys, or an empty one, gets index -1 and no lane.
+func (in *inputs) intern(e *Event, lanes []int) internedEvent {
+	ie := internedEvent{key: -1, line: -1, step: e.Step, duration: e.Duration, arrival: e.Arrival}
+	added := false
+	if e.Key != "" {
+		ie.key, added = in.keys.index(e.Key)
+	}
+	if ie.key >= 0 {
+		k := in.keys.at(ie.key)
+		k.highest = max(k.highest, e.Step)
+	}
+	if in.lines != nil && e.Line != "" {
+		l, ok := in.lines[e.Line]
+		if !ok {
+			l = len(in.lineNames)
+			in.lines[e.Line] = l
+			in.lineNames = append(in.lineNames, e.Line)
+		}
+		ie.line = l
+	}
+	for i, t := range in.tables {
+		ln := t.lane(in, e, &ie, added)
+		if lanes != nil {
+			lanes[i] = ln
+		}
+	}
+	return ie
+}
+
+// keyName returns the name of the key with index k.
+func (in *inputs) keyName(k int) string { return in.keys.at(k).name }
