@@ -53,6 +53,7 @@
 //	TestSimulateMatchesTheLessonsModelOnManyKeys   the same on thousands of keys
 //	TestSimulateMatchesTheLessonsModelAcrossPages  the same on a fixed trace across pages
 //	TestPoliciesMatchTheirPlainVersions            each policy = its plain version, slot by slot
+//	TestSweepMatchesThePlainVersions               the same, every layout and policy in one sweep
 //	TestLaneAwareLongRunsMatchThePlainVersion      the same on long lane-aware runs
 //
 // Unexported structures (package konvoy, in their own files):
@@ -868,6 +869,60 @@ func TestSimulateMatchesTheLessonsModelOnManyKeys(t *testing.T) {
 		for _, l := range refLayoutsFor(rapid.IntRange(1, 64).Draw(t, "partitions")) {
 			if d := gocmp.Diff(refSimulate(events, c, l.lanes, l.handler), simulate(t, events, l.layout, c), withinPrecision); d != "" {
 				t.Fatalf("%s with %d consumers (-reference +Simulate):\n%s", l.layout, c, d)
+			}
+		}
+	})
+}
+
+// The comparison with the plain versions holds on a sweep's interned path
+// too, where every layout and policy runs over one interning of the events,
+// sharing the keys' names and highest steps and each layout's lanes, and
+// the runs keep only their own states: every layout (a LaneFunc's too)
+// under every policy, in one sweep, whatever its memory budget makes of
+// its passes, matches its plain version, result and slot by slot.
+func TestSweepMatchesThePlainVersions(t *testing.T) {
+	plain := map[konvoy.Policy]func([]refEvent, int, func(refEvent) *string) []refEvent{
+		konvoy.HeadOfLine: refHeadOfLine,
+		konvoy.LaneAware:  refLaneAware,
+		konvoy.Static:     refStatic,
+	}
+	byStepParity := func(e konvoy.Event) (string, bool) {
+		return e.Line + "/" + fmt.Sprint(e.Step%2), e.Step%3 != 0
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		sh := anyShape
+		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
+		events := eventsOf(sh).Draw(t, "events")
+		c := rapid.IntRange(1, 8).Draw(t, "consumers")
+		layouts := append(refLayoutsFor(rapid.IntRange(1, 6).Draw(t, "partitions")), refLayout{konvoy.NewLayout("parity", byStepParity), byStepParity, ""})
+		var configs []konvoy.Config
+		for _, l := range layouts {
+			for _, p := range konvoy.Policies() {
+				configs = append(configs, konvoy.Config{Layout: l.layout, Consumers: c, Options: []konvoy.Option{konvoy.WithPolicy(p), konvoy.WithSchedule(len(events) + 1)}})
+			}
+		}
+		budget := rapid.SampledFrom([]int{konvoy.DefaultMaxMemory, 1 << 20}).Draw(t, "budget")
+		got, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs, konvoy.WithMaxMemory(budget))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, cf := range configs {
+			l, p := layouts[i/3], konvoy.Policies()[i%3]
+			want := refSimulateWith(events, c, l.lanes, l.handler, plain[p])
+			if d := gocmp.Diff(want, got[i], cmpopts.IgnoreFields(konvoy.Result{}, "Schedule"), withinPrecision); d != "" {
+				t.Fatalf("%s, %s, %d consumers (-plain +Sweep):\n%s", cf.Layout, p, c, d)
+			}
+			for j, o := range refRun(events, c, l.lanes, plain[p]) {
+				slot, lane := got[i].Schedule[j], ""
+				if l.lanes != nil {
+					if name, ok := l.lanes(events[j]); ok {
+						lane = name
+					}
+				}
+				if slot.Consumer != o.consumer || slot.Start != o.start || slot.Finish != o.finish || slot.Lane != lane {
+					t.Fatalf("%s, %s: event %d ran on consumer %d from %d to %d in lane %q; the plain version says %d from %d to %d in %q",
+						cf.Layout, p, j, slot.Consumer, slot.Start, slot.Finish, slot.Lane, o.consumer, o.start, o.finish, lane)
+				}
 			}
 		}
 	})
