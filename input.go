@@ -1,5 +1,7 @@
 package konvoy
 
+import "math"
+
 // internedEvent is an event as a run consumes it: its key and line as dense
 // indices, numbered in order of first appearance in the stream, beside the
 // numbers the model reads. A stream is interned once per pass (see
@@ -8,6 +10,7 @@ type internedEvent struct {
 	key                     int // -1: Key is "", or new when the key table is full
 	line                    int // -1: Line is "", or no layout of the pass reads lines
 	step, duration, arrival int
+	valid                   bool // passes the checks that depend on the stream alone (see inputs.valid)
 }
 
 // inputs is what depends on a stream alone, not on how it is dispatched:
@@ -24,6 +27,8 @@ type internedEvent struct {
 // on, a run reads only what the interned events carry.
 type inputs struct {
 	keys      keyTable
+	work      int            // the events' total duration, while they are valid
+	last      int            // the last valid event's arrival
 	lines     map[string]int // nil when no layout reads lines
 	lineNames []string       // by line index
 	tables    []*laneTable   // by layout, each distinct layout once
@@ -88,6 +93,24 @@ func (in *inputs) intern(e *Event, lanes []int) internedEvent {
 		}
 	}
 	return ie
+}
+
+// valid tells whether event e, the next in the stream, passes every check
+// of [Simulator.check] that depends on the stream alone, and counts it in
+// the totals they need when it does: whether each run that takes the
+// stream, and has taken every event before e, would take it but for its
+// own checks, a line for line lanes and the schedule's limit. A sweep
+// checks each event so once, and its runs check in full only the events
+// that fail or that their own checks concern. After an invalid event, which
+// fails every run, the totals no longer matter.
+func (in *inputs) valid(e *Event) bool {
+	if e.Key == "" || e.Step < 0 || e.Duration < 0 || e.Arrival < in.last ||
+		e.Duration > math.MaxInt-1-in.work || e.Arrival > math.MaxInt-1-in.work-e.Duration {
+		return false
+	}
+	in.work += e.Duration
+	in.last = e.Arrival
+	return true
 }
 
 // keyName returns the name of the key with index k.

@@ -20,7 +20,7 @@ import (
 // which the [Static] policy assigns lanes by.
 type laneTable struct {
 	layout  Layout
-	byIndex paged[int32]     // by key (key, partition lanes) or line index: its lane; -1: none yet
+	byIndex paged[int32]     // by key (selective key lanes, partition lanes) or line index: its lane; -1: none yet
 	lanes   paged[laneInput] // by lane, in the order opened
 	parts   map[int]int      // partition lanes by partition
 	names   map[string]int   // LaneFunc lanes by name
@@ -80,6 +80,14 @@ func (t *laneTable) lane(in *inputs, e *Event, ie *internedEvent, added bool) in
 	var ln int
 	switch l.lanes {
 	case keyLanes:
+		if !l.orderedOnly {
+			// Every event takes its key's lane, so lanes open in the order
+			// keys first appear: a key's lane has the key's index.
+			if ln = ie.key; ln == t.lanes.len() {
+				t.lanes.add(laneInput{of: ln})
+			}
+			break
+		}
 		ln = t.open(ie.key)
 	case partitionLanes:
 		ln = int(*t.byIndex.at(ie.key))
@@ -110,7 +118,9 @@ func (t *laneTable) lane(in *inputs, e *Event, ie *internedEvent, added bool) in
 func (t *laneTable) addKey(key string) {
 	switch t.layout.lanes {
 	case keyLanes:
-		t.byIndex.add(-1)
+		if t.layout.orderedOnly {
+			t.byIndex.add(-1)
+		}
 		return
 	case partitionLanes:
 		p := KafkaPartition(key, t.layout.partitions)

@@ -447,8 +447,11 @@ func (p *sweepPass) intern(b *sweepEvents, e *Event, lanes *[2][]int) {
 			continue
 		}
 		bg := &b.groups[g]
+		valid := gr.in.valid(e)
+		ie := gr.in.intern(e, lanes[g])
+		ie.valid = valid
 		bg.at = append(bg.at, at)
-		bg.events = append(bg.events, gr.in.intern(e, lanes[g]))
+		bg.events = append(bg.events, ie)
 		bg.stride = len(lanes[g])
 		for _, ln := range lanes[g] {
 			bg.lanes = append(bg.lanes, int32(ln))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -204,5 +205,35 @@ func TestCompareSelectiveWithoutOrderedSteps(t *testing.T) {
 	c, err := konvoy.CompareSelective(context.Background(), konvoy.Values(events), 2, nil)
 	if err != nil || c.Share != 0 || c.Formula != 0 || c.Simulated != 1 || c.Free.Events != 3 || c.OrderedFree.Events != 0 {
 		t.Fatalf("%+v, %v", c, err)
+	}
+}
+
+// A sweep checks the stream's own faults once for all its runs, and its
+// runs check their own; either way the error is the one Simulate gives the
+// first of the runs that fail at the earliest event.
+func TestSweepChecksEventsAsSimulateDoes(t *testing.T) {
+	for _, bad := range []konvoy.Event{
+		{Key: "", Line: "L", Step: 1, Duration: 1, Arrival: 9},
+		{Key: "X", Line: "L", Step: -1, Duration: 1, Arrival: 9},
+		{Key: "X", Line: "L", Step: 1, Duration: -1, Arrival: 9},
+		{Key: "X", Line: "L", Step: 1, Duration: 1, Arrival: -1},
+		{Key: "X", Line: "L", Step: 1, Duration: 1, Arrival: 3},
+		{Key: "X", Line: "L", Step: 1, Duration: math.MaxInt - 5, Arrival: 9},
+		{Key: "X", Line: "L", Step: 1, Duration: 1, Arrival: math.MaxInt - 5},
+		{Key: "X", Line: "", Step: 1, Duration: 1, Arrival: 9},
+	} {
+		events := []konvoy.Event{{Key: "A", Line: "L", Step: 1, Duration: 2, Arrival: 4}, bad, {Key: "A", Line: "L", Step: 2, Duration: 1, Arrival: 9}}
+		configs := []konvoy.Config{{Layout: konvoy.Free, Consumers: 2}, {Layout: konvoy.LineConvoy, Consumers: 2}, {Layout: konvoy.Convoy, Consumers: 1, Options: []konvoy.Option{konvoy.WithSchedule(1)}}}
+		var want error
+		at := len(events)
+		for _, c := range configs {
+			var ev *konvoy.EventError
+			if _, err := konvoy.Simulate(events, c.Layout, c.Consumers, c.Options...); errors.As(err, &ev) && ev.Index < at {
+				want, at = err, ev.Index
+			}
+		}
+		if _, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs); fmt.Sprint(err) != fmt.Sprint(want) {
+			t.Errorf("%+v: sweep's error %v; want %v", bad, err, want)
+		}
 	}
 }
