@@ -61,15 +61,14 @@ func newInputs(layouts []Layout) (*inputs, []int) {
 	return in, at
 }
 
-// intern returns event e interned, with its key numbered (a new key gets
-// the next index) and its highest step raised, and records the event in
-// every lane table; lanes, when not nil, receives each table's lane for it
-// (-1: none). It takes one key lookup, one line lookup when a layout reads
-// lines, and one lane lookup for each table. A key beyond the table's
-// keyTableMaxKeys, or an empty one, gets index -1 and no lane.
-func (in *inputs) intern(e *Event, lanes []int) internedEvent {
-	ie := internedEvent{key: -1, line: -1, step: e.Step, duration: e.Duration, arrival: e.Arrival}
-	added := false
+// intern interns event e into ie: its key numbered (a new key gets the
+// next index, and added is true) and its highest step raised, its line
+// numbered when a layout reads lines. It takes one key lookup and one line
+// lookup when a layout reads lines. A key beyond the table's
+// keyTableMaxKeys, or an empty one, gets index -1. The caller then finds
+// the event's lane in each table (see laneTable.lane), in the same order.
+func (in *inputs) intern(e *Event, ie *internedEvent) (added bool) {
+	ie.key, ie.line, ie.step, ie.duration, ie.arrival = -1, -1, e.Step, e.Duration, e.Arrival
 	if e.Key != "" {
 		ie.key, added = in.keys.index(e.Key)
 	}
@@ -86,13 +85,7 @@ func (in *inputs) intern(e *Event, lanes []int) internedEvent {
 		}
 		ie.line = l
 	}
-	for i, t := range in.tables {
-		ln := t.lane(in, e, &ie, added)
-		if lanes != nil {
-			lanes[i] = ln
-		}
-	}
-	return ie
+	return added
 }
 
 // valid tells whether event e, the next in the stream, passes every check

@@ -162,9 +162,13 @@ func (s *Simulator) Add(e Event) error {
 		s.err = err
 		return err
 	}
-	lanes := [1]int{-1}
-	ie := s.in.intern(&e, lanes[:len(s.in.tables)])
-	return s.take(&e, &ie, lanes[0])
+	var ie internedEvent
+	added := s.in.intern(&e, &ie)
+	ln := -1
+	if s.table != nil {
+		ln = s.table.lane(s.in, &e, &ie, added)
+	}
+	return s.take(&e, &ie, ln)
 }
 
 // addInterned is Add for a run that shares its inputs with others: event

@@ -403,12 +403,6 @@ func (p *sweepPass) feedRun(r *sweepRun, b *sweepEvents) *sweepError {
 // ctx's.
 func (p *sweepPass) feed(ctx context.Context, events iter.Seq2[Event, error], limit int) error {
 	b := <-p.free
-	var lanes [2][]int
-	for g := range p.groups {
-		if in := p.groups[g].in; in != nil {
-			lanes[g] = make([]int, len(in.tables))
-		}
-	}
 	for e, err := range events {
 		if err != nil {
 			p.send(b)
@@ -417,7 +411,7 @@ func (p *sweepPass) feed(ctx context.Context, events iter.Seq2[Event, error], li
 		if p.read == limit {
 			break
 		}
-		p.intern(b, &e, &lanes)
+		p.intern(b, &e)
 		p.read++
 		if len(b.events) < sweepBatch && b.bytes < sweepBatchBytes {
 			continue
@@ -437,7 +431,7 @@ func (p *sweepPass) feed(ctx context.Context, events iter.Seq2[Event, error], li
 }
 
 // intern adds event e to batch b, interned for each group.
-func (p *sweepPass) intern(b *sweepEvents, e *Event, lanes *[2][]int) {
+func (p *sweepPass) intern(b *sweepEvents, e *Event) {
 	at := int32(len(b.events))
 	b.events = append(b.events, *e)
 	b.bytes += len(e.Key) + len(e.Line)
@@ -447,15 +441,14 @@ func (p *sweepPass) intern(b *sweepEvents, e *Event, lanes *[2][]int) {
 			continue
 		}
 		bg := &b.groups[g]
-		valid := gr.in.valid(e)
-		ie := gr.in.intern(e, lanes[g])
-		ie.valid = valid
+		ie := internedEvent{valid: gr.in.valid(e)}
+		added := gr.in.intern(e, &ie)
+		for _, t := range gr.in.tables {
+			bg.lanes = append(bg.lanes, int32(t.lane(gr.in, e, &ie, added)))
+		}
 		bg.at = append(bg.at, at)
 		bg.events = append(bg.events, ie)
-		bg.stride = len(lanes[g])
-		for _, ln := range lanes[g] {
-			bg.lanes = append(bg.lanes, int32(ln))
-		}
+		bg.stride = len(gr.in.tables)
 	}
 }
 
