@@ -26,6 +26,7 @@ type laneTable struct {
 	names   map[string]int   // LaneFunc lanes by name
 	homes   paged[keyHome]   // by key, except under key lanes
 	away    map[laneKey]int  // load keys carry outside their home lane
+	named   []string         // LaneFunc lanes' names, by their laneInput.of
 
 	heaviestDone     bool
 	heavyLane        int // the heaviest, once asked for: see heaviest
@@ -39,7 +40,6 @@ type laneInput struct {
 	of     int
 	load   int
 	events int
-	name   string // LaneFunc lanes
 }
 
 // keyHome is the lane a key first ran in, its home lane, with the load it
@@ -101,7 +101,7 @@ func (t *laneTable) lane(in *inputs, e *Event, ie *internedEvent, added bool) in
 		if !ok {
 			return -1
 		}
-		ln = t.named(name)
+		ln = t.nameLane(name)
 	}
 	lane := t.lanes.at(ln)
 	lane.load += ie.duration
@@ -147,13 +147,14 @@ func (t *laneTable) open(i int) int {
 	return int(*p)
 }
 
-// named returns the LaneFunc lane named name, opening it when it is first
-// seen.
-func (t *laneTable) named(name string) int {
+// nameLane returns the LaneFunc lane named name, opening it when it is
+// first seen.
+func (t *laneTable) nameLane(name string) int {
 	ln, ok := t.names[name]
 	if !ok {
-		ln = t.lanes.add(laneInput{name: name})
+		ln = t.lanes.add(laneInput{of: len(t.named)})
 		t.names[name] = ln
+		t.named = append(t.named, name)
 	}
 	return ln
 }
@@ -194,7 +195,27 @@ func (t *laneTable) name(in *inputs, ln int) string {
 	case lineLanes:
 		return in.lineNames[l.of]
 	}
-	return l.name
+	return t.named[l.of]
+}
+
+// bytes returns what the table takes, by a sweep's plan of its memory,
+// for keys keys and lanes lanes: a lane's laneInput, 24 bytes, and under
+// layouts that do not give each key a lane of its own, each key's home lane
+// (keyHome, 16 bytes) and under partitions its partition's lane (4); under
+// the selective convoy, a key's lane (4); a LaneFunc lane's name besides.
+func (t *laneTable) bytes(keys, lanes int) int {
+	n := lanes * 24
+	switch {
+	case t.layout.lanes == keyLanes && t.layout.orderedOnly:
+		n += keys * 4
+	case t.layout.lanes == partitionLanes:
+		n += keys * 20
+	case t.layout.lanes == lineLanes:
+		n += keys * 16
+	case t.layout.lanes == funcLanes:
+		n += keys*16 + lanes*64
+	}
+	return n
 }
 
 // heaviest returns the heaviest lane and, in it, the key that carried the

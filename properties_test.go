@@ -756,8 +756,10 @@ func TestSweepEqualsRunsOneByOne(t *testing.T) {
 				Options:   []konvoy.Option{konvoy.WithPolicy(rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy"))},
 			}
 		}), 0, 12).Draw(t, "configs")
-		// The budget: all at once, or some in each pass, or one a pass.
-		budget := rapid.SampledFrom([]int{konvoy.DefaultMaxMemory, 1 << 20, 512 << 10, 330 << 10}).Draw(t, "budget")
+		// The budget: all at once, or some in each pass, or one a pass
+		// (beside the sweep's own 1.75 MiB, a run takes 64 KiB, 320 KiB
+		// under lane-aware dispatch).
+		budget := rapid.SampledFrom([]int{konvoy.DefaultMaxMemory, 4 << 20, 2_300_000, 2_200_000}).Draw(t, "budget")
 		got, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs, konvoy.WithMaxMemory(budget))
 		if err != nil {
 			t.Fatal(err)
@@ -901,7 +903,7 @@ func TestSweepMatchesThePlainVersions(t *testing.T) {
 				configs = append(configs, konvoy.Config{Layout: l.layout, Consumers: c, Options: []konvoy.Option{konvoy.WithPolicy(p), konvoy.WithSchedule(len(events) + 1)}})
 			}
 		}
-		budget := rapid.SampledFrom([]int{konvoy.DefaultMaxMemory, 1 << 20}).Draw(t, "budget")
+		budget := rapid.SampledFrom([]int{konvoy.DefaultMaxMemory, 2_200_000}).Draw(t, "budget")
 		got, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs, konvoy.WithMaxMemory(budget))
 		if err != nil {
 			t.Fatal(err)

@@ -62,21 +62,24 @@ func WithMaxMemory(bytes int) SweepOption {
 // the order of configs, the same whatever the goroutines' timing and
 // however the runs are batched; no configurations give no results, and the
 // stream is not read. It is the way to run many configurations over one
-// stream: each event is decoded, its key and line numbered and its lane
-// under each layout found once for all the runs of a pass, and each run
-// keeps only its own state, a few bytes a key (see [MemoryPerKey]). The
-// runs of a pass go in parallel on up to GOMAXPROCS goroutines, and Sweep
-// holds at most [SweepAhead] events beyond what each run holds itself.
+// stream: each event is decoded, its key and line numbered, its own faults
+// checked and its lane under each layout found once for all the runs of a
+// pass, and each run keeps only its own state, a few bytes a key. The runs
+// of a pass go in parallel on up to GOMAXPROCS goroutines, and Sweep holds
+// at most [SweepAhead] events beyond what each run holds itself.
 //
 // Sweep plans its memory, [DefaultMaxMemory] or [WithMaxMemory]'s: what
-// the stream's keys and lanes take once, and what each run takes for them
-// (see [MemoryPerKey]). When the runs would not fit at once, the runs at
-// the end of configs give way, and run in a pass of their own after the
-// others, each pass reading the stream again: events must then yield the
-// same events each time it is ranged over, as a stream of a slice
-// ([Values]) or of a file read afresh does. Its estimate leaves out what a
-// run's backlog holds ([WithMaxBacklog] bounds that) and the garbage
-// collector's headroom.
+// the stream's keys and lanes take once, some 90 bytes a key and 24 a lane
+// (16 a key more under layouts that do not give each key a lane), and what
+// each run takes for them, 8 bytes a key and 32 a lane (56 under
+// [LaneAware]), with 64 KiB a run besides (320 KiB under LaneAware) and
+// 128 bytes for each consumer that takes an event. When the runs would not
+// fit at once, the runs at the end of configs give way and run in a pass
+// of their own after the others, each pass reading the stream again:
+// events must then yield the same events each time it is ranged over, as
+// a stream of a slice ([Values]) or of a file read afresh does. The plan
+// leaves out what a run's backlog holds ([WithMaxBacklog] bounds that) and
+// the garbage collector's headroom.
 //
 // Sweep returns the error of the first event, in input order, that a run
 // fails at, of the first such run in configs (an invalid configuration
@@ -148,34 +151,19 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 	return results, nil
 }
 
-// MemoryPerKey returns what a [Sweep] plans for each distinct key of its
-// stream: shared, what the stream's keys take once for all the runs of a
-// pass (their names' headers, highest steps and hash slots, give or take
-// the table's growth; the names themselves are the caller's), and run,
-// what a run of layout l takes for each: its key's state, and under a
-// convoy its key's lane. A lane of a layout with lanes takes 48 bytes
-// shared and 32 a run (56 under [LaneAware]); a run takes some 64 KiB
-// besides, and 128 bytes for each consumer that takes an event.
-func MemoryPerKey(l Layout) (shared, run int) {
-	shared, run = keyBytes, stateBytes
-	if l.lanes == keyLanes {
-		shared += laneBytes + 4
-		run += laneRunBytes
-	}
-	return shared, run
-}
-
-// The sizes the memory planning counts, in bytes; memory_test.go checks
-// them against what runs allocate.
+// What a sweep plans for, in bytes, beside its lane tables' (see
+// laneTable.bytes) and its runs' (see sweepRun.bytes); memory_internal_test.go
+// checks them against what sweeps allocate.
 const (
-	keyBytes      = 56        // keyName, its hash slot (8 bytes, at most 2.7 times over) and paging
-	stateBytes    = 8         // a run's state of a key
-	laneBytes     = 48        // laneInput, with a key's home lane (keyHome) under lanes not by key
-	laneRunBytes  = 32        // laneRun
-	queueBytes    = 24        // laneQueue, under LaneAware
-	runBytes      = 64 << 10  // a run's histograms, heaps and lists, at the least
-	consumerBytes = 128       // a consumer that has taken an event
-	keysBytes     = 256 << 10 // a key table's recent-key cache and smallest table
+	keyBytes       = 88               // a key's keyName (24), its hash slot (8, 1⅓ to 2⅔ times over, and as much again while the table grows)
+	stateBytes     = 8                // a run's state of a key
+	laneRunBytes   = 32               // a run's laneRun of a lane
+	queueBytes     = 24               // a run's laneQueue of a lane, under LaneAware
+	runBytes       = 64 << 10         // a run's histograms, heaps and lists, at the least
+	laneAwareBytes = 256 << 10        // a LaneAware run's list of held events, as it grows
+	consumerBytes  = 128              // a consumer that has taken an event
+	keysBytes      = 256 << 10        // a key table's recent-key cache and smallest table
+	batchBytes     = 128 * SweepAhead // the batches in flight: each event, interned, with its lanes
 )
 
 // sweepRun is one run of a pass, and what planning its memory needs.
@@ -189,11 +177,11 @@ type sweepRun struct {
 // bytes returns what run r takes, by the plan, for keys keys, lanes lanes
 // and events events, which bound the consumers that take one.
 func (r *sweepRun) bytes(keys, lanes, events int) int {
-	perLane := laneRunBytes
+	perLane, fixed := laneRunBytes, runBytes
 	if r.sim.opts.policy == LaneAware {
-		perLane += queueBytes
+		perLane, fixed = perLane+queueBytes, fixed+laneAwareBytes
 	}
-	return runBytes + keys*stateBytes + lanes*perLane + consumerBytes*min(r.sim.consumers.n, events)
+	return fixed + keys*stateBytes + lanes*perLane + consumerBytes*min(r.sim.consumers.n, events)
 }
 
 // sweepSizes is how many keys each group's inputs had, and how many lanes
@@ -423,7 +411,13 @@ func (p *sweepPass) feed(ctx context.Context, events iter.Seq2[Event, error], li
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		b = <-p.free
+		// A batch comes free once every worker is done with it, so a run
+		// that failed in it has said so by then: stopping here, the reader
+		// is at most the batches in flight ahead of it (SweepAhead).
+		if b = <-p.free; p.failed.Load() {
+			p.free <- b
+			return nil
+		}
 	}
 	p.plan(b)
 	p.send(b)
@@ -459,14 +453,15 @@ func (p *sweepPass) intern(b *sweepEvents, e *Event) {
 func (p *sweepPass) plan(b *sweepEvents) {
 	z := p.sizes()
 	for p.active > 0 {
-		used := 0
+		used := batchBytes
 		for g, gr := range p.groups {
-			if gr.in != nil {
-				used += keysBytes + z.keys[g]*keyBytes
+			if gr.in == nil {
+				continue
 			}
-		}
-		for _, n := range z.lanes {
-			used += n * laneBytes
+			used += keysBytes + z.keys[g]*keyBytes
+			for _, t := range gr.in.tables {
+				used += t.bytes(z.keys[g], z.lanesOf(t.layout))
+			}
 		}
 		for _, r := range p.runs[:p.active] {
 			lanes := 0

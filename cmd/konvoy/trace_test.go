@@ -367,7 +367,7 @@ func TestMaxMemoryRunsInPasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, size := range []string{"1GiB", "1MiB", "400KiB"} {
+	for _, size := range []string{"1GiB", "4MiB", "2200KiB"} {
 		for _, stdin := range []bool{false, true} {
 			a := append(slices.Clone(args), "-max-memory", size)
 			in := ""
@@ -389,8 +389,8 @@ func TestMaxMemoryRunsInPasses(t *testing.T) {
 			t.Errorf("-max-memory %s: status %d, stderr %q; want a usage error", bad, status, errOut)
 		}
 	}
-	_, errOut, status := runCommand(append(slices.Clone(args), "-max-memory", "100KiB")...)
+	_, errOut, status := runCommand(append(slices.Clone(args), "-max-memory", "1MiB")...)
 	if status != 1 || !strings.Contains(errOut, "testdata/arrivals.csv:61: event 59") || !strings.Contains(errOut, "(WithMaxMemory)") {
-		t.Errorf("-max-memory 100KiB: status %d, stderr %q; want the first run too big at the last event", status, errOut)
+		t.Errorf("-max-memory 1MiB: status %d, stderr %q; want the first run too big at the last event", status, errOut)
 	}
 }
