@@ -14,8 +14,9 @@ import (
 func (c *command) memory(n *int) {
 	*n = konvoy.DefaultMaxMemory
 	c.needs("events", "max-memory")
-	c.Func("max-memory", "the memory `SIZE` the runs may take together (bytes, or with KiB, MiB, GiB or TiB): runs that "+
-		"would not fit at once run in further passes over the trace, standard input copied to a temporary file first (default 1GiB)",
+	c.Func("max-memory", "the memory `SIZE` the runs may take together (bytes, or with KiB, MiB, GiB or TiB), three quarters for "+
+		"their state and a quarter for the garbage collector: runs that would not fit at once run in further passes over the trace, "+
+		"standard input copied to a temporary file first (default 1GiB)",
 		func(v string) error {
 			m, err := parseSize(v)
 			if err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -78,8 +79,13 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 		defer removeTemp(path)
 	}
 	r := &traceReader{t: t, path: path, stdin: stdin, stderr: stderr, lines: make([]int, konvoy.SweepAhead+1)}
+	// The runs plan for three quarters of -max-memory, and the garbage
+	// collector keeps the heap within the whole, working harder as it
+	// nears it, so that its headroom is the last quarter, not as much
+	// again as the runs hold.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(opt.maxMemory)))
 	var err error
-	t.Results, err = konvoy.Sweep(context.Background(), r.events, configs, konvoy.WithMaxMemory(opt.maxMemory))
+	t.Results, err = konvoy.Sweep(context.Background(), r.events, configs, konvoy.WithMaxMemory(max(1, opt.maxMemory/4*3)))
 	var ev *konvoy.EventError
 	switch {
 	case errors.As(err, &ev):

@@ -367,7 +367,7 @@ func TestMaxMemoryRunsInPasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, size := range []string{"1GiB", "4MiB", "2200KiB"} {
+	for _, size := range []string{"1GiB", "5MiB", "2900KiB"} {
 		for _, stdin := range []bool{false, true} {
 			a := append(slices.Clone(args), "-max-memory", size)
 			in := ""
