@@ -623,9 +623,7 @@ func TestOneConsumerRunsBackToBackUnderEveryPolicy(t *testing.T) {
 // Result's counts, and every slot's times agree with its latencies.
 func TestScheduleAccountsForEveryEvent(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		sh := anyShape
-		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
-		events := eventsOf(sh).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		l := layoutGen.Draw(t, "layout")
 		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
@@ -675,9 +673,7 @@ func TestScheduleAccountsForEveryEvent(t *testing.T) {
 // beats the chain of events one lane must run in turn.
 func TestPlanFindsTheSmallestCountThatKeepsUp(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		sh := anyShape
-		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
-		events := eventsOf(sh).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		l := layoutGen.Draw(t, "layout")
 		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
 		cfg := konvoy.PlanConfig{
@@ -726,9 +722,7 @@ func TestPlanFindsTheSmallestCountThatKeepsUp(t *testing.T) {
 // arrived and its lane is free: that run is the ceiling, exactly.
 func TestPlanCeilingIsTheRunWithAConsumerPerEvent(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		sh := anyShape
-		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
-		events := eventsOf(sh).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		l := layoutGen.Draw(t, "layout")
 		plan, err := konvoy.PlanConsumers(konvoy.Values(events), l, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1})
 		if err != nil {
@@ -789,9 +783,7 @@ func TestSweepEqualsRunsOneByOne(t *testing.T) {
 // lanes a free consumer takes each event as it can.
 func TestRunsThatHoldNoBacklogStayWithinTheirConsumers(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		sh := anyShape
-		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
-		events := eventsOf(sh).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		c := rapid.IntRange(1, 8).Draw(t, "consumers")
 		for _, p := range konvoy.Policies() {
 			for _, l := range allLayouts {
@@ -832,18 +824,35 @@ func refLayoutsFor(partitions int) []refLayout {
 	}
 }
 
+// arriving draws events of any shape that arrive all at round 0 or over
+// time.
+var arriving = rapid.Custom(func(t *rapid.T) []konvoy.Event {
+	sh := anyShape
+	sh.arrivals = rapid.Bool().Draw(t, "arrivals")
+	return eventsOf(sh).Draw(t, "events")
+})
+
+// byStepParity is a LaneFunc whose lanes skip some events: a lane for each
+// line and parity of step, none for steps divisible by 3.
+func byStepParity(e konvoy.Event) (string, bool) {
+	return e.Line + "/" + fmt.Sprint(e.Step%2), e.Step%3 != 0
+}
+
+// plainPolicies are the plain versions of the dispatch policies in
+// reference_test.go, by policy.
+var plainPolicies = map[konvoy.Policy]func([]refEvent, int, func(refEvent) *string) []refEvent{
+	konvoy.HeadOfLine: refHeadOfLine,
+	konvoy.LaneAware:  refLaneAware,
+	konvoy.Static:     refStatic,
+}
+
 // Simulate streams and keeps heaps where the lesson sorts and scans; the
 // reference transliterates the lesson's JavaScript, so the two must agree on
 // every measure for every layout, including a custom one whose lanes skip
 // some events, whether events all arrive at round 0 or over time.
 func TestSimulateMatchesTheLessonsModel(t *testing.T) {
-	byStepParity := func(e konvoy.Event) (string, bool) {
-		return e.Line + "/" + fmt.Sprint(e.Step%2), e.Step%3 != 0
-	}
 	rapid.Check(t, func(t *rapid.T) {
-		sh := anyShape
-		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
-		events := eventsOf(sh).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		p := rapid.IntRange(1, 16).Draw(t, "partitions")
 		layouts := append(refLayoutsFor(p), refLayout{konvoy.NewLayout("parity", byStepParity), byStepParity, ""})
@@ -883,18 +892,8 @@ func TestSimulateMatchesTheLessonsModelOnManyKeys(t *testing.T) {
 // under every policy, in one sweep, whatever its memory budget makes of
 // its passes, matches its plain version, result and slot by slot.
 func TestSweepMatchesThePlainVersions(t *testing.T) {
-	plain := map[konvoy.Policy]func([]refEvent, int, func(refEvent) *string) []refEvent{
-		konvoy.HeadOfLine: refHeadOfLine,
-		konvoy.LaneAware:  refLaneAware,
-		konvoy.Static:     refStatic,
-	}
-	byStepParity := func(e konvoy.Event) (string, bool) {
-		return e.Line + "/" + fmt.Sprint(e.Step%2), e.Step%3 != 0
-	}
 	rapid.Check(t, func(t *rapid.T) {
-		sh := anyShape
-		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
-		events := eventsOf(sh).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		c := rapid.IntRange(1, 8).Draw(t, "consumers")
 		layouts := append(refLayoutsFor(rapid.IntRange(1, 6).Draw(t, "partitions")), refLayout{konvoy.NewLayout("parity", byStepParity), byStepParity, ""})
 		var configs []konvoy.Config
@@ -910,11 +909,11 @@ func TestSweepMatchesThePlainVersions(t *testing.T) {
 		}
 		for i, cf := range configs {
 			l, p := layouts[i/3], konvoy.Policies()[i%3]
-			want := refSimulateWith(events, c, l.lanes, l.handler, plain[p])
+			want := refSimulateWith(events, c, l.lanes, l.handler, plainPolicies[p])
 			if d := gocmp.Diff(want, got[i], cmpopts.IgnoreFields(konvoy.Result{}, "Schedule"), withinPrecision); d != "" {
 				t.Fatalf("%s, %s, %d consumers (-plain +Sweep):\n%s", cf.Layout, p, c, d)
 			}
-			for j, o := range refRun(events, c, l.lanes, plain[p]) {
+			for j, o := range refRun(events, c, l.lanes, plainPolicies[p]) {
 				slot, lane := got[i].Schedule[j], ""
 				if l.lanes != nil {
 					if name, ok := l.lanes(events[j]); ok {
@@ -944,11 +943,6 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 	cfg.Duration = synth.Uniform(1, 9)
 	cfg.Rate = 20
 	events := drain(synth.Events(cfg))
-	plain := map[konvoy.Policy]func([]refEvent, int, func(refEvent) *string) []refEvent{
-		konvoy.HeadOfLine: refHeadOfLine,
-		konvoy.LaneAware:  refLaneAware,
-		konvoy.Static:     refStatic,
-	}
 	for _, p := range konvoy.Policies() {
 		for _, l := range refLayoutsFor(64) {
 			if p == konvoy.LaneAware && l.layout.String() != "convoy" {
@@ -967,7 +961,7 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 			if got.Keys <= 4096 {
 				t.Fatalf("the trace has %d keys; want more than one page", got.Keys)
 			}
-			if d := gocmp.Diff(refSimulateWith(events, 64, l.lanes, l.handler, plain[p]), got, withinPrecision); d != "" {
+			if d := gocmp.Diff(refSimulateWith(events, 64, l.lanes, l.handler, plainPolicies[p]), got, withinPrecision); d != "" {
 				t.Fatalf("%s, %s (-reference +Simulate):\n%s", l.layout, p, d)
 			}
 		}
@@ -979,19 +973,12 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 // plain version that knows the whole input, for every layout, with events
 // arriving at once or over time.
 func TestPoliciesMatchTheirPlainVersions(t *testing.T) {
-	plain := map[konvoy.Policy]func([]refEvent, int, func(refEvent) *string) []refEvent{
-		konvoy.HeadOfLine: refHeadOfLine,
-		konvoy.LaneAware:  refLaneAware,
-		konvoy.Static:     refStatic,
-	}
 	rapid.Check(t, func(t *rapid.T) {
-		sh := anyShape
-		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
-		events := eventsOf(sh).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		c := rapid.IntRange(1, 8).Draw(t, "consumers")
 		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
 		for _, l := range refLayoutsFor(rapid.IntRange(1, 6).Draw(t, "partitions")) {
-			want := refSimulateWith(events, c, l.lanes, l.handler, plain[p])
+			want := refSimulateWith(events, c, l.lanes, l.handler, plainPolicies[p])
 			got, err := konvoy.Simulate(events, l.layout, c, konvoy.WithPolicy(p), konvoy.WithSchedule(len(events)+1))
 			if err != nil {
 				t.Fatal(err)
@@ -1000,7 +987,7 @@ func TestPoliciesMatchTheirPlainVersions(t *testing.T) {
 				t.Fatalf("%s, %s, %d consumers (-plain +Simulate):\n%s", l.layout, p, c, d)
 			}
 			// Who ran what, where and when, agrees too.
-			for i, o := range refRun(events, c, l.lanes, plain[p]) {
+			for i, o := range refRun(events, c, l.lanes, plainPolicies[p]) {
 				slot := got.Schedule[i]
 				if slot.Consumer != o.consumer || slot.Start != o.start || slot.Finish != o.finish {
 					t.Fatalf("%s, %s: event %d ran on consumer %d from %d to %d; the plain version says %d from %d to %d",
