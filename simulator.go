@@ -38,7 +38,6 @@ type Simulator struct {
 	consumers consumerQueue
 	in        *inputs    // the stream's keys, lines and lanes: the Simulator's own, or a Sweep's
 	table     *laneTable // in's table of the layout; nil for a layout without lanes
-	own       bool       // in is the Simulator's own, which Add interns into
 	state     paged[int] // by key index: the key's state (the last step applied)
 	lanes     paged[laneRun]
 	slotLanes []int                // with a schedule, each slot's lane (-1: none), named in Result
@@ -115,7 +114,7 @@ func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, err
 	if consumers < 1 || consumers > MaxConsumers {
 		return nil, fmt.Errorf("konvoy: consumers is %d; want 1 to %d", consumers, MaxConsumers)
 	}
-	s := &Simulator{layout: layout, opts: collect(opts), own: true}
+	s := &Simulator{layout: layout, opts: collect(opts)}
 	if s.opts.policy > Static {
 		return nil, fmt.Errorf("konvoy: unknown %v", s.opts.policy)
 	}

@@ -308,7 +308,6 @@ func newSweepPass(configs []Config, todo []int, maxMemory int) *sweepPass {
 			if r.group == g {
 				r.table = at[i]
 				r.sim.use(in, at[i])
-				r.sim.own = false
 				i++
 			}
 		}
