@@ -1,20 +1,5 @@
 package konvoy
 
-// keyState is what the simulator knows of one key: its name, its current
-// state, the highest step among its events so far, its partition's lane
-// under partition lanes, and, except under key lanes (whose lane is the key's
-// alone), the lane it first ran in with the load it carried there. The
-// name's header lies beside the state, so finding a key and updating it
-// touch the same few bytes.
-type keyState struct {
-	name     string
-	state    int
-	highest  int
-	partLane int32
-	home     int32
-	homeLoad int
-}
-
 // finished is an event that has finished, or will, but may not be applied
 // yet, because an event dispatched later could still finish before it. The
 // lane-aware and unlimited policies keep them in a heap, the static one in
@@ -49,26 +34,26 @@ func (s *Simulator) applyPending(pending *minHeap[finished], until int) {
 // the version-stamp handler skips and the last-writer-wins handler writes
 // anyway; the resequencer never lets one happen.
 func (s *Simulator) apply(i, key, step, finish int) {
-	k := s.keys.at(key)
+	k := s.state.at(key)
 	switch s.layout.handler {
 	case resequence:
 		s.resequence(i, key, step, finish, k)
 		return
 	case versionStamp:
-		if step < k.state {
+		if step < *k {
 			s.backwardWrites++
 			s.skipped++
 			s.outcome(i, Skipped, -1)
 			return
 		}
 	default:
-		if step < k.state {
+		if step < *k {
 			s.backwardWrites++
 			s.outcome(i, WrittenBackward, finish)
-			k.state = step
+			*k = step
 			return
 		}
 	}
 	s.outcome(i, Applied, finish)
-	k.state = step
+	*k = step
 }

@@ -1,6 +1,7 @@
 package konvoy_test
 
 import (
+	"context"
 	"iter"
 	"runtime"
 	"testing"
@@ -146,4 +147,63 @@ func drain(seq iter.Seq2[konvoy.Event, error]) []konvoy.Event {
 		out = append(out, e)
 	}
 	return out
+}
+
+// The sweep issue's set is `konvoy gen -events N -keys 250000 -seed 3`:
+// synth.Default() with 250,000 keys, seed 3. Its benchmarks time one
+// convoy run of 64 consumers through Simulate, the same run through Sweep,
+// and the 147 runs of every layout, policy and consumer count 1 to 64
+// (`-layouts all -policy all -consumers 1,2,4,8,16,32,64`) in one Sweep:
+//
+//	go test -run '^$' -bench 'Sweep' -benchtime 1000000x -count 5 .
+//
+// ns/event is the wall time per event of the stream, run-ns/event the time
+// per event and run on one core (what a run costs the machine).
+func BenchmarkSweep(b *testing.B) {
+	one := []konvoy.Config{{Layout: konvoy.Convoy, Consumers: 64}}
+	var all []konvoy.Config
+	for _, l := range konvoy.AllLayouts(64) {
+		for _, p := range konvoy.Policies() {
+			for _, c := range []int{1, 2, 4, 8, 16, 32, 64} {
+				all = append(all, konvoy.Config{Layout: l, Consumers: c, Options: []konvoy.Option{konvoy.WithPolicy(p)}})
+			}
+		}
+	}
+	for _, bc := range []struct {
+		name    string
+		configs []konvoy.Config
+	}{{"simulate-convoy", nil}, {"convoy", one}, {"all-147", all}} {
+		b.Run(bc.name, func(b *testing.B) {
+			events := sweepSet(b.N)
+			runtime.GC()
+			b.ReportAllocs()
+			b.ResetTimer()
+			runs := max(1, len(bc.configs))
+			if bc.configs == nil {
+				if _, err := konvoy.Simulate(events, konvoy.Convoy, 64); err != nil {
+					b.Fatal(err)
+				}
+			} else if _, err := konvoy.Sweep(context.Background(), konvoy.Values(events), bc.configs); err != nil {
+				b.Fatal(err)
+			}
+			reportPerEvent(b)
+			cores := float64(min(runtime.GOMAXPROCS(0), runs))
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())*cores/float64(b.N*runs), "run-ns/event")
+		})
+	}
+}
+
+// sweepSets holds the sweep issue's sets generated so far by length.
+var sweepSets = map[int][]konvoy.Event{}
+
+// sweepSet returns the sweep issue's set of n events, generating it the
+// first time it is asked for.
+func sweepSet(n int) []konvoy.Event {
+	if _, ok := sweepSets[n]; !ok {
+		clear(generated)
+		cfg := synth.Default()
+		cfg.Events, cfg.Keys, cfg.Seed = n, 250000, 3
+		sweepSets[n] = drain(synth.Events(cfg))
+	}
+	return sweepSets[n]
 }

@@ -15,9 +15,11 @@
 //   - [Simulate] runs a slice of events under one layout and consumer count.
 //   - [Simulator] does the same for a stream too large to hold, one event at
 //     a time, in memory that grows with the keys and lanes, not the events.
-//   - [Sweep] runs many configurations ([Config]) over one pass of a stream
+//   - [Sweep] runs many configurations ([Config]) over a stream
 //     (iter.Seq2[Event, error], as package eventlog reads it; [Values] turns
-//     a slice into one), in parallel.
+//     a slice into one), in parallel, each event interned once for all of
+//     them, in as many passes as [WithMaxMemory] needs: the way to run one
+//     stream many ways.
 //   - [PlanConsumers] finds how many consumers keep up with a peak rate, and
 //     the rate no number of consumers beats.
 //   - [PartitionsFor] finds how many Kafka partitions keep hash collisions

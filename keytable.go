@@ -5,7 +5,7 @@ import (
 	"math/bits"
 )
 
-// keyTable holds the keys' states, numbered in order of first appearance,
+// keyTable holds the keys' names and highest steps, numbered in order of first appearance,
 // and finds a key's by its name: an open-addressing hash table with linear
 // probing whose slots hold the top 32 bits of the key's hash and the index,
 // 8 bytes each and free of pointers. It does the one lookup per event that
@@ -30,10 +30,10 @@ import (
 // quarters of that.
 type keyTable struct {
 	seed   maphash.Seed
-	slots  []uint64        // 0: empty; else top32(hash)<<32 | (index+1)
-	shift  uint            // 64 − log₂ len(slots): the hash's top bits pick the home slot
-	recent []uint64        // slots' values by the hash's low bits; 0: none
-	keys   paged[keyState] // by index
+	slots  []uint64       // 0: empty; else top32(hash)<<32 | (index+1)
+	shift  uint           // 64 − log₂ len(slots): the hash's top bits pick the home slot
+	recent []uint64       // slots' values by the hash's low bits; 0: none
+	keys   paged[keyName] // by index
 }
 
 const (
@@ -42,8 +42,8 @@ const (
 	keyTableMaxKeys  = 3 << 30 // the most keys: three quarters of 2³² slots
 )
 
-// index returns the index of key, adding it with the next index and the
-// state {name: key, home: -1} when it is new, and whether it was new; -1
+// index returns the index of key, adding it with the next index when it
+// is new, and whether it was new; -1
 // when key is new and the table already holds keyTableMaxKeys keys. It
 // takes O(1) expected time; growing the table, at three quarters full,
 // moves every slot once.
@@ -67,7 +67,7 @@ func (t *keyTable) index(key string) (i int, added bool) {
 			if uint64(t.keys.len()) >= keyTableMaxKeys {
 				return -1, false
 			}
-			i = t.keys.add(keyState{name: key, home: -1})
+			i = t.keys.add(keyName{name: key})
 			t.slots[p] = top | uint64(i+1)
 			*cached = t.slots[p]
 			if 4*t.keys.len() > 3*len(t.slots) {
@@ -84,7 +84,7 @@ func (t *keyTable) index(key string) (i int, added bool) {
 
 // at returns the state of the key with index i, valid until the next key
 // is added.
-func (t *keyTable) at(i int) *keyState { return t.keys.at(i) }
+func (t *keyTable) at(i int) *keyName { return t.keys.at(i) }
 
 // len returns the number of keys.
 func (t *keyTable) len() int { return t.keys.len() }
@@ -110,4 +110,12 @@ func (t *keyTable) grow() {
 	if len(t.recent) < keyTableRecent {
 		t.recent = make([]uint64, 2*len(t.recent))
 	}
+}
+
+// keyName is what a stream's key table keeps of one key: its name and the
+// highest step among its events so far. The name's header lies beside the
+// step, so finding a key and raising its step touch the same few bytes.
+type keyName struct {
+	name    string
+	highest int
 }

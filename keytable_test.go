@@ -128,7 +128,7 @@ func TestAFullKeyTableRefusesNewKeys(t *testing.T) {
 	if full > math.MaxInt {
 		t.Skip("on this platform an int cannot count that many keys, so no run reaches the limit")
 	}
-	s.keys.keys.n = int(full) // A stays at index 0
+	s.in.keys.keys.n = int(full) // A stays at index 0
 	if err := s.Add(Event{Key: "A", Step: 2, Duration: 1}); err != nil {
 		t.Fatalf("a known key in a full table: %v", err)
 	}

@@ -204,18 +204,18 @@ type LaneWait struct {
 }
 
 // worstLanes returns up to n lanes with the longest single wait, longest
-// total wait among equals, then the lane opened first. It takes O(l·n) time
+// total wait among equals, then the lane opened first (lanes are numbered
+// in the order opened). It takes O(l·n) time
 // for l lanes, keeping the n worst seen so far.
 func (s *Simulator) worstLanes(n int) []LaneWait {
 	worse := func(a, b int) bool {
 		la, lb := s.lanes.at(a), s.lanes.at(b)
 		return cmp.Or(cmp.Compare(lb.maxWait, la.maxWait), cmp.Compare(lb.waitHi, la.waitHi), cmp.Compare(lb.waitLo, la.waitLo),
-			cmp.Compare(la.opened, lb.opened)) < 0
+			cmp.Compare(a, b)) < 0
 	}
 	var top []int
 	for i := range s.lanes.len() {
-		l := s.lanes.at(i)
-		if l.opened < 0 || l.events == 0 || len(top) == n && !worse(i, top[n-1]) {
+		if s.table.lanes.at(i).events == 0 || len(top) == n && !worse(i, top[n-1]) {
 			continue
 		}
 		j := min(len(top), n-1)
@@ -229,8 +229,8 @@ func (s *Simulator) worstLanes(n int) []LaneWait {
 	}
 	var out []LaneWait
 	for _, i := range top {
-		l := s.lanes.at(i)
-		out = append(out, LaneWait{Lane: s.laneName(i), Events: l.events, MaxWait: l.maxWait, MeanWait: mean(l.waitHi, l.waitLo, l.events)})
+		l, events := s.lanes.at(i), s.table.lanes.at(i).events
+		out = append(out, LaneWait{Lane: s.table.name(s.in, i), Events: events, MaxWait: l.maxWait, MeanWait: mean(l.waitHi, l.waitLo, events)})
 	}
 	return out
 }

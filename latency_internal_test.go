@@ -29,7 +29,7 @@ func BenchmarkLatencyAccounting(b *testing.B) {
 				values[i] = i*spread.step + rng.IntN(64) // start times creep up, jittered
 			}
 			s := new(Simulator)
-			var l lane
+			var l laneRun
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := range b.N {

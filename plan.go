@@ -225,7 +225,7 @@ func chainRounds(events iter.Seq[Event], layout Layout) (chain, error) {
 	}
 	c := chain{events: s.events, rounds: s.rounds, work: s.work, partition: layout.partitions > 0}
 	if ln := s.dispatch.(*unlimited).last; ln >= 0 {
-		c.lane = s.laneName(ln)
+		c.lane = s.table.name(s.in, ln)
 	}
 	return c, nil
 }

@@ -53,6 +53,7 @@
 //	TestSimulateMatchesTheLessonsModelOnManyKeys   the same on thousands of keys
 //	TestSimulateMatchesTheLessonsModelAcrossPages  the same on a fixed trace across pages
 //	TestPoliciesMatchTheirPlainVersions            each policy = its plain version, slot by slot
+//	TestSweepMatchesThePlainVersions               the same, every layout and policy in one sweep
 //	TestLaneAwareLongRunsMatchThePlainVersion      the same on long lane-aware runs
 //
 // Unexported structures (package konvoy, in their own files):
@@ -629,9 +630,7 @@ func TestOneConsumerRunsBackToBackUnderEveryPolicy(t *testing.T) {
 // Result's counts, and every slot's times agree with its latencies.
 func TestScheduleAccountsForEveryEvent(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		sh := anyShape
-		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
-		events := eventsOf(sh).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		l := layoutGen.Draw(t, "layout")
 		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
@@ -681,9 +680,7 @@ func TestScheduleAccountsForEveryEvent(t *testing.T) {
 // beats the chain of events one lane must run in turn.
 func TestPlanFindsTheSmallestCountThatKeepsUp(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		sh := anyShape
-		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
-		events := eventsOf(sh).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		l := layoutGen.Draw(t, "layout")
 		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
 		cfg := konvoy.PlanConfig{
@@ -732,9 +729,7 @@ func TestPlanFindsTheSmallestCountThatKeepsUp(t *testing.T) {
 // arrived and its lane is free: that run is the ceiling, exactly.
 func TestPlanCeilingIsTheRunWithAConsumerPerEvent(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		sh := anyShape
-		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
-		events := eventsOf(sh).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		l := layoutGen.Draw(t, "layout")
 		plan, err := konvoy.PlanConsumers(konvoy.Values(events), l, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1})
 		if err != nil {
@@ -749,7 +744,9 @@ func TestPlanCeilingIsTheRunWithAConsumerPerEvent(t *testing.T) {
 
 // A sweep's results are those of the same configurations run one by one:
 // each run is its own Simulator, fed every event in input order, whichever
-// worker feeds it and however the batches fall.
+// worker feeds it, however the batches fall and however many passes a
+// memory budget splits the runs into; the runs of a pass share the
+// stream's interned keys and lanes, which depend on the events alone.
 func TestSweepEqualsRunsOneByOne(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
@@ -760,7 +757,11 @@ func TestSweepEqualsRunsOneByOne(t *testing.T) {
 				Options:   []konvoy.Option{konvoy.WithPolicy(rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy"))},
 			}
 		}), 0, 12).Draw(t, "configs")
-		got, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs)
+		// The budget: all at once, or some in each pass, or one a pass
+		// (beside the sweep's own 1.75 MiB, a run takes 64 KiB, 320 KiB
+		// under lane-aware dispatch).
+		budget := rapid.SampledFrom([]int{konvoy.DefaultMaxMemory, 4 << 20, 2_300_000, 2_200_000}).Draw(t, "budget")
+		got, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs, konvoy.WithMaxMemory(budget))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -789,9 +790,7 @@ func TestSweepEqualsRunsOneByOne(t *testing.T) {
 // lanes a free consumer takes each event as it can.
 func TestRunsThatHoldNoBacklogStayWithinTheirConsumers(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		sh := anyShape
-		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
-		events := eventsOf(sh).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		c := rapid.IntRange(1, 8).Draw(t, "consumers")
 		for _, p := range konvoy.Policies() {
 			for _, l := range allLayouts {
@@ -832,18 +831,35 @@ func refLayoutsFor(partitions int) []refLayout {
 	}
 }
 
+// arriving draws events of any shape that arrive all at round 0 or over
+// time.
+var arriving = rapid.Custom(func(t *rapid.T) []konvoy.Event {
+	sh := anyShape
+	sh.arrivals = rapid.Bool().Draw(t, "arrivals")
+	return eventsOf(sh).Draw(t, "events")
+})
+
+// byStepParity is a LaneFunc whose lanes skip some events: a lane for each
+// line and parity of step, none for steps divisible by 3.
+func byStepParity(e konvoy.Event) (string, bool) {
+	return e.Line + "/" + fmt.Sprint(e.Step%2), e.Step%3 != 0
+}
+
+// plainPolicies are the plain versions of the dispatch policies in
+// reference_test.go, by policy.
+var plainPolicies = map[konvoy.Policy]func([]refEvent, int, func(refEvent) *string) []refEvent{
+	konvoy.HeadOfLine: refHeadOfLine,
+	konvoy.LaneAware:  refLaneAware,
+	konvoy.Static:     refStatic,
+}
+
 // Simulate streams and keeps heaps where the lesson sorts and scans; the
 // reference transliterates the lesson's JavaScript, so the two must agree on
 // every measure for every layout, including a custom one whose lanes skip
 // some events, whether events all arrive at round 0 or over time.
 func TestSimulateMatchesTheLessonsModel(t *testing.T) {
-	byStepParity := func(e konvoy.Event) (string, bool) {
-		return e.Line + "/" + fmt.Sprint(e.Step%2), e.Step%3 != 0
-	}
 	rapid.Check(t, func(t *rapid.T) {
-		sh := anyShape
-		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
-		events := eventsOf(sh).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		p := rapid.IntRange(1, 16).Draw(t, "partitions")
 		layouts := append(refLayoutsFor(p), refLayout{konvoy.NewLayout("parity", byStepParity), byStepParity, ""})
@@ -876,6 +892,54 @@ func TestSimulateMatchesTheLessonsModelOnManyKeys(t *testing.T) {
 	})
 }
 
+// The comparison with the plain versions holds on a sweep's interned path
+// too, where every layout and policy runs over one interning of the events,
+// sharing the keys' names and highest steps and each layout's lanes, and
+// the runs keep only their own states: every layout (a LaneFunc's too)
+// under every policy, in one sweep, whatever its memory budget makes of
+// its passes, matches its plain version, result and slot by slot.
+func TestSweepMatchesThePlainVersions(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := arriving.Draw(t, "events")
+		c := rapid.IntRange(1, 8).Draw(t, "consumers")
+		layouts := append(refLayoutsFor(rapid.IntRange(1, 6).Draw(t, "partitions")), refLayout{konvoy.NewLayout("parity", byStepParity), byStepParity, ""})
+		var configs []konvoy.Config
+		for _, l := range layouts {
+			for _, p := range konvoy.Policies() {
+				configs = append(configs, konvoy.Config{Layout: l.layout, Consumers: c, Options: []konvoy.Option{konvoy.WithPolicy(p), konvoy.WithSchedule(len(events) + 1)}})
+			}
+		}
+		budget := rapid.SampledFrom([]int{konvoy.DefaultMaxMemory, 2_200_000}).Draw(t, "budget")
+		got, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs, konvoy.WithMaxMemory(budget))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, cf := range configs {
+			l, p := layouts[i/3], konvoy.Policies()[i%3]
+			policy := plainPolicies[p]
+			if p == konvoy.Static {
+				policy = refStaticOf(l.layout.Partitions())
+			}
+			want := refSimulateWith(events, c, l.lanes, l.handler, policy)
+			if d := gocmp.Diff(want, got[i], cmpopts.IgnoreFields(konvoy.Result{}, "Schedule"), withinPrecision); d != "" {
+				t.Fatalf("%s, %s, %d consumers (-plain +Sweep):\n%s", cf.Layout, p, c, d)
+			}
+			for j, o := range refRun(events, c, l.lanes, policy) {
+				slot, lane := got[i].Schedule[j], ""
+				if l.lanes != nil {
+					if name, ok := l.lanes(events[j]); ok {
+						lane = name
+					}
+				}
+				if slot.Consumer != o.consumer || slot.Start != o.start || slot.Finish != o.finish || slot.Lane != lane {
+					t.Fatalf("%s, %s: event %d ran on consumer %d from %d to %d in lane %q; the plain version says %d from %d to %d in %q",
+						cf.Layout, p, j, slot.Consumer, slot.Start, slot.Finish, slot.Lane, o.consumer, o.start, o.finish, lane)
+				}
+			}
+		}
+	})
+}
+
 // The same comparison on a generated trace of 10,000 events of 5,000 keys,
 // more than one page of key and lane state (4096 each), with
 // arrivals and durations of 1 to 9 rounds, under every policy (lane-aware,
@@ -890,11 +954,6 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 	cfg.Duration = synth.Uniform(1, 9)
 	cfg.Rate = 20
 	events := drain(synth.Events(cfg))
-	plain := map[konvoy.Policy]func([]refEvent, int, func(refEvent) *string) []refEvent{
-		konvoy.HeadOfLine: refHeadOfLine,
-		konvoy.LaneAware:  refLaneAware,
-		konvoy.Static:     refStatic,
-	}
 	for _, p := range konvoy.Policies() {
 		for _, l := range refLayoutsFor(64) {
 			if p == konvoy.LaneAware && l.layout.String() != "convoy" {
@@ -913,7 +972,7 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 			if got.Keys <= 4096 {
 				t.Fatalf("the trace has %d keys; want more than one page", got.Keys)
 			}
-			policy := plain[p]
+			policy := plainPolicies[p]
 			if p == konvoy.Static {
 				policy = refStaticOf(l.layout.Partitions())
 			}
@@ -929,19 +988,12 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 // plain version that knows the whole input, for every layout, with events
 // arriving at once or over time.
 func TestPoliciesMatchTheirPlainVersions(t *testing.T) {
-	plain := map[konvoy.Policy]func([]refEvent, int, func(refEvent) *string) []refEvent{
-		konvoy.HeadOfLine: refHeadOfLine,
-		konvoy.LaneAware:  refLaneAware,
-		konvoy.Static:     refStatic,
-	}
 	rapid.Check(t, func(t *rapid.T) {
-		sh := anyShape
-		sh.arrivals = rapid.Bool().Draw(t, "arrivals")
-		events := eventsOf(sh).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		c := rapid.IntRange(1, 8).Draw(t, "consumers")
 		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
 		for _, l := range refLayoutsFor(rapid.IntRange(1, 6).Draw(t, "partitions")) {
-			policy := plain[p]
+			policy := plainPolicies[p]
 			if p == konvoy.Static {
 				policy = refStaticOf(l.layout.Partitions())
 			}

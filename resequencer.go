@@ -13,13 +13,13 @@ type heldEvent struct {
 // ahead; discard it as a duplicate when its step is already applied or
 // already held. The time an event spends held runs from its own finish to
 // the finish of the event that releases it.
-func (s *Simulator) resequence(i, key, step, finish int, k *keyState) {
+func (s *Simulator) resequence(i, key, step, finish int, k *int) {
 	switch {
-	case step <= k.state:
+	case step <= *k:
 		s.duplicates++
 		s.outcome(i, Duplicate, -1)
-	case step == k.state+1:
-		k.state = step
+	case step == *k+1:
+		*k = step
 		s.outcome(i, Applied, finish)
 		s.release(key, finish, k)
 	default:
@@ -54,19 +54,19 @@ func (s *Simulator) hold(key int, e heldEvent) {
 
 // release applies, at time now, the held events of key k (index key) that
 // now follow on from its state, in step order, in O(1) expected time each.
-func (s *Simulator) release(key, now int, k *keyState) {
+func (s *Simulator) release(key, now int, k *int) {
 	if s.heldByKey[key] == 0 {
 		return
 	}
 	n := 0
 	for {
-		at := heldAt{key, k.state + 1}
+		at := heldAt{key, *k + 1}
 		e, ok := s.held[at]
 		if !ok {
 			break
 		}
 		delete(s.held, at)
-		k.state = e.step
+		*k = e.step
 		s.heldRounds += now - e.finish
 		s.outcome(e.index, Held, now)
 		n++

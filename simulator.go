@@ -33,19 +33,16 @@ import (
 // Add and Result panic, with a "konvoy:" prefix, on a Simulator not made by
 // NewSimulator. A Simulator is not safe for concurrent use.
 type Simulator struct {
-	layout      Layout
-	opts        options
-	consumers   consumerQueue
-	keys        keyTable       // by key index, in order of first appearance
-	laneIndex   map[string]int // line and func lanes by name
-	laneNames   []string       // line and func lanes' names
-	partitions  map[int]int    // partition lanes by partition
-	partitionOf []int          // partition lanes' partitions
-	lanes       paged[lane]
-	lanesOpened int
-	awayLoad    map[laneKey]int      // load keys carry outside their home lane
-	held        map[heldAt]heldEvent // the resequencer's held events by key and step
-	heldByKey   map[int]int          // how many events each key has held
+	layout    Layout
+	opts      options
+	consumers consumerQueue
+	in        *inputs    // the stream's keys, lines and lanes: the Simulator's own, or a Sweep's
+	table     *laneTable // in's table of the layout; nil for a layout without lanes
+	state     paged[int] // by key index: the key's state (the last step applied)
+	lanes     paged[laneRun]
+	slotLanes []int                // with a schedule, each slot's lane (-1: none), named in Result
+	held      map[heldAt]heldEvent // the resequencer's held events by key and step
+	heldByKey map[int]int          // how many events each key has held
 
 	dispatch dispatcher // the policy's own state: headOfLine, laneAware, static or unlimited
 
@@ -117,16 +114,27 @@ func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, err
 	if consumers < 1 || consumers > MaxConsumers {
 		return nil, fmt.Errorf("konvoy: consumers is %d; want 1 to %d", consumers, MaxConsumers)
 	}
-	s := &Simulator{layout: layout, laneIndex: make(map[string]int), opts: collect(opts)}
+	s := &Simulator{layout: layout, opts: collect(opts)}
 	if s.opts.policy > Static {
 		return nil, fmt.Errorf("konvoy: unknown %v", s.opts.policy)
 	}
+	in, at := newInputs([]Layout{layout})
+	s.use(in, at[0])
 	s.consumers = newConsumerQueue(consumers)
 	s.dispatch = newDispatcher(s, s.opts)
 	if s.opts.scheduleLimit > 0 {
 		s.schedule = make([]Slot, 0, min(s.opts.scheduleLimit, 1024))
 	}
 	return s, nil
+}
+
+// use makes s take its events from in, interned, with the lanes of in's
+// table t (-1: none).
+func (s *Simulator) use(in *inputs, t int) {
+	s.in, s.table = in, nil
+	if t >= 0 {
+		s.table = in.tables[t]
+	}
 }
 
 // Add dispatches the next event. An invalid event (see [Simulate]), a key
@@ -153,16 +161,51 @@ func (s *Simulator) Add(e Event) error {
 		s.err = err
 		return err
 	}
-	if s.schedule != nil {
-		s.schedule = append(s.schedule, Slot{Index: s.events, Key: e.Key, Arrival: e.Arrival})
+	var ie internedEvent
+	added := s.in.intern(&e, &ie)
+	ln := -1
+	if s.table != nil {
+		ln = s.table.lane(s.in, &e, &ie, added)
 	}
-	k := s.key(&e)
-	if k < 0 {
-		s.err = s.tooManyKeys(&e)
+	return s.take(&e, &ie, ln)
+}
+
+// addInterned is Add for a run that shares its inputs with others: event
+// e, interned already as ie, in lane ln (-1: none).
+// The run checks in full only an event that its inputs found invalid, or
+// that its own checks concern: a line under line lanes, a recorded
+// partition, the schedule's limit.
+func (s *Simulator) addInterned(e *Event, ie *internedEvent, ln int) error {
+	if s.err != nil {
 		return s.err
 	}
-	ln := s.laneOf(&e, k)
-	s.dispatch.add(e, k, ln)
+	if !ie.valid || s.schedule != nil || s.layout.lanes == lineLanes && ie.line < 0 || s.layout.lanes == recordedLanes {
+		if err := s.check(e); err != nil {
+			s.err = err
+			return err
+		}
+	}
+	return s.take(e, ie, ln)
+}
+
+// take dispatches event e, checked and interned as ie, in lane ln.
+func (s *Simulator) take(e *Event, ie *internedEvent, ln int) error {
+	k := ie.key
+	if k < 0 {
+		s.err = s.tooManyKeys(e)
+		return s.err
+	}
+	if s.schedule != nil {
+		s.schedule = append(s.schedule, Slot{Index: s.events, Key: e.Key, Arrival: e.Arrival})
+		s.slotLanes = append(s.slotLanes, ln)
+	}
+	for s.state.len() <= k {
+		s.state.add(0)
+	}
+	if ln >= s.lanes.len() {
+		s.lane(ln)
+	}
+	s.dispatch.add(*e, k, ln)
 	s.events++
 	s.work += e.Duration
 	s.lastArrival = e.Arrival
@@ -194,11 +237,7 @@ func (s *Simulator) started(e *Event, i, k, ln, id, taken, start int) {
 	if ln >= 0 {
 		l := s.lanes.at(ln)
 		l.free = finish
-		l.load += e.Duration
 		l.addWait(wait)
-		if s.layout.lanes != keyLanes {
-			s.addLaneLoad(k, ln, e.Duration)
-		}
 	}
 	s.rounds = max(s.rounds, finish)
 	if e.Step == 0 {
@@ -208,9 +247,6 @@ func (s *Simulator) started(e *Event, i, k, ln, id, taken, start int) {
 	}
 	if s.schedule != nil {
 		s.schedule[i].Consumer, s.schedule[i].Taken, s.schedule[i].Start, s.schedule[i].Finish = id, taken, start, finish
-		if ln >= 0 {
-			s.schedule[i].Lane = s.laneName(ln)
-		}
 	}
 }
 
@@ -288,31 +324,18 @@ func (s *Simulator) check(e *Event) error {
 	return nil
 }
 
-// key returns the index of e's key, recording a new key in order of first
-// appearance, with its lane under key lanes, and raises the key's highest
-// step; -1 when the key is new and the simulator holds all the keys it can.
-func (s *Simulator) key(e *Event) int {
-	i, added := s.keys.index(e.Key)
-	if i < 0 {
-		return -1
-	}
-	k := s.keys.at(i)
-	if added {
-		switch s.layout.lanes {
-		case partitionLanes:
-			k.partLane = int32(s.partitionLane(KafkaPartition(e.Key, s.layout.partitions)))
-		case keyLanes:
-			s.lanes.add(lane{opened: -1})
-		}
-	}
-	k.highest = max(k.highest, e.Step)
-	return i
-}
-
 // tooManyKeys returns the error for event e, whose key is one more than a
 // simulator holds.
 func (s *Simulator) tooManyKeys(e *Event) error {
-	return eventError(s.events, e.Key, "", 0, fmt.Sprintf("the run has %d distinct keys already, the most one simulator holds", s.keys.len()), ErrTooManyKeys)
+	return eventError(s.events, e.Key, "", 0, fmt.Sprintf("the run has %d distinct keys already, the most one simulator holds", s.in.keys.len()), ErrTooManyKeys)
+}
+
+// laneCount returns the lanes opened over the run.
+func (s *Simulator) laneCount() int {
+	if s.table == nil {
+		return 0
+	}
+	return s.table.len()
 }
 
 // Result finishes the run, applies the events still pending and returns the
@@ -338,12 +361,12 @@ func (s *Simulator) Result() (Result, error) {
 	responseHi, responseLo := s.responseSum()
 	r := Result{
 		Events:         s.events,
-		Keys:           s.keys.len(),
+		Keys:           s.in.keys.len(),
 		Work:           s.work,
 		Rounds:         s.rounds,
 		BackwardWrites: s.backwardWrites,
 		Skipped:        s.skipped,
-		Lanes:          s.lanesOpened,
+		Lanes:          s.laneCount(),
 		Duplicates:     s.duplicates,
 		Buffered:       s.buffered,
 		MaxBuffered:    s.maxBuffered,
@@ -355,14 +378,21 @@ func (s *Simulator) Result() (Result, error) {
 		WorstLanes:     s.worstLanes(5),
 		Schedule:       s.schedule,
 	}
-	if ln, key, load := s.heaviest(); ln >= 0 {
-		r.HeaviestLane, r.HeaviestLaneName = s.lanes.at(ln).load, s.laneName(ln)
-		r.HeaviestKey, r.HeaviestKeyLoad = s.keys.at(key).name, load
+	if s.table != nil {
+		if ln, key, load := s.table.heaviest(); ln >= 0 {
+			r.HeaviestLane, r.HeaviestLaneName = s.table.lanes.at(ln).load, s.table.name(s.in, ln)
+			r.HeaviestKey, r.HeaviestKeyLoad = s.in.keyName(key), load
+		}
 	}
-	for i := range s.keys.len() {
-		k := s.keys.at(i)
-		if k.state != k.highest {
-			r.WrongKeys = append(r.WrongKeys, s.keys.at(i).name)
+	for i, ln := range s.slotLanes {
+		if ln >= 0 {
+			r.Schedule[i].Lane = s.table.name(s.in, ln)
+		}
+	}
+	for i := range s.in.keys.len() {
+		k := s.in.keys.at(i)
+		if *s.state.at(i) != k.highest {
+			r.WrongKeys = append(r.WrongKeys, k.name)
 		}
 	}
 	r.WrongFinal = len(r.WrongKeys)

@@ -77,20 +77,21 @@ func (st *static) add(e Event, k, ln int) {
 // [RoundRobinAssignor], and by the order in which it opened otherwise. It
 // takes O(1) time once the lane has run an event.
 func (st *static) owner(ln int) owner {
+	s := st.s
+	n, c := s.layout.partitions, s.consumers.n
+	if n == 0 || s.opts.assignor == FirstSeenAssignor {
+		m := int32(ln % c) // lanes are numbered in the order they opened
+		return owner{id: m, member: m, set: true}
+	}
 	if ln < len(st.owners) && st.owners[ln].set {
 		return st.owners[ln]
 	}
-	s := st.s
-	n, c := s.layout.partitions, s.consumers.n
 	var o owner
 	switch {
-	case n == 0 || s.opts.assignor == FirstSeenAssignor:
-		m := int32(s.lanes.at(ln).opened % c)
-		o = owner{id: m, member: m, set: true}
 	case s.opts.assignor == RoundRobinAssignor:
-		o = st.queued(s.partitionOf[ln] % c)
+		o = st.queued(s.table.lanes.at(ln).of % c)
 	default:
-		o = st.queued(rangeOwner(s.partitionOf[ln], n, c))
+		o = st.queued(rangeOwner(s.table.lanes.at(ln).of, n, c))
 	}
 	if ln >= len(st.owners) {
 		st.owners = slices.Grow(st.owners, ln+1-len(st.owners))[:ln+1]

@@ -3,7 +3,9 @@ package konvoy
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -35,64 +37,220 @@ const (
 // positions (lines of a file) can say where the failing one is.
 const SweepAhead = sweepBatch * sweepBatches
 
-// Sweep runs every configuration over one pass of events, in parallel on
-// up to GOMAXPROCS goroutines, and returns their results in the order of
-// configs, the same whatever the goroutines' timing; no configurations give
-// no results, and the stream is not read. It reads the stream once,
-// whatever the number of configurations, and holds at most
-// [SweepAhead] events beyond what each run holds itself.
+// DefaultMaxMemory is the memory a [Sweep] plans for unless told otherwise
+// with [WithMaxMemory]: 1 GiB.
+const DefaultMaxMemory = 1 << 30
+
+// SweepOption changes how [Sweep] runs.
+type SweepOption func(*sweepOptions)
+
+type sweepOptions struct {
+	maxMemory int
+}
+
+// WithMaxMemory sets the memory a [Sweep] may plan for, in bytes; the
+// default is [DefaultMaxMemory]. It panics, with a "konvoy:" prefix, when
+// bytes < 1.
+func WithMaxMemory(bytes int) SweepOption {
+	if bytes < 1 {
+		panic(fmt.Sprintf("konvoy: WithMaxMemory(%d): want at least 1 byte", bytes))
+	}
+	return func(o *sweepOptions) { o.maxMemory = bytes }
+}
+
+// Sweep runs every configuration over events and returns their results in
+// the order of configs, the same whatever the goroutines' timing and
+// however the runs are batched; no configurations give no results, and the
+// stream is not read. It is the way to run many configurations over one
+// stream: each event is decoded, its key and line numbered, its own faults
+// checked and its lane under each layout found once for all the runs of a
+// pass, and each run keeps only its own state, a few bytes a key. The runs
+// of a pass go in parallel on up to GOMAXPROCS goroutines, and Sweep holds
+// at most [SweepAhead] events beyond what each run holds itself.
+//
+// Sweep plans its memory, [DefaultMaxMemory] or [WithMaxMemory]'s: what
+// the stream's keys and lanes take once, some 90 bytes a key and 24 a lane
+// (16 a key more under layouts that do not give each key a lane), and what
+// each run takes for them, 8 bytes a key and 32 a lane (56 under
+// [LaneAware]), with 64 KiB a run besides (320 KiB under LaneAware) and
+// 128 bytes for each consumer that takes an event. When the runs would not
+// fit at once, the runs at the end of configs give way and run in a pass
+// of their own after the others, each pass reading the stream again:
+// events must then yield the same events each time it is ranged over, as
+// a stream of a slice ([Values]) or of a file read afresh does. The plan
+// leaves out what a run's backlog holds ([WithMaxBacklog] bounds that) and
+// the garbage collector's headroom.
 //
 // Sweep returns the error of the first event, in input order, that a run
 // fails at, of the first such run in configs (an invalid configuration
-// fails at the first event); or, when every run took every event, the
-// stream's first error; or ctx's error when ctx is done first. Each run's
-// memory is its [Simulator]'s. Sweep panics, with a "konvoy:" prefix, when
+// fails at the first event), which may take passes over the events up to
+// it; or, when every run took every event, the stream's first error; or
+// ctx's error when ctx is done first. A single run whose state alone
+// outgrows the memory fails, at the event where Sweep finds it, with an
+// [EventError] that says so. Sweep panics, with a "konvoy:" prefix, when
 // events or an option is nil.
-func Sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config) ([]Result, error) {
+func Sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config, opts ...SweepOption) ([]Result, error) {
 	if events == nil {
 		panic("konvoy: Sweep: events is nil")
+	}
+	o := sweepOptions{maxMemory: DefaultMaxMemory}
+	for i, opt := range opts {
+		if opt == nil {
+			panic(fmt.Sprintf("konvoy: Sweep: option %d is nil", i))
+		}
+		opt(&o)
 	}
 	if len(configs) == 0 {
 		return nil, nil
 	}
-	sims := make([]*Simulator, len(configs))
-	ordered := make([]bool, len(configs))
-	var first *sweepError
-	for i, c := range configs {
-		s, err := NewSimulator(c.Layout, c.Consumers, c.Options...)
-		if err != nil && first == nil {
-			first = &sweepError{index: 0, run: i, err: err}
+	for _, c := range configs {
+		if _, err := NewSimulator(c.Layout, c.Consumers, c.Options...); err != nil {
+			return nil, err
 		}
-		sims[i], ordered[i] = s, c.orderedOnly
+	}
+	return sweepPasses(ctx, events, configs, o.maxMemory)
+}
+
+// sweepPasses runs the configurations, valid all, in as many passes over
+// events as maxMemory needs; see Sweep.
+func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []Config, maxMemory int) ([]Result, error) {
+	results := make([]Result, len(configs))
+	todo := make([]int, len(configs))
+	for i := range todo {
+		todo[i] = i
+	}
+	var first *sweepError
+	var streamErr error
+	limit := math.MaxInt // the events a pass need read: after an error, those up to it
+	var seen sweepSizes
+	for len(todo) > 0 {
+		p := newSweepPass(configs, todo, maxMemory)
+		p.seen = seen
+		err := p.feed(ctx, events, limit)
+		if e := p.wait(); ctx.Err() != nil {
+			return nil, ctx.Err()
+		} else if e != nil && e.before(first) {
+			first, limit = e, min(limit, e.index+1)
+		}
+		if err != nil && streamErr == nil {
+			streamErr, limit = err, min(limit, p.read)
+		}
+		if first == nil && streamErr == nil {
+			if err := p.results(results); err != nil {
+				return nil, err
+			}
+		}
+		todo, seen = p.deferred(), p.sizes()
 	}
 	if first != nil {
 		return nil, first.err
 	}
-	f := newFanOut(sims, ordered, runtime.GOMAXPROCS(0))
-	err := f.feed(ctx, events)
-	if first = f.wait(); first != nil {
-		return nil, first.err
+	if streamErr != nil {
+		return nil, streamErr
 	}
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Result, len(sims))
-	for i, s := range sims {
-		r, err := s.Result()
-		if err != nil {
-			return nil, err
-		}
-		out[i] = r
-	}
-	return out, nil
+	return results, nil
 }
 
-// sweepEvents is a run of consecutive events of the stream.
+// What a sweep plans for, in bytes, beside its lane tables' (see
+// laneTable.bytes) and its runs' (see sweepRun.bytes); memory_internal_test.go
+// checks them against what sweeps allocate.
+const (
+	keyBytes       = 88               // a key's keyName (24), its hash slot (8, 1⅓ to 2⅔ times over, and as much again while the table grows)
+	stateBytes     = 8                // a run's state of a key
+	laneRunBytes   = 32               // a run's laneRun of a lane
+	queueBytes     = 24               // a run's laneQueue of a lane, under LaneAware
+	ownerBytes     = 88               // a Static run's owner of a partition lane, dealt by number (24, as it grows), and its member's entry (64)
+	runBytes       = 64 << 10         // a run's histograms, heaps and lists, at the least
+	laneAwareBytes = 256 << 10        // a LaneAware run's list of held events, as it grows
+	consumerBytes  = 128              // a consumer that has taken an event
+	keysBytes      = 256 << 10        // a key table's recent-key cache and smallest table
+	batchBytes     = 128 * SweepAhead // the batches in flight: each event, interned, with its lanes
+)
+
+// sweepRun is one run of a pass, and what planning its memory needs.
+type sweepRun struct {
+	config int // index in the configurations
+	sim    *Simulator
+	group  int // the inputs it takes
+	table  int // its layout's lane table in them; -1: none
+}
+
+// bytes returns what run r takes, by the plan, for keys keys, lanes lanes
+// and events events, which bound the consumers that take one.
+func (r *sweepRun) bytes(keys, lanes, events int) int {
+	perLane, fixed := laneRunBytes, runBytes
+	switch o := r.sim.opts; {
+	case o.policy == LaneAware:
+		perLane, fixed = perLane+queueBytes, fixed+laneAwareBytes
+	case o.policy == Static && r.sim.layout.partitions > 0 && o.assignor != FirstSeenAssignor:
+		perLane += ownerBytes
+	}
+	return fixed + keys*stateBytes + lanes*perLane + consumerBytes*min(r.sim.consumers.n, events)
+}
+
+// sweepSizes is how many keys each group's inputs had, and how many lanes
+// each layout, at the end of a pass: what the next pass will meet, so that
+// it stops the runs that will not fit at once.
+type sweepSizes struct {
+	keys    [2]int
+	events  int
+	layouts []Layout
+	lanes   []int
+}
+
+// lanesOf returns the lanes of layout l the sizes count, 0 if none.
+func (z *sweepSizes) lanesOf(l Layout) int {
+	for i, m := range z.layouts {
+		if m.Equal(l) {
+			return z.lanes[i]
+		}
+	}
+	return 0
+}
+
+// sizes returns the sizes of the pass's inputs now, no smaller than those
+// of earlier passes.
+func (p *sweepPass) sizes() sweepSizes {
+	z := sweepSizes{keys: p.seen.keys, events: max(p.seen.events, p.read)}
+	for g, gr := range p.groups {
+		if gr.in == nil {
+			continue
+		}
+		z.keys[g] = max(z.keys[g], gr.in.keys.len())
+		for _, t := range gr.in.tables {
+			z.layouts = append(z.layouts, t.layout)
+			z.lanes = append(z.lanes, max(t.len(), p.seen.lanesOf(t.layout)))
+		}
+	}
+	return z
+}
+
+// sweepGroup is the inputs of a pass shared by the runs that take the
+// same events: every event, or only those that change state.
+type sweepGroup struct {
+	in      *inputs
+	ordered bool
+}
+
+// sweepEvents is a run of consecutive events of the stream, with each
+// group's interned events.
 type sweepEvents struct {
 	start   int // the input index of events[0]
 	events  []Event
+	groups  [2]sweepInterned
+	active  int          // runs still in the pass: those before it
 	bytes   int          // of the events' keys and lines
 	pending atomic.Int32 // workers yet to finish with it
+}
+
+// sweepInterned is what one group's runs take of a batch: its events
+// interned, each with its index in the batch and its lane under each of
+// the group's lane tables, stride a row.
+type sweepInterned struct {
+	at     []int32
+	events []internedEvent
+	lanes  []int32
+	stride int
 }
 
 // sweepError is the error of the run with index run at input index index.
@@ -102,141 +260,292 @@ type sweepError struct {
 }
 
 // before orders errors by input index, then by run, so that the error
-// returned does not depend on how runs are spread over workers.
+// returned does not depend on how runs are spread over workers or passes.
 func (e *sweepError) before(o *sweepError) bool {
 	return o == nil || e.index < o.index || e.index == o.index && e.run < o.run
 }
 
-// fanOut feeds every event to every simulator, in input order, spreading
-// the simulators over worker goroutines: each simulator belongs to one
-// worker, which feeds it each batch in turn while the reader fills the next
-// one. The batches are recycled, so memory does not grow with the events.
-type fanOut struct {
-	workers []chan *sweepEvents
-	free    chan *sweepEvents
-	next    int // the input index of the next batch's first event
-	failed  atomic.Bool
-	wg      sync.WaitGroup
-	errs    []*sweepError // per worker: its first error
+// sweepPass is one pass of a sweep over the stream: the runs that fit
+// in memory at its start, each event interned once for them, spread over
+// worker goroutines; each run belongs to one worker, which feeds it each
+// batch in turn while the reader fills the next one. The batches are
+// recycled, so memory does not grow with the events. When the runs outgrow
+// the memory, the reader stops the last ones, which the next pass runs.
+type sweepPass struct {
+	runs      []*sweepRun
+	groups    [2]sweepGroup
+	active    int // runs 0 … active−1 go on; the others wait for the next pass
+	maxMemory int
+	read      int // events read, errors aside
+	memErr    *sweepError
+	seen      sweepSizes // the keys and lanes a pass before this one read
+	workers   []chan *sweepEvents
+	free      chan *sweepEvents
+	failed    atomic.Bool
+	wg        sync.WaitGroup
+	errs      []*sweepError // per worker: its first error
 }
 
-// newFanOut starts up to n workers, at least one, for sims; a simulator
-// marked ordered takes only the events that change state.
-func newFanOut(sims []*Simulator, ordered []bool, n int) *fanOut {
-	n = max(1, min(n, len(sims)))
-	f := &fanOut{free: make(chan *sweepEvents, sweepBatches), errs: make([]*sweepError, n)}
-	for range sweepBatches {
-		f.free <- &sweepEvents{events: make([]Event, 0, sweepBatch)}
+// newSweepPass returns the pass of the configurations todo, whose runs are
+// made, and starts its workers, up to GOMAXPROCS.
+func newSweepPass(configs []Config, todo []int, maxMemory int) *sweepPass {
+	p := &sweepPass{active: len(todo), maxMemory: maxMemory, free: make(chan *sweepEvents, sweepBatches)}
+	var layouts [2][]Layout
+	for _, ci := range todo {
+		c := configs[ci]
+		s, _ := NewSimulator(c.Layout, c.Consumers, c.Options...) // checked by Sweep
+		g := 0
+		if c.orderedOnly {
+			g = 1
+		}
+		p.runs = append(p.runs, &sweepRun{config: ci, sim: s, group: g})
+		layouts[g] = append(layouts[g], c.Layout)
 	}
+	for g := range p.groups {
+		if len(layouts[g]) == 0 {
+			continue
+		}
+		in, at := newInputs(layouts[g])
+		p.groups[g] = sweepGroup{in: in, ordered: g == 1}
+		i := 0
+		for _, r := range p.runs {
+			if r.group == g {
+				r.table = at[i]
+				r.sim.use(in, at[i])
+				i++
+			}
+		}
+	}
+	for range sweepBatches {
+		p.free <- &sweepEvents{events: make([]Event, 0, sweepBatch)}
+	}
+	n := max(1, min(runtime.GOMAXPROCS(0), len(p.runs)))
+	p.errs = make([]*sweepError, n)
 	for w := range n {
 		in := make(chan *sweepEvents, sweepBatches)
-		f.workers = append(f.workers, in)
+		p.workers = append(p.workers, in)
 		var mine []int
-		for i := w; i < len(sims); i += n {
+		for i := w; i < len(p.runs); i += n {
 			mine = append(mine, i)
 		}
-		f.wg.Add(1)
-		go f.work(w, sims, ordered, mine, in)
+		p.wg.Add(1)
+		go p.work(w, mine, in)
 	}
-	return f
+	return p
 }
 
-// work feeds the batches that arrive on in to the simulators mine of sims,
-// recording the first error, at the lowest input index.
-func (f *fanOut) work(w int, sims []*Simulator, ordered []bool, mine []int, in <-chan *sweepEvents) {
-	defer f.wg.Done()
+// work feeds the batches that arrive on in to the runs mine, recording
+// the first error, at the lowest input index. A run stopped for the next
+// pass is dropped, and its memory with it.
+func (p *sweepPass) work(w int, mine []int, in <-chan *sweepEvents) {
+	defer p.wg.Done()
 	for b := range in {
-		for _, si := range mine {
-			if sims[si].err != nil {
+		for _, ri := range mine {
+			r := p.runs[ri]
+			if ri >= b.active {
+				r.sim = nil
 				continue
 			}
-			for i, e := range b.events {
-				if ordered[si] && e.Step == 0 {
-					continue
+			if r.sim.err != nil {
+				continue
+			}
+			if err := p.feedRun(r, b); err != nil {
+				if err.before(p.errs[w]) {
+					p.errs[w] = err
 				}
-				if err := sims[si].Add(e); err != nil {
-					var ev *EventError
-					if ordered[si] && errors.As(err, &ev) {
-						ev.Index = b.start + i // not the index among the events it took
-					}
-					if e := (&sweepError{index: b.start + i, run: si, err: err}); e.before(f.errs[w]) {
-						f.errs[w] = e
-					}
-					f.failed.Store(true)
-					break
-				}
+				p.failed.Store(true)
 			}
 		}
 		if b.pending.Add(-1) == 0 {
 			b.events, b.bytes = b.events[:0], 0
-			f.free <- b
+			for g := range b.groups {
+				bg := &b.groups[g]
+				bg.at, bg.events, bg.lanes = bg.at[:0], bg.events[:0], bg.lanes[:0]
+			}
+			p.free <- b
 		}
 	}
 }
 
-// feed reads events in batches and hands each to every worker, until the
-// stream ends or fails, a simulator fails, or ctx is done; it returns the
-// stream's error or ctx's.
-func (f *fanOut) feed(ctx context.Context, events iter.Seq2[Event, error]) error {
-	b := <-f.free
+// feedRun feeds batch b to run r, and returns the error it fails at.
+func (p *sweepPass) feedRun(r *sweepRun, b *sweepEvents) *sweepError {
+	g := &b.groups[r.group]
+	s := r.sim
+	for j := range g.events {
+		ln := -1
+		if r.table >= 0 {
+			ln = int(g.lanes[j*g.stride+r.table])
+		}
+		at := int(g.at[j])
+		if err := s.addInterned(&b.events[at], &g.events[j], ln); err != nil {
+			var ev *EventError
+			if p.groups[r.group].ordered && errors.As(err, &ev) {
+				ev.Index = b.start + at // not the index among the events it took
+			}
+			return &sweepError{index: b.start + at, run: r.config, err: err}
+		}
+	}
+	return nil
+}
+
+// feed reads events in batches, interning each for every group, and hands
+// each batch to every worker, until the stream ends or fails, a run fails,
+// ctx is done, or limit events are read; it returns the stream's error or
+// ctx's.
+func (p *sweepPass) feed(ctx context.Context, events iter.Seq2[Event, error], limit int) error {
+	b := <-p.free
 	for e, err := range events {
 		if err != nil {
-			f.send(b)
+			p.send(b)
 			return err
 		}
-		b.events = append(b.events, e)
-		b.bytes += len(e.Key) + len(e.Line)
+		if p.read == limit {
+			break
+		}
+		p.intern(b, &e)
+		p.read++
 		if len(b.events) < sweepBatch && b.bytes < sweepBatchBytes {
 			continue
 		}
-		if !f.send(b) {
+		p.plan(b)
+		if !p.send(b) {
 			return nil
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		b = <-f.free
-		// A run fails before the batch it fails in is freed, and batches
-		// are freed in the order sent: so a free batch found after a
-		// failure is the failing one, and reading on would go more than
-		// SweepAhead events past the failing event.
-		if f.failed.Load() {
-			f.free <- b
+		// A batch comes free once every worker is done with it, so a run
+		// that failed in it has said so by then: stopping here, the reader
+		// is at most the batches in flight ahead of it (SweepAhead).
+		if b = <-p.free; p.failed.Load() {
+			p.free <- b
 			return nil
 		}
 	}
-	f.send(b)
+	p.plan(b)
+	p.send(b)
 	return ctx.Err()
 }
 
-// send hands b to every worker, and reports whether the simulators are all
-// still well; an empty b goes back to the free list.
-func (f *fanOut) send(b *sweepEvents) bool {
-	if len(b.events) == 0 {
-		f.free <- b
-		return !f.failed.Load()
+// intern adds event e to batch b, interned for each group.
+func (p *sweepPass) intern(b *sweepEvents, e *Event) {
+	at := int32(len(b.events))
+	b.events = append(b.events, *e)
+	b.bytes += len(e.Key) + len(e.Line)
+	for g := range p.groups {
+		gr := &p.groups[g]
+		if gr.in == nil || gr.ordered && e.Step == 0 {
+			continue
+		}
+		bg := &b.groups[g]
+		ie := internedEvent{valid: gr.in.valid(e)}
+		added := gr.in.intern(e, &ie)
+		for _, t := range gr.in.tables {
+			bg.lanes = append(bg.lanes, int32(t.lane(gr.in, e, &ie, added)))
+		}
+		bg.at = append(bg.at, at)
+		bg.events = append(bg.events, ie)
+		bg.stride = len(gr.in.tables)
 	}
-	b.start = f.next
-	f.next += len(b.events)
-	b.pending.Store(int32(len(f.workers)))
-	for _, in := range f.workers {
+}
+
+// plan stops the last runs of the pass, for the next one, while the runs
+// would take more memory than the pass may, at the keys and lanes read so
+// far, or met by an earlier pass; a single run left that does not fit
+// fails at the last event read.
+func (p *sweepPass) plan(b *sweepEvents) {
+	z := p.sizes()
+	for p.active > 0 {
+		used := batchBytes
+		for g, gr := range p.groups {
+			if gr.in == nil {
+				continue
+			}
+			used += keysBytes + z.keys[g]*keyBytes
+			for _, t := range gr.in.tables {
+				used += t.bytes(z.keys[g], z.lanesOf(t.layout))
+			}
+		}
+		for _, r := range p.runs[:p.active] {
+			lanes := 0
+			if r.table >= 0 {
+				lanes = z.lanesOf(r.sim.layout)
+			}
+			used += r.bytes(z.keys[r.group], lanes, z.events)
+		}
+		if used <= p.maxMemory {
+			return
+		}
+		if p.active == 1 {
+			p.memErr = p.tooBig(b, used)
+			p.failed.Store(true)
+			return
+		}
+		p.active--
+	}
+}
+
+// tooBig returns the error of the one run left in the pass, which needs
+// used bytes at the last event of b, more than the pass may take.
+func (p *sweepPass) tooBig(b *sweepEvents, used int) *sweepError {
+	r := p.runs[0]
+	i := len(b.events) - 1
+	want := fmt.Sprintf("the run of %s, %s, on %d consumers needs some %d bytes for the keys and lanes so far, more than the sweep's %d (WithMaxMemory)",
+		r.sim.layout, r.sim.opts.policy, r.sim.consumers.n, used, p.maxMemory)
+	return &sweepError{index: b.start + i, run: r.config, err: eventError(b.start+i, b.events[i].Key, "", 0, want, nil)}
+}
+
+// send hands b to every worker, and reports whether the runs are all still
+// well; an empty b goes back to the free list.
+func (p *sweepPass) send(b *sweepEvents) bool {
+	if len(b.events) == 0 {
+		p.free <- b
+		return !p.failed.Load()
+	}
+	b.start = p.read - len(b.events)
+	b.active = p.active
+	b.pending.Store(int32(len(p.workers)))
+	for _, in := range p.workers {
 		in <- b
 	}
-	return !f.failed.Load()
+	return !p.failed.Load()
 }
 
 // wait lets the workers finish and returns the error at the lowest input
-// index, if any simulator failed, of the first simulator among equals.
-func (f *fanOut) wait() *sweepError {
-	for _, in := range f.workers {
+// index, if any run failed, of the first run among equals.
+func (p *sweepPass) wait() *sweepError {
+	for _, in := range p.workers {
 		close(in)
 	}
-	f.wg.Wait()
-	var first *sweepError
-	for _, e := range f.errs {
+	p.wg.Wait()
+	first := p.memErr
+	for _, e := range p.errs {
 		if e != nil && e.before(first) {
 			first = e
 		}
 	}
 	return first
+}
+
+// results puts the results of the runs that went through the pass in
+// place.
+func (p *sweepPass) results(out []Result) error {
+	for _, r := range p.runs[:p.active] {
+		res, err := r.sim.Result()
+		if err != nil {
+			return err
+		}
+		out[r.config] = res
+	}
+	return nil
+}
+
+// deferred returns the configurations whose runs were stopped for the next
+// pass.
+func (p *sweepPass) deferred() []int {
+	var todo []int
+	for _, r := range p.runs[p.active:] {
+		todo = append(todo, r.config)
+	}
+	return todo
 }

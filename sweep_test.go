@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
@@ -26,15 +28,20 @@ func manyEvents(n int) []konvoy.Event {
 // run in the configurations among those failing there, however the runs
 // are spread over workers: here a run that fails late comes first, and two
 // that fail at the same, earlier, event come after it.
+// The same holds when a memory budget gives each run a pass of its own.
 func TestSweepReturnsTheEarliestError(t *testing.T) {
 	events := manyEvents(30000)
 	events[20000].Arrival = 0 // every run fails here
-	for range 5 {
+	for i := range 6 {
+		budget := konvoy.DefaultMaxMemory
+		if i%2 == 1 {
+			budget = onePerPass
+		}
 		_, err := konvoy.Sweep(context.Background(), konvoy.Values(events), []konvoy.Config{
 			{Layout: konvoy.Free, Consumers: 2, Options: []konvoy.Option{konvoy.WithMaxBacklog(2)}},        // event 25000's backlog: never reached
 			{Layout: konvoy.LineConvoy, Consumers: 4, Options: []konvoy.Option{konvoy.WithSchedule(9000)}}, // event 9000
 			{Layout: konvoy.Convoy, Consumers: 3, Options: []konvoy.Option{konvoy.WithSchedule(9000)}},     // event 9000 too
-		})
+		}, konvoy.WithMaxMemory(budget))
 		var ev *konvoy.EventError
 		if !errors.As(err, &ev) || ev.Index != 9000 || !errors.Is(err, konvoy.ErrScheduleFull) ||
 			err.Error() != `konvoy: event 9000 (key "K5"): schedule limit reached: WithSchedule(9000) keeps the schedule of runs of at most 9000 events` {
@@ -99,6 +106,46 @@ func TestSweepReadsLittlePastAFailure(t *testing.T) {
 		if _, err := konvoy.Sweep(context.Background(), stream, configs); !errors.Is(err, konvoy.ErrScheduleFull) || read > 100+konvoy.SweepAhead {
 			t.Fatalf("error %v after %d events; want the schedule limit at event 100 within %d events", err, read, konvoy.SweepAhead)
 		}
+	}
+}
+
+// onePerPass is a memory budget that fits one small run a pass, not under
+// LaneAware, beside the sweep's own 1.75 MiB of batches and key table.
+const onePerPass = 1_930_000
+
+// A sweep whose runs do not fit in its memory at once runs them in passes,
+// reading the stream again for each, with the results of one pass.
+func TestSweepPassesWithinItsMemory(t *testing.T) {
+	events := manyEvents(20000)
+	passes := 0
+	stream := func(yield func(konvoy.Event, error) bool) {
+		passes++
+		for _, e := range events {
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
+	var configs []konvoy.Config
+	for _, l := range []konvoy.Layout{konvoy.Free, konvoy.Convoy, konvoy.LineConvoy} {
+		configs = append(configs, konvoy.Config{Layout: l, Consumers: 3, Options: []konvoy.Option{konvoy.WithPolicy(konvoy.Static)}})
+	}
+	want, err := konvoy.Sweep(context.Background(), stream, configs)
+	if err != nil || passes != 1 {
+		t.Fatalf("%d passes, error %v; want 1 pass, no error", passes, err)
+	}
+	passes = 0
+	got, err := konvoy.Sweep(context.Background(), stream, configs, konvoy.WithMaxMemory(onePerPass))
+	if err != nil || passes != len(configs) {
+		t.Fatalf("%d passes, error %v; want %d passes, no error", passes, err, len(configs))
+	}
+	if d := gocmp.Diff(want, got); d != "" {
+		t.Fatalf("results in passes (-one pass +passes):\n%s", d)
+	}
+	_, err = konvoy.Sweep(context.Background(), stream, configs, konvoy.WithMaxMemory(100<<10))
+	var ev *konvoy.EventError
+	if !errors.As(err, &ev) || ev.Index != 4095 || !strings.Contains(err.Error(), "more than the sweep's 102400 (WithMaxMemory)") {
+		t.Fatalf("error %v; want the first run's, too big alone, at the first batch's last event", err)
 	}
 }
 
@@ -183,5 +230,35 @@ func TestCompareSelectiveWithoutOrderedSteps(t *testing.T) {
 	c, err := konvoy.CompareSelective(context.Background(), konvoy.Values(events), 2, nil)
 	if err != nil || c.Share != 0 || c.Formula != 0 || c.Simulated != 1 || c.Free.Events != 3 || c.OrderedFree.Events != 0 {
 		t.Fatalf("%+v, %v", c, err)
+	}
+}
+
+// A sweep checks the stream's own faults once for all its runs, and its
+// runs check their own; either way the error is the one Simulate gives the
+// first of the runs that fail at the earliest event.
+func TestSweepChecksEventsAsSimulateDoes(t *testing.T) {
+	for _, bad := range []konvoy.Event{
+		{Key: "", Line: "L", Step: 1, Duration: 1, Arrival: 9},
+		{Key: "X", Line: "L", Step: -1, Duration: 1, Arrival: 9},
+		{Key: "X", Line: "L", Step: 1, Duration: -1, Arrival: 9},
+		{Key: "X", Line: "L", Step: 1, Duration: 1, Arrival: -1},
+		{Key: "X", Line: "L", Step: 1, Duration: 1, Arrival: 3},
+		{Key: "X", Line: "L", Step: 1, Duration: math.MaxInt - 5, Arrival: 9},
+		{Key: "X", Line: "L", Step: 1, Duration: 1, Arrival: math.MaxInt - 5},
+		{Key: "X", Line: "", Step: 1, Duration: 1, Arrival: 9},
+	} {
+		events := []konvoy.Event{{Key: "A", Line: "L", Step: 1, Duration: 2, Arrival: 4}, bad, {Key: "A", Line: "L", Step: 2, Duration: 1, Arrival: 9}}
+		configs := []konvoy.Config{{Layout: konvoy.Free, Consumers: 2}, {Layout: konvoy.LineConvoy, Consumers: 2}, {Layout: konvoy.Convoy, Consumers: 1, Options: []konvoy.Option{konvoy.WithSchedule(1)}}}
+		var want error
+		at := len(events)
+		for _, c := range configs {
+			var ev *konvoy.EventError
+			if _, err := konvoy.Simulate(events, c.Layout, c.Consumers, c.Options...); errors.As(err, &ev) && ev.Index < at {
+				want, at = err, ev.Index
+			}
+		}
+		if _, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs); fmt.Sprint(err) != fmt.Sprint(want) {
+			t.Errorf("%+v: sweep's error %v; want %v", bad, err, want)
+		}
 	}
 }

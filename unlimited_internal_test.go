@@ -44,7 +44,7 @@ func TestUnlimitedIsHeadOfLineWithAConsumerPerEvent(t *testing.T) {
 		}
 		lane := ""
 		if ln := s.dispatch.(*unlimited).last; ln >= 0 {
-			lane = s.laneName(ln)
+			lane = s.table.name(s.in, ln)
 		}
 		got, err := s.Result()
 		if err != nil {

@@ -116,6 +116,7 @@ type options struct {
 	peak       float64
 	reader     eventlog.Reader
 	maxBacklog int // -max-backlog: the events all runs may hold, 0 for no limit
+	maxMemory  int // -max-memory: the bytes all runs may take
 
 	all          bool           // -layouts all: recorded joins them when the trace has partitions
 	consumersSet bool           // -consumers was given
@@ -204,6 +205,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	c.Float64Var(&opt.peak, "peak", lesson.PeakRate, "the peak write `rate`, in events/s, of the capacity table")
 	reader := c.traceFlags(&opt.events)
 	c.backlog(&opt.maxBacklog)
+	c.memory(&opt.maxMemory)
 	c.plotFlags(&opt.plot, &opt.plotFormats)
 	if err := c.parse(args); err != nil {
 		return opt, err

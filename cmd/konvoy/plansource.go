@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
@@ -45,7 +46,7 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool) (*planSource
 	path := r.Name
 	if path == "-" {
 		var err error
-		if path, err = copyStdin(stdin); err != nil {
+		if path, err = copyStdin(stdin, "konvoy plan"); err != nil {
 			return nil, err
 		}
 		src.Name, src.temp = "<stdin>", path
@@ -83,11 +84,12 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool) (*planSource
 }
 
 // copyStdin copies standard input to a temporary file, which an interrupt
-// removes, and returns its path.
-func copyStdin(stdin io.Reader) (string, error) {
-	f, err := createTemp("", "konvoy-plan-*")
+// removes, and returns its path; its errors start with cmd, the command's
+// name.
+func copyStdin(stdin io.Reader, cmd string) (string, error) {
+	f, err := createTemp("", strings.ReplaceAll(cmd, " ", "-")+"-*")
 	if err != nil {
-		return "", fmt.Errorf("konvoy plan: a copy of standard input: %w", err)
+		return "", fmt.Errorf("%s: a copy of standard input: %w", cmd, err)
 	}
 	_, err = io.Copy(f, stdin)
 	if cerr := f.Close(); err == nil {
@@ -95,7 +97,7 @@ func copyStdin(stdin io.Reader) (string, error) {
 	}
 	if err != nil {
 		removeTemp(f.Name())
-		return "", fmt.Errorf("konvoy plan: a copy of standard input: %w", err)
+		return "", fmt.Errorf("%s: a copy of standard input: %w", cmd, err)
 	}
 	return f.Name(), nil
 }

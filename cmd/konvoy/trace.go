@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -62,9 +63,11 @@ func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, pictur
 	return report.TraceText(&t.Trace, report.TraceOptions{Gantt: opt.gantt, Capacity: opt.capacity, Peak: opt.peak, Latency: opt.latency}), pics, nil
 }
 
-// readTrace reads the trace in one pass, which konvoy.Sweep feeds to one
-// run per (layout, policy, consumers) triple, in memory that grows with the
-// trace's keys and lines, not its events.
+// readTrace reads the trace, which konvoy.Sweep feeds to one run per
+// (layout, policy, consumers) triple, in memory that grows with the
+// trace's keys and lines, not its events, within -max-memory: in one pass,
+// or in more when the runs do not fit at once, standard input copied to a
+// temporary file first so that it can be read again.
 func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 	t := &trace{opt: opt, Trace: report.Trace{Name: opt.reader.Name, Layouts: opt.layouts, Policies: opt.policies,
 		Consumers: opt.consumers[0], Counts: slices.Sorted(slices.Values(opt.consumers)), Unit: opt.reader.Resolution}}
@@ -75,64 +78,113 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 	if opt.plot != "" {
 		t.Simulated = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(t.Counts), plotCounts(opt)...))))
 	}
-	src, bar, closeTrace, err := openTrace(opt.events, t.Name, stdin, stderr)
-	if err != nil {
-		return nil, err
-	}
-	defer closeTrace()
-	if bar != nil {
-		defer bar.done()
-	}
-	dec, err := eventlog.NewDecoder(src, opt.reader)
-	if err != nil {
-		return nil, err // checked by parse already
-	}
-	// lines holds the lines of the last events read, enough of them to
-	// locate the event a run fails at: Sweep reads at most SweepAhead
-	// events past it.
-	lines := make([]int, konvoy.SweepAhead+1)
-	events := func(yield func(konvoy.Event, error) bool) {
-		for e, err := range dec.All() {
-			if err == nil {
-				err = t.check(e, dec.Line(), dec.Partitions())
-			}
-			if err != nil {
-				yield(e, err)
-				return
-			}
-			lines[t.Stats.Events()%len(lines)] = dec.Line()
-			t.add(e)
-			if bar != nil {
-				bar.events++
-			}
-			if !yield(e, nil) {
-				return
-			}
-		}
-	}
 	configs := t.configs()
-	t.Results, err = konvoy.Sweep(context.Background(), events, configs)
+	path := opt.events
+	if path == "-" && len(configs) > 1 {
+		var err error
+		if path, err = copyStdin(stdin, "konvoy"); err != nil {
+			return nil, err
+		}
+		defer removeTemp(path)
+	}
+	r := &traceReader{t: t, path: path, stdin: stdin, stderr: stderr, lines: make([]int, konvoy.SweepAhead+1)}
+	// The runs plan for three quarters of -max-memory, and the garbage
+	// collector keeps the heap within the whole, working harder as it
+	// nears it, so that its headroom is the last quarter, not as much
+	// again as the runs hold.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(opt.maxMemory)))
+	var err error
+	t.Results, err = konvoy.Sweep(context.Background(), r.events, configs, konvoy.WithMaxMemory(max(1, opt.maxMemory/4*3)))
 	var ev *konvoy.EventError
 	switch {
 	case errors.As(err, &ev):
-		where := fmt.Sprintf("%s:%d", t.Name, lines[ev.Index%len(lines)])
+		where := fmt.Sprintf("%s:%d", t.Name, r.lines[ev.Index%len(r.lines)])
 		return nil, report.BacklogHint(located{where, err}, opt.maxBacklog, len(configs))
 	case err != nil:
 		return nil, report.BacklogHint(err, opt.maxBacklog, len(configs))
 	case t.Stats.Events() == 0:
 		return nil, errNoEvents(t.Name)
 	}
-	t.read(dec)
+	t.Rounded, t.Dropped = r.rounded, r.dropped
+	if opt.reader.Durations != nil {
+		t.Modelled = opt.reader.Durations.String()
+	}
 	return t, nil
 }
 
-// read records what dec did to the trace as it read it: values rounded,
-// events dropped as late, durations modelled.
-func (t *trace) read(dec *eventlog.Decoder) {
-	t.Rounded, t.Dropped = dec.Rounded(), dec.Dropped()
-	if t.opt.reader.Durations != nil {
-		t.Modelled = t.opt.reader.Durations.String()
+// traceReader reads a trace for konvoy.Sweep, once a pass.
+type traceReader struct {
+	t       *trace
+	path    string // "-" for standard input, which has one pass
+	stdin   io.Reader
+	stderr  io.Writer
+	passes  int
+	rounded int
+	dropped int
+	lines   []int // the lines of the last events read, by input index
+}
+
+// events yields the trace's events, from the start, checked and counted
+// on the first pass. lines keeps the lines of the last events read, enough
+// of them to locate the event a run fails at: Sweep reads at most
+// SweepAhead events past it, in the pass that finds it.
+func (r *traceReader) events(yield func(konvoy.Event, error) bool) {
+	r.passes++
+	src, bar, closeTrace, err := r.t.open(r.path, r.passes, r.stdin, r.stderr)
+	if err != nil {
+		yield(konvoy.Event{}, err)
+		return
 	}
+	defer closeTrace()
+	if bar != nil {
+		defer bar.done()
+	}
+	dec, err := eventlog.NewDecoder(src, r.t.opt.reader)
+	if err != nil {
+		yield(konvoy.Event{}, err) // checked by parse already
+		return
+	}
+	defer func() { r.rounded, r.dropped = max(r.rounded, dec.Rounded()), max(r.dropped, dec.Dropped()) }()
+	for i := 0; ; i++ {
+		e, ok, err := r.t.next(dec, r.passes == 1)
+		if !ok {
+			return
+		}
+		r.lines[i%len(r.lines)] = dec.Line()
+		if bar != nil {
+			bar.events++
+		}
+		if !yield(e, err) || err != nil {
+			return
+		}
+	}
+}
+
+// open opens the trace at path for the given pass, the first with a
+// progress bar.
+func (t *trace) open(path string, pass int, stdin io.Reader, stderr io.Writer) (io.Reader, *progress, func(), error) {
+	if pass > 1 {
+		if path == "-" {
+			return nil, nil, nil, fmt.Errorf("konvoy: %s: standard input cannot be read twice", t.Name)
+		}
+		stderr = io.Discard
+	}
+	return openTrace(path, t.Name, stdin, stderr)
+}
+
+// next returns the next event dec reads, checked and counted on the first
+// pass, and false when the trace has ended.
+func (t *trace) next(dec *eventlog.Decoder, first bool) (e konvoy.Event, ok bool, err error) {
+	e, err = dec.Next()
+	if err == io.EOF {
+		return e, false, nil
+	}
+	if err == nil && first {
+		if err = t.check(e, dec.Line(), dec.Partitions()); err == nil {
+			t.add(e)
+		}
+	}
+	return e, true, err
 }
 
 // recordedLayouts returns opt's layouts with the layout recorded of as

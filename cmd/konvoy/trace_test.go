@@ -363,3 +363,45 @@ func TestSimulatorErrorDeepInTrace(t *testing.T) {
 		}
 	}
 }
+
+// A -max-memory too small for the runs at once runs them in passes, from a
+// file or from standard input (copied to a temporary file first), and
+// reports the same; a size konvoy cannot read is a usage error, and a run
+// that alone outgrows it fails at the event where it does.
+func TestMaxMemoryRunsInPasses(t *testing.T) {
+	args := []string{"-events", "testdata/arrivals.csv", "-layouts", "all", "-policy", "all"}
+	want, _, status := runCommand(args...)
+	if status != 0 {
+		t.Fatal("the trace failed")
+	}
+	data, err := os.ReadFile("testdata/arrivals.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []string{"1GiB", "5MiB", "2900KiB"} {
+		for _, stdin := range []bool{false, true} {
+			a := append(slices.Clone(args), "-max-memory", size)
+			in := ""
+			if stdin {
+				a[1], in = "-", string(data)
+			}
+			out, errOut, status := runWithInput(in, a...)
+			if stdin {
+				out = strings.Replace(out, "<stdin>", "testdata/arrivals.csv", 1)
+			}
+			if status != 0 || errOut != "" || out != want {
+				t.Errorf("-max-memory %s, stdin %v: status %d, stderr %q, report the same: %v", size, stdin, status, errOut, out == want)
+			}
+		}
+	}
+	for _, bad := range []string{"0", "-1", "1GB", "x", "9999999999TiB"} {
+		_, errOut, status := runCommand(append(slices.Clone(args), "-max-memory", bad)...)
+		if status != 2 || !strings.Contains(errOut, "want a whole number of bytes of at least 1") {
+			t.Errorf("-max-memory %s: status %d, stderr %q; want a usage error", bad, status, errOut)
+		}
+	}
+	_, errOut, status := runCommand(append(slices.Clone(args), "-max-memory", "1MiB")...)
+	if status != 1 || !strings.Contains(errOut, "testdata/arrivals.csv:61: event 59") || !strings.Contains(errOut, "(WithMaxMemory)") {
+		t.Errorf("-max-memory 1MiB: status %d, stderr %q; want the first run too big at the last event", status, errOut)
+	}
+}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// memory defines -max-memory, which needs -events, setting *n to the
+// bytes konvoy.Sweep may plan for (konvoy.DefaultMaxMemory by default).
+func (c *command) memory(n *int) {
+	*n = konvoy.DefaultMaxMemory
+	c.needs("events", "max-memory")
+	c.Func("max-memory", "the memory `SIZE` the runs may take together (bytes, or with KiB, MiB, GiB or TiB), three quarters for "+
+		"their state and a quarter for the garbage collector: runs that would not fit at once run in further passes over the trace, "+
+		"standard input copied to a temporary file first (default 1GiB)",
+		func(v string) error {
+			m, err := parseSize(v)
+			if err != nil {
+				return err
+			}
+			*n = m
+			return nil
+		})
+}
+
+// sizeUnits are the suffixes -max-memory takes, by the bytes they mean.
+var sizeUnits = []struct {
+	suffix string
+	bytes  int64
+}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}, {"", 1}}
+
+// errSize is -max-memory's complaint about a size it cannot read.
+var errSize = errors.New("want a whole number of bytes of at least 1, alone or with KiB, MiB, GiB or TiB, such as 512MiB or 2GiB")
+
+// parseSize returns the bytes that v, a whole number with an optional
+// binary unit, means.
+func parseSize(v string) (int, error) {
+	for _, u := range sizeUnits {
+		n, ok := strings.CutSuffix(v, u.suffix)
+		if !ok {
+			continue
+		}
+		m, err := strconv.Atoi(n)
+		if err != nil || m < 1 || int64(m) > math.MaxInt/u.bytes {
+			return 0, errSize
+		}
+		return m * int(u.bytes), nil
+	}
+	return 0, errSize
+}
