@@ -37,7 +37,7 @@ func TestSweepPlansWhatItsKeysTake(t *testing.T) {
 			shared += in.tables[0].bytes(keys, lanes)
 		}
 		for _, p := range Policies() {
-			r := &sweepRun{sim: &Simulator{opts: options{policy: p}, consumers: consumerQueue{n: 4}}}
+			r := &sweepRun{sim: &Simulator{layout: l, opts: options{policy: p}, consumers: consumerQueue{n: 4}}}
 			run := float64(r.bytes(keys, lanes, 4)) / keys
 			plan := float64(shared)/keys + run
 			one, more := perKey(l, p, 1), perKey(l, p, 3)

@@ -89,7 +89,7 @@ func TestSweepStopsAtTheStreamsError(t *testing.T) {
 // so that a caller keeping the last SweepAhead events' positions can say
 // where it is.
 func TestSweepReadsLittlePastAFailure(t *testing.T) {
-	for range 20 {
+	for range 8 {
 		read := 0
 		stream := func(yield func(konvoy.Event, error) bool) {
 			for _, e := range manyEvents(100000) {
