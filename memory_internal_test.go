@@ -2,6 +2,7 @@ package konvoy
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"testing"
 
@@ -29,14 +30,21 @@ func TestSweepPlansWhatItsKeysTake(t *testing.T) {
 			}
 		})) / keys
 	}
-	for _, l := range AllLayouts(64) {
+	// The default run checks each layout under one policy, in turn, so
+	// that every layout and every policy is checked; -konvoy.long checks
+	// every pair.
+	long := flag.Lookup("konvoy.long") != nil && flag.Lookup("konvoy.long").Value.String() == "true"
+	for li, l := range AllLayouts(64) {
 		lanes := map[laneKind]int{keyLanes: keys, lineLanes: lines, partitionLanes: 64}[l.lanes]
 		in, _ := newInputs([]Layout{l})
 		shared := batchBytes + keysBytes + keys*keyBytes
 		if len(in.tables) > 0 {
 			shared += in.tables[0].bytes(keys, lanes)
 		}
-		for _, p := range Policies() {
+		for pi, p := range Policies() {
+			if !long && pi != li%len(Policies()) {
+				continue
+			}
 			r := &sweepRun{sim: &Simulator{layout: l, opts: options{policy: p}, consumers: consumerQueue{n: 4}}}
 			run := float64(r.bytes(keys, lanes, 4)) / keys
 			plan := float64(shared)/keys + run
