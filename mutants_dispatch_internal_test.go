@@ -1,0 +1,82 @@
+package konvoy
+
+import (
+	"slices"
+	"testing"
+)
+
+// A backlog of more than twice 1024 events, all waiting for one busy lane,
+// that then drains in a single Add must still be let go of: once more than
+// 1024 events and more than half of those held are taken, the lane-aware
+// dispatcher drops them. Taking the events one by one moves the front past
+// 1024 while it is still under half of what is held, so a dispatcher that
+// compacted only below 1024 taken events would keep the whole backlog for
+// the rest of the run.
+func TestLaneAwareForgetsADrainedBacklog(t *testing.T) {
+	s, err := NewSimulator(Convoy, 2, WithPolicy(LaneAware))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const backlog = 3000
+	// Event 0 keeps lane A busy until 10000; the rest of A's events wait.
+	events := []Event{{Key: "A", Step: 1, Duration: 10000}}
+	for i := range backlog {
+		events = append(events, Event{Key: "A", Step: 2 + i, Duration: 1})
+	}
+	// An event arriving after the backlog's end lets it all drain at once.
+	events = append(events, Event{Key: "B", Step: 1, Duration: 1, Arrival: 20000})
+	for i, e := range events {
+		if err := s.Add(e); err != nil {
+			t.Fatal(err)
+		}
+		a := s.dispatch.(*laneAware)
+		if a.front > 1024 && 2*a.front > len(a.fifo) {
+			t.Fatalf("after event %d: %d events held, the first %d of them taken", i, len(a.fifo), a.front)
+		}
+	}
+	if a := s.dispatch.(*laneAware); len(a.fifo)-a.front != 0 || len(a.fifo) > 1024 {
+		t.Fatalf("after the drain: %d events held, %d of them taken; want at most 1024, all taken", len(a.fifo), a.front)
+	}
+}
+
+// buckets yields only the buckets with a count, as its doc says, the exact
+// ones below ExactLatency included: the counts of every value under
+// ExactLatency are kept, mostly zero, and none of those zeros may show.
+func TestHistogramBucketsSkipEmptyCounts(t *testing.T) {
+	var h histogram
+	h.add(3)
+	h.add(5)
+	h.add(5)
+	h.add(ExactLatency) // an octave above, whose other counts are zero too
+	var got []bucket
+	for b := range h.buckets {
+		if b.count == 0 {
+			t.Fatalf("buckets yields the empty bucket %v", b)
+		}
+		got = append(got, b)
+	}
+	want := []bucket{{3, 3, 1}, {5, 5, 2}, {ExactLatency, ExactLatency + 1<<1 - 1, 1}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("buckets %v; want %v", got, want)
+	}
+}
+
+// busy may make busy a consumer above the next untouched one, as its doc
+// allows (the built-in policies never do): the tree must then grow to hold
+// that consumer's leaf, not merely double, and every consumer below it,
+// touched on the way, is free at round 0.
+func TestConsumerQueueTouchesAConsumerFarAbove(t *testing.T) {
+	q := newConsumerQueue(8)
+	q.busy(5, 3) // the tree has one leaf: consumer 5's needs doubling twice over
+	if got := q.freeAt(5); got != 3 {
+		t.Fatalf("consumer 5 is free at %d; want 3", got)
+	}
+	for id := range 5 {
+		if got := q.freeAt(id); got != 0 {
+			t.Fatalf("consumer %d is free at %d; want 0", id, got)
+		}
+	}
+	if c := q.nextTouched(); c != (consumer{0, 0}) {
+		t.Fatalf("next touched consumer %+v; want consumer 0 free at 0", c)
+	}
+}
