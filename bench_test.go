@@ -2,9 +2,10 @@ package konvoy_test
 
 import (
 	"context"
-	"iter"
 	"runtime"
 	"testing"
+
+	"github.com/sirali-konvoy/konvoy/internal/seqtest"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/synth"
@@ -50,7 +51,7 @@ func benchmarkSet(n int) []konvoy.Event {
 	if _, ok := generated[n]; !ok {
 		cfg := synth.Default()
 		cfg.Events = n
-		generated[n] = drain(synth.Events(cfg))
+		generated[n] = seqtest.Drain(synth.Events(cfg))
 	}
 	return generated[n]
 }
@@ -136,19 +137,6 @@ func reportPerEvent(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
 
-// drain returns a stream's events, panicking on its error: for streams
-// that cannot fail.
-func drain(seq iter.Seq2[konvoy.Event, error]) []konvoy.Event {
-	var out []konvoy.Event
-	for e, err := range seq {
-		if err != nil {
-			panic(err)
-		}
-		out = append(out, e)
-	}
-	return out
-}
-
 // The sweep issue's set is `konvoy gen -events N -keys 250000 -seed 3`:
 // synth.Default() with 250,000 keys, seed 3. Its benchmarks time one
 // convoy run of 64 consumers through Simulate, the same run through Sweep,
@@ -203,7 +191,7 @@ func sweepSet(n int) []konvoy.Event {
 		clear(generated)
 		cfg := synth.Default()
 		cfg.Events, cfg.Keys, cfg.Seed = n, 250000, 3
-		sweepSets[n] = drain(synth.Events(cfg))
+		sweepSets[n] = seqtest.Drain(synth.Events(cfg))
 	}
 	return sweepSets[n]
 }

@@ -90,6 +90,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sirali-konvoy/konvoy/internal/seqtest"
+
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/sirali-konvoy/konvoy"
@@ -953,7 +955,7 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 	cfg.StepsPerKey, cfg.OrderedSteps = 2, 1
 	cfg.Duration = synth.Uniform(1, 9)
 	cfg.Rate = 20
-	events := drain(synth.Events(cfg))
+	events := seqtest.Drain(synth.Events(cfg))
 	for _, p := range konvoy.Policies() {
 		for _, l := range refLayoutsFor(64) {
 			if p == konvoy.LaneAware && l.layout.String() != "convoy" {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sirali-konvoy/konvoy/internal/seqtest"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/synth"
@@ -30,7 +32,7 @@ func TestSameConfigSameEvents(t *testing.T) {
 		}
 		// Ranging over one sequence twice gives the same events too.
 		seq := synth.Events(c)
-		if diff := cmp.Diff(drain(seq), drain(seq)); diff != "" {
+		if diff := cmp.Diff(seqtest.Drain(seq), seqtest.Drain(seq)); diff != "" {
 			t.Fatalf("two ranges over one sequence differ:\n%s", diff)
 		}
 		c.Seed++

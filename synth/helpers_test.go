@@ -1,10 +1,11 @@
 package synth_test
 
 import (
-	"iter"
 	"math"
 	"strconv"
 	"testing"
+
+	"github.com/sirali-konvoy/konvoy/internal/seqtest"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/synth"
@@ -27,7 +28,7 @@ func collect(t testing.TB, c synth.Config) []konvoy.Event {
 	if err := c.Check(); err != nil {
 		t.Fatalf("Check: %v", err)
 	}
-	return drain(synth.Events(c))
+	return seqtest.Drain(synth.Events(c))
 }
 
 // byKey returns each key's events in stream order, and the keys in order of
@@ -84,17 +85,4 @@ func within(t *testing.T, what string, got, want, tol float64) {
 	if math.Abs(got-want) > tol {
 		t.Errorf("%s = %.6g; want %.6g ± %.3g", what, got, want, tol)
 	}
-}
-
-// drain returns a stream's events, panicking on its error: for streams
-// that cannot fail.
-func drain(seq iter.Seq2[konvoy.Event, error]) []konvoy.Event {
-	var out []konvoy.Event
-	for e, err := range seq {
-		if err != nil {
-			panic(err)
-		}
-		out = append(out, e)
-	}
-	return out
 }

@@ -2,10 +2,11 @@ package synth
 
 import (
 	"fmt"
-	"iter"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/sirali-konvoy/konvoy/internal/seqtest"
 
 	"github.com/sirali-konvoy/konvoy"
 )
@@ -104,11 +105,11 @@ func TestNamesKeptOrNotSameStream(t *testing.T) {
 	c.KeySkew, c.LineSkew, c.OutOfOrder = 0.8, 0.5, 0.2
 	for _, skew := range []float64{0, 0.8} {
 		c.KeySkew = skew
-		kept := drain(Events(c))
+		kept := seqtest.Drain(Events(c))
 		var made []konvoy.Event
 		t.Run("keep no names", func(t *testing.T) {
 			keepNoNames(t)
-			made = drain(Events(c))
+			made = seqtest.Drain(Events(c))
 		})
 		if !slices.Equal(kept, made) {
 			t.Errorf("KeySkew %v: the streams differ when names are not kept", skew)
@@ -151,17 +152,4 @@ func TestKeyIndex(t *testing.T) {
 			}
 		}
 	}
-}
-
-// drain returns a stream's events, panicking on its error: for streams
-// that cannot fail.
-func drain(seq iter.Seq2[konvoy.Event, error]) []konvoy.Event {
-	var out []konvoy.Event
-	for e, err := range seq {
-		if err != nil {
-			panic(err)
-		}
-		out = append(out, e)
-	}
-	return out
 }

@@ -3,6 +3,8 @@ package synth_test
 import (
 	"testing"
 
+	"github.com/sirali-konvoy/konvoy/internal/seqtest"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/lesson"
@@ -46,11 +48,11 @@ func TestStreamsAreValidKonvoyInput(t *testing.T) {
 		if err := c.Check(); err != nil {
 			t.Fatalf("Check: %v", err)
 		}
-		events := drain(synth.Events(c))
+		events := seqtest.Drain(synth.Events(c))
 		if len(events) != c.Events {
 			t.Fatalf("%d events; want %d", len(events), c.Events)
 		}
-		if again := drain(synth.Events(c)); !cmp.Equal(events, again) {
+		if again := seqtest.Drain(synth.Events(c)); !cmp.Equal(events, again) {
 			t.Fatalf("second run differs:\n%s", cmp.Diff(events, again))
 		}
 		consumers := rapid.IntRange(1, 6).Draw(t, "consumers")
@@ -68,7 +70,7 @@ func TestStreamsAreValidKonvoyInput(t *testing.T) {
 func TestStreamShape(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := configs.Draw(t, "config")
-		events := drain(synth.Events(c))
+		events := seqtest.Drain(synth.Events(c))
 		keys, _ := byKey(events)
 		for key, es := range keys {
 			for _, e := range es {

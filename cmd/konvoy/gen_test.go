@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"iter"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sirali-konvoy/konvoy/internal/seqtest"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
@@ -54,7 +55,7 @@ var (
 // synth's own events, and feeds it to konvoy -events - in both formats,
 // wanting the measures Simulate gives on those events.
 func TestGenRoundTrip(t *testing.T) {
-	want := drain(synth.Events(roundTripConfig))
+	want := seqtest.Drain(synth.Events(roundTripConfig))
 	for _, format := range []string{"csv", "jsonl"} {
 		t.Run(format, func(t *testing.T) {
 			trace, errOut, status := runCommand(append(slices.Clone(roundTripArgs), "-format", format)...)
@@ -189,17 +190,4 @@ func TestGenWriteError(t *testing.T) {
 	if status != 1 || errOut.String() != "konvoy gen: disk full\n" {
 		t.Errorf("status %d, stderr %q; want 1 and the write error", status, errOut.String())
 	}
-}
-
-// drain returns a stream's events, panicking on its error: for streams
-// that cannot fail.
-func drain(seq iter.Seq2[konvoy.Event, error]) []konvoy.Event {
-	var out []konvoy.Event
-	for e, err := range seq {
-		if err != nil {
-			panic(err)
-		}
-		out = append(out, e)
-	}
-	return out
 }
