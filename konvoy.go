@@ -57,7 +57,7 @@ type Result struct {
 	HeaviestKey      string
 	HeaviestKeyLoad  int
 	// Duplicates counts the events the [Resequencer] discarded because
-	// their step was already applied or held. It and the next five fields
+	// their step was already applied or held. It and the next seven fields
 	// are 0 under every other layout.
 	Duplicates int
 	// Buffered counts the events the resequencer held, at least for a
@@ -71,8 +71,18 @@ type Result struct {
 	// finish of the event that released them.
 	HeldRounds int
 	// NeverApplied counts the events still held when the run ended,
-	// because their gap never filled.
+	// because their gap never filled; always 0 with a
+	// [ResequencerConfig].Timeout.
 	NeverApplied int
+	// GapsSkipped counts the steps the resequencer gave up waiting for:
+	// when an event held past its [ResequencerConfig].Timeout, or pushed
+	// out by its Capacity, was applied with steps missing before it, the
+	// steps missing. 0 without a Timeout or Capacity.
+	GapsSkipped int
+	// RejectedOld counts the old steps the resequencer rejected under
+	// [ResequencerConfig].RejectOld: steps at or below their key's state
+	// that the key never applied. 0 without RejectOld.
+	RejectedOld int
 	// Wait is the latency from an event's arrival to its start, over every
 	// event; Response from its arrival to its finish.
 	Wait     Latency

@@ -69,6 +69,7 @@ type options struct {
 	assignor      Assignor // 0: the layout's default
 	scheduleLimit int      // 0: no schedule kept
 	maxBacklog    int      // 0: no limit
+	reseq         ResequencerConfig
 
 	consumerPerEvent bool // the planner's unlimited dispatch, see withConsumerPerEvent
 }
@@ -190,4 +191,99 @@ func WithAssignor(a Assignor) Option {
 		panic(fmt.Sprintf("konvoy: WithAssignor(%v): want FirstSeenAssignor, RangeAssignor or RoundRobinAssignor", a))
 	}
 	return func(o *options) { o.assignor = a }
+}
+
+// ResequencerStart is where the [Resequencer] takes a key's lifecycle to
+// begin: the step it expects first.
+type ResequencerStart uint8
+
+const (
+	// StartZero expects every key's first step to be 1, as if its state
+	// were 0 before the run: the lesson's rule, and the default. A key whose
+	// events begin later, as in a trace cut from a longer stream, holds
+	// them all, never applied.
+	StartZero ResequencerStart = iota
+
+	// StartFirstSeen expects, for each key, the step of its first event in
+	// input order that has one (Step above 0): a lifecycle cut by a trace's
+	// window is then no gap. A later event of the key with a lower step is
+	// an old step (see [ResequencerConfig]).
+	StartFirstSeen
+)
+
+// String returns the start's name: "zero" or "first-seen".
+func (s ResequencerStart) String() string {
+	switch s {
+	case StartZero:
+		return "zero"
+	case StartFirstSeen:
+		return "first-seen"
+	}
+	return fmt.Sprintf("ResequencerStart(%d)", uint8(s))
+}
+
+// ParseResequencerStart returns the start whose String is name. Its error
+// says which names are known, as [ParseLayout]'s does.
+func ParseResequencerStart(name string) (ResequencerStart, error) {
+	for _, s := range []ResequencerStart{StartZero, StartFirstSeen} {
+		if s.String() == name {
+			return s, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown start %q; want zero or first-seen", name)
+}
+
+// ResequencerConfig sets how the [Resequencer] works, as the knobs of
+// Apache Camel's stream resequencer do. The zero ResequencerConfig is the
+// lesson's resequencer: keys start at step 1, a gap is waited for forever,
+// what is held is unbounded, and a step at or below its key's state is a
+// duplicate, discarded.
+type ResequencerConfig struct {
+	// Start is where each key's lifecycle begins; see [ResequencerStart].
+	Start ResequencerStart
+
+	// Timeout, in rounds, bounds how long an event is held: one whose gap
+	// has not filled Timeout rounds after it finished is applied then,
+	// skipping the steps missing before it (counted in
+	// [Result].GapsSkipped). 0 waits forever. With a Timeout, no event is
+	// still held when a run ends, and none is held longer than Timeout.
+	Timeout int
+
+	// Capacity bounds the events held at once over all keys: when holding
+	// one more would exceed it, the held event that finished first is
+	// applied, skipping its gap, and so on until there is room. 0 sets no
+	// bound; 1 or more bounds [Result].MaxBuffered, and the resequencer's
+	// memory, by Capacity.
+	Capacity int
+
+	// RejectOld rejects an old step, counting it in [Result].RejectedOld,
+	// as Camel's rejectOld does. An old step is one at or below its key's
+	// state that the key never applied: below its first step under
+	// [StartFirstSeen], or in a gap skipped by Timeout or Capacity (or
+	// applied before the last gap skipped: the resequencer remembers only
+	// the steps applied since). Without RejectOld an old step is written,
+	// backward, as a last-writer-wins handler would ([Result].BackwardWrites),
+	// so that the cost of not rejecting shows: the key's state is wrong
+	// until its next step is applied. A step applied already, or held, is a
+	// duplicate either way.
+	RejectOld bool
+}
+
+// WithResequencer configures the [Resequencer] (see [ResequencerConfig]);
+// other layouts ignore it. Timeout and Capacity cost a queue of the held
+// events in finish order, O(1) amortised time per event held; Start and
+// RejectOld cost nothing beyond a few bytes per key.
+//
+// WithResequencer panics, with a "konvoy:" prefix, on an unknown Start or a
+// negative Timeout or Capacity.
+func WithResequencer(c ResequencerConfig) Option {
+	switch {
+	case c.Start > StartFirstSeen:
+		panic(fmt.Sprintf("konvoy: WithResequencer: unknown %v; want StartZero or StartFirstSeen", c.Start))
+	case c.Timeout < 0:
+		panic(fmt.Sprintf("konvoy: WithResequencer: Timeout is %d; want 0 (wait forever) or more rounds", c.Timeout))
+	case c.Capacity < 0:
+		panic(fmt.Sprintf("konvoy: WithResequencer: Capacity is %d; want 0 (no bound) or more events", c.Capacity))
+	}
+	return func(o *options) { o.reseq = c }
 }

@@ -1,5 +1,7 @@
 package konvoy
 
+import "math"
+
 // heldEvent is an event the resequencer holds until its key's gap fills.
 type heldEvent struct {
 	step   int
@@ -7,32 +9,109 @@ type heldEvent struct {
 	index  int
 }
 
+// heldRef is an entry of the resequencer's queue of held events in finish
+// order, kept under a Timeout or a Capacity: a held event's key, step and
+// input index. An entry whose event was released since is stale, and is
+// dropped when met.
+type heldRef struct {
+	key, finish int
+	heldEvent
+}
+
+// reseqKey is what the resequencer keeps of one key beyond its state, under
+// a [ResequencerConfig] other than the zero one.
+type reseqKey struct {
+	low      int  // the lowest step applied without a gap since the key's start or its last gap skipped
+	seen     bool // under StartFirstSeen: the key's start is set
+	backward bool // an old step was written last, backward
+}
+
+// reseqKeys tells whether the resequencer keeps a reseqKey for each key:
+// when its configuration can make old steps.
+func (s *Simulator) reseqKeys() bool {
+	c := s.opts.reseq
+	return s.layout.handler == resequence && (c.Start == StartFirstSeen || c.Timeout > 0 || c.Capacity > 0)
+}
+
+// startKey notes, for the key with index k, the event e about to be
+// dispatched: under StartFirstSeen the first with a step sets where the
+// key starts, one below it.
+func (s *Simulator) startKey(e *Event, k int) {
+	for s.rkeys.len() <= k {
+		s.rkeys.add(reseqKey{})
+	}
+	if rk := s.rkeys.at(k); s.opts.reseq.Start == StartFirstSeen && !rk.seen && e.Step > 0 {
+		rk.seen, rk.low = true, e.Step
+		*s.state.at(k) = e.Step - 1
+	}
+}
+
 // resequence is the resequencer's handler for event i of key k (index key)
 // with the given step, finished at finish: apply it when it is the key's
 // next step and then every held step that follows on; hold it when it is
 // ahead; discard it as a duplicate when its step is already applied or
-// already held. The time an event spends held runs from its own finish to
-// the finish of the event that releases it.
+// already held, and handle it as an old step (see [ResequencerConfig]) when
+// it is at or below the key's state but was never applied. The time an
+// event spends held runs from its own finish to the finish of the event
+// that releases it, or to its timeout. Under a Timeout, held events whose
+// time is up are applied first.
 func (s *Simulator) resequence(i, key, step, finish int, k *int) {
+	if s.opts.reseq.Timeout > 0 {
+		s.expire(finish)
+	}
 	switch {
 	case step <= *k:
+		s.old(i, key, step, finish)
+	case step == *k+1:
+		s.advance(i, key, step, finish, k, Applied)
+	default:
+		s.hold(key, heldEvent{step, finish, i}, k)
+	}
+}
+
+// old handles event i of key index key, whose step is at or below the
+// key's state, at time now: a duplicate when the key applied it, else
+// rejected or written backward.
+func (s *Simulator) old(i, key, step, now int) {
+	switch {
+	case !s.reseqKeys() || step >= s.rkeys.at(key).low:
 		s.duplicates++
 		s.outcome(i, Duplicate, -1)
-	case step == *k+1:
-		*k = step
-		s.outcome(i, Applied, finish)
-		s.release(key, finish, k)
+	case s.opts.reseq.RejectOld:
+		s.rejectedOld++
+		s.outcome(i, RejectedOld, -1)
 	default:
-		s.hold(key, heldEvent{step, finish, i})
+		s.backwardWrites++
+		s.rkeys.at(key).backward = true
+		s.outcome(i, WrittenBackward, now)
 	}
+}
+
+// advance applies event i of key index key, at a step above the key's
+// state, at time now, as outcome o, skipping the steps between, and then
+// every held step that follows on.
+func (s *Simulator) advance(i, key, step, now int, k *int, o Outcome) {
+	if s.reseqKeys() {
+		rk := s.rkeys.at(key)
+		if step > *k+1 {
+			s.gapsSkipped += step - *k - 1
+			rk.low = step
+		}
+		rk.backward = false
+	}
+	*k = step
+	s.outcome(i, o, now)
+	s.release(key, now, k)
 }
 
 // heldAt names a held event: its key's index and its step.
 type heldAt struct{ key, step int }
 
 // hold keeps event e of the key with index key, unless its step is already
-// held. It takes O(1) expected time, however many events the key holds.
-func (s *Simulator) hold(key int, e heldEvent) {
+// held. It takes O(1) expected time, however many events the key holds,
+// amortised under a Capacity, which first applies the held events that
+// finished first until there is room.
+func (s *Simulator) hold(key int, e heldEvent, k *int) {
 	if s.held == nil {
 		s.held = make(map[heldAt]heldEvent)
 		s.heldByKey = make(map[int]int)
@@ -43,6 +122,11 @@ func (s *Simulator) hold(key int, e heldEvent) {
 		s.outcome(e.index, Duplicate, -1)
 		return
 	}
+	if c := s.opts.reseq.Capacity; c > 0 && s.holding >= c {
+		s.forceFirst(e.finish)
+		s.resequence(e.index, key, e.step, e.finish, k) // the key's state may have moved
+		return
+	}
 	s.held[at] = e
 	s.outcome(e.index, NeverApplied, -1) // until released
 	s.buffered++
@@ -50,6 +134,83 @@ func (s *Simulator) hold(key int, e heldEvent) {
 	s.heldByKey[key]++
 	s.maxBuffered = max(s.maxBuffered, s.holding)
 	s.maxKeyBuffered = max(s.maxKeyBuffered, s.heldByKey[key])
+	if s.opts.reseq.Timeout > 0 || s.opts.reseq.Capacity > 0 {
+		s.enqueue(heldRef{key, e.finish, e})
+	}
+}
+
+// enqueue adds r to the queue of held events, dropping the stale entries
+// when they outnumber the live ones, in O(1) amortised time.
+func (s *Simulator) enqueue(r heldRef) {
+	s.queue = append(s.queue, r)
+	if len(s.queue)-s.head <= 2*s.holding+64 {
+		return
+	}
+	live := s.queue[:0]
+	for _, q := range s.queue[s.head:] {
+		if s.live(q) {
+			live = append(live, q)
+		}
+	}
+	clear(s.queue[len(live):])
+	s.queue, s.head = live, 0
+}
+
+// live tells whether queue entry r is still held.
+func (s *Simulator) live(r heldRef) bool {
+	e, ok := s.held[heldAt{r.key, r.step}]
+	return ok && e.index == r.index
+}
+
+// first returns the held event that finished first, dropping the stale
+// entries before it, and false when none is held.
+func (s *Simulator) first() (heldRef, bool) {
+	for s.head < len(s.queue) {
+		if r := s.queue[s.head]; s.live(r) {
+			return r, true
+		}
+		s.queue[s.head] = heldRef{}
+		s.head++
+	}
+	s.queue, s.head = s.queue[:0], 0
+	return heldRef{}, false
+}
+
+// expire applies, each at its timeout, the held events whose timeout comes
+// before now; now math.MaxInt applies them all, as at the end of a run.
+func (s *Simulator) expire(now int) {
+	t := s.opts.reseq.Timeout
+	for {
+		r, ok := s.first()
+		if !ok || r.finish >= now-t {
+			return
+		}
+		s.force(r, r.finish+min(t, math.MaxInt-r.finish))
+	}
+}
+
+// forceFirst applies, at time now, the held event that finished first.
+func (s *Simulator) forceFirst(now int) {
+	if r, ok := s.first(); ok {
+		s.force(r, now)
+	}
+}
+
+// force applies held event r at time now, skipping its gap, or handles it
+// as an old step when a gap skipped since has passed it.
+func (s *Simulator) force(r heldRef, now int) {
+	delete(s.held, heldAt{r.key, r.step})
+	s.holding--
+	if s.heldByKey[r.key]--; s.heldByKey[r.key] == 0 {
+		delete(s.heldByKey, r.key)
+	}
+	s.heldRounds += now - r.finish
+	k := s.state.at(r.key)
+	if r.step <= *k {
+		s.old(r.index, r.key, r.step, now)
+		return
+	}
+	s.advance(r.index, r.key, r.step, now, k, Held)
 }
 
 // release applies, at time now, the held events of key k (index key) that

@@ -41,6 +41,9 @@ const (
 	NeverApplied
 	// HistoryOnly: the event (Step 0) only appends to history.
 	HistoryOnly
+	// RejectedOld: the resequencer rejected the event, an old step (see
+	// [ResequencerConfig].RejectOld).
+	RejectedOld
 )
 
 // String returns the outcome's name, as the text schedule view prints it.
@@ -58,6 +61,8 @@ func (o Outcome) String() string {
 		return "duplicate"
 	case NeverApplied:
 		return "never-applied"
+	case RejectedOld:
+		return "rejected-old"
 	case HistoryOnly:
 		return "history-only"
 	}

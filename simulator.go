@@ -43,6 +43,9 @@ type Simulator struct {
 	slotLanes []int                // with a schedule, each slot's lane (-1: none), named in Result
 	held      map[heldAt]heldEvent // the resequencer's held events by key and step
 	heldByKey map[int]int          // how many events each key has held
+	rkeys     paged[reseqKey]      // by key index, under a ResequencerConfig that can make old steps
+	queue     []heldRef            // under a Timeout or Capacity, the held events in finish order from head
+	head      int
 
 	dispatch dispatcher // the policy's own state: headOfLine, laneAware, static or unlimited
 
@@ -56,7 +59,7 @@ type Simulator struct {
 
 	backwardWrites, skipped, duplicates            int
 	buffered, holding, maxBuffered, maxKeyBuffered int
-	heldRounds                                     int
+	heldRounds, gapsSkipped, rejectedOld           int
 
 	err  error
 	done bool
@@ -201,6 +204,9 @@ func (s *Simulator) take(e *Event, ie *internedEvent, ln int) error {
 	}
 	for s.state.len() <= k {
 		s.state.add(0)
+	}
+	if s.reseqKeys() {
+		s.startKey(e, k)
 	}
 	if ln >= s.lanes.len() {
 		s.lane(ln)
@@ -351,6 +357,9 @@ func (s *Simulator) Result() (Result, error) {
 	if !s.done {
 		s.done = true
 		s.dispatch.finish()
+		if s.opts.reseq.Timeout > 0 {
+			s.expire(math.MaxInt)
+		}
 		// Applying what still waits can only make the resequencer hold
 		// more; the dispatchers' backlogs only drain.
 		if s.opts.maxBacklog > 0 && s.backlog() > s.opts.maxBacklog {
@@ -373,6 +382,8 @@ func (s *Simulator) Result() (Result, error) {
 		MaxKeyBuffered: s.maxKeyBuffered,
 		HeldRounds:     s.heldRounds,
 		NeverApplied:   s.holding,
+		GapsSkipped:    s.gapsSkipped,
+		RejectedOld:    s.rejectedOld,
 		Wait:           s.waits.latency(s.waitHi, s.waitLo, s.maxWait),
 		Response:       s.responses.latency(responseHi, responseLo, s.maxResponse),
 		WorstLanes:     s.worstLanes(5),
@@ -391,7 +402,7 @@ func (s *Simulator) Result() (Result, error) {
 	}
 	for i := range s.in.keys.len() {
 		k := s.in.keys.at(i)
-		if *s.state.at(i) != k.highest {
+		if *s.state.at(i) != k.highest || s.reseqKeys() && s.rkeys.at(i).backward {
 			r.WrongKeys = append(r.WrongKeys, k.name)
 		}
 	}
