@@ -4,6 +4,7 @@ import (
 	"errors"
 	"iter"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -226,5 +227,50 @@ func TestHoldsBacklog(t *testing.T) {
 		if want := []bool{c.headOfLine, c.laneAware, c.isStatic}; !slices.Equal(got, want) {
 			t.Errorf("%s: head-of-line, lane-aware, static hold a backlog: %v; want %v", c.layout, got, want)
 		}
+	}
+}
+
+// midLifecycle yields the trace of issue 17: the keys names, whose
+// lifecycles began before the trace did, perKey steps each from step 2 on,
+// every event one round on line L1, events in all.
+func midLifecycle(names []string, perKey, events int) iter.Seq[konvoy.Event] {
+	return func(yield func(konvoy.Event) bool) {
+		for i := range events {
+			if !yield(konvoy.Event{Key: names[i/perKey], Line: "L1", Step: 2 + i%perKey, Duration: 1}) {
+				return
+			}
+		}
+	}
+}
+
+// Issue 17's trace: a million events of 333,334 keys that all start at step
+// 2. Under first-seen, no key is wrong and nothing is held at the end, and
+// what the run allocates grows with the keys, not the events: twice the
+// steps a key take no more. Under zero, every key holds all its events to
+// the end, as the issue found (shown here on the first 3,000 events).
+func TestFirstSeenRunsTheMidLifecycleTrace(t *testing.T) {
+	const n = 1_000_000
+	names := make([]string, 333_334) // made here, so that only the run's allocations count
+	for i := range names {
+		names[i] = "K" + strconv.Itoa(i)
+	}
+	first := konvoy.WithResequencer(konvoy.ResequencerConfig{Start: konvoy.StartFirstSeen})
+	var r konvoy.Result
+	got := memtest.Allocated(func() { r = run(t, midLifecycle(names, 3, n), konvoy.Resequencer, 8, first) })
+	if r.Events != n || r.Keys != 333_334 || r.WrongFinal != 0 || r.NeverApplied != 0 || r.GapsSkipped != 0 {
+		t.Fatalf("first-seen: %d events, %d keys, WrongFinal %d, NeverApplied %d, GapsSkipped %d; want %d, 333334, 0, 0, 0",
+			r.Events, r.Keys, r.WrongFinal, r.NeverApplied, r.GapsSkipped, n)
+	}
+	// The same keys with six steps each: twice the events, no more memory
+	// beyond a tenth.
+	twice := memtest.Allocated(func() { r = run(t, midLifecycle(names, 6, 2*n), konvoy.Resequencer, 8, first) })
+	if r.WrongFinal != 0 || r.NeverApplied != 0 || float64(twice) > 1.1*float64(got) {
+		t.Fatalf("twice the steps: WrongFinal %d, NeverApplied %d, %d bytes against %d; want 0, 0, at most 10%% more",
+			r.WrongFinal, r.NeverApplied, twice, got)
+	}
+	t.Logf("first-seen, %d events: %d bytes allocated (%d with twice the events)", n, got, twice)
+	z := run(t, midLifecycle(names, 3, 3000), konvoy.Resequencer, 8)
+	if z.WrongFinal != 1000 || z.NeverApplied != 3000 {
+		t.Fatalf("zero: WrongFinal %d, NeverApplied %d; want 1000, 3000", z.WrongFinal, z.NeverApplied)
 	}
 }

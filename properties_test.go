@@ -25,6 +25,11 @@
 //	TestCollisionIsNeverNegative                 a partition carries at least its heaviest key
 //	TestResequencerNeverWritesBackward           steps applied 1, 2, 3, … only
 //	TestResequencerCompletesGaplessKeys          gapless keys end on their highest step
+//	TestResequencerWithoutTimeoutOrCapacityIsTheLessons  no timeout, no capacity: the lesson's resequencer
+//	TestResequencerTimeoutBoundsTheTimeHeld      timeout T: no event held longer than T, none left
+//	TestResequencerCapacityBoundsWhatItHolds     capacity N: MaxBuffered ≤ N
+//	TestResequencerOptionsChangeNothingOnGaplessKeys  gapless keys: no knob changes anything
+//	TestFirstSeenCompletesKeysThatStartMidLifecycle   first-seen: mid-lifecycle keys end right, none held
 //	TestPartitionsForFindsTheFirstCountThatFits  PartitionsFor's count fits, no smaller one does
 //
 // Policies (this file):
@@ -55,6 +60,7 @@
 //	TestPoliciesMatchTheirPlainVersions            each policy = its plain version, slot by slot
 //	TestSweepMatchesThePlainVersions               the same, every layout and policy in one sweep
 //	TestLaneAwareLongRunsMatchThePlainVersion      the same on long lane-aware runs
+//	TestResequencerMatchesThePlainVersionUnderEveryConfig  the configured resequencer = refReseq
 //
 // Unexported structures (package konvoy, in their own files):
 //
@@ -513,6 +519,171 @@ func TestResequencerCompletesGaplessKeys(t *testing.T) {
 		}
 		if r.MaxKeyBuffered > r.MaxBuffered || r.MaxBuffered > r.Buffered {
 			t.Fatalf("buffer depths out of order: %+v", r)
+		}
+	})
+}
+
+// reseqConfigs draws a resequencer configuration, every knob on or off.
+var reseqConfigs = rapid.Custom(func(t *rapid.T) konvoy.ResequencerConfig {
+	return konvoy.ResequencerConfig{
+		Start:     rapid.SampledFrom([]konvoy.ResequencerStart{konvoy.StartZero, konvoy.StartFirstSeen}).Draw(t, "start"),
+		Timeout:   rapid.SampledFrom([]int{0, 0, 1, 3, 10}).Draw(t, "timeout"),
+		Capacity:  rapid.SampledFrom([]int{0, 0, 1, 2, 5}).Draw(t, "capacity"),
+		RejectOld: rapid.Bool().Draw(t, "rejectOld"),
+	}
+})
+
+// simulateReseq runs events under the resequencer configured by cfg, with
+// its schedule kept.
+func simulateReseq(t *rapid.T, events []konvoy.Event, c int, cfg konvoy.ResequencerConfig) konvoy.Result {
+	r, err := konvoy.Simulate(events, konvoy.Resequencer, c, konvoy.WithResequencer(cfg), konvoy.WithSchedule(max(1, len(events))))
+	if err != nil {
+		t.Fatalf("Simulate(resequencer %+v, %d): %v", cfg, c, err)
+	}
+	return r
+}
+
+// Without a timeout or a capacity, keys that start at 1 never skip a gap,
+// so every step at or below a key's state was applied: RejectOld has
+// nothing to reject, and the resequencer is the lesson's.
+func TestResequencerWithoutTimeoutOrCapacityIsTheLessons(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := eventsOf(anyShape).Draw(t, "events")
+		c := consumersGen.Draw(t, "consumers")
+		got := simulateReseq(t, events, c, konvoy.ResequencerConfig{RejectOld: rapid.Bool().Draw(t, "rejectOld")})
+		got.Schedule = nil
+		if d := gocmp.Diff(simulate(t, events, konvoy.Resequencer, c), got, withinPrecision); d != "" {
+			t.Fatalf("(-lesson's +configured):\n%s", d)
+		}
+	})
+}
+
+// A held event whose gap has not filled Timeout rounds after it finished
+// is applied then: no event is held longer, and none is left held.
+func TestResequencerTimeoutBoundsTheTimeHeld(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := eventsOf(anyShape).Draw(t, "events")
+		cfg := reseqConfigs.Draw(t, "config")
+		cfg.Timeout = rapid.IntRange(1, 12).Draw(t, "T")
+		r := simulateReseq(t, events, consumersGen.Draw(t, "consumers"), cfg)
+		for _, s := range r.Schedule {
+			if s.AppliedAt >= 0 && s.AppliedAt-s.Finish > cfg.Timeout {
+				t.Fatalf("event %d held %d rounds, timeout %d", s.Index, s.AppliedAt-s.Finish, cfg.Timeout)
+			}
+		}
+		if r.NeverApplied != 0 || r.HeldRounds > cfg.Timeout*r.Buffered {
+			t.Fatalf("NeverApplied %d, HeldRounds %d for %d held; want 0 and at most %d each", r.NeverApplied, r.HeldRounds, r.Buffered, cfg.Timeout)
+		}
+	})
+}
+
+// When holding one more event would exceed the capacity, the event held
+// longest is applied first: the resequencer never holds more.
+func TestResequencerCapacityBoundsWhatItHolds(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := eventsOf(anyShape).Draw(t, "events")
+		cfg := reseqConfigs.Draw(t, "config")
+		cfg.Capacity = rapid.IntRange(1, 6).Draw(t, "N")
+		r := simulateReseq(t, events, consumersGen.Draw(t, "consumers"), cfg)
+		if r.MaxBuffered > cfg.Capacity {
+			t.Fatalf("MaxBuffered %d; capacity %d", r.MaxBuffered, cfg.Capacity)
+		}
+	})
+}
+
+// On gapless keys, each key's steps 1..k in step order in the input, every
+// gap fills: a key's first event is its step 1, so first-seen is zero; no
+// step was skipped, so none is old; and a timeout no shorter than the
+// longest the lesson's resequencer holds an event, or a capacity no smaller
+// than the most it holds at once, never fires.
+func TestResequencerOptionsChangeNothingOnGaplessKeys(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := inStepOrder(gaplessEvents(rapid.Bool().Draw(t, "duplicates")).Draw(t, "events"))
+		c := consumersGen.Draw(t, "consumers")
+		want := simulateReseq(t, events, c, konvoy.ResequencerConfig{})
+		longest := 0
+		for _, s := range want.Schedule {
+			longest = max(longest, s.AppliedAt-s.Finish)
+		}
+		cfg := konvoy.ResequencerConfig{
+			Start:     konvoy.StartFirstSeen,
+			Timeout:   rapid.SampledFrom([]int{0, longest, longest + 1}).Draw(t, "timeout"),
+			Capacity:  rapid.SampledFrom([]int{0, want.MaxBuffered, want.MaxBuffered + 1}).Draw(t, "capacity"),
+			RejectOld: rapid.Bool().Draw(t, "rejectOld"),
+		}
+		if cfg.Capacity == 0 && want.MaxBuffered > 0 && rapid.Bool().Draw(t, "tight") {
+			cfg.Capacity = want.MaxBuffered
+		}
+		if d := gocmp.Diff(want, simulateReseq(t, events, c, cfg), withinPrecision); d != "" {
+			t.Fatalf("%+v (-zero config +configured):\n%s", cfg, d)
+		}
+	})
+}
+
+// inStepOrder reorders each key's events so that its steps come in step
+// order, each key keeping the places in the input its events had.
+func inStepOrder(events []konvoy.Event) []konvoy.Event {
+	byKey := map[string][]konvoy.Event{}
+	for _, e := range events {
+		byKey[e.Key] = append(byKey[e.Key], e)
+	}
+	for _, es := range byKey {
+		slices.SortStableFunc(es, func(a, b konvoy.Event) int { return a.Step - b.Step })
+	}
+	out := make([]konvoy.Event, len(events))
+	for i, e := range events {
+		out[i], byKey[e.Key] = byKey[e.Key][0], byKey[e.Key][1:]
+	}
+	return out
+}
+
+// A trace cut from a longer stream starts each key mid-lifecycle. Under
+// first-seen, a key whose first event in the input carries its lowest step,
+// and whose steps are gapless from there, is no gap: every held event is
+// released, and every key ends on its highest step, however the events
+// interleave and finish. Under zero, every key that starts above 1 is
+// wrong.
+func TestFirstSeenCompletesKeysThatStartMidLifecycle(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := inStepOrder(gaplessEvents(false).Draw(t, "events"))
+		starts := map[string]int{}
+		for i, e := range events {
+			if _, ok := starts[e.Key]; !ok {
+				starts[e.Key] = rapid.IntRange(0, 1000).Draw(t, "start")
+			}
+			if e.Step > 0 {
+				events[i].Step += starts[e.Key]
+			}
+		}
+		c := consumersGen.Draw(t, "consumers")
+		r := simulateReseq(t, events, c, konvoy.ResequencerConfig{Start: konvoy.StartFirstSeen})
+		if r.NeverApplied != 0 || r.WrongFinal != 0 || r.GapsSkipped != 0 || r.BackwardWrites != 0 {
+			t.Fatalf("NeverApplied %d, WrongFinal %d %v, GapsSkipped %d, BackwardWrites %d; want 0", r.NeverApplied, r.WrongFinal, r.WrongKeys, r.GapsSkipped, r.BackwardWrites)
+		}
+		late := 0
+		for k, s := range starts {
+			if s > 0 && slices.ContainsFunc(events, func(e konvoy.Event) bool { return e.Key == k && e.Step > 0 }) {
+				late++
+			}
+		}
+		if z := simulate(t, events, konvoy.Resequencer, c); z.WrongFinal != late {
+			t.Fatalf("under zero, WrongFinal %d; want the %d keys that start above 1", z.WrongFinal, late)
+		}
+	})
+}
+
+// The configured resequencer matches its plain version, refReseq in
+// reference_test.go, under every configuration: the same measures, the
+// same wrong keys.
+func TestResequencerMatchesThePlainVersionUnderEveryConfig(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := eventsOf(anyShape).Draw(t, "events")
+		c := consumersGen.Draw(t, "consumers")
+		cfg := reseqConfigs.Draw(t, "config")
+		got := simulateReseq(t, events, c, cfg)
+		got.Schedule = nil
+		if d := gocmp.Diff(refSimulateReseq(events, c, cfg), got, withinPrecision); d != "" {
+			t.Fatalf("%+v with %d consumers (-reference +Simulate):\n%s", cfg, c, d)
 		}
 	})
 }

@@ -409,3 +409,169 @@ func refLaneAware(events []refEvent, consumers int, laneOf func(refEvent) *strin
 	}
 	return out
 }
+
+// refSimulateReseq is refSimulate under the resequencer configured by cfg:
+// the lesson's dispatch, then refReseq in apply order.
+func refSimulateReseq(events []konvoy.Event, consumers int, cfg konvoy.ResequencerConfig) konvoy.Result {
+	r := refSimulate(events, consumers, nil, "resequencer")
+	finished := refRun(events, consumers, nil, refHeadOfLine)
+	byFinish := slices.Clone(finished)
+	sort.SliceStable(byFinish, func(i, j int) bool {
+		if byFinish[i].finish != byFinish[j].finish {
+			return byFinish[i].finish < byFinish[j].finish
+		}
+		return byFinish[i].index < byFinish[j].index
+	})
+	q := refReseq{cfg: cfg, state: map[string]int{}, low: map[string]int{}, backward: map[string]bool{}}
+	if cfg.Start == konvoy.StartFirstSeen {
+		for _, e := range finished { // in input order
+			if _, ok := q.low[e.key]; !ok && e.step > 0 {
+				q.state[e.key], q.low[e.key] = e.step-1, e.step
+			}
+		}
+	}
+	for _, e := range byFinish {
+		if e.step == 0 {
+			continue
+		}
+		for cfg.Timeout > 0 {
+			h, ok := q.first()
+			if !ok || h.finish+cfg.Timeout >= e.finish {
+				break
+			}
+			q.force(h, h.finish+cfg.Timeout)
+		}
+		q.handle(e, e.finish)
+	}
+	for cfg.Timeout > 0 {
+		h, ok := q.first()
+		if !ok {
+			break
+		}
+		q.force(h, h.finish+cfg.Timeout)
+	}
+	backward := r.BackwardWrites
+	r.Duplicates, r.Buffered, r.MaxBuffered, r.MaxKeyBuffered = q.r.Duplicates, q.r.Buffered, q.r.MaxBuffered, q.r.MaxKeyBuffered
+	r.HeldRounds, r.NeverApplied, r.GapsSkipped, r.RejectedOld = q.r.HeldRounds, len(q.held), q.r.GapsSkipped, q.r.RejectedOld
+	r.BackwardWrites = backward + q.r.BackwardWrites
+	highest := map[string]int{}
+	var keyOrder []string
+	for _, e := range finished {
+		if _, ok := highest[e.key]; !ok {
+			keyOrder = append(keyOrder, e.key)
+		}
+		highest[e.key] = max(highest[e.key], e.step)
+	}
+	r.WrongKeys = nil
+	for _, k := range keyOrder {
+		if q.state[k] != highest[k] || q.backward[k] {
+			r.WrongKeys = append(r.WrongKeys, k)
+		}
+	}
+	r.WrongFinal = len(r.WrongKeys)
+	return r
+}
+
+// refReseq is the configured resequencer kept as plain lists: every held
+// event in one list, scanned for the one that finished first and for a
+// key's next step.
+type refReseq struct {
+	cfg      konvoy.ResequencerConfig
+	state    map[string]int  // the key's last step applied
+	low      map[string]int  // the lowest step applied without a gap since the start or the last gap skipped
+	backward map[string]bool // the key's value was last written backward by an old step
+	held     []refEvent
+	r        konvoy.Result
+}
+
+// first returns the held event that finished first (ties: input order).
+func (q *refReseq) first() (refEvent, bool) {
+	if len(q.held) == 0 {
+		return refEvent{}, false
+	}
+	return slices.MinFunc(q.held, func(a, b refEvent) int {
+		if a.finish != b.finish {
+			return a.finish - b.finish
+		}
+		return a.index - b.index
+	}), true
+}
+
+// remove takes held event e off the list.
+func (q *refReseq) remove(e refEvent) {
+	q.held = slices.DeleteFunc(q.held, func(h refEvent) bool { return h.index == e.index })
+}
+
+// handle is the resequencer's rule for event e at time now.
+func (q *refReseq) handle(e refEvent, now int) {
+	k := e.key
+	switch {
+	case e.step <= q.state[k]:
+		q.old(e)
+	case e.step == q.state[k]+1:
+		q.advance(e, now)
+	case slices.ContainsFunc(q.held, func(h refEvent) bool { return h.key == k && h.step == e.step }):
+		q.r.Duplicates++
+	case q.cfg.Capacity > 0 && len(q.held) >= q.cfg.Capacity:
+		h, _ := q.first()
+		q.force(h, now)
+		q.handle(e, now)
+	default:
+		q.held = append(q.held, e)
+		q.r.Buffered++
+		q.r.MaxBuffered = max(q.r.MaxBuffered, len(q.held))
+		n := 0
+		for _, h := range q.held {
+			if h.key == k {
+				n++
+			}
+		}
+		q.r.MaxKeyBuffered = max(q.r.MaxKeyBuffered, n)
+	}
+}
+
+// old handles e, at or below its key's state: a duplicate of a step
+// applied, or an old step, rejected or written backward.
+func (q *refReseq) old(e refEvent) {
+	switch {
+	case e.step >= q.low[e.key]:
+		q.r.Duplicates++
+	case q.cfg.RejectOld:
+		q.r.RejectedOld++
+	default:
+		q.r.BackwardWrites++
+		q.backward[e.key] = true
+	}
+}
+
+// advance applies e, above its key's state, skipping any gap, then the held
+// steps that follow on, at time now.
+func (q *refReseq) advance(e refEvent, now int) {
+	k := e.key
+	if e.step > q.state[k]+1 {
+		q.r.GapsSkipped += e.step - q.state[k] - 1
+		q.low[k] = e.step
+	}
+	q.state[k], q.backward[k] = e.step, false
+	for {
+		i := slices.IndexFunc(q.held, func(h refEvent) bool { return h.key == k && h.step == q.state[k]+1 })
+		if i < 0 {
+			return
+		}
+		q.r.HeldRounds += now - q.held[i].finish
+		q.state[k]++
+		q.held = slices.Delete(q.held, i, i+1)
+	}
+}
+
+// force applies held event h at time now, its gap skipped, or handles it as
+// an old step.
+func (q *refReseq) force(h refEvent, now int) {
+	q.remove(h)
+	q.r.HeldRounds += now - h.finish
+	if h.step <= q.state[h.key] {
+		q.old(h)
+		return
+	}
+	q.advance(h, now)
+}
