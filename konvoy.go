@@ -57,7 +57,7 @@ type Result struct {
 	HeaviestKey      string
 	HeaviestKeyLoad  int
 	// Duplicates counts the events the [Resequencer] discarded because
-	// their step was already applied or held. It and the next seven fields
+	// their step was already applied or held. It and the next eight fields
 	// are 0 under every other layout.
 	Duplicates int
 	// Buffered counts the events the resequencer held, at least for a
@@ -79,6 +79,11 @@ type Result struct {
 	// out by its Capacity, was applied with steps missing before it, the
 	// steps missing. 0 without a Timeout or Capacity.
 	GapsSkipped int
+	// Forced counts the held events applied, or handled as old steps,
+	// without their gap filling: by the Timeout or to make room under the
+	// Capacity. Buffered − Forced − NeverApplied events were released when
+	// their gaps filled.
+	Forced int
 	// RejectedOld counts the old steps the resequencer rejected under
 	// [ResequencerConfig].RejectOld: steps at or below their key's state
 	// that the key never applied. 0 without RejectOld.

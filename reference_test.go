@@ -452,7 +452,7 @@ func refSimulateReseq(events []konvoy.Event, consumers int, cfg konvoy.Resequenc
 	}
 	backward := r.BackwardWrites
 	r.Duplicates, r.Buffered, r.MaxBuffered, r.MaxKeyBuffered = q.r.Duplicates, q.r.Buffered, q.r.MaxBuffered, q.r.MaxKeyBuffered
-	r.HeldRounds, r.NeverApplied, r.GapsSkipped, r.RejectedOld = q.r.HeldRounds, len(q.held), q.r.GapsSkipped, q.r.RejectedOld
+	r.HeldRounds, r.NeverApplied, r.GapsSkipped, r.RejectedOld, r.Forced = q.r.HeldRounds, len(q.held), q.r.GapsSkipped, q.r.RejectedOld, q.r.Forced
 	r.BackwardWrites = backward + q.r.BackwardWrites
 	highest := map[string]int{}
 	var keyOrder []string
@@ -569,6 +569,7 @@ func (q *refReseq) advance(e refEvent, now int) {
 func (q *refReseq) force(h refEvent, now int) {
 	q.remove(h)
 	q.r.HeldRounds += now - h.finish
+	q.r.Forced++
 	if h.step <= q.state[h.key] {
 		q.old(h)
 		return

@@ -205,6 +205,7 @@ func (s *Simulator) force(r heldRef, now int) {
 		delete(s.heldByKey, r.key)
 	}
 	s.heldRounds += now - r.finish
+	s.forced++
 	k := s.state.at(r.key)
 	if r.step <= *k {
 		s.old(r.index, r.key, r.step, now)

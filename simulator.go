@@ -59,7 +59,7 @@ type Simulator struct {
 
 	backwardWrites, skipped, duplicates            int
 	buffered, holding, maxBuffered, maxKeyBuffered int
-	heldRounds, gapsSkipped, rejectedOld           int
+	heldRounds, gapsSkipped, rejectedOld, forced   int
 
 	err  error
 	done bool
@@ -384,6 +384,7 @@ func (s *Simulator) Result() (Result, error) {
 		NeverApplied:   s.holding,
 		GapsSkipped:    s.gapsSkipped,
 		RejectedOld:    s.rejectedOld,
+		Forced:         s.forced,
 		Wait:           s.waits.latency(s.waitHi, s.waitLo, s.maxWait),
 		Response:       s.responses.latency(responseHi, responseLo, s.maxResponse),
 		WorstLanes:     s.worstLanes(5),

@@ -115,8 +115,9 @@ type options struct {
 	capacity   bool
 	peak       float64
 	reader     eventlog.Reader
-	maxBacklog int // -max-backlog: the events all runs may hold, 0 for no limit
-	maxMemory  int // -max-memory: the bytes all runs may take
+	maxBacklog int                      // -max-backlog: the events all runs may hold, 0 for no limit
+	maxMemory  int                      // -max-memory: the bytes all runs may take
+	reseq      konvoy.ResequencerConfig // -start, -reseq-timeout, -reseq-capacity, -reject-old
 
 	all          bool           // -layouts all: recorded joins them when the trace has partitions
 	consumersSet bool           // -consumers was given
@@ -126,7 +127,7 @@ type options struct {
 
 // eventFlags are konvoy's flags, beside the trace flags, that mean
 // something only with -events.
-var eventFlags = []string{"layouts", "gantt", "format", "capacity", "peak"}
+var eventFlags = []string{"layouts", "gantt", "format", "capacity", "peak", "start", "reseq-timeout", "reseq-capacity", "reject-old"}
 
 // defaultLayouts are the layouts of a trace's report without -layouts: the
 // lesson's four.
@@ -205,6 +206,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	c.Float64Var(&opt.peak, "peak", lesson.PeakRate, "the peak write `rate`, in events/s, of the capacity table")
 	reader := c.traceFlags(&opt.events)
 	c.backlog(&opt.maxBacklog)
+	c.resequencer(&opt.reseq)
 	c.memory(&opt.maxMemory)
 	c.plotFlags(&opt.plot, &opt.plotFormats)
 	if err := c.parse(args); err != nil {

@@ -81,6 +81,12 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-partitions", "0"}, "konvoy: -partitions is 0; want 1 to 2147483647"},
 		{[]string{"-layouts", "all"}, "konvoy: -layouts needs -events"},
 		{[]string{"-gantt"}, "konvoy: -gantt needs -events"},
+		{[]string{"-reject-old"}, "konvoy: -reject-old needs -events"},
+		{[]string{"-events", "x", "-start", "first"}, `konvoy: -start is "first"; want zero or first-seen`},
+		{[]string{"-events", "x", "-reseq-timeout", "-1"}, "konvoy: -reseq-timeout is -1; want 0 (wait forever) or more rounds"},
+		{[]string{"-events", "x", "-reseq-capacity", "-2"}, "konvoy: -reseq-capacity is -2; want 0 (no bound) or more events"},
+		{[]string{"plan", "-reseq-capacity", "-2"}, "konvoy plan: -reseq-capacity is -2; want 0 (no bound) or more events"},
+		{[]string{"plan", "-start", "one"}, `konvoy plan: -start is "one"; want zero or first-seen`},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			out, errOut, status := runCommand(tt.args...)

@@ -135,6 +135,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 	})
 	reader := c.traceFlags(&opt.events)
 	c.backlog(&opt.MaxBacklog)
+	c.resequencer(&opt.Resequencer)
 	c.rule(func() error { return roundTime(c, &opt.Round, reader.Resolution) })
 	if err := c.parse(args); err != nil {
 		return opt, err

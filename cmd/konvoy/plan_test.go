@@ -22,6 +22,7 @@ func TestPlanGolden(t *testing.T) {
 		// partitions keeps collisions within 5%; at 200 events/s, above
 		// the trace's own rate, no layout keeps up.
 		{"plan-arrivals.golden", []string{"plan", "-events", "testdata/arrivals.csv", "-peak", "100", "-max-partitions", "8", "-layouts", "all"}},
+		{"plan-reseq.golden", []string{"plan", "-events", "testdata/arrivals.csv", "-peak", "100", "-layouts", "resequencer", "-start", "first-seen", "-reseq-capacity", "1", "-reject-old"}},
 		{"plan-arrivals-json.golden", []string{"plan", "-events", "testdata/arrivals.csv", "-peak", "200", "-max-partitions", "8", "-format", "json"}},
 	} {
 		t.Run(tt.golden, func(t *testing.T) {

@@ -273,7 +273,7 @@ func (t *trace) configs() []konvoy.Config {
 	for _, l := range opt.layouts {
 		for pi, p := range opt.policies {
 			for _, c := range t.Simulated {
-				opts := report.Dispatch(p, opt.assignor, konvoy.WithMaxBacklog(share))
+				opts := report.Dispatch(p, opt.assignor, konvoy.WithMaxBacklog(share), konvoy.WithResequencer(opt.reseq))
 				if opt.gantt && pi == 0 && c == opt.consumers[0] {
 					opts = append(opts, konvoy.WithSchedule(maxGanttEvents))
 				}

@@ -48,6 +48,11 @@ func TestTraceReports(t *testing.T) {
 		{"assignor-first-seen.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "convoy,partitioned", "-partitions", "3", "-policy", "static", "-consumers", "2", "-assignor", "first-seen"}},
 		{"assignor-round-robin.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "convoy,partitioned", "-partitions", "3", "-policy", "static", "-consumers", "2", "-assignor", "round-robin"}},
 		{"arrivals-gantt.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "free,convoy", "-consumers", "3", "-gantt"}},
+		// The resequencer's knobs (issue 17): where keys start, and a
+		// timeout, a capacity and old steps rejected, whose words say how
+		// many gaps filled and how many were given up on.
+		{"reseq-first-seen.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "resequencer", "-consumers", "4,8", "-start", "first-seen"}},
+		{"reseq-timeout-capacity.golden", []string{"-events", "testdata/arrivals.csv", "-layouts", "resequencer", "-consumers", "8", "-reseq-timeout", "1", "-reseq-capacity", "1", "-reject-old"}},
 	} {
 		t.Run(tt.golden, func(t *testing.T) {
 			out, errOut, status := runCommand(tt.args...)

@@ -50,17 +50,8 @@ func compareNotes(layouts []konvoy.Layout, results []konvoy.Result, allOrdered b
 			} else {
 				fmt.Fprintf(&b, "  all of them %s's: no collision\n", keyName(r.HeaviestKey))
 			}
-		case l.Equal(konvoy.Resequencer) && r.Buffered == 0 && r.Duplicates == 0:
-			fmt.Fprintf(&b, "%s held no event: every key's steps finished in step order, and none came twice\n", l)
 		case l.Equal(konvoy.Resequencer):
-			gaps := "their gaps"
-			if r.Buffered == 1 {
-				gaps = "its gap"
-			}
-			fmt.Fprintf(&b, "%s: held %s until %s filled, %s in all, at most %d at once\n",
-				l, plural(r.Buffered, "event", "events"), gaps, plural(r.HeldRounds, "round", "rounds"), r.MaxBuffered)
-			fmt.Fprintf(&b, "  (%d of one key); %d never applied (a gap that never filled), %s discarded\n",
-				r.MaxKeyBuffered, r.NeverApplied, plural(r.Duplicates, "duplicate", "duplicates"))
+			b.WriteString(resequencerNote(l, r))
 		}
 	}
 	return b.String()
@@ -70,4 +61,38 @@ func compareNotes(layouts []konvoy.Layout, results []konvoy.Result, allOrdered b
 // lesson's four.
 func hasBeyondLesson(layouts []konvoy.Layout) bool {
 	return slices.ContainsFunc(layouts, func(l konvoy.Layout) bool { return !slices.ContainsFunc(lesson.Layouts(), l.Equal) })
+}
+
+// resequencerNote is the resequencer's sentence: what it held, and what
+// became of it.
+func resequencerNote(l konvoy.Layout, r konvoy.Result) string {
+	switch {
+	case r.NeverApplied > 0 || r.Forced > 0 || r.RejectedOld > 0:
+		return resequencerGaveUp(l, r)
+	case r.Buffered == 0 && r.Duplicates == 0:
+		return fmt.Sprintf("%s held no event: every key's steps finished in step order, and none came twice\n", l)
+	}
+	gaps := "their gaps"
+	if r.Buffered == 1 {
+		gaps = "its gap"
+	}
+	return fmt.Sprintf("%s: held %s until %s filled, %s in all, at most %d at once\n", l, plural(r.Buffered, "event", "events"), gaps, plural(r.HeldRounds, "round", "rounds"), r.MaxBuffered) +
+		fmt.Sprintf("  (%d of one key); %d never applied (a gap that never filled), %s discarded\n", r.MaxKeyBuffered, r.NeverApplied, plural(r.Duplicates, "duplicate", "duplicates"))
+}
+
+// resequencerGaveUp is the resequencer's sentence for a run in which some
+// gaps did not fill: how many held events were released by a gap filling,
+// how many the timeout or the capacity applied anyway (and the steps they
+// skipped), how many old steps were rejected, and how many events were
+// still held at the end.
+func resequencerGaveUp(l konvoy.Layout, r konvoy.Result) string {
+	filled := r.Buffered - r.Forced - r.NeverApplied
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: held %s, %s in all, at most %d at once (%d of one key):\n",
+		l, plural(r.Buffered, "event", "events"), plural(r.HeldRounds, "round", "rounds"), r.MaxBuffered, r.MaxKeyBuffered)
+	fmt.Fprintf(&b, "  %d released when their gaps filled, %d applied by timeout or capacity (%s skipped), %d still held at the end;\n",
+		filled, r.Forced, plural(r.GapsSkipped, "missing step", "missing steps"), r.NeverApplied)
+	fmt.Fprintf(&b, "  %s discarded, %s rejected\n",
+		plural(r.Duplicates, "duplicate", "duplicates"), plural(r.RejectedOld, "old step", "old steps"))
+	return b.String()
 }

@@ -40,16 +40,17 @@ type PlanOptions struct {
 	// layout partitioned: Partitions, or the count the partition search
 	// found.
 	Layouts       func(partitions int) ([]konvoy.Layout, error)
-	Partitions    int             // -partitions; 0 for the count the partition search finds
-	Policies      []konvoy.Policy // the first is the selective convoy's
-	Peak          float64         // the peak rate to keep up with, events/s
-	Round         time.Duration   // how long one round lasts
-	MaxConsumers  int             // the most consumers a plan tries
-	Consumers     int             // the selective convoy's count; 0 for free consumption's
-	Collision     float64         // the share of a partition's load collisions may take
-	MaxPartitions int             // the most partitions the partition search tries
-	MaxBacklog    int             // the events all runs may hold, 0 for no limit
-	Assignor      konvoy.Assignor // how static deals lanes; 0 for the default
+	Partitions    int                      // -partitions; 0 for the count the partition search finds
+	Policies      []konvoy.Policy          // the first is the selective convoy's
+	Peak          float64                  // the peak rate to keep up with, events/s
+	Round         time.Duration            // how long one round lasts
+	MaxConsumers  int                      // the most consumers a plan tries
+	Consumers     int                      // the selective convoy's count; 0 for free consumption's
+	Collision     float64                  // the share of a partition's load collisions may take
+	MaxPartitions int                      // the most partitions the partition search tries
+	MaxBacklog    int                      // the events all runs may hold, 0 for no limit
+	Resequencer   konvoy.ResequencerConfig // how the resequencer works
+	Assignor      konvoy.Assignor          // how static deals lanes; 0 for the default
 }
 
 // Plan is everything konvoy plan answers, which PlanText and PlanJSON
@@ -120,7 +121,7 @@ func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 		}
 	}
 	a.selective, err = konvoy.CompareSelective(context.Background(), events, a.consumers, a.lanes,
-		Dispatch(o.Policies[0], o.Assignor, konvoy.WithMaxBacklog(a.backlog))...)
+		Dispatch(o.Policies[0], o.Assignor, konvoy.WithMaxBacklog(a.backlog), konvoy.WithResequencer(o.Resequencer))...)
 	if err != nil {
 		return nil, a.located(err)
 	}
@@ -149,7 +150,7 @@ func (a *Plan) planAll() error {
 			l, p = a.layouts[i/np], a.o.Policies[i%np]
 		}
 		g.Go(func() error {
-			plans[i], errs[i] = konvoy.PlanConsumers(a.src.Events, l, cfg, Dispatch(p, a.o.Assignor, konvoy.WithMaxBacklog(a.backlog))...)
+			plans[i], errs[i] = konvoy.PlanConsumers(a.src.Events, l, cfg, Dispatch(p, a.o.Assignor, konvoy.WithMaxBacklog(a.backlog), konvoy.WithResequencer(a.o.Resequencer))...)
 			return nil
 		})
 	}

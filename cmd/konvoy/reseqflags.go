@@ -1,0 +1,27 @@
+package main
+
+import "github.com/sirali-konvoy/konvoy"
+
+// resequencer defines the resequencer's flags, -start, -reseq-timeout,
+// -reseq-capacity and -reject-old, into cfg (see konvoy.ResequencerConfig).
+// -start is zero by default, for traces too: first-seen cannot tell a
+// lifecycle cut by the trace's window from a key whose first steps arrive
+// out of order, which it would take for old steps.
+func (c *command) resequencer(cfg *konvoy.ResequencerConfig) {
+	var start string
+	c.choice(&start, "start", "zero", "where the resequencer takes a key's lifecycle to begin: `zero`, before step 1, or first-seen, at the step of the key's "+
+		"first event in the input, so that a lifecycle cut by a trace's window is no gap", "zero or first-seen", "zero", "first-seen")
+	c.IntVar(&cfg.Timeout, "reseq-timeout", 0, "apply a held event `ROUNDS` rounds after it finished if its gap has not filled, skipping the gap (default 0: wait forever)")
+	c.IntVar(&cfg.Capacity, "reseq-capacity", 0, "hold at most `N` events at once: one more applies the one held longest, skipping its gap (default 0: no bound)")
+	c.BoolVar(&cfg.RejectOld, "reject-old", false, "reject a step at or below its key's state that the key never applied, rather than write it backward")
+	c.rule(func() (err error) {
+		switch {
+		case cfg.Timeout < 0:
+			return c.usagef("-reseq-timeout is %d; want 0 (wait forever) or more rounds", cfg.Timeout)
+		case cfg.Capacity < 0:
+			return c.usagef("-reseq-capacity is %d; want 0 (no bound) or more events", cfg.Capacity)
+		}
+		cfg.Start, err = konvoy.ParseResequencerStart(start)
+		return err
+	})
+}
