@@ -97,8 +97,10 @@ var (
 	// its key in a wrong final state. A step already applied or already held
 	// is a duplicate, as at-least-once delivery produces: the resequencer
 	// discards it and counts it in [Result].Duplicates. History-only events
-	// (Step 0) are never held. The resequencer assumes each key's steps start
-	// at 1 and rise by 1; a key whose steps skip one waits for it forever.
+	// (Step 0) are never held. By default the resequencer assumes each key's
+	// steps start at 1 and rise by 1, and a key whose steps skip one waits
+	// for it forever; [WithResequencer] sets where keys start, a timeout, a
+	// capacity, and whether old steps are rejected.
 	Resequencer = Layout{name: "resequencer", handler: resequence}
 )
 

@@ -26,7 +26,8 @@ import (
 // [Latency]), but for what the modelled broker or handler would hold too:
 // under LaneAware, the events no consumer could take yet; under Static with
 // lanes that do not pin each key to one lane, the events taken but not yet
-// applied; under the [Resequencer], the events held until their gaps fill;
+// applied; under the [Resequencer], the events held until their gaps fill
+// (at most its [ResequencerConfig].Capacity);
 // and one event for each consumer that has taken one. [WithMaxBacklog]
 // bounds all of it.
 //

@@ -198,6 +198,7 @@ var outlines = map[konvoy.Outcome]*draw.LineStyle{
 	konvoy.Skipped:         {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}},
 	konvoy.Held:            {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}},
 	konvoy.Duplicate:       {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(5), vg.Points(1.5), vg.Points(1), vg.Points(1.5)}},
+	konvoy.RejectedOld:     {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}},
 	konvoy.NeverApplied:    {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(7), vg.Points(2)}},
 }
 
