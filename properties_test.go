@@ -927,7 +927,8 @@ func TestSweepEqualsRunsOneByOne(t *testing.T) {
 			return konvoy.Config{
 				Layout:    layoutGen.Draw(t, "layout"),
 				Consumers: consumersGen.Draw(t, "consumers"),
-				Options:   []konvoy.Option{konvoy.WithPolicy(rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy"))},
+				Options: []konvoy.Option{konvoy.WithPolicy(rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")),
+					konvoy.WithResequencer(reseqConfigs.Draw(t, "resequencer"))},
 			}
 		}), 0, 12).Draw(t, "configs")
 		// The budget: all at once, or some in each pass, or one a pass

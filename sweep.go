@@ -157,6 +157,7 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 const (
 	keyBytes       = 88               // a key's keyName (24), its hash slot (8, 1⅓ to 2⅔ times over, and as much again while the table grows)
 	stateBytes     = 8                // a run's state of a key
+	reseqKeyBytes  = 16               // a run's reseqKey of a key, under a ResequencerConfig that can make old steps
 	laneRunBytes   = 32               // a run's laneRun of a lane
 	queueBytes     = 24               // a run's laneQueue of a lane, under LaneAware
 	ownerBytes     = 88               // a Static run's owner of a partition lane, dealt by number (24, as it grows), and its member's entry (64)
@@ -185,7 +186,11 @@ func (r *sweepRun) bytes(keys, lanes, events int) int {
 	case o.policy == Static && r.sim.layout.partitions > 0 && o.assignor != FirstSeenAssignor:
 		perLane += ownerBytes
 	}
-	return fixed + keys*stateBytes + lanes*perLane + consumerBytes*min(r.sim.consumers.n, events)
+	perKey := stateBytes
+	if r.sim.reseqKeys() {
+		perKey += reseqKeyBytes
+	}
+	return fixed + keys*perKey + lanes*perLane + consumerBytes*min(r.sim.consumers.n, events)
 }
 
 // sweepSizes is how many keys each group's inputs had, and how many lanes
