@@ -375,3 +375,30 @@ func Example_lessonCapacity() {
 	// tum akis konvoya sokulursa: konvoy x1.625, hat konvoyu x2.375
 	// serit yuku tavani (8 tuketici): konvoy 9 tur, hat konvoyu 14 tur, serbest 5 tur
 }
+
+// A trace cut from a longer stream starts its keys mid-lifecycle: here at
+// step 2. The lesson's resequencer waits for step 1 forever; first-seen
+// takes each key's first step as its start, and a timeout gives up on a gap
+// that never fills.
+func ExampleWithResequencer() {
+	events := []konvoy.Event{
+		{Key: "K0", Step: 2, Duration: 1}, {Key: "K1", Step: 2, Duration: 1},
+		{Key: "K0", Step: 3, Duration: 1}, {Key: "K1", Step: 4, Duration: 1},
+	}
+	for _, c := range []konvoy.ResequencerConfig{
+		{},
+		{Start: konvoy.StartFirstSeen},
+		{Start: konvoy.StartFirstSeen, Timeout: 2},
+	} {
+		r, err := konvoy.Simulate(events, konvoy.Resequencer, 2, konvoy.WithResequencer(c))
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("start %s, timeout %d: wrong %d, never applied %d, gaps skipped %d\n",
+			c.Start, c.Timeout, r.WrongFinal, r.NeverApplied, r.GapsSkipped)
+	}
+	// Output:
+	// start zero, timeout 0: wrong 2, never applied 4, gaps skipped 0
+	// start first-seen, timeout 0: wrong 1, never applied 1, gaps skipped 0
+	// start first-seen, timeout 2: wrong 0, never applied 0, gaps skipped 1
+}
