@@ -60,6 +60,8 @@
 //	       [-at-format rounds|rfc3339|unix-s|unix-ms|unix-us|unix-ns]
 //	       [-reorder D [-late error|drop]] [-duration-model DIST [-seed N]]
 //	       [-partition COL] [-assignor range|round-robin|first-seen]
+//	       [-start first-seen|zero] [-reseq-timeout ROUNDS] [-reseq-capacity N] [-reject-old]
+//	       [-max-memory SIZE] [-max-backlog N]
 //	konvoy plan [-events FILE [trace flags as above]] [-peak R] [-round-time D]
 //	       [-layouts L,...|all] [-partitions N] [-policy P,...|all]
 //	       [-max-consumers N] [-consumers N] [-collision S] [-max-partitions N]

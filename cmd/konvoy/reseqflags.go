@@ -4,12 +4,14 @@ import "github.com/sirali-konvoy/konvoy"
 
 // resequencer defines the resequencer's flags, -start, -reseq-timeout,
 // -reseq-capacity and -reject-old, into cfg (see konvoy.ResequencerConfig).
-// -start is zero by default, for traces too: first-seen cannot tell a
-// lifecycle cut by the trace's window from a key whose first steps arrive
-// out of order, which it would take for old steps.
+// -start is first-seen by default, as issue 17 asks: a trace is a window of
+// time, and most keys' lifecycles began before it. A key whose first steps
+// arrive out of order then has its late first steps taken for old steps,
+// which the report shows as backward writes (or, with -reject-old,
+// rejections); -start zero is the lesson's rule.
 func (c *command) resequencer(cfg *konvoy.ResequencerConfig) {
 	var start string
-	c.choice(&start, "start", "zero", "where the resequencer takes a key's lifecycle to begin: `zero`, before step 1, or first-seen, at the step of the key's "+
+	c.choice(&start, "start", "first-seen", "where the resequencer takes a key's lifecycle to begin: zero, before step 1, or `first-seen`, at the step of the key's "+
 		"first event in the input, so that a lifecycle cut by a trace's window is no gap", "zero or first-seen", "zero", "first-seen")
 	c.IntVar(&cfg.Timeout, "reseq-timeout", 0, "apply a held event `ROUNDS` rounds after it finished if its gap has not filled, skipping the gap (default 0: wait forever)")
 	c.IntVar(&cfg.Capacity, "reseq-capacity", 0, "hold at most `N` events at once: one more applies the one held longest, skipping its gap (default 0: no bound)")
