@@ -245,8 +245,10 @@ type ResequencerConfig struct {
 	// Timeout, in rounds, bounds how long an event is held: one whose gap
 	// has not filled Timeout rounds after it finished is applied then,
 	// skipping the steps missing before it (counted in
-	// [Result].GapsSkipped). 0 waits forever. With a Timeout, no event is
-	// still held when a run ends, and none is held longer than Timeout.
+	// [Result].GapsSkipped). 0 waits forever. With a Timeout, none is held
+	// longer than Timeout, and none is still held when a run ends unless
+	// its finish plus Timeout passes the largest int, a time that never
+	// comes ([Result].NeverApplied counts it).
 	Timeout int
 
 	// Capacity bounds the events held at once over all keys: when holding

@@ -1,6 +1,10 @@
 package main
 
-import "github.com/sirali-konvoy/konvoy"
+import (
+	"math"
+
+	"github.com/sirali-konvoy/konvoy"
+)
 
 // resequencer defines the resequencer's flags, -start, -reseq-timeout,
 // -reseq-capacity and -reject-old, into cfg (see konvoy.ResequencerConfig).
@@ -18,8 +22,8 @@ func (c *command) resequencer(cfg *konvoy.ResequencerConfig) {
 	c.BoolVar(&cfg.RejectOld, "reject-old", false, "reject a step at or below its key's state that the key never applied, rather than write it backward")
 	c.rule(func() (err error) {
 		switch {
-		case cfg.Timeout < 0:
-			return c.usagef("-reseq-timeout is %d; want 0 (wait forever) or more rounds", cfg.Timeout)
+		case cfg.Timeout < 0 || cfg.Timeout > math.MaxInt32:
+			return c.usagef("-reseq-timeout is %d; want 0 (wait forever) to %d rounds", cfg.Timeout, math.MaxInt32)
 		case cfg.Capacity < 0:
 			return c.usagef("-reseq-capacity is %d; want 0 (no bound) or more events", cfg.Capacity)
 		}
