@@ -32,12 +32,16 @@
 // # Layouts, policies and options
 //
 // The lesson's layouts are [Free], [Convoy], [LineConvoy] and
-// [VersionStamp]; beyond them, [SelectiveConvoy], [Partitioned] and
-// [Resequencer], and [NewLayout] for any grouping of events into lanes.
-// [WithPolicy] chooses how free consumers pick events: [HeadOfLine] (the
-// lesson's rule), [LaneAware] (Service Bus sessions, SQS FIFO message
-// groups) or [Static] (Kafka consumer groups). [WithSchedule] keeps every
-// event's [Slot] for pictures; [WithMaxBacklog] bounds what a run holds.
+// [VersionStamp]; beyond them, [SelectiveConvoy], [Partitioned] (keys
+// hashed as Kafka does), [Recorded] (the partitions an export recorded,
+// [Event].Partition) and [Resequencer], and [NewLayout] for any grouping of
+// events into lanes. [WithPolicy] chooses how free consumers pick events:
+// [HeadOfLine] (the lesson's rule), [LaneAware] (Service Bus sessions, SQS
+// FIFO message groups) or [Static] (Kafka consumer groups, whose partitions
+// [WithAssignor] deals as Kafka's assignors do). [WithResequencer] sets the
+// resequencer's start, timeout, capacity and handling of old steps.
+// [WithSchedule] keeps every event's [Slot] for pictures; [WithMaxBacklog]
+// bounds what a run holds.
 //
 // # Errors
 //
