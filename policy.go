@@ -52,12 +52,19 @@ func Policies() []Policy { return []Policy{HeadOfLine, LaneAware, Static} }
 // ParsePolicy returns the policy whose String is name. Its error says which
 // names are known, to follow a caller's context, as [ParseLayout]'s does.
 func ParsePolicy(name string) (Policy, error) {
-	for _, p := range Policies() {
-		if p.String() == name {
-			return p, nil
+	return byName(name, "policy", "head-of-line, lane-aware or static", Policies()...)
+}
+
+// byName returns the one of all whose String is name, or an error naming
+// the kind of thing sought and the names wanted.
+func byName[T fmt.Stringer](name, kind, want string, all ...T) (T, error) {
+	for _, v := range all {
+		if v.String() == name {
+			return v, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown policy %q; want head-of-line, lane-aware or static", name)
+	var zero T
+	return zero, fmt.Errorf("unknown %s %q; want %s", kind, name, want)
 }
 
 // Option changes how [Simulate] and [NewSimulator] run; options compose, and
@@ -171,12 +178,7 @@ func (a Assignor) String() string {
 // which names are known, to follow a caller's context, as [ParseLayout]'s
 // does.
 func ParseAssignor(name string) (Assignor, error) {
-	for _, a := range []Assignor{FirstSeenAssignor, RangeAssignor, RoundRobinAssignor} {
-		if a.String() == name {
-			return a, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown assignor %q; want range, round-robin or first-seen", name)
+	return byName(name, "assignor", "range, round-robin or first-seen", FirstSeenAssignor, RangeAssignor, RoundRobinAssignor)
 }
 
 // WithAssignor sets how the [Static] policy deals lanes to consumers (see
@@ -225,12 +227,7 @@ func (s ResequencerStart) String() string {
 // ParseResequencerStart returns the start whose String is name. Its error
 // says which names are known, as [ParseLayout]'s does.
 func ParseResequencerStart(name string) (ResequencerStart, error) {
-	for _, s := range []ResequencerStart{StartZero, StartFirstSeen} {
-		if s.String() == name {
-			return s, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown start %q; want zero or first-seen", name)
+	return byName(name, "start", "zero or first-seen", StartZero, StartFirstSeen)
 }
 
 // ResequencerConfig sets how the [Resequencer] works, as the knobs of
