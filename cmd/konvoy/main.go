@@ -15,7 +15,8 @@
 // and policy; with -gantt, each layout's schedule for a trace of at most 200
 // events). -layouts all compares every built-in layout. -format json and
 // -format csv print one record per (layout, policy, consumers) triple
-// instead. The report is printed only once the whole trace has been read: a
+// instead, and without -events the same records for the lesson's events
+// (-layouts, -consumers N,... and -policy as for a trace). The report is printed only once the whole trace has been read: a
 // bad line prints FILE:LINE and what was wrong on standard error, and no
 // report. While a long trace is read, a progress bar shows on standard error
 // when it is a terminal.
@@ -51,6 +52,7 @@
 // Usage:
 //
 //	konvoy [-consumers N] [-policy P,...|all] [-partitions N] [-plot DIR [-plot-format F]]
+//	konvoy -format json|csv [-consumers N,...] [-layouts L,...|all] [-policy P,...|all] [-partitions N]
 //	konvoy -events FILE [-consumers N,...] [-layouts L,...|all] [-partitions N]
 //	       [-policy P,...|all] [-gantt] [-format text|json|csv]
 //	       [-capacity [-peak R]] [-plot DIR [-plot-format svg|png|both]]
@@ -91,6 +93,7 @@ import (
 	"github.com/sirali-konvoy/konvoy/chart"
 	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/internal/report"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
 	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
@@ -128,8 +131,9 @@ type options struct {
 }
 
 // eventFlags are konvoy's flags, beside the trace flags, that mean
-// something only with -events.
-var eventFlags = []string{"layouts", "gantt", "format", "capacity", "peak", "start", "reseq-timeout", "reseq-capacity", "reject-old"}
+// something only with -events; -layouts and -format also serve the
+// lesson's JSON and CSV reports.
+var eventFlags = []string{"gantt", "capacity", "peak", "start", "reseq-timeout", "reseq-capacity", "reject-old"}
 
 // defaultLayouts are the layouts of a trace's report without -layouts: the
 // lesson's four.
@@ -156,7 +160,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var out string
 	var pics pictures
-	if opt.events == "" {
+	if opt.events == "" && opt.format == "text" {
 		out, err = report.Lesson(lesson.Events(), report.LessonOptions{Consumers: opt.consumers[0], Policies: opt.policies, Partitions: opt.partitions, Latency: opt.latency, Assignor: opt.assignor})
 		if err == nil && opt.plot != "" {
 			pics, err = lessonPictures(opt)
@@ -197,7 +201,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		"konvoy gen writes a synthetic trace.")
 	c.needs("events", eventFlags...)
 	c.Var(&consumers, "consumers", "the consumers `N` of the first table and the capacity; with -events a list N,... whose first is the first table's (default 4; with -events, 4 for the first table and 1,2,4,8 by consumers)")
-	c.rule(func() (err error) { opt.consumers, err = parseConsumers(c, consumers, opt.events != ""); return err })
+	c.rule(func() (err error) {
+		opt.consumers, err = parseConsumers(c, consumers, opt.events != "" || opt.format != "text")
+		return err
+	})
 	c.StringVar(&opt.events, "events", "", "read the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input) instead of the lesson")
 	c.Var(&layouts, "layouts", "the layouts `L,...` to run, in report order: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer; or all of them, all")
 	c.count(&opt.partitions, "partitions", 0, konvoy.MaxPartitions, true, "the `N` partitions of the layout partitioned, alone or in -layouts all (default: the largest consumer count)")
@@ -218,7 +225,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	if opt.partitions == 0 {
 		opt.partitions = min(slices.Max(opt.consumers), konvoy.MaxPartitions)
 	}
-	if opt.events == "" {
+	if opt.events == "" && opt.format == "text" {
+		if c.given["layouts"] {
+			return opt, c.usagef("-layouts needs -events, or -format json or csv for the lesson")
+		}
 		return opt, nil
 	}
 	var err error
@@ -289,8 +299,8 @@ func checkReport(opt options, c *command) error {
 }
 
 // recordedFromTrace stands, in -layouts, for the layout recorded, whose
-// partition count konvoy takes from the trace (see recordedLayouts).
-var recordedFromTrace = konvoy.Recorded(konvoy.MaxPartitions)
+// partition count konvoy takes from the trace.
+var recordedFromTrace = runs.RecordedFromTrace
 
 // parseLayouts reads -layouts of the command cmd: built-in layout names,
 // "partitioned" for a topic of partitions partitions, or "all" alone for
