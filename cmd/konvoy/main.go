@@ -68,6 +68,7 @@
 //	       [-layouts L,...|all] [-partitions N] [-policy P,...|all]
 //	       [-max-consumers N] [-consumers N] [-collision S] [-max-partitions N]
 //	       [-format text|json]
+//	konvoy serve [-addr HOST:PORT] [-max-upload SIZE] [-events FILE [trace flags as above]]
 //	konvoy gen [-format csv|jsonl] [-seed N] [-events N] [-keys N] [-key-skew S]
 //	       [-lines N] [-line-skew S] [-steps N] [-ordered N] [-in-flight N]
 //	       [-out-of-order P] [-duration DIST] [-rate R]
@@ -78,8 +79,17 @@
 // the flag. SIGINT or SIGTERM stops any command: its temporary files are
 // removed and nothing more is printed on standard output.
 //
+// konvoy serve serves the lesson's report, or a trace's (-events, read
+// with the same flags), as a page on 127.0.0.1:8080 (-addr): controls for
+// the layouts, the policy and the consumers, kept in the URL's query under
+// the flags' names; the first table, rounds against consumers, schedules
+// and latency; an upload form for a trace of up to 50 MB (-max-upload);
+// and GET /api/report, which answers what konvoy -format json prints for
+// the same flags. SIGINT or SIGTERM shuts it down gracefully.
+//
 // Exit status 0 on success, 1 on a failed run or bad input, 2 on a usage
-// error, 130 or 143 when stopped by SIGINT or SIGTERM.
+// error, 130 or 143 when stopped by SIGINT or SIGTERM (konvoy serve exits 0
+// once it has shut down).
 package main
 
 import (
@@ -98,7 +108,9 @@ import (
 )
 
 func main() {
-	exitOnInterrupt(os.Stderr)
+	if len(os.Args) < 2 || os.Args[1] != "serve" { // which shuts down gracefully on its own
+		exitOnInterrupt(os.Stderr)
+	}
 	status := run(os.Args[1:], os.Stdin, stdoutWriter{os.Stdout}, os.Stderr)
 	if interrupted.Load() {
 		select {} // the interrupt handler removes the temporary files and exits
@@ -142,8 +154,9 @@ var defaultLayouts = []string{"free", "convoy", "line-convoy", "version-stamp"}
 // subcommands are konvoy's subcommands, by the name that is their first
 // argument; without one, konvoy prints the lesson or trace report.
 var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
-	"gen":  func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runGen(args, stdout, stderr) },
-	"plan": runPlan,
+	"gen":   func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runGen(args, stdout, stderr) },
+	"plan":  runPlan,
+	"serve": runServe,
 }
 
 // run is the whole command, with its streams passed in so that tests can
@@ -195,6 +208,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		"usage: konvoy [-consumers N] [-policy P,...|all] [-partitions N] [-plot DIR]",
 		"       konvoy -events FILE [-consumers N,...] [-layouts L,...|all] [-policy P,...|all] [-format text|json|csv] [flags]",
 		"       konvoy plan [flags]  (konvoy plan -h lists them)",
+		"       konvoy serve [flags]  (konvoy serve -h lists them)",
 		"       konvoy gen [flags]  (konvoy gen -h lists them)",
 		"Prints the lesson report: the lesson's events under every layout; with -events, the same report for a trace of your own;",
 		"with -plot, draws its pictures too. konvoy plan answers how many consumers keep up with a peak rate;",

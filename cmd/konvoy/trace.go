@@ -51,16 +51,23 @@ func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, pictur
 	return out, pics, err
 }
 
-// readTrace makes the report's runs (package runs) over the trace, or the
-// lesson's events: standard input is copied to a temporary file first
-// when the runs may need more than one pass.
-func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
-	t := &trace{opt: opt}
+// runs are the runs opt asks for, over the trace named -events ("<stdin>"
+// for "-").
+func (opt options) runs() runs.Options {
 	o := runs.Options{Name: opt.reader.Name, Layouts: opt.layouts, All: opt.all && opt.events != "-", Policies: opt.policies, Assignor: opt.assignor,
 		Consumers: opt.consumers, Reader: opt.reader, MaxBacklog: opt.maxBacklog, MaxMemory: opt.maxMemory, Reseq: opt.reseq, Gantt: opt.gantt}
 	if o.Name == "-" {
 		o.Name = "<stdin>"
 	}
+	return o
+}
+
+// readTrace makes the report's runs (package runs) over the trace, or the
+// lesson's events: standard input is copied to a temporary file first
+// when the runs may need more than one pass.
+func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
+	t := &trace{opt: opt}
+	o := opt.runs()
 	if opt.plot != "" {
 		o.More = plotCounts(opt)
 	}
