@@ -143,9 +143,12 @@ type options struct {
 }
 
 // eventFlags are konvoy's flags, beside the trace flags, that mean
-// something only with -events; -layouts and -format also serve the
-// lesson's JSON and CSV reports.
-var eventFlags = []string{"gantt", "capacity", "peak", "start", "reseq-timeout", "reseq-capacity", "reject-old"}
+// something only with -events.
+var eventFlags = []string{"gantt", "capacity", "peak"}
+
+// recordFlags are konvoy's flags that mean something with -events, or for
+// the lesson's records, -format json or csv.
+var recordFlags = []string{"layouts", "start", "reseq-timeout", "reseq-capacity", "reject-old"}
 
 // defaultLayouts are the layouts of a trace's report without -layouts: the
 // lesson's four.
@@ -240,8 +243,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		opt.partitions = min(slices.Max(opt.consumers), konvoy.MaxPartitions)
 	}
 	if opt.events == "" && opt.format == "text" {
-		if c.given["layouts"] {
-			return opt, c.usagef("-layouts needs -events, or -format json or csv for the lesson")
+		if i := slices.IndexFunc(recordFlags, c.isSet); i >= 0 {
+			return opt, c.usagef("-%s needs -events, or -format json or csv for the lesson", recordFlags[i])
 		}
 		return opt, nil
 	}

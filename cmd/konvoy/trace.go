@@ -99,26 +99,33 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 			}
 			defer removeTemp(path)
 		}
-		r, err = runs.Trace(context.Background(), func(pass int) (io.Reader, func(), error) {
-			w := stderr
-			switch {
-			case pass > 1 && path == "-":
-				return nil, nil, fmt.Errorf("konvoy: %s: standard input cannot be read twice", o.Name)
-			case pass != 1:
-				w = io.Discard
-			}
-			src, b, closeTrace, err := openTrace(path, o.Name, stdin, w)
-			if bar = b; bar == nil {
-				return src, closeTrace, err
-			}
-			return src, func() { bar.done(); closeTrace() }, err
-		}, o)
+		r, err = runs.Trace(context.Background(), traceSource(path, o.Name, stdin, stderr, &bar), o)
 	}
 	if err != nil {
 		return nil, err
 	}
 	t.Trace = *r
 	return t, nil
+}
+
+// traceSource opens the trace at path, named name, for each pass: the
+// first with a progress bar, which *bar holds while it is read, and
+// standard input ("-") only once.
+func traceSource(path, name string, stdin io.Reader, stderr io.Writer, bar **progress) runs.Source {
+	return func(pass int) (io.Reader, func(), error) {
+		w := stderr
+		switch {
+		case pass > 1 && path == "-":
+			return nil, nil, fmt.Errorf("konvoy: %s: standard input cannot be read twice", name)
+		case pass != 1:
+			w = io.Discard
+		}
+		src, b, closeTrace, err := openTrace(path, name, stdin, w)
+		if *bar = b; b == nil {
+			return src, closeTrace, err
+		}
+		return src, func() { b.done(); closeTrace() }, err
+	}
 }
 
 // openTrace opens the trace file, "-" for stdin, decompressed, counting what

@@ -155,7 +155,7 @@ func (s *Server) source(req request) (*source, error) {
 
 // options reads the runs that req asks of src with the command's parser,
 // and checks them against the server's limits: consumer counts of at most
-// 64, at most 64 runs.
+// 64, at most 100 runs.
 func (s *Server) options(req request, src *source) (runs.Options, error) {
 	o, err := s.cfg.Runs(append(slices.Clone(src.args), req.args...))
 	if err != nil {

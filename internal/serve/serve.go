@@ -42,7 +42,7 @@ const (
 	maxFieldBytes   = 4 << 10         // an upload form's field beside the file
 	maxDecompressed = 1 << 30         // a trace's bytes once decompressed
 	maxConsumers    = 64              // each consumer count of a request: a schedule's rows
-	maxRuns         = 64              // (layout, policy, consumers) triples of a request
+	maxRuns         = 100             // (layout, policy, consumers) triples of a request: every layout and policy at 4 counts
 	maxRunning      = 2               // requests making runs at once; others wait their turn
 	runTimeout      = 2 * time.Minute // one request's runs
 	headerTimeout   = 10 * time.Second
@@ -145,9 +145,13 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(url
 	return err
 }
 
-// megabytes formats n bytes in MB (10⁶ bytes), as the page states limits.
+// megabytes formats n bytes in MB (10⁶ bytes), or bytes below one, as the
+// page states limits.
 func megabytes(n int64) string {
-	if n%1e6 == 0 || n >= 1e7 {
+	switch {
+	case n < 1e6:
+		return fmt.Sprintf("%d bytes", n)
+	case n%1e6 == 0 || n >= 1e7:
 		return fmt.Sprintf("%d MB", (n+5e5)/1e6)
 	}
 	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
