@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -138,7 +139,7 @@ func (s *Server) source(req request) (*source, error) {
 			return nil, errorf(http.StatusGone, "konvoy serve: the upload %s is no longer kept (the server keeps the last %d, in memory): upload the trace again", req.trace, maxUploads)
 		}
 		return &source{args: []string{"-events=" + u.name}, upload: u, open: func(int) (io.Reader, func(), error) {
-			return decompressed(u.name, bytes.NewReader(u.data), func() {})
+			return decompressed(u.name, bytes.NewReader(u.data), inflation*s.cfg.MaxUpload, func() {})
 		}}, nil
 	case s.cfg.Events != "":
 		name := s.cfg.Events
@@ -147,7 +148,7 @@ func (s *Server) source(req request) (*source, error) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("konvoy serve: %w", err)
 			}
-			return decompressed(name, f, func() { f.Close() })
+			return decompressed(name, f, math.MaxInt64, func() { f.Close() })
 		}}, nil
 	}
 	return &source{lesson: true}, nil
@@ -197,22 +198,22 @@ func (s *Server) run(ctx context.Context, src *source, o runs.Options) (*report.
 }
 
 // decompressed is the trace r, named name, decompressed when it is
-// gzip-compressed, and at most maxDecompressed bytes once decompressed;
-// closeRaw closes r.
-func decompressed(name string, r io.Reader, closeRaw func()) (io.Reader, func(), error) {
+// gzip-compressed, and at most most bytes once decompressed; closeRaw
+// closes r.
+func decompressed(name string, r io.Reader, most int64, closeRaw func()) (io.Reader, func(), error) {
 	d, err := eventlog.Decompress(r)
 	if err != nil {
 		closeRaw()
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return &capped{r: d, left: maxDecompressed, name: name}, func() { d.Close(); closeRaw() }, nil
+	return &capped{r: d, left: most, most: most, name: name}, func() { d.Close(); closeRaw() }, nil
 }
 
 // capped reads r until left bytes are read, then fails if r has more.
 type capped struct {
-	r    io.Reader
-	left int64
-	name string
+	r          io.Reader
+	left, most int64
+	name       string
 }
 
 func (c *capped) Read(p []byte) (int, error) {
@@ -221,7 +222,8 @@ func (c *capped) Read(p []byte) (int, error) {
 		if n, err := io.ReadFull(c.r, one[:]); n == 0 {
 			return 0, err
 		}
-		return 0, fmt.Errorf("%s: decompressed, the trace has more than %s, the most konvoy serve reads", c.name, megabytes(maxDecompressed))
+		return 0, errorf(http.StatusRequestEntityTooLarge, "konvoy serve: %s: decompressed, the trace has more than %s, the most the server reads (%d times -max-upload)",
+			c.name, megabytes(c.most), inflation)
 	}
 	if int64(len(p)) > c.left {
 		p = p[:c.left]

@@ -37,19 +37,19 @@ const DefaultMaxUpload = 50_000_000
 
 // Limits beyond the upload's size, which the package documentation states.
 const (
-	maxHeaderBytes  = 64 << 10        // a request's header
-	maxQueryBytes   = 8 << 10         // a request's query
-	maxFieldBytes   = 4 << 10         // an upload form's field beside the file
-	maxDecompressed = 1 << 30         // a trace's bytes once decompressed
-	maxConsumers    = 64              // each consumer count of a request: a schedule's rows
-	maxRuns         = 100             // (layout, policy, consumers) triples of a request: every layout and policy at 4 counts
-	maxRunning      = 2               // requests making runs at once; others wait their turn
-	runTimeout      = 2 * time.Minute // one request's runs
-	headerTimeout   = 10 * time.Second
-	readTimeout     = 5 * time.Minute // an upload of 50 MB at 170 kB/s
-	writeTimeout    = 5 * time.Minute // the runs' time and the page's
-	idleTimeout     = 2 * time.Minute
-	shutdownGrace   = 10 * time.Second // for requests under way at an interrupt
+	maxHeaderBytes = 64 << 10        // a request's header
+	maxQueryBytes  = 8 << 10         // a request's query
+	maxFieldBytes  = 4 << 10         // an upload form's field beside the file
+	inflation      = 4               // an upload's bytes once decompressed, at most, in MaxUpload
+	maxConsumers   = 64              // each consumer count of a request: a schedule's rows
+	maxRuns        = 100             // (layout, policy, consumers) triples of a request: every layout and policy at 4 counts
+	maxRunning     = 2               // requests making runs at once; others wait their turn
+	runTimeout     = 2 * time.Minute // one request's runs
+	headerTimeout  = 10 * time.Second
+	readTimeout    = 5 * time.Minute // an upload of 50 MB at 170 kB/s
+	writeTimeout   = 5 * time.Minute // the runs' time and the page's
+	idleTimeout    = 2 * time.Minute
+	shutdownGrace  = 10 * time.Second // for requests under way at an interrupt
 )
 
 // Config is what a Server serves.
@@ -66,7 +66,8 @@ type Config struct {
 	Events     string
 	EventsArgs []string
 	// MaxUpload is the largest upload in bytes, as sent (gzip-compressed
-	// or not); 0 for DefaultMaxUpload.
+	// or not); 0 for DefaultMaxUpload. A gzip-compressed upload may
+	// decompress to 4 times as much, no more.
 	MaxUpload int64
 }
 

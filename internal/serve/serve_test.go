@@ -259,8 +259,21 @@ func TestAGzipUploadIsReadAndABombStopped(t *testing.T) {
 	if rec := get(t, s, loc); rec.Code != 200 {
 		t.Errorf("a gzip-compressed trace: status %d; want 200", rec.Code)
 	}
+	// A bomb: more than 4 times the upload's limit once decompressed.
+	var bomb bytes.Buffer
+	zw = gzip.NewWriter(&bomb)
+	zw.Write([]byte("key,line,step,duration\n" + strings.Repeat("K,L,1,1\n", 100000)))
+	zw.Close()
+	s = newTestServer(int64(bomb.Len()) + 100)
+	if rec := post(t, s, "bomb.csv.gz", bomb.Bytes()); rec.Code != http.StatusRequestEntityTooLarge ||
+		!strings.Contains(rec.Body.String(), "bomb.csv.gz: decompressed, the trace has more than") {
+		t.Errorf("a gzip bomb: status %d; want 413 and why:\n%.300s", rec.Code, rec.Body.String())
+	}
+	if rec := post(t, s, "broken.csv.gz", []byte("\x1f\x8bnot gzip")); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "broken.csv.gz") {
+		t.Errorf("a broken gzip upload: status %d; want 400 naming it:\n%.300s", rec.Code, rec.Body.String())
+	}
 	// A capped reader lets its bytes through and fails on one more.
-	c := &capped{r: strings.NewReader("abcdef"), left: 4, name: "bomb.csv.gz"}
+	c := &capped{r: strings.NewReader("abcdef"), left: 4, most: 4, name: "bomb.csv.gz"}
 	got, err := io.ReadAll(c)
 	if string(got) != "abcd" || err == nil || !strings.Contains(err.Error(), "bomb.csv.gz: decompressed, the trace has more than") {
 		t.Errorf("capped: %q, %v; want abcd and the cap's error", got, err)

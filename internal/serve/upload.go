@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"mime/multipart"
@@ -94,6 +95,19 @@ func (s *Server) readTrace(part *multipart.Part) (*upload, error) {
 	}
 	if int64(len(data)) > s.cfg.MaxUpload {
 		return nil, s.tooLarge()
+	}
+	// A gzip bomb is refused now, in the time it takes to decompress the
+	// most the server reads, not once runs have taken it.
+	src, closeSrc, err := decompressed(name, bytes.NewReader(data), inflation*s.cfg.MaxUpload, func() {})
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, "konvoy serve: %v", err)
+	}
+	defer closeSrc()
+	if _, err := io.Copy(io.Discard, src); err != nil {
+		if he := (*httpError)(nil); errors.As(err, &he) {
+			return nil, err
+		}
+		return nil, errorf(http.StatusBadRequest, "konvoy serve: %s: %v", name, err)
 	}
 	return &upload{name: name, data: data}, nil
 }
