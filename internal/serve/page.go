@@ -146,14 +146,11 @@ func (s *Server) newPage(req request) *page {
 	p.Partition = req.query.Get("partitions")
 	for _, name := range sortedKeys(req.query) {
 		v := req.query.Get(name)
-		switch {
-		case slices.Contains([]string{"layouts", "policy", "consumers", "partitions"}, name):
+		if slices.Contains(RunFlags, name) {
 			p.RunKeep = append(p.RunKeep, field{Name: name, Value: v})
-		default:
+		}
+		if !slices.Contains([]string{"layouts", "policy", "consumers", "partitions"}, name) {
 			p.Keep = append(p.Keep, field{Name: name, Value: v})
-			if name != traceParam {
-				p.RunKeep = append(p.RunKeep, field{Name: name, Value: v})
-			}
 		}
 	}
 	for _, f := range uploadFields {

@@ -219,6 +219,12 @@ func TestAnUploadIsRunAndItsKeysEscaped(t *testing.T) {
 	if n := strings.Count(body, "<svg "); n != 4 {
 		t.Errorf("%d pictures; want rounds, two schedules and latency", n)
 	}
+	// The upload form of the upload's page keeps the view's runs and shows
+	// its trace flags once, as fields to change.
+	_, form, _ := strings.Cut(body, `<form id="upload"`)
+	if strings.Count(form, `name="steps"`) != 1 || !strings.Contains(form, `<input type="hidden" name="layouts" value="free,convoy">`) {
+		t.Errorf("the upload form does not keep the view: steps %d times:\n%s", strings.Count(form, `name="steps"`), form)
+	}
 	api := get(t, s, "/api/report?"+strings.SplitN(loc, "?", 2)[1])
 	if api.Code != 200 || !strings.Contains(api.Body.String(), `"events":4`) {
 		t.Errorf("the API on the upload: status %d, %s", api.Code, api.Body.String())
