@@ -23,6 +23,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy/internal/runs"
@@ -121,13 +122,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // gracefully: it stops listening and lets requests under way finish, for
 // at most 10 seconds. ready is called with the page's URL once the server
 // listens. Requests are limited in header size (64 KiB) and time (10 s for
-// the header, 5 minutes to read and to answer, 2 minutes of runs).
+// the header, 5 minutes to read and to answer, 2 minutes of runs). On a
+// loopback address, such as the default 127.0.0.1, only requests for a
+// loopback host are served (see loopbackOnly).
 func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(url string)) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: s, MaxHeaderBytes: maxHeaderBytes, ReadHeaderTimeout: headerTimeout,
+	var h http.Handler = s
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.IP.IsLoopback() {
+		h = loopbackOnly(s)
+	}
+	srv := &http.Server{Handler: h, MaxHeaderBytes: maxHeaderBytes, ReadHeaderTimeout: headerTimeout,
 		ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
@@ -144,6 +151,27 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(url
 		err = serr
 	}
 	return err
+}
+
+// loopbackOnly serves through h only the requests whose Host is
+// localhost or a loopback address, with any port, and refuses the others
+// with 421 Misdirected Request. A server bound to loopback is meant for
+// this machine's browser alone; without the check, a page elsewhere could
+// point its own name at 127.0.0.1 (DNS rebinding) and read the reports,
+// uploads included, as a page of its own origin.
+func loopbackOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if name, _, err := net.SplitHostPort(host); err == nil {
+			host = name
+		}
+		host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+		if ip := net.ParseIP(host); strings.EqualFold(host, "localhost") || ip != nil && ip.IsLoopback() {
+			h.ServeHTTP(w, r)
+			return
+		}
+		http.Error(w, fmt.Sprintf("konvoy serve: the host %q is not this machine's: a server on a loopback address answers localhost, 127.0.0.1 or [::1] only", r.Host), http.StatusMisdirectedRequest)
+	})
 }
 
 // megabytes formats n bytes in MB (10⁶ bytes), or bytes below one, as the

@@ -336,3 +336,27 @@ func BenchmarkLessonAPI(b *testing.B) {
 		}
 	}
 }
+
+// TestALoopbackServerAnswersLoopbackHostsOnly holds the guard against DNS
+// rebinding: a name that is not this machine's loopback is refused, with
+// or without a port, and localhost, 127.0.0.1 and [::1] are served.
+func TestALoopbackServerAnswersLoopbackHostsOnly(t *testing.T) {
+	h := loopbackOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "served") }))
+	for host, want := range map[string]int{
+		"127.0.0.1:8080": http.StatusOK, "localhost:8080": http.StatusOK, "LOCALHOST": http.StatusOK,
+		"[::1]:8080": http.StatusOK, "127.0.0.2": http.StatusOK, "[::1]": http.StatusOK,
+		"evil.example:8080": http.StatusMisdirectedRequest, "evil.example": http.StatusMisdirectedRequest,
+		"10.0.0.1:8080": http.StatusMisdirectedRequest, "localhost.evil.example": http.StatusMisdirectedRequest, "": http.StatusMisdirectedRequest,
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Host = host
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != want {
+			t.Errorf("Host %q: status %d, want %d", host, w.Code, want)
+		}
+		if want != http.StatusOK && !strings.Contains(w.Body.String(), "not this machine's") {
+			t.Errorf("Host %q: the refusal does not say why: %q", host, w.Body.String())
+		}
+	}
+}
