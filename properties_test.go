@@ -971,7 +971,8 @@ func TestMoreConsumersNeverRaiseLatency(t *testing.T) {
 // run at that count. It holds under every policy: PlanLatency tries every
 // count where latency need not fall, skips only counts whose work cannot
 // fit (see its doc) and bisects only under head-of-line, where
-// TestMoreConsumersNeverRaiseLatency shows latency never rises.
+// TestMoreConsumersNeverRaiseLatency shows latency never rises; the extra
+// counts a picture asks for change nothing but the curve.
 func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
@@ -983,7 +984,8 @@ func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 			Rounds:     rapid.IntRange(0, 25).Draw(t, "target"),
 		}
 		limit := rapid.IntRange(1, 30).Draw(t, "limit")
-		plans, err := konvoy.PlanLatency(konvoy.Values(events), layouts, konvoy.LatencyConfig{SLO: slo, MaxConsumers: limit}, konvoy.WithPolicy(p))
+		counts := rapid.SliceOfN(rapid.IntRange(-1, 40), 0, 6).Draw(t, "counts") // for a picture
+		plans, err := konvoy.PlanLatency(konvoy.Values(events), layouts, konvoy.LatencyConfig{SLO: slo, MaxConsumers: limit, Counts: counts}, konvoy.WithPolicy(p))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -998,6 +1000,11 @@ func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 			}
 			if plan.Layout != l.String() || plan.Events != len(events) || len(events) > 0 && plan.Floor != at(len(events), konvoy.HeadOfLine) {
 				t.Fatalf("%s: plan %+v", l, plan)
+			}
+			for _, c := range counts {
+				if c >= 1 && c <= min(limit, len(events)) && !slices.ContainsFunc(plan.Curve, func(pt konvoy.LatencyPoint) bool { return pt.Consumers == c }) {
+					t.Fatalf("%s: curve %v leaves out %d consumers", l, plan.Curve, c)
+				}
 			}
 			for _, pt := range plan.Curve {
 				if got := at(pt.Consumers, p); got != pt.Rounds {

@@ -58,6 +58,10 @@ func (o SLO) basisPoints() (int, error) {
 type LatencyConfig struct {
 	SLO          SLO
 	MaxConsumers int
+	// Counts are consumer counts to run besides those the search tries,
+	// in its first pass, for a picture of the whole curve; those not from
+	// 1 to the limit and the events are left out.
+	Counts []int
 }
 
 // LatencyPoint is the objective's percentile, in rounds, of a run on
@@ -175,6 +179,7 @@ func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyCo
 	searches := make([]*latencySearch, len(layouts))
 	for i, l := range layouts {
 		searches[i] = newLatencySearch(l, policy, cfg.SLO, latencyRun{results[i], at[i]}, src.n, from, top)
+		searches[i].extra = slices.DeleteFunc(slices.Clone(cfg.Counts), func(c int) bool { return c < 1 || c > top })
 		searches[i].plan.Assumptions = latencyAssumptions(searches[i].plan, src, limit)
 	}
 	if err := search(src, layouts, searches, opts); err != nil {
@@ -325,6 +330,7 @@ type latencyRun struct {
 type latencySearch struct {
 	plan      LatencyPlan
 	from, top int
+	extra     []int // the counts asked for besides the search's
 	tried     map[int]latencyRun
 	passes    int
 	done      bool
@@ -376,17 +382,18 @@ func (s *latencySearch) bounds() (lo, hi int) {
 }
 
 // next returns the counts to try in the next pass, none when the search is
-// over.
+// over; the first pass runs the extra counts too.
 func (s *latencySearch) next() []int {
-	if s.done {
-		return nil
+	var counts []int
+	if s.passes == 0 {
+		counts = append(counts, s.extra...)
 	}
 	s.passes++
-	var counts []int
 	lo, hi := s.bounds()
 	switch {
+	case s.done:
 	case !s.plan.Bisected: // one by one, from the fewest not yet tried
-		for c := lo + 1; c <= s.top && len(counts) < latencyProbes*2; c++ {
+		for c, _ := s.frontier(); c <= s.top && len(counts) < 2*latencyProbes; c++ {
 			counts = append(counts, c)
 		}
 	case s.passes == 1: // from the fewest, doubling, and the most
@@ -398,12 +405,44 @@ func (s *latencySearch) next() []int {
 		for j := 1; j <= latencyProbes; j++ {
 			counts = append(counts, lo+int(int64(hi-lo)*int64(j)/int64(latencyProbes+1)))
 		}
-		counts = slices.DeleteFunc(slices.Compact(counts), func(c int) bool { return c <= lo || c >= hi })
+		counts = slices.DeleteFunc(counts, func(c int) bool { return c <= lo || c >= hi })
 	}
+	slices.Sort(counts)
+	counts = slices.DeleteFunc(slices.Compact(counts), func(c int) bool { _, ok := s.tried[c]; return ok })
 	if len(counts) == 0 {
 		s.done = true
 	}
 	return counts
+}
+
+// frontier returns, for a search one count after another, the first count
+// from the fewest not yet tried, or top+1, and the smallest count that
+// meets the objective with every count before it tried, 0 when none is
+// known.
+func (s *latencySearch) frontier() (next, found int) {
+	for c := s.from; c <= s.top; c++ {
+		r, ok := s.tried[c]
+		switch {
+		case !ok:
+			return c, 0
+		case s.meets(r):
+			return c, c
+		}
+	}
+	return s.top + 1, 0
+}
+
+// answer returns the smallest count that meets the objective, 0 when none
+// is known.
+func (s *latencySearch) answer() int {
+	if !s.plan.Bisected {
+		_, found := s.frontier()
+		return found
+	}
+	if _, hi := s.bounds(); hi <= s.top {
+		return hi
+	}
+	return 0
 }
 
 // record takes the run r on c consumers, and ends the search once it knows
@@ -411,8 +450,9 @@ func (s *latencySearch) next() []int {
 func (s *latencySearch) record(c int, r latencyRun) {
 	s.tried[c] = r
 	lo, hi := s.bounds()
+	next, found := s.frontier()
 	if s.plan.Bisected && (hi-lo <= 1 || hi > s.top && s.triedTop()) ||
-		!s.plan.Bisected && (hi <= s.top || lo >= s.top) {
+		!s.plan.Bisected && (found > 0 || next > s.top) {
 		s.done = true
 	}
 }
@@ -433,17 +473,15 @@ func (s *latencySearch) finish() LatencyPlan {
 	if p.Events == 0 {
 		return p
 	}
-	_, hi := s.bounds()
-	at := hi
-	if hi > s.top {
-		at = 0
+	at := s.answer()
+	if at == 0 {
 		for _, pt := range p.Curve { // the lowest, at the fewest consumers among equals
 			if at == 0 || pt.Rounds < s.tried[at].at {
 				at = pt.Consumers
 			}
 		}
 	} else {
-		p.Meets, p.Consumers = true, hi
+		p.Meets, p.Consumers = true, at
 	}
 	if at == 0 || p.Floor > p.SLO.Rounds {
 		p.Achieved, p.WorstLane = p.Floor, p.FloorLane
