@@ -506,9 +506,9 @@ func latencyAssumptions(p LatencyPlan, src *planStream, limit int) []string {
 		fmt.Sprintf("utilisation is the work over consumers × the run's rounds; at most %d consumers are tried", limit),
 	}
 	if p.Bisected {
-		out = append(out, fmt.Sprintf("under %s dispatch a consumer more never lets an event start or finish later, so the counts are bisected", p.Policy))
+		out = append(out, fmt.Sprintf("with consumers dispatched %s, a consumer more never lets an event start or finish later, so the counts are bisected", p.Policy))
 	} else {
-		out = append(out, fmt.Sprintf("under %s dispatch latency need not fall as consumers are added, so every count from the fewest up is tried until one meets the objective", p.Policy))
+		out = append(out, fmt.Sprintf("with consumers dispatched %s, latency need not fall as consumers are added, so every count from the fewest up is tried until one meets the objective", p.Policy))
 	}
 	if p.MinConsumers > 1 && p.MinConsumers != math.MaxInt {
 		out = append(out, fmt.Sprintf("fewer than %d consumers cannot meet it: the events within the objective finish by round %d (the last arrival plus the target), and their work does not fit on fewer",

@@ -68,30 +68,40 @@ func SLOFlags(fs *flag.FlagSet) func(peakGiven bool, seed uint64, curve bool) *S
 			set = err == nil
 			return err
 		})
-	fs.Func("slo-on", "the latency -slo bounds: `response` (arrival to finish, the default) or wait (arrival to start)", func(v string) error {
-		s.Wait = v == "wait"
-		return oneOf(v, "response", "wait")
-	})
-	fs.Func("arrivals", "-slo's arrivals: `trace` (the default: the trace's own, scaled to a mean of -peak when -peak is given) or poisson (at -peak, from -seed)",
-		func(v string) error {
-			s.Poisson = v == "poisson"
-			return oneOf(v, "trace", "poisson")
-		})
+	on, arrivals := &oneOfValue{"response", []string{"response", "wait"}}, &oneOfValue{"trace", []string{"trace", "poisson"}}
+	fs.Var(on, "slo-on", "the latency -slo bounds: `response` (arrival to finish) or wait (arrival to start)")
+	fs.Var(arrivals, "arrivals", "-slo's arrivals: `trace` (the trace's own, scaled to a mean of -peak when -peak is given) or poisson (at -peak, from -seed)")
 	return func(peakGiven bool, seed uint64, curve bool) *SLO {
 		if !set {
 			return nil
 		}
+		s.Wait, s.Poisson = on.v == "wait", arrivals.v == "poisson"
 		s.Scaled, s.Seed, s.Curve = peakGiven && !s.Poisson, seed, curve
 		return &s
 	}
 }
 
-// oneOf returns nil when v is one of values, else an error that lists them.
-func oneOf(v string, values ...string) error {
-	if slices.Contains(values, v) {
-		return nil
+// oneOfValue is a flag's value that must be one of values.
+type oneOfValue struct {
+	v      string
+	values []string
+}
+
+// String returns the value.
+func (o *oneOfValue) String() string {
+	if o == nil {
+		return ""
 	}
-	return fmt.Errorf("want %s", strings.Join(values, " or "))
+	return o.v
+}
+
+// Set sets the value, or returns an error that lists the values wanted.
+func (o *oneOfValue) Set(v string) error {
+	if !slices.Contains(o.values, v) {
+		return fmt.Errorf("want %s", strings.Join(o.values, " or "))
+	}
+	o.v = v
+	return nil
 }
 
 // DrawSLO draws the picture of the latency plans under the first policy
@@ -195,7 +205,9 @@ func sloText(a *Plan) string {
 			consumers := strconv.Itoa(p.Consumers)
 			if !p.Meets {
 				consumers = "-"
-				why = append(why, missText(a, l, p))
+				if pi == 0 || p.Floor <= p.SLO.Rounds { // a floor that misses misses under every policy: said once
+					why = append(why, missText(a, l, p))
+				}
 			}
 			lane, busy := "-", "-"
 			if p.WorstLane != "" {
@@ -226,6 +238,9 @@ func (a *Plan) duration(rounds int) string {
 func missText(a *Plan, l konvoy.Layout, p konvoy.LatencyPlan) string {
 	pn := konvoy.PercentileName(p.SLO.Percentile)
 	head := fmt.Sprintf("%s under %s meets it at no count: ", l, p.Policy)
+	if p.Floor > p.SLO.Rounds {
+		head = fmt.Sprintf("%s meets it at no count, under any policy: ", l)
+	}
 	switch {
 	case p.Floor > p.SLO.Rounds && p.FloorLane != "":
 		return head + fmt.Sprintf("%s's own events, run back to back as they arrive, already reach %s %d rounds (%s) with a consumer for every event",
