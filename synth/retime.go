@@ -31,7 +31,7 @@ func PoissonArrivals(events iter.Seq2[konvoy.Event, error], rate float64, seed u
 		for e, err := range events {
 			if err == nil {
 				if e.Arrival = a.next(); !(a.t <= MaxSpan) {
-					yield(e, fmt.Errorf("synth: event %d would arrive at round %.4g at %v events per round; want at most round %d: raise the rate", i, a.t, rate, int64(MaxSpan)))
+					yield(e, fmt.Errorf("synth: event %d would arrive at round %.4g at %.4g events per round; want at most round %d: raise the rate", i, a.t, rate, int64(MaxSpan)))
 					return
 				}
 				i++
@@ -61,7 +61,7 @@ func ScaledArrivals(events iter.Seq2[konvoy.Event, error], factor float64) iter.
 			if err == nil {
 				t := math.Floor(float64(e.Arrival) * factor)
 				if !(t <= MaxSpan) {
-					yield(e, fmt.Errorf("synth: event %d, arriving at round %d, would arrive at round %.4g scaled by %v; want at most round %d", i, e.Arrival, t, factor, int64(MaxSpan)))
+					yield(e, fmt.Errorf("synth: event %d, arriving at round %d, would arrive at round %.4g scaled by %.4g; want at most round %d", i, e.Arrival, t, factor, int64(MaxSpan)))
 					return
 				}
 				e.Arrival = int(t)

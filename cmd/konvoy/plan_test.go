@@ -278,3 +278,20 @@ func TestPlanSLOPlot(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanSLOArrivalsOutOfRange wants arrivals that a peak far too low
+// would put beyond any round refused, at the first such event.
+func TestPlanSLOArrivalsOutOfRange(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-arrivals", "poisson", "-peak", "1e-300"}, "konvoy plan: -slo: synth: event 0 would arrive at round 1.862e+302 at 1e-302 events per round"},
+		{[]string{"-peak", "1e-300"}, "konvoy plan: -slo: synth: event 0, arriving at round 1, would arrive at round 8.203e+301"},
+	} {
+		out, errOut, status := runCommand(append([]string{"plan", "-events", "testdata/slo.csv", "-slo", "p99=1s", "-layouts", "free"}, tt.args...)...)
+		if status != 1 || out != "" || !strings.HasPrefix(errOut, tt.want) {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 1 and %q", tt.args, status, out, errOut, tt.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/chart"
+	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/synth"
 )
 
@@ -139,8 +141,15 @@ func (a *Plan) planLatency() error {
 	}
 	for _, p := range a.o.Policies {
 		plans, err := konvoy.PlanLatency(events, a.layouts, cfg, Dispatch(p, a.o.Assignor, konvoy.WithMaxBacklog(a.backlog), konvoy.WithResequencer(a.o.Resequencer))...)
-		if err != nil {
+		var ev *konvoy.EventError
+		var le *eventlog.Error
+		switch {
+		case errors.As(err, &ev):
 			return a.located(err)
+		case err != nil && !errors.As(err, &le) && !strings.HasPrefix(err.Error(), "konvoy plan: "):
+			return fmt.Errorf("konvoy plan: -slo: %w", err) // the arrivals'
+		case err != nil:
+			return err
 		}
 		a.latency = append(a.latency, plans)
 	}
