@@ -103,7 +103,9 @@ type LatencyPlan struct {
 	Floor     int
 	FloorLane string
 	// MinConsumers is the fewest consumers that the work allows at all
-	// (see PlanLatency); fewer are never tried.
+	// (see PlanLatency), math.MaxInt when none can (a target of 0 rounds
+	// for events that take time, all arriving at round 0); fewer are never
+	// tried.
 	MinConsumers int
 	// Bisected tells whether the counts were bisected (under [HeadOfLine],
 	// where latency never rises with consumers) rather than tried one by
