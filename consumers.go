@@ -28,11 +28,18 @@ type consumer struct {
 // rightmost, lose every match against a touched consumer, even one parked
 // at MaxInt. The tree doubles when a consumer beyond its leaves is touched.
 type consumerQueue struct {
-	free    []int   // by node: the earliest free time below it
-	id      []int32 // by node: the consumer free then
+	node    []match // by node: its winner; node 1 is the root, i's children 2i and 2i+1
 	size    int     // leaves, a power of two; leaf of consumer id is size+id
 	touched int     // consumers made busy so far: 0 … touched−1
 	n       int     // consumers
+}
+
+// match is a node of the winner tree: the earliest free time below it and
+// the consumer free then. The two sit side by side, so a match loads one
+// node.
+type match struct {
+	free int
+	id   int32
 }
 
 // newConsumerQueue returns n consumers, all free at round 0.
@@ -49,42 +56,42 @@ func (q *consumerQueue) resize(leaves int) {
 	for size < leaves {
 		size *= 2
 	}
-	free, id := make([]int, 2*size), make([]int32, 2*size)
+	node := make([]match, 2*size)
 	for i := range size {
-		free[size+i], id[size+i] = math.MaxInt, int32(i)
+		node[size+i] = match{math.MaxInt, int32(i)}
 		if i < q.touched {
-			free[size+i] = q.free[q.size+i]
+			node[size+i].free = q.node[q.size+i].free
 		}
 	}
 	for i := size - 1; i >= 1; i-- {
 		l, r := 2*i, 2*i+1
-		if free[r] < free[l] {
+		if node[r].free < node[l].free {
 			l = r
 		}
-		free[i], id[i] = free[l], id[l]
+		node[i] = node[l]
 	}
-	q.free, q.id, q.size = free, id, size
+	q.node, q.size = node, size
 }
 
 // next returns the consumer that becomes free earliest, the lowest index
 // among ties. It takes O(1) time.
 func (q *consumerQueue) next() consumer {
-	if q.free[1] > 0 && q.touched < q.n {
+	if q.node[1].free > 0 && q.touched < q.n {
 		return consumer{0, q.touched}
 	}
-	return consumer{q.free[1], int(q.id[1])}
+	return consumer{q.node[1].free, int(q.node[1].id)}
 }
 
 // nextTouched returns the touched consumer that becomes free earliest, the
 // lowest index among ties, free at MaxInt when none is touched.
-func (q *consumerQueue) nextTouched() consumer { return consumer{q.free[1], int(q.id[1])} }
+func (q *consumerQueue) nextTouched() consumer { return consumer{q.node[1].free, int(q.node[1].id)} }
 
 // earliest returns the earliest time any consumer is free.
 func (q *consumerQueue) earliest() int {
 	if q.touched < q.n {
 		return 0
 	}
-	return q.free[1]
+	return q.node[1].free
 }
 
 // freeAt returns the time consumer id becomes free.
@@ -92,7 +99,7 @@ func (q *consumerQueue) freeAt(id int) int {
 	if id >= q.touched {
 		return 0
 	}
-	return q.free[q.size+id]
+	return q.node[q.size+id].free
 }
 
 // busy makes consumer id free at t, as busyFrom does, touching it, and
@@ -110,17 +117,18 @@ func (q *consumerQueue) busy(id, t int) {
 // so far, so each level loads only the sibling: a left sibling wins ties, a
 // right one must be free strictly earlier.
 func (q *consumerQueue) busyFrom(id, t int) {
-	free, ids := q.free, q.id
+	node := q.node
 	f, w := t, int32(id)
 	i := q.size + id
-	free[i] = t
+	node[i].free = t
 	for ; i > 1; i /= 2 {
 		left := i & 1 // 1 when the sibling, i^1, is the left child
-		sf, sw := free[i^1], ids[i^1]
-		if sf-left < f {
+		s := &node[i^1]
+		if sf, sw := s.free, s.id; sf-left < f {
 			f, w = sf, sw
 		}
-		free[i/2], ids[i/2] = f, w
+		p := &node[i/2]
+		p.free, p.id = f, w
 	}
 }
 

@@ -30,7 +30,7 @@ type running struct {
 	waiting bool  // not applied yet
 }
 
-// add gives event e, of key index k and lane ln (-1: none), to the
+// add gives event e, interned, of lane ln (-1: none), to the
 // earliest-free consumer, as the lesson's scheduler does: it starts when it
 // has arrived and both the consumer and its lane are free. A consumer whose
 // lane is busy waits idle (head-of-line blocking). Then it applies the
@@ -38,24 +38,24 @@ type running struct {
 // consumers, plus O(1) amortised for each event applied. Dispatching and
 // applying are one call from Add: the policy's whole work per event sits
 // behind the one dynamic call.
-func (h *headOfLine) add(e Event, k, ln int) {
+func (h *headOfLine) add(e internedEvent, ln int) {
 	s := h.s
 	c := s.consumers.next()
-	start := max(c.free, e.Arrival)
+	start := max(c.free, e.arrival)
 	if ln >= 0 {
 		start = max(start, s.lanes.at(ln).free)
 	}
-	finish := start + e.Duration
+	finish := start + e.duration
 	if c.id >= s.consumers.touched {
 		s.consumers.touch(c.id)
 	}
 	s.consumers.busyFrom(c.id, finish)
-	s.started(&e, s.events, k, ln, c.id, max(c.free, e.Arrival), start)
+	s.started(&e, s.events, ln, c.id, max(c.free, e.arrival), start)
 	if c.id >= len(h.running) {
 		h.growRunning(c.id)
 	}
 	r := &h.running[c.id] // field by field: a struct literal goes through the stack
-	r.finish, r.index, r.key, r.step, r.waiting = finish, s.events, k, e.Step, e.Step > 0
+	r.finish, r.index, r.key, r.step, r.waiting = finish, s.events, e.key, e.step, e.step > 0
 	h.applyReady(c.id)
 }
 

@@ -138,7 +138,7 @@ func Simulate(events []Event, layout Layout, consumers int, opts ...Option) (Res
 		return Result{}, err
 	}
 	for i := range events { // not simulateSeq: an iterator's calls cost an event a tenth of its time
-		if err := s.Add(events[i]); err != nil {
+		if err := s.add(&events[i]); err != nil {
 			return Result{}, err
 		}
 	}

@@ -44,19 +44,20 @@ type laneAware struct {
 // next event is held or taken.
 func (a *laneAware) at(i int) *queued { return &a.fifo[i-a.base] }
 
-// add holds event e, of key index k and lane ln (-1: none), for the
+// add holds event e, interned, of lane ln (-1: none), for the
 // consumers, and runs the policy forward as far as no event yet to be
 // added could change a choice (see run). It takes O(log(c + l)) time
 // amortised for c consumers and l lanes with waiting events.
-func (a *laneAware) add(e Event, k, ln int) {
+func (a *laneAware) add(e internedEvent, ln int) {
+	k := e.key
 	i := a.s.events
-	a.fifo = append(a.fifo, queued{key: k, lane: ln, step: e.Step, duration: e.Duration, arrival: e.Arrival, next: -1})
+	a.fifo = append(a.fifo, queued{key: k, lane: ln, step: e.step, duration: e.duration, arrival: e.arrival, next: -1})
 	if ln < 0 {
 		a.free = append(a.free, i)
 	} else {
-		a.enqueue(i, ln, e.Arrival)
+		a.enqueue(i, ln, e.arrival)
 	}
-	a.s.lastArrival = e.Arrival
+	a.s.lastArrival = e.arrival
 	a.run()
 }
 
@@ -214,7 +215,7 @@ func (a *laneAware) take(id, t, i, ln int) (finish int) {
 	}
 	finish = t + q.duration
 	s.consumers.busy(id, finish)
-	s.started(&Event{Step: q.step, Duration: q.duration, Arrival: q.arrival}, i, q.key, ln, id, t, t)
+	s.started(&internedEvent{key: q.key, step: q.step, duration: q.duration, arrival: q.arrival}, i, ln, id, t, t)
 	if q.step > 0 {
 		a.pending.push(finish, i, finished{finish: finish, index: i, key: q.key, step: q.step})
 	}

@@ -75,9 +75,11 @@ type Simulator struct {
 // has, so nothing else asks which policy runs.
 type dispatcher interface {
 	// add dispatches event e, the next in input order (input index
-	// Simulator.events), of key index k and lane ln (-1: none), and
-	// applies every event that no event yet to come can finish before.
-	add(e Event, k, ln int)
+	// Simulator.events), interned, of lane ln (-1: none), and applies
+	// every event that no event yet to come can finish before. e comes by
+	// value, in registers, and only its key index, step, duration and
+	// arrival are read.
+	add(e internedEvent, ln int)
 	// finish dispatches every event still held and applies every one
 	// still waiting, at the end of a run.
 	finish()
@@ -111,7 +113,7 @@ const MaxConsumers = math.MaxInt32
 // NewSimulator returns a Simulator for layout with the given number of
 // consumers and options, or an error when consumers is not 1 to
 // [MaxConsumers] or the policy is unknown. Consumers cost memory only once
-// they take an event, about 100 bytes each, so a run costs what its events
+// they take an event, at most 144 bytes each, so a run costs what its events
 // need however many consumers it has. NewSimulator panics, with a "konvoy:"
 // prefix, when an option is nil.
 func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, error) {
@@ -153,7 +155,11 @@ func (s *Simulator) use(in *inputs, t int) {
 // a new key, lane or consumer, a latency in a power of two above
 // [ExactLatency] not met before, a larger backlog than before, or, with
 // [WithSchedule], a longer schedule.
-func (s *Simulator) Add(e Event) error {
+func (s *Simulator) Add(e Event) error { return s.add(&e) }
+
+// add is Add for an event the caller holds, which it reads and does not
+// keep: Simulate passes its slice's events without copying them.
+func (s *Simulator) add(e *Event) error {
 	s.mustBeMade()
 	if s.done {
 		panic("konvoy: Simulator.Add called after Result")
@@ -161,17 +167,17 @@ func (s *Simulator) Add(e Event) error {
 	if s.err != nil {
 		return s.err
 	}
-	if err := s.check(&e); err != nil {
+	if err := s.check(e); err != nil {
 		s.err = err
 		return err
 	}
 	var ie internedEvent
-	added := s.in.intern(&e, &ie)
+	added := s.in.intern(e, &ie)
 	ln := -1
 	if s.table != nil {
-		ln = s.table.lane(s.in, &e, &ie, added)
+		ln = s.table.lane(s.in, e, &ie, added)
 	}
-	return s.take(&e, &ie, ln)
+	return s.take(e, &ie, ln)
 }
 
 // addInterned is Add for a run that shares its inputs with others: event
@@ -212,7 +218,7 @@ func (s *Simulator) take(e *Event, ie *internedEvent, ln int) error {
 	if ln >= s.lanes.len() {
 		s.lane(ln)
 	}
-	s.dispatch.add(*e, k, ln)
+	s.dispatch.add(*ie, ln)
 	s.events++
 	s.work += e.Duration
 	s.lastArrival = e.Arrival
@@ -223,21 +229,21 @@ func (s *Simulator) take(e *Event, ie *internedEvent, ln int) error {
 	return nil
 }
 
-// started records that the event with input index i, of key index k, lane
+// started records that event e, interned, with input index i and lane
 // ln, taken by consumer id at taken, starts at start: it takes the lane
 // until it finishes, and its latencies, lane load and schedule slot are
 // counted. A history-only record is done there and then.
-func (s *Simulator) started(e *Event, i, k, ln, id, taken, start int) {
-	finish := start + e.Duration
-	wait := start - e.Arrival
+func (s *Simulator) started(e *internedEvent, i, ln, id, taken, start int) {
+	finish := start + e.duration
+	wait := start - e.arrival
 	if !s.waits.addNear(wait) { // add, with its fast path inlined
 		s.waits.addElsewhere(wait)
 	}
-	if !s.responses.addNear(wait + e.Duration) {
-		s.responses.addElsewhere(wait + e.Duration)
+	if !s.responses.addNear(wait + e.duration) {
+		s.responses.addElsewhere(wait + e.duration)
 	}
 	s.maxWait = max(s.maxWait, wait)
-	s.maxResponse = max(s.maxResponse, wait+e.Duration)
+	s.maxResponse = max(s.maxResponse, wait+e.duration)
 	var carry uint64
 	s.waitLo, carry = bits.Add64(s.waitLo, uint64(wait), 0)
 	s.waitHi += carry
@@ -247,7 +253,7 @@ func (s *Simulator) started(e *Event, i, k, ln, id, taken, start int) {
 		l.addWait(wait)
 	}
 	s.rounds = max(s.rounds, finish)
-	if e.Step == 0 {
+	if e.step == 0 {
 		// A history-only record changes no state under any handler, so it
 		// is done when it finishes and never waits to be applied.
 		s.outcome(i, HistoryOnly, finish)

@@ -32,7 +32,7 @@ type owner struct {
 	set        bool
 }
 
-// add gives event e, of key index k and lane ln (-1: none), to its lane's
+// add gives event e, interned, of lane ln (-1: none), to its lane's
 // owner (see owner), or to the
 // earliest-free consumer when it has no lane. It starts when it has
 // arrived and the consumer is free: only the owner runs the lane's events,
@@ -43,7 +43,8 @@ type owner struct {
 // next event could start, the earliest free time or e's arrival,
 // whichever is later. It takes O(log c) time for c consumers, plus
 // O(log c) for each event applied.
-func (st *static) add(e Event, k, ln int) {
+func (st *static) add(e internedEvent, ln int) {
+	k := e.key
 	s := st.s
 	c := s.consumers.next()
 	member := c.id
@@ -52,11 +53,11 @@ func (st *static) add(e Event, k, ln int) {
 		c.id, member = int(o.id), int(o.member)
 		c.free = s.consumers.freeAt(c.id)
 	}
-	start := max(c.free, e.Arrival)
-	s.consumers.busy(c.id, start+e.Duration)
-	s.started(&e, s.events, k, ln, member, max(c.free, e.Arrival), start)
+	start := max(c.free, e.arrival)
+	s.consumers.busy(c.id, start+e.duration)
+	s.started(&e, s.events, ln, member, max(c.free, e.arrival), start)
 	switch {
-	case e.Step == 0:
+	case e.step == 0:
 	case s.layout.pinsKeys():
 		// Every event of the key that changes its state runs in the key's
 		// one lane, on the lane's owner, after the one before it: the key's
@@ -65,11 +66,11 @@ func (st *static) add(e Event, k, ln int) {
 		// every key's applies in time, has no lanes). So applying it now
 		// does what applying it in order of finish would, and a hot key's
 		// events need not wait in memory.
-		s.apply(s.events, k, e.Step, start+e.Duration)
+		s.apply(s.events, k, e.step, start+e.duration)
 	default:
-		st.owned.push(c.id, finished{finish: start + e.Duration, index: s.events, key: k, step: e.Step})
+		st.owned.push(c.id, finished{finish: start + e.duration, index: s.events, key: k, step: e.step})
 	}
-	st.applyOwned(max(s.consumers.earliest(), e.Arrival))
+	st.applyOwned(max(s.consumers.earliest(), e.arrival))
 }
 
 // owner returns the consumer that lane ln, opened, runs on: by its

@@ -73,7 +73,7 @@ func WithMaxMemory(bytes int) SweepOption {
 // (16 a key more under layouts that do not give each key a lane), and what
 // each run takes for them, 8 bytes a key and 32 a lane (56 under
 // [LaneAware]), with 64 KiB a run besides (320 KiB under LaneAware) and
-// 128 bytes for each consumer that takes an event. When the runs would not
+// 144 bytes for each consumer that takes an event. When the runs would not
 // fit at once, the runs at the end of configs give way and run in a pass
 // of their own after the others, each pass reading the stream again:
 // events must then yield the same events each time it is ranged over, as
@@ -169,7 +169,7 @@ const (
 	ownerBytes     = 88               // a Static run's owner of a partition lane, dealt by number (24, as it grows), and its member's entry (64)
 	runBytes       = 64 << 10         // a run's histograms, heaps and lists, at the least
 	laneAwareBytes = 256 << 10        // a LaneAware run's list of held events, as it grows
-	consumerBytes  = 128              // a consumer that has taken an event
+	consumerBytes  = 144              // a consumer that has taken an event: its tree nodes (16, up to 4) and last event (40, up to 2)
 	keysBytes      = 256 << 10        // a key table's recent-key cache and smallest table
 	batchBytes     = 128 * SweepAhead // the batches in flight: each event, interned, with its lanes
 )

@@ -20,26 +20,27 @@ func withConsumerPerEvent() Option {
 	return func(o *options) { o.consumerPerEvent = true }
 }
 
-// add starts event e, of key index k and lane ln (-1: none), when it has
+// add starts event e, interned, of lane ln (-1: none), when it has
 // arrived and its lane is free, and applies the events finished by its
 // arrival: every later event starts no earlier, and one that finishes then
 // has a higher input index. It takes O(log n) time for n events not yet
 // applied, plus O(log n) for each event applied.
-func (u *unlimited) add(e Event, k, ln int) {
+func (u *unlimited) add(e internedEvent, ln int) {
+	k := e.key
 	s := u.s
-	start := e.Arrival
+	start := e.arrival
 	if ln >= 0 {
 		start = max(start, s.lanes.at(ln).free)
 	}
-	finish := start + e.Duration
+	finish := start + e.duration
 	if finish > s.rounds || s.events == 0 {
 		u.last = ln
 	}
-	s.started(&e, s.events, k, ln, s.events, e.Arrival, start)
-	if e.Step > 0 {
-		u.pending.push(finish, s.events, finished{finish: finish, index: s.events, key: k, step: e.Step})
+	s.started(&e, s.events, ln, s.events, e.arrival, start)
+	if e.step > 0 {
+		u.pending.push(finish, s.events, finished{finish: finish, index: s.events, key: k, step: e.step})
 	}
-	s.applyPending(&u.pending, e.Arrival)
+	s.applyPending(&u.pending, e.arrival)
 }
 
 // finish applies every event still pending, at the end of a run, in order

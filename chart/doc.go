@@ -11,5 +11,8 @@
 // [io.Writer]; bad input is an error, never a panic, and nothing is written
 // then. The output is deterministic: the same input gives the same bytes on
 // every run. Text is set in Liberation Sans, which the PNG renderer embeds
-// and the SVG names (falling back to the metric-compatible Arial).
+// and the SVG names (falling back to the metric-compatible Arial). An SVG's
+// root has role="img" and, as its first children, a <title> (the picture's
+// title) and a <desc> that says in words what it shows, so that a page can
+// show it inline to readers who cannot see it.
 package chart

@@ -2,6 +2,7 @@ package chart_test
 
 import (
 	"bytes"
+	"encoding/xml"
 	"flag"
 	"fmt"
 	"image"
@@ -125,4 +126,34 @@ func comparePNG(want, got []byte) string {
 		return fmt.Sprintf("%d pixels differ, the first at %v", diff, first)
 	}
 	return ""
+}
+
+// TestSVGsSayWhatTheyShow checks that every SVG is well-formed XML whose
+// root is an image with a title and a description as its first children,
+// the title escaped however it is written: a page that shows the picture
+// inline has it read by its name and description.
+func TestSVGsSayWhatTheyShow(t *testing.T) {
+	pics := append(pictures(t), picture{"hostile-title", func(w io.Writer, f chart.Format) error {
+		return chart.Schedule(w, f, `<script>alert("x")</script> & more`, lessonSchedule(t, konvoy.Convoy), lesson.Consumers)
+	}})
+	for _, pic := range pics {
+		var buf bytes.Buffer
+		if err := pic.draw(&buf, chart.SVG); err != nil {
+			t.Fatalf("%s: %v", pic.name, err)
+		}
+		var svg struct {
+			Role  string `xml:"role,attr"`
+			Title string `xml:"title"`
+			Desc  string `xml:"desc"`
+		}
+		if err := xml.Unmarshal(buf.Bytes(), &svg); err != nil {
+			t.Fatalf("%s: not well-formed: %v", pic.name, err)
+		}
+		if svg.Role != "img" || svg.Title == "" || len(svg.Desc) < 40 {
+			t.Errorf("%s: role %q, title %q, desc %q; want img, a title and a description", pic.name, svg.Role, svg.Title, svg.Desc)
+		}
+		if pic.name == "hostile-title" && (svg.Title != `<script>alert("x")</script> & more` || bytes.Contains(buf.Bytes(), []byte("<script>"))) {
+			t.Errorf("the title %q is not escaped as it should be", svg.Title)
+		}
+	}
 }

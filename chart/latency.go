@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -57,11 +58,16 @@ func Latency(w io.Writer, f Format, series []LatencySeries, opts ...Option) erro
 	}
 	plots[1].Y.Label.Text = ""
 	leg := newFlowLegend()
+	var p95 []string
 	for i, s := range series {
 		l := ecdfLine(nil, i)
 		leg.add(l, fmt.Sprintf("%s — p95: wait %d, response %d", s.Layout, nearestRank(waits[i], 95), nearestRank(responses[i], 95)))
+		p95 = append(p95, fmt.Sprintf("%s %d and %d", s.Layout, nearestRank(waits[i], 95), nearestRank(responses[i], 95)))
 	}
-	return render(w, f, opts, func(c draw.Canvas) {
+	a := about{"Wait and response latency by layout", "Two panels, one step line per layout: the share of events (up) that started, " +
+		"on the left (wait), or finished, on the right (response), within x rounds of their arrival (across). " +
+		"p95 wait and response, in rounds: " + strings.Join(p95, "; ") + "."}
+	return render(w, f, opts, a, func(c draw.Canvas) {
 		tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Points(12), PadTop: vg.Points(2), PadRight: vg.Points(8)}
 		h := leg.height(c.Max.X - c.Min.X - 2*legendIndent)
 		top := c

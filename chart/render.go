@@ -2,6 +2,7 @@ package chart
 
 import (
 	"bytes"
+	"encoding/xml"
 	"fmt"
 	"image/color"
 	"io"
@@ -21,9 +22,11 @@ const (
 )
 
 // render draws a picture of the configured size with paint and writes it to
-// w in format f, all at once: on an error nothing is written. A panic inside
-// gonum/plot, which validated input should never cause, becomes an error.
-func render(w io.Writer, f Format, opts []Option, paint func(draw.Canvas)) (err error) {
+// w in format f, all at once: on an error nothing is written. An SVG
+// carries the text a, its title and description, for screen readers and
+// pages that show it inline. A panic inside gonum/plot, which validated
+// input should never cause, becomes an error.
+func render(w io.Writer, f Format, opts []Option, a about, paint func(draw.Canvas)) (err error) {
 	if w == nil {
 		return fmt.Errorf("chart: nil writer")
 	}
@@ -62,10 +65,37 @@ func render(w io.Writer, f Format, opts []Option, paint func(draw.Canvas)) (err 
 	}
 	out := buf.Bytes()
 	if f == SVG {
-		out = bytes.ReplaceAll(out, []byte(svgFamily), []byte(svgFamilies))
+		out = a.into(bytes.ReplaceAll(out, []byte(svgFamily), []byte(svgFamilies)))
 	}
 	if _, err := w.Write(out); err != nil {
 		return fmt.Errorf("chart: writing %v: %w", f, err)
 	}
 	return nil
+}
+
+// about is what an SVG says of itself: its title and its description, the
+// text a reader who cannot see it is given.
+type about struct{ title, desc string }
+
+// into returns the SVG svg with a's title and description as the first
+// children of its root element, escaped, and role="img" on the root, so
+// that a page showing it inline has it read as one picture with a name.
+func (a about) into(svg []byte) []byte {
+	start := bytes.Index(svg, []byte("<svg "))
+	end := bytes.IndexByte(svg[max(start, 0):], '>')
+	if start < 0 || end < 0 {
+		return svg // vgsvg always writes the root element
+	}
+	end += start + 1
+	var b bytes.Buffer
+	b.Write(svg[:start])
+	b.WriteString(`<svg role="img" `)
+	b.Write(svg[start+len("<svg ") : end])
+	b.WriteString("\n<title>")
+	xml.EscapeText(&b, []byte(a.title))
+	b.WriteString("</title>\n<desc>")
+	xml.EscapeText(&b, []byte(a.desc))
+	b.WriteString("</desc>")
+	b.Write(svg[end:])
+	return b.Bytes()
 }

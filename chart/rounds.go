@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -51,7 +52,7 @@ func Rounds(w io.Writer, f Format, work int, series []RoundsSeries, opts ...Opti
 		return err
 	}
 	p, leg := roundsPlot(work, series)
-	return render(w, f, opts, func(c draw.Canvas) { drawWithLegend(c, p, leg) })
+	return render(w, f, opts, about{p.Title.Text, roundsDesc(work, series)}, func(c draw.Canvas) { drawWithLegend(c, p, leg) })
 }
 
 // maxSeries bounds the series of one picture, beyond which its lines and
@@ -198,4 +199,27 @@ func roundsPlot(work int, series []RoundsSeries) (*plot.Plot, *flowLegend) {
 func hline(x0, x1, y float64) *plotter.Line {
 	l, _ := plotter.NewLine(plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}})
 	return l
+}
+
+// roundsDesc describes the picture of rounds against consumers in words:
+// each series from its first count to its last, its ceiling, and the bound.
+func roundsDesc(work int, series []RoundsSeries) string {
+	var b strings.Builder
+	b.WriteString("Rounds (up) against consumers (across), one line per layout:")
+	for i, s := range series {
+		last := len(s.Rounds) - 1
+		fmt.Fprintf(&b, " %s from %d rounds at %d consumer%s to %d at %d", s.Layout, s.Rounds[0], s.Consumers[0], map[bool]string{true: "s"}[s.Consumers[0] != 1],
+			s.Rounds[last], s.Consumers[last])
+		if s.HeaviestLane > 0 {
+			fmt.Fprintf(&b, ", its heaviest lane %d rounds (dashed)", s.HeaviestLane)
+		}
+		if i < len(series)-1 {
+			b.WriteString(";")
+		}
+	}
+	b.WriteString(".")
+	if work > 0 {
+		fmt.Fprintf(&b, " The dotted curve is the bound work/consumers, %d/c.", work)
+	}
+	return b.String()
 }

@@ -61,7 +61,7 @@ func Schedule(w io.Writer, f Format, title string, slots []konvoy.Slot, consumer
 	p.Y.Tick.Length = 0
 	p.Add(&gridLines{vertical: true}, g)
 	leg := g.legend()
-	return render(w, f, opts, func(c draw.Canvas) { drawWithLegend(c, p, leg) })
+	return render(w, f, opts, about{cmp.Or(title, "Schedule"), g.desc()}, func(c draw.Canvas) { drawWithLegend(c, p, leg) })
 }
 
 // checkSchedule checks the arguments of [Schedule]: the number of consumers
@@ -300,4 +300,18 @@ func shorten(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n-1]) + "…"
+}
+
+// desc describes the schedule in words: its rows, boxes and waits.
+func (g *gantt) desc() string {
+	lanes := fmt.Sprintf("coloured by its lane, %d lanes", len(g.lanes))
+	if len(g.lanes) == 0 {
+		lanes = "grey: no event runs in a lane"
+	}
+	d := fmt.Sprintf("One row per consumer, %d consumers, and one box per event from its start to its finish, %d events in %d rounds, each %s.",
+		g.consumers, len(g.slots), g.end, lanes)
+	if g.waits {
+		d += " A hatched stretch is a consumer idle before its next box: under head-of-line dispatch, holding an event whose lane is busy (head-of-line blocking)."
+	}
+	return d
 }

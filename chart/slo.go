@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -74,7 +75,32 @@ func SLO(w io.Writer, f Format, p *SLOPicture, opts ...Option) error {
 		return err
 	}
 	pl, leg := sloPlot(p)
-	return render(w, f, opts, func(c draw.Canvas) { drawWithLegend(c, pl, leg) })
+	return render(w, f, opts, about{pl.Title.Text, sloDesc(p)}, func(c draw.Canvas) { drawWithLegend(c, pl, leg) })
+}
+
+// sloDesc says in words what the picture of a checked SLOPicture shows.
+func sloDesc(p *SLOPicture) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s in rounds (up) against consumers (across), one line per layout:", konvoy.PercentileName(p.Percentile))
+	for i, s := range p.Series {
+		last := len(s.Rounds) - 1
+		fmt.Fprintf(&b, " %s from %d rounds at %d consumer%s to %d at %d", s.Layout, s.Rounds[0], s.Consumers[0], map[bool]string{true: "s"}[s.Consumers[0] != 1],
+			s.Rounds[last], s.Consumers[last])
+		if j := slices.IndexFunc(s.Rounds, func(r int) bool { return r <= p.Target }); j >= 0 {
+			fmt.Fprintf(&b, ", first within the target at %d", s.Consumers[j])
+		} else {
+			b.WriteString(", never within the target")
+		}
+		if i < len(p.Series)-1 {
+			b.WriteString(";")
+		}
+	}
+	fmt.Fprintf(&b, ". The dashed line is the target, %d rounds", p.Target)
+	if p.Round > 0 {
+		fmt.Fprintf(&b, " (%v)", time.Duration(p.Target)*p.Round)
+	}
+	b.WriteString(".")
+	return b.String()
 }
 
 // checkSLO checks the arguments of SLO.

@@ -15,7 +15,8 @@
 // and policy; with -gantt, each layout's schedule for a trace of at most 200
 // events). -layouts all compares every built-in layout. -format json and
 // -format csv print one record per (layout, policy, consumers) triple
-// instead. The report is printed only once the whole trace has been read: a
+// instead, and without -events the same records for the lesson's events
+// (-layouts, -consumers N,... and -policy as for a trace). The report is printed only once the whole trace has been read: a
 // bad line prints FILE:LINE and what was wrong on standard error, and no
 // report. While a long trace is read, a progress bar shows on standard error
 // when it is a terminal.
@@ -51,6 +52,7 @@
 // Usage:
 //
 //	konvoy [-consumers N] [-policy P,...|all] [-partitions N] [-plot DIR [-plot-format F]]
+//	konvoy -format json|csv [-consumers N,...] [-layouts L,...|all] [-policy P,...|all] [-partitions N]
 //	konvoy -events FILE [-consumers N,...] [-layouts L,...|all] [-partitions N]
 //	       [-policy P,...|all] [-gantt] [-format text|json|csv]
 //	       [-capacity [-peak R]] [-plot DIR [-plot-format svg|png|both]]
@@ -66,6 +68,7 @@
 //	       [-layouts L,...|all] [-partitions N] [-policy P,...|all]
 //	       [-max-consumers N] [-consumers N] [-collision S] [-max-partitions N]
 //	       [-format text|json]
+//	konvoy serve [-addr HOST:PORT] [-max-upload SIZE] [-events FILE [trace flags as above]]
 //	konvoy gen [-format csv|jsonl] [-seed N] [-events N] [-keys N] [-key-skew S]
 //	       [-lines N] [-line-skew S] [-steps N] [-ordered N] [-in-flight N]
 //	       [-out-of-order P] [-duration DIST] [-rate R]
@@ -76,8 +79,17 @@
 // the flag. SIGINT or SIGTERM stops any command: its temporary files are
 // removed and nothing more is printed on standard output.
 //
+// konvoy serve serves the lesson's report, or a trace's (-events, read
+// with the same flags), as a page on 127.0.0.1:8080 (-addr): controls for
+// the layouts, the policy and the consumers, kept in the URL's query under
+// the flags' names; the first table, rounds against consumers, schedules
+// and latency; an upload form for a trace of up to 50 MB (-max-upload);
+// and GET /api/report, which answers what konvoy -format json prints for
+// the same flags. SIGINT or SIGTERM shuts it down gracefully.
+//
 // Exit status 0 on success, 1 on a failed run or bad input, 2 on a usage
-// error, 130 or 143 when stopped by SIGINT or SIGTERM.
+// error, 130 or 143 when stopped by SIGINT or SIGTERM (konvoy serve exits 0
+// once it has shut down).
 package main
 
 import (
@@ -91,11 +103,14 @@ import (
 	"github.com/sirali-konvoy/konvoy/chart"
 	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/internal/report"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
 	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
 func main() {
-	exitOnInterrupt(os.Stderr)
+	if len(os.Args) < 2 || os.Args[1] != "serve" { // which shuts down gracefully on its own
+		exitOnInterrupt(os.Stderr)
+	}
 	status := run(os.Args[1:], os.Stdin, stdoutWriter{os.Stdout}, os.Stderr)
 	if interrupted.Load() {
 		select {} // the interrupt handler removes the temporary files and exits
@@ -129,7 +144,11 @@ type options struct {
 
 // eventFlags are konvoy's flags, beside the trace flags, that mean
 // something only with -events.
-var eventFlags = []string{"layouts", "gantt", "format", "capacity", "peak", "start", "reseq-timeout", "reseq-capacity", "reject-old"}
+var eventFlags = []string{"gantt", "capacity", "peak"}
+
+// recordFlags are konvoy's flags that mean something with -events, or for
+// the lesson's records, -format json or csv.
+var recordFlags = []string{"layouts", "start", "reseq-timeout", "reseq-capacity", "reject-old"}
 
 // defaultLayouts are the layouts of a trace's report without -layouts: the
 // lesson's four.
@@ -138,8 +157,9 @@ var defaultLayouts = []string{"free", "convoy", "line-convoy", "version-stamp"}
 // subcommands are konvoy's subcommands, by the name that is their first
 // argument; without one, konvoy prints the lesson or trace report.
 var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
-	"gen":  func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runGen(args, stdout, stderr) },
-	"plan": runPlan,
+	"gen":   func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runGen(args, stdout, stderr) },
+	"plan":  runPlan,
+	"serve": runServe,
 }
 
 // run is the whole command, with its streams passed in so that tests can
@@ -156,7 +176,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var out string
 	var pics pictures
-	if opt.events == "" {
+	if opt.events == "" && opt.format == "text" {
 		out, err = report.Lesson(lesson.Events(), report.LessonOptions{Consumers: opt.consumers[0], Policies: opt.policies, Partitions: opt.partitions, Latency: opt.latency, Assignor: opt.assignor})
 		if err == nil && opt.plot != "" {
 			pics, err = lessonPictures(opt)
@@ -191,13 +211,17 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		"usage: konvoy [-consumers N] [-policy P,...|all] [-partitions N] [-plot DIR]",
 		"       konvoy -events FILE [-consumers N,...] [-layouts L,...|all] [-policy P,...|all] [-format text|json|csv] [flags]",
 		"       konvoy plan [flags]  (konvoy plan -h lists them)",
+		"       konvoy serve [flags]  (konvoy serve -h lists them)",
 		"       konvoy gen [flags]  (konvoy gen -h lists them)",
 		"Prints the lesson report: the lesson's events under every layout; with -events, the same report for a trace of your own;",
 		"with -plot, draws its pictures too. konvoy plan answers how many consumers keep up with a peak rate;",
 		"konvoy gen writes a synthetic trace.")
 	c.needs("events", eventFlags...)
 	c.Var(&consumers, "consumers", "the consumers `N` of the first table and the capacity; with -events a list N,... whose first is the first table's (default 4; with -events, 4 for the first table and 1,2,4,8 by consumers)")
-	c.rule(func() (err error) { opt.consumers, err = parseConsumers(c, consumers, opt.events != ""); return err })
+	c.rule(func() (err error) {
+		opt.consumers, err = parseConsumers(c, consumers, opt.events != "" || opt.format != "text")
+		return err
+	})
 	c.StringVar(&opt.events, "events", "", "read the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input) instead of the lesson")
 	c.Var(&layouts, "layouts", "the layouts `L,...` to run, in report order: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer; or all of them, all")
 	c.count(&opt.partitions, "partitions", 0, konvoy.MaxPartitions, true, "the `N` partitions of the layout partitioned, alone or in -layouts all (default: the largest consumer count)")
@@ -218,7 +242,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	if opt.partitions == 0 {
 		opt.partitions = min(slices.Max(opt.consumers), konvoy.MaxPartitions)
 	}
-	if opt.events == "" {
+	if opt.events == "" && opt.format == "text" {
+		if i := slices.IndexFunc(recordFlags, c.isSet); i >= 0 {
+			return opt, c.usagef("-%s needs -events, or -format json or csv for the lesson", recordFlags[i])
+		}
 		return opt, nil
 	}
 	var err error
@@ -289,8 +316,8 @@ func checkReport(opt options, c *command) error {
 }
 
 // recordedFromTrace stands, in -layouts, for the layout recorded, whose
-// partition count konvoy takes from the trace (see recordedLayouts).
-var recordedFromTrace = konvoy.Recorded(konvoy.MaxPartitions)
+// partition count konvoy takes from the trace.
+var recordedFromTrace = runs.RecordedFromTrace
 
 // parseLayouts reads -layouts of the command cmd: built-in layout names,
 // "partitioned" for a topic of partitions partitions, or "all" alone for

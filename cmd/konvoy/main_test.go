@@ -51,6 +51,7 @@ func TestLessonReport(t *testing.T) {
 		{"lesson.golden", nil},
 		{"lesson-consumers-2.golden", []string{"-consumers", "2"}},
 		{"lesson-policy-all.golden", []string{"-policy", "all"}},
+		{"lesson-json.golden", []string{"-format", "json", "-layouts", "free,convoy", "-consumers", "8,2", "-policy", "lane-aware"}},
 	} {
 		t.Run(tt.golden, func(t *testing.T) {
 			out, errOut, status := runCommand(tt.args...)
@@ -79,7 +80,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-policy", "all,static"}, "konvoy: -policy all stands alone; it names every policy"},
 		{[]string{"-policy", "static,static"}, "konvoy: -policy names static twice"},
 		{[]string{"-partitions", "0"}, "konvoy: -partitions is 0; want 1 to 2147483647"},
-		{[]string{"-layouts", "all"}, "konvoy: -layouts needs -events"},
+		{[]string{"-layouts", "all"}, "konvoy: -layouts needs -events, or -format json or csv for the lesson"},
 		{[]string{"-gantt"}, "konvoy: -gantt needs -events"},
 		{[]string{"-reject-old"}, "konvoy: -reject-old needs -events"},
 		{[]string{"-events", "x", "-start", "first"}, `konvoy: -start is "first"; want zero or first-seen`},

@@ -80,6 +80,12 @@ func TestReadmePictures(t *testing.T) {
 	_, slo := plotted(t, "", sloDocsArgs...)
 	drawn = append(drawn, slo...)
 	shown := regexp.MustCompile(`!\[[^\]]*\]\(docs/([^)]+)\)`).FindAllStringSubmatch(string(readme), -1)
+	// docs/serve.png, konvoy serve's page, is the screenshot its browser
+	// test takes (go test -tags browser ./internal/serve -update).
+	shown = slices.DeleteFunc(shown, func(m []string) bool { return m[1] == "serve.png" })
+	if _, err := os.Stat("../../docs/serve.png"); err != nil || !strings.Contains(string(readme), "](docs/serve.png)") {
+		t.Errorf("README.md shows no docs/serve.png, or it is missing: %v", err)
+	}
 	if len(shown) != 4 {
 		t.Errorf("README.md shows %d pictures from docs/; want the lesson's 3 and the latency plan's", len(shown))
 	}

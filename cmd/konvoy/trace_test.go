@@ -165,7 +165,7 @@ func TestTraceUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-consumers", "1,2"}, "konvoy: -consumers takes one count without -events"},
-		{[]string{"-format", "json"}, "konvoy: -format needs -events"},
+		{[]string{"-format", "json", "-capacity"}, "konvoy: -capacity needs -events"},
 		{[]string{"-steps", "a"}, "konvoy: -steps needs -events"},
 		{[]string{"-events", "x.csv", "-consumers", "2,0"}, "konvoy: -consumers is 0; want 1 to 2147483647"},
 		{[]string{"-events", "x.csv", "-consumers", "2,,3"}, `invalid value "2,,3" for flag -consumers: want whole numbers separated by commas`},

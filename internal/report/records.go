@@ -135,3 +135,15 @@ func TraceCSV(t *Trace) (string, error) {
 	w.Flush()
 	return b.String(), w.Error()
 }
+
+// Render is a trace's report in format, text, json or csv: TraceText with
+// o, TraceJSON or TraceCSV. Any other format is text.
+func Render(t *Trace, format string, o TraceOptions) (string, error) {
+	switch format {
+	case "json":
+		return TraceJSON(t)
+	case "csv":
+		return TraceCSV(t)
+	}
+	return TraceText(t, o), nil
+}

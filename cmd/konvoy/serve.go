@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/sirali-konvoy/konvoy/internal/runs"
+	"github.com/sirali-konvoy/konvoy/internal/serve"
+)
+
+// runServe is konvoy serve: the lesson's report, or the trace's, as a page
+// on addr until SIGINT or SIGTERM, then a graceful shutdown (package serve).
+func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	var addr, events string
+	maxUpload := serve.DefaultMaxUpload
+	c := newCommand("konvoy serve", stderr, "usage: konvoy serve [-addr HOST:PORT] [-max-upload SIZE] [-events FILE [trace flags]]",
+		"Serves the lesson's report, or the trace's, as a page whose controls are konvoy's flags, with an upload form for a trace",
+		"and GET /api/report, which answers what konvoy -format json prints.")
+	c.StringVar(&addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (127.0.0.1: this machine only; :8080 for every interface)")
+	c.Func("max-upload", "the largest trace an upload may send, `SIZE` in bytes or with KiB, MiB or GiB (default 50000000, 50 MB)",
+		func(v string) (err error) { maxUpload, err = parseSize(v); return err })
+	c.StringVar(&events, "events", "", "serve the trace `FILE` (CSV or JSON Lines, .gz or not), read afresh for each request, instead of the lesson")
+	c.traceFlags(&events)
+	if err := c.parse(args); err != nil {
+		return exitStatus(err, stderr)
+	}
+	if events == "-" {
+		return exitStatus(c.usagef("-events -: the server reads its trace again for every request; name a file"), stderr)
+	}
+	cfg := serveConfig(events, int64(maxUpload))
+	c.Visit(func(f *flag.Flag) {
+		if slices.Contains(traceFlagNames, f.Name) {
+			cfg.EventsArgs = append(cfg.EventsArgs, "-"+f.Name+"="+f.Value.String())
+		}
+	})
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := serve.New(cfg).ListenAndServe(ctx, addr, func(url string) { fmt.Fprintf(stdout, "konvoy serve: %s (Ctrl-C stops it)\n", url) })
+	if err != nil {
+		fmt.Fprintln(stderr, "konvoy serve:", err)
+		return 1
+	}
+	fmt.Fprintln(stderr, "konvoy serve: stopped")
+	return 0
+}
+
+// serveConfig is the server of the trace events ("" for the lesson): the
+// runs of a request are those konvoy -format json makes of its flags.
+func serveConfig(events string, maxUpload int64) serve.Config {
+	return serve.Config{Events: events, MaxUpload: maxUpload, Runs: func(args []string) (runs.Options, error) {
+		var msg bytes.Buffer
+		opt, err := parse(append([]string{"-format", "json"}, args...), &msg)
+		if ue := (usageError{}); errors.As(err, &ue) && ue.msg == "" { // the flag package said why
+			err = errors.New(strings.SplitN(msg.String(), "\n", 2)[0])
+		}
+		return opt.runs(), err
+	}}
+}

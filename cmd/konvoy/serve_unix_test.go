@@ -1,0 +1,58 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// konvoy serve listens where -addr says, 127.0.0.1 by default, serves the
+// page, and on SIGINT or SIGTERM stops listening, lets requests under way
+// finish, says so and exits 0.
+func TestServeShutsDownGracefully(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "serve", "-addr", "127.0.0.1:0")
+			cmd.Env = append(os.Environ(), "KONVOY_RUN_MAIN=1")
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cmd.Process.Kill() })
+			line, err := bufio.NewReader(out).ReadString('\n')
+			url, ok := strings.CutPrefix(strings.TrimSuffix(line, " (Ctrl-C stops it)\n"), "konvoy serve: ")
+			if err != nil || !ok || !strings.HasPrefix(url, "http://127.0.0.1:") {
+				t.Fatalf("first line %q, %v; want konvoy serve: http://127.0.0.1:PORT/", line, err)
+			}
+			resp, err := http.Get(url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			page, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || !strings.Contains(string(page), "Every layout at 4 consumers") {
+				t.Fatalf("GET %s: status %d; want the lesson's page", url, resp.StatusCode)
+			}
+			cmd.Process.Signal(sig)
+			err = cmd.Wait()
+			if err != nil || stderr.String() != "konvoy serve: stopped\n" {
+				t.Errorf("after %v: %v, stderr %q; want exit 0 and konvoy serve: stopped", sig, err, stderr.String())
+			}
+			if _, err := http.Get(url); err == nil {
+				t.Errorf("the server still answers after %v", sig)
+			}
+		})
+	}
+}

@@ -1,0 +1,297 @@
+// Package runs makes a report's runs, one per (layout, policy, consumers)
+// triple, over a trace or the lesson's events, into the report.Trace that
+// package report renders: what konvoy -events and konvoy serve both do, so
+// that the command and the server print the same report for the same run.
+package runs
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"slices"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/internal/report"
+)
+
+// MaxGanttEvents is the most events a run keeps the schedule of
+// (Options.Gantt): beyond them a drawing stops being readable, and a run
+// keeps its schedule in memory.
+const MaxGanttEvents = 200
+
+// RecordedFromTrace stands, in Options.Layouts, for the layout recorded of
+// as many partitions as the trace's highest plus one, which Trace finds in
+// a pass of its own.
+var RecordedFromTrace = konvoy.Recorded(konvoy.MaxPartitions)
+
+// Options are a report's runs and how its trace is read.
+type Options struct {
+	Name      string          // the trace as reports and errors name it
+	Layouts   []konvoy.Layout // in report order; RecordedFromTrace may stand among them
+	All       bool            // Layouts are all of them: recorded joins them when the trace has partitions
+	Policies  []konvoy.Policy // the first is the report's
+	Assignor  konvoy.Assignor // how static deals lanes, 0 for the default
+	Consumers []int           // without repeats; the first is the first table's
+	More      []int           // further consumer counts to run, for pictures
+	Reader    eventlog.Reader // how the trace is read
+	// MaxBacklog is the most events all runs may hold at once, shared
+	// equally; 0 for no limit.
+	MaxBacklog int
+	// MaxMemory is the bytes all runs may take: three quarters for their
+	// state, a quarter for the garbage collector; 0 for
+	// konvoy.DefaultMaxMemory.
+	MaxMemory int
+	Reseq     konvoy.ResequencerConfig
+	Gantt     bool // the first policy's runs at the first count keep their schedules, at most MaxGanttEvents events
+	// Check, when not nil, is asked about each event of the first pass,
+	// with the number of events before it, before the event is counted:
+	// an error stops the runs.
+	Check func(e konvoy.Event, n int) error
+	// Add, when not nil, is given each event of the first pass once
+	// counted.
+	Add func(e konvoy.Event)
+}
+
+// Source opens the trace for a pass, from its start, decompressed; pass 0
+// finds the partitions of the layout recorded, and the passes of the runs
+// are 1 and on. The function returned closes it.
+type Source func(pass int) (io.Reader, func(), error)
+
+// ErrNoEvents is every command's answer to a trace with no events, a header
+// alone or nothing: there is nothing to measure or plan for, and a report
+// of zeros would pass for one.
+func ErrNoEvents(name string) error {
+	return fmt.Errorf("%s: the trace holds no events; want at least one", name)
+}
+
+// Trace reads the trace that src opens, which konvoy.Sweep feeds to one
+// run per (layout, policy, consumers) triple, in memory that grows with the
+// trace's keys and lines, not its events, within o.MaxMemory: in one pass,
+// or in more when the runs do not fit at once. A bad event is an error
+// naming the trace's NAME:LINE. ctx stops the runs.
+func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
+	var err error
+	if o.Layouts, err = recordedLayouts(src, o); err != nil {
+		return nil, err
+	}
+	t := newTrace(o)
+	configs := configs(t, o)
+	r := &reader{t: t, o: o, src: src, lines: make([]int, konvoy.SweepAhead+1)}
+	maxMemory := cmp.Or(o.MaxMemory, konvoy.DefaultMaxMemory)
+	// The runs plan for three quarters of the memory, and the garbage
+	// collector keeps the heap within the whole, working harder as it
+	// nears it, so that its headroom is the last quarter, not as much
+	// again as the runs hold.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(maxMemory)))
+	t.Results, err = konvoy.Sweep(ctx, r.events, configs, konvoy.WithMaxMemory(max(1, maxMemory/4*3)))
+	var ev *konvoy.EventError
+	switch {
+	case errors.As(err, &ev):
+		where := fmt.Sprintf("%s:%d", t.Name, r.lines[ev.Index%len(r.lines)])
+		return nil, report.BacklogHint(Located{where, err}, o.MaxBacklog, len(configs))
+	case err != nil:
+		return nil, report.BacklogHint(err, o.MaxBacklog, len(configs))
+	case t.Stats.Events() == 0:
+		return nil, ErrNoEvents(t.Name)
+	}
+	t.Rounded, t.Dropped = r.rounded, r.dropped
+	if o.Reader.Durations != nil {
+		t.Modelled = o.Reader.Durations.String()
+	}
+	return t, nil
+}
+
+// Events makes the runs of o over events, a slice such as the lesson's,
+// named o.Name: the report Trace makes of a trace holding them. o.Reader
+// and o.Check are not used.
+func Events(ctx context.Context, events []konvoy.Event, o Options) (*report.Trace, error) {
+	t := newTrace(o)
+	if len(events) == 0 {
+		return nil, ErrNoEvents(t.Name)
+	}
+	for _, e := range events {
+		t.Stats.Add(e)
+		t.LastArrival = e.Arrival
+		if o.Add != nil {
+			o.Add(e)
+		}
+	}
+	var err error
+	t.Results, err = konvoy.Sweep(ctx, konvoy.Values(events), configs(t, o))
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// newTrace is the report of o's runs before they are made.
+func newTrace(o Options) *report.Trace {
+	t := &report.Trace{Name: o.Name, Layouts: o.Layouts, Policies: o.Policies, Consumers: o.Consumers[0],
+		Counts: slices.Sorted(slices.Values(o.Consumers)), Unit: o.Reader.Resolution}
+	t.Simulated = t.Counts
+	if len(o.More) > 0 {
+		t.Simulated = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(t.Counts), o.More...))))
+	}
+	return t
+}
+
+// configs returns one run per (layout, policy, consumers) triple, in that
+// order, each holding at most its share of o.MaxBacklog; with o.Gantt the
+// runs the schedule view draws keep their schedules.
+func configs(t *report.Trace, o Options) []konvoy.Config {
+	share := report.BacklogShare(o.MaxBacklog, len(t.Layouts)*len(o.Policies)*len(t.Simulated))
+	var configs []konvoy.Config
+	for _, l := range t.Layouts {
+		for pi, p := range o.Policies {
+			for _, c := range t.Simulated {
+				opts := report.Dispatch(p, o.Assignor, konvoy.WithMaxBacklog(share), konvoy.WithResequencer(o.Reseq))
+				if o.Gantt && pi == 0 && c == o.Consumers[0] {
+					opts = append(opts, konvoy.WithSchedule(MaxGanttEvents))
+				}
+				configs = append(configs, konvoy.Config{Layout: l, Consumers: c, Options: opts})
+			}
+		}
+	}
+	return configs
+}
+
+// reader reads a trace for konvoy.Sweep, once a pass.
+type reader struct {
+	t       *report.Trace
+	o       Options
+	src     Source
+	passes  int
+	rounded int
+	dropped int
+	lines   []int // the lines of the last events read, by input index
+}
+
+// events yields the trace's events, from the start, checked and counted
+// on the first pass. lines keeps the lines of the last events read, enough
+// of them to locate the event a run fails at: Sweep reads at most
+// SweepAhead events past it, in the pass that finds it.
+func (r *reader) events(yield func(konvoy.Event, error) bool) {
+	r.passes++
+	src, closeTrace, err := r.src(r.passes)
+	if err != nil {
+		yield(konvoy.Event{}, err)
+		return
+	}
+	defer closeTrace()
+	dec, err := eventlog.NewDecoder(src, r.o.Reader)
+	if err != nil {
+		yield(konvoy.Event{}, err)
+		return
+	}
+	defer func() { r.rounded, r.dropped = max(r.rounded, dec.Rounded()), max(r.dropped, dec.Dropped()) }()
+	for i := 0; ; i++ {
+		e, err := dec.Next()
+		if err == io.EOF {
+			return
+		}
+		if err == nil && r.passes == 1 {
+			err = r.add(e, dec.Line(), dec.Partitions())
+		}
+		r.lines[i%len(r.lines)] = dec.Line()
+		if !yield(e, err) || err != nil {
+			return
+		}
+	}
+}
+
+// add checks event e, read at line, and counts it: an event without a line
+// that a layout needs, or a trace without partitions (parts) under the
+// layout recorded, cannot go on, nor one that o.Check refuses.
+func (r *reader) add(e konvoy.Event, line int, parts bool) error {
+	t, o := r.t, r.o
+	if !parts && t.Stats.Events() == 0 && slices.ContainsFunc(t.Layouts, isRecorded) {
+		return errNoPartitions(t.Name, o, line)
+	}
+	if o.Check != nil {
+		if err := o.Check(e, t.Stats.Events()); err != nil {
+			return err
+		}
+	}
+	if e.Line == "" && slices.ContainsFunc(t.Layouts, konvoy.Layout.NeedsLine) {
+		return &eventlog.Error{File: t.Name, Line: line, Field: cmp.Or(o.Reader.Columns.Line, "line"), Value: e.Line,
+			Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
+	}
+	t.Stats.Add(e)
+	t.LastArrival = e.Arrival
+	if o.Add != nil {
+		o.Add(e)
+	}
+	return nil
+}
+
+// recordedLayouts returns o's layouts with the layout recorded of as many
+// partitions as the trace's highest plus one, in place of
+// RecordedFromTrace, and, for o.All, at the end when the trace has
+// partitions: a pass over the trace, pass 0, made only then.
+func recordedLayouts(src Source, o Options) ([]konvoy.Layout, error) {
+	i := slices.IndexFunc(o.Layouts, RecordedFromTrace.Equal)
+	if i < 0 && !o.All {
+		return o.Layouts, nil
+	}
+	f, closeTrace, err := src(0)
+	if err != nil {
+		return nil, err
+	}
+	defer closeTrace()
+	dec, err := eventlog.NewDecoder(f, o.Reader)
+	if err != nil {
+		return nil, err
+	}
+	most := 0
+	for e, err := range dec.All() {
+		if err != nil {
+			return nil, err
+		}
+		most = max(most, e.Partition)
+	}
+	layouts := slices.Clone(o.Layouts)
+	switch {
+	case i >= 0 && !dec.Partitions():
+		return nil, errNoPartitions(o.Name, o, 1)
+	case i >= 0:
+		layouts[i] = konvoy.Recorded(most + 1)
+	case dec.Partitions():
+		layouts = append(layouts, konvoy.Recorded(most+1))
+	}
+	return layouts, nil
+}
+
+// isRecorded tells whether l is a layout recorded.
+func isRecorded(l konvoy.Layout) bool {
+	return l.Partitions() > 0 && l.Equal(konvoy.Recorded(l.Partitions()))
+}
+
+// errNoPartitions is the error of a trace without partitions, at line,
+// under the layout recorded.
+func errNoPartitions(name string, o Options, line int) error {
+	return &eventlog.Error{File: name, Line: line,
+		Want: fmt.Sprintf("want a %q column, the partition each event was recorded in, for layout recorded; the trace has none (-partition names it)", cmp.Or(o.Reader.Columns.Partition, "partition"))}
+}
+
+// Located is a library error Err of the event at Where, FILE:LINE: the
+// event's own message, which has no "konvoy: " prefix, after Where; any
+// other error's message follows Where as it is. errors.Is and As see Err.
+type Located struct {
+	Where string
+	Err   error
+}
+
+func (e Located) Error() string {
+	var ev *konvoy.EventError
+	if errors.As(e.Err, &ev) {
+		return e.Where + ": " + ev.Error()
+	}
+	return e.Where + ": " + e.Err.Error()
+}
+
+// Unwrap returns Err.
+func (e Located) Unwrap() error { return e.Err }

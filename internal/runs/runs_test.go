@@ -1,0 +1,80 @@
+package runs_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/internal/report"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
+	"github.com/sirali-konvoy/konvoy/lesson"
+)
+
+// options are runs of every layout and policy at three counts.
+func options(name string) runs.Options {
+	return runs.Options{Name: name, Layouts: konvoy.AllLayouts(4), Policies: konvoy.Policies(), Consumers: []int{4, 1, 8},
+		Reader: eventlog.Reader{Name: name}}
+}
+
+// source reads data afresh for each pass, counting the passes.
+func source(data []byte, passes *int) runs.Source {
+	return func(int) (io.Reader, func(), error) {
+		*passes++
+		return bytes.NewReader(data), func() {}, nil
+	}
+}
+
+// The lesson's events as a slice and as a trace written out give the same
+// records: Events and Trace make the same runs, whatever the events come
+// in.
+func TestEventsAndTraceMakeTheSameRuns(t *testing.T) {
+	var csv bytes.Buffer
+	if err := eventlog.WriteAll(&csv, eventlog.CSV, konvoy.Values(lesson.Events())); err != nil {
+		t.Fatal(err)
+	}
+	fromSlice, err := runs.Events(context.Background(), lesson.Events(), options("lesson"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	passes := 0
+	fromTrace, err := runs.Trace(context.Background(), source(csv.Bytes(), &passes), options("lesson.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := report.TraceJSON(fromSlice)
+	b, _ := report.TraceJSON(fromTrace)
+	if a != b || passes != 1 || fromTrace.Stats.Events() != 20 {
+		t.Errorf("the lesson as a slice and as a trace differ (%d passes, %d events):\n%s\n%s", passes, fromTrace.Stats.Events(), a, b)
+	}
+}
+
+// A bad event stops the runs with an error naming the trace's file and
+// line, and what Check refuses stops them too.
+func TestABadEventIsNamedByFileAndLine(t *testing.T) {
+	trace := []byte("key,line,step,duration\nA,L,1,1\nB,L,1,-2\n")
+	passes := 0
+	_, err := runs.Trace(context.Background(), source(trace, &passes), options("t.csv"))
+	if err == nil || !strings.HasPrefix(err.Error(), "t.csv:3: ") {
+		t.Errorf("a negative duration: %v; want an error at t.csv:3", err)
+	}
+	stop := errors.New("stop")
+	o := options("t.csv")
+	o.Check = func(_ konvoy.Event, n int) error {
+		if n == 1 {
+			return stop
+		}
+		return nil
+	}
+	if _, err := runs.Trace(context.Background(), source([]byte("key,line,step,duration\nA,L,1,1\nB,L,1,2\n"), &passes), o); !errors.Is(err, stop) {
+		t.Errorf("Check's error: %v; want it", err)
+	}
+	if _, err := runs.Trace(context.Background(), source([]byte("key,line,step,duration\n"), &passes), o); err == nil ||
+		err.Error() != "t.csv: the trace holds no events; want at least one" {
+		t.Errorf("no events: %v", err)
+	}
+}

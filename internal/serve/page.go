@@ -1,0 +1,341 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/chart"
+	"github.com/sirali-konvoy/konvoy/internal/report"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
+)
+
+// maxScheduleEvents is the most events whose schedules the page draws, one
+// picture per layout: beyond a few hundred, boxes no longer read.
+const maxScheduleEvents = 300
+
+// maxLatencyEvents is the most events whose latency picture the page draws,
+// as konvoy -plot does; beyond, the latency table stands alone.
+const maxLatencyEvents = 2000
+
+// roundsCounts are the consumer counts of the page's rounds picture,
+// besides those the query gives, as in the lesson's picture.
+var roundsCounts = []int{1, 2, 3, 4, 5, 6, 7, 8}
+
+// pageLayouts are the layouts the page offers, by the names -layouts takes.
+var pageLayouts = []string{"free", "convoy", "line-convoy", "version-stamp", "selective-convoy", "partitioned", "resequencer"}
+
+// uploadFields are the trace flags the upload form asks for, with a hint
+// each; the rest can be given in the query.
+var uploadFields = []struct{ Name, Hint string }{
+	{"steps", "the ordered statuses, step 1 first, such as accepted,transfer,delivered"},
+	{"history", "statuses that only append to history (step 0)"},
+	{"key", "the key column (default key)"},
+	{"line", "the line column (default line)"},
+	{"status", "the status column (default status)"},
+	{"step", "the step column, used instead of the status when present (default step)"},
+	{"duration", "the duration column (default duration)"},
+	{"at", "the arrival column (default at)"},
+	{"unit", "one round's length when durations have units, such as 100ms"},
+}
+
+// page is what the page's template shows.
+type page struct {
+	Title      string
+	Summary    string
+	Error      string
+	Layouts    []choice
+	Policies   []choice
+	Consumers  int
+	Partition  string  // -partitions as given, or ""
+	Keep       []field // the query's parameters the controls do not show, kept as hidden fields
+	Upload     []field // the upload form's trace flags
+	RunKeep    []field // the view's run flags, kept by an upload
+	MaxUpload  int64   // bytes
+	Measures   *table  // the report's first table
+	Latency    *table  // wait and response percentiles by layout
+	Rounds     template.HTML
+	Schedules  []template.HTML
+	LatencyPic template.HTML
+	Notes      []string
+	Command    string // the command line that prints the API's answer
+	API        string // the API's URL for the view
+	Text       string // a trace's text report
+}
+
+// choice is a check box or an option of a select.
+type choice struct {
+	Name    string
+	Checked bool
+}
+
+// field is a form field: a flag's name, its value and a hint.
+type field struct{ Name, Value, Hint string }
+
+// table is an HTML table: a caption, a header row and rows whose first
+// cell is a header.
+type table struct {
+	Caption string
+	Head    []string
+	Rows    [][]string
+}
+
+// handlePage answers GET / with the page of the query's view. A query with
+// a parameter given more than once, as a form's check boxes send it, or
+// empty, is redirected to its short form, so that the address bar holds a
+// link that reads as the command line does.
+func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
+	req, err := parseQuery(r.URL.Query())
+	if err == nil && !short(r.URL.Query()) {
+		if canonical := encode(req.query); canonical != "" {
+			http.Redirect(w, r, "/?"+canonical, http.StatusSeeOther)
+		} else {
+			http.Redirect(w, r, "/", http.StatusSeeOther)
+		}
+		return
+	}
+	p := s.newPage(req)
+	if err == nil {
+		err = s.fill(r, req, p)
+	}
+	code := http.StatusOK
+	if err != nil {
+		p.Error, code = err.Error(), status(err)
+	}
+	s.render(w, code, p)
+}
+
+// short tells whether q gives each parameter once, and not empty.
+func short(q url.Values) bool {
+	for _, v := range q {
+		if len(v) != 1 || strings.TrimSpace(v[0]) == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// newPage is the page of req with its controls set, before any run.
+func (s *Server) newPage(req request) *page {
+	p := &page{Title: "konvoy: the lesson", MaxUpload: s.cfg.MaxUpload, Consumers: 4}
+	if s.cfg.Events != "" {
+		p.Title = "konvoy: " + s.cfg.Events
+	}
+	layouts := strings.Split(req.query.Get("layouts"), ",")
+	if req.query.Get("layouts") == "" {
+		layouts = pageLayouts[:4]
+	}
+	for _, l := range pageLayouts {
+		p.Layouts = append(p.Layouts, choice{l, slices.Contains(layouts, l) || slices.Contains(layouts, "all")})
+	}
+	policy := strings.Split(req.query.Get("policy"), ",")[0]
+	for _, pol := range konvoy.Policies() {
+		p.Policies = append(p.Policies, choice{pol.String(), pol.String() == policy})
+	}
+	if n, err := strconv.Atoi(strings.Split(req.query.Get("consumers"), ",")[0]); err == nil && n >= 1 && n <= maxConsumers {
+		p.Consumers = n
+	}
+	p.Partition = req.query.Get("partitions")
+	for _, name := range sortedKeys(req.query) {
+		v := req.query.Get(name)
+		if slices.Contains(RunFlags, name) {
+			p.RunKeep = append(p.RunKeep, field{Name: name, Value: v})
+		}
+		if !slices.Contains([]string{"layouts", "policy", "consumers", "partitions"}, name) {
+			p.Keep = append(p.Keep, field{Name: name, Value: v})
+		}
+	}
+	for _, f := range uploadFields {
+		p.Upload = append(p.Upload, field{Name: f.Name, Value: req.query.Get(f.Name), Hint: f.Hint})
+	}
+	return p
+}
+
+// fill makes the runs of req and sets the page's tables and pictures.
+func (s *Server) fill(r *http.Request, req request, p *page) error {
+	src, err := s.source(req)
+	if err != nil {
+		return err
+	}
+	if src.upload != nil {
+		p.Title = "konvoy: " + src.upload.name
+	}
+	o, err := s.options(req, src)
+	if err != nil {
+		return err
+	}
+	p.Command = command(append(slices.Clone(src.args), req.args...))
+	p.API = "/api/report"
+	if q := encode(req.query); q != "" {
+		p.API += "?" + q
+	}
+	o.More = roundsCounts
+	var sample []konvoy.Event
+	o.Add = func(e konvoy.Event) {
+		if len(sample) <= maxLatencyEvents {
+			sample = append(sample, e)
+		}
+	}
+	t, err := s.run(r.Context(), src, o)
+	if err != nil {
+		return err
+	}
+	p.Summary = summary(t, src)
+	p.Measures, p.Latency = measures(t), latencies(t)
+	if !src.lesson {
+		p.Text = report.TraceText(t, report.TraceOptions{Latency: true})
+	}
+	return s.pictures(p, t, o, sample)
+}
+
+// summary is the page's line under its title: what was run.
+func summary(t *report.Trace, src *source) string {
+	what := "The lesson's events"
+	if !src.lesson {
+		what = "The trace " + t.Name
+	}
+	return fmt.Sprintf("%s: %d events, %d keys, %d lines, %d consumers, work %d rounds, %s dispatch",
+		what, t.Stats.Events(), t.Stats.Keys(), t.Stats.Lines(), t.Consumers, t.Run(0, 0, t.Consumers).Work, t.Policies[0])
+}
+
+// measures is the report's first table: each layout's measures at the
+// first consumer count under the first policy.
+func measures(t *report.Trace) *table {
+	tb := &table{Caption: fmt.Sprintf("Every layout at %d consumers, %s dispatch", t.Consumers, t.Policies[0]), Head: []string{"measure"}}
+	rows := []struct {
+		name string
+		of   func(r konvoy.Result) string
+	}{
+		{"rounds", func(r konvoy.Result) string { return strconv.Itoa(r.Rounds) }},
+		{"parallelism", func(r konvoy.Result) string { return strconv.FormatFloat(r.Parallelism(), 'f', 2, 64) }},
+		{"backward writes", func(r konvoy.Result) string { return strconv.Itoa(r.BackwardWrites) }},
+		{"wrong final states", func(r konvoy.Result) string { return strconv.Itoa(r.WrongFinal) }},
+		{"skipped events", func(r konvoy.Result) string { return strconv.Itoa(r.Skipped) }},
+		{"buffered", func(r konvoy.Result) string { return strconv.Itoa(r.Buffered) }},
+		{"lanes", func(r konvoy.Result) string { return strconv.Itoa(r.Lanes) }},
+		{"heaviest lane", func(r konvoy.Result) string { return strconv.Itoa(r.HeaviestLane) }},
+	}
+	for _, l := range t.Layouts {
+		tb.Head = append(tb.Head, l.String())
+	}
+	for _, row := range rows {
+		cells := []string{row.name}
+		for li := range t.Layouts {
+			cells = append(cells, row.of(t.Run(li, 0, t.Consumers)))
+		}
+		tb.Rows = append(tb.Rows, cells)
+	}
+	return tb
+}
+
+// latencies is the table of each layout's wait and response percentiles at
+// the first consumer count under the first policy.
+func latencies(t *report.Trace) *table {
+	tb := &table{Caption: fmt.Sprintf("Latency in rounds at %d consumers, %s dispatch: wait (arrival to start) and response (arrival to finish)", t.Consumers, t.Policies[0]),
+		Head: []string{"layout", "wait p50", "wait p95", "wait p99", "wait max", "response p50", "response p95", "response p99", "response max"}}
+	for li, l := range t.Layouts {
+		r := t.Run(li, 0, t.Consumers)
+		tb.Rows = append(tb.Rows, []string{l.String(), strconv.Itoa(r.Wait.P50), strconv.Itoa(r.Wait.P95), strconv.Itoa(r.Wait.P99), strconv.Itoa(r.Wait.Max),
+			strconv.Itoa(r.Response.P50), strconv.Itoa(r.Response.P95), strconv.Itoa(r.Response.P99), strconv.Itoa(r.Response.Max)})
+	}
+	return tb
+}
+
+// pictures draws the page's pictures: rounds against consumers always, and
+// for a run small enough, each layout's schedule and the latencies, from
+// the events kept in sample, run again keeping their slots.
+func (s *Server) pictures(p *page, t *report.Trace, o runs.Options, sample []konvoy.Event) error {
+	counts := t.Simulated
+	work, series := chart.RoundsOf(t.Layouts, counts, func(li, ci int) konvoy.Result { return t.Run(li, 0, counts[ci]) })
+	var err error
+	if p.Rounds, err = svg(func(w io.Writer) error { return chart.Rounds(w, chart.SVG, work, series) }); err != nil {
+		return err
+	}
+	events := t.Stats.Events()
+	if events > maxLatencyEvents {
+		p.Notes = append(p.Notes, fmt.Sprintf("Schedules are drawn for runs of at most %d events, the latency picture for at most %d; this one has %d: the tables give its figures.",
+			maxScheduleEvents, maxLatencyEvents, events))
+		return nil
+	}
+	c, policy := t.Consumers, t.Policies[0]
+	lat, err := chart.SimulateLatency(sample, t.Layouts, c, report.Dispatch(policy, o.Assignor, konvoy.WithResequencer(o.Reseq))...)
+	if err != nil {
+		return err
+	}
+	if p.LatencyPic, err = svg(func(w io.Writer) error { return chart.Latency(w, chart.SVG, lat) }); err != nil {
+		return err
+	}
+	if events > maxScheduleEvents {
+		p.Notes = append(p.Notes, fmt.Sprintf("Schedules are drawn for runs of at most %d events; this one has %d.", maxScheduleEvents, events))
+		return nil
+	}
+	for i, l := range t.Layouts {
+		title := fmt.Sprintf("The schedule under %s, %d consumers, %s dispatch", l, c, policy)
+		pic, err := svg(func(w io.Writer) error { return chart.Schedule(w, chart.SVG, title, lat[i].Slots, c) })
+		if err != nil {
+			return err
+		}
+		p.Schedules = append(p.Schedules, pic)
+	}
+	return nil
+}
+
+// svg is the picture draw writes, from its root element on, to be shown
+// inline. Package chart escapes every text it writes, the trace's keys
+// among them, so the picture is safe to show as it is.
+func svg(draw func(io.Writer) error) (template.HTML, error) {
+	var b bytes.Buffer
+	if err := draw(&b); err != nil {
+		return "", err
+	}
+	out := b.Bytes()
+	if i := bytes.Index(out, []byte("<svg ")); i >= 0 {
+		out = out[i:]
+	}
+	return template.HTML(out), nil //nolint: the chart package escapes its text
+}
+
+// command is the command line that prints what /api/report answers for
+// args.
+func command(args []string) string {
+	parts := []string{"konvoy", "-format", "json"}
+	for _, a := range args {
+		name, v, _ := strings.Cut(a, "=")
+		parts = append(parts, name, shellQuote(v))
+	}
+	return strings.Join(parts, " ")
+}
+
+// shellQuote quotes v for a POSIX shell when it needs it.
+func shellQuote(v string) string {
+	if v != "" && strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,.:_-/+") == "" {
+		return v
+	}
+	return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
+}
+
+// render writes p with the status code.
+func (s *Server) render(w http.ResponseWriter, code int, p *page) {
+	var b bytes.Buffer
+	if err := s.page.Execute(&b, p); err != nil {
+		http.Error(w, "konvoy serve: the page: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
+	w.Write(b.Bytes())
+}
+
+// jsonString is s as a JSON string.
+func jsonString(s string) (string, error) {
+	b, err := json.Marshal(s)
+	return string(b), err
+}

@@ -1,0 +1,271 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/internal/report"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
+	"github.com/sirali-konvoy/konvoy/lesson"
+)
+
+// RunFlags are the command's flags that a request's query may set, besides
+// TraceFlags: which runs to make.
+var RunFlags = []string{"layouts", "policy", "assignor", "consumers", "partitions", "start", "reseq-timeout", "reseq-capacity", "reject-old"}
+
+// TraceFlags are the command's flags that say how a trace is read, which a
+// request's query, or an upload's form, may set for a trace; for the
+// lesson they are an error, as on the command line.
+var TraceFlags = []string{"input", "key", "line", "status", "step", "duration", "at", "partition", "steps", "history", "unit", "round",
+	"at-format", "reorder", "late", "duration-model", "seed"}
+
+// traceParam is the query parameter that names an upload by its key.
+const traceParam = "trace"
+
+// request is what a query asks for: the command-line arguments it stands
+// for, in the order of its parameters' names, and the upload it names.
+type request struct {
+	query url.Values // the query, each parameter once, lists joined by commas, empty values left out
+	args  []string   // "-name=value", the trace's own arguments not included
+	trace string     // the upload's key, or ""
+}
+
+// errorf is an answer other than 200 OK, with the message the page or the
+// API shows.
+type httpError struct {
+	status int
+	msg    string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+func errorf(status int, format string, args ...any) error {
+	return &httpError{status, fmt.Sprintf(format, args...)}
+}
+
+// status is err's HTTP status: a usage error's 400, a trace's 422.
+func status(err error) int {
+	var he *httpError
+	switch {
+	case errors.As(err, &he):
+		return he.status
+	case errors.Is(err, context.DeadlineExceeded):
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusUnprocessableEntity
+}
+
+// parseQuery reads q: command flags by name, a parameter given more than
+// once (as a form's check boxes are) joined by commas, empty ones left
+// out, and trace, an upload's key. Any other parameter is an error naming
+// the ones there are.
+func parseQuery(q url.Values) (request, error) {
+	req := request{query: url.Values{}}
+	for _, name := range sortedKeys(q) {
+		var vals []string
+		for _, v := range q[name] {
+			if v = strings.TrimSpace(v); v != "" {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 0 {
+			continue
+		}
+		v := strings.Join(vals, ",")
+		switch {
+		case name == traceParam:
+			if len(v) != 32 || strings.Trim(v, "0123456789abcdef") != "" {
+				return req, errorf(http.StatusBadRequest, "konvoy serve: trace is %q; want the key of an upload, 32 hexadecimal digits", v)
+			}
+			req.trace = v
+		case slices.Contains(RunFlags, name) || slices.Contains(TraceFlags, name):
+			req.args = append(req.args, "-"+name+"="+v)
+		default:
+			return req, errorf(http.StatusBadRequest, "konvoy serve: unknown parameter %q; want %s, %s, or trace", name,
+				strings.Join(RunFlags, ", "), strings.Join(TraceFlags, ", "))
+		}
+		req.query.Set(name, v)
+	}
+	return req, nil
+}
+
+// sortedKeys are q's names in order.
+func sortedKeys(q url.Values) []string {
+	var keys []string
+	for k := range q {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// encode writes q as a query, names in order, commas unescaped so that a
+// link reads as the command line does: layouts=free,convoy.
+func encode(q url.Values) string {
+	var parts []string
+	for _, k := range sortedKeys(q) {
+		for _, v := range q[k] {
+			parts = append(parts, url.QueryEscape(k)+"="+strings.ReplaceAll(url.QueryEscape(v), "%2C", ","))
+		}
+	}
+	return strings.Join(parts, "&")
+}
+
+// source is the trace of a request: the lesson, the served file or an
+// upload.
+type source struct {
+	lesson bool
+	args   []string    // the arguments that name the trace and say how to read it, before the request's
+	open   runs.Source // nil for the lesson
+	upload *upload
+}
+
+// source returns the trace req asks for.
+func (s *Server) source(req request) (*source, error) {
+	switch {
+	case req.trace != "":
+		u := s.uploads.get(req.trace)
+		if u == nil {
+			return nil, errorf(http.StatusGone, "konvoy serve: the upload %s is no longer kept (the server keeps the last %d, in memory): upload the trace again", req.trace, maxUploads)
+		}
+		return &source{args: []string{"-events=" + u.name}, upload: u, open: func(int) (io.Reader, func(), error) {
+			return decompressed(u.name, bytes.NewReader(u.data), inflation*s.cfg.MaxUpload, func() {})
+		}}, nil
+	case s.cfg.Events != "":
+		name := s.cfg.Events
+		return &source{args: append([]string{"-events=" + name}, s.cfg.EventsArgs...), open: func(int) (io.Reader, func(), error) {
+			f, err := os.Open(name)
+			if err != nil {
+				return nil, nil, fmt.Errorf("konvoy serve: %w", err)
+			}
+			return decompressed(name, f, math.MaxInt64, func() { f.Close() })
+		}}, nil
+	}
+	return &source{lesson: true}, nil
+}
+
+// options reads the runs that req asks of src with the command's parser,
+// and checks them against the server's limits: consumer counts of at most
+// 64, at most 100 runs.
+func (s *Server) options(req request, src *source) (runs.Options, error) {
+	o, err := s.cfg.Runs(append(slices.Clone(src.args), req.args...))
+	if err != nil {
+		return o, errorf(http.StatusBadRequest, "%v", err)
+	}
+	for _, c := range o.Consumers {
+		if c > maxConsumers {
+			return o, errorf(http.StatusBadRequest, "konvoy serve: -consumers is %d; the server runs at most %d consumers (the command runs more)", c, maxConsumers)
+		}
+	}
+	if n := len(o.Layouts) * len(o.Policies) * len(o.Consumers); n > maxRuns {
+		return o, errorf(http.StatusBadRequest, "konvoy serve: -layouts, -policy and -consumers ask for %d runs; the server makes at most %d a request (the command makes more)", n, maxRuns)
+	}
+	return o, nil
+}
+
+// run makes the runs of o over src, when fewer than maxRunning requests are
+// making theirs, for at most runTimeout.
+func (s *Server) run(ctx context.Context, src *source, o runs.Options) (*report.Trace, error) {
+	select {
+	case s.running <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-s.running }()
+	ctx, cancel := context.WithTimeout(ctx, runTimeout)
+	defer cancel()
+	var t *report.Trace
+	var err error
+	if src.lesson {
+		t, err = runs.Events(ctx, lesson.Events(), o)
+	} else {
+		t, err = runs.Trace(ctx, src.open, o)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return nil, errorf(http.StatusServiceUnavailable, "konvoy serve: the runs took longer than %v, the most a request may take; ask for fewer layouts, policies or consumer counts, or run konvoy -events on the trace", runTimeout)
+	}
+	return t, err
+}
+
+// decompressed is the trace r, named name, decompressed when it is
+// gzip-compressed, and at most most bytes once decompressed; closeRaw
+// closes r.
+func decompressed(name string, r io.Reader, most int64, closeRaw func()) (io.Reader, func(), error) {
+	d, err := eventlog.Decompress(r)
+	if err != nil {
+		closeRaw()
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &capped{r: d, left: most, most: most, name: name}, func() { d.Close(); closeRaw() }, nil
+}
+
+// capped reads r until left bytes are read, then fails if r has more.
+type capped struct {
+	r          io.Reader
+	left, most int64
+	name       string
+}
+
+func (c *capped) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		var one [1]byte
+		if n, err := io.ReadFull(c.r, one[:]); n == 0 {
+			return 0, err
+		}
+		return 0, errorf(http.StatusRequestEntityTooLarge, "konvoy serve: %s: decompressed, the trace has more than %s, the most the server reads (%d times -max-upload)",
+			c.name, megabytes(c.most), inflation)
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
+}
+
+// handleAPI answers GET /api/report with what konvoy -format json prints
+// for the flags of the query, byte for byte; an error is a JSON object
+// {"error": "..."} with a 4xx or 5xx status.
+func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
+	out, err := s.api(r)
+	if err != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status(err))
+		msg, _ := jsonString(err.Error())
+		fmt.Fprintf(w, "{\"error\": %s}\n", msg)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	io.WriteString(w, out)
+}
+
+// api is the JSON report the query of r asks for.
+func (s *Server) api(r *http.Request) (string, error) {
+	req, err := parseQuery(r.URL.Query())
+	if err != nil {
+		return "", err
+	}
+	src, err := s.source(req)
+	if err != nil {
+		return "", err
+	}
+	o, err := s.options(req, src)
+	if err != nil {
+		return "", err
+	}
+	t, err := s.run(r.Context(), src, o)
+	if err != nil {
+		return "", err
+	}
+	return report.TraceJSON(t)
+}

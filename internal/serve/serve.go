@@ -1,0 +1,159 @@
+// Package serve is konvoy serve's web server: the lesson's report, or a
+// trace's, as a page whose controls are the command's flags, kept in the
+// URL's query so that every view is a link; an upload form for a trace of
+// one's own; and GET /api/report, which returns what konvoy -format json
+// prints for the same flags.
+//
+// The server turns a request's query into the command-line arguments it
+// stands for and has Config.Runs, the command's own parser, read them, so
+// that the page, the API and the command cannot disagree on what a flag
+// means. Nothing from a request names a file: the trace is the lesson, the
+// file konvoy serve was started with, or an upload, kept in memory (see
+// uploads). Every value from a trace or a request reaches the page through
+// html/template, which escapes it; the pictures are package chart's SVG,
+// which escapes its text.
+package serve
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy/internal/runs"
+)
+
+//go:embed page.html static
+var files embed.FS
+
+// DefaultMaxUpload is the largest upload Config.MaxUpload allows unless set:
+// 50 MB, some 1.5M events of CSV, many more gzip-compressed.
+const DefaultMaxUpload = 50_000_000
+
+// Limits beyond the upload's size, which the package documentation states.
+const (
+	maxHeaderBytes = 64 << 10        // a request's header
+	maxQueryBytes  = 8 << 10         // a request's query
+	maxFieldBytes  = 4 << 10         // an upload form's field beside the file
+	inflation      = 4               // an upload's bytes once decompressed, at most, in MaxUpload
+	maxConsumers   = 64              // each consumer count of a request: a schedule's rows
+	maxRuns        = 100             // (layout, policy, consumers) triples of a request: every layout and policy at 4 counts
+	maxRunning     = 2               // requests making runs at once; others wait their turn
+	runTimeout     = 2 * time.Minute // one request's runs
+	headerTimeout  = 10 * time.Second
+	readTimeout    = 5 * time.Minute // an upload of 50 MB at 170 kB/s
+	writeTimeout   = 5 * time.Minute // the runs' time and the page's
+	idleTimeout    = 2 * time.Minute
+	shutdownGrace  = 10 * time.Second // for requests under way at an interrupt
+)
+
+// Config is what a Server serves.
+type Config struct {
+	// Runs reads the command-line arguments a request stands for
+	// ("-layouts=free,convoy", "-events=NAME", trace flags) into the runs
+	// to make, or returns the usage error the command would print: konvoy
+	// serve passes the command's own parser, given -format json.
+	Runs func(args []string) (runs.Options, error)
+	// Events is the trace served instead of the lesson, a file read afresh
+	// for every request, "" for the lesson. EventsArgs are its trace flags
+	// as konvoy serve was given them, "-name=value" each; a request's
+	// trace flags come after them and win.
+	Events     string
+	EventsArgs []string
+	// MaxUpload is the largest upload in bytes, as sent (gzip-compressed
+	// or not); 0 for DefaultMaxUpload. A gzip-compressed upload may
+	// decompress to 4 times as much, no more.
+	MaxUpload int64
+}
+
+// Server serves the page, the uploads and the API. It is safe for
+// concurrent use.
+type Server struct {
+	cfg     Config
+	mux     *http.ServeMux
+	page    *template.Template
+	uploads *uploads
+	running chan struct{} // a token for each request making runs
+}
+
+// New returns the server of cfg. It panics with a "konvoy:" prefix when
+// cfg.Runs is nil, a programmer's mistake.
+func New(cfg Config) *Server {
+	if cfg.Runs == nil {
+		panic("konvoy: serve.New: Config.Runs is nil")
+	}
+	if cfg.MaxUpload <= 0 {
+		cfg.MaxUpload = DefaultMaxUpload
+	}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), running: make(chan struct{}, maxRunning),
+		uploads: newUploads(maxUploads, maxUploads*cfg.MaxUpload)}
+	s.page = template.Must(template.New("page.html").Funcs(template.FuncMap{"megabytes": megabytes}).ParseFS(files, "page.html"))
+	static, _ := fs.Sub(files, "static")
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	s.mux.HandleFunc("GET /{$}", s.handlePage)
+	s.mux.HandleFunc("POST /upload", s.handleUpload)
+	s.mux.HandleFunc("GET /api/report", s.handleAPI)
+	return s
+}
+
+// ServeHTTP serves r: the page at /, uploads at POST /upload, the API at
+// GET /api/report, the page's style and script under /static/. Every
+// answer forbids framing and inline scripts, and a query longer than 8 KiB
+// is refused.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	if len(r.URL.RawQuery) > maxQueryBytes {
+		http.Error(w, fmt.Sprintf("konvoy serve: the query has %d bytes; want at most %d", len(r.URL.RawQuery), maxQueryBytes), http.StatusRequestURITooLong)
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// ListenAndServe serves on addr until ctx is done, then shuts down
+// gracefully: it stops listening and lets requests under way finish, for
+// at most 10 seconds. ready is called with the page's URL once the server
+// listens. Requests are limited in header size (64 KiB) and time (10 s for
+// the header, 5 minutes to read and to answer, 2 minutes of runs).
+func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(url string)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: s, MaxHeaderBytes: maxHeaderBytes, ReadHeaderTimeout: headerTimeout,
+		ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	ready("http://" + ln.Addr().String() + "/")
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	stop, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	err = srv.Shutdown(stop)
+	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}
+
+// megabytes formats n bytes in MB (10⁶ bytes), or bytes below one, as the
+// page states limits.
+func megabytes(n int64) string {
+	switch {
+	case n < 1e6:
+		return fmt.Sprintf("%d bytes", n)
+	case n%1e6 == 0 || n >= 1e7:
+		return fmt.Sprintf("%d MB", (n+5e5)/1e6)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}

@@ -1,0 +1,150 @@
+package serve
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// uploadField is the upload form's field for the trace's file: the
+// command's flag, though the server never takes a file's name from it.
+const uploadField = "events"
+
+// maxFormBytes is what an upload may send beside the trace: its form's
+// fields and the multipart framing.
+const maxFormBytes = 64 << 10
+
+// handleUpload answers POST /upload, a multipart form of the trace (field
+// events) and trace and run flags by name. The trace is read as it comes,
+// within Config.MaxUpload, into memory and never to disk, kept (see
+// uploads), and the answer redirects to the page of the trace under the
+// form's flags. Too large an upload, or a malformed one, gets the page
+// with the reason and a 4xx status.
+func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
+	q, err := s.readUpload(w, r)
+	if err != nil {
+		req, _ := parseQuery(q)
+		p := s.newPage(req)
+		p.Error = err.Error()
+		s.render(w, status(err), p)
+		return
+	}
+	http.Redirect(w, r, "/?"+encode(q), http.StatusSeeOther)
+}
+
+// readUpload reads the upload of r, keeps its trace, and returns the query
+// of the page to show: the form's flags and the trace's key.
+func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values, error) {
+	q := url.Values{}
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUpload+maxFormBytes)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return q, errorf(http.StatusBadRequest, "konvoy serve: an upload is a multipart/form-data form: %v", err)
+	}
+	var u *upload
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return q, s.uploadErr(err)
+		}
+		name := part.FormName()
+		switch {
+		case name == uploadField:
+			if u, err = s.readTrace(part); err != nil {
+				return q, err
+			}
+		case slices.Contains(RunFlags, name) || slices.Contains(TraceFlags, name):
+			v, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
+			if err != nil {
+				return q, s.uploadErr(err)
+			}
+			if len(v) > maxFieldBytes {
+				return q, errorf(http.StatusBadRequest, "konvoy serve: the form's field %s has more than %d bytes", name, maxFieldBytes)
+			}
+			if v := strings.TrimSpace(string(v)); v != "" {
+				q.Add(name, v)
+			}
+		default:
+			return q, errorf(http.StatusBadRequest, "konvoy serve: the form has an unknown field %q; want events (the trace), or a flag such as steps", name)
+		}
+	}
+	if u == nil {
+		return q, errorf(http.StatusBadRequest, "konvoy serve: the form has no trace: choose a CSV or JSON Lines file to upload")
+	}
+	q.Set(traceParam, s.uploads.add(u))
+	return q, nil
+}
+
+// readTrace reads the trace of part, within Config.MaxUpload.
+func (s *Server) readTrace(part *multipart.Part) (*upload, error) {
+	name := cleanName(part.FileName())
+	data, err := io.ReadAll(io.LimitReader(part, s.cfg.MaxUpload+1))
+	if err != nil {
+		return nil, s.uploadErr(err)
+	}
+	if int64(len(data)) > s.cfg.MaxUpload {
+		return nil, s.tooLarge()
+	}
+	// A gzip bomb is refused now, in the time it takes to decompress the
+	// most the server reads, not once runs have taken it.
+	src, closeSrc, err := decompressed(name, bytes.NewReader(data), inflation*s.cfg.MaxUpload, func() {})
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, "konvoy serve: %v", err)
+	}
+	defer closeSrc()
+	if _, err := io.Copy(io.Discard, src); err != nil {
+		if he := (*httpError)(nil); errors.As(err, &he) {
+			return nil, err
+		}
+		return nil, errorf(http.StatusBadRequest, "konvoy serve: %s: %v", name, err)
+	}
+	return &upload{name: name, data: data}, nil
+}
+
+// uploadErr is the error of reading an upload: too large, or malformed.
+func (s *Server) uploadErr(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return s.tooLarge()
+	}
+	return errorf(http.StatusBadRequest, "konvoy serve: reading the upload: %v", err)
+}
+
+// tooLarge is the error of an upload beyond Config.MaxUpload.
+func (s *Server) tooLarge() error {
+	return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the trace is larger than %s, the most this server takes (konvoy serve -max-upload); gzip it, or run konvoy -events on it",
+		megabytes(s.cfg.MaxUpload))
+}
+
+// cleanName is the name an upload's errors give it: the file name the
+// browser sent, without any folder, printable and at most 100 bytes, or
+// "upload" when that leaves nothing. It never names a file the server
+// opens.
+func cleanName(name string) string {
+	name = path.Base(strings.ReplaceAll(name, `\`, "/"))
+	name = strings.Map(func(r rune) rune {
+		if !unicode.IsPrint(r) {
+			return -1
+		}
+		return r
+	}, name)
+	for len(name) > 100 {
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-size]
+	}
+	if name == "" || name == "." || name == "/" || name == "-" {
+		return "upload"
+	}
+	return name
+}

@@ -1,0 +1,85 @@
+package serve
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"sync"
+)
+
+// maxUploads is the most uploads the server keeps at once.
+const maxUploads = 8
+
+// upload is a trace sent to the server: its content, as sent, and the file
+// name its errors give.
+type upload struct {
+	name string
+	data []byte
+}
+
+// uploads keeps the traces sent to the server, in memory and never on disk,
+// by the hash of their content, which the page's query names (trace=), so
+// that the page can make other runs of a trace without its being sent
+// again. It keeps at most most uploads of at most bytes in all, giving up
+// the least recently used first; a link to one given up is answered with
+// 410 Gone and a request to send the trace again.
+type uploads struct {
+	mu    sync.Mutex
+	most  int
+	bytes int64
+	held  int64
+	byKey map[string]*upload
+	order []string // least recently used first
+}
+
+// newUploads returns a store of at most most uploads and bytes bytes.
+func newUploads(most int, bytes int64) *uploads {
+	return &uploads{most: most, bytes: bytes, byKey: make(map[string]*upload)}
+}
+
+// add keeps u and returns its key, the first 16 bytes of its content's
+// SHA-256 in hex: the same content is kept once, under the last name sent.
+func (s *uploads) add(u *upload) string {
+	sum := sha256.Sum256(u.data)
+	key := hex.EncodeToString(sum[:16])
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.remove(key)
+	for len(s.order) > 0 && (len(s.order) >= s.most || s.held+int64(len(u.data)) > s.bytes) {
+		s.remove(s.order[0])
+	}
+	s.byKey[key] = u
+	s.order = append(s.order, key)
+	s.held += int64(len(u.data))
+	return key
+}
+
+// get returns the upload of key, or nil when there is none, and marks it
+// the most recently used.
+func (s *uploads) get(key string) *upload {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.byKey[key]
+	if u != nil {
+		s.remove(key)
+		s.byKey[key] = u
+		s.order = append(s.order, key)
+		s.held += int64(len(u.data))
+	}
+	return u
+}
+
+// remove forgets the upload of key, if any. The caller holds mu.
+func (s *uploads) remove(key string) {
+	u := s.byKey[key]
+	if u == nil {
+		return
+	}
+	delete(s.byKey, key)
+	s.held -= int64(len(u.data))
+	for i, k := range s.order {
+		if k == key {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
+		}
+	}
+}
