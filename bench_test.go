@@ -195,3 +195,29 @@ func sweepSet(n int) []konvoy.Event {
 	}
 	return sweepSets[n]
 }
+
+// BenchmarkPlanLatency plans the latency issue's speed goal: b.N events
+// (1,000,000 with -benchtime 1000000x) of the sweep issue's set arriving at
+// 20 a round, streamed from the generator for every pass as a trace would
+// be read from its file, five layouts under head-of-line dispatch, p99 of
+// the response within 50 rounds.
+//
+//	go test -run '^$' -bench PlanLatency -benchtime 1000000x -count 5 .
+func BenchmarkPlanLatency(b *testing.B) {
+	cfg := synth.Default()
+	cfg.Events, cfg.Keys, cfg.Seed, cfg.Rate = b.N, 250000, 3, 20
+	layouts := []konvoy.Layout{konvoy.Free, konvoy.Convoy, konvoy.LineConvoy, konvoy.SelectiveConvoy, konvoy.Partitioned(64)}
+	b.ReportAllocs()
+	b.ResetTimer()
+	plans, err := konvoy.PlanLatency(synth.Events(cfg), layouts, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 99, Rounds: 50}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(b.Elapsed().Seconds(), "s/plan")
+	runs := 0
+	for _, p := range plans {
+		runs += len(p.Curve)
+		b.Logf("%s: meets %v at %d consumers, p99 %d rounds, floor %d; %d runs", p.Layout, p.Meets, p.Consumers, p.Achieved, p.Floor, len(p.Curve))
+	}
+	b.ReportMetric(float64(runs), "runs")
+}

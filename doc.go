@@ -21,7 +21,8 @@
 //     them, in as many passes as [WithMaxMemory] needs: the way to run one
 //     stream many ways.
 //   - [PlanConsumers] finds how many consumers keep up with a peak rate, and
-//     the rate no number of consumers beats.
+//     the rate no number of consumers beats; [PlanLatency] finds the fewest
+//     that keep a latency percentile within an objective ([SLO]).
 //   - [PartitionsFor] finds how many Kafka partitions keep hash collisions
 //     within a share of the heaviest partition; [KafkaPartition] places a key
 //     as Kafka's default partitioner does.

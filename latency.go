@@ -159,9 +159,9 @@ func (h *histogram) latency(sumHi, sumLo uint64, top int) Latency {
 		return Latency{}
 	}
 	return Latency{
-		P50:  h.rank(n, 50, top),
-		P95:  h.rank(n, 95, top),
-		P99:  h.rank(n, 99, top),
+		P50:  h.rank(n, 5000, top),
+		P95:  h.rank(n, 9500, top),
+		P99:  h.rank(n, 9900, top),
 		Max:  top,
 		Mean: mean(sumHi, sumLo, n),
 	}
@@ -176,12 +176,13 @@ func mean(sumHi, sumLo uint64, n int) float64 {
 	return m
 }
 
-// rank returns the nearest-rank percentile of n values: the bucket in
-// which the cumulative count first reaches ⌈n·percent/100⌉, computed in
+// rank returns the nearest-rank percentile of n values at bp basis points
+// (hundredths of a percent, 10000 for the largest value): the bucket in
+// which the cumulative count first reaches ⌈n·bp/10000⌉, computed in
 // integers that cannot overflow, read as its largest value capped at top,
-// the largest value counted.
-func (h *histogram) rank(n, percent, top int) int {
-	need := n/100*percent + (n%100*percent+99)/100
+// the largest value counted. It is the one place a percentile is read.
+func (h *histogram) rank(n, bp, top int) int {
+	need := n/10000*bp + (n%10000*bp+9999)/10000
 	seen, at := 0, top
 	for b := range h.buckets {
 		seen += b.count

@@ -25,6 +25,8 @@ func TestMisusePanicsWithThePrefix(t *testing.T) {
 		{"a nil Option to NewSimulator", func() { konvoy.NewSimulator(konvoy.Free, 1, nil) }, "konvoy: option 0 is nil"},
 		{"a nil sequence to PlanConsumers", func() { konvoy.PlanConsumers(nil, konvoy.Free, cfg) },
 			"konvoy: PlanConsumers: events is nil"},
+		{"a nil sequence to PlanLatency", func() { konvoy.PlanLatency(nil, nil, konvoy.LatencyConfig{}) },
+			"konvoy: PlanLatency: events is nil"},
 		{"a nil sequence to PartitionsFor", func() { konvoy.PartitionsFor(nil, 0, 1) }, "konvoy: PartitionsFor: events is nil"},
 		{"Add on a zero Simulator", func() { new(konvoy.Simulator).Add(konvoy.Event{Key: "A"}) }, "konvoy: Simulator not made by NewSimulator"},
 		{"Result of a zero Simulator", func() { new(konvoy.Simulator).Result() }, "konvoy: Simulator not made by NewSimulator"},

@@ -79,6 +79,8 @@ type options struct {
 	reseq         ResequencerConfig
 
 	consumerPerEvent bool // the planner's unlimited dispatch, see withConsumerPerEvent
+	percentile       int  // basis points of the latency Result.at reads, 0 for none; see withPercentile
+	percentileOfWait bool // the wait's, not the response's
 }
 
 // collect returns the options opts set, later ones over earlier ones. It

@@ -263,6 +263,17 @@ func (s *Simulator) started(e *internedEvent, i, ln, id, taken, start int) {
 	}
 }
 
+// percentile returns the percentile withPercentile asks for, 0 when none.
+func (s *Simulator) percentile() int {
+	switch o := s.opts; {
+	case o.percentile == 0 || s.events == 0:
+		return 0
+	case o.percentileOfWait:
+		return s.waits.rank(s.events, o.percentile, s.maxWait)
+	}
+	return s.responses.rank(s.events, s.opts.percentile, s.maxResponse)
+}
+
 // backlog returns the events the run holds, or may have held at its peak:
 // one for each consumer that has taken an event (its last, or its place in
 // the consumers' tree), the policy's own (the lane-aware dispatcher's from

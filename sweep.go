@@ -100,6 +100,12 @@ func Sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config
 		}
 		opt(&o)
 	}
+	return sweep(ctx, events, configs, o.maxMemory, nil)
+}
+
+// sweep is Sweep, which also puts each run's percentile, as withPercentile
+// asks for it, in at unless at is nil.
+func sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config, maxMemory int, at []int) ([]Result, error) {
 	if len(configs) == 0 {
 		return nil, nil
 	}
@@ -108,12 +114,12 @@ func Sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config
 			return nil, err
 		}
 	}
-	return sweepPasses(ctx, events, configs, o.maxMemory)
+	return sweepPasses(ctx, events, configs, maxMemory, at)
 }
 
 // sweepPasses runs the configurations, valid all, in as many passes over
-// events as maxMemory needs; see Sweep.
-func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []Config, maxMemory int) ([]Result, error) {
+// events as maxMemory needs; see sweep.
+func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []Config, maxMemory int, at []int) ([]Result, error) {
 	results := make([]Result, len(configs))
 	todo := make([]int, len(configs))
 	for i := range todo {
@@ -136,7 +142,7 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 			streamErr, limit = err, min(limit, p.read)
 		}
 		if first == nil && streamErr == nil {
-			if err := p.results(results); err != nil {
+			if err := p.results(results, at); err != nil {
 				return nil, err
 			}
 		}
@@ -533,14 +539,17 @@ func (p *sweepPass) wait() *sweepError {
 }
 
 // results puts the results of the runs that went through the pass in
-// place.
-func (p *sweepPass) results(out []Result) error {
+// place, and their percentiles in at unless it is nil.
+func (p *sweepPass) results(out []Result, at []int) error {
 	for _, r := range p.runs[:p.active] {
 		res, err := r.sim.Result()
 		if err != nil {
 			return err
 		}
 		out[r.config] = res
+		if at != nil {
+			at[r.config] = r.sim.percentile()
+		}
 	}
 	return nil
 }

@@ -35,6 +35,17 @@ func TestErrors(t *testing.T) {
 		edit(s)
 		return s
 	}
+	slo := syntheticSLO(t)
+	withSLO := func(edit func(p *chart.SLOPicture)) *chart.SLOPicture {
+		p := *slo
+		p.Series = nil
+		for _, s := range slo.Series {
+			s.Consumers, s.Rounds = slices.Clone(s.Consumers), slices.Clone(s.Rounds)
+			p.Series = append(p.Series, s)
+		}
+		edit(&p)
+		return &p
+	}
 	withLatency := func(edit func(s []chart.LatencySeries)) []chart.LatencySeries {
 		s := make([]chart.LatencySeries, len(latency))
 		for i, l := range latency {
@@ -111,6 +122,29 @@ func TestErrors(t *testing.T) {
 		}, "2001 slots"},
 
 		{"latency no series", func(w io.Writer) error { return chart.Latency(w, chart.SVG, nil) }, "0 series: want 1 to 12"},
+		{"slo no picture", func(w io.Writer) error { return chart.SLO(w, chart.SVG, nil) }, "chart: SLO: no picture"},
+		{"slo no series", func(w io.Writer) error { return chart.SLO(w, chart.SVG, &chart.SLOPicture{Percentile: 99}) }, "0 series: want 1 to 12"},
+		{"slo percentile", func(w io.Writer) error {
+			return chart.SLO(w, chart.SVG, withSLO(func(p *chart.SLOPicture) { p.Percentile = 101 }))
+		}, "percentile 101"},
+		{"slo target", func(w io.Writer) error {
+			return chart.SLO(w, chart.SVG, withSLO(func(p *chart.SLOPicture) { p.Target = -1 }))
+		}, "target -1"},
+		{"slo round", func(w io.Writer) error {
+			return chart.SLO(w, chart.SVG, withSLO(func(p *chart.SLOPicture) { p.Round = -1 }))
+		}, "round -1ns"},
+		{"slo repeated layout", func(w io.Writer) error {
+			return chart.SLO(w, chart.SVG, withSLO(func(p *chart.SLOPicture) { p.Series[1].Layout = p.Series[0].Layout }))
+		}, "free"},
+		{"slo lengths", func(w io.Writer) error {
+			return chart.SLO(w, chart.SVG, withSLO(func(p *chart.SLOPicture) { p.Series[0].Rounds = p.Series[0].Rounds[1:] }))
+		}, "24 consumer counts and 23 rounds"},
+		{"slo falling counts", func(w io.Writer) error {
+			return chart.SLO(w, chart.SVG, withSLO(func(p *chart.SLOPicture) { p.Series[2].Consumers[3] = 1 }))
+		}, "Consumers[3] = 1 after 3: want rising"},
+		{"slo negative rounds", func(w io.Writer) error {
+			return chart.SLO(w, chart.SVG, withSLO(func(p *chart.SLOPicture) { p.Series[1].Rounds[0] = -4 }))
+		}, "Rounds[0] = -4"},
 		{"latency too many series", func(w io.Writer) error {
 			return chart.Latency(w, chart.SVG, slices.Repeat(latency, 4))
 		}, "16 series: want 1 to 12"},

@@ -33,6 +33,7 @@ func pictures(t testing.TB) []picture {
 	work, rounds := lessonRounds(t)
 	convoy, free := lessonSchedule(t, konvoy.Convoy), lessonSchedule(t, konvoy.Free)
 	latency := lessonLatency(t)
+	slo := syntheticSLO(t)
 	return []picture{
 		{"rounds-lesson", func(w io.Writer, f chart.Format) error {
 			return chart.Rounds(w, f, work, rounds)
@@ -45,6 +46,9 @@ func pictures(t testing.TB) []picture {
 		}},
 		{"latency-lesson", func(w io.Writer, f chart.Format) error {
 			return chart.Latency(w, f, latency)
+		}},
+		{"slo-synthetic", func(w io.Writer, f chart.Format) error {
+			return chart.SLO(w, f, slo)
 		}},
 	}
 }

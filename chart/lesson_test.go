@@ -2,10 +2,12 @@ package chart_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/chart"
 	"github.com/sirali-konvoy/konvoy/lesson"
+	"github.com/sirali-konvoy/konvoy/synth"
 )
 
 // lessonLayouts are the layouts whose rounds the lesson compares.
@@ -53,4 +55,25 @@ func lessonLatency(t testing.TB) []chart.LatencySeries {
 		series = append(series, chart.LatencySeries{Layout: l.String(), Slots: lessonSchedule(t, l)})
 	}
 	return series
+}
+
+// syntheticSLO is the latency plan of konvoy's ExamplePlanLatency, whose
+// trace arrives over time: p99 of the response within 20 rounds of 10ms,
+// for free consumption, the convoy and sixteen partitions, with every
+// count from 1 to 24 run so that the whole curve shows.
+func syntheticSLO(t testing.TB) *chart.SLOPicture {
+	t.Helper()
+	cfg := synth.Default()
+	cfg.Events, cfg.Keys, cfg.KeySkew, cfg.Lines = 5000, 200, 0.9, 10
+	cfg.Duration, cfg.Rate = synth.Uniform(1, 9), 0.8
+	var counts []int
+	for c := 1; c <= 24; c++ {
+		counts = append(counts, c)
+	}
+	plans, err := konvoy.PlanLatency(synth.Events(cfg), []konvoy.Layout{konvoy.Free, konvoy.Convoy, konvoy.Partitioned(16)},
+		konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 99, Rounds: 20}, MaxConsumers: 24, Counts: counts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return chart.SLOOf(plans, 10*time.Millisecond)
 }

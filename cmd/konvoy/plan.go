@@ -75,10 +75,15 @@ func planReport(opt planOptions, stdin io.Reader) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if opt.format == "json" {
+	if pics := (pictures{}); opt.Plot != "" && a.SLOChart() != nil {
+		if err = pics.draw(opt.PlotFormats, "slo", a.DrawSLO); err == nil {
+			err = writePictures(opt.Plot, pics.files)
+		}
+	}
+	if opt.format == "json" && err == nil {
 		return report.PlanJSON(a)
 	}
-	return report.PlanText(a), nil
+	return report.PlanText(a), err
 }
 
 // needsLines tells whether layout names, as -layouts gives them, name a
@@ -133,7 +138,11 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 		_, err = parsePlanLayouts(layouts, max(1, opt.Partitions), c.given["partitions"])
 		return err
 	})
+	sloOf := report.SLOFlags(c.FlagSet)
+	c.needs("slo", "slo-on", "arrivals", "plot")
+	c.plotFlags(&opt.Plot, &opt.PlotFormats)
 	reader := c.traceFlags(&opt.events)
+	c.rule(func() error { opt.SLO = sloOf(c.given["peak"], reader.Seed, opt.Plot != ""); return nil })
 	c.backlog(&opt.MaxBacklog)
 	c.resequencer(&opt.Resequencer)
 	c.rule(func() error { return roundTime(c, &opt.Round, reader.Resolution) })

@@ -24,6 +24,16 @@ func TestPlanGolden(t *testing.T) {
 		{"plan-arrivals.golden", []string{"plan", "-events", "testdata/arrivals.csv", "-peak", "100", "-max-partitions", "8", "-layouts", "all"}},
 		{"plan-reseq.golden", []string{"plan", "-events", "testdata/arrivals.csv", "-peak", "100", "-layouts", "resequencer", "-start", "first-seen", "-reseq-capacity", "1", "-reject-old"}},
 		{"plan-arrivals-json.golden", []string{"plan", "-events", "testdata/arrivals.csv", "-peak", "200", "-max-partitions", "8", "-format", "json"}},
+		// slo.csv is konvoy gen -events 2000 -keys 200 -key-skew 0.7
+		// -lines 8 -duration uniform:1,9 -rate 0.8 -seed 3: at its own
+		// arrivals, sixteen partitions miss p99=200ms however many
+		// consumers, their hottest partition's own load too long; the
+		// convoy needs a consumer more under head-of-line than lane-aware.
+		{"plan-slo.golden", []string{"plan", "-events", "testdata/slo.csv", "-slo", "p99=200ms", "-layouts", "free,convoy,partitioned:16,partitioned:64",
+			"-policy", "head-of-line,lane-aware"}},
+		{"plan-slo-json.golden", []string{"plan", "-events", "testdata/slo.csv", "-slo", "max=305ms", "-slo-on", "wait", "-peak", "100",
+			"-layouts", "convoy,partitioned:16", "-max-consumers", "64", "-format", "json"}},
+		{"plan-slo-poisson.golden", []string{"plan", "-slo", "p90=100ms", "-arrivals", "poisson", "-peak", "300", "-seed", "7", "-layouts", "free,convoy,line-convoy"}},
 	} {
 		t.Run(tt.golden, func(t *testing.T) {
 			out, errOut, status := runCommand(tt.args...)
@@ -166,6 +176,18 @@ func TestPlanUsageErrors(t *testing.T) {
 		{[]string{"-unit", "1s"}, "konvoy plan: -unit needs -events"},
 		{[]string{"-events", "x.csv", "-input", "xml"}, `konvoy plan: -input is "xml"; want csv, jsonl or auto`},
 		{[]string{"-events", "x.csv", "-round"}, "konvoy plan: -round needs -unit: whole rounds are never rounded"},
+		{[]string{"-slo", "p99.95=2s"}, `invalid value "p99.95=2s" for flag -slo: p99.95=2s: want p50 to p99.9 or max`},
+		{[]string{"-slo", "p49=2s"}, "p49=2s: want p50 to p99.9 or max"},
+		{[]string{"-slo", "p99.125=2s"}, `"p99.125=2s": want pNN=DURATION or max=DURATION, such as p99=2s`},
+		{[]string{"-slo", "p99"}, `"p99": want pNN=DURATION or max=DURATION, such as p99=2s`},
+		{[]string{"-slo", "p99=2"}, "p99=2: want a positive duration after =, such as 2s or 250ms"},
+		{[]string{"-slo", "max=0s"}, "max=0s: want a positive duration after =, such as 2s or 250ms"},
+		{[]string{"-slo", "p99=1s", "-slo-on", "finish"}, `invalid value "finish" for flag -slo-on: want response or wait`},
+		{[]string{"-slo", "p99=1s", "-arrivals", "uniform"}, `invalid value "uniform" for flag -arrivals: want trace or poisson`},
+		{[]string{"-slo-on", "wait"}, "konvoy plan: -slo-on needs -slo"},
+		{[]string{"-arrivals", "poisson"}, "konvoy plan: -arrivals needs -slo"},
+		{[]string{"-plot", "dir"}, "konvoy plan: -plot needs -slo"},
+		{[]string{"-slo", "p99=1s", "-seed", "3"}, "konvoy plan: -seed needs -duration-model or -arrivals poisson"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			out, errOut, status := runCommand(append([]string{"plan"}, tt.args...)...)
@@ -218,5 +240,58 @@ func TestPlanBadTrace(t *testing.T) {
 	_, errOut, status := runCommand("plan", "-events", filepath.Join(dir, "none.csv"))
 	if status != 1 || !strings.Contains(errOut, "no such file") {
 		t.Errorf("missing file: status %d, stderr %q; want 1 and no such file", status, errOut)
+	}
+}
+
+// TestPlanSLOWithoutArrivals wants a trace whose events all arrive at
+// round 0, the lesson's too, refused for -arrivals trace, with what to do.
+func TestPlanSLOWithoutArrivals(t *testing.T) {
+	for _, args := range [][]string{{"plan", "-slo", "p99=1s"}, append([]string{"plan", "-slo", "p99=1s", "-peak", "5"}, withStatuses("-events", "testdata/shipments.csv")...)} {
+		out, errOut, status := runCommand(args...)
+		if status != 1 || out != "" || !strings.Contains(errOut, "has no arrival times (every event arrives at round 0): plan with -arrivals poisson, which draws arrivals at -peak\n") {
+			t.Errorf("%q: status %d, stdout %q, stderr %q", args, status, out, errOut)
+		}
+	}
+}
+
+// TestPlanSLOPlot wants -plot to draw the latency percentile against
+// consumers, SVG and PNG, whatever the format of the report; and a plan
+// that needs no picture to draw none.
+func TestPlanSLOPlot(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "pictures")
+	args := []string{"plan", "-events", "testdata/slo.csv", "-slo", "p99=200ms", "-layouts", "free,convoy", "-max-consumers", "40", "-plot", dir}
+	for _, format := range []string{"text", "json"} {
+		_, errOut, status := runCommand(append(args, "-format", format)...)
+		if status != 0 || errOut != "" {
+			t.Fatalf("status %d, stderr %q", status, errOut)
+		}
+		for _, name := range []string{"slo.svg", "slo.png"} {
+			if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || len(b) < 1000 {
+				t.Errorf("-format %s: %s: %d bytes, %v", format, name, len(b), err)
+			}
+		}
+	}
+	svg, _ := os.ReadFile(filepath.Join(dir, "slo.svg"))
+	for _, want := range []string{"p99 of the response against consumers", "target: 20 rounds (200ms)", "convoy"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("slo.svg lacks %q", want)
+		}
+	}
+}
+
+// TestPlanSLOArrivalsOutOfRange wants arrivals that a peak far too low
+// would put beyond any round refused, at the first such event.
+func TestPlanSLOArrivalsOutOfRange(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-arrivals", "poisson", "-peak", "1e-300"}, "konvoy plan: -slo: synth: event 0 would arrive at round 1.862e+302 at 1e-302 events per round"},
+		{[]string{"-peak", "1e-300"}, "konvoy plan: -slo: synth: event 0, arriving at round 1, would arrive at round 8.203e+301"},
+	} {
+		out, errOut, status := runCommand(append([]string{"plan", "-events", "testdata/slo.csv", "-slo", "p99=1s", "-layouts", "free"}, tt.args...)...)
+		if status != 1 || out != "" || !strings.HasPrefix(errOut, tt.want) {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 1 and %q", tt.args, status, out, errOut, tt.want)
+		}
 	}
 }

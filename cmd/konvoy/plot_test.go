@@ -43,6 +43,22 @@ func TestDocsPictures(t *testing.T) {
 	if !slices.Equal(files, want) {
 		t.Fatalf("-plot wrote %v; want %v", files, want)
 	}
+	sameAsDocs(t, dir, files)
+	dir, files = plotted(t, "", sloDocsArgs...)
+	if want := []string{"slo.png", "slo.svg"}; !slices.Equal(files, want) {
+		t.Fatalf("konvoy plan -slo -plot wrote %v; want %v", files, want)
+	}
+	sameAsDocs(t, dir, files)
+}
+
+// sloDocsArgs is the README's latency plan, whose picture is docs/slo.png:
+// go run ./cmd/konvoy plan -events cmd/konvoy/testdata/slo.csv … -plot docs.
+var sloDocsArgs = []string{"plan", "-events", "testdata/slo.csv", "-slo", "p99=200ms", "-max-consumers", "32",
+	"-layouts", "free,convoy,partitioned:16,partitioned:64", "-policy", "head-of-line,lane-aware"}
+
+// sameAsDocs wants the pictures files in dir to be those in docs/.
+func sameAsDocs(t *testing.T, dir string, files []string) {
+	t.Helper()
 	for _, name := range files {
 		got, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {

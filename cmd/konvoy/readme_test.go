@@ -45,8 +45,13 @@ func TestReadmeShowsRealOutput(t *testing.T) {
 		"-steps", "new,paid,shipped,delivered", "-at", "ts", "-at-format", "unix-ms", "-unit", "1ms", "-reorder", "1s",
 		"-duration-model", "lognormal:5,0.5", "-layouts", "recorded,convoy,partitioned:12", "-policy", "static")
 	export = strings.ReplaceAll(export, "../../testdata/", "testdata/")
+	slo, _, _ := runCommand("plan", "-events", "testdata/slo.csv", "-slo", "p99=200ms", "-max-consumers", "32",
+		"-layouts", "free,convoy,partitioned:16,partitioned:64", "-policy", "head-of-line,lane-aware")
+	slo = slo[strings.Index(slo, "\nlatency objective")+1:]
+	slo = slo[:strings.Index(slo, "\n\n")+1]
 	for _, tt := range []struct{ after, want string }{
 		{"$ go run ./cmd/konvoy plan", plan},
+		{"    -layouts free,convoy,partitioned:16,partitioned:64 -policy head-of-line,lane-aware -plot docs | sed -n '/^latency objective/,/^$/p'", slo},
 		{"    -duration-model lognormal:5,0.5 -layouts recorded,convoy,partitioned:12 -policy static", export},
 		{"$ go run ./cmd/konvoy", lesson},
 		{"    -layouts convoy,line-convoy,partitioned -partitions 3 -policy all | sed -n '/^latency/,$p'", latency},
@@ -61,7 +66,8 @@ func TestReadmeShowsRealOutput(t *testing.T) {
 
 // TestReadmePictures wants README.md to name the command that regenerates
 // its pictures, in a code block of its own, and every picture it shows to
-// be one that command draws into docs/.
+// be one that command, or the latency plan's (sloDocsArgs), draws into
+// docs/.
 func TestReadmePictures(t *testing.T) {
 	if got := readmeBlock(t, "```sh"+"\n"+docsCommand); got != "" {
 		t.Errorf("README.md: want %q alone in its code block; it goes on with %q", docsCommand, got)
@@ -71,6 +77,8 @@ func TestReadmePictures(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, drawn := plotted(t, "")
+	_, slo := plotted(t, "", sloDocsArgs...)
+	drawn = append(drawn, slo...)
 	shown := regexp.MustCompile(`!\[[^\]]*\]\(docs/([^)]+)\)`).FindAllStringSubmatch(string(readme), -1)
 	// docs/serve.png, konvoy serve's page, is the screenshot its browser
 	// test takes (go test -tags browser ./internal/serve -update).
@@ -78,8 +86,8 @@ func TestReadmePictures(t *testing.T) {
 	if _, err := os.Stat("../../docs/serve.png"); err != nil || !strings.Contains(string(readme), "](docs/serve.png)") {
 		t.Errorf("README.md shows no docs/serve.png, or it is missing: %v", err)
 	}
-	if len(shown) != 3 {
-		t.Errorf("README.md shows %d pictures from docs/; want the lesson's 3", len(shown))
+	if len(shown) != 4 {
+		t.Errorf("README.md shows %d pictures from docs/; want the lesson's 3 and the latency plan's", len(shown))
 	}
 	for _, m := range shown {
 		name := m[1]

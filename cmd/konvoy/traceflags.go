@@ -11,7 +11,7 @@ import (
 // traceFlagNames are the names of the flags that say how to read a trace,
 // which mean something only with -events.
 var traceFlagNames = []string{"input", "key", "line", "status", "step", "duration", "at", "partition", "steps", "history", "unit", "round",
-	"at-format", "reorder", "late", "duration-model", "seed"}
+	"at-format", "reorder", "late", "duration-model"}
 
 // traceFlags defines the flags that say how to read a trace, shared by
 // konvoy -events and konvoy plan -events, which need -events. Once the
@@ -46,10 +46,15 @@ func (c *command) traceFlags(events *string) *eventlog.Reader {
 	c.DurationVar(&r.Reorder, "reorder", 0, "sort arrivals within a `window` of time, releasing each event once an arrival more than the window later is read (needs -unit)")
 	c.choice(&late, "late", "error", "what an event later than the -reorder window is: `error` or drop (dropped and counted)", "error or drop", "error", "drop")
 	c.StringVar(&model, "duration-model", "", "give every event a duration drawn from `DIST` (fixed:N, uniform:LO,HI, exp:MEAN, lognormal:MU,SIGMA, in rounds); the trace then needs no duration column")
-	c.Uint64Var(&r.Seed, "seed", 1, "the `seed` of -duration-model's draws")
+	c.Uint64Var(&r.Seed, "seed", 1, "the `seed` of -duration-model's draws (and konvoy plan's -arrivals poisson)")
 	c.needs("events", traceFlagNames...)
 	c.needs("reorder", "late")
-	c.needs("duration-model", "seed")
+	c.rule(func() error {
+		if a := c.Lookup("arrivals"); c.given["seed"] && !c.isSet("duration-model") && (a == nil || a.Value.String() != "poisson") {
+			return c.usagef("-seed needs -duration-model%s", map[bool]string{true: " or -arrivals poisson"}[a != nil])
+		}
+		return nil
+	})
 	c.rule(func() error {
 		if *events == "" {
 			return nil

@@ -15,6 +15,9 @@ func PlanText(a *Plan) string {
 	var b strings.Builder
 	b.WriteString(planHeader(a))
 	b.WriteString(planTable(a))
+	if a.latency != nil {
+		b.WriteString(sloText(a))
+	}
 	b.WriteString(selectiveText(a))
 	b.WriteString(sensitivityText(a))
 	b.WriteString(partitionText(a))
@@ -129,11 +132,17 @@ func ceilingLane(l konvoy.Layout, p konvoy.Plan) string {
 // first appearance, each followed by the plans it holds for unless it holds
 // for all of them.
 func planAssumptions(a *Plan) []string {
+	return assumptionsOf(a, func(li, pi int) []string { return a.plans[li][pi].Assumptions })
+}
+
+// assumptionsOf lists the assumptions of (layout, policy) of every layout
+// and policy as planAssumptions does.
+func assumptionsOf(a *Plan, of func(li, pi int) []string) []string {
 	var texts []string
 	holds := map[string][][2]int{} // text → (layout, policy) pairs
-	for li, row := range a.plans {
-		for pi, p := range row {
-			for _, s := range p.Assumptions {
+	for li := range a.layouts {
+		for pi := range a.o.Policies {
+			for _, s := range of(li, pi) {
 				if _, ok := holds[s]; !ok {
 					texts = append(texts, s)
 				}

@@ -39,6 +39,32 @@ type planRecord struct {
 	CeilingRounds int      `json:"ceiling_rounds"`
 	CeilingLane   string   `json:"ceiling_lane"`
 	Assumptions   []string `json:"assumptions"`
+	SLO           *sloDoc  `json:"slo,omitempty"`
+}
+
+// sloDoc is one layout's latency plan under one policy. Percentile is 100
+// for max; Consumers is 0 and Meets false when no count meets the target;
+// the floor is the percentile with a consumer for every event, and its
+// lane the lane whose events waited longest there.
+type sloDoc struct {
+	Percentile     float64       `json:"percentile"`
+	On             string        `json:"on"`
+	TargetRounds   int           `json:"target_rounds"`
+	Meets          bool          `json:"meets"`
+	Consumers      int           `json:"consumers"`
+	AchievedRounds int           `json:"achieved_rounds"`
+	Utilisation    float64       `json:"utilisation"`
+	WorstLane      string        `json:"worst_lane"`
+	FloorRounds    int           `json:"floor_rounds"`
+	FloorLane      string        `json:"floor_lane"`
+	Curve          []sloPointDoc `json:"curve"`
+	Assumptions    []string      `json:"assumptions"`
+}
+
+// sloPointDoc is the percentile at one consumer count tried.
+type sloPointDoc struct {
+	Consumers int `json:"consumers"`
+	Rounds    int `json:"rounds"`
 }
 
 // selectiveDoc is the selective convoy, simulated and by the formula.
@@ -101,12 +127,15 @@ func PlanJSON(a *Plan) (string, error) {
 		Plans: []planRecord{},
 	}
 	for li, row := range a.plans {
-		for _, pl := range row {
+		for pi, pl := range row {
 			r := planRecord{Layout: a.layouts[li].String(), Policy: pl.Policy.String(), KeepsUp: pl.Consumers > 0,
 				Consumers: pl.Consumers, Rounds: pl.Rounds, Ceiling: jsonRate(pl.Ceiling),
 				CeilingRounds: pl.CeilingRounds, CeilingLane: pl.CeilingLane, Assumptions: pl.Assumptions}
 			if pl.Consumers > 0 {
 				r.Rate = jsonRate(pl.Rate)
+			}
+			if a.latency != nil {
+				r.SLO = a.sloJSON(a.latency[pi][li])
 			}
 			doc.Plans = append(doc.Plans, r)
 		}
@@ -158,4 +187,20 @@ func jsonRate(r float64) *float64 {
 	}
 	x := round3(r)
 	return &x
+}
+
+// sloJSON is the latency plan p for JSON, with the assumptions every
+// latency plan shares first.
+func (a *Plan) sloJSON(p konvoy.LatencyPlan) *sloDoc {
+	on := "response"
+	if p.SLO.Wait {
+		on = "wait"
+	}
+	d := &sloDoc{Percentile: p.SLO.Percentile, On: on, TargetRounds: p.SLO.Rounds, Meets: p.Meets, Consumers: p.Consumers,
+		AchievedRounds: p.Achieved, Utilisation: round3(p.Utilisation), WorstLane: p.WorstLane, FloorRounds: p.Floor,
+		FloorLane: p.FloorLane, Curve: []sloPointDoc{}, Assumptions: append(a.sloAssumptions(), p.Assumptions...)}
+	for _, pt := range p.Curve {
+		d.Curve = append(d.Curve, sloPointDoc{pt.Consumers, pt.Rounds})
+	}
+	return d
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/chart"
 	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/lesson"
 	"golang.org/x/sync/errgroup"
@@ -51,6 +52,9 @@ type PlanOptions struct {
 	MaxBacklog    int                      // the events all runs may hold, 0 for no limit
 	Resequencer   konvoy.ResequencerConfig // how the resequencer works
 	Assignor      konvoy.Assignor          // how static deals lanes; 0 for the default
+	SLO           *SLO                     // the latency objective, nil for none
+	Plot          string                   // the directory of the pictures (-plot), "" for none
+	PlotFormats   []chart.Format           // the pictures' formats
 }
 
 // Plan is everything konvoy plan answers, which PlanText and PlanJSON
@@ -80,6 +84,10 @@ type Plan struct {
 
 	partitions konvoy.PartitionLoad // the fewest that keep collisions within -collision
 	found      bool                 // or the most tried, when none does
+
+	latency      [][]konvoy.LatencyPlan // [policy][layout], with an SLO
+	sloRounds    int                    // the SLO's target in whole rounds
+	arrivalsNote string                 // how the SLO's arrivals are made
 }
 
 // shareRow is one ordered share of the sensitivity table.
@@ -108,6 +116,11 @@ func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 	a.backlog = BacklogShare(o.MaxBacklog, a.backlogRuns)
 	if err := a.planAll(); err != nil {
 		return nil, err
+	}
+	if o.SLO != nil {
+		if err := a.planLatency(); err != nil {
+			return nil, err
+		}
 	}
 
 	a.consumers = cmp.Or(o.Consumers, a.free.Consumers, o.MaxConsumers)

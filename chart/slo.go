@@ -1,0 +1,210 @@
+package chart
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// SLOSeries is one layout's latency percentile, in rounds, at several
+// consumer counts: Rounds[i] at Consumers[i], the counts rising.
+type SLOSeries struct {
+	Layout    string
+	Consumers []int
+	Rounds    []int
+}
+
+// SLOPicture is what [SLO] draws: the percentile Percentile (100 for the
+// largest) of each series against consumers, and the Target, in rounds,
+// as a horizontal line; Wait says the latency is the wait, not the
+// response. Round is how long a round lasts, 0 when unknown: the target's
+// label gives it as time too.
+type SLOPicture struct {
+	Percentile float64
+	Wait       bool
+	Target     int
+	Round      time.Duration
+	Series     []SLOSeries
+}
+
+// SLOOf returns what SLO draws of plans, each one's Curve, all of one
+// objective, at rounds of round; a plan that tried no count is left out.
+func SLOOf(plans []konvoy.LatencyPlan, round time.Duration) *SLOPicture {
+	p := &SLOPicture{Round: round}
+	for _, pl := range plans {
+		p.Percentile, p.Wait, p.Target = pl.SLO.Percentile, pl.SLO.Wait, pl.SLO.Rounds
+		if len(pl.Curve) == 0 {
+			continue
+		}
+		s := SLOSeries{Layout: pl.Layout}
+		for _, pt := range pl.Curve {
+			s.Consumers = append(s.Consumers, pt.Consumers)
+			s.Rounds = append(s.Rounds, pt.Rounds)
+		}
+		p.Series = append(p.Series, s)
+	}
+	return p
+}
+
+// SLO writes to w, in format f, the picture of a latency percentile
+// against consumers: one line per series, with a point at each count, the
+// target as a dashed horizontal line, consumers on a logarithmic axis when
+// they span a factor of 16 or more. The rounds axis reaches 2.5 times the
+// target, or a little above the highest of the series' lowest points, so
+// that the knee, where the percentile comes down to the target, shows;
+// the few consumers whose percentile lies higher leave the picture at its
+// top.
+//
+// SLO returns an error, and writes nothing, when p is nil or holds no
+// series or more than 12; when the percentile is not 50 to 100 or the
+// target or Round is negative; when a series has no name, repeats
+// another's, has no points, Consumers and Rounds of different lengths, a
+// consumer count below 1 or not rising, or a negative figure. Like every
+// function here, it also fails on an unknown [Format], an [Option] out of
+// range or a failing writer.
+func SLO(w io.Writer, f Format, p *SLOPicture, opts ...Option) error {
+	if err := checkSLO(p); err != nil {
+		return err
+	}
+	pl, leg := sloPlot(p)
+	return render(w, f, opts, about{pl.Title.Text, sloDesc(p)}, func(c draw.Canvas) { drawWithLegend(c, pl, leg) })
+}
+
+// sloDesc says in words what the picture of a checked SLOPicture shows.
+func sloDesc(p *SLOPicture) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s in rounds (up) against consumers (across), one line per layout:", konvoy.PercentileName(p.Percentile))
+	for i, s := range p.Series {
+		last := len(s.Rounds) - 1
+		fmt.Fprintf(&b, " %s from %d rounds at %d consumer%s to %d at %d", s.Layout, s.Rounds[0], s.Consumers[0], map[bool]string{true: "s"}[s.Consumers[0] != 1],
+			s.Rounds[last], s.Consumers[last])
+		if j := slices.IndexFunc(s.Rounds, func(r int) bool { return r <= p.Target }); j >= 0 {
+			fmt.Fprintf(&b, ", first within the target at %d", s.Consumers[j])
+		} else {
+			b.WriteString(", never within the target")
+		}
+		if i < len(p.Series)-1 {
+			b.WriteString(";")
+		}
+	}
+	fmt.Fprintf(&b, ". The dashed line is the target, %d rounds", p.Target)
+	if p.Round > 0 {
+		fmt.Fprintf(&b, " (%v)", time.Duration(p.Target)*p.Round)
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+// checkSLO checks the arguments of SLO.
+func checkSLO(p *SLOPicture) error {
+	switch {
+	case p == nil:
+		return fmt.Errorf("chart: SLO: no picture")
+	case len(p.Series) == 0 || len(p.Series) > maxSeries:
+		return fmt.Errorf("chart: SLO: %d series: want 1 to %d", len(p.Series), maxSeries)
+	case !(p.Percentile >= 50 && p.Percentile <= 100):
+		return fmt.Errorf("chart: SLO: percentile %v: want 50 to 100", p.Percentile)
+	case p.Target < 0 || p.Target > maxValue:
+		return fmt.Errorf("chart: SLO: target %d: want 0 to %d", p.Target, maxValue)
+	case p.Round < 0:
+		return fmt.Errorf("chart: SLO: round %v: want 0 or more", p.Round)
+	}
+	seen := map[string]bool{}
+	for i, s := range p.Series {
+		if err := checkLayout("SLO", i, s.Layout, seen); err != nil {
+			return err
+		}
+		if err := checkSLOSeries(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkSLOSeries checks the points of one series of SLO.
+func checkSLOSeries(s SLOSeries) error {
+	at := fmt.Sprintf("chart: SLO: series %q", s.Layout)
+	if len(s.Consumers) == 0 || len(s.Consumers) != len(s.Rounds) {
+		return fmt.Errorf("%s: %d consumer counts and %d rounds: want as many, at least one", at, len(s.Consumers), len(s.Rounds))
+	}
+	for j, c := range s.Consumers {
+		switch r := s.Rounds[j]; {
+		case c < 1 || c > maxValue:
+			return fmt.Errorf("%s: Consumers[%d] = %d: want 1 to %d", at, j, c, maxValue)
+		case j > 0 && c <= s.Consumers[j-1]:
+			return fmt.Errorf("%s: Consumers[%d] = %d after %d: want rising consumer counts", at, j, c, s.Consumers[j-1])
+		case r < 0 || r > maxValue:
+			return fmt.Errorf("%s: Rounds[%d] = %d: want 0 to %d", at, j, r, maxValue)
+		}
+	}
+	return nil
+}
+
+// sloPlot builds the picture of a checked SLOPicture and its legend.
+func sloPlot(p *SLOPicture) (*plot.Plot, *flowLegend) {
+	on := "response"
+	if p.Wait {
+		on = "wait"
+	}
+	name := konvoy.PercentileName(p.Percentile)
+	pl := newPlot(fmt.Sprintf("%s of the %s against consumers", name, on), "consumers", name+" "+on+", rounds")
+	lo, hi, top := p.Series[0].Consumers[0], 1, 2.5*float64(max(p.Target, 1))
+	for _, s := range p.Series {
+		lo, hi = min(lo, s.Consumers[0]), max(hi, s.Consumers[len(s.Consumers)-1])
+		top = max(top, 1.15*float64(slices.Min(s.Rounds)))
+	}
+	pl.Y.Tick.Marker = intTicks{}
+	pl.X.Tick.Marker = intTicks{}
+	if hi >= 16*lo {
+		pl.X.Scale, pl.X.Tick.Marker = plot.LogScale{}, powersOfTwo{}
+	}
+	pl.Add(&gridLines{vertical: true, horizontal: true})
+
+	leg := newFlowLegend()
+	target := hline(float64(lo), float64(max(hi, lo+1)), float64(p.Target))
+	target.LineStyle = draw.LineStyle{Color: black, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
+	pl.Add(target)
+	label := fmt.Sprintf("target: %d rounds", p.Target)
+	if p.Round > 0 {
+		label += fmt.Sprintf(" (%v)", time.Duration(p.Target)*p.Round)
+	}
+	for i, s := range p.Series {
+		pts := make(plotter.XYs, len(s.Consumers))
+		for j := range s.Consumers {
+			pts[j] = plotter.XY{X: float64(s.Consumers[j]), Y: float64(s.Rounds[j])}
+		}
+		line, points, _ := plotter.NewLinePoints(pts)
+		line.LineStyle = draw.LineStyle{Color: colour(i), Width: vg.Points(1.6)}
+		points.GlyphStyle = draw.GlyphStyle{Color: colour(i), Radius: vg.Points(2.6), Shape: glyphs[i%len(glyphs)]}
+		pl.Add(line, points)
+		leg.add(thumbs{line, points}, s.Layout)
+	}
+	leg.entries = append(leg.entries, legendEntry{target, label})
+	// Set once every line is added, which widens the axes to its data.
+	pl.X.Min, pl.X.Max = float64(lo), float64(max(hi, lo+1))
+	pl.Y.Min, pl.Y.Max = 0, top
+	return pl, leg
+}
+
+// powersOfTwo marks a logarithmic axis of consumer counts at the powers of
+// two within it, and at its ends.
+type powersOfTwo struct{}
+
+// Ticks returns the marks from lo to hi.
+func (powersOfTwo) Ticks(lo, hi float64) []plot.Tick {
+	ticks := []plot.Tick{{Value: lo, Label: fmt.Sprint(int(lo))}}
+	for v := 1.0; v < hi; v *= 2 {
+		if v > lo*1.3 && v < hi/1.3 {
+			ticks = append(ticks, plot.Tick{Value: v, Label: fmt.Sprint(int(v))})
+		}
+	}
+	return append(ticks, plot.Tick{Value: hi, Label: fmt.Sprint(int(hi))})
+}

@@ -1,0 +1,286 @@
+package report
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"iter"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/chart"
+	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/synth"
+)
+
+// SLO is konvoy plan's latency objective, as -slo and -slo-on give it, and
+// the arrivals it is planned at: the trace's own (-arrivals trace), scaled
+// to -peak when Scaled, or Poisson arrivals at -peak from Seed.
+type SLO struct {
+	Percentile float64       // 50 to 99.9, or 100 for max
+	Target     time.Duration // the latency the percentile may reach
+	Wait       bool          // the wait, arrival to start, not the response
+	Poisson    bool          // -arrivals poisson
+	Scaled     bool          // -peak given with -arrivals trace
+	Seed       uint64        // -seed, for Poisson arrivals
+	Curve      bool          // also run the counts of a picture of the whole curve (sloCurve)
+}
+
+// sloPattern is -slo's syntax: pNN, with up to two decimals, or max, then
+// = and a duration.
+var sloPattern = regexp.MustCompile(`^(?:p([0-9]+(?:\.[0-9]{1,2})?)|max)=(.*)$`)
+
+// ParseSLO reads -slo, "pNN=DURATION" (p50 to p99.9, in steps of 0.01) or
+// "max=DURATION", such as "p99=2s", into a percentile (100 for max) and a
+// positive target. Its errors say what was wrong and what is wanted.
+func ParseSLO(s string) (percentile float64, target time.Duration, err error) {
+	m := sloPattern.FindStringSubmatch(s)
+	if m == nil {
+		return 0, 0, fmt.Errorf("%q: want pNN=DURATION or max=DURATION, such as p99=2s", s)
+	}
+	percentile = 100
+	if m[1] != "" {
+		percentile, _ = strconv.ParseFloat(m[1], 64)
+		if !(percentile >= 50 && percentile <= 99.9) {
+			return 0, 0, fmt.Errorf("%s: want p50 to p99.9 or max", s)
+		}
+	}
+	if target, err = time.ParseDuration(m[2]); err != nil || target <= 0 {
+		return 0, 0, fmt.Errorf("%s: want a positive duration after =, such as 2s or 250ms", s)
+	}
+	return percentile, target, nil
+}
+
+// SLOFlags defines konvoy plan's -slo, -slo-on and -arrivals on fs, each
+// checked as it is parsed, and returns what reads them once fs is parsed:
+// the objective, nil without -slo, with -peak given or not, -seed, and
+// whether to run the counts of a picture.
+func SLOFlags(fs *flag.FlagSet) func(peakGiven bool, seed uint64, curve bool) *SLO {
+	var s SLO
+	set := false
+	fs.Func("slo", "also plan for a latency objective `pNN=D`, p50 to p99.9 or max, such as p99=2s: the fewest consumers whose percentile is within D",
+		func(v string) (err error) {
+			s.Percentile, s.Target, err = ParseSLO(v)
+			set = err == nil
+			return err
+		})
+	on, arrivals := &oneOfValue{"response", []string{"response", "wait"}}, &oneOfValue{"trace", []string{"trace", "poisson"}}
+	fs.Var(on, "slo-on", "the latency -slo bounds: `response` (arrival to finish) or wait (arrival to start)")
+	fs.Var(arrivals, "arrivals", "-slo's arrivals: `trace` (the trace's own, scaled to a mean of -peak when -peak is given) or poisson (at -peak, from -seed)")
+	return func(peakGiven bool, seed uint64, curve bool) *SLO {
+		if !set {
+			return nil
+		}
+		s.Wait, s.Poisson = on.v == "wait", arrivals.v == "poisson"
+		s.Scaled, s.Seed, s.Curve = peakGiven && !s.Poisson, seed, curve
+		return &s
+	}
+}
+
+// oneOfValue is a flag's value that must be one of values.
+type oneOfValue struct {
+	v      string
+	values []string
+}
+
+// String returns the value.
+func (o *oneOfValue) String() string {
+	if o == nil {
+		return ""
+	}
+	return o.v
+}
+
+// Set sets the value, or returns an error that lists the values wanted.
+func (o *oneOfValue) Set(v string) error {
+	if !slices.Contains(o.values, v) {
+		return fmt.Errorf("want %s", strings.Join(o.values, " or "))
+	}
+	o.v = v
+	return nil
+}
+
+// DrawSLO draws the picture of the latency plans under the first policy
+// (chart.SLO), as -plot asks.
+func (a *Plan) DrawSLO(w io.Writer, f chart.Format) error {
+	return chart.SLO(w, f, a.SLOChart())
+}
+
+// name is the objective as -slo names it, with what it measures: "p99 of
+// the response".
+func (s *SLO) name() string {
+	on := "response (arrival to finish)"
+	if s.Wait {
+		on = "wait (arrival to start)"
+	}
+	return konvoy.PercentileName(s.Percentile) + " of the " + on
+}
+
+// planLatency plans every layout under every policy for the objective, at
+// the arrivals it asks for.
+func (a *Plan) planLatency() error {
+	s := a.o.SLO
+	rounds := s.Target / a.o.Round
+	if int64(rounds) > math.MaxInt32 {
+		return fmt.Errorf("konvoy plan: -slo: %v is %d rounds of %v; want at most %d", s.Target, int64(rounds), a.o.Round, math.MaxInt32)
+	}
+	a.sloRounds = int(rounds)
+	events, err := a.sloArrivals()
+	if err != nil {
+		return err
+	}
+	cfg := konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: s.Percentile, Wait: s.Wait, Rounds: a.sloRounds}, MaxConsumers: a.o.MaxConsumers}
+	if s.Curve {
+		cfg.Counts = sloCurve(a.o.MaxConsumers)
+	}
+	for _, p := range a.o.Policies {
+		plans, err := konvoy.PlanLatency(events, a.layouts, cfg, Dispatch(p, a.o.Assignor, konvoy.WithMaxBacklog(a.backlog), konvoy.WithResequencer(a.o.Resequencer))...)
+		var ev *konvoy.EventError
+		var le *eventlog.Error
+		switch {
+		case errors.As(err, &ev):
+			return a.located(err)
+		case err != nil && !errors.As(err, &le) && !strings.HasPrefix(err.Error(), "konvoy plan: "):
+			return fmt.Errorf("konvoy plan: -slo: %w", err) // the arrivals'
+		case err != nil:
+			return err
+		}
+		a.latency = append(a.latency, plans)
+	}
+	return nil
+}
+
+// sloCurve are the counts a picture of the whole curve runs, up to limit:
+// 1 to 16, then about a third more each time.
+func sloCurve(limit int) []int {
+	var counts []int
+	for c := 1; c <= limit; c = max(c+1, c*4/3) {
+		counts = append(counts, c)
+	}
+	return counts
+}
+
+// sloArrivals returns the trace's events with the arrivals the objective
+// is planned at, and says how they are made in a.sloArrivalsNote.
+func (a *Plan) sloArrivals() (iter.Seq2[konvoy.Event, error], error) {
+	s, src, peak := a.o.SLO, a.src, a.o.Peak
+	n, last := src.Stats.Events(), src.LastArrival
+	switch {
+	case s.Poisson:
+		perRound := peak * a.o.Round.Seconds()
+		a.arrivalsNote = fmt.Sprintf("events arrive as a Poisson process of %s events/s (%.4g a round), drawn from -seed %d, each in the whole round "+
+			"its time falls in; the trace's own arrival times are not used", formatRate(peak), perRound, s.Seed)
+		return synth.PoissonArrivals(src.Events, perRound, s.Seed), nil
+	case last == 0:
+		return nil, fmt.Errorf("konvoy plan: -slo: %s has no arrival times (every event arrives at round 0): "+
+			"plan with -arrivals poisson, which draws arrivals at -peak", src.Name)
+	case s.Scaled:
+		factor := float64(n) / (peak * a.o.Round.Seconds() * float64(last+1))
+		a.arrivalsNote = fmt.Sprintf("the trace's arrivals are scaled to a mean of %s events/s (-peak): its %d events arrive over the %d rounds 0 to %d, "+
+			"so each arrival round r becomes ⌊r·f⌋, rounded down to a whole round, with f = %d/(%s·%v·%d) = %.6g; the last arrives at round %.0f",
+			formatRate(peak), n, last+1, last, n, formatRate(peak), a.o.Round, last+1, factor, math.Floor(float64(last)*factor))
+		return synth.ScaledArrivals(src.Events, factor), nil
+	}
+	a.arrivalsNote = fmt.Sprintf("events arrive at the trace's own arrival times, as recorded: %d events over rounds 0 to %d, %s events/s "+
+		"(-peak scales them to another mean rate)", n, last, formatRate(float64(n)/(float64(last+1)*a.o.Round.Seconds())))
+	return src.Events, nil
+}
+
+// sloText is the latency plan: for every layout and policy the fewest
+// consumers that keep the objective, what they reach, how busy they are
+// and the lane that waits longest; why a plan meets it at no count; and
+// the assumptions.
+func sloText(a *Plan) string {
+	s := a.o.SLO
+	pn := konvoy.PercentileName(s.Percentile)
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nlatency objective: %s within %v (-slo)\n", s.name(), s.Target)
+	t := &table{leftCols: 2, leftLast: true}
+	t.add("layout", "policy", "consumers", pn+" rounds", pn, "utilisation", "worst lane")
+	var why []string
+	for li, l := range a.layouts {
+		for pi := range a.o.Policies {
+			p := a.latency[pi][li]
+			name := l.String()
+			if pi > 0 {
+				name = ""
+			}
+			consumers := strconv.Itoa(p.Consumers)
+			if !p.Meets {
+				consumers = "-"
+				if pi == 0 || p.Floor <= p.SLO.Rounds { // a floor that misses misses under every policy: said once
+					why = append(why, missText(a, l, p))
+				}
+			}
+			lane, busy := "-", "-"
+			if p.WorstLane != "" {
+				lane = laneName(l, p.WorstLane)
+			}
+			if p.Utilisation > 0 {
+				busy = percent(p.Utilisation)
+			}
+			t.add(name, p.Policy.String(), consumers, strconv.Itoa(p.Achieved), a.duration(p.Achieved), busy, lane)
+		}
+	}
+	b.WriteString(t.String())
+	b.WriteString(wrapText(fmt.Sprintf("consumers: the fewest whose %s is at most %s; %s rounds: what they reach (the lowest reached when none does); "+
+		"utilisation: their work over consumers × the run's rounds; worst lane: the lane whose events waited longest", pn, a.duration(a.sloRounds), pn)))
+	for _, w := range why {
+		b.WriteString(wrapText(w))
+	}
+	b.WriteString(assumptionList(append(a.sloAssumptions(), assumptionsOf(a, func(li, pi int) []string { return a.latency[pi][li].Assumptions })...)))
+	return b.String()
+}
+
+// duration writes rounds as time, at the plan's round length.
+func (a *Plan) duration(rounds int) string {
+	return (time.Duration(rounds) * a.o.Round).String()
+}
+
+// missText says why plan p of layout l meets the objective at no count.
+func missText(a *Plan, l konvoy.Layout, p konvoy.LatencyPlan) string {
+	pn := konvoy.PercentileName(p.SLO.Percentile)
+	head := fmt.Sprintf("%s under %s meets it at no count: ", l, p.Policy)
+	if p.Floor > p.SLO.Rounds {
+		head = fmt.Sprintf("%s meets it at no count, under any policy: ", l)
+	}
+	switch {
+	case p.Floor > p.SLO.Rounds && p.FloorLane != "":
+		return head + fmt.Sprintf("%s's own events, run back to back as they arrive, already reach %s %d rounds (%s) with a consumer for every event",
+			laneName(l, p.FloorLane), pn, p.Floor, a.duration(p.Floor))
+	case p.Floor > p.SLO.Rounds:
+		return head + fmt.Sprintf("the events' own durations already reach %s %d rounds (%s) with a consumer for every event", pn, p.Floor, a.duration(p.Floor))
+	case p.MinConsumers > min(a.o.MaxConsumers, p.Events):
+		return head + fmt.Sprintf("the work needs more than %s (-max-consumers, or one for every event)", consumersText(min(a.o.MaxConsumers, p.Events)))
+	}
+	return head + fmt.Sprintf("up to %s (-max-consumers), %s is at best %d rounds (%s)", consumersText(a.o.MaxConsumers), pn, p.Achieved, a.duration(p.Achieved))
+}
+
+// sloAssumptions are what every latency plan rests on beside its own: the
+// target in rounds and the arrivals.
+func (a *Plan) sloAssumptions() []string {
+	s := a.o.SLO
+	target := fmt.Sprintf("the target %v is %s of %v (-round-time)", s.Target, plural(a.sloRounds, "round", "rounds"), a.o.Round)
+	if s.Target%a.o.Round != 0 {
+		target += ", the largest whole number of rounds within it: latencies are whole rounds"
+	}
+	return []string{target, a.arrivalsNote}
+}
+
+// SLOChart returns what chart.SLO draws of the latency plans under the
+// first policy, nil without -slo or when no plan tried a count.
+func (a *Plan) SLOChart() *chart.SLOPicture {
+	if a.latency == nil {
+		return nil
+	}
+	if p := chart.SLOOf(a.latency[0], a.o.Round); len(p.Series) > 0 {
+		return p
+	}
+	return nil
+}

@@ -1,0 +1,520 @@
+package konvoy
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"iter"
+	"math"
+	"slices"
+	"strconv"
+)
+
+// SLO is a latency objective: the Percentile of the events' latency, in
+// rounds, at most Rounds. Percentile is 50 to 99.9, in steps of 0.01, or
+// 100 for the largest latency; it is read as [Latency] reads its
+// percentiles, by nearest rank. The latency is the response, from arrival
+// to finish, or, with Wait set, the wait, from arrival to start.
+type SLO struct {
+	Percentile float64
+	Wait       bool
+	Rounds     int
+}
+
+// String returns the objective as konvoy plan's -slo writes it, in rounds:
+// "p99=200 rounds of response", "max=5 rounds of wait".
+func (o SLO) String() string {
+	on := "response"
+	if o.Wait {
+		on = "wait"
+	}
+	return fmt.Sprintf("%s=%d rounds of %s", PercentileName(o.Percentile), o.Rounds, on)
+}
+
+// PercentileName returns "max" for 100 and "pNN" otherwise: "p99", "p99.9".
+func PercentileName(p float64) string {
+	if p == 100 {
+		return "max"
+	}
+	return "p" + strconv.FormatFloat(p, 'f', -1, 64)
+}
+
+// basisPoints returns the percentile in hundredths of a percent, or an
+// error unless it is 50 to 99.9 in steps of 0.01, or 100.
+func (o SLO) basisPoints() (int, error) {
+	bp := math.Round(o.Percentile * 100)
+	if o.Percentile == 100 {
+		return 10000, nil
+	}
+	if !(bp >= 5000 && bp <= 9990) || math.Abs(o.Percentile*100-bp) > 1e-6 {
+		return 0, fmt.Errorf("konvoy: percentile %v: want 50 to 99.9, in steps of 0.01, or 100 for the largest", o.Percentile)
+	}
+	return int(bp), nil
+}
+
+// LatencyConfig is what [PlanLatency] needs besides the trace: the
+// objective, and the largest consumer count to try, up to [MaxConsumers];
+// 0 means 1024.
+type LatencyConfig struct {
+	SLO          SLO
+	MaxConsumers int
+	// Counts are consumer counts to run besides those the search tries,
+	// in its first pass, for a picture of the whole curve; those not from
+	// 1 to the limit and the events are left out.
+	Counts []int
+}
+
+// LatencyPoint is the objective's percentile, in rounds, of a run on
+// Consumers consumers.
+type LatencyPoint struct {
+	Consumers, Rounds int
+}
+
+// LatencyPlan answers, for one layout and policy, how few consumers keep a
+// latency percentile within an objective.
+type LatencyPlan struct {
+	Layout string
+	Policy Policy
+	Events int
+	SLO    SLO
+	// Meets tells whether some count up to the limit meets the objective;
+	// Consumers is the smallest that does, 0 when none does. Achieved is
+	// the percentile, in rounds, at Consumers; when none meets, the lowest
+	// any count reaches: Floor when Floor misses or no count was tried,
+	// else the lowest of the counts tried (the fewest consumers among
+	// equals). Utilisation and WorstLane are of that run, the floor's lane
+	// for the floor.
+	Meets     bool
+	Consumers int
+	Achieved  int
+	// Utilisation is the consumers' busy share: the work (the busy
+	// consumer-rounds) over consumers × the run's rounds, 0 for a run that
+	// takes no time or has no consumers.
+	Utilisation float64
+	// WorstLane names the lane whose events waited longest (the longest
+	// single wait, as [Result].WorstLanes orders them), "" when no event
+	// of a lane waited.
+	WorstLane string
+	// Floor is the percentile with a consumer for every event, where each
+	// event starts when it has arrived and its lane is free: the lowest
+	// any count reaches under any policy. FloorLane is the lane whose
+	// events waited longest there: its own load, run back to back at the
+	// trace's arrivals.
+	Floor     int
+	FloorLane string
+	// MinConsumers is the fewest consumers that the work allows at all
+	// (see PlanLatency), math.MaxInt when none can (a target of 0 rounds
+	// for events that take time, all arriving at round 0); fewer are never
+	// tried.
+	MinConsumers int
+	// Bisected tells whether the counts were bisected (under [HeadOfLine],
+	// where latency never rises with consumers) rather than tried one by
+	// one.
+	Bisected bool
+	// Curve is the percentile at every count tried, the counts rising.
+	Curve []LatencyPoint
+	// Assumptions states, in words a user can check, what the figures rest
+	// on.
+	Assumptions []string
+}
+
+// latencyProbes is how many counts a search tries in each pass after its
+// first, which tries up to latencyFirstProbes: from the fewest, doubling,
+// and the most.
+const (
+	latencyProbes      = 4
+	latencyFirstProbes = 8
+	latencyHeld        = 1 << 16 // the most events PlanLatency holds in memory
+)
+
+// PlanLatency answers, for each of layouts under the policy opts set
+// ([HeadOfLine] by default), the smallest consumer count whose run of
+// events keeps cfg.SLO: its percentile, in rounds, at most cfg.SLO.Rounds,
+// with the trace's own arrival times (transform the stream first for
+// others, as synth.PoissonArrivals does). It returns one plan per layout,
+// in order.
+//
+// A first pass runs every layout with a consumer for every event: a
+// layout whose percentile there misses the objective misses it at every
+// count (see [LatencyPlan].Floor). No count below MinConsumers is tried:
+// the ⌈n·p⌉ events that meet a response objective of T rounds finish by
+// the last arrival A plus T, so c consumers must fit their work, at least
+// that of the ⌈n·p⌉ shortest events, S, into A+T rounds each: c ≥
+// S/(A+T); under a wait objective each consumer may also have one event
+// running past A+T, c ≥ S/(A+T+D) for the longest duration D. No count
+// above the events or cfg.MaxConsumers is tried either. Under HeadOfLine,
+// where a consumer more never lets any event start or finish later
+// (TestMoreConsumersNeverRaiseLatency proves it), the counts between are
+// bisected, several at a time; under the other policies every count from
+// the fewest up is tried until one meets the objective. Either way the
+// answer is the smallest count that meets it.
+//
+// Each pass is one [Sweep] of all the layouts' counts to try, reading
+// events again, which must yield the same events each time; a stream of at
+// most 65,536 events is held in memory after the first pass, a longer one
+// is read afresh each time. PlanLatency returns an error for an objective
+// out of range (see [SLO]) or a limit that is not 0 to [MaxConsumers], the
+// stream's first error, and the first run's error, as Sweep gives it. It
+// panics, with a "konvoy:" prefix, when events or an option is nil.
+func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyConfig, opts ...Option) ([]LatencyPlan, error) {
+	if events == nil {
+		panic("konvoy: PlanLatency: events is nil")
+	}
+	policy := collect(opts).policy
+	bp, err := cfg.check()
+	if err != nil || len(layouts) == 0 {
+		return nil, err
+	}
+	limit := cmp.Or(cfg.MaxConsumers, 1024)
+	opts = append(opts[:len(opts):len(opts)], withPercentile(bp, cfg.SLO.Wait))
+	src := &planStream{seq: events}
+	floors := make([]Config, len(layouts))
+	for i, l := range layouts {
+		floors[i] = Config{Layout: l, Consumers: 1, Options: append(opts[:len(opts):len(opts)], withConsumerPerEvent())}
+	}
+	at := make([]int, len(floors))
+	results, err := sweep(context.Background(), src.events(), floors, DefaultMaxMemory, at)
+	if err != nil {
+		return nil, err
+	}
+	from, top := src.fewest(bp, cfg.SLO), min(limit, src.n)
+	searches := make([]*latencySearch, len(layouts))
+	for i, l := range layouts {
+		searches[i] = newLatencySearch(l, policy, cfg.SLO, latencyRun{results[i], at[i]}, src.n, from, top)
+		searches[i].extra = slices.DeleteFunc(slices.Clone(cfg.Counts), func(c int) bool { return c < 1 || c > top })
+		searches[i].plan.Assumptions = latencyAssumptions(searches[i].plan, src, limit)
+	}
+	if err := search(src, layouts, searches, opts); err != nil {
+		return nil, err
+	}
+	plans := make([]LatencyPlan, len(layouts))
+	for i, s := range searches {
+		plans[i] = s.finish()
+	}
+	return plans, nil
+}
+
+// check returns the objective's percentile in basis points, or the error
+// of the first field out of its range.
+func (cfg LatencyConfig) check() (int, error) {
+	bp, err := cfg.SLO.basisPoints()
+	switch {
+	case err != nil:
+		return 0, err
+	case cfg.SLO.Rounds < 0:
+		return 0, fmt.Errorf("konvoy: latency objective of %d rounds: want 0 or more", cfg.SLO.Rounds)
+	case cfg.MaxConsumers < 0 || cfg.MaxConsumers > MaxConsumers:
+		return 0, fmt.Errorf("konvoy: consumer limit %d: want 0 (1024) to %d", cfg.MaxConsumers, MaxConsumers)
+	}
+	return bp, nil
+}
+
+// search runs the searches of layouts, one Sweep of src a pass, until
+// every one is over.
+func search(src *planStream, layouts []Layout, searches []*latencySearch, opts []Option) error {
+	for {
+		var configs []Config
+		var of []*latencySearch
+		for i, s := range searches {
+			for _, c := range s.next() {
+				configs = append(configs, Config{Layout: layouts[i], Consumers: c, Options: opts})
+				of = append(of, s)
+			}
+		}
+		if len(configs) == 0 {
+			return nil
+		}
+		at := make([]int, len(configs))
+		results, err := sweep(context.Background(), src.events(), configs, DefaultMaxMemory, at)
+		if err != nil {
+			return err
+		}
+		for i, r := range results {
+			of[i].record(configs[i].Consumers, latencyRun{r, at[i]})
+		}
+	}
+}
+
+// withPercentile makes a Simulator's Result keep the percentile at bp basis
+// points of the response, or with wait of the wait, for PlanLatency.
+func withPercentile(bp int, wait bool) Option {
+	return func(o *options) { o.percentile, o.percentileOfWait = bp, wait }
+}
+
+// planStream is PlanLatency's stream: each full reading counts what the
+// bound on the fewest consumers needs, and a stream of at most latencyHeld
+// events is held after its first full reading, for the passes after.
+type planStream struct {
+	seq       iter.Seq2[Event, error]
+	held      []Event
+	small     bool // held is the whole stream
+	n, last   int  // events, last arrival
+	longest   int  // the longest duration
+	durations histogram
+}
+
+// events returns the stream to read once.
+func (p *planStream) events() iter.Seq2[Event, error] {
+	if p.small {
+		return Values(p.held)
+	}
+	return func(yield func(Event, error) bool) {
+		var n, last, longest int
+		var durations histogram
+		held := p.held[:0]
+		for e, err := range p.seq {
+			if err == nil {
+				n, last, longest = n+1, e.Arrival, max(longest, e.Duration)
+				if d := max(0, e.Duration); !durations.addNear(d) {
+					durations.addElsewhere(d)
+				}
+				if n <= latencyHeld {
+					held = append(held, e)
+				}
+			}
+			if !yield(e, err) {
+				return
+			}
+		}
+		p.n, p.last, p.longest, p.durations = n, last, longest, durations
+		p.held, p.small = held, n <= latencyHeld
+		if !p.small {
+			p.held = nil
+		}
+	}
+}
+
+// fewest returns the fewest consumers that can meet slo, at bp basis
+// points, as PlanLatency's doc derives it, at least 1; math.MaxInt when
+// none can.
+func (p *planStream) fewest(bp int, slo SLO) int {
+	if p.n == 0 {
+		return 1
+	}
+	need := p.n/10000*bp + (p.n%10000*bp+9999)/10000
+	work := 0 // a lower bound on the work of the need shortest events
+	for b := range p.durations.buckets {
+		take := min(b.count, need)
+		work += take * b.lo
+		if need -= take; need == 0 {
+			break
+		}
+	}
+	room := satAdd(p.last, slo.Rounds)
+	if slo.Wait {
+		room = satAdd(room, p.longest)
+	}
+	switch {
+	case work == 0:
+		return 1
+	case room == 0:
+		return math.MaxInt
+	}
+	return max(1, work/room+min(1, work%room))
+}
+
+// satAdd returns a+b for a, b ≥ 0, or math.MaxInt when it overflows.
+func satAdd(a, b int) int {
+	if a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + b
+}
+
+// latencyRun is a run of a search, with its percentile.
+type latencyRun struct {
+	Result
+	at int
+}
+
+// latencySearch is one layout's search for the fewest consumers: the
+// counts it has tried, and what it knows.
+type latencySearch struct {
+	plan      LatencyPlan
+	from, top int
+	extra     []int // the counts asked for besides the search's
+	tried     map[int]latencyRun
+	passes    int
+	done      bool
+}
+
+// newLatencySearch starts the search of layout l under policy, whose run
+// with a consumer for every event is floor, over counts from to top.
+func newLatencySearch(l Layout, policy Policy, slo SLO, floor latencyRun, events, from, top int) *latencySearch {
+	s := &latencySearch{from: from, top: top, tried: map[int]latencyRun{}}
+	s.plan = LatencyPlan{Layout: l.String(), Policy: policy, Events: events, SLO: slo, Floor: floor.at,
+		FloorLane: worstLane(floor.Result), MinConsumers: from, Bisected: policy == HeadOfLine}
+	switch {
+	case events == 0:
+		s.plan.Meets, s.done = true, true
+	case floor.at > slo.Rounds || from > top:
+		s.done = true
+	}
+	return s
+}
+
+// worstLane names the lane of r whose events waited longest, "" when none
+// waited.
+func worstLane(r Result) string {
+	if len(r.WorstLanes) == 0 || r.WorstLanes[0].MaxWait == 0 {
+		return ""
+	}
+	return r.WorstLanes[0].Lane
+}
+
+// meets tells whether the run r keeps the objective.
+func (s *latencySearch) meets(r latencyRun) bool { return r.at <= s.plan.SLO.Rounds }
+
+// bounds returns the smallest count tried that meets the objective (top+1
+// when none does) and the largest below it that does not (from−1 when none
+// was tried).
+func (s *latencySearch) bounds() (lo, hi int) {
+	lo, hi = s.from-1, s.top+1
+	for c, r := range s.tried {
+		if s.meets(r) && c < hi {
+			hi = c
+		}
+	}
+	for c, r := range s.tried {
+		if !s.meets(r) && c < hi && c > lo {
+			lo = c
+		}
+	}
+	return lo, hi
+}
+
+// next returns the counts to try in the next pass, none when the search is
+// over; the first pass runs the extra counts too.
+func (s *latencySearch) next() []int {
+	var counts []int
+	if s.passes == 0 {
+		counts = append(counts, s.extra...)
+	}
+	s.passes++
+	lo, hi := s.bounds()
+	switch {
+	case s.done:
+	case !s.plan.Bisected: // one by one, from the fewest not yet tried
+		for c, _ := s.frontier(); c <= s.top && len(counts) < 2*latencyProbes; c++ {
+			counts = append(counts, c)
+		}
+	case s.passes == 1: // from the fewest, doubling, and the most
+		for c := s.from; c < s.top && len(counts) < latencyFirstProbes-1; c *= 2 {
+			counts = append(counts, c)
+		}
+		counts = append(counts, s.top)
+	default: // evenly between the bounds
+		for j := 1; j <= latencyProbes; j++ {
+			counts = append(counts, lo+int(int64(hi-lo)*int64(j)/int64(latencyProbes+1)))
+		}
+		counts = slices.DeleteFunc(counts, func(c int) bool { return c <= lo || c >= hi })
+	}
+	slices.Sort(counts)
+	counts = slices.DeleteFunc(slices.Compact(counts), func(c int) bool { _, ok := s.tried[c]; return ok })
+	if len(counts) == 0 {
+		s.done = true
+	}
+	return counts
+}
+
+// frontier returns, for a search one count after another, the first count
+// from the fewest not yet tried, or top+1, and the smallest count that
+// meets the objective with every count before it tried, 0 when none is
+// known.
+func (s *latencySearch) frontier() (next, found int) {
+	for c := s.from; c <= s.top; c++ {
+		r, ok := s.tried[c]
+		switch {
+		case !ok:
+			return c, 0
+		case s.meets(r):
+			return c, c
+		}
+	}
+	return s.top + 1, 0
+}
+
+// answer returns the smallest count that meets the objective, 0 when none
+// is known.
+func (s *latencySearch) answer() int {
+	if !s.plan.Bisected {
+		_, found := s.frontier()
+		return found
+	}
+	if _, hi := s.bounds(); hi <= s.top {
+		return hi
+	}
+	return 0
+}
+
+// record takes the run r on c consumers, and ends the search once it knows
+// the answer.
+func (s *latencySearch) record(c int, r latencyRun) {
+	s.tried[c] = r
+	lo, hi := s.bounds()
+	next, found := s.frontier()
+	if s.plan.Bisected && (hi-lo <= 1 || hi > s.top && s.triedTop()) ||
+		!s.plan.Bisected && (found > 0 || next > s.top) {
+		s.done = true
+	}
+}
+
+// triedTop tells whether the most consumers have been tried.
+func (s *latencySearch) triedTop() bool {
+	_, ok := s.tried[s.top]
+	return ok
+}
+
+// finish returns the plan the search found.
+func (s *latencySearch) finish() LatencyPlan {
+	p := s.plan
+	for c, r := range s.tried {
+		p.Curve = append(p.Curve, LatencyPoint{Consumers: c, Rounds: r.at})
+	}
+	slices.SortFunc(p.Curve, func(a, b LatencyPoint) int { return a.Consumers - b.Consumers })
+	if p.Events == 0 {
+		return p
+	}
+	at := s.answer()
+	if at == 0 {
+		for _, pt := range p.Curve { // the lowest, at the fewest consumers among equals
+			if at == 0 || pt.Rounds < s.tried[at].at {
+				at = pt.Consumers
+			}
+		}
+	} else {
+		p.Meets, p.Consumers = true, at
+	}
+	if at == 0 || p.Floor > p.SLO.Rounds {
+		p.Achieved, p.WorstLane = p.Floor, p.FloorLane
+		return p
+	}
+	r := s.tried[at]
+	p.Achieved, p.WorstLane = r.at, worstLane(r.Result)
+	if r.Rounds > 0 {
+		p.Utilisation = float64(r.Work) / (float64(at) * float64(r.Rounds))
+	}
+	return p
+}
+
+// latencyAssumptions states what a latency plan rests on.
+func latencyAssumptions(p LatencyPlan, src *planStream, limit int) []string {
+	name, on := PercentileName(p.SLO.Percentile), "response, from an event's arrival to its finish"
+	if p.SLO.Wait {
+		on = "wait, from an event's arrival to its start"
+	}
+	out := []string{
+		fmt.Sprintf("the latency is the %s, in whole rounds; %s is by nearest rank, exact below %d rounds and above it within 1/1024", on, name, ExactLatency),
+		fmt.Sprintf("utilisation is the work over consumers × the run's rounds; at most %d consumers are tried", limit),
+	}
+	if p.Bisected {
+		out = append(out, fmt.Sprintf("with consumers dispatched %s, a consumer more never lets an event start or finish later, so the counts are bisected", p.Policy))
+	} else {
+		out = append(out, fmt.Sprintf("with consumers dispatched %s, latency need not fall as consumers are added, so every count from the fewest up is tried until one meets the objective", p.Policy))
+	}
+	if p.MinConsumers > 1 && p.MinConsumers != math.MaxInt {
+		out = append(out, fmt.Sprintf("fewer than %d consumers cannot meet it: the events within the objective finish by round %d (the last arrival plus the target), and their work does not fit on fewer",
+			p.MinConsumers, satAdd(src.last, p.SLO.Rounds)))
+	}
+	return out
+}

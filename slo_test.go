@@ -1,0 +1,121 @@
+package konvoy_test
+
+import (
+	"errors"
+	"iter"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/lesson"
+)
+
+func TestPlanLatencyRejectsBadConfig(t *testing.T) {
+	tooMany := konvoy.MaxConsumers
+	tooMany++ // -1 where int has 32 bits: out of range too
+	events := konvoy.Values(lesson.Events())
+	for _, cfg := range []konvoy.LatencyConfig{
+		{SLO: konvoy.SLO{Percentile: 99.95}}, {SLO: konvoy.SLO{Percentile: 49.99}}, {SLO: konvoy.SLO{Percentile: 99.005}},
+		{SLO: konvoy.SLO{Percentile: math.NaN()}}, {SLO: konvoy.SLO{Percentile: 101}}, {SLO: konvoy.SLO{Percentile: 0}},
+		{SLO: konvoy.SLO{Percentile: 99, Rounds: -1}}, {SLO: konvoy.SLO{Percentile: 99}, MaxConsumers: -1},
+		{SLO: konvoy.SLO{Percentile: 99}, MaxConsumers: tooMany},
+	} {
+		if _, err := konvoy.PlanLatency(events, []konvoy.Layout{konvoy.Free}, cfg); err == nil || !strings.HasPrefix(err.Error(), "konvoy: ") {
+			t.Errorf("%+v: error %v", cfg, err)
+		}
+	}
+	for _, p := range []float64{50, 75.25, 99.9, 100} {
+		if _, err := konvoy.PlanLatency(events, []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: p}}); err != nil {
+			t.Errorf("percentile %v: %v", p, err)
+		}
+	}
+	bad := konvoy.Values([]konvoy.Event{{Key: "A", Duration: 1}, {Key: "", Duration: 1}})
+	var ev *konvoy.EventError
+	if _, err := konvoy.PlanLatency(bad, []konvoy.Layout{konvoy.Convoy}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 99}}); !errors.As(err, &ev) || ev.Index != 1 {
+		t.Errorf("an empty key: error %v", err)
+	}
+}
+
+// Utilisation is the work over consumers × rounds: four events of two
+// rounds, all at round 0, keep two consumers busy for the whole four rounds
+// of the run; two events ten rounds apart keep one consumer busy four of
+// twelve.
+func TestPlanLatencyUtilisation(t *testing.T) {
+	for _, c := range []struct {
+		events    []konvoy.Event
+		slo       konvoy.SLO
+		consumers int
+		achieved  int
+		busy      float64
+	}{
+		{[]konvoy.Event{{Key: "A", Duration: 2}, {Key: "B", Duration: 2}, {Key: "C", Duration: 2}, {Key: "D", Duration: 2}},
+			konvoy.SLO{Percentile: 100, Rounds: 4}, 2, 4, 1},
+		{[]konvoy.Event{{Key: "A", Duration: 2}, {Key: "A", Duration: 2, Arrival: 10}},
+			konvoy.SLO{Percentile: 100, Rounds: 2}, 1, 2, 4.0 / 12},
+		{[]konvoy.Event{{Key: "A", Duration: 2}, {Key: "B", Duration: 2}, {Key: "C", Duration: 2}, {Key: "D", Duration: 2}},
+			konvoy.SLO{Percentile: 50, Wait: true, Rounds: 0}, 2, 0, 1},
+	} {
+		plans, err := konvoy.PlanLatency(konvoy.Values(c.events), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: c.slo})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := plans[0]
+		if !p.Meets || p.Consumers != c.consumers || p.Achieved != c.achieved || math.Abs(p.Utilisation-c.busy) > 1e-12 {
+			t.Errorf("%s: plan %+v; want %d consumers, %d rounds, utilisation %v", c.slo, p, c.consumers, c.achieved, c.busy)
+		}
+	}
+}
+
+// A lane whose own events, run back to back as they arrive, miss the
+// objective misses it at every count: the plan says which, and tries none.
+func TestPlanLatencyNamesTheLaneThatMisses(t *testing.T) {
+	events := []konvoy.Event{{Key: "hot", Duration: 2}, {Key: "hot", Duration: 2}, {Key: "hot", Duration: 2}, {Key: "cold", Duration: 1}}
+	slo := konvoy.SLO{Percentile: 100, Rounds: 5}
+	plans, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Convoy, konvoy.Free}, konvoy.LatencyConfig{SLO: slo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	convoy, free := plans[0], plans[1]
+	if convoy.Meets || convoy.Consumers != 0 || convoy.Floor != 6 || convoy.FloorLane != "hot" || convoy.Achieved != 6 || len(convoy.Curve) != 0 {
+		t.Errorf("convoy: %+v", convoy)
+	}
+	if !free.Meets || free.Consumers != 2 || free.Floor != 2 || free.FloorLane != "" {
+		t.Errorf("free: %+v", free)
+	}
+	if got := slo.String(); got != "max=5 rounds of response" {
+		t.Errorf("String: %q", got)
+	}
+	if got := (konvoy.SLO{Percentile: 99.9, Wait: true}).String(); got != "p99.9=0 rounds of wait" {
+		t.Errorf("String: %q", got)
+	}
+}
+
+// A small stream is read once and then held; a stream that fails fails the
+// plan with its error.
+func TestPlanLatencyReadsASmallStreamOnce(t *testing.T) {
+	reads := 0
+	events := lesson.Events()
+	counted := func(yield func(konvoy.Event, error) bool) {
+		reads++
+		for e, err := range konvoy.Values(events) {
+			if !yield(e, err) {
+				return
+			}
+		}
+	}
+	plans, err := konvoy.PlanLatency(counted, lesson.Layouts(), konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 99, Rounds: 6}})
+	if err != nil || len(plans) != len(lesson.Layouts()) {
+		t.Fatal(plans, err)
+	}
+	if reads != 1 {
+		t.Errorf("the lesson's 20 events were read %d times; want once", reads)
+	}
+	boom := errors.New("boom")
+	var failing iter.Seq2[konvoy.Event, error] = func(yield func(konvoy.Event, error) bool) {
+		_ = yield(konvoy.Event{Key: "A", Duration: 1}, nil) && yield(konvoy.Event{}, boom)
+	}
+	if _, err := konvoy.PlanLatency(failing, []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 99}}); !errors.Is(err, boom) {
+		t.Errorf("error %v; want boom", err)
+	}
+}

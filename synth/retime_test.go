@@ -1,0 +1,82 @@
+package synth_test
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/internal/seqtest"
+	"github.com/sirali-konvoy/konvoy/synth"
+)
+
+// Poisson arrivals at rate r are the generator's: the same draws as a
+// synthetic trace of rate r and the same seed, whatever the events were,
+// the same every time, and a mean gap of about 1/r.
+func TestPoissonArrivalsAreTheGenerators(t *testing.T) {
+	cfg := synth.Default()
+	cfg.Events, cfg.Rate, cfg.Seed = 20000, 2.5, 9
+	want := seqtest.Drain(synth.Events(cfg))
+	batch := make([]konvoy.Event, len(want))
+	for i, e := range want {
+		e.Arrival = 0
+		batch[i] = e
+	}
+	stream := synth.PoissonArrivals(konvoy.Values(batch), cfg.Rate, cfg.Seed)
+	for range 2 {
+		got := seqtest.Drain(stream)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("event %d: %+v; want %+v", i, got[i], want[i])
+			}
+		}
+	}
+	last := float64(want[len(want)-1].Arrival)
+	if mean := last / float64(len(want)); math.Abs(mean-1/cfg.Rate) > 0.05/cfg.Rate {
+		t.Errorf("mean gap %.4f rounds; want about %.4f", mean, 1/cfg.Rate)
+	}
+}
+
+// Scaled arrivals are ⌊a·factor⌋, rounded down, and never decrease.
+func TestScaledArrivalsRoundDown(t *testing.T) {
+	events := []konvoy.Event{{Key: "A", Arrival: 0}, {Key: "B", Arrival: 3}, {Key: "C", Arrival: 7}, {Key: "D", Arrival: 10}}
+	got := seqtest.Drain(synth.ScaledArrivals(konvoy.Values(events), 0.35))
+	for i, want := range []int{0, 1, 2, 3} {
+		if got[i].Arrival != want || got[i].Key != events[i].Key {
+			t.Errorf("event %d: %+v; want arrival %d", i, got[i], want)
+		}
+	}
+}
+
+func TestArrivalsRejectBadRatesAndSpans(t *testing.T) {
+	one := konvoy.Values([]konvoy.Event{{Key: "A", Arrival: 1}, {Key: "B", Arrival: 3}})
+	for _, c := range []struct {
+		name string
+		seq  func(yield func(konvoy.Event, error) bool)
+		want string
+	}{
+		{"rate 0", synth.PoissonArrivals(one, 0, 1), "want a positive finite rate"},
+		{"rate NaN", synth.PoissonArrivals(one, math.NaN(), 1), "want a positive finite rate"},
+		{"rate tiny", synth.PoissonArrivals(one, 1e-300, 1), "event 0 would arrive at round"},
+		{"factor Inf", synth.ScaledArrivals(one, math.Inf(1)), "want a positive finite factor"},
+		{"factor huge", synth.ScaledArrivals(one, synth.MaxSpan/2), "event 1, arriving at round 3, would arrive"},
+	} {
+		var err error
+		for _, e := range c.seq {
+			if e != nil {
+				err = e
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v; want %q", c.name, err, c.want)
+		}
+	}
+	boom := errors.New("boom")
+	failing := func(yield func(konvoy.Event, error) bool) { yield(konvoy.Event{}, boom) }
+	for _, e := range synth.ScaledArrivals(failing, 2) {
+		if !errors.Is(e, boom) {
+			t.Errorf("error %v; want boom", e)
+		}
+	}
+}
