@@ -181,18 +181,25 @@ func roundsPlot(work int, series []RoundsSeries) (*plot.Plot, *flowLegend) {
 		later = append(later, legendEntry{fn, fmt.Sprintf("work/consumers = %d/c", work)})
 	}
 	for i, s := range series {
-		pts := make(plotter.XYs, len(s.Consumers))
-		for j := range s.Consumers {
-			pts[j] = plotter.XY{X: float64(s.Consumers[j]), Y: float64(s.Rounds[j])}
-		}
-		line, points, _ := plotter.NewLinePoints(pts)
-		line.LineStyle = draw.LineStyle{Color: colour(i), Width: vg.Points(1.6)}
-		points.GlyphStyle = draw.GlyphStyle{Color: colour(i), Radius: vg.Points(2.6), Shape: glyphs[i%len(glyphs)]}
-		p.Add(line, points)
-		leg.add(thumbs{line, points}, s.Layout)
+		addSeries(p, leg, i, s.Layout, s.Consumers, s.Rounds)
 	}
 	leg.entries = append(leg.entries, later...)
 	return p, leg
+}
+
+// addSeries draws series i of a picture, rounds[j] at consumers[j], as a
+// line with points in the series' colour and glyph, and names it layout in
+// leg.
+func addSeries(p *plot.Plot, leg *flowLegend, i int, layout string, consumers, rounds []int) {
+	pts := make(plotter.XYs, len(consumers))
+	for j := range consumers {
+		pts[j] = plotter.XY{X: float64(consumers[j]), Y: float64(rounds[j])}
+	}
+	line, points, _ := plotter.NewLinePoints(pts)
+	line.LineStyle = draw.LineStyle{Color: colour(i), Width: vg.Points(1.6)}
+	points.GlyphStyle = draw.GlyphStyle{Color: colour(i), Radius: vg.Points(2.6), Shape: glyphs[i%len(glyphs)]}
+	p.Add(line, points)
+	leg.add(thumbs{line, points}, layout)
 }
 
 // hline returns a horizontal line at y from x0 to x1.

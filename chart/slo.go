@@ -9,7 +9,6 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -177,15 +176,7 @@ func sloPlot(p *SLOPicture) (*plot.Plot, *flowLegend) {
 		label += fmt.Sprintf(" (%v)", time.Duration(p.Target)*p.Round)
 	}
 	for i, s := range p.Series {
-		pts := make(plotter.XYs, len(s.Consumers))
-		for j := range s.Consumers {
-			pts[j] = plotter.XY{X: float64(s.Consumers[j]), Y: float64(s.Rounds[j])}
-		}
-		line, points, _ := plotter.NewLinePoints(pts)
-		line.LineStyle = draw.LineStyle{Color: colour(i), Width: vg.Points(1.6)}
-		points.GlyphStyle = draw.GlyphStyle{Color: colour(i), Radius: vg.Points(2.6), Shape: glyphs[i%len(glyphs)]}
-		pl.Add(line, points)
-		leg.add(thumbs{line, points}, s.Layout)
+		addSeries(pl, leg, i, s.Layout, s.Consumers, s.Rounds)
 	}
 	leg.entries = append(leg.entries, legendEntry{target, label})
 	// Set once every line is added, which widens the axes to its data.
