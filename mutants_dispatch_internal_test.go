@@ -80,3 +80,16 @@ func TestConsumerQueueTouchesAConsumerFarAbove(t *testing.T) {
 		t.Fatalf("next touched consumer %+v; want consumer 0 free at 0", c)
 	}
 }
+
+// Growing the tree must keep ties to the lowest index: consumers 0 and 1,
+// both free at 5 when consumer 2 is first made busy, are matched afresh by
+// resize, and consumer 0 must win, as the doc of consumerQueue promises.
+func TestConsumerQueueGrowsKeepingTiesToTheLowestIndex(t *testing.T) {
+	q := newConsumerQueue(8)
+	q.busy(0, 5)
+	q.busy(1, 5)
+	q.busy(2, 7) // the tree doubles from 2 leaves to 4
+	if c := q.nextTouched(); c != (consumer{5, 0}) {
+		t.Fatalf("next touched consumer %+v; want consumer 0 free at 5", c)
+	}
+}
