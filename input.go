@@ -96,9 +96,13 @@ func (in *inputs) intern(e *Event, ie *internedEvent) (added bool) {
 // checks each event so once, and its runs check in full only the events
 // that fail or that their own checks concern. After an invalid event, which
 // fails every run, the totals no longer matter.
+//
+// Check's test that the work overflows, Duration > MaxInt−1−work, is left
+// out: it implies the arrival's, since MaxInt−1−work−Duration is then
+// below 0, and an arrival not below the last, which is at least 0, is not.
 func (in *inputs) valid(e *Event) bool {
 	if e.Key == "" || e.Step < 0 || e.Duration < 0 || e.Arrival < in.last ||
-		e.Duration > math.MaxInt-1-in.work || e.Arrival > math.MaxInt-1-in.work-e.Duration {
+		e.Arrival > math.MaxInt-1-in.work-e.Duration {
 		return false
 	}
 	in.work += e.Duration

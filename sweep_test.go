@@ -235,8 +235,13 @@ func TestCompareSelectiveWithoutOrderedSteps(t *testing.T) {
 
 // A sweep checks the stream's own faults once for all its runs, and its
 // runs check their own; either way the error is the one Simulate gives the
-// first of the runs that fail at the earliest event.
+// first of the runs that fail at the earliest event. Each run is also swept
+// alone: a free run checks nothing of its own, so there the sweep's check
+// of the stream alone must find the fault.
 func TestSweepChecksEventsAsSimulateDoes(t *testing.T) {
+	free := konvoy.Config{Layout: konvoy.Free, Consumers: 2}
+	lines := konvoy.Config{Layout: konvoy.LineConvoy, Consumers: 2}
+	scheduled := konvoy.Config{Layout: konvoy.Convoy, Consumers: 1, Options: []konvoy.Option{konvoy.WithSchedule(1)}}
 	for _, bad := range []konvoy.Event{
 		{Key: "", Line: "L", Step: 1, Duration: 1, Arrival: 9},
 		{Key: "X", Line: "L", Step: -1, Duration: 1, Arrival: 9},
@@ -244,21 +249,23 @@ func TestSweepChecksEventsAsSimulateDoes(t *testing.T) {
 		{Key: "X", Line: "L", Step: 1, Duration: 1, Arrival: -1},
 		{Key: "X", Line: "L", Step: 1, Duration: 1, Arrival: 3},
 		{Key: "X", Line: "L", Step: 1, Duration: math.MaxInt - 5, Arrival: 9},
+		{Key: "X", Line: "L", Step: 1, Duration: math.MaxInt - 2, Arrival: 9},
 		{Key: "X", Line: "L", Step: 1, Duration: 1, Arrival: math.MaxInt - 5},
 		{Key: "X", Line: "", Step: 1, Duration: 1, Arrival: 9},
 	} {
 		events := []konvoy.Event{{Key: "A", Line: "L", Step: 1, Duration: 2, Arrival: 4}, bad, {Key: "A", Line: "L", Step: 2, Duration: 1, Arrival: 9}}
-		configs := []konvoy.Config{{Layout: konvoy.Free, Consumers: 2}, {Layout: konvoy.LineConvoy, Consumers: 2}, {Layout: konvoy.Convoy, Consumers: 1, Options: []konvoy.Option{konvoy.WithSchedule(1)}}}
-		var want error
-		at := len(events)
-		for _, c := range configs {
-			var ev *konvoy.EventError
-			if _, err := konvoy.Simulate(events, c.Layout, c.Consumers, c.Options...); errors.As(err, &ev) && ev.Index < at {
-				want, at = err, ev.Index
+		for _, configs := range [][]konvoy.Config{{free, lines, scheduled}, {free}, {lines}, {scheduled}} {
+			var want error
+			at := len(events)
+			for _, c := range configs {
+				var ev *konvoy.EventError
+				if _, err := konvoy.Simulate(events, c.Layout, c.Consumers, c.Options...); errors.As(err, &ev) && ev.Index < at {
+					want, at = err, ev.Index
+				}
 			}
-		}
-		if _, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs); fmt.Sprint(err) != fmt.Sprint(want) {
-			t.Errorf("%+v: sweep's error %v; want %v", bad, err, want)
+			if _, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs); fmt.Sprint(err) != fmt.Sprint(want) {
+				t.Errorf("%+v, %d runs from %v: sweep's error %v; want %v", bad, len(configs), configs[0].Layout, err, want)
+			}
 		}
 	}
 }
