@@ -212,16 +212,20 @@ func (t *laneTable) name(in *inputs, ln int) string {
 // layouts that do not give each key a lane of its own, each key's home lane
 // (keyHome, 16 bytes) and under partitions its partition's lane (4); under
 // the selective convoy, a key's lane (4); a LaneFunc lane's name besides.
-func (t *laneTable) bytes(keys, lanes int) int {
+func (t *laneTable) bytes(keys, lanes int) int { return tableBytes(t.layout, keys, lanes) }
+
+// tableBytes returns what the lane table of layout l takes, by a sweep's
+// plan of its memory, for keys keys and lanes lanes: see laneTable.bytes.
+func tableBytes(l Layout, keys, lanes int) int {
 	n := lanes * 24
 	switch {
-	case t.layout.lanes == keyLanes && t.layout.orderedOnly:
+	case l.lanes == keyLanes && l.orderedOnly:
 		n += keys * 4
-	case t.layout.lanes == partitionLanes:
+	case l.lanes == partitionLanes:
 		n += keys * 20
-	case t.layout.lanes == lineLanes:
+	case l.lanes == lineLanes:
 		n += keys * 16
-	case t.layout.lanes == funcLanes:
+	case l.lanes == funcLanes:
 		n += keys*16 + lanes*64
 	}
 	return n
