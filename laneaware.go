@@ -13,10 +13,10 @@ type queued struct {
 
 // laneQueue is one lane's events not taken yet, in input order, linked
 // through queued.next: a lane costs no allocation of its own, and nothing
-// the garbage collector must scan.
+// the garbage collector must scan. A lane with events waiting is in ready
+// or later, one without in neither, so the queue says which, in 16 bytes.
 type laneQueue struct {
-	head, tail int  // input indices; head -1: empty, and tail then means nothing
-	scheduled  bool // the lane is in ready or later
+	head, tail int // input indices; head -1: empty, and tail then means nothing
 }
 
 // laneAware is the [LaneAware] policy: a free consumer takes the oldest
@@ -88,16 +88,13 @@ func (a *laneAware) enqueue(i, ln, arrival int) {
 		a.queues.add(laneQueue{head: -1})
 	}
 	q := a.queues.at(ln)
-	if q.head < 0 {
-		q.head = i
-	} else {
+	if q.head >= 0 {
 		a.at(q.tail).next = i
+		q.tail = i
+		return
 	}
-	q.tail = i
-	if !q.scheduled {
-		q.scheduled = true
-		a.later.push(max(a.s.lanes.at(ln).free, arrival), 0, ln)
-	}
+	q.head, q.tail = i, i // the lane had no event waiting: it was in neither ready nor later
+	a.later.push(max(a.s.lanes.at(ln).free, arrival), 0, ln)
 }
 
 // run runs the lane-aware policy forward in time for as long as no
@@ -251,7 +248,6 @@ func (a *laneAware) take(id, t, i, ln int) {
 func (a *laneAware) reschedule(ln, finish, t int) {
 	q := a.queues.at(ln)
 	if q.head < 0 {
-		q.scheduled = false
 		return
 	}
 	head := q.head

@@ -72,7 +72,7 @@ func WithMaxMemory(bytes int) SweepOption {
 // Sweep plans its memory, [DefaultMaxMemory] or [WithMaxMemory]'s: what
 // the stream's keys and lanes take once, some 90 bytes a key and 24 a lane
 // (16 a key more under layouts that do not give each key a lane), and what
-// each run takes for them, 8 bytes a key and 32 a lane (56 under
+// each run takes for them, 8 bytes a key and 32 a lane (48 under
 // [LaneAware]), with 64 KiB a run besides (320 KiB under LaneAware) and
 // 144 bytes for each consumer that takes an event. When the runs would not
 // fit at once, the runs at the end of configs give way and run in later
@@ -161,7 +161,7 @@ const (
 	stateBytes     = 8                // a run's state of a key
 	reseqKeyBytes  = 16               // a run's reseqKey of a key, under a ResequencerConfig that can make old steps
 	laneRunBytes   = 32               // a run's laneRun of a lane
-	queueBytes     = 24               // a run's laneQueue of a lane, under LaneAware
+	queueBytes     = 16               // a run's laneQueue of a lane, under LaneAware
 	ownerBytes     = 88               // a Static run's owner of a partition lane, dealt by number (24, as it grows), and its member's entry (64)
 	runBytes       = 64 << 10         // a run's histograms, heaps and lists, at the least
 	laneAwareBytes = 256 << 10        // a LaneAware run's list of held events, as it grows
