@@ -308,22 +308,28 @@ func (t *laneTable) keyLoadIn(k, ln int) int {
 }
 
 // laneRun is one lane as one run sees it: the time it becomes free and
-// what its events waited from arrival to start, the longest and the total
-// in 128 bits, which no run overflows. Its index is the lane's in the
-// layout's laneTable. It holds no pointer, so that millions of key lanes
-// cost the garbage collector nothing.
+// what its events waited from arrival to start, the longest and the total.
+// The total is exact in 128 bits: its low 64 here, and its high ones, which
+// only a total of more than 2⁶⁴ rounds carries into, in the run's
+// laneCarry, by lane. Its index is the lane's in the layout's laneTable. It
+// holds no pointer, so that millions of key lanes cost the garbage
+// collector nothing, and takes 24 bytes.
 type laneRun struct {
-	free           int
-	maxWait        int
-	waitHi, waitLo uint64 // the total wait
+	free    int
+	maxWait int
+	waitLo  uint64 // the total wait, modulo 2⁶⁴
 }
 
-// addWait counts one more event that waited w rounds.
-func (l *laneRun) addWait(w int) {
+// addWait counts one more event that waited w rounds in lane ln, l.
+func (s *Simulator) addWait(ln int, l *laneRun, w int) {
 	l.maxWait = max(l.maxWait, w)
 	var carry uint64
-	l.waitLo, carry = bits.Add64(l.waitLo, uint64(w), 0)
-	l.waitHi += carry
+	if l.waitLo, carry = bits.Add64(l.waitLo, uint64(w), 0); carry != 0 {
+		if s.laneCarry == nil {
+			s.laneCarry = make(map[int]uint64)
+		}
+		s.laneCarry[ln]++
+	}
 }
 
 // lane returns the run's own state of lane ln, making it, and the lanes

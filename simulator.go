@@ -41,6 +41,7 @@ type Simulator struct {
 	table     *laneTable // in's table of the layout; nil for a layout without lanes
 	state     paged[int] // by key index: the key's state (the last step applied)
 	lanes     paged[laneRun]
+	laneCarry map[int]uint64       // by lane: the high 64 bits of its total wait, when not 0
 	slotLanes []int                // with a schedule, each slot's lane (-1: none), named in Result
 	held      map[heldAt]heldEvent // the resequencer's held events by key and step
 	heldByKey map[int]int          // how many events each key has held
@@ -250,7 +251,7 @@ func (s *Simulator) started(e *internedEvent, i, ln, id, taken, start int) {
 	if ln >= 0 {
 		l := s.lanes.at(ln)
 		l.free = finish
-		l.addWait(wait)
+		s.addWait(ln, l, wait)
 	}
 	s.rounds = max(s.rounds, finish)
 	if e.step == 0 {

@@ -72,7 +72,7 @@ func WithMaxMemory(bytes int) SweepOption {
 // Sweep plans its memory, [DefaultMaxMemory] or [WithMaxMemory]'s: what
 // the stream's keys and lanes take once, some 90 bytes a key and 24 a lane
 // (16 a key more under layouts that do not give each key a lane), and what
-// each run takes for them, 8 bytes a key and 32 a lane (48 under
+// each run takes for them, 8 bytes a key and 24 a lane (40 under
 // [LaneAware]), with 64 KiB a run besides (320 KiB under LaneAware) and
 // 144 bytes for each consumer that takes an event. When the runs would not
 // fit at once, the runs at the end of configs give way and run in later
@@ -160,7 +160,7 @@ const (
 	keyBytes       = 88               // a key's keyName (24), its hash slot (8, 1⅓ to 2⅔ times over, and as much again while the table grows)
 	stateBytes     = 8                // a run's state of a key
 	reseqKeyBytes  = 16               // a run's reseqKey of a key, under a ResequencerConfig that can make old steps
-	laneRunBytes   = 32               // a run's laneRun of a lane
+	laneRunBytes   = 24               // a run's laneRun of a lane
 	queueBytes     = 16               // a run's laneQueue of a lane, under LaneAware
 	ownerBytes     = 88               // a Static run's owner of a partition lane, dealt by number (24, as it grows), and its member's entry (64)
 	runBytes       = 64 << 10         // a run's histograms, heaps and lists, at the least
