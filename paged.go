@@ -42,3 +42,68 @@ func (v *paged[T]) add(x T) int {
 	v.n++
 	return v.n - 1
 }
+
+// keySteps is each key's state, the last step applied to it, by key index,
+// from step 0. The resequencer's handler follows a key's state through a
+// pointer (at), so under it a key takes 8 bytes (wide); under the other
+// handlers 4, a step of 2³²−1 or more kept in a map beside and marked
+// 2³²−1 in place, so that a run's state of a million keys is 4 MB, and
+// exact for any step.
+type keySteps struct {
+	wide   bool
+	words  paged[int]    // when wide
+	small  paged[uint32] // when not
+	large  map[int]int   // when not: the steps of 2³²−1 or more, by key
+	length int
+}
+
+// inMap marks, in keySteps.small, a step kept in keySteps.large.
+const inMap = 1<<32 - 1
+
+// len returns the number of keys.
+func (v *keySteps) len() int { return v.length }
+
+// add adds a key at step 0, in O(1) amortised time.
+func (v *keySteps) add() {
+	if v.wide {
+		v.words.add(0)
+	} else {
+		v.small.add(0)
+	}
+	v.length++
+}
+
+// get returns key k's step.
+func (v *keySteps) get(k int) int {
+	if v.wide {
+		return *v.words.at(k)
+	}
+	if s := *v.small.at(k); s != inMap {
+		return int(s)
+	}
+	return v.large[k]
+}
+
+// set makes key k's step step, which is not negative.
+func (v *keySteps) set(k, step int) {
+	switch {
+	case v.wide:
+		*v.words.at(k) = step
+	case uint64(step) < inMap:
+		p := v.small.at(k)
+		if *p == inMap {
+			delete(v.large, k)
+		}
+		*p = uint32(step)
+	default:
+		if v.large == nil {
+			v.large = make(map[int]int)
+		}
+		*v.small.at(k) = inMap
+		v.large[k] = step
+	}
+}
+
+// at returns a pointer to key k's step, valid until the next add; only
+// when wide.
+func (v *keySteps) at(k int) *int { return v.words.at(k) }

@@ -72,9 +72,9 @@ func WithMaxMemory(bytes int) SweepOption {
 // Sweep plans its memory, [DefaultMaxMemory] or [WithMaxMemory]'s: what
 // the stream's keys and lanes take once, some 90 bytes a key and 24 a lane
 // (16 a key more under layouts that do not give each key a lane), and what
-// each run takes for them, 8 bytes a key and 24 a lane (40 under
-// [LaneAware]), with 64 KiB a run besides (320 KiB under LaneAware) and
-// 144 bytes for each consumer that takes an event. When the runs would not
+// each run takes for them, 4 bytes a key (8 under the resequencer) and 24
+// a lane (40 under [LaneAware]), with 64 KiB a run besides (320 KiB under
+// LaneAware) and 144 bytes for each consumer that takes an event. When the runs would not
 // fit at once, the runs at the end of configs give way and run in later
 // passes, each pass reading the stream again: a later pass, which knows
 // the stream's keys and lanes from the first, takes in order every run
@@ -158,7 +158,7 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 // checks them against what sweeps allocate.
 const (
 	keyBytes       = 88               // a key's keyName (24), its hash slot (8, 1⅓ to 2⅔ times over, and as much again while the table grows)
-	stateBytes     = 8                // a run's state of a key
+	stateBytes     = 4                // a run's state of a key (8 under the resequencer: see keySteps)
 	reseqKeyBytes  = 16               // a run's reseqKey of a key, under a ResequencerConfig that can make old steps
 	laneRunBytes   = 24               // a run's laneRun of a lane
 	queueBytes     = 16               // a run's laneQueue of a lane, under LaneAware
@@ -189,6 +189,9 @@ func (r *sweepRun) bytes(keys, lanes, events int) int {
 		perLane += ownerBytes
 	}
 	perKey := stateBytes
+	if r.sim.layout.handler == resequence { // see keySteps
+		perKey *= 2
+	}
 	if r.sim.reseqKeys() {
 		perKey += reseqKeyBytes
 	}
