@@ -412,7 +412,7 @@ func (s *Simulator) Result() (Result, error) {
 	}
 	for i := range s.in.keys.len() {
 		k := s.in.keys.at(i)
-		if s.state.get(i) != k.highest || s.reseqKeys() && s.rkeys.at(i).backward {
+		if s.state.get(i) != k.highest || s.reseqKeys() && s.rkeys.at(i).backward() {
 			r.WrongKeys = append(r.WrongKeys, k.name)
 		}
 	}

@@ -159,7 +159,7 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 const (
 	keyBytes       = 88               // a key's keyName (24), its hash slot (8, 1⅓ to 2⅔ times over, and as much again while the table grows)
 	stateBytes     = 4                // a run's state of a key (8 under the resequencer: see keySteps)
-	reseqKeyBytes  = 16               // a run's reseqKey of a key, under a ResequencerConfig that can make old steps
+	reseqKeyBytes  = 8                // a run's reseqKey of a key, under a ResequencerConfig that can make old steps
 	laneRunBytes   = 24               // a run's laneRun of a lane
 	queueBytes     = 16               // a run's laneQueue of a lane, under LaneAware
 	ownerBytes     = 88               // a Static run's owner of a partition lane, dealt by number (24, as it grows), and its member's entry (64)
