@@ -38,7 +38,8 @@ func (s *Simulator) apply(i, key, step, finish int) {
 		s.resequence(i, key, step, finish, s.state.at(key))
 		return
 	}
-	if k := s.state.get(key); step < k {
+	p := s.state.slot(key)
+	if step < s.state.read(key, p) {
 		s.backwardWrites++
 		if s.layout.handler == versionStamp {
 			s.skipped++
@@ -46,9 +47,9 @@ func (s *Simulator) apply(i, key, step, finish int) {
 			return
 		}
 		s.outcome(i, WrittenBackward, finish)
-		s.state.set(key, step)
+		s.state.put(key, p, step)
 		return
 	}
 	s.outcome(i, Applied, finish)
-	s.state.set(key, step)
+	s.state.put(key, p, step)
 }

@@ -78,30 +78,34 @@ func (v *keySteps) get(k int) int {
 	if v.wide {
 		return *v.words.at(k)
 	}
-	if s := *v.small.at(k); s != inMap {
-		return int(s)
+	return v.read(k, v.slot(k))
+}
+
+// slot returns where key k's step is kept, or marked (inMap), when not
+// wide; valid until the next add.
+func (v *keySteps) slot(k int) *uint32 { return v.small.at(k) }
+
+// read returns key k's step, whose slot is p.
+func (v *keySteps) read(k int, p *uint32) int {
+	if *p != inMap {
+		return int(*p)
 	}
 	return v.large[k]
 }
 
-// set makes key k's step step, which is not negative.
-func (v *keySteps) set(k, step int) {
-	switch {
-	case v.wide:
-		*v.words.at(k) = step
-	case uint64(step) < inMap:
-		p := v.small.at(k)
-		if *p == inMap {
-			delete(v.large, k)
-		}
+// put makes key k's step, whose slot is p, step, which is not negative. It
+// leaves a step the key had in the map there, unread (read reads the map
+// only for a mark): one entry a key at most.
+func (v *keySteps) put(k int, p *uint32, step int) {
+	if uint64(step) < inMap {
 		*p = uint32(step)
-	default:
-		if v.large == nil {
-			v.large = make(map[int]int)
-		}
-		*v.small.at(k) = inMap
-		v.large[k] = step
+		return
 	}
+	if v.large == nil {
+		v.large = make(map[int]int)
+	}
+	*p = inMap
+	v.large[k] = step
 }
 
 // at returns a pointer to key k's step, valid until the next add; only
