@@ -34,26 +34,22 @@ func (s *Simulator) applyPending(pending *minHeap[finished], until int) {
 // the version-stamp handler skips and the last-writer-wins handler writes
 // anyway; the resequencer never lets one happen.
 func (s *Simulator) apply(i, key, step, finish int) {
-	k := s.state.at(key)
-	switch s.layout.handler {
-	case resequence:
-		s.resequence(i, key, step, finish, k)
+	if s.layout.handler == resequence {
+		s.resequence(i, key, step, finish, s.state.at(key))
 		return
-	case versionStamp:
-		if step < *k {
-			s.backwardWrites++
+	}
+	p := s.state.slot(key)
+	if step < s.state.read(key, p) {
+		s.backwardWrites++
+		if s.layout.handler == versionStamp {
 			s.skipped++
 			s.outcome(i, Skipped, -1)
 			return
 		}
-	default:
-		if step < *k {
-			s.backwardWrites++
-			s.outcome(i, WrittenBackward, finish)
-			*k = step
-			return
-		}
+		s.outcome(i, WrittenBackward, finish)
+		s.state.put(key, p, step)
+		return
 	}
 	s.outcome(i, Applied, finish)
-	*k = step
+	s.state.put(key, p, step)
 }

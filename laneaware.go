@@ -13,10 +13,10 @@ type queued struct {
 
 // laneQueue is one lane's events not taken yet, in input order, linked
 // through queued.next: a lane costs no allocation of its own, and nothing
-// the garbage collector must scan.
+// the garbage collector must scan. A lane with events waiting is in ready
+// or later, one without in neither, so the queue says which, in 16 bytes.
 type laneQueue struct {
-	head, tail int  // input indices; head -1: empty, and tail then means nothing
-	scheduled  bool // the lane is in ready or later
+	head, tail int // input indices; head -1: empty, and tail then means nothing
 }
 
 // laneAware is the [LaneAware] policy: a free consumer takes the oldest
@@ -88,16 +88,13 @@ func (a *laneAware) enqueue(i, ln, arrival int) {
 		a.queues.add(laneQueue{head: -1})
 	}
 	q := a.queues.at(ln)
-	if q.head < 0 {
-		q.head = i
-	} else {
+	if q.head >= 0 {
 		a.at(q.tail).next = i
+		q.tail = i
+		return
 	}
-	q.tail = i
-	if !q.scheduled {
-		q.scheduled = true
-		a.later.push(max(a.s.lanes.at(ln).free, arrival), 0, ln)
-	}
+	q.head, q.tail = i, i // the lane had no event waiting: it was in neither ready nor later
+	a.later.push(max(a.s.lanes.at(ln).free, arrival), 0, ln)
 }
 
 // run runs the lane-aware policy forward in time for as long as no
@@ -130,24 +127,25 @@ func (a *laneAware) run() {
 			return
 		}
 		a.now = t
-		for c := s.consumers.nextTouched(); c.free == t; c = s.consumers.nextTouched() {
-			a.idle.push(c.id, 0, struct{}{})
-			s.consumers.busyFrom(c.id, math.MaxInt)
-		}
 		for len(a.later) > 0 && a.later[0].key <= t {
 			ln := a.later.pop().val
 			a.ready.push(a.queues.at(ln).head, 0, ln)
 		}
-		for a.anyIdle() {
+		for {
 			i, ln := a.oldestEligible(t)
 			if i < 0 {
 				break
 			}
-			id := a.popIdle()
-			if a.take(id, t, i, ln) == t { // took no time: free again at once
-				a.idle.push(id, 0, struct{}{})
-				s.consumers.busyFrom(id, math.MaxInt)
+			id, ok := a.nextFree(t)
+			if !ok {
+				break
 			}
+			a.take(id, t, i, ln)
+		}
+		// The consumers still free at t, with nothing to take, wait idle.
+		for c := s.consumers.nextTouched(); c.free == t; c = s.consumers.nextTouched() {
+			a.idle.push(c.id, 0, struct{}{})
+			s.consumers.busyFrom(c.id, math.MaxInt)
 		}
 		s.applyPending(&a.pending, t)
 		if a.anyIdle() && !a.ended && t >= s.lastArrival {
@@ -162,15 +160,24 @@ func (a *laneAware) anyIdle() bool {
 	return len(a.idle) > 0 || a.s.consumers.touched < a.s.consumers.n
 }
 
-// popIdle returns the idle consumer with the lowest index and takes it off
-// the idle ones: a parked one, whose indices are all below those never
-// touched, or else the first consumer never touched, which take then makes
-// busy.
-func (a *laneAware) popIdle() int {
-	if len(a.idle) > 0 {
-		return a.idle.pop().key
+// nextFree returns the free consumer with the lowest index at t, and false
+// when none is free: one parked in the idle heap, which it takes off the
+// heap, one whose event finishes at t (or took no time), or else the first
+// consumer never touched, all of whose indices are above the others'. A
+// consumer that finishes at t and takes an event at once goes from t to its
+// new finish in the consumers' tree, without being parked in the heap and
+// at MaxInt in between: one tree update an event, not two. It takes
+// O(log c) time for c consumers.
+func (a *laneAware) nextFree(t int) (int, bool) {
+	q := &a.s.consumers
+	c := q.nextTouched()
+	if len(a.idle) > 0 && (c.free != t || a.idle[0].key < c.id) {
+		return a.idle.pop().key, true
 	}
-	return a.s.consumers.touched
+	if c.free == t {
+		return c.id, true
+	}
+	return q.touched, q.touched < q.n
 }
 
 // nextEligible returns the earliest time after now at which a held event can
@@ -202,8 +209,8 @@ func (a *laneAware) oldestEligible(t int) (i, ln int) {
 }
 
 // take gives the held event with input index i, in lane ln (-1: none), to
-// idle consumer id at time t, and returns when it finishes.
-func (a *laneAware) take(id, t, i, ln int) (finish int) {
+// free consumer id at time t.
+func (a *laneAware) take(id, t, i, ln int) {
 	s := a.s
 	q := *a.at(i)
 	a.at(i).taken = true
@@ -213,7 +220,7 @@ func (a *laneAware) take(id, t, i, ln int) (finish int) {
 	} else {
 		a.freeHead++
 	}
-	finish = t + q.duration
+	finish := t + q.duration
 	s.consumers.busy(id, finish)
 	s.started(&internedEvent{key: q.key, step: q.step, duration: q.duration, arrival: q.arrival}, i, ln, id, t, t)
 	if q.step > 0 {
@@ -233,7 +240,6 @@ func (a *laneAware) take(id, t, i, ln int) (finish int) {
 		a.base += a.front
 		a.front = 0
 	}
-	return finish
 }
 
 // reschedule puts lane ln, busy until finish, back among the lanes with
@@ -242,7 +248,6 @@ func (a *laneAware) take(id, t, i, ln int) (finish int) {
 func (a *laneAware) reschedule(ln, finish, t int) {
 	q := a.queues.at(ln)
 	if q.head < 0 {
-		q.scheduled = false
 		return
 	}
 	head := q.head

@@ -212,16 +212,20 @@ func (t *laneTable) name(in *inputs, ln int) string {
 // layouts that do not give each key a lane of its own, each key's home lane
 // (keyHome, 16 bytes) and under partitions its partition's lane (4); under
 // the selective convoy, a key's lane (4); a LaneFunc lane's name besides.
-func (t *laneTable) bytes(keys, lanes int) int {
+func (t *laneTable) bytes(keys, lanes int) int { return tableBytes(t.layout, keys, lanes) }
+
+// tableBytes returns what the lane table of layout l takes, by a sweep's
+// plan of its memory, for keys keys and lanes lanes: see laneTable.bytes.
+func tableBytes(l Layout, keys, lanes int) int {
 	n := lanes * 24
 	switch {
-	case t.layout.lanes == keyLanes && t.layout.orderedOnly:
+	case l.lanes == keyLanes && l.orderedOnly:
 		n += keys * 4
-	case t.layout.lanes == partitionLanes:
+	case l.lanes == partitionLanes:
 		n += keys * 20
-	case t.layout.lanes == lineLanes:
+	case l.lanes == lineLanes:
 		n += keys * 16
-	case t.layout.lanes == funcLanes:
+	case l.lanes == funcLanes:
 		n += keys*16 + lanes*64
 	}
 	return n
@@ -304,22 +308,28 @@ func (t *laneTable) keyLoadIn(k, ln int) int {
 }
 
 // laneRun is one lane as one run sees it: the time it becomes free and
-// what its events waited from arrival to start, the longest and the total
-// in 128 bits, which no run overflows. Its index is the lane's in the
-// layout's laneTable. It holds no pointer, so that millions of key lanes
-// cost the garbage collector nothing.
+// what its events waited from arrival to start, the longest and the total.
+// The total is exact in 128 bits: its low 64 here, and its high ones, which
+// only a total of more than 2⁶⁴ rounds carries into, in the run's
+// laneCarry, by lane. Its index is the lane's in the layout's laneTable. It
+// holds no pointer, so that millions of key lanes cost the garbage
+// collector nothing, and takes 24 bytes.
 type laneRun struct {
-	free           int
-	maxWait        int
-	waitHi, waitLo uint64 // the total wait
+	free    int
+	maxWait int
+	waitLo  uint64 // the total wait, modulo 2⁶⁴
 }
 
-// addWait counts one more event that waited w rounds.
-func (l *laneRun) addWait(w int) {
+// addWait counts one more event that waited w rounds in lane ln, l.
+func (s *Simulator) addWait(ln int, l *laneRun, w int) {
 	l.maxWait = max(l.maxWait, w)
 	var carry uint64
-	l.waitLo, carry = bits.Add64(l.waitLo, uint64(w), 0)
-	l.waitHi += carry
+	if l.waitLo, carry = bits.Add64(l.waitLo, uint64(w), 0); carry != 0 {
+		if s.laneCarry == nil {
+			s.laneCarry = make(map[int]uint64)
+		}
+		s.laneCarry[ln]++
+	}
 }
 
 // lane returns the run's own state of lane ln, making it, and the lanes

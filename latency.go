@@ -211,8 +211,10 @@ type LaneWait struct {
 func (s *Simulator) worstLanes(n int) []LaneWait {
 	worse := func(a, b int) bool {
 		la, lb := s.lanes.at(a), s.lanes.at(b)
-		return cmp.Or(cmp.Compare(lb.maxWait, la.maxWait), cmp.Compare(lb.waitHi, la.waitHi), cmp.Compare(lb.waitLo, la.waitLo),
-			cmp.Compare(a, b)) < 0
+		if c := cmp.Compare(lb.maxWait, la.maxWait); c != 0 || s.laneCarry == nil { // no total carried: no lookups
+			return cmp.Or(c, cmp.Compare(lb.waitLo, la.waitLo), cmp.Compare(a, b)) < 0
+		}
+		return cmp.Or(cmp.Compare(s.laneCarry[b], s.laneCarry[a]), cmp.Compare(lb.waitLo, la.waitLo), cmp.Compare(a, b)) < 0
 	}
 	var top []int
 	for i := range s.lanes.len() {
@@ -231,7 +233,7 @@ func (s *Simulator) worstLanes(n int) []LaneWait {
 	var out []LaneWait
 	for _, i := range top {
 		l, events := s.lanes.at(i), s.table.lanes.at(i).events
-		out = append(out, LaneWait{Lane: s.table.name(s.in, i), Events: events, MaxWait: l.maxWait, MeanWait: mean(l.waitHi, l.waitLo, events)})
+		out = append(out, LaneWait{Lane: s.table.name(s.in, i), Events: events, MaxWait: l.maxWait, MeanWait: mean(s.laneCarry[i], l.waitLo, events)})
 	}
 	return out
 }

@@ -45,7 +45,7 @@ func BenchmarkLatencyAccounting(b *testing.B) {
 				var carry uint64
 				s.waitLo, carry = bits.Add64(s.waitLo, uint64(wait), 0)
 				s.waitHi += carry
-				l.addWait(wait)
+				s.addWait(0, &l, wait)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/event")
 		})
@@ -265,5 +265,24 @@ func TestResponseMeanSurvivesAHugeSum(t *testing.T) {
 	}
 	if r.Response.Mean != mean(10) || r.Wait.Mean != mean(6) {
 		t.Fatalf("mean response %g, wait %g; want %g and %g", r.Response.Mean, r.Wait.Mean, mean(10), mean(6))
+	}
+}
+
+// A lane's total wait is exact past 2⁶⁴ rounds: the carry out of its low
+// 64 bits goes to the run's laneCarry, by lane, and only then.
+func TestLaneWaitCarriesPast64Bits(t *testing.T) {
+	s := new(Simulator)
+	var l laneRun
+	s.addWait(7, &l, math.MaxInt)
+	s.addWait(7, &l, math.MaxInt)
+	if s.laneCarry != nil {
+		t.Fatalf("a total of 2⁶⁴−2 carries %v; want nothing", s.laneCarry)
+	}
+	s.addWait(7, &l, 3)
+	if got, want := l.waitLo, uint64(1); got != want || s.laneCarry[7] != 1 || len(s.laneCarry) != 1 {
+		t.Errorf("a total of 2⁶⁴+1 keeps low %d and carry %v; want %d and map[7:1]", got, s.laneCarry, want)
+	}
+	if l.maxWait != math.MaxInt {
+		t.Errorf("the longest wait is %d; want %d", l.maxWait, math.MaxInt)
 	}
 }

@@ -56,3 +56,28 @@ func TestSweepPlansWhatItsKeysTake(t *testing.T) {
 		}
 	}
 }
+
+// A pass after the first knows the stream's keys and lanes, so it takes,
+// in order, every run that fits beside those before it, not only the
+// first runs up to one that does not fit, and makes lane tables only for
+// the layouts of the runs it takes: a convoy run that does not fit beside
+// the first leaves room for a free run after it, and the pass makes no
+// convoy lanes.
+func TestSweepPassTakesTheRunsThatFit(t *testing.T) {
+	const keys = 100_000
+	seen := sweepSizes{keys: [2]int{keys, 0}, events: keys, layouts: []Layout{Convoy}, lanes: []int{keys}}
+	configs := []Config{{Layout: Free, Consumers: 1}, {Layout: Convoy, Consumers: 1}, {Layout: Free, Consumers: 2}}
+	free := sweepRun{sim: &Simulator{layout: Free, consumers: consumerQueue{n: 1}}}
+	budget := batchBytes + keysBytes + keys*keyBytes + 2*free.bytes(keys, 0, keys) + 1024 // and a consumer
+	p := newSweepPass(configs, []int{0, 1, 2}, budget, seen)
+	defer p.wait()
+	if p.active != 2 || p.runs[0].config != 0 || p.runs[1].config != 2 {
+		t.Fatalf("the pass takes %d runs, first %d; want the two free runs, 0 and 2", p.active, p.runs[0].config)
+	}
+	if got := p.deferred(); len(got) != 1 || got[0] != 1 {
+		t.Errorf("deferred %v; want [1], the convoy run", got)
+	}
+	if n := len(p.groups[0].in.tables); n != 0 {
+		t.Errorf("the pass makes %d lane tables; want none", n)
+	}
+}

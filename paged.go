@@ -42,3 +42,72 @@ func (v *paged[T]) add(x T) int {
 	v.n++
 	return v.n - 1
 }
+
+// keySteps is each key's state, the last step applied to it, by key index,
+// from step 0. The resequencer's handler follows a key's state through a
+// pointer (at), so under it a key takes 8 bytes (wide); under the other
+// handlers 4, a step of 2³²−1 or more kept in a map beside and marked
+// 2³²−1 in place, so that a run's state of a million keys is 4 MB, and
+// exact for any step.
+type keySteps struct {
+	wide   bool
+	words  paged[int]    // when wide
+	small  paged[uint32] // when not
+	large  map[int]int   // when not: the steps of 2³²−1 or more, by key
+	length int
+}
+
+// inMap marks, in keySteps.small, a step kept in keySteps.large.
+const inMap = 1<<32 - 1
+
+// len returns the number of keys.
+func (v *keySteps) len() int { return v.length }
+
+// add adds a key at step 0, in O(1) amortised time.
+func (v *keySteps) add() {
+	if v.wide {
+		v.words.add(0)
+	} else {
+		v.small.add(0)
+	}
+	v.length++
+}
+
+// get returns key k's step.
+func (v *keySteps) get(k int) int {
+	if v.wide {
+		return *v.words.at(k)
+	}
+	return v.read(k, v.slot(k))
+}
+
+// slot returns where key k's step is kept, or marked (inMap), when not
+// wide; valid until the next add.
+func (v *keySteps) slot(k int) *uint32 { return v.small.at(k) }
+
+// read returns key k's step, whose slot is p.
+func (v *keySteps) read(k int, p *uint32) int {
+	if *p != inMap {
+		return int(*p)
+	}
+	return v.large[k]
+}
+
+// put makes key k's step, whose slot is p, step, which is not negative. It
+// leaves a step the key had in the map there, unread (read reads the map
+// only for a mark): one entry a key at most.
+func (v *keySteps) put(k int, p *uint32, step int) {
+	if uint64(step) < inMap {
+		*p = uint32(step)
+		return
+	}
+	if v.large == nil {
+		v.large = make(map[int]int)
+	}
+	*p = inMap
+	v.large[k] = step
+}
+
+// at returns a pointer to key k's step, valid until the next add; only
+// when wide.
+func (v *keySteps) at(k int) *int { return v.words.at(k) }

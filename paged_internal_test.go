@@ -1,6 +1,7 @@
 package konvoy
 
 import (
+	"math"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -33,4 +34,34 @@ func TestPagedKeepsEveryElementAtItsIndex(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A key's state is exact for any step: one that does not fit the 4 bytes
+// a key takes outside the resequencer goes to the map beside, and a
+// smaller step after it back to its place.
+func TestKeyStepsKeepEveryStep(t *testing.T) {
+	for _, wide := range []bool{false, true} {
+		v := keySteps{wide: wide}
+		for range 3 {
+			v.add()
+		}
+		steps := []int{0, math.MaxInt}
+		if math.MaxInt > inMap { // a 64-bit int: steps up to the mark and beyond
+			var mark uint64 = inMap
+			steps = append(steps, int(mark-1), int(mark), int(mark+1))
+		}
+		for _, step := range append(steps, 7) {
+			if wide {
+				*v.at(1) = step
+			} else {
+				v.put(1, v.slot(1), step)
+			}
+			if got := v.get(1); got != step || v.get(0) != 0 || v.get(2) != 0 {
+				t.Errorf("wide %t: set key 1 to %d, got %d, keys 0 and 2 %d and %d; want it and 0", wide, step, got, v.get(0), v.get(2))
+			}
+		}
+		if len(v.large) > 1 {
+			t.Errorf("wide %t: the map holds %v; want one key at most", wide, v.large)
+		}
+	}
 }

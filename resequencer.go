@@ -19,12 +19,25 @@ type heldRef struct {
 }
 
 // reseqKey is what the resequencer keeps of one key beyond its state, under
-// a [ResequencerConfig] other than the zero one.
-type reseqKey struct {
-	low      int  // the lowest step applied without a gap since the key's start or its last gap skipped
-	seen     bool // under StartFirstSeen: the key's start is set
-	backward bool // an old step was written last, backward
+// a [ResequencerConfig] other than the zero one, in 8 bytes: the lowest
+// step applied without a gap since the key's start or its last gap skipped
+// (low), and whether an old step was written last, backward, in its sign:
+// low itself, or ^low, below 0, when backward. Under StartFirstSeen, low is
+// 0 until the key's first step sets its start, and at least 1 from then
+// on, so it says whether the start is set too.
+type reseqKey int
+
+// low returns the lowest step applied without a gap since the key's start
+// or its last gap skipped.
+func (r reseqKey) low() int {
+	if r < 0 {
+		return int(^r)
+	}
+	return int(r)
 }
+
+// backward tells whether an old step was written last, backward.
+func (r reseqKey) backward() bool { return r < 0 }
 
 // reseqKeys tells whether the resequencer keeps a reseqKey for each key:
 // when its configuration can make old steps.
@@ -38,10 +51,10 @@ func (s *Simulator) reseqKeys() bool {
 // key starts, one below it.
 func (s *Simulator) startKey(e *Event, k int) {
 	for s.rkeys.len() <= k {
-		s.rkeys.add(reseqKey{})
+		s.rkeys.add(0)
 	}
-	if rk := s.rkeys.at(k); s.opts.reseq.Start == StartFirstSeen && !rk.seen && e.Step > 0 {
-		rk.seen, rk.low = true, e.Step
+	if rk := s.rkeys.at(k); s.opts.reseq.Start == StartFirstSeen && rk.low() == 0 && e.Step > 0 {
+		*rk = reseqKey(e.Step) // the start is set, nothing written backward yet
 		*s.state.at(k) = e.Step - 1
 	}
 }
@@ -74,7 +87,7 @@ func (s *Simulator) resequence(i, key, step, finish int, k *int) {
 // rejected or written backward.
 func (s *Simulator) old(i, key, step, now int) {
 	switch {
-	case !s.reseqKeys() || step >= s.rkeys.at(key).low:
+	case !s.reseqKeys() || step >= s.rkeys.at(key).low():
 		s.duplicates++
 		s.outcome(i, Duplicate, -1)
 	case s.opts.reseq.RejectOld:
@@ -82,7 +95,8 @@ func (s *Simulator) old(i, key, step, now int) {
 		s.outcome(i, RejectedOld, -1)
 	default:
 		s.backwardWrites++
-		s.rkeys.at(key).backward = true
+		rk := s.rkeys.at(key)
+		*rk = ^reseqKey(rk.low())
 		s.outcome(i, WrittenBackward, now)
 	}
 }
@@ -93,11 +107,12 @@ func (s *Simulator) old(i, key, step, now int) {
 func (s *Simulator) advance(i, key, step, now int, k *int, o Outcome) {
 	if s.reseqKeys() {
 		rk := s.rkeys.at(key)
+		low := rk.low()
 		if step > *k+1 {
 			s.gapsSkipped += step - *k - 1
-			rk.low = step
+			low = step
 		}
-		rk.backward = false
+		*rk = reseqKey(low) // not backward
 	}
 	*k = step
 	s.outcome(i, o, now)

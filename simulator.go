@@ -39,8 +39,9 @@ type Simulator struct {
 	consumers consumerQueue
 	in        *inputs    // the stream's keys, lines and lanes: the Simulator's own, or a Sweep's
 	table     *laneTable // in's table of the layout; nil for a layout without lanes
-	state     paged[int] // by key index: the key's state (the last step applied)
+	state     keySteps   // by key index: the key's state (the last step applied)
 	lanes     paged[laneRun]
+	laneCarry map[int]uint64       // by lane: the high 64 bits of its total wait, when not 0
 	slotLanes []int                // with a schedule, each slot's lane (-1: none), named in Result
 	held      map[heldAt]heldEvent // the resequencer's held events by key and step
 	heldByKey map[int]int          // how many events each key has held
@@ -121,6 +122,7 @@ func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, err
 		return nil, fmt.Errorf("konvoy: consumers is %d; want 1 to %d", consumers, MaxConsumers)
 	}
 	s := &Simulator{layout: layout, opts: collect(opts)}
+	s.state.wide = layout.handler == resequence
 	if s.opts.policy > Static {
 		return nil, fmt.Errorf("konvoy: unknown %v", s.opts.policy)
 	}
@@ -210,7 +212,7 @@ func (s *Simulator) take(e *Event, ie *internedEvent, ln int) error {
 		s.slotLanes = append(s.slotLanes, ln)
 	}
 	for s.state.len() <= k {
-		s.state.add(0)
+		s.state.add()
 	}
 	if s.reseqKeys() {
 		s.startKey(e, k)
@@ -250,7 +252,7 @@ func (s *Simulator) started(e *internedEvent, i, ln, id, taken, start int) {
 	if ln >= 0 {
 		l := s.lanes.at(ln)
 		l.free = finish
-		l.addWait(wait)
+		s.addWait(ln, l, wait)
 	}
 	s.rounds = max(s.rounds, finish)
 	if e.step == 0 {
@@ -421,7 +423,7 @@ func (s *Simulator) Result() (Result, error) {
 	}
 	for i := range s.in.keys.len() {
 		k := s.in.keys.at(i)
-		if *s.state.at(i) != k.highest || s.reseqKeys() && s.rkeys.at(i).backward {
+		if s.state.get(i) != k.highest || s.reseqKeys() && s.rkeys.at(i).backward() {
 			r.WrongKeys = append(r.WrongKeys, k.name)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -71,13 +72,15 @@ func WithMaxMemory(bytes int) SweepOption {
 // Sweep plans its memory, [DefaultMaxMemory] or [WithMaxMemory]'s: what
 // the stream's keys and lanes take once, some 90 bytes a key and 24 a lane
 // (16 a key more under layouts that do not give each key a lane), and what
-// each run takes for them, 8 bytes a key and 32 a lane (56 under
-// [LaneAware]), with 64 KiB a run besides (320 KiB under LaneAware) and
-// 144 bytes for each consumer that takes an event. When the runs would not
-// fit at once, the runs at the end of configs give way and run in a pass
-// of their own after the others, each pass reading the stream again:
-// events must then yield the same events each time it is ranged over, as
-// a stream of a slice ([Values]) or of a file read afresh does. The plan
+// each run takes for them, 4 bytes a key (8 under the resequencer) and 24
+// a lane (40 under [LaneAware]), with 64 KiB a run besides (320 KiB under
+// LaneAware) and 144 bytes for each consumer that takes an event. When the runs would not
+// fit at once, the runs at the end of configs give way and run in later
+// passes, each pass reading the stream again: a later pass, which knows
+// the stream's keys and lanes from the first, takes in order every run
+// left that fits beside those before it, and keeps lanes only for their
+// layouts. events must then yield the same events each time it is ranged
+// over, as a stream of a slice ([Values]) or of a file read afresh does. The plan
 // leaves out what a run's backlog holds ([WithMaxBacklog] bounds that) and
 // the garbage collector's headroom.
 //
@@ -130,8 +133,7 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 	limit := math.MaxInt // the events a pass need read: after an error, those up to it
 	var seen sweepSizes
 	for len(todo) > 0 {
-		p := newSweepPass(configs, todo, maxMemory)
-		p.seen = seen
+		p := newSweepPass(configs, todo, maxMemory, seen)
 		err := p.feed(ctx, events, limit)
 		if e := p.wait(); ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -162,10 +164,10 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 // checks them against what sweeps allocate.
 const (
 	keyBytes       = 88               // a key's keyName (24), its hash slot (8, 1⅓ to 2⅔ times over, and as much again while the table grows)
-	stateBytes     = 8                // a run's state of a key
-	reseqKeyBytes  = 16               // a run's reseqKey of a key, under a ResequencerConfig that can make old steps
-	laneRunBytes   = 32               // a run's laneRun of a lane
-	queueBytes     = 24               // a run's laneQueue of a lane, under LaneAware
+	stateBytes     = 4                // a run's state of a key (8 under the resequencer: see keySteps)
+	reseqKeyBytes  = 8                // a run's reseqKey of a key, under a ResequencerConfig that can make old steps
+	laneRunBytes   = 24               // a run's laneRun of a lane
+	queueBytes     = 16               // a run's laneQueue of a lane, under LaneAware
 	ownerBytes     = 88               // a Static run's owner of a partition lane, dealt by number (24, as it grows), and its member's entry (64)
 	runBytes       = 64 << 10         // a run's histograms, heaps and lists, at the least
 	laneAwareBytes = 256 << 10        // a LaneAware run's list of held events, as it grows
@@ -193,6 +195,9 @@ func (r *sweepRun) bytes(keys, lanes, events int) int {
 		perLane += ownerBytes
 	}
 	perKey := stateBytes
+	if r.sim.layout.handler == resequence { // see keySteps
+		perKey *= 2
+	}
 	if r.sim.reseqKeys() {
 		perKey += reseqKeyBytes
 	}
@@ -223,14 +228,19 @@ func (z *sweepSizes) lanesOf(l Layout) int {
 // of earlier passes.
 func (p *sweepPass) sizes() sweepSizes {
 	z := sweepSizes{keys: p.seen.keys, events: max(p.seen.events, p.read)}
+	z.layouts, z.lanes = slices.Clone(p.seen.layouts), slices.Clone(p.seen.lanes)
 	for g, gr := range p.groups {
 		if gr.in == nil {
 			continue
 		}
 		z.keys[g] = max(z.keys[g], gr.in.keys.len())
 		for _, t := range gr.in.tables {
+			if i := slices.IndexFunc(z.layouts, t.layout.Equal); i >= 0 {
+				z.lanes[i] = max(z.lanes[i], t.len())
+				continue
+			}
 			z.layouts = append(z.layouts, t.layout)
-			z.lanes = append(z.lanes, max(t.len(), p.seen.lanesOf(t.layout)))
+			z.lanes = append(z.lanes, t.len())
 		}
 	}
 	return z
@@ -298,10 +308,12 @@ type sweepPass struct {
 }
 
 // newSweepPass returns the pass of the configurations todo, whose runs are
-// made, and starts its workers, up to GOMAXPROCS.
-func newSweepPass(configs []Config, todo []int, maxMemory int) *sweepPass {
-	p := &sweepPass{active: len(todo), maxMemory: maxMemory, free: make(chan *sweepEvents, sweepBatches)}
-	var layouts [2][]Layout
+// made, and starts its workers, up to GOMAXPROCS. seen is what earlier
+// passes read; when they read the whole stream, the pass takes only the
+// runs that fit (see fit), and the others wait for the next pass from the
+// start.
+func newSweepPass(configs []Config, todo []int, maxMemory int, seen sweepSizes) *sweepPass {
+	p := &sweepPass{maxMemory: maxMemory, seen: seen, free: make(chan *sweepEvents, sweepBatches)}
 	for _, ci := range todo {
 		c := configs[ci]
 		s, _ := NewSimulator(c.Layout, c.Consumers, c.Options...) // checked by Sweep
@@ -309,8 +321,16 @@ func newSweepPass(configs []Config, todo []int, maxMemory int) *sweepPass {
 		if c.orderedOnly {
 			g = 1
 		}
-		p.runs = append(p.runs, &sweepRun{config: ci, sim: s, group: g})
-		layouts[g] = append(layouts[g], c.Layout)
+		r := &sweepRun{config: ci, sim: s, group: g, table: -1}
+		p.runs = append(p.runs, r)
+	}
+	p.active = len(p.runs)
+	if seen.events > 0 {
+		p.fit()
+	}
+	var layouts [2][]Layout
+	for _, r := range p.runs[:p.active] {
+		layouts[r.group] = append(layouts[r.group], r.sim.layout)
 	}
 	for g := range p.groups {
 		if len(layouts[g]) == 0 {
@@ -319,7 +339,7 @@ func newSweepPass(configs []Config, todo []int, maxMemory int) *sweepPass {
 		in, at := newInputs(layouts[g])
 		p.groups[g] = sweepGroup{in: in, ordered: g == 1}
 		i := 0
-		for _, r := range p.runs {
+		for _, r := range p.runs[:p.active] {
 			if r.group == g {
 				r.table = at[i]
 				r.sim.use(in, at[i])
@@ -330,13 +350,13 @@ func newSweepPass(configs []Config, todo []int, maxMemory int) *sweepPass {
 	for range sweepBatches {
 		p.free <- &sweepEvents{events: make([]Event, 0, sweepBatch)}
 	}
-	n := max(1, min(runtime.GOMAXPROCS(0), len(p.runs)))
+	n := max(1, min(runtime.GOMAXPROCS(0), p.active))
 	p.errs = make([]*sweepError, n)
 	for w := range n {
 		in := make(chan *sweepEvents, sweepBatches)
 		p.workers = append(p.workers, in)
 		var mine []int
-		for i := w; i < len(p.runs); i += n {
+		for i := w; i < p.active; i += n {
 			mine = append(mine, i)
 		}
 		p.wg.Add(1)
@@ -460,30 +480,78 @@ func (p *sweepPass) intern(b *sweepEvents, e *Event) {
 	}
 }
 
+// fit puts first, in order, the runs of the pass that fit in its memory
+// together at the sizes an earlier pass read, the first run always, and
+// the others after them, which wait for the next pass: by the plan of
+// plan, with lane tables only for the layouts of the runs that fit. A pass
+// so takes the runs that fit beyond one that does not, and makes no lane
+// table for a run it will not take. It takes O(r·l) time for r runs of l
+// layouts.
+func (p *sweepPass) fit() {
+	var in, out []*sweepRun
+	var has [2]bool
+	var tables [2][]Layout
+	for _, r := range p.runs {
+		g, l := r.group, r.sim.layout
+		h, t := has, tables
+		h[g] = true
+		if l.lanes != noLanes && !slices.ContainsFunc(t[g], l.Equal) {
+			t[g] = append(slices.Clip(t[g]), l)
+		}
+		if len(in) == 0 || planned(&p.seen, append(in, r), h, t) <= p.maxMemory {
+			in, has, tables = append(in, r), h, t
+		} else {
+			out = append(out, r)
+		}
+	}
+	for _, r := range out {
+		r.sim = nil // made again in the pass that takes it
+	}
+	p.runs, p.active = append(in, out...), len(in)
+}
+
+// planned returns the memory runs take at sizes z, by the plan: the
+// batches in flight, the keys of each group that has inputs (has) and the
+// lane tables of its layouts (tables), and each run's own. It takes
+// O(r + l) time for r runs and l layouts.
+func planned(z *sweepSizes, runs []*sweepRun, has [2]bool, tables [2][]Layout) int {
+	used := batchBytes
+	for g := range has {
+		if !has[g] {
+			continue
+		}
+		used += keysBytes + z.keys[g]*keyBytes
+		for _, l := range tables[g] {
+			used += tableBytes(l, z.keys[g], z.lanesOf(l))
+		}
+	}
+	for _, r := range runs {
+		lanes := 0
+		if r.sim.layout.lanes != noLanes {
+			lanes = z.lanesOf(r.sim.layout)
+		}
+		used += r.bytes(z.keys[r.group], lanes, z.events)
+	}
+	return used
+}
+
 // plan stops the last runs of the pass, for the next one, while the runs
 // would take more memory than the pass may, at the keys and lanes read so
 // far, or met by an earlier pass; a single run left that does not fit
 // fails at the last event read.
 func (p *sweepPass) plan(b *sweepEvents) {
 	z := p.sizes()
-	for p.active > 0 {
-		used := batchBytes
-		for g, gr := range p.groups {
-			if gr.in == nil {
-				continue
-			}
-			used += keysBytes + z.keys[g]*keyBytes
+	var has [2]bool
+	var tables [2][]Layout
+	for g, gr := range p.groups {
+		if has[g] = gr.in != nil; has[g] {
 			for _, t := range gr.in.tables {
-				used += t.bytes(z.keys[g], z.lanesOf(t.layout))
+				tables[g] = append(tables[g], t.layout)
 			}
 		}
-		for _, r := range p.runs[:p.active] {
-			lanes := 0
-			if r.table >= 0 {
-				lanes = z.lanesOf(r.sim.layout)
-			}
-			used += r.bytes(z.keys[r.group], lanes, z.events)
-		}
+	}
+	for p.active > 0 {
+		used := planned(&z, p.runs[:p.active], has, tables)
 		if used <= p.maxMemory {
 			return
 		}
