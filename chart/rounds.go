@@ -106,18 +106,31 @@ func checkRoundsSeries(work int, s RoundsSeries) error {
 	return nil
 }
 
+// checkCurvePoint checks point j of a curve, rounds[j] at consumers[j],
+// whose messages begin with at: its consumer count in range and rising,
+// its rounds in range.
+func checkCurvePoint(at string, consumers, rounds []int, j int) error {
+	c, r := consumers[j], rounds[j]
+	switch {
+	case c < 1 || c > maxValue:
+		return fmt.Errorf("%s: Consumers[%d] = %d: want 1 to %d", at, j, c, maxValue)
+	case j > 0 && c <= consumers[j-1]:
+		return fmt.Errorf("%s: Consumers[%d] = %d after %d: want rising consumer counts", at, j, c, consumers[j-1])
+	case r < 0 || r > maxValue:
+		return fmt.Errorf("%s: Rounds[%d] = %d: want 0 to %d", at, j, r, maxValue)
+	}
+	return nil
+}
+
 // checkRoundsPoint checks point j of series s, whose messages begin with
 // at: its consumer count in range and rising, its rounds in range and not
 // below the bounds of work/consumers and the heaviest lane.
 func checkRoundsPoint(at string, work int, s RoundsSeries, j int) error {
+	if err := checkCurvePoint(at, s.Consumers, s.Rounds, j); err != nil {
+		return err
+	}
 	c, r := s.Consumers[j], s.Rounds[j]
 	switch {
-	case c < 1 || c > maxValue:
-		return fmt.Errorf("%s: Consumers[%d] = %d: want 1 to %d", at, j, c, maxValue)
-	case j > 0 && c <= s.Consumers[j-1]:
-		return fmt.Errorf("%s: Consumers[%d] = %d after %d: want rising consumer counts", at, j, c, s.Consumers[j-1])
-	case r < 0 || r > maxValue:
-		return fmt.Errorf("%s: Rounds[%d] = %d: want 0 to %d", at, j, r, maxValue)
 	case r < (work+c-1)/c:
 		return fmt.Errorf("%s: Rounds[%d] = %d at %d consumers is below work/consumers = %d/%d: are work and series from different runs?", at, j, r, c, work, c)
 	case r < s.HeaviestLane:

@@ -134,14 +134,9 @@ func checkSLOSeries(s SLOSeries) error {
 	if len(s.Consumers) == 0 || len(s.Consumers) != len(s.Rounds) {
 		return fmt.Errorf("%s: %d consumer counts and %d rounds: want as many, at least one", at, len(s.Consumers), len(s.Rounds))
 	}
-	for j, c := range s.Consumers {
-		switch r := s.Rounds[j]; {
-		case c < 1 || c > maxValue:
-			return fmt.Errorf("%s: Consumers[%d] = %d: want 1 to %d", at, j, c, maxValue)
-		case j > 0 && c <= s.Consumers[j-1]:
-			return fmt.Errorf("%s: Consumers[%d] = %d after %d: want rising consumer counts", at, j, c, s.Consumers[j-1])
-		case r < 0 || r > maxValue:
-			return fmt.Errorf("%s: Rounds[%d] = %d: want 0 to %d", at, j, r, maxValue)
+	for j := range s.Consumers {
+		if err := checkCurvePoint(at, s.Consumers, s.Rounds, j); err != nil {
+			return err
 		}
 	}
 	return nil
