@@ -119,3 +119,37 @@ func TestPlanLatencyReadsASmallStreamOnce(t *testing.T) {
 		t.Errorf("error %v; want boom", err)
 	}
 }
+
+// The range of percentiles is closed at both ends: p50 and p99.9 are
+// objectives, as -slo's p50 to p99.9 promises.
+func TestPlanLatencyTakesTheEndsOfItsRange(t *testing.T) {
+	for _, p := range []float64{50, 99.9, 100} {
+		if _, err := konvoy.PlanLatency(konvoy.Values(lesson.Events()), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: p, Rounds: 10}}); err != nil {
+			t.Errorf("p%v: %v", p, err)
+		}
+	}
+}
+
+// The fewest consumers the work allows counts only the events that must
+// meet the objective, and only their work that fits before the last
+// arrival plus the target: a bound any higher would skip the answer.
+func TestPlanLatencySkipsNoCountThatMeets(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		events []konvoy.Event
+		slo    konvoy.SLO
+		want   int
+	}{
+		// p50 of 2 events is the faster one's response: one consumer
+		// meets 1 round, though the other event's work is 1000.
+		{"p50 ignores the slower half", []konvoy.Event{{Key: "A", Step: 1, Duration: 1}, {Key: "B", Step: 1, Duration: 1000}}, konvoy.SLO{Percentile: 50, Rounds: 1}, 1},
+		// Four events of 1 round at round 0 within 2 rounds: two
+		// consumers, the work 4 over the 2 rounds of room.
+		{"max within 2 rounds", []konvoy.Event{{Key: "A", Step: 1, Duration: 1}, {Key: "B", Step: 1, Duration: 1}, {Key: "C", Step: 1, Duration: 1}, {Key: "D", Step: 1, Duration: 1}}, konvoy.SLO{Percentile: 100, Rounds: 2}, 2},
+	} {
+		plans, err := konvoy.PlanLatency(konvoy.Values(c.events), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: c.slo})
+		if err != nil || len(plans) != 1 || !plans[0].Meets || plans[0].Consumers != c.want {
+			t.Errorf("%s: %+v, %v; want %d consumers", c.name, plans, err, c.want)
+		}
+	}
+}
