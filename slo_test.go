@@ -153,3 +153,14 @@ func TestPlanLatencySkipsNoCountThatMeets(t *testing.T) {
 		}
 	}
 }
+
+// Only head-of-line dispatch, where a consumer more never delays an event,
+// is bisected; the other policies try every count, and the plan says which.
+func TestPlanLatencyBisectsOnlyUnderHeadOfLine(t *testing.T) {
+	for _, p := range konvoy.Policies() {
+		plans, err := konvoy.PlanLatency(konvoy.Values(lesson.Events()), []konvoy.Layout{konvoy.Convoy}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 99, Rounds: 10}}, konvoy.WithPolicy(p))
+		if err != nil || len(plans) != 1 || plans[0].Bisected != (p == konvoy.HeadOfLine) {
+			t.Errorf("%v: %+v, %v; want Bisected only under head-of-line", p, plans, err)
+		}
+	}
+}
