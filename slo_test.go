@@ -164,3 +164,21 @@ func TestPlanLatencyBisectsOnlyUnderHeadOfLine(t *testing.T) {
 		}
 	}
 }
+
+// A search that tries every count goes on past its first pass until one
+// meets: twelve events of 10 rounds at round 0 meet a maximum of 10 rounds
+// only on twelve consumers, while a late event leaves the bound on the
+// fewest consumers at one.
+func TestPlanLatencyTriesEveryCountUntilOneMeets(t *testing.T) {
+	var events []konvoy.Event
+	for i := range 12 {
+		events = append(events, konvoy.Event{Key: string(rune('A' + i)), Step: 1, Duration: 10})
+	}
+	events = append(events, konvoy.Event{Key: "late", Step: 1, Duration: 1, Arrival: 1000})
+	for _, p := range konvoy.Policies() {
+		plans, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: 10}}, konvoy.WithPolicy(p))
+		if err != nil || len(plans) != 1 || !plans[0].Meets || plans[0].Consumers != 12 || plans[0].MinConsumers != 1 {
+			t.Errorf("%v: %+v, %v; want 12 consumers, from a bound of 1", p, plans, err)
+		}
+	}
+}
