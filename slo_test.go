@@ -182,3 +182,23 @@ func TestPlanLatencyTriesEveryCountUntilOneMeets(t *testing.T) {
 		}
 	}
 }
+
+// When no count meets the objective, the plan gives the lowest percentile
+// any count reached, and that run's figures at the fewest consumers among
+// equals: four events of 10 rounds reach 20 rounds on two consumers and on
+// three, and the run on two, which lasts to the late event's round 1000,
+// has its 40 rounds of work over 2 × 1000 consumer-rounds.
+func TestPlanLatencyThatMissesReportsTheFewestAmongEquals(t *testing.T) {
+	var events []konvoy.Event
+	for i := range 4 {
+		events = append(events, konvoy.Event{Key: string(rune('A' + i)), Step: 1, Duration: 10})
+	}
+	events = append(events, konvoy.Event{Key: "late", Step: 1, Arrival: 1000})
+	plans, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: 10}, MaxConsumers: 3})
+	if err != nil || len(plans) != 1 {
+		t.Fatalf("%+v, %v", plans, err)
+	}
+	if p := plans[0]; p.Meets || p.Consumers != 0 || p.Achieved != 20 || p.Utilisation != 40.0/(2*1000) {
+		t.Errorf("%+v; want no count meeting it, 20 rounds reached, at two consumers' utilisation 0.02", p)
+	}
+}
