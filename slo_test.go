@@ -202,3 +202,13 @@ func TestPlanLatencyThatMissesReportsTheFewestAmongEquals(t *testing.T) {
 		t.Errorf("%+v; want no count meeting it, 20 rounds reached, at two consumers' utilisation 0.02", p)
 	}
 }
+
+// A run that takes no time has no utilisation to speak of: 0, as the field's
+// doc says, not the NaN of 0 work over 0 consumer-rounds.
+func TestPlanLatencyUtilisationOfARunThatTakesNoTime(t *testing.T) {
+	events := []konvoy.Event{{Key: "A", Step: 1}, {Key: "B", Step: 1}}
+	plans, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 99, Rounds: 0}})
+	if err != nil || len(plans) != 1 || !plans[0].Meets || plans[0].Consumers != 1 || plans[0].Utilisation != 0 {
+		t.Errorf("%+v, %v; want 1 consumer at utilisation 0", plans, err)
+	}
+}
