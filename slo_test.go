@@ -212,3 +212,27 @@ func TestPlanLatencyUtilisationOfARunThatTakesNoTime(t *testing.T) {
 		t.Errorf("%+v, %v; want 1 consumer at utilisation 0", plans, err)
 	}
 }
+
+// The assumptions say how few consumers the work allows only when that
+// rules some out: above one.
+func TestPlanLatencySaysTheFewestOnlyAboveOne(t *testing.T) {
+	four := []konvoy.Event{{Key: "A", Step: 1, Duration: 1}, {Key: "B", Step: 1, Duration: 1}, {Key: "C", Step: 1, Duration: 1}, {Key: "D", Step: 1, Duration: 1}}
+	for _, c := range []struct {
+		rounds int
+		want   string
+	}{{2, "fewer than 2 consumers cannot meet it"}, {8, ""}} {
+		plans, err := konvoy.PlanLatency(konvoy.Values(four), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: c.rounds}})
+		if err != nil || len(plans) != 1 {
+			t.Fatalf("%+v, %v", plans, err)
+		}
+		said := ""
+		for _, a := range plans[0].Assumptions {
+			if strings.HasPrefix(a, "fewer than") {
+				said = a
+			}
+		}
+		if !strings.HasPrefix(said, c.want) || (c.want == "") != (said == "") {
+			t.Errorf("within %d rounds: the assumptions say %q of the fewest consumers; want %q", c.rounds, said, c.want)
+		}
+	}
+}
