@@ -4,6 +4,7 @@ import (
 	"errors"
 	"iter"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -200,6 +201,9 @@ func TestPlanLatencyThatMissesReportsTheFewestAmongEquals(t *testing.T) {
 	}
 	if p := plans[0]; p.Meets || p.Consumers != 0 || p.Achieved != 20 || p.Utilisation != 40.0/(2*1000) {
 		t.Errorf("%+v; want no count meeting it, 20 rounds reached, at two consumers' utilisation 0.02", p)
+	}
+	if want := []konvoy.LatencyPoint{{Consumers: 1, Rounds: 40}, {Consumers: 2, Rounds: 20}, {Consumers: 3, Rounds: 20}}; !slices.Equal(plans[0].Curve, want) {
+		t.Errorf("curve %v; want %v, by consumers", plans[0].Curve, want)
 	}
 }
 
