@@ -1,6 +1,9 @@
 package konvoy
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // internedEvent is an event as a run consumes it: its key and line as dense
 // indices, numbered in order of first appearance in the stream, beside the
@@ -48,12 +51,7 @@ func newInputs(layouts []Layout) (*inputs, []int) {
 		if l.lanes == lineLanes && in.lines == nil {
 			in.lines = make(map[string]int)
 		}
-		for j, t := range in.tables {
-			if t.layout.Equal(l) {
-				at[i] = j
-			}
-		}
-		if at[i] < 0 {
+		if at[i] = slices.IndexFunc(in.tables, func(t *laneTable) bool { return t.layout.Equal(l) }); at[i] < 0 {
 			at[i] = len(in.tables)
 			in.tables = append(in.tables, newLaneTable(l))
 		}

@@ -5,8 +5,8 @@ import (
 	"math/bits"
 )
 
-// keyTable holds the keys' names and highest steps, numbered in order of first appearance,
-// and finds a key's by its name: an open-addressing hash table with linear
+// keyTable holds the keys' names and highest steps, numbered in order of
+// first appearance, and finds a key's by its name: an open-addressing hash table with linear
 // probing whose slots hold the top 32 bits of the key's hash and the index,
 // 8 bytes each and free of pointers. It does the one lookup per event that
 // the simulator cannot avoid, and does it faster than a map[string]int on
@@ -82,8 +82,8 @@ func (t *keyTable) index(key string) (i int, added bool) {
 	}
 }
 
-// at returns the state of the key with index i, valid until the next key
-// is added.
+// at returns the name and highest step of the key with index i, valid
+// until the next key is added.
 func (t *keyTable) at(i int) *keyName { return t.keys.at(i) }
 
 // len returns the number of keys.

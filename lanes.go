@@ -67,7 +67,7 @@ func newLaneTable(l Layout) *laneTable {
 // lanes, its partition's lane, made then; a key lane and a line lane are
 // found by index, without a lookup, a recorded partition's lane by its
 // number, and a LaneFunc lane by its name.
-func (t *laneTable) lane(in *inputs, e *Event, ie *internedEvent, added bool) int {
+func (t *laneTable) lane(e *Event, ie *internedEvent, added bool) int {
 	if ie.key < 0 {
 		return -1
 	}

@@ -176,13 +176,17 @@ func mean(sumHi, sumLo uint64, n int) float64 {
 	return m
 }
 
-// rank returns the nearest-rank percentile of n values at bp basis points
-// (hundredths of a percent, 10000 for the largest value): the bucket in
-// which the cumulative count first reaches ⌈n·bp/10000⌉, computed in
-// integers that cannot overflow, read as its largest value capped at top,
-// the largest value counted. It is the one place a percentile is read.
+// nearestRank returns how many of n values the nearest-rank percentile at
+// bp basis points (hundredths of a percent, 10000 for the largest value)
+// covers: ⌈n·bp/10000⌉, computed in integers that cannot overflow.
+func nearestRank(n, bp int) int { return n/10000*bp + (n%10000*bp+9999)/10000 }
+
+// rank returns the nearest-rank percentile of n values at bp basis points:
+// the bucket in which the cumulative count first reaches nearestRank(n,
+// bp), read as its largest value capped at top, the largest value counted.
+// It is the one place a percentile is read.
 func (h *histogram) rank(n, bp, top int) int {
-	need := n/10000*bp + (n%10000*bp+9999)/10000
+	need := nearestRank(n, bp)
 	seen, at := 0, top
 	for b := range h.buckets {
 		seen += b.count

@@ -167,7 +167,8 @@ func (l Layout) pinsKeys() bool { return l.lanes == keyLanes || l.lanes == parti
 // hold more events in memory at once than it has consumers, a backlog that
 // grows while consumers fall behind: under [LaneAware], a layout with lanes,
 // whose events wait for their lane; under [Static], a layout whose lanes do
-// not pin each key to one lane ([LineConvoy], a [NewLayout] with lanes),
+// not pin each key to one lane ([LineConvoy], [Recorded], a [NewLayout]
+// with lanes),
 // whose events wait to be applied; and the [Resequencer] under every policy,
 // whose events wait for their gaps. [WithMaxBacklog] limits it.
 func (l Layout) HoldsBacklog(p Policy) bool {

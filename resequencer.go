@@ -1,7 +1,5 @@
 package konvoy
 
-import "math"
-
 // heldEvent is an event the resequencer holds until its key's gap fills.
 type heldEvent struct {
 	step   int
@@ -200,7 +198,7 @@ func (s *Simulator) expire(now int) {
 		if !ok || r.finish >= now-t {
 			return
 		}
-		s.force(r, r.finish+min(t, math.MaxInt-r.finish))
+		s.force(r, satAdd(r.finish, t))
 	}
 }
 

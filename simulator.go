@@ -69,7 +69,8 @@ type Simulator struct {
 
 // dispatcher is a dispatch policy with its own state: how consumers take
 // events, and when the events they took are applied. The Simulator checks
-// each event, finds its key and lane, and keeps what every policy shares
+// each event, its inputs number its key and find its lane (once for all the
+// runs of a sweep), and it keeps what every policy shares
 // (the consumers' queue, the lanes, the apply rule, the measures); its
 // dispatcher decides the rest, calling started when an event starts and
 // apply when it may be applied. NewSimulator picks the one dispatcher a run
@@ -177,7 +178,7 @@ func (s *Simulator) add(e *Event) error {
 	added := s.in.intern(e, &ie)
 	ln := -1
 	if s.table != nil {
-		ln = s.table.lane(s.in, e, &ie, added)
+		ln = s.table.lane(e, &ie, added)
 	}
 	return s.take(e, &ie, ln)
 }

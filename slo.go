@@ -291,7 +291,7 @@ func (p *planStream) fewest(bp int, slo SLO) int {
 	if p.n == 0 {
 		return 1
 	}
-	need := p.n/10000*bp + (p.n%10000*bp+9999)/10000
+	need := nearestRank(p.n, bp)
 	work := 0 // a lower bound on the work of the need shortest events
 	for b := range p.durations.buckets {
 		take := min(b.count, need)

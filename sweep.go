@@ -472,7 +472,7 @@ func (p *sweepPass) intern(b *sweepEvents, e *Event) {
 		ie := internedEvent{valid: gr.in.valid(e)}
 		added := gr.in.intern(e, &ie)
 		for _, t := range gr.in.tables {
-			bg.lanes = append(bg.lanes, int32(t.lane(gr.in, e, &ie, added)))
+			bg.lanes = append(bg.lanes, int32(t.lane(e, &ie, added)))
 		}
 		bg.at = append(bg.at, at)
 		bg.events = append(bg.events, ie)

@@ -263,6 +263,9 @@ func TestSweepChecksEventsAsSimulateDoes(t *testing.T) {
 					want, at = err, ev.Index
 				}
 			}
+			if want == nil && len(configs) > 1 {
+				t.Fatalf("%+v: Simulate takes it under every run; want it refused", bad)
+			}
 			if _, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs); fmt.Sprint(err) != fmt.Sprint(want) {
 				t.Errorf("%+v, %d runs from %v: sweep's error %v; want %v", bad, len(configs), configs[0].Layout, err, want)
 			}

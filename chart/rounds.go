@@ -228,7 +228,7 @@ func roundsDesc(work int, series []RoundsSeries) string {
 	b.WriteString("Rounds (up) against consumers (across), one line per layout:")
 	for i, s := range series {
 		last := len(s.Rounds) - 1
-		fmt.Fprintf(&b, " %s from %d rounds at %d consumer%s to %d at %d", s.Layout, s.Rounds[0], s.Consumers[0], map[bool]string{true: "s"}[s.Consumers[0] != 1],
+		fmt.Fprintf(&b, " %s from %d rounds at %s to %d at %d", s.Layout, s.Rounds[0], plural(s.Consumers[0], "consumer", "consumers"),
 			s.Rounds[last], s.Consumers[last])
 		if s.HeaviestLane > 0 {
 			fmt.Fprintf(&b, ", its heaviest lane %d rounds (dashed)", s.HeaviestLane)

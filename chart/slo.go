@@ -83,7 +83,7 @@ func sloDesc(p *SLOPicture) string {
 	fmt.Fprintf(&b, "%s in rounds (up) against consumers (across), one line per layout:", konvoy.PercentileName(p.Percentile))
 	for i, s := range p.Series {
 		last := len(s.Rounds) - 1
-		fmt.Fprintf(&b, " %s from %d rounds at %d consumer%s to %d at %d", s.Layout, s.Rounds[0], s.Consumers[0], map[bool]string{true: "s"}[s.Consumers[0] != 1],
+		fmt.Fprintf(&b, " %s from %d rounds at %s to %d at %d", s.Layout, s.Rounds[0], plural(s.Consumers[0], "consumer", "consumers"),
 			s.Rounds[last], s.Consumers[last])
 		if j := slices.IndexFunc(s.Rounds, func(r int) bool { return r <= p.Target }); j >= 0 {
 			fmt.Fprintf(&b, ", first within the target at %d", s.Consumers[j])

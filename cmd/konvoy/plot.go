@@ -90,8 +90,9 @@ func plotCounts(opt options) []int {
 func lessonPictures(opt options) (pictures, error) {
 	events := lesson.Events()
 	consumers, policy := opt.consumers[0], opt.policies[0]
+	dispatch := report.Dispatch(policy, opt.assignor, konvoy.WithResequencer(opt.reseq))
 	var pics pictures
-	work, series, err := chart.SimulateRounds(events, lessonPlotLayouts, lessonPlotCounts, report.Dispatch(policy, opt.assignor)...)
+	work, series, err := chart.SimulateRounds(events, lessonPlotLayouts, lessonPlotCounts, dispatch...)
 	if err != nil {
 		return pics, err
 	}
@@ -100,7 +101,7 @@ func lessonPictures(opt options) (pictures, error) {
 	}); err != nil {
 		return pics, err
 	}
-	err = pics.schedulesAndLatency(opt.plotFormats, events, lessonPlotLayouts, []konvoy.Layout{konvoy.Convoy}, consumers, policy, opt.assignor,
+	err = pics.schedulesAndLatency(opt.plotFormats, events, lessonPlotLayouts, []konvoy.Layout{konvoy.Convoy}, consumers, dispatch,
 		func(l konvoy.Layout) string {
 			return fmt.Sprintf("The lesson under %s, %d consumers%s", l, consumers, dispatchNote(policy))
 		})
@@ -126,7 +127,8 @@ func tracePictures(t *trace) (pictures, error) {
 		return pics, nil
 	}
 	consumers, policy := t.opt.consumers[0], t.opt.policies[0]
-	err := pics.schedulesAndLatency(t.opt.plotFormats, t.sample, t.opt.layouts, t.opt.layouts, consumers, policy, t.opt.assignor,
+	dispatch := report.Dispatch(policy, t.opt.assignor, konvoy.WithResequencer(t.opt.reseq))
+	err := pics.schedulesAndLatency(t.opt.plotFormats, t.sample, t.opt.layouts, t.opt.layouts, consumers, dispatch,
 		func(l konvoy.Layout) string {
 			return fmt.Sprintf("%s under %s, %d consumers%s", filepath.Base(t.Name), l, consumers, dispatchNote(policy))
 		})
@@ -134,12 +136,12 @@ func tracePictures(t *trace) (pictures, error) {
 }
 
 // schedulesAndLatency runs events under each of layouts at consumers,
-// keeping their schedules, and draws the schedule of each layout in drawn,
+// dispatched as the report's runs are (dispatch), keeping their schedules, and draws the schedule of each layout in drawn,
 // under the title title gives it, and the latencies of all.
 // Beyond maxPlotConsumers consumers it draws no schedule, and notes that.
 func (p *pictures) schedulesAndLatency(formats []chart.Format, events []konvoy.Event, layouts, drawn []konvoy.Layout,
-	consumers int, policy konvoy.Policy, assignor konvoy.Assignor, title func(konvoy.Layout) string) error {
-	latency, err := chart.SimulateLatency(events, layouts, consumers, report.Dispatch(policy, assignor)...)
+	consumers int, dispatch []konvoy.Option, title func(konvoy.Layout) string) error {
+	latency, err := chart.SimulateLatency(events, layouts, consumers, dispatch...)
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	cfg := serveConfig(events, int64(maxUpload))
 	c.Visit(func(f *flag.Flag) {
-		if slices.Contains(traceFlagNames, f.Name) {
+		if slices.Contains(serve.TraceFlags, f.Name) {
 			cfg.EventsArgs = append(cfg.EventsArgs, "-"+f.Name+"="+f.Value.String())
 		}
 	})

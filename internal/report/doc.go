@@ -1,7 +1,7 @@
 // Package report renders konvoy's reports as text, CSV and JSON, from the
 // library's values, for the konvoy command and any other client of the same
-// reports (such as a web page): it parses no flags, opens no files and
-// never exits.
+// reports (such as a web page): it opens no files and never exits, and the
+// only flags it defines are -slo's ([SLOFlags]), read by [ParseSLO].
 //
 // Each report has an entry point of its own:
 //

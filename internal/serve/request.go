@@ -40,8 +40,8 @@ type request struct {
 	trace string     // the upload's key, or ""
 }
 
-// errorf is an answer other than 200 OK, with the message the page or the
-// API shows.
+// httpError is an answer other than 200 OK, with the message the page or
+// the API shows.
 type httpError struct {
 	status int
 	msg    string
@@ -49,11 +49,14 @@ type httpError struct {
 
 func (e *httpError) Error() string { return e.msg }
 
+// errorf returns the httpError of status with the message format makes.
 func errorf(status int, format string, args ...any) error {
 	return &httpError{status, fmt.Sprintf(format, args...)}
 }
 
-// status is err's HTTP status: a usage error's 400, a trace's 422.
+// status is err's HTTP status: an httpError's own (a usage error's 400
+// among them), 503 when a request's runs ran out of time, and 422 for any
+// other, a trace's.
 func status(err error) int {
 	var he *httpError
 	switch {
