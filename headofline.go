@@ -38,7 +38,7 @@ type running struct {
 // consumers, plus O(1) amortised for each event applied. Dispatching and
 // applying are one call from Add: the policy's whole work per event sits
 // behind the one dynamic call.
-func (h *headOfLine) add(e internedEvent, ln int) {
+func (h *headOfLine) add(e task, ln int) {
 	s := h.s
 	c := s.consumers.next()
 	start := max(c.free, e.arrival)

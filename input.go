@@ -10,10 +10,16 @@ import (
 // numbers the model reads. A stream is interned once per pass (see
 // [inputs]), however many runs take it.
 type internedEvent struct {
+	task
+	line  int  // -1: Line is "", or no layout of the pass reads lines
+	valid bool // passes the checks that depend on the stream alone (see inputs.valid)
+}
+
+// task is what dispatching an event reads of it: four words, which the
+// compiler keeps in registers from the Simulator to its dispatcher.
+type task struct {
 	key                     int // -1: Key is "", or new when the key table is full
-	line                    int // -1: Line is "", or no layout of the pass reads lines
 	step, duration, arrival int
-	valid                   bool // passes the checks that depend on the stream alone (see inputs.valid)
 }
 
 // inputs is what depends on a stream alone, not on how it is dispatched:

@@ -172,7 +172,7 @@ func (l Layout) pinsKeys() bool { return l.lanes == keyLanes || l.lanes == parti
 // whose events wait to be applied; and the [Resequencer] under every policy,
 // whose events wait for their gaps. [WithMaxBacklog] limits it.
 func (l Layout) HoldsBacklog(p Policy) bool {
-	return l.handler == resequence || newDispatcher(nil, options{policy: p}).holdsBacklog(l)
+	return l.handler == resequence || newDispatcher(nil, l, 0, options{policy: p}).holdsBacklog(l)
 }
 
 // Partitions returns the number of partitions of a [Partitioned] or

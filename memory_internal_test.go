@@ -69,7 +69,7 @@ func TestSweepPassTakesTheRunsThatFit(t *testing.T) {
 	configs := []Config{{Layout: Free, Consumers: 1}, {Layout: Convoy, Consumers: 1}, {Layout: Free, Consumers: 2}}
 	free := sweepRun{sim: &Simulator{layout: Free, consumers: consumerQueue{n: 1}}}
 	budget := batchBytes + keysBytes + keys*keyBytes + 2*free.bytes(keys, 0, keys) + 1024 // and a consumer
-	p := newSweepPass(configs, []int{0, 1, 2}, budget, seen)
+	p := newSweepPass(configs, []int{0, 1, 2}, sweepOptions{maxMemory: budget}, seen)
 	defer p.wait()
 	if p.active != 2 || p.runs[0].config != 0 || p.runs[1].config != 2 {
 		t.Fatalf("the pass takes %d runs, first %d; want the two free runs, 0 and 2", p.active, p.runs[0].config)
@@ -79,5 +79,42 @@ func TestSweepPassTakesTheRunsThatFit(t *testing.T) {
 	}
 	if n := len(p.groups[0].in.tables); n != 0 {
 		t.Errorf("the pass makes %d lane tables; want none", n)
+	}
+}
+
+// A first pass told how many events the stream holds stops, early on, the
+// runs that will not fit by its end at the rate its keys grow, rather than
+// running them partway: over a stream of a new key an event, three convoy
+// runs fit in the memory for the first quarter of it, one by the end, and
+// the pass told so keeps one run after that quarter, the pass not told
+// keeps three. Both give the same results (TestSweepEqualsRunsOneByOne).
+func TestFirstPassStopsEarlyTheRunsThatWillNotFit(t *testing.T) {
+	const n = 20 * sweepBatch
+	events := make([]Event, n)
+	for i := range events {
+		events[i] = Event{Key: fmt.Sprint("k", i), Step: 1, Duration: 1, Arrival: i}
+	}
+	configs := []Config{{Layout: Convoy, Consumers: 1}, {Layout: Convoy, Consumers: 1}, {Layout: Convoy, Consumers: 1}}
+	one := &sweepRun{sim: &Simulator{layout: Convoy, consumers: consumerQueue{n: 1}}}
+	end := sweepSizes{keys: [2]int{n, 0}, events: n, layouts: []Layout{Convoy}, lanes: []int{n}}
+	tables := [2][]Layout{{Convoy}}
+	budget := planned(&end, []*sweepRun{one}, [2]bool{true}, tables) + 1
+	quarter := sweepSizes{keys: [2]int{n / 4, 0}, events: n / 4, layouts: []Layout{Convoy}, lanes: []int{n / 4}}
+	if planned(&quarter, []*sweepRun{one, one, one}, [2]bool{true}, tables) > budget {
+		t.Fatal("three runs do not fit in the first quarter: the test's budget is wrong")
+	}
+	for _, c := range []struct {
+		expected, active int
+	}{{0, 3}, {n, 1}} {
+		p := newSweepPass(configs, []int{0, 1, 2}, sweepOptions{maxMemory: budget, expected: c.expected}, sweepSizes{})
+		if err := p.feed(context.Background(), Values(events), n/4); err != nil {
+			t.Fatal(err)
+		}
+		if e := p.wait(); e != nil {
+			t.Fatal(e.err)
+		}
+		if p.active != c.active {
+			t.Errorf("told the stream holds %d events, the first pass keeps %d runs a quarter in; want %d", c.expected, p.active, c.active)
+		}
 	}
 }

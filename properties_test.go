@@ -38,6 +38,7 @@
 //	TestStaticNeverBeatsItsHeaviestConsumer        no run beats the busiest static consumer
 //	TestOneConsumerRunsBackToBackUnderEveryPolicy  one consumer: Rounds = Work, every policy
 //	TestScheduleAccountsForEveryEvent              the schedule adds up to the Result
+//	TestPoliciesWithoutLanesRunAlike               no lanes: every policy's Result is head-of-line's
 //
 // The planner (this file):
 //
@@ -849,6 +850,48 @@ func TestScheduleAccountsForEveryEvent(t *testing.T) {
 	})
 }
 
+// Without lanes, the three policies run alike: each gives every event, in
+// input order, to a consumer free by the time it can start, when it has
+// arrived and the earliest consumer is free, so the starts, finishes and
+// applies agree, and only the consumer that takes an event and the backlog
+// counted can differ. NewSimulator so gives a run without lanes, a
+// schedule or a backlog limit the head-of-line dispatcher: its Result must
+// be that of the policy's own, which a schedule asks for. And the policy's
+// own holds at most twice its consumers but for the resequencer's events,
+// which is why a limit of twice the consumers gets head-of-line's too:
+// such a limit is never reached, and the Result is the same.
+func TestPoliciesWithoutLanesRunAlike(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := arriving.Draw(t, "events")
+		c := consumersGen.Draw(t, "consumers")
+		for _, l := range []konvoy.Layout{konvoy.Free, konvoy.VersionStamp, konvoy.Resequencer} {
+			for _, p := range konvoy.Policies() {
+				own, err := konvoy.Simulate(events, l, c, konvoy.WithPolicy(p), konvoy.WithSchedule(len(events)+1))
+				if err != nil {
+					t.Fatal(err)
+				}
+				own.Schedule = nil
+				limits := []konvoy.Option{konvoy.WithMaxBacklog(0)}
+				if !l.Equal(konvoy.Resequencer) {
+					limits = append(limits, konvoy.WithMaxBacklog(2*c))
+					if _, err := konvoy.Simulate(events, l, c, konvoy.WithPolicy(p), konvoy.WithSchedule(len(events)+1), konvoy.WithMaxBacklog(2*c)); err != nil {
+						t.Fatalf("%s, %s, %d consumers, its own dispatcher: %v", l, p, c, err)
+					}
+				}
+				for i, limit := range limits {
+					got, err := konvoy.Simulate(events, l, c, konvoy.WithPolicy(p), limit)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if d := gocmp.Diff(own, got, withinPrecision); d != "" {
+						t.Fatalf("%s, %s, %d consumers, limit %d (-own dispatcher +head-of-line's):\n%s", l, p, c, i, d)
+					}
+				}
+			}
+		}
+	})
+}
+
 // The planner: the count it answers and the ceiling it reports.
 
 // The planner's answer is the smallest consumer count whose run fits the
@@ -1048,7 +1091,8 @@ func percentileOf(slots []konvoy.Slot, slo konvoy.SLO) int {
 // A sweep's results are those of the same configurations run one by one:
 // each run is its own Simulator, fed every event in input order, whichever
 // worker feeds it, however the batches fall and however many passes a
-// memory budget splits the runs into; the runs of a pass share the
+// memory budget, and the stream's length the sweep is told, split the runs
+// into; the runs of a pass share the
 // stream's interned keys and lanes, which depend on the events alone.
 func TestSweepEqualsRunsOneByOne(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -1065,7 +1109,11 @@ func TestSweepEqualsRunsOneByOne(t *testing.T) {
 		// (beside the sweep's own 1.75 MiB, a run takes 64 KiB, 320 KiB
 		// under lane-aware dispatch).
 		budget := rapid.SampledFrom([]int{konvoy.DefaultMaxMemory, 4 << 20, 2_300_000, 2_200_000}).Draw(t, "budget")
-		got, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs, konvoy.WithMaxMemory(budget))
+		// The stream's length as the sweep is told it: unknown, right, or
+		// wrong either way, which changes only when runs stop for a later
+		// pass.
+		expected := rapid.SampledFrom([]int{0, len(events), len(events)/3 + 1, 10*len(events) + 5}).Draw(t, "expected")
+		got, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs, konvoy.WithMaxMemory(budget), konvoy.WithExpectedEvents(expected))
 		if err != nil {
 			t.Fatal(err)
 		}

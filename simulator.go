@@ -74,14 +74,13 @@ type Simulator struct {
 // (the consumers' queue, the lanes, the apply rule, the measures); its
 // dispatcher decides the rest, calling started when an event starts and
 // apply when it may be applied. NewSimulator picks the one dispatcher a run
-// has, so nothing else asks which policy runs.
+// has (see newDispatcher), so nothing else asks which policy runs.
 type dispatcher interface {
 	// add dispatches event e, the next in input order (input index
-	// Simulator.events), interned, of lane ln (-1: none), and applies
-	// every event that no event yet to come can finish before. e comes by
-	// value, in registers, and only its key index, step, duration and
-	// arrival are read.
-	add(e internedEvent, ln int)
+	// Simulator.events), of lane ln (-1: none), and applies every event
+	// that no event yet to come can finish before. e comes by value, in
+	// registers.
+	add(e task, ln int)
 	// finish dispatches every event still held and applies every one
 	// still waiting, at the end of a run.
 	finish()
@@ -95,18 +94,39 @@ type dispatcher interface {
 	holdsBacklog(l Layout) bool
 }
 
-// newDispatcher returns the dispatcher of the policy o sets, for s: the one
-// place that asks which policy runs.
-func newDispatcher(s *Simulator, o options) dispatcher {
-	switch {
+// newDispatcher returns the dispatcher of the policy o sets, for s, of
+// layout l on c consumers (see dispatchedAs): the one place that asks
+// which policy runs.
+func newDispatcher(s *Simulator, l Layout, c int, o options) dispatcher {
+	switch p := dispatchedAs(l, c, o); {
 	case o.consumerPerEvent:
 		return &unlimited{s: s, last: -1}
-	case o.policy == LaneAware:
+	case p == LaneAware:
 		return &laneAware{s: s}
-	case o.policy == Static:
+	case p == Static:
 		return &static{s: s}
 	}
 	return &headOfLine{s: s}
+}
+
+// dispatchedAs returns the policy whose dispatcher runs layout l on c
+// consumers under options o: o's policy, or HeadOfLine for a run without
+// lanes whose policy makes no difference.
+//
+// Without lanes the three policies run alike: each gives every event, in
+// input order, to a consumer free by the time it can start, so the starts,
+// finishes and applies agree (TestPoliciesWithoutLanesRunAlike). Only what
+// no Result shows differs: which consumer takes an event, and the backlog
+// counted, at most the consumers taken (twice that under Static) and the
+// resequencer's held events. So a run without lanes whose schedule names
+// no consumers, and whose backlog limit, if any, is twice its consumers or
+// more and holds no resequencer, gets the head-of-line dispatcher, the
+// cheapest.
+func dispatchedAs(l Layout, c int, o options) Policy {
+	if l.lanes == noLanes && o.scheduleLimit == 0 && (o.maxBacklog == 0 || l.handler != resequence && o.maxBacklog/2 >= c) {
+		return HeadOfLine
+	}
+	return o.policy
 }
 
 // MaxConsumers is the most consumers a run can have.
@@ -130,7 +150,7 @@ func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, err
 	in, at := newInputs([]Layout{layout})
 	s.use(in, at[0])
 	s.consumers = newConsumerQueue(consumers)
-	s.dispatch = newDispatcher(s, s.opts)
+	s.dispatch = newDispatcher(s, layout, consumers, s.opts)
 	if s.opts.scheduleLimit > 0 {
 		s.schedule = make([]Slot, 0, min(s.opts.scheduleLimit, 1024))
 	}
@@ -221,10 +241,10 @@ func (s *Simulator) take(e *Event, ie *internedEvent, ln int) error {
 	if ln >= s.lanes.len() {
 		s.lane(ln)
 	}
-	s.dispatch.add(*ie, ln)
+	s.dispatch.add(ie.task, ln)
 	s.events++
-	s.work += e.Duration
-	s.lastArrival = e.Arrival
+	s.work += ie.duration
+	s.lastArrival = ie.arrival
 	if s.opts.maxBacklog > 0 && s.backlog() > s.opts.maxBacklog {
 		s.err = eventError(s.events-1, e.Key, "", 0, s.backlogHeld(), ErrBacklog)
 		return s.err
@@ -236,7 +256,7 @@ func (s *Simulator) take(e *Event, ie *internedEvent, ln int) error {
 // ln, taken by consumer id at taken, starts at start: it takes the lane
 // until it finishes, and its latencies, lane load and schedule slot are
 // counted. A history-only record is done there and then.
-func (s *Simulator) started(e *internedEvent, i, ln, id, taken, start int) {
+func (s *Simulator) started(e *task, i, ln, id, taken, start int) {
 	finish := start + e.duration
 	wait := start - e.arrival
 	if !s.waits.addNear(wait) { // add, with its fast path inlined

@@ -173,7 +173,7 @@ func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyCo
 		floors[i] = Config{Layout: l, Consumers: 1, Options: append(opts[:len(opts):len(opts)], withConsumerPerEvent())}
 	}
 	at := make([]int, len(floors))
-	results, err := sweep(context.Background(), src.events(), floors, DefaultMaxMemory, at)
+	results, err := sweep(context.Background(), src.events(), floors, sweepOptions{maxMemory: DefaultMaxMemory}, at)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +225,7 @@ func search(src *planStream, layouts []Layout, searches []*latencySearch, opts [
 			return nil
 		}
 		at := make([]int, len(configs))
-		results, err := sweep(context.Background(), src.events(), configs, DefaultMaxMemory, at)
+		results, err := sweep(context.Background(), src.events(), configs, sweepOptions{maxMemory: DefaultMaxMemory}, at)
 		if err != nil {
 			return err
 		}

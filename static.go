@@ -43,7 +43,7 @@ type owner struct {
 // next event could start, the earliest free time or e's arrival,
 // whichever is later. It takes O(log c) time for c consumers, plus
 // O(log c) for each event applied.
-func (st *static) add(e internedEvent, ln int) {
+func (st *static) add(e task, ln int) {
 	k := e.key
 	s := st.s
 	c := s.consumers.next()

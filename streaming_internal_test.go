@@ -49,9 +49,12 @@ func TestEventsAreAppliedAsSoonAsTheyAreSafe(t *testing.T) {
 				switch d := d.(type) {
 				case *laneAware:
 					bound = d.now
-					for _, p := range d.pending {
-						waiting = append(waiting, p.val)
+					for id, r := range d.runs {
+						if f := s.consumers.freeAt(id); f != math.MaxInt {
+							waiting = append(waiting, finished{finish: f, index: r.index})
+						}
 					}
+					waiting = append(waiting, d.done...)
 				case *static:
 					bound = max(s.consumers.earliest(), e.Arrival)
 					for id, q := range d.owned.queue {

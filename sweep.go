@@ -47,6 +47,7 @@ type SweepOption func(*sweepOptions)
 
 type sweepOptions struct {
 	maxMemory int
+	expected  int // events the stream holds, about; 0: unknown
 }
 
 // WithMaxMemory sets the memory a [Sweep] may plan for, in bytes; the
@@ -57,6 +58,18 @@ func WithMaxMemory(bytes int) SweepOption {
 		panic(fmt.Sprintf("konvoy: WithMaxMemory(%d): want at least 1 byte", bytes))
 	}
 	return func(o *sweepOptions) { o.maxMemory = bytes }
+}
+
+// WithExpectedEvents tells a [Sweep] that its stream holds about n events,
+// as a caller that can count a file's lines knows. A first pass that
+// cannot hold every run then stops, from early on, the runs that would not
+// fit by the stream's end, at the rate the pass's keys and lanes grow,
+// instead of running them partway and stopping them as the memory fills;
+// the next pass runs them from the start either way. A wrong n costs
+// passes or time, never a different result, and n ≤ 0 means unknown, the
+// default. A single run left is stopped only by the memory it does take.
+func WithExpectedEvents(n int) SweepOption {
+	return func(o *sweepOptions) { o.expected = n }
 }
 
 // Sweep runs every configuration over events and returns their results in
@@ -76,7 +89,9 @@ func WithMaxMemory(bytes int) SweepOption {
 // a lane (40 under [LaneAware]), with 64 KiB a run besides (320 KiB under
 // LaneAware) and 144 bytes for each consumer that takes an event. When the runs would not
 // fit at once, the runs at the end of configs give way and run in later
-// passes, each pass reading the stream again: a later pass, which knows
+// passes, each pass reading the stream again (a first pass told the
+// stream's length by [WithExpectedEvents] stops early those that will not
+// fit by its end, rather than running them partway): a later pass, which knows
 // the stream's keys and lanes from the first, takes in order every run
 // left that fits beside those before it, and keeps lanes only for their
 // layouts. events must then yield the same events each time it is ranged
@@ -103,12 +118,12 @@ func Sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config
 		}
 		opt(&o)
 	}
-	return sweep(ctx, events, configs, o.maxMemory, nil)
+	return sweep(ctx, events, configs, o, nil)
 }
 
 // sweep is Sweep, which also puts each run's percentile, as withPercentile
 // asks for it, in at unless at is nil.
-func sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config, maxMemory int, at []int) ([]Result, error) {
+func sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config, o sweepOptions, at []int) ([]Result, error) {
 	if len(configs) == 0 {
 		return nil, nil
 	}
@@ -117,12 +132,12 @@ func sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config
 			return nil, err
 		}
 	}
-	return sweepPasses(ctx, events, configs, maxMemory, at)
+	return sweepPasses(ctx, events, configs, o, at)
 }
 
 // sweepPasses runs the configurations, valid all, in as many passes over
-// events as maxMemory needs; see sweep.
-func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []Config, maxMemory int, at []int) ([]Result, error) {
+// events as o's memory needs; see sweep.
+func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []Config, o sweepOptions, at []int) ([]Result, error) {
 	results := make([]Result, len(configs))
 	todo := make([]int, len(configs))
 	for i := range todo {
@@ -133,7 +148,7 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 	limit := math.MaxInt // the events a pass need read: after an error, those up to it
 	var seen sweepSizes
 	for len(todo) > 0 {
-		p := newSweepPass(configs, todo, maxMemory, seen)
+		p := newSweepPass(configs, todo, o, seen)
 		err := p.feed(ctx, events, limit)
 		if e := p.wait(); ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -188,10 +203,10 @@ type sweepRun struct {
 // and events events, which bound the consumers that take one.
 func (r *sweepRun) bytes(keys, lanes, events int) int {
 	perLane, fixed := laneRunBytes, runBytes
-	switch o := r.sim.opts; {
-	case o.policy == LaneAware:
+	switch o, p := r.sim.opts, dispatchedAs(r.sim.layout, r.sim.consumers.n, r.sim.opts); {
+	case p == LaneAware:
 		perLane, fixed = perLane+queueBytes, fixed+laneAwareBytes
-	case o.policy == Static && r.sim.layout.partitions > 0 && o.assignor != FirstSeenAssignor:
+	case p == Static && r.sim.layout.partitions > 0 && o.assignor != FirstSeenAssignor:
 		perLane += ownerBytes
 	}
 	perKey := stateBytes
@@ -297,7 +312,9 @@ type sweepPass struct {
 	groups    [2]sweepGroup
 	active    int // runs 0 … active−1 go on; the others wait for the next pass
 	maxMemory int
-	read      int // events read, errors aside
+	expected  int       // events the stream holds, about; 0: unknown
+	trend     sizeTrend // how the sizes of a first pass grow
+	read      int       // events read, errors aside
 	memErr    *sweepError
 	seen      sweepSizes // the keys and lanes a pass before this one read
 	workers   []chan *sweepEvents
@@ -312,8 +329,8 @@ type sweepPass struct {
 // passes read; when they read the whole stream, the pass takes only the
 // runs that fit (see fit), and the others wait for the next pass from the
 // start.
-func newSweepPass(configs []Config, todo []int, maxMemory int, seen sweepSizes) *sweepPass {
-	p := &sweepPass{maxMemory: maxMemory, seen: seen, free: make(chan *sweepEvents, sweepBatches)}
+func newSweepPass(configs []Config, todo []int, o sweepOptions, seen sweepSizes) *sweepPass {
+	p := &sweepPass{maxMemory: o.maxMemory, expected: o.expected, seen: seen, free: make(chan *sweepEvents, sweepBatches)}
 	for _, ci := range todo {
 		c := configs[ci]
 		s, _ := NewSimulator(c.Layout, c.Consumers, c.Options...) // checked by Sweep
@@ -550,6 +567,14 @@ func (p *sweepPass) plan(b *sweepEvents) {
 			}
 		}
 	}
+	if p.seen.events == 0 && p.expected > 0 {
+		p.trend.note(z)
+		if end, ok := p.trend.at(z, p.expected); ok {
+			for p.active > 1 && planned(&end, p.runs[:p.active], has, tables) > p.maxMemory {
+				p.active--
+			}
+		}
+	}
 	for p.active > 0 {
 		used := planned(&z, p.runs[:p.active], has, tables)
 		if used <= p.maxMemory {
@@ -562,6 +587,46 @@ func (p *sweepPass) plan(b *sweepEvents) {
 		}
 		p.active--
 	}
+}
+
+// sizeTrend is how the sizes of a first pass grow: its sizes at the last
+// point, recorded whenever the events read have doubled since the one
+// before, and at that one, between a quarter and a half of the events read
+// now, so that the rate of growth since then is a recent one, not the
+// start's.
+type sizeTrend struct {
+	before, last sweepSizes
+}
+
+// note records z, the sizes now, when the pass has read twice the events
+// of the last point.
+func (t *sizeTrend) note(z sweepSizes) {
+	if z.events >= 2*t.last.events && z.events > 0 {
+		t.before, t.last = t.last, z
+		t.last.layouts, t.last.lanes = slices.Clone(z.layouts), slices.Clone(z.lanes)
+	}
+}
+
+// at returns the sizes z, the sizes now, grow to by the time the pass has
+// read n events, at the rate they grew since the earlier point, and false
+// when n is not beyond the events read.
+func (t *sizeTrend) at(z sweepSizes, n int) (sweepSizes, bool) {
+	from := t.before
+	if z.events <= from.events || n <= z.events {
+		return z, false
+	}
+	scale := float64(n-z.events) / float64(z.events-from.events)
+	grow := func(now, then int) int {
+		return now + int(min(float64(now-then)*scale, 1<<40)) // a count beyond 2⁴⁰ is beyond any memory
+	}
+	end := sweepSizes{events: n, layouts: slices.Clone(z.layouts), lanes: slices.Clone(z.lanes)}
+	for g := range z.keys {
+		end.keys[g] = grow(z.keys[g], from.keys[g])
+	}
+	for i, l := range z.layouts {
+		end.lanes[i] = grow(z.lanes[i], from.lanesOf(l))
+	}
+	return end, true
 }
 
 // tooBig returns the error of the one run left in the pass, which needs

@@ -25,7 +25,7 @@ func withConsumerPerEvent() Option {
 // arrival: every later event starts no earlier, and one that finishes then
 // has a higher input index. It takes O(log n) time for n events not yet
 // applied, plus O(log n) for each event applied.
-func (u *unlimited) add(e internedEvent, ln int) {
+func (u *unlimited) add(e task, ln int) {
 	k := e.key
 	s := u.s
 	start := e.arrival

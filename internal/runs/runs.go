@@ -5,6 +5,7 @@
 package runs
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -71,8 +72,10 @@ func ErrNoEvents(name string) error {
 // Trace reads the trace that src opens, which konvoy.Sweep feeds to one
 // run per (layout, policy, consumers) triple, in memory that grows with the
 // trace's keys and lines, not its events, within o.MaxMemory: in one pass,
-// or in more when the runs do not fit at once. A bad event is an error
-// naming the trace's NAME:LINE. ctx stops the runs.
+// or in more when the runs do not fit at once, having counted the trace's
+// lines (pass 0) so that the first pass does not start runs it cannot
+// finish. A bad event is an error naming the trace's NAME:LINE. ctx stops
+// the runs.
 func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 	var err error
 	if o.Layouts, err = recordedLayouts(src, o); err != nil {
@@ -87,7 +90,11 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 	// nears it, so that its headroom is the last quarter, not as much
 	// again as the runs hold.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(maxMemory)))
-	t.Results, err = konvoy.Sweep(ctx, r.events, configs, konvoy.WithMaxMemory(max(1, maxMemory/4*3)))
+	opts := []konvoy.SweepOption{konvoy.WithMaxMemory(max(1, maxMemory/4*3))}
+	if len(configs) > 1 {
+		opts = append(opts, konvoy.WithExpectedEvents(countLines(src)))
+	}
+	t.Results, err = konvoy.Sweep(ctx, r.events, configs, opts...)
 	var ev *konvoy.EventError
 	switch {
 	case errors.As(err, &ev):
@@ -228,10 +235,35 @@ func (r *reader) add(e konvoy.Event, line int, parts bool) error {
 	return nil
 }
 
+// countLines returns the lines of the trace that src opens, at pass 0, as
+// many as its events or one more: what Sweep may expect when it plans its
+// first pass. It returns 0, unknown, when the trace cannot be read; a pass
+// of the runs then says why.
+func countLines(src Source) int {
+	f, closeTrace, err := src(0)
+	if err != nil {
+		return 0
+	}
+	defer closeTrace()
+	buf := make([]byte, 1<<16)
+	lines := 0
+	for {
+		n, err := f.Read(buf)
+		lines += bytes.Count(buf[:n], []byte{'\n'})
+		if err == io.EOF {
+			return lines + 1
+		}
+		if err != nil {
+			return 0
+		}
+	}
+}
+
 // recordedLayouts returns o's layouts with the layout recorded of as many
 // partitions as the trace's highest plus one, in place of
 // RecordedFromTrace, and, for o.All, at the end when the trace has
-// partitions: a pass over the trace, pass 0, made only then.
+// partitions: a pass over the trace, pass 0, made only then, and read past
+// its first event only when the trace has partitions.
 func recordedLayouts(src Source, o Options) ([]konvoy.Layout, error) {
 	i := slices.IndexFunc(o.Layouts, RecordedFromTrace.Equal)
 	if i < 0 && !o.All {
@@ -250,6 +282,9 @@ func recordedLayouts(src Source, o Options) ([]konvoy.Layout, error) {
 	for e, err := range dec.All() {
 		if err != nil {
 			return nil, err
+		}
+		if !dec.Partitions() {
+			break // known at the first event: the rest need not be read
 		}
 		most = max(most, e.Partition)
 	}

@@ -1,0 +1,35 @@
+package runs
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// countLines counts a trace's lines, one more than its line breaks, across
+// reads of any size, and says 0, unknown, when the trace cannot be opened
+// or read to its end.
+func TestCountLinesCountsEveryLineOrNone(t *testing.T) {
+	open := func(r io.Reader, err error) Source {
+		return func(int) (io.Reader, func(), error) { return r, func() {}, err }
+	}
+	long := strings.Repeat("k,l,1,1,0\n", 100_000)
+	for _, c := range []struct {
+		src  Source
+		want int
+	}{
+		{open(strings.NewReader(""), nil), 1},
+		{open(strings.NewReader("key\nA\nB"), nil), 3},
+		{open(iotest.OneByteReader(strings.NewReader("key\nA\nB\n")), nil), 4},
+		{open(bytes.NewReader([]byte(long)), nil), 100_001},
+		{open(nil, errors.New("no such file")), 0},
+		{open(iotest.TimeoutReader(strings.NewReader(long)), nil), 0},
+	} {
+		if got := countLines(c.src); got != c.want {
+			t.Errorf("countLines = %d; want %d", got, c.want)
+		}
+	}
+}
