@@ -37,7 +37,7 @@ func TestSweepPlansWhatItsKeysTake(t *testing.T) {
 	for li, l := range AllLayouts(64) {
 		lanes := map[laneKind]int{keyLanes: keys, lineLanes: lines, partitionLanes: 64}[l.lanes]
 		in, _ := newInputs([]Layout{l})
-		shared := batchBytes + keysBytes + keys*keyBytes
+		shared := batchBytes + spoolBytes + keysBytes + keys*keyBytes
 		if len(in.tables) > 0 {
 			shared += in.tables[0].bytes(keys, lanes)
 		}
@@ -68,8 +68,8 @@ func TestSweepPassTakesTheRunsThatFit(t *testing.T) {
 	seen := sweepSizes{keys: [2]int{keys, 0}, events: keys, layouts: []Layout{Convoy}, lanes: []int{keys}}
 	configs := []Config{{Layout: Free, Consumers: 1}, {Layout: Convoy, Consumers: 1}, {Layout: Free, Consumers: 2}}
 	free := sweepRun{sim: &Simulator{layout: Free, consumers: consumerQueue{n: 1}}}
-	budget := batchBytes + keysBytes + keys*keyBytes + 2*free.bytes(keys, 0, keys) + 1024 // and a consumer
-	p := newSweepPass(configs, []int{0, 1, 2}, sweepOptions{maxMemory: budget}, seen)
+	budget := batchBytes + spoolBytes + keysBytes + keys*keyBytes + 2*free.bytes(keys, 0, keys) + 1024 // and a consumer
+	p := newSweepPass(configs, []int{0, 1, 2}, sweepOptions{maxMemory: budget}, seen, nil)
 	defer p.wait()
 	if p.active != 2 || p.runs[0].config != 0 || p.runs[1].config != 2 {
 		t.Fatalf("the pass takes %d runs, first %d; want the two free runs, 0 and 2", p.active, p.runs[0].config)
@@ -106,7 +106,7 @@ func TestFirstPassStopsEarlyTheRunsThatWillNotFit(t *testing.T) {
 	for _, c := range []struct {
 		expected, active int
 	}{{0, 3}, {n, 1}} {
-		p := newSweepPass(configs, []int{0, 1, 2}, sweepOptions{maxMemory: budget, expected: c.expected}, sweepSizes{})
+		p := newSweepPass(configs, []int{0, 1, 2}, sweepOptions{maxMemory: budget, expected: c.expected}, sweepSizes{}, nil)
 		if err := p.feed(context.Background(), Values(events), n/4); err != nil {
 			t.Fatal(err)
 		}
@@ -115,6 +115,30 @@ func TestFirstPassStopsEarlyTheRunsThatWillNotFit(t *testing.T) {
 		}
 		if p.active != c.active {
 			t.Errorf("told the stream holds %d events, the first pass keeps %d runs a quarter in; want %d", c.expected, p.active, c.active)
+		}
+	}
+}
+
+// A pass after the first replays the first pass's spool only when its
+// first run fits beside the spool's keys and every lane table it keeps;
+// otherwise it reads the stream with inputs of its own, whose tables are
+// only its runs' layouts'.
+func TestAPassReplaysOnlyWhenTheSpoolLeavesRoom(t *testing.T) {
+	const keys = 100_000
+	in, _ := newInputs([]Layout{Convoy, LineConvoy})
+	sp := &sweepSpool{kept: true, groups: [2]sweepGroup{{in: in}}}
+	seen := sweepSizes{keys: [2]int{keys, 0}, events: keys, layouts: []Layout{Convoy, LineConvoy}, lanes: []int{keys, 100}}
+	free := &sweepRun{sim: &Simulator{layout: Free, consumers: consumerQueue{n: 1}}}
+	alone := planned(&seen, []*sweepRun{free}, [2]bool{true}, [2][]Layout{})
+	beside := planned(&seen, []*sweepRun{free}, [2]bool{true}, [2][]Layout{{Convoy, LineConvoy}})
+	for _, c := range []struct {
+		budget  int
+		replays bool
+	}{{beside, true}, {beside - 1, false}, {alone, false}} {
+		p := newSweepPass([]Config{{Layout: Free, Consumers: 1}}, []int{0}, sweepOptions{maxMemory: c.budget}, seen, sp)
+		p.wait()
+		if got := p.replays() != nil; got != c.replays || got != (p.groups[0].in == in) {
+			t.Errorf("budget %d: the pass replays the spool: %v, with its inputs: %v; want %v", c.budget, got, p.groups[0].in == in, c.replays)
 		}
 	}
 }

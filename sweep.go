@@ -87,17 +87,22 @@ func WithExpectedEvents(n int) SweepOption {
 // (16 a key more under layouts that do not give each key a lane), and what
 // each run takes for them, 4 bytes a key (8 under the resequencer) and 24
 // a lane (40 under [LaneAware]), with 64 KiB a run besides (320 KiB under
-// LaneAware) and 144 bytes for each consumer that takes an event. When the runs would not
-// fit at once, the runs at the end of configs give way and run in later
-// passes, each pass reading the stream again (a first pass told the
-// stream's length by [WithExpectedEvents] stops early those that will not
-// fit by its end, rather than running them partway): a later pass, which knows
-// the stream's keys and lanes from the first, takes in order every run
-// left that fits beside those before it, and keeps lanes only for their
-// layouts. events must then yield the same events each time it is ranged
-// over, as a stream of a slice ([Values]) or of a file read afresh does. The plan
-// leaves out what a run's backlog holds ([WithMaxBacklog] bounds that) and
-// the garbage collector's headroom.
+// LaneAware) and 144 bytes for each consumer that takes an event. When the
+// runs would not fit at once, the runs at the end of configs give way and
+// run in later passes (a first pass told the stream's length by
+// [WithExpectedEvents] stops early those that will not fit by its end,
+// rather than running them partway). The first pass of a sweep of more
+// than one configuration keeps the stream as it interned it, some 10 to 30
+// bytes an event in a temporary file (see [SpoolPattern]), which it
+// removes before it returns,
+// and the later passes replay it, with its keys and lanes, rather than
+// read the stream again: they take in order every run left that fits
+// beside them. Where no file can be written, or a pass's first run would
+// not fit beside them, the later passes read the stream again, keeping lanes only for
+// their runs' layouts; events must then yield the same events each time
+// it is ranged over, as a stream of a slice ([Values]) or of a file read
+// afresh does. The plan leaves out what a run's backlog holds
+// ([WithMaxBacklog] bounds that) and the garbage collector's headroom.
 //
 // Sweep returns the error of the first event, in input order, that a run
 // fails at, of the first such run in configs (an invalid configuration
@@ -147,9 +152,12 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 	var streamErr error
 	limit := math.MaxInt // the events a pass need read: after an error, those up to it
 	var seen sweepSizes
+	sp := newSweepSpool(len(configs)) // the first pass, which the later ones replay
+	defer sp.drop()
 	for len(todo) > 0 {
-		p := newSweepPass(configs, todo, o, seen)
-		err := p.feed(ctx, events, limit)
+		p := newSweepPass(configs, todo, o, seen, sp)
+		sp = sp.usedBy(p)
+		err := p.take(ctx, events, limit)
 		if e := p.wait(); ctx.Err() != nil {
 			return nil, ctx.Err()
 		} else if e != nil && e.before(first) {
@@ -164,6 +172,7 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 			}
 		}
 		todo, seen = p.deferred(), p.sizes()
+		sp = sp.after(p, len(todo) > 0 && first == nil && streamErr == nil)
 	}
 	if first != nil {
 		return nil, first.err
@@ -189,6 +198,7 @@ const (
 	consumerBytes  = 144              // a consumer that has taken an event: its tree nodes (16, up to 4) and last event (40, up to 2)
 	keysBytes      = 256 << 10        // a key table's recent-key cache and smallest table
 	batchBytes     = 128 * SweepAhead // the batches in flight: each event, interned, with its lanes
+	spoolBytes     = spoolBuffer      // the spool's buffer, or its reader's (see sweepSpool)
 )
 
 // sweepRun is one run of a pass, and what planning its memory needs.
@@ -310,7 +320,8 @@ func (e *sweepError) before(o *sweepError) bool {
 type sweepPass struct {
 	runs      []*sweepRun
 	groups    [2]sweepGroup
-	active    int // runs 0 … active−1 go on; the others wait for the next pass
+	active    int         // runs 0 … active−1 go on; the others wait for the next pass
+	spool     *sweepSpool // the first pass's: recorded by it, replayed by the others
 	maxMemory int
 	expected  int       // events the stream holds, about; 0: unknown
 	trend     sizeTrend // how the sizes of a first pass grow
@@ -329,7 +340,7 @@ type sweepPass struct {
 // passes read; when they read the whole stream, the pass takes only the
 // runs that fit (see fit), and the others wait for the next pass from the
 // start.
-func newSweepPass(configs []Config, todo []int, o sweepOptions, seen sweepSizes) *sweepPass {
+func newSweepPass(configs []Config, todo []int, o sweepOptions, seen sweepSizes, sp *sweepSpool) *sweepPass {
 	p := &sweepPass{maxMemory: o.maxMemory, expected: o.expected, seen: seen, free: make(chan *sweepEvents, sweepBatches)}
 	for _, ci := range todo {
 		c := configs[ci]
@@ -342,9 +353,39 @@ func newSweepPass(configs []Config, todo []int, o sweepOptions, seen sweepSizes)
 		p.runs = append(p.runs, r)
 	}
 	p.active = len(p.runs)
-	if seen.events > 0 {
-		p.fit()
+	if sp != nil && sp.kept && !sp.holds(p.runs[0], &seen, o.maxMemory) {
+		sp = nil // its inputs leave no room for the first run: read the stream
 	}
+	p.spool = sp
+	if seen.events > 0 {
+		p.fit(p.replays())
+	}
+	if p.replays() != nil {
+		p.replayInputs()
+	} else {
+		p.makeInputs()
+	}
+	for range sweepBatches {
+		p.free <- &sweepEvents{events: make([]Event, 0, sweepBatch)}
+	}
+	n := max(1, min(runtime.GOMAXPROCS(0), p.active))
+	p.errs = make([]*sweepError, n)
+	for w := range n {
+		in := make(chan *sweepEvents, sweepBatches)
+		p.workers = append(p.workers, in)
+		var mine []int
+		for i := w; i < p.active; i += n {
+			mine = append(mine, i)
+		}
+		p.wg.Add(1)
+		go p.work(w, mine, in)
+	}
+	return p
+}
+
+// makeInputs gives the runs of the pass inputs of their own, a group's
+// for each group they take, with lane tables for their layouts.
+func (p *sweepPass) makeInputs() {
 	var layouts [2][]Layout
 	for _, r := range p.runs[:p.active] {
 		layouts[r.group] = append(layouts[r.group], r.sim.layout)
@@ -364,22 +405,6 @@ func newSweepPass(configs []Config, todo []int, o sweepOptions, seen sweepSizes)
 			}
 		}
 	}
-	for range sweepBatches {
-		p.free <- &sweepEvents{events: make([]Event, 0, sweepBatch)}
-	}
-	n := max(1, min(runtime.GOMAXPROCS(0), p.active))
-	p.errs = make([]*sweepError, n)
-	for w := range n {
-		in := make(chan *sweepEvents, sweepBatches)
-		p.workers = append(p.workers, in)
-		var mine []int
-		for i := w; i < p.active; i += n {
-			mine = append(mine, i)
-		}
-		p.wg.Add(1)
-		go p.work(w, mine, in)
-	}
-	return p
 }
 
 // work feeds the batches that arrive on in to the runs mine, recording
@@ -451,28 +476,61 @@ func (p *sweepPass) feed(ctx context.Context, events iter.Seq2[Event, error], li
 			break
 		}
 		p.intern(b, &e)
-		p.read++
-		if len(b.events) < sweepBatch && b.bytes < sweepBatchBytes {
-			continue
-		}
-		p.plan(b)
-		if !p.send(b) {
-			return nil
-		}
-		if err := ctx.Err(); err != nil {
+		if b, err = p.next(ctx, b); b == nil {
 			return err
-		}
-		// A batch comes free once every worker is done with it, so a run
-		// that failed in it has said so by then: stopping here, the reader
-		// is at most the batches in flight ahead of it (SweepAhead).
-		if b = <-p.free; p.failed.Load() {
-			p.free <- b
-			return nil
 		}
 	}
 	p.plan(b)
 	p.send(b)
 	return ctx.Err()
+}
+
+// replay is feed for a pass that replays the first pass's spool, up to
+// limit events.
+func (p *sweepPass) replay(ctx context.Context, limit int) error {
+	sp := p.spool
+	r, err := sp.reader()
+	if err != nil {
+		return err
+	}
+	b := <-p.free
+	for p.read < min(sp.events, limit) {
+		if err := sp.replay(r, b); err != nil {
+			p.send(b)
+			return err
+		}
+		if b, err = p.next(ctx, b); b == nil {
+			return err
+		}
+	}
+	p.plan(b)
+	p.send(b)
+	return ctx.Err()
+}
+
+// next counts the event just added to batch b and, once b is full, plans
+// the runs' memory, sends b and returns the next batch to fill; it returns
+// nil when the pass stops there, with ctx's error if that is why.
+func (p *sweepPass) next(ctx context.Context, b *sweepEvents) (*sweepEvents, error) {
+	p.read++
+	if len(b.events) < sweepBatch && b.bytes < sweepBatchBytes {
+		return b, nil
+	}
+	p.plan(b)
+	if !p.send(b) {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// A batch comes free once every worker is done with it, so a run that
+	// failed in it has said so by then: stopping here, the reader is at
+	// most the batches in flight ahead of it (SweepAhead).
+	if b = <-p.free; p.failed.Load() {
+		p.free <- b
+		return nil, nil
+	}
+	return b, nil
 }
 
 // intern adds event e to batch b, interned for each group.
@@ -504,10 +562,9 @@ func (p *sweepPass) intern(b *sweepEvents, e *Event) {
 // so takes the runs that fit beyond one that does not, and makes no lane
 // table for a run it will not take. It takes O(r·l) time for r runs of l
 // layouts.
-func (p *sweepPass) fit() {
+func (p *sweepPass) fit(sp *sweepSpool) {
 	var in, out []*sweepRun
-	var has [2]bool
-	var tables [2][]Layout
+	has, tables := sp.planned()
 	for _, r := range p.runs {
 		g, l := r.group, r.sim.layout
 		h, t := has, tables
@@ -532,7 +589,7 @@ func (p *sweepPass) fit() {
 // lane tables of its layouts (tables), and each run's own. It takes
 // O(r + l) time for r runs and l layouts.
 func planned(z *sweepSizes, runs []*sweepRun, has [2]bool, tables [2][]Layout) int {
-	used := batchBytes
+	used := batchBytes + spoolBytes
 	for g := range has {
 		if !has[g] {
 			continue
@@ -617,7 +674,9 @@ func (t *sizeTrend) at(z sweepSizes, n int) (sweepSizes, bool) {
 	}
 	scale := float64(n-z.events) / float64(z.events-from.events)
 	grow := func(now, then int) int {
-		return now + int(min(float64(now-then)*scale, 1<<40)) // a count beyond 2⁴⁰ is beyond any memory
+		// A count beyond 2³⁹ is beyond any memory, and the plan's sums
+		// of it stay within int.
+		return now + int(min(float64(now-then)*scale, math.MaxInt>>24))
 	}
 	end := sweepSizes{events: n, layouts: slices.Clone(z.layouts), lanes: slices.Clone(z.lanes)}
 	for g := range z.keys {
@@ -648,6 +707,9 @@ func (p *sweepPass) send(b *sweepEvents) bool {
 	}
 	b.start = p.read - len(b.events)
 	b.active = p.active
+	if p.spool != nil && !p.spool.kept {
+		p.spool.record(b)
+	}
 	b.pending.Store(int32(len(p.workers)))
 	for _, in := range p.workers {
 		in <- b

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -110,12 +111,73 @@ func TestSweepReadsLittlePastAFailure(t *testing.T) {
 }
 
 // onePerPass is a memory budget that fits one small run a pass, not under
-// LaneAware, beside the sweep's own 1.75 MiB of batches and key table.
-const onePerPass = 1_930_000
+// LaneAware, beside the sweep's own 1.8 MiB of batches, spool and key table.
+const onePerPass = 1_995_000
+
+// A sweep whose runs do not fit in its memory at once runs them in
+// passes, with the results of one pass. The passes after the first replay
+// it from a spool, memory up to a MiB and a temporary file beyond, and
+// read the stream only once; the file is gone when the sweep returns.
+// Where no file can be made, or the spool's keys and lanes leave no room
+// for a pass's first run, the passes read the stream again.
+func TestSweepReplaysItsFirstPass(t *testing.T) {
+	events := manyEvents(300_000) // some 3 MB spooled: in a file
+	reads := 0
+	stream := func(yield func(konvoy.Event, error) bool) {
+		reads++
+		for _, e := range events {
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
+	var configs []konvoy.Config
+	for _, l := range []konvoy.Layout{konvoy.Free, konvoy.Convoy, konvoy.LineConvoy, konvoy.Resequencer} {
+		for _, p := range konvoy.Policies() {
+			configs = append(configs, konvoy.Config{Layout: l, Consumers: 3, Options: []konvoy.Option{konvoy.WithPolicy(p)}})
+		}
+	}
+	want := make([]konvoy.Result, len(configs))
+	for i, c := range configs {
+		r, err := konvoy.Simulate(events, c.Layout, c.Consumers, c.Options...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = r
+	}
+	for _, c := range []struct {
+		name   string
+		tmp    string
+		budget int
+		reads  int
+	}{
+		{"a spool in a file", t.TempDir(), 3 << 20, 1},
+		{"no file", "/nonexistent/konvoy", 3 << 20, 2},
+	} {
+		t.Setenv("TMPDIR", c.tmp)
+		reads = 0
+		got, err := konvoy.Sweep(context.Background(), stream, configs, konvoy.WithMaxMemory(c.budget))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if d := gocmp.Diff(want, got); d != "" {
+			t.Fatalf("%s: the sweep differs from the runs one by one (-one by one +sweep):\n%s", c.name, d)
+		}
+		if reads != c.reads {
+			t.Errorf("%s: the sweep read the stream %d times; want %d", c.name, reads, c.reads)
+		}
+		if left, _ := filepath.Glob(filepath.Join(c.tmp, "*")); len(left) > 0 {
+			t.Errorf("%s: the sweep left %v", c.name, left)
+		}
+	}
+}
 
 // A sweep whose runs do not fit in its memory at once runs them in passes,
-// reading the stream again for each, with the results of one pass.
+// with the results of one pass; without a spool, as where no temporary
+// file can be made (see TestSweepReplaysItsFirstPass), each pass reads the
+// stream again.
 func TestSweepPassesWithinItsMemory(t *testing.T) {
+	t.Setenv("TMPDIR", "/nonexistent/konvoy")
 	events := manyEvents(20000)
 	passes := 0
 	stream := func(yield func(konvoy.Event, error) bool) {

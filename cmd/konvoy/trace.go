@@ -99,7 +99,11 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 			}
 			defer removeTemp(path)
 		}
-		r, err = runs.Trace(context.Background(), traceSource(path, o.Name, stdin, stderr, &bar), o)
+		src := traceSource(path, o.Name, stdin, stderr, &bar)
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && len(opt.layouts)*len(opt.policies)*len(counts) > 1 {
+			o.Expected = runs.CountLines(src) // a file, read again for the runs: their sweep may need passes
+		}
+		r, err = runs.Trace(context.Background(), src, o)
 	}
 	if err != nil {
 		return nil, err

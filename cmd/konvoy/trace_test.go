@@ -383,7 +383,7 @@ func TestMaxMemoryRunsInPasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, size := range []string{"1GiB", "5MiB", "2900KiB"} {
+	for _, size := range []string{"1GiB", "5MiB", "3000KiB"} {
 		for _, stdin := range []bool{false, true} {
 			a := append(slices.Clone(args), "-max-memory", size)
 			in := ""

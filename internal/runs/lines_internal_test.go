@@ -9,7 +9,7 @@ import (
 	"testing/iotest"
 )
 
-// countLines counts a trace's lines, one more than its line breaks, across
+// CountLines counts a trace's lines, one more than its line breaks, across
 // reads of any size, and says 0, unknown, when the trace cannot be opened
 // or read to its end.
 func TestCountLinesCountsEveryLineOrNone(t *testing.T) {
@@ -28,8 +28,8 @@ func TestCountLinesCountsEveryLineOrNone(t *testing.T) {
 		{open(nil, errors.New("no such file")), 0},
 		{open(iotest.TimeoutReader(strings.NewReader(long)), nil), 0},
 	} {
-		if got := countLines(c.src); got != c.want {
-			t.Errorf("countLines = %d; want %d", got, c.want)
+		if got := CountLines(c.src); got != c.want {
+			t.Errorf("CountLines = %d; want %d", got, c.want)
 		}
 	}
 }

@@ -46,8 +46,13 @@ type Options struct {
 	// state, a quarter for the garbage collector; 0 for
 	// konvoy.DefaultMaxMemory.
 	MaxMemory int
-	Reseq     konvoy.ResequencerConfig
-	Gantt     bool // the first policy's runs at the first count keep their schedules, at most MaxGanttEvents events
+	// Expected is about how many events the trace holds, 0 if unknown:
+	// told it, a sweep's first pass does not start runs it could not
+	// finish (konvoy.WithExpectedEvents). CountLines finds it for a trace
+	// that can be read twice.
+	Expected int
+	Reseq    konvoy.ResequencerConfig
+	Gantt    bool // the first policy's runs at the first count keep their schedules, at most MaxGanttEvents events
 	// Check, when not nil, is asked about each event of the first pass,
 	// with the number of events before it, before the event is counted:
 	// an error stops the runs.
@@ -72,10 +77,8 @@ func ErrNoEvents(name string) error {
 // Trace reads the trace that src opens, which konvoy.Sweep feeds to one
 // run per (layout, policy, consumers) triple, in memory that grows with the
 // trace's keys and lines, not its events, within o.MaxMemory: in one pass,
-// or in more when the runs do not fit at once, having counted the trace's
-// lines (pass 0) so that the first pass does not start runs it cannot
-// finish. A bad event is an error naming the trace's NAME:LINE. ctx stops
-// the runs.
+// or in more when the runs do not fit at once. A bad event is an error
+// naming the trace's NAME:LINE. ctx stops the runs.
 func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 	var err error
 	if o.Layouts, err = recordedLayouts(src, o); err != nil {
@@ -90,10 +93,7 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 	// nears it, so that its headroom is the last quarter, not as much
 	// again as the runs hold.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(maxMemory)))
-	opts := []konvoy.SweepOption{konvoy.WithMaxMemory(max(1, maxMemory/4*3))}
-	if len(configs) > 1 {
-		opts = append(opts, konvoy.WithExpectedEvents(countLines(src)))
-	}
+	opts := []konvoy.SweepOption{konvoy.WithMaxMemory(max(1, maxMemory/4*3)), konvoy.WithExpectedEvents(o.Expected)}
 	t.Results, err = konvoy.Sweep(ctx, r.events, configs, opts...)
 	var ev *konvoy.EventError
 	switch {
@@ -235,11 +235,12 @@ func (r *reader) add(e konvoy.Event, line int, parts bool) error {
 	return nil
 }
 
-// countLines returns the lines of the trace that src opens, at pass 0, as
-// many as its events or one more: what Sweep may expect when it plans its
-// first pass. It returns 0, unknown, when the trace cannot be read; a pass
-// of the runs then says why.
-func countLines(src Source) int {
+// CountLines returns the lines of the trace that src opens, at pass 0, as
+// many as its events or one more: Options.Expected. It returns 0, unknown,
+// when the trace cannot be read; a pass of the runs then says why. It
+// reads the whole trace, so it is for one that can be read again, such as
+// a file, not a pipe.
+func CountLines(src Source) int {
 	f, closeTrace, err := src(0)
 	if err != nil {
 		return 0
