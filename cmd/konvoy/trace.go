@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -101,7 +102,8 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 		}
 		src := traceSource(path, o.Name, stdin, stderr, &bar)
 		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && len(opt.layouts)*len(opt.policies)*len(counts) > 1 {
-			o.Expected = runs.CountLines(src) // a file, read again for the runs: their sweep may need passes
+			// A file, read again for the runs: their sweep may need passes.
+			o.Expected = runs.CountLines(src, cmp.Or(o.Reader.MaxRecordBytes, eventlog.DefaultMaxRecordBytes))
 		}
 		r, err = runs.Trace(context.Background(), src, o)
 	}

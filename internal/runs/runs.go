@@ -236,25 +236,43 @@ func (r *reader) add(e konvoy.Event, line int, parts bool) error {
 }
 
 // CountLines returns the lines of the trace that src opens, at pass 0, as
-// many as its events or one more: Options.Expected. It returns 0, unknown,
-// when the trace cannot be read; a pass of the runs then says why. It
-// reads the whole trace, so it is for one that can be read again, such as
-// a file, not a pipe.
-func CountLines(src Source) int {
+// many as its events or one more: Options.Expected. It reads the whole
+// trace, so it is for one that can be read again, such as a file, not a
+// pipe. It returns 0, unknown, as soon as it meets what the runs' pass
+// refuses at once, a NUL byte or a line longer than maxLine bytes (a
+// decompressed bomb of zeros is not read to its end), or when the trace
+// cannot be read; the pass then says why.
+func CountLines(src Source, maxLine int) int {
 	f, closeTrace, err := src(0)
 	if err != nil {
 		return 0
 	}
 	defer closeTrace()
 	buf := make([]byte, 1<<16)
-	lines := 0
+	lines, line := 0, 0 // line: the bytes of the last line so far
 	for {
 		n, err := f.Read(buf)
-		lines += bytes.Count(buf[:n], []byte{'\n'})
-		if err == io.EOF {
-			return lines + 1
+		chunk := buf[:n]
+		if bytes.IndexByte(chunk, 0) >= 0 {
+			return 0
 		}
-		if err != nil {
+		for {
+			i := bytes.IndexByte(chunk, '\n')
+			if i < 0 {
+				line += len(chunk)
+				break
+			}
+			if line+i > maxLine {
+				return 0
+			}
+			lines, line, chunk = lines+1, 0, chunk[i+1:]
+		}
+		switch {
+		case line > maxLine:
+			return 0
+		case err == io.EOF:
+			return lines + 1
+		case err != nil:
 			return 0
 		}
 	}
