@@ -29,9 +29,9 @@ func TestCountLinesCountsEveryLineOrNone(t *testing.T) {
 		{open(nil, errors.New("no such file")), 0},
 		{open(iotest.TimeoutReader(strings.NewReader(long)), nil), 0},
 		{open(strings.NewReader("key\nA\x00\n"), nil), 0},
-		{open(strings.NewReader("key\n" + strings.Repeat("a", 100) + "\nB"), nil), 3},
-		{open(strings.NewReader("key\n" + strings.Repeat("a", 101) + "\nB"), nil), 0},
-		{open(iotest.OneByteReader(strings.NewReader("key\n" + strings.Repeat("a", 101))), nil), 0},
+		{open(strings.NewReader("key\n"+strings.Repeat("a", 100)+"\nB"), nil), 3},
+		{open(strings.NewReader("key\n"+strings.Repeat("a", 101)+"\nB"), nil), 0},
+		{open(iotest.OneByteReader(strings.NewReader("key\n"+strings.Repeat("a", 101))), nil), 0},
 		{open(io.MultiReader(strings.NewReader(strings.Repeat("a", 101)), neverEnds{}), nil), 0},
 	} {
 		if got := CountLines(c.src, 100); got != c.want {
