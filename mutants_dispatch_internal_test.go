@@ -93,3 +93,34 @@ func TestConsumerQueueGrowsKeepingTiesToTheLowestIndex(t *testing.T) {
 		t.Fatalf("next touched consumer %+v; want consumer 0 free at 5", c)
 	}
 }
+
+// dispatchedAs gives a run without lanes head-of-line's dispatcher only
+// when nothing could tell the policies apart: no schedule, and no backlog
+// limit, or one of twice the consumers or more without the resequencer
+// (see TestPoliciesWithoutLanesRunAlike); every other run gets its own
+// policy's.
+func TestDispatchedAsHeadOfLineOnlyWhereNothingTellsThePoliciesApart(t *testing.T) {
+	for _, c := range []struct {
+		layout Layout
+		o      options
+		want   Policy
+	}{
+		{Free, options{policy: LaneAware}, HeadOfLine},
+		{Free, options{policy: Static}, HeadOfLine},
+		{VersionStamp, options{policy: LaneAware, maxBacklog: 8}, HeadOfLine},
+		{Free, options{policy: LaneAware, maxBacklog: 9}, HeadOfLine},
+		{Free, options{policy: LaneAware, maxBacklog: 7}, LaneAware},
+		{Free, options{policy: Static, maxBacklog: 1}, Static},
+		{Free, options{policy: LaneAware, scheduleLimit: 1}, LaneAware},
+		{Resequencer, options{policy: Static}, HeadOfLine},
+		{Resequencer, options{policy: Static, maxBacklog: 1 << 20}, Static},
+		{Convoy, options{policy: LaneAware}, LaneAware},
+		{Convoy, options{policy: Static}, Static},
+		{Convoy, options{}, HeadOfLine},
+	} {
+		if got := dispatchedAs(c.layout, 4, c.o); got != c.want {
+			t.Errorf("%s, %s, schedule %d, backlog %d, 4 consumers: dispatched as %s; want %s",
+				c.layout, c.o.policy, c.o.scheduleLimit, c.o.maxBacklog, got, c.want)
+		}
+	}
+}

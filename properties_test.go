@@ -870,6 +870,17 @@ func TestPoliciesWithoutLanesRunAlike(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				// The schedule is the policy's own: its consumers are the
+				// plain version's, not head-of-line's.
+				policy := plainPolicies[p]
+				if p == konvoy.Static {
+					policy = refStaticOf(0)
+				}
+				for i, o := range refRun(events, c, nil, policy) {
+					if slot := own.Schedule[i]; slot.Consumer != o.consumer || slot.Start != o.start {
+						t.Fatalf("%s, %s: event %d ran on consumer %d from %d; the plain version says %d from %d", l, p, i, slot.Consumer, slot.Start, o.consumer, o.start)
+					}
+				}
 				own.Schedule = nil
 				limits := []konvoy.Option{konvoy.WithMaxBacklog(0)}
 				if !l.Equal(konvoy.Resequencer) {

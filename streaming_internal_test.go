@@ -48,6 +48,12 @@ func TestEventsAreAppliedAsSoonAsTheyAreSafe(t *testing.T) {
 				var waiting []finished
 				switch d := d.(type) {
 				case *laneAware:
+					// Nor may it stop while every consumer is busy: no
+					// event yet to come can change a choice before one
+					// frees, so it runs on to that time.
+					if d.busy == s.consumers.n {
+						t.Fatalf("after event %d: the run stopped at %d with its %d consumers busy", i, d.now, d.busy)
+					}
 					bound = d.now
 					for id, r := range d.runs {
 						if f := s.consumers.freeAt(id); f != math.MaxInt {
