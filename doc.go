@@ -18,8 +18,10 @@
 //   - [Sweep] runs many configurations ([Config]) over a stream
 //     (iter.Seq2[Event, error], as package eventlog reads it; [Values] turns
 //     a slice into one), in parallel, each event interned once for all of
-//     them, in as many passes as [WithMaxMemory] needs: the way to run one
-//     stream many ways.
+//     them, in as many passes as [WithMaxMemory] needs, the later ones
+//     replaying the first from a temporary file ([SpoolPattern]) and
+//     [WithExpectedEvents] keeping the first from starting runs it cannot
+//     finish: the way to run one stream many ways.
 //   - [PlanConsumers] finds how many consumers keep up with a peak rate, and
 //     the rate no number of consumers beats; [PlanLatency] finds the fewest
 //     that keep a latency percentile within an objective ([SLO]).

@@ -170,6 +170,15 @@ func TestSweepReplaysItsFirstPass(t *testing.T) {
 			t.Errorf("%s: the sweep left %v", c.name, left)
 		}
 	}
+	// A short stream's spool stays in memory, so that it needs no file,
+	// and a sweep of two configurations has one.
+	t.Setenv("TMPDIR", "/nonexistent/konvoy")
+	events = events[:2000]
+	configs = []konvoy.Config{{Layout: konvoy.Convoy, Consumers: 3}, {Layout: konvoy.LineConvoy, Consumers: 3}}
+	reads = 0
+	if _, err := konvoy.Sweep(context.Background(), stream, configs, konvoy.WithMaxMemory(onePerPass)); err != nil || reads != 1 {
+		t.Errorf("a short stream in two passes: read %d times, error %v; want once, no error", reads, err)
+	}
 }
 
 // A sweep whose runs do not fit in its memory at once runs them in passes,
