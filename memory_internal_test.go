@@ -142,3 +142,26 @@ func TestAPassReplaysOnlyWhenTheSpoolLeavesRoom(t *testing.T) {
 		}
 	}
 }
+
+// A first pass's sizes are projected at their recent rate: the trend keeps
+// the sizes each time the events read double, and the point before, and
+// grows the sizes now at the rate since that point. Keys that came one an
+// event up to 4,000 events and one in ten since are projected at one in
+// ten, not at the average since the start.
+func TestSizeTrendProjectsTheRecentRate(t *testing.T) {
+	var tr sizeTrend
+	at := func(events, keys int) sweepSizes { return sweepSizes{events: events, keys: [2]int{keys, 0}} }
+	for _, z := range []sweepSizes{at(1000, 1000), at(2000, 2000), at(3000, 3000), at(4000, 4000), at(6000, 4200), at(8000, 4400)} {
+		tr.note(z)
+	}
+	if tr.before.events != 4000 || tr.last.events != 8000 {
+		t.Fatalf("the trend's points are at %d and %d events; want 4000 and 8000", tr.before.events, tr.last.events)
+	}
+	end, ok := tr.at(at(8000, 4400), 16000)
+	if !ok || end.keys[0] != 5200 || end.events != 16000 {
+		t.Errorf("projected to 16,000 events: %d keys (%v); want 5,200", end.keys[0], ok)
+	}
+	if _, ok := tr.at(at(8000, 4400), 8000); ok {
+		t.Error("projected to the events already read; want no projection")
+	}
+}
