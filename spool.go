@@ -85,9 +85,6 @@ func (sp *sweepSpool) record(b *sweepEvents) {
 			if next[g] < len(bg.at) && int(bg.at[next[g]]) == i {
 				in[g] = &bg.events[next[g]]
 				flags |= 1 << g
-				if in[g].valid {
-					flags |= 4 << g
-				}
 				if in[g].key < 0 && e.Key != "" {
 					sp.drop() // a key beyond the table's room: its name is not kept
 					return
@@ -191,7 +188,9 @@ func (sp *sweepSpool) replay(r *bufio.Reader, b *sweepEvents) error {
 			continue
 		}
 		in, bg := sp.groups[g].in, &b.groups[g]
-		ie := internedEvent{task: task{step: e.Step, duration: e.Duration, arrival: e.Arrival}, valid: flags&(4<<g) != 0}
+		// A spool is replayed only after a first pass that no event
+		// failed, so every event in it passed the stream's checks.
+		ie := internedEvent{task: task{step: e.Step, duration: e.Duration, arrival: e.Arrival}, valid: true}
 		var key, line uint64
 		if key, err = binary.ReadUvarint(r); err == nil {
 			line, err = binary.ReadUvarint(r)
