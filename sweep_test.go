@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"path/filepath"
 	"slices"
@@ -110,6 +111,19 @@ func TestSweepReadsLittlePastAFailure(t *testing.T) {
 	}
 }
 
+// counted returns a stream of *events that counts in *reads the times it
+// is ranged over: the passes that read it.
+func counted(events *[]konvoy.Event, reads *int) iter.Seq2[konvoy.Event, error] {
+	return func(yield func(konvoy.Event, error) bool) {
+		*reads++
+		for _, e := range *events {
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
+}
+
 // onePerPass is a memory budget that fits one small run a pass, not under
 // LaneAware, beside the sweep's own 1.8 MiB of batches, spool and key table.
 const onePerPass = 1_995_000
@@ -123,14 +137,7 @@ const onePerPass = 1_995_000
 func TestSweepReplaysItsFirstPass(t *testing.T) {
 	events := manyEvents(300_000) // some 3 MB spooled: in a file
 	reads := 0
-	stream := func(yield func(konvoy.Event, error) bool) {
-		reads++
-		for _, e := range events {
-			if !yield(e, nil) {
-				return
-			}
-		}
-	}
+	stream := counted(&events, &reads)
 	var configs []konvoy.Config
 	for _, l := range []konvoy.Layout{konvoy.Free, konvoy.Convoy, konvoy.LineConvoy, konvoy.Resequencer} {
 		for _, p := range konvoy.Policies() {
@@ -189,14 +196,7 @@ func TestSweepPassesWithinItsMemory(t *testing.T) {
 	t.Setenv("TMPDIR", "/nonexistent/konvoy")
 	events := manyEvents(20000)
 	passes := 0
-	stream := func(yield func(konvoy.Event, error) bool) {
-		passes++
-		for _, e := range events {
-			if !yield(e, nil) {
-				return
-			}
-		}
-	}
+	stream := counted(&events, &passes)
 	var configs []konvoy.Config
 	for _, l := range []konvoy.Layout{konvoy.Free, konvoy.Convoy, konvoy.LineConvoy} {
 		configs = append(configs, konvoy.Config{Layout: l, Consumers: 3, Options: []konvoy.Option{konvoy.WithPolicy(konvoy.Static)}})
