@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy/internal/memtest"
@@ -165,5 +166,36 @@ func TestSizeTrendProjectsTheRecentRate(t *testing.T) {
 	}
 	if _, ok := tr.at(at(8000, 4400), 8000); ok {
 		t.Error("projected to the events already read; want no projection")
+	}
+}
+
+// A spool cut short, as a temporary file truncated under a sweep would be,
+// ends its replay with an error, not a panic: the record it stops in adds
+// nothing to the batch, which stays whole.
+func TestASpoolCutShortIsAnError(t *testing.T) {
+	events := make([]Event, 100)
+	for i := range events {
+		events[i] = Event{Key: fmt.Sprint("k", i%7), Line: fmt.Sprint("L", i%3), Step: i/7 + 1, Duration: 1, Arrival: i}
+	}
+	configs := []Config{{Layout: Convoy, Consumers: 2}, {Layout: LineConvoy, Consumers: 2}}
+	sp := newSweepSpool(len(configs))
+	defer sp.drop()
+	first := newSweepPass(configs, []int{0, 1}, sweepOptions{maxMemory: DefaultMaxMemory}, sweepSizes{}, sp)
+	if err := first.feed(context.Background(), Values(events), len(events)); err != nil {
+		t.Fatal(err)
+	}
+	if e := first.wait(); e != nil || !sp.keep(first.groups) || sp.file != nil {
+		t.Fatalf("error %v; want a spool kept in memory", e)
+	}
+	for _, cut := range []int{1, 2, 5} {
+		sp.buf = sp.buf[:len(sp.buf)-cut]
+		p := newSweepPass(configs, []int{0, 1}, sweepOptions{maxMemory: DefaultMaxMemory}, first.sizes(), sp)
+		err := p.replay(context.Background(), len(events))
+		if e := p.wait(); e != nil {
+			t.Fatal(e.err)
+		}
+		if err == nil || !strings.Contains(err.Error(), "reading the first pass again: unexpected EOF") {
+			t.Errorf("cut by %d bytes: error %v; want the spool's unexpected end", cut, err)
+		}
 	}
 }

@@ -32,6 +32,7 @@ type sweepSpool struct {
 	file   *os.File      // made when buf first fills; nil until then
 	events int           // recorded
 	last   int           // the arrival of the last event recorded or replayed
+	lanes  []int32       // the lanes of the event being replayed
 	broken bool
 	kept   bool // the first pass is over and whole: later passes replay it
 }
@@ -85,6 +86,9 @@ func (sp *sweepSpool) record(b *sweepEvents) {
 			if next[g] < len(bg.at) && int(bg.at[next[g]]) == i {
 				in[g] = &bg.events[next[g]]
 				flags |= 1 << g
+				if in[g].valid {
+					flags |= 4 << g
+				}
 				if in[g].key < 0 && e.Key != "" {
 					sp.drop() // a key beyond the table's room: its name is not kept
 					return
@@ -137,6 +141,9 @@ func (sp *sweepSpool) keep(groups [2]sweepGroup) bool {
 	if !sp.broken && sp.file != nil && len(sp.buf) > 0 {
 		sp.flush()
 	}
+	if sp.file != nil {
+		sp.buf = nil // the later passes read the file
+	}
 	sp.groups, sp.kept = groups, !sp.broken
 	return sp.kept
 }
@@ -170,7 +177,9 @@ func (sp *sweepSpool) reader() (*bufio.Reader, error) {
 }
 
 // replay adds the next event of the spool, read from r, to batch b, as
-// the first pass interned it, in O(l) time for l lane tables.
+// the first pass interned it, in O(l) time for l lane tables. It reads the
+// whole record before it adds any of it, so that a spool cut short leaves
+// b whole, with an error.
 func (sp *sweepSpool) replay(r *bufio.Reader, b *sweepEvents) error {
 	var v [4]int64
 	flags, err := r.ReadByte()
@@ -181,41 +190,50 @@ func (sp *sweepSpool) replay(r *bufio.Reader, b *sweepEvents) error {
 		v[i], err = binary.ReadVarint(r)
 	}
 	e := Event{Step: int(v[0]), Duration: int(v[1]), Arrival: sp.last + int(v[2]), Partition: int(v[3])}
-	sp.last = e.Arrival
-	at := int32(len(b.events))
+	var ie [2]internedEvent
+	lanes := sp.lanes[:0]
 	for g := range sp.groups {
 		if flags&(1<<g) == 0 || err != nil {
 			continue
 		}
-		in, bg := sp.groups[g].in, &b.groups[g]
-		// A spool is replayed only after a first pass that no event
-		// failed, so every event in it passed the stream's checks.
-		ie := internedEvent{task: task{step: e.Step, duration: e.Duration, arrival: e.Arrival}, valid: true}
+		in := sp.groups[g].in
+		ie[g] = internedEvent{task: task{step: e.Step, duration: e.Duration, arrival: e.Arrival}, valid: flags&(4<<g) != 0}
 		var key, line uint64
 		if key, err = binary.ReadUvarint(r); err == nil {
 			line, err = binary.ReadUvarint(r)
 		}
-		ie.key, ie.line = int(key)-1, int(line)-1
-		if ie.key >= 0 {
-			e.Key = in.keyName(ie.key)
-		}
-		if ie.line >= 0 {
-			e.Line = in.lineNames[ie.line]
-		}
+		ie[g].key, ie[g].line = int(key)-1, int(line)-1
 		for range in.tables {
 			var ln uint64
 			if ln, err = binary.ReadUvarint(r); err != nil {
 				break
 			}
-			bg.lanes = append(bg.lanes, int32(ln)-1)
+			lanes = append(lanes, int32(ln)-1)
 		}
-		bg.at, bg.events, bg.stride = append(bg.at, at), append(bg.events, ie), len(in.tables)
 	}
+	sp.lanes = lanes
 	if err != nil {
 		if errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
 		}
 		return fmt.Errorf("konvoy: Sweep: reading the first pass again: %w", err)
+	}
+	sp.last = e.Arrival
+	at := int32(len(b.events))
+	for g := range sp.groups {
+		if flags&(1<<g) == 0 {
+			continue
+		}
+		in, bg := sp.groups[g].in, &b.groups[g]
+		if ie[g].key >= 0 {
+			e.Key = in.keyName(ie[g].key)
+		}
+		if ie[g].line >= 0 {
+			e.Line = in.lineNames[ie[g].line]
+		}
+		bg.lanes = append(bg.lanes, lanes[:len(in.tables)]...)
+		lanes = lanes[len(in.tables):]
+		bg.at, bg.events, bg.stride = append(bg.at, at), append(bg.events, ie[g]), len(in.tables)
 	}
 	b.events = append(b.events, e)
 	b.bytes += len(e.Key) + len(e.Line)

@@ -93,8 +93,9 @@ func WithExpectedEvents(n int) SweepOption {
 // [WithExpectedEvents] stops early those that will not fit by its end,
 // rather than running them partway). The first pass of a sweep of more
 // than one configuration keeps the stream as it interned it, some 10 to 30
-// bytes an event in a temporary file (see [SpoolPattern]), which it
-// removes before it returns,
+// bytes an event in a temporary file (see [SpoolPattern]; on a tmpfs, memory
+// beside the plan), unless, told the stream's length, it finds every run
+// will fit; it removes the file before it returns,
 // and the later passes replay it, with its keys and lanes, rather than
 // read the stream again: they take in order every run left that fits
 // beside them. Where no file can be written, or a pass's first run would
@@ -630,6 +631,9 @@ func (p *sweepPass) plan(b *sweepEvents) {
 			for p.active > 1 && planned(&end, p.runs[:p.active], has, tables) > p.maxMemory {
 				p.active--
 			}
+			if p.active == len(p.runs) && p.spool != nil && !p.spool.kept {
+				p.spool.drop() // one pass will do: nothing to replay
+			}
 		}
 	}
 	for p.active > 0 {
@@ -665,11 +669,13 @@ func (t *sizeTrend) note(z sweepSizes) {
 }
 
 // at returns the sizes z, the sizes now, grow to by the time the pass has
-// read n events, at the rate they grew since the earlier point, and false
-// when n is not beyond the events read.
+// read n events, at the rate they grew since the earlier point, but no more
+// keys or lanes than events; and false when n is not beyond the events
+// read, or before the earlier point is recorded: a rate taken from the
+// stream's start, where keys come fastest, would stop runs that fit.
 func (t *sizeTrend) at(z sweepSizes, n int) (sweepSizes, bool) {
 	from := t.before
-	if z.events <= from.events || n <= z.events {
+	if from.events == 0 || z.events <= from.events || n <= z.events {
 		return z, false
 	}
 	scale := float64(n-z.events) / float64(z.events-from.events)
@@ -680,10 +686,10 @@ func (t *sizeTrend) at(z sweepSizes, n int) (sweepSizes, bool) {
 	}
 	end := sweepSizes{events: n, layouts: slices.Clone(z.layouts), lanes: slices.Clone(z.lanes)}
 	for g := range z.keys {
-		end.keys[g] = grow(z.keys[g], from.keys[g])
+		end.keys[g] = min(grow(z.keys[g], from.keys[g]), n)
 	}
 	for i, l := range z.layouts {
-		end.lanes[i] = grow(z.lanes[i], from.lanesOf(l))
+		end.lanes[i] = min(grow(z.lanes[i], from.lanesOf(l)), n)
 	}
 	return end, true
 }

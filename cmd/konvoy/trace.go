@@ -102,7 +102,8 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 		}
 		src := traceSource(path, o.Name, stdin, stderr, &bar)
 		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && len(opt.layouts)*len(opt.policies)*len(counts) > 1 {
-			// A file, read again for the runs: their sweep may need passes.
+			// A file, which can be read again: a sweep told its length
+			// plans its first pass better (konvoy.WithExpectedEvents).
 			o.Expected = runs.CountLines(src, cmp.Or(o.Reader.MaxRecordBytes, eventlog.DefaultMaxRecordBytes))
 		}
 		r, err = runs.Trace(context.Background(), src, o)

@@ -98,7 +98,10 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 	var ev *konvoy.EventError
 	switch {
 	case errors.As(err, &ev):
-		where := fmt.Sprintf("%s:%d", t.Name, r.lines[ev.Index%len(r.lines)])
+		where := t.Name
+		if line := r.lineOf(ev.Index); line > 0 {
+			where = fmt.Sprintf("%s:%d", t.Name, line)
+		}
 		return nil, report.BacklogHint(Located{where, err}, o.MaxBacklog, len(configs))
 	case err != nil:
 		return nil, report.BacklogHint(err, o.MaxBacklog, len(configs))
@@ -175,14 +178,16 @@ type reader struct {
 	rounded int
 	dropped int
 	lines   []int // the lines of the last events read, by input index
+	read    int   // the events the last pass read
 }
 
 // events yields the trace's events, from the start, checked and counted
 // on the first pass. lines keeps the lines of the last events read, enough
-// of them to locate the event a run fails at: Sweep reads at most
-// SweepAhead events past it, in the pass that finds it.
+// of them to locate the event a run fails at in a pass that reads the
+// trace: Sweep reads at most SweepAhead events past it (see lineOf).
 func (r *reader) events(yield func(konvoy.Event, error) bool) {
 	r.passes++
+	r.read = 0
 	src, closeTrace, err := r.src(r.passes)
 	if err != nil {
 		yield(konvoy.Event{}, err)
@@ -204,10 +209,38 @@ func (r *reader) events(yield func(konvoy.Event, error) bool) {
 			err = r.add(e, dec.Line(), dec.Partitions())
 		}
 		r.lines[i%len(r.lines)] = dec.Line()
+		r.read = i + 1
 		if !yield(e, err) || err != nil {
 			return
 		}
 	}
+}
+
+// lineOf returns the line of the event with input index i, 0 when it
+// cannot be found: from lines when the last pass that read the trace read
+// it among its last events, else from a pass of its own that reads the
+// trace up to it. A sweep's later passes replay the first, so a run that
+// fails in one fails at an event its reader read long before.
+func (r *reader) lineOf(i int) int {
+	if i < r.read && i >= r.read-len(r.lines) {
+		return r.lines[i%len(r.lines)]
+	}
+	r.passes++
+	src, closeTrace, err := r.src(r.passes)
+	if err != nil {
+		return 0
+	}
+	defer closeTrace()
+	dec, err := eventlog.NewDecoder(src, r.o.Reader)
+	if err != nil {
+		return 0
+	}
+	for j := 0; j <= i; j++ {
+		if _, err := dec.Next(); err != nil {
+			return 0
+		}
+	}
+	return dec.Line()
 }
 
 // add checks event e, read at line, and counts it: an event without a line

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -80,5 +81,30 @@ func TestABadEventIsNamedByFileAndLine(t *testing.T) {
 	if _, err := runs.Trace(context.Background(), source([]byte("key,line,step,duration\n"), &passes), o); err == nil ||
 		err.Error() != "t.csv: the trace holds no events; want at least one" {
 		t.Errorf("no events: %v", err)
+	}
+}
+
+// A run that fails in a pass after the first is named by the line of the
+// event it fails at, though that pass replays the first from its spool and
+// the trace was last read to its end: Trace reads it again up to the event.
+// Lane-aware dispatch of the convoy, which does not fit beside the other
+// runs, holds a hot key's burst past its share of the backlog in a later
+// pass, at event 20,497, line 20,499: some 30,000 events before the end.
+func TestAFailureInALaterPassIsNamedByItsLine(t *testing.T) {
+	var csv strings.Builder
+	csv.WriteString("key,line,step,duration,at\n")
+	for i := range 50_000 {
+		key := fmt.Sprint("K", i%5000)
+		if i >= 20_000 && i < 21_000 {
+			key = "HOT"
+		}
+		fmt.Fprintf(&csv, "%s,L1,%d,1,%d\n", key, i/5000+1, i/100)
+	}
+	passes := 0
+	o := runs.Options{Name: "t.csv", Layouts: []konvoy.Layout{konvoy.Free, konvoy.Convoy}, Policies: []konvoy.Policy{konvoy.HeadOfLine, konvoy.LaneAware},
+		Consumers: []int{4}, Reader: eventlog.Reader{Name: "t.csv"}, MaxBacklog: 2000, MaxMemory: 4200 << 10}
+	_, err := runs.Trace(context.Background(), source([]byte(csv.String()), &passes), o)
+	if err == nil || passes < 2 || !errors.Is(err, konvoy.ErrBacklog) || !strings.HasPrefix(err.Error(), "t.csv:20499: event 20497 ") {
+		t.Errorf("%d passes, error %v; want the backlog's at t.csv:20499, event 20497", passes, err)
 	}
 }
