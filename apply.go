@@ -2,8 +2,9 @@ package konvoy
 
 // finished is an event that has finished, or will, but may not be applied
 // yet, because an event dispatched later could still finish before it. The
-// lane-aware and unlimited policies keep them in a heap, the static one in
-// its consumers' queues.
+// unlimited policy keeps them in a heap, the static one in its consumers'
+// queues, and the lane-aware one, which applies an event when its finish
+// time comes, only those that finish then.
 type finished struct {
 	finish int
 	index  int

@@ -39,12 +39,12 @@ type laneQueue struct {
 // consumer's finish time: its root is the next time one frees, and the
 // events that finish then are applied in input order.
 type laneAware struct {
-	s     *Simulator
-	now   int      // the time of the current decision; never decreases
-	fifo  []queued // events from input index base on, taken or not
-	base  int
-	front int              // fifo[front] is the oldest event not taken
-	lanes paged[laneQueue] // by lane
+	s      *Simulator
+	now    int      // the time of the current decision; never decreases
+	fifo   []queued // events from input index base on, taken or not
+	base   int
+	front  int              // fifo[front] is the oldest event not taken
+	queues paged[laneQueue] // by lane
 	// fresh holds the events that can run from their arrival on, by input
 	// index, which is their arrivals' order: those without a lane, and
 	// those that came to a lane with none waiting and free by then. They
@@ -113,10 +113,10 @@ func (a *laneAware) holdsBacklog(l Layout) bool { return l.lanes != noLanes }
 // the lane is free by then; when the lane's running event finishes, if it
 // runs still; else in later.
 func (a *laneAware) enqueue(i, ln, arrival int) {
-	for a.lanes.len() <= ln {
-		a.lanes.add(laneQueue{head: -1})
+	for a.queues.len() <= ln {
+		a.queues.add(laneQueue{head: -1})
 	}
-	q := a.lanes.at(ln)
+	q := a.queues.at(ln)
 	if q.head >= 0 {
 		a.at(q.tail).next = i
 		q.tail = i
@@ -167,7 +167,7 @@ func (a *laneAware) run() {
 		a.finishAt(t)
 		for len(a.later) > 0 && a.later[0].key <= t {
 			ln := a.later.pop().val
-			a.ready.push(a.lanes.at(ln).head, 0, ln)
+			a.ready.push(a.queues.at(ln).head, 0, ln)
 		}
 		for a.busy < n {
 			i, ln, ready := a.oldestEligible(t)
@@ -192,7 +192,7 @@ func (a *laneAware) finishAt(t int) {
 	for c := q.nextTouched(); c.free == t; c = q.nextTouched() {
 		r := a.runs[c.id]
 		if r.lane >= 0 {
-			if h := a.lanes.at(r.lane).head; h >= 0 && a.at(h).wake {
+			if h := a.queues.at(r.lane).head; h >= 0 && a.at(h).wake {
 				a.at(h).wake = false
 				a.ready.push(h, 0, r.lane)
 			}
@@ -297,7 +297,7 @@ func (a *laneAware) take(t, i, ln int, ready bool) {
 		a.finished(finished{finish: finish, index: i, key: q.key, step: q.step})
 	}
 	if ln >= 0 {
-		a.lanes.at(ln).head = q.next
+		a.queues.at(ln).head = q.next
 		a.reschedule(ln, finish, t)
 	}
 	for a.front < len(a.fifo) && a.fifo[a.front].taken {
@@ -325,7 +325,7 @@ func (a *laneAware) finished(f finished) {
 // runs; a lane that can run at once (its event took no time) is ready at
 // t.
 func (a *laneAware) reschedule(ln, finish, t int) {
-	head := a.lanes.at(ln).head
+	head := a.queues.at(ln).head
 	if head < 0 {
 		return
 	}

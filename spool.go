@@ -3,12 +3,10 @@ package konvoy
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"os"
 	"slices"
 )
@@ -17,10 +15,10 @@ import (
 // after it replay it instead of reading, decoding and interning the stream
 // again: every event's numbers, its key and line indices and its lane
 // under each layout, in some 10 to 30 bytes, in memory up to spoolBuffer
-// (64 KiB) and in a temporary file beyond, and the first pass's inputs, whose keys,
-// lines and lane tables cover every layout of the sweep. A pass that
-// replays it takes the same events, interned the same, as one that reads
-// the stream.
+// (64 KiB) and in a temporary file beyond; and the first pass's inputs,
+// whose keys, lines and lane tables cover every layout of the sweep. A
+// pass that replays it takes the same events, interned the same, as one
+// that reads the stream.
 //
 // The first pass records each batch as it sends it. A spool that cannot be
 // written, or an event it cannot give back (a key beyond the key table's
@@ -291,15 +289,6 @@ func (p *sweepPass) replayInputs() {
 		r.table = sp.table(r.group, r.sim.layout)
 		r.sim.use(p.groups[r.group].in, r.table)
 	}
-}
-
-// take feeds the pass up to limit events, from the spool when it replays
-// it, else from events.
-func (p *sweepPass) take(ctx context.Context, events iter.Seq2[Event, error], limit int) error {
-	if p.replays() != nil {
-		return p.replay(ctx, limit)
-	}
-	return p.feed(ctx, events, limit)
 }
 
 // usedBy returns the spool that the passes after pass p may still replay:

@@ -93,17 +93,17 @@ func WithExpectedEvents(n int) SweepOption {
 // [WithExpectedEvents] stops early those that will not fit by its end,
 // rather than running them partway). The first pass of a sweep of more
 // than one configuration keeps the stream as it interned it, some 10 to 30
-// bytes an event in a temporary file (see [SpoolPattern]; on a tmpfs, memory
-// beside the plan), unless, told the stream's length, it finds every run
-// will fit; it removes the file before it returns,
-// and the later passes replay it, with its keys and lanes, rather than
-// read the stream again: they take in order every run left that fits
-// beside them. Where no file can be written, or a pass's first run would
-// not fit beside them, the later passes read the stream again, keeping lanes only for
-// their runs' layouts; events must then yield the same events each time
-// it is ranged over, as a stream of a slice ([Values]) or of a file read
-// afresh does. The plan leaves out what a run's backlog holds
-// ([WithMaxBacklog] bounds that) and the garbage collector's headroom.
+// bytes an event in a temporary file (see [SpoolPattern]; on a tmpfs,
+// memory beside the plan), unless, told the stream's length, it finds
+// every run will fit; it removes the file before it returns. The later
+// passes replay it, with its keys and lanes, rather than read the stream
+// again, and take in order every run left that fits beside them. Where no
+// file can be written, or a pass's first run would not fit beside them,
+// the later passes read the stream again, keeping lanes only for their
+// runs' layouts; events must then yield the same events each time it is
+// ranged over, as a stream of a slice ([Values]) or of a file read afresh
+// does. The plan leaves out what a run's backlog holds ([WithMaxBacklog]
+// bounds that) and the garbage collector's headroom.
 //
 // Sweep returns the error of the first event, in input order, that a run
 // fails at, of the first such run in configs (an invalid configuration
@@ -484,6 +484,15 @@ func (p *sweepPass) feed(ctx context.Context, events iter.Seq2[Event, error], li
 	p.plan(b)
 	p.send(b)
 	return ctx.Err()
+}
+
+// take feeds the pass up to limit events, from the spool when it replays
+// it, else from events.
+func (p *sweepPass) take(ctx context.Context, events iter.Seq2[Event, error], limit int) error {
+	if p.replays() != nil {
+		return p.replay(ctx, limit)
+	}
+	return p.feed(ctx, events, limit)
 }
 
 // replay is feed for a pass that replays the first pass's spool, up to

@@ -86,7 +86,8 @@ func interruptStatus(sig os.Signal) int {
 }
 
 // exitOnInterrupt makes SIGINT and SIGTERM remove the command's temporary
-// files, and its sweeps' spools, say so on stderr and exit with interruptStatus, printing nothing
+// files, and its sweeps' spools, say so on stderr and exit with
+// interruptStatus, printing nothing
 // more on standard output.
 func exitOnInterrupt(stderr io.Writer) {
 	c := make(chan os.Signal, 1)

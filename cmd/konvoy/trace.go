@@ -94,14 +94,15 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 		r, err = runs.Events(context.Background(), lesson.Events(), o)
 	} else {
 		path, counts := opt.events, slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(opt.consumers), o.More...))))
-		if path == "-" && len(opt.layouts)*len(opt.policies)*len(counts) > 1 {
+		passes := len(opt.layouts)*len(opt.policies)*len(counts) > 1 // the runs may need more than one
+		if path == "-" && passes {
 			if path, err = copyStdin(stdin, "konvoy"); err != nil {
 				return nil, err
 			}
 			defer removeTemp(path)
 		}
 		src := traceSource(path, o.Name, stdin, stderr, &bar)
-		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && len(opt.layouts)*len(opt.policies)*len(counts) > 1 {
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && passes {
 			// A file, which can be read again: a sweep told its length
 			// plans its first pass better (konvoy.WithExpectedEvents).
 			o.Expected = runs.CountLines(src, cmp.Or(o.Reader.MaxRecordBytes, eventlog.DefaultMaxRecordBytes))
