@@ -94,3 +94,11 @@ func (p prefixed) Unwrap() error { return p.err }
 func eventError(i int, key, field string, value int, want string, sentinel error) error {
 	return prefixed{&EventError{Index: i, Key: key, Field: field, Value: value, Want: want, Err: sentinel}}
 }
+
+// counted is "1 one" or "n many", as a message writes a count.
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

@@ -263,8 +263,8 @@ func (s *Simulator) backlogHeld() string {
 			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
 		}
 	}
-	return fmt.Sprintf("%s dispatch of %s at %d consumers holds %d events, more than the %d it may (WithMaxBacklog): %s",
-		s.opts.policy, s.layout, s.consumers.n, s.backlog(), s.opts.maxBacklog, strings.Join(parts, ", "))
+	return fmt.Sprintf("%s dispatch of %s at %s holds %d events, more than the %d it may (WithMaxBacklog): %s",
+		s.opts.policy, s.layout, counted(s.consumers.n, "consumer", "consumers"), s.backlog(), s.opts.maxBacklog, strings.Join(parts, ", "))
 }
 
 // responseSum returns the exact sum of the responses: each is the event's

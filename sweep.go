@@ -711,8 +711,8 @@ func (t *sizeTrend) at(z sweepSizes, n int) (sweepSizes, bool) {
 func (p *sweepPass) tooBig(b *sweepEvents, used int) *sweepError {
 	r := p.runs[0]
 	i := len(b.events) - 1
-	want := fmt.Sprintf("the run of %s, %s, on %d consumers needs some %d bytes for the keys and lanes so far, more than the sweep's %d (WithMaxMemory)",
-		r.sim.layout, r.sim.opts.policy, r.sim.consumers.n, used, p.maxMemory)
+	want := fmt.Sprintf("the run of %s, %s, on %s needs some %d bytes for the keys and lanes so far, more than the sweep's %d (WithMaxMemory)",
+		r.sim.layout, r.sim.opts.policy, counted(r.sim.consumers.n, "consumer", "consumers"), used, p.maxMemory)
 	return &sweepError{index: b.start + i, run: r.config, err: eventError(b.start+i, b.events[i].Key, "", 0, want, nil)}
 }
 

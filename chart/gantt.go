@@ -100,11 +100,15 @@ func ganttLegend(r konvoy.Result, keys []string, consumers, shown, blocked, inst
 		busy += s.Finish - s.Start
 	}
 	total := int64(consumers) * int64(r.Rounds)
+	of := fmt.Sprintf("of %d consumer-rounds (%d × %d)", total, consumers, r.Rounds)
+	if total == 1 {
+		of = "of 1 consumer-round (1 × 1)"
+	}
 	if policy == konvoy.HeadOfLine || blocked > 0 {
 		b.WriteString(". is a consumer holding an event whose lane is busy (head-of-line blocking)\n")
-		fmt.Fprintf(&b, "of %d consumer-rounds (%d × %d): %d busy, %d blocked (.), %d idle\n", total, consumers, r.Rounds, busy, blocked, total-int64(busy)-int64(blocked))
+		fmt.Fprintf(&b, "%s: %d busy, %d blocked (.), %d idle\n", of, busy, blocked, total-int64(busy)-int64(blocked))
 	} else {
-		fmt.Fprintf(&b, "of %d consumer-rounds (%d × %d): %d busy, %d idle\n", total, consumers, r.Rounds, busy, total-int64(busy))
+		fmt.Fprintf(&b, "%s: %d busy, %d idle\n", of, busy, total-int64(busy))
 	}
 	if instant > 0 {
 		fmt.Fprintf(&b, "%s of no duration not drawn\n", plural(instant, "event", "events"))

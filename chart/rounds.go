@@ -141,7 +141,7 @@ func checkRoundsPoint(at string, work int, s RoundsSeries, j int) error {
 
 // roundsPlot builds the picture of checked series and its legend.
 func roundsPlot(work int, series []RoundsSeries) (*plot.Plot, *flowLegend) {
-	p := newPlot(fmt.Sprintf("Rounds against consumers (work %d rounds)", work), "consumers", "rounds")
+	p := newPlot("Rounds against consumers (work "+plural(work, "round", "rounds")+")", "consumers", "rounds")
 
 	var counts []int
 	top := 1

@@ -304,12 +304,12 @@ func shorten(s string, n int) string {
 
 // desc describes the schedule in words: its rows, boxes and waits.
 func (g *gantt) desc() string {
-	lanes := fmt.Sprintf("coloured by its lane, %d lanes", len(g.lanes))
+	lanes := "coloured by its lane, " + plural(len(g.lanes), "lane", "lanes")
 	if len(g.lanes) == 0 {
 		lanes = "grey: no event runs in a lane"
 	}
-	d := fmt.Sprintf("One row per consumer, %d consumers, and one box per event from its start to its finish, %d events in %d rounds, each %s.",
-		g.consumers, len(g.slots), g.end, lanes)
+	d := fmt.Sprintf("One row per consumer, %s, and one box per event from its start to its finish, %s in %s, each %s.",
+		plural(g.consumers, "consumer", "consumers"), plural(len(g.slots), "event", "events"), plural(g.end, "round", "rounds"), lanes)
 	if g.waits {
 		d += " A hatched stretch is a consumer idle before its next box: under head-of-line dispatch, holding an event whose lane is busy (head-of-line blocking)."
 	}

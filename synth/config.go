@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -247,7 +248,7 @@ func (c Config) checkArrivals(p *problems) {
 		span := float64(c.Events) / slowest
 		switch {
 		case !(span <= MaxSpan):
-			p.bad("Rate", "Rate %v spreads %d events over about %.3g rounds; want at most %d rounds: raise Rate", c.Rate, c.Events, span, int64(MaxSpan))
+			p.bad("Rate", "Rate %v spreads %s over about %.3g rounds; want at most %d rounds: raise Rate", c.Rate, eventsText(c.Events), span, int64(MaxSpan))
 		case bursts && span/float64(c.BurstEvery) > MaxBursts:
 			p.bad("BurstEvery", "BurstEvery is %d; want a period that the stream, spread over about %.3g rounds, crosses at most %d times: lengthen BurstEvery or raise Rate",
 				c.BurstEvery, span, MaxBursts)
@@ -265,4 +266,12 @@ func skewed(s float64) bool {
 // ⌈Events/StepsPerKey⌉.
 func (c Config) lifecycles() int {
 	return (c.Events + c.StepsPerKey - 1) / c.StepsPerKey
+}
+
+// eventsText is "1 event" or "n events".
+func eventsText(n int) string {
+	if n == 1 {
+		return "1 event"
+	}
+	return strconv.Itoa(n) + " events"
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sirali-konvoy/konvoy/internal/report"
 )
 
 // command is the command line of one command: its flags, and the rules
@@ -146,7 +148,7 @@ func exitStatus(err error, stderr io.Writer) int {
 		}
 		return 2
 	}
-	fmt.Fprintln(stderr, err)
+	fmt.Fprintln(stderr, report.CommandWords(err.Error()))
 	return 1
 }
 

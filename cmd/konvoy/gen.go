@@ -62,7 +62,7 @@ func parseGen(args []string, stderr io.Writer) (synth.Config, eventlog.Format, e
 	fs := newCommand("konvoy gen", stderr,
 		"usage: konvoy gen [-format csv|jsonl] [-seed N] [-events N] [-keys N] [flags]",
 		"Writes a synthetic trace to standard output, event by event, for konvoy -events -.",
-		"The defaults are konvoy's benchmark set (synth.Default).")
+		"The defaults are konvoy's benchmark set.")
 	format := "csv"
 	fs.choice(&format, "format", format, "the output `format`: csv or jsonl", "csv or jsonl", "csv", "jsonl")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "the `seed` that selects the trace; the same flags and seed give the same trace")

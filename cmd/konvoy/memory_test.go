@@ -99,7 +99,7 @@ func TestMaxBacklog(t *testing.T) {
 	// too. A share of 1001 is enough for every run.
 	args := []string{"-events", "-", "-layouts", "convoy,line-convoy", "-policy", "lane-aware,static", "-consumers", "4,8", "-max-backlog", "3000"}
 	out, errOut, status := runWithInput(hot, args...)
-	want := `<stdin>:376: event 374 (key "HOT"): backlog over its limit: static dispatch of line-convoy at 4 consumers holds 376 events, more than the 375 it may (WithMaxBacklog): 1 for the consumers that have taken one, 375 taken but not yet applied; -max-backlog 3000 is shared by 8 runs: raise it, or run fewer layouts, policies or consumer counts` + "\n"
+	want := `<stdin>:376: event 374 (key "HOT"): backlog over its limit: static dispatch of line-convoy at 4 consumers holds 376 events, more than the 375 it may (its share of -max-backlog): 1 for the consumers that have taken one, 375 taken but not yet applied; -max-backlog 3000 is shared by 8 runs: raise it, or run fewer layouts, policies or consumer counts` + "\n"
 	if status != 1 || out != "" || errOut != want {
 		t.Errorf("status %d, stdout %q, stderr\n%s\nwant 1, nothing and\n%s", status, out, errOut, want)
 	}

@@ -103,7 +103,7 @@ func lessonPictures(opt options) (pictures, error) {
 	}
 	err = pics.schedulesAndLatency(opt.plotFormats, events, lessonPlotLayouts, []konvoy.Layout{konvoy.Convoy}, consumers, dispatch,
 		func(l konvoy.Layout) string {
-			return fmt.Sprintf("The lesson under %s, %d consumers%s", l, consumers, dispatchNote(policy))
+			return fmt.Sprintf("The lesson under %s, %s%s", l, report.Plural(consumers, "consumer", "consumers"), dispatchNote(policy))
 		})
 	return pics, err
 }
@@ -130,7 +130,7 @@ func tracePictures(t *trace) (pictures, error) {
 	dispatch := report.Dispatch(policy, t.opt.assignor, konvoy.WithResequencer(t.opt.reseq))
 	err := pics.schedulesAndLatency(t.opt.plotFormats, t.sample, t.opt.layouts, t.opt.layouts, consumers, dispatch,
 		func(l konvoy.Layout) string {
-			return fmt.Sprintf("%s under %s, %d consumers%s", filepath.Base(t.Name), l, consumers, dispatchNote(policy))
+			return fmt.Sprintf("%s under %s, %s%s", filepath.Base(t.Name), l, report.Plural(consumers, "consumer", "consumers"), dispatchNote(policy))
 		})
 	return pics, err
 }

@@ -15,7 +15,7 @@ import (
 // under policies[pi]; batch tells that every event arrives at round 0.
 func Latency(layouts []konvoy.Layout, policies []konvoy.Policy, consumers int, batch bool, result func(li, pi int) konvoy.Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nlatency by layout and dispatch policy at %d consumers, in rounds from arrival\n", consumers)
+	fmt.Fprintf(&b, "\nlatency by layout and dispatch policy at %s, in rounds from arrival\n", consumersText(consumers))
 	t := &table{leftCols: 2, leftLast: true}
 	t.add("layout", "policy", "rounds", "parallelism", "p50", "p95", "p99", "max", "p50", "p99", "max", "worst lane")
 	t.span(4, "wait")

@@ -45,8 +45,8 @@ func Lesson(events []konvoy.Event, o LessonOptions) (string, error) {
 	free, convoy, line, stamp := results[0], results[1], results[2], results[3]
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "The lesson \"Sıralı Konvoy\": %d events, %d keys, %d consumers, work %d rounds%s\n\n",
-		free.Events, free.Keys, consumers, free.Work, policyNote(policy))
+	fmt.Fprintf(&b, "The lesson \"Sıralı Konvoy\": %s, %s, %s, work %s%s\n\n",
+		plural(free.Events, "event", "events"), plural(free.Keys, "key", "keys"), consumersText(consumers), plural(free.Work, "round", "rounds"), policyNote(policy))
 	b.WriteString(measureTable(layouts, results).String())
 
 	wrong := "none"
@@ -72,9 +72,9 @@ func Lesson(events []konvoy.Event, o LessonOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b.WriteString(chart.GanttText(fmt.Sprintf("\nthe convoy's schedule at %d consumers, %s dispatch, one column per round", consumers, policy), drawn, consumers, policy))
+	b.WriteString(chart.GanttText(fmt.Sprintf("\nthe convoy's schedule at %s, %s dispatch, one column per round", consumersText(consumers), policy), drawn, consumers, policy))
 
-	fmt.Fprintf(&b, "\ncapacity at a peak of %.2f events/s, costs measured at %d consumers\n", lesson.PeakRate, consumers)
+	fmt.Fprintf(&b, "\ncapacity at a peak of %.2f events/s, costs measured at %s\n", lesson.PeakRate, consumersText(consumers))
 	b.WriteString(capacityTable(konvoy.Cost(convoy, free), konvoy.Cost(line, free)).String())
 	fmt.Fprintf(&b, "whole stream in lanes: convoy x%.3f, line-convoy x%.3f\n", konvoy.Cost(convoy, free), konvoy.Cost(line, free))
 	ceiling, err := ceilingLine(events, 8, with...)
@@ -118,7 +118,7 @@ func lessonComparison(events []konvoy.Event, o LessonOptions) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nevery layout on the same events at %d consumers\n", consumers)
+	fmt.Fprintf(&b, "\nevery layout on the same events at %s\n", consumersText(consumers))
 	b.WriteString(compareTable(layouts, results).String())
 	b.WriteString("\n")
 	if o.Partitions == consumers {
@@ -132,9 +132,9 @@ func lessonComparison(events []konvoy.Event, o LessonOptions) (string, error) {
 		return "", err
 	}
 	if ok {
-		fmt.Fprintf(&b, "PartitionsFor: %d partitions are the fewest whose heaviest holds a single key; %d of them get keys\n", p.Partitions, p.Used)
+		fmt.Fprintf(&b, "the fewest partitions whose heaviest holds a single key: %d, %d of them with keys\n", p.Partitions, p.Used)
 	} else {
-		fmt.Fprintf(&b, "PartitionsFor: no topic of up to %d partitions leaves a single key in the heaviest partition\n", limit)
+		fmt.Fprintf(&b, "no topic of up to %d partitions leaves a single key in the heaviest partition\n", limit)
 	}
 	return b.String(), nil
 }
@@ -151,7 +151,7 @@ func selectiveSection(consumers int, opts ...konvoy.Option) (string, error) {
 	simulated, formula := c.Simulated, c.Formula
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nselective convoy on lesson-style shipments of 7 events (4 ordered steps, 3 history-only): %d events\n", len(events))
-	fmt.Fprintf(&b, "rounds at %d consumers: free %d, selective-convoy %d, convoy %d\n", consumers, c.Free.Rounds, c.Selective.Rounds, c.Convoy.Rounds)
+	fmt.Fprintf(&b, "rounds at %s: free %d, selective-convoy %d, convoy %d\n", consumersText(consumers), c.Free.Rounds, c.Selective.Rounds, c.Convoy.Rounds)
 	fmt.Fprintf(&b, "multiplier: simulated x%.3f; the lesson's formula s·cost + (1 − s) gives x%.3f\n", simulated, formula)
 	fmt.Fprintf(&b, "  (s %.3f, the ordered share; cost x%.3f, the convoy's on the ordered steps alone)\n", c.Share, konvoy.Cost(c.OrderedConvoy, c.OrderedFree))
 	fmt.Fprintf(&b, "whole stream in the convoy: x%.3f\n", konvoy.Cost(c.Convoy, c.Free))
@@ -244,13 +244,13 @@ func ceilingLine(events []konvoy.Event, c int, opts ...konvoy.Option) (string, e
 	var parts []string
 	for i, l := range layouts {
 		r := results[i]
-		part := fmt.Sprintf("%s %d rounds", l, r.Rounds)
+		part := l.String() + " " + plural(r.Rounds, "round", "rounds")
 		if r.Lanes > 0 {
 			part += fmt.Sprintf(" (heaviest lane %d)", r.HeaviestLane)
 		}
 		parts = append(parts, part)
 	}
-	return fmt.Sprintf("lane-load ceiling at %d consumers: %s\n", c, strings.Join(parts, ", ")), nil
+	return fmt.Sprintf("lane-load ceiling at %s: %s\n", consumersText(c), strings.Join(parts, ", ")), nil
 }
 
 // simulateEach runs events under each of layouts at consumers with opts,

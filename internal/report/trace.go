@@ -70,9 +70,9 @@ func TraceText(t *Trace, o TraceOptions) string {
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "The trace %s: %s, %s (%d out of order), %s, %d consumers, work %d rounds%s%s\n",
+	fmt.Fprintf(&b, "The trace %s: %s, %s (%d out of order), %s, %s, work %s%s%s\n",
 		t.Name, plural(t.Stats.Events(), "event", "events"), plural(t.Stats.Keys(), "key", "keys"),
-		len(t.Stats.OutOfOrder()), plural(t.Stats.Lines(), "line", "lines"), first, results[0].Work, resolutionNote(t.Unit), policyNote(policy))
+		len(t.Stats.OutOfOrder()), plural(t.Stats.Lines(), "line", "lines"), consumersText(first), plural(results[0].Work, "round", "rounds"), resolutionNote(t.Unit), policyNote(policy))
 	if t.Rounded > 0 {
 		b.WriteString(RoundedNote(t.Rounded, t.Unit) + "\n")
 	}
@@ -92,7 +92,7 @@ func TraceText(t *Trace, o TraceOptions) string {
 	b.WriteString(roundsTable(layouts, t.Counts, func(li, c int) int { return t.result(li, c).Rounds }).String())
 	for i, l := range layouts {
 		if o.Gantt {
-			title := fmt.Sprintf("\nthe schedule of %s at %d consumers, %s dispatch, one column per round", l, first, policy)
+			title := fmt.Sprintf("\nthe schedule of %s at %s, %s dispatch, one column per round", l, consumersText(first), policy)
 			b.WriteString(chart.GanttText(title, results[i], first, policy))
 		}
 	}
@@ -151,7 +151,7 @@ func traceCapacity(t *Trace, results []konvoy.Result, peak float64) string {
 		share = float64(t.Stats.Ordered()) / float64(t.Stats.Events())
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\ncapacity at a peak of %.2f events/s, costs measured at %d consumers\n", peak, t.Consumers)
+	fmt.Fprintf(&b, "\ncapacity at a peak of %.2f events/s, costs measured at %s\n", peak, consumersText(t.Consumers))
 	capacity := &table{}
 	head := []string{"ordered share", "ordered ev/s", "unordered ev/s"}
 	ordered, unordered := konvoy.SplitRate(peak, share)

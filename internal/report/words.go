@@ -22,6 +22,10 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
+// Plural is "1 thing" or "n things", as every count in a report is
+// written.
+func Plural(n int, one, many string) string { return plural(n, one, many) }
+
 // consumersText is "1 consumer" or "n consumers".
 func consumersText(n int) string { return plural(n, "consumer", "consumers") }
 
@@ -122,3 +126,22 @@ func multiplier(m float64) string {
 func percent(s float64) string {
 	return strconv.FormatFloat(math.Round(s*1000)/10, 'f', -1, 64) + "%"
 }
+
+// libraryWords maps what the libraries' messages name, options and fields
+// a library user sets, to what sets it from the command line: a flag, or
+// nothing the command lets one set. Each entry is a parenthesis or a prefix
+// that a message of konvoy or eventlog holds (see CommandWords).
+var libraryWords = strings.NewReplacer(
+	" (WithMaxMemory)", " (three quarters of -max-memory)", // the runs' share of it: see runs.Options.MaxMemory
+	" (WithMaxBacklog)", " (its share of -max-backlog)",
+	"konvoy: Sweep: ", "konvoy: ",
+	" (Reader.MaxRecordBytes)", "",
+	" (Reader.MaxNameBytes)", "",
+	" (Reader.MaxReorderBytes)", "",
+	" (Open and Decompress undo one layer of gzip)", " (konvoy undoes one layer of gzip, no more)",
+)
+
+// CommandWords returns msg, an error message of the command, in the
+// command's words: the library options and fields it names, which a user of
+// the command cannot set, become the flags that set them, or go.
+func CommandWords(msg string) string { return libraryWords.Replace(msg) }

@@ -202,14 +202,15 @@ func summary(t *report.Trace, src *source) string {
 	if !src.lesson {
 		what = "The trace " + t.Name
 	}
-	return fmt.Sprintf("%s: %d events, %d keys, %d lines, %d consumers, work %d rounds, %s dispatch",
-		what, t.Stats.Events(), t.Stats.Keys(), t.Stats.Lines(), t.Consumers, t.Run(0, 0, t.Consumers).Work, t.Policies[0])
+	return fmt.Sprintf("%s: %s, %s, %s, %s, work %s, %s dispatch", what, report.Plural(t.Stats.Events(), "event", "events"),
+		report.Plural(t.Stats.Keys(), "key", "keys"), report.Plural(t.Stats.Lines(), "line", "lines"),
+		report.Plural(t.Consumers, "consumer", "consumers"), report.Plural(t.Run(0, 0, t.Consumers).Work, "round", "rounds"), t.Policies[0])
 }
 
 // measures is the report's first table: each layout's measures at the
 // first consumer count under the first policy.
 func measures(t *report.Trace) *table {
-	tb := &table{Caption: fmt.Sprintf("Every layout at %d consumers, %s dispatch", t.Consumers, t.Policies[0]), Head: []string{"measure"}}
+	tb := &table{Caption: fmt.Sprintf("Every layout at %s, %s dispatch", report.Plural(t.Consumers, "consumer", "consumers"), t.Policies[0]), Head: []string{"measure"}}
 	rows := []struct {
 		name string
 		of   func(r konvoy.Result) string
@@ -239,7 +240,7 @@ func measures(t *report.Trace) *table {
 // latencies is the table of each layout's wait and response percentiles at
 // the first consumer count under the first policy.
 func latencies(t *report.Trace) *table {
-	tb := &table{Caption: fmt.Sprintf("Latency in rounds at %d consumers, %s dispatch: wait (arrival to start) and response (arrival to finish)", t.Consumers, t.Policies[0]),
+	tb := &table{Caption: fmt.Sprintf("Latency in rounds at %s, %s dispatch: wait (arrival to start) and response (arrival to finish)", report.Plural(t.Consumers, "consumer", "consumers"), t.Policies[0]),
 		Head: []string{"layout", "wait p50", "wait p95", "wait p99", "wait max", "response p50", "response p95", "response p99", "response max"}}
 	for li, l := range t.Layouts {
 		r := t.Run(li, 0, t.Consumers)
@@ -278,7 +279,7 @@ func (s *Server) pictures(p *page, t *report.Trace, o runs.Options, sample []kon
 		return nil
 	}
 	for i, l := range t.Layouts {
-		title := fmt.Sprintf("The schedule under %s, %d consumers, %s dispatch", l, c, policy)
+		title := fmt.Sprintf("The schedule under %s, %s, %s dispatch", l, report.Plural(c, "consumer", "consumers"), policy)
 		pic, err := svg(func(w io.Writer) error { return chart.Schedule(w, chart.SVG, title, lat[i].Slots, c) })
 		if err != nil {
 			return err
