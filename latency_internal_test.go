@@ -269,11 +269,12 @@ func TestResponseMeanSurvivesAHugeSum(t *testing.T) {
 }
 
 // A lane's total wait is exact past 2⁶⁴ rounds: the carry out of its low
-// 64 bits goes to the run's laneCarry, by lane, and only then.
+// 64 bits goes to the run's laneCarry, by lane, and only then. The lane
+// starts with the total that waits before it bring it to, whatever the
+// size of int, so that the longest wait adds up to 2⁶⁴−2.
 func TestLaneWaitCarriesPast64Bits(t *testing.T) {
 	s := new(Simulator)
-	var l laneRun
-	s.addWait(7, &l, math.MaxInt)
+	l := laneRun{waitLo: math.MaxUint64 - 1 - uint64(math.MaxInt)}
 	s.addWait(7, &l, math.MaxInt)
 	if s.laneCarry != nil {
 		t.Fatalf("a total of 2⁶⁴−2 carries %v; want nothing", s.laneCarry)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math/bits"
 	"strings"
 	"testing"
 
@@ -14,7 +15,14 @@ import (
 // tenth, under every layout and policy: the stream's share, once, and each
 // run's. Runs that plan for less than they take would let a sweep outgrow
 // its budget; runs that plan for far more would take passes they need not.
+// The plan counts the sizes of a 64-bit platform; where int and pointers
+// have 32 bits a sweep takes less, two thirds of the plan or so, so there
+// the test checks that it takes no more than planned, and at least half.
 func TestSweepPlansWhatItsKeysTake(t *testing.T) {
+	low := 0.9
+	if bits.UintSize == 32 {
+		low = 0.5
+	}
 	const keys, lines = 100_000, 100
 	events := make([]Event, keys)
 	for i := range events {
@@ -51,7 +59,7 @@ func TestSweepPlansWhatItsKeysTake(t *testing.T) {
 			plan := float64(shared)/keys + run
 			one, more := perKey(l, p, 1), perKey(l, p, 3)
 			more = (more - one) / 2
-			if one > 1.1*plan || one < 0.9*plan || more > 1.1*run || more < 0.9*run {
+			if one > 1.1*plan || one < low*plan || more > 1.1*run || more < low*run {
 				t.Errorf("%s, %s: %.1f bytes a key for one run, %.1f for each more; planned %.1f and %.1f", l, p, one, more, plan, run)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -690,8 +691,10 @@ func (t *sizeTrend) at(z sweepSizes, n int) (sweepSizes, bool) {
 	scale := float64(n-z.events) / float64(z.events-from.events)
 	grow := func(now, then int) int {
 		// A count beyond 2³⁹ is beyond any memory, and the plan's sums
-		// of it stay within int.
-		return now + int(min(float64(now-then)*scale, math.MaxInt>>24))
+		// of it stay within int. Where int has 32 bits the cap is 2²³,
+		// within int for a run's plan: a projection it cuts short stops
+		// the runs later, at the sizes read.
+		return now + int(min(float64(now-then)*scale, math.MaxInt>>(bits.UintSize/2-8)))
 	}
 	end := sweepSizes{events: n, layouts: slices.Clone(z.layouts), lanes: slices.Clone(z.lanes)}
 	for g := range z.keys {

@@ -17,16 +17,18 @@ func (c *command) resequencer(cfg *konvoy.ResequencerConfig) {
 	var start string
 	c.choice(&start, "start", "first-seen", "where the resequencer takes a key's lifecycle to begin: zero, before step 1, or `first-seen`, at the step of the key's "+
 		"first event in the input, so that a lifecycle cut by a trace's window is no gap", "zero or first-seen", "zero", "first-seen")
-	c.IntVar(&cfg.Timeout, "reseq-timeout", 0, "apply a held event `ROUNDS` rounds after it finished if its gap has not filled, skipping the gap (default 0: wait forever)")
+	var timeout int64 // read in 64 bits, so that a value past int32 gets the range below on every platform
+	c.Int64Var(&timeout, "reseq-timeout", 0, "apply a held event `ROUNDS` rounds after it finished if its gap has not filled, skipping the gap (default 0: wait forever)")
 	c.IntVar(&cfg.Capacity, "reseq-capacity", 0, "hold at most `N` events at once: one more applies the one held longest, skipping its gap (default 0: no bound)")
 	c.BoolVar(&cfg.RejectOld, "reject-old", false, "reject a step at or below its key's state that the key never applied, rather than write it backward")
 	c.rule(func() (err error) {
 		switch {
-		case cfg.Timeout < 0 || cfg.Timeout > math.MaxInt32:
-			return c.usagef("-reseq-timeout is %d; want 0 (wait forever) to %d rounds", cfg.Timeout, math.MaxInt32)
+		case timeout < 0 || timeout > math.MaxInt32:
+			return c.usagef("-reseq-timeout is %d; want 0 (wait forever) to %d rounds", timeout, math.MaxInt32)
 		case cfg.Capacity < 0:
 			return c.usagef("-reseq-capacity is %d; want 0 (no bound) or more events", cfg.Capacity)
 		}
+		cfg.Timeout = int(timeout)
 		cfg.Start, err = konvoy.ParseResequencerStart(start)
 		return err
 	})

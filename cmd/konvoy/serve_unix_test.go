@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -55,4 +56,27 @@ func TestServeShutsDownGracefully(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The README (or a guide in docs/ it links to) says how konvoy serve
+// stops, as TestServeShutsDownGracefully finds it does: exit status 0
+// after a graceful shutdown on SIGINT or SIGTERM, where every other
+// command exits 130 or 143.
+func TestReadmeSaysServeExitsZero(t *testing.T) {
+	const says = "`konvoy serve`, whose normal end they are, shuts down gracefully instead: it stops listening, " +
+		"lets requests under way finish (for at most 10 seconds), prints `konvoy serve: stopped` on standard error and exits with status 0"
+	docs, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range append([]string{"../../README.md"}, docs...) {
+		text, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(strings.Join(strings.Fields(string(text)), " "), says) {
+			return
+		}
+	}
+	t.Errorf("neither README.md nor docs/*.md says %q", says)
 }

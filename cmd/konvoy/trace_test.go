@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -408,5 +410,61 @@ func TestMaxMemoryRunsInPasses(t *testing.T) {
 	_, errOut, status := runCommand(append(slices.Clone(args), "-max-memory", "1MiB")...)
 	if status != 1 || !strings.Contains(errOut, "testdata/arrivals.csv:61: event 59") || !strings.Contains(errOut, "(WithMaxMemory)") {
 		t.Errorf("-max-memory 1MiB: status %d, stderr %q; want the first run too big at the last event", status, errOut)
+	}
+}
+
+// The JSON and CSV reports say what the text report's notes say: the
+// events dropped as late (-late drop) in every record, and the
+// resequencer's forced events, gaps skipped and old steps rejected.
+func TestRecordsSayWhatTheNotesSay(t *testing.T) {
+	args := []string{"-events", "../../testdata/export.jsonl", "-key", "key", "-status", "payload.status", "-steps", "new,paid,shipped,delivered",
+		"-at", "ts", "-at-format", "unix-ms", "-unit", "1ms", "-reorder", "200ms", "-late", "drop", "-duration-model", "exp:100", "-seed", "7",
+		"-layouts", "resequencer,convoy", "-reseq-timeout", "50", "-reject-old", "-consumers", "4"}
+	text, errOut, status := runCommand(args...)
+	if status != 0 {
+		t.Fatalf("status %d, stderr %q", status, errOut)
+	}
+	var dropped, forced, gaps, rejected int
+	if _, err := fmt.Sscanf(text[strings.Index(text, "\n")+1:], "durations modelled: each drawn from exp:100 rounds, not read from the trace\n%d events dropped", &dropped); err != nil {
+		t.Fatalf("%v in the text report:\n%s", err, text)
+	}
+	at := strings.Index(text, "applied by timeout or capacity")
+	if at < 0 {
+		t.Fatalf("the text report has no resequencer note of forced events:\n%s", text)
+	}
+	line := text[strings.LastIndex(text[:at], "\n")+1:]
+	if _, err := fmt.Sscanf(line, "  %d released when their gaps filled, %d applied by timeout or capacity (%d missing", new(int), &forced, &gaps); err != nil {
+		t.Fatalf("%v in %q", err, line)
+	}
+	line = line[strings.Index(line, "\n")+1:]
+	if _, err := fmt.Sscanf(line[strings.Index(line, "discarded, ")+len("discarded, "):], "%d old step", &rejected); err != nil {
+		t.Fatalf("%v in %q", err, line)
+	}
+	if dropped == 0 || forced == 0 || gaps == 0 || rejected == 0 {
+		t.Fatalf("dropped %d, forced %d, gaps %d, rejected %d: the test wants each above 0", dropped, forced, gaps, rejected)
+	}
+	out, errOut, status := runCommand(append(args, "-format", "json")...)
+	var records []map[string]any
+	if err := json.Unmarshal([]byte(out), &records); status != 0 || err != nil || len(records) != 2 {
+		t.Fatalf("status %d, stderr %q, %v, %d records", status, errOut, err, len(records))
+	}
+	want := map[string]int{"late_dropped": dropped, "forced": forced, "gaps_skipped": gaps, "rejected_old": rejected}
+	for name, n := range want {
+		if got := records[0][name]; got != float64(n) {
+			t.Errorf("the resequencer's JSON record: %s is %v; want %d, as the text says", name, got, n)
+		}
+	}
+	if got := records[1]["late_dropped"]; got != float64(dropped) {
+		t.Errorf("the convoy's JSON record: late_dropped is %v; want %d", got, dropped)
+	}
+	out, _, _ = runCommand(append(args, "-format", "csv")...)
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("CSV: %v, %d rows", err, len(rows))
+	}
+	for name, n := range want {
+		if col := slices.Index(rows[0], name); col < 0 || rows[1][col] != fmt.Sprint(n) {
+			t.Errorf("the resequencer's CSV record: %s in column %d of %q; want %d", name, col, rows[1], n)
+		}
 	}
 }

@@ -29,9 +29,10 @@ func compareTable(layouts []konvoy.Layout, results []konvoy.Result) *table {
 
 // compareNotes explains the comparison's layouts beyond the lesson's four,
 // one line each: what a topic's hash collisions add to its heaviest
-// partition, what the resequencer held, and why a selective convoy runs as a
-// convoy when no event is history-only (allOrdered).
-func compareNotes(layouts []konvoy.Layout, results []konvoy.Result, allOrdered bool) string {
+// partition and, when static dispatch runs (static is not ""), the assignor
+// that deals its partitions; what the resequencer held; and why a selective
+// convoy runs as a convoy when no event is history-only (allOrdered).
+func compareNotes(layouts []konvoy.Layout, results []konvoy.Result, allOrdered bool, static string) string {
 	var b strings.Builder
 	for i, l := range layouts {
 		r := results[i]
@@ -50,11 +51,27 @@ func compareNotes(layouts []konvoy.Layout, results []konvoy.Result, allOrdered b
 			} else {
 				fmt.Fprintf(&b, "  all of them %s's: no collision\n", keyName(r.HeaviestKey))
 			}
+			if static != "" {
+				fmt.Fprintf(&b, "  under static dispatch, the %s assignor deals the partitions to consumers\n", static)
+			}
 		case l.Equal(konvoy.Resequencer):
 			b.WriteString(resequencerNote(l, r))
 		}
 	}
 	return b.String()
+}
+
+// staticAssignor is the name of the assignor by which static dispatch deals
+// partitions to consumers when policies hold Static, a the one given (0 for
+// the default, range); "" when they do not.
+func staticAssignor(policies []konvoy.Policy, a konvoy.Assignor) string {
+	switch {
+	case !slices.Contains(policies, konvoy.Static):
+		return ""
+	case a == 0:
+		return konvoy.RangeAssignor.String()
+	}
+	return a.String()
 }
 
 // hasBeyondLesson tells whether layouts names a layout other than the

@@ -125,7 +125,7 @@ func lessonComparison(events []konvoy.Event, o LessonOptions) (string, error) {
 		fmt.Fprintf(&b, "partitioned:%d is a Kafka topic with one partition per consumer, the fewest to keep them all busy\n", o.Partitions)
 	}
 	allOrdered := !slices.ContainsFunc(events, func(e konvoy.Event) bool { return e.Step == 0 })
-	b.WriteString(compareNotes(layouts, results, allOrdered))
+	b.WriteString(compareNotes(layouts, results, allOrdered, staticAssignor(o.Policies, o.Assignor)))
 	const limit = 64
 	p, ok, err := konvoy.PartitionsFor(konvoy.Values(events), 0, limit)
 	if err != nil {

@@ -48,6 +48,11 @@ type Record struct {
 	ResponseP99      int     `json:"response_p99"`
 	ResponseMax      int     `json:"response_max"`
 	ResponseMean     float64 `json:"response_mean"`
+
+	GapsSkipped int `json:"gaps_skipped"` // the resequencer's missing steps given up on (konvoy.Result.GapsSkipped)
+	Forced      int `json:"forced"`       // its held events applied by timeout or capacity
+	RejectedOld int `json:"rejected_old"` // its old steps rejected (-reject-old)
+	LateDropped int `json:"late_dropped"` // the trace's events dropped as late for -reorder (-late drop), the same in every record
 }
 
 // records lists the trace's results: layouts in the order given, then
@@ -75,6 +80,8 @@ func records(t *Trace) []Record {
 					WaitP50: r.Wait.P50, WaitP95: r.Wait.P95, WaitP99: r.Wait.P99, WaitMax: r.Wait.Max, WaitMean: round3(r.Wait.Mean),
 					ResponseP50: r.Response.P50, ResponseP95: r.Response.P95, ResponseP99: r.Response.P99, ResponseMax: r.Response.Max,
 					ResponseMean: round3(r.Response.Mean),
+
+					GapsSkipped: r.GapsSkipped, Forced: r.Forced, RejectedOld: r.RejectedOld, LateDropped: t.Dropped,
 				})
 			}
 		}

@@ -1,6 +1,10 @@
 package report
 
 import (
+	"encoding/csv"
+	"encoding/json"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -104,5 +108,107 @@ func TestNewPlanOfTheLesson(t *testing.T) {
 	}
 	if _, err := PlanJSON(p); err != nil {
 		t.Error(err)
+	}
+}
+
+// A trace's JSON and CSV records carry what the text report's notes say:
+// the resequencer's gaps skipped, events forced and old steps rejected,
+// run by run, and the events dropped as late, the same in every record.
+func TestRecordsCarryTheResequencersCountsAndTheLateDropped(t *testing.T) {
+	// Key A's step 2 comes long after step 3, which the timeout applies
+	// first, skipping 2; step 2 then arrives as an old step, rejected.
+	events := []konvoy.Event{
+		{Key: "A", Step: 1, Duration: 1}, {Key: "A", Step: 3, Duration: 1},
+		{Key: "B", Step: 1, Duration: 1}, {Key: "A", Step: 2, Duration: 1, Arrival: 10},
+	}
+	tr := &Trace{Name: "t.csv", Layouts: []konvoy.Layout{konvoy.Free, konvoy.Resequencer},
+		Policies: []konvoy.Policy{konvoy.HeadOfLine}, Consumers: 1, Counts: []int{1}, Dropped: 2}
+	for _, l := range tr.Layouts {
+		r, err := konvoy.Simulate(events, l, 1, konvoy.WithResequencer(konvoy.ResequencerConfig{Timeout: 1, RejectOld: true}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.Results = append(tr.Results, r)
+	}
+	for _, e := range events {
+		tr.Stats.Add(e)
+	}
+	if r := tr.Results[1]; r.GapsSkipped == 0 || r.Forced == 0 || r.RejectedOld == 0 {
+		t.Fatalf("the resequencer skipped %d gaps, forced %d, rejected %d; the test wants each above 0", r.GapsSkipped, r.Forced, r.RejectedOld)
+	}
+	want := func(i int) map[string]int {
+		r := tr.Results[i]
+		return map[string]int{"gaps_skipped": r.GapsSkipped, "forced": r.Forced, "rejected_old": r.RejectedOld, "late_dropped": 2}
+	}
+
+	js, err := TraceJSON(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objects []map[string]any
+	if err := json.Unmarshal([]byte(js), &objects); err != nil || len(objects) != 2 {
+		t.Fatalf("TraceJSON: %v, %d records:\n%s", err, len(objects), js)
+	}
+	for i, o := range objects {
+		for name, n := range want(i) {
+			if got, ok := o[name].(float64); !ok || got != float64(n) {
+				t.Errorf("JSON record %d: %s is %v; want %d", i, name, o[name], n)
+			}
+		}
+	}
+
+	text, err := TraceCSV(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(text)).ReadAll()
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("TraceCSV: %v, %d rows:\n%s", err, len(rows), text)
+	}
+	for i, row := range rows[1:] {
+		for name, n := range want(i) {
+			if col := slices.Index(rows[0], name); col < 0 || row[col] != strconv.Itoa(n) {
+				t.Errorf("CSV record %d: %s is in column %d of %q; want %d", i, name, col, row, n)
+			}
+		}
+	}
+}
+
+// The text report names the assignor by which static dispatch deals a
+// topic's partitions to consumers, the default or the one given, when
+// static is among the policies run, and only then.
+func TestTraceTextNamesTheStaticAssignor(t *testing.T) {
+	events := lesson.Events()
+	run := func(policies []konvoy.Policy, a konvoy.Assignor) string {
+		tr := &Trace{Name: "lesson.csv", Layouts: []konvoy.Layout{konvoy.Free, konvoy.Partitioned(3)},
+			Policies: policies, Consumers: 2, Counts: []int{2}, Assignor: a}
+		for _, l := range tr.Layouts {
+			for _, p := range policies {
+				r, err := konvoy.Simulate(events, l, 2, Dispatch(p, a)...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tr.Results = append(tr.Results, r)
+			}
+		}
+		for _, e := range events {
+			tr.Stats.Add(e)
+		}
+		return TraceText(tr, TraceOptions{})
+	}
+	for _, c := range []struct {
+		policies []konvoy.Policy
+		assignor konvoy.Assignor
+		want     string
+	}{
+		{[]konvoy.Policy{konvoy.Static}, 0, "under static dispatch, the range assignor deals the partitions to consumers\n"},
+		{[]konvoy.Policy{konvoy.HeadOfLine, konvoy.Static}, konvoy.RoundRobinAssignor, "under static dispatch, the round-robin assignor deals"},
+		{[]konvoy.Policy{konvoy.Static}, konvoy.FirstSeenAssignor, "under static dispatch, the first-seen assignor deals"},
+		{[]konvoy.Policy{konvoy.HeadOfLine, konvoy.LaneAware}, 0, ""},
+	} {
+		text := run(c.policies, c.assignor)
+		if got := strings.Contains(text, "assignor"); c.want == "" && got || c.want != "" && !strings.Contains(text, c.want) {
+			t.Errorf("policies %v, assignor %v: want %q in the report, or no assignor named:\n%s", c.policies, c.assignor, c.want, text)
+		}
 	}
 }

@@ -27,11 +27,12 @@ type Trace struct {
 	// Simulated.
 	Results     []konvoy.Result
 	Stats       eventlog.Stats
-	Rounded     int           // durations and arrivals rounded (eventlog.Decoder.Rounded)
-	Unit        time.Duration // how long one round lasts, 0 for whole rounds
-	LastArrival int           // the last event's arrival: 0 for a batch
-	Dropped     int           // events dropped as late for the reorder window (eventlog.Decoder.Dropped)
-	Modelled    string        // the distribution durations were drawn from, "" when the trace gave them
+	Rounded     int             // durations and arrivals rounded (eventlog.Decoder.Rounded)
+	Unit        time.Duration   // how long one round lasts, 0 for whole rounds
+	LastArrival int             // the last event's arrival: 0 for a batch
+	Dropped     int             // events dropped as late for the reorder window (eventlog.Decoder.Dropped)
+	Modelled    string          // the distribution durations were drawn from, "" when the trace gave them
+	Assignor    konvoy.Assignor // how static deals lanes, 0 for the default (see konvoy.WithAssignor)
 }
 
 // TraceOptions say what a trace's text report adds to its tables.
@@ -86,7 +87,7 @@ func TraceText(t *Trace, o TraceOptions) string {
 	}
 	b.WriteString("\n")
 	b.WriteString(traceNotes(t, results))
-	b.WriteString(compareNotes(layouts, results, t.Stats.Ordered() == t.Stats.Events()))
+	b.WriteString(compareNotes(layouts, results, t.Stats.Ordered() == t.Stats.Events(), staticAssignor(t.Policies, t.Assignor)))
 	b.WriteString("\nrounds by consumers\n")
 	b.WriteString(roundsTable(layouts, t.Counts, func(li, c int) int { return t.result(li, c).Rounds }).String())
 	for i, l := range layouts {

@@ -141,7 +141,7 @@ func Events(ctx context.Context, events []konvoy.Event, o Options) (*report.Trac
 // newTrace is the report of o's runs before they are made.
 func newTrace(o Options) *report.Trace {
 	t := &report.Trace{Name: o.Name, Layouts: o.Layouts, Policies: o.Policies, Consumers: o.Consumers[0],
-		Counts: slices.Sorted(slices.Values(o.Consumers)), Unit: o.Reader.Resolution}
+		Counts: slices.Sorted(slices.Values(o.Consumers)), Unit: o.Reader.Resolution, Assignor: o.Assignor}
 	t.Simulated = t.Counts
 	if len(o.More) > 0 {
 		t.Simulated = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(t.Counts), o.More...))))
