@@ -46,6 +46,7 @@
 //	TestPlanCeilingIsTheRunWithAConsumerPerEvent  the ceiling is a consumer per event
 //	TestMoreConsumersNeverRaiseLatency            head-of-line: a consumer more never delays an event
 //	TestPlanLatencyFindsTheSmallestCountThatMeets  the latency plan's count meets it, no smaller one does
+//	TestLatencyPlanCarriesTheLoad                  slo_test.go  no latency plan below the offered load
 //
 // Sweeps (this file):
 //
@@ -1018,15 +1019,20 @@ func TestMoreConsumersNeverRaiseLatency(t *testing.T) {
 	})
 }
 
-// PlanLatency's answer is the smallest count that meets the objective, as
-// brute force finds it: every count from 1 up is run, its percentile read
-// off its schedule by nearest rank, sorting every latency. Its floor is the
-// run with a consumer for every event, and every point of its curve is the
-// run at that count. It holds under every policy: PlanLatency tries every
-// count where latency need not fall, skips only counts whose work cannot
-// fit (see its doc) and bisects only under head-of-line, where
-// TestMoreConsumersNeverRaiseLatency shows latency never rises; the extra
-// counts a picture asks for change nothing but the curve.
+// PlanLatency's answer is the smallest count that meets the objective and
+// carries the offered load, as brute force finds it: every count from 1 to
+// the limit is run, more than the events too (static dispatch deals
+// partitions, not events, to consumers), its percentile read off its
+// schedule by nearest rank, sorting every latency, and the load floor is
+// the work over the rounds from the first arrival to the last, rounded up
+// (none when all arrive in one round). Its floor is the run with a
+// consumer for every event, and every point of its curve is the run at
+// that count. It holds under every policy: PlanLatency tries every count
+// where latency need not fall, skips only counts whose work cannot fit or
+// that do not carry the load (see its doc) and bisects only under
+// head-of-line, where TestMoreConsumersNeverRaiseLatency shows latency
+// never rises; the extra counts a picture asks for change nothing but the
+// curve.
 func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
@@ -1065,8 +1071,12 @@ func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 					t.Fatalf("%s: plan %+v: %d consumers reach %d rounds", l, plan, pt.Consumers, got)
 				}
 			}
+			load := loadFloorOf(events)
+			if plan.LoadFloor != load {
+				t.Fatalf("%s: load floor %d; want %d", l, plan.LoadFloor, load)
+			}
 			want := 0
-			for c := 1; c <= min(limit, len(events)); c++ {
+			for c := max(1, load); c <= limit && len(events) > 0; c++ {
 				if at(c, p) <= slo.Rounds {
 					want = c
 					break
@@ -1077,6 +1087,21 @@ func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 			}
 		}
 	})
+}
+
+// loadFloorOf is the fewest consumers that carry events' load: their
+// durations' sum over the rounds from the first arrival to the last, both
+// counted, rounded up; 0 when every event arrives in one round.
+func loadFloorOf(events []konvoy.Event) int {
+	if len(events) == 0 || events[0].Arrival == events[len(events)-1].Arrival {
+		return 0
+	}
+	work := 0
+	for _, e := range events {
+		work += e.Duration
+	}
+	span := events[len(events)-1].Arrival - events[0].Arrival + 1
+	return int(math.Ceil(float64(work) / float64(span)))
 }
 
 // percentileOf is the nearest-rank percentile of the latencies slo names

@@ -295,3 +295,57 @@ func TestPlanSLOArrivalsOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanSLONeverBelowTheLoad runs the issue's plans that answered fewer
+// consumers than carry the load: slo.csv scaled to 200 events/s (7 for
+// free, where its 10021 rounds of work over 1000 rounds need 11), and
+// arrivals.csv at Poisson arrivals (1, where 124 rounds over 63 need 2).
+func TestPlanSLONeverBelowTheLoad(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want map[string]int // consumers by layout
+	}{
+		{[]string{"-events", "testdata/slo.csv", "-slo", "p99=5s", "-peak", "200"}, map[string]int{"free": 11, "convoy": 11}},
+		{[]string{"-events", "testdata/arrivals.csv", "-slo", "p99=1s", "-arrivals", "poisson"}, map[string]int{"free": 2, "convoy": 2}},
+	} {
+		out, errOut, status := runCommand(append([]string{"plan", "-layouts", "free,convoy", "-format", "json"}, c.args...)...)
+		if status != 0 || errOut != "" {
+			t.Fatalf("%v: status %d, stderr %q", c.args, status, errOut)
+		}
+		var doc struct {
+			Plans []struct {
+				Layout string
+				SLO    struct {
+					Consumers int
+					LoadFloor int `json:"load_floor"`
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range doc.Plans {
+			if p.SLO.Consumers != c.want[p.Layout] || p.SLO.LoadFloor != c.want[p.Layout] {
+				t.Errorf("%v: %s: %d consumers, load floor %d; want %d, the load", c.args, p.Layout, p.SLO.Consumers, p.SLO.LoadFloor, c.want[p.Layout])
+			}
+		}
+	}
+}
+
+// TestPlanSLOShowsTheFloorAsTheFloor: with at most 4 consumers, fewer than
+// slo.csv's load needs, no count is tried, and the table marks the p99 it
+// shows as the floor's, not a count's.
+func TestPlanSLOShowsTheFloorAsTheFloor(t *testing.T) {
+	out, errOut, status := runCommand("plan", "-events", "testdata/slo.csv", "-slo", "p99=200ms", "-max-consumers", "4", "-layouts", "free")
+	if status != 0 || errOut != "" {
+		t.Fatalf("status %d, stderr %q", status, errOut)
+	}
+	for _, want := range []string{
+		"free    head-of-line          -     floor 9  floor 90ms            -  -\n",
+		"free under head-of-line tries no count: the offered load needs at least 5 consumers, more than the 4",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the plan lacks %q:\n%s", want, out)
+		}
+	}
+}
