@@ -60,7 +60,9 @@ type Plan struct {
 // (a property the tests check), O(log c) counts are tried, by doubling and
 // bisection; under the other policies every count from 1 up, until one
 // fits. No count above the trace's events is tried, since it would run as
-// that many do; an empty trace needs no consumers.
+// that many do, except under Static on partition lanes, where counts up to
+// the partitions are (see countsThatMatter); an empty trace needs no
+// consumers.
 //
 // PlanConsumers returns an error for a peak or round length that is not a
 // positive finite number or a limit that is not 0 to [MaxConsumers], the
@@ -107,7 +109,7 @@ func PlanConsumers(events iter.Seq2[Event, error], layout Layout, cfg PlanConfig
 	// rate of a run of exactly budget rounds rounds up to the peak.
 	budget := float64(p.Events) / (cfg.Peak * cfg.RoundSeconds)
 	from := max(1, int(math.Ceil(float64(ceiling.work)/budget))-1)
-	top := min(limit, p.Events)
+	top := min(limit, countsThatMatter(p.Events, layout, policy))
 	if from > top {
 		return p, nil
 	}
@@ -117,6 +119,18 @@ func PlanConsumers(events iter.Seq2[Event, error], layout Layout, cfg PlanConfig
 	}
 	p.Consumers, p.Rounds, p.Rate = c, rounds, rate(p.Events, rounds, cfg.RoundSeconds)
 	return p, nil
+}
+
+// countsThatMatter returns the most consumers that can change a run of n
+// events under layout l and policy: n, since a consumer more than events
+// stays idle, except under Static on partition lanes, where consumers are
+// dealt partitions, not events, so that up to one a partition can shorten
+// a run.
+func countsThatMatter(n int, l Layout, policy Policy) int {
+	if policy == Static {
+		return max(n, l.Partitions())
+	}
+	return n
 }
 
 // check returns the error of the first field out of its range.

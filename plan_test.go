@@ -98,3 +98,24 @@ func TestPlanNamesTheBadEvent(t *testing.T) {
 		t.Fatalf("error %v; want %s", err, want)
 	}
 }
+
+// p2 is the trace where more consumers than events shorten a run:
+// under static dispatch with range assignment, K7 and K0 fall in
+// partitions 0 and 1 of 3, which share a consumer on 1 or 2 consumers (12
+// rounds) and not on 3 (6 rounds).
+var p2 = []konvoy.Event{{Key: "K7", Line: "L", Step: 1, Duration: 6}, {Key: "K0", Line: "L", Step: 1, Duration: 6}}
+
+// The planner tries counts beyond the events where they can matter: under
+// static dispatch on partition lanes, up to the partitions. p2 keeps up
+// with 2.5 events/s at rounds of 0.1 s (8 rounds) only on 3 consumers.
+func TestPlanTriesAConsumerForEveryPartition(t *testing.T) {
+	for c, want := range map[int]int{1: 12, 2: 12, 3: 6} {
+		if r, err := konvoy.Simulate(p2, konvoy.Partitioned(3), c, konvoy.WithPolicy(konvoy.Static)); err != nil || r.Rounds != want {
+			t.Fatalf("%d consumers: %d rounds, %v; want %d", c, r.Rounds, err, want)
+		}
+	}
+	p, err := konvoy.PlanConsumers(konvoy.Values(p2), konvoy.Partitioned(3), konvoy.PlanConfig{Peak: 2.5, RoundSeconds: 0.1}, konvoy.WithPolicy(konvoy.Static))
+	if err != nil || p.Consumers != 3 || p.Rounds != 6 {
+		t.Errorf("%+v, %v; want 3 consumers, 6 rounds", p, err)
+	}
+}

@@ -912,7 +912,7 @@ func TestPoliciesWithoutLanesRunAlike(t *testing.T) {
 func TestPlanFindsTheSmallestCountThatKeepsUp(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
-		l := layoutGen.Draw(t, "layout")
+		l := planLayoutGen.Draw(t, "layout")
 		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
 		cfg := konvoy.PlanConfig{
 			Peak:         rapid.Float64Range(0.5, 50).Draw(t, "peak"),
@@ -1036,7 +1036,7 @@ func TestMoreConsumersNeverRaiseLatency(t *testing.T) {
 func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
-		layouts := rapid.SliceOfNDistinct(layoutGen, 1, 3, konvoy.Layout.String).Draw(t, "layouts")
+		layouts := rapid.SliceOfNDistinct(planLayoutGen, 1, 3, konvoy.Layout.String).Draw(t, "layouts")
 		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
 		slo := konvoy.SLO{
 			Percentile: rapid.SampledFrom([]float64{50, 75.5, 90, 95, 99, 99.9, 100}).Draw(t, "percentile"),
@@ -1088,6 +1088,14 @@ func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 		}
 	})
 }
+
+// planLayoutGen draws the layouts of the planners' brute force: any layout,
+// or a topic of up to 12 partitions, which can have more partitions than a
+// trace has events, where static dispatch can use more consumers than
+// events.
+var planLayoutGen = rapid.OneOf(layoutGen, rapid.Custom(func(t *rapid.T) konvoy.Layout {
+	return konvoy.Partitioned(rapid.IntRange(1, 12).Draw(t, "partitions"))
+}))
 
 // loadFloorOf is the fewest consumers that carry events' load: their
 // durations' sum over the rounds from the first arrival to the last, both

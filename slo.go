@@ -378,18 +378,6 @@ func (p *planStream) loadFloor() int {
 	return p.work/span + min(1, p.work%span)
 }
 
-// countsThatMatter returns the most consumers that can change a run of n
-// events under layout l and policy: n, since a consumer more than events
-// stays idle, except under Static on partition lanes, where consumers are
-// dealt partitions, not events, so that up to one a partition can shorten
-// a run.
-func countsThatMatter(n int, l Layout, policy Policy) int {
-	if policy == Static {
-		return max(n, l.Partitions())
-	}
-	return n
-}
-
 // satAdd returns a+b for a, b ≥ 0, or math.MaxInt when it overflows.
 func satAdd(a, b int) int {
 	if a > math.MaxInt-b {

@@ -292,3 +292,13 @@ func TestPlanLatencyOfAShortTraceIsTheLoad(t *testing.T) {
 		}
 	}
 }
+
+// PlanLatency tries counts beyond the events where they can matter: p2
+// (see plan_test.go) meets a maximum of 6 rounds under static dispatch on
+// three partitions only with 3 consumers, one more than its events.
+func TestPlanLatencyTriesAConsumerForEveryPartition(t *testing.T) {
+	plans, err := konvoy.PlanLatency(konvoy.Values(p2), []konvoy.Layout{konvoy.Partitioned(3)}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: 6}}, konvoy.WithPolicy(konvoy.Static))
+	if err != nil || !plans[0].Meets || plans[0].Consumers != 3 || plans[0].MostConsumers != 3 {
+		t.Errorf("%+v, %v; want 3 consumers of at most 3", plans, err)
+	}
+}
