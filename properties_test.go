@@ -44,6 +44,7 @@
 //
 //	TestPlanFindsTheSmallestCountThatKeepsUp      the plan's count keeps up, no smaller one does
 //	TestPlanCeilingIsTheRunWithAConsumerPerEvent  the ceiling is a consumer per event
+//	TestPlanCeilingIsAnArrivalPlusBackToBackWork  plan_test.go  the ceiling is an arrival plus back-to-back work
 //	TestMoreConsumersNeverRaiseLatency            head-of-line: a consumer more never delays an event
 //	TestPlanLatencyFindsTheSmallestCountThatMeets  the latency plan's count meets it, no smaller one does
 //	TestLatencyPlanCarriesTheLoad                  slo_test.go  no latency plan below the offered load

@@ -38,6 +38,7 @@ type planRecord struct {
 	Ceiling       *float64 `json:"ceiling"`
 	CeilingRounds int      `json:"ceiling_rounds"`
 	CeilingLane   string   `json:"ceiling_lane"`
+	CeilingFrom   int      `json:"ceiling_from"`
 	Assumptions   []string `json:"assumptions"`
 	SLO           *sloDoc  `json:"slo,omitempty"`
 }
@@ -138,7 +139,7 @@ func PlanJSON(a *Plan) (string, error) {
 		for pi, pl := range row {
 			r := planRecord{Layout: a.layouts[li].String(), Policy: pl.Policy.String(), KeepsUp: pl.Consumers > 0,
 				Consumers: pl.Consumers, Rounds: pl.Rounds, Ceiling: jsonRate(pl.Ceiling),
-				CeilingRounds: pl.CeilingRounds, CeilingLane: pl.CeilingLane, Assumptions: pl.Assumptions}
+				CeilingRounds: pl.CeilingRounds, CeilingLane: pl.CeilingLane, CeilingFrom: pl.CeilingFrom, Assumptions: pl.Assumptions}
 			if pl.Consumers > 0 {
 				r.Rate = jsonRate(pl.Rate)
 			}
