@@ -43,6 +43,12 @@ type Plan struct {
 	Ceiling       float64
 	CeilingRounds int
 	CeilingLane   string
+	// CeilingFrom is the arrival from which CeilingLane is busy without a
+	// break until the run ends, or, with no lane, the arrival of the event
+	// that ends last: the ceiling is that arrival plus the work run one
+	// after another from it, CeilingRounds − CeilingFrom. A ceiling with
+	// CeilingFrom above 0 is set by the arrivals as much as by the lane.
+	CeilingFrom int
 	// Assumptions states, in words a user can check, what the figures rest
 	// on.
 	Assumptions []string
@@ -60,7 +66,9 @@ type Plan struct {
 // (a property the tests check), O(log c) counts are tried, by doubling and
 // bisection; under the other policies every count from 1 up, until one
 // fits. No count above the trace's events is tried, since it would run as
-// that many do; an empty trace needs no consumers.
+// that many do, except under Static on partition lanes, where counts up to
+// the partitions are (see countsThatMatter); an empty trace needs no
+// consumers.
 //
 // PlanConsumers returns an error for a peak or round length that is not a
 // positive finite number or a limit that is not 0 to [MaxConsumers], the
@@ -85,7 +93,7 @@ func PlanConsumers(events iter.Seq2[Event, error], layout Layout, cfg PlanConfig
 	if err = cmp.Or(src.err, err); err != nil {
 		return Plan{}, err
 	}
-	p.Events, p.CeilingRounds, p.CeilingLane = ceiling.events, ceiling.rounds, ceiling.lane
+	p.Events, p.CeilingRounds, p.CeilingLane, p.CeilingFrom = ceiling.events, ceiling.rounds, ceiling.lane, ceiling.from
 	p.Ceiling = rate(p.Events, p.CeilingRounds, cfg.RoundSeconds)
 	p.Assumptions = assumptions(p, cfg, limit, ceiling.partition)
 	if p.Events == 0 {
@@ -107,7 +115,7 @@ func PlanConsumers(events iter.Seq2[Event, error], layout Layout, cfg PlanConfig
 	// rate of a run of exactly budget rounds rounds up to the peak.
 	budget := float64(p.Events) / (cfg.Peak * cfg.RoundSeconds)
 	from := max(1, int(math.Ceil(float64(ceiling.work)/budget))-1)
-	top := min(limit, p.Events)
+	top := min(limit, countsThatMatter(p.Events, layout, policy))
 	if from > top {
 		return p, nil
 	}
@@ -117,6 +125,18 @@ func PlanConsumers(events iter.Seq2[Event, error], layout Layout, cfg PlanConfig
 	}
 	p.Consumers, p.Rounds, p.Rate = c, rounds, rate(p.Events, rounds, cfg.RoundSeconds)
 	return p, nil
+}
+
+// countsThatMatter returns the most consumers that can change a run of n
+// events under layout l and policy: n, since a consumer more than events
+// stays idle, except under Static on partition lanes, where consumers are
+// dealt partitions, not events, so that up to one a partition can shorten
+// a run.
+func countsThatMatter(n int, l Layout, policy Policy) int {
+	if policy == Static {
+		return max(n, l.Partitions())
+	}
+	return n
 }
 
 // check returns the error of the first field out of its range.
@@ -204,6 +224,7 @@ func simulateSeq(events iter.Seq[Event], layout Layout, consumers int, opts ...O
 // lasts, which lane's chain of events sets that, and the trace's work.
 type chain struct {
 	events, rounds, work int
+	from                 int // the arrival from which the ceiling's events run back to back
 	lane                 string
 	partition            bool // lane names a partition
 }
@@ -223,8 +244,9 @@ func chainRounds(events iter.Seq[Event], layout Layout) (chain, error) {
 			return chain{}, err
 		}
 	}
-	c := chain{events: s.events, rounds: s.rounds, work: s.work, partition: layout.partitions > 0}
-	if ln := s.dispatch.(*unlimited).last; ln >= 0 {
+	u := s.dispatch.(*unlimited)
+	c := chain{events: s.events, rounds: s.rounds, work: s.work, from: u.lastFrom, partition: layout.partitions > 0}
+	if ln := u.last; ln >= 0 {
 		c.lane = s.table.name(s.in, ln)
 	}
 	return c, nil
@@ -243,16 +265,35 @@ func assumptions(p Plan, cfg PlanConfig, limit int, partition bool) []string {
 			p.Events, cfg.RoundSeconds, float64(p.Events)/(cfg.Peak*cfg.RoundSeconds)),
 		fmt.Sprintf("consumers are dispatched %s, and at most %d are tried", p.Policy, limit),
 	}
-	if p.CeilingLane != "" && p.CeilingRounds > 0 {
-		lane := "lane " + p.CeilingLane
-		if partition {
-			lane = "partition " + p.CeilingLane
-		}
-		rounds := "rounds"
-		if p.CeilingRounds == 1 {
-			rounds = "round"
-		}
-		out = append(out, fmt.Sprintf("no consumer count beats %d %s: %s must run its events one after another", p.CeilingRounds, rounds, lane))
+	return append(out, ceilingAssumptions(p, partition)...)
+}
+
+// ceilingAssumptions says what sets a plan's ceiling: a lane whose events
+// must run one after another, or the arrival from which they, or the event
+// that ends last, run without a break.
+func ceilingAssumptions(p Plan, partition bool) []string {
+	if p.CeilingRounds == 0 || p.CeilingLane == "" && p.CeilingFrom == 0 {
+		return nil
 	}
-	return out
+	lane := "lane " + p.CeilingLane
+	if partition {
+		lane = "partition " + p.CeilingLane
+	}
+	head := "no consumer count beats " + roundsText(p.CeilingRounds)
+	work := p.CeilingRounds - p.CeilingFrom
+	switch {
+	case p.CeilingLane == "":
+		return []string{fmt.Sprintf("%s: the arrival at round %d plus the %s the event that ends last takes", head, p.CeilingFrom, roundsText(work))}
+	case p.CeilingFrom > 0:
+		return []string{fmt.Sprintf("%s: the arrival at round %d plus the %s of work %s then runs one after another", head, p.CeilingFrom, roundsText(work), lane)}
+	}
+	return []string{fmt.Sprintf("%s: %s must run its events one after another", head, lane)}
+}
+
+// roundsText is "1 round" or "n rounds".
+func roundsText(n int) string {
+	if n == 1 {
+		return "1 round"
+	}
+	return fmt.Sprintf("%d rounds", n)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/lesson"
+	"pgregory.net/rapid"
 )
 
 func TestPlanRejectsBadConfig(t *testing.T) {
@@ -97,4 +98,87 @@ func TestPlanNamesTheBadEvent(t *testing.T) {
 	if want := `konvoy: event 3 (key "X"): Duration is -1; want 0 or more rounds`; err == nil || err.Error() != want {
 		t.Fatalf("error %v; want %s", err, want)
 	}
+}
+
+// p2 is the issue's trace where more consumers than events shorten a run:
+// under static dispatch with range assignment, K7 and K0 fall in
+// partitions 0 and 1 of 3, which share a consumer on 1 or 2 consumers (12
+// rounds) and not on 3 (6 rounds).
+var p2 = []konvoy.Event{{Key: "K7", Line: "L", Step: 1, Duration: 6}, {Key: "K0", Line: "L", Step: 1, Duration: 6}}
+
+// The planner tries counts beyond the events where they can matter: under
+// static dispatch on partition lanes, up to the partitions. p2 keeps up
+// with 2.5 events/s at rounds of 0.1 s (8 rounds) only on 3 consumers.
+func TestPlanTriesAConsumerForEveryPartition(t *testing.T) {
+	for c, want := range map[int]int{1: 12, 2: 12, 3: 6} {
+		if r, err := konvoy.Simulate(p2, konvoy.Partitioned(3), c, konvoy.WithPolicy(konvoy.Static)); err != nil || r.Rounds != want {
+			t.Fatalf("%d consumers: %d rounds, %v; want %d", c, r.Rounds, err, want)
+		}
+	}
+	p, err := konvoy.PlanConsumers(konvoy.Values(p2), konvoy.Partitioned(3), konvoy.PlanConfig{Peak: 2.5, RoundSeconds: 0.1}, konvoy.WithPolicy(konvoy.Static))
+	if err != nil || p.Consumers != 3 || p.Rounds != 6 {
+		t.Errorf("%+v, %v; want 3 consumers, 6 rounds", p, err)
+	}
+}
+
+// The issue's trace: a's three events at round 0 take 3 rounds, b's one
+// event arrives at round 100. The ceiling, 101 rounds, is that arrival
+// plus its round of work, not lane b's load, and the plan says so.
+func TestPlanCeilingNamesTheArrivalThatSetsIt(t *testing.T) {
+	events := []konvoy.Event{{Key: "a", Step: 1, Duration: 1}, {Key: "a", Step: 2, Duration: 1}, {Key: "a", Step: 3, Duration: 1}, {Key: "b", Step: 1, Duration: 1, Arrival: 100}}
+	for _, c := range []struct {
+		layout konvoy.Layout
+		lane   string
+		said   string
+	}{
+		{konvoy.Convoy, "b", "no consumer count beats 101 rounds: the arrival at round 100 plus the 1 round of work lane b then runs one after another"},
+		{konvoy.Free, "", "no consumer count beats 101 rounds: the arrival at round 100 plus the 1 round the event that ends last takes"},
+	} {
+		p, err := konvoy.PlanConsumers(konvoy.Values(events), c.layout, konvoy.PlanConfig{Peak: 1, RoundSeconds: 0.01})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.CeilingRounds != 101 || p.CeilingFrom != 100 || p.CeilingLane != c.lane || p.Assumptions[len(p.Assumptions)-1] != c.said {
+			t.Errorf("%s: ceiling %d rounds from %d, lane %q, last assumption %q; want 101 from 100, %q, %q",
+				c.layout, p.CeilingRounds, p.CeilingFrom, p.CeilingLane, p.Assumptions[len(p.Assumptions)-1], c.lane, c.said)
+		}
+	}
+}
+
+// The ceiling is an arrival plus the work that then runs without a break:
+// in the run with a consumer for every event, an event of the ceiling's
+// lane (or, with no lane, the event that ends last) starts on arrival at
+// CeilingFrom, and the lane's events from then on run back to back to the
+// end. It holds because each event there starts as soon as it has arrived
+// and its lane is free, so a lane idles only while no event of it is due.
+func TestPlanCeilingIsAnArrivalPlusBackToBackWork(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := arriving.Draw(t, "events")
+		l := layoutGen.Draw(t, "layout")
+		plan, err := konvoy.PlanConsumers(konvoy.Values(events), l, konvoy.PlanConfig{Peak: 1, RoundSeconds: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan.CeilingRounds == 0 {
+			return
+		}
+		r, err := konvoy.Simulate(events, l, len(events), konvoy.WithSchedule(len(events)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		startsOnArrival, busy := false, 0
+		for _, s := range r.Schedule {
+			ours := plan.CeilingLane != "" && s.Lane == plan.CeilingLane || plan.CeilingLane == "" && s.Finish == plan.CeilingRounds
+			if ours && s.Start == plan.CeilingFrom && s.Arrival == s.Start {
+				startsOnArrival = true
+			}
+			if ours && s.Start >= plan.CeilingFrom && (plan.CeilingLane != "" || s.Start == plan.CeilingFrom) {
+				busy += s.Finish - s.Start
+			}
+		}
+		if !startsOnArrival || plan.CeilingLane != "" && busy != plan.CeilingRounds-plan.CeilingFrom {
+			t.Fatalf("%s: ceiling %d rounds from %d, lane %q: an event starts there on arrival %v, busy %d rounds after",
+				l, plan.CeilingRounds, plan.CeilingFrom, plan.CeilingLane, startsOnArrival, busy)
+		}
+	})
 }

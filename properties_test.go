@@ -44,8 +44,10 @@
 //
 //	TestPlanFindsTheSmallestCountThatKeepsUp      the plan's count keeps up, no smaller one does
 //	TestPlanCeilingIsTheRunWithAConsumerPerEvent  the ceiling is a consumer per event
+//	TestPlanCeilingIsAnArrivalPlusBackToBackWork  plan_test.go  the ceiling is an arrival plus back-to-back work
 //	TestMoreConsumersNeverRaiseLatency            head-of-line: a consumer more never delays an event
 //	TestPlanLatencyFindsTheSmallestCountThatMeets  the latency plan's count meets it, no smaller one does
+//	TestLatencyPlanCarriesTheLoad                  slo_test.go  no latency plan below the offered load
 //
 // Sweeps (this file):
 //
@@ -911,7 +913,7 @@ func TestPoliciesWithoutLanesRunAlike(t *testing.T) {
 func TestPlanFindsTheSmallestCountThatKeepsUp(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
-		l := layoutGen.Draw(t, "layout")
+		l := planLayoutGen.Draw(t, "layout")
 		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
 		cfg := konvoy.PlanConfig{
 			Peak:         rapid.Float64Range(0.5, 50).Draw(t, "peak"),
@@ -1018,19 +1020,24 @@ func TestMoreConsumersNeverRaiseLatency(t *testing.T) {
 	})
 }
 
-// PlanLatency's answer is the smallest count that meets the objective, as
-// brute force finds it: every count from 1 up is run, its percentile read
-// off its schedule by nearest rank, sorting every latency. Its floor is the
-// run with a consumer for every event, and every point of its curve is the
-// run at that count. It holds under every policy: PlanLatency tries every
-// count where latency need not fall, skips only counts whose work cannot
-// fit (see its doc) and bisects only under head-of-line, where
-// TestMoreConsumersNeverRaiseLatency shows latency never rises; the extra
-// counts a picture asks for change nothing but the curve.
+// PlanLatency's answer is the smallest count that meets the objective and
+// carries the offered load, as brute force finds it: every count from 1 to
+// the limit is run, more than the events too (static dispatch deals
+// partitions, not events, to consumers), its percentile read off its
+// schedule by nearest rank, sorting every latency, and the load floor is
+// the work over the rounds from the first arrival to the last, rounded up
+// (none when all arrive in one round). Its floor is the run with a
+// consumer for every event, and every point of its curve is the run at
+// that count. It holds under every policy: PlanLatency tries every count
+// where latency need not fall, skips only counts whose work cannot fit or
+// that do not carry the load (see its doc) and bisects only under
+// head-of-line, where TestMoreConsumersNeverRaiseLatency shows latency
+// never rises; the extra counts a picture asks for change nothing but the
+// curve.
 func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
-		layouts := rapid.SliceOfNDistinct(layoutGen, 1, 3, konvoy.Layout.String).Draw(t, "layouts")
+		layouts := rapid.SliceOfNDistinct(planLayoutGen, 1, 3, konvoy.Layout.String).Draw(t, "layouts")
 		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
 		slo := konvoy.SLO{
 			Percentile: rapid.SampledFrom([]float64{50, 75.5, 90, 95, 99, 99.9, 100}).Draw(t, "percentile"),
@@ -1065,8 +1072,12 @@ func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 					t.Fatalf("%s: plan %+v: %d consumers reach %d rounds", l, plan, pt.Consumers, got)
 				}
 			}
+			load := loadFloorOf(events)
+			if plan.LoadFloor != load {
+				t.Fatalf("%s: load floor %d; want %d", l, plan.LoadFloor, load)
+			}
 			want := 0
-			for c := 1; c <= min(limit, len(events)); c++ {
+			for c := max(1, load); c <= limit && len(events) > 0; c++ {
 				if at(c, p) <= slo.Rounds {
 					want = c
 					break
@@ -1077,6 +1088,29 @@ func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 			}
 		}
 	})
+}
+
+// planLayoutGen draws the layouts of the planners' brute force: any layout,
+// or a topic of up to 12 partitions, which can have more partitions than a
+// trace has events, where static dispatch can use more consumers than
+// events.
+var planLayoutGen = rapid.OneOf(layoutGen, rapid.Custom(func(t *rapid.T) konvoy.Layout {
+	return konvoy.Partitioned(rapid.IntRange(1, 12).Draw(t, "partitions"))
+}))
+
+// loadFloorOf is the fewest consumers that carry events' load: their
+// durations' sum over the rounds from the first arrival to the last, both
+// counted, rounded up; 0 when every event arrives in one round.
+func loadFloorOf(events []konvoy.Event) int {
+	if len(events) == 0 || events[0].Arrival == events[len(events)-1].Arrival {
+		return 0
+	}
+	work := 0
+	for _, e := range events {
+		work += e.Duration
+	}
+	span := events[len(events)-1].Arrival - events[0].Arrival + 1
+	return int(math.Ceil(float64(work) / float64(span)))
 }
 
 // percentileOf is the nearest-rank percentile of the latencies slo names

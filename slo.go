@@ -87,9 +87,14 @@ type LatencyPlan struct {
 	Meets     bool
 	Consumers int
 	Achieved  int
+	// AtFloor tells that Achieved and WorstLane are the floor's, not a
+	// count's: no count was tried, or the floor misses the objective.
+	AtFloor bool
 	// Utilisation is the consumers' busy share: the work (the busy
-	// consumer-rounds) over consumers × the run's rounds, 0 for a run that
-	// takes no time or has no consumers.
+	// consumer-rounds) over consumers × Span, the rounds the events arrive
+	// over; for a trace whose events all arrive in one round, over
+	// consumers × the run's rounds. It is 0 for a run that takes no time
+	// or has no consumers.
 	Utilisation float64
 	// WorstLane names the lane whose events waited longest (the longest
 	// single wait, as [Result].WorstLanes orders them), "" when no event
@@ -102,11 +107,30 @@ type LatencyPlan struct {
 	// trace's arrivals.
 	Floor     int
 	FloorLane string
-	// MinConsumers is the fewest consumers that the work allows at all
-	// (see PlanLatency), math.MaxInt when none can (a target of 0 rounds
-	// for events that take time, all arriving at round 0); fewer are never
-	// tried.
+	// MinConsumers is the fewest consumers tried: the larger of LoadFloor
+	// and the fewest that the work allows at all (see PlanLatency),
+	// math.MaxInt when none can (a target of 0 rounds for events that take
+	// time, all arriving at round 0). No answer is below it.
 	MinConsumers int
+	// MostConsumers is the most consumers the search may try: the limit,
+	// or when fewer the most that matter: those that can change a run
+	// (the events; under [Static] on partition lanes, the partitions when
+	// more), or LoadFloor when more, since the load needs them whether or
+	// not this trace's run uses them.
+	MostConsumers int
+	// Work is the trace's work, the sum of its durations, and Span the
+	// rounds its events arrive over, from the first arrival to the last,
+	// both counted. LoadFloor is the fewest consumers that carry the
+	// offered load, ⌈Work/Span⌉: fewer fall behind the arrivals, and a
+	// backlog that grows for as long as the traffic lasts breaks any
+	// objective in a steady state, even where the trace ends before it
+	// does. It is 0 when every event arrives in one round: such a trace is
+	// one burst and shows no steady state.
+	Work, Span, LoadFloor int
+	// ShortTrace tells that the trace is too short to show a steady
+	// state: LoadFloor−1 consumers, which do not carry the load, meet the
+	// objective on it all the same.
+	ShortTrace bool
 	// Bisected tells whether the counts were bisected (under [HeadOfLine],
 	// where latency never rises with consumers) rather than tried one by
 	// one.
@@ -141,8 +165,15 @@ const (
 // the last arrival A plus T, so c consumers must fit their work, at least
 // that of the ⌈n·p⌉ shortest events, S, into A+T rounds each: c ≥
 // S/(A+T); under a wait objective each consumer may also have one event
-// running past A+T, c ≥ S/(A+T+D) for the longest duration D. No count
-// above the events or cfg.MaxConsumers is tried either. Under HeadOfLine,
+// running past A+T, c ≥ S/(A+T+D) for the longest duration D. Nor is any
+// count below the load floor: the consumers that carry the offered load,
+// the work over the rounds the events arrive over (see
+// [LatencyPlan].LoadFloor), however well a shorter trace hides a growing
+// backlog; when LoadFloor−1 consumers meet the objective all the same, the
+// plan says the trace is too short to show a steady state. No count above
+// cfg.MaxConsumers is tried, nor above the most that can change a run (the
+// events; under [Static] on partition lanes, the partitions when more)
+// unless the load floor is higher. Under HeadOfLine,
 // where a consumer more never lets any event start or finish later
 // (TestMoreConsumersNeverRaiseLatency proves it), the counts between are
 // bisected, several at a time; under the other policies every count from
@@ -177,12 +208,19 @@ func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyCo
 	if err != nil {
 		return nil, err
 	}
-	from, top := src.fewest(bp, cfg.SLO), min(limit, src.n)
+	fewest, load := src.fewest(bp, cfg.SLO), src.loadFloor()
 	searches := make([]*latencySearch, len(layouts))
 	for i, l := range layouts {
-		searches[i] = newLatencySearch(l, policy, cfg.SLO, latencyRun{results[i], at[i]}, src.n, from, top)
-		searches[i].extra = slices.DeleteFunc(slices.Clone(cfg.Counts), func(c int) bool { return c < 1 || c > top })
-		searches[i].plan.Assumptions = latencyAssumptions(searches[i].plan, src, limit)
+		top := min(limit, max(countsThatMatter(src.n, l, policy), load))
+		s := newLatencySearch(l, policy, cfg.SLO, latencyRun{results[i], at[i]}, src.n, max(fewest, load), top)
+		s.plan.Work, s.plan.Span, s.plan.LoadFloor, s.plan.MostConsumers = src.work, src.span(), load, top
+		s.extra = slices.DeleteFunc(slices.Clone(cfg.Counts), func(c int) bool { return c < 1 || c > top })
+		if below := load - 1; load > fewest && below >= 1 && below <= top && !s.done {
+			s.below = below
+			s.extra = append(s.extra, below)
+		}
+		s.plan.Assumptions = latencyAssumptions(s.plan, src, limit)
+		searches[i] = s
 	}
 	if err := search(src, layouts, searches, opts); err != nil {
 		return nil, err
@@ -248,8 +286,11 @@ type planStream struct {
 	seq       iter.Seq2[Event, error]
 	held      []Event
 	small     bool // held is the whole stream
-	n, last   int  // events, last arrival
+	n         int  // events
+	first     int  // the first arrival
+	last      int  // the last arrival
 	longest   int  // the longest duration
+	work      int  // the durations' sum, math.MaxInt past it
 	durations histogram
 }
 
@@ -259,12 +300,16 @@ func (p *planStream) events() iter.Seq2[Event, error] {
 		return Values(p.held)
 	}
 	return func(yield func(Event, error) bool) {
-		var n, last, longest int
+		var n, first, last, longest, work int
 		var durations histogram
 		held := p.held[:0]
 		for e, err := range p.seq {
 			if err == nil {
+				if n == 0 {
+					first = e.Arrival
+				}
 				n, last, longest = n+1, e.Arrival, max(longest, e.Duration)
+				work = satAdd(work, max(0, e.Duration))
 				if d := max(0, e.Duration); !durations.addNear(d) {
 					durations.addElsewhere(d)
 				}
@@ -276,7 +321,7 @@ func (p *planStream) events() iter.Seq2[Event, error] {
 				return
 			}
 		}
-		p.n, p.last, p.longest, p.durations = n, last, longest, durations
+		p.n, p.first, p.last, p.longest, p.work, p.durations = n, first, last, longest, work, durations
 		p.held, p.small = held, n <= latencyHeld
 		if !p.small {
 			p.held = nil
@@ -313,6 +358,26 @@ func (p *planStream) fewest(bp int, slo SLO) int {
 	return max(1, work/room+min(1, work%room))
 }
 
+// span returns the rounds the events arrive over, the first and the last
+// counted; 0 for no events.
+func (p *planStream) span() int {
+	if p.n == 0 {
+		return 0
+	}
+	return p.last - p.first + 1
+}
+
+// loadFloor returns the fewest consumers that carry the offered load,
+// ⌈work/span⌉, or 0 when every event arrives in one round (see
+// [LatencyPlan].LoadFloor).
+func (p *planStream) loadFloor() int {
+	span := p.span()
+	if span <= 1 || p.work == 0 {
+		return 0
+	}
+	return p.work/span + min(1, p.work%span)
+}
+
 // satAdd returns a+b for a, b ≥ 0, or math.MaxInt when it overflows.
 func satAdd(a, b int) int {
 	if a > math.MaxInt-b {
@@ -333,6 +398,7 @@ type latencySearch struct {
 	plan      LatencyPlan
 	from, top int
 	extra     []int // the counts asked for besides the search's
+	below     int   // LoadFloor−1, tried to tell a ShortTrace; 0 for none
 	tried     map[int]latencyRun
 	passes    int
 	done      bool
@@ -371,7 +437,7 @@ func (s *latencySearch) meets(r latencyRun) bool { return r.at <= s.plan.SLO.Rou
 func (s *latencySearch) bounds() (lo, hi int) {
 	lo, hi = s.from-1, s.top+1
 	for c, r := range s.tried {
-		if s.meets(r) && c < hi {
+		if s.meets(r) && c < hi && c >= s.from {
 			hi = c
 		}
 	}
@@ -475,10 +541,15 @@ func (s *latencySearch) finish() LatencyPlan {
 	if p.Events == 0 {
 		return p
 	}
+	if r, ok := s.tried[s.below]; ok && s.meets(r) {
+		p.ShortTrace = true
+		p.Assumptions = append(slices.Clip(p.Assumptions), fmt.Sprintf("the trace is too short to show a steady state: it meets the objective at %s too, "+
+			"below the load, only because it ends before the backlog grows past it", consumerCount(s.below)))
+	}
 	at := s.answer()
 	if at == 0 {
-		for _, pt := range p.Curve { // the lowest, at the fewest consumers among equals
-			if at == 0 || pt.Rounds < s.tried[at].at {
+		for _, pt := range p.Curve { // the lowest, at the fewest consumers among equals, none below the fewest tried
+			if pt.Consumers >= s.from && (at == 0 || pt.Rounds < s.tried[at].at) {
 				at = pt.Consumers
 			}
 		}
@@ -486,12 +557,15 @@ func (s *latencySearch) finish() LatencyPlan {
 		p.Meets, p.Consumers = true, at
 	}
 	if at == 0 || p.Floor > p.SLO.Rounds {
-		p.Achieved, p.WorstLane = p.Floor, p.FloorLane
+		p.Achieved, p.WorstLane, p.AtFloor = p.Floor, p.FloorLane, true
 		return p
 	}
 	r := s.tried[at]
 	p.Achieved, p.WorstLane = r.at, worstLane(r.Result)
-	if r.Rounds > 0 {
+	switch span := p.Span; {
+	case p.LoadFloor > 0:
+		p.Utilisation = float64(r.Work) / (float64(at) * float64(span))
+	case r.Rounds > 0:
 		p.Utilisation = float64(r.Work) / (float64(at) * float64(r.Rounds))
 	}
 	return p
@@ -503,18 +577,45 @@ func latencyAssumptions(p LatencyPlan, src *planStream, limit int) []string {
 	if p.SLO.Wait {
 		on = "wait, from an event's arrival to its start"
 	}
+	busy := fmt.Sprintf("utilisation is the work over consumers × the %d rounds the events arrive over", p.Span)
+	if p.LoadFloor == 0 {
+		busy = "utilisation is the work over consumers × the run's rounds"
+	}
 	out := []string{
 		fmt.Sprintf("the latency is the %s, in whole rounds; %s is by nearest rank, exact below %d rounds and above it within 1/1024", on, name, ExactLatency),
-		fmt.Sprintf("utilisation is the work over consumers × the run's rounds; at most %d consumers are tried", limit),
+		fmt.Sprintf("%s; at most %d consumers are tried", busy, limit),
 	}
 	if p.Bisected {
 		out = append(out, fmt.Sprintf("with consumers dispatched %s, a consumer more never lets an event start or finish later, so the counts are bisected", p.Policy))
 	} else {
 		out = append(out, fmt.Sprintf("with consumers dispatched %s, latency need not fall as consumers are added, so every count from the fewest up is tried until one meets the objective", p.Policy))
 	}
-	if p.MinConsumers > 1 && p.MinConsumers != math.MaxInt {
+	return append(out, loadAssumptions(p, src)...)
+}
+
+// loadAssumptions states the bounds below which a latency plan tries no
+// count: the offered load, and the work within the objective.
+func loadAssumptions(p LatencyPlan, src *planStream) []string {
+	var out []string
+	switch {
+	case p.Events == 0:
+	case p.LoadFloor == 0 && p.Work > 0:
+		out = append(out, fmt.Sprintf("every event arrives in round %d: the trace is one burst and shows no steady state, so the plan is for that burst alone", src.first))
+	case p.LoadFloor > 1:
+		out = append(out, fmt.Sprintf("fewer than %d consumers do not carry the offered load: the work, %d rounds, arrives over the %d rounds %d to %d, %.4g consumers' worth; "+
+			"with fewer a backlog grows for as long as the traffic lasts", p.LoadFloor, p.Work, p.Span, src.first, src.last, float64(p.Work)/float64(p.Span)))
+	}
+	if p.MinConsumers > max(1, p.LoadFloor) && p.MinConsumers != math.MaxInt {
 		out = append(out, fmt.Sprintf("fewer than %d consumers cannot meet it: the events within the objective finish by round %d (the last arrival plus the target), and their work does not fit on fewer",
 			p.MinConsumers, satAdd(src.last, p.SLO.Rounds)))
 	}
 	return out
+}
+
+// consumerCount is "1 consumer" or "n consumers".
+func consumerCount(n int) string {
+	if n == 1 {
+		return "1 consumer"
+	}
+	return fmt.Sprintf("%d consumers", n)
 }

@@ -2,6 +2,7 @@ package konvoy_test
 
 import (
 	"errors"
+	"fmt"
 	"iter"
 	"math"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/lesson"
+	"pgregory.net/rapid"
 )
 
 func TestPlanLatencyRejectsBadConfig(t *testing.T) {
@@ -38,10 +40,11 @@ func TestPlanLatencyRejectsBadConfig(t *testing.T) {
 	}
 }
 
-// Utilisation is the work over consumers × rounds: four events of two
-// rounds, all at round 0, keep two consumers busy for the whole four rounds
-// of the run; two events ten rounds apart keep one consumer busy four of
-// twelve.
+// Utilisation is the work over consumers × the rounds the events arrive
+// over: two events ten rounds apart, which arrive over the eleven rounds 0
+// to 10, keep one consumer busy four of eleven. Events that all arrive in
+// one round have no such span: four events of two rounds at round 0 keep
+// two consumers busy for the whole four rounds of the run.
 func TestPlanLatencyUtilisation(t *testing.T) {
 	for _, c := range []struct {
 		events    []konvoy.Event
@@ -53,7 +56,7 @@ func TestPlanLatencyUtilisation(t *testing.T) {
 		{[]konvoy.Event{{Key: "A", Duration: 2}, {Key: "B", Duration: 2}, {Key: "C", Duration: 2}, {Key: "D", Duration: 2}},
 			konvoy.SLO{Percentile: 100, Rounds: 4}, 2, 4, 1},
 		{[]konvoy.Event{{Key: "A", Duration: 2}, {Key: "A", Duration: 2, Arrival: 10}},
-			konvoy.SLO{Percentile: 100, Rounds: 2}, 1, 2, 4.0 / 12},
+			konvoy.SLO{Percentile: 100, Rounds: 2}, 1, 2, 4.0 / 11},
 		{[]konvoy.Event{{Key: "A", Duration: 2}, {Key: "B", Duration: 2}, {Key: "C", Duration: 2}, {Key: "D", Duration: 2}},
 			konvoy.SLO{Percentile: 50, Wait: true, Rounds: 0}, 2, 0, 1},
 	} {
@@ -177,8 +180,8 @@ func TestPlanLatencyTriesEveryCountUntilOneMeets(t *testing.T) {
 // When no count meets the objective, the plan gives the lowest percentile
 // any count reached, and that run's figures at the fewest consumers among
 // equals: four events of 10 rounds reach 20 rounds on two consumers and on
-// three, and the run on two, which lasts to the late event's round 1000,
-// has its 40 rounds of work over 2 × 1000 consumer-rounds.
+// three, and the run on two has its 40 rounds of work over 2 × 1001
+// consumer-rounds, the events arriving over rounds 0 to 1000.
 func TestPlanLatencyThatMissesReportsTheFewestAmongEquals(t *testing.T) {
 	var events []konvoy.Event
 	for i := range 4 {
@@ -189,7 +192,7 @@ func TestPlanLatencyThatMissesReportsTheFewestAmongEquals(t *testing.T) {
 	if err != nil || len(plans) != 1 {
 		t.Fatalf("%+v, %v", plans, err)
 	}
-	if p := plans[0]; p.Meets || p.Consumers != 0 || p.Achieved != 20 || p.Utilisation != 40.0/(2*1000) {
+	if p := plans[0]; p.Meets || p.Consumers != 0 || p.Achieved != 20 || p.Utilisation != 40.0/(2*1001) {
 		t.Errorf("%+v; want no count meeting it, 20 rounds reached, at two consumers' utilisation 0.02", p)
 	}
 	// The counts tried are kept in a map, whose order varies from run to
@@ -233,5 +236,69 @@ func TestPlanLatencySaysTheFewestOnlyAboveOne(t *testing.T) {
 		if !strings.HasPrefix(said, c.want) || (c.want == "") != (said == "") {
 			t.Errorf("within %d rounds: the assumptions say %q of the fewest consumers; want %q", c.rounds, said, c.want)
 		}
+	}
+}
+
+// A latency plan never answers fewer consumers than carry the offered
+// load, the work over the rounds the events arrive over: fewer fall
+// behind the arrivals, and their backlog grows for as long as the traffic
+// lasts, whatever the trace's end hides. Utilisation, against those
+// rounds, is then at most 1.
+func TestLatencyPlanCarriesTheLoad(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := arriving.Draw(t, "events")
+		l := layoutGen.Draw(t, "layout")
+		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
+		slo := konvoy.SLO{Percentile: rapid.SampledFrom([]float64{50, 99, 100}).Draw(t, "percentile"), Rounds: rapid.IntRange(0, 40).Draw(t, "target")}
+		plans, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{l}, konvoy.LatencyConfig{SLO: slo, MaxConsumers: 64}, konvoy.WithPolicy(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := plans[0]
+		if len(events) == 0 || events[0].Arrival == events[len(events)-1].Arrival || !plan.Meets {
+			return
+		}
+		work, span := 0, events[len(events)-1].Arrival-events[0].Arrival+1
+		for _, e := range events {
+			work += e.Duration
+		}
+		if plan.Consumers*span < work || plan.Utilisation > 1 {
+			t.Fatalf("%s under %s, %s: %d consumers over %d rounds carry less than the work %d (utilisation %v)", l, p, slo, plan.Consumers, span, work, plan.Utilisation)
+		}
+	})
+}
+
+// The trace of 2,000 events of 3 rounds, 10 arriving a round, is
+// 30 consumers' load: 26 met p99 ≤ 40 rounds on it only because it ends
+// before their backlog grows past that. The plan answers 30, and says the
+// trace is too short to show a steady state, as 29 meet it too.
+func TestPlanLatencyOfAShortTraceIsTheLoad(t *testing.T) {
+	var events []konvoy.Event
+	for i := range 2000 {
+		events = append(events, konvoy.Event{Key: fmt.Sprint("K", i), Step: 1, Duration: 3, Arrival: i / 10})
+	}
+	plans, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free, konvoy.Convoy}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 99, Rounds: 40}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range plans {
+		if !p.Meets || p.Consumers != 30 || p.LoadFloor != 30 || p.Work != 6000 || p.Span != 200 || !p.ShortTrace || p.Utilisation != 1 {
+			t.Errorf("%s: %+v; want 30 consumers, the load, on a trace too short to show a steady state", p.Layout, p)
+		}
+		if !slices.ContainsFunc(p.Assumptions, func(a string) bool {
+			return strings.HasPrefix(a, "the trace is too short to show a steady state: it meets the objective at 29 consumers too")
+		}) {
+			t.Errorf("%s: assumptions %q do not say the trace is too short", p.Layout, p.Assumptions)
+		}
+	}
+}
+
+// PlanLatency tries counts beyond the events where they can matter: p2
+// (see plan_test.go) meets a maximum of 6 rounds under static dispatch on
+// three partitions only with 3 consumers, one more than its events.
+func TestPlanLatencyTriesAConsumerForEveryPartition(t *testing.T) {
+	plans, err := konvoy.PlanLatency(konvoy.Values(p2), []konvoy.Layout{konvoy.Partitioned(3)}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: 6}}, konvoy.WithPolicy(konvoy.Static))
+	if err != nil || !plans[0].Meets || plans[0].Consumers != 3 || plans[0].MostConsumers != 3 {
+		t.Errorf("%+v, %v; want 3 consumers of at most 3", plans, err)
 	}
 }

@@ -7,11 +7,14 @@ import "math"
 // arrived and its lane is free, the least any number of consumers, under
 // any policy, can do. Event i runs on consumer i, which takes it on
 // arrival; the consumers' queue is not used. It holds the events not yet
-// applied, and the lane that sets the run's length.
+// applied, and the lane that sets the run's length, with the arrival from
+// which that lane has been busy without a break.
 type unlimited struct {
-	s       *Simulator
-	pending minHeap[finished] // events not applied yet, by finish and input index
-	last    int               // the lane of the first event, in input order, to finish last; -1: none
+	s        *Simulator
+	pending  minHeap[finished] // events not applied yet, by finish and input index
+	last     int               // the lane of the first event, in input order, to finish last; -1: none
+	lastFrom int               // the round from which that event's lane, or the event alone, ran without a break
+	from     []int             // by lane: the arrival that started its latest busy stretch
 }
 
 // withConsumerPerEvent makes a Simulator dispatch as unlimited does,
@@ -28,13 +31,19 @@ func withConsumerPerEvent() Option {
 func (u *unlimited) add(e task, ln int) {
 	k := e.key
 	s := u.s
-	start := e.arrival
+	start, from := e.arrival, e.arrival
 	if ln >= 0 {
-		start = max(start, s.lanes.at(ln).free)
+		if ln >= len(u.from) {
+			u.from = append(u.from, make([]int, ln+1-len(u.from))...)
+		}
+		if free := s.lanes.at(ln).free; free > start {
+			start, from = free, u.from[ln] // the lane's stretch goes on
+		}
+		u.from[ln] = from
 	}
 	finish := start + e.duration
 	if finish > s.rounds || s.events == 0 {
-		u.last = ln
+		u.last, u.lastFrom = ln, from
 	}
 	s.started(&e, s.events, ln, s.events, e.arrival, start)
 	if e.step > 0 {

@@ -70,14 +70,17 @@ func planReport(opt planOptions, stdin io.Reader) (string, error) {
 		if src.Stats.Events() == 0 {
 			return "", errNoEvents(src.Name)
 		}
+		if opt.Layouts, err = src.recorded(opt.Layouts, opt.reader); err != nil {
+			return "", err
+		}
 	}
 	a, err := report.NewPlan(&src.PlanSource, opt.PlanOptions)
 	if err != nil {
 		return "", err
 	}
-	if pics := (pictures{}); opt.Plot != "" && a.SLOChart() != nil {
+	if pics := (pictures{cmd: "konvoy plan"}); opt.Plot != "" && a.SLOChart() != nil {
 		if err = pics.draw(opt.PlotFormats, "slo", a.DrawSLO); err == nil {
-			err = writePictures(opt.Plot, pics.files)
+			err = writePicturesOf("konvoy plan", opt.Plot, pics.files)
 		}
 	}
 	if opt.format == "json" && err == nil {
@@ -135,12 +138,17 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 		opt.Layouts = func(partitions int) ([]konvoy.Layout, error) {
 			return parsePlanLayouts(layouts, partitions, opt.Partitions > 0)
 		}
-		_, err = parsePlanLayouts(layouts, max(1, opt.Partitions), c.given["partitions"])
+		l, err := parsePlanLayouts(layouts, max(1, opt.Partitions), c.given["partitions"])
+		if err == nil && opt.events == "" && slices.ContainsFunc(l, recordedFromTrace.Equal) {
+			return c.usagef("-layouts recorded takes the topic's partition count from a trace's partition column, and the lesson has none: plan a trace (-events), or name the count, recorded:N")
+		}
 		return err
 	})
 	sloOf := report.SLOFlags(c.FlagSet)
 	c.needs("slo", "slo-on", "arrivals", "plot")
 	c.plotFlags(&opt.Plot, &opt.PlotFormats)
+	c.Lookup("plot").Usage = "with -slo, also draw the percentile against the consumers tried, a line per layout under the first policy, " +
+		"and the target, into the directory `DIR`: slo.svg, slo.png or both (-plot-format); nothing when no count is tried"
 	reader := c.traceFlags(&opt.events)
 	c.rule(func() error { opt.SLO = sloOf(c.given["peak"], reader.Seed, opt.Plot != ""); return nil })
 	c.backlog(&opt.MaxBacklog)
@@ -171,11 +179,8 @@ func roundTime(c *command, round *time.Duration, unit time.Duration) error {
 }
 
 // parsePlanLayouts reads -layouts as konvoy does, with konvoy plan's name in
-// its errors; the layout recorded needs its partition count, recorded:N.
+// its errors; the layout recorded stands as recordedFromTrace until the
+// trace gives its partition count (see planSource.recorded).
 func parsePlanLayouts(names []string, partitions int, partitionsSet bool) ([]konvoy.Layout, error) {
-	layouts, err := parseLayouts("konvoy plan", names, partitions, partitionsSet)
-	if err == nil && slices.ContainsFunc(layouts, recordedFromTrace.Equal) {
-		return nil, usageIn("konvoy plan", "-layouts recorded: konvoy plan needs the topic's partition count, recorded:N")
-	}
-	return layouts, err
+	return parseLayouts("konvoy plan", names, partitions, partitionsSet)
 }

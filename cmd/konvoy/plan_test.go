@@ -187,6 +187,7 @@ func TestPlanUsageErrors(t *testing.T) {
 		{[]string{"-slo-on", "wait"}, "konvoy plan: -slo-on needs -slo"},
 		{[]string{"-arrivals", "poisson"}, "konvoy plan: -arrivals needs -slo"},
 		{[]string{"-plot", "dir"}, "konvoy plan: -plot needs -slo"},
+		{[]string{"-layouts", "recorded"}, "konvoy plan: -layouts recorded takes the topic's partition count from a trace's partition column, and the lesson has none"},
 		{[]string{"-slo", "p99=1s", "-seed", "3"}, "konvoy plan: -seed needs -duration-model or -arrivals poisson"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -199,6 +200,10 @@ func TestPlanUsageErrors(t *testing.T) {
 	out, errOut, status := runCommand("plan", "-h")
 	if status != 0 || out != "" || !strings.Contains(errOut, "usage: konvoy plan") {
 		t.Errorf("-h: status %d, stdout %q, stderr %q", status, out, errOut)
+	}
+	// -plot draws the latency picture, not the report's pictures.
+	if !strings.Contains(errOut, "with -slo, also draw the percentile against the consumers tried") || strings.Contains(errOut, "schedules") {
+		t.Errorf("-h describes -plot as the report's:\n%s", errOut)
 	}
 }
 
@@ -293,5 +298,93 @@ func TestPlanSLOArrivalsOutOfRange(t *testing.T) {
 		if status != 1 || out != "" || !strings.HasPrefix(errOut, tt.want) {
 			t.Errorf("%q: status %d, stdout %q, stderr %q; want 1 and %q", tt.args, status, out, errOut, tt.want)
 		}
+	}
+}
+
+// TestPlanSLONeverBelowTheLoad runs the issue's plans that answered fewer
+// consumers than carry the load: slo.csv scaled to 200 events/s (7 for
+// free, where its 10021 rounds of work over 1000 rounds need 11), and
+// arrivals.csv at Poisson arrivals (1, where 124 rounds over 63 need 2).
+func TestPlanSLONeverBelowTheLoad(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want map[string]int // consumers by layout
+	}{
+		{[]string{"-events", "testdata/slo.csv", "-slo", "p99=5s", "-peak", "200"}, map[string]int{"free": 11, "convoy": 11}},
+		{[]string{"-events", "testdata/arrivals.csv", "-slo", "p99=1s", "-arrivals", "poisson"}, map[string]int{"free": 2, "convoy": 2}},
+	} {
+		out, errOut, status := runCommand(append([]string{"plan", "-layouts", "free,convoy", "-format", "json"}, c.args...)...)
+		if status != 0 || errOut != "" {
+			t.Fatalf("%v: status %d, stderr %q", c.args, status, errOut)
+		}
+		var doc struct {
+			Plans []struct {
+				Layout string
+				SLO    struct {
+					Consumers int
+					LoadFloor int `json:"load_floor"`
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range doc.Plans {
+			if p.SLO.Consumers != c.want[p.Layout] || p.SLO.LoadFloor != c.want[p.Layout] {
+				t.Errorf("%v: %s: %d consumers, load floor %d; want %d, the load", c.args, p.Layout, p.SLO.Consumers, p.SLO.LoadFloor, c.want[p.Layout])
+			}
+		}
+	}
+}
+
+// TestPlanSLOShowsTheFloorAsTheFloor: with at most 4 consumers, fewer than
+// slo.csv's load needs, no count is tried, and the table marks the p99 it
+// shows as the floor's, not a count's.
+func TestPlanSLOShowsTheFloorAsTheFloor(t *testing.T) {
+	out, errOut, status := runCommand("plan", "-events", "testdata/slo.csv", "-slo", "p99=200ms", "-max-consumers", "4", "-layouts", "free")
+	if status != 0 || errOut != "" {
+		t.Fatalf("status %d, stderr %q", status, errOut)
+	}
+	for _, want := range []string{
+		"free    head-of-line          -     floor 9  floor 90ms            -  -\n",
+		"free under head-of-line tries no count: the offered load needs at least 5 consumers, more than the 4",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the plan lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestPlanSpeaksItsOwnLanguage: -plot's errors name konvoy plan, and a
+// target shorter than a round is said as given, with its whole rounds, not
+// as "at most 0s".
+func TestPlanSpeaksItsOwnLanguage(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, status := runCommand("plan", "-events", "testdata/slo.csv", "-slo", "p99=200ms", "-layouts", "free", "-plot", filepath.Join(file, "dir"))
+	if status != 1 || !strings.HasPrefix(errOut, "konvoy plan: -plot: ") {
+		t.Errorf("-plot under a file: status %d, stderr %q; want 1 and konvoy plan: -plot: …", status, errOut)
+	}
+	out, errOut, status := runCommand("plan", "-events", "testdata/slo.csv", "-slo", "p99=5ms", "-layouts", "free")
+	if status != 0 || errOut != "" || !strings.Contains(out, "the fewest whose p99 is at most 5ms (0 rounds)") || strings.Contains(out, "at most 0s") {
+		t.Errorf("-slo p99=5ms: status %d, stderr %q:\n%s", status, errOut, out)
+	}
+}
+
+// TestPlanTakesRecordedFromTheTrace: -layouts recorded plans the topic of
+// as many partitions as the trace's highest plus one, as the report does
+// (recorded:6 for the kcat export), and a trace without a partition column
+// is an error that says so.
+func TestPlanTakesRecordedFromTheTrace(t *testing.T) {
+	out, errOut, status := runCommand("plan", "-events", "../../testdata/export.jsonl", "-key", "key", "-status", "payload.status", "-steps", "new,paid,shipped,delivered",
+		"-at", "ts", "-at-format", "unix-ms", "-unit", "1ms", "-reorder", "1s", "-duration-model", "lognormal:5,0.5", "-layouts", "recorded", "-policy", "static", "-peak", "1")
+	if status != 0 || errOut != "" || !strings.Contains(out, "\nrecorded:6  static ") {
+		t.Errorf("status %d, stderr %q:\n%s", status, errOut, out)
+	}
+	_, errOut, status = runCommand("plan", "-events", "testdata/slo.csv", "-layouts", "recorded")
+	if want := `testdata/slo.csv:1: want a "partition" column`; status != 1 || !strings.HasPrefix(errOut, want) {
+		t.Errorf("a trace without partitions: status %d, stderr %q; want 1 and %q", status, errOut, want)
 	}
 }

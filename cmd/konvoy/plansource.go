@@ -1,10 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -22,7 +25,9 @@ var planHeldBytes = 64 << 20
 // over many times, and what its first reading counted.
 type planSource struct {
 	report.PlanSource
-	temp string // a copy of standard input, which close removes
+	path          string // the file read, the copy for standard input
+	temp          string // a copy of standard input, which close removes
+	lastPartition int    // the highest partition an event was recorded in
 }
 
 // lessonSource is the lesson's twenty events.
@@ -67,6 +72,7 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool) (*planSource
 		src.Stats.Add(e)
 		src.Work += e.Duration
 		src.LastArrival = e.Arrival
+		src.lastPartition = max(src.lastPartition, e.Partition)
 		return nil
 	})
 	if err == nil {
@@ -79,8 +85,64 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool) (*planSource
 		return nil, planError(err)
 	}
 	src.Rounded = trace.Rounded()
+	src.path = path
 	src.Events = reread(trace.Events())
 	return src, nil
+}
+
+// recorded returns layouts with the layout recorded, where it stands as
+// recordedFromTrace, of as many partitions as the trace's highest plus
+// one, as konvoy's report takes it; an error names a trace that records
+// no partitions.
+func (s *planSource) recorded(layouts func(int) ([]konvoy.Layout, error), r eventlog.Reader) (func(int) ([]konvoy.Layout, error), error) {
+	if ls, err := layouts(1); err != nil || !slices.ContainsFunc(ls, recordedFromTrace.Equal) {
+		return layouts, nil
+	}
+	has, err := hasPartitions(s.path, r, s.Name)
+	switch {
+	case err != nil:
+		return nil, err
+	case !has:
+		return nil, &eventlog.Error{File: s.Name, Line: 1,
+			Want: fmt.Sprintf("want a %q column, the partition each event was recorded in, for layout recorded; the trace has none (-partition names it)", cmp.Or(r.Columns.Partition, "partition"))}
+	}
+	recorded := konvoy.Recorded(s.lastPartition + 1)
+	return func(partitions int) ([]konvoy.Layout, error) {
+		ls, err := layouts(partitions)
+		for i, l := range ls {
+			if l.Equal(recordedFromTrace) {
+				ls[i] = recorded
+			}
+		}
+		return ls, err
+	}, nil
+}
+
+// hasPartitions tells whether the trace at path, named name, records each
+// event's partition (eventlog.Decoder.Partitions), reading it up to its
+// first event.
+func hasPartitions(path string, r eventlog.Reader, name string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, planError(err)
+	}
+	defer f.Close()
+	src, err := eventlog.Decompress(f)
+	if err != nil {
+		return false, &eventlog.Error{File: name, Err: err}
+	}
+	defer src.Close()
+	dec, err := eventlog.NewDecoder(src, r)
+	if err != nil {
+		return false, planError(err)
+	}
+	for _, err := range dec.All() {
+		if err != nil {
+			return false, planError(err)
+		}
+		break
+	}
+	return dec.Partitions(), nil
 }
 
 // copyStdin copies standard input to a temporary file, which an interrupt

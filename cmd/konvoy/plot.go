@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -51,6 +52,7 @@ type picture struct {
 type pictures struct {
 	files []picture
 	notes []string
+	cmd   string // the command whose name errors start with; "" for konvoy
 }
 
 // plotFlags defines -plot, the directory *dir of the pictures, and
@@ -171,7 +173,7 @@ func (p *pictures) draw(formats []chart.Format, base string, fn func(io.Writer, 
 	for _, f := range formats {
 		var buf bytes.Buffer
 		if err := fn(&buf, f); err != nil {
-			return fmt.Errorf("konvoy: -plot %s.%v: %w", base, f, err)
+			return fmt.Errorf("%s: -plot %s.%v: %w", cmp.Or(p.cmd, "konvoy"), base, f, err)
 		}
 		p.files = append(p.files, picture{name: base + "." + f.String(), data: buf.Bytes()})
 	}
@@ -182,13 +184,17 @@ func (p *pictures) draw(formats []chart.Format, base string, fn func(io.Writer, 
 // be. Each picture is written whole to a temporary file beside its place,
 // then renamed into it, so that an interrupt or a failure never leaves a
 // picture cut short.
-func writePictures(dir string, pics []picture) error {
+func writePictures(dir string, pics []picture) error { return writePicturesOf("konvoy", dir, pics) }
+
+// writePicturesOf is writePictures for the command cmd, whose name its
+// errors start with.
+func writePicturesOf(cmd, dir string, pics []picture) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("konvoy: -plot: %w", err)
+		return fmt.Errorf("%s: -plot: %w", cmd, err)
 	}
 	for _, p := range pics {
 		if err := writeWhole(filepath.Join(dir, p.name), p.data); err != nil {
-			return fmt.Errorf("konvoy: -plot: %w", err)
+			return fmt.Errorf("%s: -plot: %w", cmd, err)
 		}
 	}
 	return nil

@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// docsCommand is the one command that regenerates the README's pictures,
+// docsCommand is the one command that regenerates the pictures in docs/,
 // run from the repository's root.
 const docsCommand = "go run ./cmd/konvoy -plot docs"
 
@@ -35,7 +35,7 @@ func plotted(t *testing.T, stdin string, args ...string) (dir string, files []st
 }
 
 // TestDocsPictures regenerates the lesson's pictures and wants them to be
-// the ones in docs/, which the README shows: an SVG byte for byte, a PNG
+// the ones in docs/, which the guides show: an SVG byte for byte, a PNG
 // pixel for pixel (a Go release may compress the same pixels otherwise).
 func TestDocsPictures(t *testing.T) {
 	dir, files := plotted(t, "")
@@ -51,7 +51,7 @@ func TestDocsPictures(t *testing.T) {
 	sameAsDocs(t, dir, files)
 }
 
-// sloDocsArgs is the README's latency plan, whose picture is docs/slo.png:
+// sloDocsArgs is the latency plan in docs/plan.md, whose picture is docs/slo.png:
 // go run ./cmd/konvoy plan -events cmd/konvoy/testdata/slo.csv … -plot docs.
 var sloDocsArgs = []string{"plan", "-events", "testdata/slo.csv", "-slo", "p99=200ms", "-max-consumers", "32",
 	"-layouts", "free,convoy,partitioned:16,partitioned:64", "-policy", "head-of-line,lane-aware"}

@@ -68,14 +68,31 @@ func planTable(a *Plan) string {
 	b.WriteString("\n" + t.String())
 	b.WriteString(wrapText(fmt.Sprintf("to keep up: the fewest consumers whose run of the trace lasts at most %.2f rounds, "+
 		"its rounds and the rate it sustains", a.budget)))
-	b.WriteString(wrapText("ceiling: the rate no number of consumers exceeds: with a consumer for every event, a run still " +
-		"lasts as long as the lane whose events must run one after another (no lane: the event that ends last)"))
+	ceiling := "ceiling: the rate no number of consumers exceeds: with a consumer for every event, a run still " +
+		"lasts as long as the lane whose events must run one after another (no lane: the event that ends last)"
+	if a.ceilingFrom() {
+		ceiling += `; "from R": from the arrival at round R, which sets the rest`
+	}
+	b.WriteString(wrapText(ceiling))
 	for _, line := range cannot {
 		b.WriteString(wrapText(line))
 	}
 	b.WriteString(planNotes(a))
 	b.WriteString(assumptionList(planAssumptions(a)))
 	return b.String()
+}
+
+// ceilingFrom tells whether some plan's ceiling runs from an arrival after
+// round 0.
+func (a *Plan) ceilingFrom() bool {
+	for _, row := range a.plans {
+		for _, p := range row {
+			if p.CeilingFrom > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // planNotes says what bounds every plan of a trace whose events arrive
@@ -117,15 +134,20 @@ func cannotKeepUp(a *Plan, l konvoy.Layout, p konvoy.Plan, first bool) string {
 		l, formatRate(p.Ceiling))
 }
 
-// ceilingLane names the lane that sets plan p's ceiling.
+// ceilingLane names the lane that sets plan p's ceiling, and the arrival
+// from which it runs without a break when that is not round 0.
 func ceilingLane(l konvoy.Layout, p konvoy.Plan) string {
-	if p.CeilingLane == "" {
-		return "no lane"
+	name := "lane " + p.CeilingLane
+	switch {
+	case p.CeilingLane == "":
+		name = "no lane"
+	case l.Partitions() > 0:
+		name = "partition " + p.CeilingLane
 	}
-	if l.Partitions() > 0 {
-		return "partition " + p.CeilingLane
+	if p.CeilingFrom > 0 {
+		name += fmt.Sprintf(" from %d", p.CeilingFrom)
 	}
-	return "lane " + p.CeilingLane
+	return name
 }
 
 // planAssumptions lists every plan's assumptions once each, in order of

@@ -38,6 +38,7 @@ type planRecord struct {
 	Ceiling       *float64 `json:"ceiling"`
 	CeilingRounds int      `json:"ceiling_rounds"`
 	CeilingLane   string   `json:"ceiling_lane"`
+	CeilingFrom   int      `json:"ceiling_from"`
 	Assumptions   []string `json:"assumptions"`
 	SLO           *sloDoc  `json:"slo,omitempty"`
 }
@@ -45,7 +46,11 @@ type planRecord struct {
 // sloDoc is one layout's latency plan under one policy. Percentile is 100
 // for max; Consumers is 0 and Meets false when no count meets the target;
 // the floor is the percentile with a consumer for every event, and its
-// lane the lane whose events waited longest there.
+// lane the lane whose events waited longest there; AchievedIsFloor tells
+// that the achieved figures are the floor's, no count's. LoadFloor is the
+// fewest consumers that carry the work over the ArrivalSpan rounds the
+// events arrive over (0 when they all arrive in one), and ShortTrace that
+// one fewer meets the target on this trace all the same.
 type sloDoc struct {
 	Percentile     float64       `json:"percentile"`
 	On             string        `json:"on"`
@@ -53,10 +58,14 @@ type sloDoc struct {
 	Meets          bool          `json:"meets"`
 	Consumers      int           `json:"consumers"`
 	AchievedRounds int           `json:"achieved_rounds"`
+	AchievedFloor  bool          `json:"achieved_is_floor"`
 	Utilisation    float64       `json:"utilisation"`
 	WorstLane      string        `json:"worst_lane"`
 	FloorRounds    int           `json:"floor_rounds"`
 	FloorLane      string        `json:"floor_lane"`
+	ArrivalSpan    int           `json:"arrival_span"`
+	LoadFloor      int           `json:"load_floor"`
+	ShortTrace     bool          `json:"short_trace"`
 	Curve          []sloPointDoc `json:"curve"`
 	Assumptions    []string      `json:"assumptions"`
 }
@@ -130,7 +139,7 @@ func PlanJSON(a *Plan) (string, error) {
 		for pi, pl := range row {
 			r := planRecord{Layout: a.layouts[li].String(), Policy: pl.Policy.String(), KeepsUp: pl.Consumers > 0,
 				Consumers: pl.Consumers, Rounds: pl.Rounds, Ceiling: jsonRate(pl.Ceiling),
-				CeilingRounds: pl.CeilingRounds, CeilingLane: pl.CeilingLane, Assumptions: pl.Assumptions}
+				CeilingRounds: pl.CeilingRounds, CeilingLane: pl.CeilingLane, CeilingFrom: pl.CeilingFrom, Assumptions: pl.Assumptions}
 			if pl.Consumers > 0 {
 				r.Rate = jsonRate(pl.Rate)
 			}
@@ -198,7 +207,8 @@ func (a *Plan) sloJSON(p konvoy.LatencyPlan) *sloDoc {
 	}
 	d := &sloDoc{Percentile: p.SLO.Percentile, On: on, TargetRounds: p.SLO.Rounds, Meets: p.Meets, Consumers: p.Consumers,
 		AchievedRounds: p.Achieved, Utilisation: round3(p.Utilisation), WorstLane: p.WorstLane, FloorRounds: p.Floor,
-		FloorLane: p.FloorLane, Curve: []sloPointDoc{}, Assumptions: append(a.sloAssumptions(), p.Assumptions...)}
+		FloorLane: p.FloorLane, AchievedFloor: p.AtFloor, ArrivalSpan: p.Span, LoadFloor: p.LoadFloor, ShortTrace: p.ShortTrace,
+		Curve: []sloPointDoc{}, Assumptions: append(a.sloAssumptions(), p.Assumptions...)}
 	for _, pt := range p.Curve {
 		d.Curve = append(d.Curve, sloPointDoc{pt.Consumers, pt.Rounds})
 	}

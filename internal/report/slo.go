@@ -225,17 +225,45 @@ func sloText(a *Plan) string {
 			if p.Utilisation > 0 {
 				busy = percent(p.Utilisation)
 			}
-			t.add(name, p.Policy.String(), consumers, strconv.Itoa(p.Achieved), a.duration(p.Achieved), busy, lane)
+			rounds, took := strconv.Itoa(p.Achieved), a.duration(p.Achieved)
+			if p.AtFloor {
+				rounds, took = "floor "+rounds, "floor "+took
+			}
+			t.add(name, p.Policy.String(), consumers, rounds, took, busy, lane)
 		}
 	}
 	b.WriteString(t.String())
-	b.WriteString(wrapText(fmt.Sprintf("consumers: the fewest whose %s is at most %s; %s rounds: what they reach (the lowest reached when none does); "+
-		"utilisation: their work over consumers × the run's rounds; worst lane: the lane whose events waited longest", pn, a.duration(a.sloRounds), pn)))
+	b.WriteString(wrapText(fmt.Sprintf("consumers: the fewest whose %s is at most %s, - when no count tried meets it; %s rounds: what they reach "+
+		"(the lowest a count tried reaches when none meets it, or the floor: the lowest any count could reach, with a consumer for every event); "+
+		"utilisation: their work over consumers × %s; worst lane: the lane whose events waited longest", pn, a.target(), pn, a.busyOver())))
 	for _, w := range why {
 		b.WriteString(wrapText(w))
 	}
 	b.WriteString(assumptionList(append(a.sloAssumptions(), assumptionsOf(a, func(li, pi int) []string { return a.latency[pi][li].Assumptions })...)))
 	return b.String()
+}
+
+// target is the objective's target as the table's legend says it: the
+// target itself, and its whole rounds when they fall short of it.
+func (a *Plan) target() string {
+	if s := a.o.SLO; s.Target%a.o.Round != 0 {
+		return fmt.Sprintf("%v (%s)", s.Target, plural(a.sloRounds, "round", "rounds"))
+	}
+	return a.duration(a.sloRounds)
+}
+
+// busyOver says what a latency plan's utilisation divides the work by:
+// the rounds the events arrive over, or, for a trace that arrives in one
+// round, the run's.
+func (a *Plan) busyOver() string {
+	for _, plans := range a.latency {
+		for _, p := range plans {
+			if p.LoadFloor > 0 {
+				return fmt.Sprintf("the %d rounds the events arrive over", p.Span)
+			}
+		}
+	}
+	return "the run's rounds"
 }
 
 // duration writes rounds as time, at the plan's round length.
@@ -256,10 +284,20 @@ func missText(a *Plan, l konvoy.Layout, p konvoy.LatencyPlan) string {
 			laneName(l, p.FloorLane), pn, p.Floor, a.duration(p.Floor))
 	case p.Floor > p.SLO.Rounds:
 		return head + fmt.Sprintf("the events' own durations already reach %s %d rounds (%s) with a consumer for every event", pn, p.Floor, a.duration(p.Floor))
-	case p.MinConsumers > min(a.o.MaxConsumers, p.Events):
-		return head + fmt.Sprintf("the work needs more than %s (-max-consumers, or one for every event)", consumersText(min(a.o.MaxConsumers, p.Events)))
+	case p.MinConsumers > p.MostConsumers:
+		most := fmt.Sprintf("the %d it may try (-max-consumers)", p.MostConsumers)
+		if p.MostConsumers < a.o.MaxConsumers {
+			most = fmt.Sprintf("the %d that can change a run", p.MostConsumers)
+		}
+		needs := fmt.Sprintf("the work within the objective needs at least %s", consumersText(p.MinConsumers))
+		if p.LoadFloor >= p.MinConsumers {
+			needs = fmt.Sprintf("the offered load needs at least %s", consumersText(p.LoadFloor))
+		}
+		return fmt.Sprintf("%s under %s tries no count: %s, more than %s; %s %d rounds (%s) is the floor, with a consumer for every event, not what a count reached",
+			l, p.Policy, needs, most, pn, p.Floor, a.duration(p.Floor))
 	}
-	return head + fmt.Sprintf("up to %s (-max-consumers), %s is at best %d rounds (%s)", consumersText(a.o.MaxConsumers), pn, p.Achieved, a.duration(p.Achieved))
+	return head + fmt.Sprintf("no count from %d to %s (-max-consumers) meets it; %s is at best %d rounds (%s)",
+		p.MinConsumers, consumersText(min(a.o.MaxConsumers, p.MostConsumers)), pn, p.Achieved, a.duration(p.Achieved))
 }
 
 // sloAssumptions are what every latency plan rests on beside its own: the
