@@ -263,7 +263,7 @@ func assumptions(p Plan, cfg PlanConfig, limit int, partition bool) []string {
 		fmt.Sprintf("one round lasts %gs: an event of duration d keeps its consumer busy for d·%gs", cfg.RoundSeconds, cfg.RoundSeconds),
 		fmt.Sprintf("a run of the trace that lasts R rounds sustains %d/(R·%gs) events/s, so keeping up means at most %.4g rounds",
 			p.Events, cfg.RoundSeconds, float64(p.Events)/(cfg.Peak*cfg.RoundSeconds)),
-		fmt.Sprintf("consumers are dispatched %s, and at most %d are tried", p.Policy, limit),
+		fmt.Sprintf("consumers are dispatched %s, and at most %s tried", p.Policy, counted(limit, "is", "are")),
 	}
 	return append(out, ceilingAssumptions(p, partition)...)
 }

@@ -583,7 +583,7 @@ func latencyAssumptions(p LatencyPlan, src *planStream, limit int) []string {
 	}
 	out := []string{
 		fmt.Sprintf("the latency is the %s, in whole rounds; %s is by nearest rank, exact below %d rounds and above it within 1/1024", on, name, ExactLatency),
-		fmt.Sprintf("%s; at most %d consumers are tried", busy, limit),
+		fmt.Sprintf("%s; at most %s tried", busy, counted(limit, "consumer is", "consumers are")),
 	}
 	if p.Bisected {
 		out = append(out, fmt.Sprintf("with consumers dispatched %s, a consumer more never lets an event start or finish later, so the counts are bisected", p.Policy))

@@ -88,7 +88,7 @@ func TestCommandWordsRewritesPhrasesTheLibrariesSay(t *testing.T) {
 }
 
 // onePlural matches a count of one with a plural noun.
-var onePlural = regexp.MustCompile(`(^|[^0-9.,])1 (consumers|rounds|events|keys|lines|lanes|partitions|consumer-rounds)\b`)
+var onePlural = regexp.MustCompile(`(^|[^0-9.,])1 (consumers|rounds|events|keys|lines|lanes|partitions|consumer-rounds)\b|\b1 (are|get)\b`)
 
 // The reports write a count of one in the singular: "1 consumer", "1
 // round", in the lesson's report at one consumer and in a trace's of one
@@ -103,7 +103,16 @@ func TestReportsWriteOneInTheSingular(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("the trace: status %d, stderr %q", status, errOut)
 	}
-	for name, out := range map[string]string{"the lesson": lesson, "the trace": trace} {
+	one := "key,line,step,duration,at\nk,L,1,1,0\n"
+	plan, errOut, status := runWithInput(one, "plan", "-events", "-", "-max-consumers", "1", "-layouts", "free,convoy,partitioned:1", "-policy", "head-of-line,static")
+	if status != 0 {
+		t.Fatalf("the plan: status %d, stderr %q", status, errOut)
+	}
+	slo, errOut, status := runWithInput(one, "plan", "-events", "-", "-max-consumers", "1", "-layouts", "free,convoy", "-slo", "p99=10ms", "-arrivals", "poisson")
+	if status != 0 {
+		t.Fatalf("the latency plan: status %d, stderr %q", status, errOut)
+	}
+	for name, out := range map[string]string{"the lesson": lesson, "the trace": trace, "the plan": plan, "the latency plan": slo} {
 		for _, line := range strings.Split(out, "\n") {
 			if onePlural.MatchString(line) {
 				t.Errorf("%s's report writes one in the plural: %q", name, line)

@@ -32,12 +32,12 @@ func planHeader(a *Plan) string {
 	if !src.Lesson {
 		fmt.Fprintf(&b, " (%d out of order), %s", len(src.Stats.OutOfOrder()), plural(src.Stats.Lines(), "line", "lines"))
 	}
-	fmt.Fprintf(&b, ", work %d rounds\n", src.Work)
+	fmt.Fprintf(&b, ", work %s\n", plural(src.Work, "round", "rounds"))
 	if src.Rounded > 0 {
 		b.WriteString(RoundedNote(src.Rounded, src.Unit) + "\n")
 	}
-	b.WriteString(wrapText(fmt.Sprintf("peak %s events/s; one round lasts %v (-round-time); keeping up means running the %d events in at most %.2f rounds",
-		formatRate(o.Peak), o.Round, src.Stats.Events(), a.budget)))
+	b.WriteString(wrapText(fmt.Sprintf("peak %s events/s; one round lasts %v (-round-time); keeping up means running the %s in at most %.2f rounds",
+		formatRate(o.Peak), o.Round, plural(src.Stats.Events(), "event", "events"), a.budget)))
 	return b.String()
 }
 
@@ -242,7 +242,7 @@ func selectiveText(a *Plan) string {
 	if a.src.Lesson {
 		b.WriteString(wrapText(fmt.Sprintf("on lesson-style shipments of 7 events (4 ordered steps, 3 history-only): %d events, ordered share %.3f", events, share)))
 	} else {
-		fmt.Fprintf(&b, "on the trace: %d events, %d of them ordered steps, ordered share %.3f\n", events, ordered, share)
+		fmt.Fprintf(&b, "on the trace: %s, %d of them ordered steps, ordered share %.3f\n", plural(events, "event", "events"), ordered, share)
 	}
 	fmt.Fprintf(&b, "rounds at %s: free %d, selective-convoy %d, convoy %d\n", consumersText(a.consumers), s.Free.Rounds, s.Selective.Rounds, s.Convoy.Rounds)
 	cost := konvoy.Cost(s.OrderedConvoy, s.OrderedFree)
@@ -324,7 +324,14 @@ func partitionText(a *Plan) string {
 	} else {
 		fmt.Fprintf(&answer, "%d from %s, its heaviest key, and %d (%s) from other keys", p.HeaviestKeyLoad, keyName(p.HeaviestKey), p.Collision(), percent(p.CollisionShare()))
 	}
-	fmt.Fprintf(&answer, "; %d of the %d partitions get keys", p.Used, p.Partitions)
+	switch {
+	case p.Partitions == 1:
+		answer.WriteString("; the one partition gets every key")
+	case p.Used == 1:
+		fmt.Fprintf(&answer, "; 1 of the %d partitions gets keys", p.Partitions)
+	default:
+		fmt.Fprintf(&answer, "; %d of the %d partitions get keys", p.Used, p.Partitions)
+	}
 	b.WriteString(wrapText(answer.String()))
 	b.WriteString(assumptionList(a.partitionAssumptions()))
 	return b.String()
