@@ -107,8 +107,9 @@ type LatencyPlan struct {
 	// trace's arrivals.
 	Floor     int
 	FloorLane string
-	// MinConsumers is the fewest consumers tried: the larger of LoadFloor
-	// and the fewest that the work allows at all (see PlanLatency),
+	// MinConsumers is the fewest consumers the search tries (besides
+	// LoadFloor−1, run to tell ShortTrace): the larger of LoadFloor and
+	// the fewest that the work allows at all (see PlanLatency),
 	// math.MaxInt when none can (a target of 0 rounds for events that take
 	// time, all arriving at round 0). No answer is below it.
 	MinConsumers int
@@ -166,11 +167,12 @@ const (
 // that of the ⌈n·p⌉ shortest events, S, into A+T rounds each: c ≥
 // S/(A+T); under a wait objective each consumer may also have one event
 // running past A+T, c ≥ S/(A+T+D) for the longest duration D. Nor is any
-// count below the load floor: the consumers that carry the offered load,
-// the work over the rounds the events arrive over (see
-// [LatencyPlan].LoadFloor), however well a shorter trace hides a growing
-// backlog; when LoadFloor−1 consumers meet the objective all the same, the
-// plan says the trace is too short to show a steady state. No count above
+// count below the load floor answered: the consumers that carry the
+// offered load, the work over the rounds the events arrive over (see
+// [LatencyPlan].LoadFloor), however well a short trace hides a growing
+// backlog. LoadFloor−1 is run once, in the first pass, when no other
+// bound rules it out: if it meets the objective all the same, the plan
+// says the trace is too short to show a steady state. No count above
 // cfg.MaxConsumers is tried, nor above the most that can change a run (the
 // events; under [Static] on partition lanes, the partitions when more)
 // unless the load floor is higher. Under HeadOfLine,
