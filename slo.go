@@ -213,9 +213,10 @@ func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyCo
 	fewest, load := src.fewest(bp, cfg.SLO), src.loadFloor()
 	searches := make([]*latencySearch, len(layouts))
 	for i, l := range layouts {
-		top := min(limit, max(countsThatMatter(src.n, l, policy), load))
+		most := countsThatMatter(src.n, l, policy)
+		top := min(limit, max(most, load))
 		s := newLatencySearch(l, policy, cfg.SLO, latencyRun{results[i], at[i]}, src.n, max(fewest, load), top)
-		s.plan.Work, s.plan.Span, s.plan.LoadFloor, s.plan.MostConsumers = src.work, src.span(), load, top
+		s.plan.Work, s.plan.Span, s.plan.LoadFloor, s.plan.MostConsumers, s.most = src.work, src.span(), load, top, most
 		s.extra = slices.DeleteFunc(slices.Clone(cfg.Counts), func(c int) bool { return c < 1 || c > top })
 		if below := load - 1; load > fewest && below >= 1 && below <= top && !s.done {
 			s.below = below
@@ -255,10 +256,14 @@ func search(src *planStream, layouts []Layout, searches []*latencySearch, opts [
 	for {
 		var configs []Config
 		var of []*latencySearch
+		var counts []int
 		for i, s := range searches {
 			for _, c := range s.next() {
-				configs = append(configs, Config{Layout: layouts[i], Consumers: c, Options: opts})
-				of = append(of, s)
+				// More consumers than can change the run run as that many
+				// do: the run is the same, and its memory stays with the
+				// events, however high the load floor puts the count.
+				configs = append(configs, Config{Layout: layouts[i], Consumers: min(c, s.most), Options: opts})
+				of, counts = append(of, s), append(counts, c)
 			}
 		}
 		if len(configs) == 0 {
@@ -270,7 +275,7 @@ func search(src *planStream, layouts []Layout, searches []*latencySearch, opts [
 			return err
 		}
 		for i, r := range results {
-			of[i].record(configs[i].Consumers, latencyRun{r, at[i]})
+			of[i].record(counts[i], latencyRun{r, at[i]})
 		}
 	}
 }
@@ -366,7 +371,7 @@ func (p *planStream) span() int {
 	if p.n == 0 {
 		return 0
 	}
-	return p.last - p.first + 1
+	return satAdd(p.last-p.first, 1)
 }
 
 // loadFloor returns the fewest consumers that carry the offered load,
@@ -401,6 +406,7 @@ type latencySearch struct {
 	from, top int
 	extra     []int // the counts asked for besides the search's
 	below     int   // LoadFloor−1, tried to tell a ShortTrace; 0 for none
+	most      int   // the most consumers that can change a run (countsThatMatter)
 	tried     map[int]latencyRun
 	passes    int
 	done      bool
