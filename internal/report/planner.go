@@ -44,6 +44,7 @@ type PlanOptions struct {
 	Partitions    int                      // -partitions; 0 for the count the partition search finds
 	Policies      []konvoy.Policy          // the first is the selective convoy's
 	Peak          float64                  // the peak rate to keep up with, events/s
+	PeakGiven     bool                     // -peak was given; else a trace with arrival times is planned at its own mean rate
 	Round         time.Duration            // how long one round lasts
 	MaxConsumers  int                      // the most consumers a plan tries
 	Consumers     int                      // the selective convoy's count; 0 for free consumption's
@@ -101,7 +102,10 @@ type shareRow struct {
 // outgrew its share of o.MaxBacklog says what to do about it.
 func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 	a := &Plan{o: o, src: src}
-	a.budget = float64(src.Stats.Events()) / (o.Peak * o.Round.Seconds())
+	if a.timed() && !o.PeakGiven {
+		a.o.Peak = a.ownRate()
+	}
+	a.budget = float64(src.Stats.Events()) / (a.o.Peak * o.Round.Seconds())
 	var err error
 	if a.partitions, a.found, err = konvoy.PartitionsFor(src.Events, o.Collision, o.MaxPartitions); err != nil {
 		return nil, err
@@ -123,6 +127,7 @@ func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 		}
 	}
 
+	o = a.o
 	a.consumers = cmp.Or(o.Consumers, a.free.Consumers, o.MaxConsumers)
 	events := src.Events
 	if src.Lesson {
@@ -163,7 +168,7 @@ func (a *Plan) planAll() error {
 			l, p = a.layouts[i/np], a.o.Policies[i%np]
 		}
 		g.Go(func() error {
-			plans[i], errs[i] = konvoy.PlanConsumers(a.src.Events, l, cfg, Dispatch(p, a.o.Assignor, konvoy.WithMaxBacklog(a.backlog), konvoy.WithResequencer(a.o.Resequencer))...)
+			plans[i], errs[i] = konvoy.PlanConsumers(a.keepUpEvents(), l, cfg, Dispatch(p, a.o.Assignor, konvoy.WithMaxBacklog(a.backlog), konvoy.WithResequencer(a.o.Resequencer))...)
 			return nil
 		})
 	}
@@ -173,6 +178,38 @@ func (a *Plan) planAll() error {
 	}
 	a.plans, a.free = slices.Collect(slices.Chunk(plans[:n], np)), plans[free]
 	return nil
+}
+
+// timed tells whether the trace's events arrive over time: its last
+// arrival is after round 0.
+func (a *Plan) timed() bool { return a.src.LastArrival > 0 }
+
+// ownRate is the trace's own mean rate, in events/s: its events over the
+// rounds 0 to its last arrival.
+func (a *Plan) ownRate() float64 {
+	return float64(a.src.Stats.Events()) / (float64(a.src.LastArrival+1) * a.o.Round.Seconds())
+}
+
+// keepUpEvents are the events the keep-up plans run: the trace's, with
+// every arrival at round 0 for a trace whose events arrive over time.
+// Keeping up is a matter of the work consumers get through at the peak,
+// all of it at hand; when the events arrive, at the trace's times, scaled
+// to -peak or drawn at it, is the latency objective's (-slo), which plans
+// at the same rate. With the arrivals in, a run could never beat its last
+// arrival plus what follows it, so that no count would keep up with the
+// very rate the arrivals were scaled to.
+func (a *Plan) keepUpEvents() iter.Seq2[konvoy.Event, error] {
+	if !a.timed() {
+		return a.src.Events
+	}
+	return func(yield func(konvoy.Event, error) bool) {
+		for e, err := range a.src.Events {
+			e.Arrival = 0
+			if !yield(e, err) {
+				return
+			}
+		}
+	}
 }
 
 // located is err, a run's, said of the trace, with what to do when the run
