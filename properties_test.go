@@ -57,7 +57,7 @@
 //
 // The reference model (this file, against reference_test.go):
 //
-//	TestSimulateMatchesTheLessonsModel             Simulate = the lesson's model, every layout
+//	TestSimulateMatchesTheLessonsModel             Simulate = the lesson's model, every layout, event by event
 //	TestSimulateMatchesTheLessonsModelOnManyKeys   the same on thousands of keys
 //	TestSimulateMatchesTheLessonsModelAcrossPages  the same on a fixed trace across pages
 //	TestPoliciesMatchTheirPlainVersions            each policy = its plain version, slot by slot
@@ -1227,8 +1227,13 @@ func TestSimulateMatchesTheLessonsModel(t *testing.T) {
 		p := rapid.IntRange(1, 16).Draw(t, "partitions")
 		layouts := append(refLayoutsFor(p), refLayout{konvoy.NewLayout("parity", byStepParity), byStepParity, ""})
 		for _, l := range layouts {
-			want := refSimulate(events, c, l.lanes, l.handler)
-			got := simulate(t, events, l.layout, c)
+			want := refScheduled(events, c, l.lanes, l.handler, refHeadOfLine)
+			got, err := konvoy.Simulate(events, l.layout, c, konvoy.WithSchedule(max(1, len(events))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Every measure, and every event's slot: its consumer, lane
+			// and times, what the handler made of it and when.
 			if d := gocmp.Diff(want, got, withinPrecision); d != "" {
 				t.Fatalf("%s with %d consumers (-reference +Simulate):\n%s", l.layout, c, d)
 			}
@@ -1283,21 +1288,9 @@ func TestSweepMatchesThePlainVersions(t *testing.T) {
 			if p == konvoy.Static {
 				policy = refStaticOf(l.layout.Partitions())
 			}
-			want := refSimulateWith(events, c, l.lanes, l.handler, policy)
-			if d := gocmp.Diff(want, got[i], cmpopts.IgnoreFields(konvoy.Result{}, "Schedule"), withinPrecision); d != "" {
+			want := refScheduled(events, c, l.lanes, l.handler, policy)
+			if d := gocmp.Diff(want, got[i], withinPrecision); d != "" {
 				t.Fatalf("%s, %s, %d consumers (-plain +Sweep):\n%s", cf.Layout, p, c, d)
-			}
-			for j, o := range refRun(events, c, l.lanes, policy) {
-				slot, lane := got[i].Schedule[j], ""
-				if l.lanes != nil {
-					if name, ok := l.lanes(events[j]); ok {
-						lane = name
-					}
-				}
-				if slot.Consumer != o.consumer || slot.Start != o.start || slot.Finish != o.finish || slot.Lane != lane {
-					t.Fatalf("%s, %s: event %d ran on consumer %d from %d to %d in lane %q; the plain version says %d from %d to %d in %q",
-						cf.Layout, p, j, slot.Consumer, slot.Start, slot.Finish, slot.Lane, o.consumer, o.start, o.finish, lane)
-				}
 			}
 		}
 	})
@@ -1360,30 +1353,15 @@ func TestPoliciesMatchTheirPlainVersions(t *testing.T) {
 			if p == konvoy.Static {
 				policy = refStaticOf(l.layout.Partitions())
 			}
-			want := refSimulateWith(events, c, l.lanes, l.handler, policy)
+			want := refScheduled(events, c, l.lanes, l.handler, policy)
 			got, err := konvoy.Simulate(events, l.layout, c, konvoy.WithPolicy(p), konvoy.WithSchedule(len(events)+1))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := gocmp.Diff(want, got, cmpopts.IgnoreFields(konvoy.Result{}, "Schedule"), withinPrecision); d != "" {
+			// Every measure, and who ran what, in which lane, when, and
+			// what became of it, event by event.
+			if d := gocmp.Diff(want, got, withinPrecision); d != "" {
 				t.Fatalf("%s, %s, %d consumers (-plain +Simulate):\n%s", l.layout, p, c, d)
-			}
-			// Who ran what, where and when, agrees too.
-			for i, o := range refRun(events, c, l.lanes, policy) {
-				slot := got.Schedule[i]
-				if slot.Consumer != o.consumer || slot.Start != o.start || slot.Finish != o.finish {
-					t.Fatalf("%s, %s: event %d ran on consumer %d from %d to %d; the plain version says %d from %d to %d",
-						l.layout, p, i, slot.Consumer, slot.Start, slot.Finish, o.consumer, o.start, o.finish)
-				}
-				lane := ""
-				if l.lanes != nil {
-					if name, ok := l.lanes(events[i]); ok {
-						lane = name
-					}
-				}
-				if slot.Lane != lane {
-					t.Fatalf("%s, %s: event %d ran in lane %q; want %q", l.layout, p, i, slot.Lane, lane)
-				}
 			}
 		}
 	})

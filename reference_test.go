@@ -26,9 +26,12 @@ type refEvent struct {
 	arrival        int // not in the lesson, which is a batch
 	index          int // in the input
 	consumer       int
+	taken          int // when its consumer took it
 	start          int
 	finish         int
 	lane           *string
+	outcome        konvoy.Outcome // what the handler made of it
+	appliedAt      int            // when it changed its key's state; -1 never
 }
 
 // refHeadOfLine is the lesson's kosum: dispatch in input order to the
@@ -44,7 +47,8 @@ func refHeadOfLine(events []refEvent, consumers int, laneOf func(refEvent) *stri
 		if laneOf != nil {
 			lane = laneOf(e)
 		}
-		start := max(free[c], e.arrival)
+		taken := max(free[c], e.arrival)
+		start := taken
 		if lane != nil {
 			start = max(start, laneFree[*lane])
 		}
@@ -53,7 +57,7 @@ func refHeadOfLine(events []refEvent, consumers int, laneOf func(refEvent) *stri
 		if lane != nil {
 			laneFree[*lane] = finish
 		}
-		e.consumer, e.start, e.finish, e.lane = c, start, finish, lane
+		e.consumer, e.taken, e.start, e.finish, e.lane = c, taken, start, finish, lane
 		out = append(out, e)
 	}
 	return out
@@ -61,7 +65,8 @@ func refHeadOfLine(events []refEvent, consumers int, laneOf func(refEvent) *stri
 
 // refApply is the lesson's uygula: apply in finish order, ties by input
 // index; last writer wins, or the stamp skips backward writes, or the
-// resequencer holds steps ahead of the next.
+// resequencer holds steps ahead of the next. It writes each event's outcome
+// and apply time into finished, which is in input order.
 func refApply(finished []refEvent, handler string) konvoy.Result {
 	byFinish := slices.Clone(finished)
 	sort.SliceStable(byFinish, func(i, j int) bool {
@@ -73,17 +78,25 @@ func refApply(finished []refEvent, handler string) konvoy.Result {
 	state := map[string]int{}
 	var r konvoy.Result
 	if handler == "resequencer" {
-		r = refResequence(byFinish, state)
+		r = refResequence(byFinish, state, finished)
 	}
 	for _, e := range byFinish {
-		if e.step == 0 || handler == "resequencer" {
+		if e.step == 0 {
+			// History only: done when it finishes, under every handler.
+			finished[e.index].outcome, finished[e.index].appliedAt = konvoy.HistoryOnly, e.finish
+			continue
+		}
+		if handler == "resequencer" {
 			continue
 		}
 		current := state[e.key]
+		finished[e.index].outcome, finished[e.index].appliedAt = konvoy.Applied, e.finish
 		if e.step < current {
 			r.BackwardWrites++
+			finished[e.index].outcome = konvoy.WrittenBackward
 			if handler == "version-stamp" {
 				r.Skipped++
+				finished[e.index].outcome, finished[e.index].appliedAt = konvoy.Skipped, -1
 				continue
 			}
 		}
@@ -139,6 +152,38 @@ func refRun(events []konvoy.Event, consumers int, lane konvoy.LaneFunc,
 // refSimulateWith is refSimulate with any dispatch.
 func refSimulateWith(events []konvoy.Event, consumers int, lane konvoy.LaneFunc, handler string,
 	dispatch func([]refEvent, int, func(refEvent) *string) []refEvent) konvoy.Result {
+	r, _ := refMeasure(events, consumers, lane, handler, dispatch)
+	return r
+}
+
+// refScheduled is refSimulateWith with the run's schedule, as WithSchedule
+// keeps it: each event's consumer, lane, times, outcome and apply time.
+func refScheduled(events []konvoy.Event, consumers int, lane konvoy.LaneFunc, handler string,
+	dispatch func([]refEvent, int, func(refEvent) *string) []refEvent) konvoy.Result {
+	r, finished := refMeasure(events, consumers, lane, handler, dispatch)
+	r.Schedule = refSlots(finished)
+	return r
+}
+
+// refSlots is the schedule of events run and applied by the reference, in
+// input order.
+func refSlots(finished []refEvent) []konvoy.Slot {
+	slots := make([]konvoy.Slot, 0, len(finished))
+	for _, e := range finished {
+		lane := ""
+		if e.lane != nil {
+			lane = *e.lane
+		}
+		slots = append(slots, konvoy.Slot{Index: e.index, Key: e.key, Lane: lane, Consumer: e.consumer, Arrival: e.arrival,
+			Taken: e.taken, Start: e.start, Finish: e.finish, Outcome: e.outcome, AppliedAt: e.appliedAt})
+	}
+	return slots
+}
+
+// refMeasure runs events through the reference and returns its measures and
+// the events run, in input order, with their outcomes.
+func refMeasure(events []konvoy.Event, consumers int, lane konvoy.LaneFunc, handler string,
+	dispatch func([]refEvent, int, func(refEvent) *string) []refEvent) (konvoy.Result, []refEvent) {
 	finished := refRun(events, consumers, lane, dispatch)
 	r := refApply(finished, handler)
 	load := map[string]int{}
@@ -209,7 +254,7 @@ func refSimulateWith(events []konvoy.Event, consumers int, lane konvoy.LaneFunc,
 	if len(worst) > 0 {
 		r.WorstLanes = worst[:min(5, len(worst))]
 	}
-	return r
+	return r, finished
 }
 
 // refLatency sorts every value and reads the nearest ranks off the list.
@@ -244,8 +289,9 @@ var withinPrecision = gocmp.Comparer(func(a, b konvoy.Latency) bool {
 })
 
 // refResequence applies events in apply order through a resequencer kept as
-// plain lists: a key's held steps are scanned, not searched.
-func refResequence(byFinish []refEvent, state map[string]int) konvoy.Result {
+// plain lists: a key's held steps are scanned, not searched. It writes each
+// event's outcome and apply time into out, which is in input order.
+func refResequence(byFinish []refEvent, state map[string]int, out []refEvent) konvoy.Result {
 	var r konvoy.Result
 	held := map[string][]refEvent{}
 	total := 0
@@ -259,7 +305,9 @@ func refResequence(byFinish []refEvent, state map[string]int) konvoy.Result {
 		switch {
 		case duplicate:
 			r.Duplicates++
+			out[e.index].outcome, out[e.index].appliedAt = konvoy.Duplicate, -1
 		case e.step > expected:
+			out[e.index].outcome, out[e.index].appliedAt = konvoy.NeverApplied, -1 // until released
 			held[k] = append(held[k], e)
 			r.Buffered++
 			total++
@@ -267,11 +315,13 @@ func refResequence(byFinish []refEvent, state map[string]int) konvoy.Result {
 			r.MaxKeyBuffered = max(r.MaxKeyBuffered, len(held[k]))
 		default:
 			state[k] = e.step
+			out[e.index].outcome, out[e.index].appliedAt = konvoy.Applied, e.finish
 			for {
 				i := slices.IndexFunc(held[k], func(h refEvent) bool { return h.step == state[k]+1 })
 				if i < 0 {
 					break
 				}
+				out[held[k][i].index].outcome, out[held[k][i].index].appliedAt = konvoy.Held, e.finish
 				r.HeldRounds += e.finish - held[k][i].finish
 				state[k]++
 				held[k] = slices.Delete(held[k], i, i+1)
@@ -330,7 +380,8 @@ func refStaticRun(events []refEvent, consumers int, laneOf func(refEvent) *strin
 			lane = laneOf(e)
 		}
 		c := slices.Index(free, slices.Min(free))
-		start := max(free[c], e.arrival)
+		taken := max(free[c], e.arrival)
+		start := taken
 		if lane != nil {
 			if _, ok := owner[*lane]; !ok {
 				owner[*lane] = len(owner) % consumers
@@ -340,14 +391,15 @@ func refStaticRun(events []refEvent, consumers int, laneOf func(refEvent) *strin
 				}
 			}
 			c = owner[*lane]
-			start = max(free[c], e.arrival, laneFree[*lane])
+			taken = max(free[c], e.arrival)
+			start = max(taken, laneFree[*lane])
 		}
 		finish := start + e.duration
 		free[c] = finish
 		if lane != nil {
 			laneFree[*lane] = finish
 		}
-		e.consumer, e.start, e.finish, e.lane = c, start, finish, lane
+		e.consumer, e.taken, e.start, e.finish, e.lane = c, taken, start, finish, lane
 		out = append(out, e)
 	}
 	return out
@@ -380,7 +432,7 @@ func refLaneAware(events []refEvent, consumers int, laneOf func(refEvent) *strin
 				break
 			}
 			taken[i], left = true, left-1
-			out[i].consumer, out[i].start, out[i].finish = c, now, now+out[i].duration
+			out[i].consumer, out[i].taken, out[i].start, out[i].finish = c, now, now, now+out[i].duration
 			free[c] = out[i].finish
 			if out[i].lane != nil {
 				laneFree[*out[i].lane] = out[i].finish
