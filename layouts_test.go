@@ -1,7 +1,9 @@
 package konvoy_test
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,11 +40,36 @@ func TestResequencerOnTheLesson(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	free, _ := konvoy.Simulate(lesson.Events(), konvoy.Free, 4)
+	free, err := konvoy.Simulate(lesson.Events(), konvoy.Free, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Free writes 5 steps backward; the resequencer holds those keys' early
 	// arrivals instead and applies every step.
 	if r.Rounds != free.Rounds || r.WrongFinal != 0 || r.BackwardWrites != 0 || r.Buffered == 0 || r.NeverApplied != 0 {
 		t.Fatalf("%+v", r)
+	}
+}
+
+// A step held, then passed by a gap skipped, is still held: another
+// delivery of it is a duplicate, as ResequencerConfig says, not a second
+// old step. Step 5 finishes at 0 and is held; a copy of step 4 finishes at
+// 6 and is held; at 11, step 5's timeout (at 10) has skipped steps 1 to 4,
+// and the second copy of step 4 is discarded; the first, forced at 16, is
+// an old step, written backward once.
+func TestAHeldStepPassedByAGapIsADuplicateWhenDeliveredAgain(t *testing.T) {
+	events := []konvoy.Event{{Key: "K", Step: 5}, {Key: "K", Step: 4, Duration: 6}, {Key: "K", Step: 4, Duration: 5}}
+	r, err := konvoy.Simulate(events, konvoy.Resequencer, 1, konvoy.WithResequencer(konvoy.ResequencerConfig{Timeout: 10}), konvoy.WithSchedule(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range r.Schedule {
+		got = append(got, fmt.Sprintf("%s@%d", s.Outcome, s.AppliedAt))
+	}
+	want := []string{"held@10", "written-backward@16", "duplicate@-1"}
+	if !slices.Equal(got, want) || r.BackwardWrites != 1 || r.Duplicates != 1 || r.GapsSkipped != 4 || r.Forced != 2 {
+		t.Errorf("outcomes %v, %+v; want %v, 1 backward write, 1 duplicate, 4 gaps skipped, 2 forced", got, r, want)
 	}
 }
 

@@ -63,7 +63,7 @@
 //	TestPoliciesMatchTheirPlainVersions            each policy = its plain version, slot by slot
 //	TestSweepMatchesThePlainVersions               the same, every layout and policy in one sweep
 //	TestLaneAwareLongRunsMatchThePlainVersion      the same on long lane-aware runs
-//	TestResequencerMatchesThePlainVersionUnderEveryConfig  the configured resequencer = refReseq
+//	TestResequencerMatchesThePlainVersionUnderEveryConfig  the configured resequencer = refResequenced, event by event
 //
 // Unexported structures (package konvoy, in their own files):
 //
@@ -676,18 +676,23 @@ func TestFirstSeenCompletesKeysThatStartMidLifecycle(t *testing.T) {
 	})
 }
 
-// The configured resequencer matches its plain version, refReseq in
-// reference_test.go, under every configuration: the same measures, the
-// same wrong keys.
+// The configured resequencer matches refResequenced in reference_test.go,
+// written from ResequencerConfig's documentation another way than
+// resequencer.go, under every configuration and every policy, with events
+// arriving at once or over time: the same measures, the same wrong keys,
+// and each event's outcome and apply time.
 func TestResequencerMatchesThePlainVersionUnderEveryConfig(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		cfg := reseqConfigs.Draw(t, "config")
-		got := simulateReseq(t, events, c, cfg)
-		got.Schedule = nil
-		if d := gocmp.Diff(refSimulateReseq(events, c, cfg), got, withinPrecision); d != "" {
-			t.Fatalf("%+v with %d consumers (-reference +Simulate):\n%s", cfg, c, d)
+		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
+		got, err := konvoy.Simulate(events, konvoy.Resequencer, c, konvoy.WithResequencer(cfg), konvoy.WithPolicy(p), konvoy.WithSchedule(max(1, len(events))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := gocmp.Diff(refResequenced(events, c, cfg, plainPolicies[p]), got, withinPrecision); d != "" {
+			t.Fatalf("%+v, %s, %d consumers (-reference +Simulate):\n%s", cfg, p, c, d)
 		}
 	})
 }

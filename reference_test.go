@@ -1,6 +1,7 @@
 package konvoy_test
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -462,11 +463,38 @@ func refLaneAware(events []refEvent, consumers int, laneOf func(refEvent) *strin
 	return out
 }
 
-// refSimulateReseq is refSimulate under the resequencer configured by cfg:
-// the lesson's dispatch, then refReseq in apply order.
-func refSimulateReseq(events []konvoy.Event, consumers int, cfg konvoy.ResequencerConfig) konvoy.Result {
-	r := refSimulate(events, consumers, nil, "resequencer")
-	finished := refRun(events, consumers, nil, refHeadOfLine)
+// refResequenced runs events under the resequencer configured by cfg,
+// dispatched by dispatch, and returns every measure and the schedule. The
+// dispatch and the measures that do not depend on the handler are the
+// lesson's reference (refScheduled); what the handler makes of each event
+// is worked out by refKeys from ResequencerConfig's documentation, not from
+// resequencer.go's design: each key keeps the set of steps it applied
+// since its start or its last gap skipped, and the value it shows, rather
+// than a watermark and a flag; a held event's timeout is a time of its own,
+// met in time order among the events' finishes.
+func refResequenced(events []konvoy.Event, consumers int, cfg konvoy.ResequencerConfig,
+	dispatch func([]refEvent, int, func(refEvent) *string) []refEvent) konvoy.Result {
+	r, finished := refMeasure(events, consumers, nil, "resequencer", dispatch)
+	q := refKeys{cfg: cfg, keys: map[string]*refKey{}, out: finished}
+	highest := map[string]int{}
+	var keyOrder []string
+	for _, e := range finished { // in input order
+		if _, ok := highest[e.key]; !ok {
+			keyOrder = append(keyOrder, e.key)
+			q.keys[e.key] = &refKey{applied: map[int]bool{}, held: map[int]refEvent{}}
+		}
+		highest[e.key] = max(highest[e.key], e.step)
+		if k := q.keys[e.key]; cfg.Start == konvoy.StartFirstSeen && !k.started && e.step > 0 {
+			// The key starts where its first step in the input says:
+			// it waits for that step, and has applied none below it.
+			k.started, k.next, k.shows = true, e.step, e.step-1
+		}
+	}
+	for _, k := range q.keys {
+		if !k.started {
+			k.next = 1
+		}
+	}
 	byFinish := slices.Clone(finished)
 	sort.SliceStable(byFinish, func(i, j int) bool {
 		if byFinish[i].finish != byFinish[j].finish {
@@ -474,157 +502,167 @@ func refSimulateReseq(events []konvoy.Event, consumers int, cfg konvoy.Resequenc
 		}
 		return byFinish[i].index < byFinish[j].index
 	})
-	q := refReseq{cfg: cfg, state: map[string]int{}, low: map[string]int{}, backward: map[string]bool{}}
-	if cfg.Start == konvoy.StartFirstSeen {
-		for _, e := range finished { // in input order
-			if _, ok := q.low[e.key]; !ok && e.step > 0 {
-				q.state[e.key], q.low[e.key] = e.step-1, e.step
-			}
-		}
-	}
 	for _, e := range byFinish {
 		if e.step == 0 {
-			continue
+			continue // history only: refApply's outcome stands
 		}
-		for cfg.Timeout > 0 {
-			h, ok := q.first()
-			if !ok || h.finish+cfg.Timeout >= e.finish {
-				break
-			}
-			q.force(h, h.finish+cfg.Timeout)
-		}
-		q.handle(e, e.finish)
+		q.timeUpBefore(e.finish)
+		q.offer(e, e.finish)
 	}
-	for cfg.Timeout > 0 {
-		h, ok := q.first()
-		if !ok {
-			break
-		}
-		q.force(h, h.finish+cfg.Timeout)
+	q.timeUpBefore(math.MaxInt) // every timeout that is a time at all
+	q.r.NeverApplied = 0
+	for _, k := range q.keys {
+		q.r.NeverApplied += len(k.held)
 	}
-	backward := r.BackwardWrites
-	r.Duplicates, r.Buffered, r.MaxBuffered, r.MaxKeyBuffered = q.r.Duplicates, q.r.Buffered, q.r.MaxBuffered, q.r.MaxKeyBuffered
-	r.HeldRounds, r.NeverApplied, r.GapsSkipped, r.RejectedOld, r.Forced = q.r.HeldRounds, len(q.held), q.r.GapsSkipped, q.r.RejectedOld, q.r.Forced
-	r.BackwardWrites = backward + q.r.BackwardWrites
-	highest := map[string]int{}
-	var keyOrder []string
-	for _, e := range finished {
-		if _, ok := highest[e.key]; !ok {
-			keyOrder = append(keyOrder, e.key)
-		}
-		highest[e.key] = max(highest[e.key], e.step)
-	}
-	r.WrongKeys = nil
-	for _, k := range keyOrder {
-		if q.state[k] != highest[k] || q.backward[k] {
-			r.WrongKeys = append(r.WrongKeys, k)
+	q.r.Rounds, q.r.Events, q.r.Keys, q.r.Work = r.Rounds, r.Events, r.Keys, r.Work
+	q.r.Wait, q.r.Response = r.Wait, r.Response
+	q.r.WrongKeys = nil
+	for _, key := range keyOrder {
+		if q.keys[key].shows != highest[key] {
+			q.r.WrongKeys = append(q.r.WrongKeys, key)
 		}
 	}
-	r.WrongFinal = len(r.WrongKeys)
-	return r
+	q.r.WrongFinal = len(q.r.WrongKeys)
+	q.r.Schedule = refSlots(finished)
+	return q.r
 }
 
-// refReseq is the configured resequencer kept as plain lists: every held
-// event in one list, scanned for the one that finished first and for a
-// key's next step.
-type refReseq struct {
-	cfg      konvoy.ResequencerConfig
-	state    map[string]int  // the key's last step applied
-	low      map[string]int  // the lowest step applied without a gap since the start or the last gap skipped
-	backward map[string]bool // the key's value was last written backward by an old step
-	held     []refEvent
-	r        konvoy.Result
+// refKey is one key under a configured resequencer.
+type refKey struct {
+	started bool             // under StartFirstSeen: its first step set its start
+	next    int              // the step it waits for
+	shows   int              // the step its state shows: the last one written
+	applied map[int]bool     // the steps applied in order since its start or its last gap skipped
+	held    map[int]refEvent // by step
 }
 
-// first returns the held event that finished first (ties: input order).
-func (q *refReseq) first() (refEvent, bool) {
-	if len(q.held) == 0 {
+// refKeys is the configured resequencer over every key.
+type refKeys struct {
+	cfg  konvoy.ResequencerConfig
+	keys map[string]*refKey
+	out  []refEvent // in input order: each event's outcome and apply time
+	r    konvoy.Result
+}
+
+// set records what became of event e.
+func (q *refKeys) set(e refEvent, o konvoy.Outcome, at int) {
+	q.out[e.index].outcome, q.out[e.index].appliedAt = o, at
+}
+
+// holding counts the events held over all keys.
+func (q *refKeys) holding() int {
+	n := 0
+	for _, k := range q.keys {
+		n += len(k.held)
+	}
+	return n
+}
+
+// oldest returns the held event that finished first, ties in input order.
+func (q *refKeys) oldest() (refEvent, bool) {
+	var all []refEvent
+	for _, k := range q.keys {
+		for _, h := range k.held {
+			all = append(all, h)
+		}
+	}
+	if len(all) == 0 {
 		return refEvent{}, false
 	}
-	return slices.MinFunc(q.held, func(a, b refEvent) int {
-		if a.finish != b.finish {
-			return a.finish - b.finish
-		}
-		return a.index - b.index
+	return slices.MinFunc(all, func(a, b refEvent) int {
+		return cmp.Or(cmp.Compare(a.finish, b.finish), cmp.Compare(a.index, b.index))
 	}), true
 }
 
-// remove takes held event e off the list.
-func (q *refReseq) remove(e refEvent) {
-	q.held = slices.DeleteFunc(q.held, func(h refEvent) bool { return h.index == e.index })
-}
-
-// handle is the resequencer's rule for event e at time now.
-func (q *refReseq) handle(e refEvent, now int) {
-	k := e.key
-	switch {
-	case e.step <= q.state[k]:
-		q.old(e)
-	case e.step == q.state[k]+1:
-		q.advance(e, now)
-	case slices.ContainsFunc(q.held, func(h refEvent) bool { return h.key == k && h.step == e.step }):
-		q.r.Duplicates++
-	case q.cfg.Capacity > 0 && len(q.held) >= q.cfg.Capacity:
-		h, _ := q.first()
-		q.force(h, now)
-		q.handle(e, now)
-	default:
-		q.held = append(q.held, e)
-		q.r.Buffered++
-		q.r.MaxBuffered = max(q.r.MaxBuffered, len(q.held))
-		n := 0
-		for _, h := range q.held {
-			if h.key == k {
-				n++
-			}
-		}
-		q.r.MaxKeyBuffered = max(q.r.MaxKeyBuffered, n)
-	}
-}
-
-// old handles e, at or below its key's state: a duplicate of a step
-// applied, or an old step, rejected or written backward.
-func (q *refReseq) old(e refEvent) {
-	switch {
-	case e.step >= q.low[e.key]:
-		q.r.Duplicates++
-	case q.cfg.RejectOld:
-		q.r.RejectedOld++
-	default:
-		q.r.BackwardWrites++
-		q.backward[e.key] = true
-	}
-}
-
-// advance applies e, above its key's state, skipping any gap, then the held
-// steps that follow on, at time now.
-func (q *refReseq) advance(e refEvent, now int) {
-	k := e.key
-	if e.step > q.state[k]+1 {
-		q.r.GapsSkipped += e.step - q.state[k] - 1
-		q.low[k] = e.step
-	}
-	q.state[k], q.backward[k] = e.step, false
-	for {
-		i := slices.IndexFunc(q.held, func(h refEvent) bool { return h.key == k && h.step == q.state[k]+1 })
-		if i < 0 {
+// timeUpBefore applies, at its timeout, each held event whose time is up
+// before now: finished Timeout rounds before it. A finish plus Timeout past
+// the largest int is no time, and never comes.
+func (q *refKeys) timeUpBefore(now int) {
+	for q.cfg.Timeout > 0 {
+		h, ok := q.oldest()
+		if !ok || h.finish > math.MaxInt-q.cfg.Timeout {
 			return
 		}
-		q.r.HeldRounds += now - q.held[i].finish
-		q.state[k]++
-		q.held = slices.Delete(q.held, i, i+1)
+		due := h.finish + q.cfg.Timeout
+		if due >= now && now != math.MaxInt {
+			return
+		}
+		q.force(h, due)
 	}
 }
 
-// force applies held event h at time now, its gap skipped, or handles it as
-// an old step.
-func (q *refReseq) force(h refEvent, now int) {
-	q.remove(h)
-	q.r.HeldRounds += now - h.finish
-	q.r.Forced++
-	if h.step <= q.state[h.key] {
-		q.old(h)
+// offer is what the resequencer does with event e when it is applied, at
+// time now.
+func (q *refKeys) offer(e refEvent, now int) {
+	k := q.keys[e.key]
+	_, isHeld := k.held[e.step]
+	switch {
+	case k.applied[e.step] || isHeld:
+		q.r.Duplicates++
+		q.set(e, konvoy.Duplicate, -1)
+	case e.step < k.next:
+		q.old(e, now)
+	case e.step == k.next:
+		q.write(e, now, konvoy.Applied)
+	case q.cfg.Capacity > 0 && q.holding() >= q.cfg.Capacity:
+		h, _ := q.oldest()
+		q.force(h, now)
+		q.offer(e, now) // the held event applied may have moved e's key
+	default:
+		k.held[e.step] = e
+		q.set(e, konvoy.NeverApplied, -1) // until released
+		q.r.Buffered++
+		q.r.MaxBuffered = max(q.r.MaxBuffered, q.holding())
+		q.r.MaxKeyBuffered = max(q.r.MaxKeyBuffered, len(k.held))
+	}
+}
+
+// old handles e, a step below the one its key waits for that it never
+// applied: rejected, or written backward.
+func (q *refKeys) old(e refEvent, now int) {
+	if q.cfg.RejectOld {
+		q.r.RejectedOld++
+		q.set(e, konvoy.RejectedOld, -1)
 		return
 	}
-	q.advance(h, now)
+	q.r.BackwardWrites++
+	q.keys[e.key].shows = e.step
+	q.set(e, konvoy.WrittenBackward, now)
+}
+
+// write applies e, at or above the step its key waits for, at time now, as
+// outcome o, forgetting the steps applied before a gap it skips; then every
+// held step that follows on, as held.
+func (q *refKeys) write(e refEvent, now int, o konvoy.Outcome) {
+	k := q.keys[e.key]
+	if e.step > k.next {
+		q.r.GapsSkipped += e.step - k.next
+		k.applied = map[int]bool{}
+	}
+	k.applied[e.step], k.next, k.shows = true, e.step+1, e.step
+	q.set(e, o, now)
+	if h, ok := k.held[k.next]; ok {
+		delete(k.held, k.next)
+		q.r.HeldRounds += now - h.finish
+		q.write(h, now, konvoy.Held)
+	}
+}
+
+// force applies held event h at time now, its gap skipped, or handles it
+// as any event below the step its key waits for.
+func (q *refKeys) force(h refEvent, now int) {
+	k := q.keys[h.key]
+	delete(k.held, h.step)
+	q.r.Forced++
+	q.r.HeldRounds += now - h.finish
+	if h.step < k.next {
+		if k.applied[h.step] {
+			q.r.Duplicates++
+			q.set(h, konvoy.Duplicate, -1)
+			return
+		}
+		q.old(h, now)
+		return
+	}
+	q.write(h, now, konvoy.Held)
 }

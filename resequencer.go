@@ -81,11 +81,13 @@ func (s *Simulator) resequence(i, key, step, finish int, k *int) {
 }
 
 // old handles event i of key index key, whose step is at or below the
-// key's state, at time now: a duplicate when the key applied it, else
-// rejected or written backward.
+// key's state, at time now: a duplicate when the key applied it or still
+// holds it (held, then passed by a gap skipped), else rejected or written
+// backward.
 func (s *Simulator) old(i, key, step, now int) {
+	_, held := s.held[heldAt{key, step}]
 	switch {
-	case !s.reseqKeys() || step >= s.rkeys.at(key).low():
+	case !s.reseqKeys() || step >= s.rkeys.at(key).low() || held:
 		s.duplicates++
 		s.outcome(i, Duplicate, -1)
 	case s.opts.reseq.RejectOld:
