@@ -549,15 +549,21 @@ func simulateReseq(t *rapid.T, events []konvoy.Event, c int, cfg konvoy.Resequen
 
 // Without a timeout or a capacity, keys that start at 1 never skip a gap,
 // so every step at or below a key's state was applied: RejectOld has
-// nothing to reject, and the resequencer is the lesson's.
+// nothing to reject, and the resequencer is the lesson's, as the lesson's
+// reference (refResequence, through refScheduled) runs it, event by event,
+// under every policy, with events arriving at once or over time.
 func TestResequencerWithoutTimeoutOrCapacityIsTheLessons(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
-		got := simulateReseq(t, events, c, konvoy.ResequencerConfig{RejectOld: rapid.Bool().Draw(t, "rejectOld")})
-		got.Schedule = nil
-		if d := gocmp.Diff(simulate(t, events, konvoy.Resequencer, c), got, withinPrecision); d != "" {
-			t.Fatalf("(-lesson's +configured):\n%s", d)
+		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
+		cfg := konvoy.ResequencerConfig{RejectOld: rapid.Bool().Draw(t, "rejectOld")}
+		got, err := konvoy.Simulate(events, konvoy.Resequencer, c, konvoy.WithResequencer(cfg), konvoy.WithPolicy(p), konvoy.WithSchedule(max(1, len(events))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := gocmp.Diff(refScheduled(events, c, nil, "resequencer", plainPolicies[p]), got, withinPrecision); d != "" {
+			t.Fatalf("%+v, %s (-lesson's +configured):\n%s", cfg, p, d)
 		}
 	})
 }
@@ -699,7 +705,7 @@ func TestResequencerMatchesThePlainVersionUnderEveryConfig(t *testing.T) {
 
 // PartitionsFor reads the same lane loads that a partitioned run makes, and
 // returns the first partition count that meets the bound: every smaller
-// count misses it.
+// count's partitioned run misses it.
 func TestPartitionsForFindsTheFirstCountThatFits(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
@@ -716,9 +722,17 @@ func TestPartitionsForFindsTheFirstCountThatFits(t *testing.T) {
 		if run.HeaviestLane != p.HeaviestLoad || run.HeaviestKeyLoad != p.HeaviestKeyLoad || run.Lanes != p.Used {
 			t.Fatalf("PartitionsFor %+v disagrees with partitioned run %+v", p, run)
 		}
-		for n := 1; n < p.Partitions; n++ {
-			if q, ok, _ := konvoy.PartitionsFor(konvoy.Values(events), share, n); ok {
-				t.Fatalf("%d partitions already fit (%+v), yet %d was returned", n, q, p.Partitions)
+		// Every smaller count, and every count up to the limit when none
+		// fits, misses the bound in a partitioned run of its own.
+		last := p.Partitions - 1
+		if !found {
+			last = limit
+		}
+		for n := 1; n <= last; n++ {
+			r := simulate(t, events, konvoy.Partitioned(n), 2)
+			if r.HeaviestLane == 0 || float64(r.HeaviestLane-r.HeaviestKeyLoad)/float64(r.HeaviestLane) <= share {
+				t.Fatalf("%d partitions already fit (heaviest %d, its key %d, share %v), yet %d was returned, found %v",
+					n, r.HeaviestLane, r.HeaviestKeyLoad, share, p.Partitions, found)
 			}
 		}
 	})
