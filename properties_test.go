@@ -64,6 +64,7 @@
 //	TestSweepMatchesThePlainVersions               the same, every layout and policy in one sweep
 //	TestLaneAwareLongRunsMatchThePlainVersion      the same on long lane-aware runs
 //	TestResequencerMatchesThePlainVersionUnderEveryConfig  the configured resequencer = refResequenced, event by event
+//	TestSimulateMatchesTheReferenceAtTheIntegerLimits  the same with times up to the largest int
 //
 // Unexported structures (package konvoy, in their own files):
 //
@@ -398,7 +399,7 @@ func TestConsumersBeyondTheEventsChangeNothing(t *testing.T) {
 
 // gaplessEvents draws keys whose steps are exactly 1..k, each step once or,
 // with duplicates, more than once, interleaved in any order, with
-// history-only records among them.
+// history-only records among them, arriving all at round 0 or over time.
 func gaplessEvents(duplicates bool) *rapid.Generator[[]konvoy.Event] {
 	return rapid.Custom(func(t *rapid.T) []konvoy.Event {
 		var events []konvoy.Event
@@ -417,7 +418,15 @@ func gaplessEvents(duplicates bool) *rapid.Generator[[]konvoy.Event] {
 				}
 			}
 		}
-		return rapid.Permutation(events).Draw(t, "interleaving")
+		events = rapid.Permutation(events).Draw(t, "interleaving")
+		if rapid.Bool().Draw(t, "arrivals") {
+			arrival := 0
+			for i := range events {
+				arrival += rapid.IntRange(0, 3).Draw(t, "gap")
+				events[i].Arrival = arrival
+			}
+		}
+		return events
 	})
 }
 
@@ -487,7 +496,7 @@ func TestCollisionIsNeverNegative(t *testing.T) {
 // step can ever land on a higher one.
 func TestResequencerNeverWritesBackward(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		r := simulate(t, events, konvoy.Resequencer, consumersGen.Draw(t, "consumers"))
 		if r.BackwardWrites != 0 || r.Skipped != 0 {
 			t.Fatalf("BackwardWrites %d, Skipped %d; want 0", r.BackwardWrites, r.Skipped)
@@ -572,7 +581,7 @@ func TestResequencerWithoutTimeoutOrCapacityIsTheLessons(t *testing.T) {
 // is applied then: no event is held longer, and none is left held.
 func TestResequencerTimeoutBoundsTheTimeHeld(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		cfg := reseqConfigs.Draw(t, "config")
 		cfg.Timeout = rapid.IntRange(1, 12).Draw(t, "T")
 		r := simulateReseq(t, events, consumersGen.Draw(t, "consumers"), cfg)
@@ -591,7 +600,7 @@ func TestResequencerTimeoutBoundsTheTimeHeld(t *testing.T) {
 // longest is applied first: the resequencer never holds more.
 func TestResequencerCapacityBoundsWhatItHolds(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		cfg := reseqConfigs.Draw(t, "config")
 		cfg.Capacity = rapid.IntRange(1, 6).Draw(t, "N")
 		r := simulateReseq(t, events, consumersGen.Draw(t, "consumers"), cfg)
@@ -631,7 +640,8 @@ func TestResequencerOptionsChangeNothingOnGaplessKeys(t *testing.T) {
 }
 
 // inStepOrder reorders each key's events so that its steps come in step
-// order, each key keeping the places in the input its events had.
+// order, each key keeping the places in the input its events had, and each
+// place its arrival.
 func inStepOrder(events []konvoy.Event) []konvoy.Event {
 	byKey := map[string][]konvoy.Event{}
 	for _, e := range events {
@@ -643,6 +653,7 @@ func inStepOrder(events []konvoy.Event) []konvoy.Event {
 	out := make([]konvoy.Event, len(events))
 	for i, e := range events {
 		out[i], byKey[e.Key] = byKey[e.Key][0], byKey[e.Key][1:]
+		out[i].Arrival = e.Arrival
 	}
 	return out
 }
@@ -1118,6 +1129,12 @@ func percentileOf(slots []konvoy.Slot, slo konvoy.SLO) int {
 	return all[max(rank, 1)-1]
 }
 
+// sweepBudgets are TestSweepEqualsRunsOneByOne's memory budgets: all at
+// once, or some runs in each pass, or one a pass (beside the sweep's own
+// 1.8 MiB, a run takes 64 KiB, 320 KiB under lane-aware dispatch).
+// TestSweepBudgetsForceSeveralPasses checks that they do.
+var sweepBudgets = []int{konvoy.DefaultMaxMemory, 4 << 20, 2_365_000, 2_265_000}
+
 // A sweep's results are those of the same configurations run one by one:
 // each run is its own Simulator, fed every event in input order, whichever
 // worker feeds it, however the batches fall and however many passes a
@@ -1126,7 +1143,7 @@ func percentileOf(slots []konvoy.Slot, slo konvoy.SLO) int {
 // stream's interned keys and lanes, which depend on the events alone.
 func TestSweepEqualsRunsOneByOne(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		configs := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) konvoy.Config {
 			return konvoy.Config{
 				Layout:    layoutGen.Draw(t, "layout"),
@@ -1135,10 +1152,8 @@ func TestSweepEqualsRunsOneByOne(t *testing.T) {
 					konvoy.WithResequencer(reseqConfigs.Draw(t, "resequencer"))},
 			}
 		}), 0, 12).Draw(t, "configs")
-		// The budget: all at once, or some in each pass, or one a pass
-		// (beside the sweep's own 1.8 MiB, a run takes 64 KiB, 320 KiB
-		// under lane-aware dispatch).
-		budget := rapid.SampledFrom([]int{konvoy.DefaultMaxMemory, 4 << 20, 2_365_000, 2_265_000}).Draw(t, "budget")
+		// The budget: all at once, or some in each pass, or one a pass.
+		budget := rapid.SampledFrom(sweepBudgets).Draw(t, "budget")
 		// The stream's length as the sweep is told it: unknown, right, or
 		// wrong either way, which changes only when runs stop for a later
 		// pass.
@@ -1360,27 +1375,31 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 
 // Each policy's streaming dispatcher, which holds as little as it can and
 // decides as early as it safely can, must agree on every measure with a
-// plain version that knows the whole input, for every layout, with events
-// arriving at once or over time.
+// plain version that knows the whole input, for every layout and, under
+// static dispatch, every assignor, with events arriving at once or over
+// time.
 func TestPoliciesMatchTheirPlainVersions(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		c := rapid.IntRange(1, 8).Draw(t, "consumers")
 		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
+		// The assignor by which static dispatch deals partitions; the
+		// other policies ignore it.
+		a := rapid.SampledFrom([]konvoy.Assignor{konvoy.RangeAssignor, konvoy.RoundRobinAssignor, konvoy.FirstSeenAssignor}).Draw(t, "assignor")
 		for _, l := range refLayoutsFor(rapid.IntRange(1, 6).Draw(t, "partitions")) {
 			policy := plainPolicies[p]
 			if p == konvoy.Static {
-				policy = refStaticOf(l.layout.Partitions())
+				policy = refStaticDealt(l.layout.Partitions(), a)
 			}
 			want := refScheduled(events, c, l.lanes, l.handler, policy)
-			got, err := konvoy.Simulate(events, l.layout, c, konvoy.WithPolicy(p), konvoy.WithSchedule(len(events)+1))
+			got, err := konvoy.Simulate(events, l.layout, c, konvoy.WithPolicy(p), konvoy.WithAssignor(a), konvoy.WithSchedule(len(events)+1))
 			if err != nil {
 				t.Fatal(err)
 			}
 			// Every measure, and who ran what, in which lane, when, and
 			// what became of it, event by event.
 			if d := gocmp.Diff(want, got, withinPrecision); d != "" {
-				t.Fatalf("%s, %s, %d consumers (-plain +Simulate):\n%s", l.layout, p, c, d)
+				t.Fatalf("%s, %s (%s), %d consumers (-plain +Simulate):\n%s", l.layout, p, a, c, d)
 			}
 		}
 	})
@@ -1406,6 +1425,82 @@ func TestLaneAwareLongRunsMatchThePlainVersion(t *testing.T) {
 			}
 		}
 	})
+}
+
+// edgeEvents draws up to 12 events of up to 4 keys whose times reach the
+// integer limits: a first arrival at round 0, 2^40, half the largest int or
+// just below it; durations of a few rounds, of 2,048 rounds and more (where
+// Latency's percentiles leave their exact range), or up to all the room
+// left, so that the last arrival plus the total work is at most MaxInt−1,
+// the most Simulate takes.
+var edgeEvents = rapid.Custom(func(t *rapid.T) []konvoy.Event {
+	events := make([]konvoy.Event, rapid.IntRange(0, 12).Draw(t, "events"))
+	arrival := rapid.SampledFrom([]int{0, 1 << 40, math.MaxInt / 2, math.MaxInt - 200}).Draw(t, "first arrival")
+	for i := range events {
+		arrival += rapid.IntRange(0, 3).Draw(t, "gap")
+		events[i] = konvoy.Event{
+			Key:     fmt.Sprintf("K%d", rapid.IntRange(0, 3).Draw(t, "key")),
+			Line:    fmt.Sprintf("L%d", rapid.IntRange(0, 1).Draw(t, "line")),
+			Step:    rapid.IntRange(0, 5).Draw(t, "step"),
+			Arrival: arrival,
+		}
+	}
+	room := math.MaxInt - 1 - arrival
+	for i := range events {
+		d := rapid.OneOf(rapid.IntRange(0, 6), rapid.IntRange(2040, 5000), rapid.IntRange(0, room), rapid.Just(room)).Draw(t, "duration")
+		events[i].Duration = min(d, room)
+		room -= events[i].Duration
+	}
+	return events
+})
+
+// Simulate's arithmetic holds to the integer limits: with arrivals and
+// durations up to the largest int the run allows, and latencies far above
+// 2,048 rounds, every layout under every policy matches the reference,
+// measure by measure and event by event (percentiles within Latency's
+// precision); and the resequencer, with timeouts up to the largest int,
+// matches refResequenced, including the held events whose finish plus
+// Timeout passes the largest int and so are never applied. Where the
+// rounds events spent held add up past the largest int, the run is an
+// error, not a wrong HeldRounds.
+func TestSimulateMatchesTheReferenceAtTheIntegerLimits(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		events := edgeEvents.Draw(t, "events")
+		c := rapid.IntRange(1, 4).Draw(t, "consumers")
+		for _, p := range konvoy.Policies() {
+			for _, l := range refLayoutsFor(3) {
+				policy := plainPolicies[p]
+				if p == konvoy.Static {
+					policy = refStaticOf(l.layout.Partitions())
+				}
+				got, err := konvoy.Simulate(events, l.layout, c, konvoy.WithPolicy(p), konvoy.WithSchedule(max(1, len(events))))
+				matchesAtTheLimits(t, fmt.Sprintf("%s, %s, %d consumers", l.layout, p, c), refScheduled(events, c, l.lanes, l.handler, policy), got, err)
+			}
+			cfg := reseqConfigs.Draw(t, "config")
+			cfg.Timeout = rapid.SampledFrom([]int{0, 1, 2048, math.MaxInt / 2, math.MaxInt - 1, math.MaxInt}).Draw(t, "timeout")
+			got, err := konvoy.Simulate(events, konvoy.Resequencer, c, konvoy.WithPolicy(p), konvoy.WithResequencer(cfg), konvoy.WithSchedule(max(1, len(events))))
+			matchesAtTheLimits(t, fmt.Sprintf("%+v, %s, %d consumers", cfg, p, c), refResequenced(events, c, cfg, plainPolicies[p]), got, err)
+		}
+	})
+}
+
+// matchesAtTheLimits checks a run, got or err, against the reference's
+// want: an error where the rounds held pass the largest int (HeldRounds
+// -1 in the reference), want event by event otherwise.
+func matchesAtTheLimits(t *rapid.T, run string, want, got konvoy.Result, err error) {
+	t.Helper()
+	if want.HeldRounds < 0 {
+		if err == nil || !strings.Contains(err.Error(), "(HeldRounds) add up past") {
+			t.Fatalf("%s: the rounds held pass the largest int; Simulate gives %+v, error %v", run, got, err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", run, err)
+	}
+	if d := gocmp.Diff(want, got, withinPrecision); d != "" {
+		t.Fatalf("%s (-reference +Simulate):\n%s", run, d)
+	}
 }
 
 // The index at the top of this file is how a reader finds a property, so it

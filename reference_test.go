@@ -3,6 +3,7 @@ package konvoy_test
 import (
 	"cmp"
 	"math"
+	"math/big"
 	"slices"
 	"sort"
 	"strconv"
@@ -224,7 +225,7 @@ func refMeasure(events []konvoy.Event, consumers int, lane konvoy.LaneFunc, hand
 	r.Events = len(events)
 	var waits, responses []int
 	laneWaits := map[string]*konvoy.LaneWait{}
-	totalWait := map[string]int{}
+	totalWait := map[string]*big.Int{}
 	for _, e := range finished {
 		waits = append(waits, e.start-e.arrival)
 		responses = append(responses, e.finish-e.arrival)
@@ -232,25 +233,25 @@ func refMeasure(events []konvoy.Event, consumers int, lane konvoy.LaneFunc, hand
 			w := laneWaits[*e.lane]
 			if w == nil {
 				w = &konvoy.LaneWait{Lane: *e.lane}
-				laneWaits[*e.lane] = w
+				laneWaits[*e.lane], totalWait[*e.lane] = w, new(big.Int)
 			}
 			w.Events++
 			w.MaxWait = max(w.MaxWait, e.start-e.arrival)
-			totalWait[*e.lane] += e.start - e.arrival
+			totalWait[*e.lane].Add(totalWait[*e.lane], big.NewInt(int64(e.start-e.arrival)))
 		}
 	}
 	r.Wait, r.Response = refLatency(waits), refLatency(responses)
 	var worst []konvoy.LaneWait
 	for _, l := range laneOrder {
 		w := laneWaits[l]
-		w.MeanWait = float64(totalWait[l]) / float64(w.Events)
+		w.MeanWait = refMean(totalWait[l], w.Events)
 		worst = append(worst, *w)
 	}
 	sort.SliceStable(worst, func(i, j int) bool {
 		if worst[i].MaxWait != worst[j].MaxWait {
 			return worst[i].MaxWait > worst[j].MaxWait
 		}
-		return totalWait[worst[i].Lane] > totalWait[worst[j].Lane]
+		return totalWait[worst[i].Lane].Cmp(totalWait[worst[j].Lane]) > 0
 	})
 	if len(worst) > 0 {
 		r.WorstLanes = worst[:min(5, len(worst))]
@@ -265,11 +266,18 @@ func refLatency(v []int) konvoy.Latency {
 	}
 	slices.Sort(v)
 	at := func(p float64) int { return v[int(math.Ceil(p*float64(len(v))-1e-9))-1] }
-	sum := 0
+	sum := new(big.Int)
 	for _, x := range v {
-		sum += x
+		sum.Add(sum, big.NewInt(int64(x)))
 	}
-	return konvoy.Latency{P50: at(0.50), P95: at(0.95), P99: at(0.99), Max: v[len(v)-1], Mean: float64(sum) / float64(len(v))}
+	return konvoy.Latency{P50: at(0.50), P95: at(0.95), P99: at(0.99), Max: v[len(v)-1], Mean: refMean(sum, len(v))}
+}
+
+// refMean is sum/n rounded once to the nearest float64: latencies near
+// the largest int add up past it.
+func refMean(sum *big.Int, n int) float64 {
+	m, _ := new(big.Rat).SetFrac(sum, big.NewInt(int64(n))).Float64()
+	return m
 }
 
 // withinPrecision compares a Latency from Simulate with one from refLatency
@@ -323,7 +331,7 @@ func refResequence(byFinish []refEvent, state map[string]int, out []refEvent) ko
 					break
 				}
 				out[held[k][i].index].outcome, out[held[k][i].index].appliedAt = konvoy.Held, e.finish
-				r.HeldRounds += e.finish - held[k][i].finish
+				r.HeldRounds = refHeld(r.HeldRounds, e.finish-held[k][i].finish)
 				state[k]++
 				held[k] = slices.Delete(held[k], i, i+1)
 				total--
@@ -332,6 +340,16 @@ func refResequence(byFinish []refEvent, state map[string]int, out []refEvent) ko
 	}
 	r.NeverApplied = total
 	return r
+}
+
+// refHeld adds d rounds held to the sum held, or returns -1, the
+// reference's mark of a sum past the largest int (for which Simulate
+// returns an error), when it passes it or has already.
+func refHeld(held, d int) int {
+	if held < 0 || held > math.MaxInt-d {
+		return -1
+	}
+	return held + d
 }
 
 // refStatic is the static policy, plainly: a lane belongs to consumer
@@ -348,6 +366,41 @@ func refStaticOf(partitions int) func([]refEvent, int, func(refEvent) *string) [
 	return func(events []refEvent, consumers int, laneOf func(refEvent) *string) []refEvent {
 		return refStaticRun(events, consumers, laneOf, refRange(partitions, consumers))
 	}
+}
+
+// refStaticDealt is the static policy, plainly, under a layout of
+// partitions partitions (0 for a layout without them) whose partition lanes
+// are dealt by assignor a, as Kafka's assignor of its name deals them:
+// refRange or refRoundRobin; first-seen lanes, and every lane of a layout
+// without partitions, go round-robin in the order they are first seen.
+func refStaticDealt(partitions int, a konvoy.Assignor) func([]refEvent, int, func(refEvent) *string) []refEvent {
+	return func(events []refEvent, consumers int, laneOf func(refEvent) *string) []refEvent {
+		var owner []int
+		switch {
+		case partitions == 0 || a == konvoy.FirstSeenAssignor:
+		case a == konvoy.RoundRobinAssignor:
+			owner = refRoundRobin(partitions, consumers)
+		default:
+			owner = refRange(partitions, consumers)
+		}
+		return refStaticRun(events, consumers, laneOf, owner)
+	}
+}
+
+// refRoundRobin is Kafka's RoundRobinAssignor for one topic of n partitions
+// and c consumers: the partitions in numeric order dealt to the consumers in
+// member order, one each in turn, as cards are. It returns each partition's
+// consumer.
+func refRoundRobin(n, c int) []int {
+	owner := make([]int, n)
+	next := 0
+	for p := range owner {
+		owner[p] = next
+		if next++; next == c {
+			next = 0
+		}
+	}
+	return owner
 }
 
 // refRange is Kafka's RangeAssignor for one topic of n partitions and c
@@ -643,7 +696,7 @@ func (q *refKeys) write(e refEvent, now int, o konvoy.Outcome) {
 	q.set(e, o, now)
 	if h, ok := k.held[k.next]; ok {
 		delete(k.held, k.next)
-		q.r.HeldRounds += now - h.finish
+		q.r.HeldRounds = refHeld(q.r.HeldRounds, now-h.finish)
 		q.write(h, now, konvoy.Held)
 	}
 }
@@ -654,7 +707,7 @@ func (q *refKeys) force(h refEvent, now int) {
 	k := q.keys[h.key]
 	delete(k.held, h.step)
 	q.r.Forced++
-	q.r.HeldRounds += now - h.finish
+	q.r.HeldRounds = refHeld(q.r.HeldRounds, now-h.finish)
 	if h.step < k.next {
 		if k.applied[h.step] {
 			q.r.Duplicates++

@@ -63,8 +63,9 @@ type Simulator struct {
 	buffered, holding, maxBuffered, maxKeyBuffered int
 	heldRounds, gapsSkipped, rejectedOld, forced   int
 
-	err  error
-	done bool
+	err          error
+	done         bool
+	heldOverflow bool // heldRounds passed the largest int
 }
 
 // dispatcher is a dispatch policy with its own state: how consumers take
@@ -400,6 +401,10 @@ func (s *Simulator) Result() (Result, error) {
 		s.dispatch.finish()
 		if s.opts.reseq.Timeout > 0 {
 			s.expire(math.MaxInt)
+		}
+		if s.heldOverflow {
+			s.err = fmt.Errorf("konvoy: at the end of the run: the rounds events spent held (HeldRounds) add up past %d", math.MaxInt)
+			return Result{}, s.err
 		}
 		// Applying what still waits can only make the resequencer hold
 		// more; the dispatchers' backlogs only drain.

@@ -343,3 +343,42 @@ func TestSweepChecksEventsAsSimulateDoes(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepEqualsRunsOneByOne claims to hold however many passes its
+// memory budgets split the runs into; its budgets must split them. Where
+// no spool file can be made, each pass reads the stream again, so the
+// reads count the passes: the default budget takes twelve lane-aware runs
+// in one; 4 MiB splits them; 2,365,000 bytes splits twelve head-of-line
+// runs; and 2,265,000 bytes takes lane-aware runs one a pass.
+func TestSweepBudgetsForceSeveralPasses(t *testing.T) {
+	t.Setenv("TMPDIR", "/nonexistent/konvoy")
+	events := manyEvents(12000) // a spool past its buffer: a file, which cannot be made
+	reads := 0
+	stream := counted(&events, &reads)
+	runs := func(n int, p konvoy.Policy) []konvoy.Config {
+		var configs []konvoy.Config
+		for i := range n {
+			configs = append(configs, konvoy.Config{Layout: allLayouts[i%len(allLayouts)], Consumers: 3, Options: []konvoy.Option{konvoy.WithPolicy(p)}})
+		}
+		return configs
+	}
+	for _, tt := range []struct {
+		budget  int
+		configs []konvoy.Config
+		passes  func(int) bool
+		want    string
+	}{
+		{sweepBudgets[0], runs(12, konvoy.LaneAware), func(n int) bool { return n == 1 }, "one"},
+		{sweepBudgets[1], runs(12, konvoy.LaneAware), func(n int) bool { return n > 1 && n < 12 }, "several, fewer than the runs"},
+		{sweepBudgets[2], runs(12, konvoy.HeadOfLine), func(n int) bool { return n > 1 && n < 12 }, "several, fewer than the runs"},
+		{sweepBudgets[3], runs(3, konvoy.LaneAware), func(n int) bool { return n == 3 }, "one a run"},
+	} {
+		reads = 0
+		if _, err := konvoy.Sweep(context.Background(), stream, tt.configs, konvoy.WithMaxMemory(tt.budget)); err != nil {
+			t.Fatal(err)
+		}
+		if !tt.passes(reads) {
+			t.Errorf("budget %d, %d runs: %d passes; want %s", tt.budget, len(tt.configs), reads, tt.want)
+		}
+	}
+}
