@@ -78,8 +78,9 @@
 //	TestDueListsSpreadFinishTimes                    streaming_internal_test.go
 //	TestLaneAwareForgetsTakenEvents                  streaming_internal_test.go
 //
-// Every property runs rapid's 100 checks (-rapid.checks=N for more). The
-// three comparisons with the reference model that take longest draw smaller
+// Every property runs rapid's 100 checks (-rapid.checks=N for more), in
+// parallel with the others (t.Parallel): they share nothing. The three
+// comparisons with the reference model that take longest draw smaller
 // inputs or run fewer layouts unless the long randomised checks are asked
 // for: go test . -args -konvoy.long.
 
@@ -215,6 +216,7 @@ func stats(events []konvoy.Event) (work, longest int, keys, lines map[string]boo
 // when a key has one line; the selective convoy serialises the ordered ones,
 // and history-only events never change state.
 func TestConvoyNeverWritesBackward(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(shape{ordered: true, linePerKey: true, maxEvents: 80, maxDuration: 6}).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -233,6 +235,7 @@ func TestConvoyNeverWritesBackward(t *testing.T) {
 // event is done; and since every event starts no later than the work
 // dispatched before it, the last one finishes by the total work.
 func TestLaneLoadBoundsRounds(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -259,6 +262,7 @@ func TestLaneLoadBoundsRounds(t *testing.T) {
 // last event starts, so the last event starts by (Work − its duration)/c and
 // c·Rounds ≤ Work + (c−1)·longest duration.
 func TestFreeObeysGrahamsBound(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -276,6 +280,7 @@ func TestFreeObeysGrahamsBound(t *testing.T) {
 // else: the lane is never busier than the consumer, so the run is the events
 // back to back.
 func TestOneConsumerRunsBackToBack(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		for _, l := range allLayouts {
@@ -290,6 +295,7 @@ func TestOneConsumerRunsBackToBack(t *testing.T) {
 // handler: it rejects every backward write, so each key's state only rises
 // and ends at its highest step, and every backward write is a skipped event.
 func TestVersionStampSkipsEveryBackwardWrite(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -306,6 +312,7 @@ func TestVersionStampSkipsEveryBackwardWrite(t *testing.T) {
 // key lies in one line, every line lane carries whole key lanes, so the
 // heaviest line is at least as heavy as the heaviest key.
 func TestLanesFollowTheKey(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(shape{linePerKey: true, maxEvents: 80, maxDuration: 6}).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -325,6 +332,7 @@ func TestLanesFollowTheKey(t *testing.T) {
 // works on its own state: the same input gives the same Result and the
 // input is left as it was.
 func TestSimulateIsDeterministic(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		before := slices.Clone(events)
@@ -349,6 +357,7 @@ func TestSimulateIsDeterministic(t *testing.T) {
 // later, and pairing the new finish times with each other keeps the sorted
 // free times dominated. Rounds, the latest finish, can only fall.
 func TestMoreConsumersNeverRaiseRounds(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		l := layoutGen.Draw(t, "layout")
@@ -371,6 +380,7 @@ func TestMoreConsumersNeverRaiseRounds(t *testing.T) {
 // So a consumer count above a run's events costs nothing, and the planner
 // need try none.
 func TestConsumersBeyondTheEventsChangeNothing(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		n := max(1, len(events))
@@ -433,6 +443,7 @@ func gaplessEvents(duplicates bool) *rapid.Generator[[]konvoy.Event] {
 // The selective convoy differs from the convoy only in where history-only
 // events run; without any, the two are the same layout.
 func TestSelectiveConvoyWithoutHistoryIsConvoy(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		for i := range events {
@@ -451,6 +462,7 @@ func TestSelectiveConvoyWithoutHistoryIsConvoy(t *testing.T) {
 // partition, every partition is one key's lane: the convoy's run, with
 // lanes named by partition number instead of key.
 func TestPartitionsWithoutCollisionAreAConvoy(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -477,6 +489,7 @@ func TestPartitionsWithoutCollisionAreAConvoy(t *testing.T) {
 // heaviest key, and a key's lane under the convoy is never heavier than the
 // partition it hashes to.
 func TestCollisionIsNeverNegative(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -495,6 +508,7 @@ func TestCollisionIsNeverNegative(t *testing.T) {
 // The resequencer applies a key's steps only in the order 1, 2, 3, …, so no
 // step can ever land on a higher one.
 func TestResequencerNeverWritesBackward(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		r := simulate(t, events, konvoy.Resequencer, consumersGen.Draw(t, "consumers"))
@@ -509,6 +523,7 @@ func TestResequencerNeverWritesBackward(t *testing.T) {
 // and however often a step is delivered, so every key ends on its highest
 // step and nothing is left held.
 func TestResequencerCompletesGaplessKeys(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := gaplessEvents(rapid.Bool().Draw(t, "duplicates")).Draw(t, "events")
 		r := simulate(t, events, konvoy.Resequencer, consumersGen.Draw(t, "consumers"))
@@ -562,6 +577,7 @@ func simulateReseq(t *rapid.T, events []konvoy.Event, c int, cfg konvoy.Resequen
 // reference (refResequence, through refScheduled) runs it, event by event,
 // under every policy, with events arriving at once or over time.
 func TestResequencerWithoutTimeoutOrCapacityIsTheLessons(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -571,7 +587,7 @@ func TestResequencerWithoutTimeoutOrCapacityIsTheLessons(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := gocmp.Diff(refScheduled(events, c, nil, "resequencer", plainPolicies[p]), got, withinPrecision); d != "" {
+		if d := refDiff(refScheduled(events, c, nil, "resequencer", plainPolicies[p]), got); d != "" {
 			t.Fatalf("%+v, %s (-lesson's +configured):\n%s", cfg, p, d)
 		}
 	})
@@ -580,6 +596,7 @@ func TestResequencerWithoutTimeoutOrCapacityIsTheLessons(t *testing.T) {
 // A held event whose gap has not filled Timeout rounds after it finished
 // is applied then: no event is held longer, and none is left held.
 func TestResequencerTimeoutBoundsTheTimeHeld(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		cfg := reseqConfigs.Draw(t, "config")
@@ -599,6 +616,7 @@ func TestResequencerTimeoutBoundsTheTimeHeld(t *testing.T) {
 // When holding one more event would exceed the capacity, the event held
 // longest is applied first: the resequencer never holds more.
 func TestResequencerCapacityBoundsWhatItHolds(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		cfg := reseqConfigs.Draw(t, "config")
@@ -616,6 +634,7 @@ func TestResequencerCapacityBoundsWhatItHolds(t *testing.T) {
 // longest the lesson's resequencer holds an event, or a capacity no smaller
 // than the most it holds at once, never fires.
 func TestResequencerOptionsChangeNothingOnGaplessKeys(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := inStepOrder(gaplessEvents(rapid.Bool().Draw(t, "duplicates")).Draw(t, "events"))
 		c := consumersGen.Draw(t, "consumers")
@@ -665,6 +684,7 @@ func inStepOrder(events []konvoy.Event) []konvoy.Event {
 // interleave and finish. Under zero, every key that starts above 1 is
 // wrong.
 func TestFirstSeenCompletesKeysThatStartMidLifecycle(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := inStepOrder(gaplessEvents(false).Draw(t, "events"))
 		starts := map[string]int{}
@@ -699,6 +719,7 @@ func TestFirstSeenCompletesKeysThatStartMidLifecycle(t *testing.T) {
 // arriving at once or over time: the same measures, the same wrong keys,
 // and each event's outcome and apply time.
 func TestResequencerMatchesThePlainVersionUnderEveryConfig(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -708,7 +729,7 @@ func TestResequencerMatchesThePlainVersionUnderEveryConfig(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := gocmp.Diff(refResequenced(events, c, cfg, plainPolicies[p]), got, withinPrecision); d != "" {
+		if d := refDiff(refResequenced(events, c, cfg, plainPolicies[p]), got); d != "" {
 			t.Fatalf("%+v, %s, %d consumers (-reference +Simulate):\n%s", cfg, p, c, d)
 		}
 	})
@@ -718,6 +739,7 @@ func TestResequencerMatchesThePlainVersionUnderEveryConfig(t *testing.T) {
 // returns the first partition count that meets the bound: every smaller
 // count's partitioned run misses it.
 func TestPartitionsForFindsTheFirstCountThatFits(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		share := rapid.SampledFrom([]float64{0, 0.1, 0.25, 0.5, 1}).Draw(t, "share")
@@ -757,6 +779,7 @@ func TestPartitionsForFindsTheFirstCountThatFits(t *testing.T) {
 // at most c−1 consumers are idle for at most that lane's load, and
 // c·Rounds ≤ Work + (c−1)·max(HeaviestLane, longest event without a lane).
 func TestLaneAwareObeysGrahamsBoundWithChains(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -781,6 +804,7 @@ func TestLaneAwareObeysGrahamsBoundWithChains(t *testing.T) {
 // A static consumer runs every lane it owns and nothing else of theirs, so
 // no run ends before the busiest consumer has worked through its lanes.
 func TestStaticNeverBeatsItsHeaviestConsumer(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -820,6 +844,7 @@ func TestStaticNeverBeatsItsHeaviestConsumer(t *testing.T) {
 // With one consumer and every event there from the start, no policy can do
 // anything but run the events back to back.
 func TestOneConsumerRunsBackToBackUnderEveryPolicy(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		for _, p := range konvoy.Policies() {
@@ -836,6 +861,7 @@ func TestOneConsumerRunsBackToBackUnderEveryPolicy(t *testing.T) {
 // The schedule is the run, event by event: its outcomes add up to the
 // Result's counts, and every slot's times agree with its latencies.
 func TestScheduleAccountsForEveryEvent(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -891,6 +917,7 @@ func TestScheduleAccountsForEveryEvent(t *testing.T) {
 // which is why a limit of twice the consumers gets head-of-line's too:
 // such a limit is never reached, and the Result is the same.
 func TestPoliciesWithoutLanesRunAlike(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -1142,6 +1169,7 @@ var sweepBudgets = []int{konvoy.DefaultMaxMemory, 4 << 20, 2_365_000, 2_265_000}
 // into; the runs of a pass share the
 // stream's interned keys and lanes, which depend on the events alone.
 func TestSweepEqualsRunsOneByOne(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		configs := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) konvoy.Config {
@@ -1186,6 +1214,7 @@ func TestSweepEqualsRunsOneByOne(t *testing.T) {
 // of keys pinned to lanes none waits, and under lane-aware dispatch with no
 // lanes a free consumer takes each event as it can.
 func TestRunsThatHoldNoBacklogStayWithinTheirConsumers(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		c := rapid.IntRange(1, 8).Draw(t, "consumers")
@@ -1255,6 +1284,7 @@ var plainPolicies = map[konvoy.Policy]func([]refEvent, int, func(refEvent) *stri
 // every measure for every layout, including a custom one whose lanes skip
 // some events, whether events all arrive at round 0 or over time.
 func TestSimulateMatchesTheLessonsModel(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -1268,7 +1298,7 @@ func TestSimulateMatchesTheLessonsModel(t *testing.T) {
 			}
 			// Every measure, and every event's slot: its consumer, lane
 			// and times, what the handler made of it and when.
-			if d := gocmp.Diff(want, got, withinPrecision); d != "" {
+			if d := refDiff(want, got); d != "" {
 				t.Fatalf("%s with %d consumers (-reference +Simulate):\n%s", l.layout, c, d)
 			}
 		}
@@ -1301,6 +1331,7 @@ func TestSimulateMatchesTheLessonsModelOnManyKeys(t *testing.T) {
 // under every policy, in one sweep, whatever its memory budget makes of
 // its passes, matches its plain version, result and slot by slot.
 func TestSweepMatchesThePlainVersions(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		c := rapid.IntRange(1, 8).Draw(t, "consumers")
@@ -1323,7 +1354,7 @@ func TestSweepMatchesThePlainVersions(t *testing.T) {
 				policy = refStaticOf(l.layout.Partitions())
 			}
 			want := refScheduled(events, c, l.lanes, l.handler, policy)
-			if d := gocmp.Diff(want, got[i], withinPrecision); d != "" {
+			if d := refDiff(want, got[i]); d != "" {
 				t.Fatalf("%s, %s, %d consumers (-plain +Sweep):\n%s", cf.Layout, p, c, d)
 			}
 		}
@@ -1379,6 +1410,7 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 // static dispatch, every assignor, with events arriving at once or over
 // time.
 func TestPoliciesMatchTheirPlainVersions(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		c := rapid.IntRange(1, 8).Draw(t, "consumers")
@@ -1398,7 +1430,7 @@ func TestPoliciesMatchTheirPlainVersions(t *testing.T) {
 			}
 			// Every measure, and who ran what, in which lane, when, and
 			// what became of it, event by event.
-			if d := gocmp.Diff(want, got, withinPrecision); d != "" {
+			if d := refDiff(want, got); d != "" {
 				t.Fatalf("%s, %s (%s), %d consumers (-plain +Simulate):\n%s", l.layout, p, a, c, d)
 			}
 		}
@@ -1420,7 +1452,7 @@ func TestLaneAwareLongRunsMatchThePlainVersion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := gocmp.Diff(want, got, withinPrecision); d != "" {
+			if d := refDiff(want, got); d != "" {
 				t.Fatalf("%s, %d consumers (-plain +Simulate):\n%s", l.layout, c, d)
 			}
 		}
@@ -1464,6 +1496,7 @@ var edgeEvents = rapid.Custom(func(t *rapid.T) []konvoy.Event {
 // rounds events spent held add up past the largest int, the run is an
 // error, not a wrong HeldRounds.
 func TestSimulateMatchesTheReferenceAtTheIntegerLimits(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := edgeEvents.Draw(t, "events")
 		c := rapid.IntRange(1, 4).Draw(t, "consumers")
@@ -1498,7 +1531,7 @@ func matchesAtTheLimits(t *rapid.T, run string, want, got konvoy.Result, err err
 	if err != nil {
 		t.Fatalf("%s: %v", run, err)
 	}
-	if d := gocmp.Diff(want, got, withinPrecision); d != "" {
+	if d := refDiff(want, got); d != "" {
 		t.Fatalf("%s (-reference +Simulate):\n%s", run, d)
 	}
 }

@@ -191,8 +191,10 @@ func refMeasure(events []konvoy.Event, consumers int, lane konvoy.LaneFunc, hand
 	load := map[string]int{}
 	keyLoad := map[[2]string]int{} // [lane, key] → load
 	var laneOrder, keyOrder []string
+	seen := map[string]bool{}
 	for _, e := range finished {
-		if !slices.Contains(keyOrder, e.key) {
+		if !seen[e.key] {
+			seen[e.key] = true
 			keyOrder = append(keyOrder, e.key)
 		}
 		if e.lane != nil {
@@ -296,6 +298,17 @@ var withinPrecision = gocmp.Comparer(func(a, b konvoy.Latency) bool {
 	}
 	return a.Max == b.Max && a.Mean == b.Mean && close(a.P50, b.P50) && close(a.P95, b.P95) && close(a.P99, b.P99)
 })
+
+// refDiff is gocmp.Diff(want, got, withinPrecision), made quick where the
+// two schedules agree: their slots are compared as values first, and
+// go-cmp's report, which walks every slot by reflection, is made of them
+// only when they differ.
+func refDiff(want, got konvoy.Result) string {
+	if slices.Equal(want.Schedule, got.Schedule) {
+		want.Schedule, got.Schedule = nil, nil
+	}
+	return gocmp.Diff(want, got, withinPrecision)
+}
 
 // refResequence applies events in apply order through a resequencer kept as
 // plain lists: a key's held steps are scanned, not searched. It writes each
@@ -477,11 +490,23 @@ func refLaneAware(events []refEvent, consumers int, laneOf func(refEvent) *strin
 	ready := func(e refEvent, now int) bool {
 		return e.arrival <= now && (e.lane == nil || laneFree[*e.lane] <= now)
 	}
+	// The events before lo are all taken, and those that arrive after now
+	// cannot be ready: each scan runs from lo to the first of them.
+	lo := 0
 	now := 0
 	for left > 0 {
 		for {
+			for lo < len(out) && taken[lo] {
+				lo++
+			}
 			c := slices.IndexFunc(free, func(f int) bool { return f <= now }) // lowest index free
-			i := slices.IndexFunc(out, func(e refEvent) bool { return !taken[e.index] && ready(e, now) })
+			i := -1
+			for j := lo; j < len(out) && out[j].arrival <= now && c >= 0; j++ {
+				if !taken[j] && ready(out[j], now) {
+					i = j // the oldest ready
+					break
+				}
+			}
 			if c < 0 || i < 0 {
 				break
 			}
@@ -498,14 +523,13 @@ func refLaneAware(events []refEvent, consumers int, laneOf func(refEvent) *strin
 				next = min(next, f)
 			}
 		}
-		for i, e := range out {
-			if taken[i] {
-				continue
-			}
+		for j := lo; j < len(out); j++ {
+			e := out[j]
 			if e.arrival > now {
-				next = min(next, e.arrival)
+				next = min(next, e.arrival) // and no later event is ready before it
+				break
 			}
-			if e.lane != nil && laneFree[*e.lane] > now {
+			if !taken[j] && e.lane != nil && laneFree[*e.lane] > now {
 				next = min(next, laneFree[*e.lane])
 			}
 		}

@@ -32,6 +32,7 @@ func manyEvents(n int) []konvoy.Event {
 // that fail at the same, earlier, event come after it.
 // The same holds when a memory budget gives each run a pass of its own.
 func TestSweepReturnsTheEarliestError(t *testing.T) {
+	t.Parallel()
 	events := manyEvents(30000)
 	events[20000].Arrival = 0 // every run fails here
 	for i := range 6 {
@@ -91,6 +92,7 @@ func TestSweepStopsAtTheStreamsError(t *testing.T) {
 // so that a caller keeping the last SweepAhead events' positions can say
 // where it is.
 func TestSweepReadsLittlePastAFailure(t *testing.T) {
+	t.Parallel()
 	for range 8 {
 		read := 0
 		stream := func(yield func(konvoy.Event, error) bool) {
@@ -135,7 +137,7 @@ const onePerPass = 1_995_000
 // Where no file can be made, or the spool's keys and lanes leave no room
 // for a pass's first run, the passes read the stream again.
 func TestSweepReplaysItsFirstPass(t *testing.T) {
-	events := manyEvents(300_000) // some 3 MB spooled: in a file
+	events := manyEvents(40_000) // some 400 KB spooled: past the buffer, in a file
 	reads := 0
 	stream := counted(&events, &reads)
 	var configs []konvoy.Config
