@@ -1265,6 +1265,17 @@ var arriving = rapid.Custom(func(t *rapid.T) []konvoy.Event {
 	return eventsOf(sh).Draw(t, "events")
 })
 
+// arrivingLong draws as arriving does, but one time in three with
+// durations of up to 4,000 rounds, so that waits and responses pass
+// konvoy.ExactLatency (2,048 rounds) and Latency's percentiles are read
+// off its buckets.
+var arrivingLong = rapid.Custom(func(t *rapid.T) []konvoy.Event {
+	sh := anyShape
+	sh.arrivals = rapid.Bool().Draw(t, "arrivals")
+	sh.maxDuration = rapid.SampledFrom([]int{6, 6, 4000}).Draw(t, "longest")
+	return eventsOf(sh).Draw(t, "events")
+})
+
 // byStepParity is a LaneFunc whose lanes skip some events: a lane for each
 // line and parity of step, none for steps divisible by 3.
 func byStepParity(e konvoy.Event) (string, bool) {
@@ -1282,11 +1293,12 @@ var plainPolicies = map[konvoy.Policy]func([]refEvent, int, func(refEvent) *stri
 // Simulate streams and keeps heaps where the lesson sorts and scans; the
 // reference transliterates the lesson's JavaScript, so the two must agree on
 // every measure for every layout, including a custom one whose lanes skip
-// some events, whether events all arrive at round 0 or over time.
+// some events, whether events all arrive at round 0 or over time, and
+// whether latencies stay below 2,048 rounds or pass them.
 func TestSimulateMatchesTheLessonsModel(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
-		events := arriving.Draw(t, "events")
+		events := arrivingLong.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		p := rapid.IntRange(1, 16).Draw(t, "partitions")
 		layouts := append(refLayoutsFor(p), refLayout{konvoy.NewLayout("parity", byStepParity), byStepParity, ""})
@@ -1412,7 +1424,7 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 func TestPoliciesMatchTheirPlainVersions(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
-		events := arriving.Draw(t, "events")
+		events := arrivingLong.Draw(t, "events")
 		c := rapid.IntRange(1, 8).Draw(t, "consumers")
 		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
 		// The assignor by which static dispatch deals partitions; the
