@@ -18,7 +18,12 @@ import (
 // shape, with its names in English (kosum is refHeadOfLine, uygula refApply,
 // duzen refSimulate); the only additions are the library's documented rules
 // for Step 0 (history only: never applied, never a backward write) and for a
-// key's right final state (its highest step, the lesson's teslim).
+// key's right final state (its highest step, the lesson's teslim). Besides
+// the measures, it records each event's outcome and apply time (the lesson's
+// uygula, event by event), so that Simulate's schedule is checked slot by
+// slot. The plain versions of the other policies, and the configured
+// resequencer (refResequenced, written from ResequencerConfig's
+// documentation), follow.
 
 // refEvent is one event as the reference runs it: the lesson's olay, with
 // its place in the input and, once dispatched, its consumer, times and lane.
