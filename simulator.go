@@ -387,8 +387,10 @@ func (s *Simulator) laneCount() int {
 }
 
 // Result finishes the run, applies the events still pending and returns the
-// run's measures, or the error that stopped Add. It may be called more than
-// once; after it, Add panics. It takes O(k + l) time for k distinct keys
+// run's measures, or the error that stopped Add, or one that the end of the
+// run found: a backlog over WithMaxBacklog's limit, or a [Result].HeldRounds
+// past the largest int. It may be called more than once; after it, Add
+// panics. It takes O(k + l) time for k distinct keys
 // and l lanes, and reads the latency histograms' counts, at most 55,296 of
 // each.
 func (s *Simulator) Result() (Result, error) {
