@@ -32,6 +32,7 @@ func manyEvents(n int) []konvoy.Event {
 // that fail at the same, earlier, event come after it.
 // The same holds when a memory budget gives each run a pass of its own.
 func TestSweepReturnsTheEarliestError(t *testing.T) {
+	t.Parallel()
 	events := manyEvents(30000)
 	events[20000].Arrival = 0 // every run fails here
 	for i := range 6 {
@@ -91,6 +92,7 @@ func TestSweepStopsAtTheStreamsError(t *testing.T) {
 // so that a caller keeping the last SweepAhead events' positions can say
 // where it is.
 func TestSweepReadsLittlePastAFailure(t *testing.T) {
+	t.Parallel()
 	for range 8 {
 		read := 0
 		stream := func(yield func(konvoy.Event, error) bool) {
@@ -135,7 +137,7 @@ const onePerPass = 1_995_000
 // Where no file can be made, or the spool's keys and lanes leave no room
 // for a pass's first run, the passes read the stream again.
 func TestSweepReplaysItsFirstPass(t *testing.T) {
-	events := manyEvents(300_000) // some 3 MB spooled: in a file
+	events := manyEvents(40_000) // some 400 KB spooled: past the buffer, in a file
 	reads := 0
 	stream := counted(&events, &reads)
 	var configs []konvoy.Config
@@ -340,6 +342,45 @@ func TestSweepChecksEventsAsSimulateDoes(t *testing.T) {
 			if _, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs); fmt.Sprint(err) != fmt.Sprint(want) {
 				t.Errorf("%+v, %d runs from %v: sweep's error %v; want %v", bad, len(configs), configs[0].Layout, err, want)
 			}
+		}
+	}
+}
+
+// TestSweepEqualsRunsOneByOne claims to hold however many passes its
+// memory budgets split the runs into; its budgets must split them. Where
+// no spool file can be made, each pass reads the stream again, so the
+// reads count the passes: the default budget takes twelve lane-aware runs
+// in one; 4 MiB splits them; 2,365,000 bytes splits twelve head-of-line
+// runs; and 2,265,000 bytes takes lane-aware runs one a pass.
+func TestSweepBudgetsForceSeveralPasses(t *testing.T) {
+	t.Setenv("TMPDIR", "/nonexistent/konvoy")
+	events := manyEvents(12000) // a spool past its buffer: a file, which cannot be made
+	reads := 0
+	stream := counted(&events, &reads)
+	runs := func(n int, p konvoy.Policy) []konvoy.Config {
+		var configs []konvoy.Config
+		for i := range n {
+			configs = append(configs, konvoy.Config{Layout: allLayouts[i%len(allLayouts)], Consumers: 3, Options: []konvoy.Option{konvoy.WithPolicy(p)}})
+		}
+		return configs
+	}
+	for _, tt := range []struct {
+		budget  int
+		configs []konvoy.Config
+		passes  func(int) bool
+		want    string
+	}{
+		{sweepBudgets[0], runs(12, konvoy.LaneAware), func(n int) bool { return n == 1 }, "one"},
+		{sweepBudgets[1], runs(12, konvoy.LaneAware), func(n int) bool { return n > 1 && n < 12 }, "several, fewer than the runs"},
+		{sweepBudgets[2], runs(12, konvoy.HeadOfLine), func(n int) bool { return n > 1 && n < 12 }, "several, fewer than the runs"},
+		{sweepBudgets[3], runs(3, konvoy.LaneAware), func(n int) bool { return n == 3 }, "one a run"},
+	} {
+		reads = 0
+		if _, err := konvoy.Sweep(context.Background(), stream, tt.configs, konvoy.WithMaxMemory(tt.budget)); err != nil {
+			t.Fatal(err)
+		}
+		if !tt.passes(reads) {
+			t.Errorf("budget %d, %d runs: %d passes; want %s", tt.budget, len(tt.configs), reads, tt.want)
 		}
 	}
 }
