@@ -107,7 +107,7 @@ func TestHeldRoundsPastTheLargestIntAreAnError(t *testing.T) {
 		{Key: "A", Step: 2}, {Key: "B", Step: 2}, {Key: "C", Step: 2},
 		{Key: "A", Step: 1, Duration: third}, {Key: "B", Step: 1, Duration: third}, {Key: "C", Step: 1, Duration: third},
 	}
-	const want = "konvoy: at the end of the run: the rounds events spent held (HeldRounds) add up past 9223372036854775807"
+	want := fmt.Sprintf("konvoy: at the end of the run: the rounds events spent held (HeldRounds) add up past %d", math.MaxInt)
 	if _, err := konvoy.Simulate(events, konvoy.Resequencer, 1); err == nil || err.Error() != want {
 		t.Errorf("Simulate: error %v; want %q", err, want)
 	}
