@@ -43,8 +43,8 @@ type Options struct {
 	// equally; 0 for no limit.
 	MaxBacklog int
 	// MaxMemory is the bytes all runs may take: three quarters for their
-	// state, a quarter for the garbage collector; 0 for
-	// konvoy.DefaultMaxMemory.
+	// state, a quarter for the garbage collector, whose limit the process
+	// sets once (LimitMemory); 0 for konvoy.DefaultMaxMemory.
 	MaxMemory int
 	// Expected is about how many events the trace holds, 0 if unknown:
 	// told it, a sweep's first pass does not start runs it could not
@@ -88,11 +88,6 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 	configs := configs(t, o)
 	r := &reader{t: t, o: o, src: src, lines: make([]int, konvoy.SweepAhead+1)}
 	maxMemory := cmp.Or(o.MaxMemory, konvoy.DefaultMaxMemory)
-	// The runs plan for three quarters of the memory, and the garbage
-	// collector keeps the heap within the whole, working harder as it
-	// nears it, so that its headroom is the last quarter, not as much
-	// again as the runs hold.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(maxMemory)))
 	opts := []konvoy.SweepOption{konvoy.WithMaxMemory(max(1, maxMemory/4*3)), konvoy.WithExpectedEvents(o.Expected)}
 	t.Results, err = konvoy.Sweep(ctx, r.events, configs, opts...)
 	var ev *konvoy.EventError
@@ -136,6 +131,19 @@ func Events(ctx context.Context, events []konvoy.Event, o Options) (*report.Trac
 		return nil, err
 	}
 	return t, nil
+}
+
+// LimitMemory sets the garbage collector's limit of the whole process to
+// maxMemory bytes (0: konvoy.DefaultMaxMemory), the memory Options.MaxMemory
+// gives the runs, and returns the function that puts the limit back. The
+// runs plan for three quarters of it, and the collector keeps the heap
+// within the whole, working harder as it nears it, so that its headroom is
+// the last quarter, not as much again as the runs hold. The limit is the
+// process's, not a run's: a program calls LimitMemory once, as the command
+// does before its runs and the server when it starts, never per request.
+func LimitMemory(maxMemory int) (restore func()) {
+	was := debug.SetMemoryLimit(int64(cmp.Or(maxMemory, konvoy.DefaultMaxMemory)))
+	return func() { debug.SetMemoryLimit(was) }
 }
 
 // newTrace is the report of o's runs before they are made.
