@@ -49,8 +49,9 @@
 // # Errors
 //
 // An invalid event is an [EventError], found with errors.As, naming the
-// event's index, key and field; [ErrOrder], [ErrBacklog], [ErrTooManyKeys]
-// and [ErrScheduleFull] tell, with errors.Is, why a run stopped. A bad
+// event's index, key and field; [ErrOrder], [ErrBacklog], [ErrMemory],
+// [ErrTooManyKeys] and [ErrScheduleFull] tell, with errors.Is, why a run
+// stopped. A bad
 // argument is an error too; misuse that only a programmer can make (a nil
 // option or stream) panics with a "konvoy:" prefix.
 //

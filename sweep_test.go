@@ -26,6 +26,18 @@ func manyEvents(n int) []konvoy.Event {
 	return events
 }
 
+// steadyEvents returns manyEvents(n) arriving one a round over three
+// lines, a key's events on each in turn: every layout keeps up on 3
+// consumers, so that no run holds a backlog that grows with n, and a run
+// fits a pass of onePerPass alone.
+func steadyEvents(n int) []konvoy.Event {
+	events := manyEvents(n)
+	for i := range events {
+		events[i].Line, events[i].Arrival = fmt.Sprint("L", i%3), i
+	}
+	return events
+}
+
 // The error a sweep returns is the one at the earliest event, of the first
 // run in the configurations among those failing there, however the runs
 // are spread over workers: here a run that fails late comes first, and two
@@ -135,7 +147,7 @@ const onePerPass = 1_995_000
 // Where no file can be made, or the spool's keys and lanes leave no room
 // for a pass's first run, the passes read the stream again.
 func TestSweepReplaysItsFirstPass(t *testing.T) {
-	events := manyEvents(300_000) // some 3 MB spooled: in a file
+	events := steadyEvents(300_000) // some 3 MB spooled: in a file
 	reads := 0
 	stream := counted(&events, &reads)
 	var configs []konvoy.Config
@@ -194,7 +206,7 @@ func TestSweepReplaysItsFirstPass(t *testing.T) {
 // stream again.
 func TestSweepPassesWithinItsMemory(t *testing.T) {
 	t.Setenv("TMPDIR", "/nonexistent/konvoy")
-	events := manyEvents(20000)
+	events := steadyEvents(20000)
 	passes := 0
 	stream := counted(&events, &passes)
 	var configs []konvoy.Config

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -130,6 +131,36 @@ func TestMaxBacklog(t *testing.T) {
 		if out, errOut, status := runCommand(args...); status != 2 || out != "" || !strings.HasPrefix(errOut, want) {
 			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and %q", args, status, out, errOut, want)
 		}
+	}
+}
+
+// Without -max-backlog, -max-memory counts what the runs hold: a report
+// whose runs hold a backlog beyond any old default's share runs to the
+// end, in passes when it must; konvoy plan takes -max-memory too, and a
+// run whose backlog cannot fit its share of it fails naming -max-memory.
+func TestMaxMemoryCountsTheBacklog(t *testing.T) {
+	hot := hotTrace(3000)
+	args := []string{"-events", "-", "-layouts", "convoy,line-convoy", "-policy", "lane-aware,static", "-consumers", "4,8"}
+	want, errOut, status := runWithInput(hot, append(slices.Clone(args), "-max-backlog", "0")...)
+	if status != 0 {
+		t.Fatalf("-max-backlog 0: status %d, stderr %q", status, errOut)
+	}
+	for _, size := range []string{"1GiB", "3000KiB"} {
+		out, errOut, status := runWithInput(hot, append(slices.Clone(args), "-max-memory", size)...)
+		if status != 0 || out != want {
+			t.Errorf("-max-memory %s: status %d, stderr %q, the report of -max-backlog 0: %v", size, status, errOut, out == want)
+		}
+	}
+	_, errOut, status = runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-memory", "100KiB")
+	if status != 1 || !strings.Contains(errOut, "backlog over its limit: lane-aware dispatch of ") ||
+		!strings.HasSuffix(errOut, "; -max-memory 102400 bytes leaves each of 6 runs room for 100 events held: raise it, or plan fewer layouts or policies\n") {
+		t.Errorf("plan -max-memory 100KiB: status %d, stderr %q", status, errOut)
+	}
+	if _, errOut, status := runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-memory", "4MiB"); status != 0 {
+		t.Errorf("plan -max-memory 4MiB: status %d, stderr %q", status, errOut)
+	}
+	if _, errOut, status := runCommand("plan", "-max-memory", "1MiB"); status != 2 || errOut != "konvoy plan: -max-memory needs -events\n" {
+		t.Errorf("plan -max-memory without -events: status %d, stderr %q", status, errOut)
 	}
 }
 

@@ -406,7 +406,7 @@ func TestMaxMemoryRunsInPasses(t *testing.T) {
 		}
 	}
 	_, errOut, status := runCommand(append(slices.Clone(args), "-max-memory", "1MiB")...)
-	if status != 1 || !strings.Contains(errOut, "testdata/arrivals.csv:61: event 59") || !strings.Contains(errOut, "(WithMaxMemory)") {
+	if status != 1 || !strings.Contains(errOut, "testdata/arrivals.csv:61: event 59") || !strings.Contains(errOut, "(WithMaxMemory)") || !strings.Contains(errOut, "-max-memory 1MiB, three quarters") {
 		t.Errorf("-max-memory 1MiB: status %d, stderr %q; want the first run too big at the last event", status, errOut)
 	}
 }

@@ -97,9 +97,9 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 		if line := r.lineOf(ev.Index); line > 0 {
 			where = fmt.Sprintf("%s:%d", t.Name, line)
 		}
-		return nil, report.BacklogHint(Located{where, err}, o.MaxBacklog, len(configs))
+		return nil, memoryHint(report.BacklogHint(Located{where, err}, o.MaxBacklog, len(configs)), maxMemory)
 	case err != nil:
-		return nil, report.BacklogHint(err, o.MaxBacklog, len(configs))
+		return nil, memoryHint(report.BacklogHint(err, o.MaxBacklog, len(configs)), maxMemory)
 	case t.Stats.Events() == 0:
 		return nil, ErrNoEvents(t.Name)
 	}
@@ -144,6 +144,26 @@ func Events(ctx context.Context, events []konvoy.Event, o Options) (*report.Trac
 func LimitMemory(maxMemory int) (restore func()) {
 	was := debug.SetMemoryLimit(int64(cmp.Or(maxMemory, konvoy.DefaultMaxMemory)))
 	return func() { debug.SetMemoryLimit(was) }
+}
+
+// memoryHint adds to err, when a run alone outgrew the runs' memory
+// (konvoy.ErrMemory), the flag that sets it, -max-memory, as maxMemory
+// bytes; it returns any other error as it is.
+func memoryHint(err error, maxMemory int) error {
+	if !errors.Is(err, konvoy.ErrMemory) {
+		return err
+	}
+	size := fmt.Sprintf("%d", maxMemory)
+	for _, u := range []struct {
+		unit  string
+		bytes int
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if maxMemory%u.bytes == 0 {
+			size = fmt.Sprintf("%d%s", maxMemory/u.bytes, u.unit)
+			break
+		}
+	}
+	return fmt.Errorf("%w; -max-memory %s, three quarters of it for the runs, is too little for this run alone, its keys, lanes and backlog: raise it", err, size)
 }
 
 // newTrace is the report of o's runs before they are made.
