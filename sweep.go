@@ -33,11 +33,9 @@ const (
 	sweepBatches    = 3
 )
 
-// SweepAhead is the most events [Sweep] reads past the slowest of its
-// runs: when a run fails at an event, Sweep has read at most SweepAhead
-// events beyond it, so a caller that keeps the last SweepAhead events'
-// positions (lines of a file) can say where the failing one is.
-const SweepAhead = sweepBatch * sweepBatches
+// sweepAhead is the most events Sweep reads past the slowest of its runs,
+// as its doc states: 12,288.
+const sweepAhead = sweepBatch * sweepBatches
 
 // DefaultMaxMemory is the memory a [Sweep] plans for unless told otherwise
 // with [WithMaxMemory]: 1 GiB.
@@ -81,7 +79,11 @@ func WithExpectedEvents(n int) SweepOption {
 // checked and its lane under each layout found once for all the runs of a
 // pass, and each run keeps only its own state, a few bytes a key. The runs
 // of a pass go in parallel on up to GOMAXPROCS goroutines, and Sweep holds
-// at most [SweepAhead] events beyond what each run holds itself.
+// at most 12,288 events beyond what each run holds itself: when a run fails
+// at an event, Sweep has read at most 12,288 events past it, so that a
+// caller that keeps the positions of the last 12,288 events it yielded (the
+// lines of a file) can say where the failing one is, without reading the
+// stream again.
 //
 // Sweep plans its memory, [DefaultMaxMemory] or [WithMaxMemory]'s: what the
 // stream's keys and lanes take once, some 90 bytes a key and 24 a lane (16
@@ -100,16 +102,18 @@ func WithExpectedEvents(n int) SweepOption {
 // stops early the runs whose keys will not fit by its end, rather than
 // running them partway. The first pass of a sweep of more than one
 // configuration keeps the stream as it interned it, some 10 to 30 bytes an
-// event in a temporary file (see [SpoolPattern]; on a tmpfs, memory beside
-// the plan), unless, told the stream's length, it finds every run will fit;
-// it removes the file before it returns. The later passes replay it, with
-// its keys and lanes, rather than read the stream again, and take in order
-// every run left that fits beside them. Where no file can be written, or a
-// pass's first run would not fit beside them, the later passes read the
-// stream again, keeping lanes only for their runs' layouts; events must
-// then yield the same events each time it is ranged over, as a stream of a
-// slice ([Values]) or of a file read afresh does. The plan leaves out the
-// garbage collector's headroom.
+// event in a temporary file (on a tmpfs, memory beside the plan), unless,
+// told the stream's length, it finds every run will fit; it removes the
+// file before it returns, cancelled or not, and where the system allows, as
+// Unix does, as soon as it has made it, so that a process killed leaves
+// nothing behind. The later passes replay it, with its keys and lanes,
+// rather than read the stream again, and take in order every run left that
+// fits beside them. Where no file can be written, or a pass's first run
+// would not fit beside them, the later passes read the stream again,
+// keeping lanes only for their runs' layouts; events must then yield the
+// same events each time it is ranged over, as a stream of a slice
+// ([Values]) or of a file read afresh does. The plan leaves out the garbage
+// collector's headroom.
 //
 // Sweep returns the error of the first event, in input order, that a run
 // fails at, of the first such run in configs (an invalid configuration
@@ -209,7 +213,7 @@ const (
 	unlimitedHeld  = 96               // an event the planner's consumer-per-event run holds to apply: its heap entry (48, up to twice)
 	reseqHeld      = 128              // an event the resequencer holds: its map entry (40, some 50 to 100 in the map's tables as they fill)
 	reseqQueued    = 96               // and, under a Timeout or Capacity, its queue entry (48, up to twice as the queue grows)
-	batchBytes     = 128 * SweepAhead // the batches in flight: each event, interned, with its lanes
+	batchBytes     = 128 * sweepAhead // the batches in flight: each event, interned, with its lanes
 	spoolBytes     = spoolBuffer      // the spool's buffer, or its reader's (see sweepSpool)
 )
 
@@ -586,7 +590,7 @@ func (p *sweepPass) next(ctx context.Context, b *sweepEvents) (*sweepEvents, err
 	}
 	// A batch comes free once every worker is done with it, so a run that
 	// failed in it has said so by then: stopping here, the reader is at
-	// most the batches in flight ahead of it (SweepAhead).
+	// most the batches in flight ahead of it (sweepAhead).
 	if b = <-p.free; p.failed.Load() {
 		p.free <- b
 		return nil, nil

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"math"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -25,6 +26,10 @@ func manyEvents(n int) []konvoy.Event {
 	}
 	return events
 }
+
+// sweepAhead is the most events Sweep's doc says it reads past the event
+// a run fails at.
+const sweepAhead = 12_288
 
 // steadyEvents returns manyEvents(n) arriving one a round over three
 // lines, a key's events on each in turn: every layout keeps up on 3
@@ -99,8 +104,8 @@ func TestSweepStopsAtTheStreamsError(t *testing.T) {
 	}
 }
 
-// A sweep reads at most SweepAhead events past the event a run fails at,
-// so that a caller keeping the last SweepAhead events' positions can say
+// A sweep reads at most sweepAhead events past the event a run fails at,
+// so that a caller keeping the last sweepAhead events' positions can say
 // where it is.
 func TestSweepReadsLittlePastAFailure(t *testing.T) {
 	for range 8 {
@@ -117,8 +122,8 @@ func TestSweepReadsLittlePastAFailure(t *testing.T) {
 		for range 6 { // slow workers, so that the reader runs ahead
 			configs = append(configs, konvoy.Config{Layout: konvoy.LineConvoy, Consumers: 3, Options: []konvoy.Option{konvoy.WithPolicy(konvoy.LaneAware)}})
 		}
-		if _, err := konvoy.Sweep(context.Background(), stream, configs); !errors.Is(err, konvoy.ErrScheduleFull) || read > 100+konvoy.SweepAhead {
-			t.Fatalf("error %v after %d events; want the schedule limit at event 100 within %d events", err, read, konvoy.SweepAhead)
+		if _, err := konvoy.Sweep(context.Background(), stream, configs); !errors.Is(err, konvoy.ErrScheduleFull) || read > 100+sweepAhead {
+			t.Fatalf("error %v after %d events; want the schedule limit at event 100 within %d events", err, read, sweepAhead)
 		}
 	}
 }
@@ -248,8 +253,8 @@ func TestSweepStopsWhenTheContextIsDone(t *testing.T) {
 		}
 	}
 	_, err := konvoy.Sweep(ctx, stream, []konvoy.Config{{Layout: konvoy.Convoy, Consumers: 2}})
-	if !errors.Is(err, context.Canceled) || read > 10000+konvoy.SweepAhead {
-		t.Fatalf("error %v after %d events; want context.Canceled within %d events of the cancel", err, read, konvoy.SweepAhead)
+	if !errors.Is(err, context.Canceled) || read > 10000+sweepAhead {
+		t.Fatalf("error %v after %d events; want context.Canceled within %d events of the cancel", err, read, sweepAhead)
 	}
 }
 
@@ -353,5 +358,40 @@ func TestSweepChecksEventsAsSimulateDoes(t *testing.T) {
 				t.Errorf("%+v, %d runs from %v: sweep's error %v; want %v", bad, len(configs), configs[0].Layout, err, want)
 			}
 		}
+	}
+}
+
+// A sweep's spool leaves nothing behind, however the sweep ends: where the
+// system lets an open file be removed, it has no name from the start, so
+// that even a process killed mid-sweep leaves no file; and a sweep
+// cancelled mid-way removes it before it returns.
+func TestASweepsSpoolLeavesNothingBehind(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	events := steadyEvents(300_000) // some 3 MB spooled: in a file
+	configs := []konvoy.Config{{Layout: konvoy.Convoy, Consumers: 3}, {Layout: konvoy.LineConvoy, Consumers: 3}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var during []string
+	stream := func(yield func(konvoy.Event, error) bool) {
+		for i, e := range events {
+			if i == 250_000 {
+				during, _ = filepath.Glob(filepath.Join(tmp, "*"))
+				cancel()
+			}
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
+	_, err := konvoy.Sweep(ctx, stream, configs, konvoy.WithMaxMemory(onePerPass))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v; want context.Canceled", err)
+	}
+	if runtime.GOOS != "windows" && len(during) > 0 {
+		t.Errorf("mid-sweep the temporary directory holds %v; want nothing: a spool without a name", during)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) > 0 {
+		t.Errorf("the cancelled sweep left %v", left)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
 )
 
 // statuses are the sample traces' status flags.
@@ -345,7 +345,7 @@ func TestLayoutsAll(t *testing.T) {
 // TestSimulatorErrorDeepInTrace wants the line of the first event a run
 // rejects, however many events konvoy.Sweep reads before and after it.
 func TestSimulatorErrorDeepInTrace(t *testing.T) {
-	const n = konvoy.SweepAhead
+	const n = runs.LinesKept
 	var b strings.Builder
 	b.WriteString("key,line,step,duration,at\n")
 	for i := range 2 * n {

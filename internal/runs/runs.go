@@ -19,6 +19,11 @@ import (
 	"github.com/sirali-konvoy/konvoy/internal/report"
 )
 
+// LinesKept is how many of the last events read a trace's reader keeps the
+// lines of, to name the line of an event a run fails at: one more than the
+// 12,288 events konvoy.Sweep's doc says it reads, at most, past that event.
+const LinesKept = 12_288 + 1
+
 // MaxGanttEvents is the most events a run keeps the schedule of
 // (Options.Gantt): beyond them a drawing stops being readable, and a run
 // keeps its schedule in memory.
@@ -86,7 +91,7 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 	}
 	t := newTrace(o)
 	configs := configs(t, o)
-	r := &reader{t: t, o: o, src: src, lines: make([]int, konvoy.SweepAhead+1)}
+	r := &reader{t: t, o: o, src: src, lines: make([]int, LinesKept)}
 	maxMemory := cmp.Or(o.MaxMemory, konvoy.DefaultMaxMemory)
 	opts := []konvoy.SweepOption{konvoy.WithMaxMemory(max(1, maxMemory/4*3)), konvoy.WithExpectedEvents(o.Expected)}
 	t.Results, err = konvoy.Sweep(ctx, r.events, configs, opts...)
@@ -212,7 +217,7 @@ type reader struct {
 // events yields the trace's events, from the start, checked and counted
 // on the first pass. lines keeps the lines of the last events read, enough
 // of them to locate the event a run fails at in a pass that reads the
-// trace: Sweep reads at most SweepAhead events past it (see lineOf).
+// trace: Sweep reads at most LinesKept−1 events past it (see lineOf).
 func (r *reader) events(yield func(konvoy.Event, error) bool) {
 	r.passes++
 	r.read = 0
