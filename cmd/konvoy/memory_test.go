@@ -164,6 +164,30 @@ func TestMaxMemoryCountsTheBacklog(t *testing.T) {
 	}
 }
 
+// The -reorder window counts in -max-memory: a window that holds more than
+// its share, half the runs' memory, stops the report at the line where it
+// does, naming -reorder and -max-memory; with room, the report is that of
+// the trace in order.
+func TestTheReorderWindowCountsInMaxMemory(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("key,step,duration,at\n")
+	for i := range 5000 {
+		fmt.Fprintf(&b, "K%d,%d,1ms,%dms\n", i%50, 1+i/50, i)
+	}
+	args := []string{"-events", "-", "-unit", "1ms", "-reorder", "1h", "-layouts", "convoy"}
+	_, errOut, status := runWithInput(b.String(), append(slices.Clone(args), "-max-memory", "1MiB")...)
+	var line int
+	if _, err := fmt.Sscanf(errOut, "<stdin>:%d:", &line); err != nil || status != 1 || line < 2000 || line > 3000 ||
+		!strings.Contains(errOut, "-reorder window, 1h0m0s, to take at most 393216 bytes, its share of -max-memory") || !strings.Contains(errOut, "narrow -reorder or raise -max-memory") {
+		t.Errorf("-max-memory 1MiB: status %d, stderr %q; want the window's overflow at its line, some 2,300 events in", status, errOut)
+	}
+	in, _, _ := runWithInput(b.String(), "-events", "-", "-unit", "1ms", "-layouts", "convoy")
+	out, errOut, status := runWithInput(b.String(), append(slices.Clone(args), "-max-memory", "64MiB")...)
+	if status != 0 || out != in {
+		t.Errorf("-max-memory 64MiB: status %d, stderr %q, the report of the trace in order: %v", status, errOut, out == in)
+	}
+}
+
 // manyCounts is the consumer counts 1 to n, as -consumers takes them.
 func manyCounts(n int) string {
 	counts := make([]string, n)

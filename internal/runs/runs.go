@@ -49,7 +49,9 @@ type Options struct {
 	MaxBacklog int
 	// MaxMemory is the bytes all runs may take: three quarters for their
 	// state, a quarter for the garbage collector, whose limit the process
-	// sets once (LimitMemory); 0 for konvoy.DefaultMaxMemory.
+	// sets once (LimitMemory); 0 for konvoy.DefaultMaxMemory. With a
+	// Reader.Reorder window and no Reader.MaxReorderBytes, the window may
+	// take half of the three quarters, and the runs the other half.
 	MaxMemory int
 	// Expected is about how many events the trace holds, 0 if unknown:
 	// told it, a sweep's first pass does not start runs it could not
@@ -85,6 +87,14 @@ func ErrNoEvents(name string) error {
 // or in more when the runs do not fit at once. A bad event is an error
 // naming the trace's NAME:LINE. ctx stops the runs.
 func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
+	maxMemory := cmp.Or(o.MaxMemory, konvoy.DefaultMaxMemory)
+	runsMemory := max(1, maxMemory/4*3)
+	if o.Reader.Reorder > 0 && o.Reader.MaxReorderBytes == 0 {
+		// The reorder window holds events while the runs hold their
+		// state: each may take half of the runs' memory.
+		o.Reader.MaxReorderBytes = max(1, runsMemory/2)
+		runsMemory = max(1, runsMemory-o.Reader.MaxReorderBytes)
+	}
 	var err error
 	if o.Layouts, err = recordedLayouts(src, o); err != nil {
 		return nil, err
@@ -92,8 +102,7 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 	t := newTrace(o)
 	configs := configs(t, o)
 	r := &reader{t: t, o: o, src: src, lines: make([]int, LinesKept)}
-	maxMemory := cmp.Or(o.MaxMemory, konvoy.DefaultMaxMemory)
-	opts := []konvoy.SweepOption{konvoy.WithMaxMemory(max(1, maxMemory/4*3)), konvoy.WithExpectedEvents(o.Expected)}
+	opts := []konvoy.SweepOption{konvoy.WithMaxMemory(runsMemory), konvoy.WithExpectedEvents(o.Expected)}
 	t.Results, err = konvoy.Sweep(ctx, r.events, configs, opts...)
 	var ev *konvoy.EventError
 	switch {
