@@ -349,10 +349,22 @@ func TestARunWhoseBacklogOutgrowsItsShareGivesWay(t *testing.T) {
 	if reads != 2 {
 		t.Errorf("the sweep read the stream %d times; want 2: the lane-aware run gives way to a second pass", reads)
 	}
-	// Alone, with room for its keys and lanes and half its backlog.
-	_, err = Sweep(context.Background(), stream, configs[4:], WithMaxMemory(alone+held/2))
+	// Alone, with room for its keys and lanes and some half its backlog:
+	// 21/40 of it, between two of the batches at which its backlog is
+	// known, 1/20 of it apart, so that the pass with a free run stops it
+	// with more known than the room it would have alone.
+	tooLittle := alone + held*21/40
+	_, err = Sweep(context.Background(), stream, configs[4:], WithMaxMemory(tooLittle))
 	var ev *EventError
 	if !errors.As(err, &ev) || !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "keys, lanes and backlog") || ev.Index >= len(events)-1 {
-		t.Errorf("alone in too little memory: error %v; want ErrMemory before the last event", err)
+		t.Fatalf("alone in too little memory: error %v; want ErrMemory before the last event", err)
+	}
+	// Where it fails does not depend on the pass it is alone in: after a
+	// free run, in a second pass that knows its backlog from the first, it
+	// fails at the same event, not at the pass's first batch.
+	alone1 := ev.Index
+	_, err = Sweep(context.Background(), stream, []Config{configs[0], configs[4]}, WithMaxMemory(tooLittle))
+	if !errors.As(err, &ev) || !errors.Is(err, ErrMemory) || ev.Index != alone1 {
+		t.Errorf("alone in a second pass: error %v; want ErrMemory at event %d, as alone in the first", err, alone1)
 	}
 }
