@@ -7,6 +7,7 @@ import (
 	"iter"
 	"math"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -22,6 +23,22 @@ func manyEvents(n int) []konvoy.Event {
 	events := make([]konvoy.Event, n)
 	for i := range events {
 		events[i] = konvoy.Event{Key: fmt.Sprintf("K%d", i%7), Line: "L", Step: 1 + i/7, Duration: 1 + i%3, Arrival: i / 5}
+	}
+	return events
+}
+
+// sweepAhead is the most events Sweep's doc says it reads past the event
+// a run fails at.
+const sweepAhead = 12_288
+
+// steadyEvents returns manyEvents(n) arriving one a round over three
+// lines, a key's events on each in turn: every layout keeps up on 3
+// consumers, so that no run holds a backlog that grows with n, and a run
+// fits a pass of onePerPass alone.
+func steadyEvents(n int) []konvoy.Event {
+	events := manyEvents(n)
+	for i := range events {
+		events[i].Line, events[i].Arrival = fmt.Sprint("L", i%3), i
 	}
 	return events
 }
@@ -88,8 +105,8 @@ func TestSweepStopsAtTheStreamsError(t *testing.T) {
 	}
 }
 
-// A sweep reads at most SweepAhead events past the event a run fails at,
-// so that a caller keeping the last SweepAhead events' positions can say
+// A sweep reads at most sweepAhead events past the event a run fails at,
+// so that a caller keeping the last sweepAhead events' positions can say
 // where it is.
 func TestSweepReadsLittlePastAFailure(t *testing.T) {
 	t.Parallel()
@@ -107,8 +124,8 @@ func TestSweepReadsLittlePastAFailure(t *testing.T) {
 		for range 6 { // slow workers, so that the reader runs ahead
 			configs = append(configs, konvoy.Config{Layout: konvoy.LineConvoy, Consumers: 3, Options: []konvoy.Option{konvoy.WithPolicy(konvoy.LaneAware)}})
 		}
-		if _, err := konvoy.Sweep(context.Background(), stream, configs); !errors.Is(err, konvoy.ErrScheduleFull) || read > 100+konvoy.SweepAhead {
-			t.Fatalf("error %v after %d events; want the schedule limit at event 100 within %d events", err, read, konvoy.SweepAhead)
+		if _, err := konvoy.Sweep(context.Background(), stream, configs); !errors.Is(err, konvoy.ErrScheduleFull) || read > 100+sweepAhead {
+			t.Fatalf("error %v after %d events; want the schedule limit at event 100 within %d events", err, read, sweepAhead)
 		}
 	}
 }
@@ -137,7 +154,7 @@ const onePerPass = 1_995_000
 // Where no file can be made, or the spool's keys and lanes leave no room
 // for a pass's first run, the passes read the stream again.
 func TestSweepReplaysItsFirstPass(t *testing.T) {
-	events := manyEvents(40_000) // some 400 KB spooled: past the buffer, in a file
+	events := steadyEvents(300_000) // some 3 MB spooled: in a file
 	reads := 0
 	stream := counted(&events, &reads)
 	var configs []konvoy.Config
@@ -196,7 +213,7 @@ func TestSweepReplaysItsFirstPass(t *testing.T) {
 // stream again.
 func TestSweepPassesWithinItsMemory(t *testing.T) {
 	t.Setenv("TMPDIR", "/nonexistent/konvoy")
-	events := manyEvents(20000)
+	events := steadyEvents(20000)
 	passes := 0
 	stream := counted(&events, &passes)
 	var configs []konvoy.Config
@@ -238,8 +255,8 @@ func TestSweepStopsWhenTheContextIsDone(t *testing.T) {
 		}
 	}
 	_, err := konvoy.Sweep(ctx, stream, []konvoy.Config{{Layout: konvoy.Convoy, Consumers: 2}})
-	if !errors.Is(err, context.Canceled) || read > 10000+konvoy.SweepAhead {
-		t.Fatalf("error %v after %d events; want context.Canceled within %d events of the cancel", err, read, konvoy.SweepAhead)
+	if !errors.Is(err, context.Canceled) || read > 10000+sweepAhead {
+		t.Fatalf("error %v after %d events; want context.Canceled within %d events of the cancel", err, read, sweepAhead)
 	}
 }
 
@@ -382,5 +399,40 @@ func TestSweepBudgetsForceSeveralPasses(t *testing.T) {
 		if !tt.passes(reads) {
 			t.Errorf("budget %d, %d runs: %d passes; want %s", tt.budget, len(tt.configs), reads, tt.want)
 		}
+	}
+}
+
+// A sweep's spool leaves nothing behind, however the sweep ends: where the
+// system lets an open file be removed, it has no name from the start, so
+// that even a process killed mid-sweep leaves no file; and a sweep
+// cancelled mid-way removes it before it returns.
+func TestASweepsSpoolLeavesNothingBehind(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	events := steadyEvents(300_000) // some 3 MB spooled: in a file
+	configs := []konvoy.Config{{Layout: konvoy.Convoy, Consumers: 3}, {Layout: konvoy.LineConvoy, Consumers: 3}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var during []string
+	stream := func(yield func(konvoy.Event, error) bool) {
+		for i, e := range events {
+			if i == 250_000 {
+				during, _ = filepath.Glob(filepath.Join(tmp, "*"))
+				cancel()
+			}
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
+	_, err := konvoy.Sweep(ctx, stream, configs, konvoy.WithMaxMemory(onePerPass))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v; want context.Canceled", err)
+	}
+	if runtime.GOOS != "windows" && len(during) > 0 {
+		t.Errorf("mid-sweep the temporary directory holds %v; want nothing: a spool without a name", during)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) > 0 {
+		t.Errorf("the cancelled sweep left %v", left)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/internal/report"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
 	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
@@ -74,6 +75,7 @@ func planReport(opt planOptions, stdin io.Reader) (string, error) {
 			return "", err
 		}
 	}
+	defer runs.LimitMemory(opt.MaxMemory)()
 	a, err := report.NewPlan(&src.PlanSource, opt.PlanOptions)
 	if err != nil {
 		return "", err
@@ -155,6 +157,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 		return nil
 	})
 	c.backlog(&opt.MaxBacklog)
+	c.memory(&opt.MaxMemory)
 	c.resequencer(&opt.Resequencer)
 	c.rule(func() error { return roundTime(c, &opt.Round, reader.Resolution) })
 	if err := c.parse(args); err != nil {

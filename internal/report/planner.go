@@ -50,7 +50,8 @@ type PlanOptions struct {
 	Consumers     int                      // the selective convoy's count; 0 for free consumption's
 	Collision     float64                  // the share of a partition's load collisions may take
 	MaxPartitions int                      // the most partitions the partition search tries
-	MaxBacklog    int                      // the events all runs may hold, 0 for no limit
+	MaxBacklog    int                      // the events all runs may hold, 0 for what MaxMemory leaves room for
+	MaxMemory     int                      // the bytes the runs may take: three quarters for their state and backlogs; 0 for konvoy.DefaultMaxMemory
 	Resequencer   konvoy.ResequencerConfig // how the resequencer works
 	Assignor      konvoy.Assignor          // how static deals lanes; 0 for the default
 	SLO           *SLO                     // the latency objective, nil for none
@@ -69,7 +70,7 @@ type Plan struct {
 	budget float64 // the most rounds a run of the trace may last and keep up
 
 	backlog     int // what each run may hold (konvoy.WithMaxBacklog)
-	backlogRuns int // the runs -max-backlog is shared by
+	backlogRuns int // the runs -max-backlog, or -max-memory, is shared by
 
 	layouts []konvoy.Layout
 	plans   [][]konvoy.Plan // [layout][policy]
@@ -118,6 +119,9 @@ func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 	// is shared by the most runs made at once.
 	a.backlogRuns = max((len(a.layouts)+1)*len(o.Policies), len(a.layouts)+5)
 	a.backlog = BacklogShare(o.MaxBacklog, a.backlogRuns)
+	if o.MaxBacklog == 0 {
+		a.backlog = memoryBacklog(o.MaxMemory, a.backlogRuns)
+	}
 	if err := a.planAll(); err != nil {
 		return nil, err
 	}
@@ -219,7 +223,23 @@ func (a *Plan) located(err error) error {
 	if !errors.As(err, &ev) {
 		return err
 	}
-	return BacklogHint(fmt.Errorf("%s: %w", a.src.Name, ev), a.o.MaxBacklog, a.backlogRuns)
+	err = fmt.Errorf("%s: %w", a.src.Name, ev)
+	if a.o.MaxBacklog == 0 && errors.Is(err, konvoy.ErrBacklog) {
+		return fmt.Errorf("%w; -max-memory %d bytes leaves each of %d runs room for %d events held: raise it, or plan fewer layouts or policies",
+			err, cmp.Or(a.o.MaxMemory, konvoy.DefaultMaxMemory), a.backlogRuns, a.backlog)
+	}
+	return BacklogHint(err, a.o.MaxBacklog, a.backlogRuns)
+}
+
+// heldBytes is the most a run takes for an event its backlog holds, as a
+// konvoy.Sweep plans it (128 bytes under lane-aware dispatch).
+const heldBytes = 128
+
+// memoryBacklog returns the events each of runs runs may hold, at
+// heldBytes an event, in three quarters of maxMemory bytes (0:
+// konvoy.DefaultMaxMemory) shared equally, at least 1.
+func memoryBacklog(maxMemory, runs int) int {
+	return max(1, cmp.Or(maxMemory, konvoy.DefaultMaxMemory)/4*3/max(1, runs)/heldBytes)
 }
 
 // cost is the cost of the sensitivity table's layout i on the ordered
