@@ -20,6 +20,12 @@ var traceFlagNames = []string{"input", "key", "line", "status", "step", "duratio
 func (c *command) traceFlags(events *string) *eventlog.Reader {
 	r := &eventlog.Reader{}
 	var steps, history stringList
+	c.rule(func() error {
+		if c.given["events"] && *events == "" { // an unset shell variable, most likely
+			return c.usagef("-events is empty; want a trace FILE, or - for standard input (leave -events out for the lesson)")
+		}
+		return nil
+	})
 	input := c.String("input", "auto", "the trace's `format`: csv, jsonl, or auto (by the file's extension, else by its first byte)")
 	columns := []struct {
 		p          *string
