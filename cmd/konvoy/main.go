@@ -232,6 +232,12 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	c.Float64Var(&opt.peak, "peak", lesson.PeakRate, "the peak write `rate`, in events/s, of the capacity table")
 	reader := c.traceFlags(&opt.events)
 	c.backlog(&opt.maxBacklog)
+	c.rule(func() error { // before the resequencer's own: its flags need -events first
+		if i := slices.IndexFunc(recordFlags, c.isSet); i >= 0 && opt.events == "" && opt.format == "text" {
+			return c.usagef("-%s needs -events, or -format json or csv for the lesson", recordFlags[i])
+		}
+		return nil
+	})
 	c.resequencer(&opt.reseq)
 	c.memory(&opt.maxMemory)
 	c.plotFlags(&opt.plot, &opt.plotFormats)
@@ -243,9 +249,6 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		opt.partitions = min(slices.Max(opt.consumers), konvoy.MaxPartitions)
 	}
 	if opt.events == "" && opt.format == "text" {
-		if i := slices.IndexFunc(recordFlags, c.isSet); i >= 0 {
-			return opt, c.usagef("-%s needs -events, or -format json or csv for the lesson", recordFlags[i])
-		}
 		return opt, nil
 	}
 	var err error
