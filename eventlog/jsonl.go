@@ -19,6 +19,22 @@ type jsonState struct {
 	// the raw values of the wanted fields on the current line, nil when absent
 	key, line, status, step, dur, at, part []byte
 	hasPart                                int // 0: not known yet; 1: the trace has partitions; -1: it has none
+	wanted                                 []wanted
+}
+
+// wanted is a field a JSON Lines decoder reads: its name, and where its raw
+// value goes.
+type wanted struct {
+	name string
+	raw  *[]byte
+}
+
+// newJSONState is the state of a JSON Lines decoder of the columns cols.
+func newJSONState(cols Columns) *jsonState {
+	s := &jsonState{}
+	s.wanted = []wanted{{cols.Key, &s.key}, {cols.Line, &s.line}, {cols.Status, &s.status}, {cols.Step, &s.step},
+		{cols.Duration, &s.dur}, {cols.At, &s.at}, {cols.Partition, &s.part}}
+	return s
 }
 
 // readLine returns the next physical line without its line end, or io.EOF.
@@ -211,49 +227,34 @@ func (d *Decoder) nextObject() ([]byte, error) {
 }
 
 // findFields sets the raw values of the wanted fields of obj, a valid JSON
-// object, and nil for those it lacks; when a name is given twice, the last
-// value counts, as with encoding/json. A wanted name with dots that no
-// field has is a path (see [Columns]), which a record must have.
+// object, and nil for those it lacks. One field may serve as two, such as
+// the key as the line. A wanted name with dots that no field has is a path
+// (see [Columns]), which a record must have.
 func (d *Decoder) findFields(obj []byte) error {
 	s := d.json
-	s.key, s.line, s.status, s.step, s.dur, s.at, s.part = nil, nil, nil, nil, nil, nil, nil
+	for _, w := range s.wanted {
+		*w.raw = nil
+	}
 	fields(obj, func(name, value []byte) {
 		name, ok := memberName(name)
 		if !ok {
 			return
 		}
-		switch string(name) {
-		case d.cols.Key:
-			s.key = value
-		case d.cols.Line:
-			s.line = value
-		case d.cols.Status:
-			s.status = value
-		case d.cols.Step:
-			s.step = value
-		case d.cols.Duration:
-			s.dur = value
-		case d.cols.At:
-			s.at = value
-		case d.cols.Partition:
-			s.part = value
+		for _, w := range s.wanted {
+			if string(name) == w.name {
+				*w.raw = value
+			}
 		}
 	})
-	for _, c := range []struct {
-		name string
-		raw  *[]byte
-	}{
-		{d.cols.Key, &s.key}, {d.cols.Line, &s.line}, {d.cols.Status, &s.status}, {d.cols.Step, &s.step},
-		{d.cols.Duration, &s.dur}, {d.cols.At, &s.at}, {d.cols.Partition, &s.part},
-	} {
-		if *c.raw != nil || !strings.Contains(c.name, ".") {
+	for _, w := range s.wanted {
+		if *w.raw != nil || !strings.Contains(w.name, ".") {
 			continue
 		}
-		v, err := d.pathValue(obj, c.name)
+		v, err := d.pathValue(obj, w.name)
 		if err != nil {
 			return err
 		}
-		*c.raw = v
+		*w.raw = v
 	}
 	return nil
 }

@@ -76,6 +76,9 @@ func FormatOf(name string) (Format, bool) {
 // in lower case: "key", "line", "status", "step", "duration", "at" and
 // "partition".
 //
+// One column may serve two roles: -line key, Columns{Line: "key"}, reads
+// the key as the line, in CSV and JSON Lines alike.
+//
 // In JSON Lines, a name with dots, such as "payload.status", is a path into
 // nested objects when no field has the whole name; where a field on the
 // path holds a string that is itself a JSON object, as kcat writes a
@@ -467,7 +470,7 @@ func (d *Decoder) start() error {
 	if d.format == CSV {
 		return d.startCSV()
 	}
-	d.json = &jsonState{}
+	d.json = newJSONState(d.cols)
 	return nil
 }
 

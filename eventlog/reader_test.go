@@ -329,3 +329,26 @@ func TestFormat(t *testing.T) {
 		t.Error("ParseFormat(xml): no error")
 	}
 }
+
+// One field may serve two roles, the key as the line among them, in JSON
+// Lines as in CSV: each role reads the same value.
+func TestOneFieldServesTwoRoles(t *testing.T) {
+	want := []konvoy.Event{{Key: "A", Line: "A", Step: 1, Duration: 1}, {Key: "B", Line: "B", Step: 1, Duration: 1}}
+	for name, input := range map[string]string{
+		"t.csv":   "key,step,duration\nA,1,1\nB,1,1\n",
+		"t.jsonl": `{"key":"A","step":1,"duration":1}` + "\n" + `{"duration":1,"step":1,"key":"B"}` + "\n",
+	} {
+		got, err := readAll(t, Reader{Name: name, Columns: Columns{Line: "key"}}, input)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%s: -want +got:\n%s", name, d)
+		}
+	}
+	// Both duration and arrival from one field.
+	got, err := readAll(t, Reader{Name: "t.jsonl", Columns: Columns{At: "duration"}}, `{"key":"A","step":1,"duration":3}`+"\n")
+	if err != nil || len(got) != 1 || got[0].Arrival != 3 || got[0].Duration != 3 {
+		t.Errorf("at and duration from one field: %+v, %v; want arrival 3 and duration 3", got, err)
+	}
+}

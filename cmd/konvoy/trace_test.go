@@ -414,3 +414,18 @@ func TestMaxMemoryRunsInPasses(t *testing.T) {
 		t.Errorf("-max-memory 1MiB: status %d, stderr %q; want the first run too big at the last event", status, errOut)
 	}
 }
+
+// -line key reads the key as the line, in JSON Lines as in CSV: the two
+// forms of one trace give one report.
+func TestTheKeyAsTheLine(t *testing.T) {
+	dir := t.TempDir()
+	csvPath, jsonPath := filepath.Join(dir, "t.csv"), filepath.Join(dir, "t.jsonl")
+	os.WriteFile(csvPath, []byte("key,step,duration\nA,1,2\nB,1,1\nA,2,1\n"), 0o644)
+	os.WriteFile(jsonPath, []byte(`{"key":"A","step":1,"duration":2}`+"\n"+`{"key":"B","step":1,"duration":1}`+"\n"+`{"key":"A","step":2,"duration":1}`+"\n"), 0o644)
+	args := []string{"-line", "key", "-layouts", "convoy,line-convoy", "-format", "csv"}
+	fromCSV, errCSV, status1 := runCommand(append([]string{"-events", csvPath}, args...)...)
+	fromJSON, errJSON, status2 := runCommand(append([]string{"-events", jsonPath}, args...)...)
+	if status1 != 0 || status2 != 0 || fromCSV != fromJSON {
+		t.Errorf("csv: status %d, %q, %s\njsonl: status %d, %q, %s", status1, errCSV, fromCSV, status2, errJSON, fromJSON)
+	}
+}
