@@ -228,13 +228,16 @@ func (d *Decoder) nextObject() ([]byte, error) {
 
 // findFields sets the raw values of the wanted fields of obj, a valid JSON
 // object, and nil for those it lacks. One field may serve as two, such as
-// the key as the line. A wanted name with dots that no field has is a path
-// (see [Columns]), which a record must have.
+// the key as the line. A wanted field named twice in obj is an error, as a
+// wanted column named twice in a CSV header is; other fields may repeat. A
+// wanted name with dots that no field has is a path (see [Columns]), which
+// a record must have, once at each step.
 func (d *Decoder) findFields(obj []byte) error {
 	s := d.json
 	for _, w := range s.wanted {
 		*w.raw = nil
 	}
+	var twice []byte
 	fields(obj, func(name, value []byte) {
 		name, ok := memberName(name)
 		if !ok {
@@ -242,10 +245,16 @@ func (d *Decoder) findFields(obj []byte) error {
 		}
 		for _, w := range s.wanted {
 			if string(name) == w.name {
+				if *w.raw != nil && twice == nil {
+					twice = name
+				}
 				*w.raw = value
 			}
 		}
 	})
+	if twice != nil {
+		return d.lineErr(fmt.Sprintf("want each field once; the record names %q twice", twice))
+	}
 	for _, w := range s.wanted {
 		if *w.raw != nil || !strings.Contains(w.name, ".") {
 			continue
@@ -295,17 +304,22 @@ func (d *Decoder) pathValue(obj []byte, path string) ([]byte, error) {
 			return nil, d.fieldErr(path, display(cur), fmt.Sprintf("want an object at %q; it is %s", at, kind(cur)))
 		}
 		var found []byte
+		n := 0
 		fields(cur, func(name, value []byte) {
-			if n, ok := memberName(name); ok && string(n) == part {
+			if m, ok := memberName(name); ok && string(m) == part {
 				found = value
+				n++
 			}
 		})
-		if found == nil {
-			where := "the record"
-			if i > 0 {
-				where = strconv.Quote(at)
-			}
+		where := "the record"
+		if i > 0 {
+			where = strconv.Quote(at)
+		}
+		switch {
+		case found == nil:
 			return nil, d.lineErr(fmt.Sprintf("want a field at the path %q; %s has no %q", path, where, part))
+		case n > 1:
+			return nil, d.lineErr(fmt.Sprintf("want each field once; at the path %q, %s names %q twice", path, where, part))
 		}
 		cur = found
 	}

@@ -157,6 +157,11 @@ func TestBadInput(t *testing.T) {
 		{"json unknown status", "t.jsonl", `{"key":"A","status":"Accepted","duration":1}`, shipping, `t.jsonl:1: field "status": value "Accepted": want an ordered status (-steps: accepted,transfer,out-for-delivery,delivered) or a history status (-history: scanned,weighed)`},
 		{"json string step", "t.jsonl", `{"key":"A","step":"1","duration":1}`, shipping, `t.jsonl:1: field "step": value "1": want a whole number ≥ 0 (0 for a history-only record), as a JSON number, not a string`},
 		{"units without unit", "t.csv", "key,step,duration\nA,1,150\n", Reader{Resolution: time.Millisecond}, `t.csv:2: field "duration": value "150": want a duration ≥ 0 with a unit, like "150ms" or "2.5s", in whole rounds of 1ms`},
+		{"json field twice", "t.jsonl", `{"key":"A","step":1,"duration":1}` + "\n" + `{"key":"A","step":1,"duration":1,"key":"B"}`, shipping, `t.jsonl:2: want each field once; the record names "key" twice`},
+		{"json field twice, escaped", "t.jsonl", `{"duration":1,"step":1,"key":"A","d\u0075ration":2}`, shipping, `t.jsonl:1: want each field once; the record names "duration" twice`},
+		{"json path field twice", "t.jsonl", `{"key":"A","duration":1,"value":{"step":1,"step":2}}`, Reader{Columns: Columns{Step: "value.step"}}, `t.jsonl:1: want each field once; at the path "value.step", "value" names "step" twice`},
+		{"json path object twice", "t.jsonl", `{"value":{"step":1},"key":"A","duration":1,"value":{"step":2}}`, Reader{Columns: Columns{Step: "value.step"}}, `t.jsonl:1: want each field once; at the path "value.step", the record names "value" twice`},
+		{"json path in text twice", "t.jsonl", `{"key":"A","duration":1,"value":"{\"step\":1,\"step\":2}"}`, Reader{Columns: Columns{Step: "value.step"}}, `t.jsonl:1: want each field once; at the path "value.step", "value" names "step" twice`},
 		{"negative units", "t.jsonl", `{"key":"A","step":1,"duration":"-1s"}`, Reader{Resolution: time.Millisecond}, `t.jsonl:1: field "duration": value "-1s": want a duration ≥ 0, in whole rounds of 1ms`},
 		{"long value shortened", "t.csv", "key,step,duration\nA,1," + strings.Repeat("9", 100) + "x\n", shipping, `t.csv:2: field "duration": value "` + strings.Repeat("9", 80) + `…": want a whole number of rounds ≥ 0`},
 		{"stdin", "-", "key,step,duration\nA,1,x\n", shipping, `<stdin>:2: field "duration": value "x": want a whole number of rounds ≥ 0`},
@@ -350,5 +355,13 @@ func TestOneFieldServesTwoRoles(t *testing.T) {
 	got, err := readAll(t, Reader{Name: "t.jsonl", Columns: Columns{At: "duration"}}, `{"key":"A","step":1,"duration":3}`+"\n")
 	if err != nil || len(got) != 1 || got[0].Arrival != 3 || got[0].Duration != 3 {
 		t.Errorf("at and duration from one field: %+v, %v; want arrival 3 and duration 3", got, err)
+	}
+}
+
+// Fields a decoder does not read may repeat, as extra CSV columns may.
+func TestUnreadFieldsMayRepeat(t *testing.T) {
+	got, err := readAll(t, Reader{Name: "t.jsonl"}, `{"note":1,"key":"A","note":2,"step":1,"duration":1,"meta":{"x":1,"x":2}}`+"\n")
+	if err != nil || len(got) != 1 || got[0].Key != "A" {
+		t.Errorf("got %+v, %v; want the event of key A", got, err)
 	}
 }
