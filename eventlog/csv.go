@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,6 +57,11 @@ func (d *Decoder) startCSV() error {
 				return d.lineErr(fmt.Sprintf("want each column once; the header names %q twice, as columns %d and %d", c.name, *c.idx+1, i+1))
 			}
 			*c.idx = i
+		}
+	}
+	for _, n := range d.named {
+		if !slices.Contains(s.header, n.name) {
+			return d.lineErr(fmt.Sprintf("want a column %q, as %s names it, in the header; it has %s", n.name, n.flag, columnList(s.header)))
 		}
 	}
 	missing := func(name, what string) error {

@@ -34,7 +34,8 @@
 //     written like durations; it is 0 when absent.
 //
 // Other columns and fields are ignored. [Columns] names other columns for any
-// of these.
+// of these; a column named there must be in the trace, even where the
+// default is optional.
 //
 // # Bad input
 //

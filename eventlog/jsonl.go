@@ -22,18 +22,24 @@ type jsonState struct {
 	wanted                                 []wanted
 }
 
-// wanted is a field a JSON Lines decoder reads: its name, and where its raw
-// value goes.
+// wanted is a field a JSON Lines decoder reads: its name, where its raw
+// value goes, and, when the field was named explicitly and every record
+// must have it, the flag that names it.
 type wanted struct {
 	name string
 	raw  *[]byte
+	flag string
 }
 
-// newJSONState is the state of a JSON Lines decoder of the columns cols.
-func newJSONState(cols Columns) *jsonState {
+// newJSONState is the state of a JSON Lines decoder of the columns cols,
+// of which named must be in every record.
+func newJSONState(cols Columns, named []namedColumn) *jsonState {
 	s := &jsonState{}
-	s.wanted = []wanted{{cols.Key, &s.key}, {cols.Line, &s.line}, {cols.Status, &s.status}, {cols.Step, &s.step},
-		{cols.Duration, &s.dur}, {cols.At, &s.at}, {cols.Partition, &s.part}}
+	s.wanted = []wanted{{cols.Key, &s.key, ""}, {cols.Line, &s.line, ""}, {cols.Status, &s.status, ""}, {cols.Step, &s.step, ""},
+		{cols.Duration, &s.dur, ""}, {cols.At, &s.at, ""}, {cols.Partition, &s.part, ""}}
+	for _, n := range named {
+		s.wanted[n.field].flag = n.flag // in Columns' order
+	}
 	return s
 }
 
@@ -254,6 +260,11 @@ func (d *Decoder) findFields(obj []byte) error {
 	})
 	if twice != nil {
 		return d.lineErr(fmt.Sprintf("want each field once; the record names %q twice", twice))
+	}
+	for _, w := range s.wanted {
+		if w.flag != "" && *w.raw == nil && !strings.Contains(w.name, ".") {
+			return d.lineErr(fmt.Sprintf("want a field %q, as %s names it", w.name, w.flag))
+		}
 	}
 	for _, w := range s.wanted {
 		if *w.raw != nil || !strings.Contains(w.name, ".") {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/synth"
 )
 
 // shipping reads statuses with the issue's example lists.
@@ -162,6 +163,10 @@ func TestBadInput(t *testing.T) {
 		{"json path field twice", "t.jsonl", `{"key":"A","duration":1,"value":{"step":1,"step":2}}`, Reader{Columns: Columns{Step: "value.step"}}, `t.jsonl:1: want each field once; at the path "value.step", "value" names "step" twice`},
 		{"json path object twice", "t.jsonl", `{"value":{"step":1},"key":"A","duration":1,"value":{"step":2}}`, Reader{Columns: Columns{Step: "value.step"}}, `t.jsonl:1: want each field once; at the path "value.step", the record names "value" twice`},
 		{"json path in text twice", "t.jsonl", `{"key":"A","duration":1,"value":"{\"step\":1,\"step\":2}"}`, Reader{Columns: Columns{Step: "value.step"}}, `t.jsonl:1: want each field once; at the path "value.step", "value" names "step" twice`},
+		{"named column missing", "t.csv", "key,step,duration\nA,1,1\n", Reader{Columns: Columns{At: "arrival"}}, `t.csv:1: want a column "arrival", as -at names it, in the header; it has "key", "step", "duration"`},
+		{"named default missing", "t.csv", "key,step,duration\nA,1,1\n", Reader{Columns: Columns{Line: "line"}}, `t.csv:1: want a column "line", as -line names it, in the header; it has "key", "step", "duration"`},
+		{"named field missing", "t.jsonl", `{"key":"A","step":1,"duration":1,"p":0}` + "\n" + `{"key":"A","step":1,"duration":1}`, Reader{Columns: Columns{Partition: "p"}}, `t.jsonl:2: want a field "p", as -partition names it`},
+		{"named status with a step", "t.jsonl", `{"key":"A","step":1,"duration":1}`, Reader{Columns: Columns{Status: "state"}}, `t.jsonl:1: want a field "state", as -status names it`},
 		{"negative units", "t.jsonl", `{"key":"A","step":1,"duration":"-1s"}`, Reader{Resolution: time.Millisecond}, `t.jsonl:1: field "duration": value "-1s": want a duration ≥ 0, in whole rounds of 1ms`},
 		{"long value shortened", "t.csv", "key,step,duration\nA,1," + strings.Repeat("9", 100) + "x\n", shipping, `t.csv:2: field "duration": value "` + strings.Repeat("9", 80) + `…": want a whole number of rounds ≥ 0`},
 		{"stdin", "-", "key,step,duration\nA,1,x\n", shipping, `<stdin>:2: field "duration": value "x": want a whole number of rounds ≥ 0`},
@@ -363,5 +368,17 @@ func TestUnreadFieldsMayRepeat(t *testing.T) {
 	got, err := readAll(t, Reader{Name: "t.jsonl"}, `{"note":1,"key":"A","note":2,"step":1,"duration":1,"meta":{"x":1,"x":2}}`+"\n")
 	if err != nil || len(got) != 1 || got[0].Key != "A" {
 		t.Errorf("got %+v, %v; want the event of key A", got, err)
+	}
+}
+
+// A duration column named for a trace whose durations are drawn is not
+// read, so the trace may lack it.
+func TestNamedDurationUnderAModel(t *testing.T) {
+	one := synth.Fixed(1)
+	for name, input := range map[string]string{"t.csv": "key,step\nA,1\n", "t.jsonl": `{"key":"A","step":1}` + "\n"} {
+		got, err := readAll(t, Reader{Name: name, Columns: Columns{Duration: "took"}, Durations: &one}, input)
+		if err != nil || len(got) != 1 || got[0].Duration != 1 {
+			t.Errorf("%s: %+v, %v; want one event of duration 1", name, got, err)
+		}
 	}
 }

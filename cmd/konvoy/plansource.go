@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -58,7 +59,7 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool) (*planSource
 	trace := eventlog.NewTrace(path, r)
 	err = trace.Scan(planHeldBytes, func(e konvoy.Event, line int) error {
 		if needsLine && e.Line == "" {
-			return &eventlog.Error{File: src.Name, Line: line, Field: r.Columns.Line, Value: e.Line,
+			return &eventlog.Error{File: src.Name, Line: line, Field: cmp.Or(r.Columns.Line, "line"), Value: e.Line,
 				Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
 		}
 		if err := sim.Add(e); err != nil {

@@ -429,3 +429,40 @@ func TestTheKeyAsTheLine(t *testing.T) {
 		t.Errorf("csv: status %d, %q, %s\njsonl: status %d, %q, %s", status1, errCSV, fromCSV, status2, errJSON, fromJSON)
 	}
 }
+
+// A column named by a flag must be in the trace, even one whose default is
+// optional (-line, -at, -partition): a trace without it is an error naming
+// the flag and the column, in CSV and JSON Lines alike, never a run
+// without it. The defaults stay optional.
+func TestNamedColumnsMustBeThere(t *testing.T) {
+	dir := t.TempDir()
+	csvPath, jsonPath := filepath.Join(dir, "t.csv"), filepath.Join(dir, "t.jsonl")
+	os.WriteFile(csvPath, []byte("key,status,step,duration\nA,accepted,1,2\nB,accepted,1,1\n"), 0o644)
+	os.WriteFile(jsonPath, []byte(`{"key":"A","status":"accepted","step":1,"duration":2}`+"\n"+`{"key":"B","status":"accepted","step":1,"duration":1}`+"\n"), 0o644)
+	for _, path := range []string{csvPath, jsonPath} {
+		if _, errOut, status := runCommand("-events", path, "-layouts", "free,convoy"); status != 0 {
+			t.Errorf("%s with the default columns: status %d, %q; want 0", path, status, errOut)
+		}
+		for _, flag := range []string{"key", "line", "status", "step", "duration", "at", "partition"} {
+			want := path + `:1: want a field "nosuch", as -` + flag + " names it\n"
+			if path == csvPath {
+				want = path + `:1: want a column "nosuch", as -` + flag + ` names it, in the header; it has "key", "status", "step", "duration"` + "\n"
+			}
+			out, errOut, status := runCommand("-events", path, "-layouts", "free,convoy", "-steps", "accepted", "-"+flag, "nosuch")
+			if status != 1 || out != "" || errOut != want {
+				t.Errorf("-%s nosuch on %s: status %d, stdout %q, stderr\n%q\nwant 1, nothing, and\n%q", flag, path, status, out, errOut, want)
+			}
+		}
+	}
+	// A JSON Lines record is checked on its own: the second lacks the line.
+	os.WriteFile(jsonPath, []byte(`{"key":"A","step":1,"duration":2,"route":"r"}`+"\n"+`{"key":"B","step":1,"duration":1}`+"\n"), 0o644)
+	_, errOut, status := runCommand("-events", jsonPath, "-layouts", "free", "-line", "route")
+	if want := jsonPath + `:2: want a field "route", as -line names it` + "\n"; status != 1 || errOut != want {
+		t.Errorf("a record without the line: status %d, stderr %q; want 1 and %q", status, errOut, want)
+	}
+	// The issue's case: -at arrival on a trace without it ran a batch; plan too.
+	_, errOut, status = runCommand("plan", "-events", csvPath, "-layouts", "free", "-at", "arrival")
+	if want := `want a column "arrival", as -at names it`; status != 1 || !strings.Contains(errOut, want) {
+		t.Errorf("plan -at arrival: status %d, stderr %q; want 1 and %q", status, errOut, want)
+	}
+}
