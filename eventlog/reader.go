@@ -498,7 +498,12 @@ func (d *Decoder) start() error {
 		}
 	}
 	if d.format == CSV {
-		return d.startCSV()
+		looksJSON := d.opt.Format == Auto && d.sniff() == JSONL // a .csv file of JSON Lines
+		err := d.startCSV()
+		if e, ok := err.(*Error); ok && looksJSON {
+			e.Want += "; the input looks like JSON Lines, which -input jsonl reads"
+		}
+		return err
 	}
 	d.json = newJSONState(d.cols, d.named)
 	return nil
