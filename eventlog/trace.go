@@ -1,6 +1,7 @@
 package eventlog
 
 import (
+	"io"
 	"iter"
 	"os"
 	"reflect"
@@ -15,7 +16,7 @@ import (
 // from memory, or from the file read afresh each time when they did not
 // fit, in memory that grows with the trace's keys, not its events.
 type Trace struct {
-	path    string
+	openRaw func() (io.ReadCloser, error) // the trace from its start, as stored
 	reader  Reader
 	held    [][]konvoy.Event // the events, in chunks, when holding
 	holding bool
@@ -33,7 +34,16 @@ var eventBytes = int(reflect.TypeFor[konvoy.Event]().Size())
 // not, with the options of r, whose Name names the trace in errors: a copy
 // of standard input can keep the name "-". It reads nothing yet.
 func NewTrace(path string, r Reader) *Trace {
-	return &Trace{path: path, reader: r}
+	return NewTraceOf(func() (io.ReadCloser, error) { return os.Open(path) }, r)
+}
+
+// NewTraceOf returns the trace that open opens, from its start, each time
+// it is read, gzipped or not, with the options of r, whose Name names the
+// trace in errors: standard input, say, copied as it is first read, so
+// that a bad record stops the reading at once. The trace is read as
+// [NewTrace]'s file is, open's errors as the file's. It reads nothing yet.
+func NewTraceOf(open func() (io.ReadCloser, error), r Reader) *Trace {
+	return &Trace{openRaw: open, reader: r}
 }
 
 // Scan reads the whole trace from its file, calling f, unless nil, with
@@ -101,9 +111,9 @@ func (t *Trace) Events() iter.Seq2[konvoy.Event, error] {
 	}
 }
 
-// open opens the file afresh and returns its decoder and what closes it.
+// open opens the trace afresh and returns its decoder and what closes it.
 func (t *Trace) open() (*Decoder, func(), error) {
-	f, err := os.Open(t.path)
+	f, err := t.openRaw()
 	if err != nil {
 		return nil, nil, err
 	}

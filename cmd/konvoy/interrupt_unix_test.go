@@ -57,7 +57,7 @@ func TestInterruptRemovesTemporaryFiles(t *testing.T) {
 		t.Run(c.sig.String(), func(t *testing.T) {
 			tmp := t.TempDir()
 			cmd, stdin, stdout, stderr := startCommand(t, tmp, "plan", "-events", "-")
-			if _, err := io.WriteString(stdin, "key,step,duration\nA,1,1\n"); err != nil {
+			if _, err := io.WriteString(stdin, "key,line,step,duration\nA,H1,1,1\n"); err != nil {
 				t.Fatal(err)
 			}
 			copies := func() []string { m, _ := filepath.Glob(filepath.Join(tmp, "konvoy-plan-*")); return m }

@@ -46,8 +46,10 @@
 // heaviest partition. Every answer states what it assumes; -format json
 // prints them all as one object. The planner reads a trace many times: it
 // holds a trace of up to 2,000,000 events in memory and reads a longer one
-// again for each pass, and first copies standard input to a temporary file,
-// removed when it is done.
+// again for each pass. Standard input is read as it arrives, so that a bad
+// line stops any command at once: with more than one run, or for the
+// planner, it is copied to a temporary file as it is read, which is
+// removed however the command ends.
 //
 // Usage:
 //

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/internal/report"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
 	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
@@ -23,7 +23,7 @@ var planHeldBytes = 64 << 20
 // over many times, and what its first reading counted.
 type planSource struct {
 	report.PlanSource
-	temp string // a copy of standard input, which close removes
+	stdin *runs.Reread // standard input, and its copy, which close removes
 }
 
 // lessonSource is the lesson's twenty events.
@@ -38,25 +38,26 @@ func lessonSource() *planSource {
 }
 
 // readSource reads the trace r names once, before any answer is worked out,
-// copying standard input ("-") to a temporary file first, and returns its
-// first problem as FILE:LINE and what was wrong: a bad record, an event
-// konvoy cannot simulate, or an event without a line when a layout needs
-// one. It counts what the report tells of the trace on the way.
+// and returns its first problem as FILE:LINE and what was wrong: a bad
+// record, an event konvoy cannot simulate, or an event without a line when
+// a layout needs one. Standard input ("-") is read as it arrives, and
+// copied to a temporary file as it is read, for the planner's later
+// passes when its events are too many to hold. It counts what the report
+// tells of the trace on the way.
 func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool) (*planSource, error) {
 	src := &planSource{PlanSource: report.PlanSource{Name: r.Name, Unit: r.Resolution}}
-	path := r.Name
-	if path == "-" {
-		var err error
-		if path, err = copyStdin(stdin, "konvoy plan"); err != nil {
-			return nil, err
-		}
-		src.Name, src.temp = "<stdin>", path
+	trace := eventlog.NewTrace(r.Name, r)
+	if r.Name == "-" {
+		src.Name, src.stdin = "<stdin>", rereadStdin(stdin, true, "konvoy plan")
+		trace = eventlog.NewTraceOf(func() (io.ReadCloser, error) {
+			in, err := src.stdin.Open()
+			return io.NopCloser(in), err
+		}, r)
 	}
 	sim, err := konvoy.NewSimulator(konvoy.Free, 1)
 	if err != nil {
 		return nil, err
 	}
-	trace := eventlog.NewTrace(path, r)
 	err = trace.Scan(planHeldBytes, func(e konvoy.Event, line int) error {
 		if needsLine && e.Line == "" {
 			return &eventlog.Error{File: src.Name, Line: line, Field: cmp.Or(r.Columns.Line, "line"), Value: e.Line,
@@ -84,30 +85,10 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool) (*planSource
 	return src, nil
 }
 
-// copyStdin copies standard input to a temporary file, which an interrupt
-// removes, and returns its path; its errors start with cmd, the command's
-// name.
-func copyStdin(stdin io.Reader, cmd string) (string, error) {
-	f, err := createTemp("", strings.ReplaceAll(cmd, " ", "-")+"-*")
-	if err != nil {
-		return "", fmt.Errorf("%s: a copy of standard input: %w", cmd, err)
-	}
-	_, err = io.Copy(f, stdin)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		removeTemp(f.Name())
-		return "", fmt.Errorf("%s: a copy of standard input: %w", cmd, err)
-	}
-	return f.Name(), nil
-}
-
 // close removes the copy of standard input, if any.
 func (s *planSource) close() {
-	if s.temp != "" {
-		removeTemp(s.temp)
-		s.temp = ""
+	if s.stdin != nil {
+		s.stdin.Close()
 	}
 }
 
@@ -134,8 +115,10 @@ func planError(err error) error {
 func reread(events iter.Seq2[konvoy.Event, error]) iter.Seq2[konvoy.Event, error] {
 	return func(yield func(konvoy.Event, error) bool) {
 		for e, err := range events {
-			if err != nil {
-				err = fmt.Errorf("%w (the trace changed while konvoy plan read it again)", planError(err))
+			if le := (*eventlog.Error)(nil); errors.As(err, &le) {
+				err = fmt.Errorf("%w (the trace changed while konvoy plan read it again)", err)
+			} else if err != nil {
+				err = planError(err)
 			}
 			if !yield(e, err) {
 				return
