@@ -261,20 +261,24 @@ func (d *Decoder) findFields(obj []byte) error {
 	if twice != nil {
 		return d.lineErr(fmt.Sprintf("want each field once; the record names %q twice", twice))
 	}
-	for _, w := range s.wanted {
-		if w.flag != "" && *w.raw == nil && !strings.Contains(w.name, ".") {
+	return d.findAbsent(obj)
+}
+
+// findAbsent looks for the wanted fields obj lacks: a name with dots as a
+// path into obj, and a name given in Columns is an error.
+func (d *Decoder) findAbsent(obj []byte) error {
+	for _, w := range d.json.wanted {
+		switch {
+		case *w.raw != nil:
+		case strings.Contains(w.name, "."):
+			v, err := d.pathValue(obj, w.name)
+			if err != nil {
+				return err
+			}
+			*w.raw = v
+		case w.flag != "":
 			return d.lineErr(fmt.Sprintf("want a field %q, as %s names it", w.name, w.flag))
 		}
-	}
-	for _, w := range s.wanted {
-		if *w.raw != nil || !strings.Contains(w.name, ".") {
-			continue
-		}
-		v, err := d.pathValue(obj, w.name)
-		if err != nil {
-			return err
-		}
-		*w.raw = v
 	}
 	return nil
 }
