@@ -124,3 +124,25 @@ func TestPlanReadsStandardInputAgain(t *testing.T) {
 		}
 	}
 }
+
+// Without a temporary directory konvoy plan still plans for standard input
+// whose events it holds; one too large to hold, which it must read again,
+// is an error that says why, not a plan of part of it.
+func TestPlanStandardInputWithoutATemporaryDirectory(t *testing.T) {
+	data, err := os.ReadFile("testdata/arrivals.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "nonexistent"))
+	args := []string{"plan", "-layouts", "free,convoy", "-max-partitions", "8", "-events", "-"}
+	if _, errOut, status := runWithInput(string(data), args...); status != 0 {
+		t.Errorf("held: status %d, stderr %q; want 0", status, errOut)
+	}
+	defer func(h int) { planHeldBytes = h }(planHeldBytes)
+	planHeldBytes = 0
+	out, errOut, status := runWithInput(string(data), args...)
+	want := "konvoy plan: standard input cannot be read twice, and no copy of it could be made: open "
+	if status != 1 || out != "" || !strings.HasPrefix(errOut, want) {
+		t.Errorf("not held: status %d, stdout %q, stderr %q; want 1, nothing, and %q", status, out, errOut, want)
+	}
+}
