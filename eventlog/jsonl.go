@@ -29,14 +29,18 @@ type wanted struct {
 	name string
 	raw  *[]byte
 	flag string
+	path bool // name has dots: a path when no field has the whole name
 }
 
 // newJSONState is the state of a JSON Lines decoder of the columns cols,
 // of which named must be in every record.
 func newJSONState(cols Columns, named []namedColumn) *jsonState {
 	s := &jsonState{}
-	s.wanted = []wanted{{cols.Key, &s.key, ""}, {cols.Line, &s.line, ""}, {cols.Status, &s.status, ""}, {cols.Step, &s.step, ""},
-		{cols.Duration, &s.dur, ""}, {cols.At, &s.at, ""}, {cols.Partition, &s.part, ""}}
+	for _, w := range []wanted{{name: cols.Key, raw: &s.key}, {name: cols.Line, raw: &s.line}, {name: cols.Status, raw: &s.status},
+		{name: cols.Step, raw: &s.step}, {name: cols.Duration, raw: &s.dur}, {name: cols.At, raw: &s.at}, {name: cols.Partition, raw: &s.part}} {
+		w.path = strings.Contains(w.name, ".")
+		s.wanted = append(s.wanted, w)
+	}
 	for _, n := range named {
 		s.wanted[n.field].flag = n.flag // in Columns' order
 	}
@@ -270,7 +274,7 @@ func (d *Decoder) findAbsent(obj []byte) error {
 	for _, w := range d.json.wanted {
 		switch {
 		case *w.raw != nil:
-		case strings.Contains(w.name, "."):
+		case w.path:
 			v, err := d.pathValue(obj, w.name)
 			if err != nil {
 				return err
