@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -41,6 +42,29 @@ func (d *Decoder) startCSV() error {
 	for i, name := range rec {
 		s.header[i] = strings.TrimSpace(name)
 	}
+	if err := d.findColumns(); err != nil {
+		return err
+	}
+	missing := func(name, what string) error {
+		return d.lineErr(fmt.Sprintf("want a column %q (%s) in the header; it has %s", name, what, columnList(s.header)))
+	}
+	switch {
+	case s.key < 0:
+		return missing(d.cols.Key, "the key of each event")
+	case s.dur < 0 && d.draw == nil:
+		return missing(d.cols.Duration, "the duration of each event")
+	case s.at < 0 && d.opt.AtFormat.timestamp():
+		return missing(d.cols.At, "the arrival of each event, as "+d.opt.AtFormat.String())
+	case s.step < 0 && s.status < 0:
+		return d.lineErr(fmt.Sprintf("want a column %q or %q in the header; it has %s", d.cols.Step, d.cols.Status, columnList(s.header)))
+	}
+	return nil
+}
+
+// findColumns finds the wanted columns in the header: each there once at
+// most, and those Columns names there.
+func (d *Decoder) findColumns() error {
+	s := d.csv
 	for _, c := range []struct {
 		name string
 		idx  *int
@@ -58,18 +82,10 @@ func (d *Decoder) startCSV() error {
 			*c.idx = i
 		}
 	}
-	missing := func(name, what string) error {
-		return d.lineErr(fmt.Sprintf("want a column %q (%s) in the header; it has %s", name, what, columnList(s.header)))
-	}
-	switch {
-	case s.key < 0:
-		return missing(d.cols.Key, "the key of each event")
-	case s.dur < 0 && d.draw == nil:
-		return missing(d.cols.Duration, "the duration of each event")
-	case s.at < 0 && d.opt.AtFormat.timestamp():
-		return missing(d.cols.At, "the arrival of each event, as "+d.opt.AtFormat.String())
-	case s.step < 0 && s.status < 0:
-		return d.lineErr(fmt.Sprintf("want a column %q or %q in the header; it has %s", d.cols.Step, d.cols.Status, columnList(s.header)))
+	for _, n := range d.named {
+		if !slices.Contains(s.header, n.name) {
+			return d.lineErr(fmt.Sprintf("want a column %q, as %s names it, in the header; it has %s", n.name, n.flag, columnList(s.header)))
+		}
 	}
 	return nil
 }

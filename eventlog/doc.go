@@ -34,13 +34,17 @@
 //     written like durations; it is 0 when absent.
 //
 // Other columns and fields are ignored. [Columns] names other columns for any
-// of these.
+// of these; a column named there must be in the trace, even where the
+// default is optional.
 //
 // # Bad input
 //
 // Every problem with the input is an [*Error] naming the file, the line, and
 // for a bad value the field, the value and what was expected; in CSV its
-// Column numbers the field at fault. A decoder never panics on bad input
+// Column numbers the field at fault. A column the decoder reads named twice
+// in a CSV header, or a field it reads named twice in a JSON Lines record
+// (or on the way along a path, see [Columns]), is an error: which value
+// counts would be a guess. A decoder never panics on bad input
 // and never guesses. In a CSV trace the line is the
 // physical line where the record starts (a quoted field may span lines).
 //

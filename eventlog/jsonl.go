@@ -19,6 +19,32 @@ type jsonState struct {
 	// the raw values of the wanted fields on the current line, nil when absent
 	key, line, status, step, dur, at, part []byte
 	hasPart                                int // 0: not known yet; 1: the trace has partitions; -1: it has none
+	wanted                                 []wanted
+}
+
+// wanted is a field a JSON Lines decoder reads: its name, where its raw
+// value goes, and, when the field was named explicitly and every record
+// must have it, the flag that names it.
+type wanted struct {
+	name string
+	raw  *[]byte
+	flag string
+	path bool // name has dots: a path when no field has the whole name
+}
+
+// newJSONState is the state of a JSON Lines decoder of the columns cols,
+// of which named must be in every record.
+func newJSONState(cols Columns, named []namedColumn) *jsonState {
+	s := &jsonState{}
+	for _, w := range []wanted{{name: cols.Key, raw: &s.key}, {name: cols.Line, raw: &s.line}, {name: cols.Status, raw: &s.status},
+		{name: cols.Step, raw: &s.step}, {name: cols.Duration, raw: &s.dur}, {name: cols.At, raw: &s.at}, {name: cols.Partition, raw: &s.part}} {
+		w.path = strings.Contains(w.name, ".")
+		s.wanted = append(s.wanted, w)
+	}
+	for _, n := range named {
+		s.wanted[n.field].flag = n.flag // in Columns' order
+	}
+	return s
 }
 
 // readLine returns the next physical line without its line end, or io.EOF.
@@ -211,49 +237,52 @@ func (d *Decoder) nextObject() ([]byte, error) {
 }
 
 // findFields sets the raw values of the wanted fields of obj, a valid JSON
-// object, and nil for those it lacks; when a name is given twice, the last
-// value counts, as with encoding/json. A wanted name with dots that no
-// field has is a path (see [Columns]), which a record must have.
+// object, and nil for those it lacks. One field may serve as two, such as
+// the key as the line. A wanted field named twice in obj is an error, as a
+// wanted column named twice in a CSV header is; other fields may repeat. A
+// wanted name with dots that no field has is a path (see [Columns]), which
+// a record must have, once at each step.
 func (d *Decoder) findFields(obj []byte) error {
 	s := d.json
-	s.key, s.line, s.status, s.step, s.dur, s.at, s.part = nil, nil, nil, nil, nil, nil, nil
+	for _, w := range s.wanted {
+		*w.raw = nil
+	}
+	var twice []byte
 	fields(obj, func(name, value []byte) {
 		name, ok := memberName(name)
 		if !ok {
 			return
 		}
-		switch string(name) {
-		case d.cols.Key:
-			s.key = value
-		case d.cols.Line:
-			s.line = value
-		case d.cols.Status:
-			s.status = value
-		case d.cols.Step:
-			s.step = value
-		case d.cols.Duration:
-			s.dur = value
-		case d.cols.At:
-			s.at = value
-		case d.cols.Partition:
-			s.part = value
+		for _, w := range s.wanted {
+			if string(name) == w.name {
+				if *w.raw != nil && twice == nil {
+					twice = name
+				}
+				*w.raw = value
+			}
 		}
 	})
-	for _, c := range []struct {
-		name string
-		raw  *[]byte
-	}{
-		{d.cols.Key, &s.key}, {d.cols.Line, &s.line}, {d.cols.Status, &s.status}, {d.cols.Step, &s.step},
-		{d.cols.Duration, &s.dur}, {d.cols.At, &s.at}, {d.cols.Partition, &s.part},
-	} {
-		if *c.raw != nil || !strings.Contains(c.name, ".") {
-			continue
+	if twice != nil {
+		return d.lineErr(fmt.Sprintf("want each field once; the record names %q twice", twice))
+	}
+	return d.findAbsent(obj)
+}
+
+// findAbsent looks for the wanted fields obj lacks: a name with dots as a
+// path into obj, and a name given in Columns is an error.
+func (d *Decoder) findAbsent(obj []byte) error {
+	for _, w := range d.json.wanted {
+		switch {
+		case *w.raw != nil:
+		case w.path:
+			v, err := d.pathValue(obj, w.name)
+			if err != nil {
+				return err
+			}
+			*w.raw = v
+		case w.flag != "":
+			return d.lineErr(fmt.Sprintf("want a field %q, as %s names it", w.name, w.flag))
 		}
-		v, err := d.pathValue(obj, c.name)
-		if err != nil {
-			return err
-		}
-		*c.raw = v
 	}
 	return nil
 }
@@ -294,17 +323,22 @@ func (d *Decoder) pathValue(obj []byte, path string) ([]byte, error) {
 			return nil, d.fieldErr(path, display(cur), fmt.Sprintf("want an object at %q; it is %s", at, kind(cur)))
 		}
 		var found []byte
+		n := 0
 		fields(cur, func(name, value []byte) {
-			if n, ok := memberName(name); ok && string(n) == part {
+			if m, ok := memberName(name); ok && string(m) == part {
 				found = value
+				n++
 			}
 		})
-		if found == nil {
-			where := "the record"
-			if i > 0 {
-				where = strconv.Quote(at)
-			}
+		where := "the record"
+		if i > 0 {
+			where = strconv.Quote(at)
+		}
+		switch {
+		case found == nil:
 			return nil, d.lineErr(fmt.Sprintf("want a field at the path %q; %s has no %q", path, where, part))
+		case n > 1:
+			return nil, d.lineErr(fmt.Sprintf("want each field once; at the path %q, %s names %q twice", path, where, part))
 		}
 		cur = found
 	}

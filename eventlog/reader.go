@@ -76,6 +76,15 @@ func FormatOf(name string) (Format, bool) {
 // in lower case: "key", "line", "status", "step", "duration", "at" and
 // "partition".
 //
+// A name given must be in the trace: a CSV header without it, or a JSON
+// Lines record without it, is an [*Error] naming it and the flag of konvoy's
+// command that sets it (-at for At), even where the default column is
+// optional, as line, at and partition are; only Duration, which is not read
+// when [Reader.Durations] is set, may then be absent.
+//
+// One column may serve two roles: -line key, Columns{Line: "key"}, reads
+// the key as the line, in CSV and JSON Lines alike.
+//
 // In JSON Lines, a name with dots, such as "payload.status", is a path into
 // nested objects when no field has the whole name; where a field on the
 // path holds a string that is itself a JSON object, as kcat writes a
@@ -84,6 +93,28 @@ func FormatOf(name string) (Format, bool) {
 // naming the path.
 type Columns struct {
 	Key, Line, Status, Step, Duration, At, Partition string
+}
+
+// namedColumn is a column named in Columns: its name, the flag of
+// konvoy's command that names it, and the field, counted from 0 in the
+// order of Columns' fields.
+type namedColumn struct {
+	name, flag string
+	field      int
+}
+
+// named returns the columns c names explicitly, that a trace must have: all
+// but those left empty, and the duration when durations are drawn (read
+// is false), which is not read. Each is paired with its flag.
+func (c Columns) named(readDuration bool) []namedColumn {
+	var out []namedColumn
+	for i, name := range []string{c.Key, c.Line, c.Status, c.Step, c.Duration, c.At, c.Partition} {
+		flag := []string{"key", "line", "status", "step", "duration", "at", "partition"}[i]
+		if name != "" && (flag != "duration" || readDuration) {
+			out = append(out, namedColumn{name, "-" + flag, i})
+		}
+	}
+	return out
 }
 
 // withDefaults returns c with every empty name replaced by its default.
@@ -276,8 +307,9 @@ type Decoder struct {
 	lastLine string
 	offset   int64 // the bytes read before the current record, BOM included
 
-	csv  *csvState
-	json *jsonState
+	csv   *csvState
+	json  *jsonState
+	named []namedColumn // the columns the trace must have, as named
 
 	draw     func() int // Durations' draws, or nil
 	seq      int64      // records read
@@ -321,6 +353,7 @@ func NewDecoder(src io.Reader, r Reader) (*Decoder, error) {
 		opt:      r,
 		name:     r.displayName(),
 		cols:     r.Columns.withDefaults(),
+		named:    r.Columns.named(draw == nil),
 		statuses: statuses,
 		br:       bufio.NewReaderSize(&stickyReader{r: src}, bufferSize),
 		format:   r.Format,
@@ -465,9 +498,14 @@ func (d *Decoder) start() error {
 		}
 	}
 	if d.format == CSV {
-		return d.startCSV()
+		looksJSON := d.opt.Format == Auto && d.sniff() == JSONL // a .csv file of JSON Lines
+		err := d.startCSV()
+		if e, ok := err.(*Error); ok && looksJSON {
+			e.Want += "; the input looks like JSON Lines, which -input jsonl reads"
+		}
+		return err
 	}
-	d.json = &jsonState{}
+	d.json = newJSONState(d.cols, d.named)
 	return nil
 }
 

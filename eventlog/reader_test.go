@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/synth"
 )
 
 // shipping reads statuses with the issue's example lists.
@@ -157,6 +158,17 @@ func TestBadInput(t *testing.T) {
 		{"json unknown status", "t.jsonl", `{"key":"A","status":"Accepted","duration":1}`, shipping, `t.jsonl:1: field "status": value "Accepted": want an ordered status (-steps: accepted,transfer,out-for-delivery,delivered) or a history status (-history: scanned,weighed)`},
 		{"json string step", "t.jsonl", `{"key":"A","step":"1","duration":1}`, shipping, `t.jsonl:1: field "step": value "1": want a whole number ≥ 0 (0 for a history-only record), as a JSON number, not a string`},
 		{"units without unit", "t.csv", "key,step,duration\nA,1,150\n", Reader{Resolution: time.Millisecond}, `t.csv:2: field "duration": value "150": want a duration ≥ 0 with a unit, like "150ms" or "2.5s", in whole rounds of 1ms`},
+		{"json field twice", "t.jsonl", `{"key":"A","step":1,"duration":1}` + "\n" + `{"key":"A","step":1,"duration":1,"key":"B"}`, shipping, `t.jsonl:2: want each field once; the record names "key" twice`},
+		{"json field twice, escaped", "t.jsonl", `{"duration":1,"step":1,"key":"A","d\u0075ration":2}`, shipping, `t.jsonl:1: want each field once; the record names "duration" twice`},
+		{"json path field twice", "t.jsonl", `{"key":"A","duration":1,"value":{"step":1,"step":2}}`, Reader{Columns: Columns{Step: "value.step"}}, `t.jsonl:1: want each field once; at the path "value.step", "value" names "step" twice`},
+		{"json path object twice", "t.jsonl", `{"value":{"step":1},"key":"A","duration":1,"value":{"step":2}}`, Reader{Columns: Columns{Step: "value.step"}}, `t.jsonl:1: want each field once; at the path "value.step", the record names "value" twice`},
+		{"json path in text twice", "t.jsonl", `{"key":"A","duration":1,"value":"{\"step\":1,\"step\":2}"}`, Reader{Columns: Columns{Step: "value.step"}}, `t.jsonl:1: want each field once; at the path "value.step", "value" names "step" twice`},
+		{"json lines in a .csv", "t.csv", "\n " + `{"key":"A","step":1,"duration":1}` + "\n", Reader{}, `t.csv:2: want a well-formed CSV row: bare " in non-quoted-field (line 2, column 3); the input looks like JSON Lines, which -input jsonl reads`},
+		{"json lines read as csv", "t.csv", `{"key":"A","step":1,"duration":1}` + "\n", Reader{Format: CSV}, `t.csv:1: want a well-formed CSV row: bare " in non-quoted-field (line 1, column 2)`},
+		{"named column missing", "t.csv", "key,step,duration\nA,1,1\n", Reader{Columns: Columns{At: "arrival"}}, `t.csv:1: want a column "arrival", as -at names it, in the header; it has "key", "step", "duration"`},
+		{"named default missing", "t.csv", "key,step,duration\nA,1,1\n", Reader{Columns: Columns{Line: "line"}}, `t.csv:1: want a column "line", as -line names it, in the header; it has "key", "step", "duration"`},
+		{"named field missing", "t.jsonl", `{"key":"A","step":1,"duration":1,"p":0}` + "\n" + `{"key":"A","step":1,"duration":1}`, Reader{Columns: Columns{Partition: "p"}}, `t.jsonl:2: want a field "p", as -partition names it`},
+		{"named status with a step", "t.jsonl", `{"key":"A","step":1,"duration":1}`, Reader{Columns: Columns{Status: "state"}}, `t.jsonl:1: want a field "state", as -status names it`},
 		{"negative units", "t.jsonl", `{"key":"A","step":1,"duration":"-1s"}`, Reader{Resolution: time.Millisecond}, `t.jsonl:1: field "duration": value "-1s": want a duration ≥ 0, in whole rounds of 1ms`},
 		{"long value shortened", "t.csv", "key,step,duration\nA,1," + strings.Repeat("9", 100) + "x\n", shipping, `t.csv:2: field "duration": value "` + strings.Repeat("9", 80) + `…": want a whole number of rounds ≥ 0`},
 		{"stdin", "-", "key,step,duration\nA,1,x\n", shipping, `<stdin>:2: field "duration": value "x": want a whole number of rounds ≥ 0`},
@@ -327,5 +339,48 @@ func TestFormat(t *testing.T) {
 	}
 	if _, err := ParseFormat("xml"); err == nil {
 		t.Error("ParseFormat(xml): no error")
+	}
+}
+
+// One field may serve two roles, the key as the line among them, in JSON
+// Lines as in CSV: each role reads the same value.
+func TestOneFieldServesTwoRoles(t *testing.T) {
+	want := []konvoy.Event{{Key: "A", Line: "A", Step: 1, Duration: 1}, {Key: "B", Line: "B", Step: 1, Duration: 1}}
+	for name, input := range map[string]string{
+		"t.csv":   "key,step,duration\nA,1,1\nB,1,1\n",
+		"t.jsonl": `{"key":"A","step":1,"duration":1}` + "\n" + `{"duration":1,"step":1,"key":"B"}` + "\n",
+	} {
+		got, err := readAll(t, Reader{Name: name, Columns: Columns{Line: "key"}}, input)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%s: -want +got:\n%s", name, d)
+		}
+	}
+	// Both duration and arrival from one field.
+	got, err := readAll(t, Reader{Name: "t.jsonl", Columns: Columns{At: "duration"}}, `{"key":"A","step":1,"duration":3}`+"\n")
+	if err != nil || len(got) != 1 || got[0].Arrival != 3 || got[0].Duration != 3 {
+		t.Errorf("at and duration from one field: %+v, %v; want arrival 3 and duration 3", got, err)
+	}
+}
+
+// Fields a decoder does not read may repeat, as extra CSV columns may.
+func TestUnreadFieldsMayRepeat(t *testing.T) {
+	got, err := readAll(t, Reader{Name: "t.jsonl"}, `{"note":1,"key":"A","note":2,"step":1,"duration":1,"meta":{"x":1,"x":2}}`+"\n")
+	if err != nil || len(got) != 1 || got[0].Key != "A" {
+		t.Errorf("got %+v, %v; want the event of key A", got, err)
+	}
+}
+
+// A duration column named for a trace whose durations are drawn is not
+// read, so the trace may lack it.
+func TestNamedDurationUnderAModel(t *testing.T) {
+	one := synth.Fixed(1)
+	for name, input := range map[string]string{"t.csv": "key,step\nA,1\n", "t.jsonl": `{"key":"A","step":1}` + "\n"} {
+		got, err := readAll(t, Reader{Name: name, Columns: Columns{Duration: "took"}, Durations: &one}, input)
+		if err != nil || len(got) != 1 || got[0].Duration != 1 {
+			t.Errorf("%s: %+v, %v; want one event of duration 1", name, got, err)
+		}
 	}
 }

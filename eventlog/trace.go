@@ -1,6 +1,7 @@
 package eventlog
 
 import (
+	"io"
 	"iter"
 	"os"
 	"reflect"
@@ -15,11 +16,12 @@ import (
 // from memory, or from the file read afresh each time when they did not
 // fit, in memory that grows with the trace's keys, not its events.
 type Trace struct {
-	path    string
-	reader  Reader
-	held    [][]konvoy.Event // the events, in chunks, when holding
-	holding bool
-	rounded int
+	openRaw    func() (io.ReadCloser, error) // the trace from its start, as stored
+	reader     Reader
+	held       [][]konvoy.Event // the events, in chunks, when holding
+	holding    bool
+	rounded    int
+	partitions bool
 }
 
 // heldChunk is how many events a Trace holds in one slice: held events are
@@ -33,7 +35,16 @@ var eventBytes = int(reflect.TypeFor[konvoy.Event]().Size())
 // not, with the options of r, whose Name names the trace in errors: a copy
 // of standard input can keep the name "-". It reads nothing yet.
 func NewTrace(path string, r Reader) *Trace {
-	return &Trace{path: path, reader: r}
+	return NewTraceOf(func() (io.ReadCloser, error) { return os.Open(path) }, r)
+}
+
+// NewTraceOf returns the trace that open opens, from its start, each time
+// it is read, gzipped or not, with the options of r, whose Name names the
+// trace in errors: standard input, say, copied as it is first read, so
+// that a bad record stops the reading at once. The trace is read as
+// [NewTrace]'s file is, open's errors as the file's. It reads nothing yet.
+func NewTraceOf(open func() (io.ReadCloser, error), r Reader) *Trace {
+	return &Trace{openRaw: open, reader: r}
 }
 
 // Scan reads the whole trace from its file, calling f, unless nil, with
@@ -44,7 +55,7 @@ func NewTrace(path string, r Reader) *Trace {
 // when it cannot be opened, an [*Error] for the trace's content, or the
 // error f returns, as f returns it, which stops the reading.
 func (t *Trace) Scan(maxBytes int, f func(e konvoy.Event, line int) error) error {
-	t.held, t.holding, t.rounded = nil, false, 0
+	t.held, t.holding, t.rounded, t.partitions = nil, false, 0, false
 	dec, closeAll, err := t.open()
 	if err != nil {
 		return err
@@ -62,13 +73,17 @@ func (t *Trace) Scan(maxBytes int, f func(e konvoy.Event, line int) error) error
 		}
 		h.hold(e)
 	}
-	t.held, t.holding, t.rounded = h.events, !h.over, dec.Rounded()
+	t.held, t.holding, t.rounded, t.partitions = h.events, !h.over, dec.Rounded(), dec.Partitions()
 	return nil
 }
 
 // Rounded returns how many durations and arrivals the last Scan rounded
 // (see [Reader.Round]).
 func (t *Trace) Rounded() int { return t.rounded }
+
+// Partitions tells whether the trace the last Scan read records each
+// event's partition (see [Decoder.Partitions]).
+func (t *Trace) Partitions() bool { return t.partitions }
 
 // Events returns the trace as a stream that can be ranged over any number
 // of times, by several goroutines at once: the events the last Scan held,
@@ -101,9 +116,9 @@ func (t *Trace) Events() iter.Seq2[konvoy.Event, error] {
 	}
 }
 
-// open opens the file afresh and returns its decoder and what closes it.
+// open opens the trace afresh and returns its decoder and what closes it.
 func (t *Trace) open() (*Decoder, func(), error) {
-	f, err := os.Open(t.path)
+	f, err := t.openRaw()
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy/eventlog"
@@ -80,6 +81,16 @@ func parseGen(args []string, stderr io.Writer) (synth.Config, eventlog.Format, e
 	fs.IntVar(&cfg.BurstEvery, "burst-every", cfg.BurstEvery, "a burst starts every `N` rounds (0: no bursts; needs -rate)")
 	fs.IntVar(&cfg.BurstLen, "burst-len", cfg.BurstLen, "a burst lasts `N` rounds, 1 to -burst-every (needs -burst-every)")
 	fs.Float64Var(&cfg.BurstFactor, "burst-factor", cfg.BurstFactor, "the rate multiplier `F` during a burst, > 0; below 1 makes a lull (needs -burst-every)")
+	fs.rule(func() error {
+		burst := []string{"burst-every", "burst-len", "burst-factor"}
+		if i := slices.IndexFunc(burst, fs.isSet); i >= 0 && cfg.Rate == 0 {
+			return fs.usagef("-%s needs -rate: bursts change the rate of arrivals, and without one every event arrives at round 0", burst[i])
+		}
+		if i := slices.IndexFunc(burst[1:], fs.isSet); i >= 0 && cfg.BurstEvery == 0 {
+			return fs.usagef("-%s needs -burst-every, the period of the bursts", burst[1+i])
+		}
+		return nil
+	})
 	if err := fs.parse(args); err != nil {
 		return cfg, 0, err
 	}

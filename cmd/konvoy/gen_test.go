@@ -158,6 +158,10 @@ func TestGenUsageErrors(t *testing.T) {
 		{[]string{"-rate", "-1"}, "konvoy gen: -rate is -1"},
 		{[]string{"-rate", "1e-300"}, "raise -rate"},
 		{[]string{"-rate", "1", "-burst-every", "10"}, "konvoy gen: -burst-len is 0; want 1 to 10 rounds (at most -burst-every)\nkonvoy gen: -burst-factor is 0"},
+		{[]string{"-events", "1", "-burst-every", "10", "-burst-len", "2", "-burst-factor", "3"}, "konvoy gen: -burst-every needs -rate: bursts change the rate of arrivals"},
+		{[]string{"-events", "1", "-rate", "0", "-burst-factor", "3"}, "konvoy gen: -burst-factor needs -rate"},
+		{[]string{"-events", "1", "-rate", "2", "-burst-len", "2"}, "konvoy gen: -burst-len needs -burst-every, the period of the bursts"},
+		{[]string{"-events", "1", "-rate", "2", "-burst-every", "0", "-burst-factor", "2"}, "konvoy gen: -burst-factor needs -burst-every"},
 		{[]string{"extra"}, `konvoy gen: unexpected argument "extra"`},
 		{[]string{"-nope"}, "flag provided but not defined: -nope"},
 	} {

@@ -45,8 +45,9 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Fatalf("gave up waiting for %s", what)
 }
 
-// An interrupt, SIGINT or SIGTERM, while konvoy plan copies standard input
-// to a temporary file, removes the file, prints nothing on standard output,
+// An interrupt, SIGINT or SIGTERM, while konvoy plan, or konvoy with more
+// than one run, copies standard input to a temporary file as it reads it,
+// removes the file, prints nothing on standard output,
 // and exits with 128 plus the signal's number, as shells report a command
 // the signal stopped.
 func TestInterruptRemovesTemporaryFiles(t *testing.T) {
@@ -54,32 +55,40 @@ func TestInterruptRemovesTemporaryFiles(t *testing.T) {
 		sig    syscall.Signal
 		status int
 	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
-		t.Run(c.sig.String(), func(t *testing.T) {
-			tmp := t.TempDir()
-			cmd, stdin, stdout, stderr := startCommand(t, tmp, "plan", "-events", "-")
-			if _, err := io.WriteString(stdin, "key,step,duration\nA,1,1\n"); err != nil {
-				t.Fatal(err)
-			}
-			copies := func() []string { m, _ := filepath.Glob(filepath.Join(tmp, "konvoy-plan-*")); return m }
-			waitFor(t, "the copy of standard input", func() bool { return len(copies()) == 1 })
-			if err := cmd.Process.Signal(c.sig); err != nil {
-				t.Fatal(err)
-			}
-			err := cmd.Wait()
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) || exit.ExitCode() != c.status {
-				t.Fatalf("exit %v; want status %d", err, c.status)
-			}
-			if left := copies(); len(left) > 0 {
-				t.Errorf("left behind %v", left)
-			}
-			if stdout.Len() > 0 {
-				t.Errorf("printed %q on standard output", stdout)
-			}
-			if want := "konvoy: " + c.sig.String() + ": stopped\n"; stderr.String() != want {
-				t.Errorf("stderr %q; want %q", stderr, want)
-			}
-		})
+		for _, command := range []struct {
+			args    []string
+			pattern string
+		}{
+			{[]string{"plan", "-events", "-"}, "konvoy-plan-*"},
+			{[]string{"-events", "-", "-layouts", "free,convoy"}, "konvoy-[0-9]*"}, // konvoy's copy, not the sweep's spool
+		} {
+			t.Run(c.sig.String()+" "+command.args[0], func(t *testing.T) {
+				tmp := t.TempDir()
+				cmd, stdin, stdout, stderr := startCommand(t, tmp, command.args...)
+				if _, err := io.WriteString(stdin, "key,line,step,duration\nA,H1,1,1\n"); err != nil {
+					t.Fatal(err)
+				}
+				copies := func() []string { m, _ := filepath.Glob(filepath.Join(tmp, command.pattern)); return m }
+				waitFor(t, "the copy of standard input", func() bool { return len(copies()) == 1 })
+				if err := cmd.Process.Signal(c.sig); err != nil {
+					t.Fatal(err)
+				}
+				err := cmd.Wait()
+				var exit *exec.ExitError
+				if !errors.As(err, &exit) || exit.ExitCode() != c.status {
+					t.Fatalf("exit %v; want status %d", err, c.status)
+				}
+				if left := copies(); len(left) > 0 {
+					t.Errorf("left behind %v", left)
+				}
+				if stdout.Len() > 0 {
+					t.Errorf("printed %q on standard output", stdout)
+				}
+				if want := "konvoy: " + c.sig.String() + ": stopped\n"; stderr.String() != want {
+					t.Errorf("stderr %q; want %q", stderr, want)
+				}
+			})
+		}
 	}
 }
 

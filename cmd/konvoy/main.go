@@ -46,8 +46,10 @@
 // heaviest partition. Every answer states what it assumes; -format json
 // prints them all as one object. The planner reads a trace many times: it
 // holds a trace of up to 2,000,000 events in memory and reads a longer one
-// again for each pass, and first copies standard input to a temporary file,
-// removed when it is done.
+// again for each pass. Standard input is read as it arrives, so that a bad
+// line stops any command at once: with more than one run, or for the
+// planner, it is copied to a temporary file as it is read, which is
+// removed however the command ends.
 //
 // Usage:
 //
@@ -232,6 +234,12 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	c.Float64Var(&opt.peak, "peak", lesson.PeakRate, "the peak write `rate`, in events/s, of the capacity table")
 	reader := c.traceFlags(&opt.events)
 	c.backlog(&opt.maxBacklog)
+	c.rule(func() error { // before the resequencer's own: its flags need -events first
+		if i := slices.IndexFunc(recordFlags, c.isSet); i >= 0 && opt.events == "" && opt.format == "text" {
+			return c.usagef("-%s needs -events, or -format json or csv for the lesson", recordFlags[i])
+		}
+		return nil
+	})
 	c.resequencer(&opt.reseq)
 	c.memory(&opt.maxMemory)
 	c.plotFlags(&opt.plot, &opt.plotFormats)
@@ -243,9 +251,6 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		opt.partitions = min(slices.Max(opt.consumers), konvoy.MaxPartitions)
 	}
 	if opt.events == "" && opt.format == "text" {
-		if i := slices.IndexFunc(recordFlags, c.isSet); i >= 0 {
-			return opt, c.usagef("-%s needs -events, or -format json or csv for the lesson", recordFlags[i])
-		}
 		return opt, nil
 	}
 	var err error

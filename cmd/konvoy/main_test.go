@@ -89,6 +89,14 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-events", "x", "-reseq-capacity", "-2"}, "konvoy: -reseq-capacity is -2; want 0 (no bound) or more events"},
 		{[]string{"plan", "-reseq-capacity", "-2"}, "konvoy plan: -reseq-capacity is -2; want 0 (no bound) or more events"},
 		{[]string{"plan", "-start", "one"}, `konvoy plan: -start is "one"; want zero or first-seen`},
+		{[]string{"-events", "x", "-reseq-timeout", "5"}, "konvoy: -reseq-timeout needs the resequencer in -layouts (resequencer, or all)"},
+		{[]string{"-events", "x", "-layouts", "free,convoy", "-reseq-capacity", "5"}, "konvoy: -reseq-capacity needs the resequencer in -layouts"},
+		{[]string{"-events", "x", "-reject-old"}, "konvoy: -reject-old needs the resequencer in -layouts"},
+		{[]string{"-events", "x", "-start", "zero"}, "konvoy: -start needs the resequencer in -layouts"},
+		{[]string{"-format", "json", "-start", "first-seen"}, "konvoy: -start needs the resequencer in -layouts"},
+		{[]string{"-start", "zero"}, "konvoy: -start needs -events, or -format json or csv for the lesson"},
+		{[]string{"plan", "-reseq-timeout", "3"}, "konvoy plan: -reseq-timeout needs the resequencer in -layouts"},
+		{[]string{"plan", "-layouts", "free", "-reject-old"}, "konvoy plan: -reject-old needs the resequencer in -layouts"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			out, errOut, status := runCommand(tt.args...)
@@ -170,6 +178,21 @@ func TestReportsFitTheScreen(t *testing.T) {
 		}
 		if n := len([]rune(line)); n > 104 {
 			t.Errorf("%d runes: %q", n, line)
+		}
+	}
+}
+
+// The resequencer's flags need the resequencer among the layouts, which
+// -layouts all and a list naming it both have.
+func TestResequencerFlagsWithTheResequencer(t *testing.T) {
+	for _, args := range [][]string{
+		{"-events", "testdata/arrivals.csv", "-layouts", "all", "-reject-old", "-consumers", "2"},
+		{"-events", "testdata/arrivals.csv", "-layouts", "free, resequencer", "-reseq-timeout", "3", "-consumers", "2"},
+		{"-format", "json", "-layouts", "resequencer", "-start", "zero"},
+		{"plan", "-layouts", "all", "-reseq-capacity", "2", "-max-partitions", "8"},
+	} {
+		if _, errOut, status := runCommand(args...); status != 0 {
+			t.Errorf("%q: status %d, stderr %q; want 0", args, status, errOut)
 		}
 	}
 }

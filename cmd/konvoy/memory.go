@@ -16,7 +16,7 @@ func (c *command) memory(n *int) {
 	c.needs("events", "max-memory")
 	c.Func("max-memory", "the memory `SIZE` the runs may take together (bytes, or with KiB, MiB, GiB or TiB), three quarters for "+
 		"their state and a quarter for the garbage collector: runs that would not fit at once run in further passes over the trace, "+
-		"standard input copied to a temporary file first (default 1GiB)",
+		"standard input copied to a temporary file as it is read (default 1GiB)",
 		func(v string) error {
 			m, err := parseSize(v)
 			if err != nil {

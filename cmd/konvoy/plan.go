@@ -111,7 +111,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 		"Answers how many consumers each layout needs to keep up with a peak write rate, where no number of",
 		"consumers helps, what a selective convoy costs, and how many partitions keep collisions small,",
 		"for the lesson's events or a trace. The planner reads a trace several times; standard input is",
-		"copied to a temporary file first.")
+		"copied to a temporary file as it is read.")
 	c.StringVar(&opt.events, "events", "", "plan for the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input) instead of the lesson")
 	c.Float64Var(&opt.Peak, "peak", lesson.PeakRate, "the peak write `rate` to keep up with, in events/s; for a trace whose events arrive over time, its own mean rate by default")
 	c.rule(func() error {

@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"os"
 	"slices"
-	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/internal/report"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
 	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
@@ -25,9 +24,9 @@ var planHeldBytes = 64 << 20
 // over many times, and what its first reading counted.
 type planSource struct {
 	report.PlanSource
-	path          string // the file read, the copy for standard input
-	temp          string // a copy of standard input, which close removes
-	lastPartition int    // the highest partition an event was recorded in
+	stdin         *runs.Reread // standard input, and its copy, which close removes
+	partitions    bool         // the trace records each event's partition
+	lastPartition int          // the highest partition an event was recorded in
 }
 
 // lessonSource is the lesson's twenty events.
@@ -42,28 +41,29 @@ func lessonSource() *planSource {
 }
 
 // readSource reads the trace r names once, before any answer is worked out,
-// copying standard input ("-") to a temporary file first, and returns its
-// first problem as FILE:LINE and what was wrong: a bad record, an event
-// konvoy cannot simulate, or an event without a line when a layout needs
-// one. It counts what the report tells of the trace on the way.
+// and returns its first problem as FILE:LINE and what was wrong: a bad
+// record, an event konvoy cannot simulate, or an event without a line when
+// a layout needs one. Standard input ("-") is read as it arrives, and
+// copied to a temporary file as it is read, for the planner's later
+// passes when its events are too many to hold. It counts what the report
+// tells of the trace on the way.
 func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool) (*planSource, error) {
 	src := &planSource{PlanSource: report.PlanSource{Name: r.Name, Unit: r.Resolution}}
-	path := r.Name
-	if path == "-" {
-		var err error
-		if path, err = copyStdin(stdin, "konvoy plan"); err != nil {
-			return nil, err
-		}
-		src.Name, src.temp = "<stdin>", path
+	trace := eventlog.NewTrace(r.Name, r)
+	if r.Name == "-" {
+		src.Name, src.stdin = "<stdin>", rereadStdin(stdin, true, "konvoy plan")
+		trace = eventlog.NewTraceOf(func() (io.ReadCloser, error) {
+			in, err := src.stdin.Open()
+			return io.NopCloser(in), err
+		}, r)
 	}
 	sim, err := konvoy.NewSimulator(konvoy.Free, 1)
 	if err != nil {
 		return nil, err
 	}
-	trace := eventlog.NewTrace(path, r)
 	err = trace.Scan(planHeldBytes, func(e konvoy.Event, line int) error {
 		if needsLine && e.Line == "" {
-			return &eventlog.Error{File: src.Name, Line: line, Field: r.Columns.Line, Value: e.Line,
+			return &eventlog.Error{File: src.Name, Line: line, Field: cmp.Or(r.Columns.Line, "line"), Value: e.Line,
 				Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
 		}
 		if err := sim.Add(e); err != nil {
@@ -84,8 +84,7 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool) (*planSource
 		src.close()
 		return nil, planError(err)
 	}
-	src.Rounded = trace.Rounded()
-	src.path = path
+	src.Rounded, src.partitions = trace.Rounded(), trace.Partitions()
 	src.Events = reread(trace.Events())
 	return src, nil
 }
@@ -98,11 +97,7 @@ func (s *planSource) recorded(layouts func(int) ([]konvoy.Layout, error), r even
 	if ls, err := layouts(1); err != nil || !slices.ContainsFunc(ls, recordedFromTrace.Equal) {
 		return layouts, nil
 	}
-	has, err := hasPartitions(s.path, r, s.Name)
-	switch {
-	case err != nil:
-		return nil, err
-	case !has:
+	if !s.partitions {
 		return nil, &eventlog.Error{File: s.Name, Line: 1,
 			Want: fmt.Sprintf("want a %q column, the partition each event was recorded in, for layout recorded; the trace has none (-partition names it)", cmp.Or(r.Columns.Partition, "partition"))}
 	}
@@ -118,57 +113,10 @@ func (s *planSource) recorded(layouts func(int) ([]konvoy.Layout, error), r even
 	}, nil
 }
 
-// hasPartitions tells whether the trace at path, named name, records each
-// event's partition (eventlog.Decoder.Partitions), reading it up to its
-// first event.
-func hasPartitions(path string, r eventlog.Reader, name string) (bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return false, planError(err)
-	}
-	defer f.Close()
-	src, err := eventlog.Decompress(f)
-	if err != nil {
-		return false, &eventlog.Error{File: name, Err: err}
-	}
-	defer src.Close()
-	dec, err := eventlog.NewDecoder(src, r)
-	if err != nil {
-		return false, planError(err)
-	}
-	for _, err := range dec.All() {
-		if err != nil {
-			return false, planError(err)
-		}
-		break
-	}
-	return dec.Partitions(), nil
-}
-
-// copyStdin copies standard input to a temporary file, which an interrupt
-// removes, and returns its path; its errors start with cmd, the command's
-// name.
-func copyStdin(stdin io.Reader, cmd string) (string, error) {
-	f, err := createTemp("", strings.ReplaceAll(cmd, " ", "-")+"-*")
-	if err != nil {
-		return "", fmt.Errorf("%s: a copy of standard input: %w", cmd, err)
-	}
-	_, err = io.Copy(f, stdin)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		removeTemp(f.Name())
-		return "", fmt.Errorf("%s: a copy of standard input: %w", cmd, err)
-	}
-	return f.Name(), nil
-}
-
 // close removes the copy of standard input, if any.
 func (s *planSource) close() {
-	if s.temp != "" {
-		removeTemp(s.temp)
-		s.temp = ""
+	if s.stdin != nil {
+		s.stdin.Close()
 	}
 }
 
@@ -195,8 +143,10 @@ func planError(err error) error {
 func reread(events iter.Seq2[konvoy.Event, error]) iter.Seq2[konvoy.Event, error] {
 	return func(yield func(konvoy.Event, error) bool) {
 		for e, err := range events {
-			if err != nil {
-				err = fmt.Errorf("%w (the trace changed while konvoy plan read it again)", planError(err))
+			if le := (*eventlog.Error)(nil); errors.As(err, &le) {
+				err = fmt.Errorf("%w (the trace changed while konvoy plan read it again)", err)
+			} else if err != nil {
+				err = planError(err)
 			}
 			if !yield(e, err) {
 				return

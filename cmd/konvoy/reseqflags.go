@@ -2,6 +2,8 @@ package main
 
 import (
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
 )
@@ -32,4 +34,23 @@ func (c *command) resequencer(cfg *konvoy.ResequencerConfig) {
 		cfg.Start, err = konvoy.ParseResequencerStart(start)
 		return err
 	})
+	c.rule(func() error {
+		flags := []string{"start", "reseq-timeout", "reseq-capacity", "reject-old"}
+		if i := slices.IndexFunc(flags, c.isSet); i >= 0 && !namesResequencer(c.Lookup("layouts").Value.String()) {
+			return c.usagef("-%s needs the resequencer in -layouts (resequencer, or all)", flags[i])
+		}
+		return nil
+	})
+}
+
+// namesResequencer tells whether layouts, -layouts' comma-separated names,
+// runs the resequencer: by its name, or as one of all.
+func namesResequencer(layouts string) bool {
+	for _, name := range strings.Split(layouts, ",") {
+		name = strings.TrimSpace(name)
+		if l, err := konvoy.ParseLayout(name); name == "all" || err == nil && l.Equal(konvoy.Resequencer) {
+			return true
+		}
+	}
+	return false
 }

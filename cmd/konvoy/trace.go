@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
@@ -64,8 +65,8 @@ func (opt options) runs() runs.Options {
 }
 
 // readTrace makes the report's runs (package runs) over the trace, or the
-// lesson's events: standard input is copied to a temporary file first
-// when the runs may need more than one pass.
+// lesson's events. Standard input is read as it arrives, and copied as it
+// is read when the runs may need more than one pass (see runs.Reread).
 func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 	t := &trace{opt: opt}
 	o := opt.runs()
@@ -95,13 +96,12 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 	} else {
 		path, counts := opt.events, slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(opt.consumers), o.More...))))
 		passes := len(opt.layouts)*len(opt.policies)*len(counts) > 1 // the runs may need more than one
-		if path == "-" && passes {
-			if path, err = copyStdin(stdin, "konvoy"); err != nil {
-				return nil, err
-			}
-			defer removeTemp(path)
+		var in *runs.Reread
+		if path == "-" {
+			in = rereadStdin(stdin, passes, "konvoy")
+			defer in.Close()
 		}
-		src := traceSource(path, o.Name, stdin, stderr, &bar)
+		src := traceSource(path, o.Name, in, stderr, &bar)
 		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && passes {
 			// A file, which can be read again: a sweep told its length
 			// plans its first pass better (konvoy.WithExpectedEvents).
@@ -117,17 +117,29 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 	return t, nil
 }
 
+// rereadStdin is standard input, stdin, to be read as it arrives, and
+// copied as it is read into a temporary file, which an interrupt removes,
+// when copy is true; cmd, the command's name, names the file.
+func rereadStdin(stdin io.Reader, copy bool, cmd string) *runs.Reread {
+	create := func() (*os.File, error) { return createTemp("", strings.ReplaceAll(cmd, " ", "-")+"-*") }
+	return runs.NewReread(stdin, copy, create, func(path string) { removeTemp(path) })
+}
+
 // traceSource opens the trace at path, named name, for each pass: the
 // first with a progress bar, which *bar holds while it is read, and
-// standard input ("-") only once.
-func traceSource(path, name string, stdin io.Reader, stderr io.Writer, bar **progress) runs.Source {
+// standard input ("-") from in.
+func traceSource(path, name string, in *runs.Reread, stderr io.Writer, bar **progress) runs.Source {
 	return func(pass int) (io.Reader, func(), error) {
 		w := stderr
-		switch {
-		case pass > 1 && path == "-":
-			return nil, nil, fmt.Errorf("konvoy: %s: standard input cannot be read twice", name)
-		case pass != 1:
+		if pass != 1 {
 			w = io.Discard
+		}
+		var stdin io.Reader
+		if path == "-" {
+			var err error
+			if stdin, err = in.Open(); err != nil {
+				return nil, nil, fmt.Errorf("konvoy: %s: %w", name, err)
+			}
 		}
 		src, b, closeTrace, err := openTrace(path, name, stdin, w)
 		if *bar = b; b == nil {

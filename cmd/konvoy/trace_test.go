@@ -182,6 +182,10 @@ func TestTraceUsageErrors(t *testing.T) {
 		{[]string{"-events", "x.csv", "-round"}, "konvoy: -round needs -unit: whole rounds are never rounded"},
 		{[]string{"-events", "x.csv", "-unit", "-1s"}, "konvoy: -unit is -1s; want the length of one round, or 0 for whole rounds"},
 		{[]string{"-events", "x.csv", "-key", ""}, "konvoy: -key is empty; want a column name"},
+		{[]string{"-events", ""}, "konvoy: -events is empty; want a trace FILE, or - for standard input (leave -events out for the lesson)"},
+		{[]string{"-events=", "-format", "json"}, "konvoy: -events is empty; want a trace FILE"},
+		{[]string{"plan", "-events", ""}, "konvoy plan: -events is empty; want a trace FILE"},
+		{[]string{"serve", "-addr", "no-port", "-events", ""}, "konvoy serve: -events is empty; want a trace FILE"},
 		{[]string{"-events", "x.csv", "-steps", "a,b", "-history", "b"}, `konvoy: -steps, -history: status "b" is named twice in the ordered and history statuses`},
 		{[]string{"-events", "x.csv", "-steps", "a,,b"}, "konvoy: -steps, -history: an empty status in the ordered statuses"},
 		{[]string{"-events", "x.csv", "-layouts", "all,free"}, "konvoy: -layouts all stands alone; it names every layout"},
@@ -372,7 +376,7 @@ func TestSimulatorErrorDeepInTrace(t *testing.T) {
 }
 
 // A -max-memory too small for the runs at once runs them in passes, from a
-// file or from standard input (copied to a temporary file first), and
+// file or from standard input (copied to a temporary file as it is read), and
 // reports the same; a size konvoy cannot read is a usage error, and a run
 // that alone outgrows it fails at the event where it does.
 func TestMaxMemoryRunsInPasses(t *testing.T) {
@@ -466,5 +470,57 @@ func TestRecordsSayWhatTheNotesSay(t *testing.T) {
 		if col := slices.Index(rows[0], name); col < 0 || rows[1][col] != fmt.Sprint(n) {
 			t.Errorf("the resequencer's CSV record: %s in column %d of %q; want %d", name, col, rows[1], n)
 		}
+	}
+}
+
+// -line key reads the key as the line, in JSON Lines as in CSV: the two
+// forms of one trace give one report.
+func TestTheKeyAsTheLine(t *testing.T) {
+	dir := t.TempDir()
+	csvPath, jsonPath := filepath.Join(dir, "t.csv"), filepath.Join(dir, "t.jsonl")
+	os.WriteFile(csvPath, []byte("key,step,duration\nA,1,2\nB,1,1\nA,2,1\n"), 0o644)
+	os.WriteFile(jsonPath, []byte(`{"key":"A","step":1,"duration":2}`+"\n"+`{"key":"B","step":1,"duration":1}`+"\n"+`{"key":"A","step":2,"duration":1}`+"\n"), 0o644)
+	args := []string{"-line", "key", "-layouts", "convoy,line-convoy", "-format", "csv"}
+	fromCSV, errCSV, status1 := runCommand(append([]string{"-events", csvPath}, args...)...)
+	fromJSON, errJSON, status2 := runCommand(append([]string{"-events", jsonPath}, args...)...)
+	if status1 != 0 || status2 != 0 || fromCSV != fromJSON {
+		t.Errorf("csv: status %d, %q, %s\njsonl: status %d, %q, %s", status1, errCSV, fromCSV, status2, errJSON, fromJSON)
+	}
+}
+
+// A column named by a flag must be in the trace, even one whose default is
+// optional (-line, -at, -partition): a trace without it is an error naming
+// the flag and the column, in CSV and JSON Lines alike, never a run
+// without it. The defaults stay optional.
+func TestNamedColumnsMustBeThere(t *testing.T) {
+	dir := t.TempDir()
+	csvPath, jsonPath := filepath.Join(dir, "t.csv"), filepath.Join(dir, "t.jsonl")
+	os.WriteFile(csvPath, []byte("key,status,step,duration\nA,accepted,1,2\nB,accepted,1,1\n"), 0o644)
+	os.WriteFile(jsonPath, []byte(`{"key":"A","status":"accepted","step":1,"duration":2}`+"\n"+`{"key":"B","status":"accepted","step":1,"duration":1}`+"\n"), 0o644)
+	for _, path := range []string{csvPath, jsonPath} {
+		if _, errOut, status := runCommand("-events", path, "-layouts", "free,convoy"); status != 0 {
+			t.Errorf("%s with the default columns: status %d, %q; want 0", path, status, errOut)
+		}
+		for _, flag := range []string{"key", "line", "status", "step", "duration", "at", "partition"} {
+			want := path + `:1: want a field "nosuch", as -` + flag + " names it\n"
+			if path == csvPath {
+				want = path + `:1: want a column "nosuch", as -` + flag + ` names it, in the header; it has "key", "status", "step", "duration"` + "\n"
+			}
+			out, errOut, status := runCommand("-events", path, "-layouts", "free,convoy", "-steps", "accepted", "-"+flag, "nosuch")
+			if status != 1 || out != "" || errOut != want {
+				t.Errorf("-%s nosuch on %s: status %d, stdout %q, stderr\n%q\nwant 1, nothing, and\n%q", flag, path, status, out, errOut, want)
+			}
+		}
+	}
+	// A JSON Lines record is checked on its own: the second lacks the line.
+	os.WriteFile(jsonPath, []byte(`{"key":"A","step":1,"duration":2,"route":"r"}`+"\n"+`{"key":"B","step":1,"duration":1}`+"\n"), 0o644)
+	_, errOut, status := runCommand("-events", jsonPath, "-layouts", "free", "-line", "route")
+	if want := jsonPath + `:2: want a field "route", as -line names it` + "\n"; status != 1 || errOut != want {
+		t.Errorf("a record without the line: status %d, stderr %q; want 1 and %q", status, errOut, want)
+	}
+	// The issue's case: -at arrival on a trace without it ran a batch; plan too.
+	_, errOut, status = runCommand("plan", "-events", csvPath, "-layouts", "free", "-at", "arrival")
+	if want := `want a column "arrival", as -at names it`; status != 1 || !strings.Contains(errOut, want) {
+		t.Errorf("plan -at arrival: status %d, stderr %q; want 1 and %q", status, errOut, want)
 	}
 }

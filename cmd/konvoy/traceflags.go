@@ -20,17 +20,23 @@ var traceFlagNames = []string{"input", "key", "line", "status", "step", "duratio
 func (c *command) traceFlags(events *string) *eventlog.Reader {
 	r := &eventlog.Reader{}
 	var steps, history stringList
+	c.rule(func() error {
+		if c.given["events"] && *events == "" { // an unset shell variable, most likely
+			return c.usagef("-events is empty; want a trace FILE, or - for standard input (leave -events out for the lesson)")
+		}
+		return nil
+	})
 	input := c.String("input", "auto", "the trace's `format`: csv, jsonl, or auto (by the file's extension, else by its first byte)")
 	columns := []struct {
 		p          *string
 		name, what string
 	}{
 		{&r.Columns.Key, "key", "the key `column`"},
-		{&r.Columns.Line, "line", "the line `column`"},
+		{&r.Columns.Line, "line", "the line `column` (optional unless named)"},
 		{&r.Columns.Status, "status", "the status `column`, used when there is no step column"},
 		{&r.Columns.Step, "step", "the step `column` (whole numbers; used when present)"},
 		{&r.Columns.Duration, "duration", "the duration `column`"},
-		{&r.Columns.At, "at", "the arrival `column` (optional)"},
+		{&r.Columns.At, "at", "the arrival `column` (optional unless named)"},
 		{&r.Columns.Partition, "partition", "the `column` of the partition each event was recorded in, for the layout recorded"},
 	}
 	for _, col := range columns {
@@ -65,8 +71,11 @@ func (c *command) traceFlags(events *string) *eventlog.Reader {
 			return c.usagef("-input is %q; want csv, jsonl or auto", *input)
 		}
 		for _, col := range columns {
-			if *col.p == "" {
+			switch {
+			case *col.p == "":
 				return c.usagef("-%s is empty; want a column name", col.name)
+			case !c.given[col.name]:
+				*col.p = "" // the default, which the trace may lack where it is optional
 			}
 		}
 		r.AtFormat, _ = eventlog.ParseTimeFormat(atFormat)
