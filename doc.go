@@ -19,7 +19,7 @@
 //     (iter.Seq2[Event, error], as package eventlog reads it; [Values] turns
 //     a slice into one), in parallel, each event interned once for all of
 //     them, in as many passes as [WithMaxMemory] needs, the later ones
-//     replaying the first from a temporary file ([SpoolPattern]) and
+//     replaying the first from a temporary file (see [Sweep]) and
 //     [WithExpectedEvents] keeping the first from starting runs it cannot
 //     finish: the way to run one stream many ways.
 //   - [PlanConsumers] finds how many consumers keep up with a peak rate, and
@@ -49,8 +49,9 @@
 // # Errors
 //
 // An invalid event is an [EventError], found with errors.As, naming the
-// event's index, key and field; [ErrOrder], [ErrBacklog], [ErrTooManyKeys]
-// and [ErrScheduleFull] tell, with errors.Is, why a run stopped. A bad
+// event's index, key and field; [ErrOrder], [ErrBacklog], [ErrMemory],
+// [ErrTooManyKeys] and [ErrScheduleFull] tell, with errors.Is, why a run
+// stopped. A bad
 // argument is an error too; misuse that only a programmer can make (a nil
 // option or stream) panics with a "konvoy:" prefix.
 //

@@ -28,8 +28,8 @@ type EventError struct {
 	// holds against its limit.
 	Want string
 	// Err is the sentinel a caller can branch on with [errors.Is]:
-	// [ErrOrder], [ErrBacklog], [ErrTooManyKeys] or [ErrScheduleFull]; nil
-	// for a field out of its range.
+	// [ErrOrder], [ErrBacklog], [ErrMemory], [ErrTooManyKeys] or
+	// [ErrScheduleFull]; nil for a field out of its range.
 	Err error
 }
 
@@ -41,6 +41,10 @@ var (
 	// ErrBacklog is wrapped by the error of a run that would hold more
 	// events than [WithMaxBacklog] allows.
 	ErrBacklog = errors.New("backlog over its limit")
+	// ErrMemory is wrapped by the error of a run of a [Sweep] that alone
+	// takes more memory, for its keys, lanes and backlog, than
+	// [WithMaxMemory] gives the sweep.
+	ErrMemory = errors.New("run over the sweep's memory")
 	// ErrTooManyKeys is wrapped by the error of an event whose key is one
 	// more than a simulator holds.
 	ErrTooManyKeys = errors.New("too many distinct keys")

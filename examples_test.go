@@ -259,8 +259,9 @@ func ExamplePartitionsFor() {
 }
 
 // This example prints, from the public API only, what the lesson's olc.mjs
-// prints, byte for byte: its Turkish ASCII labels and column widths included.
-// The layouts are serbest (Free), konvoy (Convoy), konvoy-hat (LineConvoy)
+// prints, byte for byte: its Turkish ASCII labels and column widths included
+// (the lesson's printout is kept in testdata/lesson/olc.txt, and a test holds
+// this example's output to it). The layouts are serbest (Free), konvoy (Convoy), konvoy-hat (LineConvoy)
 // and surum-damgasi (VersionStamp).
 func Example_lessonMeasures() {
 	const tuketici = lesson.Consumers
@@ -347,7 +348,9 @@ func Example_lessonMeasures() {
 
 // This example prints, from the public API only, what the lesson's hesap.mjs
 // prints, byte for byte: the lesson's capacity table for the ordered shares
-// (KK1) 4/7 and 5/7 at the peak write rate of 97.22 events per second.
+// (KK1) 4/7 and 5/7 at the peak write rate of 97.22 events per second (the
+// lesson's printout is kept in testdata/lesson/hesap.txt, and a test holds
+// this example's output to it).
 func Example_lessonCapacity() {
 	const tepeYazma = lesson.PeakRate
 	olay := lesson.Events()

@@ -12,6 +12,7 @@ import (
 // The key table must number keys exactly as a map would, in order of first
 // appearance, through as many growths as it takes.
 func TestKeyTableNumbersKeysInOrderOfFirstAppearance(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 5000).Draw(t, "keys")
 		var table keyTable

@@ -68,7 +68,8 @@ type Result struct {
 	MaxBuffered    int
 	MaxKeyBuffered int
 	// HeldRounds is the rounds events spent held, from their finish to the
-	// finish of the event that released them.
+	// finish of the event that released them. A run whose HeldRounds would
+	// pass the largest int ends in an error instead.
 	HeldRounds int
 	// NeverApplied counts the events still held when the run ended,
 	// because their gap never filled; always 0 with a

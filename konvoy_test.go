@@ -108,14 +108,20 @@ func TestWrongKeysInFirstAppearanceOrder(t *testing.T) {
 		{Key: "Z", Step: 1, Duration: 9}, {Key: "Y", Step: 1, Duration: 5}, {Key: "Z", Step: 2, Duration: 1},
 		{Key: "Y", Step: 2, Duration: 1}, {Key: "X", Step: 1, Duration: 1},
 	}
-	r, _ := konvoy.Simulate(events, konvoy.Free, 5)
+	r, err := konvoy.Simulate(events, konvoy.Free, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if d := cmp.Diff([]string{"Z", "Y"}, r.WrongKeys); d != "" || r.WrongFinal != 2 {
 		t.Fatalf("WrongKeys (-want +got):\n%s (WrongFinal %d)", d, r.WrongFinal)
 	}
 }
 
 func TestSimulatorKeepsItsError(t *testing.T) {
-	s, _ := konvoy.NewSimulator(konvoy.Free, 1)
+	s, err := konvoy.NewSimulator(konvoy.Free, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	first := s.Add(konvoy.Event{})
 	second := s.Add(konvoy.Event{Key: "A", Duration: 1})
 	_, last := s.Result()
@@ -125,11 +131,19 @@ func TestSimulatorKeepsItsError(t *testing.T) {
 }
 
 func TestSimulatorAddAfterResultPanics(t *testing.T) {
-	s, _ := konvoy.NewSimulator(konvoy.Convoy, 2)
-	_ = s.Add(konvoy.Event{Key: "A", Step: 1, Duration: 1})
-	first, _ := s.Result()
-	again, _ := s.Result()
-	if !cmp.Equal(first, again) {
+	s, err := konvoy.NewSimulator(konvoy.Convoy, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Add(konvoy.Event{Key: "A", Step: 1, Duration: 1}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := s.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.Result()
+	if err != nil || first.Events != 1 || !cmp.Equal(first, again) {
 		t.Fatalf("Result twice: %+v then %+v", first, again)
 	}
 	defer func() {
@@ -164,8 +178,17 @@ func TestLayoutNames(t *testing.T) {
 
 func TestZeroLayoutIsFree(t *testing.T) {
 	events := lesson.Events()
-	zero, _ := konvoy.Simulate(events, konvoy.Layout{}, 4)
-	free, _ := konvoy.Simulate(events, konvoy.Free, 4)
+	zero, err := konvoy.Simulate(events, konvoy.Layout{}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	free, err := konvoy.Simulate(events, konvoy.Free, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if zero.Events != len(events) {
+		t.Fatalf("zero Layout ran %d of %d events", zero.Events, len(events))
+	}
 	if d := cmp.Diff(free, zero); d != "" {
 		t.Fatalf("zero Layout differs from Free:\n%s", d)
 	}

@@ -25,8 +25,13 @@ type Latency struct {
 }
 
 // ExactLatency is the latency, in rounds, below which [Latency]'s
-// percentiles are exact.
-const ExactLatency = 1 << exactBits
+// percentiles are exact: 2,048 rounds (2¹¹).
+const ExactLatency = 2048
+
+// A compile-time check that ExactLatency is 2^exactBits: either index is
+// out of range otherwise.
+var _ = [1]struct{}{}[ExactLatency-1<<exactBits]
+var _ = [1]struct{}{}[1<<exactBits-ExactLatency]
 
 const (
 	exactBits   = 11              // latencies below 2^exactBits are counted one by one

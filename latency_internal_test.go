@@ -114,6 +114,7 @@ func latencyValues() *rapid.Generator[[]int] {
 // than 2^shift ≤ v/1024, and a percentile is read as that largest capped at
 // the exact Max.
 func TestLatencyPercentilesKeepTheirPrecision(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		values := latencyValues().Draw(t, "values")
 		var h tally

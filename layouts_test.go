@@ -1,7 +1,10 @@
 package konvoy_test
 
 import (
+	"context"
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,11 +41,83 @@ func TestResequencerOnTheLesson(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	free, _ := konvoy.Simulate(lesson.Events(), konvoy.Free, 4)
+	free, err := konvoy.Simulate(lesson.Events(), konvoy.Free, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Free writes 5 steps backward; the resequencer holds those keys' early
 	// arrivals instead and applies every step.
 	if r.Rounds != free.Rounds || r.WrongFinal != 0 || r.BackwardWrites != 0 || r.Buffered == 0 || r.NeverApplied != 0 {
 		t.Fatalf("%+v", r)
+	}
+}
+
+// A step held, then passed by a gap skipped, is still held: another
+// delivery of it is a duplicate, as ResequencerConfig says, not a second
+// old step. Step 5 finishes at 0 and is held; a copy of step 4 finishes at
+// 6 and is held; at 11, step 5's timeout (at 10) has skipped steps 1 to 4,
+// and the second copy of step 4 is discarded; the first, forced at 16, is
+// an old step, written backward once.
+func TestAHeldStepPassedByAGapIsADuplicateWhenDeliveredAgain(t *testing.T) {
+	events := []konvoy.Event{{Key: "K", Step: 5}, {Key: "K", Step: 4, Duration: 6}, {Key: "K", Step: 4, Duration: 5}}
+	r, err := konvoy.Simulate(events, konvoy.Resequencer, 1, konvoy.WithResequencer(konvoy.ResequencerConfig{Timeout: 10}), konvoy.WithSchedule(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range r.Schedule {
+		got = append(got, fmt.Sprintf("%s@%d", s.Outcome, s.AppliedAt))
+	}
+	want := []string{"held@10", "written-backward@16", "duplicate@-1"}
+	if !slices.Equal(got, want) || r.BackwardWrites != 1 || r.Duplicates != 1 || r.GapsSkipped != 4 || r.Forced != 2 {
+		t.Errorf("outcomes %v, %+v; want %v, 1 backward write, 1 duplicate, 4 gaps skipped, 2 forced", got, r, want)
+	}
+}
+
+// A held event whose finish plus Timeout is the largest int exactly is
+// applied then, at the end of the run: only a time past the largest int
+// never comes, as ResequencerConfig says.
+func TestATimeoutAtTheLargestIntStillComes(t *testing.T) {
+	events := []konvoy.Event{{Key: "K", Step: 2, Duration: math.MaxInt - 1}}
+	for _, tt := range []struct {
+		timeout int
+		want    konvoy.Slot
+		held    int
+	}{
+		{1, konvoy.Slot{Outcome: konvoy.Held, AppliedAt: math.MaxInt}, 1},
+		{2, konvoy.Slot{Outcome: konvoy.NeverApplied, AppliedAt: -1}, 0},
+	} {
+		r, err := konvoy.Simulate(events, konvoy.Resequencer, 1, konvoy.WithResequencer(konvoy.ResequencerConfig{Timeout: tt.timeout}), konvoy.WithSchedule(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := r.Schedule[0]; s.Outcome != tt.want.Outcome || s.AppliedAt != tt.want.AppliedAt || r.HeldRounds != tt.held {
+			t.Errorf("timeout %d: %s at %d, HeldRounds %d; want %s at %d, %d", tt.timeout, s.Outcome, s.AppliedAt, r.HeldRounds, tt.want.Outcome, tt.want.AppliedAt, tt.held)
+		}
+	}
+}
+
+// The rounds events spend held can add up past the largest int, under
+// timeouts near it or, as here, without one: three events held for most of
+// it each. The run is an error, in Simulate and in a sweep, not a
+// HeldRounds that wrapped around.
+func TestHeldRoundsPastTheLargestIntAreAnError(t *testing.T) {
+	third := math.MaxInt / 3
+	events := []konvoy.Event{
+		{Key: "A", Step: 2}, {Key: "B", Step: 2}, {Key: "C", Step: 2},
+		{Key: "A", Step: 1, Duration: third}, {Key: "B", Step: 1, Duration: third}, {Key: "C", Step: 1, Duration: third},
+	}
+	want := fmt.Sprintf("konvoy: at the end of the run: the rounds events spent held (HeldRounds) add up past %d", math.MaxInt)
+	if _, err := konvoy.Simulate(events, konvoy.Resequencer, 1); err == nil || err.Error() != want {
+		t.Errorf("Simulate: error %v; want %q", err, want)
+	}
+	if _, err := konvoy.Sweep(context.Background(), konvoy.Values(events), []konvoy.Config{{Layout: konvoy.Resequencer, Consumers: 1}}); err == nil || err.Error() != want {
+		t.Errorf("Sweep: error %v; want %q", err, want)
+	}
+	// Two of them fit.
+	two := []konvoy.Event{events[0], events[1], events[3], events[4]}
+	if r, err := konvoy.Simulate(two, konvoy.Resequencer, 1); err != nil || r.HeldRounds != third+2*third {
+		t.Errorf("two held: HeldRounds %d, %v; want %d", r.HeldRounds, err, 3*third)
 	}
 }
 

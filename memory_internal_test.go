@@ -2,9 +2,13 @@ package konvoy
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"math/bits"
+	"math"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -205,5 +209,170 @@ func TestASpoolCutShortIsAnError(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "reading the first pass again: unexpected EOF") {
 			t.Errorf("cut by %d bytes: error %v; want the spool's unexpected end", cut, err)
 		}
+	}
+}
+
+// backloggedEvents returns n events of 7 keys on one line, arriving 5 a
+// round with 2 rounds of work each on average: on 3 consumers, a
+// lane-aware or static line-convoy run falls further behind with every
+// event, and its backlog grows with n.
+func backloggedEvents(n int) []Event {
+	events := make([]Event, n)
+	for i := range events {
+		events[i] = Event{Key: fmt.Sprint("K", i%7), Line: "L", Step: 1 + i/7, Duration: 1 + i%3, Arrival: i / 5}
+	}
+	return events
+}
+
+// heldRun runs l on consumers over events, as a sweep's worker would, and
+// returns the most bytes its backlog took at the end of a batch by the
+// plan, the events it holds at the end, and the bytes it holds then, live
+// after a collection.
+func heldRun(t *testing.T, l Layout, consumers int, events []Event, opts ...Option) (peak, held int, live uint64) {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s, err := NewSimulator(l, consumers, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &sweepRun{sim: s}
+	for i := range events {
+		if err := s.Add(events[i]); err != nil {
+			t.Fatal(err)
+		}
+		if i%sweepBatch == sweepBatch-1 || i == len(events)-1 {
+			peak = max(peak, r.backlogBytes())
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	n, _ := s.dispatch.held()
+	runtime.KeepAlive(s)
+	return peak, n + s.maxBuffered, after.HeapAlloc - before.HeapAlloc
+}
+
+// What a sweep plans for an event a run's backlog holds is what the run
+// keeps for it at the most, some twice what it keeps at the least, as its
+// lists grow, so at most 2.5 times what it is found to keep: under each policy
+// that holds a backlog, and under the resequencer, the live bytes of a run
+// of 2n events less those of one of n, over the events it holds more. A
+// plan for less would let a sweep outgrow its budget; one for far more
+// would take passes it need not.
+func TestSweepPlansWhatABacklogTakes(t *testing.T) {
+	const n = 30_000
+	reseq := make([]Event, 2*n)  // every key's step 1 last: the resequencer holds the rest
+	atOnce := make([]Event, 2*n) // all at round 0: a consumer an event applies none before the end
+	for i := range reseq {
+		reseq[i] = Event{Key: fmt.Sprint("K", i%7), Step: 2 + i/7, Duration: 1, Arrival: i}
+		atOnce[i] = Event{Key: fmt.Sprint("K", i%7), Step: 1 + i/7, Duration: 1 + i%3}
+	}
+	for _, c := range []struct {
+		name   string
+		l      Layout
+		events []Event
+		opts   []Option
+	}{
+		{"lane-aware", LineConvoy, backloggedEvents(2 * n), []Option{WithPolicy(LaneAware)}},
+		{"static", LineConvoy, backloggedEvents(2 * n), []Option{WithPolicy(Static)}},
+		{"resequencer", Resequencer, reseq, nil},
+		{"resequencer with a timeout", Resequencer, reseq, []Option{WithResequencer(ResequencerConfig{Timeout: 1 << 40})}},
+		{"a consumer an event", Free, atOnce, []Option{withConsumerPerEvent()}},
+	} {
+		var live [2]uint64
+		var held, planned [2]int
+		for i, m := range []int{n, 2 * n} {
+			planned[i], held[i], live[i] = heldRun(t, c.l, 3, c.events[:m], c.opts...)
+		}
+		more := float64(held[1] - held[0])
+		if more < n/2 {
+			t.Fatalf("%s: the run holds %.0f events more over %d more; want a backlog that grows", c.name, more, n)
+		}
+		kept, plan := (float64(live[1])-float64(live[0]))/more, float64(planned[1]-planned[0])/more
+		t.Logf("%s: %.1f bytes kept an event held, %.1f planned", c.name, kept, plan)
+		if plan < kept || plan > 2.5*kept {
+			t.Errorf("%s: %.1f bytes kept an event held; planned %.1f, want as much to 2.5 times as much", c.name, kept, plan)
+		}
+	}
+}
+
+// A run whose backlog outgrows its share of the memory gives way to a
+// later pass, as a run whose keys do: the pass that ran it beside four
+// free runs, all of which fit by their keys, stops it as its backlog
+// grows, the next pass runs it alone, and the results are those of the
+// runs one by one. A run alone whose backlog cannot fit fails, naming the
+// memory.
+func TestARunWhoseBacklogOutgrowsItsShareGivesWay(t *testing.T) {
+	t.Setenv("TMPDIR", "/nonexistent/konvoy") // no spool: each pass reads the stream, and the reads count the passes
+	events := backloggedEvents(20 * sweepBatch)
+	var configs []Config
+	for range 4 {
+		configs = append(configs, Config{Layout: Free, Consumers: 3})
+	}
+	configs = append(configs, Config{Layout: LineConvoy, Consumers: 3, Options: []Option{WithPolicy(LaneAware)}})
+	// What the runs take for their keys and lanes, and the backlog's most.
+	p := newSweepPass(configs, []int{0, 1, 2, 3, 4}, sweepOptions{maxMemory: math.MaxInt}, sweepSizes{}, nil)
+	if err := p.feed(context.Background(), Values(events), len(events)); err != nil {
+		t.Fatal(err)
+	}
+	if e := p.wait(); e != nil {
+		t.Fatal(e.err)
+	}
+	z, la := p.sizes(), p.runs[4]
+	held := z.held[4]
+	if held < 1<<20 || la.held != held {
+		t.Fatalf("the lane-aware run's backlog took %d bytes; want a MiB or more", held)
+	}
+	la.held = 0
+	has, tables := p.inputsOf()
+	all, alone := planned(&z, p.runs, has, tables), planned(&z, p.runs[4:], has, tables)
+	// The free runs fit beside the lane-aware run's keys and lanes, not
+	// beside its backlog; it fits alone, backlog and all.
+	budget := all + held - (all-alone)/2
+	want := make([]Result, len(configs))
+	for i, c := range configs {
+		r, err := Simulate(events, c.Layout, c.Consumers, c.Options...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = r
+	}
+	reads := 0
+	stream := func(yield func(Event, error) bool) {
+		reads++
+		for _, e := range events {
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
+	got, err := Sweep(context.Background(), stream, configs, WithMaxMemory(budget))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Error("the sweep in passes differs from the runs one by one")
+	}
+	if reads != 2 {
+		t.Errorf("the sweep read the stream %d times; want 2: the lane-aware run gives way to a second pass", reads)
+	}
+	// Alone, with room for its keys and lanes and some half its backlog:
+	// 21/40 of it, between two of the batches at which its backlog is
+	// known, 1/20 of it apart, so that the pass with a free run stops it
+	// with more known than the room it would have alone.
+	tooLittle := alone + held*21/40
+	_, err = Sweep(context.Background(), stream, configs[4:], WithMaxMemory(tooLittle))
+	var ev *EventError
+	if !errors.As(err, &ev) || !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "keys, lanes and backlog") || ev.Index >= len(events)-1 {
+		t.Fatalf("alone in too little memory: error %v; want ErrMemory before the last event", err)
+	}
+	// Where it fails does not depend on the pass it is alone in: after a
+	// free run, in a second pass that knows its backlog from the first, it
+	// fails at the same event, not at the pass's first batch.
+	alone1 := ev.Index
+	_, err = Sweep(context.Background(), stream, []Config{configs[0], configs[4]}, WithMaxMemory(tooLittle))
+	if !errors.As(err, &ev) || !errors.Is(err, ErrMemory) || ev.Index != alone1 {
+		t.Errorf("alone in a second pass: error %v; want ErrMemory at event %d, as alone in the first", err, alone1)
 	}
 }

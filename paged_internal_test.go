@@ -11,6 +11,7 @@ import (
 // added is found at its index, across page boundaries, because the
 // simulator finds a key's or lane's state by its index alone.
 func TestPagedKeepsEveryElementAtItsIndex(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 3*pagedSize+2).Draw(t, "elements")
 		var v paged[int]

@@ -12,6 +12,7 @@ import (
 // by partition for topics up to twice the keys, room by the order keys land
 // in beyond, reused from one count to the next as PartitionsFor does.
 func TestPartitionLoadsAgreeWithAPlainSum(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		k := rapid.IntRange(0, 40).Draw(t, "keys")
 		keys, loads, hashes := make([]string, k), make([]int, k), make([]int, k)

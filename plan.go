@@ -259,7 +259,7 @@ func assumptions(p Plan, cfg PlanConfig, limit int, partition bool) []string {
 		events = "the one event of the trace is"
 	}
 	out := []string{
-		fmt.Sprintf("%s a fair sample of the traffic at the peak of %g events/s", events, cfg.Peak),
+		fmt.Sprintf("%s a fair sample of the traffic at the peak of %.6g events/s", events, cfg.Peak),
 		fmt.Sprintf("one round lasts %gs: an event of duration d keeps its consumer busy for d·%gs", cfg.RoundSeconds, cfg.RoundSeconds),
 		fmt.Sprintf("a run of the trace that lasts R rounds sustains %d/(R·%gs) events/s, so keeping up means at most %.4g rounds",
 			p.Events, cfg.RoundSeconds, float64(p.Events)/(cfg.Peak*cfg.RoundSeconds)),

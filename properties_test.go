@@ -59,13 +59,14 @@
 //
 // The reference model (this file, against reference_test.go):
 //
-//	TestSimulateMatchesTheLessonsModel             Simulate = the lesson's model, every layout
+//	TestSimulateMatchesTheLessonsModel             Simulate = the lesson's model, every layout, event by event
 //	TestSimulateMatchesTheLessonsModelOnManyKeys   the same on thousands of keys
 //	TestSimulateMatchesTheLessonsModelAcrossPages  the same on a fixed trace across pages
 //	TestPoliciesMatchTheirPlainVersions            each policy = its plain version, slot by slot
 //	TestSweepMatchesThePlainVersions               the same, every layout and policy in one sweep
 //	TestLaneAwareLongRunsMatchThePlainVersion      the same on long lane-aware runs
-//	TestResequencerMatchesThePlainVersionUnderEveryConfig  the configured resequencer = refReseq
+//	TestResequencerMatchesThePlainVersionUnderEveryConfig  the configured resequencer = refResequenced, event by event
+//	TestSimulateMatchesTheReferenceAtTheIntegerLimits  the same with times up to the largest int
 //
 // Unexported structures (package konvoy, in their own files):
 //
@@ -79,8 +80,9 @@
 //	TestDueListsSpreadFinishTimes                    streaming_internal_test.go
 //	TestLaneAwareForgetsTakenEvents                  streaming_internal_test.go
 //
-// Every property runs rapid's 100 checks (-rapid.checks=N for more). The
-// three comparisons with the reference model that take longest draw smaller
+// Every property runs rapid's 100 checks (-rapid.checks=N for more), in
+// parallel with the others (t.Parallel): they share nothing. The three
+// comparisons with the reference model that take longest draw smaller
 // inputs or run fewer layouts unless the long randomised checks are asked
 // for: go test . -args -konvoy.long.
 
@@ -216,6 +218,7 @@ func stats(events []konvoy.Event) (work, longest int, keys, lines map[string]boo
 // when a key has one line; the selective convoy serialises the ordered ones,
 // and history-only events never change state.
 func TestConvoyNeverWritesBackward(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(shape{ordered: true, linePerKey: true, maxEvents: 80, maxDuration: 6}).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -234,6 +237,7 @@ func TestConvoyNeverWritesBackward(t *testing.T) {
 // event is done; and since every event starts no later than the work
 // dispatched before it, the last one finishes by the total work.
 func TestLaneLoadBoundsRounds(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -260,6 +264,7 @@ func TestLaneLoadBoundsRounds(t *testing.T) {
 // last event starts, so the last event starts by (Work − its duration)/c and
 // c·Rounds ≤ Work + (c−1)·longest duration.
 func TestFreeObeysGrahamsBound(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -277,6 +282,7 @@ func TestFreeObeysGrahamsBound(t *testing.T) {
 // else: the lane is never busier than the consumer, so the run is the events
 // back to back.
 func TestOneConsumerRunsBackToBack(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		for _, l := range allLayouts {
@@ -291,6 +297,7 @@ func TestOneConsumerRunsBackToBack(t *testing.T) {
 // handler: it rejects every backward write, so each key's state only rises
 // and ends at its highest step, and every backward write is a skipped event.
 func TestVersionStampSkipsEveryBackwardWrite(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -307,6 +314,7 @@ func TestVersionStampSkipsEveryBackwardWrite(t *testing.T) {
 // key lies in one line, every line lane carries whole key lanes, so the
 // heaviest line is at least as heavy as the heaviest key.
 func TestLanesFollowTheKey(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(shape{linePerKey: true, maxEvents: 80, maxDuration: 6}).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -326,6 +334,7 @@ func TestLanesFollowTheKey(t *testing.T) {
 // works on its own state: the same input gives the same Result and the
 // input is left as it was.
 func TestSimulateIsDeterministic(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		before := slices.Clone(events)
@@ -350,6 +359,7 @@ func TestSimulateIsDeterministic(t *testing.T) {
 // later, and pairing the new finish times with each other keeps the sorted
 // free times dominated. Rounds, the latest finish, can only fall.
 func TestMoreConsumersNeverRaiseRounds(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		l := layoutGen.Draw(t, "layout")
@@ -372,6 +382,7 @@ func TestMoreConsumersNeverRaiseRounds(t *testing.T) {
 // So a consumer count above a run's events costs nothing, and the planner
 // need try none.
 func TestConsumersBeyondTheEventsChangeNothing(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		n := max(1, len(events))
@@ -400,7 +411,7 @@ func TestConsumersBeyondTheEventsChangeNothing(t *testing.T) {
 
 // gaplessEvents draws keys whose steps are exactly 1..k, each step once or,
 // with duplicates, more than once, interleaved in any order, with
-// history-only records among them.
+// history-only records among them, arriving all at round 0 or over time.
 func gaplessEvents(duplicates bool) *rapid.Generator[[]konvoy.Event] {
 	return rapid.Custom(func(t *rapid.T) []konvoy.Event {
 		var events []konvoy.Event
@@ -419,13 +430,22 @@ func gaplessEvents(duplicates bool) *rapid.Generator[[]konvoy.Event] {
 				}
 			}
 		}
-		return rapid.Permutation(events).Draw(t, "interleaving")
+		events = rapid.Permutation(events).Draw(t, "interleaving")
+		if rapid.Bool().Draw(t, "arrivals") {
+			arrival := 0
+			for i := range events {
+				arrival += rapid.IntRange(0, 3).Draw(t, "gap")
+				events[i].Arrival = arrival
+			}
+		}
+		return events
 	})
 }
 
 // The selective convoy differs from the convoy only in where history-only
 // events run; without any, the two are the same layout.
 func TestSelectiveConvoyWithoutHistoryIsConvoy(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		for i := range events {
@@ -444,6 +464,7 @@ func TestSelectiveConvoyWithoutHistoryIsConvoy(t *testing.T) {
 // partition, every partition is one key's lane: the convoy's run, with
 // lanes named by partition number instead of key.
 func TestPartitionsWithoutCollisionAreAConvoy(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -470,6 +491,7 @@ func TestPartitionsWithoutCollisionAreAConvoy(t *testing.T) {
 // heaviest key, and a key's lane under the convoy is never heavier than the
 // partition it hashes to.
 func TestCollisionIsNeverNegative(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -488,8 +510,9 @@ func TestCollisionIsNeverNegative(t *testing.T) {
 // The resequencer applies a key's steps only in the order 1, 2, 3, …, so no
 // step can ever land on a higher one.
 func TestResequencerNeverWritesBackward(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		r := simulate(t, events, konvoy.Resequencer, consumersGen.Draw(t, "consumers"))
 		if r.BackwardWrites != 0 || r.Skipped != 0 {
 			t.Fatalf("BackwardWrites %d, Skipped %d; want 0", r.BackwardWrites, r.Skipped)
@@ -502,6 +525,7 @@ func TestResequencerNeverWritesBackward(t *testing.T) {
 // and however often a step is delivered, so every key ends on its highest
 // step and nothing is left held.
 func TestResequencerCompletesGaplessKeys(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := gaplessEvents(rapid.Bool().Draw(t, "duplicates")).Draw(t, "events")
 		r := simulate(t, events, konvoy.Resequencer, consumersGen.Draw(t, "consumers"))
@@ -551,15 +575,22 @@ func simulateReseq(t *rapid.T, events []konvoy.Event, c int, cfg konvoy.Resequen
 
 // Without a timeout or a capacity, keys that start at 1 never skip a gap,
 // so every step at or below a key's state was applied: RejectOld has
-// nothing to reject, and the resequencer is the lesson's.
+// nothing to reject, and the resequencer is the lesson's, as the lesson's
+// reference (refResequence, through refScheduled) runs it, event by event,
+// under every policy, with events arriving at once or over time.
 func TestResequencerWithoutTimeoutOrCapacityIsTheLessons(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
-		got := simulateReseq(t, events, c, konvoy.ResequencerConfig{RejectOld: rapid.Bool().Draw(t, "rejectOld")})
-		got.Schedule = nil
-		if d := gocmp.Diff(simulate(t, events, konvoy.Resequencer, c), got, withinPrecision); d != "" {
-			t.Fatalf("(-lesson's +configured):\n%s", d)
+		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
+		cfg := konvoy.ResequencerConfig{RejectOld: rapid.Bool().Draw(t, "rejectOld")}
+		got, err := konvoy.Simulate(events, konvoy.Resequencer, c, konvoy.WithResequencer(cfg), konvoy.WithPolicy(p), konvoy.WithSchedule(max(1, len(events))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := refDiff(refScheduled(events, c, nil, "resequencer", plainPolicies[p]), got); d != "" {
+			t.Fatalf("%+v, %s (-lesson's +configured):\n%s", cfg, p, d)
 		}
 	})
 }
@@ -567,8 +598,9 @@ func TestResequencerWithoutTimeoutOrCapacityIsTheLessons(t *testing.T) {
 // A held event whose gap has not filled Timeout rounds after it finished
 // is applied then: no event is held longer, and none is left held.
 func TestResequencerTimeoutBoundsTheTimeHeld(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		cfg := reseqConfigs.Draw(t, "config")
 		cfg.Timeout = rapid.IntRange(1, 12).Draw(t, "T")
 		r := simulateReseq(t, events, consumersGen.Draw(t, "consumers"), cfg)
@@ -586,8 +618,9 @@ func TestResequencerTimeoutBoundsTheTimeHeld(t *testing.T) {
 // When holding one more event would exceed the capacity, the event held
 // longest is applied first: the resequencer never holds more.
 func TestResequencerCapacityBoundsWhatItHolds(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		cfg := reseqConfigs.Draw(t, "config")
 		cfg.Capacity = rapid.IntRange(1, 6).Draw(t, "N")
 		r := simulateReseq(t, events, consumersGen.Draw(t, "consumers"), cfg)
@@ -603,6 +636,7 @@ func TestResequencerCapacityBoundsWhatItHolds(t *testing.T) {
 // longest the lesson's resequencer holds an event, or a capacity no smaller
 // than the most it holds at once, never fires.
 func TestResequencerOptionsChangeNothingOnGaplessKeys(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := inStepOrder(gaplessEvents(rapid.Bool().Draw(t, "duplicates")).Draw(t, "events"))
 		c := consumersGen.Draw(t, "consumers")
@@ -627,7 +661,8 @@ func TestResequencerOptionsChangeNothingOnGaplessKeys(t *testing.T) {
 }
 
 // inStepOrder reorders each key's events so that its steps come in step
-// order, each key keeping the places in the input its events had.
+// order, each key keeping the places in the input its events had, and each
+// place its arrival.
 func inStepOrder(events []konvoy.Event) []konvoy.Event {
 	byKey := map[string][]konvoy.Event{}
 	for _, e := range events {
@@ -639,6 +674,7 @@ func inStepOrder(events []konvoy.Event) []konvoy.Event {
 	out := make([]konvoy.Event, len(events))
 	for i, e := range events {
 		out[i], byKey[e.Key] = byKey[e.Key][0], byKey[e.Key][1:]
+		out[i].Arrival = e.Arrival
 	}
 	return out
 }
@@ -650,6 +686,7 @@ func inStepOrder(events []konvoy.Event) []konvoy.Event {
 // interleave and finish. Under zero, every key that starts above 1 is
 // wrong.
 func TestFirstSeenCompletesKeysThatStartMidLifecycle(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := inStepOrder(gaplessEvents(false).Draw(t, "events"))
 		starts := map[string]int{}
@@ -678,26 +715,33 @@ func TestFirstSeenCompletesKeysThatStartMidLifecycle(t *testing.T) {
 	})
 }
 
-// The configured resequencer matches its plain version, refReseq in
-// reference_test.go, under every configuration: the same measures, the
-// same wrong keys.
+// The configured resequencer matches refResequenced in reference_test.go,
+// written from ResequencerConfig's documentation another way than
+// resequencer.go, under every configuration and every policy, with events
+// arriving at once or over time: the same measures, the same wrong keys,
+// and each event's outcome and apply time.
 func TestResequencerMatchesThePlainVersionUnderEveryConfig(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		cfg := reseqConfigs.Draw(t, "config")
-		got := simulateReseq(t, events, c, cfg)
-		got.Schedule = nil
-		if d := gocmp.Diff(refSimulateReseq(events, c, cfg), got, withinPrecision); d != "" {
-			t.Fatalf("%+v with %d consumers (-reference +Simulate):\n%s", cfg, c, d)
+		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
+		got, err := konvoy.Simulate(events, konvoy.Resequencer, c, konvoy.WithResequencer(cfg), konvoy.WithPolicy(p), konvoy.WithSchedule(max(1, len(events))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := refDiff(refResequenced(events, c, cfg, plainPolicies[p]), got); d != "" {
+			t.Fatalf("%+v, %s, %d consumers (-reference +Simulate):\n%s", cfg, p, c, d)
 		}
 	})
 }
 
 // PartitionsFor reads the same lane loads that a partitioned run makes, and
 // returns the first partition count that meets the bound: every smaller
-// count misses it.
+// count's partitioned run misses it.
 func TestPartitionsForFindsTheFirstCountThatFits(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		share := rapid.SampledFrom([]float64{0, 0.1, 0.25, 0.5, 1}).Draw(t, "share")
@@ -713,9 +757,17 @@ func TestPartitionsForFindsTheFirstCountThatFits(t *testing.T) {
 		if run.HeaviestLane != p.HeaviestLoad || run.HeaviestKeyLoad != p.HeaviestKeyLoad || run.Lanes != p.Used {
 			t.Fatalf("PartitionsFor %+v disagrees with partitioned run %+v", p, run)
 		}
-		for n := 1; n < p.Partitions; n++ {
-			if q, ok, _ := konvoy.PartitionsFor(konvoy.Values(events), share, n); ok {
-				t.Fatalf("%d partitions already fit (%+v), yet %d was returned", n, q, p.Partitions)
+		// Every smaller count, and every count up to the limit when none
+		// fits, misses the bound in a partitioned run of its own.
+		last := p.Partitions - 1
+		if !found {
+			last = limit
+		}
+		for n := 1; n <= last; n++ {
+			r := simulate(t, events, konvoy.Partitioned(n), 2)
+			if r.HeaviestLane == 0 || float64(r.HeaviestLane-r.HeaviestKeyLoad)/float64(r.HeaviestLane) <= share {
+				t.Fatalf("%d partitions already fit (heaviest %d, its key %d, share %v), yet %d was returned, found %v",
+					n, r.HeaviestLane, r.HeaviestKeyLoad, share, p.Partitions, found)
 			}
 		}
 	})
@@ -729,6 +781,7 @@ func TestPartitionsForFindsTheFirstCountThatFits(t *testing.T) {
 // at most c−1 consumers are idle for at most that lane's load, and
 // c·Rounds ≤ Work + (c−1)·max(HeaviestLane, longest event without a lane).
 func TestLaneAwareObeysGrahamsBoundWithChains(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -753,6 +806,7 @@ func TestLaneAwareObeysGrahamsBoundWithChains(t *testing.T) {
 // A static consumer runs every lane it owns and nothing else of theirs, so
 // no run ends before the busiest consumer has worked through its lanes.
 func TestStaticNeverBeatsItsHeaviestConsumer(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -792,6 +846,7 @@ func TestStaticNeverBeatsItsHeaviestConsumer(t *testing.T) {
 // With one consumer and every event there from the start, no policy can do
 // anything but run the events back to back.
 func TestOneConsumerRunsBackToBackUnderEveryPolicy(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
 		for _, p := range konvoy.Policies() {
@@ -808,6 +863,7 @@ func TestOneConsumerRunsBackToBackUnderEveryPolicy(t *testing.T) {
 // The schedule is the run, event by event: its outcomes add up to the
 // Result's counts, and every slot's times agree with its latencies.
 func TestScheduleAccountsForEveryEvent(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -863,6 +919,7 @@ func TestScheduleAccountsForEveryEvent(t *testing.T) {
 // which is why a limit of twice the consumers gets head-of-line's too:
 // such a limit is never reached, and the Result is the same.
 func TestPoliciesWithoutLanesRunAlike(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
@@ -1133,6 +1190,12 @@ func percentileOf(slots []konvoy.Slot, slo konvoy.SLO) int {
 	return all[max(rank, 1)-1]
 }
 
+// sweepBudgets are TestSweepEqualsRunsOneByOne's memory budgets: all at
+// once, or some runs in each pass, or one a pass (beside the sweep's own
+// 1.8 MiB, a run takes 64 KiB, 320 KiB under lane-aware dispatch).
+// TestSweepBudgetsForceSeveralPasses checks that they do.
+var sweepBudgets = []int{konvoy.DefaultMaxMemory, 4 << 20, 2_365_000, 2_265_000}
+
 // A sweep's results are those of the same configurations run one by one:
 // each run is its own Simulator, fed every event in input order, whichever
 // worker feeds it, however the batches fall and however many passes a
@@ -1140,8 +1203,9 @@ func percentileOf(slots []konvoy.Slot, slo konvoy.SLO) int {
 // into; the runs of a pass share the
 // stream's interned keys and lanes, which depend on the events alone.
 func TestSweepEqualsRunsOneByOne(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
+		events := arriving.Draw(t, "events")
 		configs := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) konvoy.Config {
 			return konvoy.Config{
 				Layout:    layoutGen.Draw(t, "layout"),
@@ -1150,10 +1214,8 @@ func TestSweepEqualsRunsOneByOne(t *testing.T) {
 					konvoy.WithResequencer(reseqConfigs.Draw(t, "resequencer"))},
 			}
 		}), 0, 12).Draw(t, "configs")
-		// The budget: all at once, or some in each pass, or one a pass
-		// (beside the sweep's own 1.8 MiB, a run takes 64 KiB, 320 KiB
-		// under lane-aware dispatch).
-		budget := rapid.SampledFrom([]int{konvoy.DefaultMaxMemory, 4 << 20, 2_365_000, 2_265_000}).Draw(t, "budget")
+		// The budget: all at once, or some in each pass, or one a pass.
+		budget := rapid.SampledFrom(sweepBudgets).Draw(t, "budget")
 		// The stream's length as the sweep is told it: unknown, right, or
 		// wrong either way, which changes only when runs stop for a later
 		// pass.
@@ -1186,6 +1248,7 @@ func TestSweepEqualsRunsOneByOne(t *testing.T) {
 // of keys pinned to lanes none waits, and under lane-aware dispatch with no
 // lanes a free consumer takes each event as it can.
 func TestRunsThatHoldNoBacklogStayWithinTheirConsumers(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		c := rapid.IntRange(1, 8).Draw(t, "consumers")
@@ -1236,6 +1299,17 @@ var arriving = rapid.Custom(func(t *rapid.T) []konvoy.Event {
 	return eventsOf(sh).Draw(t, "events")
 })
 
+// arrivingLong draws as arriving does, but one time in three with
+// durations of up to 4,000 rounds, so that waits and responses pass
+// konvoy.ExactLatency (2,048 rounds) and Latency's percentiles are read
+// off its buckets.
+var arrivingLong = rapid.Custom(func(t *rapid.T) []konvoy.Event {
+	sh := anyShape
+	sh.arrivals = rapid.Bool().Draw(t, "arrivals")
+	sh.maxDuration = rapid.SampledFrom([]int{6, 6, 4000}).Draw(t, "longest")
+	return eventsOf(sh).Draw(t, "events")
+})
+
 // byStepParity is a LaneFunc whose lanes skip some events: a lane for each
 // line and parity of step, none for steps divisible by 3.
 func byStepParity(e konvoy.Event) (string, bool) {
@@ -1253,17 +1327,24 @@ var plainPolicies = map[konvoy.Policy]func([]refEvent, int, func(refEvent) *stri
 // Simulate streams and keeps heaps where the lesson sorts and scans; the
 // reference transliterates the lesson's JavaScript, so the two must agree on
 // every measure for every layout, including a custom one whose lanes skip
-// some events, whether events all arrive at round 0 or over time.
+// some events, whether events all arrive at round 0 or over time, and
+// whether latencies stay below 2,048 rounds or pass them.
 func TestSimulateMatchesTheLessonsModel(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
-		events := arriving.Draw(t, "events")
+		events := arrivingLong.Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		p := rapid.IntRange(1, 16).Draw(t, "partitions")
 		layouts := append(refLayoutsFor(p), refLayout{konvoy.NewLayout("parity", byStepParity), byStepParity, ""})
 		for _, l := range layouts {
-			want := refSimulate(events, c, l.lanes, l.handler)
-			got := simulate(t, events, l.layout, c)
-			if d := gocmp.Diff(want, got, withinPrecision); d != "" {
+			want := refScheduled(events, c, l.lanes, l.handler, refHeadOfLine)
+			got, err := konvoy.Simulate(events, l.layout, c, konvoy.WithSchedule(max(1, len(events))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Every measure, and every event's slot: its consumer, lane
+			// and times, what the handler made of it and when.
+			if d := refDiff(want, got); d != "" {
 				t.Fatalf("%s with %d consumers (-reference +Simulate):\n%s", l.layout, c, d)
 			}
 		}
@@ -1296,6 +1377,7 @@ func TestSimulateMatchesTheLessonsModelOnManyKeys(t *testing.T) {
 // under every policy, in one sweep, whatever its memory budget makes of
 // its passes, matches its plain version, result and slot by slot.
 func TestSweepMatchesThePlainVersions(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		c := rapid.IntRange(1, 8).Draw(t, "consumers")
@@ -1317,21 +1399,9 @@ func TestSweepMatchesThePlainVersions(t *testing.T) {
 			if p == konvoy.Static {
 				policy = refStaticOf(l.layout.Partitions())
 			}
-			want := refSimulateWith(events, c, l.lanes, l.handler, policy)
-			if d := gocmp.Diff(want, got[i], cmpopts.IgnoreFields(konvoy.Result{}, "Schedule"), withinPrecision); d != "" {
+			want := refScheduled(events, c, l.lanes, l.handler, policy)
+			if d := refDiff(want, got[i]); d != "" {
 				t.Fatalf("%s, %s, %d consumers (-plain +Sweep):\n%s", cf.Layout, p, c, d)
-			}
-			for j, o := range refRun(events, c, l.lanes, policy) {
-				slot, lane := got[i].Schedule[j], ""
-				if l.lanes != nil {
-					if name, ok := l.lanes(events[j]); ok {
-						lane = name
-					}
-				}
-				if slot.Consumer != o.consumer || slot.Start != o.start || slot.Finish != o.finish || slot.Lane != lane {
-					t.Fatalf("%s, %s: event %d ran on consumer %d from %d to %d in lane %q; the plain version says %d from %d to %d in %q",
-						cf.Layout, p, j, slot.Consumer, slot.Start, slot.Finish, slot.Lane, o.consumer, o.start, o.finish, lane)
-				}
 			}
 		}
 	})
@@ -1382,42 +1452,32 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 
 // Each policy's streaming dispatcher, which holds as little as it can and
 // decides as early as it safely can, must agree on every measure with a
-// plain version that knows the whole input, for every layout, with events
-// arriving at once or over time.
+// plain version that knows the whole input, for every layout and, under
+// static dispatch, every assignor, with events arriving at once or over
+// time.
 func TestPoliciesMatchTheirPlainVersions(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
-		events := arriving.Draw(t, "events")
+		events := arrivingLong.Draw(t, "events")
 		c := rapid.IntRange(1, 8).Draw(t, "consumers")
 		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
+		// The assignor by which static dispatch deals partitions; the
+		// other policies ignore it.
+		a := rapid.SampledFrom([]konvoy.Assignor{konvoy.RangeAssignor, konvoy.RoundRobinAssignor, konvoy.FirstSeenAssignor}).Draw(t, "assignor")
 		for _, l := range refLayoutsFor(rapid.IntRange(1, 6).Draw(t, "partitions")) {
 			policy := plainPolicies[p]
 			if p == konvoy.Static {
-				policy = refStaticOf(l.layout.Partitions())
+				policy = refStaticDealt(l.layout.Partitions(), a)
 			}
-			want := refSimulateWith(events, c, l.lanes, l.handler, policy)
-			got, err := konvoy.Simulate(events, l.layout, c, konvoy.WithPolicy(p), konvoy.WithSchedule(len(events)+1))
+			want := refScheduled(events, c, l.lanes, l.handler, policy)
+			got, err := konvoy.Simulate(events, l.layout, c, konvoy.WithPolicy(p), konvoy.WithAssignor(a), konvoy.WithSchedule(len(events)+1))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := gocmp.Diff(want, got, cmpopts.IgnoreFields(konvoy.Result{}, "Schedule"), withinPrecision); d != "" {
-				t.Fatalf("%s, %s, %d consumers (-plain +Simulate):\n%s", l.layout, p, c, d)
-			}
-			// Who ran what, where and when, agrees too.
-			for i, o := range refRun(events, c, l.lanes, policy) {
-				slot := got.Schedule[i]
-				if slot.Consumer != o.consumer || slot.Start != o.start || slot.Finish != o.finish {
-					t.Fatalf("%s, %s: event %d ran on consumer %d from %d to %d; the plain version says %d from %d to %d",
-						l.layout, p, i, slot.Consumer, slot.Start, slot.Finish, o.consumer, o.start, o.finish)
-				}
-				lane := ""
-				if l.lanes != nil {
-					if name, ok := l.lanes(events[i]); ok {
-						lane = name
-					}
-				}
-				if slot.Lane != lane {
-					t.Fatalf("%s, %s: event %d ran in lane %q; want %q", l.layout, p, i, slot.Lane, lane)
-				}
+			// Every measure, and who ran what, in which lane, when, and
+			// what became of it, event by event.
+			if d := refDiff(want, got); d != "" {
+				t.Fatalf("%s, %s (%s), %d consumers (-plain +Simulate):\n%s", l.layout, p, a, c, d)
 			}
 		}
 	})
@@ -1438,11 +1498,88 @@ func TestLaneAwareLongRunsMatchThePlainVersion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := gocmp.Diff(want, got, withinPrecision); d != "" {
+			if d := refDiff(want, got); d != "" {
 				t.Fatalf("%s, %d consumers (-plain +Simulate):\n%s", l.layout, c, d)
 			}
 		}
 	})
+}
+
+// edgeEvents draws up to 12 events of up to 4 keys whose times reach the
+// integer limits: a first arrival at round 0, the largest int over 2^20,
+// half the largest int or just below it; durations of a few rounds, of
+// 2,048 rounds and more (where Latency's percentiles leave their exact
+// range), or up to all the room left, so that the last arrival plus the
+// total work is at most MaxInt−1, the most Simulate takes.
+var edgeEvents = rapid.Custom(func(t *rapid.T) []konvoy.Event {
+	events := make([]konvoy.Event, rapid.IntRange(0, 12).Draw(t, "events"))
+	arrival := rapid.SampledFrom([]int{0, math.MaxInt >> 20, math.MaxInt / 2, math.MaxInt - 200}).Draw(t, "first arrival")
+	for i := range events {
+		arrival += rapid.IntRange(0, 3).Draw(t, "gap")
+		events[i] = konvoy.Event{
+			Key:     fmt.Sprintf("K%d", rapid.IntRange(0, 3).Draw(t, "key")),
+			Line:    fmt.Sprintf("L%d", rapid.IntRange(0, 1).Draw(t, "line")),
+			Step:    rapid.IntRange(0, 5).Draw(t, "step"),
+			Arrival: arrival,
+		}
+	}
+	room := math.MaxInt - 1 - arrival
+	for i := range events {
+		d := rapid.OneOf(rapid.IntRange(0, 6), rapid.IntRange(2040, 5000), rapid.IntRange(0, room), rapid.Just(room)).Draw(t, "duration")
+		events[i].Duration = min(d, room)
+		room -= events[i].Duration
+	}
+	return events
+})
+
+// Simulate's arithmetic holds to the integer limits: with arrivals and
+// durations up to the largest int the run allows, and latencies far above
+// 2,048 rounds, every layout under every policy matches the reference,
+// measure by measure and event by event (percentiles within Latency's
+// precision); and the resequencer, with timeouts up to the largest int,
+// matches refResequenced, including the held events whose finish plus
+// Timeout passes the largest int and so are never applied. Where the
+// rounds events spent held add up past the largest int, the run is an
+// error, not a wrong HeldRounds.
+func TestSimulateMatchesTheReferenceAtTheIntegerLimits(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		events := edgeEvents.Draw(t, "events")
+		c := rapid.IntRange(1, 4).Draw(t, "consumers")
+		for _, p := range konvoy.Policies() {
+			for _, l := range refLayoutsFor(3) {
+				policy := plainPolicies[p]
+				if p == konvoy.Static {
+					policy = refStaticOf(l.layout.Partitions())
+				}
+				got, err := konvoy.Simulate(events, l.layout, c, konvoy.WithPolicy(p), konvoy.WithSchedule(max(1, len(events))))
+				matchesAtTheLimits(t, fmt.Sprintf("%s, %s, %d consumers", l.layout, p, c), refScheduled(events, c, l.lanes, l.handler, policy), got, err)
+			}
+			cfg := reseqConfigs.Draw(t, "config")
+			cfg.Timeout = rapid.SampledFrom([]int{0, 1, 2048, math.MaxInt / 2, math.MaxInt - 1, math.MaxInt}).Draw(t, "timeout")
+			got, err := konvoy.Simulate(events, konvoy.Resequencer, c, konvoy.WithPolicy(p), konvoy.WithResequencer(cfg), konvoy.WithSchedule(max(1, len(events))))
+			matchesAtTheLimits(t, fmt.Sprintf("%+v, %s, %d consumers", cfg, p, c), refResequenced(events, c, cfg, plainPolicies[p]), got, err)
+		}
+	})
+}
+
+// matchesAtTheLimits checks a run, got or err, against the reference's
+// want: an error where the rounds held pass the largest int (HeldRounds
+// -1 in the reference), want event by event otherwise.
+func matchesAtTheLimits(t *rapid.T, run string, want, got konvoy.Result, err error) {
+	t.Helper()
+	if want.HeldRounds < 0 {
+		if err == nil || !strings.Contains(err.Error(), "(HeldRounds) add up past") {
+			t.Fatalf("%s: the rounds held pass the largest int; Simulate gives %+v, error %v", run, got, err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", run, err)
+	}
+	if d := refDiff(want, got); d != "" {
+		t.Fatalf("%s (-reference +Simulate):\n%s", run, d)
+	}
 }
 
 // The index at the top of this file is how a reader finds a property, so it

@@ -1,7 +1,9 @@
 package konvoy_test
 
 import (
+	"cmp"
 	"math"
+	"math/big"
 	"slices"
 	"sort"
 	"strconv"
@@ -16,7 +18,12 @@ import (
 // shape, with its names in English (kosum is refHeadOfLine, uygula refApply,
 // duzen refSimulate); the only additions are the library's documented rules
 // for Step 0 (history only: never applied, never a backward write) and for a
-// key's right final state (its highest step, the lesson's teslim).
+// key's right final state (its highest step, the lesson's teslim). Besides
+// the measures, it records each event's outcome and apply time (the lesson's
+// uygula, event by event), so that Simulate's schedule is checked slot by
+// slot. The plain versions of the other policies, and the configured
+// resequencer (refResequenced, written from ResequencerConfig's
+// documentation), follow.
 
 // refEvent is one event as the reference runs it: the lesson's olay, with
 // its place in the input and, once dispatched, its consumer, times and lane.
@@ -26,9 +33,12 @@ type refEvent struct {
 	arrival        int // not in the lesson, which is a batch
 	index          int // in the input
 	consumer       int
+	taken          int // when its consumer took it
 	start          int
 	finish         int
 	lane           *string
+	outcome        konvoy.Outcome // what the handler made of it
+	appliedAt      int            // when it changed its key's state; -1 never
 }
 
 // refHeadOfLine is the lesson's kosum: dispatch in input order to the
@@ -44,7 +54,8 @@ func refHeadOfLine(events []refEvent, consumers int, laneOf func(refEvent) *stri
 		if laneOf != nil {
 			lane = laneOf(e)
 		}
-		start := max(free[c], e.arrival)
+		taken := max(free[c], e.arrival)
+		start := taken
 		if lane != nil {
 			start = max(start, laneFree[*lane])
 		}
@@ -53,7 +64,7 @@ func refHeadOfLine(events []refEvent, consumers int, laneOf func(refEvent) *stri
 		if lane != nil {
 			laneFree[*lane] = finish
 		}
-		e.consumer, e.start, e.finish, e.lane = c, start, finish, lane
+		e.consumer, e.taken, e.start, e.finish, e.lane = c, taken, start, finish, lane
 		out = append(out, e)
 	}
 	return out
@@ -61,7 +72,8 @@ func refHeadOfLine(events []refEvent, consumers int, laneOf func(refEvent) *stri
 
 // refApply is the lesson's uygula: apply in finish order, ties by input
 // index; last writer wins, or the stamp skips backward writes, or the
-// resequencer holds steps ahead of the next.
+// resequencer holds steps ahead of the next. It writes each event's outcome
+// and apply time into finished, which is in input order.
 func refApply(finished []refEvent, handler string) konvoy.Result {
 	byFinish := slices.Clone(finished)
 	sort.SliceStable(byFinish, func(i, j int) bool {
@@ -73,17 +85,25 @@ func refApply(finished []refEvent, handler string) konvoy.Result {
 	state := map[string]int{}
 	var r konvoy.Result
 	if handler == "resequencer" {
-		r = refResequence(byFinish, state)
+		r = refResequence(byFinish, state, finished)
 	}
 	for _, e := range byFinish {
-		if e.step == 0 || handler == "resequencer" {
+		if e.step == 0 {
+			// History only: done when it finishes, under every handler.
+			finished[e.index].outcome, finished[e.index].appliedAt = konvoy.HistoryOnly, e.finish
+			continue
+		}
+		if handler == "resequencer" {
 			continue
 		}
 		current := state[e.key]
+		finished[e.index].outcome, finished[e.index].appliedAt = konvoy.Applied, e.finish
 		if e.step < current {
 			r.BackwardWrites++
+			finished[e.index].outcome = konvoy.WrittenBackward
 			if handler == "version-stamp" {
 				r.Skipped++
+				finished[e.index].outcome, finished[e.index].appliedAt = konvoy.Skipped, -1
 				continue
 			}
 		}
@@ -139,13 +159,47 @@ func refRun(events []konvoy.Event, consumers int, lane konvoy.LaneFunc,
 // refSimulateWith is refSimulate with any dispatch.
 func refSimulateWith(events []konvoy.Event, consumers int, lane konvoy.LaneFunc, handler string,
 	dispatch func([]refEvent, int, func(refEvent) *string) []refEvent) konvoy.Result {
+	r, _ := refMeasure(events, consumers, lane, handler, dispatch)
+	return r
+}
+
+// refScheduled is refSimulateWith with the run's schedule, as WithSchedule
+// keeps it: each event's consumer, lane, times, outcome and apply time.
+func refScheduled(events []konvoy.Event, consumers int, lane konvoy.LaneFunc, handler string,
+	dispatch func([]refEvent, int, func(refEvent) *string) []refEvent) konvoy.Result {
+	r, finished := refMeasure(events, consumers, lane, handler, dispatch)
+	r.Schedule = refSlots(finished)
+	return r
+}
+
+// refSlots is the schedule of events run and applied by the reference, in
+// input order.
+func refSlots(finished []refEvent) []konvoy.Slot {
+	slots := make([]konvoy.Slot, 0, len(finished))
+	for _, e := range finished {
+		lane := ""
+		if e.lane != nil {
+			lane = *e.lane
+		}
+		slots = append(slots, konvoy.Slot{Index: e.index, Key: e.key, Lane: lane, Consumer: e.consumer, Arrival: e.arrival,
+			Taken: e.taken, Start: e.start, Finish: e.finish, Outcome: e.outcome, AppliedAt: e.appliedAt})
+	}
+	return slots
+}
+
+// refMeasure runs events through the reference and returns its measures and
+// the events run, in input order, with their outcomes.
+func refMeasure(events []konvoy.Event, consumers int, lane konvoy.LaneFunc, handler string,
+	dispatch func([]refEvent, int, func(refEvent) *string) []refEvent) (konvoy.Result, []refEvent) {
 	finished := refRun(events, consumers, lane, dispatch)
 	r := refApply(finished, handler)
 	load := map[string]int{}
 	keyLoad := map[[2]string]int{} // [lane, key] → load
 	var laneOrder, keyOrder []string
+	seen := map[string]bool{}
 	for _, e := range finished {
-		if !slices.Contains(keyOrder, e.key) {
+		if !seen[e.key] {
+			seen[e.key] = true
 			keyOrder = append(keyOrder, e.key)
 		}
 		if e.lane != nil {
@@ -178,7 +232,7 @@ func refSimulateWith(events []konvoy.Event, consumers int, lane konvoy.LaneFunc,
 	r.Events = len(events)
 	var waits, responses []int
 	laneWaits := map[string]*konvoy.LaneWait{}
-	totalWait := map[string]int{}
+	totalWait := map[string]*big.Int{}
 	for _, e := range finished {
 		waits = append(waits, e.start-e.arrival)
 		responses = append(responses, e.finish-e.arrival)
@@ -186,30 +240,30 @@ func refSimulateWith(events []konvoy.Event, consumers int, lane konvoy.LaneFunc,
 			w := laneWaits[*e.lane]
 			if w == nil {
 				w = &konvoy.LaneWait{Lane: *e.lane}
-				laneWaits[*e.lane] = w
+				laneWaits[*e.lane], totalWait[*e.lane] = w, new(big.Int)
 			}
 			w.Events++
 			w.MaxWait = max(w.MaxWait, e.start-e.arrival)
-			totalWait[*e.lane] += e.start - e.arrival
+			totalWait[*e.lane].Add(totalWait[*e.lane], big.NewInt(int64(e.start-e.arrival)))
 		}
 	}
 	r.Wait, r.Response = refLatency(waits), refLatency(responses)
 	var worst []konvoy.LaneWait
 	for _, l := range laneOrder {
 		w := laneWaits[l]
-		w.MeanWait = float64(totalWait[l]) / float64(w.Events)
+		w.MeanWait = refMean(totalWait[l], w.Events)
 		worst = append(worst, *w)
 	}
 	sort.SliceStable(worst, func(i, j int) bool {
 		if worst[i].MaxWait != worst[j].MaxWait {
 			return worst[i].MaxWait > worst[j].MaxWait
 		}
-		return totalWait[worst[i].Lane] > totalWait[worst[j].Lane]
+		return totalWait[worst[i].Lane].Cmp(totalWait[worst[j].Lane]) > 0
 	})
 	if len(worst) > 0 {
 		r.WorstLanes = worst[:min(5, len(worst))]
 	}
-	return r
+	return r, finished
 }
 
 // refLatency sorts every value and reads the nearest ranks off the list.
@@ -219,11 +273,18 @@ func refLatency(v []int) konvoy.Latency {
 	}
 	slices.Sort(v)
 	at := func(p float64) int { return v[int(math.Ceil(p*float64(len(v))-1e-9))-1] }
-	sum := 0
+	sum := new(big.Int)
 	for _, x := range v {
-		sum += x
+		sum.Add(sum, big.NewInt(int64(x)))
 	}
-	return konvoy.Latency{P50: at(0.50), P95: at(0.95), P99: at(0.99), Max: v[len(v)-1], Mean: float64(sum) / float64(len(v))}
+	return konvoy.Latency{P50: at(0.50), P95: at(0.95), P99: at(0.99), Max: v[len(v)-1], Mean: refMean(sum, len(v))}
+}
+
+// refMean is sum/n rounded once to the nearest float64: latencies near
+// the largest int add up past it.
+func refMean(sum *big.Int, n int) float64 {
+	m, _ := new(big.Rat).SetFrac(sum, big.NewInt(int64(n))).Float64()
+	return m
 }
 
 // withinPrecision compares a Latency from Simulate with one from refLatency
@@ -243,9 +304,21 @@ var withinPrecision = gocmp.Comparer(func(a, b konvoy.Latency) bool {
 	return a.Max == b.Max && a.Mean == b.Mean && close(a.P50, b.P50) && close(a.P95, b.P95) && close(a.P99, b.P99)
 })
 
+// refDiff is gocmp.Diff(want, got, withinPrecision), made quick where the
+// two schedules agree: their slots are compared as values first, and
+// go-cmp's report, which walks every slot by reflection, is made of them
+// only when they differ.
+func refDiff(want, got konvoy.Result) string {
+	if slices.Equal(want.Schedule, got.Schedule) {
+		want.Schedule, got.Schedule = nil, nil
+	}
+	return gocmp.Diff(want, got, withinPrecision)
+}
+
 // refResequence applies events in apply order through a resequencer kept as
-// plain lists: a key's held steps are scanned, not searched.
-func refResequence(byFinish []refEvent, state map[string]int) konvoy.Result {
+// plain lists: a key's held steps are scanned, not searched. It writes each
+// event's outcome and apply time into out, which is in input order.
+func refResequence(byFinish []refEvent, state map[string]int, out []refEvent) konvoy.Result {
 	var r konvoy.Result
 	held := map[string][]refEvent{}
 	total := 0
@@ -259,7 +332,9 @@ func refResequence(byFinish []refEvent, state map[string]int) konvoy.Result {
 		switch {
 		case duplicate:
 			r.Duplicates++
+			out[e.index].outcome, out[e.index].appliedAt = konvoy.Duplicate, -1
 		case e.step > expected:
+			out[e.index].outcome, out[e.index].appliedAt = konvoy.NeverApplied, -1 // until released
 			held[k] = append(held[k], e)
 			r.Buffered++
 			total++
@@ -267,12 +342,14 @@ func refResequence(byFinish []refEvent, state map[string]int) konvoy.Result {
 			r.MaxKeyBuffered = max(r.MaxKeyBuffered, len(held[k]))
 		default:
 			state[k] = e.step
+			out[e.index].outcome, out[e.index].appliedAt = konvoy.Applied, e.finish
 			for {
 				i := slices.IndexFunc(held[k], func(h refEvent) bool { return h.step == state[k]+1 })
 				if i < 0 {
 					break
 				}
-				r.HeldRounds += e.finish - held[k][i].finish
+				out[held[k][i].index].outcome, out[held[k][i].index].appliedAt = konvoy.Held, e.finish
+				r.HeldRounds = refHeld(r.HeldRounds, e.finish-held[k][i].finish)
 				state[k]++
 				held[k] = slices.Delete(held[k], i, i+1)
 				total--
@@ -281,6 +358,16 @@ func refResequence(byFinish []refEvent, state map[string]int) konvoy.Result {
 	}
 	r.NeverApplied = total
 	return r
+}
+
+// refHeld adds d rounds held to the sum held, or returns -1, the
+// reference's mark of a sum past the largest int (for which Simulate
+// returns an error), when it passes it or has already.
+func refHeld(held, d int) int {
+	if held < 0 || held > math.MaxInt-d {
+		return -1
+	}
+	return held + d
 }
 
 // refStatic is the static policy, plainly: a lane belongs to consumer
@@ -297,6 +384,41 @@ func refStaticOf(partitions int) func([]refEvent, int, func(refEvent) *string) [
 	return func(events []refEvent, consumers int, laneOf func(refEvent) *string) []refEvent {
 		return refStaticRun(events, consumers, laneOf, refRange(partitions, consumers))
 	}
+}
+
+// refStaticDealt is the static policy, plainly, under a layout of
+// partitions partitions (0 for a layout without them) whose partition lanes
+// are dealt by assignor a, as Kafka's assignor of its name deals them:
+// refRange or refRoundRobin; first-seen lanes, and every lane of a layout
+// without partitions, go round-robin in the order they are first seen.
+func refStaticDealt(partitions int, a konvoy.Assignor) func([]refEvent, int, func(refEvent) *string) []refEvent {
+	return func(events []refEvent, consumers int, laneOf func(refEvent) *string) []refEvent {
+		var owner []int
+		switch {
+		case partitions == 0 || a == konvoy.FirstSeenAssignor:
+		case a == konvoy.RoundRobinAssignor:
+			owner = refRoundRobin(partitions, consumers)
+		default:
+			owner = refRange(partitions, consumers)
+		}
+		return refStaticRun(events, consumers, laneOf, owner)
+	}
+}
+
+// refRoundRobin is Kafka's RoundRobinAssignor for one topic of n partitions
+// and c consumers: the partitions in numeric order dealt to the consumers in
+// member order, one each in turn, as cards are. It returns each partition's
+// consumer.
+func refRoundRobin(n, c int) []int {
+	owner := make([]int, n)
+	next := 0
+	for p := range owner {
+		owner[p] = next
+		if next++; next == c {
+			next = 0
+		}
+	}
+	return owner
 }
 
 // refRange is Kafka's RangeAssignor for one topic of n partitions and c
@@ -330,7 +452,8 @@ func refStaticRun(events []refEvent, consumers int, laneOf func(refEvent) *strin
 			lane = laneOf(e)
 		}
 		c := slices.Index(free, slices.Min(free))
-		start := max(free[c], e.arrival)
+		taken := max(free[c], e.arrival)
+		start := taken
 		if lane != nil {
 			if _, ok := owner[*lane]; !ok {
 				owner[*lane] = len(owner) % consumers
@@ -340,14 +463,15 @@ func refStaticRun(events []refEvent, consumers int, laneOf func(refEvent) *strin
 				}
 			}
 			c = owner[*lane]
-			start = max(free[c], e.arrival, laneFree[*lane])
+			taken = max(free[c], e.arrival)
+			start = max(taken, laneFree[*lane])
 		}
 		finish := start + e.duration
 		free[c] = finish
 		if lane != nil {
 			laneFree[*lane] = finish
 		}
-		e.consumer, e.start, e.finish, e.lane = c, start, finish, lane
+		e.consumer, e.taken, e.start, e.finish, e.lane = c, taken, start, finish, lane
 		out = append(out, e)
 	}
 	return out
@@ -371,16 +495,28 @@ func refLaneAware(events []refEvent, consumers int, laneOf func(refEvent) *strin
 	ready := func(e refEvent, now int) bool {
 		return e.arrival <= now && (e.lane == nil || laneFree[*e.lane] <= now)
 	}
+	// The events before lo are all taken, and those that arrive after now
+	// cannot be ready: each scan runs from lo to the first of them.
+	lo := 0
 	now := 0
 	for left > 0 {
 		for {
+			for lo < len(out) && taken[lo] {
+				lo++
+			}
 			c := slices.IndexFunc(free, func(f int) bool { return f <= now }) // lowest index free
-			i := slices.IndexFunc(out, func(e refEvent) bool { return !taken[e.index] && ready(e, now) })
+			i := -1
+			for j := lo; j < len(out) && out[j].arrival <= now && c >= 0; j++ {
+				if !taken[j] && ready(out[j], now) {
+					i = j // the oldest ready
+					break
+				}
+			}
 			if c < 0 || i < 0 {
 				break
 			}
 			taken[i], left = true, left-1
-			out[i].consumer, out[i].start, out[i].finish = c, now, now+out[i].duration
+			out[i].consumer, out[i].taken, out[i].start, out[i].finish = c, now, now, now+out[i].duration
 			free[c] = out[i].finish
 			if out[i].lane != nil {
 				laneFree[*out[i].lane] = out[i].finish
@@ -392,14 +528,13 @@ func refLaneAware(events []refEvent, consumers int, laneOf func(refEvent) *strin
 				next = min(next, f)
 			}
 		}
-		for i, e := range out {
-			if taken[i] {
-				continue
-			}
+		for j := lo; j < len(out); j++ {
+			e := out[j]
 			if e.arrival > now {
-				next = min(next, e.arrival)
+				next = min(next, e.arrival) // and no later event is ready before it
+				break
 			}
-			if e.lane != nil && laneFree[*e.lane] > now {
+			if !taken[j] && e.lane != nil && laneFree[*e.lane] > now {
 				next = min(next, laneFree[*e.lane])
 			}
 		}
@@ -410,11 +545,38 @@ func refLaneAware(events []refEvent, consumers int, laneOf func(refEvent) *strin
 	return out
 }
 
-// refSimulateReseq is refSimulate under the resequencer configured by cfg:
-// the lesson's dispatch, then refReseq in apply order.
-func refSimulateReseq(events []konvoy.Event, consumers int, cfg konvoy.ResequencerConfig) konvoy.Result {
-	r := refSimulate(events, consumers, nil, "resequencer")
-	finished := refRun(events, consumers, nil, refHeadOfLine)
+// refResequenced runs events under the resequencer configured by cfg,
+// dispatched by dispatch, and returns every measure and the schedule. The
+// dispatch and the measures that do not depend on the handler are the
+// lesson's reference (refScheduled); what the handler makes of each event
+// is worked out by refKeys from ResequencerConfig's documentation, not from
+// resequencer.go's design: each key keeps the set of steps it applied
+// since its start or its last gap skipped, and the value it shows, rather
+// than a watermark and a flag; a held event's timeout is a time of its own,
+// met in time order among the events' finishes.
+func refResequenced(events []konvoy.Event, consumers int, cfg konvoy.ResequencerConfig,
+	dispatch func([]refEvent, int, func(refEvent) *string) []refEvent) konvoy.Result {
+	r, finished := refMeasure(events, consumers, nil, "resequencer", dispatch)
+	q := refKeys{cfg: cfg, keys: map[string]*refKey{}, out: finished}
+	highest := map[string]int{}
+	var keyOrder []string
+	for _, e := range finished { // in input order
+		if _, ok := highest[e.key]; !ok {
+			keyOrder = append(keyOrder, e.key)
+			q.keys[e.key] = &refKey{applied: map[int]bool{}, held: map[int]refEvent{}}
+		}
+		highest[e.key] = max(highest[e.key], e.step)
+		if k := q.keys[e.key]; cfg.Start == konvoy.StartFirstSeen && !k.started && e.step > 0 {
+			// The key starts where its first step in the input says:
+			// it waits for that step, and has applied none below it.
+			k.started, k.next, k.shows = true, e.step, e.step-1
+		}
+	}
+	for _, k := range q.keys {
+		if !k.started {
+			k.next = 1
+		}
+	}
 	byFinish := slices.Clone(finished)
 	sort.SliceStable(byFinish, func(i, j int) bool {
 		if byFinish[i].finish != byFinish[j].finish {
@@ -422,157 +584,167 @@ func refSimulateReseq(events []konvoy.Event, consumers int, cfg konvoy.Resequenc
 		}
 		return byFinish[i].index < byFinish[j].index
 	})
-	q := refReseq{cfg: cfg, state: map[string]int{}, low: map[string]int{}, backward: map[string]bool{}}
-	if cfg.Start == konvoy.StartFirstSeen {
-		for _, e := range finished { // in input order
-			if _, ok := q.low[e.key]; !ok && e.step > 0 {
-				q.state[e.key], q.low[e.key] = e.step-1, e.step
-			}
-		}
-	}
 	for _, e := range byFinish {
 		if e.step == 0 {
-			continue
+			continue // history only: refApply's outcome stands
 		}
-		for cfg.Timeout > 0 {
-			h, ok := q.first()
-			if !ok || h.finish+cfg.Timeout >= e.finish {
-				break
-			}
-			q.force(h, h.finish+cfg.Timeout)
-		}
-		q.handle(e, e.finish)
+		q.timeUpBefore(e.finish)
+		q.offer(e, e.finish)
 	}
-	for cfg.Timeout > 0 {
-		h, ok := q.first()
-		if !ok {
-			break
-		}
-		q.force(h, h.finish+cfg.Timeout)
+	q.timeUpBefore(math.MaxInt) // every timeout that is a time at all
+	q.r.NeverApplied = 0
+	for _, k := range q.keys {
+		q.r.NeverApplied += len(k.held)
 	}
-	backward := r.BackwardWrites
-	r.Duplicates, r.Buffered, r.MaxBuffered, r.MaxKeyBuffered = q.r.Duplicates, q.r.Buffered, q.r.MaxBuffered, q.r.MaxKeyBuffered
-	r.HeldRounds, r.NeverApplied, r.GapsSkipped, r.RejectedOld, r.Forced = q.r.HeldRounds, len(q.held), q.r.GapsSkipped, q.r.RejectedOld, q.r.Forced
-	r.BackwardWrites = backward + q.r.BackwardWrites
-	highest := map[string]int{}
-	var keyOrder []string
-	for _, e := range finished {
-		if _, ok := highest[e.key]; !ok {
-			keyOrder = append(keyOrder, e.key)
-		}
-		highest[e.key] = max(highest[e.key], e.step)
-	}
-	r.WrongKeys = nil
-	for _, k := range keyOrder {
-		if q.state[k] != highest[k] || q.backward[k] {
-			r.WrongKeys = append(r.WrongKeys, k)
+	q.r.Rounds, q.r.Events, q.r.Keys, q.r.Work = r.Rounds, r.Events, r.Keys, r.Work
+	q.r.Wait, q.r.Response = r.Wait, r.Response
+	q.r.WrongKeys = nil
+	for _, key := range keyOrder {
+		if q.keys[key].shows != highest[key] {
+			q.r.WrongKeys = append(q.r.WrongKeys, key)
 		}
 	}
-	r.WrongFinal = len(r.WrongKeys)
-	return r
+	q.r.WrongFinal = len(q.r.WrongKeys)
+	q.r.Schedule = refSlots(finished)
+	return q.r
 }
 
-// refReseq is the configured resequencer kept as plain lists: every held
-// event in one list, scanned for the one that finished first and for a
-// key's next step.
-type refReseq struct {
-	cfg      konvoy.ResequencerConfig
-	state    map[string]int  // the key's last step applied
-	low      map[string]int  // the lowest step applied without a gap since the start or the last gap skipped
-	backward map[string]bool // the key's value was last written backward by an old step
-	held     []refEvent
-	r        konvoy.Result
+// refKey is one key under a configured resequencer.
+type refKey struct {
+	started bool             // under StartFirstSeen: its first step set its start
+	next    int              // the step it waits for
+	shows   int              // the step its state shows: the last one written
+	applied map[int]bool     // the steps applied in order since its start or its last gap skipped
+	held    map[int]refEvent // by step
 }
 
-// first returns the held event that finished first (ties: input order).
-func (q *refReseq) first() (refEvent, bool) {
-	if len(q.held) == 0 {
+// refKeys is the configured resequencer over every key.
+type refKeys struct {
+	cfg  konvoy.ResequencerConfig
+	keys map[string]*refKey
+	out  []refEvent // in input order: each event's outcome and apply time
+	r    konvoy.Result
+}
+
+// set records what became of event e.
+func (q *refKeys) set(e refEvent, o konvoy.Outcome, at int) {
+	q.out[e.index].outcome, q.out[e.index].appliedAt = o, at
+}
+
+// holding counts the events held over all keys.
+func (q *refKeys) holding() int {
+	n := 0
+	for _, k := range q.keys {
+		n += len(k.held)
+	}
+	return n
+}
+
+// oldest returns the held event that finished first, ties in input order.
+func (q *refKeys) oldest() (refEvent, bool) {
+	var all []refEvent
+	for _, k := range q.keys {
+		for _, h := range k.held {
+			all = append(all, h)
+		}
+	}
+	if len(all) == 0 {
 		return refEvent{}, false
 	}
-	return slices.MinFunc(q.held, func(a, b refEvent) int {
-		if a.finish != b.finish {
-			return a.finish - b.finish
-		}
-		return a.index - b.index
+	return slices.MinFunc(all, func(a, b refEvent) int {
+		return cmp.Or(cmp.Compare(a.finish, b.finish), cmp.Compare(a.index, b.index))
 	}), true
 }
 
-// remove takes held event e off the list.
-func (q *refReseq) remove(e refEvent) {
-	q.held = slices.DeleteFunc(q.held, func(h refEvent) bool { return h.index == e.index })
-}
-
-// handle is the resequencer's rule for event e at time now.
-func (q *refReseq) handle(e refEvent, now int) {
-	k := e.key
-	switch {
-	case e.step <= q.state[k]:
-		q.old(e)
-	case e.step == q.state[k]+1:
-		q.advance(e, now)
-	case slices.ContainsFunc(q.held, func(h refEvent) bool { return h.key == k && h.step == e.step }):
-		q.r.Duplicates++
-	case q.cfg.Capacity > 0 && len(q.held) >= q.cfg.Capacity:
-		h, _ := q.first()
-		q.force(h, now)
-		q.handle(e, now)
-	default:
-		q.held = append(q.held, e)
-		q.r.Buffered++
-		q.r.MaxBuffered = max(q.r.MaxBuffered, len(q.held))
-		n := 0
-		for _, h := range q.held {
-			if h.key == k {
-				n++
-			}
-		}
-		q.r.MaxKeyBuffered = max(q.r.MaxKeyBuffered, n)
-	}
-}
-
-// old handles e, at or below its key's state: a duplicate of a step
-// applied, or an old step, rejected or written backward.
-func (q *refReseq) old(e refEvent) {
-	switch {
-	case e.step >= q.low[e.key]:
-		q.r.Duplicates++
-	case q.cfg.RejectOld:
-		q.r.RejectedOld++
-	default:
-		q.r.BackwardWrites++
-		q.backward[e.key] = true
-	}
-}
-
-// advance applies e, above its key's state, skipping any gap, then the held
-// steps that follow on, at time now.
-func (q *refReseq) advance(e refEvent, now int) {
-	k := e.key
-	if e.step > q.state[k]+1 {
-		q.r.GapsSkipped += e.step - q.state[k] - 1
-		q.low[k] = e.step
-	}
-	q.state[k], q.backward[k] = e.step, false
-	for {
-		i := slices.IndexFunc(q.held, func(h refEvent) bool { return h.key == k && h.step == q.state[k]+1 })
-		if i < 0 {
+// timeUpBefore applies, at its timeout, each held event whose time is up
+// before now: finished Timeout rounds before it. A finish plus Timeout past
+// the largest int is no time, and never comes.
+func (q *refKeys) timeUpBefore(now int) {
+	for q.cfg.Timeout > 0 {
+		h, ok := q.oldest()
+		if !ok || h.finish > math.MaxInt-q.cfg.Timeout {
 			return
 		}
-		q.r.HeldRounds += now - q.held[i].finish
-		q.state[k]++
-		q.held = slices.Delete(q.held, i, i+1)
+		due := h.finish + q.cfg.Timeout
+		if due >= now && now != math.MaxInt {
+			return
+		}
+		q.force(h, due)
 	}
 }
 
-// force applies held event h at time now, its gap skipped, or handles it as
-// an old step.
-func (q *refReseq) force(h refEvent, now int) {
-	q.remove(h)
-	q.r.HeldRounds += now - h.finish
-	q.r.Forced++
-	if h.step <= q.state[h.key] {
-		q.old(h)
+// offer is what the resequencer does with event e when it is applied, at
+// time now.
+func (q *refKeys) offer(e refEvent, now int) {
+	k := q.keys[e.key]
+	_, isHeld := k.held[e.step]
+	switch {
+	case k.applied[e.step] || isHeld:
+		q.r.Duplicates++
+		q.set(e, konvoy.Duplicate, -1)
+	case e.step < k.next:
+		q.old(e, now)
+	case e.step == k.next:
+		q.write(e, now, konvoy.Applied)
+	case q.cfg.Capacity > 0 && q.holding() >= q.cfg.Capacity:
+		h, _ := q.oldest()
+		q.force(h, now)
+		q.offer(e, now) // the held event applied may have moved e's key
+	default:
+		k.held[e.step] = e
+		q.set(e, konvoy.NeverApplied, -1) // until released
+		q.r.Buffered++
+		q.r.MaxBuffered = max(q.r.MaxBuffered, q.holding())
+		q.r.MaxKeyBuffered = max(q.r.MaxKeyBuffered, len(k.held))
+	}
+}
+
+// old handles e, a step below the one its key waits for that it never
+// applied: rejected, or written backward.
+func (q *refKeys) old(e refEvent, now int) {
+	if q.cfg.RejectOld {
+		q.r.RejectedOld++
+		q.set(e, konvoy.RejectedOld, -1)
 		return
 	}
-	q.advance(h, now)
+	q.r.BackwardWrites++
+	q.keys[e.key].shows = e.step
+	q.set(e, konvoy.WrittenBackward, now)
+}
+
+// write applies e, at or above the step its key waits for, at time now, as
+// outcome o, forgetting the steps applied before a gap it skips; then every
+// held step that follows on, as held.
+func (q *refKeys) write(e refEvent, now int, o konvoy.Outcome) {
+	k := q.keys[e.key]
+	if e.step > k.next {
+		q.r.GapsSkipped += e.step - k.next
+		k.applied = map[int]bool{}
+	}
+	k.applied[e.step], k.next, k.shows = true, e.step+1, e.step
+	q.set(e, o, now)
+	if h, ok := k.held[k.next]; ok {
+		delete(k.held, k.next)
+		q.r.HeldRounds = refHeld(q.r.HeldRounds, now-h.finish)
+		q.write(h, now, konvoy.Held)
+	}
+}
+
+// force applies held event h at time now, its gap skipped, or handles it
+// as any event below the step its key waits for.
+func (q *refKeys) force(h refEvent, now int) {
+	k := q.keys[h.key]
+	delete(k.held, h.step)
+	q.r.Forced++
+	q.r.HeldRounds = refHeld(q.r.HeldRounds, now-h.finish)
+	if h.step < k.next {
+		if k.applied[h.step] {
+			q.r.Duplicates++
+			q.set(h, konvoy.Duplicate, -1)
+			return
+		}
+		q.old(h, now)
+		return
+	}
+	q.write(h, now, konvoy.Held)
 }

@@ -1,5 +1,7 @@
 package konvoy
 
+import "math"
+
 // heldEvent is an event the resequencer holds until its key's gap fills.
 type heldEvent struct {
 	step   int
@@ -81,11 +83,13 @@ func (s *Simulator) resequence(i, key, step, finish int, k *int) {
 }
 
 // old handles event i of key index key, whose step is at or below the
-// key's state, at time now: a duplicate when the key applied it, else
-// rejected or written backward.
+// key's state, at time now: a duplicate when the key applied it or still
+// holds it (held, then passed by a gap skipped), else rejected or written
+// backward.
 func (s *Simulator) old(i, key, step, now int) {
+	_, held := s.held[heldAt{key, step}]
 	switch {
-	case !s.reseqKeys() || step >= s.rkeys.at(key).low():
+	case !s.reseqKeys() || step >= s.rkeys.at(key).low() || held:
 		s.duplicates++
 		s.outcome(i, Duplicate, -1)
 	case s.opts.reseq.RejectOld:
@@ -190,12 +194,14 @@ func (s *Simulator) first() (heldRef, bool) {
 }
 
 // expire applies, each at its timeout, the held events whose timeout comes
-// before now; now math.MaxInt applies them all, as at the end of a run.
+// before now; now math.MaxInt applies them all, as at the end of a run, but
+// for those whose finish plus Timeout passes the largest int, a time that
+// never comes.
 func (s *Simulator) expire(now int) {
 	t := s.opts.reseq.Timeout
 	for {
 		r, ok := s.first()
-		if !ok || r.finish >= now-t {
+		if !ok || r.finish > now-t || r.finish == now-t && now < math.MaxInt {
 			return
 		}
 		s.force(r, satAdd(r.finish, t))
@@ -217,7 +223,7 @@ func (s *Simulator) force(r heldRef, now int) {
 	if s.heldByKey[r.key]--; s.heldByKey[r.key] == 0 {
 		delete(s.heldByKey, r.key)
 	}
-	s.heldRounds += now - r.finish
+	s.heldFor(now - r.finish)
 	s.forced++
 	k := s.state.at(r.key)
 	if r.step <= *k {
@@ -242,7 +248,7 @@ func (s *Simulator) release(key, now int, k *int) {
 		}
 		delete(s.held, at)
 		*k = e.step
-		s.heldRounds += now - e.finish
+		s.heldFor(now - e.finish)
 		s.outcome(e.index, Held, now)
 		n++
 	}
@@ -250,4 +256,14 @@ func (s *Simulator) release(key, now int, k *int) {
 	if s.heldByKey[key] -= n; s.heldByKey[key] == 0 {
 		delete(s.heldByKey, key)
 	}
+}
+
+// heldFor counts d more rounds an event spent held; a sum past the largest
+// int, which timeouts near it or many long holds can reach, is noted, and
+// Result returns an error rather than a wrong HeldRounds.
+func (s *Simulator) heldFor(d int) {
+	if s.heldRounds > math.MaxInt-d {
+		s.heldOverflow = true
+	}
+	s.heldRounds = satAdd(s.heldRounds, d)
 }

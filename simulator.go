@@ -63,8 +63,9 @@ type Simulator struct {
 	buffered, holding, maxBuffered, maxKeyBuffered int
 	heldRounds, gapsSkipped, rejectedOld, forced   int
 
-	err  error
-	done bool
+	err          error
+	done         bool
+	heldOverflow bool // heldRounds passed the largest int
 }
 
 // MaxConsumers is the most consumers a run can have.
@@ -324,8 +325,10 @@ func (s *Simulator) laneCount() int {
 }
 
 // Result finishes the run, applies the events still pending and returns the
-// run's measures, or the error that stopped Add. It may be called more than
-// once; after it, Add panics. It takes O(k + l) time for k distinct keys
+// run's measures, or the error that stopped Add, or one that the end of the
+// run found: a backlog over WithMaxBacklog's limit, or a [Result].HeldRounds
+// past the largest int. It may be called more than once; after it, Add
+// panics. It takes O(k + l) time for k distinct keys
 // and l lanes, and reads the latency histograms' counts, at most 55,296 of
 // each.
 func (s *Simulator) Result() (Result, error) {
@@ -338,6 +341,10 @@ func (s *Simulator) Result() (Result, error) {
 		s.dispatch.finish()
 		if s.opts.reseq.Timeout > 0 {
 			s.expire(math.MaxInt)
+		}
+		if s.heldOverflow {
+			s.err = fmt.Errorf("konvoy: at the end of the run: the rounds events spent held (HeldRounds) add up past %d", math.MaxInt)
+			return Result{}, s.err
 		}
 		// Applying what still waits can only make the resequencer hold
 		// more; the dispatchers' backlogs only drain.

@@ -107,8 +107,9 @@ type LatencyPlan struct {
 	// trace's arrivals.
 	Floor     int
 	FloorLane string
-	// MinConsumers is the fewest consumers tried: the larger of LoadFloor
-	// and the fewest that the work allows at all (see PlanLatency),
+	// MinConsumers is the fewest consumers the search tries (besides
+	// LoadFloor−1, run to tell ShortTrace): the larger of LoadFloor and
+	// the fewest that the work allows at all (see PlanLatency),
 	// math.MaxInt when none can (a target of 0 rounds for events that take
 	// time, all arriving at round 0). No answer is below it.
 	MinConsumers int
@@ -166,11 +167,12 @@ const (
 // that of the ⌈n·p⌉ shortest events, S, into A+T rounds each: c ≥
 // S/(A+T); under a wait objective each consumer may also have one event
 // running past A+T, c ≥ S/(A+T+D) for the longest duration D. Nor is any
-// count below the load floor: the consumers that carry the offered load,
-// the work over the rounds the events arrive over (see
-// [LatencyPlan].LoadFloor), however well a shorter trace hides a growing
-// backlog; when LoadFloor−1 consumers meet the objective all the same, the
-// plan says the trace is too short to show a steady state. No count above
+// count below the load floor answered: the consumers that carry the
+// offered load, the work over the rounds the events arrive over (see
+// [LatencyPlan].LoadFloor), however well a short trace hides a growing
+// backlog. LoadFloor−1 is run once, in the first pass, when no other
+// bound rules it out: if it meets the objective all the same, the plan
+// says the trace is too short to show a steady state. No count above
 // cfg.MaxConsumers is tried, nor above the most that can change a run (the
 // events; under [Static] on partition lanes, the partitions when more)
 // unless the load floor is higher. Under HeadOfLine,
@@ -211,9 +213,10 @@ func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyCo
 	fewest, load := src.fewest(bp, cfg.SLO), src.loadFloor()
 	searches := make([]*latencySearch, len(layouts))
 	for i, l := range layouts {
-		top := min(limit, max(countsThatMatter(src.n, l, policy), load))
+		most := countsThatMatter(src.n, l, policy)
+		top := min(limit, max(most, load))
 		s := newLatencySearch(l, policy, cfg.SLO, latencyRun{results[i], at[i]}, src.n, max(fewest, load), top)
-		s.plan.Work, s.plan.Span, s.plan.LoadFloor, s.plan.MostConsumers = src.work, src.span(), load, top
+		s.plan.Work, s.plan.Span, s.plan.LoadFloor, s.plan.MostConsumers, s.most = src.work, src.span(), load, top, most
 		s.extra = slices.DeleteFunc(slices.Clone(cfg.Counts), func(c int) bool { return c < 1 || c > top })
 		if below := load - 1; load > fewest && below >= 1 && below <= top && !s.done {
 			s.below = below
@@ -253,10 +256,14 @@ func search(src *planStream, layouts []Layout, searches []*latencySearch, opts [
 	for {
 		var configs []Config
 		var of []*latencySearch
+		var counts []int
 		for i, s := range searches {
 			for _, c := range s.next() {
-				configs = append(configs, Config{Layout: layouts[i], Consumers: c, Options: opts})
-				of = append(of, s)
+				// More consumers than can change the run run as that many
+				// do: the run is the same, and its memory stays with the
+				// events, however high the load floor puts the count.
+				configs = append(configs, Config{Layout: layouts[i], Consumers: min(c, s.most), Options: opts})
+				of, counts = append(of, s), append(counts, c)
 			}
 		}
 		if len(configs) == 0 {
@@ -268,7 +275,7 @@ func search(src *planStream, layouts []Layout, searches []*latencySearch, opts [
 			return err
 		}
 		for i, r := range results {
-			of[i].record(configs[i].Consumers, latencyRun{r, at[i]})
+			of[i].record(counts[i], latencyRun{r, at[i]})
 		}
 	}
 }
@@ -364,7 +371,7 @@ func (p *planStream) span() int {
 	if p.n == 0 {
 		return 0
 	}
-	return p.last - p.first + 1
+	return satAdd(p.last-p.first, 1)
 }
 
 // loadFloor returns the fewest consumers that carry the offered load,
@@ -399,6 +406,7 @@ type latencySearch struct {
 	from, top int
 	extra     []int // the counts asked for besides the search's
 	below     int   // LoadFloor−1, tried to tell a ShortTrace; 0 for none
+	most      int   // the most consumers that can change a run (countsThatMatter)
 	tried     map[int]latencyRun
 	passes    int
 	done      bool

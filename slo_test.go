@@ -198,7 +198,10 @@ func TestPlanLatencyThatMissesReportsTheFewestAmongEquals(t *testing.T) {
 	// The counts tried are kept in a map, whose order varies from run to
 	// run: the curve must come sorted every time.
 	for range 10 {
-		plans, _ := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: 10}, MaxConsumers: 3})
+		plans, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: 10}, MaxConsumers: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
 		if want := []konvoy.LatencyPoint{{Consumers: 1, Rounds: 40}, {Consumers: 2, Rounds: 20}, {Consumers: 3, Rounds: 20}}; !slices.Equal(plans[0].Curve, want) {
 			t.Fatalf("curve %v; want %v, by consumers", plans[0].Curve, want)
 		}

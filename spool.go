@@ -28,6 +28,7 @@ type sweepSpool struct {
 	groups [2]sweepGroup // the first pass's, once it is kept
 	buf    []byte        // what is not in file yet
 	file   *os.File      // made when buf first fills; nil until then
+	named  bool          // file still has its name, to remove when dropped
 	events int           // recorded
 	last   int           // the arrival of the last event recorded or replayed
 	lanes  []int32       // the lanes of the event being replayed
@@ -35,12 +36,13 @@ type sweepSpool struct {
 	kept   bool // the first pass is over and whole: later passes replay it
 }
 
-// SpoolPattern is the name of the temporary files, in [os.TempDir], in
-// which the sweeps of process pid keep their first passes (see [Sweep]):
-// "konvoy-sweep-PID-*.spool", as [os.CreateTemp] reads a pattern. A
-// program that exits on a signal, without letting its sweeps return, can
-// remove them by it.
-func SpoolPattern(pid int) string { return fmt.Sprintf("konvoy-sweep-%d-*.spool", pid) }
+// spoolPattern is the name of the temporary files, in [os.TempDir], in
+// which sweeps keep their first passes, as [os.CreateTemp] reads a
+// pattern. Where the system lets an open file be removed, as Unix does, the
+// file is removed as soon as it is made, and read through its descriptor:
+// nothing is left behind however the process ends, a signal or a kill
+// included.
+const spoolPattern = "konvoy-sweep-*.spool"
 
 // newSweepSpool returns the spool of a sweep of n configurations, nil for
 // one alone, which never takes a second pass.
@@ -119,12 +121,12 @@ func (sp *sweepSpool) record(b *sweepEvents) {
 // first; a spool that cannot is dropped.
 func (sp *sweepSpool) flush() {
 	if sp.file == nil {
-		f, err := os.CreateTemp("", SpoolPattern(os.Getpid()))
+		f, err := os.CreateTemp("", spoolPattern)
 		if err != nil {
 			sp.drop()
 			return
 		}
-		sp.file = f
+		sp.file, sp.named = f, os.Remove(f.Name()) != nil
 	}
 	if _, err := sp.file.Write(sp.buf); err != nil {
 		sp.drop()
@@ -157,7 +159,9 @@ func (sp *sweepSpool) drop() {
 	sp.buf = nil
 	if sp.file != nil {
 		sp.file.Close()
-		os.Remove(sp.file.Name())
+		if sp.named {
+			os.Remove(sp.file.Name())
+		}
 		sp.file = nil
 	}
 }

@@ -13,6 +13,7 @@ import (
 // it has given back: right after a push, at most half of it is events
 // already applied, so memory follows the backlog rather than the run.
 func TestOwnedQueuesGiveBackInApplyOrderAndForget(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		c := rapid.IntRange(1, 5).Draw(t, "consumers")
 		var o ownedQueues

@@ -13,6 +13,7 @@ import (
 // event can come before it. Holding events longer would give the same
 // results, but memory would grow with the events instead of the consumers.
 func TestEventsAreAppliedAsSoonAsTheyAreSafe(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 60).Draw(t, "events")
 		c := rapid.IntRange(1, 6).Draw(t, "consumers")
@@ -84,6 +85,7 @@ func TestEventsAreAppliedAsSoonAsTheyAreSafe(t *testing.T) {
 // otherwise applying the events due at a time scans the events due at
 // others, and the head-of-line policy costs O(consumers) per event.
 func TestDueListsSpreadFinishTimes(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		c := rapid.IntRange(1, 5000).Draw(t, "consumers")
 		d := newDueLists(c)
@@ -148,6 +150,7 @@ func checkDueLists(t *rapid.T, h *headOfLine) {
 // what it holds (and more than a few pages' worth): otherwise its memory
 // grows with the run rather than with the events waiting.
 func TestLaneAwareForgetsTakenEvents(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		s, err := NewSimulator(Convoy, rapid.IntRange(1, 4).Draw(t, "consumers"), WithPolicy(LaneAware))
 		if err != nil {

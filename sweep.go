@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
 	"math"
 	"math/bits"
 	"runtime"
@@ -33,11 +34,9 @@ const (
 	sweepBatches    = 3
 )
 
-// SweepAhead is the most events [Sweep] reads past the slowest of its
-// runs: when a run fails at an event, Sweep has read at most SweepAhead
-// events beyond it, so a caller that keeps the last SweepAhead events'
-// positions (lines of a file) can say where the failing one is.
-const SweepAhead = sweepBatch * sweepBatches
+// sweepAhead is the most events Sweep reads past the slowest of its runs,
+// as its doc states: 12,288.
+const sweepAhead = sweepBatch * sweepBatches
 
 // DefaultMaxMemory is the memory a [Sweep] plans for unless told otherwise
 // with [WithMaxMemory]: 1 GiB.
@@ -81,39 +80,50 @@ func WithExpectedEvents(n int) SweepOption {
 // checked and its lane under each layout found once for all the runs of a
 // pass, and each run keeps only its own state, a few bytes a key. The runs
 // of a pass go in parallel on up to GOMAXPROCS goroutines, and Sweep holds
-// at most [SweepAhead] events beyond what each run holds itself.
+// at most 12,288 events beyond what each run holds itself: when a run fails
+// at an event, Sweep has read at most 12,288 events past it, so that a
+// caller that keeps the positions of the last 12,288 events it yielded (the
+// lines of a file) can say where the failing one is, without reading the
+// stream again.
 //
-// Sweep plans its memory, [DefaultMaxMemory] or [WithMaxMemory]'s: what
-// the stream's keys and lanes take once, some 90 bytes a key and 24 a lane
-// (16 a key more under layouts that do not give each key a lane), and what
-// each run takes for them, 4 bytes a key (8 under the resequencer) and 24
-// a lane (40 under [LaneAware]), with 64 KiB a run besides (320 KiB under
-// LaneAware) and 144 bytes for each consumer that takes an event. When the
-// runs would not fit at once, the runs at the end of configs give way and
-// run in later passes (a first pass told the stream's length by
-// [WithExpectedEvents] stops early those that will not fit by its end,
-// rather than running them partway). The first pass of a sweep of more
-// than one configuration keeps the stream as it interned it, some 10 to 30
-// bytes an event in a temporary file (see [SpoolPattern]; on a tmpfs,
-// memory beside the plan), unless, told the stream's length, it finds
-// every run will fit; it removes the file before it returns. The later
-// passes replay it, with its keys and lanes, rather than read the stream
-// again, and take in order every run left that fits beside them. Where no
-// file can be written, or a pass's first run would not fit beside them,
-// the later passes read the stream again, keeping lanes only for their
-// runs' layouts; events must then yield the same events each time it is
-// ranged over, as a stream of a slice ([Values]) or of a file read afresh
-// does. The plan leaves out what a run's backlog holds ([WithMaxBacklog]
-// bounds that) and the garbage collector's headroom.
+// Sweep plans its memory, [DefaultMaxMemory] or [WithMaxMemory]'s: what the
+// stream's keys and lanes take once, some 90 bytes a key and 24 a lane (16
+// a key more under layouts that do not give each key a lane), and what each
+// run takes for them, 4 bytes a key (8 under the resequencer) and 24 a lane
+// (40 under [LaneAware]), with 64 KiB a run besides (320 KiB under
+// LaneAware), 144 bytes for each consumer that takes an event, and the most
+// its backlog has held (see [Layout.HoldsBacklog]), as of a few thousand
+// events before: some 128 bytes an event under LaneAware, 64 under
+// [Static], and 128 for an event the resequencer holds (224 under a Timeout
+// or Capacity). When the runs would not fit at once, the runs at the end of
+// configs give way and run in later passes, whether their keys or their
+// backlogs outgrow the memory; a later pass knows what each run held in the
+// passes before, and where a run gives way changes only the passes, never a
+// result. A first pass told the stream's length by [WithExpectedEvents]
+// stops early the runs whose keys will not fit by its end, rather than
+// running them partway. The first pass of a sweep of more than one
+// configuration keeps the stream as it interned it, some 10 to 30 bytes an
+// event in a temporary file (on a tmpfs, memory beside the plan), unless,
+// told the stream's length, it finds every run will fit; it removes the
+// file before it returns, cancelled or not, and where the system allows, as
+// Unix does, as soon as it has made it, so that a process killed leaves
+// nothing behind. The later passes replay it, with its keys and lanes,
+// rather than read the stream again, and take in order every run left that
+// fits beside them. Where no file can be written, or a pass's first run
+// would not fit beside them, the later passes read the stream again,
+// keeping lanes only for their runs' layouts; events must then yield the
+// same events each time it is ranged over, as a stream of a slice
+// ([Values]) or of a file read afresh does. The plan leaves out the garbage
+// collector's headroom.
 //
 // Sweep returns the error of the first event, in input order, that a run
 // fails at, of the first such run in configs (an invalid configuration
 // fails at the first event), which may take passes over the events up to
 // it; or, when every run took every event, the stream's first error; or
-// ctx's error when ctx is done first. A single run whose state alone
-// outgrows the memory fails, at the event where Sweep finds it, with an
-// [EventError] that says so. Sweep panics, with a "konvoy:" prefix, when
-// events or an option is nil.
+// ctx's error when ctx is done first. A single run whose keys, lanes and
+// backlog alone outgrow the memory fails, at the event where Sweep finds
+// it, with an [EventError] that wraps [ErrMemory]. Sweep panics, with a
+// "konvoy:" prefix, when events or an option is nil.
 func Sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config, opts ...SweepOption) ([]Result, error) {
 	if events == nil {
 		panic("konvoy: Sweep: events is nil")
@@ -199,7 +209,12 @@ const (
 	laneAwareBytes = 256 << 10        // a LaneAware run's list of held events, as it grows
 	consumerBytes  = 144              // a consumer that has taken an event: its tree nodes (16, up to 4) and last event (40, up to 2)
 	keysBytes      = 256 << 10        // a key table's recent-key cache and smallest table
-	batchBytes     = 128 * SweepAhead // the batches in flight: each event, interned, with its lanes
+	laneAwareHeld  = 128              // an event LaneAware holds: its queued (56, up to twice as its list grows) and its place in a list of those that can run
+	staticHeld     = 64               // an event Static holds to apply: its finished (32, up to twice as its queue grows)
+	unlimitedHeld  = 96               // an event the planner's consumer-per-event run holds to apply: its heap entry (48, up to twice)
+	reseqHeld      = 128              // an event the resequencer holds: its map entry (40, some 50 to 100 in the map's tables as they fill)
+	reseqQueued    = 96               // and, under a Timeout or Capacity, its queue entry (48, up to twice as the queue grows)
+	batchBytes     = 128 * sweepAhead // the batches in flight: each event, interned, with its lanes
 	spoolBytes     = spoolBuffer      // the spool's buffer, or its reader's (see sweepSpool)
 )
 
@@ -209,6 +224,34 @@ type sweepRun struct {
 	sim    *Simulator
 	group  int // the inputs it takes
 	table  int // its layout's lane table in them; -1: none
+	// held is the most bytes its backlog is known to take (see
+	// backlogBytes), by the pass's reader: at a batch its workers are
+	// done with, or in an earlier pass; holds is this pass's part of it.
+	held, holds int
+	peak        int // the most its backlog took at a batch's end, by its worker
+}
+
+// backlogBytes returns what the backlog of run r takes now by the plan:
+// the events its policy holds beyond one for each consumer that has taken
+// one (which bytes counts), and the most the resequencer has held at once.
+// Its worker reads it after each batch; it takes O(1) time.
+func (r *sweepRun) backlogBytes() int {
+	s := r.sim
+	n, _ := s.dispatch.held()
+	perHeld := 0
+	switch p := dispatchedAs(s.layout, s.consumers.n, s.opts); {
+	case s.opts.consumerPerEvent:
+		perHeld = unlimitedHeld
+	case p == LaneAware:
+		perHeld = laneAwareHeld
+	case p == Static:
+		perHeld = staticHeld
+	}
+	perBuffered := reseqHeld
+	if s.opts.reseq.Timeout > 0 || s.opts.reseq.Capacity > 0 {
+		perBuffered += reseqQueued
+	}
+	return n*perHeld + s.maxBuffered*perBuffered
 }
 
 // bytes returns what run r takes, by the plan, for keys keys, lanes lanes
@@ -239,6 +282,7 @@ type sweepSizes struct {
 	events  int
 	layouts []Layout
 	lanes   []int
+	held    map[int]int // by configuration: the most bytes its backlog took, when more than 0
 }
 
 // lanesOf returns the lanes of layout l the sizes count, 0 if none.
@@ -254,8 +298,16 @@ func (z *sweepSizes) lanesOf(l Layout) int {
 // sizes returns the sizes of the pass's inputs now, no smaller than those
 // of earlier passes.
 func (p *sweepPass) sizes() sweepSizes {
-	z := sweepSizes{keys: p.seen.keys, events: max(p.seen.events, p.read)}
+	z := sweepSizes{keys: p.seen.keys, events: max(p.seen.events, p.read), held: maps.Clone(p.seen.held)}
 	z.layouts, z.lanes = slices.Clone(p.seen.layouts), slices.Clone(p.seen.lanes)
+	for _, r := range p.runs {
+		if r.held > z.held[r.config] {
+			if z.held == nil {
+				z.held = make(map[int]int)
+			}
+			z.held[r.config] = r.held
+		}
+	}
 	for g, gr := range p.groups {
 		if gr.in == nil {
 			continue
@@ -289,6 +341,7 @@ type sweepEvents struct {
 	active  int          // runs still in the pass: those before it
 	bytes   int          // of the events' keys and lines
 	pending atomic.Int32 // workers yet to finish with it
+	held    []int        // by run of the pass: the most bytes its backlog took by the end of the batch, written by its worker
 }
 
 // sweepInterned is what one group's runs take of a batch: its events
@@ -351,7 +404,7 @@ func newSweepPass(configs []Config, todo []int, o sweepOptions, seen sweepSizes,
 		if c.orderedOnly {
 			g = 1
 		}
-		r := &sweepRun{config: ci, sim: s, group: g, table: -1}
+		r := &sweepRun{config: ci, sim: s, group: g, table: -1, held: seen.held[ci]}
 		p.runs = append(p.runs, r)
 	}
 	p.active = len(p.runs)
@@ -368,7 +421,7 @@ func newSweepPass(configs []Config, todo []int, o sweepOptions, seen sweepSizes,
 		p.makeInputs()
 	}
 	for range sweepBatches {
-		p.free <- &sweepEvents{events: make([]Event, 0, sweepBatch)}
+		p.free <- &sweepEvents{events: make([]Event, 0, sweepBatch), held: make([]int, len(p.runs))}
 	}
 	n := max(1, min(runtime.GOMAXPROCS(0), p.active))
 	p.errs = make([]*sweepError, n)
@@ -430,6 +483,8 @@ func (p *sweepPass) work(w int, mine []int, in <-chan *sweepEvents) {
 				}
 				p.failed.Store(true)
 			}
+			r.peak = max(r.peak, r.backlogBytes())
+			b.held[ri] = r.peak
 		}
 		if b.pending.Add(-1) == 0 {
 			b.events, b.bytes = b.events[:0], 0
@@ -536,12 +591,27 @@ func (p *sweepPass) next(ctx context.Context, b *sweepEvents) (*sweepEvents, err
 	}
 	// A batch comes free once every worker is done with it, so a run that
 	// failed in it has said so by then: stopping here, the reader is at
-	// most the batches in flight ahead of it (SweepAhead).
+	// most the batches in flight ahead of it (sweepAhead).
 	if b = <-p.free; p.failed.Load() {
 		p.free <- b
 		return nil, nil
 	}
+	p.noteHeld(b)
 	return b, nil
+}
+
+// noteHeld takes what the runs' backlogs took by the end of batch b, which
+// every worker is done with, for the plan. The batches come free in the
+// order they were read, so what the plan knows of the backlogs, and so
+// every choice of which runs go on, is the same however the workers are
+// timed: as of the batch read sweepBatches−1 before the one planned.
+func (p *sweepPass) noteHeld(b *sweepEvents) {
+	if b.active == 0 {
+		return // fresh, or empty
+	}
+	for i, r := range p.runs[:min(p.active, b.active)] {
+		r.held, r.holds = max(r.held, b.held[i]), max(r.holds, b.held[i])
+	}
 }
 
 // intern adds event e to batch b, interned for each group.
@@ -615,7 +685,7 @@ func planned(z *sweepSizes, runs []*sweepRun, has [2]bool, tables [2][]Layout) i
 		if r.sim.layout.lanes != noLanes {
 			lanes = z.lanesOf(r.sim.layout)
 		}
-		used += r.bytes(z.keys[r.group], lanes, z.events)
+		used += r.bytes(z.keys[r.group], lanes, z.events) + r.held
 	}
 	return used
 }
@@ -626,15 +696,7 @@ func planned(z *sweepSizes, runs []*sweepRun, has [2]bool, tables [2][]Layout) i
 // fails at the last event read.
 func (p *sweepPass) plan(b *sweepEvents) {
 	z := p.sizes()
-	var has [2]bool
-	var tables [2][]Layout
-	for g, gr := range p.groups {
-		if has[g] = gr.in != nil; has[g] {
-			for _, t := range gr.in.tables {
-				tables[g] = append(tables[g], t.layout)
-			}
-		}
-	}
+	has, tables := p.inputsOf()
 	if p.seen.events == 0 && p.expected > 0 {
 		p.trend.note(z)
 		if end, ok := p.trend.at(z, p.expected); ok {
@@ -651,13 +713,31 @@ func (p *sweepPass) plan(b *sweepEvents) {
 		if used <= p.maxMemory {
 			return
 		}
-		if p.active == 1 {
-			p.memErr = p.tooBig(b, used)
+		// A run alone fails by what it takes in this pass, not by what
+		// an earlier one found it would: where it fails does not depend on
+		// the pass it is alone in.
+		if r := p.runs[0]; p.active == 1 && used-r.held+r.holds > p.maxMemory {
+			p.memErr = p.tooBig(b, used-r.held+r.holds)
 			p.failed.Store(true)
+			return
+		} else if p.active == 1 {
 			return
 		}
 		p.active--
 	}
+}
+
+// inputsOf returns the groups the pass has inputs for, and the layouts of
+// each one's lane tables, for planned.
+func (p *sweepPass) inputsOf() (has [2]bool, tables [2][]Layout) {
+	for g, gr := range p.groups {
+		if has[g] = gr.in != nil; has[g] {
+			for _, t := range gr.in.tables {
+				tables[g] = append(tables[g], t.layout)
+			}
+		}
+	}
+	return has, tables
 }
 
 // sizeTrend is how the sizes of a first pass grow: its sizes at the last
@@ -711,9 +791,9 @@ func (t *sizeTrend) at(z sweepSizes, n int) (sweepSizes, bool) {
 func (p *sweepPass) tooBig(b *sweepEvents, used int) *sweepError {
 	r := p.runs[0]
 	i := len(b.events) - 1
-	want := fmt.Sprintf("the run of %s, %s, on %s needs some %d bytes for the keys and lanes so far, more than the sweep's %d (WithMaxMemory)",
+	want := fmt.Sprintf("the run of %s, %s, on %s needs some %d bytes for the keys, lanes and backlog so far, more than the sweep's %d (WithMaxMemory)",
 		r.sim.layout, r.sim.opts.policy, counted(r.sim.consumers.n, "consumer", "consumers"), used, p.maxMemory)
-	return &sweepError{index: b.start + i, run: r.config, err: eventError(b.start+i, b.events[i].Key, "", 0, want, nil)}
+	return &sweepError{index: b.start + i, run: r.config, err: eventError(b.start+i, b.events[i].Key, "", 0, want, ErrMemory)}
 }
 
 // send hands b to every worker, and reports whether the runs are all still

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"math"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -26,12 +27,29 @@ func manyEvents(n int) []konvoy.Event {
 	return events
 }
 
+// sweepAhead is the most events Sweep's doc says it reads past the event
+// a run fails at.
+const sweepAhead = 12_288
+
+// steadyEvents returns manyEvents(n) arriving one a round over three
+// lines, a key's events on each in turn: every layout keeps up on 3
+// consumers, so that no run holds a backlog that grows with n, and a run
+// fits a pass of onePerPass alone.
+func steadyEvents(n int) []konvoy.Event {
+	events := manyEvents(n)
+	for i := range events {
+		events[i].Line, events[i].Arrival = fmt.Sprint("L", i%3), i
+	}
+	return events
+}
+
 // The error a sweep returns is the one at the earliest event, of the first
 // run in the configurations among those failing there, however the runs
 // are spread over workers: here a run that fails late comes first, and two
 // that fail at the same, earlier, event come after it.
 // The same holds when a memory budget gives each run a pass of its own.
 func TestSweepReturnsTheEarliestError(t *testing.T) {
+	t.Parallel()
 	events := manyEvents(30000)
 	events[20000].Arrival = 0 // every run fails here
 	for i := range 6 {
@@ -87,10 +105,11 @@ func TestSweepStopsAtTheStreamsError(t *testing.T) {
 	}
 }
 
-// A sweep reads at most SweepAhead events past the event a run fails at,
-// so that a caller keeping the last SweepAhead events' positions can say
+// A sweep reads at most sweepAhead events past the event a run fails at,
+// so that a caller keeping the last sweepAhead events' positions can say
 // where it is.
 func TestSweepReadsLittlePastAFailure(t *testing.T) {
+	t.Parallel()
 	for range 8 {
 		read := 0
 		stream := func(yield func(konvoy.Event, error) bool) {
@@ -105,8 +124,8 @@ func TestSweepReadsLittlePastAFailure(t *testing.T) {
 		for range 6 { // slow workers, so that the reader runs ahead
 			configs = append(configs, konvoy.Config{Layout: konvoy.LineConvoy, Consumers: 3, Options: []konvoy.Option{konvoy.WithPolicy(konvoy.LaneAware)}})
 		}
-		if _, err := konvoy.Sweep(context.Background(), stream, configs); !errors.Is(err, konvoy.ErrScheduleFull) || read > 100+konvoy.SweepAhead {
-			t.Fatalf("error %v after %d events; want the schedule limit at event 100 within %d events", err, read, konvoy.SweepAhead)
+		if _, err := konvoy.Sweep(context.Background(), stream, configs); !errors.Is(err, konvoy.ErrScheduleFull) || read > 100+sweepAhead {
+			t.Fatalf("error %v after %d events; want the schedule limit at event 100 within %d events", err, read, sweepAhead)
 		}
 	}
 }
@@ -135,7 +154,7 @@ const onePerPass = 1_995_000
 // Where no file can be made, or the spool's keys and lanes leave no room
 // for a pass's first run, the passes read the stream again.
 func TestSweepReplaysItsFirstPass(t *testing.T) {
-	events := manyEvents(300_000) // some 3 MB spooled: in a file
+	events := steadyEvents(300_000) // some 3 MB spooled: in a file
 	reads := 0
 	stream := counted(&events, &reads)
 	var configs []konvoy.Config
@@ -194,7 +213,7 @@ func TestSweepReplaysItsFirstPass(t *testing.T) {
 // stream again.
 func TestSweepPassesWithinItsMemory(t *testing.T) {
 	t.Setenv("TMPDIR", "/nonexistent/konvoy")
-	events := manyEvents(20000)
+	events := steadyEvents(20000)
 	passes := 0
 	stream := counted(&events, &passes)
 	var configs []konvoy.Config
@@ -236,8 +255,8 @@ func TestSweepStopsWhenTheContextIsDone(t *testing.T) {
 		}
 	}
 	_, err := konvoy.Sweep(ctx, stream, []konvoy.Config{{Layout: konvoy.Convoy, Consumers: 2}})
-	if !errors.Is(err, context.Canceled) || read > 10000+konvoy.SweepAhead {
-		t.Fatalf("error %v after %d events; want context.Canceled within %d events of the cancel", err, read, konvoy.SweepAhead)
+	if !errors.Is(err, context.Canceled) || read > 10000+sweepAhead {
+		t.Fatalf("error %v after %d events; want context.Canceled within %d events of the cancel", err, read, sweepAhead)
 	}
 }
 
@@ -341,5 +360,79 @@ func TestSweepChecksEventsAsSimulateDoes(t *testing.T) {
 				t.Errorf("%+v, %d runs from %v: sweep's error %v; want %v", bad, len(configs), configs[0].Layout, err, want)
 			}
 		}
+	}
+}
+
+// TestSweepEqualsRunsOneByOne claims to hold however many passes its
+// memory budgets split the runs into; its budgets must split them. Where
+// no spool file can be made, each pass reads the stream again, so the
+// reads count the passes: the default budget takes twelve lane-aware runs
+// in one; 4 MiB splits them; 2,365,000 bytes splits twelve head-of-line
+// runs; and 2,265,000 bytes takes lane-aware runs one a pass.
+func TestSweepBudgetsForceSeveralPasses(t *testing.T) {
+	t.Setenv("TMPDIR", "/nonexistent/konvoy")
+	events := manyEvents(12000) // a spool past its buffer: a file, which cannot be made
+	reads := 0
+	stream := counted(&events, &reads)
+	runs := func(n int, p konvoy.Policy) []konvoy.Config {
+		var configs []konvoy.Config
+		for i := range n {
+			configs = append(configs, konvoy.Config{Layout: allLayouts[i%len(allLayouts)], Consumers: 3, Options: []konvoy.Option{konvoy.WithPolicy(p)}})
+		}
+		return configs
+	}
+	for _, tt := range []struct {
+		budget  int
+		configs []konvoy.Config
+		passes  func(int) bool
+		want    string
+	}{
+		{sweepBudgets[0], runs(12, konvoy.LaneAware), func(n int) bool { return n == 1 }, "one"},
+		{sweepBudgets[1], runs(12, konvoy.LaneAware), func(n int) bool { return n > 1 && n < 12 }, "several, fewer than the runs"},
+		{sweepBudgets[2], runs(12, konvoy.HeadOfLine), func(n int) bool { return n > 1 && n < 12 }, "several, fewer than the runs"},
+		{sweepBudgets[3], runs(3, konvoy.LaneAware), func(n int) bool { return n == 3 }, "one a run"},
+	} {
+		reads = 0
+		if _, err := konvoy.Sweep(context.Background(), stream, tt.configs, konvoy.WithMaxMemory(tt.budget)); err != nil {
+			t.Fatal(err)
+		}
+		if !tt.passes(reads) {
+			t.Errorf("budget %d, %d runs: %d passes; want %s", tt.budget, len(tt.configs), reads, tt.want)
+		}
+	}
+}
+
+// A sweep's spool leaves nothing behind, however the sweep ends: where the
+// system lets an open file be removed, it has no name from the start, so
+// that even a process killed mid-sweep leaves no file; and a sweep
+// cancelled mid-way removes it before it returns.
+func TestASweepsSpoolLeavesNothingBehind(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	events := steadyEvents(300_000) // some 3 MB spooled: in a file
+	configs := []konvoy.Config{{Layout: konvoy.Convoy, Consumers: 3}, {Layout: konvoy.LineConvoy, Consumers: 3}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var during []string
+	stream := func(yield func(konvoy.Event, error) bool) {
+		for i, e := range events {
+			if i == 250_000 {
+				during, _ = filepath.Glob(filepath.Join(tmp, "*"))
+				cancel()
+			}
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
+	_, err := konvoy.Sweep(ctx, stream, configs, konvoy.WithMaxMemory(onePerPass))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v; want context.Canceled", err)
+	}
+	if runtime.GOOS != "windows" && len(during) > 0 {
+		t.Errorf("mid-sweep the temporary directory holds %v; want nothing: a spool without a name", during)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) > 0 {
+		t.Errorf("the cancelled sweep left %v", left)
 	}
 }

@@ -14,6 +14,7 @@ import (
 // that run does, but for which consumer ran each event, and name as the
 // chain's lane that of the first event, in input order, to finish last.
 func TestUnlimitedIsHeadOfLineWithAConsumerPerEvent(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 40).Draw(t, "events")
 		l := rapid.SampledFrom([]Layout{Free, Convoy, LineConvoy, Partitioned(3), VersionStamp, Resequencer}).Draw(t, "layout")

@@ -226,9 +226,9 @@ func (d *Decoder) reordered() (konvoy.Event, error) {
 	w := &d.window
 	for {
 		if len(w.held) > 0 && (d.eof || d.ahead(w.held[0].ticks)) {
-			a := heap.Pop(w).(arrival)
-			w.bytes -= a.size()
-			return d.release(a)
+			h := heap.Pop(w).(held)
+			w.bytes -= h.size()
+			return d.release(h.arrival())
 		}
 		if d.eof {
 			return konvoy.Event{}, io.EOF
@@ -251,11 +251,11 @@ func (d *Decoder) reordered() (konvoy.Event, error) {
 		if !w.started || a.ticks > w.watermark {
 			w.started, w.watermark = true, a.ticks
 		}
-		a.text = strings.Clone(a.text)
-		heap.Push(w, a)
-		if w.bytes += a.size(); w.bytes > d.maxHeld {
+		h := hold(&a)
+		heap.Push(w, h)
+		if w.bytes += h.size(); w.bytes > d.maxHeld {
 			d.line = a.line
-			return konvoy.Event{}, d.lineErr(fmt.Sprintf("want at most %d bytes of events held in the -reorder window (Reader.MaxReorderBytes); %d events within %v of each other take more", d.maxHeld, len(w.held), d.opt.Reorder))
+			return konvoy.Event{}, d.lineErr(fmt.Sprintf("want the events held in the -reorder window, %v, to take at most %d bytes, its share of -max-memory (Reader.MaxReorderBytes); %d events within it take more: narrow -reorder or raise -max-memory", d.opt.Reorder, d.maxHeld, len(w.held)))
 		}
 	}
 }
@@ -267,19 +267,48 @@ func (d *Decoder) ahead(ticks int64) bool {
 	return d.window.watermark > ticks && (gap < 0 || gap > int64(d.opt.Reorder))
 }
 
-// size is what a held event costs, give or take: the arrival and its
-// strings, which may be the event's own.
-func (a *arrival) size() int {
-	return arrivalBytes + len(a.e.Key) + len(a.e.Line) + len(a.text)
+// held is an arrival as the reorder window holds it, in 80 bytes rather
+// than an arrival's 112: its key, line and arrival's text packed in one
+// string, an allocation of their own that keeps nothing else alive (such
+// as the record the text was cut from), and its numbers without the
+// arrival in rounds, which release sets.
+type held struct {
+	strs                      string // the key, the line, then the arrival's text
+	keyLen, lineLen           uint32 // names are at most a record long, and a record within MaxRecordBytes (an int)
+	step, duration, partition int
+	ticks, seq                int64
+	line                      int
+	column                    int32 // a column beyond int32 would need a record of 2 GiB: kept as math.MaxInt32, for messages only
 }
 
-// arrivalBytes is what an arrival takes in memory, its strings aside.
-const arrivalBytes = 128
+// hold returns a as the window holds it.
+func hold(a *arrival) held {
+	return held{strs: a.e.Key + a.e.Line + a.text, keyLen: uint32(len(a.e.Key)), lineLen: uint32(len(a.e.Line)),
+		step: a.e.Step, duration: a.e.Duration, partition: a.e.Partition, ticks: a.ticks, seq: a.seq, line: a.line,
+		column: int32(min(a.column, math.MaxInt32))}
+}
+
+// arrival returns the arrival h holds, its arrival in rounds not yet set.
+func (h *held) arrival() arrival {
+	k, l := int(h.keyLen), int(h.lineLen)
+	return arrival{e: konvoy.Event{Key: h.strs[:k], Line: h.strs[k : k+l], Step: h.step, Duration: h.duration, Partition: h.partition},
+		ticks: h.ticks, seq: h.seq, line: h.line, text: h.strs[k+l:], column: int(h.column)}
+}
+
+// size is what a held event costs, by the plan: its place in the window's
+// heap, up to twice over as the heap grows, and its packed strings, in the
+// 8-byte units memory is allocated in.
+func (h *held) size() int { return heldBytes + (len(h.strs)+7)&^7 }
+
+// heldBytes is what a held event takes in the window's heap, up to twice
+// its 80 bytes as the heap grows, its strings aside
+// (TestAHeldEventCostsWhatTheWindowCounts checks it).
+const heldBytes = 160
 
 // window is the reorder window: the events read and not yet released, a
 // min-heap by arrival and input order, and the latest arrival read.
 type window struct {
-	held      []arrival
+	held      []held
 	bytes     int
 	watermark int64
 	started   bool
@@ -291,14 +320,14 @@ func (w *window) Less(i, j int) bool {
 	return a.ticks < b.ticks || a.ticks == b.ticks && a.seq < b.seq
 }
 func (w *window) Swap(i, j int) { w.held[i], w.held[j] = w.held[j], w.held[i] }
-func (w *window) Push(x any)    { w.held = append(w.held, x.(arrival)) }
+func (w *window) Push(x any)    { w.held = append(w.held, x.(held)) }
 func (w *window) Pop() any {
 	n := len(w.held) - 1
-	a := w.held[n]
-	w.held[n] = arrival{}
+	h := w.held[n]
+	w.held[n] = held{}
 	w.held = w.held[:n]
 	if cap(w.held) > 1024 && n < cap(w.held)/4 {
-		w.held = append([]arrival(nil), w.held...)
+		w.held = append([]held(nil), w.held...)
 	}
-	return a
+	return h
 }

@@ -6,12 +6,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"syscall"
-
-	"github.com/sirali-konvoy/konvoy"
 )
 
 // temps are the temporary files the command has made and not yet removed,
@@ -86,7 +83,8 @@ func interruptStatus(sig os.Signal) int {
 }
 
 // exitOnInterrupt makes SIGINT and SIGTERM remove the command's temporary
-// files, and its sweeps' spools, say so on stderr and exit with
+// files (a sweep's spool has no name to remove: see konvoy.Sweep), say so
+// on stderr and exit with
 // interruptStatus, printing nothing
 // more on standard output.
 func exitOnInterrupt(stderr io.Writer) {
@@ -97,10 +95,6 @@ func exitOnInterrupt(stderr io.Writer) {
 		interrupted.Store(true)
 		temps.Lock() // for good
 		for path := range temps.paths {
-			os.Remove(path)
-		}
-		spools, _ := filepath.Glob(filepath.Join(os.TempDir(), konvoy.SpoolPattern(os.Getpid())))
-		for _, path := range spools { // the sweeps' own, which they remove when they return
 			os.Remove(path)
 		}
 		fmt.Fprintf(stderr, "konvoy: %v: stopped\n", sig)

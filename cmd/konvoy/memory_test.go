@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -130,6 +131,60 @@ func TestMaxBacklog(t *testing.T) {
 		if out, errOut, status := runCommand(args...); status != 2 || out != "" || !strings.HasPrefix(errOut, want) {
 			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and %q", args, status, out, errOut, want)
 		}
+	}
+}
+
+// Without -max-backlog, -max-memory counts what the runs hold: a report
+// whose runs hold a backlog beyond any old default's share runs to the
+// end, in passes when it must; konvoy plan takes -max-memory too, and a
+// run whose backlog cannot fit its share of it fails naming -max-memory.
+func TestMaxMemoryCountsTheBacklog(t *testing.T) {
+	hot := hotTrace(3000)
+	args := []string{"-events", "-", "-layouts", "convoy,line-convoy", "-policy", "lane-aware,static", "-consumers", "4,8"}
+	want, errOut, status := runWithInput(hot, append(slices.Clone(args), "-max-backlog", "0")...)
+	if status != 0 {
+		t.Fatalf("-max-backlog 0: status %d, stderr %q", status, errOut)
+	}
+	for _, size := range []string{"1GiB", "3000KiB"} {
+		out, errOut, status := runWithInput(hot, append(slices.Clone(args), "-max-memory", size)...)
+		if status != 0 || out != want {
+			t.Errorf("-max-memory %s: status %d, stderr %q, the report of -max-backlog 0: %v", size, status, errOut, out == want)
+		}
+	}
+	_, errOut, status = runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-memory", "100KiB")
+	if status != 1 || !strings.Contains(errOut, "backlog over its limit: lane-aware dispatch of ") ||
+		!strings.HasSuffix(errOut, "; -max-memory 102400 bytes leaves each of 6 runs room for 100 events held: raise it, or plan fewer layouts or policies\n") {
+		t.Errorf("plan -max-memory 100KiB: status %d, stderr %q", status, errOut)
+	}
+	if _, errOut, status := runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-memory", "4MiB"); status != 0 {
+		t.Errorf("plan -max-memory 4MiB: status %d, stderr %q", status, errOut)
+	}
+	if _, errOut, status := runCommand("plan", "-max-memory", "1MiB"); status != 2 || errOut != "konvoy plan: -max-memory needs -events\n" {
+		t.Errorf("plan -max-memory without -events: status %d, stderr %q", status, errOut)
+	}
+}
+
+// The -reorder window counts in -max-memory: a window that holds more than
+// its share, half the runs' memory, stops the report at the line where it
+// does, naming -reorder and -max-memory; with room, the report is that of
+// the trace in order.
+func TestTheReorderWindowCountsInMaxMemory(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("key,step,duration,at\n")
+	for i := range 5000 {
+		fmt.Fprintf(&b, "K%d,%d,1ms,%dms\n", i%50, 1+i/50, i)
+	}
+	args := []string{"-events", "-", "-unit", "1ms", "-reorder", "1h", "-layouts", "convoy"}
+	_, errOut, status := runWithInput(b.String(), append(slices.Clone(args), "-max-memory", "1MiB")...)
+	var line int
+	if _, err := fmt.Sscanf(errOut, "<stdin>:%d:", &line); err != nil || status != 1 || line < 2000 || line > 3000 ||
+		!strings.Contains(errOut, "-reorder window, 1h0m0s, to take at most 393216 bytes, its share of -max-memory") || !strings.Contains(errOut, "narrow -reorder or raise -max-memory") {
+		t.Errorf("-max-memory 1MiB: status %d, stderr %q; want the window's overflow at its line, some 2,300 events in", status, errOut)
+	}
+	in, _, _ := runWithInput(b.String(), "-events", "-", "-unit", "1ms", "-layouts", "convoy")
+	out, errOut, status := runWithInput(b.String(), append(slices.Clone(args), "-max-memory", "64MiB")...)
+	if status != 0 || out != in {
+		t.Errorf("-max-memory 64MiB: status %d, stderr %q, the report of the trace in order: %v", status, errOut, out == in)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/internal/report"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
 	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
@@ -74,6 +75,7 @@ func planReport(opt planOptions, stdin io.Reader) (string, error) {
 			return "", err
 		}
 	}
+	defer runs.LimitMemory(opt.MaxMemory)()
 	a, err := report.NewPlan(&src.PlanSource, opt.PlanOptions)
 	if err != nil {
 		return "", err
@@ -111,7 +113,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 		"for the lesson's events or a trace. The planner reads a trace several times; standard input is",
 		"copied to a temporary file first.")
 	c.StringVar(&opt.events, "events", "", "plan for the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input) instead of the lesson")
-	c.Float64Var(&opt.Peak, "peak", lesson.PeakRate, "the peak write `rate` to keep up with, in events/s")
+	c.Float64Var(&opt.Peak, "peak", lesson.PeakRate, "the peak write `rate` to keep up with, in events/s; for a trace whose events arrive over time, its own mean rate by default")
 	c.rule(func() error {
 		if !(opt.Peak > 0) || math.IsInf(opt.Peak, 1) {
 			return c.usagef("-peak is %v; want a positive rate in events/s", opt.Peak)
@@ -150,8 +152,12 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 	c.Lookup("plot").Usage = "with -slo, also draw the percentile against the consumers tried, a line per layout under the first policy, " +
 		"and the target, into the directory `DIR`: slo.svg, slo.png or both (-plot-format); nothing when no count is tried"
 	reader := c.traceFlags(&opt.events)
-	c.rule(func() error { opt.SLO = sloOf(c.given["peak"], reader.Seed, opt.Plot != ""); return nil })
+	c.rule(func() error {
+		opt.SLO, opt.PeakGiven = sloOf(c.given["peak"], reader.Seed, opt.Plot != ""), c.given["peak"]
+		return nil
+	})
 	c.backlog(&opt.MaxBacklog)
+	c.memory(&opt.MaxMemory)
 	c.resequencer(&opt.Resequencer)
 	c.rule(func() error { return roundTime(c, &opt.Round, reader.Resolution) })
 	if err := c.parse(args); err != nil {

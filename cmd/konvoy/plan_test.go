@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,10 +18,12 @@ func TestPlanGolden(t *testing.T) {
 		{"plan-lesson-json.golden", []string{"plan", "-format", "json"}},
 		{"plan-lesson-policy-all.golden", []string{"plan", "-policy", "all", "-consumers", "4", "-round-time", "20ms"}},
 		{"plan-shipments.golden", append([]string{"plan"}, withStatuses("-events", "testdata/shipments.csv", "-policy", "head-of-line,lane-aware")...)},
-		// arrivals.csv has arrivals and out-of-order keys; at 100 events/s
-		// a topic of 8 partitions cannot keep up, and none of up to 8
-		// partitions keeps collisions within 5%; at 200 events/s, above
-		// the trace's own rate, no layout keeps up.
+		// arrivals.csv has arrivals and out-of-order keys, which the
+		// keep-up plans take as work at hand; at 100 events/s a topic of 8
+		// partitions needs 5 consumers, and none of up to 8 partitions
+		// keeps collisions within 5%; at 200 events/s, above the trace's
+		// own rate, line-convoy and that topic cannot keep up: lane L3 holds
+		// 51 rounds, partition 7 46, over 30.
 		{"plan-arrivals.golden", []string{"plan", "-events", "testdata/arrivals.csv", "-peak", "100", "-max-partitions", "8", "-layouts", "all"}},
 		{"plan-reseq.golden", []string{"plan", "-events", "testdata/arrivals.csv", "-peak", "100", "-layouts", "resequencer", "-start", "first-seen", "-reseq-capacity", "1", "-reject-old"}},
 		{"plan-arrivals-json.golden", []string{"plan", "-events", "testdata/arrivals.csv", "-peak", "200", "-max-partitions", "8", "-format", "json"}},
@@ -304,14 +307,17 @@ func TestPlanSLOArrivalsOutOfRange(t *testing.T) {
 // TestPlanSLONeverBelowTheLoad runs the issue's plans that answered fewer
 // consumers than carry the load: slo.csv scaled to 200 events/s (7 for
 // free, where its 10021 rounds of work over 1000 rounds need 11), and
-// arrivals.csv at Poisson arrivals (1, where 124 rounds over 63 need 2).
+// arrivals.csv at Poisson arrivals (1 at 97.22 events/s, where 124 rounds
+// over 63 need 2; without -peak now at the trace's own 139.53 events/s,
+// where 124 rounds over 44 need 3).
 func TestPlanSLONeverBelowTheLoad(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		want map[string]int // consumers by layout
 	}{
 		{[]string{"-events", "testdata/slo.csv", "-slo", "p99=5s", "-peak", "200"}, map[string]int{"free": 11, "convoy": 11}},
-		{[]string{"-events", "testdata/arrivals.csv", "-slo", "p99=1s", "-arrivals", "poisson"}, map[string]int{"free": 2, "convoy": 2}},
+		{[]string{"-events", "testdata/arrivals.csv", "-slo", "p99=1s", "-arrivals", "poisson", "-peak", "97.22"}, map[string]int{"free": 2, "convoy": 2}},
+		{[]string{"-events", "testdata/arrivals.csv", "-slo", "p99=1s", "-arrivals", "poisson"}, map[string]int{"free": 3, "convoy": 3}},
 	} {
 		out, errOut, status := runCommand(append([]string{"plan", "-layouts", "free,convoy", "-format", "json"}, c.args...)...)
 		if status != 0 || errOut != "" {
@@ -386,5 +392,44 @@ func TestPlanTakesRecordedFromTheTrace(t *testing.T) {
 	_, errOut, status = runCommand("plan", "-events", "testdata/slo.csv", "-layouts", "recorded")
 	if want := `testdata/slo.csv:1: want a "partition" column`; status != 1 || !strings.HasPrefix(errOut, want) {
 		t.Errorf("a trace without partitions: status %d, stderr %q; want 1 and %q", status, errOut, want)
+	}
+}
+
+// TestPlanKeepUpAndLatencyAgreeOnTheRate: a trace that arrives at 20
+// events a round, 2,000 a second, planned at -peak 2000, kept up with no
+// count at all before, from its own arrival times, while 40 consumers met
+// p99 at that rate: the keep-up plans now take the events as work at hand,
+// at the same rate as the latency objective, and need about the consumers
+// the latency objective's load does.
+func TestPlanKeepUpAndLatencyAgreeOnTheRate(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("key,step,duration,at\n")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "K%d,1,%d,%d\n", i%300, 1+i%3, i/20)
+	}
+	file := filepath.Join(t.TempDir(), "rate20.csv")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status := runCommand("plan", "-events", file, "-peak", "2000", "-slo", "p99=500ms", "-layouts", "free", "-format", "json")
+	if status != 0 || errOut != "" {
+		t.Fatalf("status %d, stderr %q", status, errOut)
+	}
+	var doc struct {
+		KeepUpAtHand bool `json:"keep_up_at_hand"`
+		Plans        []struct {
+			KeepsUp   bool `json:"keeps_up"`
+			Consumers int
+			SLO       struct{ Consumers int }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	// 4,000 rounds of work at 2,000 events/s over the 100 rounds the 2,000
+	// events take: 40 consumers' worth, which meet p99; at hand, events of
+	// 1 to 3 rounds do not pack into 100 rounds on 40, and take 41.
+	if p := doc.Plans[0]; !doc.KeepUpAtHand || !p.KeepsUp || p.Consumers != 41 || p.SLO.Consumers != 40 {
+		t.Errorf("%+v; want 41 consumers to keep up, 40 to meet p99", doc)
 	}
 }

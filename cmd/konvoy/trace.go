@@ -107,6 +107,7 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 			// plans its first pass better (konvoy.WithExpectedEvents).
 			o.Expected = runs.CountLines(src, cmp.Or(o.Reader.MaxRecordBytes, eventlog.DefaultMaxRecordBytes))
 		}
+		defer runs.LimitMemory(o.MaxMemory)()
 		r, err = runs.Trace(context.Background(), src, o)
 	}
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
 )
 
 // statuses are the sample traces' status flags.
@@ -347,7 +347,7 @@ func TestLayoutsAll(t *testing.T) {
 // TestSimulatorErrorDeepInTrace wants the line of the first event a run
 // rejects, however many events konvoy.Sweep reads before and after it.
 func TestSimulatorErrorDeepInTrace(t *testing.T) {
-	const n = konvoy.SweepAhead
+	const n = runs.LinesKept
 	var b strings.Builder
 	b.WriteString("key,line,step,duration,at\n")
 	for i := range 2 * n {
@@ -408,7 +408,7 @@ func TestMaxMemoryRunsInPasses(t *testing.T) {
 		}
 	}
 	_, errOut, status := runCommand(append(slices.Clone(args), "-max-memory", "1MiB")...)
-	if status != 1 || !strings.Contains(errOut, "testdata/arrivals.csv:61: event 59") || !strings.Contains(errOut, "(three quarters of -max-memory)") {
+	if status != 1 || !strings.Contains(errOut, "testdata/arrivals.csv:61: event 59") || !strings.Contains(errOut, "(three quarters of -max-memory)") || !strings.Contains(errOut, "-max-memory 1MiB, three quarters") {
 		t.Errorf("-max-memory 1MiB: status %d, stderr %q; want the first run too big at the last event", status, errOut)
 	}
 }

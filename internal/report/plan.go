@@ -36,8 +36,12 @@ func planHeader(a *Plan) string {
 	if src.Rounded > 0 {
 		b.WriteString(RoundedNote(src.Rounded, src.Unit) + "\n")
 	}
-	b.WriteString(wrapText(fmt.Sprintf("peak %s events/s; one round lasts %v (-round-time); keeping up means running the %s in at most %.2f rounds",
-		formatRate(o.Peak), o.Round, plural(src.Stats.Events(), "event", "events"), a.budget)))
+	peak := "peak " + formatRate(a.o.Peak) + " events/s"
+	if a.timed() && !o.PeakGiven {
+		peak += ", the trace's own mean rate (-peak sets another)"
+	}
+	b.WriteString(wrapText(fmt.Sprintf("%s; one round lasts %v (-round-time); keeping up means running the %s in at most %.2f rounds",
+		peak, o.Round, plural(src.Stats.Events(), "event", "events"), a.budget)))
 	return b.String()
 }
 
@@ -68,12 +72,8 @@ func planTable(a *Plan) string {
 	b.WriteString("\n" + t.String())
 	b.WriteString(wrapText(fmt.Sprintf("to keep up: the fewest consumers whose run of the trace lasts at most %.2f rounds, "+
 		"its rounds and the rate it sustains", a.budget)))
-	ceiling := "ceiling: the rate no number of consumers exceeds: with a consumer for every event, a run still " +
-		"lasts as long as the lane whose events must run one after another (no lane: the event that ends last)"
-	if a.ceilingFrom() {
-		ceiling += `; "from R": from the arrival at round R, which sets the rest`
-	}
-	b.WriteString(wrapText(ceiling))
+	b.WriteString(wrapText("ceiling: the rate no number of consumers exceeds: with a consumer for every event, a run still " +
+		"lasts as long as the lane whose events must run one after another (no lane: the event that ends last)"))
 	for _, line := range cannot {
 		b.WriteString(wrapText(line))
 	}
@@ -82,28 +82,18 @@ func planTable(a *Plan) string {
 	return b.String()
 }
 
-// ceilingFrom tells whether some plan's ceiling runs from an arrival after
-// round 0.
-func (a *Plan) ceilingFrom() bool {
-	for _, row := range a.plans {
-		for _, p := range row {
-			if p.CeilingFrom > 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // planNotes says what bounds every plan of a trace whose events arrive
 // over time, and how the selective convoy and the partitioned layout came
 // to be what they are.
 func planNotes(a *Plan) string {
 	var b strings.Builder
 	if last := a.src.LastArrival; last > 0 {
-		own := float64(a.src.Stats.Events()) / (float64(last+1) * a.o.Round.Seconds())
-		b.WriteString(wrapText(fmt.Sprintf("the trace's events arrive over rounds 0 to %d (its arrival column), %s events/s at %v a round: "+
-			"a run lasts at least until the last arrives, so no layout keeps up with a peak much above that rate", last, formatRate(own), a.o.Round)))
+		at := "the latency objective (-slo) plans them at the same rate"
+		if a.o.SLO == nil {
+			at = "the latency objective (-slo) would plan them at the same rate"
+		}
+		b.WriteString(wrapText(fmt.Sprintf("the trace's events arrive over rounds 0 to %d (its arrival column), %s events/s at %v a round; "+
+			"keeping up takes them as work at hand, their arrival times aside, and %s", last, formatRate(a.ownRate()), a.o.Round, at)))
 	}
 	allOrdered := a.src.Stats.Ordered() == a.src.Stats.Events()
 	for _, l := range a.layouts {
@@ -134,20 +124,17 @@ func cannotKeepUp(a *Plan, l konvoy.Layout, p konvoy.Plan, first bool) string {
 		l, formatRate(p.Ceiling))
 }
 
-// ceilingLane names the lane that sets plan p's ceiling, and the arrival
-// from which it runs without a break when that is not round 0.
+// ceilingLane names the lane that sets plan p's ceiling. The keep-up
+// plans take every event at hand (see Plan.keepUpEvents), so no arrival
+// sets it.
 func ceilingLane(l konvoy.Layout, p konvoy.Plan) string {
-	name := "lane " + p.CeilingLane
 	switch {
 	case p.CeilingLane == "":
-		name = "no lane"
+		return "no lane"
 	case l.Partitions() > 0:
-		name = "partition " + p.CeilingLane
+		return "partition " + p.CeilingLane
 	}
-	if p.CeilingFrom > 0 {
-		name += fmt.Sprintf(" from %d", p.CeilingFrom)
-	}
-	return name
+	return "lane " + p.CeilingLane
 }
 
 // planAssumptions lists every plan's assumptions once each, in order of

@@ -9,6 +9,9 @@ import (
 )
 
 // planDoc is konvoy plan's JSON report: one object holding every answer.
+// Peak is -peak, or, when not given, a trace's own mean rate when its
+// events arrive over time; KeepUpAtHand tells that the keep-up plans then
+// take the events as work at hand, their arrival times aside.
 // Ratios and rates are rounded to three decimals; a rate that no run bounds
 // (every event of no duration) is null, and a cost or multiplier that is
 // undefined (no ordered step, or none that takes time) is 0.
@@ -18,6 +21,8 @@ type planDoc struct {
 	Keys         int            `json:"keys"`
 	Work         int            `json:"work"`
 	Peak         float64        `json:"peak"`
+	PeakGiven    bool           `json:"peak_given"`
+	KeepUpAtHand bool           `json:"keep_up_at_hand"`
 	RoundSeconds float64        `json:"round_seconds"`
 	MaxRounds    float64        `json:"max_rounds"`
 	MaxConsumers int            `json:"max_consumers"`
@@ -38,7 +43,6 @@ type planRecord struct {
 	Ceiling       *float64 `json:"ceiling"`
 	CeilingRounds int      `json:"ceiling_rounds"`
 	CeilingLane   string   `json:"ceiling_lane"`
-	CeilingFrom   int      `json:"ceiling_from"`
 	Assumptions   []string `json:"assumptions"`
 	SLO           *sloDoc  `json:"slo,omitempty"`
 }
@@ -132,14 +136,14 @@ func PlanJSON(a *Plan) (string, error) {
 	s, p := a.selective, a.partitions
 	doc := planDoc{
 		Trace: a.src.Name, Events: a.src.Stats.Events(), Keys: a.src.Stats.Keys(), Work: a.src.Work,
-		Peak: a.o.Peak, RoundSeconds: a.o.Round.Seconds(), MaxRounds: round3(a.budget), MaxConsumers: a.o.MaxConsumers,
+		Peak: a.o.Peak, PeakGiven: a.o.PeakGiven, KeepUpAtHand: a.timed(), RoundSeconds: a.o.Round.Seconds(), MaxRounds: round3(a.budget), MaxConsumers: a.o.MaxConsumers,
 		Plans: []planRecord{},
 	}
 	for li, row := range a.plans {
 		for pi, pl := range row {
 			r := planRecord{Layout: a.layouts[li].String(), Policy: pl.Policy.String(), KeepsUp: pl.Consumers > 0,
 				Consumers: pl.Consumers, Rounds: pl.Rounds, Ceiling: jsonRate(pl.Ceiling),
-				CeilingRounds: pl.CeilingRounds, CeilingLane: pl.CeilingLane, CeilingFrom: pl.CeilingFrom, Assumptions: pl.Assumptions}
+				CeilingRounds: pl.CeilingRounds, CeilingLane: pl.CeilingLane, Assumptions: pl.Assumptions}
 			if pl.Consumers > 0 {
 				r.Rate = jsonRate(pl.Rate)
 			}

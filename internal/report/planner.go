@@ -44,12 +44,14 @@ type PlanOptions struct {
 	Partitions    int                      // -partitions; 0 for the count the partition search finds
 	Policies      []konvoy.Policy          // the first is the selective convoy's
 	Peak          float64                  // the peak rate to keep up with, events/s
+	PeakGiven     bool                     // -peak was given; else a trace with arrival times is planned at its own mean rate
 	Round         time.Duration            // how long one round lasts
 	MaxConsumers  int                      // the most consumers a plan tries
 	Consumers     int                      // the selective convoy's count; 0 for free consumption's
 	Collision     float64                  // the share of a partition's load collisions may take
 	MaxPartitions int                      // the most partitions the partition search tries
-	MaxBacklog    int                      // the events all runs may hold, 0 for no limit
+	MaxBacklog    int                      // the events all runs may hold, 0 for what MaxMemory leaves room for
+	MaxMemory     int                      // the bytes the runs may take: three quarters for their state and backlogs; 0 for konvoy.DefaultMaxMemory
 	Resequencer   konvoy.ResequencerConfig // how the resequencer works
 	Assignor      konvoy.Assignor          // how static deals lanes; 0 for the default
 	SLO           *SLO                     // the latency objective, nil for none
@@ -68,7 +70,7 @@ type Plan struct {
 	budget float64 // the most rounds a run of the trace may last and keep up
 
 	backlog     int // what each run may hold (konvoy.WithMaxBacklog)
-	backlogRuns int // the runs -max-backlog is shared by
+	backlogRuns int // the runs -max-backlog, or -max-memory, is shared by
 
 	layouts []konvoy.Layout
 	plans   [][]konvoy.Plan // [layout][policy]
@@ -101,7 +103,10 @@ type shareRow struct {
 // outgrew its share of o.MaxBacklog says what to do about it.
 func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 	a := &Plan{o: o, src: src}
-	a.budget = float64(src.Stats.Events()) / (o.Peak * o.Round.Seconds())
+	if a.timed() && !o.PeakGiven {
+		a.o.Peak = a.ownRate()
+	}
+	a.budget = float64(src.Stats.Events()) / (a.o.Peak * o.Round.Seconds())
 	var err error
 	if a.partitions, a.found, err = konvoy.PartitionsFor(src.Events, o.Collision, o.MaxPartitions); err != nil {
 		return nil, err
@@ -114,6 +119,9 @@ func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 	// is shared by the most runs made at once.
 	a.backlogRuns = max((len(a.layouts)+1)*len(o.Policies), len(a.layouts)+5)
 	a.backlog = BacklogShare(o.MaxBacklog, a.backlogRuns)
+	if o.MaxBacklog == 0 {
+		a.backlog = memoryBacklog(o.MaxMemory, a.backlogRuns)
+	}
 	if err := a.planAll(); err != nil {
 		return nil, err
 	}
@@ -123,6 +131,7 @@ func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 		}
 	}
 
+	o = a.o
 	a.consumers = cmp.Or(o.Consumers, a.free.Consumers, o.MaxConsumers)
 	events := src.Events
 	if src.Lesson {
@@ -163,7 +172,7 @@ func (a *Plan) planAll() error {
 			l, p = a.layouts[i/np], a.o.Policies[i%np]
 		}
 		g.Go(func() error {
-			plans[i], errs[i] = konvoy.PlanConsumers(a.src.Events, l, cfg, Dispatch(p, a.o.Assignor, konvoy.WithMaxBacklog(a.backlog), konvoy.WithResequencer(a.o.Resequencer))...)
+			plans[i], errs[i] = konvoy.PlanConsumers(a.keepUpEvents(), l, cfg, Dispatch(p, a.o.Assignor, konvoy.WithMaxBacklog(a.backlog), konvoy.WithResequencer(a.o.Resequencer))...)
 			return nil
 		})
 	}
@@ -175,6 +184,38 @@ func (a *Plan) planAll() error {
 	return nil
 }
 
+// timed tells whether the trace's events arrive over time: its last
+// arrival is after round 0.
+func (a *Plan) timed() bool { return a.src.LastArrival > 0 }
+
+// ownRate is the trace's own mean rate, in events/s: its events over the
+// rounds 0 to its last arrival.
+func (a *Plan) ownRate() float64 {
+	return float64(a.src.Stats.Events()) / (float64(a.src.LastArrival+1) * a.o.Round.Seconds())
+}
+
+// keepUpEvents are the events the keep-up plans run: the trace's, with
+// every arrival at round 0 for a trace whose events arrive over time.
+// Keeping up is a matter of the work consumers get through at the peak,
+// all of it at hand; when the events arrive, at the trace's times, scaled
+// to -peak or drawn at it, is the latency objective's (-slo), which plans
+// at the same rate. With the arrivals in, a run could never beat its last
+// arrival plus what follows it, so that no count would keep up with the
+// very rate the arrivals were scaled to.
+func (a *Plan) keepUpEvents() iter.Seq2[konvoy.Event, error] {
+	if !a.timed() {
+		return a.src.Events
+	}
+	return func(yield func(konvoy.Event, error) bool) {
+		for e, err := range a.src.Events {
+			e.Arrival = 0
+			if !yield(e, err) {
+				return
+			}
+		}
+	}
+}
+
 // located is err, a run's, said of the trace, with what to do when the run
 // outgrew its backlog.
 func (a *Plan) located(err error) error {
@@ -182,7 +223,23 @@ func (a *Plan) located(err error) error {
 	if !errors.As(err, &ev) {
 		return err
 	}
-	return BacklogHint(fmt.Errorf("%s: %w", a.src.Name, ev), a.o.MaxBacklog, a.backlogRuns)
+	err = fmt.Errorf("%s: %w", a.src.Name, ev)
+	if a.o.MaxBacklog == 0 && errors.Is(err, konvoy.ErrBacklog) {
+		return fmt.Errorf("%w; -max-memory %d bytes leaves each of %d runs room for %d events held: raise it, or plan fewer layouts or policies",
+			err, cmp.Or(a.o.MaxMemory, konvoy.DefaultMaxMemory), a.backlogRuns, a.backlog)
+	}
+	return BacklogHint(err, a.o.MaxBacklog, a.backlogRuns)
+}
+
+// heldBytes is the most a run takes for an event its backlog holds, as a
+// konvoy.Sweep plans it (128 bytes under lane-aware dispatch).
+const heldBytes = 128
+
+// memoryBacklog returns the events each of runs runs may hold, at
+// heldBytes an event, in three quarters of maxMemory bytes (0:
+// konvoy.DefaultMaxMemory) shared equally, at least 1.
+func memoryBacklog(maxMemory, runs int) int {
+	return max(1, cmp.Or(maxMemory, konvoy.DefaultMaxMemory)/4*3/max(1, runs)/heldBytes)
 }
 
 // cost is the cost of the sensitivity table's layout i on the ordered

@@ -72,7 +72,7 @@ func SLOFlags(fs *flag.FlagSet) func(peakGiven bool, seed uint64, curve bool) *S
 		})
 	on, arrivals := &oneOfValue{"response", []string{"response", "wait"}}, &oneOfValue{"trace", []string{"trace", "poisson"}}
 	fs.Var(on, "slo-on", "the latency -slo bounds: `response` (arrival to finish) or wait (arrival to start)")
-	fs.Var(arrivals, "arrivals", "-slo's arrivals: `trace` (the trace's own, scaled to a mean of -peak when -peak is given) or poisson (at -peak, from -seed)")
+	fs.Var(arrivals, "arrivals", "-slo's arrivals: `trace` (the trace's own, scaled to a mean of -peak when -peak is given) or poisson (at -peak, from -seed; at the trace's own mean rate without -peak)")
 	return func(peakGiven bool, seed uint64, curve bool) *SLO {
 		if !set {
 			return nil

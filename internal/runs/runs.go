@@ -19,6 +19,11 @@ import (
 	"github.com/sirali-konvoy/konvoy/internal/report"
 )
 
+// LinesKept is how many of the last events read a trace's reader keeps the
+// lines of, to name the line of an event a run fails at: one more than the
+// 12,288 events konvoy.Sweep's doc says it reads, at most, past that event.
+const LinesKept = 12_288 + 1
+
 // MaxGanttEvents is the most events a run keeps the schedule of
 // (Options.Gantt): beyond them a drawing stops being readable, and a run
 // keeps its schedule in memory.
@@ -43,8 +48,10 @@ type Options struct {
 	// equally; 0 for no limit.
 	MaxBacklog int
 	// MaxMemory is the bytes all runs may take: three quarters for their
-	// state, a quarter for the garbage collector; 0 for
-	// konvoy.DefaultMaxMemory.
+	// state, a quarter for the garbage collector, whose limit the process
+	// sets once (LimitMemory); 0 for konvoy.DefaultMaxMemory. With a
+	// Reader.Reorder window and no Reader.MaxReorderBytes, the window may
+	// take half of the three quarters, and the runs the other half.
 	MaxMemory int
 	// Expected is about how many events the trace holds, 0 if unknown:
 	// told it, a sweep's first pass does not start runs it could not
@@ -80,20 +87,22 @@ func ErrNoEvents(name string) error {
 // or in more when the runs do not fit at once. A bad event is an error
 // naming the trace's NAME:LINE. ctx stops the runs.
 func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
+	maxMemory := cmp.Or(o.MaxMemory, konvoy.DefaultMaxMemory)
+	runsMemory := max(1, maxMemory/4*3)
+	if o.Reader.Reorder > 0 && o.Reader.MaxReorderBytes == 0 {
+		// The reorder window holds events while the runs hold their
+		// state: each may take half of the runs' memory.
+		o.Reader.MaxReorderBytes = max(1, runsMemory/2)
+		runsMemory = max(1, runsMemory-o.Reader.MaxReorderBytes)
+	}
 	var err error
 	if o.Layouts, err = recordedLayouts(src, o); err != nil {
 		return nil, err
 	}
 	t := newTrace(o)
 	configs := configs(t, o)
-	r := &reader{t: t, o: o, src: src, lines: make([]int, konvoy.SweepAhead+1)}
-	maxMemory := cmp.Or(o.MaxMemory, konvoy.DefaultMaxMemory)
-	// The runs plan for three quarters of the memory, and the garbage
-	// collector keeps the heap within the whole, working harder as it
-	// nears it, so that its headroom is the last quarter, not as much
-	// again as the runs hold.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(maxMemory)))
-	opts := []konvoy.SweepOption{konvoy.WithMaxMemory(max(1, maxMemory/4*3)), konvoy.WithExpectedEvents(o.Expected)}
+	r := &reader{t: t, o: o, src: src, lines: make([]int, LinesKept)}
+	opts := []konvoy.SweepOption{konvoy.WithMaxMemory(runsMemory), konvoy.WithExpectedEvents(o.Expected)}
 	t.Results, err = konvoy.Sweep(ctx, r.events, configs, opts...)
 	var ev *konvoy.EventError
 	switch {
@@ -102,9 +111,9 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 		if line := r.lineOf(ev.Index); line > 0 {
 			where = fmt.Sprintf("%s:%d", t.Name, line)
 		}
-		return nil, report.BacklogHint(Located{where, err}, o.MaxBacklog, len(configs))
+		return nil, memoryHint(report.BacklogHint(Located{where, err}, o.MaxBacklog, len(configs)), maxMemory)
 	case err != nil:
-		return nil, report.BacklogHint(err, o.MaxBacklog, len(configs))
+		return nil, memoryHint(report.BacklogHint(err, o.MaxBacklog, len(configs)), maxMemory)
 	case t.Stats.Events() == 0:
 		return nil, ErrNoEvents(t.Name)
 	}
@@ -136,6 +145,39 @@ func Events(ctx context.Context, events []konvoy.Event, o Options) (*report.Trac
 		return nil, err
 	}
 	return t, nil
+}
+
+// LimitMemory sets the garbage collector's limit of the whole process to
+// maxMemory bytes (0: konvoy.DefaultMaxMemory), the memory Options.MaxMemory
+// gives the runs, and returns the function that puts the limit back. The
+// runs plan for three quarters of it, and the collector keeps the heap
+// within the whole, working harder as it nears it, so that its headroom is
+// the last quarter, not as much again as the runs hold. The limit is the
+// process's, not a run's: a program calls LimitMemory once, as the command
+// does before its runs and the server when it starts, never per request.
+func LimitMemory(maxMemory int) (restore func()) {
+	was := debug.SetMemoryLimit(int64(cmp.Or(maxMemory, konvoy.DefaultMaxMemory)))
+	return func() { debug.SetMemoryLimit(was) }
+}
+
+// memoryHint adds to err, when a run alone outgrew the runs' memory
+// (konvoy.ErrMemory), the flag that sets it, -max-memory, as maxMemory
+// bytes; it returns any other error as it is.
+func memoryHint(err error, maxMemory int) error {
+	if !errors.Is(err, konvoy.ErrMemory) {
+		return err
+	}
+	size := fmt.Sprintf("%d", maxMemory)
+	for _, u := range []struct {
+		unit  string
+		bytes int
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if maxMemory%u.bytes == 0 {
+			size = fmt.Sprintf("%d%s", maxMemory/u.bytes, u.unit)
+			break
+		}
+	}
+	return fmt.Errorf("%w; -max-memory %s, three quarters of it for the runs, is too little for this run alone, its keys, lanes and backlog: raise it", err, size)
 }
 
 // newTrace is the report of o's runs before they are made.
@@ -184,7 +226,7 @@ type reader struct {
 // events yields the trace's events, from the start, checked and counted
 // on the first pass. lines keeps the lines of the last events read, enough
 // of them to locate the event a run fails at in a pass that reads the
-// trace: Sweep reads at most SweepAhead events past it (see lineOf).
+// trace: Sweep reads at most LinesKept−1 events past it (see lineOf).
 func (r *reader) events(yield func(konvoy.Event, error) bool) {
 	r.passes++
 	r.read = 0

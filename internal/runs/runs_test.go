@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -106,5 +107,36 @@ func TestAFailureInALaterPassIsNamedByItsLine(t *testing.T) {
 	_, err := runs.Trace(context.Background(), source([]byte(csv.String()), &passes), o)
 	if err == nil || passes < 2 || !errors.Is(err, konvoy.ErrBacklog) || !strings.HasPrefix(err.Error(), "t.csv:20499: event 20497 ") {
 		t.Errorf("%d passes, error %v; want the backlog's at t.csv:20499, event 20497", passes, err)
+	}
+}
+
+// Trace leaves the process's garbage collector limit as it is: the
+// program sets it once (LimitMemory), and a server's requests, each a
+// Trace, would otherwise set it under one another.
+func TestTraceLeavesTheMemoryLimitAlone(t *testing.T) {
+	const before = 3 << 40
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(before))
+	var csv bytes.Buffer
+	if err := eventlog.WriteAll(&csv, eventlog.CSV, konvoy.Values(lesson.Events())); err != nil {
+		t.Fatal(err)
+	}
+	o := options("lesson.csv")
+	o.MaxMemory = 100 << 20
+	during := int64(before)
+	o.Add = func(konvoy.Event) { during = min(during, debug.SetMemoryLimit(-1)) }
+	passes := 0
+	if _, err := runs.Trace(context.Background(), source(csv.Bytes(), &passes), o); err != nil {
+		t.Fatal(err)
+	}
+	if got := debug.SetMemoryLimit(-1); got != before || during != before {
+		t.Errorf("during Trace the memory limit is %d, after it %d; want %d, as before", during, got, before)
+	}
+	restore := runs.LimitMemory(o.MaxMemory)
+	if got := debug.SetMemoryLimit(-1); got != int64(o.MaxMemory) {
+		t.Errorf("LimitMemory(%d) set the limit to %d", o.MaxMemory, got)
+	}
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("after LimitMemory's restore the limit is %d; want %d", got, before)
 	}
 }

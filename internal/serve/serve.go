@@ -124,8 +124,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // listens. Requests are limited in header size (64 KiB) and time (10 s for
 // the header, 5 minutes to read and to answer, 2 minutes of runs). On a
 // loopback address, such as the default 127.0.0.1, only requests for a
-// loopback host are served (see loopbackOnly).
+// loopback host are served (see loopbackOnly). It sets the process's
+// garbage collector limit to the runs' memory, konvoy.DefaultMaxMemory,
+// once for all requests (runs.LimitMemory), and puts it back on return.
 func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(url string)) error {
+	defer runs.LimitMemory(0)()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err

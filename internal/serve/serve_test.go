@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -12,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -358,5 +360,29 @@ func TestALoopbackServerAnswersLoopbackHostsOnly(t *testing.T) {
 		if want != http.StatusOK && !strings.Contains(w.Body.String(), "not this machine's") {
 			t.Errorf("Host %q: the refusal does not say why: %q", host, w.Body.String())
 		}
+	}
+}
+
+// The server sets the process's garbage collector limit once, when it
+// starts, to the runs' memory, not per request (a request's runs leave it
+// as it is: TestTraceLeavesTheMemoryLimitAlone in package runs), and puts
+// it back when it stops.
+func TestTheServerSetsTheMemoryLimitOnce(t *testing.T) {
+	const before = 3 << 40
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(before))
+	ctx, cancel := context.WithCancel(context.Background())
+	var during int64
+	err := newTestServer(0).ListenAndServe(ctx, "127.0.0.1:0", func(url string) {
+		during = debug.SetMemoryLimit(-1)
+		cancel()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if during != konvoy.DefaultMaxMemory {
+		t.Errorf("while serving, the memory limit is %d; want %d", during, konvoy.DefaultMaxMemory)
+	}
+	if after := debug.SetMemoryLimit(-1); after != before {
+		t.Errorf("after the server stops, the memory limit is %d; want %d, as before", after, before)
 	}
 }

@@ -1,0 +1,51 @@
+package eventlog
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// What the reorder window counts for a held event is what it keeps for
+// it, and at most twice that: its place in the window's heap, which grows
+// by doubling, and its key, line and arrival text packed in one
+// allocation, which keeps nothing else alive. A count below what it keeps
+// would let the window outgrow -max-memory.
+func TestAHeldEventCostsWhatTheWindowCounts(t *testing.T) {
+	if heldBytes < 2*int(unsafe.Sizeof(held{})) {
+		t.Fatalf("heldBytes is %d; a held event takes %d, up to twice as the heap grows", heldBytes, unsafe.Sizeof(held{}))
+	}
+	for _, n := range []int{50_000, 70_000} { // past a doubling of the heap, and before one
+		var b strings.Builder
+		b.WriteString("key,line,step,duration,at\n")
+		for i := range n {
+			fmt.Fprintf(&b, "K%06d,L%03d,%d,1ms,%dms\n", i%25_000, i%100, 1+i/25_000, i)
+		}
+		trace := b.String()
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		d, err := NewDecoder(strings.NewReader(trace), Reader{Name: "t.csv", Resolution: time.Millisecond, Reorder: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The first event comes out once the trace ends: every one is read
+		// and held by then.
+		if _, err := d.Next(); err != nil || len(d.window.held) != n-1 {
+			t.Fatalf("%d events held, error %v; want %d", len(d.window.held), err, n-1)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		kept := float64(after.HeapAlloc) - float64(before.HeapAlloc)
+		counted := float64(d.window.bytes)
+		runtime.KeepAlive(d)
+		runtime.KeepAlive(trace)
+		t.Logf("%d events held: %.0f bytes an event kept, %.0f counted", n, kept/float64(n), counted/float64(n))
+		if counted < kept || counted > 2*kept {
+			t.Errorf("%d events held: %.0f bytes an event kept, %.0f counted; want as much to twice as much", n, kept/float64(n), counted/float64(n))
+		}
+	}
+}
