@@ -5,8 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math/bits"
 	"math"
+	"math/bits"
 	"reflect"
 	"runtime"
 	"strings"
@@ -259,9 +259,15 @@ func heldRun(t *testing.T, l Layout, consumers int, events []Event, opts ...Opti
 // that holds a backlog, and under the resequencer, the live bytes of a run
 // of 2n events less those of one of n, over the events it holds more. A
 // plan for less would let a sweep outgrow its budget; one for far more
-// would take passes it need not.
+// would take passes it need not. The plan counts the sizes of a 64-bit
+// platform; where int and pointers have 32 bits a held event takes about
+// half, so there the plan may be up to 5 times what it is found to keep.
 func TestSweepPlansWhatABacklogTakes(t *testing.T) {
 	const n = 30_000
+	most := 2.5
+	if bits.UintSize == 32 {
+		most = 5
+	}
 	reseq := make([]Event, 2*n)  // every key's step 1 last: the resequencer holds the rest
 	atOnce := make([]Event, 2*n) // all at round 0: a consumer an event applies none before the end
 	for i := range reseq {
@@ -277,7 +283,7 @@ func TestSweepPlansWhatABacklogTakes(t *testing.T) {
 		{"lane-aware", LineConvoy, backloggedEvents(2 * n), []Option{WithPolicy(LaneAware)}},
 		{"static", LineConvoy, backloggedEvents(2 * n), []Option{WithPolicy(Static)}},
 		{"resequencer", Resequencer, reseq, nil},
-		{"resequencer with a timeout", Resequencer, reseq, []Option{WithResequencer(ResequencerConfig{Timeout: 1 << 40})}},
+		{"resequencer with a timeout", Resequencer, reseq, []Option{WithResequencer(ResequencerConfig{Timeout: math.MaxInt32})}},
 		{"a consumer an event", Free, atOnce, []Option{withConsumerPerEvent()}},
 	} {
 		var live [2]uint64
@@ -291,8 +297,8 @@ func TestSweepPlansWhatABacklogTakes(t *testing.T) {
 		}
 		kept, plan := (float64(live[1])-float64(live[0]))/more, float64(planned[1]-planned[0])/more
 		t.Logf("%s: %.1f bytes kept an event held, %.1f planned", c.name, kept, plan)
-		if plan < kept || plan > 2.5*kept {
-			t.Errorf("%s: %.1f bytes kept an event held; planned %.1f, want as much to 2.5 times as much", c.name, kept, plan)
+		if plan < kept || plan > most*kept {
+			t.Errorf("%s: %.1f bytes kept an event held; planned %.1f, want as much to %g times as much", c.name, kept, plan, most)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"fmt"
+	"math/bits"
 	"runtime"
 	"strings"
 	"testing"
@@ -13,8 +14,14 @@ import (
 // it, and at most twice that: its place in the window's heap, which grows
 // by doubling, and its key, line and arrival text packed in one
 // allocation, which keeps nothing else alive. A count below what it keeps
-// would let the window outgrow -max-memory.
+// would let the window outgrow -max-memory. heldBytes counts the sizes
+// of a 64-bit platform; where int and pointers have 32 bits a held event
+// takes less, so there the count may be up to 3 times what is kept.
 func TestAHeldEventCostsWhatTheWindowCounts(t *testing.T) {
+	most := 2.0
+	if bits.UintSize == 32 {
+		most = 3
+	}
 	if heldBytes < 2*int(unsafe.Sizeof(held{})) {
 		t.Fatalf("heldBytes is %d; a held event takes %d, up to twice as the heap grows", heldBytes, unsafe.Sizeof(held{}))
 	}
@@ -44,8 +51,8 @@ func TestAHeldEventCostsWhatTheWindowCounts(t *testing.T) {
 		runtime.KeepAlive(d)
 		runtime.KeepAlive(trace)
 		t.Logf("%d events held: %.0f bytes an event kept, %.0f counted", n, kept/float64(n), counted/float64(n))
-		if counted < kept || counted > 2*kept {
-			t.Errorf("%d events held: %.0f bytes an event kept, %.0f counted; want as much to twice as much", n, kept/float64(n), counted/float64(n))
+		if counted < kept || counted > most*kept {
+			t.Errorf("%d events held: %.0f bytes an event kept, %.0f counted; want as much to %g times as much", n, kept/float64(n), counted/float64(n), most)
 		}
 	}
 }

@@ -294,8 +294,8 @@ func TestPlanSLOArrivalsOutOfRange(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-arrivals", "poisson", "-peak", "1e-300"}, "konvoy plan: -slo: synth: event 0 would arrive at round 1.862e+302 at 1e-302 events per round"},
-		{[]string{"-peak", "1e-300"}, "konvoy plan: -slo: synth: event 0, arriving at round 1, would arrive at round 8.203e+301"},
+		{[]string{"-arrivals", "poisson", "-peak", "1e-300"}, "konvoy plan: -slo: event 0 would arrive at round 1.862e+302 at 1e-302 events per round"},
+		{[]string{"-peak", "1e-300"}, "konvoy plan: -slo: event 0, arriving at round 1, would arrive at round 8.203e+301"},
 	} {
 		out, errOut, status := runCommand(append([]string{"plan", "-events", "testdata/slo.csv", "-slo", "p99=1s", "-layouts", "free"}, tt.args...)...)
 		if status != 1 || out != "" || !strings.HasPrefix(errOut, tt.want) {

@@ -14,7 +14,7 @@ import (
 
 // libraryName matches what only a library user can read: an option, a
 // package-qualified field, a function of konvoy or eventlog.
-var libraryName = regexp.MustCompile(`\bWith[A-Z][A-Za-z]*|\bReader\.|\bDecoder\b|\bOpen and Decompress\b|\bSweep:|\bPartitionsFor\b|\bsynth\.`)
+var libraryName = regexp.MustCompile(`\bWith[A-Z][A-Za-z]*|\bReader\.|\bDecoder\b|\bOpen and Decompress\b|\bSweep:|\bPartitionsFor\b|\bsynth[.:]|raise the rate`)
 
 // The command's errors name its flags, not the libraries' options and
 // fields: a run over -max-memory, a backlog over -max-backlog, a trace
@@ -45,6 +45,7 @@ func TestErrorsSpeakTheCommandsLanguage(t *testing.T) {
 		{"gzip twice", "", []string{"-events", gz}, "decompress it first (konvoy undoes one layer of gzip, no more)"},
 		{"long key", "key,step,duration\n" + strings.Repeat("k", 5000) + ",1,1\n", []string{"-events", "-"}, "want at most 4096 bytes; it has 5000"},
 		{"long record", "key,step,duration\nk,1," + strings.Repeat("1", 17<<20) + "\n", []string{"-events", "-"}, "want a record of at most 16777216 bytes; this one is longer"},
+		{"poisson arrivals too sparse", "", []string{"plan", "-events", "testdata/arrivals.csv", "-slo", "p99=1s", "-arrivals", "poisson", "-peak", "1e-300"}, "events per round; want at most round "},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, errOut, status := runWithInput(c.stdin, c.args...)
@@ -60,7 +61,7 @@ func TestErrorsSpeakTheCommandsLanguage(t *testing.T) {
 // reach the command in the library's words.
 func TestCommandWordsRewritesPhrasesTheLibrariesSay(t *testing.T) {
 	var source strings.Builder
-	for _, pattern := range []string{"../../*.go", "../../eventlog/*.go"} {
+	for _, pattern := range []string{"../../*.go", "../../eventlog/*.go", "../../synth/*.go"} {
 		files, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)
@@ -77,7 +78,7 @@ func TestCommandWordsRewritesPhrasesTheLibrariesSay(t *testing.T) {
 		}
 	}
 	for _, phrase := range []string{" (WithMaxMemory)", " (WithMaxBacklog)", "konvoy: Sweep: ", " (Reader.MaxRecordBytes)",
-		" (Reader.MaxNameBytes)", " (Reader.MaxReorderBytes)", " (Open and Decompress undo one layer of gzip)"} {
+		" (Reader.MaxNameBytes)", " (Reader.MaxReorderBytes)", " (Open and Decompress undo one layer of gzip)", ": raise the rate"} {
 		if !strings.Contains(source.String(), phrase) {
 			t.Errorf("no library message says %q any more; update report.CommandWords", phrase)
 		}

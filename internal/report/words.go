@@ -139,6 +139,8 @@ var libraryWords = strings.NewReplacer(
 	" (Reader.MaxNameBytes)", "",
 	" (Reader.MaxReorderBytes)", "",
 	" (Open and Decompress undo one layer of gzip)", " (konvoy undoes one layer of gzip, no more)",
+	": synth: ", ": ", // the arrivals konvoy plan draws or scales at -peak
+	": raise the rate", ": raise -peak",
 )
 
 // CommandWords returns msg, an error message of the command, in the

@@ -114,7 +114,7 @@ func TestAFailureInALaterPassIsNamedByItsLine(t *testing.T) {
 // program sets it once (LimitMemory), and a server's requests, each a
 // Trace, would otherwise set it under one another.
 func TestTraceLeavesTheMemoryLimitAlone(t *testing.T) {
-	const before = 3 << 40
+	const before int64 = 3 << 40
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(before))
 	var csv bytes.Buffer
 	if err := eventlog.WriteAll(&csv, eventlog.CSV, konvoy.Values(lesson.Events())); err != nil {
