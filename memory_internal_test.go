@@ -269,7 +269,7 @@ func TestSweepPlansWhatABacklogTakes(t *testing.T) {
 		{"lane-aware", LineConvoy, backloggedEvents(2 * n), []Option{WithPolicy(LaneAware)}},
 		{"static", LineConvoy, backloggedEvents(2 * n), []Option{WithPolicy(Static)}},
 		{"resequencer", Resequencer, reseq, nil},
-		{"resequencer with a timeout", Resequencer, reseq, []Option{WithResequencer(ResequencerConfig{Timeout: 1 << 40})}},
+		{"resequencer with a timeout", Resequencer, reseq, []Option{WithResequencer(ResequencerConfig{Timeout: 1 << 30})}},
 		{"a consumer an event", Free, atOnce, []Option{withConsumerPerEvent()}},
 	} {
 		var live [2]uint64

@@ -114,7 +114,7 @@ func TestAFailureInALaterPassIsNamedByItsLine(t *testing.T) {
 // program sets it once (LimitMemory), and a server's requests, each a
 // Trace, would otherwise set it under one another.
 func TestTraceLeavesTheMemoryLimitAlone(t *testing.T) {
-	const before = 3 << 40
+	const before int64 = 3 << 40
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(before))
 	var csv bytes.Buffer
 	if err := eventlog.WriteAll(&csv, eventlog.CSV, konvoy.Values(lesson.Events())); err != nil {
@@ -122,7 +122,7 @@ func TestTraceLeavesTheMemoryLimitAlone(t *testing.T) {
 	}
 	o := options("lesson.csv")
 	o.MaxMemory = 100 << 20
-	during := int64(before)
+	during := before
 	o.Add = func(konvoy.Event) { during = min(during, debug.SetMemoryLimit(-1)) }
 	passes := 0
 	if _, err := runs.Trace(context.Background(), source(csv.Bytes(), &passes), o); err != nil {

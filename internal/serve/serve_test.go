@@ -368,7 +368,7 @@ func TestALoopbackServerAnswersLoopbackHostsOnly(t *testing.T) {
 // as it is: TestTraceLeavesTheMemoryLimitAlone in package runs), and puts
 // it back when it stops.
 func TestTheServerSetsTheMemoryLimitOnce(t *testing.T) {
-	const before = 3 << 40
+	const before int64 = 3 << 40
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(before))
 	ctx, cancel := context.WithCancel(context.Background())
 	var during int64
