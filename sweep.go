@@ -95,26 +95,26 @@ func WithExpectedEvents(n int) SweepOption {
 // its backlog has held (see [Layout.HoldsBacklog]), as of a few thousand
 // events before: some 128 bytes an event under LaneAware, 64 under
 // [Static], and 128 for an event the resequencer holds (224 under a Timeout
-// or Capacity). When the runs would not fit at once, the runs at the end of
-// configs give way and run in later passes, whether their keys or their
-// backlogs outgrow the memory; a later pass knows what each run held in the
-// passes before, and where a run gives way changes only the passes, never a
-// result. A first pass told the stream's length by [WithExpectedEvents]
-// stops early the runs whose keys will not fit by its end, rather than
-// running them partway. The first pass of a sweep of more than one
-// configuration keeps the stream as it interned it, some 10 to 30 bytes an
-// event in a temporary file (on a tmpfs, memory beside the plan), unless,
-// told the stream's length, it finds every run will fit; it removes the
-// file before it returns, cancelled or not, and where the system allows, as
-// Unix does, as soon as it has made it, so that a process killed leaves
-// nothing behind. The later passes replay it, with its keys and lanes,
-// rather than read the stream again, and take in order every run left that
-// fits beside them. Where no file can be written, or a pass's first run
-// would not fit beside them, the later passes read the stream again,
-// keeping lanes only for their runs' layouts; events must then yield the
-// same events each time it is ranged over, as a stream of a slice
-// ([Values]) or of a file read afresh does. The plan leaves out the garbage
-// collector's headroom.
+// or Capacity), half as much on 32-bit platforms. When the runs would not
+// fit at once, the runs at the end of configs give way and run in later
+// passes, whether their keys or their backlogs outgrow the memory; a later
+// pass knows what each run held in the passes before, and where a run gives
+// way changes only the passes, never a result. A first pass told the
+// stream's length by [WithExpectedEvents] stops early the runs whose keys
+// will not fit by its end, rather than running them partway. The first pass
+// of a sweep of more than one configuration keeps the stream as it interned
+// it, some 10 to 30 bytes an event in a temporary file (on a tmpfs, memory
+// beside the plan), unless, told the stream's length, it finds every run
+// will fit; it removes the file before it returns, cancelled or not, and
+// where the system allows, as Unix does, as soon as it has made it, so that
+// a process killed leaves nothing behind. The later passes replay it, with
+// its keys and lanes, rather than read the stream again, and take in order
+// every run left that fits beside them. Where no file can be written, or a
+// pass's first run would not fit beside them, the later passes read the
+// stream again, keeping lanes only for their runs' layouts; events must
+// then yield the same events each time it is ranged over, as a stream of a
+// slice ([Values]) or of a file read afresh does. The plan leaves out the
+// garbage collector's headroom.
 //
 // Sweep returns the error of the first event, in input order, that a run
 // fails at, of the first such run in configs (an invalid configuration
@@ -199,21 +199,22 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 // laneTable.bytes) and its runs' (see sweepRun.bytes); memory_internal_test.go
 // checks them against what sweeps allocate.
 const (
-	keyBytes       = 88               // a key's keyName (24), its hash slot (8, 1⅓ to 2⅔ times over, and as much again while the table grows)
-	stateBytes     = 4                // a run's state of a key (8 under the resequencer: see keySteps)
-	reseqKeyBytes  = 8                // a run's reseqKey of a key, under a ResequencerConfig that can make old steps
-	laneRunBytes   = 24               // a run's laneRun of a lane
-	queueBytes     = 16               // a run's laneQueue of a lane, under LaneAware
-	ownerBytes     = 88               // a Static run's owner of a partition lane, dealt by number (24, as it grows), and its member's entry (64)
-	runBytes       = 64 << 10         // a run's histograms, heaps and lists, at the least
-	laneAwareBytes = 256 << 10        // a LaneAware run's list of held events, as it grows
-	consumerBytes  = 144              // a consumer that has taken an event: its tree nodes (16, up to 4) and last event (40, up to 2)
-	keysBytes      = 256 << 10        // a key table's recent-key cache and smallest table
-	laneAwareHeld  = 128              // an event LaneAware holds: its queued (56, up to twice as its list grows) and its place in a list of those that can run
-	staticHeld     = 64               // an event Static holds to apply: its finished (32, up to twice as its queue grows)
-	unlimitedHeld  = 96               // an event the planner's consumer-per-event run holds to apply: its heap entry (48, up to twice)
-	reseqHeld      = 128              // an event the resequencer holds: its map entry (40, some 50 to 100 in the map's tables as they fill)
-	reseqQueued    = 96               // and, under a Timeout or Capacity, its queue entry (48, up to twice as the queue grows)
+	keyBytes       = 88             // a key's keyName (24), its hash slot (8, 1⅓ to 2⅔ times over, and as much again while the table grows)
+	stateBytes     = 4              // a run's state of a key (8 under the resequencer: see keySteps)
+	reseqKeyBytes  = 8              // a run's reseqKey of a key, under a ResequencerConfig that can make old steps
+	laneRunBytes   = 24             // a run's laneRun of a lane
+	queueBytes     = 16             // a run's laneQueue of a lane, under LaneAware
+	ownerBytes     = 88             // a Static run's owner of a partition lane, dealt by number (24, as it grows), and its member's entry (64)
+	runBytes       = 64 << 10       // a run's histograms, heaps and lists, at the least
+	laneAwareBytes = 256 << 10      // a LaneAware run's list of held events, as it grows
+	consumerBytes  = 144            // a consumer that has taken an event: its tree nodes (16, up to 4) and last event (40, up to 2)
+	keysBytes      = 256 << 10      // a key table's recent-key cache and smallest table
+	laneAwareHeld  = 16 * wordBytes // an event LaneAware holds: its queued (7 words, up to twice as its list grows) and its place in a list of those that can run
+	staticHeld     = 8 * wordBytes  // an event Static holds to apply: its finished (4 words, up to twice as its queue grows)
+	unlimitedHeld  = 12 * wordBytes // an event the planner's consumer-per-event run holds to apply: its heap entry (6 words, up to twice)
+	reseqHeld      = 16 * wordBytes // an event the resequencer holds: its map entry (5 words, some 6 to 12 in the map's tables as they fill)
+	reseqQueued    = 12 * wordBytes // and, under a Timeout or Capacity, its queue entry (5 words, up to twice as the queue grows)
+	wordBytes      = bits.UintSize / 8
 	batchBytes     = 128 * sweepAhead // the batches in flight: each event, interned, with its lanes
 	spoolBytes     = spoolBuffer      // the spool's buffer, or its reader's (see sweepSpool)
 )

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/sirali-konvoy/konvoy"
 )
@@ -301,9 +302,9 @@ func (h *held) arrival() arrival {
 func (h *held) size() int { return heldBytes + (len(h.strs)+7)&^7 }
 
 // heldBytes is what a held event takes in the window's heap, up to twice
-// its 80 bytes as the heap grows, its strings aside
-// (TestAHeldEventCostsWhatTheWindowCounts checks it).
-const heldBytes = 160
+// its 80 bytes (52 on 32-bit platforms) as the heap grows, its strings
+// aside (TestAHeldEventCostsWhatTheWindowCounts checks it).
+const heldBytes = 2 * int(unsafe.Sizeof(held{}))
 
 // window is the reorder window: the events read and not yet released, a
 // min-heap by arrival and input order, and the latest arrival read.

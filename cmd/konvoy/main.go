@@ -69,7 +69,7 @@
 //	konvoy plan [-events FILE [trace flags as above]] [-peak R] [-round-time D]
 //	       [-layouts L,...|all] [-partitions N] [-policy P,...|all]
 //	       [-max-consumers N] [-consumers N] [-collision S] [-max-partitions N]
-//	       [-format text|json]
+//	       [-format text|json] [-max-memory SIZE] [-max-backlog N]
 //	konvoy serve [-addr HOST:PORT] [-max-upload SIZE] [-events FILE [trace flags as above]]
 //	konvoy gen [-format csv|jsonl] [-seed N] [-events N] [-keys N] [-key-skew S]
 //	       [-lines N] [-line-skew S] [-steps N] [-ordered N] [-in-flight N]

@@ -122,7 +122,7 @@ func TestTraceLeavesTheMemoryLimitAlone(t *testing.T) {
 	}
 	o := options("lesson.csv")
 	o.MaxMemory = 100 << 20
-	during := int64(before)
+	during := before
 	o.Add = func(konvoy.Event) { during = min(during, debug.SetMemoryLimit(-1)) }
 	passes := 0
 	if _, err := runs.Trace(context.Background(), source(csv.Bytes(), &passes), o); err != nil {
