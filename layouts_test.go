@@ -114,10 +114,11 @@ func TestHeldRoundsPastTheLargestIntAreAnError(t *testing.T) {
 	if _, err := konvoy.Sweep(context.Background(), konvoy.Values(events), []konvoy.Config{{Layout: konvoy.Resequencer, Consumers: 1}}); err == nil || err.Error() != want {
 		t.Errorf("Sweep: error %v; want %q", err, want)
 	}
-	// Two of them fit.
-	two := []konvoy.Event{events[0], events[1], events[3], events[4]}
-	if r, err := konvoy.Simulate(two, konvoy.Resequencer, 1); err != nil || r.HeldRounds != third+2*third {
-		t.Errorf("two held: HeldRounds %d, %v; want %d", r.HeldRounds, err, 3*third)
+	// Two of them fit, up to the largest int itself: held 1 round and
+	// MaxInt−1.
+	two := []konvoy.Event{{Key: "A", Step: 2}, {Key: "B", Step: 2}, {Key: "A", Step: 1, Duration: 1}, {Key: "B", Step: 1, Duration: math.MaxInt - 2}}
+	if r, err := konvoy.Simulate(two, konvoy.Resequencer, 1); err != nil || r.HeldRounds != math.MaxInt {
+		t.Errorf("two held: HeldRounds %d, %v; want %d", r.HeldRounds, err, math.MaxInt)
 	}
 }
 
