@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/sirali-konvoy/konvoy/internal/report"
 )
 
 // progressEvery is how often the progress bar is redrawn, and how long a
@@ -80,7 +82,7 @@ func (p *progress) draw(t time.Time) {
 	if secs > 0 {
 		fmt.Fprintf(&b, ", %s/s", megabytes(int64(float64(p.read)/secs)))
 	}
-	fmt.Fprintf(&b, ", %d events\x1b[K", p.events)
+	fmt.Fprintf(&b, ", %s\x1b[K", report.Plural(p.events, "event", "events"))
 	io.WriteString(p.w, b.String())
 	p.shown = true
 }

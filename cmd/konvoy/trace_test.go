@@ -287,9 +287,16 @@ func TestProgressThrottlesAndClears(t *testing.T) {
 	if got, want := w.String(), "\rreading t.csv: 2.0 MB of 4.0 MB (50%), 4.0 MB/s, 1234 events\x1b[K"; got != want {
 		t.Errorf("bar %q; want %q", got, want)
 	}
+	c.step = 500 * time.Millisecond
+	w.Reset()
+	p.events = 1
+	r.Read(buf) // at 1s
+	if got, want := w.String(), "\rreading t.csv: 3.0 MB of 4.0 MB (75%), 3.0 MB/s, 1 event\x1b[K"; got != want {
+		t.Errorf("bar %q; want %q", got, want)
+	}
 	c.step = 100 * time.Millisecond
 	w.Reset()
-	r.Read(buf) // at 0.6s: too soon to redraw
+	r.Read(buf) // at 1.1s: too soon to redraw
 	if w.Len() != 0 {
 		t.Errorf("redrew %q within %v", w.String(), progressEvery)
 	}

@@ -85,6 +85,9 @@ func TestCommandWordsRewritesPhrasesTheLibrariesSay(t *testing.T) {
 		if got := report.CommandWords("x" + phrase + "y"); strings.Contains(got, phrase) || libraryName.MatchString(got) {
 			t.Errorf("CommandWords keeps a library name: %q", got)
 		}
+		if got := report.PageWords("x" + phrase + "y"); strings.Contains(got, phrase) || libraryName.MatchString(got) {
+			t.Errorf("PageWords keeps a library name: %q", got)
+		}
 	}
 }
 

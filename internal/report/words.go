@@ -127,23 +127,42 @@ func percent(s float64) string {
 	return strconv.FormatFloat(math.Round(s*1000)/10, 'f', -1, 64) + "%"
 }
 
-// libraryWords maps what the libraries' messages name, options and fields
-// a library user sets, to what sets it from the command line: a flag, or
-// nothing the command lets one set. Each entry is a parenthesis or a prefix
-// that a message of konvoy or eventlog holds (see CommandWords).
-var libraryWords = strings.NewReplacer(
-	" (WithMaxMemory)", " (three quarters of -max-memory)", // the runs' share of it: see runs.Options.MaxMemory
-	" (WithMaxBacklog)", " (its share of -max-backlog)",
+// neutralWords maps what the libraries' messages name, options and fields
+// a library user sets, to words that hold for the command and the page
+// alike: nothing either lets one set, so the name goes. Each entry is a
+// parenthesis or a prefix that a message of konvoy or eventlog holds.
+var neutralWords = []string{
 	"konvoy: Sweep: ", "konvoy: ",
 	" (Reader.MaxRecordBytes)", "",
 	" (Reader.MaxNameBytes)", "",
 	" (Reader.MaxReorderBytes)", "",
 	" (Open and Decompress undo one layer of gzip)", " (konvoy undoes one layer of gzip, no more)",
 	": synth: ", ": ", // the arrivals konvoy plan draws or scales at -peak
+}
+
+// libraryWords maps the library names of neutralWords, and the options
+// the command sets from its flags, to what sets them from the command line
+// (see CommandWords).
+var libraryWords = strings.NewReplacer(append([]string{
+	" (WithMaxMemory)", " (three quarters of -max-memory)", // the runs' share of it: see runs.Options.MaxMemory
+	" (WithMaxBacklog)", " (its share of -max-backlog)",
 	": raise the rate", ": raise -peak",
-)
+}, neutralWords...)...)
+
+// pageWords maps them to what konvoy serve's page and API can say: the
+// server, not a query, sets the memory a request's runs take, and bounds
+// no backlog of its own (see PageWords).
+var pageWords = strings.NewReplacer(append([]string{
+	" (WithMaxMemory)", " (the memory konvoy serve gives a request)",
+	" (WithMaxBacklog)", "",
+}, neutralWords...)...)
 
 // CommandWords returns msg, an error message of the command, in the
 // command's words: the library options and fields it names, which a user of
 // the command cannot set, become the flags that set them, or go.
 func CommandWords(msg string) string { return libraryWords.Replace(msg) }
+
+// PageWords returns msg, an error message konvoy serve's page or API
+// shows, in the page's words: no library option or field is named; the
+// memory budget is the server's.
+func PageWords(msg string) string { return pageWords.Replace(msg) }

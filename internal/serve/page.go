@@ -108,7 +108,7 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	}
 	code := http.StatusOK
 	if err != nil {
-		p.Error, code = err.Error(), status(err)
+		p.Error, code = report.PageWords(err.Error()), status(err)
 	}
 	s.render(w, code, p)
 }

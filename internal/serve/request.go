@@ -244,7 +244,7 @@ func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status(err))
-		msg, _ := jsonString(err.Error())
+		msg, _ := jsonString(report.PageWords(err.Error()))
 		fmt.Fprintf(w, "{\"error\": %s}\n", msg)
 		return
 	}

@@ -280,6 +280,20 @@ func TestAGzipUploadIsReadAndABombStopped(t *testing.T) {
 	if rec := post(t, s, "broken.csv.gz", []byte("\x1f\x8bnot gzip")); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "broken.csv.gz") {
 		t.Errorf("a broken gzip upload: status %d; want 400 naming it:\n%.300s", rec.Code, rec.Body.String())
 	}
+	// A trace gzipped twice: the page says what konvoy undoes in its own
+	// words, not the library's functions.
+	var twice bytes.Buffer
+	zw = gzip.NewWriter(&twice)
+	zw.Write(gz.Bytes())
+	zw.Close()
+	s = newTestServer(0)
+	rec := post(t, s, "twice.csv.gz", twice.Bytes(), "steps", "a,b")
+	if loc := rec.Header().Get("Location"); loc != "" {
+		rec = get(t, s, loc)
+	}
+	if body := rec.Body.String(); rec.Code != http.StatusUnprocessableEntity || !strings.Contains(body, "konvoy undoes one layer of gzip, no more") || strings.Contains(body, "Decompress") {
+		t.Errorf("a trace gzipped twice: status %d; want 422 in the page's words:\n%.600s", rec.Code, body)
+	}
 	// A capped reader lets its bytes through and fails on one more.
 	c := &capped{r: strings.NewReader("abcdef"), left: 4, most: 4, name: "bomb.csv.gz"}
 	got, err := io.ReadAll(c)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/sirali-konvoy/konvoy/internal/report"
 )
 
 // uploadField is the upload form's field for the trace's file: the
@@ -33,7 +35,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		req, _ := parseQuery(q)
 		p := s.newPage(req)
-		p.Error = err.Error()
+		p.Error = report.PageWords(err.Error())
 		s.render(w, status(err), p)
 		return
 	}
