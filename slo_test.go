@@ -328,4 +328,13 @@ func TestPlanLatencyOfABurstHasNoLoadFloor(t *testing.T) {
 	if p := plans[0]; p.LoadFloor != 6 || p.Span != 2 || p.Consumers != 6 || !p.ShortTrace || p.MostConsumers != 6 {
 		t.Errorf("%+v; want a load floor of 6, answered, on a trace too short to show it", p)
 	}
+	// The span runs from the first arrival, not from round 0: the same
+	// trace 100 rounds later has the same floor.
+	for i := range spread {
+		spread[i].Arrival += 100
+	}
+	plans, err = konvoy.PlanLatency(konvoy.Values(spread), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: 3}})
+	if err != nil || plans[0].LoadFloor != 6 || plans[0].Span != 2 || plans[0].Consumers != 6 {
+		t.Errorf("100 rounds later: %+v, %v; want the same floor of 6 over 2 rounds", plans, err)
+	}
 }
