@@ -305,3 +305,39 @@ func TestPlanLatencyTriesAConsumerForEveryPartition(t *testing.T) {
 		t.Errorf("%+v, %v; want 3 consumers of at most 3", plans, err)
 	}
 }
+
+// A trace whose events all arrive in one round has no span to spread its
+// work over: it is one burst, shows no steady state, and has no load
+// floor; the plan says so and plans the burst alone. Over two rounds the
+// same work has a floor: four events of 3 rounds over rounds 0 and 1 are
+// 6 consumers' worth, the least answered though 4 meet max ≤ 3.
+func TestPlanLatencyOfABurstHasNoLoadFloor(t *testing.T) {
+	burst := []konvoy.Event{{Key: "A", Duration: 3}, {Key: "B", Duration: 3}, {Key: "C", Duration: 3}, {Key: "D", Duration: 3}}
+	plans, err := konvoy.PlanLatency(konvoy.Values(burst), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plans[0]
+	said := slices.Contains(p.Assumptions, "every event arrives in round 0: the trace is one burst and shows no steady state, so the plan is for that burst alone")
+	if p.LoadFloor != 0 || p.Span != 1 || p.Consumers != 4 || !said {
+		t.Errorf("%+v; want no load floor, 4 consumers, and the burst said", p)
+	}
+	spread := slices.Clone(burst)
+	spread[2].Arrival, spread[3].Arrival = 1, 1
+	plans, err = konvoy.PlanLatency(konvoy.Values(spread), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := plans[0]; p.LoadFloor != 6 || p.Span != 2 || p.Consumers != 6 || !p.ShortTrace || p.MostConsumers != 6 {
+		t.Errorf("%+v; want a load floor of 6, answered, on a trace too short to show it", p)
+	}
+	// The span runs from the first arrival, not from round 0: the same
+	// trace 100 rounds later has the same floor.
+	for i := range spread {
+		spread[i].Arrival += 100
+	}
+	plans, err = konvoy.PlanLatency(konvoy.Values(spread), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: 3}})
+	if err != nil || plans[0].LoadFloor != 6 || plans[0].Span != 2 || plans[0].Consumers != 6 {
+		t.Errorf("100 rounds later: %+v, %v; want the same floor of 6 over 2 rounds", plans, err)
+	}
+}
