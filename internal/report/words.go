@@ -155,6 +155,7 @@ var libraryWords = strings.NewReplacer(append([]string{
 var pageWords = strings.NewReplacer(append([]string{
 	" (WithMaxMemory)", " (the memory konvoy serve gives a request)",
 	" (WithMaxBacklog)", "",
+	": raise the rate", ": raise the arrival rate",
 }, neutralWords...)...)
 
 // CommandWords returns msg, an error message of the command, in the
