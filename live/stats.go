@@ -1,0 +1,48 @@
+package live
+
+import (
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// Stats are an executor's measures so far, named as [konvoy.Result]'s are
+// where they mean the same.
+type Stats struct {
+	// Events counts the items submitted.
+	Events int
+	// Done counts the items handled; DeadLetters those given to the dead
+	// letter after their last attempt failed; Failed those whose failure
+	// stopped the executor.
+	Done, DeadLetters, Failed int
+	// InFlight counts the items running now, MaxInFlight the most that ran
+	// at once; Held the items submitted and not started; Lanes the lanes
+	// with an item held or running (not under Static, which keeps no
+	// lanes).
+	InFlight, MaxInFlight, Held, Lanes int
+	// Errors counts the failed attempts, Retries the attempts after an
+	// item's first.
+	Errors, Retries int
+	// Wait is the latency from an item's submission to its start, Response
+	// to its finish, over the items finished, in nanoseconds, with the
+	// model's percentiles (see [konvoy.Latency]).
+	Wait, Response konvoy.Latency
+	// Blocked is the time consumers spent, under [konvoy.HeadOfLine],
+	// holding an item whose lane was busy: the head-of-line blocking the
+	// other policies avoid, summed over the consumers.
+	Blocked time.Duration
+}
+
+// Stats returns the executor's measures so far. It may be called at any
+// time, during and after Close; it holds the executor up for the time it
+// takes to read the latency histograms, tens of microseconds.
+func (x *Executor[T]) Stats() Stats {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return Stats{
+		Events: x.events, Done: x.done, DeadLetters: x.deadLettered, Failed: x.failed,
+		InFlight: x.inFlight, MaxInFlight: x.maxInFlight, Held: x.held - x.inFlight, Lanes: len(x.lanes),
+		Errors: int(x.errorsN.Load()), Retries: int(x.retriesN.Load()),
+		Wait: x.wait.Latency(), Response: x.response.Latency(), Blocked: x.blocked,
+	}
+}
