@@ -208,6 +208,14 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	e := x.event(item)
 	name, hasLane, err := x.layout.Lane(e)
 	x.mu.Lock()
+	if err != nil && x.refusal() == nil {
+		var ee *konvoy.EventError
+		if errors.As(err, &ee) {
+			ee.Index = x.seq
+		}
+		x.mu.Unlock()
+		return fmt.Errorf("live: Submit: %w", err)
+	}
 	for {
 		if err := x.refusal(); err != nil {
 			x.mu.Unlock()
@@ -230,14 +238,6 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 		}
 		x.mu.Lock()
 		x.waiting--
-	}
-	if err != nil {
-		var ee *konvoy.EventError
-		if errors.As(err, &ee) {
-			ee.Index = x.seq
-		}
-		x.mu.Unlock()
-		return fmt.Errorf("live: Submit: %w", err)
 	}
 	x.enqueue(x.alloc(item), name, hasLane)
 	if x.waiting > 0 && x.held < x.maxHeld {
