@@ -6,12 +6,20 @@ import "github.com/sirali-konvoy/konvoy"
 // of it runs under the executor's lock.
 
 // takeReady is the lane-aware policy: consumer takes the oldest item that
-// can start, one without a lane or the first of an idle lane.
+// can start, one without a lane or the first of an idle lane. Items that
+// could start when submitted wait in a queue, in submission order; the
+// next items of lanes freed later, older than the queue's tail, in a heap:
+// the oldest is the head of one of the two.
 func (x *Executor[T]) takeReady() (int32, action) {
-	if len(x.ready) == 0 {
+	var i int32
+	switch f := x.fresh.head; {
+	case f < 0 && len(x.ready) == 0:
 		return -1, park
+	case f >= 0 && (len(x.ready) == 0 || x.slots[f].seq < x.ready[0].seq):
+		i = pop(&x.fresh, x.slots)
+	default:
+		i = x.popReady()
 	}
-	i := x.popReady()
 	if ln := x.slots[i].lane; ln >= 0 {
 		l := &x.laneAt[ln]
 		l.busy = true
@@ -137,14 +145,27 @@ func (x *Executor[T]) leaveLane(i int32) {
 	x.laneFree = append(x.laneFree, ln)
 }
 
-// wakeAny wakes a parked consumer, if one is.
+// wakeAny wakes a parked consumer, if one is and none woken is on its way
+// to take an item: the one on its way wakes the next when it finds more
+// (see work), so that a fast stream of short items does not wake a
+// consumer for each.
 func (x *Executor[T]) wakeAny() {
-	if n := len(x.idle); n > 0 {
+	if n := len(x.idle); n > 0 && x.waking == 0 {
 		w := x.idle[n-1]
 		x.idle = x.idle[:n-1]
 		x.parked[w] = false
+		x.waking++
 		x.wake[w] <- struct{}{}
 	}
+}
+
+// more tells whether an item is left that any consumer could take.
+func (x *Executor[T]) more() bool {
+	switch x.policy {
+	case konvoy.LaneAware:
+		return x.fresh.head >= 0 || len(x.ready) > 0
+	}
+	return x.fifo.head >= 0
 }
 
 // wakeOne wakes consumer w if it is parked.
@@ -160,6 +181,7 @@ func (x *Executor[T]) wakeOne(w int32) {
 		}
 	}
 	x.parked[w] = false
+	x.waking++
 	x.wake[w] <- struct{}{}
 }
 
@@ -185,14 +207,15 @@ func pop[T any](q *list, slots []slot[T]) int32 {
 	return i
 }
 
-// pushReady adds slot i to the lane-aware heap of items that can start.
+// pushReady adds slot i, the next item of a lane just freed, to the
+// lane-aware heap of such items, ordered by submission number.
 func (x *Executor[T]) pushReady(i int32) {
-	x.ready = append(x.ready, i)
+	x.ready = append(x.ready, ready{x.slots[i].seq, i})
 	h := x.ready
 	j := len(h) - 1
 	for j > 0 {
 		p := (j - 1) / 2
-		if x.slots[h[p]].seq <= x.slots[h[j]].seq {
+		if h[p].seq <= h[j].seq {
 			break
 		}
 		h[p], h[j] = h[j], h[p]
@@ -200,10 +223,10 @@ func (x *Executor[T]) pushReady(i int32) {
 	}
 }
 
-// popReady takes the oldest item off the heap of items that can start.
+// popReady takes the oldest item off the heap of lanes' next items.
 func (x *Executor[T]) popReady() int32 {
 	h := x.ready
-	top := h[0]
+	top := h[0].i
 	n := len(h) - 1
 	h[0] = h[n]
 	h = h[:n]
@@ -213,14 +236,20 @@ func (x *Executor[T]) popReady() int32 {
 		if c >= n {
 			break
 		}
-		if c+1 < n && x.slots[h[c+1]].seq < x.slots[h[c]].seq {
+		if c+1 < n && h[c+1].seq < h[c].seq {
 			c++
 		}
-		if x.slots[h[j]].seq <= x.slots[h[c]].seq {
+		if h[j].seq <= h[c].seq {
 			break
 		}
 		h[j], h[c] = h[c], h[j]
 		j = c
 	}
 	return top
+}
+
+// ready is an item in the heap of lanes' next items.
+type ready struct {
+	seq int
+	i   int32
 }
