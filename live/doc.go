@@ -31,8 +31,8 @@
 //     ([PanicError]).
 //   - [Executor.Stats] gives the measures at any time, named as in
 //     [konvoy.Result]: items done, in flight and held, errors, retries,
-//     dead letters, wait and response percentiles in nanoseconds, the
-//     head-of-line blocked time.
+//     dead letters, stale steps skipped, wait and response percentiles in
+//     nanoseconds, the head-of-line blocked time.
 //   - [Consumer] tells a handler which consumer runs it.
 //
 // # Guarantees and costs
@@ -44,8 +44,13 @@
 // that Static with lanes dealt in the order first seen (all but the
 // partitions of [konvoy.Partitioned] and [konvoy.Recorded]) remembers every
 // lane's number, as the simulator does. Submit takes O(log n) time for n
-// items held and allocates nothing in steady state. The version stamp and
-// the resequencer are not run live yet: New refuses their layouts.
+// items held and allocates nothing in steady state.
+//
+// Under [konvoy.VersionStamp] items run free, and a [VersionStore]
+// ([WithVersions], [MemoryVersions] by default) skips an item whose step
+// is below its key's version, as the model's version stamp does, counting
+// it in [Stats].Skipped; its doc shows the compare-and-set in SQL. The
+// resequencer is not run live yet: New refuses its layout.
 //
 // No goroutine of an executor outlives Close, which waits for handlers
 // that ignore their context. An executor that is never closed keeps its

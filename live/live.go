@@ -1,6 +1,7 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -42,6 +43,7 @@ type Executor[T any] struct {
 	dead      func(context.Context, T, error) error
 	retry     Retry
 	sleep     func(context.Context, time.Duration) error
+	versions  VersionStore // under the version stamp
 
 	ctx    context.Context   // the handlers'; cancelled when Close gives up
 	ctxs   []context.Context // by consumer: ctx, telling the consumer
@@ -86,12 +88,12 @@ type state[T any] struct {
 	fatal                               []error
 	cut                                 []unrun[T] // items whose handler failed after Close gave up
 
-	done, deadLettered, failed int
-	wait, response             konvoy.LatencyCounter
-	blocked                    time.Duration
-	maxInFlight, events        int
-	tick                       int64 // the time the last item finished, when ticked
-	ticked                     bool
+	done, deadLettered, failed, skipped int
+	wait, response                      konvoy.LatencyCounter
+	blocked                             time.Duration
+	maxInFlight, events                 int
+	tick                                int64 // the time the last item finished, when ticked
+	ticked                              bool
 }
 
 // slot is one item held.
@@ -134,7 +136,7 @@ type unrun[T any] struct {
 // New returns an error when consumers is not 1 to [MaxConsumers], event or
 // handle is nil, an option is nil or has a bad value, a dead letter's item
 // type is not T, or layout's handler is one this package does not run
-// ([konvoy.VersionStamp], [konvoy.Resequencer]).
+// ([konvoy.Resequencer]).
 func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 	handle func(ctx context.Context, item T) error, opts ...Option) (*Executor[T], error) {
 	c := config{policy: konvoy.LaneAware, maxHeld: DefaultMaxHeld, sleep: sleep}
@@ -160,6 +162,9 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 			return nil, fmt.Errorf("live: New: WithDeadLetter's function is a %T; want one that takes a %T", c.deadLetter, zero)
 		}
 		x.dead = f
+	}
+	if layout.Equal(konvoy.VersionStamp) {
+		x.versions = cmp.Or[VersionStore](c.versions, &MemoryVersions{})
 	}
 	x.ctx, x.cancel = context.WithCancel(context.Background())
 	x.lanes = make(map[string]int32)
@@ -191,7 +196,7 @@ func check(layout konvoy.Layout, consumers int, noEvent, noHandle bool, errs []e
 		return errors.New("live: New: the event and handle functions must not be nil")
 	case len(errs) > 0:
 		return fmt.Errorf("live: New: %w", errors.Join(errs...))
-	case layout.Equal(konvoy.VersionStamp) || layout.Equal(konvoy.Resequencer):
+	case layout.Equal(konvoy.Resequencer):
 		return fmt.Errorf("live: New: layout %s: its handler is not run live yet; use a layout with lanes, or free", layout)
 	}
 	return nil
@@ -449,6 +454,8 @@ func (x *Executor[T]) finish(i int32, r outcome) {
 	switch {
 	case r.dead:
 		x.deadLettered++
+	case r.skipped:
+		x.skipped++
 	case r.err == nil:
 		x.done++
 	case x.aborted && x.ctx.Err() != nil:
@@ -477,21 +484,27 @@ func (x *Executor[T]) checkDrained() {
 	}
 }
 
-// outcome is how an item's run ended: handled (err nil), given to the dead
-// letter (dead), or failed (err).
+// outcome is how an item's run ended: handled (err nil), skipped as stale
+// by the version stamp, given to the dead letter (dead), or failed (err).
 type outcome struct {
-	err  error
-	dead bool
+	err           error
+	dead, skipped bool
 }
 
-// run tries item on consumer w, with submission number seq, as often as the retry
-// allows, and gives it to the dead letter when the last attempt fails.
+// run tries item on consumer w, with submission number seq, as often as
+// the retry allows, and gives it to the dead letter when the last attempt
+// fails.
 func (x *Executor[T]) run(w int32, item T, seq int) outcome {
+	ctx := x.ctxs[w]
 	attempts := max(1, x.retry.Attempts)
+	checked := x.versions == nil
 	k := 1
 	var err error
 	for ; ; k++ {
-		if err = x.call(x.ctxs[w], item); err == nil {
+		var stale bool
+		if stale, err = x.attempt(ctx, item, &checked); stale {
+			return outcome{skipped: true}
+		} else if err == nil {
 			return outcome{}
 		}
 		x.errorsN.Add(1)
@@ -507,11 +520,35 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 	if x.dead == nil || x.ctx.Err() != nil {
 		return outcome{err: ie}
 	}
-	if derr := x.callDead(x.ctxs[w], item, ie); derr != nil {
+	if derr := x.callDead(ctx, item, ie); derr != nil {
 		ie.Err = fmt.Errorf("dead letter: %w; after %w", derr, err)
 		return outcome{err: ie}
 	}
 	return outcome{dead: true}
+}
+
+// attempt tries item once: under the version stamp, until the store has
+// advanced its key (checked), it asks the store first, and reports a stale
+// item; then it runs the handler. A panic of either is a *PanicError.
+func (x *Executor[T]) attempt(ctx context.Context, item T, checked *bool) (stale bool, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &PanicError{Value: v, Stack: debug.Stack()}
+		}
+	}()
+	if !*checked {
+		if e := x.event(item); e.Step > 0 && e.Key != "" {
+			advanced, err := x.versions.Advance(ctx, e.Key, e.Step)
+			if err != nil {
+				return false, fmt.Errorf("version store: %w", err)
+			}
+			if !advanced {
+				return true, nil
+			}
+		}
+		*checked = true
+	}
+	return false, x.handle(ctx, item)
 }
 
 // itemError returns the error of item, submission seq, failed after
@@ -520,16 +557,6 @@ func (x *Executor[T]) itemError(item T, seq, attempts int, err error) *ItemError
 	e := x.event(item)
 	name, _, _ := x.layout.Lane(e)
 	return &ItemError{Seq: seq, Event: e, Lane: name, Attempts: attempts, Err: err}
-}
-
-// call runs the handler on item, turning a panic into a *PanicError.
-func (x *Executor[T]) call(ctx context.Context, item T) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = &PanicError{Value: v, Stack: debug.Stack()}
-		}
-	}()
-	return x.handle(ctx, item)
 }
 
 // callDead runs the dead letter on item and err, turning a panic into a

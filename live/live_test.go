@@ -260,7 +260,7 @@ func TestNewRefuses(t *testing.T) {
 			_, err := New(konvoy.Convoy, 1, ev, h, WithDeadLetter(func(context.Context, int, error) error { return nil }))
 			return err
 		},
-		"version stamp":  func() error { _, err := New(konvoy.VersionStamp, 1, ev, h); return err },
+		"versions":       func() error { _, err := New(konvoy.VersionStamp, 1, ev, h, WithVersions(nil)); return err },
 		"resequencer":    func() error { _, err := New(konvoy.Resequencer, 1, ev, h); return err },
 		"many consumers": func() error { _, err := New(konvoy.Convoy, MaxConsumers+1, ev, h); return err },
 	} {

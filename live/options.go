@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -21,8 +22,11 @@ type config struct {
 	retry      Retry
 	deadLetter any // func(context.Context, T, error) error, checked by New
 	sleep      func(ctx context.Context, d time.Duration) error
+	versions   VersionStore
 	errs       []error // options given bad values, reported by New
 }
+
+var errNilVersions = errors.New("WithVersions: the store is nil")
 
 // DefaultMaxHeld is the most items an executor holds, running or waiting,
 // unless [WithMaxHeld] says otherwise: a few thousand items keep consumers

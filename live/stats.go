@@ -23,6 +23,9 @@ type Stats struct {
 	// Errors counts the failed attempts, Retries the attempts after an
 	// item's first.
 	Errors, Retries int
+	// Skipped counts the items the [konvoy.VersionStamp] layout skipped as
+	// stale (see [VersionStore]).
+	Skipped int
 	// Wait is the latency from an item's submission to its start, Response
 	// to its finish, over the items finished, in nanoseconds, with the
 	// model's percentiles (see [konvoy.Latency]).
@@ -42,7 +45,7 @@ func (x *Executor[T]) Stats() Stats {
 	return Stats{
 		Events: x.events, Done: x.done, DeadLetters: x.deadLettered, Failed: x.failed,
 		InFlight: x.inFlight, MaxInFlight: x.maxInFlight, Held: x.held - x.inFlight, Lanes: len(x.lanes),
-		Errors: int(x.errorsN.Load()), Retries: int(x.retriesN.Load()),
+		Errors: int(x.errorsN.Load()), Retries: int(x.retriesN.Load()), Skipped: x.skipped,
 		Wait: x.wait.Latency(), Response: x.response.Latency(), Blocked: x.blocked,
 	}
 }
