@@ -200,11 +200,11 @@ func TestSubmitWaitsWhileFull(t *testing.T) {
 // ErrStopped, the failed lane runs nothing more, and Close returns the
 // failure with the items that did not run.
 func TestFailureStopsTheExecutor(t *testing.T) {
-	failed := make(chan struct{})
+	started, proceed := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	x, err := New(konvoy.Convoy, 1, ev, func(ctx context.Context, e konvoy.Event) error {
 		if e.Step == 1 {
-			once.Do(func() { close(failed) })
+			once.Do(func() { close(started); <-proceed })
 			panic("boom")
 		}
 		return nil
@@ -215,7 +215,13 @@ func TestFailureStopsTheExecutor(t *testing.T) {
 	if err := x.Submit(context.Background(), konvoy.Event{Key: "k", Step: 1}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, failed, "the first attempt")
+	waitFor(t, started, "the first attempt")
+	for range 5 { // held behind the failing item: never run
+		if err := x.Submit(context.Background(), konvoy.Event{Key: "k", Step: 2}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(proceed)
 	for {
 		err := x.Submit(context.Background(), konvoy.Event{Key: "k", Step: 2})
 		if errors.Is(err, ErrStopped) {
@@ -238,8 +244,9 @@ func TestFailureStopsTheExecutor(t *testing.T) {
 	if st.Done != 0 || st.Failed != 1 || st.Errors != 2 || st.Retries != 1 {
 		t.Errorf("stats: %+v", st)
 	}
-	if u := unrunItems(err); st.Events != 1+len(u) {
-		t.Errorf("%d submitted, %d not run", st.Events, len(u))
+	var u *UnrunError[konvoy.Event]
+	if n := st.Events - 1; n < 5 || (!errors.As(err, &u) || len(u.Items) != n || !errors.Is(u, ErrStopped)) {
+		t.Errorf("%d submitted after the failed item; Close: %v", n, err)
 	}
 }
 
