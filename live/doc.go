@@ -33,6 +33,10 @@
 //     [konvoy.Result]: items done, in flight and held, errors, retries,
 //     dead letters, stale steps skipped, wait and response percentiles in
 //     nanoseconds, the head-of-line blocked time.
+//   - [WithOffsets] tells where items came from, for sources with offsets
+//     such as a Kafka topic; [Executor.Completion] then gives, per source
+//     partition, the committable offset, below which every item has
+//     finished, and the finished offsets above it.
 //   - [Consumer] tells a handler which consumer runs it.
 //
 // # Guarantees and costs

@@ -43,7 +43,8 @@ type Executor[T any] struct {
 	dead      func(context.Context, T, error) error
 	retry     Retry
 	sleep     func(context.Context, time.Duration) error
-	versions  VersionStore // under the version stamp
+	versions  VersionStore         // under the version stamp
+	offsets   func(T) (int, int64) // WithOffsets
 
 	ctx    context.Context   // the handlers'; cancelled when Close gives up
 	ctxs   []context.Context // by consumer: ctx, telling the consumer
@@ -72,17 +73,20 @@ type state[T any] struct {
 	seq      int // the next item's submission number
 	waiting  int // Submit calls waiting for room
 
-	lanes    map[string]int32 // lanes with items held, by name
-	laneAt   []lane
-	laneFree []int32
-	fifo     list    // head-of-line: every item not taken; static: items without a lane
-	fresh    list    // lane-aware: the items that could start when submitted, not taken
-	ready    []ready // lane-aware: a heap of the next items of lanes freed since
-	owned    []list  // static: by consumer, the items of its lanes not taken
-	seen     map[string]int
-	idle     []int32 // consumers parked, waiting for an item
-	parked   []bool
-	waking   int // consumers woken and not yet back under the lock
+	lanes     map[string]int32 // lanes with items held, by name
+	laneAt    []lane
+	laneFree  []int32
+	fifo      list    // head-of-line: every item not taken; static: items without a lane
+	fresh     list    // lane-aware: the items that could start when submitted, not taken
+	ready     []ready // lane-aware: a heap of the next items of lanes freed since
+	owned     []list  // static: by consumer, the items of its lanes not taken
+	seen      map[string]int
+	idle      []int32 // consumers parked, waiting for an item
+	parked    []bool
+	parts     []source // WithOffsets: by partIndex
+	partIndex map[int]int32
+	pending   int // items finished above their partition's committable offset
+	waking    int // consumers woken and not yet back under the lock
 
 	closing, stopping, aborted, drained bool
 	fatal                               []error
@@ -106,6 +110,8 @@ type slot[T any] struct {
 	laneNext  int32 // in its lane's queue
 	waiter    int32 // head-of-line: the consumer blocked on it, -1 for none
 	used      bool  // the slot holds an item
+	part      int32 // WithOffsets: the source partition's index
+	entry     int   // and the item's in it
 	started   bool
 }
 
@@ -163,6 +169,14 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 		}
 		x.dead = f
 	}
+	if c.offsets != nil {
+		f, ok := c.offsets.(func(T) (int, int64))
+		if !ok {
+			var zero T
+			return nil, fmt.Errorf("live: New: WithOffsets's function is a %T; want one that takes a %T", c.offsets, zero)
+		}
+		x.offsets, x.partIndex = f, make(map[int]int32)
+	}
 	if layout.Equal(konvoy.VersionStamp) {
 		x.versions = cmp.Or[VersionStore](c.versions, &MemoryVersions{})
 	}
@@ -216,12 +230,22 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	}
 	e := x.event(item)
 	name, hasLane, err := x.layout.Lane(e)
+	var part int
+	var offset int64
+	if x.offsets != nil {
+		part, offset = x.offsets(item)
+	}
 	x.mu.Lock()
+	if err == nil && x.offsets != nil {
+		err = x.placeOffset(part, offset)
+	}
 	if err != nil && x.refusal() == nil {
 		var ee *konvoy.EventError
-		if errors.As(err, &ee) {
-			ee.Index = x.seq
+		if !errors.As(err, &ee) {
+			x.mu.Unlock()
+			return err
 		}
+		ee.Index = x.seq
 		x.mu.Unlock()
 		return fmt.Errorf("live: Submit: %w", err)
 	}
@@ -230,7 +254,7 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 			x.mu.Unlock()
 			return err
 		}
-		if x.held < x.maxHeld {
+		if x.held+x.pending < x.maxHeld {
 			break
 		}
 		x.waiting++
@@ -248,8 +272,12 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 		x.mu.Lock()
 		x.waiting--
 	}
-	x.enqueue(x.alloc(item), name, hasLane)
-	if x.waiting > 0 && x.held < x.maxHeld {
+	i := x.alloc(item)
+	if x.offsets != nil {
+		x.addOffset(i, part, offset)
+	}
+	x.enqueue(i, name, hasLane)
+	if x.waiting > 0 && x.held+x.pending < x.maxHeld {
 		x.passSpace()
 	}
 	x.mu.Unlock()
@@ -467,6 +495,9 @@ func (x *Executor[T]) finish(i int32, r outcome) {
 			x.stopping = true
 			close(x.halted)
 		}
+	}
+	if x.offsets != nil && r.err == nil { // handled, dead-lettered or skipped
+		x.finishOffset(i)
 	}
 	if s.lane >= 0 {
 		x.leaveLane(i)
