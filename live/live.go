@@ -222,14 +222,15 @@ func check(layout konvoy.Layout, consumers int, noEvent, noHandle bool, errs []e
 // wrapping [ErrStopped] once a failure stopped the executor, and an error
 // wrapping a [*konvoy.EventError] when the layout cannot place the item's
 // event (see [konvoy.Layout.Lane]), whose Index is the submission number
-// the item would have had. It takes O(log n) time for n items held, and
-// allocates nothing once the executor has held as many items and lanes.
+// the item would have had, or an error when [WithOffsets] gives an offset
+// below 0 or not above its partition's last. It takes O(log n) time for n
+// items held, and allocates nothing once the executor has held as many
+// items and lanes.
 func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	e := x.event(item)
-	name, hasLane, err := x.layout.Lane(e)
+	name, hasLane, err := x.layout.Lane(x.event(item))
 	var part int
 	var offset int64
 	if x.offsets != nil {
@@ -241,36 +242,15 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	}
 	if err != nil && x.refusal() == nil {
 		var ee *konvoy.EventError
-		if !errors.As(err, &ee) {
-			x.mu.Unlock()
-			return err
+		if errors.As(err, &ee) {
+			ee.Index = x.seq
+			err = fmt.Errorf("live: Submit: %w", err)
 		}
-		ee.Index = x.seq
 		x.mu.Unlock()
-		return fmt.Errorf("live: Submit: %w", err)
+		return err
 	}
-	for {
-		if err := x.refusal(); err != nil {
-			x.mu.Unlock()
-			return err
-		}
-		if x.held+x.pending < x.maxHeld {
-			break
-		}
-		x.waiting++
-		x.mu.Unlock()
-		select {
-		case <-ctx.Done():
-			x.mu.Lock()
-			x.waiting--
-			x.mu.Unlock()
-			return ctx.Err()
-		case <-x.closed:
-		case <-x.halted:
-		case <-x.space:
-		}
-		x.mu.Lock()
-		x.waiting--
+	if err := x.awaitRoom(ctx); err != nil {
+		return err
 	}
 	i := x.alloc(item)
 	if x.offsets != nil {
@@ -282,6 +262,37 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	}
 	x.mu.Unlock()
 	return nil
+}
+
+// awaitRoom waits, under the lock, until the executor may hold one more
+// item, and returns nil, locked; or returns Submit's error, unlocked, when
+// ctx ends first or the executor takes no more.
+func (x *Executor[T]) awaitRoom(ctx context.Context) error {
+	for {
+		if err := x.refusal(); err != nil {
+			x.mu.Unlock()
+			return err
+		}
+		if x.held+x.pending < x.maxHeld {
+			return nil
+		}
+		x.waiting++
+		x.mu.Unlock()
+		var err error
+		select {
+		case <-ctx.Done():
+			err = ctx.Err()
+		case <-x.closed:
+		case <-x.halted:
+		case <-x.space:
+		}
+		x.mu.Lock()
+		x.waiting--
+		if err != nil {
+			x.mu.Unlock()
+			return err
+		}
+	}
 }
 
 // refusal returns Submit's error when the executor takes no more items.
