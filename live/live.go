@@ -376,8 +376,8 @@ func (x *Executor[T]) work(w int32) {
 		}
 		i, act := x.take(w)
 		x.ticked = false
-		if act == run && x.more() {
-			x.wakeAny()
+		if act != park && x.more() {
+			x.wakeAny() // the next consumer takes what is left
 		}
 		switch act {
 		case park:

@@ -386,3 +386,40 @@ func TestFailingDeadLetterStops(t *testing.T) {
 		t.Fatalf("Close: %v", err)
 	}
 }
+
+// Under head-of-line a consumer blocked on its item's lane leaves the next
+// item to the next free consumer, as the model dispatches: on three
+// consumers a1 runs, a2's consumer blocks behind it, and b1 starts on the
+// third while a1 still runs (a1 waits for b1 to start).
+func TestHeadOfLineGivesTheNextItemToTheNextConsumer(t *testing.T) {
+	bStarted := make(chan struct{})
+	var aWaited time.Duration
+	x, err := New(konvoy.Convoy, 3, ev, func(ctx context.Context, e konvoy.Event) error {
+		switch {
+		case e.Key == "b":
+			close(bStarted)
+		case e.Step == 1:
+			t0 := time.Now()
+			select {
+			case <-bStarted:
+			case <-time.After(deadline):
+			}
+			aWaited = time.Since(t0)
+		}
+		return nil
+	}, WithPolicy(konvoy.HeadOfLine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []konvoy.Event{{Key: "a", Step: 1}, {Key: "a", Step: 2}, {Key: "b", Step: 1}} {
+		if err := x.Submit(context.Background(), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := mustClose(t, x); err != nil {
+		t.Fatal(err)
+	}
+	if aWaited >= deadline {
+		t.Errorf("b1 never started while a1 ran")
+	}
+}
