@@ -1,7 +1,6 @@
 package konvoy_test
 
 import (
-	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -87,54 +86,5 @@ func TestPartitionLoadFigures(t *testing.T) {
 	q, found, err := konvoy.PartitionsFor(konvoy.Values(events), 0.5, 1)
 	if err != nil || !found || q.HeaviestKey != "b" || q.HeaviestLoad != 6 || q.HeaviestKeyLoad != 3 {
 		t.Errorf("%+v, %v, %v; want b named, 3 of 6", q, found, err)
-	}
-}
-
-// Layout.Lane refuses, as Simulate does, an event the layout cannot place.
-func TestLaneRefusesWhatSimulateRefuses(t *testing.T) {
-	for _, c := range []struct {
-		l     konvoy.Layout
-		e     konvoy.Event
-		field string
-	}{
-		{konvoy.LineConvoy, konvoy.Event{Key: "a", Step: 1}, "Line"},
-		{konvoy.Recorded(3), konvoy.Event{Key: "a", Partition: 3}, "Partition"},
-		{konvoy.Recorded(3), konvoy.Event{Key: "a", Partition: -1}, "Partition"},
-	} {
-		_, ok, err := c.l.Lane(c.e)
-		var ee *konvoy.EventError
-		if ok || !errors.As(err, &ee) || ee.Field != c.field {
-			t.Errorf("%s.Lane(%+v) = %v, %v; want an EventError on %s", c.l, c.e, ok, err, c.field)
-		}
-		if _, err := konvoy.Simulate([]konvoy.Event{c.e}, c.l, 1); !errors.As(err, &ee) || ee.Field != c.field {
-			t.Errorf("Simulate refuses %+v under %s with %v; want the same field, %s", c.e, c.l, err, c.field)
-		}
-	}
-	if lane, ok, err := konvoy.Recorded(3).Lane(konvoy.Event{Key: "a", Partition: 2}); lane != "2" || !ok || err != nil {
-		t.Errorf("Recorded(3) partition 2: %q, %v, %v", lane, ok, err)
-	}
-	if _, ok, err := konvoy.Convoy.Lane(konvoy.Event{}); ok || err != nil {
-		t.Errorf("an empty key takes a lane under Convoy: %v, %v", ok, err)
-	}
-}
-
-// Layout.Owner panics, as its doc says, on what only a programmer can get
-// wrong.
-func TestOwnerMisuse(t *testing.T) {
-	for name, f := range map[string]func(){
-		"no consumers":  func() { konvoy.Convoy.Owner(0, "a", 0, 0) },
-		"negative seen": func() { konvoy.Convoy.Owner(0, "a", -1, 2) },
-		"assignor":      func() { konvoy.Convoy.Owner(9, "a", 0, 2) },
-		"not a number":  func() { konvoy.Partitioned(3).Owner(0, "x", 0, 2) },
-		"out of range":  func() { konvoy.Partitioned(3).Owner(0, "3", 0, 2) },
-	} {
-		func() {
-			defer func() {
-				if p, _ := recover().(string); !strings.HasPrefix(p, "konvoy: Owner") {
-					t.Errorf("%s: recovered %q; want a konvoy: panic", name, p)
-				}
-			}()
-			f()
-		}()
 	}
 }

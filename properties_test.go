@@ -17,6 +17,7 @@
 //	TestSimulateIsDeterministic                same input, same Result; input untouched
 //	TestMoreConsumersNeverRaiseRounds          a consumer more never costs a round
 //	TestConsumersBeyondTheEventsChangeNothing  more consumers than events change nothing
+//	TestLaneAndOwnerAreTheSchedules  lane_api_test.go  Layout.Lane and Owner = the schedule's lanes and consumers
 //
 // Layouts (this file):
 //
@@ -64,10 +65,6 @@
 //	TestSweepMatchesThePlainVersions               the same, every layout and policy in one sweep
 //	TestLaneAwareLongRunsMatchThePlainVersion      the same on long lane-aware runs
 //	TestResequencerMatchesThePlainVersionUnderEveryConfig  the configured resequencer = refReseq
-//
-// Package live's view of the model (this file):
-//
-//	TestLaneAndOwnerAreTheSchedules  Layout.Lane and Owner = the schedule's lanes and consumers
 //
 // Unexported structures (package konvoy, in their own files):
 //
@@ -1410,49 +1407,6 @@ func TestLaneAwareLongRunsMatchThePlainVersion(t *testing.T) {
 			}
 			if d := gocmp.Diff(want, got, withinPrecision); d != "" {
 				t.Fatalf("%s, %d consumers (-plain +Simulate):\n%s", l.layout, c, d)
-			}
-		}
-	})
-}
-
-// Layout.Lane names the lane every event runs in as the simulator's own
-// schedule does, and Layout.Owner the consumer the Static policy runs it on:
-// both are what package live reads to run a layout for real, so they must
-// be the simulator's dispatch, not another reading of the layouts. Lanes
-// are numbered for Owner in the order the schedule first shows them.
-func TestLaneAndOwnerAreTheSchedules(t *testing.T) {
-	byName := konvoy.NewLayout("by-name", func(e konvoy.Event) (string, bool) { return e.Line + "/" + e.Key[:2], e.Step != 3 })
-	layouts := append(append([]konvoy.Layout{}, allLayouts...), byName, konvoy.Recorded(4), konvoy.Partitioned(5))
-	rapid.Check(t, func(t *rapid.T) {
-		events := eventsOf(anyShape).Draw(t, "events")
-		for i := range events {
-			events[i].Partition = rapid.IntRange(0, 3).Draw(t, "partition")
-		}
-		l := rapid.SampledFrom(layouts).Draw(t, "layout")
-		c := rapid.IntRange(1, 6).Draw(t, "consumers")
-		a := rapid.SampledFrom([]konvoy.Assignor{0, konvoy.FirstSeenAssignor, konvoy.RangeAssignor, konvoy.RoundRobinAssignor}).Draw(t, "assignor")
-		opts := []konvoy.Option{konvoy.WithSchedule(len(events) + 1), konvoy.WithPolicy(konvoy.Static)}
-		if a != 0 {
-			opts = append(opts, konvoy.WithAssignor(a))
-		}
-		r, err := konvoy.Simulate(events, l, c, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seen := map[string]int{}
-		for _, s := range r.Schedule {
-			lane, ok, err := l.Lane(events[s.Index])
-			if err != nil || ok != (s.Lane != "") || lane != s.Lane {
-				t.Fatalf("event %d under %s: Lane = %q, %v, %v; the schedule has %q", s.Index, l, lane, ok, err, s.Lane)
-			}
-			if !ok {
-				continue
-			}
-			if _, ok := seen[lane]; !ok {
-				seen[lane] = len(seen)
-			}
-			if got := l.Owner(a, lane, seen[lane], c); got != s.Consumer {
-				t.Fatalf("lane %q of %s under %v on %d consumers: Owner = %d; the schedule ran it on %d", lane, l, a, c, got, s.Consumer)
 			}
 		}
 	})
