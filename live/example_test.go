@@ -128,3 +128,46 @@ func ExampleExecutor_Close() {
 	// Output:
 	// [{TR-5 1} {TR-5 2} {TR-5 3}] true
 }
+
+// Items read from a partitioned source finish out of order; Completion
+// tells, per partition, the offset to commit and what finished above it.
+func ExampleExecutor_Completion() {
+	type record struct {
+		key       string
+		partition int
+		offset    int64
+	}
+	release := make(chan struct{})
+	x, err := live.New(konvoy.Convoy, 2, func(r record) konvoy.Event { return konvoy.Event{Key: r.key} },
+		func(ctx context.Context, r record) error {
+			if r.offset == 11 {
+				<-release // a slow item holds its partition's commit back
+			}
+			return nil
+		},
+		live.WithOffsets(func(r record) (int, int64) { return r.partition, r.offset }))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range []record{{"a", 0, 10}, {"b", 0, 11}, {"a", 0, 12}, {"a", 0, 13}, {"c", 1, 7}} {
+		if err := x.Submit(context.Background(), r); err != nil {
+			fmt.Println(err)
+		}
+	}
+	for { // wait until everything but the slow item has finished
+		if c := x.Completion(); len(c) == 2 && len(c[0].Finished) == 2 && c[1].Committable == 8 {
+			fmt.Printf("%+v\n", c)
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	if err := x.Close(context.Background()); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Printf("%+v\n", x.Completion())
+	// Output:
+	// [{Partition:0 Committable:11 Finished:[12 13]} {Partition:1 Committable:8 Finished:[]}]
+	// [{Partition:0 Committable:14 Finished:[]} {Partition:1 Committable:8 Finished:[]}]
+}

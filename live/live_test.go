@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -421,5 +422,17 @@ func TestHeadOfLineGivesTheNextItemToTheNextConsumer(t *testing.T) {
 	}
 	if aWaited >= deadline {
 		t.Errorf("b1 never started while a1 ran")
+	}
+}
+
+// WithMaxHeld takes no more items than a slot's int32 number can count,
+// where an int can say more.
+func TestMaxHeldFitsInt32(t *testing.T) {
+	if math.MaxInt == math.MaxInt32 {
+		t.Skip("an int holds no more than int32 here")
+	}
+	n := math.MaxInt
+	if _, err := New(konvoy.Convoy, 1, ev, func(context.Context, konvoy.Event) error { return nil }, WithMaxHeld(n)); err == nil {
+		t.Errorf("WithMaxHeld(%d) taken", n)
 	}
 }

@@ -65,8 +65,8 @@ func WithAssignor(a konvoy.Assignor) Option {
 // to n, and the lanes they are in.
 func WithMaxHeld(n int) Option {
 	return func(c *config) {
-		if n < 1 {
-			c.errs = append(c.errs, fmt.Errorf("WithMaxHeld(%d): want 1 or more items", n))
+		if n < 1 || n > math.MaxInt32 {
+			c.errs = append(c.errs, fmt.Errorf("WithMaxHeld(%d): want 1 to %d items", n, math.MaxInt32))
 		}
 		c.maxHeld = n
 	}
