@@ -31,7 +31,9 @@ var ErrStopped = errors.New("live: executor stopped by a failed item")
 // items submitted concurrently are ordered as Submit takes them.
 //
 // An executor must be closed with [Executor.Close], which stops its
-// goroutines.
+// goroutines. A handler must not call Close, which waits for it, nor
+// Submit to its own executor without a context that ends: Submit waits
+// for room that only finished handlers make.
 type Executor[T any] struct {
 	layout    konvoy.Layout
 	policy    konvoy.Policy

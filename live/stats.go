@@ -16,10 +16,10 @@ type Stats struct {
 	// stopped the executor.
 	Done, DeadLetters, Failed int
 	// InFlight counts the items running now, MaxInFlight the most that ran
-	// at once; Held the items submitted and not started; Lanes the lanes
-	// with an item held or running (not under Static, which keeps no
-	// lanes).
-	InFlight, MaxInFlight, Held, Lanes int
+	// at once; Held the items submitted and not started; ActiveLanes the
+	// lanes with an item held or running now (0 under Static, which keeps
+	// no lanes), unlike [konvoy.Result].Lanes, the lanes a run ever used.
+	InFlight, MaxInFlight, Held, ActiveLanes int
 	// Errors counts the failed attempts, Retries the attempts after an
 	// item's first.
 	Errors, Retries int
@@ -44,7 +44,7 @@ func (x *Executor[T]) Stats() Stats {
 	defer x.mu.Unlock()
 	return Stats{
 		Events: x.events, Done: x.done, DeadLetters: x.deadLettered, Failed: x.failed,
-		InFlight: x.inFlight, MaxInFlight: x.maxInFlight, Held: x.held - x.inFlight, Lanes: len(x.lanes),
+		InFlight: x.inFlight, MaxInFlight: x.maxInFlight, Held: x.held - x.inFlight, ActiveLanes: len(x.lanes),
 		Errors: int(x.errorsN.Load()), Retries: int(x.retriesN.Load()), Skipped: x.skipped,
 		Wait: x.wait.Latency(), Response: x.response.Latency(), Blocked: x.blocked,
 	}
