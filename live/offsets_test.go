@@ -63,6 +63,7 @@ func TestCommittableNeverPassesAnUnfinishedItem(t *testing.T) {
 			}
 		}
 		opts := []Option{WithMaxHeld(rapid.IntRange(1, 10).Draw(t, "maxHeld")), WithRetry(Retry{Attempts: 2}),
+			WithPolicy(rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")),
 			WithOffsets(func(s sourced) (int, int64) { return s.partition, s.offset })}
 		if dead {
 			opts = append(opts, WithDeadLetter(func(ctx context.Context, s sourced, err error) error {
