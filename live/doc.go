@@ -53,8 +53,21 @@
 // Under [konvoy.VersionStamp] items run free, and a [VersionStore]
 // ([WithVersions], [MemoryVersions] by default) skips an item whose step
 // is below its key's version, as the model's version stamp does, counting
-// it in [Stats].Skipped; its doc shows the compare-and-set in SQL. The
-// resequencer is not run live yet: New refuses its layout.
+// it in [Stats].Skipped; its doc shows the compare-and-set in SQL.
+//
+// Under [konvoy.Resequencer] each key's steps apply 1, 2, 3, … in order,
+// as the lesson's resequencer (the zero [konvoy.ResequencerConfig]) does:
+// an item whose step is its key's next runs in the key's lane, followed by
+// the items held for the steps after it; an item further ahead is held,
+// not run, until the gap fills; a step the key has released or holds
+// already is a duplicate, discarded. History-only items (Step 0) and items
+// with an empty Key run free. Held items count against WithMaxHeld, so
+// that gaps that never fill can fill the executor, and Submit then waits
+// until its context ends; Close reports the items whose gap never filled
+// ([ErrNeverApplied]). The
+// resequencer remembers each key's last step, so its memory grows with
+// the keys. The configuration's start, timeout, capacity and rejection of
+// old steps are not run live yet.
 //
 // No goroutine of an executor outlives Close, which waits for handlers
 // that ignore their context. An executor that is never closed keeps its

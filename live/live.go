@@ -75,20 +75,23 @@ type state[T any] struct {
 	seq      int // the next item's submission number
 	waiting  int // Submit calls waiting for room
 
-	lanes     map[string]int32 // lanes with items held, by name
-	laneAt    []lane
-	laneFree  []int32
-	fifo      list    // head-of-line: every item not taken; static: items without a lane
-	fresh     list    // lane-aware: the items that could start when submitted, not taken
-	ready     []ready // lane-aware: a heap of the next items of lanes freed since
-	owned     []list  // static: by consumer, the items of its lanes not taken
-	seen      map[string]int
-	idle      []int32 // consumers parked, waiting for an item
-	parked    []bool
-	parts     []source // WithOffsets: by partIndex
-	partIndex map[int]int32
-	pending   int // items finished above their partition's committable offset
-	waking    int // consumers woken and not yet back under the lock
+	lanes                                             map[string]int32 // lanes with items held, by name
+	laneAt                                            []lane
+	laneFree                                          []int32
+	fifo                                              list    // head-of-line: every item not taken; static: items without a lane
+	fresh                                             list    // lane-aware: the items that could start when submitted, not taken
+	ready                                             []ready // lane-aware: a heap of the next items of lanes freed since
+	owned                                             []list  // static: by consumer, the items of its lanes not taken
+	seen                                              map[string]int
+	idle                                              []int32 // consumers parked, waiting for an item
+	parked                                            []bool
+	parts                                             []source // WithOffsets: by partIndex
+	partIndex                                         map[int]int32
+	pending                                           int                  // items finished above their partition's committable offset
+	reseq                                             map[string]*reseqKey // under the resequencer, by key
+	gapHeld                                           int                  // items the resequencer holds for gaps
+	duplicates, buffered, maxBuffered, maxKeyBuffered int
+	waking                                            int // consumers woken and not yet back under the lock
 
 	closing, stopping, aborted, drained bool
 	fatal                               []error
@@ -143,8 +146,7 @@ type unrun[T any] struct {
 //
 // New returns an error when consumers is not 1 to [MaxConsumers], event or
 // handle is nil, an option is nil or has a bad value, a dead letter's item
-// type is not T, or layout's handler is one this package does not run
-// ([konvoy.Resequencer]).
+// type is not T.
 func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 	handle func(ctx context.Context, item T) error, opts ...Option) (*Executor[T], error) {
 	c := config{policy: konvoy.LaneAware, maxHeld: DefaultMaxHeld, sleep: sleep}
@@ -179,6 +181,9 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 		}
 		x.offsets, x.partIndex = f, make(map[int]int32)
 	}
+	if layout.Equal(konvoy.Resequencer) {
+		x.reseq = make(map[string]*reseqKey)
+	}
 	if layout.Equal(konvoy.VersionStamp) {
 		x.versions = cmp.Or[VersionStore](c.versions, &MemoryVersions{})
 	}
@@ -212,8 +217,6 @@ func check(layout konvoy.Layout, consumers int, noEvent, noHandle bool, errs []e
 		return errors.New("live: New: the event and handle functions must not be nil")
 	case len(errs) > 0:
 		return fmt.Errorf("live: New: %w", errors.Join(errs...))
-	case layout.Equal(konvoy.Resequencer):
-		return fmt.Errorf("live: New: layout %s: its handler is not run live yet; use a layout with lanes, or free", layout)
 	}
 	return nil
 }
@@ -232,7 +235,15 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	name, hasLane, err := x.layout.Lane(x.event(item))
+	e := x.event(item)
+	var name string
+	var hasLane bool
+	var err error
+	if x.reseq != nil {
+		name, hasLane = reseqLane(e)
+	} else {
+		name, hasLane, err = x.layout.Lane(e)
+	}
 	var part int
 	var offset int64
 	if x.offsets != nil {
@@ -258,7 +269,11 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if x.offsets != nil {
 		x.addOffset(i, part, offset)
 	}
-	x.enqueue(i, name, hasLane)
+	if x.reseq != nil && hasLane {
+		x.resequence(i, e)
+	} else {
+		x.enqueue(i, name, hasLane)
+	}
 	if x.waiting > 0 && x.held+x.pending < x.maxHeld {
 		x.passSpace()
 	}
@@ -520,9 +535,10 @@ func (x *Executor[T]) finish(i int32, r outcome) {
 }
 
 // checkDrained closes drain once Close was called and nothing more can
-// run: nothing in flight, and nothing held or the executor stopped.
+// run: nothing in flight, and nothing held but what the resequencer holds
+// for gaps, or the executor stopped.
 func (x *Executor[T]) checkDrained() {
-	if x.closing && !x.drained && x.inFlight == 0 && (x.held == 0 || x.stopping) {
+	if x.closing && !x.drained && x.inFlight == 0 && (x.held == x.gapHeld || x.stopping) {
 		x.drained = true
 		close(x.drain)
 	}
@@ -665,6 +681,9 @@ func (x *Executor[T]) closeError(cause error) error {
 		if cause == nil {
 			cause = ErrStopped
 		}
+	}
+	if x.gapHeld > 0 && cause == nil {
+		cause = ErrNeverApplied
 	}
 	left := x.cut
 	for i := range x.slots {

@@ -269,7 +269,6 @@ func TestNewRefuses(t *testing.T) {
 			return err
 		},
 		"versions":       func() error { _, err := New(konvoy.VersionStamp, 1, ev, h, WithVersions(nil)); return err },
-		"resequencer":    func() error { _, err := New(konvoy.Resequencer, 1, ev, h); return err },
 		"many consumers": func() error { _, err := New(konvoy.Convoy, MaxConsumers+1, ev, h); return err },
 	} {
 		if err := f(); err == nil || !strings.HasPrefix(err.Error(), "live: New") {

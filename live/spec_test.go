@@ -48,6 +48,19 @@ var specLayouts = []konvoy.Layout{
 	konvoy.Free, konvoy.Convoy, konvoy.LineConvoy, konvoy.SelectiveConvoy,
 	konvoy.Partitioned(3), konvoy.Recorded(3),
 	konvoy.NewLayout("first-letter", func(e konvoy.Event) (string, bool) { return e.Key[:1], e.Step != 2 }),
+	konvoy.VersionStamp, konvoy.Resequencer,
+}
+
+// laneOf returns the lane an item of event e runs in under layout l: the
+// layout's, and under the resequencer, which runs a key's steps in step
+// order rather than submission order, the key's (reseq true).
+func laneOf(l konvoy.Layout, e konvoy.Event) (lane string, ok, reseq bool) {
+	if l.Equal(konvoy.Resequencer) {
+		lane, ok = reseqLane(e)
+		return lane, ok, true
+	}
+	lane, ok, _ = l.Lane(e)
+	return lane, ok, false
 }
 
 // drawScenario draws a scenario: failures only when failures is true, a
@@ -65,6 +78,9 @@ func drawScenario(t *rapid.T, failures, cancels bool) scenario {
 		sc.dead = rapid.Bool().Draw(t, "dead")
 	}
 	n := rapid.IntRange(0, 40).Draw(t, "items")
+	if sc.layout.Equal(konvoy.Resequencer) {
+		sc.maxHeld = n + 1 // items held for gaps that never fill would block Submit
+	}
 	if cancels {
 		sc.cancelAt = rapid.IntRange(0, n).Draw(t, "cancelAt")
 	}
@@ -128,7 +144,7 @@ func runScenario(t *rapid.T, sc scenario) *trace {
 		cancelClose()
 	}
 	handle := func(ctx context.Context, j job) error {
-		lane, hasLane, _ := sc.layout.Lane(j.ev)
+		lane, hasLane, reseq := laneOf(sc.layout, j.ev)
 		tr.mu.Lock()
 		tr.attempts[j.seq]++
 		attempt := tr.attempts[j.seq]
@@ -139,7 +155,7 @@ func runScenario(t *rapid.T, sc scenario) *trace {
 			if tr.laneRunning[lane] > 1 {
 				tr.fault("item %d started while lane %q ran another", j.seq, lane)
 			}
-			if last, ok := tr.laneLast[lane]; ok && (last > j.seq || last == j.seq && attempt == 1) {
+			if last, ok := tr.laneLast[lane]; ok && !reseq && (last > j.seq || last == j.seq && attempt == 1) {
 				tr.fault("item %d started in lane %q after item %d", j.seq, lane, last)
 			}
 			if tr.failedLane[lane] {
@@ -196,7 +212,7 @@ func runScenario(t *rapid.T, sc scenario) *trace {
 			if !errors.As(err, &ie) || ie.Seq != j.seq || ie.Attempts != sc.attempts {
 				tr.fault("dead letter of item %d got %v", j.seq, err)
 			}
-			if lane, ok, _ := sc.layout.Lane(j.ev); ok && tr.laneLast[lane] != j.seq {
+			if lane, ok, _ := laneOf(sc.layout, j.ev); ok && tr.laneLast[lane] != j.seq {
 				tr.fault("dead letter of item %d in lane %q after item %d started", j.seq, lane, tr.laneLast[lane])
 			}
 			tr.dead[j.seq]++
@@ -325,13 +341,13 @@ func TestEveryItemAccountedFor(t *testing.T) {
 			}
 			mark(seq, "refused")
 		}
-		if len(seen) != len(sc.jobs) {
-			t.Fatalf("%d items accounted for of %d; close error: %v", len(seen), len(sc.jobs), tr.closeErr)
+		st := tr.stats
+		if len(seen)+st.Duplicates+st.Skipped != len(sc.jobs) {
+			t.Fatalf("%d items accounted for, %d duplicates, %d skipped, of %d; close error: %v", len(seen), st.Duplicates, st.Skipped, len(sc.jobs), tr.closeErr)
 		}
-		if sc.dead && sc.cancelAt < 0 && tr.closeErr != nil {
+		if sc.dead && sc.cancelAt < 0 && tr.closeErr != nil && st.NeverApplied == 0 {
 			t.Fatalf("with a dead letter Close returned %v", tr.closeErr)
 		}
-		st := tr.stats
 		if st.Done != len(tr.handled) || st.DeadLetters != len(tr.dead) || st.Failed != len(failed) || st.Events != len(sc.jobs)-len(tr.refused) {
 			t.Fatalf("Stats %+v; handled %d, dead-lettered %d, failed %d, submitted %d", st, len(tr.handled), len(tr.dead), len(failed), len(sc.jobs)-len(tr.refused))
 		}
@@ -356,14 +372,23 @@ func joined(err error) []error {
 	return out
 }
 
-// Close drains: without failures or cancellation it returns nil once every
-// item has been handled, holding nothing and running nothing.
+// Close drains: without failures or cancellation it returns once every
+// item has been handled, skipped as stale by the version stamp, discarded
+// as a duplicate by the resequencer, or is held by the resequencer for a
+// gap that never filled, running nothing; it returns nil, or under the
+// resequencer ErrNeverApplied with the items held.
 func TestCloseDrains(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		sc := drawScenario(t, false, false)
 		tr := runScenario(t, sc)
-		if tr.closeErr != nil || len(tr.handled) != len(sc.jobs) || tr.stats.Held != 0 || tr.stats.InFlight != 0 {
-			t.Fatalf("Close: %v; handled %d of %d; stats %+v", tr.closeErr, len(tr.handled), len(sc.jobs), tr.stats)
+		st := tr.stats
+		never := unrunItems(tr.closeErr)
+		if len(never) != st.NeverApplied || st.NeverApplied > 0 && !errors.Is(tr.closeErr, ErrNeverApplied) ||
+			st.NeverApplied == 0 && tr.closeErr != nil {
+			t.Fatalf("Close: %v; %d items held for gaps", tr.closeErr, st.NeverApplied)
+		}
+		if len(tr.handled)+st.Duplicates+st.Skipped+st.NeverApplied != len(sc.jobs) || st.Held != st.NeverApplied || st.InFlight != 0 {
+			t.Fatalf("handled %d of %d; stats %+v", len(tr.handled), len(sc.jobs), st)
 		}
 	})
 }
@@ -389,10 +414,11 @@ func TestCancelledCloseReportsUnrun(t *testing.T) {
 		sc := drawScenario(t, false, true)
 		tr := runScenario(t, sc)
 		unrun := unrunItems(tr.closeErr)
-		if len(tr.handled)+len(unrun)+len(tr.refused) != len(sc.jobs) {
-			t.Fatalf("handled %d, not run %d, refused %d, of %d; Close: %v", len(tr.handled), len(unrun), len(tr.refused), len(sc.jobs), tr.closeErr)
+		st := tr.stats
+		if len(tr.handled)+len(unrun)+len(tr.refused)+st.Duplicates+st.Skipped != len(sc.jobs) {
+			t.Fatalf("handled %d, not run %d, refused %d, of %d; stats %+v; Close: %v", len(tr.handled), len(unrun), len(tr.refused), len(sc.jobs), st, tr.closeErr)
 		}
-		if len(unrun) > 0 && !errors.Is(tr.closeErr, context.Canceled) {
+		if len(unrun) > st.NeverApplied && !errors.Is(tr.closeErr, context.Canceled) {
 			t.Fatalf("Close: %v; want context.Canceled", tr.closeErr)
 		}
 		if !slices.IsSortedFunc(unrun, func(a, b job) int { return a.seq - b.seq }) {

@@ -26,6 +26,12 @@ type Stats struct {
 	// Skipped counts the items the [konvoy.VersionStamp] layout skipped as
 	// stale (see [VersionStore]).
 	Skipped int
+	// Under the [konvoy.Resequencer]: Duplicates counts the items discarded
+	// because their key had released or held their step already; Buffered
+	// the items held for a gap, at least for a while; MaxBuffered the most
+	// held at once, MaxKeyBuffered the most for one key; NeverApplied the
+	// items still held when Close returned (0 before).
+	Duplicates, Buffered, MaxBuffered, MaxKeyBuffered, NeverApplied int
 	// Wait is the latency from an item's submission to its start, Response
 	// to its finish, over the items finished, in nanoseconds, with the
 	// model's percentiles (see [konvoy.Latency]).
@@ -42,10 +48,15 @@ type Stats struct {
 func (x *Executor[T]) Stats() Stats {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	never := 0
+	if x.aborted {
+		never = x.gapHeld
+	}
 	return Stats{
 		Events: x.events, Done: x.done, DeadLetters: x.deadLettered, Failed: x.failed,
 		InFlight: x.inFlight, MaxInFlight: x.maxInFlight, Held: x.held - x.inFlight, ActiveLanes: len(x.lanes),
 		Errors: int(x.errorsN.Load()), Retries: int(x.retriesN.Load()), Skipped: x.skipped,
-		Wait: x.wait.Latency(), Response: x.response.Latency(), Blocked: x.blocked,
+		Duplicates: x.duplicates, Buffered: x.buffered, MaxBuffered: x.maxBuffered, MaxKeyBuffered: x.maxKeyBuffered,
+		Wait: x.wait.Latency(), Response: x.response.Latency(), Blocked: x.blocked, NeverApplied: never,
 	}
 }
