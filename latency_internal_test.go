@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -287,4 +288,39 @@ func TestLaneWaitCarriesPast64Bits(t *testing.T) {
 	if l.maxWait != math.MaxInt {
 		t.Errorf("the longest wait is %d; want %d", l.maxWait, math.MaxInt)
 	}
+}
+
+// A LatencyCounter sums up what it counted as a run does: nearest-rank
+// percentiles, exact below ExactLatency, the exact mean and maximum,
+// checked against the sorted values.
+func TestLatencyCounterIsNearestRank(t *testing.T) {
+	var c LatencyCounter
+	if got := c.Latency(); got != (Latency{}) {
+		t.Fatalf("nothing counted: %+v", got)
+	}
+	var vs []int
+	for i := range 1000 {
+		v := (i * 7919) % 1500 // below ExactLatency: every percentile exact
+		vs = append(vs, v)
+		c.Add(v)
+	}
+	slices.Sort(vs)
+	sum := 0
+	for _, v := range vs {
+		sum += v
+	}
+	want := Latency{P50: vs[499], P95: vs[949], P99: vs[989], Max: vs[999], Mean: float64(sum) / 1000}
+	if got := c.Latency(); got != want {
+		t.Errorf("Latency() = %+v; want %+v", got, want)
+	}
+	c.Add(1 << 40)
+	if got := c.Latency(); got.Max != 1<<40 || got.P50 != vs[500] {
+		t.Errorf("after a large value: %+v", got)
+	}
+	defer func() {
+		if p, _ := recover().(string); !strings.HasPrefix(p, "konvoy: LatencyCounter") {
+			t.Errorf("Add(-1) recovered %q; want a konvoy: panic", p)
+		}
+	}()
+	c.Add(-1)
 }

@@ -232,3 +232,72 @@ func (l Layout) Equal(m Layout) bool {
 	return l.String() == m.String() && l.lanes == m.lanes && l.partitions == m.partitions &&
 		l.orderedOnly == m.orderedOnly && l.handler == m.handler
 }
+
+// Lane returns the lane that a run under l puts event e in, named as
+// [Result].WorstLanes names lanes: the key under [Convoy] and
+// [SelectiveConvoy], the line under [LineConvoy], the partition's number
+// under [Partitioned] (the key hashed by [KafkaPartition]) and [Recorded]
+// (e.Partition), the name a [NewLayout]'s LaneFunc gives. ok is false when
+// e takes no lane and runs free: under a layout without lanes, for an empty
+// Key, for a history-only event (Step 0) under SelectiveConvoy, and when a
+// LaneFunc says so. err, an [*EventError] whose Index is 0 for a caller to
+// set, tells an event the layout cannot place: no Line under LineConvoy, a
+// Partition outside 0 to n−1 under Recorded(n). Lane reads no other field.
+//
+// It takes the time of the LaneFunc, or of hashing the key under
+// Partitioned, and allocates only the name of a partition numbered 100 or
+// more.
+func (l Layout) Lane(e Event) (lane string, ok bool, err error) {
+	if e.Key == "" || l.lanes == noLanes || l.orderedOnly && e.Step == 0 {
+		return "", false, nil
+	}
+	switch l.lanes {
+	case keyLanes:
+		return e.Key, true, nil
+	case lineLanes:
+		if e.Line == "" {
+			return "", false, &EventError{Key: e.Key, Field: "Line", Want: "a line: layout " + l.String() + " puts events in lanes by line"}
+		}
+		return e.Line, true, nil
+	case partitionLanes:
+		return strconv.Itoa(KafkaPartition(e.Key, l.partitions)), true, nil
+	case recordedLanes:
+		if e.Partition < 0 || e.Partition >= l.partitions {
+			return "", false, &EventError{Key: e.Key, Field: "Partition", Value: e.Partition,
+				Want: fmt.Sprintf("0 to %d: layout %s has %d partitions", l.partitions-1, l, l.partitions)}
+		}
+		return strconv.Itoa(e.Partition), true, nil
+	}
+	if lane, ok = l.laneFunc(e); !ok {
+		return "", false, nil
+	}
+	return lane, true, nil
+}
+
+// Owner returns the consumer, numbered from 0 to consumers−1, that the
+// [Static] policy runs a lane of l on under assignor a (0 for the layout's
+// default, as [WithAssignor] tells), as a simulated run deals it. The
+// partitions of [Partitioned] and [Recorded] are dealt by their number,
+// lane being the name [Layout.Lane] gives, under [RangeAssignor] and
+// [RoundRobinAssignor]; other lanes, and every lane under
+// [FirstSeenAssignor], by seen, the lane's number, from 0, in the order
+// lanes were first seen: consumer seen mod consumers. It takes O(1) time.
+//
+// Owner panics, with a "konvoy:" prefix, when consumers < 1, seen < 0, a
+// is not 0 or one of the three, or a partition's lane is not a number from 0
+// to n−1.
+func (l Layout) Owner(a Assignor, lane string, seen, consumers int) int {
+	switch {
+	case consumers < 1 || seen < 0:
+		panic(fmt.Sprintf("konvoy: Owner: want consumers ≥ 1 and seen ≥ 0, not %d and %d", consumers, seen))
+	case a > RoundRobinAssignor:
+		panic(fmt.Sprintf("konvoy: Owner: unknown %v", a))
+	case l.partitions == 0 || a == FirstSeenAssignor:
+		return seen % consumers
+	}
+	p, err := strconv.Atoi(lane)
+	if err != nil || p < 0 || p >= l.partitions {
+		panic(fmt.Sprintf("konvoy: Owner: lane %q is not a partition of %s", lane, l))
+	}
+	return a.deal(p, l.partitions, consumers)
+}

@@ -293,3 +293,14 @@ func WithResequencer(c ResequencerConfig) Option {
 	}
 	return func(o *options) { o.reseq = c }
 }
+
+// deal returns the member, of c, that assignor a deals partition p of n to:
+// p mod c under [RoundRobinAssignor], Kafka's range otherwise (the default
+// for partitions). It is the one home of the partition assignors, for the
+// simulator's [Static] policy and for [Layout.Owner].
+func (a Assignor) deal(p, n, c int) int {
+	if a == RoundRobinAssignor {
+		return p % c
+	}
+	return rangeOwner(p, n, c)
+}

@@ -17,6 +17,7 @@
 //	TestSimulateIsDeterministic                same input, same Result; input untouched
 //	TestMoreConsumersNeverRaiseRounds          a consumer more never costs a round
 //	TestConsumersBeyondTheEventsChangeNothing  more consumers than events change nothing
+//	TestLaneAndOwnerAreTheSchedules  lane_api_test.go  Layout.Lane and Owner = the schedule's lanes and consumers
 //
 // Layouts (this file):
 //

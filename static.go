@@ -87,13 +87,7 @@ func (st *static) owner(ln int) owner {
 	if ln < len(st.owners) && st.owners[ln].set {
 		return st.owners[ln]
 	}
-	var o owner
-	switch {
-	case s.opts.assignor == RoundRobinAssignor:
-		o = st.queued(s.table.lanes.at(ln).of % c)
-	default:
-		o = st.queued(rangeOwner(s.table.lanes.at(ln).of, n, c))
-	}
+	o := st.queued(s.opts.assignor.deal(s.table.lanes.at(ln).of, n, c))
 	if ln >= len(st.owners) {
 		st.owners = slices.Grow(st.owners, ln+1-len(st.owners))[:ln+1]
 	}

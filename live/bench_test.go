@@ -1,0 +1,154 @@
+package live_test
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/live"
+)
+
+// The benchmarks run b.N items with a no-op handler over benchKeys keys,
+// round-robin, on 8 consumers, and report items/s and allocations per
+// item: the executor under the convoy and lane-aware, and under
+// partitioned:8 and static, beside the two designs a team writes by hand
+// for the same guarantees: a keyed pool (a mutex-guarded map of the keys in
+// flight, each with the items that came while it ran, and a shared
+// channel) and a goroutine per hash bucket.
+//
+//	go test -run '^$' -bench NoOp -benchtime 1000000x -count 5 ./live
+
+const (
+	benchKeys      = 100_000
+	benchConsumers = 8
+)
+
+var keys = func() []string {
+	k := make([]string, benchKeys)
+	for i := range k {
+		k[i] = "key-" + strconv.Itoa(i)
+	}
+	return k
+}()
+
+func keyEvent(i int32) konvoy.Event { return konvoy.Event{Key: keys[i]} }
+
+func noop(context.Context, int32) error { return nil }
+
+func report(b *testing.B) {
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "items/s")
+}
+
+func benchExecutor(b *testing.B, layout konvoy.Layout, p konvoy.Policy) {
+	b.ReportAllocs()
+	x, err := live.New(layout, benchConsumers, keyEvent, noop, live.WithPolicy(p))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := range b.N {
+		if err := x.Submit(ctx, int32(i%benchKeys)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := x.Close(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.StopTimer()
+	report(b)
+}
+
+func BenchmarkNoOp(b *testing.B) {
+	b.Run("convoy-lane-aware", func(b *testing.B) { benchExecutor(b, konvoy.Convoy, konvoy.LaneAware) })
+	b.Run("keyed-pool", benchKeyedPool)
+	b.Run("partitioned8-static", func(b *testing.B) { benchExecutor(b, konvoy.Partitioned(8), konvoy.Static) })
+	b.Run("bucket-goroutines", benchBuckets)
+}
+
+// keyedPool is the hand-written keyed pool: workers take items from a
+// shared channel; a worker whose item's key is in flight leaves the item
+// with the key's entry in the map, and the worker running the key runs it
+// after.
+type keyedPool struct {
+	mu     sync.Mutex
+	flight map[int32][]int32
+	ch     chan int32
+	wg     sync.WaitGroup
+}
+
+func (p *keyedPool) work(handle func(context.Context, int32) error) {
+	defer p.wg.Done()
+	ctx := context.Background()
+	for it := range p.ch {
+		p.mu.Lock()
+		if q, ok := p.flight[it]; ok {
+			p.flight[it] = append(q, it)
+			p.mu.Unlock()
+			continue
+		}
+		p.flight[it] = nil
+		p.mu.Unlock()
+		for {
+			_ = handle(ctx, it)
+			p.mu.Lock()
+			q := p.flight[it]
+			if len(q) == 0 {
+				delete(p.flight, it)
+				p.mu.Unlock()
+				break
+			}
+			it, p.flight[it] = q[0], q[1:]
+			p.mu.Unlock()
+		}
+	}
+}
+
+func benchKeyedPool(b *testing.B) {
+	b.ReportAllocs()
+	p := &keyedPool{flight: make(map[int32][]int32), ch: make(chan int32, live.DefaultMaxHeld)}
+	p.wg.Add(benchConsumers)
+	for range benchConsumers {
+		go p.work(noop)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		p.ch <- int32(i % benchKeys)
+	}
+	close(p.ch)
+	p.wg.Wait()
+	b.StopTimer()
+	report(b)
+}
+
+// benchBuckets is a goroutine per hash bucket: each key goes to the
+// channel of its Kafka partition, of 8, whose goroutine runs its items in
+// order.
+func benchBuckets(b *testing.B) {
+	b.ReportAllocs()
+	var wg sync.WaitGroup
+	chans := make([]chan int32, benchConsumers)
+	wg.Add(benchConsumers)
+	for c := range chans {
+		chans[c] = make(chan int32, live.DefaultMaxHeld/benchConsumers)
+		go func() {
+			defer wg.Done()
+			for it := range chans[c] {
+				_ = noop(context.Background(), it)
+			}
+		}()
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		k := int32(i % benchKeys)
+		chans[konvoy.KafkaPartition(keys[k], benchConsumers)] <- k
+	}
+	for _, ch := range chans {
+		close(ch)
+	}
+	wg.Wait()
+	b.StopTimer()
+	report(b)
+}

@@ -1,0 +1,75 @@
+// Package live runs real handlers under the layouts and policies that
+// package konvoy simulates, so that a layout planned with the simulator
+// can be run as planned, and a run checked against the simulator's
+// prediction.
+//
+// # Which API to use
+//
+//   - [New] makes an [Executor] for items of any type: a [konvoy.Layout]
+//     says which lane each item runs in (from the [konvoy.Event] the
+//     item's event function gives: Key, Line, Step, Partition), consumers
+//     how many handlers run at once. Two items of one lane never run at
+//     once and run in the order they were submitted; items without a lane
+//     (the free layout, an empty Key, a history-only step under the
+//     selective convoy) run in any order.
+//   - [Executor.Submit] hands an item over, waiting while the executor
+//     holds [WithMaxHeld] items; [Executor.Close] takes no more and runs
+//     what it holds, or, when its context ends first, cancels the handlers
+//     and reports the items that did not run ([UnrunError]).
+//   - [WithPolicy] chooses how a free consumer picks its next item, as
+//     [konvoy.Policy] defines: [konvoy.LaneAware], the default, takes the
+//     oldest item whose lane is idle; [konvoy.HeadOfLine] takes the next
+//     item in submission order and waits while its lane is busy (the
+//     blocking of a naive keyed pool, measured in [Stats].Blocked);
+//     [konvoy.Static] runs each lane on the consumer its assignor deals it
+//     to ([WithAssignor]), a goroutine per partition.
+//   - [WithRetry] tries a failed item again after a backoff while its lane
+//     waits; [WithDeadLetter] takes an item whose last attempt failed, and
+//     its lane moves on. Without a dead letter a failed item stops the
+//     executor: no later item runs, and Close returns the failure
+//     ([ItemError], [ErrStopped]). A handler's panic is an error
+//     ([PanicError]).
+//   - [Executor.Stats] gives the measures at any time, named as in
+//     [konvoy.Result]: items done, in flight and held, errors, retries,
+//     dead letters, stale steps skipped, wait and response percentiles in
+//     nanoseconds, the head-of-line blocked time.
+//   - [WithOffsets] tells where items came from, for sources with offsets
+//     such as a Kafka topic; [Executor.Completion] then gives, per source
+//     partition, the committable offset, below which every item has
+//     finished, and the finished offsets above it.
+//   - [Consumer] tells a handler which consumer runs it.
+//
+// # Guarantees and costs
+//
+// Lanes are the simulator's own ([konvoy.Layout.Lane]), and under Static a
+// lane's consumer is the simulator's ([konvoy.Layout.Owner]). An
+// executor's memory grows with the items it holds, at most WithMaxHeld,
+// and the lanes they are in: a lane with no item held is forgotten, except
+// that Static with lanes dealt in the order first seen (all but the
+// partitions of [konvoy.Partitioned] and [konvoy.Recorded]) remembers every
+// lane's number, as the simulator does. Submit takes O(log n) time for n
+// items held and allocates nothing in steady state.
+//
+// Under [konvoy.VersionStamp] items run free, and a [VersionStore]
+// ([WithVersions], [MemoryVersions] by default) skips an item whose step
+// is below its key's version, as the model's version stamp does, counting
+// it in [Stats].Skipped; its doc shows the compare-and-set in SQL.
+//
+// Under [konvoy.Resequencer] each key's steps apply 1, 2, 3, … in order,
+// as the lesson's resequencer (the zero [konvoy.ResequencerConfig]) does:
+// an item whose step is its key's next runs in the key's lane, followed by
+// the items held for the steps after it; an item further ahead is held,
+// not run, until the gap fills; a step the key has released or holds
+// already is a duplicate, discarded. History-only items (Step 0) and items
+// with an empty Key run free. Held items count against WithMaxHeld, so
+// that gaps that never fill can fill the executor, and Submit then waits
+// until its context ends; Close reports the items whose gap never filled
+// ([ErrNeverApplied]). The
+// resequencer remembers each key's last step, so its memory grows with
+// the keys. The configuration's start, timeout, capacity and rejection of
+// old steps are not run live yet.
+//
+// No goroutine of an executor outlives Close, which waits for handlers
+// that ignore their context. An executor that is never closed keeps its
+// consumers' goroutines.
+package live

@@ -1,0 +1,90 @@
+package live
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// ErrClosed is returned by [Executor.Submit] once [Executor.Close] has been
+// called, and by a second Close.
+var ErrClosed = errors.New("live: executor closed")
+
+// ItemError is the error of an item whose last attempt failed: its handler
+// returned an error or panicked ([PanicError]). It names the item by its
+// submission number and the [konvoy.Event] it maps to.
+type ItemError struct {
+	// Seq is the item's submission number, from 0.
+	Seq int
+	// Event is the event the item maps to, and Lane its lane, "" for none.
+	Event konvoy.Event
+	Lane  string
+	// Attempts is how many times the item was tried.
+	Attempts int
+	// Err is the last attempt's error; a panic's is a *PanicError.
+	Err error
+}
+
+// Error returns "live: item N (key K, step S, lane L): A attempts: ERR".
+func (e *ItemError) Error() string {
+	var b strings.Builder
+	b.WriteString("live: item ")
+	b.WriteString(strconv.Itoa(e.Seq))
+	b.WriteString(" (key ")
+	b.WriteString(strconv.Quote(e.Event.Key))
+	b.WriteString(", step ")
+	b.WriteString(strconv.Itoa(e.Event.Step))
+	if e.Lane != "" {
+		b.WriteString(", lane ")
+		b.WriteString(strconv.Quote(e.Lane))
+	}
+	b.WriteString("): ")
+	b.WriteString(strconv.Itoa(e.Attempts))
+	if e.Attempts == 1 {
+		b.WriteString(" attempt: ")
+	} else {
+		b.WriteString(" attempts: ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+// Unwrap returns Err.
+func (e *ItemError) Unwrap() error { return e.Err }
+
+// PanicError is a handler's or dead letter's panic, recovered: the value
+// it panicked with and the stack it panicked on.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+// Error returns "panic: VALUE".
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+
+// Unwrap returns the value panicked with when it is an error.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// UnrunError is the error [Executor.Close] returns for the items it held
+// that never started: because its context ended first (Err is the
+// context's error), or because a failure stopped the executor (Err is that
+// failure).
+type UnrunError[T any] struct {
+	// Items are the items that never started, in submission order.
+	Items []T
+	Err   error
+}
+
+// Error returns "live: N items not run: ERR".
+func (e *UnrunError[T]) Error() string {
+	return "live: " + strconv.Itoa(len(e.Items)) + " items not run: " + e.Err.Error()
+}
+
+// Unwrap returns Err.
+func (e *UnrunError[T]) Unwrap() error { return e.Err }

@@ -1,0 +1,140 @@
+package live
+
+import (
+	"fmt"
+	"slices"
+)
+
+// WithOffsets tells the executor where each item came from, for sources
+// with offsets such as a Kafka topic: offset returns the item's source
+// partition and its offset there. A partition's items must be submitted in
+// increasing order of offset (gaps allowed, as compaction and transaction
+// markers leave them); Submit refuses an item that is not. Then
+// [Executor.Completion] tells, per partition, up to where the source can be
+// committed. An item handled, dead-lettered or skipped as stale is
+// finished; one that failed, or that Close reports as not run, never is.
+//
+// A finished item above its partition's committable offset is still held,
+// as an offset to commit later: Submit waits while the items running,
+// waiting and finished above the committable offsets reach [WithMaxHeld],
+// so that one slow item bounds what the executor remembers.
+//
+// T must be the executor's item type, or [New] returns an error.
+func WithOffsets[T any](offset func(T) (partition int, offset int64)) Option {
+	return func(c *config) {
+		if offset == nil {
+			c.errs = append(c.errs, fmt.Errorf("WithOffsets: the function is nil"))
+		}
+		c.offsets = offset
+	}
+}
+
+// Completion is what one source partition may commit: every item of the
+// partition with an offset below Committable has finished, and the item
+// at Committable, if one was submitted, has not; Finished lists, in
+// increasing order, the offsets above Committable whose items have
+// finished. Committable is the offset a Kafka consumer commits, the next
+// one to read, once every item submitted has finished: the last offset
+// plus 1.
+type Completion struct {
+	Partition   int
+	Committable int64
+	Finished    []int64
+}
+
+// Completion returns, for each source partition that an item came from,
+// in increasing order of partition, what it may commit (see [WithOffsets]),
+// nil without WithOffsets. It takes time and memory in proportion to the
+// partitions and the items held.
+func (x *Executor[T]) Completion() []Completion {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var out []Completion
+	for _, p := range x.parts {
+		c := Completion{Partition: p.id, Committable: p.next}
+		if p.head < len(p.offsets) {
+			c.Committable = p.offsets[p.head]
+			for j := p.head + 1; j < len(p.offsets); j++ {
+				if p.done[j] {
+					c.Finished = append(c.Finished, p.offsets[j])
+				}
+			}
+		}
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b Completion) int { return a.Partition - b.Partition })
+	return out
+}
+
+// source is one source partition's items not yet committable, in offset
+// order from head on, each with whether it has finished; next is the
+// committable offset once none is left. base is the number of items
+// dropped from the front of offsets, so that base+j names the item at j
+// for as long as it is held.
+type source struct {
+	id      int
+	offsets []int64
+	done    []bool
+	head    int
+	base    int
+	next    int64
+}
+
+// placeOffset checks the offset of an item, of partition p at offset o,
+// before Submit takes it: it must be 0 or more and above the partition's
+// last.
+func (x *Executor[T]) placeOffset(p int, o int64) error {
+	if o < 0 {
+		return fmt.Errorf("live: Submit: partition %d offset %d; want an offset of 0 or more", p, o)
+	}
+	if i, ok := x.partIndex[p]; ok {
+		if last := x.parts[i].last(); o <= last {
+			return fmt.Errorf("live: Submit: partition %d offset %d after offset %d; want increasing offsets", p, o, last)
+		}
+	}
+	return nil
+}
+
+// last returns the highest offset submitted.
+func (s *source) last() int64 {
+	if s.head == len(s.offsets) {
+		return s.next - 1
+	}
+	return s.offsets[len(s.offsets)-1]
+}
+
+// addOffset records that slot i holds the item of partition p at offset
+// o, which placeOffset accepted.
+func (x *Executor[T]) addOffset(i int32, p int, o int64) {
+	k, ok := x.partIndex[p]
+	if !ok {
+		k = int32(len(x.parts))
+		x.parts = append(x.parts, source{id: p})
+		x.partIndex[p] = k
+	}
+	s := &x.parts[k]
+	if s.head > len(s.offsets)/2 && s.head > 0 { // drop the committed front
+		n := copy(s.offsets, s.offsets[s.head:])
+		copy(s.done, s.done[s.head:])
+		s.offsets, s.done = s.offsets[:n], s.done[:n]
+		s.base += s.head
+		s.head = 0
+	}
+	x.slots[i].part, x.slots[i].entry = k, s.base+len(s.offsets)
+	s.offsets = append(s.offsets, o)
+	s.done = append(s.done, false)
+}
+
+// finishOffset records that slot i's item has finished, and moves its
+// partition's committable offset past every finished item at its front.
+func (x *Executor[T]) finishOffset(i int32) {
+	sl := &x.slots[i]
+	s := &x.parts[sl.part]
+	s.done[sl.entry-s.base] = true
+	x.pending++
+	for s.head < len(s.offsets) && s.done[s.head] {
+		s.next = s.offsets[s.head] + 1
+		s.head++
+		x.pending--
+	}
+}

@@ -1,0 +1,176 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy"
+	"pgregory.net/rapid"
+)
+
+// sourced is an item read from a partitioned source.
+type sourced struct {
+	seq       int
+	key       string
+	partition int
+	offset    int64
+	fails     int
+}
+
+// The committable offset never passes an unfinished item: whenever a
+// handler asks, every item of a partition below its Committable has
+// finished (the test marks an item finished before its handler or dead
+// letter returns, so its marks are never behind the executor's), and
+// every offset in Finished has. Once Close has returned, Committable is
+// exactly the offset of the partition's first unfinished item, or its last
+// offset plus 1, and Finished exactly the finished offsets above it. Items
+// fail, are dead-lettered or stop the executor, and Close may give up.
+func TestCommittableNeverPassesAnUnfinishedItem(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 40).Draw(t, "items")
+		next := make([]int64, 3)
+		items := make([]sourced, n)
+		for i := range items {
+			p := rapid.IntRange(0, 2).Draw(t, "partition")
+			next[p] += int64(rapid.IntRange(1, 3).Draw(t, "gap"))
+			items[i] = sourced{seq: i, key: rapid.SampledFrom([]string{"a", "b", "c", "d"}).Draw(t, "key"),
+				partition: p, offset: next[p], fails: rapid.SampledFrom([]int{0, 0, 0, 1, 3}).Draw(t, "fails")}
+		}
+		dead := rapid.Bool().Draw(t, "dead")
+		giveUp := rapid.Bool().Draw(t, "giveUp")
+		var mu sync.Mutex
+		finished := map[int]bool{}
+		attempts := map[int]int{}
+		var faults []string
+		var x *Executor[sourced]
+		check := func() { // under mu
+			for _, c := range x.Completion() {
+				for _, it := range items {
+					if it.partition != c.Partition {
+						continue
+					}
+					if it.offset < c.Committable && !finished[it.seq] {
+						faults = append(faults, fmt.Sprintf("partition %d committable %d past item %d at %d, unfinished", c.Partition, c.Committable, it.seq, it.offset))
+					}
+					if slices.Contains(c.Finished, it.offset) && (!finished[it.seq] || it.offset <= c.Committable) {
+						faults = append(faults, fmt.Sprintf("partition %d lists %d finished above %d", c.Partition, it.offset, c.Committable))
+					}
+				}
+			}
+		}
+		opts := []Option{WithMaxHeld(rapid.IntRange(1, 10).Draw(t, "maxHeld")), WithRetry(Retry{Attempts: 2}),
+			WithPolicy(rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")),
+			WithOffsets(func(s sourced) (int, int64) { return s.partition, s.offset })}
+		if dead {
+			opts = append(opts, WithDeadLetter(func(ctx context.Context, s sourced, err error) error {
+				mu.Lock()
+				defer mu.Unlock()
+				finished[s.seq] = true
+				return nil
+			}))
+		}
+		x, err := New(konvoy.Convoy, rapid.IntRange(1, 4).Draw(t, "consumers"), func(s sourced) konvoy.Event { return konvoy.Event{Key: s.key} },
+			func(ctx context.Context, s sourced) error {
+				mu.Lock()
+				defer mu.Unlock()
+				check()
+				attempts[s.seq]++
+				if attempts[s.seq] <= s.fails {
+					return errors.New("fails")
+				}
+				finished[s.seq] = true
+				return nil
+			}, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		accepted := map[int]bool{}
+		for _, it := range items {
+			if err := x.Submit(context.Background(), it); err == nil {
+				accepted[it.seq] = true
+			} else if !errors.Is(err, ErrStopped) {
+				t.Fatal(err)
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		defer cancel()
+		if giveUp {
+			cancel()
+		}
+		_ = x.Close(ctx)
+		mu.Lock()
+		defer mu.Unlock()
+		check()
+		if len(faults) > 0 {
+			t.Fatalf("%d faults, the first: %s", len(faults), faults[0])
+		}
+		var wants []Completion
+		for p := range 3 {
+			var offsets []int64
+			var done []bool
+			for _, it := range items { // in offset order within the partition
+				if it.partition == p && accepted[it.seq] {
+					offsets, done = append(offsets, it.offset), append(done, finished[it.seq])
+				}
+			}
+			if len(offsets) > 0 {
+				wants = append(wants, wantCompletion(p, offsets, done))
+			}
+		}
+		got := x.Completion()
+		if fmt.Sprint(got) != fmt.Sprint(wants) {
+			t.Fatalf("Completion() = %v; want %v", got, wants)
+		}
+	})
+}
+
+// Submit refuses an offset that does not rise within its partition, or
+// is negative, and takes the item of another partition.
+func TestSubmitRefusesFallingOffsets(t *testing.T) {
+	x, err := New(konvoy.Convoy, 1, func(s sourced) konvoy.Event { return konvoy.Event{Key: s.key} },
+		func(context.Context, sourced) error { return nil },
+		WithOffsets(func(s sourced) (int, int64) { return s.partition, s.offset }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		s  sourced
+		ok bool
+	}{{sourced{key: "a", offset: 5}, true}, {sourced{key: "a", offset: 5}, false}, {sourced{key: "a", offset: 4}, false},
+		{sourced{key: "a", partition: 1, offset: 4}, true}, {sourced{key: "a", offset: -1, partition: 2}, false}, {sourced{key: "a", offset: 6}, true}} {
+		if err := x.Submit(context.Background(), c.s); (err == nil) != c.ok {
+			t.Errorf("Submit(%+v) = %v; want ok %v", c.s, err, c.ok)
+		}
+	}
+	if err := mustClose(t, x); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(x.Completion()); got != "[{0 7 []} {1 5 []}]" {
+		t.Errorf("Completion() = %s", got)
+	}
+	if _, err := New(konvoy.Convoy, 1, ev, func(context.Context, konvoy.Event) error { return nil },
+		WithOffsets(func(s sourced) (int, int64) { return 0, 0 })); err == nil {
+		t.Error("New took WithOffsets of another item type")
+	}
+}
+
+// wantCompletion works out what partition p, whose items have offsets
+// offsets, of which those marked in done have finished, may commit.
+func wantCompletion(p int, offsets []int64, done []bool) Completion {
+	c := Completion{Partition: p, Committable: offsets[len(offsets)-1] + 1}
+	first := slices.Index(done, false)
+	if first < 0 {
+		return c
+	}
+	c.Committable = offsets[first]
+	for j := first + 1; j < len(offsets); j++ {
+		if done[j] {
+			c.Finished = append(c.Finished, offsets[j])
+		}
+	}
+	return c
+}

@@ -1,0 +1,168 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// Option changes how [New] makes an executor; options compose, and a later
+// one overrides an earlier one of the same kind.
+type Option func(*config)
+
+// config is what the options set.
+type config struct {
+	policy     konvoy.Policy
+	assignor   konvoy.Assignor
+	maxHeld    int
+	retry      Retry
+	deadLetter any // func(context.Context, T, error) error, checked by New
+	sleep      func(ctx context.Context, d time.Duration) error
+	versions   VersionStore
+	offsets    any     // func(T) (int, int64), checked by New
+	errs       []error // options given bad values, reported by New
+}
+
+var errNilVersions = errors.New("WithVersions: the store is nil")
+
+// DefaultMaxHeld is the most items an executor holds, running or waiting,
+// unless [WithMaxHeld] says otherwise: a few thousand items keep consumers
+// fed between two bursts of Submit without holding a source's backlog.
+const DefaultMaxHeld = 4096
+
+// WithPolicy sets how a free consumer picks its next item, as the model's
+// policies do (see [konvoy.Policy]); the default here is
+// [konvoy.LaneAware], not the model's [konvoy.HeadOfLine].
+func WithPolicy(p konvoy.Policy) Option {
+	return func(c *config) {
+		if p > konvoy.Static {
+			c.errs = append(c.errs, fmt.Errorf("WithPolicy: unknown %v; want HeadOfLine, LaneAware or Static", p))
+		}
+		c.policy = p
+	}
+}
+
+// WithAssignor sets how the [konvoy.Static] policy deals lanes to
+// consumers, as [konvoy.WithAssignor] does for a simulated run; other
+// policies ignore it.
+func WithAssignor(a konvoy.Assignor) Option {
+	return func(c *config) {
+		if a < konvoy.FirstSeenAssignor || a > konvoy.RoundRobinAssignor {
+			c.errs = append(c.errs, fmt.Errorf("WithAssignor: unknown %v; want FirstSeenAssignor, RangeAssignor or RoundRobinAssignor", a))
+		}
+		c.assignor = a
+	}
+}
+
+// WithMaxHeld sets the most items the executor holds at once, running or
+// waiting; [Executor.Submit] waits while it holds that many. Fewer than
+// the consumers keeps some consumers idle. The default is
+// [DefaultMaxHeld]. An executor's memory grows with the items it holds, up
+// to n, and the lanes they are in.
+func WithMaxHeld(n int) Option {
+	return func(c *config) {
+		if n < 1 || n > math.MaxInt32 {
+			c.errs = append(c.errs, fmt.Errorf("WithMaxHeld(%d): want 1 to %d items", n, math.MaxInt32))
+		}
+		c.maxHeld = n
+	}
+}
+
+// Retry says how often, and after what pauses, a failed item is tried
+// again. Attempt k+1 (k ≥ 1) follows attempt k after Base·2^(k−1), at most
+// Cap, less a share of it drawn for the item and attempt: the pause times
+// (1 − Jitter·u) for u in [0, 1) given by Seed, the item's submission
+// number and k, so that a run's pauses are the same however its items are
+// scheduled. The item's lane waits meanwhile, and so does the consumer
+// that runs it. The zero Retry tries each item once.
+type Retry struct {
+	// Attempts is the most times an item is tried; 0 and 1 both mean once.
+	Attempts int
+	// Base is the pause before the second attempt, Cap the longest pause
+	// (0: no cap).
+	Base, Cap time.Duration
+	// Jitter, from 0 to 1, is the share of a pause that may be taken off.
+	Jitter float64
+	// Seed draws the jitter.
+	Seed uint64
+}
+
+// WithRetry sets how failed items are tried again (see [Retry]).
+func WithRetry(r Retry) Option {
+	return func(c *config) {
+		switch {
+		case r.Attempts < 0 || r.Base < 0 || r.Cap < 0:
+			c.errs = append(c.errs, fmt.Errorf("WithRetry(%+v): want Attempts, Base and Cap of 0 or more", r))
+		case !(r.Jitter >= 0 && r.Jitter <= 1):
+			c.errs = append(c.errs, fmt.Errorf("WithRetry(%+v): want a Jitter from 0 to 1", r))
+		}
+		c.retry = r
+	}
+}
+
+// WithDeadLetter sets the function that takes an item whose last attempt
+// failed, with the error (an [*ItemError]), after which the item's lane
+// moves on. It runs on the item's consumer, its lane still waiting, with
+// the handlers' context. When it returns an error or panics, the executor
+// stops as it does without a dead letter. T must be the executor's item
+// type, or [New] returns an error.
+func WithDeadLetter[T any](f func(ctx context.Context, item T, err error) error) Option {
+	return func(c *config) {
+		if f == nil {
+			c.errs = append(c.errs, fmt.Errorf("WithDeadLetter: the function is nil"))
+		}
+		c.deadLetter = f
+	}
+}
+
+// withSleep replaces the pause between attempts, for tests that count
+// pauses rather than take them.
+func withSleep(f func(ctx context.Context, d time.Duration) error) Option {
+	return func(c *config) { c.sleep = f }
+}
+
+// sleep pauses for d, or until ctx ends, whose error it then returns.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// pause returns the pause before attempt k+1 of the item with submission
+// number seq, under r.
+func (r Retry) pause(seq uint64, k int) time.Duration {
+	d := r.Base
+	for i := 1; i < k && (r.Cap == 0 || d < r.Cap); i++ {
+		if d > math.MaxInt64/2 {
+			d = math.MaxInt64
+			break
+		}
+		d *= 2
+	}
+	if r.Cap > 0 {
+		d = min(d, r.Cap)
+	}
+	if r.Jitter > 0 {
+		u := float64(mix(r.Seed^mix(seq^mix(uint64(k))))>>11) / (1 << 53)
+		d -= time.Duration(float64(d) * r.Jitter * u)
+	}
+	return d
+}
+
+// mix is splitmix64's finaliser: a bijection of 64 bits whose outputs look
+// independent for neighbouring inputs.
+func mix(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
