@@ -341,3 +341,28 @@ func TestPlanLatencyOfABurstHasNoLoadFloor(t *testing.T) {
 		t.Errorf("100 rounds later: %+v, %v; want the same floor of 6 over 2 rounds", plans, err)
 	}
 }
+
+// The assumptions speak of the load only when it rules a count out: a
+// floor of one consumer, the least there is, goes unsaid; a floor of two
+// is said.
+func TestPlanLatencySaysTheLoadOnlyAboveOne(t *testing.T) {
+	for _, c := range []struct {
+		duration int
+		want     string
+	}{{1, ""}, {11, "fewer than 2 consumers do not carry the offered load: the work, 22 rounds, arrives over the 11 rounds 0 to 10"}} {
+		events := []konvoy.Event{{Key: "A", Duration: c.duration}, {Key: "B", Duration: c.duration, Arrival: 10}}
+		plans, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: 100}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		said := ""
+		for _, a := range plans[0].Assumptions {
+			if strings.Contains(a, "carry the offered load") {
+				said = a
+			}
+		}
+		if !strings.HasPrefix(said, c.want) || (c.want == "") != (said == "") {
+			t.Errorf("durations of %d: the assumptions say %q of the load; want %q", c.duration, said, c.want)
+		}
+	}
+}
