@@ -31,6 +31,10 @@
 //   - [CompareSelective] sets the selective convoy's simulated cost beside
 //     the lesson's formula, [SelectiveMultiplier]; [Cost] and [SplitRate]
 //     are the lesson's other capacity figures.
+//   - [Layout.Lane] and [Layout.Owner] tell which lane an event runs in and,
+//     under [Static], which consumer runs the lane; [LatencyCounter] sums up
+//     latencies as a run does. Package live runs real handlers with them,
+//     as the model runs events.
 //
 // # Layouts, policies and options
 //
