@@ -85,6 +85,17 @@ func (x *Executor[T]) owner(name string) int {
 	return x.layout.Owner(x.assignor, name, seen, x.consumers)
 }
 
+// fixedOwner returns, outside the lock, the consumer that runs the lane
+// named name under the static policy when the executor's state does not
+// decide it (the partitions of konvoy.Partitioned and konvoy.Recorded,
+// dealt by their number), and -1 otherwise.
+func (x *Executor[T]) fixedOwner(name string) int {
+	if x.policy != konvoy.Static || x.layout.Partitions() == 0 || x.assignor == konvoy.FirstSeenAssignor {
+		return -1
+	}
+	return x.layout.Owner(x.assignor, name, 0, x.consumers)
+}
+
 // joinLane puts slot i at the tail of the lane named name, making the lane
 // when it holds no item, and returns the lane.
 func (x *Executor[T]) joinLane(i int32, name string) *lane {

@@ -249,6 +249,11 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if x.offsets != nil {
 		part, offset = x.offsets(item)
 	}
+	own := -1
+	if err == nil && hasLane && x.reseq == nil {
+		own = x.fixedOwner(name)
+	}
+	t := x.now() // before the lock: its holders wait no clock read
 	x.mu.Lock()
 	if err == nil && x.offsets != nil {
 		err = x.placeOffset(part, offset)
@@ -262,17 +267,21 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 		x.mu.Unlock()
 		return err
 	}
-	if err := x.awaitRoom(ctx); err != nil {
+	waited, err := x.awaitRoom(ctx)
+	if err != nil {
 		return err
 	}
-	i := x.alloc(item)
+	if waited {
+		t = x.now()
+	}
+	i := x.alloc(item, t)
 	if x.offsets != nil {
 		x.addOffset(i, part, offset)
 	}
 	if x.reseq != nil && hasLane {
 		x.resequence(i, e)
 	} else {
-		x.enqueue(i, name, hasLane)
+		x.enqueue(i, name, hasLane, own)
 	}
 	if x.waiting > 0 && x.held+x.pending < x.maxHeld {
 		x.passSpace()
@@ -282,16 +291,17 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 }
 
 // awaitRoom waits, under the lock, until the executor may hold one more
-// item, and returns nil, locked; or returns Submit's error, unlocked, when
-// ctx ends first or the executor takes no more.
-func (x *Executor[T]) awaitRoom(ctx context.Context) error {
-	for {
+// item, and returns nil, locked, and whether it waited; or returns
+// Submit's error, unlocked, when ctx ends first or the executor takes no
+// more.
+func (x *Executor[T]) awaitRoom(ctx context.Context) (waited bool, err error) {
+	for ; ; waited = true {
 		if err := x.refusal(); err != nil {
 			x.mu.Unlock()
-			return err
+			return waited, err
 		}
 		if x.held+x.pending < x.maxHeld {
-			return nil
+			return waited, nil
 		}
 		x.waiting++
 		x.mu.Unlock()
@@ -307,7 +317,7 @@ func (x *Executor[T]) awaitRoom(ctx context.Context) error {
 		x.waiting--
 		if err != nil {
 			x.mu.Unlock()
-			return err
+			return waited, err
 		}
 	}
 }
@@ -335,9 +345,11 @@ func (x *Executor[T]) passSpace() {
 // monotonic clock.
 func (x *Executor[T]) now() int64 { return int64(time.Since(x.epoch)) }
 
-// clock returns the time an item finished when a consumer takes its next
-// item at once, which saves reading the clock twice at one instant, and
-// the time now otherwise.
+// clock returns the time a consumer became free, read before it took the
+// lock, when it takes an item in the same hold of the lock (the time its
+// last item finished, or it was woken): that saves reading the clock twice
+// at one instant, and keeps clock reads out of the lock. It returns the
+// time now otherwise.
 func (x *Executor[T]) clock() int64 {
 	if x.ticked {
 		return x.tick
@@ -345,8 +357,8 @@ func (x *Executor[T]) clock() int64 {
 	return x.now()
 }
 
-// alloc puts item in a free slot and returns it.
-func (x *Executor[T]) alloc(item T) int32 {
+// alloc puts item, submitted at time t, in a free slot and returns it.
+func (x *Executor[T]) alloc(item T, t int64) int32 {
 	var i int32
 	if n := len(x.free); n > 0 {
 		i = x.free[n-1]
@@ -355,7 +367,7 @@ func (x *Executor[T]) alloc(item T) int32 {
 		x.slots = append(x.slots, slot[T]{})
 		i = int32(len(x.slots) - 1)
 	}
-	x.slots[i] = slot[T]{item: item, seq: x.seq, submitted: x.now(), lane: -1, next: -1, laneNext: -1, waiter: -1, used: true}
+	x.slots[i] = slot[T]{item: item, seq: x.seq, submitted: t, lane: -1, next: -1, laneNext: -1, waiter: -1, used: true}
 	x.seq++
 	x.events++
 	x.held++
@@ -378,7 +390,7 @@ func (x *Executor[T]) start(i int32) {
 	s.started = true
 	x.inFlight++
 	x.maxInFlight = max(x.maxInFlight, x.inFlight)
-	x.wait.Add(int(x.clock() - s.submitted))
+	x.wait.Add(int(max(x.clock()-s.submitted, 0))) // a clock read before the lock may precede the submission
 }
 
 // work is consumer w: it takes items as its policy says and runs them
@@ -406,7 +418,9 @@ func (x *Executor[T]) work(w int32) {
 			case <-x.quit:
 				return
 			}
+			t := x.now()
 			x.mu.Lock()
+			x.tick, x.ticked = t, true
 			x.waking--
 			continue
 		case block:
@@ -423,8 +437,9 @@ func (x *Executor[T]) work(w int32) {
 		item, seq := s.item, s.seq
 		x.mu.Unlock()
 		r := x.run(w, item, seq)
+		t := x.now()
 		x.mu.Lock()
-		x.finish(i, r)
+		x.finish(i, r, t)
 	}
 }
 
@@ -470,7 +485,7 @@ func (x *Executor[T]) take(w int32) (int32, action) {
 
 // enqueue puts slot i, of the lane named name when hasLane, where its
 // policy looks for it, and wakes a consumer that can take it.
-func (x *Executor[T]) enqueue(i int32, name string, hasLane bool) {
+func (x *Executor[T]) enqueue(i int32, name string, hasLane bool, own int) {
 	switch x.policy {
 	case konvoy.HeadOfLine:
 		push(&x.fifo, x.slots, i)
@@ -484,7 +499,10 @@ func (x *Executor[T]) enqueue(i int32, name string, hasLane bool) {
 			x.wakeAny()
 			return
 		}
-		o := x.owner(name)
+		o := own
+		if o < 0 {
+			o = x.owner(name)
+		}
 		push(&x.owned[o], x.slots, i)
 		x.wakeOne(int32(o))
 	default:
@@ -500,12 +518,12 @@ func (x *Executor[T]) enqueue(i int32, name string, hasLane bool) {
 	}
 }
 
-// finish ends slot i's run with outcome r: it counts it, frees its lane
-// for the next item, and its slot.
-func (x *Executor[T]) finish(i int32, r outcome) {
+// finish ends slot i's run, finished at time t, with outcome r: it counts
+// it, frees its lane for the next item, and its slot.
+func (x *Executor[T]) finish(i int32, r outcome, t int64) {
 	s := &x.slots[i]
 	x.inFlight--
-	x.tick, x.ticked = x.now(), true
+	x.tick, x.ticked = t, true
 	x.response.Add(int(x.tick - s.submitted))
 	switch {
 	case r.dead:

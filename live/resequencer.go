@@ -53,7 +53,7 @@ func (x *Executor[T]) resequence(i int32, e konvoy.Event) {
 		x.maxBuffered = max(x.maxBuffered, x.gapHeld)
 		x.maxKeyBuffered = max(x.maxKeyBuffered, len(k.held))
 	default:
-		x.enqueue(i, e.Key, true)
+		x.enqueue(i, e.Key, true, -1)
 		k.state = e.Step
 		for {
 			j, ok := k.held[k.state+1]
@@ -63,7 +63,7 @@ func (x *Executor[T]) resequence(i int32, e konvoy.Event) {
 			delete(k.held, k.state+1)
 			x.gapHeld--
 			k.state++
-			x.enqueue(j, e.Key, true)
+			x.enqueue(j, e.Key, true, -1)
 		}
 		if len(k.held) == 0 {
 			k.held = nil

@@ -34,7 +34,13 @@ type Stats struct {
 	Duplicates, Buffered, MaxBuffered, MaxKeyBuffered, NeverApplied int
 	// Wait is the latency from an item's submission to its start, Response
 	// to its finish, over the items finished, in nanoseconds, with the
-	// model's percentiles (see [konvoy.Latency]).
+	// model's percentiles (see [konvoy.Latency]). The clock is read
+	// outside the executor's lock: an item's submission when Submit is
+	// called (again after it waited for room), its finish when its handler
+	// returned, and its start when its consumer became free (its last item
+	// finished, or it was woken) before it took the lock; so a wait may be
+	// short by the time a consumer waited for the lock, and is never
+	// below 0.
 	Wait, Response konvoy.Latency
 	// Blocked is the time consumers spent, under [konvoy.HeadOfLine],
 	// holding an item whose lane was busy: the head-of-line blocking the
