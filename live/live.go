@@ -75,7 +75,7 @@ type state[T any] struct {
 	seq      int // the next item's submission number
 	waiting  int // Submit calls waiting for room
 
-	lanes                                             map[string]int32 // lanes with items held, by name
+	lanes                                             laneTable // lanes with items held, by name
 	laneAt                                            []lane
 	laneFree                                          []int32
 	fifo                                              list    // head-of-line: every item not taken; static: items without a lane
@@ -124,6 +124,7 @@ type slot[T any] struct {
 // order, and whether one runs.
 type lane struct {
 	name       string
+	hash       uint64 // of name, in the executor's laneTable
 	head, tail int32
 	busy       bool
 }
@@ -188,7 +189,7 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 		x.versions = cmp.Or[VersionStore](c.versions, &MemoryVersions{})
 	}
 	x.ctx, x.cancel = context.WithCancel(context.Background())
-	x.lanes = make(map[string]int32)
+	x.lanes = newLaneTable()
 	x.fifo, x.fresh = list{-1, -1}, list{-1, -1}
 	x.parked = make([]bool, consumers)
 	if x.policy == konvoy.Static {
@@ -235,28 +236,11 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	e := x.event(item)
-	var name string
-	var hasLane bool
-	var err error
-	if x.reseq != nil {
-		name, hasLane = reseqLane(e)
-	} else {
-		name, hasLane, err = x.layout.Lane(e)
-	}
-	var part int
-	var offset int64
-	if x.offsets != nil {
-		part, offset = x.offsets(item)
-	}
-	own := -1
-	if err == nil && hasLane && x.reseq == nil {
-		own = x.fixedOwner(name)
-	}
+	p, err := x.place(item)
 	t := x.now() // before the lock: its holders wait no clock read
 	x.mu.Lock()
 	if err == nil && x.offsets != nil {
-		err = x.placeOffset(part, offset)
+		err = x.placeOffset(p.part, p.offset)
 	}
 	if err != nil && x.refusal() == nil {
 		var ee *konvoy.EventError
@@ -276,18 +260,52 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	}
 	i := x.alloc(item, t)
 	if x.offsets != nil {
-		x.addOffset(i, part, offset)
+		x.addOffset(i, p.part, p.offset)
 	}
-	if x.reseq != nil && hasLane {
-		x.resequence(i, e)
+	if x.reseq != nil && p.hasLane {
+		x.resequence(i, p.e, p.hash)
 	} else {
-		x.enqueue(i, name, hasLane, own)
+		x.enqueue(i, p.name, p.hasLane, p.own, p.hash)
 	}
 	if x.waiting > 0 && x.held+x.pending < x.maxHeld {
 		x.passSpace()
 	}
 	x.mu.Unlock()
 	return nil
+}
+
+// placement is where Submit puts an item, found before it takes the lock.
+type placement struct {
+	e       konvoy.Event
+	name    string // the item's lane, when hasLane
+	hasLane bool
+	part    int    // WithOffsets: the item's source partition
+	offset  int64  // and its offset there
+	own     int    // Static: the lane's consumer when fixedOwner knows it, or -1
+	hash    uint64 // the lane's hash in the laneTable, but under Static
+}
+
+// place returns where Submit puts item, or the layout's error for its
+// event. It needs no lock.
+func (x *Executor[T]) place(item T) (placement, error) {
+	p := placement{e: x.event(item), own: -1}
+	var err error
+	if x.reseq != nil {
+		p.name, p.hasLane = reseqLane(p.e)
+	} else {
+		p.name, p.hasLane, err = x.layout.Lane(p.e)
+	}
+	if x.offsets != nil {
+		p.part, p.offset = x.offsets(item)
+	}
+	if err == nil && p.hasLane {
+		if x.policy == konvoy.Static && x.reseq == nil {
+			p.own = x.fixedOwner(p.name)
+		} else {
+			p.hash = x.lanes.hash(p.name) // the seed never changes
+		}
+	}
+	return p, err
 }
 
 // awaitRoom waits, under the lock, until the executor may hold one more
@@ -485,12 +503,12 @@ func (x *Executor[T]) take(w int32) (int32, action) {
 
 // enqueue puts slot i, of the lane named name when hasLane, where its
 // policy looks for it, and wakes a consumer that can take it.
-func (x *Executor[T]) enqueue(i int32, name string, hasLane bool, own int) {
+func (x *Executor[T]) enqueue(i int32, name string, hasLane bool, own int, h uint64) {
 	switch x.policy {
 	case konvoy.HeadOfLine:
 		push(&x.fifo, x.slots, i)
 		if hasLane {
-			x.joinLane(i, name)
+			x.joinLane(i, name, h)
 		}
 		x.wakeAny()
 	case konvoy.Static:
@@ -511,7 +529,7 @@ func (x *Executor[T]) enqueue(i int32, name string, hasLane bool, own int) {
 			x.wakeAny()
 			return
 		}
-		if l := x.joinLane(i, name); !l.busy && l.head == i {
+		if l := x.joinLane(i, name, h); !l.busy && l.head == i {
 			push(&x.fresh, x.slots, i)
 			x.wakeAny()
 		}

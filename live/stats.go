@@ -60,7 +60,7 @@ func (x *Executor[T]) Stats() Stats {
 	}
 	return Stats{
 		Events: x.events, Done: x.done, DeadLetters: x.deadLettered, Failed: x.failed,
-		InFlight: x.inFlight, MaxInFlight: x.maxInFlight, Held: x.held - x.inFlight, ActiveLanes: len(x.lanes),
+		InFlight: x.inFlight, MaxInFlight: x.maxInFlight, Held: x.held - x.inFlight, ActiveLanes: x.lanes.n,
 		Errors: int(x.errorsN.Load()), Retries: int(x.retriesN.Load()), Skipped: x.skipped,
 		Duplicates: x.duplicates, Buffered: x.buffered, MaxBuffered: x.maxBuffered, MaxKeyBuffered: x.maxKeyBuffered,
 		Wait: x.wait.Latency(), Response: x.response.Latency(), Blocked: x.blocked, NeverApplied: never,
