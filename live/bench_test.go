@@ -68,39 +68,49 @@ func BenchmarkNoOp(b *testing.B) {
 	b.Run("bucket-goroutines", benchBuckets)
 }
 
-// keyedPool is the hand-written keyed pool: workers take items from a
-// shared channel; a worker whose item's key is in flight leaves the item
-// with the key's entry in the map, and the worker running the key runs it
-// after.
+// keyedPool is the hand-written keyed pool, keyed as the executor is, by
+// the item's Event.Key: the submitter, under a mutex, leaves an item whose
+// key is in flight with the key's entry in the map, and sends any other on
+// the shared channel, marking its key in flight; the worker that runs a
+// key runs the items left with it after, in order, and then forgets the
+// key. The check is the submitter's, not the worker's: were a worker to
+// check the key after taking the item from the channel, two workers could
+// take two items of one key and lock in the wrong order.
 type keyedPool struct {
 	mu     sync.Mutex
-	flight map[int32][]int32
+	flight map[string][]int32
 	ch     chan int32
 	wg     sync.WaitGroup
+}
+
+func (p *keyedPool) submit(it int32) {
+	k := keyEvent(it).Key
+	p.mu.Lock()
+	if q, ok := p.flight[k]; ok {
+		p.flight[k] = append(q, it)
+		p.mu.Unlock()
+		return
+	}
+	p.flight[k] = nil
+	p.mu.Unlock()
+	p.ch <- it
 }
 
 func (p *keyedPool) work(handle func(context.Context, int32) error) {
 	defer p.wg.Done()
 	ctx := context.Background()
 	for it := range p.ch {
-		p.mu.Lock()
-		if q, ok := p.flight[it]; ok {
-			p.flight[it] = append(q, it)
-			p.mu.Unlock()
-			continue
-		}
-		p.flight[it] = nil
-		p.mu.Unlock()
 		for {
 			_ = handle(ctx, it)
+			k := keyEvent(it).Key
 			p.mu.Lock()
-			q := p.flight[it]
+			q := p.flight[k]
 			if len(q) == 0 {
-				delete(p.flight, it)
+				delete(p.flight, k)
 				p.mu.Unlock()
 				break
 			}
-			it, p.flight[it] = q[0], q[1:]
+			it, p.flight[k] = q[0], q[1:]
 			p.mu.Unlock()
 		}
 	}
@@ -108,14 +118,14 @@ func (p *keyedPool) work(handle func(context.Context, int32) error) {
 
 func benchKeyedPool(b *testing.B) {
 	b.ReportAllocs()
-	p := &keyedPool{flight: make(map[int32][]int32), ch: make(chan int32, live.DefaultMaxHeld)}
+	p := &keyedPool{flight: make(map[string][]int32), ch: make(chan int32, live.DefaultMaxHeld)}
 	p.wg.Add(benchConsumers)
 	for range benchConsumers {
 		go p.work(noop)
 	}
 	b.ResetTimer()
 	for i := range b.N {
-		p.ch <- int32(i % benchKeys)
+		p.submit(int32(i % benchKeys))
 	}
 	close(p.ch)
 	p.wg.Wait()

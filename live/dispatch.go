@@ -85,11 +85,24 @@ func (x *Executor[T]) owner(name string) int {
 	return x.layout.Owner(x.assignor, name, seen, x.consumers)
 }
 
-// joinLane puts slot i at the tail of the lane named name, making the lane
-// when it holds no item, and returns the lane.
-func (x *Executor[T]) joinLane(i int32, name string) *lane {
-	ln, ok := x.lanes[name]
+// fixedOwner returns, outside the lock, the consumer that runs the lane
+// named name under the static policy when the executor's state does not
+// decide it (the partitions of konvoy.Partitioned and konvoy.Recorded,
+// dealt by their number), and -1 otherwise.
+func (x *Executor[T]) fixedOwner(name string) int {
+	if x.policy != konvoy.Static || x.layout.Partitions() == 0 || x.assignor == konvoy.FirstSeenAssignor {
+		return -1
+	}
+	return x.layout.Owner(x.assignor, name, 0, x.consumers)
+}
+
+// joinLane puts slot i at the tail of the lane named name, of hash h
+// (laneTable.hash), making the lane when it holds no item, and returns the
+// lane.
+func (x *Executor[T]) joinLane(i int32, name string, h uint64) *lane {
+	ln, ok := x.lanes.find(x.laneAt, name, h)
 	if !ok {
+		j := ln
 		if n := len(x.laneFree); n > 0 {
 			ln = x.laneFree[n-1]
 			x.laneFree = x.laneFree[:n-1]
@@ -97,8 +110,8 @@ func (x *Executor[T]) joinLane(i int32, name string) *lane {
 			x.laneAt = append(x.laneAt, lane{})
 			ln = int32(len(x.laneAt) - 1)
 		}
-		x.laneAt[ln] = lane{name: name, head: -1, tail: -1}
-		x.lanes[name] = ln
+		x.laneAt[ln] = lane{name: name, hash: h, head: -1, tail: -1}
+		x.lanes.add(x.laneAt, j, ln)
 	}
 	l := &x.laneAt[ln]
 	x.slots[i].lane = ln
@@ -140,7 +153,7 @@ func (x *Executor[T]) leaveLane(i int32) {
 		}
 		return
 	}
-	delete(x.lanes, l.name)
+	x.lanes.remove(x.laneAt, ln)
 	*l = lane{}
 	x.laneFree = append(x.laneFree, ln)
 }

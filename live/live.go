@@ -75,7 +75,7 @@ type state[T any] struct {
 	seq      int // the next item's submission number
 	waiting  int // Submit calls waiting for room
 
-	lanes                                             map[string]int32 // lanes with items held, by name
+	lanes                                             laneTable // lanes with items held, by name
 	laneAt                                            []lane
 	laneFree                                          []int32
 	fifo                                              list    // head-of-line: every item not taken; static: items without a lane
@@ -124,6 +124,7 @@ type slot[T any] struct {
 // order, and whether one runs.
 type lane struct {
 	name       string
+	hash       uint64 // of name, in the executor's laneTable
 	head, tail int32
 	busy       bool
 }
@@ -188,7 +189,7 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 		x.versions = cmp.Or[VersionStore](c.versions, &MemoryVersions{})
 	}
 	x.ctx, x.cancel = context.WithCancel(context.Background())
-	x.lanes = make(map[string]int32)
+	x.lanes = newLaneTable()
 	x.fifo, x.fresh = list{-1, -1}, list{-1, -1}
 	x.parked = make([]bool, consumers)
 	if x.policy == konvoy.Static {
@@ -235,23 +236,11 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	e := x.event(item)
-	var name string
-	var hasLane bool
-	var err error
-	if x.reseq != nil {
-		name, hasLane = reseqLane(e)
-	} else {
-		name, hasLane, err = x.layout.Lane(e)
-	}
-	var part int
-	var offset int64
-	if x.offsets != nil {
-		part, offset = x.offsets(item)
-	}
+	p, err := x.place(item)
+	t := x.now() // before the lock: its holders wait no clock read
 	x.mu.Lock()
 	if err == nil && x.offsets != nil {
-		err = x.placeOffset(part, offset)
+		err = x.placeOffset(p.part, p.offset)
 	}
 	if err != nil && x.refusal() == nil {
 		var ee *konvoy.EventError
@@ -262,17 +251,21 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 		x.mu.Unlock()
 		return err
 	}
-	if err := x.awaitRoom(ctx); err != nil {
+	waited, err := x.awaitRoom(ctx)
+	if err != nil {
 		return err
 	}
-	i := x.alloc(item)
-	if x.offsets != nil {
-		x.addOffset(i, part, offset)
+	if waited {
+		t = x.now()
 	}
-	if x.reseq != nil && hasLane {
-		x.resequence(i, e)
+	i := x.alloc(item, t)
+	if x.offsets != nil {
+		x.addOffset(i, p.part, p.offset)
+	}
+	if x.reseq != nil && p.hasLane {
+		x.resequence(i, p.e, p.hash)
 	} else {
-		x.enqueue(i, name, hasLane)
+		x.enqueue(i, p.name, p.hasLane, p.own, p.hash)
 	}
 	if x.waiting > 0 && x.held+x.pending < x.maxHeld {
 		x.passSpace()
@@ -281,17 +274,52 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	return nil
 }
 
+// placement is where Submit puts an item, found before it takes the lock.
+type placement struct {
+	e       konvoy.Event
+	name    string // the item's lane, when hasLane
+	hasLane bool
+	part    int    // WithOffsets: the item's source partition
+	offset  int64  // and its offset there
+	own     int    // Static: the lane's consumer when fixedOwner knows it, or -1
+	hash    uint64 // the lane's hash in the laneTable, but under Static
+}
+
+// place returns where Submit puts item, or the layout's error for its
+// event. It needs no lock.
+func (x *Executor[T]) place(item T) (placement, error) {
+	p := placement{e: x.event(item), own: -1}
+	var err error
+	if x.reseq != nil {
+		p.name, p.hasLane = reseqLane(p.e)
+	} else {
+		p.name, p.hasLane, err = x.layout.Lane(p.e)
+	}
+	if x.offsets != nil {
+		p.part, p.offset = x.offsets(item)
+	}
+	if err == nil && p.hasLane {
+		if x.policy == konvoy.Static && x.reseq == nil {
+			p.own = x.fixedOwner(p.name)
+		} else {
+			p.hash = x.lanes.hash(p.name) // the seed never changes
+		}
+	}
+	return p, err
+}
+
 // awaitRoom waits, under the lock, until the executor may hold one more
-// item, and returns nil, locked; or returns Submit's error, unlocked, when
-// ctx ends first or the executor takes no more.
-func (x *Executor[T]) awaitRoom(ctx context.Context) error {
-	for {
+// item, and returns nil, locked, and whether it waited; or returns
+// Submit's error, unlocked, when ctx ends first or the executor takes no
+// more.
+func (x *Executor[T]) awaitRoom(ctx context.Context) (waited bool, err error) {
+	for ; ; waited = true {
 		if err := x.refusal(); err != nil {
 			x.mu.Unlock()
-			return err
+			return waited, err
 		}
 		if x.held+x.pending < x.maxHeld {
-			return nil
+			return waited, nil
 		}
 		x.waiting++
 		x.mu.Unlock()
@@ -307,7 +335,7 @@ func (x *Executor[T]) awaitRoom(ctx context.Context) error {
 		x.waiting--
 		if err != nil {
 			x.mu.Unlock()
-			return err
+			return waited, err
 		}
 	}
 }
@@ -335,9 +363,11 @@ func (x *Executor[T]) passSpace() {
 // monotonic clock.
 func (x *Executor[T]) now() int64 { return int64(time.Since(x.epoch)) }
 
-// clock returns the time an item finished when a consumer takes its next
-// item at once, which saves reading the clock twice at one instant, and
-// the time now otherwise.
+// clock returns the time a consumer became free, read before it took the
+// lock, when it takes an item in the same hold of the lock (the time its
+// last item finished, or it was woken): that saves reading the clock twice
+// at one instant, and keeps clock reads out of the lock. It returns the
+// time now otherwise.
 func (x *Executor[T]) clock() int64 {
 	if x.ticked {
 		return x.tick
@@ -345,8 +375,8 @@ func (x *Executor[T]) clock() int64 {
 	return x.now()
 }
 
-// alloc puts item in a free slot and returns it.
-func (x *Executor[T]) alloc(item T) int32 {
+// alloc puts item, submitted at time t, in a free slot and returns it.
+func (x *Executor[T]) alloc(item T, t int64) int32 {
 	var i int32
 	if n := len(x.free); n > 0 {
 		i = x.free[n-1]
@@ -355,7 +385,7 @@ func (x *Executor[T]) alloc(item T) int32 {
 		x.slots = append(x.slots, slot[T]{})
 		i = int32(len(x.slots) - 1)
 	}
-	x.slots[i] = slot[T]{item: item, seq: x.seq, submitted: x.now(), lane: -1, next: -1, laneNext: -1, waiter: -1, used: true}
+	x.slots[i] = slot[T]{item: item, seq: x.seq, submitted: t, lane: -1, next: -1, laneNext: -1, waiter: -1, used: true}
 	x.seq++
 	x.events++
 	x.held++
@@ -378,7 +408,7 @@ func (x *Executor[T]) start(i int32) {
 	s.started = true
 	x.inFlight++
 	x.maxInFlight = max(x.maxInFlight, x.inFlight)
-	x.wait.Add(int(x.clock() - s.submitted))
+	x.wait.Add(int(max(x.clock()-s.submitted, 0))) // a clock read before the lock may precede the submission
 }
 
 // work is consumer w: it takes items as its policy says and runs them
@@ -406,7 +436,9 @@ func (x *Executor[T]) work(w int32) {
 			case <-x.quit:
 				return
 			}
+			t := x.now()
 			x.mu.Lock()
+			x.tick, x.ticked = t, true
 			x.waking--
 			continue
 		case block:
@@ -423,8 +455,9 @@ func (x *Executor[T]) work(w int32) {
 		item, seq := s.item, s.seq
 		x.mu.Unlock()
 		r := x.run(w, item, seq)
+		t := x.now()
 		x.mu.Lock()
-		x.finish(i, r)
+		x.finish(i, r, t)
 	}
 }
 
@@ -470,12 +503,12 @@ func (x *Executor[T]) take(w int32) (int32, action) {
 
 // enqueue puts slot i, of the lane named name when hasLane, where its
 // policy looks for it, and wakes a consumer that can take it.
-func (x *Executor[T]) enqueue(i int32, name string, hasLane bool) {
+func (x *Executor[T]) enqueue(i int32, name string, hasLane bool, own int, h uint64) {
 	switch x.policy {
 	case konvoy.HeadOfLine:
 		push(&x.fifo, x.slots, i)
 		if hasLane {
-			x.joinLane(i, name)
+			x.joinLane(i, name, h)
 		}
 		x.wakeAny()
 	case konvoy.Static:
@@ -484,7 +517,10 @@ func (x *Executor[T]) enqueue(i int32, name string, hasLane bool) {
 			x.wakeAny()
 			return
 		}
-		o := x.owner(name)
+		o := own
+		if o < 0 {
+			o = x.owner(name)
+		}
 		push(&x.owned[o], x.slots, i)
 		x.wakeOne(int32(o))
 	default:
@@ -493,19 +529,19 @@ func (x *Executor[T]) enqueue(i int32, name string, hasLane bool) {
 			x.wakeAny()
 			return
 		}
-		if l := x.joinLane(i, name); !l.busy && l.head == i {
+		if l := x.joinLane(i, name, h); !l.busy && l.head == i {
 			push(&x.fresh, x.slots, i)
 			x.wakeAny()
 		}
 	}
 }
 
-// finish ends slot i's run with outcome r: it counts it, frees its lane
-// for the next item, and its slot.
-func (x *Executor[T]) finish(i int32, r outcome) {
+// finish ends slot i's run, finished at time t, with outcome r: it counts
+// it, frees its lane for the next item, and its slot.
+func (x *Executor[T]) finish(i int32, r outcome, t int64) {
 	s := &x.slots[i]
 	x.inFlight--
-	x.tick, x.ticked = x.now(), true
+	x.tick, x.ticked = t, true
 	x.response.Add(int(x.tick - s.submitted))
 	switch {
 	case r.dead:

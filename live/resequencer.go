@@ -32,7 +32,7 @@ func reseqLane(e konvoy.Event) (string, bool) {
 // resequence takes slot i, of event e that has a lane under the
 // resequencer: it releases it into its key's lane with the items held
 // after it, holds it, or discards it as a duplicate.
-func (x *Executor[T]) resequence(i int32, e konvoy.Event) {
+func (x *Executor[T]) resequence(i int32, e konvoy.Event, h uint64) {
 	k := x.reseq[e.Key]
 	if k == nil {
 		k = &reseqKey{}
@@ -53,7 +53,7 @@ func (x *Executor[T]) resequence(i int32, e konvoy.Event) {
 		x.maxBuffered = max(x.maxBuffered, x.gapHeld)
 		x.maxKeyBuffered = max(x.maxKeyBuffered, len(k.held))
 	default:
-		x.enqueue(i, e.Key, true)
+		x.enqueue(i, e.Key, true, -1, h)
 		k.state = e.Step
 		for {
 			j, ok := k.held[k.state+1]
@@ -63,7 +63,7 @@ func (x *Executor[T]) resequence(i int32, e konvoy.Event) {
 			delete(k.held, k.state+1)
 			x.gapHeld--
 			k.state++
-			x.enqueue(j, e.Key, true)
+			x.enqueue(j, e.Key, true, -1, h)
 		}
 		if len(k.held) == 0 {
 			k.held = nil

@@ -34,7 +34,13 @@ type Stats struct {
 	Duplicates, Buffered, MaxBuffered, MaxKeyBuffered, NeverApplied int
 	// Wait is the latency from an item's submission to its start, Response
 	// to its finish, over the items finished, in nanoseconds, with the
-	// model's percentiles (see [konvoy.Latency]).
+	// model's percentiles (see [konvoy.Latency]). The clock is read
+	// outside the executor's lock: an item's submission when Submit is
+	// called (again after it waited for room), its finish when its handler
+	// returned, and its start when its consumer became free (its last item
+	// finished, or it was woken) before it took the lock; so a wait may be
+	// short by the time a consumer waited for the lock, and is never
+	// below 0.
 	Wait, Response konvoy.Latency
 	// Blocked is the time consumers spent, under [konvoy.HeadOfLine],
 	// holding an item whose lane was busy: the head-of-line blocking the
@@ -54,7 +60,7 @@ func (x *Executor[T]) Stats() Stats {
 	}
 	return Stats{
 		Events: x.events, Done: x.done, DeadLetters: x.deadLettered, Failed: x.failed,
-		InFlight: x.inFlight, MaxInFlight: x.maxInFlight, Held: x.held - x.inFlight, ActiveLanes: len(x.lanes),
+		InFlight: x.inFlight, MaxInFlight: x.maxInFlight, Held: x.held - x.inFlight, ActiveLanes: x.lanes.n,
 		Errors: int(x.errorsN.Load()), Retries: int(x.retriesN.Load()), Skipped: x.skipped,
 		Duplicates: x.duplicates, Buffered: x.buffered, MaxBuffered: x.maxBuffered, MaxKeyBuffered: x.maxKeyBuffered,
 		Wait: x.wait.Latency(), Response: x.response.Latency(), Blocked: x.blocked, NeverApplied: never,
