@@ -159,7 +159,7 @@ func TestInterruptReplayReportsWhatRan(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
 		t.Fatalf("exit %v; want status 130; stderr:\n%s%s", err, errText, rest)
 	}
-	m := regexp.MustCompile(`(?m)^replay of <stdin>: ([01]) events.*\nstopped early: ([01]) of 2 events submitted`).FindStringSubmatch(stdout.String())
+	m := regexp.MustCompile(`(?m)^replay of <stdin>: ([01]) events?.*\nstopped early: ([01]) of 2 events submitted`).FindStringSubmatch(stdout.String())
 	if m == nil || m[1] != m[2] {
 		t.Errorf("stdout:\n%s\nwants the first event's report", stdout.String())
 	}

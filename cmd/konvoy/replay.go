@@ -12,6 +12,7 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/internal/replay"
+	"github.com/sirali-konvoy/konvoy/internal/report"
 )
 
 // replayOptions are konvoy replay's parsed command line.
@@ -50,11 +51,17 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case <-ctx.Done():
 		}
 	}()
-	fmt.Fprintf(stderr, "konvoy replay: running %d events live; SIGINT stops submitting and reports what ran\n", len(events))
+	var applied *os.File
+	if opt.applied != "" {
+		if applied, err = os.Create(opt.applied); err != nil {
+			return exitStatus(fmt.Errorf("konvoy replay: -applied: %w", err), stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "konvoy replay: running %s live; SIGINT stops submitting and reports what ran\n", report.Plural(len(events), "event", "events"))
 	run, err := replay.Live(ctx, events, opt.Config)
 	stop()
-	if err == nil && opt.applied != "" {
-		err = writeApplied(opt.applied, events, run, partitions)
+	if applied != nil {
+		err = writeApplied(applied, events, run, partitions, err)
 	}
 	if err != nil {
 		return exitStatus(err, stderr)
@@ -76,15 +83,14 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return interruptStatus(sig)
 }
 
-// writeApplied writes the -applied file.
-func writeApplied(path string, events []konvoy.Event, run *replay.Run, partitions bool) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
+// writeApplied writes the -applied file f and closes it, unless the run
+// failed with err, which it returns.
+func writeApplied(f *os.File, events []konvoy.Event, run *replay.Run, partitions bool, err error) error {
+	if err == nil {
+		err = replay.WriteApplied(f, events, run, partitions)
 	}
-	err = replay.WriteApplied(f, events, run, partitions)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("konvoy replay: -applied: %w", cerr)
 	}
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/internal/report"
 )
 
 // tick is the simulator's round when it predicts from the handlers' actual
@@ -153,7 +154,8 @@ func Compare(name string, events []konvoy.Event, c Config, run *Run) (Comparison
 func (c Comparison) Text() string {
 	var b strings.Builder
 	cfg := c.Config
-	fmt.Fprintf(&b, "replay of %s: %d events, layout %s, policy %s, %d consumers, one round %v\n", c.Name, c.Of, cfg.Layout, cfg.Policy, cfg.Consumers, cfg.Unit)
+	fmt.Fprintf(&b, "replay of %s: %s, layout %s, policy %s, %s, one round %v\n", c.Name, report.Plural(c.Of, "event", "events"),
+		cfg.Layout, cfg.Policy, report.Plural(cfg.Consumers, "consumer", "consumers"), cfg.Unit)
 	if c.Of < c.Total {
 		fmt.Fprintf(&b, "stopped early: %d of %d events submitted; every column covers those %d\n", c.Of, c.Total, c.Of)
 	}

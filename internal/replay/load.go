@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -44,11 +43,7 @@ func Load(r eventlog.Reader, stdin io.Reader, c Config) ([]konvoy.Event, bool, e
 		return nil, false, fmt.Errorf("%s: %w", name, err)
 	}
 	if _, _, err := Predict(events, c, nil); err != nil {
-		var ev *konvoy.EventError
-		if errors.As(err, &ev) {
-			return nil, false, fmt.Errorf("%s: event %d (counting from 0): %w", name, ev.Index, err)
-		}
-		return nil, false, fmt.Errorf("%s: %w", name, err)
+		return nil, false, fmt.Errorf("%s: %w", name, err) // a konvoy.EventError names the event's index
 	}
 	return events, trace.Partitions(), nil
 }
