@@ -86,7 +86,8 @@ func (c Config) check(events []konvoy.Event) error {
 // Live replays events, which must be in arrival order and valid for the
 // simulator (see Predict), under c: each event is submitted to a
 // live.Executor at its arrival × c.Unit after the start, and its handler
-// takes its duration × c.Unit (SleepUntil from the handler's own start).
+// takes its duration × c.Unit from its own start, waiting on a Clock that
+// all handlers share.
 // The executor holds as many events as arrive, as the model's consumers'
 // backlog is unbounded. When ctx ends, no more events are submitted, and
 // those submitted are run to the end before Live returns: the run then
@@ -96,11 +97,13 @@ func Live(ctx context.Context, events []konvoy.Event, c Config) (*Run, error) {
 		return nil, err
 	}
 	run := &Run{Handled: make([]Handled, len(events))}
+	clock := NewClock()
+	defer clock.Close()
 	var mu sync.Mutex
 	var last time.Time
 	handle := func(hctx context.Context, i int) error {
 		start := time.Now()
-		err := SleepUntil(hctx, start.Add(time.Duration(events[i].Duration)*c.Unit))
+		err := clock.SleepUntil(hctx, start.Add(time.Duration(events[i].Duration)*c.Unit))
 		finish := time.Now()
 		w, _ := live.Consumer(hctx)
 		run.Handled[i] = Handled{Consumer: w, Attempt: 1, Start: start, Finish: finish}
@@ -121,7 +124,7 @@ func Live(ctx context.Context, events []konvoy.Event, c Config) (*Run, error) {
 	}
 	run.Start = time.Now()
 	for i, e := range events {
-		if ctx.Err() != nil || SleepUntil(ctx, run.Start.Add(time.Duration(e.Arrival)*c.Unit)) != nil {
+		if ctx.Err() != nil || clock.SleepUntil(ctx, run.Start.Add(time.Duration(e.Arrival)*c.Unit)) != nil {
 			break
 		}
 		if err := x.Submit(context.Background(), i); err != nil {

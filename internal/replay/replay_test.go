@@ -236,3 +236,51 @@ func TestLiveRejectsBadConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestClockNeverEarly has sixteen goroutines wait on one Clock for
+// deadlines from 0 to 3ms, and wants none woken before its deadline, and
+// every one woken.
+func TestClockNeverEarly(t *testing.T) {
+	c := NewClock()
+	defer c.Close()
+	errs := make(chan error, 16)
+	for w := range 16 {
+		go func() {
+			for i := range 10 {
+				deadline := time.Now().Add(time.Duration((w*10+i)%31) * 100 * time.Microsecond)
+				if err := c.SleepUntil(context.Background(), deadline); err != nil {
+					errs <- err
+					return
+				}
+				if now := time.Now(); now.Before(deadline) {
+					errs <- fmt.Errorf("woken %v early", deadline.Sub(now))
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 16 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestClockEndsWithContext wants a Clock's SleepUntil to return its
+// context's error once the context ends, long before a far deadline, and
+// the clock to wake a later, nearer deadline meanwhile.
+func TestClockEndsWithContext(t *testing.T) {
+	c := NewClock()
+	defer c.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(5*time.Millisecond, cancel)
+	far := make(chan error, 1)
+	go func() { far <- c.SleepUntil(ctx, time.Now().Add(time.Hour)) }()
+	if err := c.SleepUntil(context.Background(), time.Now().Add(time.Millisecond)); err != nil {
+		t.Errorf("near deadline: %v", err)
+	}
+	if err := <-far; err != context.Canceled {
+		t.Errorf("far deadline: %v; want context.Canceled", err)
+	}
+}
