@@ -42,7 +42,9 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	var sig os.Signal
+	watched := make(chan struct{}) // closed once sig is set for good
 	go func() {
+		defer close(watched)
 		select {
 		case sig = <-sigs:
 			signal.Stop(sigs) // a second signal stops the command at once
@@ -60,6 +62,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "konvoy replay: running %s live; SIGINT stops submitting and reports what ran\n", report.Plural(len(events), "event", "events"))
 	run, err := replay.Live(ctx, events, opt.Config)
 	stop()
+	<-watched
 	if applied != nil {
 		err = writeApplied(applied, events, run, partitions, err)
 	}
@@ -68,11 +71,9 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	name := map[bool]string{true: "<stdin>", false: opt.events}[opt.events == "-"]
 	cmp, err := replay.Compare(name, events, opt.Config, run)
-	out := ""
-	if err == nil && opt.format == "json" {
-		out, err = cmp.JSON()
-	} else if err == nil {
-		out = cmp.Text()
+	var out string
+	if err == nil {
+		out, err = cmp.Render(opt.format)
 	}
 	if err == nil {
 		_, err = io.WriteString(stdout, out)

@@ -259,3 +259,11 @@ func (c Comparison) JSON() (string, error) {
 	b, err := json.MarshalIndent(out, "", "  ")
 	return string(b) + "\n", err
 }
+
+// Render is the comparison in format "json" (JSON) or any other (Text).
+func (c Comparison) Render(format string) (string, error) {
+	if format == "json" {
+		return c.JSON()
+	}
+	return c.Text(), nil
+}
