@@ -3,12 +3,15 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -120,5 +123,44 @@ func TestInterruptStopsATraceReport(t *testing.T) {
 	}
 	if stdout.Len() > 0 || stderr.String() != "konvoy: interrupt: stopped\n" {
 		t.Errorf("stdout %q, stderr %q; want nothing and the interrupt", stdout, stderr)
+	}
+}
+
+// SIGINT stops konvoy replay submitting: what it submitted runs, its
+// comparison is printed for those events, and it exits with status 130.
+// The first event is due at once, the second 100s later: the signal comes
+// after the first is submitted, unless the machine is slow enough that it
+// comes before, and before the second in any case.
+func TestInterruptReplayReportsWhatRan(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "replay", "-events", "-", "-round-time", "1ms")
+	cmd.Env = append(os.Environ(), "KONVOY_RUN_MAIN=1")
+	cmd.Stdin = strings.NewReader("key,step,duration,at\na,1,1,0\nb,1,1,100000\n")
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	errText, err := bufio.NewReader(stderr).ReadString('\n') // the replay has started
+	if err != nil || !strings.Contains(errText, "SIGINT stops") {
+		t.Fatalf("stderr %q, %v; want the replay's start", errText, err)
+	}
+	time.Sleep(50 * time.Millisecond) // for the first event, usually
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(stderr)
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Fatalf("exit %v; want status 130; stderr:\n%s%s", err, errText, rest)
+	}
+	m := regexp.MustCompile(`(?m)^replay of <stdin>: ([01]) events?.*\nstopped early: ([01]) of 2 events submitted`).FindStringSubmatch(stdout.String())
+	if m == nil || m[1] != m[2] {
+		t.Errorf("stdout:\n%s\nwants the first event's report", stdout.String())
 	}
 }

@@ -71,6 +71,8 @@
 //	       [-max-consumers N] [-consumers N] [-collision S] [-max-partitions N]
 //	       [-format text|json] [-max-memory SIZE] [-max-backlog N]
 //	konvoy serve [-addr HOST:PORT] [-max-upload SIZE] [-events FILE [trace flags as above]]
+//	konvoy replay -events FILE [trace flags as above] [-layout L] [-policy P] [-consumers N]
+//	       [-round-time D] [-format text|json] [-applied FILE]
 //	konvoy gen [-format csv|jsonl] [-seed N] [-events N] [-keys N] [-key-skew S]
 //	       [-lines N] [-line-skew S] [-steps N] [-ordered N] [-in-flight N]
 //	       [-out-of-order P] [-duration DIST] [-rate R]
@@ -80,6 +82,13 @@
 // range (consumers and partitions: 1 to 2147483647) is a usage error naming
 // the flag. SIGINT or SIGTERM stops any command: its temporary files are
 // removed and nothing more is printed on standard output.
+//
+// konvoy replay runs a trace live through package live's executor, each
+// handler taking its event's duration and each event submitted at its
+// arrival, one round lasting -unit (or -round-time, 1ms by default, for a
+// trace in whole rounds), and prints the simulator's prediction beside the
+// measured run (see docs/replay.md). SIGINT or SIGTERM stops it submitting:
+// what was submitted runs to its end and is reported.
 //
 // konvoy serve serves the lesson's report, or a trace's (-events, read
 // with the same flags), as a page on 127.0.0.1:8080 (-addr): controls for
@@ -110,7 +119,7 @@ import (
 )
 
 func main() {
-	if len(os.Args) < 2 || os.Args[1] != "serve" { // which shuts down gracefully on its own
+	if len(os.Args) < 2 || (os.Args[1] != "serve" && os.Args[1] != "replay") { // which stop gracefully on their own
 		exitOnInterrupt(os.Stderr)
 	}
 	status := run(os.Args[1:], os.Stdin, stdoutWriter{os.Stdout}, os.Stderr)
@@ -159,9 +168,10 @@ var defaultLayouts = []string{"free", "convoy", "line-convoy", "version-stamp"}
 // subcommands are konvoy's subcommands, by the name that is their first
 // argument; without one, konvoy prints the lesson or trace report.
 var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
-	"gen":   func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runGen(args, stdout, stderr) },
-	"plan":  runPlan,
-	"serve": runServe,
+	"gen":    func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runGen(args, stdout, stderr) },
+	"plan":   runPlan,
+	"replay": runReplay,
+	"serve":  runServe,
 }
 
 // run is the whole command, with its streams passed in so that tests can
@@ -215,6 +225,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		"       konvoy plan [flags]  (konvoy plan -h lists them)",
 		"       konvoy serve [flags]  (konvoy serve -h lists them)",
 		"       konvoy gen [flags]  (konvoy gen -h lists them)",
+		"       konvoy replay -events FILE [flags]  (konvoy replay -h lists them)",
 		"Prints the lesson report: the lesson's events under every layout; with -events, the same report for a trace of your own;",
 		"with -plot, draws its pictures too. konvoy plan answers how many consumers keep up with a peak rate;",
 		"konvoy gen writes a synthetic trace.")

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/internal/replay"
+	"github.com/sirali-konvoy/konvoy/internal/report"
+)
+
+// replayOptions are konvoy replay's parsed command line.
+type replayOptions struct {
+	replay.Config
+	events, format, applied string
+	reader                  eventlog.Reader
+}
+
+// runReplay is konvoy replay: it runs a trace live (package live) and
+// prints the simulator's prediction beside the measured run
+// (internal/replay). SIGINT or SIGTERM stops submitting; what was
+// submitted runs to its end and is reported, and the status is then
+// 130 or 143.
+func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	opt, err := parseReplay(args, stderr)
+	if err != nil {
+		return exitStatus(err, stderr)
+	}
+	events, partitions, err := replay.Load(opt.reader, stdin, opt.Config)
+	if err != nil {
+		return exitStatus(err, stderr)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var sig os.Signal
+	watched := make(chan struct{}) // closed once sig is set for good
+	go func() {
+		defer close(watched)
+		select {
+		case sig = <-sigs:
+			signal.Stop(sigs) // a second signal stops the command at once
+			fmt.Fprintf(stderr, "konvoy replay: %v: no more events submitted; running those submitted\n", sig)
+			stop()
+		case <-ctx.Done():
+		}
+	}()
+	var applied *os.File
+	if opt.applied != "" {
+		if applied, err = os.Create(opt.applied); err != nil {
+			return exitStatus(fmt.Errorf("konvoy replay: -applied: %w", err), stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "konvoy replay: running %s live; SIGINT stops submitting and reports what ran\n", report.Plural(len(events), "event", "events"))
+	run, err := replay.Live(ctx, events, opt.Config)
+	stop()
+	<-watched
+	if applied != nil {
+		err = writeApplied(applied, events, run, partitions, err)
+	}
+	if err != nil {
+		return exitStatus(err, stderr)
+	}
+	name := map[bool]string{true: "<stdin>", false: opt.events}[opt.events == "-"]
+	cmp, err := replay.Compare(name, events, opt.Config, run)
+	var out string
+	if err == nil {
+		out, err = cmp.Render(opt.format)
+	}
+	if err == nil {
+		_, err = io.WriteString(stdout, out)
+	}
+	if status := exitStatus(err, stderr); status != 0 || sig == nil {
+		return status
+	}
+	return interruptStatus(sig)
+}
+
+// writeApplied writes the -applied file f and closes it, unless the run
+// failed with err, which it returns.
+func writeApplied(f *os.File, events []konvoy.Event, run *replay.Run, partitions bool, err error) error {
+	if err == nil {
+		err = replay.WriteApplied(f, events, run, partitions)
+	}
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("konvoy replay: -applied: %w", cerr)
+	}
+	return err
+}
+
+// parseReplay reads konvoy replay's command line.
+func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
+	var opt replayOptions
+	var layout string
+	var policies []konvoy.Policy
+	round := time.Millisecond
+	c := newCommand("konvoy replay", stderr,
+		"usage: konvoy replay -events FILE [-layout L] [-policy P] [-consumers N] [-unit D | -round-time D]",
+		"       [-format text|json] [-applied FILE] [trace flags as for konvoy -events]",
+		"Runs the trace live (package live): each handler takes its event's duration, each event is submitted",
+		"at its arrival; prints the simulator's prediction beside the measured run.")
+	c.StringVar(&opt.events, "events", "", "replay the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input)")
+	c.StringVar(&layout, "layout", "convoy", "the `layout` to run: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned:N, resequencer, recorded:N")
+	c.policy(&policies, &opt.Assignor, "the dispatch `policy`: head-of-line, lane-aware or static (default head-of-line, as the simulator's)")
+	c.count(&opt.Consumers, "consumers", 4, konvoy.MaxConsumers, false, "the `N` consumers, handlers running at once")
+	c.DurationVar(&round, "round-time", round, "how long one round lasts, for a trace in whole rounds (with -unit, one round lasts -unit)")
+	c.choice(&opt.format, "format", "text", "the output's `format`: text or json", "text or json", "text", "json")
+	c.StringVar(&opt.applied, "applied", "", "write each handled event to `FILE` as JSON Lines: partition, offset, key, step, consumer, attempt, start_ns, finish_ns")
+	reader := c.traceFlags(&opt.events)
+	c.rule(func() (err error) {
+		switch {
+		case opt.events == "":
+			return c.usagef("-events is missing; want the trace FILE to replay")
+		case len(policies) > 1:
+			return c.usagef("-policy names one policy in a replay")
+		case c.given["round-time"] && reader.Resolution > 0:
+			return c.usagef("-round-time is for a trace in whole rounds; with -unit, one round lasts -unit")
+		case round < time.Microsecond:
+			return c.usagef("-round-time is %v; want at least 1µs", round)
+		}
+		opt.Policy, opt.Unit = policies[0], round
+		if reader.Resolution > 0 {
+			opt.Unit = reader.Resolution
+		}
+		if opt.Layout, err = konvoy.ParseLayout(layout); err != nil {
+			return c.usagef("-layout: %v", err)
+		}
+		return nil
+	})
+	if err := c.parse(args); err != nil {
+		return opt, err
+	}
+	opt.reader = *reader
+	return opt, nil
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReplayUsageErrors wants a usage error, status 2, naming the flag,
+// for a replay without a trace, with an unknown layout, with no consumers,
+// with two policies, and with -round-time beside -unit.
+func TestReplayUsageErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"replay"}, "-events is missing"},
+		{[]string{"replay", "-events", "testdata/arrivals.csv", "-layout", "nope"}, "-layout"},
+		{[]string{"replay", "-events", "testdata/arrivals.csv", "-consumers", "0"}, "-consumers is 0"},
+		{[]string{"replay", "-events", "testdata/arrivals.csv", "-policy", "lane-aware,static"}, "-policy names one policy"},
+		{[]string{"replay", "-events", "testdata/arrivals.csv", "-unit", "1ms", "-round-time", "1ms"}, "-round-time is for a trace in whole rounds"},
+		{[]string{"replay", "-events", "testdata/arrivals.csv", "-round-time", "1ns"}, "-round-time is 1ns"},
+		{[]string{"replay", "-events", "testdata/arrivals.csv", "-format", "csv"}, "-format"},
+	} {
+		out, errOut, status := runCommand(tt.args...)
+		if status != 2 || out != "" || !strings.Contains(errOut, "konvoy replay: "+tt.want) {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and %q", tt.args, status, out, errOut, tt.want)
+		}
+	}
+}
+
+// TestReplayBadTrace wants a trace's bad line named by file and line, and
+// nothing run.
+func TestReplayBadTrace(t *testing.T) {
+	out, errOut, status := runWithInput("key,step,duration\na,1,1\nb,1,x\n", "replay", "-events", "-", "-round-time", "100us")
+	if status != 1 || out != "" || !strings.Contains(errOut, "<stdin>:3") {
+		t.Errorf("status %d, stdout %q, stderr %q; want 1 and <stdin>:3", status, out, errOut)
+	}
+}
+
+// TestReplayJSONAndApplied replays a small trace at 200µs a round and
+// wants the JSON comparison's shape, and an -applied line for every event.
+func TestReplayJSONAndApplied(t *testing.T) {
+	applied := filepath.Join(t.TempDir(), "applied.jsonl")
+	out, errOut, status := runCommand("replay", "-events", "testdata/arrivals.csv", "-layout", "partitioned:3", "-policy", "static",
+		"-consumers", "3", "-round-time", "200us", "-format", "json", "-applied", applied)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	for _, k := range []string{"predicted_seconds", "from_actual_seconds", "measured_seconds", "planned_service_seconds", "actual_service_seconds"} {
+		if v, ok := got[k].(float64); !ok || v <= 0 {
+			t.Errorf("%q is %v; want seconds > 0", k, got[k])
+		}
+	}
+	events := int(got["events"].(float64))
+	for _, side := range []string{"predicted", "from_actual", "measured"} {
+		rec, _ := got[side].(map[string]any)
+		if rec["layout"] != "partitioned:3" || rec["policy"] != "static" || rec["consumers"] != 3.0 || rec["events"] != float64(events) {
+			t.Errorf("%s record %v", side, rec)
+		}
+		for _, k := range []string{"rounds", "work", "wait_p50", "wait_p99", "wait_max", "response_p50", "response_p99", "response_max", "throughput", "blocked_share"} {
+			if _, ok := rec[k].(float64); !ok {
+				t.Errorf("%s record has no number %q", side, k)
+			}
+		}
+	}
+	f, err := os.Open(applied)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	offsets := map[int]bool{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var l struct{ Offset, Partition int }
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatal(err)
+		}
+		if offsets[l.Offset] || l.Partition != -1 {
+			t.Errorf("line %q: offset written twice, or a partition the trace does not record", sc.Text())
+		}
+		offsets[l.Offset] = true
+	}
+	if len(offsets) != events || events == 0 {
+		t.Errorf("%d applied lines for %d events", len(offsets), events)
+	}
+}
+
+// TestReplayText wants the text comparison to name the trace, its three
+// columns and the split of the gap.
+func TestReplayText(t *testing.T) {
+	out, errOut, status := runCommand("replay", "-events", "testdata/arrivals.csv", "-round-time", "200us", "-policy", "lane-aware")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	for _, want := range []string{"replay of testdata/arrivals.csv", "layout convoy, policy lane-aware, 4 consumers, one round 200µs",
+		"predicted", "from actual times", "measured", "makespan", "wait p99", "response max", "blocked share", "timing (actual service times)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

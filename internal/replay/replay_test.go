@@ -1,0 +1,286 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// lanesTrace is n events over keys keys, dealt in turn, each of duration
+// d rounds, all arriving at round 0: keys lanes of equal work, which keys
+// consumers run side by side and one consumer runs one after another.
+func lanesTrace(n, keys, d int) []konvoy.Event {
+	events := make([]konvoy.Event, n)
+	for i := range events {
+		events[i] = konvoy.Event{Key: fmt.Sprintf("K%d", i%keys), Step: i/keys + 1, Duration: d}
+	}
+	return events
+}
+
+// TestSleepUntilNeverEarly wants SleepUntil to return no sooner than its
+// deadline, whether the deadline is within the coarse margin or beyond it.
+func TestSleepUntilNeverEarly(t *testing.T) {
+	for _, d := range []time.Duration{0, 50 * time.Microsecond, 500 * time.Microsecond, 3 * time.Millisecond} {
+		deadline := time.Now().Add(d)
+		if err := SleepUntil(context.Background(), deadline); err != nil {
+			t.Fatalf("SleepUntil(%v): %v", d, err)
+		}
+		if now := time.Now(); now.Before(deadline) {
+			t.Errorf("SleepUntil(%v) returned %v early", d, deadline.Sub(now))
+		}
+	}
+}
+
+// TestSleepUntilEndsWithContext wants SleepUntil to return its context's
+// error, long before a far deadline, once the context ends.
+func TestSleepUntilEndsWithContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(5*time.Millisecond, cancel)
+	if err := SleepUntil(ctx, time.Now().Add(time.Hour)); err != context.Canceled {
+		t.Errorf("SleepUntil = %v; want context.Canceled", err)
+	}
+}
+
+// TestLiveRunsLanesSideBySide replays four lanes of equal work on four
+// consumers: the measured makespan is near the prediction from the
+// handlers' actual times (within a factor of two, and 50ms), and well
+// under the sum of the service times, which a dispatcher that ran one
+// item at a time would take at least.
+func TestLiveRunsLanesSideBySide(t *testing.T) {
+	events := lanesTrace(40, 4, 2)
+	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 4, Unit: 500 * time.Microsecond}
+	run, err := Live(context.Background(), events, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp, err := Compare("lanes", events, c, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Submitted != len(events) || run.Stats.Done != len(events) || cmp.Of != len(events) {
+		t.Fatalf("submitted %d, done %d, compared %d; want %d", run.Submitted, run.Stats.Done, cmp.Of, len(events))
+	}
+	if want := 10 * 2 * c.Unit; cmp.Predicted.Makespan != want {
+		t.Errorf("predicted makespan %v; want %v (ten items of two rounds a lane)", cmp.Predicted.Makespan, want)
+	}
+	m, fa, work := cmp.Measured.Makespan, cmp.FromActual.Makespan, cmp.Measured.Work
+	if m > 2*fa+50*time.Millisecond || 2*m < fa {
+		t.Errorf("measured makespan %v; want within a factor of two of the prediction from actual times, %v", m, fa)
+	}
+	if m*10 > work*6 {
+		t.Errorf("measured makespan %v; want well under the service times' sum %v: four lanes run at once", m, work)
+	}
+	if min := time.Duration(len(events)) * 2 * c.Unit; work < min {
+		t.Errorf("service times sum to %v; want at least the planned %v (no handler ends early)", work, min)
+	}
+}
+
+// TestAppliedLines wants WriteApplied to write every handled event once,
+// with its trace index, key, step, a consumer in range, attempt 1, and a
+// handler that lasted at least its duration; and, within a lane, the
+// items in trace order, none starting before the one before it finished.
+func TestAppliedLines(t *testing.T) {
+	events := lanesTrace(30, 3, 1)
+	events[4].Duration, events[9].Duration = 0, 3
+	c := Config{Layout: konvoy.Convoy, Policy: konvoy.HeadOfLine, Consumers: 2, Unit: 300 * time.Microsecond}
+	run, err := Live(context.Background(), events, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteApplied(&buf, events, run, false); err != nil {
+		t.Fatal(err)
+	}
+	seen := make([]bool, len(events))
+	lastFinish := map[string]int64{}
+	lastOffset := map[string]int{}
+	sc := bufio.NewScanner(&buf)
+	for sc.Scan() {
+		var l map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("line %q: %v", sc.Text(), err)
+		}
+		for _, f := range []string{"partition", "offset", "key", "step", "consumer", "attempt", "start_ns", "finish_ns"} {
+			if _, ok := l[f]; !ok {
+				t.Fatalf("line %q has no %q", sc.Text(), f)
+			}
+		}
+		var a appliedLine
+		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
+			t.Fatal(err)
+		}
+		e := events[a.Offset]
+		switch {
+		case seen[a.Offset]:
+			t.Errorf("offset %d written twice", a.Offset)
+		case a.Key != e.Key || a.Step != e.Step || a.Partition != -1 || a.Attempt != 1:
+			t.Errorf("line %q; want key %s, step %d, partition -1, attempt 1", sc.Text(), e.Key, e.Step)
+		case a.Consumer < 0 || a.Consumer >= c.Consumers:
+			t.Errorf("line %q: consumer out of range", sc.Text())
+		case a.FinishNS-a.StartNS < int64(e.Duration)*int64(c.Unit):
+			t.Errorf("line %q: handler lasted less than %d rounds", sc.Text(), e.Duration)
+		case a.StartNS < lastFinish[a.Key]:
+			t.Errorf("line %q starts before the lane's item %d finished", sc.Text(), lastOffset[a.Key])
+		}
+		if prev, ok := lastOffset[a.Key]; ok && prev > a.Offset {
+			t.Errorf("offset %d written after %d of its lane", a.Offset, prev)
+		}
+		seen[a.Offset], lastFinish[a.Key], lastOffset[a.Key] = true, a.FinishNS, a.Offset
+	}
+	for i, ok := range seen {
+		if !ok {
+			t.Errorf("event %d has no line", i)
+		}
+	}
+}
+
+// TestLiveStopsSubmitting ends the replay's context between the first
+// event's arrival and the second's, a second later: one event submitted
+// and run, the rest not, and the comparison covering that one.
+func TestLiveStopsSubmitting(t *testing.T) {
+	events := []konvoy.Event{{Key: "a", Duration: 1}, {Key: "b", Duration: 1, Arrival: 1000}, {Key: "c", Duration: 1, Arrival: 2000}}
+	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 1, Unit: time.Millisecond}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	run, err := Live(ctx, events, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Submitted != 1 || !run.Interrupted() || run.Stats.Done != 1 || run.Handled[1].Finish != (time.Time{}) {
+		t.Fatalf("submitted %d, done %d; want the first event alone", run.Submitted, run.Stats.Done)
+	}
+	cmp, err := Compare("t", events, c, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmp.Of != 1 || cmp.Predicted.Events != 1 || cmp.Predicted.Makespan != c.Unit || !strings.Contains(cmp.Text(), "1 of 3 events submitted") {
+		t.Errorf("comparison of %d events, predicted %d in %v; text:\n%s", cmp.Of, cmp.Predicted.Events, cmp.Predicted.Makespan, cmp.Text())
+	}
+}
+
+// TestPredictFromExactTimes wants the prediction from actual times to be
+// the planned one when every handler took exactly its planned time: the
+// rescaling to microseconds changes nothing else.
+func TestPredictFromExactTimes(t *testing.T) {
+	events := []konvoy.Event{{Key: "a", Duration: 2}, {Key: "a", Duration: 1, Step: 1}, {Key: "b", Duration: 1, Arrival: 1}, {Key: "c", Duration: 3, Arrival: 1}}
+	c := Config{Layout: konvoy.Convoy, Policy: konvoy.HeadOfLine, Consumers: 2, Unit: 250 * time.Microsecond}
+	actual := make([]time.Duration, len(events))
+	for i, e := range events {
+		actual[i] = time.Duration(e.Duration) * c.Unit
+	}
+	planned, _, err := Predict(events, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, _, err := Predict(events, c, actual)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if planned != exact {
+		t.Errorf("from exact times %+v; want the planned %+v", exact, planned)
+	}
+	// Under head-of-line the second consumer takes a's second item at 0
+	// and holds it, blocked, until the first finishes at round 2; b and
+	// c then wait for consumers: b runs at 2, c at 3 and ends at 6.
+	if planned.Blocked != 2*c.Unit || planned.Makespan != 6*c.Unit {
+		t.Errorf("blocked %v, makespan %v; want %v and %v", planned.Blocked, planned.Makespan, 2*c.Unit, 6*c.Unit)
+	}
+}
+
+// TestComparisonJSON wants the JSON comparison's makespans in seconds and
+// a record per side, named as the trace report's.
+func TestComparisonJSON(t *testing.T) {
+	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 2, Unit: time.Millisecond}
+	cmp := Comparison{Name: "t", Config: c, Of: 3, Total: 3,
+		Predicted:  Side{Events: 3, Makespan: 4 * time.Millisecond, Work: 6 * time.Millisecond, WaitP99: time.Millisecond},
+		FromActual: Side{Events: 3, Makespan: 5 * time.Millisecond}, Measured: Side{Events: 3, Makespan: 4500 * time.Microsecond, Blocked: 900 * time.Microsecond}}
+	s, err := cmp.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Predicted, Measured float64        `json:"-"`
+		PS                  float64        `json:"predicted_seconds"`
+		MS                  float64        `json:"measured_seconds"`
+		P                   map[string]any `json:"predicted"`
+		M                   map[string]any `json:"measured"`
+		F                   map[string]any `json:"from_actual"`
+	}
+	if err := json.Unmarshal([]byte(s), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.PS != 0.004 || got.MS != 0.0045 || got.P["rounds"] != 4.0 || got.P["wait_p99"] != 1.0 || got.P["parallelism"] != 1.5 ||
+		got.M["rounds"] != 4.5 || got.M["blocked_share"] != 0.1 || got.F["layout"] != "convoy" || got.M["policy"] != "lane-aware" || got.P["throughput"] != 750.0 {
+		t.Errorf("JSON:\n%s", s)
+	}
+}
+
+// TestLiveRejectsBadConfig wants an error, not a run, for no events, a
+// unit under a microsecond, and no consumers.
+func TestLiveRejectsBadConfig(t *testing.T) {
+	ok := Config{Layout: konvoy.Convoy, Consumers: 1, Unit: time.Millisecond}
+	bad := map[string]Config{"unit": {Layout: konvoy.Convoy, Consumers: 1, Unit: time.Nanosecond}, "consumers": {Layout: konvoy.Convoy, Unit: time.Millisecond}}
+	if _, err := Live(context.Background(), nil, ok); err == nil {
+		t.Error("Live with no events: no error")
+	}
+	for name, c := range bad {
+		if _, err := Live(context.Background(), lanesTrace(2, 1, 1), c); err == nil || !strings.Contains(err.Error(), "replay:") {
+			t.Errorf("%s: error %v", name, err)
+		}
+	}
+}
+
+// TestClockNeverEarly has sixteen goroutines wait on one Clock for
+// deadlines from 0 to 3ms, and wants none woken before its deadline, and
+// every one woken.
+func TestClockNeverEarly(t *testing.T) {
+	c := NewClock()
+	defer c.Close()
+	errs := make(chan error, 16)
+	for w := range 16 {
+		go func() {
+			for i := range 10 {
+				deadline := time.Now().Add(time.Duration((w*10+i)%31) * 100 * time.Microsecond)
+				if err := c.SleepUntil(context.Background(), deadline); err != nil {
+					errs <- err
+					return
+				}
+				if now := time.Now(); now.Before(deadline) {
+					errs <- fmt.Errorf("woken %v early", deadline.Sub(now))
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 16 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestClockEndsWithContext wants a Clock's SleepUntil to return its
+// context's error once the context ends, long before a far deadline, and
+// the clock to wake a later, nearer deadline meanwhile.
+func TestClockEndsWithContext(t *testing.T) {
+	c := NewClock()
+	defer c.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(5*time.Millisecond, cancel)
+	far := make(chan error, 1)
+	go func() { far <- c.SleepUntil(ctx, time.Now().Add(time.Hour)) }()
+	if err := c.SleepUntil(context.Background(), time.Now().Add(time.Millisecond)); err != nil {
+		t.Errorf("near deadline: %v", err)
+	}
+	if err := <-far; err != context.Canceled {
+		t.Errorf("far deadline: %v; want context.Canceled", err)
+	}
+}
