@@ -154,7 +154,10 @@ const onePerPass = 1_995_000
 // Where no file can be made, or the spool's keys and lanes leave no room
 // for a pass's first run, the passes read the stream again.
 func TestSweepReplaysItsFirstPass(t *testing.T) {
-	events := steadyEvents(300_000) // some 3 MB spooled: in a file
+	// Some 10 bytes an event spooled: 200 KB, past the spool's 64 KiB in
+	// memory, so in a file, read back in several of its reader's fills
+	// (3 MB with -konvoy.long).
+	events := steadyEvents(sized(20_000, 300_000))
 	reads := 0
 	stream := counted(&events, &reads)
 	var configs []konvoy.Config
@@ -409,14 +412,17 @@ func TestSweepBudgetsForceSeveralPasses(t *testing.T) {
 func TestASweepsSpoolLeavesNothingBehind(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	events := steadyEvents(300_000) // some 3 MB spooled: in a file
+	// Three quarters in, the first pass has spooled some 10 bytes an event
+	// of all but the batch it reads: 200 KB, past the spool's 64 KiB in
+	// memory, so a file (2 MB with -konvoy.long).
+	events := steadyEvents(sized(40_000, 300_000))
 	configs := []konvoy.Config{{Layout: konvoy.Convoy, Consumers: 3}, {Layout: konvoy.LineConvoy, Consumers: 3}}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var during []string
 	stream := func(yield func(konvoy.Event, error) bool) {
 		for i, e := range events {
-			if i == 250_000 {
+			if i == len(events)*3/4 {
 				during, _ = filepath.Glob(filepath.Join(tmp, "*"))
 				cancel()
 			}
