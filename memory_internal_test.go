@@ -102,6 +102,7 @@ func TestSweepPassTakesTheRunsThatFit(t *testing.T) {
 // the pass told so keeps one run after that quarter, the pass not told
 // keeps three. Both give the same results (TestSweepEqualsRunsOneByOne).
 func TestFirstPassStopsEarlyTheRunsThatWillNotFit(t *testing.T) {
+	t.Parallel()
 	const n = 20 * sweepBatch
 	events := make([]Event, n)
 	for i := range events {

@@ -969,6 +969,7 @@ func TestPoliciesWithoutLanesRunAlike(t *testing.T) {
 // peak: that count fits, every smaller one does not, and no count at all
 // beats the chain of events one lane must run in turn.
 func TestPlanFindsTheSmallestCountThatKeepsUp(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		l := planLayoutGen.Draw(t, "layout")
@@ -1018,6 +1019,7 @@ func TestPlanFindsTheSmallestCountThatKeepsUp(t *testing.T) {
 // With a consumer for every event, each event starts as soon as it has
 // arrived and its lane is free: that run is the ceiling, exactly.
 func TestPlanCeilingIsTheRunWithAConsumerPerEvent(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		l := layoutGen.Draw(t, "layout")
@@ -1056,6 +1058,7 @@ func TestPlanCeilingIsTheRunWithAConsumerPerEvent(t *testing.T) {
 // static dispatch do not dispatch in input order to the consumer free
 // first, and the property is not claimed for them.)
 func TestMoreConsumersNeverRaiseLatency(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		l := layoutGen.Draw(t, "layout")
@@ -1093,6 +1096,7 @@ func TestMoreConsumersNeverRaiseLatency(t *testing.T) {
 // never rises; the extra counts a picture asks for change nothing but the
 // curve.
 func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		layouts := rapid.SliceOfNDistinct(planLayoutGen, 1, 3, konvoy.Layout.String).Draw(t, "layouts")
@@ -1588,6 +1592,7 @@ func matchesAtTheLimits(t *rapid.T, run string, want, got konvoy.Result, err err
 // rapid.Check is listed, with its file when that is not this one, and each
 // name listed is a test of the package, in the file named.
 func TestThePropertiesIndexNamesEveryProperty(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("properties_test.go")
 	if err != nil {
 		t.Fatal(err)

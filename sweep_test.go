@@ -73,6 +73,7 @@ func TestSweepReturnsTheEarliestError(t *testing.T) {
 // A stream's error ends the sweep and is its error, unless a run failed at
 // an earlier event; a bad configuration fails before the stream is read.
 func TestSweepStopsAtTheStreamsError(t *testing.T) {
+	t.Parallel()
 	broken := errors.New("disk on fire")
 	read := 0
 	stream := func(yield func(konvoy.Event, error) bool) {
@@ -244,6 +245,7 @@ func TestSweepPassesWithinItsMemory(t *testing.T) {
 
 // A sweep stops reading once its context is done, and says why.
 func TestSweepStopsWhenTheContextIsDone(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	read := 0
 	stream := func(yield func(konvoy.Event, error) bool) {
@@ -332,6 +334,7 @@ func TestCompareSelectiveWithoutOrderedSteps(t *testing.T) {
 // alone: a free run checks nothing of its own, so there the sweep's check
 // of the stream alone must find the fault.
 func TestSweepChecksEventsAsSimulateDoes(t *testing.T) {
+	t.Parallel()
 	free := konvoy.Config{Layout: konvoy.Free, Consumers: 2}
 	lines := konvoy.Config{Layout: konvoy.LineConvoy, Consumers: 2}
 	scheduled := konvoy.Config{Layout: konvoy.Convoy, Consumers: 1, Options: []konvoy.Option{konvoy.WithSchedule(1)}}
