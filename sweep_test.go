@@ -111,10 +111,11 @@ func TestSweepStopsAtTheStreamsError(t *testing.T) {
 // where it is.
 func TestSweepReadsLittlePastAFailure(t *testing.T) {
 	t.Parallel()
+	events := manyEvents(100000)
 	for range 8 {
 		read := 0
 		stream := func(yield func(konvoy.Event, error) bool) {
-			for _, e := range manyEvents(100000) {
+			for _, e := range events {
 				read++
 				if !yield(e, nil) {
 					return
