@@ -226,10 +226,12 @@ func backloggedEvents(n int) []Event {
 }
 
 // heldRun runs l on consumers over events, as a sweep's worker would, and
-// returns the most bytes its backlog took at the end of a batch by the
-// plan, the events it holds at the end, and the bytes it holds then, live
-// after a collection.
-func heldRun(t *testing.T, l Layout, consumers int, events []Event, opts ...Option) (peak, held int, live uint64) {
+// returns, after the first mid events and after all of them, the most bytes
+// its backlog took by the plan at the end of a batch and at that point, the
+// events it holds then, and the bytes it holds then, live after a
+// collection: what a run of mid events, and one of all, would return at
+// their ends, from one run.
+func heldRun(t *testing.T, l Layout, consumers int, events []Event, mid int, opts ...Option) (peak, held [2]int, live [2]uint64) {
 	t.Helper()
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -243,15 +245,20 @@ func heldRun(t *testing.T, l Layout, consumers int, events []Event, opts ...Opti
 		if err := s.Add(events[i]); err != nil {
 			t.Fatal(err)
 		}
-		if i%sweepBatch == sweepBatch-1 || i == len(events)-1 {
-			peak = max(peak, r.backlogBytes())
+		for k, end := range [2]int{mid, len(events)} {
+			if i < end && (i%sweepBatch == sweepBatch-1 || i == end-1) {
+				peak[k] = max(peak[k], r.backlogBytes())
+			}
+			if i == end-1 {
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				n, _ := s.dispatch.held()
+				held[k], live[k] = n+s.maxBuffered, after.HeapAlloc-before.HeapAlloc
+			}
 		}
 	}
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	n, _ := s.dispatch.held()
 	runtime.KeepAlive(s)
-	return peak, n + s.maxBuffered, after.HeapAlloc - before.HeapAlloc
+	return peak, held, live
 }
 
 // What a sweep plans for an event a run's backlog holds is what the run
@@ -287,11 +294,7 @@ func TestSweepPlansWhatABacklogTakes(t *testing.T) {
 		{"resequencer with a timeout", Resequencer, reseq, []Option{WithResequencer(ResequencerConfig{Timeout: math.MaxInt32})}},
 		{"a consumer an event", Free, atOnce, []Option{withConsumerPerEvent()}},
 	} {
-		var live [2]uint64
-		var held, planned [2]int
-		for i, m := range []int{n, 2 * n} {
-			planned[i], held[i], live[i] = heldRun(t, c.l, 3, c.events[:m], c.opts...)
-		}
+		planned, held, live := heldRun(t, c.l, 3, c.events, n, c.opts...)
 		more := float64(held[1] - held[0])
 		if more < n/2 {
 			t.Fatalf("%s: the run holds %.0f events more over %d more; want a backlog that grows", c.name, more, n)
