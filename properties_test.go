@@ -401,6 +401,9 @@ func TestConsumersBeyondTheEventsChangeNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if slices.Equal(want.Schedule, got.Schedule) { // quick; go-cmp walks slots by reflection
+				want.Schedule, got.Schedule = nil, nil
+			}
 			if d := gocmp.Diff(want, got); d != "" {
 				t.Fatalf("%s, %s: %d consumers against %d (-fewer +more):\n%s", l, p, n, more, d)
 			}
@@ -1368,7 +1371,7 @@ func TestSimulateMatchesTheLessonsModelOnManyKeys(t *testing.T) {
 		events := eventsOf(sh).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		for _, l := range refLayoutsFor(rapid.IntRange(1, 64).Draw(t, "partitions")) {
-			if d := gocmp.Diff(refSimulate(events, c, l.lanes, l.handler), simulate(t, events, l.layout, c), withinPrecision); d != "" {
+			if d := refDiff(refSimulate(events, c, l.lanes, l.handler), simulate(t, events, l.layout, c)); d != "" {
 				t.Fatalf("%s with %d consumers (-reference +Simulate):\n%s", l.layout, c, d)
 			}
 		}
@@ -1448,7 +1451,7 @@ func TestSimulateMatchesTheLessonsModelAcrossPages(t *testing.T) {
 			if p == konvoy.Static {
 				policy = refStaticOf(l.layout.Partitions())
 			}
-			if d := gocmp.Diff(refSimulateWith(events, 64, l.lanes, l.handler, policy), got, withinPrecision); d != "" {
+			if d := refDiff(refSimulateWith(events, 64, l.lanes, l.handler, policy), got); d != "" {
 				t.Fatalf("%s, %s (-reference +Simulate):\n%s", l.layout, p, d)
 			}
 		}

@@ -77,7 +77,7 @@ func refHeadOfLine(events []refEvent, consumers int, laneOf func(refEvent) *stri
 // and apply time into finished, which is in input order.
 func refApply(finished []refEvent, handler string) konvoy.Result {
 	byFinish := slices.Clone(finished)
-	slices.SortStableFunc(byFinish, func(a, b refEvent) int {
+	slices.SortFunc(byFinish, func(a, b refEvent) int { // indices differ: no ties
 		return cmp.Or(cmp.Compare(a.finish, b.finish), cmp.Compare(a.index, b.index))
 	})
 	state := map[string]int{}
@@ -595,7 +595,7 @@ func refResequenced(events []konvoy.Event, consumers int, cfg konvoy.Resequencer
 		}
 	}
 	byFinish := slices.Clone(finished)
-	slices.SortStableFunc(byFinish, func(a, b refEvent) int {
+	slices.SortFunc(byFinish, func(a, b refEvent) int { // indices differ: no ties
 		return cmp.Or(cmp.Compare(a.finish, b.finish), cmp.Compare(a.index, b.index))
 	})
 	for _, e := range byFinish {
