@@ -76,10 +76,7 @@ func refHeadOfLine(events []refEvent, consumers int, laneOf func(refEvent) *stri
 // resequencer holds steps ahead of the next. It writes each event's outcome
 // and apply time into finished, which is in input order.
 func refApply(finished []refEvent, handler string) konvoy.Result {
-	byFinish := slices.Clone(finished)
-	slices.SortFunc(byFinish, func(a, b refEvent) int { // indices differ: no ties
-		return cmp.Or(cmp.Compare(a.finish, b.finish), cmp.Compare(a.index, b.index))
-	})
+	byFinish := refByFinish(finished)
 	state := map[string]int{}
 	var r konvoy.Result
 	if handler == "resequencer" {
@@ -124,6 +121,24 @@ func refApply(finished []refEvent, handler string) konvoy.Result {
 	r.WrongFinal = len(r.WrongKeys)
 	r.Keys = len(keyOrder)
 	return r
+}
+
+// refByFinish returns events in finish order, ties by input index, as
+// the lesson applies them; it sorts their positions, not the events, which
+// are large.
+func refByFinish(events []refEvent) []refEvent {
+	order := make([]int, len(events))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { // indices differ: no ties
+		return cmp.Or(cmp.Compare(events[a].finish, events[b].finish), cmp.Compare(events[a].index, events[b].index))
+	})
+	byFinish := make([]refEvent, len(events))
+	for i, j := range order {
+		byFinish[i] = events[j]
+	}
+	return byFinish
 }
 
 // refSimulate is the lesson's duzen for any lane function (nil: no lanes)
@@ -594,10 +609,7 @@ func refResequenced(events []konvoy.Event, consumers int, cfg konvoy.Resequencer
 			k.next = 1
 		}
 	}
-	byFinish := slices.Clone(finished)
-	slices.SortFunc(byFinish, func(a, b refEvent) int { // indices differ: no ties
-		return cmp.Or(cmp.Compare(a.finish, b.finish), cmp.Compare(a.index, b.index))
-	})
+	byFinish := refByFinish(finished)
 	for _, e := range byFinish {
 		if e.step == 0 {
 			continue // history only: refApply's outcome stands
