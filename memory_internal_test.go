@@ -28,9 +28,13 @@ func TestSweepPlansWhatItsKeysTake(t *testing.T) {
 		low = 0.5
 	}
 	const keys, lines = 100_000, 100
+	names := make([]string, lines)
+	for i := range names {
+		names[i] = fmt.Sprint("L", i)
+	}
 	events := make([]Event, keys)
 	for i := range events {
-		events[i] = Event{Key: fmt.Sprintf("K%07d", i), Line: fmt.Sprintf("L%d", i%lines), Step: 1, Duration: 1, Arrival: i}
+		events[i] = Event{Key: fmt.Sprintf("K%07d", i), Line: names[i%lines], Step: 1, Duration: 1, Arrival: i}
 	}
 	perKey := func(l Layout, p Policy, runs int) float64 {
 		configs := make([]Config, runs)
@@ -220,10 +224,13 @@ func TestASpoolCutShortIsAnError(t *testing.T) {
 func backloggedEvents(n int) []Event {
 	events := make([]Event, n)
 	for i := range events {
-		events[i] = Event{Key: fmt.Sprint("K", i%7), Line: "L", Step: 1 + i/7, Duration: 1 + i%3, Arrival: i / 5}
+		events[i] = Event{Key: sevenKeys[i%7], Line: "L", Step: 1 + i/7, Duration: 1 + i%3, Arrival: i / 5}
 	}
 	return events
 }
+
+// sevenKeys are the names of backloggedEvents' keys, made once.
+var sevenKeys = [7]string{"K0", "K1", "K2", "K3", "K4", "K5", "K6"}
 
 // heldRun runs l on consumers over events, as a sweep's worker would, and
 // returns, after the first mid events and after all of them, the most bytes
@@ -279,8 +286,8 @@ func TestSweepPlansWhatABacklogTakes(t *testing.T) {
 	reseq := make([]Event, 2*n)  // every key's step 1 last: the resequencer holds the rest
 	atOnce := make([]Event, 2*n) // all at round 0: a consumer an event applies none before the end
 	for i := range reseq {
-		reseq[i] = Event{Key: fmt.Sprint("K", i%7), Step: 2 + i/7, Duration: 1, Arrival: i}
-		atOnce[i] = Event{Key: fmt.Sprint("K", i%7), Step: 1 + i/7, Duration: 1 + i%3}
+		reseq[i] = Event{Key: sevenKeys[i%7], Step: 2 + i/7, Duration: 1, Arrival: i}
+		atOnce[i] = Event{Key: sevenKeys[i%7], Step: 1 + i/7, Duration: 1 + i%3}
 	}
 	for _, c := range []struct {
 		name   string
