@@ -151,7 +151,7 @@ const onePerPass = 1_995_000
 
 // A sweep whose runs do not fit in its memory at once runs them in
 // passes, with the results of one pass. The passes after the first replay
-// it from a spool, memory up to a MiB and a temporary file beyond, and
+// it from a spool, memory up to 64 KiB and a temporary file beyond, and
 // read the stream only once; the file is gone when the sweep returns.
 // Where no file can be made, or the spool's keys and lanes leave no room
 // for a pass's first run, the passes read the stream again.
