@@ -11,6 +11,7 @@ import (
 // nothing else (the readers, the generator and the pictures are packages of
 // their own).
 func TestRootImportsOnlyTheStandardLibrary(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go list")
 	}

@@ -28,9 +28,13 @@ func TestSweepPlansWhatItsKeysTake(t *testing.T) {
 		low = 0.5
 	}
 	const keys, lines = 100_000, 100
+	names := make([]string, lines)
+	for i := range names {
+		names[i] = fmt.Sprint("L", i)
+	}
 	events := make([]Event, keys)
 	for i := range events {
-		events[i] = Event{Key: fmt.Sprintf("K%07d", i), Line: fmt.Sprintf("L%d", i%lines), Step: 1, Duration: 1, Arrival: i}
+		events[i] = Event{Key: fmt.Sprintf("K%07d", i), Line: names[i%lines], Step: 1, Duration: 1, Arrival: i}
 	}
 	perKey := func(l Layout, p Policy, runs int) float64 {
 		configs := make([]Config, runs)
@@ -102,6 +106,7 @@ func TestSweepPassTakesTheRunsThatFit(t *testing.T) {
 // the pass told so keeps one run after that quarter, the pass not told
 // keeps three. Both give the same results (TestSweepEqualsRunsOneByOne).
 func TestFirstPassStopsEarlyTheRunsThatWillNotFit(t *testing.T) {
+	t.Parallel()
 	const n = 20 * sweepBatch
 	events := make([]Event, n)
 	for i := range events {
@@ -219,16 +224,21 @@ func TestASpoolCutShortIsAnError(t *testing.T) {
 func backloggedEvents(n int) []Event {
 	events := make([]Event, n)
 	for i := range events {
-		events[i] = Event{Key: fmt.Sprint("K", i%7), Line: "L", Step: 1 + i/7, Duration: 1 + i%3, Arrival: i / 5}
+		events[i] = Event{Key: sevenKeys[i%7], Line: "L", Step: 1 + i/7, Duration: 1 + i%3, Arrival: i / 5}
 	}
 	return events
 }
 
+// sevenKeys are the names of backloggedEvents' keys, made once.
+var sevenKeys = [7]string{"K0", "K1", "K2", "K3", "K4", "K5", "K6"}
+
 // heldRun runs l on consumers over events, as a sweep's worker would, and
-// returns the most bytes its backlog took at the end of a batch by the
-// plan, the events it holds at the end, and the bytes it holds then, live
-// after a collection.
-func heldRun(t *testing.T, l Layout, consumers int, events []Event, opts ...Option) (peak, held int, live uint64) {
+// returns, after the first mid events and after all of them, the most bytes
+// its backlog took by the plan at the end of a batch and at that point, the
+// events it holds then, and the bytes it holds then, live after a
+// collection: what a run of mid events, and one of all, would return at
+// their ends, from one run.
+func heldRun(t *testing.T, l Layout, consumers int, events []Event, mid int, opts ...Option) (peak, held [2]int, live [2]uint64) {
 	t.Helper()
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -242,15 +252,20 @@ func heldRun(t *testing.T, l Layout, consumers int, events []Event, opts ...Opti
 		if err := s.Add(events[i]); err != nil {
 			t.Fatal(err)
 		}
-		if i%sweepBatch == sweepBatch-1 || i == len(events)-1 {
-			peak = max(peak, r.backlogBytes())
+		for k, end := range [2]int{mid, len(events)} {
+			if i < end && (i%sweepBatch == sweepBatch-1 || i == end-1) {
+				peak[k] = max(peak[k], r.backlogBytes())
+			}
+			if i == end-1 {
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				n, _ := s.dispatch.held()
+				held[k], live[k] = n+s.maxBuffered, after.HeapAlloc-before.HeapAlloc
+			}
 		}
 	}
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	n, _ := s.dispatch.held()
 	runtime.KeepAlive(s)
-	return peak, n + s.maxBuffered, after.HeapAlloc - before.HeapAlloc
+	return peak, held, live
 }
 
 // What a sweep plans for an event a run's backlog holds is what the run
@@ -271,8 +286,8 @@ func TestSweepPlansWhatABacklogTakes(t *testing.T) {
 	reseq := make([]Event, 2*n)  // every key's step 1 last: the resequencer holds the rest
 	atOnce := make([]Event, 2*n) // all at round 0: a consumer an event applies none before the end
 	for i := range reseq {
-		reseq[i] = Event{Key: fmt.Sprint("K", i%7), Step: 2 + i/7, Duration: 1, Arrival: i}
-		atOnce[i] = Event{Key: fmt.Sprint("K", i%7), Step: 1 + i/7, Duration: 1 + i%3}
+		reseq[i] = Event{Key: sevenKeys[i%7], Step: 2 + i/7, Duration: 1, Arrival: i}
+		atOnce[i] = Event{Key: sevenKeys[i%7], Step: 1 + i/7, Duration: 1 + i%3}
 	}
 	for _, c := range []struct {
 		name   string
@@ -286,11 +301,7 @@ func TestSweepPlansWhatABacklogTakes(t *testing.T) {
 		{"resequencer with a timeout", Resequencer, reseq, []Option{WithResequencer(ResequencerConfig{Timeout: math.MaxInt32})}},
 		{"a consumer an event", Free, atOnce, []Option{withConsumerPerEvent()}},
 	} {
-		var live [2]uint64
-		var held, planned [2]int
-		for i, m := range []int{n, 2 * n} {
-			planned[i], held[i], live[i] = heldRun(t, c.l, 3, c.events[:m], c.opts...)
-		}
+		planned, held, live := heldRun(t, c.l, 3, c.events, n, c.opts...)
 		more := float64(held[1] - held[0])
 		if more < n/2 {
 			t.Fatalf("%s: the run holds %.0f events more over %d more; want a backlog that grows", c.name, more, n)

@@ -152,6 +152,7 @@ func TestPlanCeilingNamesTheArrivalThatSetsIt(t *testing.T) {
 // end. It holds because each event there starts as soon as it has arrived
 // and its lane is free, so a lane idles only while no event of it is due.
 func TestPlanCeilingIsAnArrivalPlusBackToBackWork(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		l := layoutGen.Draw(t, "layout")

@@ -248,6 +248,7 @@ func TestPlanLatencySaysTheFewestOnlyAboveOne(t *testing.T) {
 // lasts, whatever the trace's end hides. Utilisation, against those
 // rounds, is then at most 1.
 func TestLatencyPlanCarriesTheLoad(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := arriving.Draw(t, "events")
 		l := layoutGen.Draw(t, "layout")

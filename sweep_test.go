@@ -73,6 +73,7 @@ func TestSweepReturnsTheEarliestError(t *testing.T) {
 // A stream's error ends the sweep and is its error, unless a run failed at
 // an earlier event; a bad configuration fails before the stream is read.
 func TestSweepStopsAtTheStreamsError(t *testing.T) {
+	t.Parallel()
 	broken := errors.New("disk on fire")
 	read := 0
 	stream := func(yield func(konvoy.Event, error) bool) {
@@ -110,10 +111,11 @@ func TestSweepStopsAtTheStreamsError(t *testing.T) {
 // where it is.
 func TestSweepReadsLittlePastAFailure(t *testing.T) {
 	t.Parallel()
+	events := manyEvents(100000)
 	for range 8 {
 		read := 0
 		stream := func(yield func(konvoy.Event, error) bool) {
-			for _, e := range manyEvents(100000) {
+			for _, e := range events {
 				read++
 				if !yield(e, nil) {
 					return
@@ -149,12 +151,15 @@ const onePerPass = 1_995_000
 
 // A sweep whose runs do not fit in its memory at once runs them in
 // passes, with the results of one pass. The passes after the first replay
-// it from a spool, memory up to a MiB and a temporary file beyond, and
+// it from a spool, memory up to 64 KiB and a temporary file beyond, and
 // read the stream only once; the file is gone when the sweep returns.
 // Where no file can be made, or the spool's keys and lanes leave no room
 // for a pass's first run, the passes read the stream again.
 func TestSweepReplaysItsFirstPass(t *testing.T) {
-	events := steadyEvents(300_000) // some 3 MB spooled: in a file
+	// Some 10 bytes an event spooled: 200 KB, past the spool's 64 KiB in
+	// memory, so in a file, read back in several of its reader's fills
+	// (3 MB with -konvoy.long).
+	events := steadyEvents(sized(20_000, 300_000))
 	reads := 0
 	stream := counted(&events, &reads)
 	var configs []konvoy.Config
@@ -241,6 +246,7 @@ func TestSweepPassesWithinItsMemory(t *testing.T) {
 
 // A sweep stops reading once its context is done, and says why.
 func TestSweepStopsWhenTheContextIsDone(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	read := 0
 	stream := func(yield func(konvoy.Event, error) bool) {
@@ -329,6 +335,7 @@ func TestCompareSelectiveWithoutOrderedSteps(t *testing.T) {
 // alone: a free run checks nothing of its own, so there the sweep's check
 // of the stream alone must find the fault.
 func TestSweepChecksEventsAsSimulateDoes(t *testing.T) {
+	t.Parallel()
 	free := konvoy.Config{Layout: konvoy.Free, Consumers: 2}
 	lines := konvoy.Config{Layout: konvoy.LineConvoy, Consumers: 2}
 	scheduled := konvoy.Config{Layout: konvoy.Convoy, Consumers: 1, Options: []konvoy.Option{konvoy.WithSchedule(1)}}
@@ -409,14 +416,17 @@ func TestSweepBudgetsForceSeveralPasses(t *testing.T) {
 func TestASweepsSpoolLeavesNothingBehind(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	events := steadyEvents(300_000) // some 3 MB spooled: in a file
+	// Three quarters in, the first pass has spooled some 10 bytes an event
+	// of all but the batch it reads: 200 KB, past the spool's 64 KiB in
+	// memory, so a file (2 MB with -konvoy.long).
+	events := steadyEvents(sized(40_000, 300_000))
 	configs := []konvoy.Config{{Layout: konvoy.Convoy, Consumers: 3}, {Layout: konvoy.LineConvoy, Consumers: 3}}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var during []string
 	stream := func(yield func(konvoy.Event, error) bool) {
 		for i, e := range events {
-			if i == 250_000 {
+			if i == len(events)*3/4 {
 				during, _ = filepath.Glob(filepath.Join(tmp, "*"))
 				cancel()
 			}
