@@ -382,3 +382,37 @@ func TestARunWhoseBacklogOutgrowsItsShareGivesWay(t *testing.T) {
 		t.Errorf("alone in a second pass: error %v; want ErrMemory at event %d, as alone in the first", err, alone1)
 	}
 }
+
+// A resequencer keeps its held events in a queue, to apply the one that
+// finished first, only under a Timeout or a Capacity, so a sweep plans a
+// queue entry for an event it holds only then: without either, an event
+// held is planned at less, and under either, at the same.
+func TestSweepPlansAResequencerQueueOnlyUnderATimeoutOrACapacity(t *testing.T) {
+	events := make([]Event, 1000) // every key's step 1 missing: the resequencer holds them all
+	for i := range events {
+		events[i] = Event{Key: fmt.Sprint("K", i%7), Step: 2 + i/7, Duration: 1, Arrival: i}
+	}
+	per := map[string]float64{}
+	for name, opts := range map[string][]Option{
+		"neither":    nil,
+		"a timeout":  {WithResequencer(ResequencerConfig{Timeout: 1})},
+		"a capacity": {WithResequencer(ResequencerConfig{Capacity: 1})},
+	} {
+		s, err := NewSimulator(Resequencer, 3, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range events {
+			if err := s.Add(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if s.maxBuffered < 1 {
+			t.Fatalf("%s: the resequencer held nothing", name)
+		}
+		per[name] = float64((&sweepRun{sim: s}).backlogBytes()) / float64(s.maxBuffered)
+	}
+	if per["neither"] <= 0 || per["neither"] >= per["a timeout"] || per["a timeout"] != per["a capacity"] {
+		t.Errorf("bytes planned for an event held: %v; want less without a Timeout or a Capacity than with either, and the same with either", per)
+	}
+}
