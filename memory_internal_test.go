@@ -416,3 +416,37 @@ func TestSweepPlansAResequencerQueueOnlyUnderATimeoutOrACapacity(t *testing.T) {
 		t.Errorf("bytes planned for an event held: %v; want less without a Timeout or a Capacity than with either, and the same with either", per)
 	}
 }
+
+// A run alone in a pass fails by the memory it takes in this pass, its
+// backlog so far (holds) in place of the most an earlier pass found it
+// held: at exactly the budget it goes on, a byte over it fails, and the
+// error names what it takes in this pass.
+func TestARunAloneFailsByWhatItTakesInThisPass(t *testing.T) {
+	events := backloggedEvents(100)
+	configs := []Config{{Layout: LineConvoy, Consumers: 3, Options: []Option{WithPolicy(LaneAware)}}}
+	p := newSweepPass(configs, []int{0}, sweepOptions{maxMemory: math.MaxInt}, sweepSizes{}, nil)
+	if err := p.feed(context.Background(), Values(events), len(events)); err != nil {
+		t.Fatal(err)
+	}
+	if e := p.wait(); e != nil {
+		t.Fatal(e.err)
+	}
+	r := p.runs[0]
+	r.held, r.holds = 3000, 1000 // an earlier pass found it held more than this one has
+	z := p.sizes()
+	has, tables := p.inputsOf()
+	used := planned(&z, p.runs[:1], has, tables)
+	now := used - r.held + r.holds
+	b := &sweepEvents{events: events[:1]}
+	p.maxMemory = now
+	if p.plan(b); p.memErr != nil || p.active != 1 {
+		t.Fatalf("a run alone that takes %d bytes in this pass fails a budget of as much: %v", now, p.memErr.err)
+	}
+	p.maxMemory = now - 1
+	if p.plan(b); p.memErr == nil {
+		t.Fatalf("a run alone that takes %d bytes in this pass goes on in a budget of a byte less", now)
+	}
+	if msg := p.memErr.err.Error(); !errors.Is(p.memErr.err, ErrMemory) || !strings.Contains(msg, fmt.Sprintf("needs some %d bytes", now)) {
+		t.Errorf("the error is %q; want ErrMemory and the %d bytes the run takes in this pass", msg, now)
+	}
+}
