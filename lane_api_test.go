@@ -104,3 +104,14 @@ func TestOwnerMisuse(t *testing.T) {
 		}()
 	}
 }
+
+// Layout.Lane's error on a Partition outside a Recorded layout's range
+// says the range that is wanted, 0 to n−1, so the user sees which values
+// are right.
+func TestLaneSaysThePartitionsWanted(t *testing.T) {
+	_, _, err := konvoy.Recorded(3).Lane(konvoy.Event{Key: "a", Partition: 3})
+	var ee *konvoy.EventError
+	if !errors.As(err, &ee) || !strings.HasPrefix(ee.Want, "0 to 2:") || !strings.Contains(ee.Want, "has 3 partitions") {
+		t.Errorf("Recorded(3) refuses partition 3 with %v; want it to say 0 to 2 and 3 partitions", err)
+	}
+}

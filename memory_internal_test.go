@@ -393,3 +393,147 @@ func TestARunWhoseBacklogOutgrowsItsShareGivesWay(t *testing.T) {
 		t.Errorf("alone in a second pass: error %v; want ErrMemory at event %d, as alone in the first", err, alone1)
 	}
 }
+
+// A resequencer keeps its held events in a queue, to apply the one that
+// finished first, only under a Timeout or a Capacity, so a sweep plans a
+// queue entry for an event it holds only then: without either, an event
+// held is planned at less, and under either, at the same.
+func TestSweepPlansAResequencerQueueOnlyUnderATimeoutOrACapacity(t *testing.T) {
+	events := make([]Event, 1000) // every key's step 1 missing: the resequencer holds them all
+	for i := range events {
+		events[i] = Event{Key: fmt.Sprint("K", i%7), Step: 2 + i/7, Duration: 1, Arrival: i}
+	}
+	per := map[string]float64{}
+	for name, opts := range map[string][]Option{
+		"neither":    nil,
+		"a timeout":  {WithResequencer(ResequencerConfig{Timeout: 1})},
+		"a capacity": {WithResequencer(ResequencerConfig{Capacity: 1})},
+	} {
+		s, err := NewSimulator(Resequencer, 3, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range events {
+			if err := s.Add(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if s.maxBuffered < 1 {
+			t.Fatalf("%s: the resequencer held nothing", name)
+		}
+		per[name] = float64((&sweepRun{sim: s}).backlogBytes()) / float64(s.maxBuffered)
+	}
+	if per["neither"] <= 0 || per["neither"] >= per["a timeout"] || per["a timeout"] != per["a capacity"] {
+		t.Errorf("bytes planned for an event held: %v; want less without a Timeout or a Capacity than with either, and the same with either", per)
+	}
+}
+
+// A run alone in a pass fails by the memory it takes in this pass, its
+// backlog so far (holds) in place of the most an earlier pass found it
+// held: at exactly the budget it goes on, a byte over it fails, and the
+// error names what it takes in this pass.
+func TestARunAloneFailsByWhatItTakesInThisPass(t *testing.T) {
+	events := backloggedEvents(100)
+	configs := []Config{{Layout: LineConvoy, Consumers: 3, Options: []Option{WithPolicy(LaneAware)}}}
+	p := newSweepPass(configs, []int{0}, sweepOptions{maxMemory: math.MaxInt}, sweepSizes{}, nil)
+	if err := p.feed(context.Background(), Values(events), len(events)); err != nil {
+		t.Fatal(err)
+	}
+	if e := p.wait(); e != nil {
+		t.Fatal(e.err)
+	}
+	r := p.runs[0]
+	r.held, r.holds = 3000, 1000 // an earlier pass found it held more than this one has
+	z := p.sizes()
+	has, tables := p.inputsOf()
+	used := planned(&z, p.runs[:1], has, tables)
+	now := used - r.held + r.holds
+	b := &sweepEvents{events: events[:1]}
+	p.maxMemory = now
+	if p.plan(b); p.memErr != nil || p.active != 1 {
+		t.Fatalf("a run alone that takes %d bytes in this pass fails a budget of as much: %v", now, p.memErr.err)
+	}
+	p.maxMemory = now - 1
+	if p.plan(b); p.memErr == nil {
+		t.Fatalf("a run alone that takes %d bytes in this pass goes on in a budget of a byte less", now)
+	}
+	if msg := p.memErr.err.Error(); !errors.Is(p.memErr.err, ErrMemory) || !strings.Contains(msg, fmt.Sprintf("needs some %d bytes", now)) {
+		t.Errorf("the error is %q; want ErrMemory and the %d bytes the run takes in this pass", msg, now)
+	}
+}
+
+// A projection is cut short only beyond any memory, past 2³⁹ of a count
+// (on a 64-bit platform), so that the plan's sums stay within int: ten
+// billion keys are projected as they come, and a stream of MaxInt events
+// that brings a key every other event projects 2³⁹−1 more keys, not more.
+func TestSizeTrendCutsAProjectionShortOnlyBeyondAnyMemory(t *testing.T) {
+	if bits.UintSize == 32 {
+		t.Skip("ten billion keys are beyond a 32-bit int")
+	}
+	at := func(events, keys int) sweepSizes { return sweepSizes{events: events, keys: [2]int{keys, 0}} }
+	tr := sizeTrend{before: at(1000, 500), last: at(2000, 1000)}
+	if end, ok := tr.at(at(2000, 1000), 2000+20_000_000_000); !ok || end.keys[0] != 10_000_001_000 {
+		t.Errorf("projected 20 billion events on at a key every other one: %d keys (%v); want 10,000,001,000", end.keys[0], ok)
+	}
+	if end, ok := tr.at(at(2000, 1000), math.MaxInt); !ok || end.keys[0] != 1000+1<<39-1 {
+		t.Errorf("projected to MaxInt events: %d keys (%v); want 2³⁹−1 more than the 1,000 read", end.keys[0], ok)
+	}
+}
+
+// A sweep that runs out of memory names the event it stopped at: its index
+// in the stream and that event's key, however many batches it read before
+// (a batch is planned before it is sent, when its start is not yet set).
+func TestAMemoryErrorNamesTheEventItStopsAt(t *testing.T) {
+	events := make([]Event, 60_000)
+	for i := range events {
+		events[i] = Event{Key: fmt.Sprint("k", i), Step: 1, Duration: 1, Arrival: i}
+	}
+	_, err := Sweep(context.Background(), Values(events), []Config{{Layout: Convoy, Consumers: 2}}, WithMaxMemory(6<<20))
+	var ev *EventError
+	if !errors.As(err, &ev) || !errors.Is(err, ErrMemory) || ev.Index < sweepAhead || ev.Index >= len(events) {
+		t.Fatalf("error %v; want ErrMemory at an event past the first %d", err, sweepAhead)
+	}
+	if ev.Key != events[ev.Index].Key {
+		t.Errorf("the error names event %d and key %q; event %d has key %q", ev.Index, ev.Key, ev.Index, events[ev.Index].Key)
+	}
+}
+
+// A run alone can outgrow the budget at the plan of an empty batch, when
+// the stream ends at a batch's end and the backlogs of the last batches
+// come in: the error then names the last event read, by index, and does
+// not panic.
+func TestARunAloneCanFailAtAnEmptyBatch(t *testing.T) {
+	events := backloggedEvents(100)
+	configs := []Config{{Layout: LineConvoy, Consumers: 3, Options: []Option{WithPolicy(LaneAware)}}}
+	p := newSweepPass(configs, []int{0}, sweepOptions{maxMemory: math.MaxInt}, sweepSizes{}, nil)
+	if err := p.feed(context.Background(), Values(events), len(events)); err != nil {
+		t.Fatal(err)
+	}
+	if e := p.wait(); e != nil {
+		t.Fatal(e.err)
+	}
+	z := p.sizes()
+	has, tables := p.inputsOf()
+	p.maxMemory = planned(&z, p.runs[:1], has, tables) - 1
+	p.plan(&sweepEvents{})
+	var ev *EventError
+	if p.memErr == nil || p.memErr.index != len(events)-1 || !errors.As(p.memErr.err, &ev) || ev.Index != len(events)-1 || ev.Key != "" {
+		t.Fatalf("out of memory at an empty batch after %d events: %+v; want ErrMemory at event %d", len(events), p.memErr, len(events)-1)
+	}
+}
+
+// A run that does not fit even before the stream's first event, in a
+// budget of a byte, fails with ErrMemory, naming no event, on an empty
+// stream as on one with events, and does not panic.
+func TestARunThatDoesNotFitEmptyFailsBeforeAnyEvent(t *testing.T) {
+	for _, events := range [][]Event{nil, {{Key: "a", Step: 1, Duration: 1}}} {
+		_, err := Sweep(context.Background(), Values(events), []Config{{Layout: Convoy, Consumers: 2}}, WithMaxMemory(1))
+		var ev *EventError
+		if !errors.Is(err, ErrMemory) {
+			t.Fatalf("%d events in a budget of a byte: %v; want ErrMemory", len(events), err)
+		}
+		if isEvent := errors.As(err, &ev); isEvent != (len(events) > 0) || isEvent && ev.Index != 0 {
+			t.Errorf("%d events in a budget of a byte: %v; want an EventError at event 0 exactly when there is one", len(events), err)
+		}
+	}
+}

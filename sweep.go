@@ -122,7 +122,9 @@ func WithExpectedEvents(n int) SweepOption {
 // it; or, when every run took every event, the stream's first error; or
 // ctx's error when ctx is done first. A single run whose keys, lanes and
 // backlog alone outgrow the memory fails, at the event where Sweep finds
-// it, with an [EventError] that wraps [ErrMemory]. Sweep panics, with a
+// it, with an [EventError] that wraps [ErrMemory] (a run that does not
+// fit before the stream's first event fails with an error that wraps
+// ErrMemory and names no event). Sweep panics, with a
 // "konvoy:" prefix, when events or an option is nil.
 func Sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config, opts ...SweepOption) ([]Result, error) {
 	if events == nil {
@@ -788,13 +790,22 @@ func (t *sizeTrend) at(z sweepSizes, n int) (sweepSizes, bool) {
 }
 
 // tooBig returns the error of the one run left in the pass, which needs
-// used bytes at the last event of b, more than the pass may take.
+// used bytes at the last event read, more than the pass may take. b is the
+// batch being planned, not yet sent (its start is not set): the event is
+// its last, named by its key, or, when b is empty, the last of the batch
+// before, named by its index alone; before any event, the error names none.
 func (p *sweepPass) tooBig(b *sweepEvents, used int) *sweepError {
 	r := p.runs[0]
-	i := len(b.events) - 1
+	i, key := p.read-1, ""
+	if n := len(b.events); n > 0 {
+		key = b.events[n-1].Key
+	}
 	want := fmt.Sprintf("the run of %s, %s, on %s needs some %d bytes for the keys, lanes and backlog so far, more than the sweep's %d (WithMaxMemory)",
 		r.sim.layout, r.sim.opts.policy, counted(r.sim.consumers.n, "consumer", "consumers"), used, p.maxMemory)
-	return &sweepError{index: b.start + i, run: r.config, err: eventError(b.start+i, b.events[i].Key, "", 0, want, ErrMemory)}
+	if i < 0 { // no event read: the run does not fit empty
+		return &sweepError{index: i, run: r.config, err: prefixed{fmt.Errorf("%w, before any event: %s", ErrMemory, want)}}
+	}
+	return &sweepError{index: i, run: r.config, err: eventError(i, key, "", 0, want, ErrMemory)}
 }
 
 // send hands b to every worker, and reports whether the runs are all still
