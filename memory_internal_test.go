@@ -472,10 +472,12 @@ func TestSizeTrendCutsAProjectionShortOnlyBeyondAnyMemory(t *testing.T) {
 	}
 	at := func(events, keys int) sweepSizes { return sweepSizes{events: events, keys: [2]int{keys, 0}} }
 	tr := sizeTrend{before: at(1000, 500), last: at(2000, 1000)}
-	if end, ok := tr.at(at(2000, 1000), 2000+20_000_000_000); !ok || end.keys[0] != 10_000_001_000 {
+	// Variables, not constants, so that the test builds where int has 32 bits.
+	tenBillion, cap39 := int64(10_000_000_000), int64(1)<<39
+	if end, ok := tr.at(at(2000, 1000), 2000+2*int(tenBillion)); !ok || end.keys[0] != 1000+int(tenBillion) {
 		t.Errorf("projected 20 billion events on at a key every other one: %d keys (%v); want 10,000,001,000", end.keys[0], ok)
 	}
-	if end, ok := tr.at(at(2000, 1000), math.MaxInt); !ok || end.keys[0] != 1000+1<<39-1 {
+	if end, ok := tr.at(at(2000, 1000), math.MaxInt); !ok || end.keys[0] != 1000+int(cap39)-1 {
 		t.Errorf("projected to MaxInt events: %d keys (%v); want 2³⁹−1 more than the 1,000 read", end.keys[0], ok)
 	}
 }
