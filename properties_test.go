@@ -1359,7 +1359,7 @@ func TestSimulateMatchesTheLessonsModel(t *testing.T) {
 	})
 }
 
-// The same comparison on many keys and events (up to 1,000 keys and 1,500
+// The same comparison on many keys and events (up to 600 keys and 900
 // events, or 10,000 and 12,000 with -konvoy.long), so that the key table
 // grows and lanes are many. Rapid seldom draws more than a page
 // (4096) of distinct keys; TestSimulateMatchesTheLessonsModelAcrossPages
@@ -1367,7 +1367,7 @@ func TestSimulateMatchesTheLessonsModel(t *testing.T) {
 func TestSimulateMatchesTheLessonsModelOnManyKeys(t *testing.T) {
 	t.Parallel() // the three longest comparisons run side by side
 	rapid.Check(t, func(t *rapid.T) {
-		sh := shape{maxKeys: sized(1000, 10000), maxEvents: sized(1500, 12000), maxDuration: 9, arrivals: rapid.Bool().Draw(t, "arrivals")}
+		sh := shape{maxKeys: sized(600, 10000), maxEvents: sized(900, 12000), maxDuration: 9, arrivals: rapid.Bool().Draw(t, "arrivals")}
 		events := eventsOf(sh).Draw(t, "events")
 		c := consumersGen.Draw(t, "consumers")
 		for _, l := range refLayoutsFor(rapid.IntRange(1, 64).Draw(t, "partitions")) {
