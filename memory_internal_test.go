@@ -433,15 +433,7 @@ func TestSweepPlansAResequencerQueueOnlyUnderATimeoutOrACapacity(t *testing.T) {
 // held: at exactly the budget it goes on, a byte over it fails, and the
 // error names what it takes in this pass.
 func TestARunAloneFailsByWhatItTakesInThisPass(t *testing.T) {
-	events := backloggedEvents(100)
-	configs := []Config{{Layout: LineConvoy, Consumers: 3, Options: []Option{WithPolicy(LaneAware)}}}
-	p := newSweepPass(configs, []int{0}, sweepOptions{maxMemory: math.MaxInt}, sweepSizes{}, nil)
-	if err := p.feed(context.Background(), Values(events), len(events)); err != nil {
-		t.Fatal(err)
-	}
-	if e := p.wait(); e != nil {
-		t.Fatal(e.err)
-	}
+	events, p := fedBackloggedPass(t)
 	r := p.runs[0]
 	r.held, r.holds = 3000, 1000 // an earlier pass found it held more than this one has
 	z := p.sizes()
@@ -505,15 +497,7 @@ func TestAMemoryErrorNamesTheEventItStopsAt(t *testing.T) {
 // come in: the error then names the last event read, by index, and does
 // not panic.
 func TestARunAloneCanFailAtAnEmptyBatch(t *testing.T) {
-	events := backloggedEvents(100)
-	configs := []Config{{Layout: LineConvoy, Consumers: 3, Options: []Option{WithPolicy(LaneAware)}}}
-	p := newSweepPass(configs, []int{0}, sweepOptions{maxMemory: math.MaxInt}, sweepSizes{}, nil)
-	if err := p.feed(context.Background(), Values(events), len(events)); err != nil {
-		t.Fatal(err)
-	}
-	if e := p.wait(); e != nil {
-		t.Fatal(e.err)
-	}
+	events, p := fedBackloggedPass(t)
 	z := p.sizes()
 	has, tables := p.inputsOf()
 	p.maxMemory = planned(&z, p.runs[:1], has, tables) - 1
@@ -538,4 +522,21 @@ func TestARunThatDoesNotFitEmptyFailsBeforeAnyEvent(t *testing.T) {
 			t.Errorf("%d events in a budget of a byte: %v; want an EventError at event 0 exactly when there is one", len(events), err)
 		}
 	}
+}
+
+// fedBackloggedPass returns 100 backlogged events and a pass of one
+// lane-aware line-convoy run, without a memory limit, that has read them
+// all.
+func fedBackloggedPass(t *testing.T) ([]Event, *sweepPass) {
+	t.Helper()
+	events := backloggedEvents(100)
+	configs := []Config{{Layout: LineConvoy, Consumers: 3, Options: []Option{WithPolicy(LaneAware)}}}
+	p := newSweepPass(configs, []int{0}, sweepOptions{maxMemory: math.MaxInt}, sweepSizes{}, nil)
+	if err := p.feed(context.Background(), Values(events), len(events)); err != nil {
+		t.Fatal(err)
+	}
+	if e := p.wait(); e != nil {
+		t.Fatal(e.err)
+	}
+	return events, p
 }
