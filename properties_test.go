@@ -182,6 +182,15 @@ func eventsOf(sh shape) *rapid.Generator[[]konvoy.Event] {
 	})
 }
 
+// init names every generator the tests share before any test runs. rapid
+// names a generator lazily, once, and its Draw reads the name unguarded, so
+// two parallel tests drawing from one shared generator would race on it.
+func init() {
+	for _, g := range []fmt.Stringer{consumersGen, layoutGen, planLayoutGen, reseqConfigs, arriving, arrivingLong, edgeEvents} {
+		_ = g.String()
+	}
+}
+
 var (
 	consumersGen = rapid.IntRange(1, 64)
 	allLayouts   = konvoy.AllLayouts(3)
