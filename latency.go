@@ -39,6 +39,9 @@ const (
 	octaveSize  = 1 << octaveBits // buckets per octave
 	highOctaves = 63 - exactBits  // octaves [2^b, 2^(b+1)) for b = exactBits … 62
 	maxBuckets  = ExactLatency + highOctaves*octaveSize
+	lowBits     = 8                       // the counts below ExactLatency are made 2^lowBits at a time
+	lowBlock    = 1 << lowBits            // counts in a block
+	lowBlocks   = ExactLatency / lowBlock // blocks below ExactLatency
 )
 
 // histogram counts latencies in bounded memory, as a log-linear histogram:
@@ -47,8 +50,9 @@ const (
 // consecutive values, made when a value first falls in the octave. A value
 // v in octave b is thus counted with the values that share its top
 // octaveBits+1 bits, whose largest exceeds v by less than v/octaveSize.
-// The counts below ExactLatency (16 KiB) are made with the first value
-// there, so that a run that counts nothing costs nothing. The histogram
+// The counts below ExactLatency are made in blocks of lowBlock (2 KiB),
+// each with the first value in it, so that a run that counts nothing costs
+// nothing and one whose values are small costs little. The histogram
 // takes at most maxBuckets counts (432 KiB), whatever the values. It counts values only: their exact sum and maximum, which its
 // buckets cannot give, are kept by whoever adds them (see
 // [Simulator.started], which derives one latency's from the other's).
@@ -57,7 +61,7 @@ const (
 // at hand. last points into the histogram's own counts: a histogram must
 // not be copied once it has counted.
 type histogram struct {
-	low       *[ExactLatency]int
+	low       [lowBlocks]*[lowBlock]int
 	high      [highOctaves]*[octaveSize]int
 	last      []int // the counts of the last value's part: low, or an octave
 	lastBase  uint  // the first value of that part, shifted
@@ -70,8 +74,9 @@ type histogram struct {
 //		h.addElsewhere(v)
 //	}
 //
-// in O(1) time, allocating 8 KB the first time a value falls in an octave
-// above ExactLatency, and 16 KB with the first value below it.
+// in O(1) time, allocating 8 KiB the first time a value falls in an
+// octave above ExactLatency, and 2 KiB the first time one falls in a block
+// below it.
 
 // addNear counts v, and reports true, when it falls in the part of the last
 // value counted; small enough to be inlined, where a method that also made
@@ -86,17 +91,20 @@ func (h *histogram) addNear(v int) bool {
 }
 
 // addElsewhere counts a value v that is not in the part of the last: in
-// low, or in its octave, which it makes the last part. It stays out of
-// line, off the path of most values.
+// its block below ExactLatency, or in its octave, which it makes the last
+// part. It stays out of line, off the path of most values.
 //
 //go:noinline
 func (h *histogram) addElsewhere(v int) {
 	if uint(v) < ExactLatency {
-		if h.low == nil {
-			h.low = new([ExactLatency]int)
+		i := v >> lowBits
+		b := h.low[i]
+		if b == nil {
+			b = new([lowBlock]int)
+			h.low[i] = b
 		}
-		h.low[v]++
-		h.last, h.lastBase, h.lastShift = h.low[:], 0, 0
+		b[v&(lowBlock-1)]++
+		h.last, h.lastBase, h.lastShift = b[:], uint(i)<<lowBits, 0
 		return
 	}
 	shift := bits.Len(uint(v)) - exactBits // ≥ 1: the low bits the bucket ignores
@@ -112,8 +120,10 @@ func (h *histogram) addElsewhere(v int) {
 // bytes returns the memory the histogram's counts take.
 func (h *histogram) bytes() int {
 	n := 0
-	if h.low != nil {
-		n = len(h.low)
+	for _, b := range h.low {
+		if b != nil {
+			n += len(b)
+		}
 	}
 	for _, o := range h.high {
 		if o != nil {
@@ -129,9 +139,12 @@ type bucket struct{ lo, hi, count int }
 // buckets calls yield for every bucket with a count, in increasing order of
 // values, until it returns false.
 func (h *histogram) buckets(yield func(bucket) bool) {
-	if h.low != nil {
-		for v, c := range h.low {
-			if c > 0 && !yield(bucket{v, v, c}) {
+	for i, b := range h.low {
+		if b == nil {
+			continue
+		}
+		for j, c := range b {
+			if v := i<<lowBits + j; c > 0 && !yield(bucket{v, v, c}) {
 				return
 			}
 		}
@@ -252,9 +265,9 @@ func (s *Simulator) worstLanes(n int) []LaneWait {
 // them up as a [Latency] with the same percentiles, exact below
 // [ExactLatency] units and within 1/1024 above. Its zero value is ready to
 // count; it must not be copied once it has counted, and it is not safe for
-// concurrent use. Add takes O(1) time and allocates 16 KiB with the first
-// value below ExactLatency and 8 KiB with the first in each octave above
-// it, 432 KiB at most, however many values it counts.
+// concurrent use. Add takes O(1) time and allocates 2 KiB with the first
+// value in each block of 256 below ExactLatency and 8 KiB with the first in
+// each octave above it, 432 KiB at most, however many values it counts.
 type LatencyCounter struct {
 	h            histogram
 	sumHi, sumLo uint64

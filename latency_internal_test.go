@@ -176,9 +176,10 @@ func TestLatencyBucketEdges(t *testing.T) {
 	}
 }
 
-// A histogram takes at most maxBuckets counts, whatever its values: one
-// octave of buckets for each power of two above ExactLatency, made when a
-// value first falls in it, and no more however many values fall there.
+// A histogram takes at most maxBuckets counts, whatever its values: a
+// block of exact counts for each lowBlock values below ExactLatency and
+// an octave of buckets for each power of two above, each made when a value
+// first falls in it, and no more however many values fall there.
 func TestHistogramMemoryIsBounded(t *testing.T) {
 	var h histogram
 	if got := h.bytes(); got != 0 {
@@ -190,11 +191,19 @@ func TestHistogramMemoryIsBounded(t *testing.T) {
 		t.Fatalf("one octave: %d bytes; want %d", got, want)
 	}
 	h.add(0)
-	if got, want := h.bytes(), (ExactLatency+octaveSize)*8; got != want {
-		t.Fatalf("one octave and the exact counts: %d bytes; want %d", got, want)
+	h.add(lowBlock - 1)
+	if got, want := h.bytes(), (lowBlock+octaveSize)*8; got != want {
+		t.Fatalf("one octave and a block of exact counts: %d bytes; want %d", got, want)
+	}
+	h.add(ExactLatency - 1)
+	if got, want := h.bytes(), (2*lowBlock+octaveSize)*8; got != want {
+		t.Fatalf("one octave and two blocks of exact counts: %d bytes; want %d", got, want)
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	for v := 0; v < ExactLatency; v += lowBlock / 3 {
+		h.add(v)
+	}
 	for b := range bits.UintSize - 1 {
 		for range 1000 {
 			h.add(1 << b)
@@ -212,8 +221,9 @@ func TestHistogramMemoryIsBounded(t *testing.T) {
 }
 
 // The counts of the last value's part are kept at hand: after a value
-// below ExactLatency, any other one there is counted without leaving add's
-// inlined path, and after one in an octave, any other in that octave; a
+// below ExactLatency, any other one in its block of lowBlock is counted
+// without leaving add's inlined path, and after one in an octave, any
+// other in that octave; a
 // value elsewhere takes the slow path, and moves the part at hand.
 func TestHistogramKeepsTheLastPartAtHand(t *testing.T) {
 	var h histogram
@@ -224,7 +234,8 @@ func TestHistogramKeepsTheLastPartAtHand(t *testing.T) {
 		first        int
 		near, beyond []int
 	}{
-		{5, []int{0, ExactLatency - 1}, []int{ExactLatency, 1 << 29}},
+		{5, []int{0, lowBlock - 1}, []int{lowBlock, ExactLatency, 1 << 29}},
+		{ExactLatency - 1, []int{ExactLatency - lowBlock, ExactLatency - 2}, []int{ExactLatency - lowBlock - 1, ExactLatency}},
 		{1<<20 + 7, []int{1 << 20, 1<<21 - 1}, []int{1<<20 - 1, 1 << 21, 3}},
 		{ExactLatency, []int{ExactLatency, 2*ExactLatency - 1}, []int{ExactLatency - 1, 2 * ExactLatency}},
 	} {

@@ -388,6 +388,7 @@ type sweepPass struct {
 	seen      sweepSizes // the keys and lanes a pass before this one read
 	workers   []chan *sweepEvents
 	free      chan *sweepEvents
+	made      int // batches made so far, up to sweepBatches (see batch)
 	failed    atomic.Bool
 	wg        sync.WaitGroup
 	errs      []*sweepError // per worker: its first error
@@ -422,9 +423,6 @@ func newSweepPass(configs []Config, todo []int, o sweepOptions, seen sweepSizes,
 		p.replayInputs()
 	} else {
 		p.makeInputs()
-	}
-	for range sweepBatches {
-		p.free <- &sweepEvents{events: make([]Event, 0, sweepBatch), held: make([]int, len(p.runs))}
 	}
 	n := max(1, min(runtime.GOMAXPROCS(0), p.active))
 	p.errs = make([]*sweepError, n)
@@ -526,7 +524,7 @@ func (p *sweepPass) feedRun(r *sweepRun, b *sweepEvents) *sweepError {
 // ctx is done, or limit events are read; it returns the stream's error or
 // ctx's.
 func (p *sweepPass) feed(ctx context.Context, events iter.Seq2[Event, error], limit int) error {
-	b := <-p.free
+	b := p.batch()
 	for e, err := range events {
 		if err != nil {
 			p.send(b)
@@ -562,7 +560,7 @@ func (p *sweepPass) replay(ctx context.Context, limit int) error {
 	if err != nil {
 		return err
 	}
-	b := <-p.free
+	b := p.batch()
 	for p.read < min(sp.events, limit) {
 		if err := sp.replay(r, b); err != nil {
 			p.send(b)
@@ -595,12 +593,24 @@ func (p *sweepPass) next(ctx context.Context, b *sweepEvents) (*sweepEvents, err
 	// A batch comes free once every worker is done with it, so a run that
 	// failed in it has said so by then: stopping here, the reader is at
 	// most the batches in flight ahead of it (sweepAhead).
-	if b = <-p.free; p.failed.Load() {
+	if b = p.batch(); p.failed.Load() {
 		p.free <- b
 		return nil, nil
 	}
 	p.noteHeld(b)
 	return b, nil
+}
+
+// batch returns an empty batch to fill: a new one until the pass has made
+// sweepBatches, then the first to come free. Batches are made only as the
+// stream needs them (a stream of one batch makes one), and the reader gets
+// them in the same order as if all were made at the start.
+func (p *sweepPass) batch() *sweepEvents {
+	if p.made < sweepBatches {
+		p.made++
+		return &sweepEvents{events: make([]Event, 0, sweepBatch), held: make([]int, len(p.runs))}
+	}
+	return <-p.free
 }
 
 // noteHeld takes what the runs' backlogs took by the end of batch b, which
