@@ -23,6 +23,9 @@ import (
 // have 32 bits a sweep takes less, two thirds of the plan or so, so there
 // the test checks that it takes no more than planned, and at least half.
 func TestSweepPlansWhatItsKeysTake(t *testing.T) {
+	if !memtest.Alone(t) {
+		return
+	}
 	low := 0.9
 	if bits.UintSize == 32 {
 		low = 0.5
@@ -278,6 +281,9 @@ func heldRun(t *testing.T, l Layout, consumers int, events []Event, mid int, opt
 // platform; where int and pointers have 32 bits a held event takes about
 // half, so there the plan may be up to 5 times what it is found to keep.
 func TestSweepPlansWhatABacklogTakes(t *testing.T) {
+	if !memtest.Alone(t) {
+		return
+	}
 	const n = 30_000
 	most := 2.5
 	if bits.UintSize == 32 {
@@ -321,6 +327,9 @@ func TestSweepPlansWhatABacklogTakes(t *testing.T) {
 // runs one by one. A run alone whose backlog cannot fit fails, naming the
 // memory.
 func TestARunWhoseBacklogOutgrowsItsShareGivesWay(t *testing.T) {
+	if !memtest.Alone(t) {
+		return
+	}
 	t.Setenv("TMPDIR", "/nonexistent/konvoy") // no spool: each pass reads the stream, and the reads count the passes
 	events := backloggedEvents(20 * sweepBatch)
 	var configs []Config

@@ -47,6 +47,9 @@ func hotKey(n, duration, gap int) iter.Seq[konvoy.Event] {
 // lesson's twenty events on the most consumers and the most partitions
 // there can be take what they take on four.
 func TestHugeCountsCostWhatTheEventsNeed(t *testing.T) {
+	if !memtest.Alone(t) {
+		return
+	}
 	const budget = 1 << 20
 	for _, p := range konvoy.Policies() {
 		for _, l := range konvoy.AllLayouts(konvoy.MaxPartitions) {
@@ -87,6 +90,9 @@ func seq(events []konvoy.Event) iter.Seq[konvoy.Event] {
 // holds what the broker would, the events no consumer can take yet, so it
 // is bounded when the key keeps pace.
 func TestAHotKeyRunsInBoundedMemory(t *testing.T) {
+	if !memtest.Alone(t) {
+		return
+	}
 	const n, duration, budget = 100_000, 4096, 2 << 20
 	for _, p := range konvoy.Policies() {
 		gap := 0
@@ -114,6 +120,9 @@ func TestAHotKeyRunsInBoundedMemory(t *testing.T) {
 // event taken but not yet applied (32 bytes each); with the garbage of
 // their queues' growth, a few hundred bytes an event in all.
 func TestABacklogCostsWhatItHolds(t *testing.T) {
+	if !memtest.Alone(t) {
+		return
+	}
 	const n, duration = 100_000, 4096
 	for _, c := range []struct {
 		layout konvoy.Layout
@@ -250,6 +259,9 @@ func midLifecycle(names []string, perKey, events int) iter.Seq[konvoy.Event] {
 // take no more. Under zero, every key holds all its events to the end, as
 // the issue found (shown here on the first 3,000 events).
 func TestFirstSeenRunsTheMidLifecycleTrace(t *testing.T) {
+	if !memtest.Alone(t) {
+		return
+	}
 	n := sized(200_001, 1_000_000)
 	keys := (n + 2) / 3
 	names := make([]string, keys) // made here, so that only the run's allocations count

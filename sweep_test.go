@@ -14,6 +14,7 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/internal/memtest"
 	"github.com/sirali-konvoy/konvoy/lesson"
 )
 
@@ -156,6 +157,9 @@ const onePerPass = 1_995_000
 // Where no file can be made, or the spool's keys and lanes leave no room
 // for a pass's first run, the passes read the stream again.
 func TestSweepReplaysItsFirstPass(t *testing.T) {
+	if !memtest.Alone(t) {
+		return
+	}
 	// Some 10 bytes an event spooled: 200 KB, past the spool's 64 KiB in
 	// memory, so in a file, read back in several of its reader's fills
 	// (3 MB with -konvoy.long).
@@ -217,6 +221,9 @@ func TestSweepReplaysItsFirstPass(t *testing.T) {
 // file can be made (see TestSweepReplaysItsFirstPass), each pass reads the
 // stream again.
 func TestSweepPassesWithinItsMemory(t *testing.T) {
+	if !memtest.Alone(t) {
+		return
+	}
 	t.Setenv("TMPDIR", "/nonexistent/konvoy")
 	events := steadyEvents(20000)
 	passes := 0
@@ -377,6 +384,9 @@ func TestSweepChecksEventsAsSimulateDoes(t *testing.T) {
 // in one; 4 MiB splits them; 2,365,000 bytes splits twelve head-of-line
 // runs; and 2,265,000 bytes takes lane-aware runs one a pass.
 func TestSweepBudgetsForceSeveralPasses(t *testing.T) {
+	if !memtest.Alone(t) {
+		return
+	}
 	t.Setenv("TMPDIR", "/nonexistent/konvoy")
 	events := manyEvents(12000) // a spool past its buffer: a file, which cannot be made
 	reads := 0
@@ -414,6 +424,9 @@ func TestSweepBudgetsForceSeveralPasses(t *testing.T) {
 // that even a process killed mid-sweep leaves no file; and a sweep
 // cancelled mid-way removes it before it returns.
 func TestASweepsSpoolLeavesNothingBehind(t *testing.T) {
+	if !memtest.Alone(t) {
+		return
+	}
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	// Three quarters in, the first pass has spooled some 10 bytes an event
