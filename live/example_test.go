@@ -171,3 +171,35 @@ func ExampleExecutor_Completion() {
 	// [{Partition:0 Committable:11 Finished:[12 13]} {Partition:1 Committable:8 Finished:[]}]
 	// [{Partition:0 Committable:14 Finished:[]} {Partition:1 Committable:8 Finished:[]}]
 }
+
+// The resequencer runs a shipment's updates in step order, as the
+// simulator's does under the same configuration: with room to hold one
+// update, status 3 waits for 2 until 4 comes and needs the room; 3 is
+// then released with 2 skipped, 4 follows it, and 2, arriving late, is
+// rejected rather than set the shipment back.
+func ExampleWithResequencer() {
+	var applied []int
+	x, err := live.New(konvoy.Resequencer, 1, update.event, func(ctx context.Context, u update) error {
+		applied = append(applied, u.status) // one consumer: no lock needed
+		return nil
+	}, live.WithResequencer(konvoy.ResequencerConfig{Capacity: 1, RejectOld: true}, 0))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx := context.Background()
+	for _, status := range []int{1, 3, 4, 2} {
+		if err := x.Submit(ctx, update{"TR-1", status}); err != nil {
+			fmt.Println(err)
+		}
+	}
+	if err := x.Close(ctx); err != nil {
+		fmt.Println(err)
+	}
+	st := x.Stats()
+	fmt.Println("applied", applied)
+	fmt.Println("held", st.Buffered, "forced", st.Forced, "gaps skipped", st.GapsSkipped, "rejected", st.RejectedOld)
+	// Output:
+	// applied [1 3 4]
+	// held 1 forced 1 gaps skipped 1 rejected 1
+}

@@ -30,8 +30,17 @@ type Stats struct {
 	// because their key had released or held their step already; Buffered
 	// the items held for a gap, at least for a while; MaxBuffered the most
 	// held at once, MaxKeyBuffered the most for one key; NeverApplied the
-	// items still held when Close returned (0 before).
+	// items still held when Close returned (0 before, and always 0 with a
+	// Timeout).
 	Duplicates, Buffered, MaxBuffered, MaxKeyBuffered, NeverApplied int
+	// Under the resequencer configured by [WithResequencer], as in
+	// [konvoy.Result]: GapsSkipped counts the steps given up on when an
+	// item held past its Timeout, or pushed out by its Capacity, was
+	// released with steps missing before it; Forced the held items so
+	// released, or taken as old steps, without their gap filling;
+	// RejectedOld the old steps discarded under RejectOld; BackwardWrites
+	// the old steps run without it, which set their key back.
+	GapsSkipped, Forced, RejectedOld, BackwardWrites int
 	// Wait is the latency from an item's submission to its start, Response
 	// to its finish, over the items finished, in nanoseconds, with the
 	// model's percentiles (see [konvoy.Latency]). The clock is read
@@ -64,5 +73,6 @@ func (x *Executor[T]) Stats() Stats {
 		Errors: int(x.errorsN.Load()), Retries: int(x.retriesN.Load()), Skipped: x.skipped,
 		Duplicates: x.duplicates, Buffered: x.buffered, MaxBuffered: x.maxBuffered, MaxKeyBuffered: x.maxKeyBuffered,
 		Wait: x.wait.Latency(), Response: x.response.Latency(), Blocked: x.blocked, NeverApplied: never,
+		GapsSkipped: x.rq.gapsSkipped, Forced: x.rq.forced, RejectedOld: x.rq.rejectedOld, BackwardWrites: x.rq.backwardWrites,
 	}
 }
