@@ -33,7 +33,8 @@
 //     [konvoy.Result]: items done, in flight and held, errors, retries,
 //     dead letters, stale steps skipped, what the resequencer held,
 //     skipped and rejected, wait and response percentiles in nanoseconds,
-//     the head-of-line blocked time.
+//     the head-of-line blocked time; [Executor.Lanes] the lanes with items
+//     held now, longest current wait first.
 //   - [WithOffsets] tells where items came from, for sources with offsets
 //     such as a Kafka topic; [Executor.Completion] then gives, per source
 //     partition, the committable offset, below which every item has
