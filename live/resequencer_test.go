@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -234,7 +235,7 @@ func TestWithResequencerRefuses(t *testing.T) {
 		"timeout":       WithResequencer(konvoy.ResequencerConfig{Timeout: -1}, time.Second),
 		"capacity":      WithResequencer(konvoy.ResequencerConfig{Capacity: -1}, time.Second),
 		"no round":      WithResequencer(konvoy.ResequencerConfig{Timeout: 1}, 0),
-		"long timeout":  WithResequencer(konvoy.ResequencerConfig{Timeout: 1 << 40}, time.Hour),
+		"long timeout":  WithResequencer(konvoy.ResequencerConfig{Timeout: math.MaxInt}, time.Hour),
 		"short timeout": WithResequencer(konvoy.ResequencerConfig{Timeout: 1}, -time.Second),
 	} {
 		if _, err := New(konvoy.Resequencer, 1, ev, h, o); err == nil || !strings.Contains(err.Error(), "live: New: WithResequencer") {
