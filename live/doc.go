@@ -31,8 +31,10 @@
 //     ([PanicError]).
 //   - [Executor.Stats] gives the measures at any time, named as in
 //     [konvoy.Result]: items done, in flight and held, errors, retries,
-//     dead letters, stale steps skipped, wait and response percentiles in
-//     nanoseconds, the head-of-line blocked time.
+//     dead letters, stale steps skipped, what the resequencer held,
+//     skipped and rejected, wait and response percentiles in nanoseconds,
+//     the head-of-line blocked time; [Executor.Lanes] the lanes with items
+//     held now, longest current wait first.
 //   - [WithOffsets] tells where items came from, for sources with offsets
 //     such as a Kafka topic; [Executor.Completion] then gives, per source
 //     partition, the committable offset, below which every item has
@@ -64,10 +66,13 @@
 // with an empty Key run free. Held items count against WithMaxHeld, so
 // that gaps that never fill can fill the executor, and Submit then waits
 // until its context ends; Close reports the items whose gap never filled
-// ([ErrNeverApplied]). The
-// resequencer remembers each key's last step, so its memory grows with
-// the keys. The configuration's start, timeout, capacity and rejection of
-// old steps are not run live yet.
+// ([ErrNeverApplied]). [WithResequencer] runs the model's whole
+// configuration: where keys start, a timeout in wall time and a capacity,
+// which release held items with their gaps skipped, and whether an old
+// step is rejected or run, backward; each key's items then run in the
+// order the model applies them, counted in [Stats] as the model counts
+// them. The resequencer remembers each key's last step, so its memory
+// grows with the keys.
 //
 // No goroutine of an executor outlives Close, which waits for handlers
 // that ignore their context. An executor that is never closed keeps its

@@ -171,3 +171,72 @@ func ExampleExecutor_Completion() {
 	// [{Partition:0 Committable:11 Finished:[12 13]} {Partition:1 Committable:8 Finished:[]}]
 	// [{Partition:0 Committable:14 Finished:[]} {Partition:1 Committable:8 Finished:[]}]
 }
+
+// The resequencer runs a shipment's updates in step order, as the
+// simulator's does under the same configuration: with room to hold one
+// update, status 3 waits for 2 until 4 comes and needs the room; 3 is
+// then released with 2 skipped, 4 follows it, and 2, arriving late, is
+// rejected rather than set the shipment back.
+func ExampleWithResequencer() {
+	var applied []int
+	x, err := live.New(konvoy.Resequencer, 1, update.event, func(ctx context.Context, u update) error {
+		applied = append(applied, u.status) // one consumer: no lock needed
+		return nil
+	}, live.WithResequencer(konvoy.ResequencerConfig{Capacity: 1, RejectOld: true}, 0))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx := context.Background()
+	for _, status := range []int{1, 3, 4, 2} {
+		if err := x.Submit(ctx, update{"TR-1", status}); err != nil {
+			fmt.Println(err)
+		}
+	}
+	if err := x.Close(ctx); err != nil {
+		fmt.Println(err)
+	}
+	st := x.Stats()
+	fmt.Println("applied", applied)
+	fmt.Println("held", st.Buffered, "forced", st.Forced, "gaps skipped", st.GapsSkipped, "rejected", st.RejectedOld)
+	// Output:
+	// applied [1 3 4]
+	// held 1 forced 1 gaps skipped 1 rejected 1
+}
+
+// Lanes shows where items wait now: two consumers run shipment TR-1's
+// first update and TR-2's, both stuck, and TR-1's second update waits in
+// its lane; the longest wait comes first.
+func ExampleExecutor_Lanes() {
+	gate := make(chan struct{})
+	started := make(chan struct{}, 3)
+	x, err := live.New(konvoy.Convoy, 2, update.event, func(ctx context.Context, u update) error {
+		started <- struct{}{}
+		<-gate // a slow downstream call
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx := context.Background()
+	for _, u := range []update{{"TR-1", 1}, {"TR-2", 1}, {"TR-1", 2}} {
+		if err := x.Submit(ctx, u); err != nil {
+			fmt.Println(err)
+		}
+	}
+	<-started
+	<-started
+	for _, l := range x.Lanes(10) {
+		fmt.Println(l.Lane, "held", l.Held, "running", l.Running) // and l.Wait, how long TR-1 #2 has waited
+	}
+	close(gate)
+	if err := x.Close(ctx); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println("lanes after Close:", len(x.Lanes(10)))
+	// Output:
+	// TR-1 held 1 running true
+	// TR-2 held 0 running true
+	// lanes after Close: 0
+}

@@ -93,6 +93,8 @@ type state[T any] struct {
 	duplicates, buffered, maxBuffered, maxKeyBuffered int
 	waking                                            int // consumers woken and not yet back under the lock
 
+	rq resequencer // the rest of the resequencer's state: see resequencer.go
+
 	closing, stopping, aborted, drained bool
 	fatal                               []error
 	cut                                 []unrun[T] // items whose handler failed after Close gave up
@@ -183,7 +185,7 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 		x.offsets, x.partIndex = f, make(map[int]int32)
 	}
 	if layout.Equal(konvoy.Resequencer) {
-		x.reseq = make(map[string]*reseqKey)
+		x.setResequencer(c.reseq)
 	}
 	if layout.Equal(konvoy.VersionStamp) {
 		x.versions = cmp.Or[VersionStore](c.versions, &MemoryVersions{})
@@ -686,6 +688,7 @@ func (x *Executor[T]) Close(ctx context.Context) error {
 	}
 	x.closing = true
 	close(x.closed)
+	x.releaseHeld()
 	x.checkDrained()
 	x.mu.Unlock()
 	var cause error
@@ -702,6 +705,7 @@ func (x *Executor[T]) Close(ctx context.Context) error {
 	close(x.quit)
 	x.mu.Unlock()
 	x.wg.Wait()
+	x.stopTimer()
 	x.cancel()
 	x.mu.Lock()
 	defer x.mu.Unlock()

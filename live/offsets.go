@@ -11,8 +11,10 @@ import (
 // increasing order of offset (gaps allowed, as compaction and transaction
 // markers leave them); Submit refuses an item that is not. Then
 // [Executor.Completion] tells, per partition, up to where the source can be
-// committed. An item handled, dead-lettered or skipped as stale is
-// finished; one that failed, or that Close reports as not run, never is.
+// committed. An item handled, dead-lettered, skipped as stale, or
+// discarded by the resequencer (a duplicate or a rejected old step) is
+// finished; one that failed, or that Close reports as not run (an item
+// the resequencer still holds among them), never is.
 //
 // A finished item above its partition's committable offset is still held,
 // as an offset to commit later: Submit waits while the items running,

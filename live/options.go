@@ -23,8 +23,9 @@ type config struct {
 	deadLetter any // func(context.Context, T, error) error, checked by New
 	sleep      func(ctx context.Context, d time.Duration) error
 	versions   VersionStore
-	offsets    any     // func(T) (int, int64), checked by New
-	errs       []error // options given bad values, reported by New
+	offsets    any          // func(T) (int, int64), checked by New
+	reseq      reseqOptions // WithResequencer
+	errs       []error      // options given bad values, reported by New
 }
 
 var errNilVersions = errors.New("WithVersions: the store is nil")

@@ -2,6 +2,10 @@ package live
 
 import (
 	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
 
 	"github.com/sirali-konvoy/konvoy"
 )
@@ -11,16 +15,112 @@ import (
 // left to run: the steps before them never came.
 var ErrNeverApplied = errors.New("live: held by the resequencer for steps that never came")
 
-// The resequencer (see the package's doc) releases an item when it is
-// submitted; the key's lane then runs the released items one at a time,
-// in release order, which is the order in which the model's resequencer
-// applies them.
+// The resequencer (see the package's doc) decides what becomes of an item
+// when it is submitted: it releases it into its key's lane, holds it for a
+// gap, or discards it; a held item is released later by the item that
+// fills its gap, by its timeout or to make room under the capacity. The
+// key's lane then runs the released items one at a time, in release
+// order, which is the order in which the model's resequencer applies them
+// (konvoy's resequencer.go, whose steps these functions follow one for
+// one).
 
-// reseqKey is one key's resequencer: the last step released and the items
-// held for steps ahead, by step.
+// reseqOptions is what WithResequencer sets.
+type reseqOptions struct {
+	konvoy.ResequencerConfig
+	timeout time.Duration // Timeout rounds of the round given
+}
+
+// WithResequencer configures the [konvoy.Resequencer] with the same
+// [konvoy.ResequencerConfig] that [konvoy.WithResequencer] gives a
+// simulated run; other layouts ignore it. Start, Capacity and RejectOld
+// mean what they mean in the model. Timeout is in the model's rounds, and
+// round is the wall time of one, as konvoy replay's -unit is: an item held
+// for a gap is released, skipping the steps missing before it, once it
+// has been held Timeout × round (round is ignored when Timeout is 0).
+//
+// The timeout runs on one timer for the executor, set to the earliest
+// time an item held is due; Submit also releases the items due before it
+// places its own, as the model does before it applies an event. Close
+// does not wait out the timeouts: no item can fill a gap once Close is
+// called, so it releases every item held at once, in the order they were
+// held, which is the order their timeouts would release them. Timeout and
+// Capacity cost a queue of the held items in the order held, O(1)
+// amortised time per item held; Start and RejectOld a word per key.
+//
+// A Capacity below [WithMaxHeld]'s limit keeps gaps that never fill from
+// filling the executor, which they can under the zero configuration
+// (Submit then waits until its context ends).
+//
+// [New] returns an error on an unknown Start, a negative Timeout or
+// Capacity, a Timeout with a round of 0 or less, or a Timeout × round past
+// the largest time.Duration.
+func WithResequencer(c konvoy.ResequencerConfig, round time.Duration) Option {
+	return func(cf *config) {
+		switch {
+		case c.Start > konvoy.StartFirstSeen:
+			cf.errs = append(cf.errs, fmt.Errorf("WithResequencer: unknown %v; want StartZero or StartFirstSeen", c.Start))
+		case c.Timeout < 0 || c.Capacity < 0:
+			cf.errs = append(cf.errs, fmt.Errorf("WithResequencer: Timeout %d and Capacity %d; want 0 (none) or more", c.Timeout, c.Capacity))
+		case c.Timeout > 0 && round <= 0:
+			cf.errs = append(cf.errs, fmt.Errorf("WithResequencer: a Timeout of %d rounds with a round of %v; want a round above 0", c.Timeout, round))
+		case c.Timeout > 0 && int64(c.Timeout) > math.MaxInt64/int64(round):
+			cf.errs = append(cf.errs, fmt.Errorf("WithResequencer: a Timeout of %d rounds of %v passes the longest time.Duration", c.Timeout, round))
+		}
+		cf.reseq = reseqOptions{ResequencerConfig: c}
+		if c.Timeout > 0 && round > 0 && int64(c.Timeout) <= math.MaxInt64/int64(round) {
+			cf.reseq.timeout = time.Duration(c.Timeout) * round
+		}
+	}
+}
+
+// reseqKey is one key's resequencer: the last step released, the items
+// held for steps ahead, by step, and the key's lane.
 type reseqKey struct {
 	state int
-	held  map[int]int32
+	// low is kept when the configuration can make old steps (see
+	// resequencer.olds): the lowest step released without a gap since the
+	// key's start or its last gap skipped; 0 before either. Under
+	// StartFirstSeen it is set, with state, by the key's first item.
+	low  int
+	held map[int]int32
+	name string // the key, its lane's name
+	hash uint64 // the lane's hash in the laneTable
+}
+
+// resequencer is what the resequencer keeps beyond its keys: its
+// configuration, under a Timeout or a Capacity the queue of held items in
+// the order held, under a Timeout the timer, and the counts of what it did.
+type resequencer struct {
+	reseqOptions
+	olds  bool      // a Start, Timeout or Capacity can make old steps
+	queue []heldRef // held items in the order held; an entry released since is stale
+	head  int       // queue's first entry not yet dropped
+	last  int64     // the latest deadline given, which later ones never precede
+
+	timer *time.Timer    // made on first use; its callback is onTimer
+	armed bool           // a callback is due, counted in fires
+	off   bool           // Close has stopped the timer: never set it again
+	fires sync.WaitGroup // callbacks due or running
+
+	gapsSkipped, forced, rejectedOld, backwardWrites int
+}
+
+// heldRef is an entry of the queue of held items: the item's key, step,
+// slot and submission number (which tell a stale entry), and the time,
+// since the executor's epoch, when its timeout releases it.
+type heldRef struct {
+	k        *reseqKey
+	step     int
+	slot     int32
+	seq      int
+	deadline int64
+}
+
+// setResequencer configures the resequencer by o, for New.
+func (x *Executor[T]) setResequencer(o reseqOptions) {
+	x.reseq = make(map[string]*reseqKey)
+	x.rq.reseqOptions = o
+	x.rq.olds = o.Start == konvoy.StartFirstSeen || o.Timeout > 0 || o.Capacity > 0
 }
 
 // reseqLane returns the lane an item runs in under the resequencer: its
@@ -29,50 +129,247 @@ func reseqLane(e konvoy.Event) (string, bool) {
 	return e.Key, e.Step > 0 && e.Key != ""
 }
 
-// resequence takes slot i, of event e that has a lane under the
-// resequencer: it releases it into its key's lane with the items held
-// after it, holds it, or discards it as a duplicate.
+// resequence takes slot i, of event e that has a lane (of hash h) under
+// the resequencer: after releasing the held items due by its submission,
+// it releases it into its key's lane with the items held after it, holds
+// it, discards it as a duplicate or a rejected old step, or releases it
+// as an old step written backward.
 func (x *Executor[T]) resequence(i int32, e konvoy.Event, h uint64) {
+	if x.rq.timeout > 0 {
+		x.expire(x.slots[i].submitted)
+	}
 	k := x.reseq[e.Key]
 	if k == nil {
-		k = &reseqKey{}
+		k = &reseqKey{name: e.Key, hash: h}
 		x.reseq[e.Key] = k
 	}
-	_, held := k.held[e.Step]
+	if x.rq.Start == konvoy.StartFirstSeen && k.low == 0 {
+		k.state, k.low = e.Step-1, e.Step
+	}
+	x.sequence(i, k, e.Step)
+}
+
+// sequence takes slot i, of key k and a step above 0, as resequence says.
+func (x *Executor[T]) sequence(i int32, k *reseqKey, step int) {
 	switch {
-	case e.Step <= k.state || held:
-		x.duplicates++
-		x.discard(i)
-	case e.Step > k.state+1:
-		if k.held == nil {
-			k.held = make(map[int]int32)
-		}
-		k.held[e.Step] = i
-		x.gapHeld++
-		x.buffered++
-		x.maxBuffered = max(x.maxBuffered, x.gapHeld)
-		x.maxKeyBuffered = max(x.maxKeyBuffered, len(k.held))
+	case step <= k.state:
+		x.old(i, k, step)
+	case step == k.state+1:
+		x.advance(i, k, step)
 	default:
-		x.enqueue(i, e.Key, true, -1, h)
-		k.state = e.Step
-		for {
-			j, ok := k.held[k.state+1]
-			if !ok {
-				break
-			}
-			delete(k.held, k.state+1)
-			x.gapHeld--
-			k.state++
-			x.enqueue(j, e.Key, true, -1, h)
-		}
-		if len(k.held) == 0 {
-			k.held = nil
-		}
+		x.hold(i, k, step)
 	}
 }
 
-// discard drops slot i, a duplicate, as if it had finished at once: its
-// offset, if any, is finished.
+// old takes slot i, of key k, whose step is at or below the key's state: a
+// duplicate when the key released it or holds it (the configuration can
+// make no old steps, or the step is at or above low), else an old step,
+// rejected under RejectOld and released, backward, otherwise.
+func (x *Executor[T]) old(i int32, k *reseqKey, step int) {
+	_, held := k.held[step]
+	switch {
+	case !x.rq.olds || step >= k.low || held:
+		x.duplicates++
+		x.discard(i)
+	case x.rq.RejectOld:
+		x.rq.rejectedOld++
+		x.discard(i)
+	default:
+		x.rq.backwardWrites++
+		x.enqueue(i, k.name, true, -1, k.hash)
+	}
+}
+
+// advance releases slot i, of key k, whose step is above the key's state,
+// skipping the steps between, and then the held items whose steps follow
+// on.
+func (x *Executor[T]) advance(i int32, k *reseqKey, step int) {
+	if x.rq.olds && step > k.state+1 {
+		x.rq.gapsSkipped += step - k.state - 1
+		k.low = step
+	}
+	k.state = step
+	x.enqueue(i, k.name, true, -1, k.hash)
+	for {
+		j, ok := k.held[k.state+1]
+		if !ok {
+			break
+		}
+		delete(k.held, k.state+1)
+		x.gapHeld--
+		k.state++
+		x.enqueue(j, k.name, true, -1, k.hash)
+	}
+	if len(k.held) == 0 {
+		k.held = nil
+	}
+}
+
+// hold keeps slot i, of key k, for the gap before its step, unless its
+// step is held already (a duplicate). Under a Capacity that is full it
+// first releases the item held first, and then takes slot i again, since
+// its key's state may have moved.
+func (x *Executor[T]) hold(i int32, k *reseqKey, step int) {
+	if _, dup := k.held[step]; dup {
+		x.duplicates++
+		x.discard(i)
+		return
+	}
+	if c := x.rq.Capacity; c > 0 && x.gapHeld >= c {
+		if r, ok := x.firstHeld(); ok {
+			x.force(r)
+		}
+		x.sequence(i, k, step)
+		return
+	}
+	if k.held == nil {
+		k.held = make(map[int]int32)
+	}
+	k.held[step] = i
+	x.gapHeld++
+	x.buffered++
+	x.maxBuffered = max(x.maxBuffered, x.gapHeld)
+	x.maxKeyBuffered = max(x.maxKeyBuffered, len(k.held))
+	if x.rq.timeout > 0 || x.rq.Capacity > 0 {
+		t := x.slots[i].submitted
+		d := int64(math.MaxInt64)
+		if t <= math.MaxInt64-int64(x.rq.timeout) {
+			d = t + int64(x.rq.timeout)
+		}
+		x.rq.last = max(x.rq.last, d) // submissions' clock reads precede the lock, so they may be out of order
+		x.queueHeld(heldRef{k, step, i, x.slots[i].seq, x.rq.last})
+		x.arm(t)
+	}
+}
+
+// queueHeld adds r to the queue of held items, dropping the stale entries
+// when they outnumber the held ones, in O(1) amortised time.
+func (x *Executor[T]) queueHeld(r heldRef) {
+	q := &x.rq
+	q.queue = append(q.queue, r)
+	if len(q.queue)-q.head <= 2*x.gapHeld+64 {
+		return
+	}
+	held := q.queue[:0]
+	for _, e := range q.queue[q.head:] {
+		if x.isHeld(e) {
+			held = append(held, e)
+		}
+	}
+	clear(q.queue[len(held):])
+	q.queue, q.head = held, 0
+}
+
+// isHeld tells whether queue entry r is still held.
+func (x *Executor[T]) isHeld(r heldRef) bool {
+	j, ok := r.k.held[r.step]
+	return ok && j == r.slot && x.slots[j].seq == r.seq
+}
+
+// firstHeld returns the entry of the item held first that is still held,
+// dropping the stale entries before it, and false when none is held.
+func (x *Executor[T]) firstHeld() (heldRef, bool) {
+	q := &x.rq
+	for q.head < len(q.queue) {
+		if r := q.queue[q.head]; x.isHeld(r) {
+			return r, true
+		}
+		q.queue[q.head] = heldRef{}
+		q.head++
+	}
+	q.queue, q.head = q.queue[:0], 0
+	return heldRef{}, false
+}
+
+// force releases held item r, skipping its gap, or takes it as an old
+// step when a gap skipped since has passed it.
+func (x *Executor[T]) force(r heldRef) {
+	k := r.k
+	delete(k.held, r.step)
+	if len(k.held) == 0 {
+		k.held = nil
+	}
+	x.gapHeld--
+	x.rq.forced++
+	if r.step <= k.state {
+		x.old(r.slot, k, r.step)
+		return
+	}
+	x.advance(r.slot, k, r.step)
+}
+
+// expire releases the held items due by now, in the order held.
+func (x *Executor[T]) expire(now int64) {
+	for {
+		r, ok := x.firstHeld()
+		if !ok || r.deadline > now {
+			return
+		}
+		x.force(r)
+	}
+}
+
+// releaseHeld releases, when Close is called under a Timeout, every item
+// held, in the order held: nothing can fill their gaps any more, so their
+// timeouts would release them in this order.
+func (x *Executor[T]) releaseHeld() {
+	if x.rq.timeout > 0 {
+		x.expire(math.MaxInt64)
+	}
+}
+
+// arm sets the timer, at time now, for the item held first, under a
+// Timeout, unless it is set already or stopped.
+func (x *Executor[T]) arm(now int64) {
+	q := &x.rq
+	if q.timeout == 0 || q.armed || q.off {
+		return
+	}
+	r, ok := x.firstHeld()
+	if !ok {
+		return
+	}
+	d := time.Duration(max(r.deadline-now, 0))
+	q.fires.Add(1)
+	q.armed = true
+	if q.timer == nil {
+		q.timer = time.AfterFunc(d, x.onTimer)
+	} else {
+		q.timer.Reset(d)
+	}
+}
+
+// onTimer is the timer's callback: it releases the held items due and sets
+// the timer for the next.
+func (x *Executor[T]) onTimer() {
+	defer x.rq.fires.Done()
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.rq.armed = false
+	if x.rq.off {
+		return
+	}
+	now := x.now()
+	x.expire(now)
+	x.arm(now)
+}
+
+// stopTimer stops the timer for good and waits for a callback that is
+// running, for Close once the consumers have ended.
+func (x *Executor[T]) stopTimer() {
+	q := &x.rq
+	x.mu.Lock()
+	q.off = true
+	if q.armed && q.timer.Stop() {
+		q.armed = false
+		q.fires.Done()
+	}
+	x.mu.Unlock()
+	q.fires.Wait()
+}
+
+// discard drops slot i, a duplicate or a rejected old step, as if it had
+// finished at once: its offset, if any, is finished.
 func (x *Executor[T]) discard(i int32) {
 	if x.offsets != nil {
 		x.finishOffset(i)
