@@ -96,40 +96,52 @@ func writeApplied(f *os.File, events []konvoy.Event, run *replay.Run, partitions
 	return err
 }
 
-// parseReplay reads konvoy replay's command line.
+// defaultUnit is the wall time of one round in a replay not given -unit.
+const defaultUnit = time.Millisecond
+
+// parseReplay reads konvoy replay's command line. Its -unit is the trace
+// flag's, one round lasting DURATION, with a default of defaultUnit and
+// bare numbers read as rounds (eventlog.Reader.BareRounds): a handler
+// takes its event's duration × -unit and an event is submitted at its
+// arrival × -unit, whether the trace is written in whole rounds or with
+// units.
 func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 	var opt replayOptions
 	var layout string
 	var policies []konvoy.Policy
-	round := time.Millisecond
+	var reader *eventlog.Reader
 	c := newCommand("konvoy replay", stderr,
-		"usage: konvoy replay -events FILE [-layout L] [-policy P] [-consumers N] [-unit D | -round-time D]",
+		"usage: konvoy replay -events FILE [-layout L] [-policy P] [-consumers N] [-unit D]",
 		"       [-format text|json] [-applied FILE] [trace flags as for konvoy -events]",
-		"Runs the trace live (package live): each handler takes its event's duration, each event is submitted",
-		"at its arrival; prints the simulator's prediction beside the measured run.")
+		"Runs the trace live (package live): each handler takes its event's duration × -unit, each event is",
+		"submitted at its arrival × -unit; prints the simulator's prediction beside the measured run.")
 	c.StringVar(&opt.events, "events", "", "replay the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input)")
 	c.StringVar(&layout, "layout", "convoy", "the `layout` to run: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned:N, resequencer, recorded:N")
 	c.policy(&policies, &opt.Assignor, "the dispatch `policy`: head-of-line, lane-aware or static (default head-of-line, as the simulator's)")
 	c.count(&opt.Consumers, "consumers", 4, konvoy.MaxConsumers, false, "the `N` consumers, handlers running at once")
-	c.DurationVar(&round, "round-time", round, "how long one round lasts, for a trace in whole rounds (with -unit, one round lasts -unit)")
 	c.choice(&opt.format, "format", "text", "the output's `format`: text or json", "text or json", "text", "json")
 	c.StringVar(&opt.applied, "applied", "", "write each handled event to `FILE` as JSON Lines: partition, offset, key, step, consumer, attempt, start_ns, finish_ns")
-	reader := c.traceFlags(&opt.events)
+	c.rule(func() error { // before the trace flags' own rules, which read -unit as set
+		if reader.Resolution < time.Microsecond {
+			return c.usagef("-unit is %v; want the wall time of one round, at least 1µs", reader.Resolution)
+		}
+		return nil
+	})
+	reader = c.traceFlags(&opt.events)
+	unit := c.Lookup("unit")
+	unit.Usage = "the wall `duration` of one round: a handler takes its event's duration × it, an event is submitted at its arrival × it; " +
+		"durations and arrivals are whole rounds (3) or durations with units in whole rounds of it (3ms)"
+	unit.DefValue = defaultUnit.String()
+	unit.Value.Set(unit.DefValue)
 	c.rule(func() (err error) {
 		switch {
 		case opt.events == "":
 			return c.usagef("-events is missing; want the trace FILE to replay")
 		case len(policies) > 1:
 			return c.usagef("-policy names one policy in a replay")
-		case c.given["round-time"] && reader.Resolution > 0:
-			return c.usagef("-round-time is for a trace in whole rounds; with -unit, one round lasts -unit")
-		case round < time.Microsecond:
-			return c.usagef("-round-time is %v; want at least 1µs", round)
 		}
-		opt.Policy, opt.Unit = policies[0], round
-		if reader.Resolution > 0 {
-			opt.Unit = reader.Resolution
-		}
+		opt.Policy, opt.Unit = policies[0], reader.Resolution
+		reader.BareRounds = true
 		if opt.Layout, err = konvoy.ParseLayout(layout); err != nil {
 			return c.usagef("-layout: %v", err)
 		}

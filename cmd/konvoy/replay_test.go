@@ -11,7 +11,8 @@ import (
 
 // TestReplayUsageErrors wants a usage error, status 2, naming the flag,
 // for a replay without a trace, with an unknown layout, with no consumers,
-// with two policies, and with -round-time beside -unit.
+// with two policies, with a -unit under a microsecond or of 0, and with a
+// trace flag that needs a unit when -unit is 0.
 func TestReplayUsageErrors(t *testing.T) {
 	for _, tt := range []struct {
 		args []string
@@ -21,8 +22,8 @@ func TestReplayUsageErrors(t *testing.T) {
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-layout", "nope"}, "-layout"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-consumers", "0"}, "-consumers is 0"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-policy", "lane-aware,static"}, "-policy names one policy"},
-		{[]string{"replay", "-events", "testdata/arrivals.csv", "-unit", "1ms", "-round-time", "1ms"}, "-round-time is for a trace in whole rounds"},
-		{[]string{"replay", "-events", "testdata/arrivals.csv", "-round-time", "1ns"}, "-round-time is 1ns"},
+		{[]string{"replay", "-events", "testdata/arrivals.csv", "-unit", "1ns"}, "-unit is 1ns; want the wall time of one round, at least 1µs"},
+		{[]string{"replay", "-events", "testdata/arrivals.csv", "-unit", "0", "-round"}, "-unit is 0s; want the wall time of one round"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-format", "csv"}, "-format"},
 	} {
 		out, errOut, status := runCommand(tt.args...)
@@ -35,7 +36,7 @@ func TestReplayUsageErrors(t *testing.T) {
 // TestReplayBadTrace wants a trace's bad line named by file and line, and
 // nothing run.
 func TestReplayBadTrace(t *testing.T) {
-	out, errOut, status := runWithInput("key,step,duration\na,1,1\nb,1,x\n", "replay", "-events", "-", "-round-time", "100us")
+	out, errOut, status := runWithInput("key,step,duration\na,1,1\nb,1,x\n", "replay", "-events", "-", "-unit", "100us")
 	if status != 1 || out != "" || !strings.Contains(errOut, "<stdin>:3") {
 		t.Errorf("status %d, stdout %q, stderr %q; want 1 and <stdin>:3", status, out, errOut)
 	}
@@ -46,7 +47,7 @@ func TestReplayBadTrace(t *testing.T) {
 func TestReplayJSONAndApplied(t *testing.T) {
 	applied := filepath.Join(t.TempDir(), "applied.jsonl")
 	out, errOut, status := runCommand("replay", "-events", "testdata/arrivals.csv", "-layout", "partitioned:3", "-policy", "static",
-		"-consumers", "3", "-round-time", "200us", "-format", "json", "-applied", applied)
+		"-consumers", "3", "-unit", "200us", "-format", "json", "-applied", applied)
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, errOut)
 	}
@@ -96,7 +97,7 @@ func TestReplayJSONAndApplied(t *testing.T) {
 // TestReplayText wants the text comparison to name the trace, its three
 // columns and the split of the gap.
 func TestReplayText(t *testing.T) {
-	out, errOut, status := runCommand("replay", "-events", "testdata/arrivals.csv", "-round-time", "200us", "-policy", "lane-aware")
+	out, errOut, status := runCommand("replay", "-events", "testdata/arrivals.csv", "-unit", "200us", "-policy", "lane-aware")
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, errOut)
 	}
@@ -105,5 +106,43 @@ func TestReplayText(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestReplayUnitReadsRoundsAndUnits wants -unit to be the wall time of one
+// round whether the trace writes durations and arrivals as whole rounds or
+// with units: at 500µs a round, a duration of 2 and one of 1ms are both two
+// rounds, an arrival of 1 is one, and the predicted makespan is three
+// rounds, 1.5ms, as for the same trace written in rounds alone.
+func TestReplayUnitReadsRoundsAndUnits(t *testing.T) {
+	for _, trace := range []string{"key,step,duration,at\na,1,2,0\nb,1,1ms,1\n", "key,step,duration,at\na,1,2,0\nb,1,2,1\n", "key,step,duration,at\na,1,1ms,0s\nb,1,1000us,500us\n"} {
+		out, errOut, status := runWithInput(trace, "replay", "-events", "-", "-unit", "500us", "-format", "json")
+		if status != 0 {
+			t.Fatalf("%q: status %d: %s", trace, status, errOut)
+		}
+		var got struct {
+			Unit      float64 `json:"unit_seconds"`
+			Predicted float64 `json:"predicted_seconds"`
+			Planned   float64 `json:"planned_service_seconds"`
+			Rec       struct {
+				Rounds float64 `json:"rounds"`
+				Work   float64 `json:"work"`
+			} `json:"predicted"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%v:\n%s", err, out)
+		}
+		if got.Unit != 0.0005 || got.Predicted != 0.0015 || got.Planned != 0.002 || got.Rec.Rounds != 3 || got.Rec.Work != 4 {
+			t.Errorf("%q: %+v; want a round of 0.0005s, a makespan of 0.0015s (3 rounds), 0.002s of work (4 rounds)", trace, got)
+		}
+	}
+}
+
+// TestReplayDefaultUnit wants a replay without -unit to last 1ms a round,
+// as its help says.
+func TestReplayDefaultUnit(t *testing.T) {
+	out, errOut, status := runWithInput("key,step,duration\na,1,2\n", "replay", "-events", "-")
+	if status != 0 || !strings.Contains(out, "one round 1ms") {
+		t.Errorf("status %d, stderr %q, stdout:\n%s\nwant one round of 1ms", status, errOut, out)
 	}
 }
