@@ -25,6 +25,7 @@ func TestReplayUsageErrors(t *testing.T) {
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-unit", "1ns"}, "-unit is 1ns; want the wall time of one round, at least 1µs"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-unit", "0", "-round"}, "-unit is 0s; want the wall time of one round"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-format", "csv"}, "-format"},
+		{[]string{"replay", "-events", "testdata/arrivals.csv", "-max-held", "0"}, "-max-held is 0"},
 	} {
 		out, errOut, status := runCommand(tt.args...)
 		if status != 2 || out != "" || !strings.Contains(errOut, "konvoy replay: "+tt.want) {
@@ -144,5 +145,21 @@ func TestReplayDefaultUnit(t *testing.T) {
 	out, errOut, status := runWithInput("key,step,duration\na,1,2\n", "replay", "-events", "-")
 	if status != 0 || !strings.Contains(out, "one round 1ms") {
 		t.Errorf("status %d, stderr %q, stdout:\n%s\nwant one round of 1ms", status, errOut, out)
+	}
+}
+
+// TestReplayArrivalsBackwards wants a trace whose arrivals go backwards
+// refused before anything runs, naming the line and -reorder, and the
+// same trace replayed under -reorder, which sorts it.
+func TestReplayArrivalsBackwards(t *testing.T) {
+	trace := "key,step,duration,at\na,1,1,2ms\nb,1,1,1ms\n"
+	out, errOut, status := runWithInput(trace, "replay", "-events", "-")
+	if status != 1 || out != "" || !strings.Contains(errOut, "<stdin>:3: ") || !strings.Contains(errOut, "arrival order (-reorder WINDOW") ||
+		strings.Contains(errOut, "running") {
+		t.Errorf("status %d, stdout %q, stderr %q; want 1, line 3 named, -reorder named, nothing run", status, out, errOut)
+	}
+	out, errOut, status = runWithInput(trace, "replay", "-events", "-", "-reorder", "5ms", "-format", "json")
+	if status != 0 || !strings.Contains(out, `"events": 2`) || !strings.Contains(out, `"stopped_early": false`) {
+		t.Errorf("under -reorder: status %d, stderr %q, stdout:\n%s", status, errOut, out)
 	}
 }
