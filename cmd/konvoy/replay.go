@@ -96,7 +96,9 @@ func runLive(trace *replay.Trace, opt replayOptions, applied *os.File, stderr io
 		w = applied
 	}
 	progress := new(replay.Progress)
+	shown := showProgress(stderr, progress, trace.Events)
 	run, err := replay.Live(ctx, trace, opt.Config, w, progress)
+	shown()
 	stop()
 	<-watched
 	return run, sig, err

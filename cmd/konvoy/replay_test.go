@@ -2,11 +2,15 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestReplayUsageErrors wants a usage error, status 2, naming the flag,
@@ -161,5 +165,52 @@ func TestReplayArrivalsBackwards(t *testing.T) {
 	out, errOut, status = runWithInput(trace, "replay", "-events", "-", "-reorder", "5ms", "-format", "json")
 	if status != 0 || !strings.Contains(out, `"events": 2`) || !strings.Contains(out, `"stopped_early": false`) {
 		t.Errorf("under -reorder: status %d, stderr %q, stdout:\n%s", status, errOut, out)
+	}
+}
+
+// TestReplayProgressLine wants the progress line to say the events
+// submitted and finished of the trace's and the time elapsed, over the
+// line it is on.
+func TestReplayProgressLine(t *testing.T) {
+	if got, want := replayProgressLine(3, 1, 10, 1234*time.Millisecond), "\rreplay: 3 of 10 events submitted, 1 finished, 1.2s elapsed\x1b[K"; got != want {
+		t.Errorf("%q; want %q", got, want)
+	}
+}
+
+// TestReplayProgressOnTerminal replays a trace of one event lasting a
+// second with stderr taken for a terminal and a tick sent while it runs:
+// stderr holds a progress line, then the line cleared; stdout is what it
+// is without a terminal (the same first line). Without a terminal, stderr
+// holds no progress line.
+func TestReplayProgressOnTerminal(t *testing.T) {
+	oldTerm, oldTicker := isTerminal, replayTicker
+	defer func() { isTerminal, replayTicker = oldTerm, oldTicker }()
+	isTerminal = func(io.Writer) bool { return true }
+	ticks := make(chan time.Time)
+	replayTicker = func() (<-chan time.Time, func()) { return ticks, func() {} }
+	var out, errOut bytes.Buffer
+	ended := make(chan int)
+	go func() {
+		ended <- run([]string{"replay", "-events", "-"}, strings.NewReader("key,step,duration\na,1,1000\n"), &out, &errOut)
+	}()
+	select {
+	case ticks <- time.Now():
+	case status := <-ended:
+		t.Fatalf("the replay ended, status %d, before the tick; stderr %q", status, errOut.String())
+	}
+	if status := <-ended; status != 0 {
+		t.Fatalf("status %d: %s", status, errOut.String())
+	}
+	if !regexp.MustCompile(`\rreplay: [01] of 1 events submitted, [01] finished, [0-9.]+m?s elapsed\x1b\[K\r\x1b\[K$`).MatchString(errOut.String()) {
+		t.Errorf("stderr %q; want a progress line, then the line cleared", errOut.String())
+	}
+	first := strings.SplitN(out.String(), "\n", 2)[0]
+	if first != "replay of <stdin>: 1 event, layout convoy, policy head-of-line, 4 consumers, one round 1ms" {
+		t.Errorf("stdout begins %q", first)
+	}
+	isTerminal = oldTerm
+	_, errText, status := runWithInput("key,step,duration\na,1,1\n", "replay", "-events", "-")
+	if status != 0 || strings.Contains(errText, "\r") || strings.Contains(errText, "\x1b") {
+		t.Errorf("status %d, stderr %q; want no progress line off a terminal", status, errText)
 	}
 }
