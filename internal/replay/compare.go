@@ -27,10 +27,7 @@ type Side struct {
 	WaitMean, ResponseMean                                           time.Duration
 	// Blocked is the time consumers held an item whose lane was busy,
 	// summed over the consumers (head-of-line blocking).
-	Blocked time.Duration
-	// BlockedKnown tells whether Blocked was measured: a prediction of
-	// more than ScheduleLimit events does not know it.
-	BlockedKnown                                bool
+	Blocked                                     time.Duration
 	Skipped, Duplicates, Buffered, NeverApplied int
 }
 
@@ -51,31 +48,17 @@ func (s Side) BlockedShare(consumers int) float64 {
 	return float64(s.Blocked) / (float64(consumers) * float64(s.Makespan))
 }
 
-// ScheduleLimit is the most events a prediction keeps the simulator's
-// schedule for, to sum its head-of-line blocked time (konvoy.Result has no
-// such total): some 100 bytes an event. A prediction of more events leaves
-// its blocked time unknown (Side.BlockedKnown false).
-const ScheduleLimit = 1 << 16
-
 // predictor runs the simulator on a stream of events under a Config and
 // returns its measures in wall time, one round lasting round.
 type predictor struct {
-	sim      *konvoy.Simulator
-	round    time.Duration
-	schedule bool
+	sim   *konvoy.Simulator
+	round time.Duration
 }
 
-// newPredictor returns a predictor of n events under c, one round lasting
-// round.
-func newPredictor(c Config, round time.Duration, n int) (*predictor, error) {
-	opts := c.options()
-	p := &predictor{round: round, schedule: n <= ScheduleLimit}
-	if p.schedule {
-		opts = append(opts, konvoy.WithSchedule(max(1, n)))
-	}
-	var err error
-	p.sim, err = konvoy.NewSimulator(c.Layout, c.Consumers, opts...)
-	return p, err
+// newPredictor returns a predictor under c, one round lasting round.
+func newPredictor(c Config, round time.Duration) (*predictor, error) {
+	sim, err := konvoy.NewSimulator(c.Layout, c.Consumers, c.options()...)
+	return &predictor{sim: sim, round: round}, err
 }
 
 // side returns the run's measures.
@@ -85,15 +68,11 @@ func (p *predictor) side() (Side, error) {
 		return Side{}, err
 	}
 	d := func(rounds float64) time.Duration { return time.Duration(math.Round(rounds * float64(p.round))) }
-	s := Side{Events: r.Events, Makespan: d(float64(r.Rounds)), Work: d(float64(r.Work)),
+	return Side{Events: r.Events, Makespan: d(float64(r.Rounds)), Work: d(float64(r.Work)),
 		WaitP50: d(float64(r.Wait.P50)), WaitP99: d(float64(r.Wait.P99)), WaitMax: d(float64(r.Wait.Max)), WaitMean: d(r.Wait.Mean),
 		ResponseP50: d(float64(r.Response.P50)), ResponseP99: d(float64(r.Response.P99)), ResponseMax: d(float64(r.Response.Max)),
-		ResponseMean: d(r.Response.Mean), Skipped: r.Skipped, Duplicates: r.Duplicates, Buffered: r.Buffered, NeverApplied: r.NeverApplied,
-		BlockedKnown: p.schedule}
-	for _, slot := range r.Schedule {
-		s.Blocked += d(float64(slot.Start - slot.Taken))
-	}
-	return s, nil
+		ResponseMean: d(r.Response.Mean), Blocked: d(r.BlockedMean * float64(r.Events)),
+		Skipped: r.Skipped, Duplicates: r.Duplicates, Buffered: r.Buffered, NeverApplied: r.NeverApplied}, nil
 }
 
 // fromActual is e as the prediction from actual times takes it: arrivals
@@ -120,7 +99,7 @@ func Predict(events []konvoy.Event, c Config, actual []time.Duration) (Side, err
 	if actual != nil {
 		round = tick
 	}
-	p, err := newPredictor(c, round, len(events))
+	p, err := newPredictor(c, round)
 	if err != nil {
 		return Side{}, err
 	}
@@ -138,7 +117,7 @@ func Predict(events []konvoy.Event, c Config, actual []time.Duration) (Side, err
 // Measured returns the measures of run, a replay's measured run.
 func Measured(run *Run) Side {
 	st := run.Stats
-	return Side{Events: st.Done, Makespan: run.Makespan, Work: run.Work, Blocked: st.Blocked, BlockedKnown: true,
+	return Side{Events: st.Done, Makespan: run.Makespan, Work: run.Work, Blocked: st.Blocked,
 		WaitP50: time.Duration(run.Wait.P50), WaitP99: time.Duration(run.Wait.P99), WaitMax: time.Duration(run.Wait.Max),
 		WaitMean:    time.Duration(math.Round(run.Wait.Mean)),
 		ResponseP50: time.Duration(run.Response.P50), ResponseP99: time.Duration(run.Response.P99), ResponseMax: time.Duration(run.Response.Max),
@@ -171,11 +150,11 @@ func Compare(t *Trace, c Config, run *Run) (Comparison, error) {
 	if run.Submitted == 0 {
 		return cmp, nil
 	}
-	planned, err := newPredictor(c, c.Unit, run.Submitted)
+	planned, err := newPredictor(c, c.Unit)
 	if err != nil {
 		return cmp, err
 	}
-	actual, err := newPredictor(c, tick, run.Submitted)
+	actual, err := newPredictor(c, tick)
 	if err != nil {
 		return cmp, err
 	}
@@ -227,18 +206,9 @@ func (c Comparison) Text() string {
 	dur("response p99", func(s Side) time.Duration { return s.ResponseP99 })
 	dur("response max", func(s Side) time.Duration { return s.ResponseMax })
 	n := cfg.Consumers
-	share := func(s Side) string {
-		if !s.BlockedKnown {
-			return "n/a"
-		}
-		return fmt.Sprintf("%.1f%%", 100*s.BlockedShare(n))
-	}
-	fmt.Fprintf(w, "blocked share\t%s\t%s\t%s\t\n", share(c.Predicted), share(c.FromActual), share(c.Measured))
+	fmt.Fprintf(w, "blocked share\t%.1f%%\t%.1f%%\t%.1f%%\t\n", 100*c.Predicted.BlockedShare(n), 100*c.FromActual.BlockedShare(n), 100*c.Measured.BlockedShare(n))
 	dur("service time, total", func(s Side) time.Duration { return s.Work })
 	w.Flush()
-	if !c.Predicted.BlockedKnown && c.Of > 0 {
-		fmt.Fprintf(&b, "blocked share n/a: the simulator's blocked time is summed from its schedule, kept for at most %d events\n", ScheduleLimit)
-	}
 	if c.Late > 0 {
 		fmt.Fprintf(&b, "%s submitted more than a round late, by %s on average (the executor was full, holding at most %d events, or the machine busy); waits and responses count from arrival\n",
 			report.Plural(c.Late, "event", "events"), ms(c.LateBy/time.Duration(c.Late)), cfg.maxHeld())
@@ -263,27 +233,27 @@ func pct(a, b time.Duration) string {
 // records (konvoy -format json) where the meaning is the same; times are
 // in rounds of the replay's unit, fractional where measured.
 type Record struct {
-	Layout       string   `json:"layout"`
-	Policy       string   `json:"policy"`
-	Consumers    int      `json:"consumers"`
-	Events       int      `json:"events"`
-	Work         float64  `json:"work"`
-	Rounds       float64  `json:"rounds"`
-	Parallelism  float64  `json:"parallelism"`
-	Skipped      int      `json:"skipped"`
-	Duplicates   int      `json:"duplicates"`
-	Buffered     int      `json:"buffered"`
-	NeverApplied int      `json:"never_applied"`
-	WaitP50      float64  `json:"wait_p50"`
-	WaitP99      float64  `json:"wait_p99"`
-	WaitMax      float64  `json:"wait_max"`
-	WaitMean     float64  `json:"wait_mean"`
-	ResponseP50  float64  `json:"response_p50"`
-	ResponseP99  float64  `json:"response_p99"`
-	ResponseMax  float64  `json:"response_max"`
-	ResponseMean float64  `json:"response_mean"`
-	Throughput   float64  `json:"throughput"`    // events per second
-	BlockedShare *float64 `json:"blocked_share"` // of consumers × makespan; null when not known
+	Layout       string  `json:"layout"`
+	Policy       string  `json:"policy"`
+	Consumers    int     `json:"consumers"`
+	Events       int     `json:"events"`
+	Work         float64 `json:"work"`
+	Rounds       float64 `json:"rounds"`
+	Parallelism  float64 `json:"parallelism"`
+	Skipped      int     `json:"skipped"`
+	Duplicates   int     `json:"duplicates"`
+	Buffered     int     `json:"buffered"`
+	NeverApplied int     `json:"never_applied"`
+	WaitP50      float64 `json:"wait_p50"`
+	WaitP99      float64 `json:"wait_p99"`
+	WaitMax      float64 `json:"wait_max"`
+	WaitMean     float64 `json:"wait_mean"`
+	ResponseP50  float64 `json:"response_p50"`
+	ResponseP99  float64 `json:"response_p99"`
+	ResponseMax  float64 `json:"response_max"`
+	ResponseMean float64 `json:"response_mean"`
+	Throughput   float64 `json:"throughput"`    // events per second
+	BlockedShare float64 `json:"blocked_share"` // of consumers × makespan
 }
 
 // record is s as a Record under c.
@@ -293,11 +263,7 @@ func (c Comparison) record(s Side) Record {
 		Work: r(s.Work), Rounds: r(s.Makespan), Skipped: s.Skipped, Duplicates: s.Duplicates, Buffered: s.Buffered, NeverApplied: s.NeverApplied,
 		WaitP50: r(s.WaitP50), WaitP99: r(s.WaitP99), WaitMax: r(s.WaitMax), WaitMean: r(s.WaitMean),
 		ResponseP50: r(s.ResponseP50), ResponseP99: r(s.ResponseP99), ResponseMax: r(s.ResponseMax), ResponseMean: r(s.ResponseMean),
-		Throughput: round3(s.Throughput())}
-	if s.BlockedKnown {
-		share := round3(s.BlockedShare(c.Config.Consumers))
-		rec.BlockedShare = &share
-	}
+		Throughput: round3(s.Throughput()), BlockedShare: round3(s.BlockedShare(c.Config.Consumers))}
 	if s.Makespan > 0 {
 		rec.Parallelism = round3(float64(s.Work) / float64(s.Makespan))
 	}

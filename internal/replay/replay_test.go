@@ -217,7 +217,7 @@ func TestComparisonJSON(t *testing.T) {
 	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 2, Unit: time.Millisecond}
 	cmp := Comparison{Name: "t", Config: c, Of: 3, Total: 3,
 		Predicted:  Side{Events: 3, Makespan: 4 * time.Millisecond, Work: 6 * time.Millisecond, WaitP99: time.Millisecond},
-		FromActual: Side{Events: 3, Makespan: 5 * time.Millisecond}, Measured: Side{Events: 3, Makespan: 4500 * time.Microsecond, Blocked: 900 * time.Microsecond, BlockedKnown: true}}
+		FromActual: Side{Events: 3, Makespan: 5 * time.Millisecond}, Measured: Side{Events: 3, Makespan: 4500 * time.Microsecond, Blocked: 900 * time.Microsecond}}
 	s, err := cmp.JSON()
 	if err != nil {
 		t.Fatal(err)
