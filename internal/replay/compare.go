@@ -298,8 +298,12 @@ func (c Comparison) JSON() (string, error) {
 		Measured          Record  `json:"measured"`
 	}{c.Name, c.Of, c.Total, c.Of < c.Total, c.Late, c.LateBy.Seconds(), c.Config.Unit.Seconds(), c.Predicted.Makespan.Seconds(), c.FromActual.Makespan.Seconds(), c.Measured.Makespan.Seconds(),
 		c.Predicted.Work.Seconds(), c.Measured.Work.Seconds(), c.record(c.Predicted), c.record(c.FromActual), c.record(c.Measured)}
-	b, err := json.MarshalIndent(out, "", "  ")
-	return string(b) + "\n", err
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // "<stdin>" as it is
+	enc.SetIndent("", "  ")
+	err := enc.Encode(out)
+	return b.String(), err
 }
 
 // Render is the comparison in format "json" (JSON) or any other (Text).

@@ -215,7 +215,7 @@ func TestPredictFromExactTimes(t *testing.T) {
 // a record per side, named as the trace report's.
 func TestComparisonJSON(t *testing.T) {
 	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 2, Unit: time.Millisecond}
-	cmp := Comparison{Name: "t", Config: c, Of: 3, Total: 3,
+	cmp := Comparison{Name: "<stdin>", Config: c, Of: 3, Total: 3,
 		Predicted:  Side{Events: 3, Makespan: 4 * time.Millisecond, Work: 6 * time.Millisecond, WaitP99: time.Millisecond},
 		FromActual: Side{Events: 3, Makespan: 5 * time.Millisecond}, Measured: Side{Events: 3, Makespan: 4500 * time.Microsecond, Blocked: 900 * time.Microsecond}}
 	s, err := cmp.JSON()
@@ -232,6 +232,9 @@ func TestComparisonJSON(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(s), &got); err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(s, `"trace": "<stdin>",`) || !strings.HasSuffix(s, "}\n") {
+		t.Errorf("JSON names the trace escaped, or does not end its line:\n%s", s)
 	}
 	if got.PS != 0.004 || got.MS != 0.0045 || got.P["rounds"] != 4.0 || got.P["wait_p99"] != 1.0 || got.P["parallelism"] != 1.5 ||
 		got.M["rounds"] != 4.5 || got.M["blocked_share"] != 0.1 || got.F["layout"] != "convoy" || got.M["policy"] != "lane-aware" || got.P["throughput"] != 750.0 {
