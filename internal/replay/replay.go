@@ -172,9 +172,9 @@ func Live(ctx context.Context, t *Trace, c Config, applied io.Writer, progress *
 	}
 	rec := newRecorder(run, c, t.Partitions, applied)
 	recorded := make(chan error, 1)
-	go func() { recorded <- rec.record(h.done) }()
 	run.Start = time.Now()
 	rec.start = run.Start
+	go func() { recorded <- rec.record(h.done) }()
 	serr := submit(ctx, t, c, x, clock, run, progress)
 	err = x.Close(context.Background())
 	h.flush()
