@@ -93,6 +93,13 @@ type Result struct {
 	// event; Response from its arrival to its finish.
 	Wait     Latency
 	Response Latency
+	// BlockedMean is the mean, over every event, of the rounds its consumer
+	// held it idle, having taken it before its lane was free: head-of-line
+	// blocking, a [Slot]'s Start − Taken. BlockedMean × Events is the
+	// rounds the consumers spent blocked; the mean is that exact sum's,
+	// rounded once, as [Latency]'s Mean is. It is 0 under [LaneAware],
+	// whose consumers take only events whose lane is idle.
+	BlockedMean float64
 	// WorstLanes lists up to five lanes whose events waited longest.
 	WorstLanes []LaneWait
 	// Schedule holds one [Slot] per event when the run was made

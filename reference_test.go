@@ -246,7 +246,9 @@ func refMeasure(events []konvoy.Event, consumers int, lane konvoy.LaneFunc, hand
 	var waits, responses []int
 	laneWaits := map[string]*konvoy.LaneWait{}
 	totalWait := map[string]*big.Int{}
+	blocked := new(big.Int) // of Start − Taken, the rounds a consumer held an event before it could start
 	for _, e := range finished {
+		blocked.Add(blocked, big.NewInt(int64(e.start-e.taken)))
 		waits = append(waits, e.start-e.arrival)
 		responses = append(responses, e.finish-e.arrival)
 		if e.lane != nil {
@@ -261,6 +263,9 @@ func refMeasure(events []konvoy.Event, consumers int, lane konvoy.LaneFunc, hand
 		}
 	}
 	r.Wait, r.Response = refLatency(waits), refLatency(responses)
+	if len(finished) > 0 {
+		r.BlockedMean = refMean(blocked, len(finished))
+	}
 	var worst []konvoy.LaneWait
 	for _, l := range laneOrder {
 		w := laneWaits[l]
@@ -623,7 +628,7 @@ func refResequenced(events []konvoy.Event, consumers int, cfg konvoy.Resequencer
 		q.r.NeverApplied += len(k.held)
 	}
 	q.r.Rounds, q.r.Events, q.r.Keys, q.r.Work = r.Rounds, r.Events, r.Keys, r.Work
-	q.r.Wait, q.r.Response = r.Wait, r.Response
+	q.r.Wait, q.r.Response, q.r.BlockedMean = r.Wait, r.Response, r.BlockedMean
 	q.r.WrongKeys = nil
 	for _, key := range keyOrder {
 		if q.keys[key].shows != highest[key] {

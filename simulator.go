@@ -53,6 +53,7 @@ type Simulator struct {
 
 	waits, responses histogram
 	waitHi, waitLo   uint64 // the exact sum of the waits; the responses' is it plus the work
+	blockHi, blockLo uint64 // the exact sum of the rounds blocked, Start − Taken
 	maxWait          int
 	maxResponse      int
 	schedule         []Slot
@@ -209,6 +210,8 @@ func (s *Simulator) started(e *task, i, ln, id, taken, start int) {
 	var carry uint64
 	s.waitLo, carry = bits.Add64(s.waitLo, uint64(wait), 0)
 	s.waitHi += carry
+	s.blockLo, carry = bits.Add64(s.blockLo, uint64(start-taken), 0) // start ≥ taken
+	s.blockHi += carry
 	if ln >= 0 {
 		l := s.lanes.at(ln)
 		l.free = finish
@@ -223,6 +226,14 @@ func (s *Simulator) started(e *task, i, ln, id, taken, start int) {
 	if s.schedule != nil {
 		s.schedule[i].Consumer, s.schedule[i].Taken, s.schedule[i].Start, s.schedule[i].Finish = id, taken, start, finish
 	}
+}
+
+// blockedMean is Result.BlockedMean.
+func (s *Simulator) blockedMean() float64 {
+	if s.events == 0 {
+		return 0
+	}
+	return mean(s.blockHi, s.blockLo, s.events)
 }
 
 // percentile returns the percentile withPercentile asks for, 0 when none.
@@ -373,6 +384,7 @@ func (s *Simulator) Result() (Result, error) {
 		Forced:         s.forced,
 		Wait:           s.waits.latency(s.waitHi, s.waitLo, s.maxWait),
 		Response:       s.responses.latency(responseHi, responseLo, s.maxResponse),
+		BlockedMean:    s.blockedMean(),
 		WorstLanes:     s.worstLanes(5),
 		Schedule:       s.schedule,
 	}

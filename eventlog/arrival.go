@@ -77,7 +77,7 @@ func (d *Decoder) wantTime() string {
 }
 
 // readAt parses an arrival into ticks: rounds without a Resolution, else
-// nanoseconds (since round 0, or since 1970 for a timestamp). It returns
+// nanoseconds (a bare number of rounds under BareRounds times Resolution) (since round 0, or since 1970 for a timestamp). It returns
 // what was wanted on failure.
 func (d *Decoder) readAt(s string) (int64, string) {
 	switch f := d.opt.AtFormat; {
@@ -96,6 +96,12 @@ func (d *Decoder) readAt(s string) (int64, string) {
 	case d.opt.Resolution == 0:
 		n, want := d.rounds(s)
 		return int64(n), want
+	case d.bare(s):
+		n, want := d.rounds(s)
+		if want == "" && int64(n) > math.MaxInt64/int64(d.opt.Resolution) {
+			want = fmt.Sprintf("want an arrival of at most %d rounds of %v", math.MaxInt64/int64(d.opt.Resolution), d.opt.Resolution)
+		}
+		return int64(n) * int64(d.opt.Resolution), want
 	}
 	v, err := time.ParseDuration(s)
 	if err != nil || v < 0 {

@@ -29,7 +29,8 @@
 //     status in neither list is an error, never a guess.
 //   - duration (required) is the time a consumer spends on the event: whole
 //     rounds, or, when [Reader.Resolution] is set, a duration with units such
-//     as "150ms" or "2.5s" that is a whole multiple of the resolution.
+//     as "150ms" or "2.5s" that is a whole multiple of the resolution (or,
+//     under [Reader.BareRounds], a bare whole number of rounds).
 //   - at is the round at which the event arrives ([konvoy.Event.Arrival]),
 //     written like durations; it is 0 when absent.
 //

@@ -161,6 +161,15 @@ type Reader struct {
 	// durations with units, such as "150ms" or "2.5s", and each must be a
 	// whole multiple of Resolution unless Round is set.
 	Resolution time.Duration
+	// BareRounds, with a Resolution, reads a duration or a round-number
+	// arrival written as a bare whole number, with no unit, as that many
+	// rounds rather than rejecting it; a value with a unit is still read as
+	// Resolution says. A trace in whole rounds and one with units then read
+	// alike, one round lasting Resolution: konvoy replay sets it, as its
+	// -unit gives every round a wall time. Without it a bare number under a
+	// Resolution is an [*Error], since "150" might mean 150ms. It changes
+	// nothing without a Resolution or for timestamp arrivals.
+	BareRounds bool
 	// Round rounds durations and arrivals that are not whole multiples of
 	// Resolution to the nearest round (halves away from zero) instead of
 	// rejecting them; [Decoder.Rounded] counts them.

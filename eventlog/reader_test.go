@@ -118,6 +118,43 @@ func TestArrivalAndUnits(t *testing.T) {
 	}
 }
 
+// TestBareRounds wants BareRounds to read a bare whole number under a
+// Resolution as that many rounds, in CSV and in JSON (a number or a
+// string), and a value with a unit as the Resolution says, so that "3" and
+// "6ms" are both three rounds of 2ms; an arrival whose rounds overflow the
+// nanoseconds an arrival is counted in to be an error; and, without
+// BareRounds, a bare number to stay an error.
+func TestBareRounds(t *testing.T) {
+	r := Reader{Name: "t.csv", Resolution: 2 * time.Millisecond, BareRounds: true}
+	got, err := readAll(t, r, "key,step,duration,at\nA,1,3,0\nB,1,6ms,4\nC,1,0,10ms\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []konvoy.Event{{Key: "A", Step: 1, Duration: 3}, {Key: "B", Step: 1, Duration: 3, Arrival: 4}, {Key: "C", Step: 1, Arrival: 5}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("CSV (-want +got):\n%s", d)
+	}
+	got, err = readAll(t, named(r, "t.jsonl"), `{"key":"A","step":1,"duration":3,"at":"2"}`+"\n"+`{"key":"B","step":1,"duration":"4ms","at":"4ms"}`+"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []konvoy.Event{{Key: "A", Step: 1, Duration: 3, Arrival: 2}, {Key: "B", Step: 1, Duration: 2, Arrival: 2}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("JSON (-want +got):\n%s", d)
+	}
+	var e *Error
+	if _, err := readAll(t, r, "key,step,duration,at\nA,1,1,9000000000000000000\n"); !errors.As(err, &e) || e.Field != "at" || !strings.Contains(e.Want, "at most 4611686018427 rounds of 2ms") {
+		t.Errorf("an arrival of 9e18 rounds: %v; want an error naming the most rounds", err)
+	}
+	if _, err := readAll(t, r, "key,step,duration\nA,1,1x\n"); !errors.As(err, &e) || e.Field != "duration" {
+		t.Errorf("a duration of 1x: %v; want an error", err)
+	}
+	r.BareRounds = false
+	if _, err := readAll(t, r, "key,step,duration\nA,1,3\n"); !errors.As(err, &e) || !strings.Contains(e.Want, "with a unit") {
+		t.Errorf("a bare number without BareRounds: %v; want an error asking for a unit", err)
+	}
+}
+
 // TestBadInput checks each class of bad input gives an *Error with the
 // message, line and field it should, and ends the stream.
 func TestBadInput(t *testing.T) {

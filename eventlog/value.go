@@ -43,11 +43,18 @@ func parseWhole(s string) (int, bool) {
 	return n, true
 }
 
+// bare tells whether s is to be read as whole rounds under a Resolution: a
+// bare number, digits alone, read so under BareRounds.
+func (d *Decoder) bare(s string) bool {
+	return d.opt.BareRounds && s != "" && strings.Trim(s, "0123456789") == ""
+}
+
 // rounds parses a duration or arrival: a whole number of rounds, or, with a
-// Resolution, a duration with units. It returns what was wanted on failure.
+// Resolution, a duration with units (or, under BareRounds, a bare whole
+// number of rounds). It returns what was wanted on failure.
 func (d *Decoder) rounds(s string) (int, string) {
 	res := d.opt.Resolution
-	if res == 0 {
+	if res == 0 || d.bare(s) {
 		n, ok := parseWhole(s)
 		if !ok {
 			if len(s) > 19 && strings.Trim(s, "0123456789") == "" {

@@ -132,7 +132,7 @@ func TestInterruptStopsATraceReport(t *testing.T) {
 // after the first is submitted, unless the machine is slow enough that it
 // comes before, and before the second in any case.
 func TestInterruptReplayReportsWhatRan(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "replay", "-events", "-", "-round-time", "1ms")
+	cmd := exec.Command(os.Args[0], "replay", "-events", "-", "-unit", "1ms")
 	cmd.Env = append(os.Environ(), "KONVOY_RUN_MAIN=1")
 	cmd.Stdin = strings.NewReader("key,step,duration,at\na,1,1,0\nb,1,1,100000\n")
 	var stdout bytes.Buffer

@@ -72,7 +72,7 @@
 //	       [-format text|json] [-max-memory SIZE] [-max-backlog N]
 //	konvoy serve [-addr HOST:PORT] [-max-upload SIZE] [-events FILE [trace flags as above]]
 //	konvoy replay -events FILE [trace flags as above] [-layout L] [-policy P] [-consumers N]
-//	       [-round-time D] [-format text|json] [-applied FILE]
+//	       [-unit D] [-max-held N] [-format text|json] [-applied FILE]
 //	konvoy gen [-format csv|jsonl] [-seed N] [-events N] [-keys N] [-key-skew S]
 //	       [-lines N] [-line-skew S] [-steps N] [-ordered N] [-in-flight N]
 //	       [-out-of-order P] [-duration DIST] [-rate R]
@@ -85,8 +85,9 @@
 //
 // konvoy replay runs a trace live through package live's executor, each
 // handler taking its event's duration and each event submitted at its
-// arrival, one round lasting -unit (or -round-time, 1ms by default, for a
-// trace in whole rounds), and prints the simulator's prediction beside the
+// arrival, one round lasting -unit (1ms by default; durations and arrivals
+// are whole rounds, or durations with units in whole rounds of -unit), and
+// prints the simulator's prediction beside the
 // measured run (see docs/replay.md). SIGINT or SIGTERM stops it submitting:
 // what was submitted runs to its end and is reported.
 //

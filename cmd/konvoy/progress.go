@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sirali-konvoy/konvoy/internal/replay"
 	"github.com/sirali-konvoy/konvoy/internal/report"
 )
 
@@ -98,4 +99,52 @@ func (p *progress) done() {
 // megabytes formats a byte count in MB (10⁶ bytes).
 func megabytes(n int64) string {
 	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}
+
+// replayProgressEvery is how often a replay's progress line is redrawn.
+const replayProgressEvery = 250 * time.Millisecond
+
+// replayTicker is when a replay's progress line is redrawn: a tick every
+// replayProgressEvery, and what stops the ticks. Tests replace it.
+var replayTicker = func() (<-chan time.Time, func()) {
+	t := time.NewTicker(replayProgressEvery)
+	return t.C, t.Stop
+}
+
+// showProgress draws a replay's progress line on w when it is a terminal,
+// every replayProgressEvery from a goroutine of its own: the events
+// submitted and finished of total, and the time elapsed. The function it
+// returns stops the goroutine and clears the line; on anything but a
+// terminal it draws nothing and the function does nothing.
+func showProgress(w io.Writer, p *replay.Progress, total int) (stop func()) {
+	if !isTerminal(w) {
+		return func() {}
+	}
+	done, stopped := make(chan struct{}), make(chan struct{})
+	start := time.Now()
+	ticks, stopTicks := replayTicker()
+	go func() {
+		defer close(stopped)
+		defer stopTicks()
+		for {
+			select {
+			case <-done:
+				io.WriteString(w, "\r\x1b[K")
+				return
+			case <-ticks:
+				io.WriteString(w, replayProgressLine(p.Submitted(), p.Finished(), total, time.Since(start)))
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-stopped
+	}
+}
+
+// replayProgressLine is the progress line of a replay that has submitted
+// and finished so many of total events in elapsed, drawn over the line it
+// is on.
+func replayProgressLine(submitted, finished, total int, elapsed time.Duration) string {
+	return fmt.Sprintf("\rreplay: %d of %d events submitted, %d finished, %v elapsed\x1b[K", submitted, total, finished, elapsed.Truncate(100*time.Millisecond))
 }

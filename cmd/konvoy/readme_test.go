@@ -107,7 +107,14 @@ func TestReadmeShowsRealOutput(t *testing.T) {
 		"-layouts", "free,convoy,partitioned:16,partitioned:64", "-policy", "head-of-line,lane-aware")
 	slo = slo[strings.Index(slo, "\nlatency objective")+1:]
 	slo = slo[:strings.Index(slo, "\n\n")+1]
+	replayed, _, _ := runCommand("replay", "-events", "testdata/arrivals.csv", "-policy", "head-of-line")
+	var cut strings.Builder // | sed -n 2,12p | cut -c1-35: the measures and the prediction, which the machine does not change
+	for _, line := range strings.Split(replayed, "\n")[1:12] {
+		cut.WriteString(line[:min(len(line), 35)] + "\n")
+	}
+	replayed = cut.String()
 	checked := []struct{ after, want string }{
+		{"    | sed -n 2,12p | cut -c1-35", replayed},
 		{"$ go run ./cmd/konvoy plan", plan},
 		{"$ go run ./cmd/konvoy plan | head -11", firstLines(plan, 11)},
 		{"    -layouts free,convoy,partitioned:16,partitioned:64 -policy head-of-line,lane-aware -plot docs | sed -n '/^latency objective/,/^$/p'", slo},
@@ -331,10 +338,10 @@ func TestHeadingAnchors(t *testing.T) {
 // declared there, so that a renamed or removed name cannot linger in them.
 func TestDocsNameRealAPI(t *testing.T) {
 	declared := map[string][]string{}
-	for pkg, dir := range map[string]string{"konvoy": "../..", "eventlog": "../../eventlog", "synth": "../../synth", "lesson": "../../lesson", "chart": "../../chart"} {
+	for pkg, dir := range map[string]string{"konvoy": "../..", "eventlog": "../../eventlog", "synth": "../../synth", "lesson": "../../lesson", "chart": "../../chart", "live": "../../live"} {
 		declared[pkg] = exportedNames(t, dir)
 	}
-	named := regexp.MustCompile(`\b(konvoy|eventlog|synth|lesson|chart)\.([A-Z][A-Za-z0-9_]*)`)
+	named := regexp.MustCompile(`\b(konvoy|eventlog|synth|lesson|chart|live)\.([A-Z][A-Za-z0-9_]*)`)
 	count := 0
 	for _, f := range docFiles(t) {
 		for _, m := range named.FindAllStringSubmatch(f.text, -1) {

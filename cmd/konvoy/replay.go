@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"syscall"
@@ -25,52 +26,35 @@ type replayOptions struct {
 // runReplay is konvoy replay: it runs a trace live (package live) and
 // prints the simulator's prediction beside the measured run
 // (internal/replay). SIGINT or SIGTERM stops submitting; what was
-// submitted runs to its end and is reported, and the status is then
-// 130 or 143.
+// submitted runs to its end and is reported as a part of the trace, and
+// the status is then 130 or 143.
 func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opt, err := parseReplay(args, stderr)
 	if err != nil {
 		return exitStatus(err, stderr)
 	}
-	events, partitions, err := replay.Load(opt.reader, stdin, opt.Config)
+	trace, err := replay.Load(opt.reader, stdin, opt.Config)
 	if err != nil {
 		return exitStatus(err, stderr)
 	}
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	var sig os.Signal
-	watched := make(chan struct{}) // closed once sig is set for good
-	go func() {
-		defer close(watched)
-		select {
-		case sig = <-sigs:
-			signal.Stop(sigs) // a second signal stops the command at once
-			fmt.Fprintf(stderr, "konvoy replay: %v: no more events submitted; running those submitted\n", sig)
-			stop()
-		case <-ctx.Done():
-		}
-	}()
+	defer trace.Close()
 	var applied *os.File
 	if opt.applied != "" {
 		if applied, err = os.Create(opt.applied); err != nil {
 			return exitStatus(fmt.Errorf("konvoy replay: -applied: %w", err), stderr)
 		}
 	}
-	fmt.Fprintf(stderr, "konvoy replay: running %s live; SIGINT stops submitting and reports what ran\n", report.Plural(len(events), "event", "events"))
-	run, err := replay.Live(ctx, events, opt.Config)
-	stop()
-	<-watched
+	run, sig, err := runLive(trace, opt, applied, stderr)
 	if applied != nil {
-		err = writeApplied(applied, events, run, partitions, err)
+		if cerr := applied.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("konvoy replay: -applied: %w", cerr)
+		}
 	}
 	if err != nil {
 		return exitStatus(err, stderr)
 	}
-	name := map[bool]string{true: "<stdin>", false: opt.events}[opt.events == "-"]
-	cmp, err := replay.Compare(name, events, opt.Config, run)
+	defer run.Close()
+	cmp, err := replay.Compare(trace, opt.Config, run)
 	var out string
 	if err == nil {
 		out, err = cmp.Render(opt.format)
@@ -84,52 +68,89 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return interruptStatus(sig)
 }
 
-// writeApplied writes the -applied file f and closes it, unless the run
-// failed with err, which it returns.
-func writeApplied(f *os.File, events []konvoy.Event, run *replay.Run, partitions bool, err error) error {
-	if err == nil {
-		err = replay.WriteApplied(f, events, run, partitions)
+// runLive runs trace live, with a progress line on stderr when it is a
+// terminal, until it ends or SIGINT or SIGTERM stops its submitting, and
+// returns the run and the signal, if one came.
+func runLive(trace *replay.Trace, opt replayOptions, applied *os.File, stderr io.Writer) (*replay.Run, os.Signal, error) {
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var sig os.Signal
+	watched := make(chan struct{}) // closed once sig is set for good
+	go func() {
+		defer close(watched)
+		select {
+		case sig = <-sigs:
+			signal.Stop(sigs)                                             // a second signal stops the command at once
+			wipe := map[bool]string{true: "\r\x1b[K"}[isTerminal(stderr)] // the progress line
+			fmt.Fprintf(stderr, "%skonvoy replay: %v: no more events submitted; running those submitted\n", wipe, sig)
+			stop()
+		case <-ctx.Done():
+		}
+	}()
+	fmt.Fprintf(stderr, "konvoy replay: running %s live; SIGINT stops submitting and reports what ran\n", report.Plural(trace.Events, "event", "events"))
+	var w io.Writer
+	if applied != nil {
+		w = applied
 	}
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("konvoy replay: -applied: %w", cerr)
-	}
-	return err
+	progress := new(replay.Progress)
+	shown := showProgress(stderr, progress, trace.Events)
+	run, err := replay.Live(ctx, trace, opt.Config, w, progress)
+	shown()
+	stop()
+	<-watched
+	return run, sig, err
 }
 
-// parseReplay reads konvoy replay's command line.
+// defaultUnit is the wall time of one round in a replay not given -unit.
+const defaultUnit = time.Millisecond
+
+// parseReplay reads konvoy replay's command line. Its -unit is the trace
+// flag's, one round lasting DURATION, with a default of defaultUnit and
+// bare numbers read as rounds (eventlog.Reader.BareRounds): a handler
+// takes its event's duration × -unit and an event is submitted at its
+// arrival × -unit, whether the trace is written in whole rounds or with
+// units.
 func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 	var opt replayOptions
 	var layout string
 	var policies []konvoy.Policy
-	round := time.Millisecond
+	var reader *eventlog.Reader
 	c := newCommand("konvoy replay", stderr,
-		"usage: konvoy replay -events FILE [-layout L] [-policy P] [-consumers N] [-unit D | -round-time D]",
+		"usage: konvoy replay -events FILE [-layout L] [-policy P] [-consumers N] [-unit D] [-max-held N]",
 		"       [-format text|json] [-applied FILE] [trace flags as for konvoy -events]",
-		"Runs the trace live (package live): each handler takes its event's duration, each event is submitted",
-		"at its arrival; prints the simulator's prediction beside the measured run.")
+		"Runs the trace live (package live): each handler takes its event's duration × -unit, each event is",
+		"submitted at its arrival × -unit; prints the simulator's prediction beside the measured run.")
 	c.StringVar(&opt.events, "events", "", "replay the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input)")
 	c.StringVar(&layout, "layout", "convoy", "the `layout` to run: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned:N, resequencer, recorded:N")
 	c.policy(&policies, &opt.Assignor, "the dispatch `policy`: head-of-line, lane-aware or static (default head-of-line, as the simulator's)")
 	c.count(&opt.Consumers, "consumers", 4, konvoy.MaxConsumers, false, "the `N` consumers, handlers running at once")
-	c.DurationVar(&round, "round-time", round, "how long one round lasts, for a trace in whole rounds (with -unit, one round lasts -unit)")
+	c.count(&opt.MaxHeld, "max-held", replay.DefaultMaxHeld, math.MaxInt32, false, "the most `events` the executor holds at once, arrived and not finished; an event due when it is full is submitted late")
 	c.choice(&opt.format, "format", "text", "the output's `format`: text or json", "text or json", "text", "json")
 	c.StringVar(&opt.applied, "applied", "", "write each handled event to `FILE` as JSON Lines: partition, offset, key, step, consumer, attempt, start_ns, finish_ns")
-	reader := c.traceFlags(&opt.events)
+	c.rule(func() error { // before the trace flags' own rules, which read -unit as set
+		if reader.Resolution < time.Microsecond {
+			return c.usagef("-unit is %v; want the wall time of one round, at least 1µs", reader.Resolution)
+		}
+		return nil
+	})
+	reader = c.traceFlags(&opt.events)
+	unit := c.Lookup("unit")
+	unit.Usage = "the wall `duration` of one round: a handler takes its event's duration × it, an event is submitted at its arrival × it; " +
+		"durations and arrivals are whole rounds (3) or durations with units in whole rounds of it (3ms)"
+	unit.DefValue = defaultUnit.String()
+	unit.Value.Set(unit.DefValue)
 	c.rule(func() (err error) {
 		switch {
 		case opt.events == "":
 			return c.usagef("-events is missing; want the trace FILE to replay")
 		case len(policies) > 1:
 			return c.usagef("-policy names one policy in a replay")
-		case c.given["round-time"] && reader.Resolution > 0:
-			return c.usagef("-round-time is for a trace in whole rounds; with -unit, one round lasts -unit")
-		case round < time.Microsecond:
-			return c.usagef("-round-time is %v; want at least 1µs", round)
 		}
-		opt.Policy, opt.Unit = policies[0], round
-		if reader.Resolution > 0 {
-			opt.Unit = reader.Resolution
-		}
+		opt.Policy, opt.Unit = policies[0], reader.Resolution
+		reader.BareRounds = true
 		if opt.Layout, err = konvoy.ParseLayout(layout); err != nil {
 			return c.usagef("-layout: %v", err)
 		}

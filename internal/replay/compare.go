@@ -48,6 +48,41 @@ func (s Side) BlockedShare(consumers int) float64 {
 	return float64(s.Blocked) / (float64(consumers) * float64(s.Makespan))
 }
 
+// predictor runs the simulator on a stream of events under a Config and
+// returns its measures in wall time, one round lasting round.
+type predictor struct {
+	sim   *konvoy.Simulator
+	round time.Duration
+}
+
+// newPredictor returns a predictor under c, one round lasting round.
+func newPredictor(c Config, round time.Duration) (*predictor, error) {
+	sim, err := konvoy.NewSimulator(c.Layout, c.Consumers, c.options()...)
+	return &predictor{sim: sim, round: round}, err
+}
+
+// side returns the run's measures.
+func (p *predictor) side() (Side, error) {
+	r, err := p.sim.Result()
+	if err != nil {
+		return Side{}, err
+	}
+	d := func(rounds float64) time.Duration { return time.Duration(math.Round(rounds * float64(p.round))) }
+	return Side{Events: r.Events, Makespan: d(float64(r.Rounds)), Work: d(float64(r.Work)),
+		WaitP50: d(float64(r.Wait.P50)), WaitP99: d(float64(r.Wait.P99)), WaitMax: d(float64(r.Wait.Max)), WaitMean: d(r.Wait.Mean),
+		ResponseP50: d(float64(r.Response.P50)), ResponseP99: d(float64(r.Response.P99)), ResponseMax: d(float64(r.Response.Max)),
+		ResponseMean: d(r.Response.Mean), Blocked: d(r.BlockedMean * float64(r.Events)),
+		Skipped: r.Skipped, Duplicates: r.Duplicates, Buffered: r.Buffered, NeverApplied: r.NeverApplied}, nil
+}
+
+// fromActual is e as the prediction from actual times takes it: arrivals
+// in rounds of tick, and the service time its handler took, to the tick.
+func fromActual(e konvoy.Event, unit, took time.Duration) konvoy.Event {
+	e.Arrival = int(int64(e.Arrival) * int64(unit) / int64(tick))
+	e.Duration = int((took + tick/2) / tick)
+	return e
+}
+
 // Predict runs the simulator on events under c and returns its measures in
 // wall time. With actual nil, each event takes its Duration in rounds of
 // c.Unit, as the trace plans. With actual, event i takes actual[i], the
@@ -56,67 +91,38 @@ func (s Side) BlockedShare(consumers int) float64 {
 // really took, so that a gap between the planned prediction and the
 // measured run splits into timing (planned to actual) and dispatch (actual
 // to measured). The simulator's errors are konvoy.EventErrors.
-func Predict(events []konvoy.Event, c Config, actual []time.Duration) (Side, konvoy.Result, error) {
-	if err := c.check(events); err != nil {
-		return Side{}, konvoy.Result{}, err
+func Predict(events []konvoy.Event, c Config, actual []time.Duration) (Side, error) {
+	if err := c.check(); err != nil {
+		return Side{}, err
 	}
 	round := c.Unit
 	if actual != nil {
 		round = tick
-		scaled := make([]konvoy.Event, len(events))
-		for i, e := range events {
-			e.Arrival = int(int64(e.Arrival) * int64(c.Unit) / int64(tick))
-			e.Duration = int((actual[i] + tick/2) / tick)
-			scaled[i] = e
-		}
-		events = scaled
 	}
-	opts := []konvoy.Option{konvoy.WithPolicy(c.Policy), konvoy.WithSchedule(len(events))}
-	if c.Assignor != 0 {
-		opts = append(opts, konvoy.WithAssignor(c.Assignor))
-	}
-	r, err := konvoy.Simulate(events, c.Layout, c.Consumers, opts...)
+	p, err := newPredictor(c, round)
 	if err != nil {
-		return Side{}, r, err
+		return Side{}, err
 	}
-	d := func(rounds float64) time.Duration { return time.Duration(math.Round(rounds * float64(round))) }
-	s := Side{Events: r.Events, Makespan: d(float64(r.Rounds)), Work: d(float64(r.Work)),
-		WaitP50: d(float64(r.Wait.P50)), WaitP99: d(float64(r.Wait.P99)), WaitMax: d(float64(r.Wait.Max)), WaitMean: d(r.Wait.Mean),
-		ResponseP50: d(float64(r.Response.P50)), ResponseP99: d(float64(r.Response.P99)), ResponseMax: d(float64(r.Response.Max)),
-		ResponseMean: d(r.Response.Mean), Skipped: r.Skipped, Duplicates: r.Duplicates, Buffered: r.Buffered, NeverApplied: r.NeverApplied}
-	for _, slot := range r.Schedule {
-		s.Blocked += d(float64(slot.Start - slot.Taken))
+	for i, e := range events {
+		if actual != nil {
+			e = fromActual(e, c.Unit, actual[i])
+		}
+		if err := p.sim.Add(e); err != nil {
+			return Side{}, err
+		}
 	}
-	return s, r, nil
+	return p.side()
 }
 
 // Measured returns the measures of run, a replay's measured run.
 func Measured(run *Run) Side {
 	st := run.Stats
-	s := Side{Events: st.Done, Makespan: run.Makespan, Blocked: st.Blocked,
-		WaitP50: time.Duration(st.Wait.P50), WaitP99: time.Duration(st.Wait.P99), WaitMax: time.Duration(st.Wait.Max),
-		WaitMean:    time.Duration(math.Round(st.Wait.Mean)),
-		ResponseP50: time.Duration(st.Response.P50), ResponseP99: time.Duration(st.Response.P99), ResponseMax: time.Duration(st.Response.Max),
-		ResponseMean: time.Duration(math.Round(st.Response.Mean)),
+	return Side{Events: st.Done, Makespan: run.Makespan, Work: run.Work, Blocked: st.Blocked,
+		WaitP50: time.Duration(run.Wait.P50), WaitP99: time.Duration(run.Wait.P99), WaitMax: time.Duration(run.Wait.Max),
+		WaitMean:    time.Duration(math.Round(run.Wait.Mean)),
+		ResponseP50: time.Duration(run.Response.P50), ResponseP99: time.Duration(run.Response.P99), ResponseMax: time.Duration(run.Response.Max),
+		ResponseMean: time.Duration(math.Round(run.Response.Mean)),
 		Skipped:      st.Skipped, Duplicates: st.Duplicates, Buffered: st.Buffered, NeverApplied: st.NeverApplied}
-	for _, h := range run.Handled {
-		if !h.Finish.IsZero() {
-			s.Work += h.Finish.Sub(h.Start)
-		}
-	}
-	return s
-}
-
-// Actual returns the service times run's handlers took, by event index: 0
-// for an event not handled.
-func Actual(run *Run) []time.Duration {
-	out := make([]time.Duration, len(run.Handled))
-	for i, h := range run.Handled {
-		if !h.Finish.IsZero() {
-			out[i] = h.Finish.Sub(h.Start)
-		}
-	}
-	return out
 }
 
 // Comparison is a replay beside its predictions.
@@ -130,22 +136,49 @@ type Comparison struct {
 	// FromActual its prediction from the handlers' actual service times,
 	// Measured the live run's measures.
 	Predicted, FromActual, Measured Side
+	// Late and LateBy are the run's: events submitted late for want of
+	// room in the executor, and by how much in all.
+	Late   int
+	LateBy time.Duration
 }
 
-// Compare replays nothing itself: it predicts events[:run.Submitted] under
-// c, from the planned and from the actual service times, and sets them
-// beside run's measures.
-func Compare(name string, events []konvoy.Event, c Config, run *Run) (Comparison, error) {
-	cmp := Comparison{Name: name, Config: c, Of: run.Submitted, Total: len(events), Measured: Measured(run)}
+// Compare replays nothing itself: it predicts the first run.Submitted
+// events of t under c, from the planned and from the actual service times,
+// reading t once more, and sets them beside run's measures.
+func Compare(t *Trace, c Config, run *Run) (Comparison, error) {
+	cmp := Comparison{Name: t.Name, Config: c, Of: run.Submitted, Total: run.Total, Measured: Measured(run), Late: run.Late, LateBy: run.LateBy}
 	if run.Submitted == 0 {
 		return cmp, nil
 	}
-	ran := events[:run.Submitted]
-	var err error
-	if cmp.Predicted, _, err = Predict(ran, c, nil); err != nil {
+	planned, err := newPredictor(c, c.Unit)
+	if err != nil {
 		return cmp, err
 	}
-	cmp.FromActual, _, err = Predict(ran, c, Actual(run)[:run.Submitted])
+	actual, err := newPredictor(c, tick)
+	if err != nil {
+		return cmp, err
+	}
+	took := run.actualTimes()
+	var serr error
+	err = t.each(run.Submitted, func(_ int, e konvoy.Event) bool {
+		var d time.Duration
+		if d, serr = took(); serr == nil {
+			if serr = planned.sim.Add(e); serr == nil {
+				serr = actual.sim.Add(fromActual(e, c.Unit, d))
+			}
+		}
+		return serr == nil
+	})
+	if err == nil {
+		err = serr
+	}
+	if err != nil {
+		return cmp, err
+	}
+	if cmp.Predicted, err = planned.side(); err != nil {
+		return cmp, err
+	}
+	cmp.FromActual, err = actual.side()
 	return cmp, err
 }
 
@@ -176,6 +209,10 @@ func (c Comparison) Text() string {
 	fmt.Fprintf(w, "blocked share\t%.1f%%\t%.1f%%\t%.1f%%\t\n", 100*c.Predicted.BlockedShare(n), 100*c.FromActual.BlockedShare(n), 100*c.Measured.BlockedShare(n))
 	dur("service time, total", func(s Side) time.Duration { return s.Work })
 	w.Flush()
+	if c.Late > 0 {
+		fmt.Fprintf(&b, "%s submitted more than a round late, by %s on average (the executor was full, holding at most %d events, or the machine busy); waits and responses count from arrival\n",
+			report.Plural(c.Late, "event", "events"), ms(c.LateBy/time.Duration(c.Late)), cfg.maxHeld())
+	}
 	fmt.Fprintf(&b, "measured makespan %s the prediction: timing (actual service times) %s, dispatch (measured against the prediction from actual times) %s\n",
 		pct(c.Measured.Makespan, c.Predicted.Makespan), pct(c.FromActual.Makespan, c.Predicted.Makespan), pct(c.Measured.Makespan, c.FromActual.Makespan))
 	return b.String()
@@ -236,7 +273,9 @@ func (c Comparison) record(s Side) Record {
 // round3 rounds x to three decimals.
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
-// JSON is the comparison as one JSON object: the makespans in seconds
+// JSON is the comparison as one JSON object: the events covered and the
+// trace's (stopped_early when fewer), the events submitted late for want
+// of room and by how long in all, the makespans in seconds
 // (predicted_seconds, from_actual_seconds, measured_seconds), the planned
 // and actual service times summed in seconds, the events covered, and a
 // Record per side (predicted, from_actual, measured).
@@ -245,6 +284,9 @@ func (c Comparison) JSON() (string, error) {
 		Trace             string  `json:"trace"`
 		Events            int     `json:"events"`
 		TraceEvents       int     `json:"trace_events"`
+		StoppedEarly      bool    `json:"stopped_early"` // events < trace_events: every figure covers the events alone
+		LateEvents        int     `json:"late_events"`
+		LateSeconds       float64 `json:"late_seconds"`
 		UnitSeconds       float64 `json:"unit_seconds"`
 		PredictedSeconds  float64 `json:"predicted_seconds"`
 		FromActualSeconds float64 `json:"from_actual_seconds"`
@@ -254,10 +296,14 @@ func (c Comparison) JSON() (string, error) {
 		Predicted         Record  `json:"predicted"`
 		FromActual        Record  `json:"from_actual"`
 		Measured          Record  `json:"measured"`
-	}{c.Name, c.Of, c.Total, c.Config.Unit.Seconds(), c.Predicted.Makespan.Seconds(), c.FromActual.Makespan.Seconds(), c.Measured.Makespan.Seconds(),
+	}{c.Name, c.Of, c.Total, c.Of < c.Total, c.Late, c.LateBy.Seconds(), c.Config.Unit.Seconds(), c.Predicted.Makespan.Seconds(), c.FromActual.Makespan.Seconds(), c.Measured.Makespan.Seconds(),
 		c.Predicted.Work.Seconds(), c.Measured.Work.Seconds(), c.record(c.Predicted), c.record(c.FromActual), c.record(c.Measured)}
-	b, err := json.MarshalIndent(out, "", "  ")
-	return string(b) + "\n", err
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // "<stdin>" as it is
+	enc.SetIndent("", "  ")
+	err := enc.Encode(out)
+	return b.String(), err
 }
 
 // Render is the comparison in format "json" (JSON) or any other (Text).

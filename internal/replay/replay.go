@@ -2,22 +2,33 @@
 // handlers that take each event's duration in wall time, and compares the
 // run with the simulator's prediction for the same events: the machinery
 // of konvoy replay, usable by any program that wants to check a layout's
-// live behaviour against the model.
+// live behaviour against the model. Its memory grows with the trace's keys
+// and lanes and the events held at once, never with the trace's length:
+// the trace and each event's measured service time are kept in temporary
+// files, and the -applied lines written as handlers finish.
 package replay
 
 import (
+	"bufio"
 	"context"
+	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"math"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/live"
 )
+
+// DefaultMaxHeld is the most events a replay's executor holds at once
+// unless Config.MaxHeld says otherwise: the events arrived and not yet
+// finished. The model's backlog is unbounded; a trace whose backlog
+// outgrows the executor's room is submitted late (Run.Late says by how
+// much), and a policy that chooses among the events held (lane-aware,
+// static) chooses among fewer than the model's.
+const DefaultMaxHeld = 1 << 16
 
 // Config is one replay: the layout and policy the executor runs, as the
 // simulator's run that predicts it, its consumers, and how long one round
@@ -31,116 +42,299 @@ type Config struct {
 	// in d·Unit, and an event arriving at round a is submitted a·Unit after
 	// the replay starts. At least a microsecond.
 	Unit time.Duration
+	// MaxHeld is the most events the executor holds at once, 0 for
+	// DefaultMaxHeld.
+	MaxHeld int
 }
 
-// Handled is what became of one event in a replay: the consumer that ran
-// its handler, the attempt (1: replays do not retry), and when the handler
-// started and finished. A zero Finish means the event was not handled (its
-// replay was stopped before it was submitted, or the version stamp skipped
-// it).
-type Handled struct {
-	Consumer, Attempt int
-	Start, Finish     time.Time
+// check returns an error when c cannot replay.
+func (c Config) check() error {
+	switch {
+	case c.Unit < time.Microsecond:
+		return fmt.Errorf("replay: one round lasts %v; want at least 1µs", c.Unit)
+	case c.Consumers < 1 || c.Consumers > live.MaxConsumers:
+		return fmt.Errorf("replay: %d consumers; want 1 to %d", c.Consumers, live.MaxConsumers)
+	case c.MaxHeld < 0:
+		return fmt.Errorf("replay: at most %d events held; want 1 or more, or 0 for %d", c.MaxHeld, DefaultMaxHeld)
+	}
+	return nil
 }
+
+// options are the simulator's options for c.
+func (c Config) options() []konvoy.Option {
+	opts := []konvoy.Option{konvoy.WithPolicy(c.Policy)}
+	if c.Assignor != 0 {
+		opts = append(opts, konvoy.WithAssignor(c.Assignor))
+	}
+	return opts
+}
+
+// maxHeld is c.MaxHeld or its default.
+func (c Config) maxHeld() int {
+	if c.MaxHeld == 0 {
+		return DefaultMaxHeld
+	}
+	return c.MaxHeld
+}
+
+// Progress counts a replay's events as it runs, for a progress line; its
+// methods may be called from any goroutine at any time.
+type Progress struct{ submitted, finished atomic.Int64 }
+
+// Submitted counts the events submitted so far, Finished those whose
+// handler returned.
+func (p *Progress) Submitted() int { return int(p.submitted.Load()) }
+
+// Finished counts the events whose handler returned so far.
+func (p *Progress) Finished() int { return int(p.finished.Load()) }
 
 // Run is a replay's measured run.
 type Run struct {
 	// Start is when the replay started: round 0.
 	Start time.Time
-	// Submitted counts the events submitted, a prefix of the trace: all of
-	// them unless the replay's context ended first.
-	Submitted int
-	// Handled holds, by event index, what became of each event.
-	Handled []Handled
+	// Submitted counts the events submitted, a prefix of the trace: all
+	// Total of them unless the replay's context ended first, or the
+	// executor stopped.
+	Submitted, Total int
 	// Stats are the executor's measures once it was closed.
 	Stats live.Stats
-	// Makespan is the time from Start to the last handler's finish.
-	Makespan time.Duration
+	// Makespan is the time from Start to the last handler's finish; Work
+	// the handlers' times summed.
+	Makespan, Work time.Duration
+	// Wait and Response are measured from each event's arrival, Start +
+	// Arrival × Unit, to its handler's start and finish, in nanoseconds,
+	// with the model's percentiles: unlike Stats.Wait, from submission,
+	// they count an event submitted late, for want of room, from when it
+	// was due.
+	Wait, Response konvoy.Latency
+	// Late counts the events submitted more than a round after their
+	// arrival, because the executor held MaxHeld events or the machine was
+	// busy; LateBy sums their lateness.
+	Late   int
+	LateBy time.Duration
+	// actual holds each event's service time in nanoseconds, 8 bytes an
+	// event in trace order, 0 for one not handled.
+	actual *tempFile
 }
 
 // Interrupted tells whether the replay stopped before submitting every
 // event.
-func (r *Run) Interrupted() bool { return r.Submitted < len(r.Handled) }
+func (r *Run) Interrupted() bool { return r.Submitted < r.Total }
 
-// check returns an error when c cannot replay events.
-func (c Config) check(events []konvoy.Event) error {
-	switch {
-	case len(events) == 0:
-		return errors.New("replay: no events; want at least one")
-	case c.Unit < time.Microsecond:
-		return fmt.Errorf("replay: one round lasts %v; want at least 1µs", c.Unit)
-	case c.Consumers < 1 || c.Consumers > live.MaxConsumers:
-		return fmt.Errorf("replay: %d consumers; want 1 to %d", c.Consumers, live.MaxConsumers)
-	}
-	last := events[len(events)-1].Arrival
-	var work int
-	for _, e := range events {
-		work += e.Duration
-	}
-	if rounds := float64(last) + float64(work); rounds*float64(c.Unit) > math.MaxInt64/2 {
-		return fmt.Errorf("replay: %v rounds of %v each are longer than a time.Duration can say", rounds, c.Unit)
-	}
-	return nil
+// Close removes the run's temporary file.
+func (r *Run) Close() error { return r.actual.Close() }
+
+// item is one event of a replay, as the executor holds it.
+type item struct {
+	index int
+	e     konvoy.Event
 }
 
-// Live replays events, which must be in arrival order and valid for the
-// simulator (see Predict), under c: each event is submitted to a
-// live.Executor at its arrival × c.Unit after the start, and its handler
-// takes its duration × c.Unit from its own start, waiting on a Clock that
-// all handlers share.
-// The executor holds as many events as arrive, as the model's consumers'
-// backlog is unbounded. When ctx ends, no more events are submitted, and
-// those submitted are run to the end before Live returns: the run then
-// covers events[:Run.Submitted]. Live holds O(len(events)) memory.
-func Live(ctx context.Context, events []konvoy.Event, c Config) (*Run, error) {
-	if err := c.check(events); err != nil {
+// finished is one handled event, as a handler reports it.
+type finished struct {
+	item
+	consumer      int
+	start, finish time.Time
+}
+
+// Live replays t under c: each event is submitted to a live.Executor at
+// its arrival × c.Unit after the start, and its handler takes its
+// duration × c.Unit from its own start, waiting on a Clock that all
+// handlers share. Each handled event is written to applied, unless nil, as
+// a JSON line when its handler returns (see appendApplied). When
+// ctx ends, no more events are submitted, and those submitted are run to
+// the end before Live returns: the run then covers the first
+// Run.Submitted events. progress, unless nil, counts the events as they
+// go. The Run must be closed.
+func Live(ctx context.Context, t *Trace, c Config, applied io.Writer, progress *Progress) (*Run, error) {
+	if err := c.check(); err != nil {
 		return nil, err
 	}
-	run := &Run{Handled: make([]Handled, len(events))}
-	clock := NewClock()
-	defer clock.Close()
-	var mu sync.Mutex
-	var last time.Time
-	handle := func(hctx context.Context, i int) error {
-		start := time.Now()
-		err := clock.SleepUntil(hctx, start.Add(time.Duration(events[i].Duration)*c.Unit))
-		finish := time.Now()
-		w, _ := live.Consumer(hctx)
-		run.Handled[i] = Handled{Consumer: w, Attempt: 1, Start: start, Finish: finish}
-		mu.Lock()
-		if finish.After(last) {
-			last = finish
-		}
-		mu.Unlock()
-		return err
+	if progress == nil {
+		progress = new(Progress)
 	}
-	opts := []live.Option{live.WithPolicy(c.Policy), live.WithMaxHeld(len(events))}
-	if c.Assignor != 0 {
-		opts = append(opts, live.WithAssignor(c.Assignor))
-	}
-	x, err := live.New(c.Layout, c.Consumers, func(i int) konvoy.Event { return events[i] }, handle, opts...)
+	actual, err := newTempFile()
 	if err != nil {
 		return nil, err
 	}
+	run := &Run{Total: t.Events, actual: actual}
+	clock := NewClock()
+	defer clock.Close()
+	h := &handlers{clock: clock, unit: c.Unit, progress: progress, done: make(chan []finished, 64), batches: make([][]finished, c.Consumers)}
+	opts := []live.Option{live.WithPolicy(c.Policy), live.WithMaxHeld(c.maxHeld())}
+	if c.Assignor != 0 {
+		opts = append(opts, live.WithAssignor(c.Assignor))
+	}
+	x, err := live.New(c.Layout, c.Consumers, func(it item) konvoy.Event { return it.e }, h.handle, opts...)
+	if err != nil {
+		actual.Close()
+		return nil, err
+	}
+	rec := newRecorder(run, c, t.Partitions, applied)
+	recorded := make(chan error, 1)
 	run.Start = time.Now()
-	for i, e := range events {
-		if ctx.Err() != nil || clock.SleepUntil(ctx, run.Start.Add(time.Duration(e.Arrival)*c.Unit)) != nil {
-			break
-		}
-		if err := x.Submit(context.Background(), i); err != nil {
-			break // the executor stopped: Close says why
-		}
-		run.Submitted = i + 1
-	}
+	rec.start = run.Start
+	go func() { recorded <- rec.record(h.done) }()
+	serr := submit(ctx, t, c, x, clock, run, progress)
 	err = x.Close(context.Background())
+	h.flush()
+	rerr := <-recorded
 	run.Stats = x.Stats()
-	if !last.IsZero() {
-		run.Makespan = last.Sub(run.Start)
+	if !rec.last.IsZero() {
+		run.Makespan = rec.last.Sub(run.Start)
 	}
-	return run, err
+	run.Work, run.Wait, run.Response = rec.work, rec.wait.Latency(), rec.response.Latency()
+	for _, e := range []error{serr, rerr} {
+		if err == nil {
+			err = e
+		}
+	}
+	if err != nil {
+		run.Close()
+		return nil, err
+	}
+	return run, nil
 }
 
-// appliedLine is one line of WriteApplied.
+// handlers are a replay's handlers: each waits on clock for its event's
+// duration and reports the event done, in batches by consumer.
+type handlers struct {
+	clock    *Clock
+	unit     time.Duration
+	progress *Progress
+	done     chan []finished
+	batches  [][]finished // by consumer, which runs one handler at a time
+}
+
+// handle is the handler of it.
+func (h *handlers) handle(ctx context.Context, it item) error {
+	start := time.Now()
+	err := h.clock.SleepUntil(ctx, start.Add(time.Duration(it.e.Duration)*h.unit))
+	finish := time.Now()
+	h.progress.finished.Add(1)
+	w, ok := live.Consumer(ctx)
+	if !ok || w < 0 || w >= len(h.batches) {
+		h.done <- []finished{{it, w, start, finish}}
+		return err
+	}
+	if h.batches[w] = append(h.batches[w], finished{it, w, start, finish}); len(h.batches[w]) == batch {
+		h.done <- h.batches[w]
+		h.batches[w] = make([]finished, 0, batch)
+	}
+	return err
+}
+
+// flush reports the events of the batches not yet full and closes done.
+// No handler may run any more.
+func (h *handlers) flush() {
+	for _, b := range h.batches {
+		if len(b) > 0 {
+			h.done <- b
+		}
+	}
+	close(h.done)
+}
+
+// submit submits t's events to x, each at its arrival, until ctx ends or
+// x stops, counting them in run.Submitted and the late ones in run.Late.
+// An event is submitted once the one before it is: when the executor is
+// full, the events due meanwhile are submitted late.
+func submit(ctx context.Context, t *Trace, c Config, x *live.Executor[item], clock *Clock, run *Run, p *Progress) error {
+	return t.each(t.Events, func(i int, e konvoy.Event) bool {
+		due := run.Start.Add(time.Duration(e.Arrival) * c.Unit)
+		if ctx.Err() != nil || clock.SleepUntil(ctx, due) != nil {
+			return false
+		}
+		if err := x.Submit(context.Background(), item{i, e}); err != nil {
+			return false // the executor stopped: Close says why
+		}
+		if late := time.Since(due); late > c.Unit {
+			run.Late++
+			run.LateBy += late
+		}
+		run.Submitted = i + 1
+		p.submitted.Store(int64(run.Submitted))
+		return true
+	})
+}
+
+// batch is how many handled events a consumer reports at a time, so that
+// the recorder's goroutine is woken once for many.
+const batch = 256
+
+// recorder takes the handled events from the handlers, one at a time: it
+// sums their times and latencies, keeps their service times in the run's
+// file and writes their -applied lines.
+type recorder struct {
+	run             *Run
+	c               Config
+	partitions      bool
+	applied         *bufio.Writer // nil for none
+	start, last     time.Time
+	work            time.Duration
+	wait, response  konvoy.LatencyCounter
+	appliedErr, err error
+}
+
+// newRecorder returns the recorder of run.
+func newRecorder(run *Run, c Config, partitions bool, applied io.Writer) *recorder {
+	r := &recorder{run: run, c: c, partitions: partitions}
+	if applied != nil {
+		r.applied = bufio.NewWriterSize(applied, 1<<16)
+	}
+	return r
+}
+
+// record records each handled event from done until it is closed, and
+// returns the first error of the files it writes.
+func (r *recorder) record(done <-chan []finished) error {
+	times := &timesCache{f: r.run.actual}
+	var line []byte
+	for fs := range done {
+		for _, f := range fs {
+			line = r.one(f, times, line)
+		}
+	}
+	if err := times.flush(); err != nil && r.err == nil {
+		r.err = fmt.Errorf("replay: keeping the service times in a temporary file: %w", err)
+	}
+	return r.finish()
+}
+
+// one records f, using line as room for its -applied line, which it
+// returns.
+func (r *recorder) one(f finished, times *timesCache, line []byte) []byte {
+	took := f.finish.Sub(f.start)
+	r.work += took
+	if f.finish.After(r.last) {
+		r.last = f.finish
+	}
+	due := r.start.Add(time.Duration(f.e.Arrival) * r.c.Unit)
+	r.wait.Add(int(max(0, f.start.Sub(due))))
+	r.response.Add(int(max(0, f.finish.Sub(due))))
+	if err := times.put(f.index, took); err != nil && r.err == nil {
+		r.err = fmt.Errorf("replay: keeping the service times in a temporary file: %w", err)
+	}
+	if r.applied != nil && r.appliedErr == nil {
+		line = appendApplied(line[:0], f, r.partitions)
+		_, r.appliedErr = r.applied.Write(line)
+	}
+	return line
+}
+
+// finish flushes the -applied lines and returns the first error of the
+// files the recorder wrote.
+func (r *recorder) finish() error {
+	if r.applied != nil && r.appliedErr == nil {
+		r.appliedErr = r.applied.Flush()
+	}
+	if r.appliedErr != nil && r.err == nil {
+		r.err = fmt.Errorf("replay: -applied: %w", r.appliedErr)
+	}
+	return r.err
+}
+
+// appliedLine is one line of the -applied file.
 type appliedLine struct {
 	Partition int    `json:"partition"`
 	Offset    int    `json:"offset"`
@@ -152,26 +346,73 @@ type appliedLine struct {
 	FinishNS  int64  `json:"finish_ns"`
 }
 
-// WriteApplied writes run's handled events to w as JSON Lines, one object
-// per handled event in trace order: its partition (the event's recorded
-// Partition when partitions is true, else -1), its offset (its index in
-// the trace), key, step, consumer, attempt, and its handler's start and
-// finish in Unix nanoseconds.
-func WriteApplied(w io.Writer, events []konvoy.Event, run *Run, partitions bool) error {
-	enc := json.NewEncoder(w)
-	for i, h := range run.Handled {
-		if h.Finish.IsZero() {
-			continue
+// appendApplied appends f's -applied line to b: its partition (the
+// event's recorded Partition when partitions is true, else -1), its offset
+// (its index in the trace), key, step, consumer, attempt (1: a replay does
+// not retry), and its handler's start and finish in Unix nanoseconds.
+func appendApplied(b []byte, f finished, partitions bool) []byte {
+	p := -1
+	if partitions {
+		p = f.e.Partition
+	}
+	line, _ := json.Marshal(appliedLine{Partition: p, Offset: f.index, Key: f.e.Key, Step: f.e.Step, Consumer: f.consumer,
+		Attempt: 1, StartNS: f.start.UnixNano(), FinishNS: f.finish.UnixNano()})
+	return append(append(b, line...), '\n')
+}
+
+// actualTimes calls f with the service time of each of the run's first n
+// events, in trace order: 0 for an event not handled.
+func (r *Run) actualTimes() func() (time.Duration, error) {
+	br := bufio.NewReaderSize(io.NewSectionReader(r.actual, 0, int64(r.Total)*8), 1<<16)
+	var b [8]byte
+	return func() (time.Duration, error) {
+		_, err := io.ReadFull(br, b[:])
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return 0, nil // past the last written: not handled
 		}
-		p := -1
-		if partitions {
-			p = events[i].Partition
-		}
-		line := appliedLine{Partition: p, Offset: i, Key: events[i].Key, Step: events[i].Step, Consumer: h.Consumer,
-			Attempt: h.Attempt, StartNS: h.Start.UnixNano(), FinishNS: h.Finish.UnixNano()}
-		if err := enc.Encode(line); err != nil {
+		return time.Duration(binary.LittleEndian.Uint64(b[:])), err
+	}
+}
+
+// timesCache writes service times to a run's file, 8 bytes an event at
+// the event's index, through a window of timesChunk events held in
+// memory: events finish nearly in trace order, so that most writes land
+// in the window, and the window is written back when a write falls
+// outside it, and read afresh where it moves to.
+type timesCache struct {
+	f     *tempFile
+	base  int // the window's first index, -1 before the first write
+	buf   [timesChunk * 8]byte
+	dirty bool
+}
+
+// timesChunk is how many events' times a timesCache holds.
+const timesChunk = 8192
+
+// put writes the time of event i.
+func (c *timesCache) put(i int, took time.Duration) error {
+	if !c.dirty || i < c.base || i >= c.base+timesChunk {
+		if err := c.flush(); err != nil {
 			return err
 		}
+		c.base = i / timesChunk * timesChunk
+		n, err := c.f.ReadAt(c.buf[:], int64(c.base)*8)
+		if err != nil && err != io.EOF {
+			return err
+		}
+		clear(c.buf[n:])
+		c.dirty = true
 	}
+	binary.LittleEndian.PutUint64(c.buf[(i-c.base)*8:], uint64(took))
 	return nil
+}
+
+// flush writes the window back.
+func (c *timesCache) flush() error {
+	if !c.dirty {
+		return nil
+	}
+	c.dirty = false
+	_, err := c.f.WriteAt(c.buf[:], int64(c.base)*8)
+	return err
 }

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +24,24 @@ func lanesTrace(n, keys, d int) []konvoy.Event {
 		events[i] = konvoy.Event{Key: fmt.Sprintf("K%d", i%keys), Step: i/keys + 1, Duration: d}
 	}
 	return events
+}
+
+// replayed replays events under c, writing the -applied lines to applied
+// unless nil, and returns the trace and the run, closed when the test
+// ends.
+func replayed(t *testing.T, ctx context.Context, events []konvoy.Event, c Config, applied io.Writer) (*Trace, *Run) {
+	t.Helper()
+	tr, err := TraceOf("t", events, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	run, err := Live(ctx, tr, c, applied, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { run.Close() })
+	return tr, run
 }
 
 // TestSleepUntilNeverEarly wants SleepUntil to return no sooner than its
@@ -56,11 +76,8 @@ func TestSleepUntilEndsWithContext(t *testing.T) {
 func TestLiveRunsLanesSideBySide(t *testing.T) {
 	events := lanesTrace(40, 4, 2)
 	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 4, Unit: 500 * time.Microsecond}
-	run, err := Live(context.Background(), events, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmp, err := Compare("lanes", events, c, run)
+	tr, run := replayed(t, context.Background(), events, c, nil)
+	cmp, err := Compare(tr, c, run)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,30 +94,26 @@ func TestLiveRunsLanesSideBySide(t *testing.T) {
 	if m*10 > work*6 {
 		t.Errorf("measured makespan %v; want well under the service times' sum %v: four lanes run at once", m, work)
 	}
+	if d := cmp.FromActual.Work - work; d < -time.Duration(len(events))*tick/2 || d > time.Duration(len(events))*tick/2 {
+		t.Errorf("the prediction from actual times works %v; want the measured %v, to half a microsecond an event", cmp.FromActual.Work, work)
+	}
 	if min := time.Duration(len(events)) * 2 * c.Unit; work < min {
 		t.Errorf("service times sum to %v; want at least the planned %v (no handler ends early)", work, min)
 	}
 }
 
-// TestAppliedLines wants WriteApplied to write every handled event once,
-// with its trace index, key, step, a consumer in range, attempt 1, and a
-// handler that lasted at least its duration; and, within a lane, the
-// items in trace order, none starting before the one before it finished.
+// TestAppliedLines wants Live's -applied lines to hold every handled
+// event once, with its trace index, key, step, a consumer in range,
+// attempt 1, and a handler that lasted at least its duration; and, the
+// lines of a lane taken in offset order (the file is written in batches,
+// not in finish order), none starting before the one before it finished.
 func TestAppliedLines(t *testing.T) {
-	events := lanesTrace(30, 3, 1)
+	events := lanesTrace(600, 3, 1)
 	events[4].Duration, events[9].Duration = 0, 3
-	c := Config{Layout: konvoy.Convoy, Policy: konvoy.HeadOfLine, Consumers: 2, Unit: 300 * time.Microsecond}
-	run, err := Live(context.Background(), events, c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := Config{Layout: konvoy.Convoy, Policy: konvoy.HeadOfLine, Consumers: 2, Unit: 20 * time.Microsecond}
 	var buf bytes.Buffer
-	if err := WriteApplied(&buf, events, run, false); err != nil {
-		t.Fatal(err)
-	}
-	seen := make([]bool, len(events))
-	lastFinish := map[string]int64{}
-	lastOffset := map[string]int{}
+	replayed(t, context.Background(), events, c, &buf)
+	lines := make([]*appliedLine, len(events))
 	sc := bufio.NewScanner(&buf)
 	for sc.Scan() {
 		var l map[string]any
@@ -112,13 +125,16 @@ func TestAppliedLines(t *testing.T) {
 				t.Fatalf("line %q has no %q", sc.Text(), f)
 			}
 		}
-		var a appliedLine
-		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
+		a := new(appliedLine)
+		if err := json.Unmarshal(sc.Bytes(), a); err != nil {
 			t.Fatal(err)
+		}
+		if a.Offset < 0 || a.Offset >= len(events) {
+			t.Fatalf("line %q: offset out of range", sc.Text())
 		}
 		e := events[a.Offset]
 		switch {
-		case seen[a.Offset]:
+		case lines[a.Offset] != nil:
 			t.Errorf("offset %d written twice", a.Offset)
 		case a.Key != e.Key || a.Step != e.Step || a.Partition != -1 || a.Attempt != 1:
 			t.Errorf("line %q; want key %s, step %d, partition -1, attempt 1", sc.Text(), e.Key, e.Step)
@@ -126,18 +142,19 @@ func TestAppliedLines(t *testing.T) {
 			t.Errorf("line %q: consumer out of range", sc.Text())
 		case a.FinishNS-a.StartNS < int64(e.Duration)*int64(c.Unit):
 			t.Errorf("line %q: handler lasted less than %d rounds", sc.Text(), e.Duration)
-		case a.StartNS < lastFinish[a.Key]:
-			t.Errorf("line %q starts before the lane's item %d finished", sc.Text(), lastOffset[a.Key])
 		}
-		if prev, ok := lastOffset[a.Key]; ok && prev > a.Offset {
-			t.Errorf("offset %d written after %d of its lane", a.Offset, prev)
-		}
-		seen[a.Offset], lastFinish[a.Key], lastOffset[a.Key] = true, a.FinishNS, a.Offset
+		lines[a.Offset] = a
 	}
-	for i, ok := range seen {
-		if !ok {
+	lastFinish, lastOffset := map[string]int64{}, map[string]int{}
+	for i, a := range lines {
+		if a == nil {
 			t.Errorf("event %d has no line", i)
+			continue
 		}
+		if prev, ok := lastOffset[a.Key]; ok && a.StartNS < lastFinish[a.Key] {
+			t.Errorf("offset %d starts before %d of its lane finished", i, prev)
+		}
+		lastFinish[a.Key], lastOffset[a.Key] = a.FinishNS, i
 	}
 }
 
@@ -149,19 +166,19 @@ func TestLiveStopsSubmitting(t *testing.T) {
 	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 1, Unit: time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(20*time.Millisecond, cancel)
-	run, err := Live(ctx, events, c)
-	if err != nil {
-		t.Fatal(err)
+	tr, run := replayed(t, ctx, events, c, nil)
+	if run.Submitted != 1 || !run.Interrupted() || run.Stats.Done != 1 || run.Total != 3 {
+		t.Fatalf("submitted %d of %d, done %d; want the first event alone", run.Submitted, run.Total, run.Stats.Done)
 	}
-	if run.Submitted != 1 || !run.Interrupted() || run.Stats.Done != 1 || run.Handled[1].Finish != (time.Time{}) {
-		t.Fatalf("submitted %d, done %d; want the first event alone", run.Submitted, run.Stats.Done)
-	}
-	cmp, err := Compare("t", events, c, run)
+	cmp, err := Compare(tr, c, run)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cmp.Of != 1 || cmp.Predicted.Events != 1 || cmp.Predicted.Makespan != c.Unit || !strings.Contains(cmp.Text(), "1 of 3 events submitted") {
 		t.Errorf("comparison of %d events, predicted %d in %v; text:\n%s", cmp.Of, cmp.Predicted.Events, cmp.Predicted.Makespan, cmp.Text())
+	}
+	if s, err := cmp.JSON(); err != nil || !strings.Contains(s, `"stopped_early": true`) || !strings.Contains(s, `"trace_events": 3`) {
+		t.Errorf("JSON %v:\n%s\nwants stopped_early true of 3 events", err, s)
 	}
 }
 
@@ -175,11 +192,11 @@ func TestPredictFromExactTimes(t *testing.T) {
 	for i, e := range events {
 		actual[i] = time.Duration(e.Duration) * c.Unit
 	}
-	planned, _, err := Predict(events, c, nil)
+	planned, err := Predict(events, c, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	exact, _, err := Predict(events, c, actual)
+	exact, err := Predict(events, c, actual)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +215,7 @@ func TestPredictFromExactTimes(t *testing.T) {
 // a record per side, named as the trace report's.
 func TestComparisonJSON(t *testing.T) {
 	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 2, Unit: time.Millisecond}
-	cmp := Comparison{Name: "t", Config: c, Of: 3, Total: 3,
+	cmp := Comparison{Name: "<stdin>", Config: c, Of: 3, Total: 3,
 		Predicted:  Side{Events: 3, Makespan: 4 * time.Millisecond, Work: 6 * time.Millisecond, WaitP99: time.Millisecond},
 		FromActual: Side{Events: 3, Makespan: 5 * time.Millisecond}, Measured: Side{Events: 3, Makespan: 4500 * time.Microsecond, Blocked: 900 * time.Microsecond}}
 	s, err := cmp.JSON()
@@ -216,23 +233,40 @@ func TestComparisonJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(s), &got); err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(s, `"trace": "<stdin>",`) || !strings.HasSuffix(s, "}\n") {
+		t.Errorf("JSON names the trace escaped, or does not end its line:\n%s", s)
+	}
 	if got.PS != 0.004 || got.MS != 0.0045 || got.P["rounds"] != 4.0 || got.P["wait_p99"] != 1.0 || got.P["parallelism"] != 1.5 ||
 		got.M["rounds"] != 4.5 || got.M["blocked_share"] != 0.1 || got.F["layout"] != "convoy" || got.M["policy"] != "lane-aware" || got.P["throughput"] != 750.0 {
 		t.Errorf("JSON:\n%s", s)
 	}
 }
 
-// TestLiveRejectsBadConfig wants an error, not a run, for no events, a
-// unit under a microsecond, and no consumers.
+// TestLiveRejectsBadConfig wants an error, not a trace or a run, for no
+// events, a unit under a microsecond, no consumers and a negative MaxHeld,
+// and, for an event out of arrival order, an error that says so.
 func TestLiveRejectsBadConfig(t *testing.T) {
 	ok := Config{Layout: konvoy.Convoy, Consumers: 1, Unit: time.Millisecond}
-	bad := map[string]Config{"unit": {Layout: konvoy.Convoy, Consumers: 1, Unit: time.Nanosecond}, "consumers": {Layout: konvoy.Convoy, Unit: time.Millisecond}}
-	if _, err := Live(context.Background(), nil, ok); err == nil {
-		t.Error("Live with no events: no error")
+	bad := map[string]Config{"unit": {Layout: konvoy.Convoy, Consumers: 1, Unit: time.Nanosecond}, "consumers": {Layout: konvoy.Convoy, Unit: time.Millisecond},
+		"held": {Layout: konvoy.Convoy, Consumers: 1, Unit: time.Millisecond, MaxHeld: -1}}
+	if _, err := TraceOf("t", nil, ok); err == nil || !strings.Contains(err.Error(), "t: the trace holds no events") {
+		t.Errorf("no events: %v", err)
 	}
+	backwards := []konvoy.Event{{Key: "a", Duration: 1, Arrival: 2}, {Key: "b", Duration: 1, Arrival: 1}}
+	if _, err := TraceOf("t", backwards, ok); !errors.Is(err, konvoy.ErrOrder) {
+		t.Errorf("arrivals backwards: %v; want konvoy.ErrOrder", err)
+	}
+	tr, err := TraceOf("t", lanesTrace(2, 1, 1), ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
 	for name, c := range bad {
-		if _, err := Live(context.Background(), lanesTrace(2, 1, 1), c); err == nil || !strings.Contains(err.Error(), "replay:") {
-			t.Errorf("%s: error %v", name, err)
+		if _, err := TraceOf("t", lanesTrace(2, 1, 1), c); err == nil || !strings.Contains(err.Error(), "replay:") {
+			t.Errorf("%s: TraceOf's error %v", name, err)
+		}
+		if _, err := Live(context.Background(), tr, c, nil, nil); err == nil || !strings.Contains(err.Error(), "replay:") {
+			t.Errorf("%s: Live's error %v", name, err)
 		}
 	}
 }
@@ -282,5 +316,65 @@ func TestClockEndsWithContext(t *testing.T) {
 	}
 	if err := <-far; err != context.Canceled {
 		t.Errorf("far deadline: %v; want context.Canceled", err)
+	}
+}
+
+// TestTimesCache writes service times out of order, within the window,
+// behind it and past it, again over a time written before, and to the
+// first and last slots of a window, and wants each read back in trace order
+// as written, and 0 for an event never written, before and after the last
+// written.
+func TestTimesCache(t *testing.T) {
+	f, err := newTempFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &Run{Total: 3*timesChunk + 5, actual: f}
+	defer run.Close()
+	want := map[int]time.Duration{5: 1, 3*timesChunk - 1: 2, 3: 3, timesChunk: 4, timesChunk - 1: 5, 2*timesChunk + 7: 6, 0: 7}
+	c := &timesCache{f: f}
+	for _, i := range []int{5, 3*timesChunk - 1, 3, timesChunk, timesChunk - 1, 2*timesChunk + 7, 0} {
+		if err := c.put(i, want[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want[3] = 8
+	if err := c.put(3, 8); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.flush(); err != nil {
+		t.Fatal(err)
+	}
+	next := run.actualTimes()
+	for i := range run.Total {
+		got, err := next()
+		if err != nil || got != want[i] {
+			t.Fatalf("event %d: %v, %v; want %v", i, got, err, want[i])
+		}
+	}
+}
+
+// TestLiveLateCountsFromArrival holds one event at a time, on one
+// consumer, of three that all arrive at round 0 and take two rounds each:
+// the second and third are submitted at least two and four rounds late,
+// once the one before them finished, and their waits are counted from
+// their arrival, the last's at least four rounds, not from their late
+// submission.
+func TestLiveLateCountsFromArrival(t *testing.T) {
+	events := lanesTrace(3, 3, 2)
+	c := Config{Layout: konvoy.Convoy, Policy: konvoy.HeadOfLine, Consumers: 1, Unit: time.Millisecond, MaxHeld: 1}
+	tr, run := replayed(t, context.Background(), events, c, nil)
+	if run.Late != 2 || run.LateBy < 6*c.Unit {
+		t.Errorf("%d late by %v; want 2, by at least %v", run.Late, run.LateBy, 6*c.Unit)
+	}
+	if w := time.Duration(run.Wait.Max); w < 4*c.Unit {
+		t.Errorf("longest wait %v; want at least %v, from arrival", w, 4*c.Unit)
+	}
+	cmp, err := Compare(tr, c, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(cmp.Text(), "2 events submitted more than a round late") {
+		t.Errorf("text:\n%s\nwants the late events named", cmp.Text())
 	}
 }

@@ -1,0 +1,246 @@
+package replay
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/eventlog"
+)
+
+// spoolPattern names a replay's temporary files, as os.CreateTemp reads a
+// pattern. Where the system lets an open file be removed, as Unix does, a
+// file is removed as soon as it is made and read through its descriptor, so
+// that nothing is left behind however the process ends.
+const spoolPattern = "konvoy-replay-*.spool"
+
+// tempFile is a temporary file, removed at once where the system allows.
+type tempFile struct {
+	*os.File
+	named bool // not removed yet: Close removes it
+}
+
+// newTempFile makes a temporary file and removes its name where it can.
+func newTempFile() (*tempFile, error) {
+	f, err := os.CreateTemp("", spoolPattern)
+	if err != nil {
+		return nil, fmt.Errorf("replay: a temporary file: %w", err)
+	}
+	return &tempFile{File: f, named: os.Remove(f.Name()) != nil}, nil
+}
+
+// Close closes the file, and removes it if its name was left.
+func (f *tempFile) Close() error {
+	err := f.File.Close()
+	if f.named {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// Trace is a trace read once and checked, kept on disk for a replay: the
+// events in trace order, some 10 to 30 bytes each with their key and line,
+// in a temporary file (on a tmpfs, memory), so that a replay's memory
+// grows with its keys and the events it holds at once, never with the
+// trace's length, and standard input can be read more than once. A Trace
+// must be closed.
+type Trace struct {
+	Name       string // as errors and the comparison name it ("<stdin>" for standard input)
+	Events     int    // how many
+	Partitions bool   // whether the trace records each event's partition
+	file       *tempFile
+	size       int64
+}
+
+// Load reads the trace r names (standard input, stdin, for "-") into a
+// Trace, checking as it goes that c's simulator takes each event, in
+// arrival order: an event that arrives before the one before it is an
+// error naming its line (Reader.Reorder sorts arrivals within a window,
+// in bounded memory, for a trace that is nearly in order). Errors name the
+// trace and the line of a bad record or event. Load holds no events in
+// memory, only the simulator's keys and lanes.
+func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
+	name := r.Name
+	source := eventlog.NewTrace(r.Name, r)
+	if r.Name == "-" {
+		name = "<stdin>"
+		source = eventlog.NewTraceOf(func() (io.ReadCloser, error) { return io.NopCloser(stdin), nil }, r)
+	}
+	w, err := newTraceWriter(name, c)
+	if err != nil {
+		return nil, err
+	}
+	err = source.Scan(0, func(e konvoy.Event, line int) error {
+		if err := w.add(e); errors.Is(err, konvoy.ErrOrder) && r.Reorder == 0 {
+			return fmt.Errorf("%s:%d: %w (-reorder WINDOW sorts arrivals within a window of time)", name, line, err)
+		} else if err != nil {
+			return fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		return nil
+	})
+	if err == nil {
+		err = w.finish()
+	}
+	if err != nil {
+		w.t.Close()
+		return nil, err
+	}
+	w.t.Partitions = source.Partitions()
+	return w.t, nil
+}
+
+// TraceOf keeps events as a Trace named name, checked as Load checks a
+// trace's, for a program (or a test) that holds its events already.
+func TraceOf(name string, events []konvoy.Event, c Config) (*Trace, error) {
+	w, err := newTraceWriter(name, c)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range events {
+		if err = w.add(e); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = w.finish()
+	}
+	if err != nil {
+		w.t.Close()
+		return nil, err
+	}
+	return w.t, nil
+}
+
+// traceWriter writes a Trace and checks its events.
+type traceWriter struct {
+	t          *Trace
+	c          Config
+	w          *bufio.Writer
+	sim        *konvoy.Simulator
+	work, last float64 // rounds, for the check that the replay's times fit a time.Duration
+	buf        []byte
+}
+
+// newTraceWriter starts a Trace named name for c.
+func newTraceWriter(name string, c Config) (*traceWriter, error) {
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	sim, err := konvoy.NewSimulator(c.Layout, c.Consumers, c.options()...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	f, err := newTempFile()
+	if err != nil {
+		return nil, err
+	}
+	return &traceWriter{t: &Trace{Name: name, file: f}, c: c, w: bufio.NewWriterSize(f, 1<<16), sim: sim}, nil
+}
+
+// add checks e and writes it.
+func (w *traceWriter) add(e konvoy.Event) error {
+	if err := w.sim.Add(e); err != nil {
+		return err
+	}
+	w.work += float64(e.Duration)
+	w.last = float64(e.Arrival)
+	if (w.last+w.work)*float64(w.c.Unit) > math.MaxInt64/2 {
+		return fmt.Errorf("replay: %v rounds of %v each, to this event, are longer than a time.Duration can say", w.last+w.work, w.c.Unit)
+	}
+	b := w.buf[:0]
+	b = binary.AppendUvarint(b, uint64(len(e.Key)))
+	b = append(b, e.Key...)
+	b = binary.AppendUvarint(b, uint64(len(e.Line)))
+	b = append(b, e.Line...)
+	for _, v := range [...]int{e.Step, e.Duration, e.Arrival, e.Partition} {
+		b = binary.AppendVarint(b, int64(v))
+	}
+	w.buf = b
+	if _, err := w.w.Write(b); err != nil {
+		return fmt.Errorf("replay: writing the trace to a temporary file: %w", err)
+	}
+	w.t.Events++
+	return nil
+}
+
+// finish ends the writing: an error for no events, or for a run the
+// simulator fails at its end.
+func (w *traceWriter) finish() error {
+	if w.t.Events == 0 {
+		return fmt.Errorf("%s: the trace holds no events; want at least one", w.t.Name)
+	}
+	if _, err := w.sim.Result(); err != nil {
+		return fmt.Errorf("%s: %w", w.t.Name, err)
+	}
+	if err := w.w.Flush(); err != nil {
+		return fmt.Errorf("replay: writing the trace to a temporary file: %w", err)
+	}
+	size, err := w.t.file.Seek(0, io.SeekCurrent)
+	w.t.size = size
+	return err
+}
+
+// Close removes the trace's file.
+func (t *Trace) Close() error { return t.file.Close() }
+
+// each calls f with each of the first n events in trace order, with its
+// index, until f returns false. Readers of a Trace may run at once.
+func (t *Trace) each(n int, f func(i int, e konvoy.Event) bool) error {
+	r := bufio.NewReaderSize(io.NewSectionReader(t.file, 0, t.size), 1<<16)
+	for i := range min(n, t.Events) {
+		e, err := readEvent(r)
+		if err != nil {
+			return fmt.Errorf("replay: reading the trace back from its temporary file, event %d: %w", i, err)
+		}
+		if !f(i, e) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// errCorrupt is the error of a temporary file that does not hold what was
+// written to it.
+var errCorrupt = errors.New("a value out of range: the file changed")
+
+// readEvent reads one event as traceWriter.add wrote it.
+func readEvent(r *bufio.Reader) (konvoy.Event, error) {
+	var e konvoy.Event
+	var err error
+	if e.Key, err = readString(r); err != nil {
+		return e, err
+	}
+	if e.Line, err = readString(r); err != nil {
+		return e, err
+	}
+	for _, p := range [...]*int{&e.Step, &e.Duration, &e.Arrival, &e.Partition} {
+		v, err := binary.ReadVarint(r)
+		if err != nil {
+			return e, err
+		}
+		if v < math.MinInt || v > math.MaxInt {
+			return e, errCorrupt
+		}
+		*p = int(v)
+	}
+	return e, nil
+}
+
+// readString reads a length and as many bytes.
+func readString(r *bufio.Reader) (string, error) {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		return "", err
+	}
+	if n > math.MaxInt32 {
+		return "", errCorrupt
+	}
+	b := make([]byte, n)
+	_, err = io.ReadFull(r, b)
+	return string(b), err
+}
