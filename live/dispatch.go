@@ -51,19 +51,23 @@ func (x *Executor[T]) takeHeadOfLine(w int32) (int32, action) {
 }
 
 // takeOwned is the static policy: consumer w takes the older of the next
-// item of its own lanes and the next item without a lane. A lane's items
-// all run on its owner, one after another, so they never overlap.
+// item of its own lanes, in its inbox, and the next item without a lane.
+// A lane's items all run on its owner, one after another, so they never
+// overlap.
 func (x *Executor[T]) takeOwned(w int32) (int32, action) {
-	own, fr := x.owned[w].head, x.fifo.head
-	var i int32
+	c := &x.inboxes[w]
+	c.mu.Lock()
+	mine := !c.empty()
+	older := mine && (x.fifo.head < 0 || c.q[c.head].seq < x.slots[x.fifo.head].seq)
+	c.mu.Unlock()
 	switch {
-	case own < 0 && fr < 0:
+	case older:
+		return -1, own
+	case !mine && x.fifo.head < 0:
 		return -1, park
-	case fr < 0 || own >= 0 && x.slots[own].seq < x.slots[fr].seq:
-		i = pop(&x.owned[w], x.slots)
-	default:
-		i = pop(&x.fifo, x.slots)
 	}
+	i := pop(&x.fifo, x.slots)
+	x.setFreeSeq()
 	x.start(i)
 	return i, run
 }

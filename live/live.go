@@ -62,6 +62,14 @@ type Executor[T any] struct {
 
 	errorsN, retriesN atomic.Int64
 
+	// Under the static policy (see static.go): the consumers' inboxes;
+	// the items running and the most at once; the submission number of
+	// the fifo's head; Submit calls waiting for room; whether the
+	// executor stopped or gave up, so that no consumer starts an item.
+	inboxes                          []inbox[T]
+	running, peak, freeSeq, waitingN atomic.Int64
+	halt                             atomic.Bool
+
 	mu sync.Mutex
 	state[T]
 }
@@ -81,7 +89,6 @@ type state[T any] struct {
 	fifo                                              list    // head-of-line: every item not taken; static: items without a lane
 	fresh                                             list    // lane-aware: the items that could start when submitted, not taken
 	ready                                             []ready // lane-aware: a heap of the next items of lanes freed since
-	owned                                             []list  // static: by consumer, the items of its lanes not taken
 	seen                                              map[string]int
 	idle                                              []int32 // consumers parked, waiting for an item
 	parked                                            []bool
@@ -193,10 +200,8 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 	x.fifo, x.fresh = list{-1, -1}, list{-1, -1}
 	x.parked = make([]bool, consumers)
 	if x.policy == konvoy.Static {
-		x.owned = make([]list, consumers)
-		for i := range x.owned {
-			x.owned[i] = list{-1, -1}
-		}
+		x.inboxes = make([]inbox[T], consumers)
+		x.freeSeq.Store(noFree)
 		x.seen = make(map[string]int)
 	}
 	x.ctxs = make([]context.Context, consumers)
@@ -322,6 +327,12 @@ func (x *Executor[T]) awaitRoom(ctx context.Context) (waited bool, err error) {
 			return waited, nil
 		}
 		x.waiting++
+		x.waitingN.Store(int64(x.waiting))
+		if x.settleAll(); x.held+x.pending < x.maxHeld { // room the consumers had not settled
+			x.waiting--
+			x.waitingN.Store(int64(x.waiting))
+			continue
+		}
 		x.mu.Unlock()
 		var err error
 		select {
@@ -333,6 +344,7 @@ func (x *Executor[T]) awaitRoom(ctx context.Context) (waited bool, err error) {
 		}
 		x.mu.Lock()
 		x.waiting--
+		x.waitingN.Store(int64(x.waiting))
 		if err != nil {
 			x.mu.Unlock()
 			return waited, err
@@ -408,6 +420,9 @@ func (x *Executor[T]) start(i int32) {
 	s.started = true
 	x.inFlight++
 	x.maxInFlight = max(x.maxInFlight, x.inFlight)
+	if x.inboxes != nil {
+		x.countRun(1)
+	}
 	x.wait.Add(int(max(x.clock()-s.submitted, 0))) // a clock read before the lock may precede the submission
 }
 
@@ -422,6 +437,10 @@ func (x *Executor[T]) work(w int32) {
 			return
 		}
 		i, act := x.take(w)
+		free := x.tick // the time consumer w became free, when ticked
+		if !x.ticked {
+			free = -1
+		}
 		x.ticked = false
 		if act != park && x.more() {
 			x.wakeAny() // the next consumer takes what is left
@@ -440,6 +459,20 @@ func (x *Executor[T]) work(w int32) {
 			x.mu.Lock()
 			x.tick, x.ticked = t, true
 			x.waking--
+			continue
+		case own:
+			x.mu.Unlock()
+			if free < 0 {
+				free = x.now()
+			}
+			e, r, start, t, ok := x.runOwn(w, free)
+			x.mu.Lock()
+			if ok {
+				x.finishOwn(w, e, r, start, t)
+			} else {
+				x.settle(w)
+			}
+			x.tick, x.ticked = t, true
 			continue
 		case block:
 			x.mu.Unlock()
@@ -485,6 +518,7 @@ const (
 	run   action = iota // run the item taken, started
 	park                // wait for an item
 	block               // wait, holding the item taken, for its lane (head-of-line)
+	own                 // run the items of its inbox (static)
 )
 
 // take finds consumer w's next item by the policy.
@@ -514,6 +548,7 @@ func (x *Executor[T]) enqueue(i int32, name string, hasLane bool, own int, h uin
 	case konvoy.Static:
 		if !hasLane {
 			push(&x.fifo, x.slots, i)
+			x.setFreeSeq()
 			x.wakeAny()
 			return
 		}
@@ -521,8 +556,7 @@ func (x *Executor[T]) enqueue(i int32, name string, hasLane bool, own int, h uin
 		if o < 0 {
 			o = x.owner(name)
 		}
-		push(&x.owned[o], x.slots, i)
-		x.wakeOne(int32(o))
+		x.toInbox(i, o)
 	default:
 		if !hasLane {
 			push(&x.fresh, x.slots, i)
@@ -541,25 +575,11 @@ func (x *Executor[T]) enqueue(i int32, name string, hasLane bool, own int, h uin
 func (x *Executor[T]) finish(i int32, r outcome, t int64) {
 	s := &x.slots[i]
 	x.inFlight--
-	x.tick, x.ticked = t, true
-	x.response.Add(int(x.tick - s.submitted))
-	switch {
-	case r.dead:
-		x.deadLettered++
-	case r.skipped:
-		x.skipped++
-	case r.err == nil:
-		x.done++
-	case x.aborted && x.ctx.Err() != nil:
-		x.cut = append(x.cut, unrun[T]{s.seq, s.item})
-	default:
-		x.failed++
-		x.fatal = append(x.fatal, r.err)
-		if !x.stopping {
-			x.stopping = true
-			close(x.halted)
-		}
+	if x.inboxes != nil {
+		x.countRun(-1)
 	}
+	x.tick, x.ticked = t, true
+	x.account(s.seq, s.item, s.submitted, r, t)
 	if x.offsets != nil && r.err == nil { // handled, dead-lettered or skipped
 		x.finishOffset(i)
 	}
@@ -570,11 +590,35 @@ func (x *Executor[T]) finish(i int32, r outcome, t int64) {
 	x.checkDrained()
 }
 
+// account counts the outcome r of item, submission seq, submitted at time
+// submitted and finished at t.
+func (x *Executor[T]) account(seq int, item T, submitted int64, r outcome, t int64) {
+	x.response.Add(int(max(t-submitted, 0)))
+	switch {
+	case r.dead:
+		x.deadLettered++
+	case r.skipped:
+		x.skipped++
+	case r.err == nil:
+		x.done++
+	case x.aborted && x.ctx.Err() != nil:
+		x.cut = append(x.cut, unrun[T]{seq, item})
+	default:
+		x.failed++
+		x.fatal = append(x.fatal, r.err)
+		if !x.stopping {
+			x.stopping = true
+			x.halt.Store(true)
+			close(x.halted)
+		}
+	}
+}
+
 // checkDrained closes drain once Close was called and nothing more can
 // run: nothing in flight, and nothing held but what the resequencer holds
 // for gaps, or the executor stopped.
 func (x *Executor[T]) checkDrained() {
-	if x.closing && !x.drained && x.inFlight == 0 && (x.held == x.gapHeld || x.stopping) {
+	if x.closing && !x.drained && x.inFlight == 0 && x.running.Load() == 0 && (x.held == x.gapHeld || x.stopping) {
 		x.drained = true
 		close(x.drain)
 	}
@@ -696,6 +740,7 @@ func (x *Executor[T]) Close(ctx context.Context) error {
 	}
 	x.mu.Lock()
 	x.aborted = true
+	x.halt.Store(true)
 	if cause != nil {
 		x.cancel()
 	}
@@ -721,7 +766,7 @@ func (x *Executor[T]) closeError(cause error) error {
 	if x.gapHeld > 0 && cause == nil {
 		cause = ErrNeverApplied
 	}
-	left := x.cut
+	left := x.unrunOwn(x.cut)
 	for i := range x.slots {
 		if s := &x.slots[i]; s.used && !s.started {
 			left = append(left, unrun[T]{s.seq, s.item})

@@ -54,13 +54,14 @@ type Stats struct {
 func (x *Executor[T]) Stats() Stats {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.settleAll()
 	never := 0
 	if x.aborted {
 		never = x.gapHeld
 	}
 	return Stats{
 		Events: x.events, Done: x.done, DeadLetters: x.deadLettered, Failed: x.failed,
-		InFlight: x.inFlight, MaxInFlight: x.maxInFlight, Held: x.held - x.inFlight, ActiveLanes: x.lanes.n,
+		InFlight: x.inFlightNow(), MaxInFlight: x.maxInFlightNow(), Held: x.held - x.inFlightNow(), ActiveLanes: x.lanes.n,
 		Errors: int(x.errorsN.Load()), Retries: int(x.retriesN.Load()), Skipped: x.skipped,
 		Duplicates: x.duplicates, Buffered: x.buffered, MaxBuffered: x.maxBuffered, MaxKeyBuffered: x.maxKeyBuffered,
 		Wait: x.wait.Latency(), Response: x.response.Latency(), Blocked: x.blocked, NeverApplied: never,

@@ -1,0 +1,83 @@
+package live
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// Under Static a consumer counts the items it ran from its inbox without
+// the executor's lock, and settles them later; a Submit that finds the
+// executor full settles them first, so that an item done leaves room at
+// once, and Stats settles them too, so that its counts are those of now.
+// One consumer, at most 3 held: a is done and b runs, so c and d fit.
+func TestStaticItemsDoneLeaveRoom(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	x, err := New(konvoy.Convoy, 1, ev, func(_ context.Context, e konvoy.Event) error {
+		if e.Key == "b" {
+			close(started)
+			<-release
+		}
+		return nil
+	}, WithPolicy(konvoy.Static), WithMaxHeld(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	for _, k := range []string{"a", "b"} {
+		if err := x.Submit(ctx, konvoy.Event{Key: k}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, started, "b's start")
+	for _, k := range []string{"c", "d"} {
+		if err := x.Submit(ctx, konvoy.Event{Key: k}); err != nil {
+			t.Fatalf("Submit %s with a done and b running: %v", k, err)
+		}
+	}
+	if st := x.Stats(); st.Events != 4 || st.Done != 1 || st.InFlight != 1 || st.Held != 2 {
+		t.Fatalf("a done, b running: %+v", st)
+	}
+	close(release)
+	if err := mustClose(t, x); err != nil {
+		t.Fatal(err)
+	}
+	if st := x.Stats(); st.Done != 4 || st.InFlight != 0 || st.Held != 0 || st.MaxInFlight != 1 {
+		t.Fatalf("closed: %+v", st)
+	}
+}
+
+// Stats counts, under Static, the items a consumer ran and has not
+// settled: with one consumer, a is done while b runs, its consumer not
+// back under the executor's lock since.
+func TestStaticStatsCountsItemsNotSettled(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	x, err := New(konvoy.Convoy, 1, ev, func(_ context.Context, e konvoy.Event) error {
+		if e.Key == "b" {
+			close(started)
+			<-release
+		}
+		return nil
+	}, WithPolicy(konvoy.Static))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"a", "b", "c"} {
+		if err := x.Submit(context.Background(), konvoy.Event{Key: k}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, started, "b's start")
+	if st := x.Stats(); st.Events != 3 || st.Done != 1 || st.InFlight != 1 || st.Held != 1 || st.MaxInFlight != 1 {
+		t.Fatalf("a done, b running: %+v", st)
+	}
+	close(release)
+	if err := mustClose(t, x); err != nil {
+		t.Fatal(err)
+	}
+	if st := x.Stats(); st.Done != 3 || st.InFlight != 0 || st.Held != 0 {
+		t.Fatalf("closed: %+v", st)
+	}
+}
