@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy"
+	"pgregory.net/rapid"
 )
 
 // Under Static a consumer counts the items it ran from its inbox without
@@ -80,4 +81,32 @@ func TestStaticStatsCountsItemsNotSettled(t *testing.T) {
 	if st := x.Stats(); st.Done != 3 || st.InFlight != 0 || st.Held != 0 {
 		t.Fatalf("closed: %+v", st)
 	}
+}
+
+// An inbox gives its items back in the order pushed, however pushes and
+// pops interleave, and its queue's length stays within about twice the
+// items it holds when it takes one: it drops the front it has given
+// back, also when it is never empty (here it keeps at least one item when
+// told to).
+func TestInboxKeepsOrderInBoundedMemory(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var c inbox[int]
+		next, want := 0, 0
+		keep := rapid.IntRange(0, 1).Draw(t, "keep")
+		for _, push := range rapid.SliceOfN(rapid.Bool(), 500, 3000).Draw(t, "ops") {
+			pushed := push || next-want <= keep
+			if pushed {
+				c.push(entry[int]{item: next})
+				next++
+			} else if !c.empty() {
+				if got := c.pop().item; got != want {
+					t.Fatalf("popped %d; want %d", got, want)
+				}
+				want++
+			}
+			if held := next - want; pushed && len(c.q) > 2*held+32 {
+				t.Fatalf("queue of %d for %d items held after a push", len(c.q), held)
+			}
+		}
+	})
 }
