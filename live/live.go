@@ -69,6 +69,7 @@ type Executor[T any] struct {
 	inboxes                          []inbox[T]
 	running, peak, freeSeq, waitingN atomic.Int64
 	halt                             atomic.Bool
+	owners                           []atomic.Int32 // see fixedOwner
 
 	mu sync.Mutex
 	state[T]
@@ -201,6 +202,9 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 	x.parked = make([]bool, consumers)
 	if x.policy == konvoy.Static {
 		x.inboxes = make([]inbox[T], consumers)
+		if x.assignor != konvoy.FirstSeenAssignor {
+			x.owners = make([]atomic.Int32, min(layout.Partitions(), ownersKept))
+		}
 		x.freeSeq.Store(noFree)
 		x.seen = make(map[string]int)
 	}
@@ -241,7 +245,8 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	p, err := x.place(item)
+	var p placement
+	err := x.place(item, &p)
 	t := x.now() // before the lock: its holders wait no clock read
 	x.mu.Lock()
 	if err == nil && x.offsets != nil {
@@ -290,10 +295,12 @@ type placement struct {
 	hash    uint64 // the lane's hash in the laneTable, but under Static
 }
 
-// place returns where Submit puts item, or the layout's error for its
-// event. It needs no lock.
-func (x *Executor[T]) place(item T) (placement, error) {
-	p := placement{e: x.event(item), own: -1}
+// place sets p to where Submit puts item, and returns the layout's error
+// for its event. It needs no lock. (Its result is written in place: the
+// placement, with its event, is large enough for copies to show in a
+// no-op handler's cost.)
+func (x *Executor[T]) place(item T, p *placement) error {
+	p.e, p.own = x.event(item), -1
 	var err error
 	if x.reseq != nil {
 		p.name, p.hasLane = reseqLane(p.e)
@@ -310,7 +317,7 @@ func (x *Executor[T]) place(item T) (placement, error) {
 			p.hash = x.lanes.hash(p.name) // the seed never changes
 		}
 	}
-	return p, err
+	return err
 }
 
 // awaitRoom waits, under the lock, until the executor may hold one more

@@ -110,3 +110,14 @@ func TestInboxKeepsOrderInBoundedMemory(t *testing.T) {
 		}
 	})
 }
+
+// smallNumber reads the partition lanes' names, decimal numbers, below
+// ownersKept, and nothing else: fixedOwner keeps the owners it reads.
+func TestSmallNumber(t *testing.T) {
+	for name, want := range map[string]int{"": -1, "0": 0, "7": 7, "1023": 1023, "1024": -1, "9999": -1,
+		"12345": -1, "12a": -1, "-1": -1, "+1": -1, " 1": -1, "/": -1, ":": -1} {
+		if got := smallNumber(name); got != want {
+			t.Errorf("smallNumber(%q) = %d; want %d", name, got, want)
+		}
+	}
+}
