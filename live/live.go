@@ -261,21 +261,22 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 		x.mu.Unlock()
 		return err
 	}
-	waited, err := x.awaitRoom(ctx)
+	t, err = x.awaitRoom(ctx, t)
 	if err != nil {
 		return err
 	}
-	if waited {
-		t = x.now()
-	}
-	i := x.alloc(item, t)
-	if x.offsets != nil {
-		x.addOffset(i, p.part, p.offset)
-	}
-	if x.reseq != nil && p.hasLane {
-		x.resequence(i, p.e, p.hash)
+	if p.own >= 0 && x.offsets == nil { // Static, its consumer known: no slot
+		x.holdOwn(item, t, p.own)
 	} else {
-		x.enqueue(i, p.name, p.hasLane, p.own, p.hash)
+		i := x.alloc(item, t)
+		if x.offsets != nil {
+			x.addOffset(i, p.part, p.offset)
+		}
+		if x.reseq != nil && p.hasLane {
+			x.resequence(i, p.e, p.hash)
+		} else {
+			x.enqueue(i, p.name, p.hasLane, p.own, p.hash)
+		}
 	}
 	if x.waiting > 0 && x.held+x.pending < x.maxHeld {
 		x.passSpace()
@@ -321,24 +322,28 @@ func (x *Executor[T]) place(item T, p *placement) error {
 }
 
 // awaitRoom waits, under the lock, until the executor may hold one more
-// item, and returns nil, locked, and whether it waited; or returns
+// item, and returns nil, locked, and the item's submission time: t, read
+// when Submit was called, or the time now if it waited. It returns
 // Submit's error, unlocked, when ctx ends first or the executor takes no
 // more.
-func (x *Executor[T]) awaitRoom(ctx context.Context) (waited bool, err error) {
-	for ; ; waited = true {
+func (x *Executor[T]) awaitRoom(ctx context.Context, t int64) (int64, error) {
+	for waited := false; ; waited = true {
 		if err := x.refusal(); err != nil {
 			x.mu.Unlock()
-			return waited, err
+			return t, err
 		}
 		if x.held+x.pending < x.maxHeld {
-			return waited, nil
+			if waited {
+				t = x.now() // under the lock, after a wait: rare
+			}
+			return t, nil
 		}
 		x.waiting++
 		x.waitingN.Store(int64(x.waiting))
 		if x.settleAll(); x.held+x.pending < x.maxHeld { // room the consumers had not settled
 			x.waiting--
 			x.waitingN.Store(int64(x.waiting))
-			continue
+			return t, nil
 		}
 		x.mu.Unlock()
 		var err error
@@ -354,7 +359,7 @@ func (x *Executor[T]) awaitRoom(ctx context.Context) (waited bool, err error) {
 		x.waitingN.Store(int64(x.waiting))
 		if err != nil {
 			x.mu.Unlock()
-			return waited, err
+			return t, err
 		}
 	}
 }

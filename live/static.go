@@ -73,12 +73,26 @@ const noFree = math.MaxInt64
 // inbox, and frees the slot; the item stays held.
 func (x *Executor[T]) toInbox(i int32, o int) {
 	s := &x.slots[i]
-	c := &x.inboxes[o]
-	c.mu.Lock()
-	c.push(entry[T]{item: s.item, seq: s.seq, submitted: s.submitted, part: s.part, off: s.entry})
-	c.mu.Unlock()
+	x.deliver(o, entry[T]{item: s.item, seq: s.seq, submitted: s.submitted, part: s.part, off: s.entry})
 	x.slots[i] = slot[T]{}
 	x.free = append(x.free, i)
+}
+
+// holdOwn holds item, submitted at time t, of a lane dealt to consumer o,
+// in o's inbox, as alloc and toInbox would without the slot between.
+func (x *Executor[T]) holdOwn(item T, t int64, o int) {
+	x.deliver(o, entry[T]{item: item, seq: x.seq, submitted: t})
+	x.seq++
+	x.events++
+	x.held++
+}
+
+// deliver puts e in consumer o's inbox and wakes o if it is parked.
+func (x *Executor[T]) deliver(o int, e entry[T]) {
+	c := &x.inboxes[o]
+	c.mu.Lock()
+	c.push(e)
+	c.mu.Unlock()
 	x.wakeOne(int32(o))
 }
 
