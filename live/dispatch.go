@@ -51,19 +51,23 @@ func (x *Executor[T]) takeHeadOfLine(w int32) (int32, action) {
 }
 
 // takeOwned is the static policy: consumer w takes the older of the next
-// item of its own lanes and the next item without a lane. A lane's items
-// all run on its owner, one after another, so they never overlap.
+// item of its own lanes, in its inbox, and the next item without a lane.
+// A lane's items all run on its owner, one after another, so they never
+// overlap.
 func (x *Executor[T]) takeOwned(w int32) (int32, action) {
-	own, fr := x.owned[w].head, x.fifo.head
-	var i int32
+	c := &x.inboxes[w]
+	c.mu.Lock()
+	mine := !c.empty()
+	older := mine && (x.fifo.head < 0 || c.q[c.head].seq < x.slots[x.fifo.head].seq)
+	c.mu.Unlock()
 	switch {
-	case own < 0 && fr < 0:
+	case older:
+		return -1, own
+	case !mine && x.fifo.head < 0:
 		return -1, park
-	case fr < 0 || own >= 0 && x.slots[own].seq < x.slots[fr].seq:
-		i = pop(&x.owned[w], x.slots)
-	default:
-		i = pop(&x.fifo, x.slots)
 	}
+	i := pop(&x.fifo, x.slots)
+	x.setFreeSeq()
 	x.start(i)
 	return i, run
 }
@@ -89,11 +93,45 @@ func (x *Executor[T]) owner(name string) int {
 // named name under the static policy when the executor's state does not
 // decide it (the partitions of konvoy.Partitioned and konvoy.Recorded,
 // dealt by their number), and -1 otherwise.
+// The owners of the partitions numbered below len(x.owners) are kept
+// once found, since Owner parses the lane's name each time.
 func (x *Executor[T]) fixedOwner(name string) int {
 	if x.policy != konvoy.Static || x.layout.Partitions() == 0 || x.assignor == konvoy.FirstSeenAssignor {
 		return -1
 	}
-	return x.layout.Owner(x.assignor, name, 0, x.consumers)
+	p := smallNumber(name)
+	if p < 0 || p >= len(x.owners) {
+		return x.layout.Owner(x.assignor, name, 0, x.consumers)
+	}
+	if o := x.owners[p].Load(); o > 0 {
+		return int(o) - 1
+	}
+	o := x.layout.Owner(x.assignor, name, 0, x.consumers)
+	x.owners[p].Store(int32(o) + 1)
+	return o
+}
+
+// ownersKept is the most partitions whose owners fixedOwner keeps.
+const ownersKept = 1024
+
+// smallNumber returns the number that name writes in decimal digits, when
+// it is below ownersKept, and -1 otherwise.
+func smallNumber(name string) int {
+	if len(name) == 0 || len(name) > 4 {
+		return -1
+	}
+	n := 0
+	for i := 0; i < len(name); i++ {
+		d := name[i] - '0'
+		if d > 9 {
+			return -1
+		}
+		n = 10*n + int(d)
+	}
+	if n >= ownersKept {
+		return -1
+	}
+	return n
 }
 
 // joinLane puts slot i at the tail of the lane named name, of hash h

@@ -20,7 +20,7 @@ import (
 func TestLaneTableFindsWhatAMapHolds(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		tab := newLaneTable()
-		tab.place = make([]int32, rapid.SampledFrom([]int{1, 2, 4, 64}).Draw(t, "places"))
+		tab.place = make([]tablePlace, rapid.SampledFrom([]int{1, 2, 4, 64}).Draw(t, "places"))
 		var lanes []lane
 		want := map[string]int32{}
 		hashes := map[string]uint64{} // drawn, few: the same for many names

@@ -62,6 +62,15 @@ type Executor[T any] struct {
 
 	errorsN, retriesN atomic.Int64
 
+	// Under the static policy (see static.go): the consumers' inboxes;
+	// the items running and the most at once; the submission number of
+	// the fifo's head; Submit calls waiting for room; whether the
+	// executor stopped or gave up, so that no consumer starts an item.
+	inboxes                          []inbox[T]
+	running, peak, freeSeq, waitingN atomic.Int64
+	halt                             atomic.Bool
+	owners                           []atomic.Int32 // see fixedOwner
+
 	mu sync.Mutex
 	state[T]
 }
@@ -81,7 +90,6 @@ type state[T any] struct {
 	fifo                                              list    // head-of-line: every item not taken; static: items without a lane
 	fresh                                             list    // lane-aware: the items that could start when submitted, not taken
 	ready                                             []ready // lane-aware: a heap of the next items of lanes freed since
-	owned                                             []list  // static: by consumer, the items of its lanes not taken
 	seen                                              map[string]int
 	idle                                              []int32 // consumers parked, waiting for an item
 	parked                                            []bool
@@ -195,10 +203,11 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 	x.fifo, x.fresh = list{-1, -1}, list{-1, -1}
 	x.parked = make([]bool, consumers)
 	if x.policy == konvoy.Static {
-		x.owned = make([]list, consumers)
-		for i := range x.owned {
-			x.owned[i] = list{-1, -1}
+		x.inboxes = make([]inbox[T], consumers)
+		if x.assignor != konvoy.FirstSeenAssignor {
+			x.owners = make([]atomic.Int32, min(layout.Partitions(), ownersKept))
 		}
+		x.freeSeq.Store(noFree)
 		x.seen = make(map[string]int)
 	}
 	x.ctxs = make([]context.Context, consumers)
@@ -238,7 +247,8 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	p, err := x.place(item)
+	var p placement
+	err := x.place(item, &p)
 	t := x.now() // before the lock: its holders wait no clock read
 	x.mu.Lock()
 	if err == nil && x.offsets != nil {
@@ -253,21 +263,22 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 		x.mu.Unlock()
 		return err
 	}
-	waited, err := x.awaitRoom(ctx)
+	t, err = x.awaitRoom(ctx, t)
 	if err != nil {
 		return err
 	}
-	if waited {
-		t = x.now()
-	}
-	i := x.alloc(item, t)
-	if x.offsets != nil {
-		x.addOffset(i, p.part, p.offset)
-	}
-	if x.reseq != nil && p.hasLane {
-		x.resequence(i, p.e, p.hash)
+	if p.own >= 0 && x.offsets == nil { // Static, its consumer known: no slot
+		x.holdOwn(item, t, p.own)
 	} else {
-		x.enqueue(i, p.name, p.hasLane, p.own, p.hash)
+		i := x.alloc(item, t)
+		if x.offsets != nil {
+			x.addOffset(i, p.part, p.offset)
+		}
+		if x.reseq != nil && p.hasLane {
+			x.resequence(i, p.e, p.hash)
+		} else {
+			x.enqueue(i, p.name, p.hasLane, p.own, p.hash)
+		}
 	}
 	if x.waiting > 0 && x.held+x.pending < x.maxHeld {
 		x.passSpace()
@@ -287,10 +298,12 @@ type placement struct {
 	hash    uint64 // the lane's hash in the laneTable, but under Static
 }
 
-// place returns where Submit puts item, or the layout's error for its
-// event. It needs no lock.
-func (x *Executor[T]) place(item T) (placement, error) {
-	p := placement{e: x.event(item), own: -1}
+// place sets p to where Submit puts item, and returns the layout's error
+// for its event. It needs no lock. (Its result is written in place: the
+// placement, with its event, is large enough for copies to show in a
+// no-op handler's cost.)
+func (x *Executor[T]) place(item T, p *placement) error {
+	p.e, p.own = x.event(item), -1
 	var err error
 	if x.reseq != nil {
 		p.name, p.hasLane = reseqLane(p.e)
@@ -307,23 +320,33 @@ func (x *Executor[T]) place(item T) (placement, error) {
 			p.hash = x.lanes.hash(p.name) // the seed never changes
 		}
 	}
-	return p, err
+	return err
 }
 
 // awaitRoom waits, under the lock, until the executor may hold one more
-// item, and returns nil, locked, and whether it waited; or returns
+// item, and returns nil, locked, and the item's submission time: t, read
+// when Submit was called, or the time now if it waited. It returns
 // Submit's error, unlocked, when ctx ends first or the executor takes no
 // more.
-func (x *Executor[T]) awaitRoom(ctx context.Context) (waited bool, err error) {
-	for ; ; waited = true {
+func (x *Executor[T]) awaitRoom(ctx context.Context, t int64) (int64, error) {
+	for waited := false; ; waited = true {
 		if err := x.refusal(); err != nil {
 			x.mu.Unlock()
-			return waited, err
+			return t, err
 		}
 		if x.held+x.pending < x.maxHeld {
-			return waited, nil
+			if waited {
+				t = x.now() // under the lock, after a wait: rare
+			}
+			return t, nil
 		}
 		x.waiting++
+		x.waitingN.Store(int64(x.waiting))
+		if x.settleAll(); x.held+x.pending < x.maxHeld { // room the consumers had not settled
+			x.waiting--
+			x.waitingN.Store(int64(x.waiting))
+			return t, nil
+		}
 		x.mu.Unlock()
 		var err error
 		select {
@@ -335,9 +358,10 @@ func (x *Executor[T]) awaitRoom(ctx context.Context) (waited bool, err error) {
 		}
 		x.mu.Lock()
 		x.waiting--
+		x.waitingN.Store(int64(x.waiting))
 		if err != nil {
 			x.mu.Unlock()
-			return waited, err
+			return t, err
 		}
 	}
 }
@@ -410,6 +434,9 @@ func (x *Executor[T]) start(i int32) {
 	s.started = true
 	x.inFlight++
 	x.maxInFlight = max(x.maxInFlight, x.inFlight)
+	if x.inboxes != nil {
+		x.countRun(1)
+	}
 	x.wait.Add(int(max(x.clock()-s.submitted, 0))) // a clock read before the lock may precede the submission
 }
 
@@ -424,6 +451,10 @@ func (x *Executor[T]) work(w int32) {
 			return
 		}
 		i, act := x.take(w)
+		free := x.tick // the time consumer w became free, when ticked
+		if !x.ticked {
+			free = -1
+		}
 		x.ticked = false
 		if act != park && x.more() {
 			x.wakeAny() // the next consumer takes what is left
@@ -442,6 +473,20 @@ func (x *Executor[T]) work(w int32) {
 			x.mu.Lock()
 			x.tick, x.ticked = t, true
 			x.waking--
+			continue
+		case own:
+			x.mu.Unlock()
+			if free < 0 {
+				free = x.now()
+			}
+			e, r, start, t, ok := x.runOwn(w, free)
+			x.mu.Lock()
+			if ok {
+				x.finishOwn(w, e, r, start, t)
+			} else {
+				x.settle(w)
+			}
+			x.tick, x.ticked = t, true
 			continue
 		case block:
 			x.mu.Unlock()
@@ -487,6 +532,7 @@ const (
 	run   action = iota // run the item taken, started
 	park                // wait for an item
 	block               // wait, holding the item taken, for its lane (head-of-line)
+	own                 // run the items of its inbox (static)
 )
 
 // take finds consumer w's next item by the policy.
@@ -516,6 +562,7 @@ func (x *Executor[T]) enqueue(i int32, name string, hasLane bool, own int, h uin
 	case konvoy.Static:
 		if !hasLane {
 			push(&x.fifo, x.slots, i)
+			x.setFreeSeq()
 			x.wakeAny()
 			return
 		}
@@ -523,8 +570,7 @@ func (x *Executor[T]) enqueue(i int32, name string, hasLane bool, own int, h uin
 		if o < 0 {
 			o = x.owner(name)
 		}
-		push(&x.owned[o], x.slots, i)
-		x.wakeOne(int32(o))
+		x.toInbox(i, o)
 	default:
 		if !hasLane {
 			push(&x.fresh, x.slots, i)
@@ -543,25 +589,11 @@ func (x *Executor[T]) enqueue(i int32, name string, hasLane bool, own int, h uin
 func (x *Executor[T]) finish(i int32, r outcome, t int64) {
 	s := &x.slots[i]
 	x.inFlight--
-	x.tick, x.ticked = t, true
-	x.response.Add(int(x.tick - s.submitted))
-	switch {
-	case r.dead:
-		x.deadLettered++
-	case r.skipped:
-		x.skipped++
-	case r.err == nil:
-		x.done++
-	case x.aborted && x.ctx.Err() != nil:
-		x.cut = append(x.cut, unrun[T]{s.seq, s.item})
-	default:
-		x.failed++
-		x.fatal = append(x.fatal, r.err)
-		if !x.stopping {
-			x.stopping = true
-			close(x.halted)
-		}
+	if x.inboxes != nil {
+		x.countRun(-1)
 	}
+	x.tick, x.ticked = t, true
+	x.account(s.seq, s.item, s.submitted, r, t)
 	if x.offsets != nil && r.err == nil { // handled, dead-lettered or skipped
 		x.finishOffset(i)
 	}
@@ -572,11 +604,35 @@ func (x *Executor[T]) finish(i int32, r outcome, t int64) {
 	x.checkDrained()
 }
 
+// account counts the outcome r of item, submission seq, submitted at time
+// submitted and finished at t.
+func (x *Executor[T]) account(seq int, item T, submitted int64, r outcome, t int64) {
+	x.response.Add(int(max(t-submitted, 0)))
+	switch {
+	case r.dead:
+		x.deadLettered++
+	case r.skipped:
+		x.skipped++
+	case r.err == nil:
+		x.done++
+	case x.aborted && x.ctx.Err() != nil:
+		x.cut = append(x.cut, unrun[T]{seq, item})
+	default:
+		x.failed++
+		x.fatal = append(x.fatal, r.err)
+		if !x.stopping {
+			x.stopping = true
+			x.halt.Store(true)
+			close(x.halted)
+		}
+	}
+}
+
 // checkDrained closes drain once Close was called and nothing more can
 // run: nothing in flight, and nothing held but what the resequencer holds
 // for gaps, or the executor stopped.
 func (x *Executor[T]) checkDrained() {
-	if x.closing && !x.drained && x.inFlight == 0 && (x.held == x.gapHeld || x.stopping) {
+	if x.closing && !x.drained && x.inFlight == 0 && x.running.Load() == 0 && (x.held == x.gapHeld || x.stopping) {
 		x.drained = true
 		close(x.drain)
 	}
@@ -699,6 +755,7 @@ func (x *Executor[T]) Close(ctx context.Context) error {
 	}
 	x.mu.Lock()
 	x.aborted = true
+	x.halt.Store(true)
 	if cause != nil {
 		x.cancel()
 	}
@@ -725,7 +782,7 @@ func (x *Executor[T]) closeError(cause error) error {
 	if x.gapHeld > 0 && cause == nil {
 		cause = ErrNeverApplied
 	}
-	left := x.cut
+	left := x.unrunOwn(x.cut)
 	for i := range x.slots {
 		if s := &x.slots[i]; s.used && !s.started {
 			left = append(left, unrun[T]{s.seq, s.item})

@@ -130,9 +130,14 @@ func (x *Executor[T]) addOffset(i int32, p int, o int64) {
 // finishOffset records that slot i's item has finished, and moves its
 // partition's committable offset past every finished item at its front.
 func (x *Executor[T]) finishOffset(i int32) {
-	sl := &x.slots[i]
-	s := &x.parts[sl.part]
-	s.done[sl.entry-s.base] = true
+	x.finishOffsetAt(x.slots[i].part, x.slots[i].entry)
+}
+
+// finishOffsetAt records that the item at entry of source partition part
+// (by partIndex) has finished, as finishOffset does.
+func (x *Executor[T]) finishOffsetAt(part int32, entry int) {
+	s := &x.parts[part]
+	s.done[entry-s.base] = true
 	x.pending++
 	for s.head < len(s.offsets) && s.done[s.head] {
 		s.next = s.offsets[s.head] + 1

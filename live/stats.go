@@ -50,9 +50,10 @@ type Stats struct {
 	// outside the executor's lock: an item's submission when Submit is
 	// called (again after it waited for room), its finish when its handler
 	// returned, and its start when its consumer became free (its last item
-	// finished, or it was woken) before it took the lock; so a wait may be
-	// short by the time a consumer waited for the lock, and is never
-	// below 0.
+	// finished, or it was woken) before it took the lock (under
+	// [konvoy.Static], its own queue's for items of its lanes); so a wait
+	// may be short by the time a consumer waited for the lock, and is
+	// never below 0.
 	Wait, Response konvoy.Latency
 	// Blocked is the time consumers spent, under [konvoy.HeadOfLine],
 	// holding an item whose lane was busy: the head-of-line blocking the
@@ -62,17 +63,20 @@ type Stats struct {
 
 // Stats returns the executor's measures so far. It may be called at any
 // time, during and after Close; it holds the executor up for the time it
-// takes to read the latency histograms, tens of microseconds.
+// takes to read the latency histograms, tens of microseconds, and under
+// [konvoy.Static] to count what each consumer ran since it last reported
+// (at most 256 items each).
 func (x *Executor[T]) Stats() Stats {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.settleAll()
 	never := 0
 	if x.aborted {
 		never = x.gapHeld
 	}
 	return Stats{
 		Events: x.events, Done: x.done, DeadLetters: x.deadLettered, Failed: x.failed,
-		InFlight: x.inFlight, MaxInFlight: x.maxInFlight, Held: x.held - x.inFlight, ActiveLanes: x.lanes.n,
+		InFlight: x.inFlightNow(), MaxInFlight: x.maxInFlightNow(), Held: x.held - x.inFlightNow(), ActiveLanes: x.lanes.n,
 		Errors: int(x.errorsN.Load()), Retries: int(x.retriesN.Load()), Skipped: x.skipped,
 		Duplicates: x.duplicates, Buffered: x.buffered, MaxBuffered: x.maxBuffered, MaxKeyBuffered: x.maxKeyBuffered,
 		Wait: x.wait.Latency(), Response: x.response.Latency(), Blocked: x.blocked, NeverApplied: never,
