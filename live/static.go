@@ -34,6 +34,7 @@ type inbox[T any] struct {
 	q       []entry[T] // from head on, in submission order
 	head    int
 	running bool  // the consumer runs one of its items
+	cur     T     // and this is the item, for Lanes
 	done    int   // items handled, not settled
 	lat     []int // wait and response of each item done, not settled
 	_       [64]byte
@@ -132,6 +133,7 @@ func (x *Executor[T]) runOwn(w int32, t int64) (e entry[T], r outcome, start, no
 			x.freeSeq.Load() < int64(c.q[c.head].seq) {
 			if c.running {
 				c.running = false
+				c.cur = *new(T)
 				x.countRun(-1)
 			}
 			c.mu.Unlock()
@@ -142,6 +144,7 @@ func (x *Executor[T]) runOwn(w int32, t int64) (e entry[T], r outcome, start, no
 			x.countRun(1)
 		}
 		e = c.pop()
+		c.cur = e.item
 		c.mu.Unlock()
 		start = t
 		r = x.run(w, e.item, e.seq)
@@ -169,6 +172,7 @@ func (x *Executor[T]) finishOwn(w int32, e entry[T], r outcome, start, t int64) 
 	c := &x.inboxes[w]
 	c.mu.Lock()
 	c.running = false
+	c.cur = *new(T)
 	x.countRun(-1)
 	c.mu.Unlock()
 	if x.waiting > 0 {

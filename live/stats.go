@@ -185,16 +185,16 @@ type heldItem[T any] struct {
 func (x *Executor[T]) ownedLanes(now int64) []laneStat {
 	var items []heldItem[T]
 	x.mu.Lock()
-	for _, q := range x.owned {
-		for i := q.head; i >= 0; i = x.slots[i].next {
-			s := &x.slots[i]
-			items = append(items, heldItem[T]{s.item, s.seq, s.submitted, false})
+	for w := range x.inboxes {
+		c := &x.inboxes[w]
+		c.mu.Lock()
+		for _, e := range c.q[c.head:] {
+			items = append(items, heldItem[T]{e.item, e.seq, e.submitted, false})
 		}
-	}
-	for i := range x.slots {
-		if s := &x.slots[i]; s.used && s.started {
-			items = append(items, heldItem[T]{s.item, s.seq, s.submitted, true})
+		if c.running {
+			items = append(items, heldItem[T]{item: c.cur, started: true})
 		}
+		c.mu.Unlock()
 	}
 	x.mu.Unlock()
 	at := map[string]int{}
