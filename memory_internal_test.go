@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -217,6 +218,48 @@ func TestASpoolCutShortIsAnError(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "reading the first pass again: unexpected EOF") {
 			t.Errorf("cut by %d bytes: error %v; want the spool's unexpected end", cut, err)
 		}
+	}
+}
+
+// A spool whose bytes changed under the sweep (a disk fault: the file is
+// the sweep's own, unlinked from the start) is an error or, where the
+// change still reads as events of the first pass's keys, lines and lanes,
+// a replay of those; never a panic, whichever byte changed to whatever.
+func TestASpoolWhoseBytesChangedIsNeverAPanic(t *testing.T) {
+	t.Parallel()
+	events := make([]Event, 60)
+	for i := range events {
+		events[i] = Event{Key: fmt.Sprint("k", i%7), Line: fmt.Sprint("L", i%3), Step: i/7 + 1, Duration: 1, Arrival: i}
+	}
+	configs := []Config{{Layout: Convoy, Consumers: 2}, {Layout: LineConvoy, Consumers: 2}, {Layout: Free, Consumers: 2, orderedOnly: true}}
+	sp := newSweepSpool(len(configs))
+	defer sp.drop()
+	first := newSweepPass(configs, []int{0, 1, 2}, sweepOptions{maxMemory: DefaultMaxMemory}, sweepSizes{}, sp)
+	if err := first.feed(context.Background(), Values(events), len(events)); err != nil {
+		t.Fatal(err)
+	}
+	if e := first.wait(); e != nil || !sp.keep(first.groups) || sp.file != nil {
+		t.Fatalf("error %v; want a spool kept in memory", e)
+	}
+	good := slices.Clone(sp.buf)
+	corrupt := 0
+	for i := range good {
+		for _, v := range []byte{0x00, 0x0f, 0x7f, 0x80, 0xff} {
+			sp.buf = slices.Clone(good)
+			sp.buf[i] = v
+			p := newSweepPass(configs, []int{0, 1, 2}, sweepOptions{maxMemory: DefaultMaxMemory}, first.sizes(), sp)
+			err := p.replay(context.Background(), len(events))
+			p.wait()
+			if err != nil && !strings.Contains(err.Error(), "konvoy: Sweep: reading the first pass again: ") {
+				t.Fatalf("byte %d set to %#x: error %v; want one that says the spool could not be read again", i, v, err)
+			}
+			if err != nil && strings.Contains(err.Error(), errSpoolCorrupt.Error()) {
+				corrupt++
+			}
+		}
+	}
+	if corrupt == 0 {
+		t.Fatal("no changed byte was found corrupt")
 	}
 }
 

@@ -32,6 +32,7 @@ type sweepSpool struct {
 	events int           // recorded
 	last   int           // the arrival of the last event recorded or replayed
 	lanes  []int32       // the lanes of the event being replayed
+	valid  [2]inputs     // replaying: by group, the work and last arrival of its events valid so far, to check those flagged valid
 	broken bool
 	kept   bool // the first pass is over and whole: later passes replay it
 }
@@ -168,7 +169,7 @@ func (sp *sweepSpool) drop() {
 
 // reader returns the spool from its start, for a pass that replays it.
 func (sp *sweepSpool) reader() (*bufio.Reader, error) {
-	sp.last = 0
+	sp.last, sp.valid = 0, [2]inputs{}
 	if sp.file == nil {
 		return bufio.NewReader(bytes.NewReader(sp.buf)), nil
 	}
@@ -178,42 +179,20 @@ func (sp *sweepSpool) reader() (*bufio.Reader, error) {
 	return bufio.NewReaderSize(sp.file, spoolBuffer), nil
 }
 
+// spoolFlags are the flags an event's record may carry: bit g for a group
+// that took it, bit 2+g for its being valid there.
+const spoolFlags = 1<<4 - 1
+
+// errSpoolCorrupt is replay's error for a record that names a group, key,
+// line or lane the first pass did not make: the file changed under it.
+var errSpoolCorrupt = errors.New("the spool file is corrupt")
+
 // replay adds the next event of the spool, read from r, to batch b, as
 // the first pass interned it, in O(l) time for l lane tables. It reads the
-// whole record before it adds any of it, so that a spool cut short leaves
-// b whole, with an error.
+// whole record before it adds any of it, so that a spool cut short, or one
+// whose bytes changed, leaves b whole, with an error.
 func (sp *sweepSpool) replay(r *bufio.Reader, b *sweepEvents) error {
-	var v [4]int64
-	flags, err := r.ReadByte()
-	for i := range v {
-		if err != nil {
-			break
-		}
-		v[i], err = binary.ReadVarint(r)
-	}
-	e := Event{Step: int(v[0]), Duration: int(v[1]), Arrival: sp.last + int(v[2]), Partition: int(v[3])}
-	var ie [2]internedEvent
-	lanes := sp.lanes[:0]
-	for g := range sp.groups {
-		if flags&(1<<g) == 0 || err != nil {
-			continue
-		}
-		in := sp.groups[g].in
-		ie[g] = internedEvent{task: task{step: e.Step, duration: e.Duration, arrival: e.Arrival}, valid: flags&(4<<g) != 0}
-		var key, line uint64
-		if key, err = binary.ReadUvarint(r); err == nil {
-			line, err = binary.ReadUvarint(r)
-		}
-		ie[g].key, ie[g].line = int(key)-1, int(line)-1
-		for range in.tables {
-			var ln uint64
-			if ln, err = binary.ReadUvarint(r); err != nil {
-				break
-			}
-			lanes = append(lanes, int32(ln)-1)
-		}
-	}
-	sp.lanes = lanes
+	e, flags, ie, err := sp.read(r)
 	if err != nil {
 		if errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
@@ -222,6 +201,7 @@ func (sp *sweepSpool) replay(r *bufio.Reader, b *sweepEvents) error {
 	}
 	sp.last = e.Arrival
 	at := int32(len(b.events))
+	lanes := sp.lanes
 	for g := range sp.groups {
 		if flags&(1<<g) == 0 {
 			continue
@@ -240,6 +220,69 @@ func (sp *sweepSpool) replay(r *bufio.Reader, b *sweepEvents) error {
 	b.events = append(b.events, e)
 	b.bytes += len(e.Key) + len(e.Line)
 	return nil
+}
+
+// read reads the next event's record from r: the event without its key
+// and line, its flags, and how each group took it, with its lanes in
+// sp.lanes. It returns errSpoolCorrupt for a record the first pass could
+// not have written.
+func (sp *sweepSpool) read(r *bufio.Reader) (e Event, flags byte, ie [2]internedEvent, err error) {
+	var v [4]int64
+	flags, err = r.ReadByte()
+	for i := range v {
+		if err != nil {
+			return e, flags, ie, err
+		}
+		v[i], err = binary.ReadVarint(r)
+	}
+	if err == nil && flags&^spoolFlags != 0 {
+		err = errSpoolCorrupt
+	}
+	e = Event{Step: int(v[0]), Duration: int(v[1]), Arrival: sp.last + int(v[2]), Partition: int(v[3])}
+	sp.lanes = sp.lanes[:0]
+	for g := range sp.groups {
+		if err == nil && flags&(1<<g) != 0 {
+			ie[g], err = sp.readGroup(r, g, flags, &e)
+		}
+	}
+	return e, flags, ie, err
+}
+
+// readGroup reads how group g took event e, flagged as flags says, and
+// appends its lanes to sp.lanes.
+func (sp *sweepSpool) readGroup(r *bufio.Reader, g int, flags byte, e *Event) (internedEvent, error) {
+	ie := internedEvent{task: task{step: e.Step, duration: e.Duration, arrival: e.Arrival}, valid: flags&(4<<g) != 0}
+	in := sp.groups[g].in
+	if in == nil {
+		return ie, errSpoolCorrupt
+	}
+	key, err := binary.ReadUvarint(r)
+	if err != nil {
+		return ie, err
+	}
+	line, err := binary.ReadUvarint(r)
+	if err != nil {
+		return ie, err
+	}
+	if key > uint64(in.keys.len()) || line > uint64(len(in.lineNames)) {
+		return ie, errSpoolCorrupt
+	}
+	ie.key, ie.line = int(key)-1, int(line)-1
+	// An event the group found valid is valid there again.
+	if ie.valid && (ie.key < 0 || !sp.valid[g].valid(&Event{Key: "k", Step: e.Step, Duration: e.Duration, Arrival: e.Arrival})) {
+		return ie, errSpoolCorrupt
+	}
+	for _, t := range in.tables {
+		ln, err := binary.ReadUvarint(r)
+		if err != nil {
+			return ie, err
+		}
+		if ln > uint64(t.len()) {
+			return ie, errSpoolCorrupt
+		}
+		sp.lanes = append(sp.lanes, int32(ln)-1)
+	}
+	return ie, nil
 }
 
 // replays returns the pass's spool when the pass replays it, nil when it
