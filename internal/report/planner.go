@@ -133,7 +133,7 @@ func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 
 	o = a.o
 	a.consumers = cmp.Or(o.Consumers, a.free.Consumers, o.MaxConsumers)
-	events := src.Events
+	events := a.keepUpEvents() // at hand when keeping up takes them so, as the costs are the keep-up plan's
 	if src.Lesson {
 		events = konvoy.Values(lesson.EventsWithHistory())
 	}
@@ -299,6 +299,9 @@ func (a *Plan) selectiveAssumptions() []string {
 		where = fmt.Sprintf("at %s (-consumers)", at)
 	case a.free.Consumers == 0:
 		where = fmt.Sprintf("at %s, the most tried (-max-consumers), as free consumption does not keep up with the peak", at)
+	}
+	if a.timed() {
+		where += ", with the events at hand as for keeping up"
 	}
 	return []string{
 		"a multiplier is a layout's rounds over free consumption's on the same events and consumers: the consumers " +

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -108,6 +109,40 @@ func TestNewPlanOfTheLesson(t *testing.T) {
 	}
 	if _, err := PlanJSON(p); err != nil {
 		t.Error(err)
+	}
+}
+
+// The selective convoy is costed on the events as keeping up takes them:
+// for a trace whose events arrive over time, at hand, so that its free run
+// at the keep-up plan's consumers is that plan's. On the trace's own
+// arrivals every layout would last as long as the arrivals, and every
+// multiplier would read x1.
+func TestSelectiveCostsTheEventsAsKeepingUpTakesThem(t *testing.T) {
+	var events []konvoy.Event
+	for i := range 600 {
+		events = append(events, konvoy.Event{Key: fmt.Sprint("K", i%5), Step: 1 + i/5, Duration: 1 + i%3, Arrival: 4 * i})
+	}
+	src := &PlanSource{Name: "t.csv", Events: konvoy.Values(events), LastArrival: events[len(events)-1].Arrival}
+	for _, e := range events {
+		src.Stats.Add(e)
+		src.Work += e.Duration
+	}
+	p, err := NewPlan(src, PlanOptions{
+		Layouts:  func(int) ([]konvoy.Layout, error) { return []konvoy.Layout{konvoy.Free, konvoy.Convoy}, nil },
+		Policies: []konvoy.Policy{konvoy.HeadOfLine}, Peak: 400, PeakGiven: true, Round: 10 * time.Millisecond,
+		MaxConsumers: 64, Collision: 0.05, MaxPartitions: 16,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.timed() || p.free.Consumers == 0 || p.consumers != p.free.Consumers {
+		t.Fatalf("timed %v, free keeps up with %d consumers, selective at %d; the test wants a timed trace costed at free's count", p.timed(), p.free.Consumers, p.consumers)
+	}
+	if got, want := p.selective.Free.Rounds, p.free.Rounds; got != want {
+		t.Errorf("the selective comparison's free run lasts %d rounds; keeping up's at the same consumers, %d", got, want)
+	}
+	if p.selective.Convoy.Rounds <= p.selective.Free.Rounds {
+		t.Errorf("convoy %d rounds, free %d: want the convoy's cost to show", p.selective.Convoy.Rounds, p.selective.Free.Rounds)
 	}
 }
 
