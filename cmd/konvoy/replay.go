@@ -13,6 +13,7 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/internal/replay"
+	"github.com/sirali-konvoy/konvoy/live"
 	"github.com/sirali-konvoy/konvoy/internal/report"
 )
 
@@ -126,7 +127,7 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 	c.StringVar(&opt.events, "events", "", "replay the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input)")
 	c.StringVar(&layout, "layout", "convoy", "the `layout` to run: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned:N, resequencer, recorded:N")
 	c.policy(&policies, &opt.Assignor, "the dispatch `policy`: head-of-line, lane-aware or static (default head-of-line, as the simulator's)")
-	c.count(&opt.Consumers, "consumers", 4, konvoy.MaxConsumers, false, "the `N` consumers, handlers running at once")
+	c.count(&opt.Consumers, "consumers", 4, live.MaxConsumers, false, "the `N` consumers, handlers running at once")
 	c.count(&opt.MaxHeld, "max-held", replay.DefaultMaxHeld, math.MaxInt32, false, "the most `events` the executor holds at once, arrived and not finished; an event due when it is full is submitted late")
 	c.choice(&opt.format, "format", "text", "the output's `format`: text or json", "text or json", "text", "json")
 	c.StringVar(&opt.applied, "applied", "", "write each handled event to `FILE` as JSON Lines: partition, offset, key, step, consumer, attempt, start_ns, finish_ns")

@@ -25,6 +25,7 @@ func TestReplayUsageErrors(t *testing.T) {
 		{[]string{"replay"}, "-events is missing"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-layout", "nope"}, "-layout"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-consumers", "0"}, "-consumers is 0"},
+		{[]string{"replay", "-events", "testdata/arrivals.csv", "-consumers", "65537"}, "-consumers is 65537; want 1 to 65536"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-policy", "lane-aware,static"}, "-policy names one policy"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-unit", "1ns"}, "-unit is 1ns; want the wall time of one round, at least 1µs"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-unit", "0", "-round"}, "-unit is 0s; want the wall time of one round"},
