@@ -18,7 +18,7 @@ const tick = time.Microsecond
 
 // Side is one column of a comparison: a run's measures in wall time.
 type Side struct {
-	Events   int           // the events handled, or to be
+	Events   int           // the events taken: handled, skipped, discarded or never applied, or to be
 	Makespan time.Duration // from round 0 to the last finish
 	Work     time.Duration // the service times, summed
 	// Wait and Response are the model's percentiles (konvoy.Latency) in
@@ -117,7 +117,7 @@ func Predict(events []konvoy.Event, c Config, actual []time.Duration) (Side, err
 // Measured returns the measures of run, a replay's measured run.
 func Measured(run *Run) Side {
 	st := run.Stats
-	return Side{Events: st.Done, Makespan: run.Makespan, Work: run.Work, Blocked: st.Blocked,
+	return Side{Events: st.Events, Makespan: run.Makespan, Work: run.Work, Blocked: st.Blocked,
 		WaitP50: time.Duration(run.Wait.P50), WaitP99: time.Duration(run.Wait.P99), WaitMax: time.Duration(run.Wait.Max),
 		WaitMean:    time.Duration(math.Round(run.Wait.Mean)),
 		ResponseP50: time.Duration(run.Response.P50), ResponseP99: time.Duration(run.Response.P99), ResponseMax: time.Duration(run.Response.Max),

@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync/atomic"
@@ -177,6 +178,9 @@ func Live(ctx context.Context, t *Trace, c Config, applied io.Writer, progress *
 	go func() { recorded <- rec.record(h.done) }()
 	serr := submit(ctx, t, c, x, clock, run, progress)
 	err = x.Close(context.Background())
+	if unrun := (*live.UnrunError[item])(nil); errors.As(err, &unrun) && err == error(unrun) && errors.Is(unrun.Err, live.ErrNeverApplied) {
+		err = nil // gaps that never filled: counted in NeverApplied, as the model counts them
+	}
 	h.flush()
 	rerr := <-recorded
 	run.Stats = x.Stats()
@@ -245,8 +249,8 @@ func submit(ctx context.Context, t *Trace, c Config, x *live.Executor[item], clo
 		if ctx.Err() != nil || clock.SleepUntil(ctx, due) != nil {
 			return false
 		}
-		if err := x.Submit(context.Background(), item{i, e}); err != nil {
-			return false // the executor stopped: Close says why
+		if err := x.Submit(ctx, item{i, e}); err != nil {
+			return false // stopped while it waited for room, or the executor stopped: Close says why
 		}
 		if late := time.Since(due); late > c.Unit {
 			run.Late++

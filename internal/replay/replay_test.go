@@ -378,3 +378,68 @@ func TestLiveLateCountsFromArrival(t *testing.T) {
 		t.Errorf("text:\n%s\nwants the late events named", cmp.Text())
 	}
 }
+
+// gapNeverFills is a resequencer trace whose key a misses step 2: the
+// model never applies a's step 3.
+var gapNeverFills = []konvoy.Event{{Key: "a", Step: 1, Duration: 1}, {Key: "a", Step: 3, Duration: 1}, {Key: "b", Step: 1, Duration: 1, Arrival: 1}}
+
+// A gap that never fills is a measure, not a failure: the replay reports
+// the step held as never applied, as the model does.
+func TestLiveCountsAGapThatNeverFills(t *testing.T) {
+	c := Config{Layout: konvoy.Resequencer, Policy: konvoy.LaneAware, Consumers: 2, Unit: time.Millisecond}
+	tr, run := replayed(t, context.Background(), gapNeverFills, c, nil)
+	cmp, err := Compare(tr, c, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmp.Measured.NeverApplied != 1 || cmp.Predicted.NeverApplied != 1 {
+		t.Errorf("never applied: measured %d, predicted %d; want 1 and 1", cmp.Measured.NeverApplied, cmp.Predicted.NeverApplied)
+	}
+}
+
+// A replay stops when its context ends, even while it waits for room the
+// executor cannot make: here the one item it may hold waits for a gap.
+func TestLiveStopsWhileTheExecutorIsFull(t *testing.T) {
+	c := Config{Layout: konvoy.Resequencer, Policy: konvoy.LaneAware, Consumers: 2, Unit: time.Millisecond, MaxHeld: 1}
+	tr, err := TraceOf("t", gapNeverFills, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	done := make(chan *Run)
+	go func() {
+		run, err := Live(ctx, tr, c, nil, nil)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- run
+	}()
+	select {
+	case run := <-done:
+		if run != nil {
+			if run.Submitted != 2 {
+				t.Errorf("%d events submitted; want the 2 before the executor filled", run.Submitted)
+			}
+			run.Close()
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Live still runs 10s after its context ended")
+	}
+}
+
+// The measured side counts every event taken, as the model's Events does:
+// a step the version stamp skips too, so that the throughputs compare.
+func TestMeasuredCountsSkippedEvents(t *testing.T) {
+	events := []konvoy.Event{{Key: "a", Step: 2, Duration: 1}, {Key: "a", Step: 1, Duration: 1}}
+	c := Config{Layout: konvoy.VersionStamp, Policy: konvoy.LaneAware, Consumers: 1, Unit: time.Millisecond}
+	tr, run := replayed(t, context.Background(), events, c, nil)
+	cmp, err := Compare(tr, c, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmp.Measured.Skipped != 1 || cmp.Measured.Events != 2 || cmp.Predicted.Events != 2 {
+		t.Errorf("measured %d events, %d skipped; predicted %d; want 2, 1 and 2", cmp.Measured.Events, cmp.Measured.Skipped, cmp.Predicted.Events)
+	}
+}
