@@ -13,8 +13,8 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/internal/replay"
-	"github.com/sirali-konvoy/konvoy/live"
 	"github.com/sirali-konvoy/konvoy/internal/report"
+	"github.com/sirali-konvoy/konvoy/live"
 )
 
 // replayOptions are konvoy replay's parsed command line.
