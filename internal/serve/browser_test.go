@@ -87,15 +87,35 @@ func startBrowser(t *testing.T) context.Context {
 	if path == "" {
 		t.Fatalf("no browser: none of %s is on the PATH, and KONVOY_CHROMIUM is not set (apt-get install chromium)", strings.Join(browsers, ", "))
 	}
+	// The profile is not t.TempDir's: Chromium's helper processes may still
+	// write to it as the browser exits, and TempDir fails a test whose
+	// directory it cannot remove at once. This one is removed once the
+	// browser has exited, trying for up to five seconds.
+	profile, err := os.MkdirTemp("", "konvoy-browser-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for i := 0; i < 50 && os.RemoveAll(profile) != nil; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1200, 1400),
+		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(profile), chromedp.WindowSize(1200, 1400),
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
+	t.Cleanup(func() {
+		_ = chromedp.Cancel(ctx) // closes the browser and waits for it
+		cancel()
+		cancelAlloc()
+		if c := chromedp.FromContext(ctx); c != nil && c.Allocator != nil {
+			c.Allocator.Wait() // every browser process has exited
+		}
+	})
 	var mu sync.Mutex
 	var problems []string
 	chromedp.ListenTarget(ctx, func(ev any) {
