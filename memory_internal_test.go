@@ -261,6 +261,14 @@ func TestASpoolWhoseBytesChangedIsNeverAPanic(t *testing.T) {
 	if corrupt == 0 {
 		t.Fatal("no changed byte was found corrupt")
 	}
+	sp.buf = slices.Clone(good)
+	sp.buf[0] |= 0x10 // the first record's flags name a third group
+	p := newSweepPass(configs, []int{0, 1, 2}, sweepOptions{maxMemory: DefaultMaxMemory}, first.sizes(), sp)
+	err := p.replay(context.Background(), len(events))
+	p.wait()
+	if err == nil || !strings.Contains(err.Error(), errSpoolCorrupt.Error()) {
+		t.Errorf("a record flagged for a third group: error %v; want the spool corrupt", err)
+	}
 }
 
 // backloggedEvents returns n events of 7 keys on one line, arriving 5 a
