@@ -343,14 +343,21 @@ func (c *Consumer) commitEvery(ctx context.Context, stop <-chan struct{}) {
 // no room it pauses fetching until records finish.
 func (c *Consumer) poll(ctx context.Context) error {
 	for {
-		room := c.room()
+		room, stopped := c.room()
+		if stopped {
+			return nil // Close reports the failure
+		}
 		if room <= 0 {
 			if err := c.pauseUntilRoom(ctx); err != nil {
 				return err
 			}
 			continue
 		}
-		fs := c.cl.PollRecords(ctx, room)
+		// A poll waits pollWait at most, so that the loop sees a failure
+		// stop the executor while no record comes.
+		pctx, cancel := context.WithTimeout(ctx, pollWait)
+		fs := c.cl.PollRecords(pctx, room)
+		cancel()
 		if err := fetchError(ctx, fs); err != nil {
 			c.cl.AllowRebalance()
 			return err
@@ -368,16 +375,20 @@ func (c *Consumer) poll(ctx context.Context) error {
 	}
 }
 
+// pollWait is the longest one poll waits for records.
+const pollWait = 250 * time.Millisecond
+
 // fetchError returns the first error of fs that ends the poll loop: the
 // context's end, the client's closing, or an error Kafka does not call
-// retriable (franz-go retries the others itself).
+// retriable (franz-go retries the others itself); a poll's own time out
+// is none.
 func fetchError(ctx context.Context, fs kgo.Fetches) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	var first error
 	fs.EachError(func(topic string, p int32, err error) {
-		if first == nil && !kerr.IsRetriable(err) {
+		if first == nil && !kerr.IsRetriable(err) && !errors.Is(err, context.DeadlineExceeded) {
 			first = fmt.Errorf("kafka: fetching %s/%d: %w", topic, p, err)
 		}
 	})
@@ -388,14 +399,15 @@ func fetchError(ctx context.Context, fs kgo.Fetches) error {
 // it holds at most WithMaxHeld items running, waiting, or finished above
 // a partition's committable offset (see [live.WithOffsets]). Submit never
 // waits then, which matters: while the poll loop waits, no rebalance can
-// go on. It takes time in proportion to the items held.
-func (c *Consumer) room() int {
+// go on. It also tells whether a failed record stopped the executor. It
+// takes time in proportion to the items held.
+func (c *Consumer) room() (room int, stopped bool) {
 	s := c.x.Stats()
 	n := s.Held + s.InFlight
 	for _, comp := range c.x.Completion() {
 		n += len(comp.Finished)
 	}
-	return c.cfg.maxHeld - n
+	return c.cfg.maxHeld - n, s.Failed > 0
 }
 
 // submit hands r to the executor in its partition's current assignment.
