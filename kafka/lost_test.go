@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -57,5 +58,48 @@ func TestLostPartitionsRecordsHeldDoNotRun(t *testing.T) {
 	}
 	if p.skipFrom != 1 {
 		t.Errorf("first offset not run: %d; want 1", p.skipFrom)
+	}
+}
+
+// TestRevokeWaitsForRunningHandlers: a revocation's wait ends when the
+// last handler of its partitions returns, and, when one never does, once
+// the revoke timeout passed.
+func TestRevokeWaitsForRunningHandlers(t *testing.T) {
+	c := &Consumer{}
+	c.idle = sync.NewCond(&c.mu)
+	p := &part{revoked: true, running: 2}
+	done := make(chan struct{})
+	go func() {
+		c.awaitIdle([]*part{p}, testWait)
+		close(done)
+	}()
+	for range 2 { // as run does when a handler returns
+		select {
+		case <-done:
+			t.Fatal("the wait ended while a handler ran")
+		default:
+		}
+		c.mu.Lock()
+		p.running--
+		if p.running == 0 {
+			c.idle.Broadcast()
+		}
+		c.mu.Unlock()
+	}
+	select {
+	case <-done:
+	case <-time.After(testWait):
+		t.Fatal("the wait did not end when the last handler returned")
+	}
+	stuck := &part{revoked: true, running: 1}
+	timedOut := make(chan struct{})
+	go func() {
+		c.awaitIdle([]*part{stuck}, 10*time.Millisecond)
+		close(timedOut)
+	}()
+	select {
+	case <-timedOut:
+	case <-time.After(testWait):
+		t.Fatal("the wait for a handler that never returns did not end at its timeout")
 	}
 }
