@@ -1,0 +1,453 @@
+package kafka
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/live"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// Defaults of the options.
+const (
+	// DefaultCommitInterval is how often a running consumer commits, unless
+	// [WithCommitInterval] says otherwise.
+	DefaultCommitInterval = 5 * time.Second
+	// DefaultRevokeTimeout is the longest a revocation waits for the
+	// revoked partitions' running handlers, unless [WithRevokeTimeout]
+	// says otherwise: below franz-go's default rebalance timeout of 60 s,
+	// so that the member is not thrown out of the group while it waits.
+	DefaultRevokeTimeout = 30 * time.Second
+	// DefaultCloseTimeout is the longest [Consumer.Run], once its context
+	// ends, waits for the records it holds to finish, unless
+	// [WithCloseTimeout] says otherwise.
+	DefaultCloseTimeout = 30 * time.Second
+)
+
+// Option changes how [New] makes a consumer.
+type Option func(*config)
+
+// config is what the options set.
+type config struct {
+	commitEvery, revokeWait, closeWait time.Duration
+	exec                               []live.Option
+	maxHeld                            int
+	dead                               func(context.Context, *kgo.Record, error) error
+	errs                               []error
+	// Test hooks: blocked is called with what a pause covers, revoking
+	// once a revocation stopped its partitions.
+	blocked, revoking func(map[string][]int32)
+}
+
+// WithCommitInterval sets how often the consumer commits, per partition,
+// the offset below which every record has finished; d must be above 0.
+// Commits also happen on revocation and when Run ends. A commit of an
+// offset already committed is not sent again.
+func WithCommitInterval(d time.Duration) Option {
+	return func(c *config) {
+		if d <= 0 {
+			c.errs = append(c.errs, fmt.Errorf("WithCommitInterval(%v): want a duration above 0", d))
+		}
+		c.commitEvery = d
+	}
+}
+
+// WithRevokeTimeout sets the longest a revocation waits for the handlers
+// still running records of the revoked partitions before it commits and
+// lets the rebalance go on; d must be above 0. A handler still running
+// then may run at the same time as the partition's new owner handles the
+// same key: keep d below the group's rebalance timeout and above the
+// longest handler (with its retries).
+func WithRevokeTimeout(d time.Duration) Option {
+	return func(c *config) {
+		if d <= 0 {
+			c.errs = append(c.errs, fmt.Errorf("WithRevokeTimeout(%v): want a duration above 0", d))
+		}
+		c.revokeWait = d
+	}
+}
+
+// WithCloseTimeout sets the longest [Consumer.Run], once its context ends,
+// waits for the records held to finish before it cancels their handlers;
+// d must be above 0. Records that did not finish are not committed, and
+// are read again by the partition's next owner.
+func WithCloseTimeout(d time.Duration) Option {
+	return func(c *config) {
+		if d <= 0 {
+			c.errs = append(c.errs, fmt.Errorf("WithCloseTimeout(%v): want a duration above 0", d))
+		}
+		c.closeWait = d
+	}
+}
+
+// WithExecutor passes options to the [live.Executor] that runs the
+// records: [live.WithPolicy], [live.WithAssignor], [live.WithMaxHeld],
+// [live.WithRetry], and so on. Use [WithMaxHeld] and [WithDeadLetter]
+// rather than live's own: the consumer sets the executor's offsets and
+// most items held itself, replacing live.WithOffsets and live.WithMaxHeld,
+// and New refuses a live.WithDeadLetter, whose item type is not a record.
+func WithExecutor(opts ...live.Option) Option {
+	return func(c *config) { c.exec = append(c.exec, opts...) }
+}
+
+// WithMaxHeld sets the most records the consumer holds at once, running,
+// waiting, or finished above a record not finished; it passes n to
+// [live.WithMaxHeld], replacing any given through [WithExecutor]. When
+// that many are held, fetching pauses until records finish. The default
+// is [live.DefaultMaxHeld].
+func WithMaxHeld(n int) Option {
+	return func(c *config) { c.maxHeld = n } // live.WithMaxHeld checks n
+}
+
+// WithDeadLetter sets the function that takes a record whose last attempt
+// failed (see [live.WithDeadLetter]); once it returns nil the record counts
+// as finished, and its offset may be committed. Without it a failed record
+// stops the consumer: [Consumer.Run] returns the failure, having committed
+// only the offsets below it.
+func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error) Option {
+	return func(c *config) {
+		if f == nil {
+			c.errs = append(c.errs, errors.New("WithDeadLetter: the function is nil"))
+		}
+		c.dead = f
+	}
+}
+
+// Consumer is a member of a Kafka consumer group that runs every record it
+// is assigned through one [live.Executor]: records of one lane of the
+// layout run in offset order and never two at once, at most as many as
+// the executor's consumers run at once, and a handler's error follows the
+// executor's retries and dead letter.
+//
+// Per partition it commits the offset below which every record has
+// finished (handled or dead-lettered), so that a commit never skips a
+// record: every [WithCommitInterval], when partitions are revoked, and
+// when Run ends. Records above a record still running are read again by
+// the partition's next owner after a rebalance or a crash: delivery is at
+// least once.
+//
+// Rebalances go on only between polls (kgo.BlockRebalanceOnPoll), never
+// while records of a poll are being handed to the executor. When
+// partitions are revoked, their records held and not started are not run
+// (the next owner reads them again), the handlers running their records
+// are waited for ([WithRevokeTimeout]), and then their offsets are
+// committed, before the rebalance goes on: a partition is never handled by
+// two members at once unless a handler outlasts that timeout. When
+// partitions are lost, their records held are not run and nothing is
+// committed. When the executor holds [WithMaxHeld] records, fetching
+// pauses (PauseFetchPartitions) until records finish: memory grows with
+// the records held, not with the backlog.
+//
+// Costs: each poll reads the executor's [live.Executor.Stats] and
+// [live.Executor.Completion], in time proportional to the records held;
+// each assignment of a partition leaves a few words in the executor,
+// which forgets no partition, so memory grows slowly with rebalances.
+//
+// A Consumer runs once: make it with [New], then call [Consumer.Run].
+type Consumer struct {
+	cl     *kgo.Client
+	x      *live.Executor[item]
+	handle func(context.Context, *kgo.Record) error
+	cfg    config
+
+	mu       sync.Mutex
+	assigned map[topicPartition]*part // the partitions owned now
+	nextID   int                      // the executor partition of the next assignment
+	idle     *sync.Cond               // signalled when a revoked partition's last handler returns
+
+	commitMu sync.Mutex    // held through each commit, so commits never cross
+	settled  chan struct{} // a token: a record settled, maybe room for more
+}
+
+// topicPartition names a partition of a topic.
+type topicPartition struct {
+	topic     string
+	partition int32
+}
+
+// part is one assignment of a partition to this member. Its id is the
+// executor's partition number for it: a partition assigned again gets a
+// new id, since it is read again from its committed offset, below the
+// offsets the executor saw. Its fields but id and tp are guarded by
+// Consumer.mu.
+type part struct {
+	id        int
+	tp        topicPartition
+	revoked   bool  // no more of its records may start
+	running   int   // its records whose handler runs now
+	skipFrom  int64 // the lowest offset not run because it was revoked, or -1
+	committed int64 // the offset last committed, or -1
+}
+
+// item is what the executor holds: a record and its assignment.
+type item struct {
+	r *kgo.Record
+	p *part
+}
+
+// New returns a consumer that joins the group the client options name
+// (kgo.ConsumerGroup and kgo.ConsumeTopics among opts) and runs each record
+// with handle, in the lane that layout gives event(record), on consumers
+// handlers at once (see [live.New]). It adds to opts the options it needs:
+// kgo.DisableAutoCommit, kgo.BlockRebalanceOnPoll and the partition hooks
+// (OnPartitionsAssigned, OnPartitionsRevoked, OnPartitionsLost), which
+// replace any given. handle must return nil once the record is done; an
+// error is retried and dead-lettered as the options say.
+//
+// New returns an error when an argument or option is bad, as [live.New]
+// does, or when the client cannot be made, as when opts name no consumer
+// group.
+func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Record) konvoy.Event,
+	handle func(ctx context.Context, r *kgo.Record) error, options ...Option) (*Consumer, error) {
+	c := &Consumer{
+		handle: handle, assigned: map[topicPartition]*part{},
+		settled: make(chan struct{}, 1),
+		cfg:     config{maxHeld: live.DefaultMaxHeld, commitEvery: DefaultCommitInterval, revokeWait: DefaultRevokeTimeout, closeWait: DefaultCloseTimeout},
+	}
+	c.idle = sync.NewCond(&c.mu)
+	for i, o := range options {
+		if o == nil {
+			return nil, fmt.Errorf("kafka: New: option %d is nil", i)
+		}
+		o(&c.cfg)
+	}
+	if len(c.cfg.errs) > 0 {
+		return nil, fmt.Errorf("kafka: New: %w", errors.Join(c.cfg.errs...))
+	}
+	if event == nil || handle == nil {
+		return nil, errors.New("kafka: New: the event and handle functions must not be nil")
+	}
+	x, err := c.executor(layout, consumers, event)
+	if err != nil {
+		return nil, fmt.Errorf("kafka: New: %w", err)
+	}
+	c.x = x
+	all := append(append([]kgo.Opt(nil), opts...),
+		kgo.DisableAutoCommit(), kgo.BlockRebalanceOnPoll(),
+		kgo.OnPartitionsAssigned(c.assign), kgo.OnPartitionsRevoked(c.revoke), kgo.OnPartitionsLost(c.lose))
+	cl, err := kgo.NewClient(all...)
+	if err != nil {
+		_ = x.Close(context.Background())
+		return nil, fmt.Errorf("kafka: New: %w", err)
+	}
+	c.cl = cl
+	return c, nil
+}
+
+// executor makes the executor that runs the records.
+func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo.Record) konvoy.Event) (*live.Executor[item], error) {
+	opts := append([]live.Option(nil), c.cfg.exec...)
+	// Placed last, these replace a user's live.WithOffsets and
+	// live.WithMaxHeld.
+	opts = append(opts, live.WithOffsets(func(it item) (int, int64) { return it.p.id, it.r.Offset }))
+	if c.cfg.dead != nil {
+		dead := c.cfg.dead
+		opts = append(opts, live.WithDeadLetter(func(ctx context.Context, it item, err error) error {
+			if derr := dead(ctx, it.r, err); derr != nil {
+				return derr
+			}
+			c.settle()
+			return nil
+		}))
+	}
+	opts = append(opts, live.WithMaxHeld(c.cfg.maxHeld))
+	return live.New(layout, consumers, func(it item) konvoy.Event { return event(it.r) }, c.run, opts...)
+}
+
+// run is the executor's handler: it runs handle on the record unless its
+// partition was revoked or lost, in which case the record is not run (its
+// next owner reads it again) and its offset bounds what may be committed.
+func (c *Consumer) run(ctx context.Context, it item) error {
+	c.mu.Lock()
+	if it.p.revoked {
+		if it.p.skipFrom < 0 || it.r.Offset < it.p.skipFrom {
+			it.p.skipFrom = it.r.Offset
+		}
+		c.mu.Unlock()
+		c.settle()
+		return nil
+	}
+	it.p.running++
+	c.mu.Unlock()
+	err := c.handle(ctx, it.r)
+	c.mu.Lock()
+	it.p.running--
+	if it.p.running == 0 && it.p.revoked {
+		c.idle.Broadcast()
+	}
+	c.mu.Unlock()
+	if err == nil {
+		c.settle()
+	}
+	return err
+}
+
+// settle tells the poll loop that a record finished, so there may be room.
+func (c *Consumer) settle() {
+	select {
+	case c.settled <- struct{}{}:
+	default:
+	}
+}
+
+// Run consumes until ctx ends or the executor stops on a failed record,
+// then takes no more records, waits for those held ([WithCloseTimeout]),
+// commits, and leaves the group, closing the client. It returns nil when
+// ctx ended and every record held finished; otherwise the executor's
+// failure ([live.ErrStopped]), the records that did not run
+// ([live.UnrunError]), a fetch error that is not retriable, or a commit's
+// error, joined. Run must be called once.
+func (c *Consumer) Run(ctx context.Context) error {
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		c.commitEvery(ctx, stop)
+	}()
+	err := c.poll(ctx)
+	close(stop)
+	wg.Wait()
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, kgo.ErrClientClosed) {
+		err = nil
+	}
+	end, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.closeWait)
+	defer cancel()
+	cerr := c.x.Close(end)
+	merr := c.commit(context.WithoutCancel(ctx))
+	c.cl.CloseAllowingRebalance() // the final revoke commits nothing new
+	return errors.Join(err, cerr, merr)
+}
+
+// commitEvery commits on the interval until stop is closed.
+func (c *Consumer) commitEvery(ctx context.Context, stop <-chan struct{}) {
+	t := time.NewTicker(c.cfg.commitEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			_ = c.commit(ctx) // a failed commit is retried on the next tick
+		}
+	}
+}
+
+// poll is the poll loop: it polls for as many records as the executor has
+// room for, submits them, and lets a rebalance go on between polls; with
+// no room it pauses fetching until records finish.
+func (c *Consumer) poll(ctx context.Context) error {
+	for {
+		room, stopped := c.room()
+		if stopped {
+			return nil // Close reports the failure
+		}
+		if room <= 0 {
+			if err := c.pauseUntilRoom(ctx); err != nil {
+				return err
+			}
+			continue
+		}
+		// A poll waits pollWait at most, so that the loop sees a failure
+		// stop the executor while no record comes.
+		pctx, cancel := context.WithTimeout(ctx, pollWait)
+		fs := c.cl.PollRecords(pctx, room)
+		cancel()
+		if err := fetchError(ctx, fs); err != nil {
+			c.cl.AllowRebalance()
+			return err
+		}
+		var err error
+		fs.EachRecord(func(r *kgo.Record) {
+			if err == nil {
+				err = c.submit(ctx, r)
+			}
+		})
+		c.cl.AllowRebalance()
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// pollWait is the longest one poll waits for records.
+const pollWait = 250 * time.Millisecond
+
+// fetchError returns the first error of fs that ends the poll loop: the
+// context's end, the client's closing, or an error Kafka does not call
+// retriable (franz-go retries the others itself); a poll's own time out
+// is none.
+func fetchError(ctx context.Context, fs kgo.Fetches) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var first error
+	fs.EachError(func(topic string, p int32, err error) {
+		if first == nil && !kerr.IsRetriable(err) && !errors.Is(err, context.DeadlineExceeded) {
+			first = fmt.Errorf("kafka: fetching %s/%d: %w", topic, p, err)
+		}
+	})
+	return first
+}
+
+// room returns how many more records the executor takes without waiting:
+// it holds at most WithMaxHeld items running, waiting, or finished above
+// a partition's committable offset (see [live.WithOffsets]). Submit never
+// waits then, which matters: while the poll loop waits, no rebalance can
+// go on. It also tells whether a failed record stopped the executor. It
+// takes time in proportion to the items held.
+func (c *Consumer) room() (room int, stopped bool) {
+	s := c.x.Stats()
+	n := s.Held + s.InFlight
+	for _, comp := range c.x.Completion() {
+		n += len(comp.Finished)
+	}
+	return c.cfg.maxHeld - n, s.Failed > 0
+}
+
+// submit hands r to the executor in its partition's current assignment.
+// Under BlockRebalanceOnPoll no rebalance runs between a poll and
+// AllowRebalance, so r's partition is assigned.
+func (c *Consumer) submit(ctx context.Context, r *kgo.Record) error {
+	c.mu.Lock()
+	p := c.assigned[topicPartition{r.Topic, r.Partition}]
+	c.mu.Unlock()
+	if p == nil {
+		return nil // not ours any more: its next owner reads it
+	}
+	return c.x.Submit(ctx, item{r, p})
+}
+
+// pauseUntilRoom pauses fetching the partitions assigned, lets rebalances
+// go on, and waits until a record settles or ctx ends, then resumes them.
+func (c *Consumer) pauseUntilRoom(ctx context.Context) error {
+	c.mu.Lock()
+	tps := map[string][]int32{}
+	for tp := range c.assigned {
+		tps[tp.topic] = append(tps[tp.topic], tp.partition)
+	}
+	hook := c.cfg.blocked
+	c.mu.Unlock()
+	c.cl.PauseFetchPartitions(tps)
+	if hook != nil {
+		hook(c.cl.PauseFetchPartitions(nil))
+	}
+	c.cl.AllowRebalance()
+	defer c.cl.ResumeFetchPartitions(tps)
+	// Wait for a settled record, or recheck now and then: a record the
+	// layout skipped settles without a signal.
+	t := time.NewTimer(50 * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-c.settled:
+	case <-t.C:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
