@@ -160,7 +160,7 @@ func (f Finished) Bound() int {
 // no for the next offset never holds more finished offsets than it can
 // commit. It takes O(log runs).
 func (f Finished) Fits(x int64) bool {
-	if f.Done(x) {
+	if x <= f.committable || f.Done(x) {
 		return f.Bound() <= MaxMetadata
 	}
 	last := x

@@ -270,6 +270,12 @@ func TestFitsStopsScatteredOffsetsAtTheLimit(t *testing.T) {
 		if f, err = NewFinished(c, offsets); err != nil {
 			t.Fatal(err)
 		}
+		// The committable offset, one below and one finished leave the set
+		// as it is, which fits.
+		if !f.Fits(c) || !f.Fits(c-1) || !f.Fits(x) {
+			t.Fatalf("with %d offsets of Bound %d: Fits(%d), Fits(%d), Fits(%d) = %v, %v, %v; want true",
+				len(offsets), f.Bound(), c, c-1, x, f.Fits(c), f.Fits(c-1), f.Fits(x))
+		}
 		if len(offsets) > 100000 {
 			t.Fatal("Fits never said no")
 		}
