@@ -229,16 +229,22 @@ func uvarintLen(v uint64) int { return (bits.Len64(v|1) + 6) / 7 }
 // each also deflated (the first of them, in that order, among equals),
 // the empty string when nothing above the committable offset has
 // finished. It returns an error when even the shortest is longer than
-// [MaxMetadata] (see [Finished.Fits]). The same set gives the same string
+// [MaxMetadata] (see [Finished.Fits]), or when both bodies are longer
+// than 64 KiB, too long to deflate. The same set gives the same string
 // byte for byte. It takes time and memory in proportion to the runs and
 // to the bitset's length when that is at most 64 KiB.
 func (f Finished) Metadata() (string, error) {
 	if len(f.runs) == 0 {
 		return "", nil
 	}
-	best := ""
-	for _, c := range f.candidates() {
-		if best == "" || len(c) < len(best) {
+	cands := f.candidates()
+	if len(cands) == 0 {
+		return "", fmt.Errorf("kafka: the %d finished runs above offset %d (highest %d) take over %d bytes as runs and as a bitset; Kafka takes %d",
+			len(f.runs), f.committable, f.runs[len(f.runs)-1].Last, maxBody, MaxMetadata)
+	}
+	best := cands[0]
+	for _, c := range cands[1:] {
+		if len(c) < len(best) {
 			best = c
 		}
 	}
@@ -328,8 +334,9 @@ func deflate(body []byte) []byte {
 // for a string that Metadata would not have written for this committable
 // offset (another tool's metadata, a corrupted commit, metadata written
 // for another offset), and never panics. It takes time and memory in
-// proportion to the string's length, at most about 4 MiB whatever the
-// string (a deflated body inflates to 64 KiB at most).
+// proportion to the string's length, at most about 5 MiB whatever the
+// string (a deflated body inflates to 64 KiB at most, and a bitset of
+// 64 KiB holds 2^18 runs at most).
 func ParseMetadata(committable int64, metadata string) (Finished, error) {
 	f := Finished{committable: committable}
 	if committable < 0 {
@@ -436,7 +443,7 @@ func inflate(stored []byte, at int) ([]byte, error) {
 
 // parseRuns reads a run-length body (positions in errors are the body's).
 func parseRuns(committable int64, body []byte) ([]Run, error) {
-	var runs []Run
+	runs := make([]Run, 0, len(body)/2) // a run takes two bytes or more
 	prev := committable - 1
 	for pos := 0; pos < len(body); {
 		gap, n := binary.Uvarint(body[pos:])
@@ -472,7 +479,7 @@ func parseBits(committable int64, body []byte) ([]Run, error) {
 	if top > math.MaxInt64-committable-1 {
 		return nil, fmt.Errorf("kafka: metadata: body byte %d (the bitset's last byte): offset %d+1+%d passes the largest offset", end, committable, top)
 	}
-	var runs []Run
+	runs := make([]Run, 0, bitRuns(body))
 	for p := int64(0); p <= top; p++ {
 		if body[p>>3]&(1<<(p&7)) == 0 {
 			continue
@@ -485,4 +492,15 @@ func parseBits(committable int64, body []byte) ([]Run, error) {
 		}
 	}
 	return runs, nil
+}
+
+// bitRuns returns how many runs of set bits a bitset holds: the set bits
+// whose previous bit is not set.
+func bitRuns(body []byte) int {
+	n, carry := 0, byte(0)
+	for _, b := range body {
+		n += bits.OnesCount8(b &^ (b<<1 | carry))
+		carry = b >> 7
+	}
+	return n
 }

@@ -102,7 +102,7 @@ func TestMetadataRoundTrips(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ParseMetadata(%d, %q): %v", f.committable, s, err)
 		}
-		if !slices.Equal(g.Runs(), f.runs) || g.Committable() != f.committable {
+		if !slices.Equal(g.Runs(), f.runs) || g.Committable() != f.committable || g.Bound() != f.Bound() {
 			t.Fatalf("round trip of %d %v gave %d %v", f.committable, f.runs, g.Committable(), g.Runs())
 		}
 		for _, o := range probes(f) {
@@ -133,6 +133,9 @@ func TestMetadataIsTheShortestCandidate(t *testing.T) {
 				t.Fatalf("Metadata: %v, with a candidate of %d bytes", err, len(shortest))
 			}
 			return
+		}
+		if first := cands[slices.IndexFunc(cands, func(c string) bool { return len(c) == len(shortest) })]; s != first {
+			t.Fatalf("Metadata %q; want the first of the shortest, %q", s[:3], first[:3])
 		}
 		for _, c := range cands {
 			if len(s) > len(c) {
@@ -270,6 +273,9 @@ func TestFitsStopsScatteredOffsetsAtTheLimit(t *testing.T) {
 		if f, err = NewFinished(c, offsets); err != nil {
 			t.Fatal(err)
 		}
+		if f.Bound() > MaxMetadata-100 {
+			checkFitsNear(t, f, rng)
+		}
 		// The committable offset, one below and one finished leave the set
 		// as it is, which fits.
 		if !f.Fits(c) || !f.Fits(c-1) || !f.Fits(x) {
@@ -313,6 +319,9 @@ func TestNewFinishedRefusesBadOffsets(t *testing.T) {
 	if want := []Run{{6, 7}, {9, 9}, {math.MaxInt64, math.MaxInt64}}; !slices.Equal(f.Runs(), want) {
 		t.Errorf("runs %v; want %v", f.Runs(), want)
 	}
+	if f.Bound() != uncompressedLen(f) {
+		t.Errorf("Bound %d; the encodings take %d", f.Bound(), uncompressedLen(f))
+	}
 }
 
 // forge returns metadata of kind for a committable offset, a checksum and
@@ -344,6 +353,9 @@ var hostile = []struct {
 }{
 	{"too long", "k1r" + strings.Repeat("A", MaxMetadata), "metadata of 4099 bytes"},
 	{"foreign", "hello", `"hello" is not konvoy's`},
+	{"foreign, 32 bytes", strings.Repeat("x", 32), `"` + strings.Repeat("x", 32) + `" is not konvoy's`},
+	{"foreign, 33 bytes", strings.Repeat("x", 33), `"` + strings.Repeat("x", 32) + `…" is not konvoy's`},
+	{"4096 bytes, as no base64 is", "k1r" + strings.Repeat("A", MaxMetadata-3), "metadata byte 4095: not unpadded base64url"},
 	{"short", "k1", "is not konvoy's"},
 	{"next version", "k2rAAAA", "is not konvoy's"},
 	{"kind", "k1xAAAA", "byte 2 (the kind) is 'x'"},
@@ -352,7 +364,7 @@ var hostile = []struct {
 	{"no committable", "k1r", "decoded byte 0 (the committable offset): cut short"},
 	{"committable beyond 64 bits", forge('r', 0, 0, nil)[:3] + b64.EncodeToString(bytes.Repeat([]byte{0xff}, 11)), "beyond 64 bits"},
 	{"another committable", sound('r', 8, []byte{0, 0}), "written for committable offset 8, read for 7"},
-	{"no checksum", "k1r" + b64.EncodeToString([]byte{7, 1, 2}), "decoded byte 1 (the checksum and body): 2 bytes"},
+	{"no checksum", "k1r" + b64.EncodeToString([]byte{7, 1, 2}), "decoded byte 1 (the checksum and body): 2 bytes; want 5 or more"},
 	{"no body", forge('r', 7, 0, nil), "decoded byte 1 (the checksum and body): 4 bytes"},
 	{"checksum", forge('r', 7, 12345, []byte{0, 0}), "decoded byte 1 (the checksum): 00003039"},
 	{"cut length", sound('r', 7, []byte{0}), "body byte 1 (run 0's length): cut short"},
@@ -363,8 +375,8 @@ var hostile = []struct {
 	{"run after the largest offset", sound('r', 7, append(binary.AppendUvarint([]byte{0}, math.MaxInt64-8), 0, 0)), "body byte 10 (run 1's gap): 0 after offset 9223372036854775807 passes"},
 	{"zero last byte", sound('b', 7, []byte{1, 0}), "body byte 1 (the bitset's last byte) is 0"},
 	{"inflates too far", forge('B', 7, 0, deflated(bytes.Repeat([]byte{1}, maxBody+1))), "inflates past 65536 bytes"},
-	{"bytes after the deflated body", forge('R', 7, crc32.Checksum([]byte{0, 0}, castagnoli), deflated([]byte{0, 0}, 9, 9)), "2 bytes after the deflated body"},
-	{"not deflate", forge('R', 7, 0, []byte{0xff, 0xff}), "(the deflated body)"},
+	{"bytes after the deflated body", forge('R', 7, crc32.Checksum([]byte{0, 0}, castagnoli), deflated([]byte{0, 0}, 9, 9)), "decoded byte 13: 2 bytes after the deflated body"},
+	{"not deflate", forge('R', 7, 0, []byte{0xff, 0xff}), "decoded byte 5 on (the deflated body): flate"},
 	{"deflates to nothing", forge('R', 7, 0, deflated(nil)), "(the deflated body): empty"},
 }
 
@@ -479,5 +491,75 @@ func addSeeds(f *testing.F) {
 	}
 	for _, tc := range hostile {
 		f.Add(int64(7), tc.s)
+	}
+}
+
+// plainLen returns the length of f's shorter uncompressed encoding, as
+// written (run-length) and as base64 makes it (bitset), without deflating.
+func plainLen(f Finished) int {
+	if len(f.runs) == 0 {
+		return 0
+	}
+	body := f.runBody()
+	runs := len(encode(kindRuns, f.committable, body, body))
+	span := uint64(f.runs[len(f.runs)-1].Last - f.committable)
+	head := len(binary.AppendUvarint(nil, uint64(f.committable))) + 4
+	return min(runs, 3+b64.EncodedLen(head+int((span+7)/8)))
+}
+
+// checkFitsNear checks Fits, for a set near the limit, at offsets next to
+// its first and last runs and at random ones between them, against the
+// encodings of the set with each offset finished too.
+func checkFitsNear(t *testing.T, f Finished, rng *rand.Rand) {
+	t.Helper()
+	c, first, last := f.committable, f.runs[0], f.runs[len(f.runs)-1]
+	xs := []int64{c + 1, first.First - 1, first.Last + 1, last.Last + 1, last.Last + 2, last.Last + 1000, last.First - 1}
+	for range 30 {
+		xs = append(xs, c+1+rng.Int64N(last.Last-c))
+	}
+	for _, x := range xs {
+		want := plainLen(withOffset(f, x)) <= MaxMetadata
+		if got := f.Fits(x); got != want {
+			t.Fatalf("Fits(%d) = %v, with Bound %d; want %v", x, got, f.Bound(), want)
+		}
+	}
+}
+
+// TestMetadataTakesBodiesOf64KiB: a body of 64 KiB before deflating, run-
+// length or bitset, is deflated and read back; with both longer, Metadata
+// fails rather than leave the finished offsets out.
+func TestMetadataTakesBodiesOf64KiB(t *testing.T) {
+	const c = 5
+	var alternate []int64 // a bitset of 64 KiB, 2^19 offsets
+	for o := int64(c + 2); o <= c+maxBody*8; o += 2 {
+		alternate = append(alternate, o)
+	}
+	var sparse []int64 // 4 bytes a run: a 3-byte gap and a length of 0
+	for o := int64(c + 1 + 1<<14); len(sparse) < maxBody/4; o += 2 + 1<<14 {
+		sparse = append(sparse, o)
+	}
+	for _, tc := range []struct {
+		name     string
+		finished []int64
+		kind     byte
+	}{
+		{"bitset", alternate, kindBitsZ},
+		{"run-length", sparse, kindRunsZ},
+	} {
+		f, err := NewFinished(c, tc.finished)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := f.Metadata()
+		if err != nil || s[2] != tc.kind {
+			t.Fatalf("%s: %.3q, %v; want kind %c", tc.name, s, err, tc.kind)
+		}
+		if g, err := ParseMetadata(c, s); err != nil || !slices.Equal(g.Runs(), f.Runs()) {
+			t.Fatalf("%s: read back as %d runs, %v", tc.name, len(g.Runs()), err)
+		}
+		f, _ = NewFinished(c, append(tc.finished, tc.finished[len(tc.finished)-1]+1<<14+2))
+		if s, err := f.Metadata(); err == nil || !strings.Contains(err.Error(), "take over 65536 bytes") {
+			t.Fatalf("%s, one run more: %.3q, %v; want an error", tc.name, s, err)
+		}
 	}
 }
