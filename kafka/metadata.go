@@ -41,6 +41,10 @@ const MaxMetadata = 4096
 //
 // Bitset: bit p (byte p/8, bit p%8 counting from the least significant)
 // is set when offset C+1+p has finished; the last byte is not zero.
+//
+// No metadata is MaxMetadata (4096) bytes long: it is 3 bytes and an
+// unpadded base64 string, whose length is never 1 more than a multiple of
+// 4; the longest written is 4095 bytes.
 const (
 	version1   = "k1"
 	kindRuns   = 'r'
