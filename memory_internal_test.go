@@ -227,7 +227,7 @@ func TestASpoolCutShortIsAnError(t *testing.T) {
 // a replay of those; never a panic, whichever byte changed to whatever.
 func TestASpoolWhoseBytesChangedIsNeverAPanic(t *testing.T) {
 	t.Parallel()
-	events := make([]Event, 60)
+	events := make([]Event, 24)
 	for i := range events {
 		events[i] = Event{Key: fmt.Sprint("k", i%7), Line: fmt.Sprint("L", i%3), Step: i/7 + 1, Duration: 1, Arrival: i}
 	}
