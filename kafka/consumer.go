@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -127,9 +128,14 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // Per partition it commits the offset below which every record has
 // finished (handled or dead-lettered), so that a commit never skips a
 // record: every [WithCommitInterval], when partitions are revoked, and
-// when Run ends. Records above a record still running are read again by
-// the partition's next owner after a rebalance or a crash: delivery is at
-// least once.
+// when Run ends. With the offset it commits, as metadata, the offsets above
+// it whose records finished ([Finished.Metadata]); a member assigned the
+// partition reads that metadata back and does not run those records
+// again. The other records above a record still running are read again by
+// the partition's next owner after a rebalance or a crash, and all of them
+// when the metadata would pass [MaxMetadata] (the offset is committed
+// alone) or cannot be read (it counts as none): delivery is at least
+// once.
 //
 // Rebalances go on only between polls (kgo.BlockRebalanceOnPoll), never
 // while records of a poll are being handed to the executor. When
@@ -145,8 +151,12 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 //
 // Costs: each poll reads the executor's [live.Executor.Stats] and
 // [live.Executor.Completion], in time proportional to the records held;
-// each assignment of a partition leaves a few words in the executor,
-// which forgets no partition, so memory grows slowly with rebalances.
+// each assignment fetches the group's committed offsets (one request,
+// 10 s at most) and keeps the runs of finished offsets their metadata
+// names; each commit encodes the metadata, in time proportional to the
+// finished offsets; each assignment of a partition leaves a few words in
+// the executor, which forgets no partition, so memory grows slowly with
+// rebalances.
 //
 // A Consumer runs once: make it with [New], then call [Consumer.Run].
 type Consumer struct {
@@ -162,6 +172,11 @@ type Consumer struct {
 
 	commitMu sync.Mutex    // held through each commit, so commits never cross
 	settled  chan struct{} // a token: a record settled, maybe room for more
+
+	// dropped counts the commits made without their metadata, too long
+	// for Kafka; unread, the assignments whose committed metadata could
+	// not be fetched or read. Both mean records run again, never skipped.
+	dropped, unread atomic.Int64
 }
 
 // topicPartition names a partition of a topic.
@@ -182,6 +197,12 @@ type part struct {
 	running   int   // its records whose handler runs now
 	skipFrom  int64 // the lowest offset not run because it was revoked, or -1
 	committed int64 // the offset last committed, or -1
+	// committedMeta is the metadata last committed.
+	committedMeta string
+	// prior is what the commit this assignment started from names
+	// finished: those records are not run again. Set before the part is
+	// shared, it is never changed.
+	prior Finished
 }
 
 // item is what the executor holds: a record and its assignment.
@@ -259,10 +280,16 @@ func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo
 	return live.New(layout, consumers, func(it item) konvoy.Event { return event(it.r) }, c.run, opts...)
 }
 
-// run is the executor's handler: it runs handle on the record unless its
-// partition was revoked or lost, in which case the record is not run (its
-// next owner reads it again) and its offset bounds what may be committed.
+// run is the executor's handler: it runs handle on the record unless the
+// commit its assignment started from names it finished, in which case it
+// counts as finished without running, or its partition was revoked or
+// lost, in which case the record is not run (its next owner reads it
+// again) and its offset bounds what may be committed.
 func (c *Consumer) run(ctx context.Context, it item) error {
+	if it.p.prior.Done(it.r.Offset) {
+		c.settle()
+		return nil
+	}
 	c.mu.Lock()
 	if it.p.revoked {
 		if it.p.skipFrom < 0 || it.r.Offset < it.p.skipFrom {

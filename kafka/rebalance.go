@@ -7,22 +7,61 @@ import (
 	"time"
 
 	"github.com/sirali-konvoy/konvoy/live"
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // assign is the OnPartitionsAssigned hook: each partition assigned gets a
-// new executor partition.
-func (c *Consumer) assign(_ context.Context, _ *kgo.Client, tps map[string][]int32) {
+// new executor partition, which knows the records its last owner's commit
+// metadata names finished, so that they are not run again.
+func (c *Consumer) assign(ctx context.Context, cl *kgo.Client, tps map[string][]int32) {
+	prior := c.priorFinished(ctx, cl, tps)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for topic, ps := range tps {
 		for _, p := range ps {
 			tp := topicPartition{topic, p}
-			c.assigned[tp] = &part{id: c.nextID, tp: tp, skipFrom: -1, committed: -1}
+			c.assigned[tp] = &part{id: c.nextID, tp: tp, skipFrom: -1, committed: -1, prior: prior[tp]}
 			c.nextID++
 		}
 	}
+}
+
+// metadataWait is the longest an assignment waits for the group's
+// committed offsets.
+const metadataWait = 10 * time.Second
+
+// priorFinished returns, for the partitions of tps that have a committed
+// offset with metadata, the records that metadata names finished. When
+// the offsets cannot be fetched, or a partition's metadata cannot be
+// read, it counts that in Consumer.unread and takes nothing as finished:
+// those records run again, as at-least-once delivery allows.
+func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[string][]int32) map[topicPartition]Finished {
+	group, _ := cl.OptValue(kgo.ConsumerGroup).(string)
+	fctx, cancel := context.WithTimeout(ctx, metadataWait)
+	defer cancel()
+	got, err := kadm.NewClient(cl).FetchOffsets(fctx, group)
+	if err != nil {
+		c.unread.Add(1)
+		return nil
+	}
+	prior := map[topicPartition]Finished{}
+	for topic, ps := range tps {
+		for _, p := range ps {
+			o, ok := got.Lookup(topic, p)
+			if !ok || o.Err != nil || o.At < 0 || o.Metadata == "" {
+				continue
+			}
+			f, err := ParseMetadata(o.At, o.Metadata)
+			if err != nil {
+				c.unread.Add(1)
+				continue
+			}
+			prior[topicPartition{topic, p}] = f
+		}
+	}
+	return prior
 }
 
 // revoke is the OnPartitionsRevoked hook, run while the poll loop lets
@@ -111,41 +150,14 @@ func (c *Consumer) commit(ctx context.Context) error {
 }
 
 // commitParts commits, for each of ps, the offset below which every record
-// has finished, when it moved since the last commit. Commits are made one
-// at a time, each from the executor's completion read after the one
-// before ended, so that a slow commit never lands after a newer one.
+// has finished, with the finished offsets above it as metadata, when
+// either changed since the last commit. Commits are made one at a time,
+// each from the executor's completion read after the one before ended, so
+// that a slow commit never lands after a newer one.
 func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	c.commitMu.Lock()
 	defer c.commitMu.Unlock()
-	done := map[int]live.Completion{}
-	for _, comp := range c.x.Completion() {
-		done[comp.Partition] = comp
-	}
-	offsets := map[string]map[int32]kgo.EpochOffset{}
-	meta := map[topicPartition]string{}
-	var sent []*part
-	c.mu.Lock()
-	for _, p := range ps {
-		comp, ok := done[p.id]
-		if !ok {
-			continue // nothing read yet
-		}
-		at := comp.Committable
-		if p.skipFrom >= 0 && p.skipFrom < at {
-			at = p.skipFrom
-			comp.Finished = nil // the metadata would name records above a skipped one
-		}
-		if at == p.committed {
-			continue
-		}
-		if offsets[p.tp.topic] == nil {
-			offsets[p.tp.topic] = map[int32]kgo.EpochOffset{}
-		}
-		offsets[p.tp.topic][p.tp.partition] = kgo.EpochOffset{Epoch: -1, Offset: at}
-		meta[p.tp] = commitMetadata(at, comp.Finished)
-		sent = append(sent, p)
-	}
-	c.mu.Unlock()
+	offsets, meta, sent := c.pending(ps)
 	if len(sent) == 0 {
 		return nil
 	}
@@ -170,9 +182,51 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	c.mu.Lock()
 	for _, p := range sent {
 		p.committed = offsets[p.tp.topic][p.tp.partition].Offset
+		p.committedMeta = meta[p.tp]
 	}
 	c.mu.Unlock()
 	return nil
+}
+
+// pending returns what commitParts commits for ps: the offsets, their
+// metadata, and the partitions whose offset or metadata changed since
+// their last commit. Metadata too long for Kafka is left out (the offset
+// is committed without it, and counted in Consumer.dropped).
+func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, map[topicPartition]string, []*part) {
+	done := map[int]live.Completion{}
+	for _, comp := range c.x.Completion() {
+		done[comp.Partition] = comp
+	}
+	offsets := map[string]map[int32]kgo.EpochOffset{}
+	meta := map[topicPartition]string{}
+	var sent []*part
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range ps {
+		comp, ok := done[p.id]
+		if !ok {
+			continue // nothing read yet
+		}
+		at := comp.Committable
+		if p.skipFrom >= 0 && p.skipFrom < at {
+			at = p.skipFrom
+			comp.Finished = nil // the metadata would name records above a skipped one
+		}
+		m, err := commitMetadata(at, comp.Finished)
+		if err != nil {
+			c.dropped.Add(1)
+		}
+		if at == p.committed && m == p.committedMeta {
+			continue
+		}
+		if offsets[p.tp.topic] == nil {
+			offsets[p.tp.topic] = map[int32]kgo.EpochOffset{}
+		}
+		offsets[p.tp.topic][p.tp.partition] = kgo.EpochOffset{Epoch: -1, Offset: at}
+		meta[p.tp] = m
+		sent = append(sent, p)
+	}
+	return offsets, meta, sent
 }
 
 // commitError returns the error of a commit: err, or the first partition's
@@ -193,11 +247,20 @@ func commitError(resp *kmsg.OffsetCommitResponse, err error) error {
 }
 
 // commitMetadata returns the metadata committed with offset at of a
-// partition whose records at the offsets finished, all above at, have
-// finished: the place where the finished offsets are to be written, so
-// that the next owner skips them, and read back on assignment. It returns
-// "" for now, and the next owner runs those records again.
-func commitMetadata(at int64, finished []int64) string {
-	_, _ = at, finished
-	return ""
+// partition whose records at the offsets finished, all above at in
+// increasing order, have finished: [Finished.Metadata] of them, which the
+// partition's next owner reads on assignment to skip those records. It
+// returns "" and an error when they do not fit in [MaxMetadata] bytes (or
+// are not above at): the offset is then committed alone, and the next
+// owner runs those records again.
+func commitMetadata(at int64, finished []int64) (string, error) {
+	f, err := NewFinished(at, finished)
+	if err != nil {
+		return "", err
+	}
+	m, err := f.Metadata()
+	if err != nil {
+		return "", err
+	}
+	return m, nil
 }
