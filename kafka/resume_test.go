@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -64,6 +65,26 @@ func checkDone(t *testing.T, f Finished, at int64, finished []int64) {
 		if want := x < at || in[x]; f.Done(x) != want {
 			t.Errorf("committable %d: offset %d read back done %v; want %v", at, x, f.Done(x), want)
 		}
+	}
+}
+
+// awaitFinished waits until c's executor counts, per partition, the
+// records of want finished above committable offset 0 (it does once run
+// returned), failing t when ctx ends first.
+func awaitFinished(ctx context.Context, t *testing.T, c *Consumer, want map[int]int) {
+	t.Helper()
+	for {
+		settled := true
+		for _, comp := range c.x.Completion() {
+			settled = settled && comp.Committable == 0 && len(comp.Finished) == want[comp.Partition]
+		}
+		if settled {
+			return
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("completion %v after %v", c.x.Completion(), testWait)
+		}
+		time.Sleep(time.Millisecond) // a poll, bounded by ctx
 	}
 }
 
@@ -301,4 +322,73 @@ func TestBadMetadataRunsEveryRecord(t *testing.T) {
 		t.Errorf("%d assignments' metadata counted unread; want 1", n)
 	}
 	checkCommitted(t, addrs, ends)
+}
+
+// TestTooMuchMetadataCommitsTheOffsetAlone: with offset 0 of a partition
+// still running and 10,000 offsets scattered among a million finished
+// above it, more than MaxMetadata holds, the commit made is offset 0 with
+// no metadata, counted in dropped; it is not sent again while nothing
+// changes; and a partition with few finished offsets gets its metadata.
+func TestTooMuchMetadataCommitsTheOffsetAlone(t *testing.T) {
+	finished := scattered(0, 10_000, 1_000_000, 1)
+	release := make(chan struct{})
+	var handled atomic.Int64
+	all := make(chan struct{})
+	c, err := New(memberOpts(cluster(t, 1)), konvoy.Convoy, 4, func(r *kgo.Record) konvoy.Event {
+		return konvoy.Event{Key: fmt.Sprint(r.Offset)}
+	}, func(_ context.Context, r *kgo.Record) error {
+		if r.Offset == 0 {
+			<-release
+			return nil
+		}
+		if handled.Add(1) == int64(len(finished))+1 {
+			close(all)
+		}
+		return nil
+	}, WithMaxHeld(20_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.cl.Close()
+	defer func() {
+		close(release)
+		if err := c.x.Close(context.Background()); err != nil {
+			t.Error(err)
+		}
+	}()
+	big := &part{id: 0, skipFrom: -1, committed: -1, tp: topicPartition{testTopic, 0}}
+	small := &part{id: 1, skipFrom: -1, committed: -1, tp: topicPartition{testTopic, 1}}
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	its := []item{{&kgo.Record{Offset: 0}, big}, {&kgo.Record{Offset: 0}, small}, {&kgo.Record{Offset: 5}, small}}
+	for _, o := range finished {
+		its = append(its, item{&kgo.Record{Offset: o}, big})
+	}
+	for _, it := range its {
+		if err := c.x.Submit(ctx, it); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case <-all:
+	case <-ctx.Done():
+		t.Fatalf("%d records handled after %v", handled.Load(), testWait)
+	}
+	awaitFinished(ctx, t, c, map[int]int{0: len(finished), 1: 1})
+	offsets, meta, sent := c.pending([]*part{big, small})
+	if len(sent) != 2 || offsets[testTopic][0].Offset != 0 || offsets[testTopic][1].Offset != 0 {
+		t.Fatalf("pending: offsets %v, %d partitions; want offset 0 of both", offsets, len(sent))
+	}
+	if meta[big.tp] != "" || c.dropped.Load() != 1 {
+		t.Errorf("the big partition's metadata %d bytes, %d dropped; want none, 1 dropped", len(meta[big.tp]), c.dropped.Load())
+	}
+	if f, err := ParseMetadata(0, meta[small.tp]); err != nil || !f.Done(5) || f.Done(0) {
+		t.Errorf("the small partition's metadata %q reads %v, %v; want offset 5 done", meta[small.tp], f.Runs(), err)
+	}
+	for _, p := range sent { // as a commit that went through does
+		p.committed, p.committedMeta = 0, meta[p.tp]
+	}
+	if _, _, again := c.pending([]*part{big, small}); len(again) != 0 {
+		t.Errorf("pending sends %d partitions again, nothing having changed", len(again))
+	}
 }
