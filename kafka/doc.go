@@ -30,11 +30,13 @@
 // The consumer commits the committable offset on an interval, on revoke
 // (after the revoked partitions' running handlers end, bounded by
 // WithRevokeTimeout) and when Run ends; on lost partitions it commits
-// nothing. The metadata codec is built and tested but not yet wired into
-// the commits: a consumer commits empty metadata, so a member that takes
-// a partition over runs again the records finished above its committed
-// offset (at-least-once). Not built yet: the dead-letter topic, records as
-// kcat -J events, konvoy replay -brokers, the 4 KB throttle.
+// nothing. Each commit carries, as metadata, the finished offsets above
+// the committed one ([Finished.Metadata]); a member assigned a partition
+// reads it back and does not run those records again. When the metadata
+// would pass MaxMetadata the offset is committed alone, and unreadable
+// metadata counts as none: those records run again (at-least-once). Not
+// built yet: the 4 KB throttle ([Finished.Fits] is its test), the
+// dead-letter topic, records as kcat -J events, konvoy replay -brokers.
 //
 // [live.Executor]: https://pkg.go.dev/github.com/sirali-konvoy/konvoy/live#Executor
 // [live.Executor.Completion]: https://pkg.go.dev/github.com/sirali-konvoy/konvoy/live#Executor.Completion
