@@ -359,13 +359,14 @@ func TestTimesCache(t *testing.T) {
 // the second and third are submitted at least two and four rounds late,
 // once the one before them finished, and their waits are counted from
 // their arrival, the last's at least four rounds, not from their late
-// submission.
+// submission. (The first may be late too on a busy machine: the bounds
+// are what the executor's room alone makes late.)
 func TestLiveLateCountsFromArrival(t *testing.T) {
 	events := lanesTrace(3, 3, 2)
 	c := Config{Layout: konvoy.Convoy, Policy: konvoy.HeadOfLine, Consumers: 1, Unit: time.Millisecond, MaxHeld: 1}
 	tr, run := replayed(t, context.Background(), events, c, nil)
-	if run.Late != 2 || run.LateBy < 6*c.Unit {
-		t.Errorf("%d late by %v; want 2, by at least %v", run.Late, run.LateBy, 6*c.Unit)
+	if run.Late < 2 || run.Late > 3 || run.LateBy < 6*c.Unit {
+		t.Errorf("%d late by %v; want 2 or 3, by at least %v", run.Late, run.LateBy, 6*c.Unit)
 	}
 	if w := time.Duration(run.Wait.Max); w < 4*c.Unit {
 		t.Errorf("longest wait %v; want at least %v, from arrival", w, 4*c.Unit)
@@ -374,7 +375,7 @@ func TestLiveLateCountsFromArrival(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(cmp.Text(), "2 events submitted more than a round late") {
+	if !strings.Contains(cmp.Text(), fmt.Sprintf("%d events submitted more than a round late", run.Late)) {
 		t.Errorf("text:\n%s\nwants the late events named", cmp.Text())
 	}
 }
