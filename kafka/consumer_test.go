@@ -13,7 +13,6 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/live"
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -206,21 +205,10 @@ func (l *ledger) awaitHandled(t *testing.T, n int) {
 // checkCommitted fails t unless the group committed every partition's end.
 func checkCommitted(t *testing.T, addrs []string, ends map[int32]int64) {
 	t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), testWait)
-	defer cancel()
-	got, err := kadm.NewClient(cl).FetchOffsets(ctx, testGroup)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := committed(t, addrs)
 	for p, end := range ends {
-		o, ok := got.Lookup(testTopic, p)
-		if !ok || o.Err != nil || o.At != end {
-			t.Errorf("partition %d: committed %+v (found %v); want offset %d, the end", p, o, ok, end)
+		if at, ok := got[p]; !ok || at != end {
+			t.Errorf("partition %d: committed %d (found %v); want offset %d, the end", p, at, ok, end)
 		}
 	}
 }
