@@ -41,8 +41,12 @@ type config struct {
 	dead                               func(context.Context, *kgo.Record, error) error
 	errs                               []error
 	// Test hooks: blocked is called with what a pause covers, revoking
-	// once a revocation stopped its partitions.
+	// once a revocation stopped its partitions, throttling when a
+	// partition is throttled from offset on, commitSent per partition a
+	// commit sent, with its offset and metadata.
 	blocked, revoking func(map[string][]int32)
+	throttling        func(topic string, partition int32, offset int64)
+	commitSent        func(tp topicPartition, offset int64, metadata string)
 }
 
 // WithCommitInterval sets how often the consumer commits, per partition,
@@ -133,9 +137,21 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // partition reads that metadata back and does not run those records
 // again. The other records above a record still running are read again by
 // the partition's next owner after a rebalance or a crash, and all of them
-// when the metadata would pass [MaxMetadata] (the offset is committed
-// alone) or cannot be read (it counts as none): delivery is at least
-// once.
+// when the metadata cannot be read (it counts as none): delivery is at
+// least once.
+//
+// So that the metadata always fits in Kafka's default limit
+// ([MaxMetadata]), a partition's records are taken only up to [Reach] of
+// its committable offset, about 24,500 offsets above it: a record further
+// up throttles the partition. Fetching it pauses (PauseFetchPartitions)
+// and its fetch offset is set back to that record (SetOffsets), so that
+// the records polled past it are dropped and fetched again in order,
+// holding no room, once the committable offset has moved about 1,000
+// offsets closer, or every record taken has finished; the other
+// partitions go on meanwhile. A record waiting on a lane busy with
+// another partition's record is held, so the committable offset moves as
+// soon as that record runs. (Were the metadata too long all the same, the
+// offset would be committed alone.)
 //
 // Rebalances go on only between polls (kgo.BlockRebalanceOnPoll), never
 // while records of a poll are being handed to the executor. When
@@ -150,7 +166,9 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // the records held, not with the backlog.
 //
 // Costs: each poll reads the executor's [live.Executor.Stats] and
-// [live.Executor.Completion], in time proportional to the records held;
+// [live.Executor.Completion], in time proportional to the records held,
+// and the client's paused partitions; each throttle fetches again the
+// records polled past the throttled one;
 // each assignment fetches the group's committed offsets (one request,
 // 10 s at most) and keeps the runs of finished offsets their metadata
 // names; each commit encodes the metadata, in time proportional to the
@@ -174,9 +192,11 @@ type Consumer struct {
 	settled  chan struct{} // a token: a record settled, maybe room for more
 
 	// dropped counts the commits made without their metadata, too long
-	// for Kafka; unread, the assignments whose committed metadata could
-	// not be fetched or read. Both mean records run again, never skipped.
-	dropped, unread atomic.Int64
+	// for Kafka (the throttle leaves none); unread, the assignments whose
+	// committed metadata could not be fetched or read. Both mean records
+	// run again, never skipped. throttled counts the times a partition was
+	// throttled (see taken).
+	dropped, unread, throttled atomic.Int64
 }
 
 // topicPartition names a partition of a topic.
@@ -203,6 +223,11 @@ type part struct {
 	// finished: those records are not run again. Set before the part is
 	// shared, it is never changed.
 	prior Finished
+	// last is the highest offset submitted, or -1, and stoppedAt the
+	// offset from which the partition is throttled, or -1 (see taken);
+	// only the poll loop touches them, under Consumer.mu where it reads
+	// other parts.
+	last, stoppedAt int64
 }
 
 // item is what the executor holds: a record and its assignment.
@@ -370,10 +395,11 @@ func (c *Consumer) commitEvery(ctx context.Context, stop <-chan struct{}) {
 // no room it pauses fetching until records finish.
 func (c *Consumer) poll(ctx context.Context) error {
 	for {
-		room, stopped := c.room()
+		room, stopped, committable := c.room()
 		if stopped {
 			return nil // Close reports the failure
 		}
+		c.unthrottle(committable)
 		if room <= 0 {
 			if err := c.pauseUntilRoom(ctx); err != nil {
 				return err
@@ -392,7 +418,7 @@ func (c *Consumer) poll(ctx context.Context) error {
 		var err error
 		fs.EachRecord(func(r *kgo.Record) {
 			if err == nil {
-				err = c.submit(ctx, r)
+				err = c.submit(ctx, r, committable)
 			}
 		})
 		c.cl.AllowRebalance()
@@ -426,32 +452,38 @@ func fetchError(ctx context.Context, fs kgo.Fetches) error {
 // it holds at most WithMaxHeld items running, waiting, or finished above
 // a partition's committable offset (see [live.WithOffsets]). Submit never
 // waits then, which matters: while the poll loop waits, no rebalance can
-// go on. It also tells whether a failed record stopped the executor. It
-// takes time in proportion to the items held.
-func (c *Consumer) room() (room int, stopped bool) {
+// go on. It also tells whether a failed record stopped the executor, and
+// each executor partition's committable offset. It takes time in
+// proportion to the items held.
+func (c *Consumer) room() (room int, stopped bool, committable map[int]int64) {
 	s := c.x.Stats()
 	n := s.Held + s.InFlight
+	committable = map[int]int64{}
 	for _, comp := range c.x.Completion() {
 		n += len(comp.Finished)
+		committable[comp.Partition] = comp.Committable
 	}
-	return c.cfg.maxHeld - n, s.Failed > 0
+	return c.cfg.maxHeld - n, s.Failed > 0, committable
 }
 
-// submit hands r to the executor in its partition's current assignment.
-// Under BlockRebalanceOnPoll no rebalance runs between a poll and
-// AllowRebalance, so r's partition is assigned.
-func (c *Consumer) submit(ctx context.Context, r *kgo.Record) error {
+// submit hands r to the executor in its partition's current assignment,
+// unless its partition is throttled (see taken), given the committable
+// offsets read at the poll's start. Under BlockRebalanceOnPoll no
+// rebalance runs between a poll and AllowRebalance, so r's partition is
+// assigned.
+func (c *Consumer) submit(ctx context.Context, r *kgo.Record, committable map[int]int64) error {
 	c.mu.Lock()
 	p := c.assigned[topicPartition{r.Topic, r.Partition}]
 	c.mu.Unlock()
-	if p == nil {
-		return nil // not ours any more: its next owner reads it
+	if p == nil || !c.taken(r, p, committable) {
+		return nil // not ours any more, or fetched again once taken
 	}
 	return c.x.Submit(ctx, item{r, p})
 }
 
 // pauseUntilRoom pauses fetching the partitions assigned, lets rebalances
-// go on, and waits until a record settles or ctx ends, then resumes them.
+// go on, and waits until a record settles or ctx ends; the poll loop's
+// next unthrottle resumes those not throttled.
 func (c *Consumer) pauseUntilRoom(ctx context.Context) error {
 	c.mu.Lock()
 	tps := map[string][]int32{}
@@ -465,7 +497,6 @@ func (c *Consumer) pauseUntilRoom(ctx context.Context) error {
 		hook(c.cl.PauseFetchPartitions(nil))
 	}
 	c.cl.AllowRebalance()
-	defer c.cl.ResumeFetchPartitions(tps)
 	// Wait for a settled record, or recheck now and then: a record the
 	// layout skipped settles without a signal.
 	t := time.NewTimer(50 * time.Millisecond)

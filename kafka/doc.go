@@ -22,8 +22,9 @@
 //     offset, at most [MaxMetadata] bytes, Kafka's default
 //     offset.metadata.max.bytes; [ParseMetadata] reads it back, as hostile
 //     input: it never panics, and its memory is bounded whatever the string
-//     says; [Finished.Done] tells which records to skip, and
-//     [Finished.Fits] whether one more finished offset would still fit.
+//     says; [Finished.Done] tells which records to skip,
+//     [Finished.Fits] whether one more finished offset would still fit,
+//     and [Reach] up to where any set of finished offsets fits.
 //
 // # What exists now
 //
@@ -32,11 +33,15 @@
 // WithRevokeTimeout) and when Run ends; on lost partitions it commits
 // nothing. Each commit carries, as metadata, the finished offsets above
 // the committed one ([Finished.Metadata]); a member assigned a partition
-// reads it back and does not run those records again. When the metadata
-// would pass MaxMetadata the offset is committed alone, and unreadable
-// metadata counts as none: those records run again (at-least-once). Not
-// built yet: the 4 KB throttle ([Finished.Fits] is its test), the
-// dead-letter topic, records as kcat -J events, konvoy replay -brokers.
+// reads it back and does not run those records again. A partition's
+// records are taken only up to [Reach] of its committable offset, the
+// worst case of what the records held may leave finished: past it the
+// partition is throttled (paused, its fetch offset set back) until the
+// gap closes, while the others go on, so the metadata never passes
+// MaxMetadata (were it to, the offset would be committed alone).
+// Unreadable metadata counts as none: those records run again
+// (at-least-once). Not built yet: the dead-letter topic, records as kcat
+// -J events, konvoy replay -brokers.
 //
 // [live.Executor]: https://pkg.go.dev/github.com/sirali-konvoy/konvoy/live#Executor
 // [live.Executor.Completion]: https://pkg.go.dev/github.com/sirali-konvoy/konvoy/live#Executor.Completion
