@@ -39,6 +39,7 @@ type config struct {
 	exec                               []live.Option
 	maxHeld                            int
 	dead                               func(context.Context, *kgo.Record, error) error
+	deadTopic                          string // WithDeadLetterTopic's
 	errs                               []error
 	// Test hooks: blocked is called with what a pause covers, revoking
 	// once a revocation stopped its partitions, throttling when a
@@ -113,7 +114,8 @@ func WithMaxHeld(n int) Option {
 // failed (see [live.WithDeadLetter]); once it returns nil the record counts
 // as finished, and its offset may be committed. Without it a failed record
 // stops the consumer: [Consumer.Run] returns the failure, having committed
-// only the offsets below it.
+// only the offsets below it. New refuses it together with
+// [WithDeadLetterTopic].
 func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error) Option {
 	return func(c *config) {
 		if f == nil {
@@ -127,7 +129,8 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // is assigned through one [live.Executor]: records of one lane of the
 // layout run in offset order and never two at once, at most as many as
 // the executor's consumers run at once, and a handler's error follows the
-// executor's retries and dead letter.
+// executor's retries and dead letter ([WithDeadLetter] or
+// [WithDeadLetterTopic]).
 //
 // Per partition it commits the offset below which every record has
 // finished (handled or dead-lettered), so that a commit never skips a
@@ -262,6 +265,9 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 		}
 		o(&c.cfg)
 	}
+	if c.cfg.dead != nil && c.cfg.deadTopic != "" {
+		c.cfg.errs = append(c.cfg.errs, errors.New("WithDeadLetter and WithDeadLetterTopic: give one"))
+	}
 	if len(c.cfg.errs) > 0 {
 		return nil, fmt.Errorf("kafka: New: %w", errors.Join(c.cfg.errs...))
 	}
@@ -291,8 +297,11 @@ func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo
 	// Placed last, these replace a user's live.WithOffsets and
 	// live.WithMaxHeld.
 	opts = append(opts, live.WithOffsets(func(it item) (int, int64) { return it.p.id, it.r.Offset }))
-	if c.cfg.dead != nil {
-		dead := c.cfg.dead
+	dead := c.cfg.dead
+	if c.cfg.deadTopic != "" {
+		dead = c.produceDead // c.cl is set by the time a record fails
+	}
+	if dead != nil {
 		opts = append(opts, live.WithDeadLetter(func(ctx context.Context, it item, err error) error {
 			if derr := dead(ctx, it.r, err); derr != nil {
 				return derr

@@ -14,7 +14,8 @@
 //     two at once; when the executor is full, fetching pauses
 //     (PauseFetchPartitions) instead of buffering.
 //   - [WithCommitInterval], [WithRevokeTimeout], [WithCloseTimeout],
-//     [WithMaxHeld], [WithDeadLetter] and [WithExecutor] (live's own
+//     [WithMaxHeld], [WithDeadLetter] or [WithDeadLetterTopic] (which
+//     produces [DeadLetterRecord]), and [WithExecutor] (live's own
 //     options: retries, policy) tune it.
 //   - [NewFinished] takes what [live.Executor.Completion] gives for one
 //     partition (the committable offset and the finished offsets above it)
@@ -40,8 +41,12 @@
 // gap closes, while the others go on, so the metadata never passes
 // MaxMetadata (were it to, the offset would be committed alone).
 // Unreadable metadata counts as none: those records run again
-// (at-least-once). Not built yet: the dead-letter topic, records as kcat
-// -J events, konvoy replay -brokers.
+// (at-least-once). With WithDeadLetterTopic a record whose attempts all
+// failed is produced, with headers naming the error, the attempts and the
+// record, to that topic, and counts as finished only once the broker
+// acknowledged it; a produce that fails stops the consumer below the
+// record. Not built yet: records as kcat -J events, konvoy replay
+// -brokers.
 //
 // [live.Executor]: https://pkg.go.dev/github.com/sirali-konvoy/konvoy/live#Executor
 // [live.Executor.Completion]: https://pkg.go.dev/github.com/sirali-konvoy/konvoy/live#Executor.Completion
