@@ -68,7 +68,7 @@ func WithCommitInterval(d time.Duration) Option {
 // lets the rebalance go on; d must be above 0. A handler still running
 // then may run at the same time as the partition's new owner handles the
 // same key: keep d below the group's rebalance timeout and above the
-// longest handler (with its retries).
+// longest handler (with its retries and dead letter).
 func WithRevokeTimeout(d time.Duration) Option {
 	return func(c *config) {
 		if d <= 0 {
@@ -112,7 +112,9 @@ func WithMaxHeld(n int) Option {
 
 // WithDeadLetter sets the function that takes a record whose last attempt
 // failed (see [live.WithDeadLetter]); once it returns nil the record counts
-// as finished, and its offset may be committed. Without it a failed record
+// as finished, and its offset may be committed. A revocation waits for it
+// as for a handler; once the record's partition was revoked it is not
+// called (the next owner reads the record again). Without it a failed record
 // stops the consumer: [Consumer.Run] returns the failure, having committed
 // only the offsets below it. New refuses it together with
 // [WithDeadLetterTopic].
@@ -302,8 +304,17 @@ func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo
 		dead = c.produceDead // c.cl is set by the time a record fails
 	}
 	if dead != nil {
+		// The dead letter runs as a handler does: a revocation waits for
+		// it, and after one it does not run (the next owner reads the
+		// record again), so that, unless it outlasts WithRevokeTimeout, a
+		// record is never dead-lettered by two members.
 		opts = append(opts, live.WithDeadLetter(func(ctx context.Context, it item, err error) error {
-			if derr := dead(ctx, it.r, err); derr != nil {
+			if !c.begin(it) {
+				return nil
+			}
+			derr := dead(ctx, it.r, err)
+			c.end(it)
+			if derr != nil {
 				return derr
 			}
 			c.settle()
@@ -324,28 +335,44 @@ func (c *Consumer) run(ctx context.Context, it item) error {
 		c.settle()
 		return nil
 	}
-	c.mu.Lock()
-	if it.p.revoked {
-		if it.p.skipFrom < 0 || it.r.Offset < it.p.skipFrom {
-			it.p.skipFrom = it.r.Offset
-		}
-		c.mu.Unlock()
-		c.settle()
+	if !c.begin(it) {
 		return nil
 	}
-	it.p.running++
-	c.mu.Unlock()
 	err := c.handle(ctx, it.r)
-	c.mu.Lock()
-	it.p.running--
-	if it.p.running == 0 && it.p.revoked {
-		c.idle.Broadcast()
-	}
-	c.mu.Unlock()
+	c.end(it)
 	if err == nil {
 		c.settle()
 	}
 	return err
+}
+
+// begin counts it's record as running, so that a revocation waits for it,
+// and returns true; unless its partition was revoked, in which case the
+// record is not run: begin notes its offset as the lowest not run (which
+// bounds what may be committed), settles it, and returns false.
+func (c *Consumer) begin(it item) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if it.p.revoked {
+		if it.p.skipFrom < 0 || it.r.Offset < it.p.skipFrom {
+			it.p.skipFrom = it.r.Offset
+		}
+		c.settle()
+		return false
+	}
+	it.p.running++
+	return true
+}
+
+// end counts it's record as no longer running, and wakes a revocation
+// waiting for its partition's last.
+func (c *Consumer) end(it item) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	it.p.running--
+	if it.p.running == 0 && it.p.revoked {
+		c.idle.Broadcast()
+	}
 }
 
 // settle tells the poll loop that a record finished, so there may be room.

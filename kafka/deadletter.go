@@ -37,7 +37,10 @@ const (
 // committed. A produce that fails stops the consumer as a failed record
 // does without a dead letter: [Consumer.Run] returns an error naming the
 // record and the produce's error, having committed only offsets below the
-// record. The record's lane waits meanwhile, as it does for retries.
+// record. The record's lane waits meanwhile, as it does for retries, and
+// a revocation waits for the produce as for a handler; a record whose
+// partition was revoked before its produce started is not produced (the
+// next owner reads it again).
 //
 // The topic must not be empty; a topic the consumer also reads would
 // bring failed records round again. New refuses WithDeadLetterTopic

@@ -265,3 +265,95 @@ func TestDeadLetterRecordWithoutItemError(t *testing.T) {
 		t.Errorf("the record given changed: %+v", r)
 	}
 }
+
+// deadLetterMember returns a consumer, not running, on a cluster of one
+// partition, assigned it, whose handler fails every record after telling
+// started, once failing is closed; dead is its dead letter.
+func deadLetterMember(t *testing.T, started, failing chan struct{}, dead func(context.Context, *kgo.Record, error) error) (*Consumer, *part) {
+	t.Helper()
+	handle := func(context.Context, *kgo.Record) error {
+		started <- struct{}{}
+		<-failing
+		return errors.New("boom")
+	}
+	c, err := New(memberOpts(cluster(t, 1)), konvoy.Convoy, 1, keyEvent, handle, WithDeadLetter(dead))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.cl.Close)
+	c.assign(context.Background(), c.cl, map[string][]int32{testTopic: {0}})
+	p := c.assigned[topicPartition{testTopic, 0}]
+	if err := c.submit(context.Background(), &kgo.Record{Topic: testTopic, Partition: 0, Offset: 0, Key: []byte("k")}, map[int]int64{}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-started:
+	case <-time.After(testWait):
+		t.Fatal("the record never started")
+	}
+	return c, p
+}
+
+// TestRevokedRecordIsNotDeadLettered: a record whose partition is revoked
+// while its last attempt runs is not given to the dead letter, since its
+// next owner reads it again; its offset is the lowest not run.
+func TestRevokedRecordIsNotDeadLettered(t *testing.T) {
+	started, failing := make(chan struct{}, 1), make(chan struct{})
+	var called int
+	c, p := deadLetterMember(t, started, failing, func(context.Context, *kgo.Record, error) error {
+		called++ // only the executor's goroutine calls it; Close orders it before the read
+		return nil
+	})
+	c.stop(map[string][]int32{testTopic: {0}})
+	close(failing)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	if err := c.x.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if called != 0 || p.skipFrom != 0 {
+		t.Errorf("dead letter called %d times, first offset not run %d; want 0 calls, offset 0", called, p.skipFrom)
+	}
+}
+
+// TestRevocationWaitsForTheDeadLetter: while a record's dead letter runs,
+// its partition counts as busy, so a revocation waits for it; once it
+// returns, the wait ends.
+func TestRevocationWaitsForTheDeadLetter(t *testing.T) {
+	started, failing := make(chan struct{}, 1), make(chan struct{})
+	inDead, release := make(chan struct{}), make(chan struct{})
+	close(failing)
+	c, p := deadLetterMember(t, started, failing, func(context.Context, *kgo.Record, error) error {
+		close(inDead)
+		<-release
+		return nil
+	})
+	select {
+	case <-inDead:
+	case <-time.After(testWait):
+		t.Fatal("the dead letter never ran")
+	}
+	c.stop(map[string][]int32{testTopic: {0}})
+	c.mu.Lock()
+	running := busy([]*part{p})
+	c.mu.Unlock()
+	if !running {
+		t.Error("the partition is idle while its record's dead letter runs")
+	}
+	waited := make(chan struct{})
+	go func() {
+		c.awaitIdle([]*part{p}, 2*testWait)
+		close(waited)
+	}()
+	close(release)
+	select {
+	case <-waited:
+	case <-time.After(testWait):
+		t.Fatal("the revocation still waits after the dead letter returned")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	if err := c.x.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
