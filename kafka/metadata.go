@@ -160,9 +160,11 @@ func (f Finished) Bound() int {
 // succeeds; when it is not, Metadata might still succeed (deflate may
 // shrink it enough), but only running deflate would tell. An offset at or
 // below the committable one, or finished already, leaves the set as it
-// is. A consumer that stops taking a partition's records when Fits says
-// no for the next offset never holds more finished offsets than it can
-// commit. It takes O(log runs).
+// is. Fits speaks of this set and x only: records held below x that
+// finish later may lengthen the set past MaxMetadata even where Fits said
+// yes (a few long runs broken up), so a consumer deciding whether to take
+// a record uses [Reach], the worst case over every set. It takes
+// O(log runs).
 func (f Finished) Fits(x int64) bool {
 	if x <= f.committable || f.Done(x) {
 		return f.Bound() <= MaxMetadata

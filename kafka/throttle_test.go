@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -268,4 +269,42 @@ func TestThrottleKeepsMetadataWithinKafkasLimit(t *testing.T) {
 	}
 	t.Logf("throttled %d times; longest metadata %d bytes", c.throttled.Load(), metas.longestNow())
 	checkCommitted(t, addrs, map[int32]int64{0: n0, 1: n1 + 1})
+}
+
+// TestUnthrottleResumesOnceTheGapCloses: a throttled partition stays
+// paused while its committable offset is where it was, and while Reach of
+// it falls short of the first offset not taken by resumeSlack; it
+// resumes once Reach passes that, or once every record taken finished;
+// and a partition paused but not throttled by its assignment (one
+// throttled, then revoked) resumes at once.
+func TestUnthrottleResumesOnceTheGapCloses(t *testing.T) {
+	c, err := New(memberOpts(cluster(t, 3)), konvoy.Convoy, 1, keyEvent, func(context.Context, *kgo.Record) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.cl.Close)
+	c.assign(context.Background(), c.cl, map[string][]int32{testTopic: {0, 1}})
+	p0, p1 := c.assigned[topicPartition{testTopic, 0}], c.assigned[topicPartition{testTopic, 1}]
+	const stopped = 30_000
+	p0.last, p0.stoppedAt = stopped-1, stopped
+	p1.last, p1.stoppedAt = 100, stopped
+	c.cl.PauseFetchPartitions(map[string][]int32{testTopic: {0, 1, 2}})
+	paused := func() []int32 {
+		ps := c.cl.PauseFetchPartitions(nil)[testTopic]
+		slices.Sort(ps)
+		return ps
+	}
+	// Reach of the first committable offset takes the record not taken,
+	// but a resume then would throttle again at the next record.
+	edge := stopped + resumeSlack - Reach(0) // the lowest committable offset that resumes p0
+	for _, at := range []int64{0, stopped - Reach(0), edge - 1} {
+		c.unthrottle(map[int]int64{p0.id: at, p1.id: 100})
+		if got := paused(); !slices.Equal(got, []int32{0, 1}) || p0.stoppedAt != stopped || p1.stoppedAt != stopped {
+			t.Fatalf("at %d: paused %v, stopped at %d, %d; want 0 and 1 still throttled, 2 resumed", at, got, p0.stoppedAt, p1.stoppedAt)
+		}
+	}
+	c.unthrottle(map[int]int64{p0.id: edge, p1.id: 101})
+	if got := paused(); len(got) != 0 || p0.stoppedAt != -1 || p1.stoppedAt != -1 {
+		t.Fatalf("paused %v, stopped at %d, %d; want none", got, p0.stoppedAt, p1.stoppedAt)
+	}
 }
