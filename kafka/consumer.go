@@ -151,8 +151,8 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // up throttles the partition. Fetching it pauses (PauseFetchPartitions)
 // and its fetch offset is set back to that record (SetOffsets), so that
 // the records polled past it are dropped and fetched again in order,
-// holding no room, once the committable offset has moved about 1,000
-// offsets closer, or every record taken has finished; the other
+// holding no room, once Reach of the committable offset is 1,024 offsets
+// past that record, or every record taken has finished; the other
 // partitions go on meanwhile. A record waiting on a lane busy with
 // another partition's record is held, so the committable offset moves as
 // soon as that record runs. (Were the metadata too long all the same, the
@@ -230,8 +230,8 @@ type part struct {
 	prior Finished
 	// last is the highest offset submitted, or -1, and stoppedAt the
 	// offset from which the partition is throttled, or -1 (see taken);
-	// only the poll loop touches them, under Consumer.mu where it reads
-	// other parts.
+	// only the poll loop's goroutine touches them once the part is
+	// assigned.
 	last, stoppedAt int64
 }
 
@@ -346,7 +346,7 @@ func (c *Consumer) run(ctx context.Context, it item) error {
 	return err
 }
 
-// begin counts it's record as running, so that a revocation waits for it,
+// begin counts it.r as running, so that a revocation waits for it,
 // and returns true; unless its partition was revoked, in which case the
 // record is not run: begin notes its offset as the lowest not run (which
 // bounds what may be committed), settles it, and returns false.
@@ -364,7 +364,7 @@ func (c *Consumer) begin(it item) bool {
 	return true
 }
 
-// end counts it's record as no longer running, and wakes a revocation
+// end counts it.r as no longer running, and wakes a revocation
 // waiting for its partition's last.
 func (c *Consumer) end(it item) {
 	c.mu.Lock()

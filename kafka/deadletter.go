@@ -40,7 +40,8 @@ const (
 // record. The record's lane waits meanwhile, as it does for retries, and
 // a revocation waits for the produce as for a handler; a record whose
 // partition was revoked before its produce started is not produced (the
-// next owner reads it again).
+// next owner reads it again). It costs one acknowledged produce per failed
+// record, on the consumer that ran it.
 //
 // The topic must not be empty; a topic the consumer also reads would
 // bring failed records round again. New refuses WithDeadLetterTopic

@@ -10,10 +10,6 @@ import (
 // per 1024 offsets, not once per record.
 const resumeSlack = 1024
 
-// throttle state lives in each part, touched only by the poll loop: last
-// is the highest offset submitted, stoppedAt the offset from which the
-// partition is throttled, or -1.
-
 // taken returns whether the poll loop may hand r, of assignment p, to the
 // executor now, given the committable offsets read at the poll's start
 // (by executor partition, at most the true ones, since committable
