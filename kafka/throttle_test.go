@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -307,4 +309,104 @@ func TestUnthrottleResumesOnceTheGapCloses(t *testing.T) {
 	if got := paused(); len(got) != 0 || p0.stoppedAt != -1 || p1.stoppedAt != -1 {
 		t.Fatalf("paused %v, stopped at %d, %d; want none", got, p0.stoppedAt, p1.stoppedAt)
 	}
+}
+
+// TestNextOwnerReadsMetadataNearTheLimit: member A is throttled on a
+// partition whose offset 0 never finishes (its handler waits until A's
+// Close cancels it) while half the records up to Reach(0), at random,
+// finish and half wait behind offset 0 in its key's lane. A's commit at
+// Close is offset 0 with metadata of nearly MaxMetadata bytes naming
+// exactly the records A handled. Member B, assigned the partition next,
+// reads that metadata back: it handles every other record and none that
+// A handled, and its commits reach the end.
+func TestNextOwnerReadsMetadataNearTheLimit(t *testing.T) {
+	addrs := cluster(t, 1)
+	const n = 26_000
+	rs, free := halfBlocked(n)
+	rs[0].Value = []byte("block")
+	produceTo(t, addrs, rs)
+	a, b := newHandledBy(), newHandledBy()
+	opts := append(memberOpts(addrs), kgo.FetchMaxPartitionBytes(1<<20))
+	ca, err := New(opts, konvoy.Convoy, 4, keyEvent, func(ctx context.Context, r *kgo.Record) error {
+		if string(r.Value) == "block" {
+			<-ctx.Done() // Close's timeout cancels it
+			return ctx.Err()
+		}
+		a.add(r.Offset)
+		return nil
+	}, WithMaxHeld(100_000), WithCloseTimeout(50*time.Millisecond), WithCommitInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopA := start(ca)
+	deadline := time.After(testWait)
+	for ca.throttled.Load() == 0 || len(a.sorted()) < free {
+		select {
+		case <-a.ch:
+		case <-deadline:
+			t.Fatalf("A handled %d of %d records, throttled %d times, after %v", len(a.sorted()), free, ca.throttled.Load(), testWait)
+		case <-time.After(10 * time.Millisecond): // the throttle, not a record, may be awaited
+		}
+	}
+	if err := stopA(); err == nil || !strings.Contains(err.Error(), "not run") {
+		t.Fatalf("A's Run: %v; want the records not run", err)
+	}
+	meta := committedMetadata(t, addrs)
+	f, err := ParseMetadata(0, meta)
+	if err != nil || len(meta) > MaxMetadata || len(meta) < MaxMetadata-100 || ca.dropped.Load() != 0 {
+		t.Fatalf("A committed metadata of %d bytes, %v, %d dropped; want near %d bytes, none dropped", len(meta), err, ca.dropped.Load(), MaxMetadata)
+	}
+	handledA := a.sorted()
+	for _, o := range handledA {
+		if !f.Done(o) {
+			t.Fatalf("offset %d, handled by A, is not in its metadata", o)
+		}
+	}
+	if runs := f.Runs(); len(runs) == 0 || runs[len(runs)-1].Last > Reach(0) {
+		t.Fatalf("A's metadata names offsets up to %v; want up to Reach(0) = %d at most", runs, Reach(0))
+	}
+	cb, err := New(opts, konvoy.Convoy, 4, keyEvent, func(_ context.Context, r *kgo.Record) error {
+		b.add(r.Offset)
+		return nil
+	}, WithMaxHeld(100_000), WithCommitInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopB := start(cb)
+	var rest []int64
+	for o := range int64(n) {
+		if _, found := slices.BinarySearch(handledA, o); !found {
+			rest = append(rest, o)
+		}
+	}
+	b.await(t, rest...)
+	if err := stopB(); err != nil {
+		t.Fatalf("B's Run: %v", err)
+	}
+	if got := len(b.sorted()); got != len(rest) {
+		t.Errorf("B handled %d records; want %d, those A did not", got, len(rest))
+	}
+	checkCommitted(t, addrs, map[int32]int64{0: n})
+}
+
+// committedMetadata returns the metadata the group committed for
+// partition 0.
+func committedMetadata(t *testing.T, addrs []string) string {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	got, err := kadm.NewClient(cl).FetchOffsets(ctx, testGroup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := got.Lookup(testTopic, 0)
+	if !ok || o.Err != nil || o.At != 0 {
+		t.Fatalf("committed %+v, %v; want offset 0", o, ok)
+	}
+	return o.Metadata
 }
