@@ -149,9 +149,8 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // pauses (PauseFetchPartitions) until records finish: memory grows with
 // the records held, not with the backlog.
 //
-// Costs: each poll reads the executor's [live.Executor.Stats] and
-// [live.Executor.Completion], in time proportional to the records held;
-// each assignment fetches the group's committed offsets (one request,
+// Costs: each poll asks the executor for its [live.Executor.Room], in
+// constant time; each assignment fetches the group's committed offsets (one request,
 // 10 s at most) and keeps the runs of finished offsets their metadata
 // names; each commit encodes the metadata, in time proportional to the
 // finished offsets; each assignment of a partition leaves a few words in
@@ -427,14 +426,10 @@ func fetchError(ctx context.Context, fs kgo.Fetches) error {
 // a partition's committable offset (see [live.WithOffsets]). Submit never
 // waits then, which matters: while the poll loop waits, no rebalance can
 // go on. It also tells whether a failed record stopped the executor. It
-// takes time in proportion to the items held.
+// takes constant time.
 func (c *Consumer) room() (room int, stopped bool) {
-	s := c.x.Stats()
-	n := s.Held + s.InFlight
-	for _, comp := range c.x.Completion() {
-		n += len(comp.Finished)
-	}
-	return c.cfg.maxHeld - n, s.Failed > 0
+	room, err := c.x.Room()
+	return room, err != nil // the executor is not closed yet: a failure stopped it
 }
 
 // submit hands r to the executor in its partition's current assignment.
