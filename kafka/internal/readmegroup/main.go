@@ -20,7 +20,7 @@ func main() {
 	byKey := func(r *kgo.Record) konvoy.Event { return konvoy.Event{Key: string(r.Key)} }
 	apply := func(ctx context.Context, r *kgo.Record) error {
 		log.Printf("order %s: %s", r.Key, r.Value)
-		return nil // an error is retried (live.WithRetry), then stops the member
+		return nil // an error stops the member: see live.WithRetry, kafka.WithDeadLetter
 	}
 	c, err := kafka.New(opts, konvoy.Convoy, 8, byKey, apply)
 	if err != nil {
