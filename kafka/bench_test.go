@@ -25,12 +25,15 @@ import (
 // kafka.Consumer under the convoy and the lane-aware policy (issue 25
 // item 8 wants the second at 80% of the first at least). They split it
 // in two: ms-to-first, from the client made to the first record handled
-// (joining the group, and fetching and decoding the first batch, which
-// here is most of the topic), and after-first-records/s, the records
-// after the first over the time from the first handled to the last.
-// None runs in go test without -bench, and none asserts a time.
+// (joining the group, and fetching and decoding the first poll, which
+// here is the whole topic), and after-first-records/s, the records after
+// the first over the time from the first handled to the last.
+// BenchmarkPollLoopExecutor splits the gap further. None runs in go test
+// without -bench, and none asserts a time. On a shared machine compare
+// runs alternated, each process running all three:
 //
-//	go test -run '^$' -bench 'PollLoop|Convoy' -count 5 ./kafka
+//	go test -c -o kafka.test ./kafka
+//	for i in 1 2 3 4 5; do ./kafka.test -test.run '^$' -test.bench . -test.count 1; done
 const (
 	benchRecords    = 150_000
 	benchKeys       = 10_000
