@@ -170,10 +170,10 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // pauses (PauseFetchPartitions) until records finish: memory grows with
 // the records held, not with the backlog.
 //
-// Costs: each poll reads the executor's [live.Executor.Stats] and
-// [live.Executor.Completion], in time proportional to the records held,
-// and the client's paused partitions; each throttle fetches again the
-// records polled past the throttled one;
+// Costs: each poll asks the executor for its [live.Executor.Room], in
+// constant time, and reads the client's paused partitions; each record
+// taken reads its partition's [live.Executor.Committable] once a poll;
+// each throttle fetches again the records polled past the throttled one;
 // each assignment fetches the group's committed offsets (one request,
 // 10 s at most) and keeps the runs of finished offsets their metadata
 // names; each commit encodes the metadata, in time proportional to the
@@ -431,11 +431,11 @@ func (c *Consumer) commitEvery(ctx context.Context, stop <-chan struct{}) {
 // no room it pauses fetching until records finish.
 func (c *Consumer) poll(ctx context.Context) error {
 	for {
-		room, stopped, committable := c.room()
+		room, stopped := c.room()
 		if stopped {
 			return nil // Close reports the failure
 		}
-		c.unthrottle(committable)
+		c.unthrottle(c.x.Committable)
 		if room <= 0 {
 			if err := c.pauseUntilRoom(ctx); err != nil {
 				return err
@@ -452,6 +452,7 @@ func (c *Consumer) poll(ctx context.Context) error {
 			return err
 		}
 		var err error
+		committable := map[int]int64{} // read from the executor as needed
 		fs.EachRecord(func(r *kgo.Record) {
 			if err == nil {
 				err = c.submit(ctx, r, committable)
@@ -488,23 +489,16 @@ func fetchError(ctx context.Context, fs kgo.Fetches) error {
 // it holds at most WithMaxHeld items running, waiting, or finished above
 // a partition's committable offset (see [live.WithOffsets]). Submit never
 // waits then, which matters: while the poll loop waits, no rebalance can
-// go on. It also tells whether a failed record stopped the executor, and
-// each executor partition's committable offset. It takes time in
-// proportion to the items held.
-func (c *Consumer) room() (room int, stopped bool, committable map[int]int64) {
-	s := c.x.Stats()
-	n := s.Held + s.InFlight
-	committable = map[int]int64{}
-	for _, comp := range c.x.Completion() {
-		n += len(comp.Finished)
-		committable[comp.Partition] = comp.Committable
-	}
-	return c.cfg.maxHeld - n, s.Failed > 0, committable
+// go on. It also tells whether a failed record stopped the executor. It
+// takes constant time.
+func (c *Consumer) room() (room int, stopped bool) {
+	room, err := c.x.Room()
+	return room, err != nil // the executor is not closed yet: a failure stopped it
 }
 
 // submit hands r to the executor in its partition's current assignment,
 // unless its partition is throttled (see taken), given the committable
-// offsets read at the poll's start. Under BlockRebalanceOnPoll no
+// offsets this poll read so far. Under BlockRebalanceOnPoll no
 // rebalance runs between a poll and AllowRebalance, so r's partition is
 // assigned.
 func (c *Consumer) submit(ctx context.Context, r *kgo.Record, committable map[int]int64) error {

@@ -11,9 +11,9 @@ import (
 const resumeSlack = 1024
 
 // taken returns whether the poll loop may hand r, of assignment p, to the
-// executor now, given the committable offsets read at the poll's start
-// (by executor partition, at most the true ones, since committable
-// offsets only grow). It may not when r's offset is above Reach of its
+// executor now, given the committable offsets this poll read so far (by
+// executor partition; each read once a poll from the executor, at most
+// the true one, since committable offsets only grow). It may not when r's offset is above Reach of its
 // partition's committable offset: whatever then finished of the records
 // held, the commit's metadata could pass MaxMetadata. Then taken
 // throttles the partition: it pauses fetching it and sets its fetch
@@ -26,6 +26,9 @@ func (c *Consumer) taken(r *kgo.Record, p *part, committable map[int]int64) bool
 		return false
 	}
 	at, ok := committable[p.id]
+	if !ok {
+		at, ok = c.x.Committable(p.id)
+	}
 	if !ok || at > p.last { // nothing held unfinished: r becomes the committable offset
 		at = r.Offset
 		committable[p.id] = at
@@ -50,8 +53,9 @@ func (c *Consumer) taken(r *kgo.Record, p *part, committable map[int]int64) bool
 // resumeSlack. It also resumes any partition paused that is not throttled
 // by its current assignment (one throttled, then revoked), so that a
 // pause never outlives its assignment. It takes time in proportion to the
-// partitions assigned and paused.
-func (c *Consumer) unthrottle(committable map[int]int64) {
+// partitions assigned and paused. committable gives an executor
+// partition's committable offset, as [live.Executor.Committable] does.
+func (c *Consumer) unthrottle(committable func(id int) (int64, bool)) {
 	c.mu.Lock()
 	stopped := map[topicPartition]bool{}
 	resume := map[string][]int32{}
@@ -59,7 +63,7 @@ func (c *Consumer) unthrottle(committable map[int]int64) {
 		if p.stoppedAt < 0 {
 			continue
 		}
-		if at, ok := committable[p.id]; ok && (at > p.last || Reach(at) >= p.stoppedAt+resumeSlack) {
+		if at, ok := committable(p.id); ok && (at > p.last || Reach(at) >= p.stoppedAt+resumeSlack) {
 			p.stoppedAt = -1
 			resume[tp.topic] = append(resume[tp.topic], tp.partition)
 			continue

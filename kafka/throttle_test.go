@@ -298,14 +298,17 @@ func TestUnthrottleResumesOnceTheGapCloses(t *testing.T) {
 	}
 	// Reach of the first committable offset takes the record not taken,
 	// but a resume then would throttle again at the next record.
+	given := func(m map[int]int64) func(int) (int64, bool) {
+		return func(id int) (int64, bool) { o, ok := m[id]; return o, ok }
+	}
 	edge := stopped + resumeSlack - Reach(0) // the lowest committable offset that resumes p0
 	for _, at := range []int64{0, stopped - Reach(0), edge - 1} {
-		c.unthrottle(map[int]int64{p0.id: at, p1.id: 100})
+		c.unthrottle(given(map[int]int64{p0.id: at, p1.id: 100}))
 		if got := paused(); !slices.Equal(got, []int32{0, 1}) || p0.stoppedAt != stopped || p1.stoppedAt != stopped {
 			t.Fatalf("at %d: paused %v, stopped at %d, %d; want 0 and 1 still throttled, 2 resumed", at, got, p0.stoppedAt, p1.stoppedAt)
 		}
 	}
-	c.unthrottle(map[int]int64{p0.id: edge, p1.id: 101})
+	c.unthrottle(given(map[int]int64{p0.id: edge, p1.id: 101}))
 	if got := paused(); len(got) != 0 || p0.stoppedAt != -1 || p1.stoppedAt != -1 {
 		t.Fatalf("paused %v, stopped at %d, %d; want none", got, p0.stoppedAt, p1.stoppedAt)
 	}
