@@ -24,6 +24,10 @@
 //     input: it never panics, and its memory is bounded whatever the string
 //     says; [Finished.Done] tells which records to skip, and
 //     [Finished.Fits] whether one more finished offset would still fit.
+//   - [NewMapper] reads records as events the way konvoy's trace flags read
+//     a kcat -J export ([AppendJSON] writes a record's line), and
+//     [Mapper.Funcs] gives New's event and handle functions, a record that
+//     does not map failing as its handler's error, never dropped.
 //
 // # What exists now
 //
