@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
@@ -241,4 +242,68 @@ func TestTimestampTypesAreNamedAsKcatNamesThem(t *testing.T) {
 			t.Errorf("type %d: %q; want %q", tt, got, want)
 		}
 	}
+}
+
+// validRunes is s as Go's encoding/json reads it back from a JSON string
+// holding its bytes as they are: each byte that does not start a valid
+// UTF-8 sequence becomes U+FFFD. (A reference written byte by byte, not
+// as AppendJSON escapes.)
+func validRunes(s string) string {
+	var b strings.Builder
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		b.WriteRune(r)
+		s = s[n:]
+	}
+	return b.String()
+}
+
+// FuzzAppendJSON: whatever a record's topic, key, payload and header hold,
+// its line is one JSON object that Go's scanner takes, with no raw line
+// break (a line of a JSON Lines trace), whose fields read back as the
+// record's, invalid UTF-8 as U+FFFD; and mapping it never panics.
+func FuzzAppendJSON(f *testing.F) {
+	f.Add("orders", []byte("k"), []byte(`{"step":1}`), "h", []byte("v"), int64(1717171200152), false)
+	f.Add("t\n\"", []byte{0xff, 0, '\\'}, []byte{0xc3}, "\x7f", []byte(nil), int64(-1), true)
+	m, err := NewMapper(eventlog.Reader{Columns: eventlog.Columns{Step: "payload.step", Duration: "payload.d"}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, topic string, key, value []byte, hkey string, hvalue []byte, ts int64, nilKey bool) {
+		if nilKey {
+			key = nil
+		}
+		r := &kgo.Record{Topic: topic, Key: key, Value: value, Timestamp: time.UnixMilli(ts), Offset: ts,
+			Headers: []kgo.RecordHeader{{Key: hkey, Value: hvalue}}}
+		line := AppendJSON(nil, r)
+		if !json.Valid(line) || bytes.ContainsAny(line, "\n\r") {
+			t.Fatalf("line %q: want one valid JSON object on one line", line)
+		}
+		var v struct {
+			Topic        string
+			Offset, Ts   int64
+			Headers      []*string
+			Key, Payload *string
+		}
+		if err := json.Unmarshal(line, &v); err != nil {
+			t.Fatal(err)
+		}
+		str := func(p *string) any {
+			if p == nil {
+				return nil
+			}
+			return *p
+		}
+		want := func(b []byte) any {
+			if b == nil {
+				return nil
+			}
+			return validRunes(string(b))
+		}
+		if v.Topic != validRunes(topic) || v.Offset != ts || v.Ts != ts || str(v.Key) != want(key) || str(v.Payload) != want(value) ||
+			len(v.Headers) != 2 || str(v.Headers[0]) != validRunes(hkey) || str(v.Headers[1]) != want(hvalue) {
+			t.Fatalf("line %q reads back as %+v", line, v)
+		}
+		m.Event(r)
+	})
 }
