@@ -49,8 +49,8 @@ func NewObjectDecoder(r Reader) (*ObjectDecoder, error) {
 // from the first object decoded whatever its order: objects need not come
 // in arrival order, so an arrival earlier than the first one's is
 // negative, and no order is checked. Durations drawn from
-// Reader.Durations are drawn in the order objects are decoded, one per
-// object decoded without error before its duration is drawn.
+// Reader.Durations are drawn in the order objects are decoded, as a
+// trace's are drawn line by line.
 func (o *ObjectDecoder) Decode(where string, obj []byte) (konvoy.Event, error) {
 	d := o.d
 	d.name, d.line = where, 0

@@ -175,7 +175,10 @@ func consumeTopic(opt replayOptions, mapper *kafka.Mapper, applied *os.File, std
 	idled.Wait()
 	<-watched
 	trace, run, notRun, err := stream.Close(c.Stats())
-	if err = errors.Join(rerr, idleErr, err); err != nil {
+	if runErr := errors.Join(rerr, idleErr); runErr != nil {
+		err = runErr // what stopped the run, not what it left (no records, say)
+	}
+	if err != nil {
 		if trace != nil {
 			trace.Close()
 			run.Close()
@@ -294,8 +297,8 @@ func (s *topicSource) watchIdle(ctx context.Context, stop func(), c *kafka.Consu
 			continue
 		}
 		up, err := c.CaughtUp(ctx, topic)
-		if ctx.Err() != nil {
-			return nil
+		if ctx.Err() != nil || errors.Is(err, kgo.ErrClientClosed) {
+			return nil // the run ended meanwhile, and says why
 		}
 		if err != nil || up {
 			stop()

@@ -295,3 +295,22 @@ func TestReplayTopicUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayATopicThatCannotBeRead: with -idle, a topic that does not
+// exist, or brokers that cannot be reached, is an error naming the topic
+// and what failed, not a replay that never ends.
+func TestReplayATopicThatCannotBeRead(t *testing.T) {
+	addr, _ := topicCluster(t)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{append(topicArgs(addr, "g"), "-topic", "missing"), "konvoy replay: kafka: the end offsets of topic missing: "},
+		{topicArgs("127.0.0.1:1", "g"), "konvoy replay: kafka: the end offsets of topic orders: "},
+	} {
+		out, errOut, status := runTopicCommand(t, tt.args...)
+		if status != 1 || out != "" || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "no events came") {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 1 and %q alone", tt.args, status, out, errOut, tt.want)
+		}
+	}
+}
