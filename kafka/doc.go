@@ -26,8 +26,12 @@
 //     says; [Finished.Done] tells which records to skip,
 //     [Finished.Fits] whether one more finished offset would still fit,
 //     and [Reach] up to where any set of finished offsets fits.
+//   - [NewMapper] reads records as events the way konvoy's trace flags read
+//     a kcat -J export ([AppendJSON] writes a record's line), and
+//     [Mapper.Funcs] gives New's event and handle functions, a record that
+//     does not map failing as its handler's error, never dropped.
 //
-// # What exists now
+// # Commits, rebalances and failures
 //
 // The consumer commits the committable offset on an interval, on revoke
 // (after the revoked partitions' running handlers end, bounded by
@@ -45,8 +49,8 @@
 // failed is produced, with headers naming the error, the attempts and the
 // record, to that topic, and counts as finished only once the broker
 // acknowledged it; a produce that fails stops the consumer below the
-// record. Not built yet: records as kcat -J events, konvoy replay
-// -brokers.
+// record. `konvoy replay -brokers` runs a topic through a Consumer and
+// prints the simulator's prediction beside it (docs/replay.md).
 //
 // [live.Executor]: https://pkg.go.dev/github.com/sirali-konvoy/konvoy/live#Executor
 // [live.Executor.Completion]: https://pkg.go.dev/github.com/sirali-konvoy/konvoy/live#Executor.Completion
