@@ -471,18 +471,28 @@ const pollWait = 250 * time.Millisecond
 // fetchError returns the first error of fs that ends the poll loop: the
 // context's end, the client's closing, or an error Kafka does not call
 // retriable (franz-go retries the others itself); a poll's own time out
-// is none.
+// and a lost group session (see sessionLost) are none.
 func fetchError(ctx context.Context, fs kgo.Fetches) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	var first error
 	fs.EachError(func(topic string, p int32, err error) {
-		if first == nil && !kerr.IsRetriable(err) && !errors.Is(err, context.DeadlineExceeded) {
+		if first == nil && !kerr.IsRetriable(err) && !errors.Is(err, context.DeadlineExceeded) && !sessionLost(err) {
 			first = fmt.Errorf("kafka: fetching %s/%d: %w", topic, p, err)
 		}
 	})
 	return first
+}
+
+// sessionLost tells whether err is franz-go's word that the group session
+// was lost (as when a heartbeat is answered UNKNOWN_MEMBER_ID after a long
+// pause): franz-go has called OnPartitionsLost and joins again by itself,
+// so the poll loop goes on. A session refused for want of authorization is
+// not: joining again would fail the same way.
+func sessionLost(err error) bool {
+	var lost *kgo.ErrGroupSession
+	return errors.As(err, &lost) && !errors.Is(err, kerr.GroupAuthorizationFailed) && !errors.Is(err, kerr.TopicAuthorizationFailed)
 }
 
 // room returns how many more records the executor takes without waiting:
