@@ -250,6 +250,12 @@ type item struct {
 // replace any given. handle must return nil once the record is done; an
 // error is retried and dead-lettered as the options say.
 //
+// Under [konvoy.Resequencer], a record held for a gap in its key's steps
+// has not finished, so its partition's commit stays below it: give
+// [live.WithResequencer] (through [WithExecutor]) a Timeout, or a
+// Capacity below WithMaxHeld, or a gap that never fills holds the commit
+// and, once the executor is full, stops the consumer taking records.
+//
 // New returns an error when an argument or option is bad, as [live.New]
 // does, or when the client cannot be made, as when opts name no consumer
 // group.
