@@ -441,13 +441,15 @@ func (c *Consumer) poll(ctx context.Context) error {
 		if stopped {
 			return nil // Close reports the failure
 		}
-		c.unthrottle(c.x.Committable)
 		if room <= 0 {
 			if err := c.pauseUntilRoom(ctx); err != nil {
 				return err
 			}
 			continue
 		}
+		// Resumed only with room, so that a full executor's partitions
+		// stay paused rather than fetch what the next poll drops.
+		c.unthrottle(c.x.Committable)
 		// A poll waits pollWait at most, so that the loop sees a failure
 		// stop the executor while no record comes.
 		pctx, cancel := context.WithTimeout(ctx, pollWait)
