@@ -166,7 +166,9 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 		for i := range req.Topics {
 			t := &req.Topics[i]
 			for j := range t.Partitions {
-				if m := meta[topicPartition{t.Topic, t.Partitions[j].Partition}]; m != "" {
+				// Every partition sent, "" included: left nil, franz-go
+				// would commit the member's ID as its metadata.
+				if m, ok := meta[topicPartition{t.Topic, t.Partitions[j].Partition}]; ok {
 					t.Partitions[j].Metadata = &m
 				}
 			}
