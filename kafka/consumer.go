@@ -203,6 +203,10 @@ type part struct {
 	// finished: those records are not run again. Set before the part is
 	// shared, it is never changed.
 	prior Finished
+
+	// skipped are the offsets not run because it was revoked: the
+	// executor counts them finished, so commits must not.
+	skipped []int64
 }
 
 // item is what the executor holds: a record and its assignment.
@@ -295,6 +299,7 @@ func (c *Consumer) run(ctx context.Context, it item) error {
 		if it.p.skipFrom < 0 || it.r.Offset < it.p.skipFrom {
 			it.p.skipFrom = it.r.Offset
 		}
+		it.p.skipped = append(it.p.skipped, it.r.Offset)
 		c.mu.Unlock()
 		c.settle()
 		return nil

@@ -209,12 +209,11 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 		if !ok {
 			continue // nothing read yet
 		}
-		at := comp.Committable
-		if p.skipFrom >= 0 && p.skipFrom < at {
-			at = p.skipFrom
-			comp.Finished = nil // the metadata would name records above a skipped one
+		at, finished := comp.Committable, comp.Finished
+		if p.skipFrom >= 0 {
+			at, finished = unskipped(at, finished, p.skipFrom, p.skipped)
 		}
-		m, err := commitMetadata(at, comp.Finished)
+		m, err := commitMetadata(at, finished)
 		if err != nil {
 			c.dropped.Add(1)
 		}
@@ -229,6 +228,37 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 		sent = append(sent, p)
 	}
 	return offsets, meta, sent
+}
+
+// unskipped returns what a partition may commit whose records at the
+// offsets skipped, the lowest skipFrom, were not run because it was
+// revoked, given the executor's committable offset at and the finished
+// offsets above it, which count those records finished: the offset at
+// most skipFrom, and as finished the offsets above it that the executor
+// counts finished, but the skipped ones. Naming a skipped record finished
+// would have the next owner skip it too: a record lost. It takes time in
+// proportion to the offsets from skipFrom on that the executor counts
+// finished (records held when the partition was revoked).
+func unskipped(at int64, finished []int64, skipFrom int64, skipped []int64) (int64, []int64) {
+	skip := make(map[int64]bool, len(skipped))
+	for _, o := range skipped {
+		skip[o] = true
+	}
+	var out []int64
+	if skipFrom < at {
+		for o := skipFrom + 1; o < at; o++ {
+			if !skip[o] {
+				out = append(out, o)
+			}
+		}
+		at = skipFrom
+	}
+	for _, o := range finished {
+		if !skip[o] {
+			out = append(out, o)
+		}
+	}
+	return at, out
 }
 
 // commitError returns the error of a commit: err, or the first partition's
