@@ -107,9 +107,12 @@ func WithMaxHeld(n int) Option {
 
 // WithDeadLetter sets the function that takes a record whose last attempt
 // failed (see [live.WithDeadLetter]); once it returns nil the record counts
-// as finished, and its offset may be committed. Without it a failed record
-// stops the consumer: [Consumer.Run] returns the failure, having committed
-// only the offsets below it.
+// as finished, and its offset may be committed. A revocation waits for it
+// as for a handler; it is not called once the record's partition was
+// revoked or lost, as a handler is not: the partition's next owner tries
+// the record again. Without it a failed record stops the consumer:
+// [Consumer.Run] returns the failure, having committed only the offsets
+// below it.
 func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error) Option {
 	return func(c *config) {
 		if f == nil {
@@ -194,7 +197,7 @@ type part struct {
 	id        int
 	tp        topicPartition
 	revoked   bool  // no more of its records may start
-	running   int   // its records whose handler runs now
+	running   int   // its records whose handler or dead letter runs now
 	skipFrom  int64 // the lowest offset not run because it was revoked, or -1
 	committed int64 // the offset last committed, or -1
 	// committedMeta is the metadata last committed.
@@ -273,7 +276,16 @@ func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo
 	if c.cfg.dead != nil {
 		dead := c.cfg.dead
 		opts = append(opts, live.WithDeadLetter(func(ctx context.Context, it item, err error) error {
-			if derr := dead(ctx, it.r, err); derr != nil {
+			// Like a handler: not run once the partition was revoked
+			// (its next owner tries the record again), and waited for
+			// by a revocation.
+			if !c.begin(it) {
+				c.settle()
+				return nil
+			}
+			derr := dead(ctx, it.r, err)
+			c.end(it)
+			if derr != nil {
 				return derr
 			}
 			c.settle()
@@ -288,35 +300,50 @@ func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo
 // commit its assignment started from names it finished, in which case it
 // counts as finished without running, or its partition was revoked or
 // lost, in which case the record is not run (its next owner reads it
-// again) and its offset bounds what may be committed.
+// again) and its offset bounds what may be committed (see begin).
 func (c *Consumer) run(ctx context.Context, it item) error {
 	if it.p.prior.Done(it.r.Offset) {
 		c.settle()
 		return nil
 	}
+	if !c.begin(it) {
+		c.settle()
+		return nil
+	}
+	err := c.handle(ctx, it.r)
+	c.end(it)
+	if err == nil {
+		c.settle()
+	}
+	return err
+}
+
+// begin counts a handler or the dead letter of it running, and returns
+// true, unless its partition was revoked or lost: then it records it not
+// run (its offset bounds what may be committed) and returns false.
+func (c *Consumer) begin(it item) bool {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if it.p.revoked {
 		if it.p.skipFrom < 0 || it.r.Offset < it.p.skipFrom {
 			it.p.skipFrom = it.r.Offset
 		}
 		it.p.skipped = append(it.p.skipped, it.r.Offset)
-		c.mu.Unlock()
-		c.settle()
-		return nil
+		return false
 	}
 	it.p.running++
-	c.mu.Unlock()
-	err := c.handle(ctx, it.r)
+	return true
+}
+
+// end counts what begin counted as running no longer running, waking a
+// revocation that waits for it.
+func (c *Consumer) end(it item) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	it.p.running--
 	if it.p.running == 0 && it.p.revoked {
 		c.idle.Broadcast()
 	}
-	c.mu.Unlock()
-	if err == nil {
-		c.settle()
-	}
-	return err
 }
 
 // settle tells the poll loop that a record finished, so there may be room.
