@@ -210,6 +210,10 @@ type part struct {
 	// skipped are the offsets not run because it was revoked: the
 	// executor counts them finished, so commits must not.
 	skipped []int64
+	// late are the offsets whose handler or dead letter finished once it
+	// was revoked, which the executor may not count finished yet when
+	// the revocation commits.
+	late []int64
 }
 
 // item is what the executor holds: a record and its assignment.
@@ -284,7 +288,7 @@ func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo
 				return nil
 			}
 			derr := dead(ctx, it.r, err)
-			c.end(it)
+			c.end(it, derr == nil)
 			if derr != nil {
 				return derr
 			}
@@ -311,7 +315,7 @@ func (c *Consumer) run(ctx context.Context, it item) error {
 		return nil
 	}
 	err := c.handle(ctx, it.r)
-	c.end(it)
+	c.end(it, err == nil)
 	if err == nil {
 		c.settle()
 	}
@@ -335,11 +339,16 @@ func (c *Consumer) begin(it item) bool {
 	return true
 }
 
-// end counts what begin counted as running no longer running, waking a
-// revocation that waits for it.
-func (c *Consumer) end(it item) {
+// end counts what begin counted as running no longer running, finished
+// or not, waking a revocation that waits for it. A record of a revoked
+// partition that finished is noted in late: the revocation may commit
+// before the executor counts it finished.
+func (c *Consumer) end(it item, finished bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if finished && it.p.revoked {
+		it.p.late = append(it.p.late, it.r.Offset)
+	}
 	it.p.running--
 	if it.p.running == 0 && it.p.revoked {
 		c.idle.Broadcast()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy/live"
@@ -210,6 +211,9 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 			continue // nothing read yet
 		}
 		at, finished := comp.Committable, comp.Finished
+		if len(p.late) > 0 {
+			at, finished = withLate(at, finished, p.late)
+		}
 		if p.skipFrom >= 0 {
 			at, finished = unskipped(at, finished, p.skipFrom, p.skipped)
 		}
@@ -228,6 +232,27 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 		sent = append(sent, p)
 	}
 	return offsets, meta, sent
+}
+
+// withLate returns the committable offset and the finished offsets above
+// it of a partition whose records at the offsets late finished, which the
+// executor, whose committable offset is at and finished offsets above it
+// finished, may not count yet: a revocation wakes when the last handler
+// returns, maybe before the executor took its result. It takes time in
+// proportion to the offsets.
+func withLate(at int64, finished, late []int64) (int64, []int64) {
+	all := slices.Clone(finished)
+	for _, o := range late {
+		if o >= at {
+			all = append(all, o)
+		}
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+	for len(all) > 0 && all[0] == at {
+		all, at = all[1:], at+1
+	}
+	return at, all
 }
 
 // unskipped returns what a partition may commit whose records at the
