@@ -1,9 +1,11 @@
 package kafka
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -217,7 +219,7 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 		if p.skipFrom >= 0 {
 			at, finished = unskipped(at, finished, p.skipFrom, p.skipped)
 		}
-		m, err := commitMetadata(at, finished)
+		at, m, err := priorMetadata(at, finished, p.prior)
 		if err != nil {
 			c.dropped.Add(1)
 		}
@@ -301,6 +303,49 @@ func commitError(resp *kmsg.OffsetCommitResponse, err error) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// priorMetadata returns the offset and metadata committed for a partition
+// whose records at the offsets finished above at have finished, as
+// commitMetadata does, and whose assignment started from a commit whose
+// metadata names the records of prior finished: those count too, so that
+// they are not run again by the next owner when this member hands the
+// partition on before it read that far. The offset moves past records
+// prior names finished from at on. It takes time in proportion to the
+// offsets and runs, never to the offsets the runs span.
+func priorMetadata(at int64, finished []int64, prior Finished) (int64, string, error) {
+	if len(prior.runs) == 0 || prior.runs[len(prior.runs)-1].Last < at {
+		m, err := commitMetadata(at, finished)
+		return at, m, err
+	}
+	f, err := NewFinished(at, finished)
+	if err != nil {
+		return at, "", err
+	}
+	all := append(slices.Clone(f.runs), prior.runs...)
+	slices.SortFunc(all, func(a, b Run) int { return cmp.Compare(a.First, b.First) })
+	var runs []Run
+	for _, r := range all {
+		if r.Last < at {
+			continue
+		}
+		r.First = max(r.First, at)
+		if n := len(runs); n > 0 && r.First-1 <= runs[n-1].Last {
+			runs[n-1].Last = max(runs[n-1].Last, r.Last)
+		} else {
+			runs = append(runs, r)
+		}
+	}
+	for len(runs) > 0 && runs[0].First == at {
+		if runs[0].Last == math.MaxInt64 {
+			m, err := commitMetadata(at, finished) // no offset above to commit
+			return at, m, err
+		}
+		at, runs = runs[0].Last+1, runs[1:]
+	}
+	f = Finished{committable: at, runs: runs, runBytes: runBytes(at-1, runs)}
+	m, err := f.Metadata()
+	return at, m, err
 }
 
 // commitMetadata returns the metadata committed with offset at of a
