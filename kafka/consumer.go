@@ -172,6 +172,13 @@ type Consumer struct {
 	assigned map[topicPartition]*part // the partitions owned now
 	nextID   int                      // the executor partition of the next assignment
 	idle     *sync.Cond               // signalled when a revoked partition's last handler returns
+	// recent are the records whose handler or dead letter finished last,
+	// a ring of a few per consumer, guarded by mu: the executor takes a
+	// handler's result after it returns, so a commit made just then may
+	// not see it in Completion, and counts these finished too. A consumer
+	// takes no other record before the executor took its result.
+	recent  []ended
+	nRecent int
 
 	commitMu sync.Mutex    // held through each commit, so commits never cross
 	settled  chan struct{} // a token: a record settled, maybe room for more
@@ -216,6 +223,12 @@ type part struct {
 	late []int64
 }
 
+// ended is a record whose handler or dead letter finished.
+type ended struct {
+	p      *part
+	offset int64
+}
+
 // item is what the executor holds: a record and its assignment.
 type item struct {
 	r *kgo.Record
@@ -242,6 +255,7 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 		cfg:     config{maxHeld: live.DefaultMaxHeld, commitEvery: DefaultCommitInterval, revokeWait: DefaultRevokeTimeout, closeWait: DefaultCloseTimeout},
 	}
 	c.idle = sync.NewCond(&c.mu)
+	c.recent = make([]ended, max(16, 4*consumers))
 	for i, o := range options {
 		if o == nil {
 			return nil, fmt.Errorf("kafka: New: option %d is nil", i)
@@ -340,14 +354,19 @@ func (c *Consumer) begin(it item) bool {
 }
 
 // end counts what begin counted as running no longer running, finished
-// or not, waking a revocation that waits for it. A record of a revoked
-// partition that finished is noted in late: the revocation may commit
-// before the executor counts it finished.
+// or not, waking a revocation that waits for it. A record that finished
+// is noted in recent, and, of a revoked partition, in late: a commit,
+// the revocation's among them, may be made before the executor counts it
+// finished.
 func (c *Consumer) end(it item, finished bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if finished && it.p.revoked {
 		it.p.late = append(it.p.late, it.r.Offset)
+	}
+	if finished {
+		c.recent[c.nRecent%len(c.recent)] = ended{it.p, it.r.Offset}
+		c.nRecent++
 	}
 	it.p.running--
 	if it.p.running == 0 && it.p.revoked {

@@ -213,8 +213,14 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 			continue // nothing read yet
 		}
 		at, finished := comp.Committable, comp.Finished
-		if len(p.late) > 0 {
-			at, finished = withLate(at, finished, p.late)
+		late := p.late
+		for _, e := range c.recent {
+			if e.p == p {
+				late = append(late[:len(late):len(late)], e.offset)
+			}
+		}
+		if len(late) > 0 {
+			at, finished = withLate(at, finished, late)
 		}
 		if p.skipFrom >= 0 {
 			at, finished = unskipped(at, finished, p.skipFrom, p.skipped)
