@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -112,6 +113,9 @@ type world struct {
 	members  []*member
 	progress chan struct{} // a token per record finished
 
+	// revoked, when set (before the members start), runs when a member
+	// starts a revocation, outside w.mu.
+	revoked func(m *member)
 	// gate, when set (before the members start), runs in every handler
 	// before its work, outside w.mu.
 	gate func(m *member, r rec)
@@ -397,6 +401,9 @@ func (w *world) join(t *testing.T, consumers int, extra ...Option) *member {
 			w.mu.Lock()
 			w.note("run %d (%s, generation %d) revokes %v", m.run, id, g, ids)
 			w.mu.Unlock()
+			if w.revoked != nil && len(ids) > 0 {
+				w.revoked(m)
+			}
 		}
 	})
 	c, err := New(opts, konvoy.Convoy, consumers, keyEvent, w.handler(m), options...)
@@ -808,4 +815,251 @@ func TestCrashedMembersMetadataIsNotRedone(t *testing.T) {
 	closeCluster()
 	checkGoroutines(t, before)
 	t.Logf("%d commits checked, %d records redone (A's unfinished or uncommitted work), %d records A's metadata covered and B skipped", w.commits, dups, byMeta)
+}
+
+// holder holds commit requests at the broker, as a slow commit, while
+// the group rebalances: once armed, the next left requests each sleep
+// (kfake's SleepControl, so that the cluster serves others meanwhile)
+// until the group leaves the Stable state, or for a fixed pause when
+// pause is set.
+type holder struct {
+	mu       sync.Mutex
+	armed    bool
+	left     int
+	pause    time.Duration
+	held     chan struct{} // a token per request held
+	released int           // holds ended by a rebalance (or the pause)
+	missed   int           // holds that reached testWait
+}
+
+func newHolder(left int, pause time.Duration) *holder {
+	return &holder{left: left, pause: pause, held: make(chan struct{}, left)}
+}
+
+func (h *holder) arm() {
+	h.mu.Lock()
+	h.armed = true
+	h.mu.Unlock()
+}
+
+func (h *holder) hold(kf *kfake.Cluster, _ *kmsg.OffsetCommitRequest) {
+	h.mu.Lock()
+	if !h.armed || h.left == 0 {
+		h.mu.Unlock()
+		return
+	}
+	h.left--
+	h.mu.Unlock()
+	h.held <- struct{}{}
+	kf.SleepControl(func() {
+		if h.pause > 0 {
+			time.Sleep(h.pause) // the commit is slow: the race's window
+			h.mu.Lock()
+			h.released++
+			h.mu.Unlock()
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), testWait)
+		defer cancel()
+		_, err := kf.WaitGroupInfo(ctx, testGroup, func(g *kfake.GroupInfo) bool { return g != nil && g.State != "Stable" })
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if err != nil {
+			h.missed++
+			return
+		}
+		h.released++
+	})
+}
+
+// awaitHeld waits until the holder held a request, failing t after
+// testWait.
+func (h *holder) awaitHeld(t *testing.T) {
+	t.Helper()
+	select {
+	case <-h.held:
+	case <-time.After(testWait):
+		t.Fatalf("no commit was held after %v", testWait)
+	}
+}
+
+// TestRevokeWhileCommitInFlight: the races of Parallel Consumer's #826
+// (a record lost when a partition is revoked while a commit is made from
+// what was read rather than what finished) and #909 (a partition that
+// comes back to the same member while stale work of its last assignment
+// is still held: a record dropped and the commit stuck below it). Member
+// A reads four partitions of records with keys drawn from 12, with
+// handler errors retried and dead-lettered; then:
+//
+//   - periodic: a commit of A made on the interval is held at the broker
+//     until the group is rebalancing, while member B joins and A's
+//     revocation waits behind the commit in flight;
+//   - revoke: the commit A makes in its revocation (its only commit: the
+//     interval is an hour) is held 100 ms, while B waits to be assigned
+//     the revoked partitions;
+//   - back: as in periodic, and B leaves as soon as it finished a record,
+//     so that its partitions come back to A while A still holds records
+//     of their last assignment (A holds up to 256 and runs one at a time);
+//     A's next commit is held too, until that rebalance.
+//
+// Each holds its commits as planned, and every guarantee of the chaos
+// runs holds, with no duplicate at all (no member crashes): no record
+// lost, no commit passing an unfinished record, no commit stuck below the
+// end (in revoke, once the members stopped: A commits on no interval), no
+// stall.
+func TestRevokeWhileCommitInFlight(t *testing.T) {
+	seeds := []uint64{1}
+	if *long {
+		seeds = []uint64{1, 2, 3, 4, 5, 6, 7, 8}
+	}
+	for _, seed := range seeds {
+		t.Run(fmt.Sprintf("periodic/seed=%d", seed), func(t *testing.T) { inFlight(t, seed, "periodic") })
+		t.Run(fmt.Sprintf("revoke/seed=%d", seed), func(t *testing.T) { inFlight(t, seed, "revoke") })
+		t.Run(fmt.Sprintf("back/seed=%d", seed), func(t *testing.T) { inFlight(t, seed, "back") })
+	}
+}
+
+// inFlight is one case of TestRevokeWhileCommitInFlight.
+func inFlight(t *testing.T, seed uint64, name string) {
+	before := runtime.NumGoroutine()
+	kf, addrs, closeCluster := chaosCluster(t, 4)
+	const n = 600
+	ends := produce(t, addrs, n, 12, seed+100)
+	w := newWorld(seed, n, ends, addrs)
+	w.watch(kf)
+	var h *holder
+	var a *member
+	// In back: A's parts revoked, and how many records they had skipped
+	// when their partitions came back to A.
+	var stale []*part
+	var gating atomic.Bool
+	skippedBefore := -1
+	switch name {
+	case "periodic":
+		h = newHolder(1, 0)
+		w.hold = h.hold
+		a = w.join(t, 2)
+	case "revoke":
+		h = newHolder(1, 100*time.Millisecond)
+		w.hold = h.hold
+		w.revoked = func(m *member) {
+			if m.run == 0 {
+				h.arm()
+			}
+		}
+		a = w.join(t, 2, WithCommitInterval(time.Hour))
+	case "back":
+		h = newHolder(2, 0)
+		w.hold = h.hold
+		w.revoked = func(m *member) {
+			if m.run == 0 {
+				m.c.mu.Lock()
+				defer m.c.mu.Unlock()
+				for _, p := range m.c.assigned {
+					if p.revoked {
+						stale = append(stale, p) // guarded by A's Consumer.mu
+					}
+				}
+			}
+		}
+		w.gate = func(m *member, _ rec) {
+			if m.run == 0 && gating.CompareAndSwap(true, false) && awaitBack(t, m) {
+				m.c.mu.Lock()
+				skippedBefore = 0
+				for _, p := range stale {
+					skippedBefore += len(p.skipped)
+				}
+				m.c.mu.Unlock()
+			}
+		}
+		a = w.join(t, 1, WithMaxHeld(256))
+	}
+	w.awaitFinished(t, n/4)
+	if name != "revoke" {
+		h.arm()
+		h.awaitHeld(t)
+	}
+	b := w.join(t, 2)
+	if name == "back" {
+		deadline := time.Now().Add(testWait)
+		for w.finishedBy(b) == 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("B finished no record after %v", testWait)
+			}
+			time.Sleep(time.Millisecond) // a poll, bounded by the deadline
+		}
+		// A's next handler waits until the partitions come back to A,
+		// so that records of their last assignment are still held then.
+		gating.Store(true)
+		w.leave(t, b)
+	}
+	w.awaitFinished(t, n)
+	if name != "revoke" { // there A commits only on revocation and when it stops
+		w.awaitCommitted(t)
+	}
+	w.stopAll(t)
+	dups, _, dead := w.check(t)
+	if dups != 0 {
+		t.Errorf("%d records finished twice, with no member crashed", dups)
+	}
+	h.mu.Lock()
+	if want := cap(h.held); h.released != want || h.missed != 0 {
+		t.Errorf("commits held: %d released by a rebalance (or the pause), %d never; want %d, 0", h.released, h.missed, want)
+	}
+	h.mu.Unlock()
+	if name == "back" {
+		a.c.mu.Lock()
+		skipped := 0
+		for _, p := range stale {
+			skipped += len(p.skipped)
+		}
+		a.c.mu.Unlock()
+		if len(stale) == 0 || skippedBefore < 0 || skipped <= skippedBefore {
+			t.Errorf("A revoked %d assignments, which skipped %d records before their partitions came back and %d in all; want some skipped after (the #909 shape)", len(stale), skippedBefore, skipped)
+		}
+	}
+	if w.finishedBy(a) == 0 || w.finishedBy(b) == 0 {
+		t.Errorf("A finished %d records, B %d; want both some", w.finishedBy(a), w.finishedBy(b))
+	}
+	checkCommitted(t, addrs, ends)
+	closeCluster()
+	checkGoroutines(t, before)
+	t.Logf("%s, seed %d: %d commits checked, %d dead-lettered, A finished %d, B %d", name, seed, w.commits, dead, w.finishedBy(a), w.finishedBy(b))
+}
+
+// finishedBy returns how many records m finished.
+func (w *world) finishedBy(m *member) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	k := 0
+	for _, fs := range w.done {
+		for _, f := range fs {
+			if f.run == m.run {
+				k++
+			}
+		}
+	}
+	return k
+}
+
+// awaitBack waits until a partition revoked from m is assigned to m
+// again, and tells whether it was; it fails t after testWait.
+func awaitBack(t *testing.T, m *member) bool {
+	deadline := time.Now().Add(testWait)
+	for {
+		m.c.mu.Lock()
+		back := false
+		for _, p := range m.c.assigned {
+			back = back || p.id >= 4 // a partition of the four assigned again
+		}
+		m.c.mu.Unlock()
+		if back {
+			return true
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("no partition came back to A after %v", testWait)
+			return false
+		}
+		time.Sleep(time.Millisecond) // a poll, bounded by the deadline
+	}
 }
