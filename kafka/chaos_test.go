@@ -117,8 +117,11 @@ type world struct {
 	// starts a revocation, outside w.mu.
 	revoked func(m *member)
 	// gate, when set (before the members start), runs in every handler
-	// before its work, outside w.mu.
-	gate func(m *member, r rec)
+	// before its work, outside w.mu; deadGate in every dead letter.
+	gate, deadGate func(m *member, r rec)
+	// fails, when set (before the members start), replaces the planned
+	// failures.
+	fails func(r rec) int
 	// hold, when set (before the members start), runs on every commit
 	// request after it was checked, on kfake's control goroutine.
 	hold func(kf *kfake.Cluster, req *kmsg.OffsetCommitRequest)
@@ -162,6 +165,8 @@ func (w *world) draw(r rec) (fails int, d time.Duration) {
 	x *= 0x94d049bb133111eb
 	x ^= x >> 31
 	switch f := x % 100; {
+	case w.fails != nil:
+		fails = w.fails(r)
 	case f < 4:
 		fails = 2
 	case f < 14:
@@ -277,6 +282,9 @@ func (w *world) deadLetter(m *member) func(context.Context, *kgo.Record, error) 
 		}
 		w.enter(m, r, key, "dead letter")
 		w.mu.Unlock()
+		if w.deadGate != nil {
+			w.deadGate(m, r)
+		}
 		time.Sleep(d/4 + 50*time.Microsecond)
 		part := partOf(m, kr)
 		w.mu.Lock()
@@ -1062,4 +1070,84 @@ func awaitBack(t *testing.T, m *member) bool {
 		}
 		time.Sleep(time.Millisecond) // a poll, bounded by the deadline
 	}
+}
+
+// TestRevokeWaitsForADeadLetter: member A reads two partitions; the
+// records at offset 3 fail every attempt, and A's dead letters of them
+// wait until a revocation of A began, then until A's next commit reaches
+// the broker, or 300 ms (bounded: a revocation that waits for the dead
+// letter commits only after it). Member B joins while both dead letters
+// wait. The revocation waits for the dead letter of its partition, so its
+// commit counts that record finished and B does not take it again: no
+// record is finished twice, and no key has two handlers (or a handler
+// and a dead letter) at once.
+func TestRevokeWaitsForADeadLetter(t *testing.T) {
+	before := runtime.NumGoroutine()
+	kf, addrs, closeCluster := chaosCluster(t, 2)
+	const n = 200
+	ends := produce(t, addrs, n, 20, 21)
+	w := newWorld(21, n, ends, addrs)
+	w.fails = func(r rec) int {
+		if r.o == 3 {
+			return 2 // every attempt: dead-lettered
+		}
+		return 0
+	}
+	var (
+		waiting   = make(chan struct{}, 2)
+		revoking  = make(chan struct{})
+		committed = make(chan struct{}, 1)
+		once      sync.Once
+	)
+	w.revoked = func(m *member) {
+		if m.run == 0 {
+			once.Do(func() { close(revoking) })
+		}
+	}
+	w.hold = func(_ *kfake.Cluster, _ *kmsg.OffsetCommitRequest) {
+		select {
+		case <-revoking:
+			select {
+			case committed <- struct{}{}:
+			default:
+			}
+		default:
+		}
+	}
+	w.deadGate = func(m *member, _ rec) {
+		if m.run != 0 {
+			return
+		}
+		waiting <- struct{}{}
+		select {
+		case <-revoking:
+		case <-time.After(testWait):
+			t.Error("no revocation of A began")
+			return
+		}
+		select {
+		case <-committed: // A committed while its dead letter ran
+		case <-time.After(300 * time.Millisecond):
+		}
+	}
+	w.watch(kf)
+	w.join(t, 4)
+	for range 2 {
+		select {
+		case <-waiting:
+		case <-time.After(testWait):
+			t.Fatalf("A's dead letters did not start after %v", testWait)
+		}
+	}
+	w.join(t, 4)
+	w.awaitFinished(t, n)
+	w.awaitCommitted(t)
+	w.stopAll(t)
+	dups, _, dead := w.check(t)
+	if dups != 0 || dead != 2 {
+		t.Errorf("%d records finished twice, %d dead-lettered; want 0 and 2", dups, dead)
+	}
+	checkCommitted(t, addrs, ends)
+	closeCluster()
+	checkGoroutines(t, before)
 }

@@ -1,9 +1,14 @@
 package kafka
 
 import (
+	"context"
 	"math"
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // These tests pin, one case each, the commit arithmetic the chaos tests
@@ -87,5 +92,85 @@ func TestPriorMetadataKeepsThePriorFinished(t *testing.T) {
 	top.runBytes = runBytes(4, top.runs)
 	if at, m, err := priorMetadata(6, nil, top); err != nil || at != 6 || m != "" {
 		t.Errorf("priorMetadata of a prior run from the offset to the largest = %d, %q, %v; want 6, \"\" (its records run again)", at, m, err)
+	}
+}
+
+// TestCommitCountsAResultNotTakenYet: a handler has returned nil but the
+// executor has not taken its result yet (simulated: begin and end are
+// called for the record while its real handler is still held). A commit
+// made then counts it finished: offsets 0 and 1 finished, so the commit
+// is offset 2, not 1. The same for a revoked partition, whose revocation
+// commits right after its last handler returned, even once many records
+// of other partitions finished since.
+func TestCommitCountsAResultNotTakenYet(t *testing.T) {
+	for _, revoked := range []bool{false, true} {
+		release := make(chan struct{})
+		handle := func(_ context.Context, r *kgo.Record) error {
+			if r.Offset == 1 {
+				<-release
+			}
+			return nil
+		}
+		opts := []kgo.Opt{kgo.SeedBrokers("127.0.0.1:1"), kgo.ConsumerGroup(testGroup), kgo.ConsumeTopics(testTopic)}
+		c, err := New(opts, konvoy.Convoy, 2, keyEvent, handle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &part{id: 0, tp: topicPartition{testTopic, 0}, skipFrom: -1, committed: -1}
+		ctx, cancel := context.WithTimeout(context.Background(), testWait)
+		its := []item{{&kgo.Record{Offset: 0, Key: []byte("a")}, p}, {&kgo.Record{Offset: 1, Key: []byte("b")}, p}}
+		for _, it := range its {
+			if err := c.x.Submit(ctx, it); err != nil {
+				t.Fatal(err)
+			}
+		}
+		awaitCommittable(ctx, t, c, 1)
+		if !c.begin(its[1]) {
+			t.Fatal("begin refused a record of a partition not revoked")
+		}
+		if revoked {
+			c.mu.Lock()
+			p.revoked = true
+			c.mu.Unlock()
+		}
+		c.end(its[1], true) // as run does when the handler returned nil
+		if revoked {
+			// Other partitions' records finish meanwhile, as many as
+			// the ring of recent ones holds: the revoked partition's
+			// record is still counted.
+			other := &part{id: 1, tp: topicPartition{testTopic, 1}, skipFrom: -1, committed: -1}
+			for o := range int64(len(c.recent)) {
+				it := item{&kgo.Record{Offset: o}, other}
+				c.begin(it)
+				c.end(it, true)
+			}
+		}
+		offsets, _, sent := c.pending([]*part{p})
+		if len(sent) != 1 || offsets[testTopic][0].Offset != 2 {
+			t.Errorf("revoked %v: pending commits %v; want offset 2, record 1's handler having returned", revoked, offsets)
+		}
+		close(release)
+		if err := c.x.Close(ctx); err != nil {
+			t.Error(err)
+		}
+		c.cl.Close()
+		cancel()
+	}
+}
+
+// awaitCommittable waits until c's executor says partition 0 may commit
+// offset at, failing t when ctx ends first.
+func awaitCommittable(ctx context.Context, t *testing.T, c *Consumer, at int64) {
+	t.Helper()
+	for {
+		for _, comp := range c.x.Completion() {
+			if comp.Partition == 0 && comp.Committable == at {
+				return
+			}
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("completion %v after %v", c.x.Completion(), testWait)
+		}
+		time.Sleep(time.Millisecond) // a poll, bounded by ctx
 	}
 }
