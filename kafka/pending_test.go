@@ -2,12 +2,14 @@ package kafka
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -173,4 +175,84 @@ func awaitCommittable(ctx context.Context, t *testing.T, c *Consumer, at int64) 
 		}
 		time.Sleep(time.Millisecond) // a poll, bounded by ctx
 	}
+}
+
+// TestHandingOnKeepsThePriorMetadata: the group's commit is offset 2 with
+// metadata naming 3 to 19 finished. Member A takes the partition, holds
+// one record at most, and its handler of offset 2 waits, so A never reads
+// past offset 2; then A leaves. Its commit must keep what the metadata
+// named: offset 20, and member B, which takes the partition next, handles
+// record 20 alone.
+func TestHandingOnKeepsThePriorMetadata(t *testing.T) {
+	addrs := cluster(t, 1)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.DefaultProduceTopic(testTopic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	for i := range 21 {
+		r := &kgo.Record{Key: fmt.Appendf(nil, "k%02d", i), Partition: 0}
+		if err := cl.ProduceSync(ctx, r).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var done []int64
+	for o := int64(3); o < 20; o++ {
+		done = append(done, o)
+	}
+	prior, err := NewFinished(2, done)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := prior.Metadata()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var offs kadm.Offsets
+	offs.Add(kadm.Offset{Topic: testTopic, Partition: 0, At: 2, LeaderEpoch: -1, Metadata: meta})
+	if err := kadm.NewClient(cl).CommitAllOffsets(ctx, testGroup, offs); err != nil {
+		t.Fatal(err)
+	}
+	started, release := make(chan struct{}), make(chan struct{})
+	a := newHandledBy()
+	ca, err := New(memberOpts(addrs), konvoy.Convoy, 1, keyEvent, func(_ context.Context, r *kgo.Record) error {
+		if r.Offset == 2 {
+			close(started)
+			<-release
+		}
+		a.add(r.Offset)
+		return nil
+	}, WithMaxHeld(1), WithCommitInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopA := start(ca)
+	select {
+	case <-started:
+	case <-ctx.Done():
+		t.Fatal("A never handled offset 2")
+	}
+	close(release)
+	if err := stopA(); err != nil {
+		t.Fatalf("A's Run: %v", err)
+	}
+	b := newHandledBy()
+	cb, err := New(memberOpts(addrs), konvoy.Convoy, 1, keyEvent, func(_ context.Context, r *kgo.Record) error {
+		b.add(r.Offset)
+		return nil
+	}, WithCommitInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopB := start(cb)
+	b.await(t, 20)
+	if err := stopB(); err != nil {
+		t.Fatalf("B's Run: %v", err)
+	}
+	if got := b.sorted(); !slices.Equal(got, []int64{20}) {
+		t.Errorf("B handled %v; want [20]: A handled %v, and the metadata named 3 to 19 finished", got, a.sorted())
+	}
+	checkCommitted(t, addrs, map[int32]int64{0: 21})
 }
