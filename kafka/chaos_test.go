@@ -944,11 +944,7 @@ func inFlight(t *testing.T, seed uint64, name string) {
 	w.watch(kf)
 	var h *holder
 	var a *member
-	// In back: A's parts revoked, and how many records they had skipped
-	// when their partitions came back to A.
-	var stale []*part
-	var gating atomic.Bool
-	skippedBefore := -1
+	back := &comeback{skippedBefore: -1}
 	switch name {
 	case "periodic":
 		h = newHolder(1, 0)
@@ -966,27 +962,7 @@ func inFlight(t *testing.T, seed uint64, name string) {
 	case "back":
 		h = newHolder(2, 0)
 		w.hold = h.hold
-		w.revoked = func(m *member) {
-			if m.run == 0 {
-				m.c.mu.Lock()
-				defer m.c.mu.Unlock()
-				for _, p := range m.c.assigned {
-					if p.revoked {
-						stale = append(stale, p) // guarded by A's Consumer.mu
-					}
-				}
-			}
-		}
-		w.gate = func(m *member, _ rec) {
-			if m.run == 0 && gating.CompareAndSwap(true, false) && awaitBack(t, m) {
-				m.c.mu.Lock()
-				skippedBefore = 0
-				for _, p := range stale {
-					skippedBefore += len(p.skipped)
-				}
-				m.c.mu.Unlock()
-			}
-		}
+		back.install(t, w)
 		a = w.join(t, 1, WithMaxHeld(256))
 	}
 	w.awaitFinished(t, n/4)
@@ -996,16 +972,10 @@ func inFlight(t *testing.T, seed uint64, name string) {
 	}
 	b := w.join(t, 2)
 	if name == "back" {
-		deadline := time.Now().Add(testWait)
-		for w.finishedBy(b) == 0 {
-			if time.Now().After(deadline) {
-				t.Fatalf("B finished no record after %v", testWait)
-			}
-			time.Sleep(time.Millisecond) // a poll, bounded by the deadline
-		}
+		w.awaitFinishedBy(t, b)
 		// A's next handler waits until the partitions come back to A,
 		// so that records of their last assignment are still held then.
-		gating.Store(true)
+		back.gating.Store(true)
 		w.leave(t, b)
 	}
 	w.awaitFinished(t, n)
@@ -1017,21 +987,9 @@ func inFlight(t *testing.T, seed uint64, name string) {
 	if dups != 0 {
 		t.Errorf("%d records finished twice, with no member crashed", dups)
 	}
-	h.mu.Lock()
-	if want := cap(h.held); h.released != want || h.missed != 0 {
-		t.Errorf("commits held: %d released by a rebalance (or the pause), %d never; want %d, 0", h.released, h.missed, want)
-	}
-	h.mu.Unlock()
+	h.check(t)
 	if name == "back" {
-		a.c.mu.Lock()
-		skipped := 0
-		for _, p := range stale {
-			skipped += len(p.skipped)
-		}
-		a.c.mu.Unlock()
-		if len(stale) == 0 || skippedBefore < 0 || skipped <= skippedBefore {
-			t.Errorf("A revoked %d assignments, which skipped %d records before their partitions came back and %d in all; want some skipped after (the #909 shape)", len(stale), skippedBefore, skipped)
-		}
+		back.check(t, a)
 	}
 	if w.finishedBy(a) == 0 || w.finishedBy(b) == 0 {
 		t.Errorf("A finished %d records, B %d; want both some", w.finishedBy(a), w.finishedBy(b))
@@ -1040,6 +998,80 @@ func inFlight(t *testing.T, seed uint64, name string) {
 	closeCluster()
 	checkGoroutines(t, before)
 	t.Logf("%s, seed %d: %d commits checked, %d dead-lettered, A finished %d, B %d", name, seed, w.commits, dead, w.finishedBy(a), w.finishedBy(b))
+}
+
+// check fails t unless every hold planned was released by a rebalance
+// (or the pause).
+func (h *holder) check(t *testing.T) {
+	t.Helper()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if want := cap(h.held); h.released != want || h.missed != 0 {
+		t.Errorf("commits held: %d released by a rebalance (or the pause), %d never; want %d, 0", h.released, h.missed, want)
+	}
+}
+
+// comeback watches, in the back case, member A's assignments revoked and
+// how many records they had skipped when their partitions came back to A.
+type comeback struct {
+	gating        atomic.Bool // set: A's next handler waits for the comeback
+	stale         []*part     // guarded by A's Consumer.mu
+	skippedBefore int         // written by A's handler, read once A stopped
+}
+
+// install has w note A's revoked assignments and gate A's next handler
+// once gating is set.
+func (cb *comeback) install(t *testing.T, w *world) {
+	w.revoked = func(m *member) {
+		if m.run != 0 {
+			return
+		}
+		m.c.mu.Lock()
+		defer m.c.mu.Unlock()
+		for _, p := range m.c.assigned {
+			if p.revoked {
+				cb.stale = append(cb.stale, p)
+			}
+		}
+	}
+	w.gate = func(m *member, _ rec) {
+		if m.run == 0 && cb.gating.CompareAndSwap(true, false) && awaitBack(t, m) {
+			cb.skippedBefore = cb.skipped(m)
+		}
+	}
+}
+
+// skipped returns how many records m's revoked assignments skipped.
+func (cb *comeback) skipped(m *member) int {
+	m.c.mu.Lock()
+	defer m.c.mu.Unlock()
+	n := 0
+	for _, p := range cb.stale {
+		n += len(p.skipped)
+	}
+	return n
+}
+
+// check fails t unless a's revoked assignments skipped records after
+// their partitions came back to a: stale records were still held then.
+func (cb *comeback) check(t *testing.T, a *member) {
+	t.Helper()
+	if skipped := cb.skipped(a); len(cb.stale) == 0 || cb.skippedBefore < 0 || skipped <= cb.skippedBefore {
+		t.Errorf("A revoked %d assignments, which skipped %d records before their partitions came back and %d in all; want some skipped after (the #909 shape)", len(cb.stale), cb.skippedBefore, skipped)
+	}
+}
+
+// awaitFinishedBy waits until m finished a record, failing t after
+// testWait.
+func (w *world) awaitFinishedBy(t *testing.T, m *member) {
+	t.Helper()
+	deadline := time.Now().Add(testWait)
+	for w.finishedBy(m) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("run %d finished no record after %v", m.run, testWait)
+		}
+		time.Sleep(time.Millisecond) // a poll, bounded by the deadline
+	}
 }
 
 // finishedBy returns how many records m finished.
