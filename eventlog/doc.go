@@ -9,7 +9,9 @@
 // iter.Seq2[konvoy.Event, error]. [Open] opens a file by name, reads standard
 // input for "-" and decompresses gzip input transparently. A [Reader] holds
 // the options: the names of the columns, the statuses that map to steps, and
-// how durations are written.
+// how durations are written. An [ObjectDecoder] reads JSON objects handed
+// to it one at a time, as a JSON Lines trace's lines, for a source that
+// delivers records rather than a file (package kafka's records).
 //
 // # Columns
 //

@@ -124,17 +124,24 @@ func (d *Decoder) checkLine(line []byte, from int, complete bool) *Error {
 	return nil
 }
 
-// nextJSON reads the next non-blank line.
+// nextJSON reads the next non-blank line's event.
 func (d *Decoder) nextJSON() (arrival, error) {
 	obj, err := d.nextObject()
 	if err != nil {
 		return arrival{}, err
 	}
+	return d.objectArrival(obj)
+}
+
+// objectArrival reads the event of obj, a valid JSON object, and its
+// arrival.
+func (d *Decoder) objectArrival(obj []byte) (arrival, error) {
 	if err := d.findFields(obj); err != nil {
 		return arrival{}, err
 	}
 	a := arrival{line: d.line}
 	e := &a.e
+	var err error
 	if e.Key, e.Line, err = d.jsonKeyLine(); err != nil {
 		return a, err
 	}

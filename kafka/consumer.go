@@ -39,10 +39,15 @@ type config struct {
 	exec                               []live.Option
 	maxHeld                            int
 	dead                               func(context.Context, *kgo.Record, error) error
+	deadTopic                          string // WithDeadLetterTopic's
 	errs                               []error
 	// Test hooks: blocked is called with what a pause covers, revoking
-	// once a revocation stopped its partitions.
+	// once a revocation stopped its partitions, throttling when a
+	// partition is throttled from offset on, commitSent per partition a
+	// commit sent, with its offset and metadata.
 	blocked, revoking func(map[string][]int32)
+	throttling        func(topic string, partition int32, offset int64)
+	commitSent        func(tp topicPartition, offset int64, metadata string)
 }
 
 // WithCommitInterval sets how often the consumer commits, per partition,
@@ -63,7 +68,7 @@ func WithCommitInterval(d time.Duration) Option {
 // lets the rebalance go on; d must be above 0. A handler still running
 // then may run at the same time as the partition's new owner handles the
 // same key: keep d below the group's rebalance timeout and above the
-// longest handler (with its retries).
+// longest handler (with its retries and dead letter).
 func WithRevokeTimeout(d time.Duration) Option {
 	return func(c *config) {
 		if d <= 0 {
@@ -108,11 +113,11 @@ func WithMaxHeld(n int) Option {
 // WithDeadLetter sets the function that takes a record whose last attempt
 // failed (see [live.WithDeadLetter]); once it returns nil the record counts
 // as finished, and its offset may be committed. A revocation waits for it
-// as for a handler; it is not called once the record's partition was
-// revoked or lost, as a handler is not: the partition's next owner tries
-// the record again. Without it a failed record stops the consumer:
-// [Consumer.Run] returns the failure, having committed only the offsets
-// below it.
+// as for a handler; once the record's partition was revoked it is not
+// called (the next owner reads the record again). Without it a failed record
+// stops the consumer: [Consumer.Run] returns the failure, having committed
+// only the offsets below it. New refuses it together with
+// [WithDeadLetterTopic].
 func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error) Option {
 	return func(c *config) {
 		if f == nil {
@@ -126,7 +131,8 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // is assigned through one [live.Executor]: records of one lane of the
 // layout run in offset order and never two at once, at most as many as
 // the executor's consumers run at once, and a handler's error follows the
-// executor's retries and dead letter.
+// executor's retries and dead letter ([WithDeadLetter] or
+// [WithDeadLetterTopic]).
 //
 // Per partition it commits the offset below which every record has
 // finished (handled or dead-lettered), so that a commit never skips a
@@ -136,9 +142,21 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // partition reads that metadata back and does not run those records
 // again. The other records above a record still running are read again by
 // the partition's next owner after a rebalance or a crash, and all of them
-// when the metadata would pass [MaxMetadata] (the offset is committed
-// alone) or cannot be read (it counts as none): delivery is at least
-// once.
+// when the metadata cannot be read (it counts as none): delivery is at
+// least once.
+//
+// So that the metadata always fits in Kafka's default limit
+// ([MaxMetadata]), a partition's records are taken only up to [Reach] of
+// its committable offset, about 24,500 offsets above it: a record further
+// up throttles the partition. Fetching it pauses (PauseFetchPartitions)
+// and its fetch offset is set back to that record (SetOffsets), so that
+// the records polled past it are dropped and fetched again in order,
+// holding no room, once Reach of the committable offset is 1,024 offsets
+// past that record, or every record taken has finished; the other
+// partitions go on meanwhile. A record waiting on a lane busy with
+// another partition's record is held, so the committable offset moves as
+// soon as that record runs. (Were the metadata too long all the same, the
+// offset would be committed alone.)
 //
 // Rebalances go on only between polls (kgo.BlockRebalanceOnPoll), never
 // while records of a poll are being handed to the executor. When
@@ -152,8 +170,10 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // pauses (PauseFetchPartitions) until records finish: memory grows with
 // the records held, not with the backlog.
 //
-// Costs: each poll reads the executor's [live.Executor.Stats] and
-// [live.Executor.Completion], in time proportional to the records held;
+// Costs: each poll asks the executor for its [live.Executor.Room], in
+// constant time, and reads the client's paused partitions; each record
+// taken reads its partition's [live.Executor.Committable] once a poll;
+// each throttle fetches again the records polled past the throttled one;
 // each assignment fetches the group's committed offsets (one request,
 // 10 s at most) and keeps the runs of finished offsets their metadata
 // names; each commit encodes the metadata, in time proportional to the
@@ -184,9 +204,11 @@ type Consumer struct {
 	settled  chan struct{} // a token: a record settled, maybe room for more
 
 	// dropped counts the commits made without their metadata, too long
-	// for Kafka; unread, the assignments whose committed metadata could
-	// not be fetched or read. Both mean records run again, never skipped.
-	dropped, unread atomic.Int64
+	// for Kafka (the throttle leaves none); unread, the assignments whose
+	// committed metadata could not be fetched or read. Both mean records
+	// run again, never skipped. throttled counts the times a partition was
+	// throttled (see taken).
+	dropped, unread, throttled atomic.Int64
 }
 
 // topicPartition names a partition of a topic.
@@ -213,6 +235,11 @@ type part struct {
 	// finished: those records are not run again. Set before the part is
 	// shared, it is never changed.
 	prior Finished
+	// last is the highest offset submitted, or -1, and stoppedAt the
+	// offset from which the partition is throttled, or -1 (see taken);
+	// only the poll loop's goroutine touches them once the part is
+	// assigned.
+	last, stoppedAt int64
 
 	// skipped are the offsets not run because it was revoked: the
 	// executor counts them finished, so commits must not.
@@ -262,6 +289,9 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 		}
 		o(&c.cfg)
 	}
+	if c.cfg.dead != nil && c.cfg.deadTopic != "" {
+		c.cfg.errs = append(c.cfg.errs, errors.New("WithDeadLetter and WithDeadLetterTopic: give one"))
+	}
 	if len(c.cfg.errs) > 0 {
 		return nil, fmt.Errorf("kafka: New: %w", errors.Join(c.cfg.errs...))
 	}
@@ -291,14 +321,17 @@ func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo
 	// Placed last, these replace a user's live.WithOffsets and
 	// live.WithMaxHeld.
 	opts = append(opts, live.WithOffsets(func(it item) (int, int64) { return it.p.id, it.r.Offset }))
-	if c.cfg.dead != nil {
-		dead := c.cfg.dead
+	dead := c.cfg.dead
+	if c.cfg.deadTopic != "" {
+		dead = c.produceDead // c.cl is set by the time a record fails
+	}
+	if dead != nil {
+		// The dead letter runs as a handler does: a revocation waits for
+		// it, and after one it does not run (the next owner reads the
+		// record again), so that, unless it outlasts WithRevokeTimeout, a
+		// record is never dead-lettered by two members.
 		opts = append(opts, live.WithDeadLetter(func(ctx context.Context, it item, err error) error {
-			// Like a handler: not run once the partition was revoked
-			// (its next owner tries the record again), and waited for
-			// by a revocation.
 			if !c.begin(it) {
-				c.settle()
 				return nil
 			}
 			derr := dead(ctx, it.r, err)
@@ -325,7 +358,6 @@ func (c *Consumer) run(ctx context.Context, it item) error {
 		return nil
 	}
 	if !c.begin(it) {
-		c.settle()
 		return nil
 	}
 	err := c.handle(ctx, it.r)
@@ -336,9 +368,11 @@ func (c *Consumer) run(ctx context.Context, it item) error {
 	return err
 }
 
-// begin counts a handler or the dead letter of it running, and returns
-// true, unless its partition was revoked or lost: then it records it not
-// run (its offset bounds what may be committed) and returns false.
+// begin counts it.r as running, so that a revocation waits for it,
+// and returns true; unless its partition was revoked, in which case the
+// record is not run: begin notes its offset as not run (the lowest of
+// them bounds what may be committed, and none is committed as
+// finished), settles it, and returns false.
 func (c *Consumer) begin(it item) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -347,6 +381,7 @@ func (c *Consumer) begin(it item) bool {
 			it.p.skipFrom = it.r.Offset
 		}
 		it.p.skipped = append(it.p.skipped, it.r.Offset)
+		c.settle()
 		return false
 	}
 	it.p.running++
@@ -434,6 +469,7 @@ func (c *Consumer) poll(ctx context.Context) error {
 		if stopped {
 			return nil // Close reports the failure
 		}
+		c.unthrottle(c.x.Committable)
 		if room <= 0 {
 			if err := c.pauseUntilRoom(ctx); err != nil {
 				return err
@@ -450,9 +486,10 @@ func (c *Consumer) poll(ctx context.Context) error {
 			return err
 		}
 		var err error
+		committable := map[int]int64{} // read from the executor as needed
 		fs.EachRecord(func(r *kgo.Record) {
 			if err == nil {
-				err = c.submit(ctx, r)
+				err = c.submit(ctx, r, committable)
 			}
 		})
 		c.cl.AllowRebalance()
@@ -487,31 +524,30 @@ func fetchError(ctx context.Context, fs kgo.Fetches) error {
 // a partition's committable offset (see [live.WithOffsets]). Submit never
 // waits then, which matters: while the poll loop waits, no rebalance can
 // go on. It also tells whether a failed record stopped the executor. It
-// takes time in proportion to the items held.
+// takes constant time.
 func (c *Consumer) room() (room int, stopped bool) {
-	s := c.x.Stats()
-	n := s.Held + s.InFlight
-	for _, comp := range c.x.Completion() {
-		n += len(comp.Finished)
-	}
-	return c.cfg.maxHeld - n, s.Failed > 0
+	room, err := c.x.Room()
+	return room, err != nil // the executor is not closed yet: a failure stopped it
 }
 
-// submit hands r to the executor in its partition's current assignment.
-// Under BlockRebalanceOnPoll no rebalance runs between a poll and
-// AllowRebalance, so r's partition is assigned.
-func (c *Consumer) submit(ctx context.Context, r *kgo.Record) error {
+// submit hands r to the executor in its partition's current assignment,
+// unless its partition is throttled (see taken), given the committable
+// offsets this poll read so far. Under BlockRebalanceOnPoll no
+// rebalance runs between a poll and AllowRebalance, so r's partition is
+// assigned.
+func (c *Consumer) submit(ctx context.Context, r *kgo.Record, committable map[int]int64) error {
 	c.mu.Lock()
 	p := c.assigned[topicPartition{r.Topic, r.Partition}]
 	c.mu.Unlock()
-	if p == nil {
-		return nil // not ours any more: its next owner reads it
+	if p == nil || !c.taken(r, p, committable) {
+		return nil // not ours any more, or fetched again once taken
 	}
 	return c.x.Submit(ctx, item{r, p})
 }
 
 // pauseUntilRoom pauses fetching the partitions assigned, lets rebalances
-// go on, and waits until a record settles or ctx ends, then resumes them.
+// go on, and waits until a record settles or ctx ends; the poll loop's
+// next unthrottle resumes those not throttled.
 func (c *Consumer) pauseUntilRoom(ctx context.Context) error {
 	c.mu.Lock()
 	tps := map[string][]int32{}
@@ -525,7 +561,6 @@ func (c *Consumer) pauseUntilRoom(ctx context.Context) error {
 		hook(c.cl.PauseFetchPartitions(nil))
 	}
 	c.cl.AllowRebalance()
-	defer c.cl.ResumeFetchPartitions(tps)
 	// Wait for a settled record, or recheck now and then: a record the
 	// layout skipped settles without a signal.
 	t := time.NewTimer(50 * time.Millisecond)

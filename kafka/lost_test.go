@@ -33,7 +33,7 @@ func TestLostPartitionsRecordsHeldDoNotRun(t *testing.T) {
 	c.assign(context.Background(), c.cl, tps)
 	p := c.assigned[topicPartition{testTopic, 0}]
 	for o := range int64(3) {
-		if err := c.submit(context.Background(), &kgo.Record{Topic: testTopic, Partition: 0, Offset: o, Key: []byte("k")}); err != nil {
+		if err := c.submit(context.Background(), &kgo.Record{Topic: testTopic, Partition: 0, Offset: o, Key: []byte("k")}, map[int]int64{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -160,9 +160,11 @@ func (f Finished) Bound() int {
 // succeeds; when it is not, Metadata might still succeed (deflate may
 // shrink it enough), but only running deflate would tell. An offset at or
 // below the committable one, or finished already, leaves the set as it
-// is. A consumer that stops taking a partition's records when Fits says
-// no for the next offset never holds more finished offsets than it can
-// commit. It takes O(log runs).
+// is. Fits speaks of this set and x only: records held below x that
+// finish later may lengthen the set past MaxMetadata even where Fits said
+// yes (a few long runs broken up), so a consumer deciding whether to take
+// a record uses [Reach], the worst case over every set. It takes
+// O(log runs).
 func (f Finished) Fits(x int64) bool {
 	if x <= f.committable || f.Done(x) {
 		return f.Bound() <= MaxMetadata
@@ -172,6 +174,38 @@ func (f Finished) Fits(x int64) bool {
 		last = max(last, f.runs[n-1].Last)
 	}
 	return bound(f.committable, f.runBytes+f.runDelta(x), last) <= MaxMetadata
+}
+
+// Reach returns the highest offset up to which any set of finished
+// offsets above committable fits in [MaxMetadata] bytes: for every set of
+// offsets from committable+1 to Reach(committable), and every committable
+// offset from committable up to below the set's lowest, [Finished.Metadata]
+// succeeds. It is the worst case of what a partition's records held above
+// its committable offset may leave finished, whichever of them finish:
+// the bitset, which Metadata may always choose, is one bit per offset up
+// to the highest finished, so its length bounds every set below Reach,
+// however scattered (the run-length encoding of alternate offsets takes
+// eight times as many bytes). It is not a bound for one set, as
+// [Finished.Fits] is: it admits about 24,500 offsets whatever finishes,
+// fewer than Fits admits for a set with few runs. A consumer that takes
+// no record above Reach of its committable offset never has metadata to
+// drop. The result is math.MaxInt64 when that offset passes the largest;
+// a committable offset below 0 is taken as 0. It takes O(1).
+func Reach(committable int64) int64 {
+	committable = max(committable, 0)
+	// The longest metadata is headLen + (4n+2)/3 for n decoded bytes: n =
+	// uvarint(C') + crcLen + bitset, where C' ≤ the set's highest offset x.
+	maxRaw := int64((MaxMetadata-headLen)*3) / 4 // (4n+2)/3 ≤ MaxMetadata−headLen
+	for u := uvarintLen(uint64(committable)); ; u++ {
+		bytes := maxRaw - int64(u) - crcLen // the bitset's most bytes
+		if committable > math.MaxInt64-8*bytes {
+			return math.MaxInt64
+		}
+		x := committable + 8*bytes // bitBytes(committable, x) == bytes
+		if uvarintLen(uint64(x)) <= u {
+			return x
+		}
+	}
 }
 
 // runDelta returns how much longer the run-length body grows with offset

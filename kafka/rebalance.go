@@ -25,7 +25,7 @@ func (c *Consumer) assign(ctx context.Context, cl *kgo.Client, tps map[string][]
 	for topic, ps := range tps {
 		for _, p := range ps {
 			tp := topicPartition{topic, p}
-			c.assigned[tp] = &part{id: c.nextID, tp: tp, skipFrom: -1, committed: -1, prior: prior[tp]}
+			c.assigned[tp] = &part{id: c.nextID, tp: tp, skipFrom: -1, committed: -1, prior: prior[tp], last: -1, stoppedAt: -1}
 			c.nextID++
 		}
 	}
@@ -188,6 +188,9 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	for _, p := range sent {
 		p.committed = offsets[p.tp.topic][p.tp.partition].Offset
 		p.committedMeta = meta[p.tp]
+		if c.cfg.commitSent != nil {
+			c.cfg.commitSent(p.tp, p.committed, p.committedMeta)
+		}
 	}
 	c.mu.Unlock()
 	return nil
@@ -196,7 +199,8 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 // pending returns what commitParts commits for ps: the offsets, their
 // metadata, and the partitions whose offset or metadata changed since
 // their last commit. Metadata too long for Kafka is left out (the offset
-// is committed without it, and counted in Consumer.dropped).
+// is committed without it, and counted in Consumer.dropped), which the
+// throttle (see Consumer.taken) leaves unreachable.
 func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, map[topicPartition]string, []*part) {
 	done := map[int]live.Completion{}
 	for _, comp := range c.x.Completion() {

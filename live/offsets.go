@@ -68,6 +68,23 @@ func (x *Executor[T]) Completion() []Completion {
 	return out
 }
 
+// Committable returns the committable offset of source partition p, as
+// [Executor.Completion] gives it, and true; or false when no item of p
+// was submitted (or there is no [WithOffsets]). It takes constant time.
+func (x *Executor[T]) Committable(p int) (int64, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	k, ok := x.partIndex[p]
+	if !ok {
+		return 0, false
+	}
+	s := &x.parts[k]
+	if s.head < len(s.offsets) {
+		return s.offsets[s.head], true
+	}
+	return s.next, true
+}
+
 // source is one source partition's items not yet committable, in offset
 // order from head on, each with whether it has finished; next is the
 // committable offset once none is left. base is the number of items

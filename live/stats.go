@@ -84,6 +84,25 @@ func (x *Executor[T]) Stats() Stats {
 	}
 }
 
+// Room returns how many more items Submit takes now without waiting:
+// [WithMaxHeld] less the items held (running, waiting, and with
+// [WithOffsets] finished above their partition's committable offset).
+// Once Submit takes none, after Close or once a failed item stopped the
+// executor, it returns 0 and the error Submit would return ([ErrClosed],
+// or an error wrapping [ErrStopped]). A source read in batches, such as a
+// Kafka consumer, asks it before each read. It takes constant time, and
+// under [konvoy.Static] the time to count what each consumer ran since it
+// last reported, as Stats does.
+func (x *Executor[T]) Room() (int, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if err := x.refusal(); err != nil {
+		return 0, err
+	}
+	x.settleAll()
+	return max(x.maxHeld-x.held-x.pending, 0), nil
+}
+
 // LaneStat is one lane with items held now, as [Executor.Lanes] gives it.
 type LaneStat struct {
 	// Lane is the lane's name, as the layout gives it ([konvoy.Layout.Lane];

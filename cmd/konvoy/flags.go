@@ -64,6 +64,20 @@ func (c *command) needs(with string, flags ...string) {
 	})
 }
 
+// needsOne declares that each of flags means something only with one of
+// the flags withs: "-F needs -A or -B".
+func (c *command) needsOne(withs []string, flags ...string) {
+	c.rule(func() error {
+		if slices.ContainsFunc(withs, c.isSet) {
+			return nil
+		}
+		if i := slices.IndexFunc(flags, c.isSet); i >= 0 {
+			return c.usagef("-%s needs -%s", flags[i], strings.Join(withs, " or -"))
+		}
+		return nil
+	})
+}
+
 // count defines the flag -name, a count that must be 1 to most: always, or,
 // when optional, only when given.
 func (c *command) count(p *int, name string, value, most int, optional bool, usage string) {

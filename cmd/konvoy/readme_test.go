@@ -113,6 +113,10 @@ func TestReadmeShowsRealOutput(t *testing.T) {
 		cut.WriteString(line[:min(len(line), 35)] + "\n")
 	}
 	replayed = cut.String()
+	groupRange, _, _ := runCommand("-events", "testdata/arrivals.csv", "-layouts", "partitioned:8",
+		"-consumers", "3", "-policy", "static", "-assignor", "range")
+	groupRoundRobin, _, _ := runCommand("-events", "testdata/arrivals.csv", "-layouts", "partitioned:8,convoy",
+		"-consumers", "3", "-policy", "static,lane-aware", "-assignor", "round-robin")
 	checked := []struct{ after, want string }{
 		{"    | sed -n 2,12p | cut -c1-35", replayed},
 		{"$ go run ./cmd/konvoy plan", plan},
@@ -125,6 +129,10 @@ func TestReadmeShowsRealOutput(t *testing.T) {
 		{"    -steps accepted,transfer,out-for-delivery,delivered -history scanned,weighed", shipments},
 		{"    -layouts free,convoy -consumers 4,8 -format json", json},
 		{"go run ./cmd/konvoy gen -events 100000 -keys 20000 | go run ./cmd/konvoy -events - -layouts all\n```\n\n```", all},
+		{"    -consumers 3 -policy static -assignor range | sed -n '/^latency/,/static/p'",
+			sedPrint(groupRange, regexp.MustCompile(`^latency`), regexp.MustCompile(`static`))},
+		{"    -consumers 3 -policy static,lane-aware -assignor round-robin | sed -n '/^latency/,/^wait/p'",
+			sedPrint(groupRoundRobin, regexp.MustCompile(`^latency`), regexp.MustCompile(`^wait`))},
 	}
 	for _, tt := range checked {
 		for _, b := range docBlocks(t, tt.after) {
@@ -140,6 +148,26 @@ func TestReadmeShowsRealOutput(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sedPrint returns the lines of s that sed -n '/start/,/end/p' prints:
+// from each line start matches to the next line after it that end
+// matches, both printed.
+func sedPrint(s string, start, end *regexp.Regexp) string {
+	var out strings.Builder
+	in := false
+	for _, line := range strings.SplitAfter(s, "\n") {
+		text := strings.TrimSuffix(line, "\n")
+		switch {
+		case in:
+			out.WriteString(line)
+			in = !end.MatchString(text)
+		case start.MatchString(text):
+			out.WriteString(line)
+			in = true
+		}
+	}
+	return out.String()
 }
 
 // firstLines returns the first n lines of s, as head -n prints them.
@@ -191,6 +219,11 @@ func TestShownCommands(t *testing.T) {
 	if got := firstLines("a\nb", 3); got != "a\nb" {
 		t.Errorf("firstLines of a shorter text = %q", got)
 	}
+	// sed checks the end from the line after the start, and starts again.
+	got := sedPrint("x\nab\nb\nc\na\nc\n", regexp.MustCompile(`^a`), regexp.MustCompile(`b`))
+	if want := "ab\nb\na\nc\n"; got != want {
+		t.Errorf("sedPrint = %q; want %q", got, want)
+	}
 }
 
 // TestReadmePictures wants README.md or a guide to name the command that
@@ -237,6 +270,27 @@ func TestReadmePictures(t *testing.T) {
 	readme := docFiles(t)[0].text
 	if !strings.Contains(readme, "](docs/serve.png)") {
 		t.Error("README.md does not show docs/serve.png, the page")
+	}
+}
+
+// readmeGroupProgram is the program README.md shows under "A Kafka
+// consumer group", kept where go build ./... and go vet ./... compile it.
+const readmeGroupProgram = "../../kafka/internal/readmegroup/main.go"
+
+// TestReadmeKafkaProgramIsBuilt wants the Go program README.md shows (its
+// only code block that starts "package main") to be readmeGroupProgram,
+// byte for byte, so that it cannot stop compiling unseen.
+func TestReadmeKafkaProgramIsBuilt(t *testing.T) {
+	built, err := os.ReadFile(readmeGroupProgram)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := docBlocks(t, "```go\npackage main")
+	if len(blocks) != 1 || blocks[0].path != "README.md" {
+		t.Fatalf("README.md and the guides show %d programs (%v); want one, in README.md", len(blocks), blocks)
+	}
+	if d := cmp.Diff(string(built), "package main\n"+blocks[0].text); d != "" {
+		t.Errorf("README.md's program differs from %s (-built +README.md):\n%s", readmeGroupProgram, d)
 	}
 }
 
@@ -338,10 +392,10 @@ func TestHeadingAnchors(t *testing.T) {
 // declared there, so that a renamed or removed name cannot linger in them.
 func TestDocsNameRealAPI(t *testing.T) {
 	declared := map[string][]string{}
-	for pkg, dir := range map[string]string{"konvoy": "../..", "eventlog": "../../eventlog", "synth": "../../synth", "lesson": "../../lesson", "chart": "../../chart", "live": "../../live"} {
+	for pkg, dir := range map[string]string{"konvoy": "../..", "eventlog": "../../eventlog", "synth": "../../synth", "lesson": "../../lesson", "chart": "../../chart", "live": "../../live", "kafka": "../../kafka"} {
 		declared[pkg] = exportedNames(t, dir)
 	}
-	named := regexp.MustCompile(`\b(konvoy|eventlog|synth|lesson|chart|live)\.([A-Z][A-Za-z0-9_]*)`)
+	named := regexp.MustCompile(`\b(konvoy|eventlog|synth|lesson|chart|live|kafka)\.([A-Z][A-Za-z0-9_]*)`)
 	count := 0
 	for _, f := range docFiles(t) {
 		for _, m := range named.FindAllStringSubmatch(f.text, -1) {

@@ -22,6 +22,7 @@ type replayOptions struct {
 	replay.Config
 	events, format, applied string
 	reader                  eventlog.Reader
+	topic                   topicOptions // when -brokers is given
 }
 
 // runReplay is konvoy replay: it runs a trace live (package live) and
@@ -33,6 +34,9 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opt, err := parseReplay(args, stderr)
 	if err != nil {
 		return exitStatus(err, stderr)
+	}
+	if len(opt.topic.brokers) > 0 {
+		return runTopic(opt, stdout, stderr)
 	}
 	trace, err := replay.Load(opt.reader, stdin, opt.Config)
 	if err != nil {
@@ -122,9 +126,14 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 	c := newCommand("konvoy replay", stderr,
 		"usage: konvoy replay -events FILE [-layout L] [-policy P] [-consumers N] [-unit D] [-max-held N]",
 		"       [-format text|json] [-applied FILE] [trace flags as for konvoy -events]",
+		"   or: konvoy replay -brokers ADDR,... -topic T -group G [-session-timeout D] [-idle D] (-duration COL | -duration-model DIST)",
+		"       [the same flags, the trace flags reading each record as its kcat -J line]",
 		"Runs the trace live (package live): each handler takes its event's duration × -unit, each event is",
-		"submitted at its arrival × -unit; prints the simulator's prediction beside the measured run.")
+		"submitted at its arrival × -unit; prints the simulator's prediction beside the measured run.",
+		"With -brokers, consumes the topic as a member of the group (package kafka), each record arriving when consumed.")
 	c.StringVar(&opt.events, "events", "", "replay the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input)")
+	var source string // what the trace flags read: -events, or the topic
+	c.topicFlags(&opt.topic, &opt.events, &source)
 	c.StringVar(&layout, "layout", "convoy", "the `layout` to run: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned:N, resequencer, recorded:N")
 	c.policy(&policies, &opt.Assignor, "the dispatch `policy`: head-of-line, lane-aware or static (default head-of-line, as the simulator's)")
 	c.count(&opt.Consumers, "consumers", 4, live.MaxConsumers, false, "the `N` consumers, handlers running at once")
@@ -137,7 +146,7 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 		}
 		return nil
 	})
-	reader = c.traceFlags(&opt.events)
+	reader = c.traceFlags(&source, "brokers")
 	unit := c.Lookup("unit")
 	unit.Usage = "the wall `duration` of one round: a handler takes its event's duration × it, an event is submitted at its arrival × it; " +
 		"durations and arrivals are whole rounds (3) or durations with units in whole rounds of it (3ms)"
@@ -145,8 +154,8 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 	unit.Value.Set(unit.DefValue)
 	c.rule(func() (err error) {
 		switch {
-		case opt.events == "":
-			return c.usagef("-events is missing; want the trace FILE to replay")
+		case source == "":
+			return c.usagef("-events is missing; want the trace FILE to replay, or -brokers, -topic and -group to replay a topic")
 		case len(policies) > 1:
 			return c.usagef("-policy names one policy in a replay")
 		}

@@ -14,10 +14,11 @@ var traceFlagNames = []string{"input", "key", "line", "status", "step", "duratio
 	"at-format", "reorder", "late", "duration-model"}
 
 // traceFlags defines the flags that say how to read a trace, shared by
-// konvoy -events and konvoy plan -events, which need -events. Once the
-// command line is parsed, the reader returned reads the trace that events
-// names, if any.
-func (c *command) traceFlags(events *string) *eventlog.Reader {
+// konvoy -events and konvoy plan -events, which need -events, or one of
+// the other sources named (konvoy replay's -brokers). Once the command
+// line is parsed, the reader returned reads the trace that events names,
+// if any.
+func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader {
 	r := &eventlog.Reader{}
 	var steps, history stringList
 	c.rule(func() error {
@@ -53,7 +54,7 @@ func (c *command) traceFlags(events *string) *eventlog.Reader {
 	c.choice(&late, "late", "error", "what an event later than the -reorder window is: `error` or drop (dropped and counted)", "error or drop", "error", "drop")
 	c.StringVar(&model, "duration-model", "", "give every event a duration drawn from `DIST` (fixed:N, uniform:LO,HI, exp:MEAN, lognormal:MU,SIGMA, in rounds); the trace then needs no duration column")
 	c.Uint64Var(&r.Seed, "seed", 1, "the `seed` of -duration-model's draws (and konvoy plan's -arrivals poisson)")
-	c.needs("events", traceFlagNames...)
+	c.needsOne(append([]string{"events"}, sources...), traceFlagNames...)
 	c.needs("reorder", "late")
 	c.rule(func() error {
 		if a := c.Lookup("arrivals"); c.given["seed"] && !c.isSet("duration-model") && (a == nil || a.Value.String() != "poisson") {

@@ -211,7 +211,7 @@ func (c Comparison) Text() string {
 	w.Flush()
 	if c.Late > 0 {
 		fmt.Fprintf(&b, "%s submitted more than a round late, by %s on average (the executor was full, holding at most %d events, or the machine busy); waits and responses count from arrival\n",
-			report.Plural(c.Late, "event", "events"), ms(c.LateBy/time.Duration(c.Late)), cfg.maxHeld())
+			report.Plural(c.Late, "event", "events"), ms(c.LateBy/time.Duration(c.Late)), cfg.HeldMost())
 	}
 	fmt.Fprintf(&b, "measured makespan %s the prediction: timing (actual service times) %s, dispatch (measured against the prediction from actual times) %s\n",
 		pct(c.Measured.Makespan, c.Predicted.Makespan), pct(c.FromActual.Makespan, c.Predicted.Makespan), pct(c.Measured.Makespan, c.FromActual.Makespan))

@@ -70,8 +70,9 @@ func (c Config) options() []konvoy.Option {
 	return opts
 }
 
-// maxHeld is c.MaxHeld or its default.
-func (c Config) maxHeld() int {
+// HeldMost is the most events the executor holds: c.MaxHeld, or its
+// default.
+func (c Config) HeldMost() int {
 	if c.MaxHeld == 0 {
 		return DefaultMaxHeld
 	}
@@ -125,10 +126,13 @@ func (r *Run) Interrupted() bool { return r.Submitted < r.Total }
 // Close removes the run's temporary file.
 func (r *Run) Close() error { return r.actual.Close() }
 
-// item is one event of a replay, as the executor holds it.
+// item is one event of a replay, as the executor holds it: its index in
+// the trace, and the partition and offset its -applied line gives.
 type item struct {
-	index int
-	e     konvoy.Event
+	index  int
+	e      konvoy.Event
+	part   int
+	offset int64
 }
 
 // finished is one handled event, as a handler reports it.
@@ -162,16 +166,12 @@ func Live(ctx context.Context, t *Trace, c Config, applied io.Writer, progress *
 	clock := NewClock()
 	defer clock.Close()
 	h := &handlers{clock: clock, unit: c.Unit, progress: progress, done: make(chan []finished, 64), batches: make([][]finished, c.Consumers)}
-	opts := []live.Option{live.WithPolicy(c.Policy), live.WithMaxHeld(c.maxHeld())}
-	if c.Assignor != 0 {
-		opts = append(opts, live.WithAssignor(c.Assignor))
-	}
-	x, err := live.New(c.Layout, c.Consumers, func(it item) konvoy.Event { return it.e }, h.handle, opts...)
+	x, err := live.New(c.Layout, c.Consumers, func(it item) konvoy.Event { return it.e }, h.handle, c.LiveOptions()...)
 	if err != nil {
 		actual.Close()
 		return nil, err
 	}
-	rec := newRecorder(run, c, t.Partitions, applied)
+	rec := newRecorder(run, c, applied)
 	recorded := make(chan error, 1)
 	run.Start = time.Now()
 	rec.start = run.Start
@@ -249,7 +249,11 @@ func submit(ctx context.Context, t *Trace, c Config, x *live.Executor[item], clo
 		if ctx.Err() != nil || clock.SleepUntil(ctx, due) != nil {
 			return false
 		}
-		if err := x.Submit(ctx, item{i, e}); err != nil {
+		part := -1
+		if t.Partitions {
+			part = e.Partition
+		}
+		if err := x.Submit(ctx, item{index: i, e: e, part: part, offset: int64(i)}); err != nil {
 			return false // stopped while it waited for room, or the executor stopped: Close says why
 		}
 		if late := time.Since(due); late > c.Unit {
@@ -272,7 +276,6 @@ const batch = 256
 type recorder struct {
 	run             *Run
 	c               Config
-	partitions      bool
 	applied         *bufio.Writer // nil for none
 	start, last     time.Time
 	work            time.Duration
@@ -281,8 +284,8 @@ type recorder struct {
 }
 
 // newRecorder returns the recorder of run.
-func newRecorder(run *Run, c Config, partitions bool, applied io.Writer) *recorder {
-	r := &recorder{run: run, c: c, partitions: partitions}
+func newRecorder(run *Run, c Config, applied io.Writer) *recorder {
+	r := &recorder{run: run, c: c}
 	if applied != nil {
 		r.applied = bufio.NewWriterSize(applied, 1<<16)
 	}
@@ -320,7 +323,7 @@ func (r *recorder) one(f finished, times *timesCache, line []byte) []byte {
 		r.err = fmt.Errorf("replay: keeping the service times in a temporary file: %w", err)
 	}
 	if r.applied != nil && r.appliedErr == nil {
-		line = appendApplied(line[:0], f, r.partitions)
+		line = appendApplied(line[:0], f)
 		_, r.appliedErr = r.applied.Write(line)
 	}
 	return line
@@ -341,7 +344,7 @@ func (r *recorder) finish() error {
 // appliedLine is one line of the -applied file.
 type appliedLine struct {
 	Partition int    `json:"partition"`
-	Offset    int    `json:"offset"`
+	Offset    int64  `json:"offset"`
 	Key       string `json:"key"`
 	Step      int    `json:"step"`
 	Consumer  int    `json:"consumer"`
@@ -350,16 +353,13 @@ type appliedLine struct {
 	FinishNS  int64  `json:"finish_ns"`
 }
 
-// appendApplied appends f's -applied line to b: its partition (the
-// event's recorded Partition when partitions is true, else -1), its offset
-// (its index in the trace), key, step, consumer, attempt (1: a replay does
-// not retry), and its handler's start and finish in Unix nanoseconds.
-func appendApplied(b []byte, f finished, partitions bool) []byte {
-	p := -1
-	if partitions {
-		p = f.e.Partition
-	}
-	line, _ := json.Marshal(appliedLine{Partition: p, Offset: f.index, Key: f.e.Key, Step: f.e.Step, Consumer: f.consumer,
+// appendApplied appends f's -applied line to b: its partition and
+// offset (a trace's recorded partition, or -1, and its index in the
+// trace; a topic's record's own), key, step, consumer, attempt (1: a
+// replay does not retry), and its handler's start and finish in Unix
+// nanoseconds.
+func appendApplied(b []byte, f finished) []byte {
+	line, _ := json.Marshal(appliedLine{Partition: f.part, Offset: f.offset, Key: f.e.Key, Step: f.e.Step, Consumer: f.consumer,
 		Attempt: 1, StartNS: f.start.UnixNano(), FinishNS: f.finish.UnixNano()})
 	return append(append(b, line...), '\n')
 }

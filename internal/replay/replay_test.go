@@ -129,7 +129,7 @@ func TestAppliedLines(t *testing.T) {
 		if err := json.Unmarshal(sc.Bytes(), a); err != nil {
 			t.Fatal(err)
 		}
-		if a.Offset < 0 || a.Offset >= len(events) {
+		if a.Offset < 0 || a.Offset >= int64(len(events)) {
 			t.Fatalf("line %q: offset out of range", sc.Text())
 		}
 		e := events[a.Offset]

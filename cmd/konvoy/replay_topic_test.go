@@ -1,0 +1,316 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// topicWait bounds every wait of the topic tests: far above what they
+// take, so that reaching it is a failure, never a slow machine.
+const topicWait = 30 * time.Second
+
+// topicCluster starts an in-process Kafka on loopback with the topic
+// "orders" of three partitions, closed when the test ends, and returns
+// its address and a client of it.
+func topicCluster(t *testing.T) (string, *kgo.Client) {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(3, "orders"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.DefaultProduceTopic("orders"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return c.ListenAddrs()[0], cl
+}
+
+// produceExport produces the first n records of the kcat export in
+// testdata, their keys and payloads (JSON with the order's status), and
+// returns each partition's keys in offset order.
+func produceExport(t *testing.T, cl *kgo.Client, n int) map[int32][]string {
+	t.Helper()
+	raw, err := os.ReadFile("../../testdata/export.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []*kgo.Record
+	for line := range bytes.Lines(raw) {
+		var v struct{ Key, Payload string }
+		if err := json.Unmarshal(line, &v); err != nil {
+			t.Fatal(err)
+		}
+		if rs = append(rs, &kgo.Record{Key: []byte(v.Key), Value: []byte(v.Payload)}); len(rs) == n {
+			break
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), topicWait)
+	defer cancel()
+	if err := cl.ProduceSync(ctx, rs...).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[int32][]string{}
+	for _, r := range rs {
+		if int64(len(keys[r.Partition])) != r.Offset {
+			t.Fatalf("record %s at %d/%d; want offsets in produce order", r.Key, r.Partition, r.Offset)
+		}
+		keys[r.Partition] = append(keys[r.Partition], string(r.Key))
+	}
+	return keys
+}
+
+// topicArgs are a replay of the topic "orders" at addr as group, reading
+// the records as the export's lines are read (docs/traces.md), stopping
+// once idle for 300ms.
+func topicArgs(addr, group string, more ...string) []string {
+	return append([]string{"replay", "-brokers", addr, "-topic", "orders", "-group", group, "-idle", "300ms",
+		"-key", "key", "-status", "payload.status", "-steps", "new,paid,shipped,delivered", "-duration-model", "fixed:2",
+		"-unit", "200us", "-layout", "convoy", "-policy", "lane-aware", "-consumers", "3"}, more...)
+}
+
+// runTopicCommand runs the command as runCommand does, failing the test if it
+// has not returned within topicWait (a replay that never stops).
+func runTopicCommand(t *testing.T, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	type result struct {
+		out, errOut string
+		status      int
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, errOut, status := runCommand(args...)
+		done <- result{out, errOut, status}
+	}()
+	select {
+	case r := <-done:
+		return r.out, r.errOut, r.status
+	case <-time.After(topicWait):
+		t.Fatalf("%q did not return within %v", args, topicWait)
+	}
+	return "", "", 0
+}
+
+// committedOffsets returns the offsets group committed on "orders".
+func committedOffsets(t *testing.T, cl *kgo.Client, group string) map[int32]int64 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), topicWait)
+	defer cancel()
+	got, err := kadm.NewClient(cl).FetchOffsets(ctx, group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int32]int64{}
+	got.Each(func(o kadm.OffsetResponse) {
+		if o.Err == nil && o.Topic == "orders" {
+			out[o.Partition] = o.At
+		}
+	})
+	return out
+}
+
+// TestReplayATopic replays 40 records of a topic, as JSON and as text
+// under two groups, each stopping by itself once idle: the report covers
+// every record, predicted beside measured; -applied has a line for each
+// record, naming its partition and offset, each partition's keys in
+// offset order; and each group has committed every partition to its end.
+func TestReplayATopic(t *testing.T) {
+	addr, cl := topicCluster(t)
+	keys := produceExport(t, cl, 40)
+	applied := filepath.Join(t.TempDir(), "applied.jsonl")
+	out, errOut, status := runTopicCommand(t, topicArgs(addr, "g1", "-format", "json", "-applied", applied)...)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	var got struct {
+		Trace       string
+		Events      int
+		TraceEvents int     `json:"trace_events"`
+		Predicted   float64 `json:"predicted_seconds"`
+		Measured    float64 `json:"measured_seconds"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	var sides struct{ Predicted, Measured map[string]any }
+	if err := json.Unmarshal([]byte(out), &sides); err != nil {
+		t.Fatal(err)
+	}
+	if got.Trace != "topic orders" || got.Events != 40 || got.TraceEvents != 40 || got.Predicted <= 0 || got.Measured <= 0 ||
+		sides.Predicted["events"] != 40.0 || sides.Measured["events"] != 40.0 {
+		t.Errorf("report %s; want 40 events of topic orders, predicted and measured", out)
+	}
+	checkApplied(t, applied, keys)
+	for p, ks := range keys {
+		if at := committedOffsets(t, cl, "g1")[p]; at != int64(len(ks)) {
+			t.Errorf("group g1 committed partition %d at %d; want %d, its end", p, at, len(ks))
+		}
+	}
+	if !strings.Contains(errOut, "consuming topic orders as a member of group g1; it stops once the group's lag is 0 and no record came for 300ms") {
+		t.Errorf("stderr %q; want what runs and how it stops", errOut)
+	}
+	out, errOut, status = runTopicCommand(t, topicArgs(addr, "g2")...)
+	if status != 0 || !strings.HasPrefix(out, "replay of topic orders: 40 events, layout convoy, policy lane-aware, 3 consumers, one round 200µs\n") ||
+		!regexp.MustCompile(`measure +predicted +from actual times +measured\n +makespan +[0-9.]+ ms +[0-9.]+ ms +[0-9.]+ ms\n`).MatchString(out) {
+		t.Errorf("text: status %d, stdout %q, stderr %q; want the 40 records' report", status, out, errOut)
+	}
+	if at := committedOffsets(t, cl, "g2"); len(at) != len(keys) {
+		t.Errorf("group g2 committed %v; want every partition", at)
+	}
+}
+
+// checkApplied wants the -applied file to hold one line per record, each
+// naming a partition and offset that holds its key, and each partition's
+// lines, sorted by start, in offset order (a key's records run in order;
+// keys are on one partition each, and the lines of one partition need
+// not start in offset order across keys, so the check is per key).
+func checkApplied(t *testing.T, path string, keys map[int32][]string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	type line struct {
+		Partition int32
+		Offset    int64
+		Key       string
+		Step      int
+		StartNS   int64 `json:"start_ns"`
+	}
+	seen := map[[2]int64]bool{}
+	byKey := map[string][]line{}
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		var l line
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatal(err)
+		}
+		ks := keys[l.Partition]
+		if l.Offset < 0 || l.Offset >= int64(len(ks)) || ks[l.Offset] != l.Key || seen[[2]int64{int64(l.Partition), l.Offset}] || l.Step < 1 {
+			t.Errorf("applied line %s: want a record's partition, offset and key, once, and its step", sc.Text())
+		}
+		seen[[2]int64{int64(l.Partition), l.Offset}] = true
+		byKey[l.Key] = append(byKey[l.Key], l)
+		n++
+	}
+	if n != 40 {
+		t.Errorf("%d applied lines; want 40", n)
+	}
+	for k, ls := range byKey {
+		slices.SortFunc(ls, func(a, b line) int { return int(a.StartNS - b.StartNS) })
+		for i := 1; i < len(ls); i++ {
+			if ls[i].Offset < ls[i-1].Offset {
+				t.Errorf("key %s: offset %d started after %d", k, ls[i-1].Offset, ls[i].Offset)
+			}
+		}
+	}
+}
+
+// TestReplayATopicStopsAtARecordThatDoesNotMap: a record whose payload
+// has no status stops the replay: status 1, the error naming the record
+// and the field, and the group's commit never past it. (Its key unknown,
+// the record runs in no lane, so it may fail while the records before it
+// run: the commit may stop below them too.)
+func TestReplayATopicStopsAtARecordThatDoesNotMap(t *testing.T) {
+	addr, cl := topicCluster(t)
+	ctx, cancel := context.WithTimeout(context.Background(), topicWait)
+	defer cancel()
+	var rs []*kgo.Record
+	for _, v := range []string{`{"status":"new"}`, `{"status":"paid"}`, `{"state":"shipped"}`, `{"status":"delivered"}`} {
+		rs = append(rs, &kgo.Record{Key: []byte("order-1"), Value: []byte(v), Partition: 1})
+	}
+	if err := cl.ProduceSync(ctx, rs...).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	p := rs[0].Partition
+	out, errOut, status := runTopicCommand(t, topicArgs(addr, "g")...)
+	want := `orders [` + string(rune('0'+p)) + `] at offset 2: want a field at the path "payload.status"; "payload" has no "status"`
+	if status != 1 || out != "" || !strings.Contains(errOut, want) {
+		t.Errorf("status %d, stdout %q, stderr %q; want 1 and %q", status, out, errOut, want)
+	}
+	if at := committedOffsets(t, cl, "g"); at[p] > 2 {
+		t.Errorf("committed %v; want partition %d at 2 at most, the record that did not map", at, p)
+	}
+}
+
+// TestReplayAnEmptyTopic: a topic without records, once idle (never
+// before -idle has passed), is an error saying so.
+func TestReplayAnEmptyTopic(t *testing.T) {
+	addr, _ := topicCluster(t)
+	start := time.Now()
+	out, errOut, status := runTopicCommand(t, topicArgs(addr, "g")...)
+	if took := time.Since(start); took < 300*time.Millisecond {
+		t.Errorf("stopped after %v; want no sooner than -idle, 300ms, with no record", took)
+	}
+	if status != 1 || out != "" || !strings.Contains(errOut, "topic orders: no events came; want at least one") {
+		t.Errorf("status %d, stdout %q, stderr %q; want 1 and no events", status, out, errOut)
+	}
+}
+
+// TestReplayTopicUsageErrors wants a usage error, status 2, naming the
+// flag, for a topic replay without what it needs or with what a file
+// replay alone takes.
+func TestReplayTopicUsageErrors(t *testing.T) {
+	base := []string{"replay", "-brokers", "127.0.0.1:1", "-topic", "t", "-group", "g", "-duration-model", "fixed:1"}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{append(base, "-events", "testdata/arrivals.csv"), "-events and -brokers both name what to replay; want one"},
+		{[]string{"replay", "-brokers", "127.0.0.1:1", "-group", "g", "-duration-model", "fixed:1"}, "-brokers needs -topic"},
+		{[]string{"replay", "-brokers", "127.0.0.1:1", "-topic", "t", "-duration-model", "fixed:1"}, "-brokers needs -group"},
+		{[]string{"replay", "-brokers", "127.0.0.1:1", "-topic", "t", "-group", "g"}, "-brokers needs -duration COL"},
+		{[]string{"replay", "-brokers", "", "-topic", "t", "-group", "g"}, "-brokers is empty"},
+		{[]string{"replay", "-brokers", "a:1,,b:2", "-topic", "t", "-group", "g", "-duration-model", "fixed:1"}, "-brokers \"a:1,,b:2\" has an empty address"},
+		{[]string{"replay", "-events", "testdata/arrivals.csv", "-topic", "t"}, "-topic needs -brokers"},
+		{[]string{"replay", "-events", "testdata/arrivals.csv", "-idle", "1s"}, "-idle needs -brokers"},
+		{[]string{"replay", "-topic", "t", "-group", "g"}, "-topic needs -brokers"},
+		{append(base, "-idle", "-1s"), "-idle is -1s"},
+		{append(base, "-session-timeout", "0s"), "-session-timeout is 0s"},
+		{append(base, "-at", "ts"), "-at: a replay of a topic takes each record's arrival as the time it was consumed"},
+		{append(base, "-reorder", "1s"), "-reorder: a replay of a topic"},
+		{append(base, "-input", "csv"), "-input: a topic's records are read as their kcat -J lines"},
+		{[]string{"replay", "-key", "k"}, "-key needs -events or -brokers"},
+		{[]string{"replay"}, "-events is missing; want the trace FILE to replay, or -brokers, -topic and -group to replay a topic"},
+	} {
+		out, errOut, status := runCommand(tt.args...)
+		if status != 2 || out != "" || !strings.Contains(errOut, "konvoy replay: "+tt.want) {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and %q", tt.args, status, out, errOut, tt.want)
+		}
+	}
+}
+
+// TestReplayATopicThatCannotBeRead: with -idle, a topic that does not
+// exist, or brokers that cannot be reached, is an error naming the topic
+// and what failed, not a replay that never ends.
+func TestReplayATopicThatCannotBeRead(t *testing.T) {
+	addr, _ := topicCluster(t)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{append(topicArgs(addr, "g"), "-topic", "missing"), "konvoy replay: kafka: the end offsets of topic missing: "},
+		{topicArgs("127.0.0.1:1", "g"), "konvoy replay: kafka: the end offsets of topic orders: "},
+	} {
+		out, errOut, status := runTopicCommand(t, tt.args...)
+		if status != 1 || out != "" || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "no events came") {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 1 and %q alone", tt.args, status, out, errOut, tt.want)
+		}
+	}
+}

@@ -1,0 +1,164 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/live"
+)
+
+// Stream replays events that come from outside as they come, such as a
+// Kafka topic's records: the source submits each to its own executor, and
+// the Stream stamps its arrival, keeps it for the prediction and times its
+// handler. The events are kept as a Trace is, in a temporary file, and
+// the handlers' times as a Run's, so that its memory grows with keys and
+// lanes, never with the events; once the source has stopped, Close gives
+// the Trace and the Run that [Compare] sets side by side.
+//
+// Its methods are safe for concurrent use.
+type Stream struct {
+	c        Config
+	progress *Progress
+	clock    *Clock
+	h        *handlers
+	rec      *recorder
+	recorded chan error
+
+	mu      sync.Mutex // guards what follows
+	w       *traceWriter
+	run     *Run
+	err     error // the first error of Add, which ends the stream
+	closed  bool
+	handled int
+}
+
+// StreamItem is one event of a Stream, as Add returns it for Handle.
+type StreamItem struct{ it item }
+
+// Event returns the event, its arrival stamped.
+func (s StreamItem) Event() konvoy.Event { return s.it.e }
+
+// NewStream starts a Stream named name (as the comparison names it) under
+// c, whose round 0 is now. Each handled event is written to applied,
+// unless nil, as a JSON line when its handler returns; progress, unless
+// nil, counts the events as they go. The Stream must be closed.
+func NewStream(name string, c Config, applied io.Writer, progress *Progress) (*Stream, error) {
+	w, err := newTraceWriter(name, c)
+	if err != nil {
+		return nil, err
+	}
+	actual, err := newTempFile()
+	if err != nil {
+		w.t.Close()
+		return nil, err
+	}
+	if progress == nil {
+		progress = new(Progress)
+	}
+	s := &Stream{c: c, w: w, progress: progress, recorded: make(chan error, 1), clock: NewClock(),
+		run: &Run{actual: actual, Start: time.Now()}}
+	s.h = &handlers{clock: s.clock, unit: c.Unit, progress: progress, done: make(chan []finished, 64), batches: make([][]finished, c.Consumers)}
+	s.rec = newRecorder(s.run, c, applied)
+	s.rec.start = s.run.Start
+	go func() { s.recorded <- s.rec.record(s.h.done) }()
+	return s, nil
+}
+
+// Add takes e, arrived now: its arrival becomes the whole rounds of
+// c.Unit since the Stream started, rounded down, and it is checked as the
+// simulator takes it and kept for the prediction; part and offset are what
+// its -applied line names. It returns the item to hand to Handle, or the
+// simulator's error for e, which ends the stream: every later Add
+// returns it too.
+func (s *Stream) Add(e konvoy.Event, part int, offset int64) (StreamItem, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		panic("konvoy: replay.Stream.Add after Close")
+	case s.err != nil:
+		return StreamItem{}, s.err
+	}
+	e.Arrival = int(time.Since(s.run.Start) / s.c.Unit)
+	if err := s.w.add(e); err != nil {
+		s.err = fmt.Errorf("%s: event %d: %w", s.w.t.Name, s.w.t.Events, err)
+		return StreamItem{}, s.err
+	}
+	s.run.Submitted++
+	s.progress.submitted.Add(1)
+	return StreamItem{item{index: s.w.t.Events - 1, e: e, part: part, offset: offset}}, nil
+}
+
+// Handle is the handler of it: it takes it's duration × c.Unit from its
+// own start on the Stream's clock, and records it. It returns ctx's error
+// when ctx ends first.
+func (s *Stream) Handle(ctx context.Context, it StreamItem) error {
+	err := s.h.handle(ctx, it.it)
+	s.mu.Lock()
+	s.handled++
+	s.mu.Unlock()
+	return err
+}
+
+// Close ends the stream once no handler runs any more and no event is
+// added: stats are its executor's measures once it was closed. It returns
+// the Trace of the events added and their Run, both to be closed, or the
+// error of the files the Stream wrote, or of no events added. notRun
+// counts the events the executor counts done (stats.Done) whose Handle was
+// never called: a source that finishes an item without handling it, as
+// package kafka does a record revoked before it ran or finished by an
+// earlier member; they take no time in the run, their planned time in the
+// prediction.
+func (s *Stream) Close(stats live.Stats) (t *Trace, run *Run, notRun int, err error) {
+	s.mu.Lock()
+	s.closed = true
+	added, addErr := s.run.Submitted, s.err
+	s.mu.Unlock()
+	s.h.flush()
+	rerr := <-s.recorded
+	s.clock.Close()
+	run, rec := s.run, s.rec
+	run.Stats, run.Total = stats, added
+	if !rec.last.IsZero() {
+		run.Makespan = rec.last.Sub(run.Start)
+	}
+	run.Work, run.Wait, run.Response = rec.work, rec.wait.Latency(), rec.response.Latency()
+	err = rerr
+	switch {
+	case err != nil:
+	case addErr != nil:
+		err = addErr
+	case added == 0:
+		err = fmt.Errorf("%s: no events came; want at least one", s.w.t.Name)
+	default:
+		err = s.w.finish()
+	}
+	if err != nil {
+		s.w.t.Close()
+		run.Close()
+		return nil, nil, 0, err
+	}
+	return s.w.t, run, max(0, stats.Done-s.Handled()), nil
+}
+
+// Handled counts the events whose handler has returned so far.
+func (s *Stream) Handled() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.handled
+}
+
+// LiveOptions are the executor options a source running the Stream's
+// handlers should pass under c: its policy, assignor and the most events
+// held.
+func (c Config) LiveOptions() []live.Option {
+	opts := []live.Option{live.WithPolicy(c.Policy), live.WithMaxHeld(c.HeldMost())}
+	if c.Assignor != 0 {
+		opts = append(opts, live.WithAssignor(c.Assignor))
+	}
+	return opts
+}

@@ -1,0 +1,151 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/live"
+)
+
+// streamed runs events through a Stream and an executor of its own, as a
+// source does, each added and submitted as it comes, every third one
+// after a pause of two rounds; skip, for an event index, finishes it
+// without calling Handle, as package kafka does a revoked record. It
+// returns the Stream's trace, run and not-run count, and the items added.
+func streamed(t *testing.T, events []konvoy.Event, c Config, applied *bytes.Buffer, skip func(int) bool) (*Trace, *Run, int, []StreamItem) {
+	t.Helper()
+	s, err := NewStream("stream", c, applied, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	handle := func(ctx context.Context, it StreamItem) error {
+		if skip(it.it.index) {
+			return nil
+		}
+		return s.Handle(ctx, it)
+	}
+	x, err := live.New(c.Layout, c.Consumers, StreamItem.Event, handle, c.LiveOptions()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []StreamItem
+	for i, e := range events {
+		if i%3 == 2 {
+			time.Sleep(2 * c.Unit)
+		}
+		it, err := s.Add(e, i%2, int64(100+i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, it)
+		if err := x.Submit(context.Background(), it); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := x.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	tr, run, notRun, err := s.Close(x.Stats())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close(); run.Close() })
+	return tr, run, notRun, items
+}
+
+// TestAStreamIsComparedAsATrace: the events of a Stream are kept with the
+// arrivals it stamped, in rounds since it started, never decreasing, and
+// the comparison covers them all; each handled event's -applied line
+// names the partition and offset it was added with; and the events the
+// source finished without Handle are counted as not run.
+func TestAStreamIsComparedAsATrace(t *testing.T) {
+	events := lanesTrace(30, 3, 1)
+	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 2, Unit: 200 * time.Microsecond}
+	var applied bytes.Buffer
+	tr, run, notRun, items := streamed(t, events, c, &applied, func(i int) bool { return i == 7 })
+	if tr.Events != 30 || run.Submitted != 30 || run.Total != 30 || notRun != 1 {
+		t.Fatalf("%d events kept, %d submitted of %d, %d not run; want 30, 30 of 30, 1", tr.Events, run.Submitted, run.Total, notRun)
+	}
+	last := 0
+	for i, it := range items {
+		e := it.Event()
+		if e.Arrival < last || e.Key != events[i].Key || e.Step != events[i].Step {
+			t.Errorf("item %d: %+v after arrival %d; want %+v arriving no earlier", i, e, last, events[i])
+		}
+		last = e.Arrival
+	}
+	if last < 2*9 { // ten pauses of two rounds
+		t.Errorf("the last arrival is round %d; want at least 18, the pauses", last)
+	}
+	kept := 0
+	tr.each(tr.Events, func(i int, e konvoy.Event) bool {
+		if e != items[i].Event() {
+			t.Errorf("kept event %d: %+v; want %+v", i, e, items[i].Event())
+		}
+		kept++
+		return true
+	})
+	if kept != 30 {
+		t.Errorf("%d events read back; want 30", kept)
+	}
+	cmp, err := Compare(tr, c, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmp.Of != 30 || cmp.Predicted.Events != 30 || cmp.Measured.Events != 30 || cmp.Predicted.Makespan < time.Duration(last)*c.Unit {
+		t.Errorf("comparison of %d: predicted %d events in %v, measured %d; want 30, a makespan past the last arrival", cmp.Of, cmp.Predicted.Events, cmp.Predicted.Makespan, cmp.Measured.Events)
+	}
+	seen := map[int64]bool{}
+	sc := bufio.NewScanner(&applied)
+	for sc.Scan() {
+		var a appliedLine
+		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
+			t.Fatal(err)
+		}
+		i := int(a.Offset - 100)
+		if i < 0 || i >= 30 || seen[a.Offset] || a.Partition != i%2 || a.Key != events[i].Key {
+			t.Errorf("line %s; want offset 100+i once, partition i%%2, the event's key", sc.Text())
+		}
+		seen[a.Offset] = true
+	}
+	if len(seen) != 29 || seen[107] {
+		t.Errorf("%d lines; want 29, none for offset 107, not run", len(seen))
+	}
+}
+
+// TestAStreamEndsAtItsFirstBadEvent: an event the simulator refuses ends
+// the stream, named by its place; later Adds and Close return the error;
+// and a Stream that got no events is an error too.
+func TestAStreamEndsAtItsFirstBadEvent(t *testing.T) {
+	c := Config{Layout: konvoy.LineConvoy, Policy: konvoy.LaneAware, Consumers: 1, Unit: time.Millisecond}
+	s, err := NewStream("topic t", c, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Add(konvoy.Event{Key: "a", Line: "l", Step: 1, Duration: 1}, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Add(konvoy.Event{Key: "a", Step: 2, Duration: 1}, 0, 1)
+	if err == nil || !strings.HasPrefix(err.Error(), "topic t: event 1: ") || !strings.Contains(err.Error(), "Line") {
+		t.Fatalf("Add: %v; want the event named and its missing line", err)
+	}
+	if _, again := s.Add(konvoy.Event{Key: "b", Line: "l", Step: 1, Duration: 1}, 0, 2); again != err {
+		t.Errorf("a later Add: %v; want %v", again, err)
+	}
+	if _, _, _, cerr := s.Close(live.Stats{}); cerr != err {
+		t.Errorf("Close: %v; want %v", cerr, err)
+	}
+	s, err = NewStream("topic t", c, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := s.Close(live.Stats{}); err == nil || err.Error() != "topic t: no events came; want at least one" {
+		t.Errorf("Close of nothing: %v", err)
+	}
+}

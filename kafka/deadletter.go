@@ -1,0 +1,102 @@
+package kafka
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/sirali-konvoy/konvoy/live"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// The headers a dead-letter record carries after the failed record's own
+// (see [DeadLetterRecord]), each value a UTF-8 string.
+const (
+	// HeaderError is the last attempt's error, as its Error method says.
+	HeaderError = "konvoy-error"
+	// HeaderAttempts is how many times the record was tried, in decimal.
+	HeaderAttempts = "konvoy-attempts"
+	// HeaderTopic, HeaderPartition and HeaderOffset name the failed
+	// record; HeaderTimestamp is its timestamp in Unix milliseconds; all
+	// in decimal but the topic.
+	HeaderTopic     = "konvoy-topic"
+	HeaderPartition = "konvoy-partition"
+	HeaderOffset    = "konvoy-offset"
+	HeaderTimestamp = "konvoy-timestamp"
+)
+
+// WithDeadLetterTopic sets the topic to which the consumer produces a
+// record whose last attempt failed (after [live.WithRetry]'s attempts),
+// as [DeadLetterRecord] makes it, with the consumer's own client and its
+// producer options: it waits for the produce to be acknowledged, which
+// franz-go retries as the client's options say (kgo.RecordRetries,
+// kgo.RecordDeliveryTimeout, kgo.UnknownTopicRetries: a topic that does
+// not exist fails after a few metadata refreshes). Only once the produce
+// succeeded does the record count as finished and its offset may be
+// committed. A produce that fails stops the consumer as a failed record
+// does without a dead letter: [Consumer.Run] returns an error naming the
+// record and the produce's error, having committed only offsets below the
+// record. The record's lane waits meanwhile, as it does for retries, and
+// a revocation waits for the produce as for a handler; a record whose
+// partition was revoked before its produce started is not produced (the
+// next owner reads it again). It costs one acknowledged produce per failed
+// record, on the consumer that ran it.
+//
+// The topic must not be empty; a topic the consumer also reads would
+// bring failed records round again. New refuses WithDeadLetterTopic
+// together with [WithDeadLetter]: to do more than produce (to log, to
+// count), give WithDeadLetter a function that produces DeadLetterRecord
+// itself.
+func WithDeadLetterTopic(topic string) Option {
+	return func(c *config) {
+		if topic == "" {
+			c.errs = append(c.errs, errors.New("WithDeadLetterTopic: the topic is empty"))
+		}
+		c.deadTopic = topic
+	}
+}
+
+// DeadLetterRecord returns the record that [WithDeadLetterTopic] produces
+// to topic for r, whose last attempt failed with err: r's key, value and
+// headers, then the headers [HeaderError] and [HeaderAttempts] (from the
+// [*live.ItemError] in err: its Err and Attempts; for an err that holds
+// none, err itself and no attempts header; for a nil err, neither), and
+// [HeaderTopic], [HeaderPartition], [HeaderOffset] and [HeaderTimestamp]
+// naming r. Its timestamp is left for the producer to set, and its
+// partition to the client's partitioner. The key, value and header
+// values share r's memory; r is not changed.
+func DeadLetterRecord(topic string, r *kgo.Record, err error) *kgo.Record {
+	hs := make([]kgo.RecordHeader, 0, len(r.Headers)+6)
+	hs = append(hs, r.Headers...)
+	var ie *live.ItemError
+	switch {
+	case errors.As(err, &ie):
+		hs = append(hs, header(HeaderError, ie.Err.Error()), header(HeaderAttempts, strconv.Itoa(ie.Attempts)))
+	case err != nil:
+		hs = append(hs, header(HeaderError, err.Error()))
+	}
+	hs = append(hs,
+		header(HeaderTopic, r.Topic),
+		header(HeaderPartition, strconv.FormatInt(int64(r.Partition), 10)),
+		header(HeaderOffset, strconv.FormatInt(r.Offset, 10)),
+		header(HeaderTimestamp, strconv.FormatInt(r.Timestamp.UnixMilli(), 10)))
+	return &kgo.Record{Topic: topic, Key: r.Key, Value: r.Value, Headers: hs}
+}
+
+// header returns the header key: value.
+func header(key, value string) kgo.RecordHeader {
+	return kgo.RecordHeader{Key: key, Value: []byte(value)}
+}
+
+// produceDead is the dead letter of WithDeadLetterTopic: it produces
+// DeadLetterRecord of r and waits for the broker's acknowledgement,
+// returning an error naming r when the produce failed.
+func (c *Consumer) produceDead(ctx context.Context, r *kgo.Record, err error) error {
+	d := DeadLetterRecord(c.cfg.deadTopic, r, err)
+	if perr := c.cl.ProduceSync(ctx, d).FirstErr(); perr != nil {
+		return fmt.Errorf("kafka: producing record %s/%d at offset %d to dead-letter topic %q: %w",
+			r.Topic, r.Partition, r.Offset, c.cfg.deadTopic, perr)
+	}
+	return nil
+}

@@ -1,0 +1,359 @@
+package kafka
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/live"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+const deadTopic = "events.dead"
+
+// withHeaders returns n records over partitions partitions, each record's
+// value its number and a header "trace" naming it, keys from 15.
+func withHeaders(n int, partitions int32) []*kgo.Record {
+	rs := make([]*kgo.Record, n)
+	for i := range rs {
+		rs[i] = &kgo.Record{
+			Partition: int32(i) % partitions, Key: fmt.Appendf(nil, "k%02d", i%15), Value: fmt.Appendf(nil, "%d", i),
+			Headers: []kgo.RecordHeader{{Key: "trace", Value: fmt.Appendf(nil, "t%d", i)}},
+		}
+	}
+	return rs
+}
+
+// readTopic returns every record of topic, reading until the topic's end
+// offsets, which it lists first.
+func readTopic(t *testing.T, addrs []string, topic string) []*kgo.Record {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	ends, err := kadm.NewClient(cl).ListEndOffsets(ctx, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := int64(0)
+	ends.Each(func(o kadm.ListedOffset) { want += o.Offset })
+	var out []*kgo.Record
+	for int64(len(out)) < want {
+		fs := cl.PollFetches(ctx)
+		if err := ctx.Err(); err != nil {
+			t.Fatalf("read %d of %d records of %s: %v", len(out), want, topic, err)
+		}
+		out = append(out, fs.Records()...)
+	}
+	return out
+}
+
+// awaitEnds waits until the group committed ends, failing t after
+// testWait; before the group's first commit, fetching its offsets fails.
+func awaitEnds(t *testing.T, addrs []string, ends map[int32]int64) {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	for {
+		got, err := kadm.NewClient(cl).FetchOffsets(ctx, testGroup)
+		at := map[int32]int64{}
+		got.Each(func(o kadm.OffsetResponse) {
+			if o.Err == nil && o.Topic == testTopic {
+				at[o.Partition] = o.At
+			}
+		})
+		if err == nil && equalOffsets(at, ends) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("committed %v, %v after %v; want %v", at, err, testWait, ends)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// checkDeadRecord fails t unless d is DeadLetterRecord's record of src,
+// failed after attempts attempts with the error boom.
+func checkDeadRecord(t *testing.T, d, src *kgo.Record, attempts int) {
+	t.Helper()
+	if string(d.Key) != string(src.Key) || string(d.Value) != string(src.Value) {
+		t.Errorf("dead letter %q=%q; want the record's %q=%q", d.Key, d.Value, src.Key, src.Value)
+	}
+	want := []string{"trace=" + string(src.Headers[0].Value), "konvoy-error=boom", "konvoy-attempts=" + strconv.Itoa(attempts),
+		"konvoy-topic=" + testTopic, fmt.Sprintf("konvoy-partition=%d", src.Partition), fmt.Sprintf("konvoy-offset=%d", src.Offset),
+		fmt.Sprintf("konvoy-timestamp=%d", src.Timestamp.UnixMilli())}
+	var got []string
+	for _, h := range d.Headers {
+		got = append(got, h.Key+"="+string(h.Value))
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("dead letter of %s: headers %q; want %q", src.Value, got, want)
+	}
+}
+
+// TestDeadLetterTopicTakesFailedRecords: a handler fails every seventh
+// record on every attempt; with three attempts and a dead-letter topic,
+// each of those records is in the topic once, with its key, value and
+// headers and the headers naming the error, the attempts and the record,
+// and the commits reach every partition's end.
+func TestDeadLetterTopicTakesFailedRecords(t *testing.T) {
+	kc, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(3, testTopic), kfake.SeedTopics(2, deadTopic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(kc.Close)
+	addrs := kc.ListenAddrs()
+	const n = 210
+	rs := withHeaders(n, 3)
+	produceTo(t, addrs, rs)
+	var mu sync.Mutex
+	tries := map[string]int{}
+	handle := func(_ context.Context, r *kgo.Record) error {
+		mu.Lock()
+		defer mu.Unlock()
+		tries[string(r.Value)]++
+		if failing(r) {
+			return errors.New("boom")
+		}
+		return nil
+	}
+	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, handle, WithDeadLetterTopic(deadTopic),
+		WithExecutor(live.WithRetry(live.Retry{Attempts: 3})), WithCommitInterval(5*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(c)
+	awaitEnds(t, addrs, map[int32]int64{0: n / 3, 1: n / 3, 2: n / 3})
+	if err := stop(); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	dead := readTopic(t, addrs, deadTopic)
+	if len(dead) != n/7 {
+		t.Errorf("%d records in the dead-letter topic; want %d", len(dead), n/7)
+	}
+	seen := map[string]bool{}
+	for _, d := range dead {
+		i, err := strconv.Atoi(string(d.Value))
+		if err != nil || i < 0 || i >= n || !failing(rs[i]) || seen[string(d.Value)] {
+			t.Errorf("dead letter %q: not a failing record, or twice", d.Value)
+			continue
+		}
+		seen[string(d.Value)] = true
+		checkDeadRecord(t, d, rs[i], 3)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, r := range rs {
+		if want := map[bool]int{true: 3, false: 1}[failing(r)]; tries[string(r.Value)] != want {
+			t.Errorf("record %s tried %d times; want %d", r.Value, tries[string(r.Value)], want)
+		}
+	}
+}
+
+// TestDeadLetterTopicFailureStops: when the dead-letter topic does not
+// exist, the produce of the one failing record fails (after franz-go's
+// retries), and the consumer stops: Run returns an error naming the
+// record and the broker's error, and its partition's commit stays at or
+// below it, while no commit passes a record that did not finish.
+func TestDeadLetterTopicFailureStops(t *testing.T) {
+	addrs := cluster(t, 2)
+	const n = 60
+	rs := withHeaders(n, 2)
+	produceTo(t, addrs, rs)
+	var mu sync.Mutex
+	done := map[[2]int64]bool{}
+	handle := func(_ context.Context, r *kgo.Record) error {
+		if string(r.Value) == "31" {
+			return errors.New("boom")
+		}
+		mu.Lock()
+		done[[2]int64{int64(r.Partition), r.Offset}] = true
+		mu.Unlock()
+		return nil
+	}
+	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, handle, WithDeadLetterTopic(deadTopic),
+		WithCommitInterval(5*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	err = c.Run(ctx) // ends by itself: the executor stops
+	bad := rs[31]
+	name := fmt.Sprintf("record %s/%d at offset %d to dead-letter topic %q", testTopic, bad.Partition, bad.Offset, deadTopic)
+	if !errors.Is(err, live.ErrStopped) || !errors.Is(err, kerr.UnknownTopicOrPartition) || !strings.Contains(err.Error(), name) {
+		t.Fatalf("Run: %v; want live.ErrStopped, the unknown topic and %q", err, name)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	got := committed(t, addrs)
+	if at, ok := got[bad.Partition]; ok && at > bad.Offset {
+		t.Errorf("partition %d committed at %d, past the failed record at %d", bad.Partition, at, bad.Offset)
+	}
+	for p, at := range got {
+		for o := range at {
+			if !done[[2]int64{int64(p), o}] {
+				t.Errorf("partition %d committed at %d past record %d, which did not finish", p, at, o)
+			}
+		}
+	}
+}
+
+// TestNewRefusesBadDeadLetterTopics: New refuses an empty topic, and a
+// dead-letter topic with a dead-letter function.
+func TestNewRefusesBadDeadLetterTopics(t *testing.T) {
+	handle := func(context.Context, *kgo.Record) error { return nil }
+	group := []kgo.Opt{kgo.SeedBrokers("127.0.0.1:1"), kgo.ConsumerGroup(testGroup), kgo.ConsumeTopics(testTopic)}
+	for _, tc := range []struct {
+		opts []Option
+		want string
+	}{
+		{[]Option{WithDeadLetterTopic("")}, "WithDeadLetterTopic: the topic is empty"},
+		{[]Option{WithDeadLetterTopic("x"), WithDeadLetter(func(context.Context, *kgo.Record, error) error { return nil })},
+			"WithDeadLetter and WithDeadLetterTopic"},
+	} {
+		if c, err := New(group, konvoy.Convoy, 1, keyEvent, handle, tc.opts...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New returned %v, %v; want an error naming %q", c, err, tc.want)
+		}
+	}
+}
+
+// TestDeadLetterRecordWithoutItemError: an error that is no
+// *live.ItemError goes in the error header as it is, with no attempts
+// header; a nil one leaves both out; the record given is not changed.
+func TestDeadLetterRecordWithoutItemError(t *testing.T) {
+	r := &kgo.Record{Topic: "t", Partition: 2, Offset: 9, Key: []byte("k"), Value: []byte("v"), Timestamp: time.UnixMilli(1234),
+		Headers: []kgo.RecordHeader{{Key: "h", Value: []byte("1")}}}
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{errors.New("plain"), "h=1 konvoy-error=plain konvoy-topic=t konvoy-partition=2 konvoy-offset=9 konvoy-timestamp=1234"},
+		{nil, "h=1 konvoy-topic=t konvoy-partition=2 konvoy-offset=9 konvoy-timestamp=1234"},
+		{fmt.Errorf("wrapped: %w", &live.ItemError{Attempts: 4, Err: errors.New("inner")}),
+			"h=1 konvoy-error=inner konvoy-attempts=4 konvoy-topic=t konvoy-partition=2 konvoy-offset=9 konvoy-timestamp=1234"},
+	} {
+		d := DeadLetterRecord("dlt", r, tc.err)
+		var got []string
+		for _, h := range d.Headers {
+			got = append(got, h.Key+"="+string(h.Value))
+		}
+		if d.Topic != "dlt" || string(d.Key) != "k" || string(d.Value) != "v" || strings.Join(got, " ") != tc.want {
+			t.Errorf("DeadLetterRecord(%v): topic %s, %s=%s, headers %q; want %q", tc.err, d.Topic, d.Key, d.Value, got, tc.want)
+		}
+	}
+	if len(r.Headers) != 1 || r.Topic != "t" {
+		t.Errorf("the record given changed: %+v", r)
+	}
+}
+
+// deadLetterMember returns a consumer, not running, on a cluster of one
+// partition, assigned it, whose handler fails every record after telling
+// started, once failing is closed; dead is its dead letter.
+func deadLetterMember(t *testing.T, started, failing chan struct{}, dead func(context.Context, *kgo.Record, error) error) (*Consumer, *part) {
+	t.Helper()
+	handle := func(context.Context, *kgo.Record) error {
+		started <- struct{}{}
+		<-failing
+		return errors.New("boom")
+	}
+	c, err := New(memberOpts(cluster(t, 1)), konvoy.Convoy, 1, keyEvent, handle, WithDeadLetter(dead))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.cl.Close)
+	c.assign(context.Background(), c.cl, map[string][]int32{testTopic: {0}})
+	p := c.assigned[topicPartition{testTopic, 0}]
+	if err := c.submit(context.Background(), &kgo.Record{Topic: testTopic, Partition: 0, Offset: 0, Key: []byte("k")}, map[int]int64{}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-started:
+	case <-time.After(testWait):
+		t.Fatal("the record never started")
+	}
+	return c, p
+}
+
+// TestRevokedRecordIsNotDeadLettered: a record whose partition is revoked
+// while its last attempt runs is not given to the dead letter, since its
+// next owner reads it again; its offset is the lowest not run.
+func TestRevokedRecordIsNotDeadLettered(t *testing.T) {
+	started, failing := make(chan struct{}, 1), make(chan struct{})
+	var called int
+	c, p := deadLetterMember(t, started, failing, func(context.Context, *kgo.Record, error) error {
+		called++ // only the executor's goroutine calls it; Close orders it before the read
+		return nil
+	})
+	c.stop(map[string][]int32{testTopic: {0}})
+	close(failing)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	if err := c.x.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if called != 0 || p.skipFrom != 0 {
+		t.Errorf("dead letter called %d times, first offset not run %d; want 0 calls, offset 0", called, p.skipFrom)
+	}
+}
+
+// TestRevocationWaitsForTheDeadLetter: while a record's dead letter runs,
+// its partition counts as busy, so a revocation waits for it; once it
+// returns, the wait ends.
+func TestRevocationWaitsForTheDeadLetter(t *testing.T) {
+	started, failing := make(chan struct{}, 1), make(chan struct{})
+	inDead, release := make(chan struct{}), make(chan struct{})
+	close(failing)
+	c, p := deadLetterMember(t, started, failing, func(context.Context, *kgo.Record, error) error {
+		close(inDead)
+		<-release
+		return nil
+	})
+	select {
+	case <-inDead:
+	case <-time.After(testWait):
+		t.Fatal("the dead letter never ran")
+	}
+	c.stop(map[string][]int32{testTopic: {0}})
+	c.mu.Lock()
+	running := busy([]*part{p})
+	c.mu.Unlock()
+	if !running {
+		t.Error("the partition is idle while its record's dead letter runs")
+	}
+	waited := make(chan struct{})
+	go func() {
+		c.awaitIdle([]*part{p}, 2*testWait)
+		close(waited)
+	}()
+	close(release)
+	select {
+	case <-waited:
+	case <-time.After(testWait):
+		t.Fatal("the revocation still waits after the dead letter returned")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	if err := c.x.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,105 @@
+package kafka
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/sirali-konvoy/konvoy/live"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// Stats returns the measures of the executor that runs the consumer's
+// records ([live.Executor.Stats]): records done, in flight, held, waits,
+// errors, and so on. It may be called at any time, during and after Run.
+// A record revoked before it ran, or finished by an earlier member (see
+// [Consumer]), counts as done without its handler running.
+func (c *Consumer) Stats() live.Stats { return c.x.Stats() }
+
+// Lag returns, for each partition of topic, how many of its records the
+// consumer group has not committed: the partition's end offset (its high
+// watermark) less the group's committed offset, or less the partition's
+// start offset where the group has committed none (or does not exist
+// yet). Lag is 0 for every
+// partition once the group has committed the whole topic.
+//
+// It asks Kafka three times through cl (the start and end offsets, and the
+// group's commits), and returns an error, naming the topic or the
+// partition, when topic does not exist or one of its partitions cannot
+// be read.
+func Lag(ctx context.Context, cl *kgo.Client, group, topic string) (map[int32]int64, error) {
+	adm := kadm.NewClient(cl) // not closed: that would close cl
+	ends, err := adm.ListEndOffsets(ctx, topic)
+	if err == nil {
+		err = listError(ends, topic)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("kafka: the end offsets of topic %s: %w", topic, err)
+	}
+	starts, err := adm.ListStartOffsets(ctx, topic)
+	if err == nil {
+		err = listError(starts, topic)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("kafka: the start offsets of topic %s: %w", topic, err)
+	}
+	commits, err := adm.FetchOffsetsForTopics(ctx, group, topic)
+	if errors.Is(err, kerr.GroupIDNotFound) {
+		commits, err = nil, nil // a group never committed: none
+	}
+	if err != nil {
+		return nil, fmt.Errorf("kafka: the offsets group %s committed on topic %s: %w", group, topic, err)
+	}
+	lag := map[int32]int64{}
+	for p, end := range ends[topic] {
+		from := starts[topic][p].Offset
+		if o, ok := commits.Lookup(topic, p); ok && o.At >= 0 {
+			from = o.At
+		}
+		lag[p] = max(0, end.Offset-from)
+	}
+	return lag, nil
+}
+
+// listError returns the error of a listing of topic's offsets: topic
+// missing, or a partition's error, naming the partition.
+func listError(l kadm.ListedOffsets, topic string) error {
+	if len(l[topic]) == 0 {
+		return errors.New("no such topic, or it has no partitions")
+	}
+	for p, o := range l[topic] {
+		if o.Err != nil {
+			if p < 0 {
+				return o.Err
+			}
+			return fmt.Errorf("partition %d: %w", p, o.Err)
+		}
+	}
+	return nil
+}
+
+// CaughtUp commits, per partition the consumer owns, the offset below
+// which every record has finished (as the interval's commits do), and then
+// tells whether its group has no lag on topic ([Lag]): every partition
+// committed to its end, by this member or another. The group is the one
+// New's options named. A topic whose records arrive as fast as they are
+// handled may never be caught up between two calls; records held or
+// running keep it from being so.
+func (c *Consumer) CaughtUp(ctx context.Context, topic string) (bool, error) {
+	if err := c.commit(ctx); err != nil {
+		return false, err
+	}
+	group, _ := c.cl.OptValue(kgo.ConsumerGroup).(string)
+	lag, err := Lag(ctx, c.cl, group, topic)
+	if err != nil {
+		return false, err
+	}
+	for _, n := range lag {
+		if n > 0 {
+			return false, nil
+		}
+	}
+	return true, nil
+}

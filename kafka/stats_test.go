@@ -1,0 +1,89 @@
+package kafka
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// TestLagAndCaughtUp: before the group commits, its lag is each
+// partition's whole length; a consumer holding records is not caught up;
+// once every record was handled, CaughtUp commits them and says so, the
+// lag is zero everywhere, and Stats count the records done. A topic that
+// does not exist is an error naming it.
+func TestLagAndCaughtUp(t *testing.T) {
+	addrs := cluster(t, 3)
+	ends := produce(t, addrs, 30, 5, 1)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	want := map[int32]int64{}
+	for p := range int32(3) {
+		want[p] = ends[p] // a partition that got no record has a lag of 0
+	}
+	// Records deleted from the front of partition 1 are no lag.
+	front := kadm.Offsets{}
+	front.Add(kadm.Offset{Topic: testTopic, Partition: 1, At: 2})
+	del, err := kadm.NewClient(cl).DeleteRecords(ctx, front)
+	if err == nil {
+		err = del.Error()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	want[1] -= 2
+	lag, err := Lag(ctx, cl, testGroup, testTopic)
+	if err != nil || !gocmp.Equal(lag, want) {
+		t.Fatalf("lag before any commit: %v, %v; want %v", lag, err, want)
+	}
+	if _, err := Lag(ctx, cl, testGroup, "nope"); err == nil || !strings.Contains(err.Error(), "topic nope") {
+		t.Errorf("lag of a missing topic: %v; want an error naming it", err)
+	}
+	started, gate, all := make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
+	var handled atomic.Int64
+	handle := func(context.Context, *kgo.Record) error {
+		select {
+		case started <- struct{}{}:
+		default:
+		}
+		<-gate
+		if handled.Add(1) == 28 { // 30 produced, 2 deleted
+
+			close(all)
+		}
+		return nil
+	}
+	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, handle, WithCommitInterval(testWait))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(c)
+	<-started
+	if up, err := c.CaughtUp(ctx, testTopic); up || err != nil {
+		t.Errorf("caught up with a record running: %v, %v; want false", up, err)
+	}
+	close(gate)
+	<-all
+	if up, err := c.CaughtUp(ctx, testTopic); !up || err != nil {
+		t.Errorf("caught up once every record was handled: %v, %v; want true", up, err)
+	}
+	if lag, err := Lag(ctx, cl, testGroup, testTopic); err != nil || !gocmp.Equal(lag, map[int32]int64{0: 0, 1: 0, 2: 0}) {
+		t.Errorf("lag once caught up: %v, %v; want 0 everywhere", lag, err)
+	}
+	if s := c.Stats(); s.Done != 28 {
+		t.Errorf("Stats: %d done; want 28", s.Done)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+}
