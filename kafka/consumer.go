@@ -192,6 +192,13 @@ type Consumer struct {
 	assigned map[topicPartition]*part // the partitions owned now
 	nextID   int                      // the executor partition of the next assignment
 	idle     *sync.Cond               // signalled when a revoked partition's last handler returns
+	// recent are the records whose handler or dead letter finished last,
+	// a ring of a few per consumer, guarded by mu: the executor takes a
+	// handler's result after it returns, so a commit made just then may
+	// not see it in Completion, and counts these finished too. A consumer
+	// takes no other record before the executor took its result.
+	recent  []ended
+	nRecent int
 
 	commitMu sync.Mutex    // held through each commit, so commits never cross
 	settled  chan struct{} // a token: a record settled, maybe room for more
@@ -219,7 +226,7 @@ type part struct {
 	id        int
 	tp        topicPartition
 	revoked   bool  // no more of its records may start
-	running   int   // its records whose handler runs now
+	running   int   // its records whose handler or dead letter runs now
 	skipFrom  int64 // the lowest offset not run because it was revoked, or -1
 	committed int64 // the offset last committed, or -1
 	// committedMeta is the metadata last committed.
@@ -233,6 +240,20 @@ type part struct {
 	// only the poll loop's goroutine touches them once the part is
 	// assigned.
 	last, stoppedAt int64
+
+	// skipped are the offsets not run because it was revoked: the
+	// executor counts them finished, so commits must not.
+	skipped []int64
+	// late are the offsets whose handler or dead letter finished once it
+	// was revoked, which the executor may not count finished yet when
+	// the revocation commits.
+	late []int64
+}
+
+// ended is a record whose handler or dead letter finished.
+type ended struct {
+	p      *part
+	offset int64
 }
 
 // item is what the executor holds: a record and its assignment.
@@ -267,6 +288,7 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 		cfg:     config{maxHeld: live.DefaultMaxHeld, commitEvery: DefaultCommitInterval, revokeWait: DefaultRevokeTimeout, closeWait: DefaultCloseTimeout},
 	}
 	c.idle = sync.NewCond(&c.mu)
+	c.recent = make([]ended, max(16, 4*consumers))
 	for i, o := range options {
 		if o == nil {
 			return nil, fmt.Errorf("kafka: New: option %d is nil", i)
@@ -319,7 +341,7 @@ func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo
 				return nil
 			}
 			derr := dead(ctx, it.r, err)
-			c.end(it)
+			c.end(it, derr == nil)
 			if derr != nil {
 				return derr
 			}
@@ -335,7 +357,7 @@ func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo
 // commit its assignment started from names it finished, in which case it
 // counts as finished without running, or its partition was revoked or
 // lost, in which case the record is not run (its next owner reads it
-// again) and its offset bounds what may be committed.
+// again) and its offset bounds what may be committed (see begin).
 func (c *Consumer) run(ctx context.Context, it item) error {
 	if it.p.prior.Done(it.r.Offset) {
 		c.settle()
@@ -345,7 +367,7 @@ func (c *Consumer) run(ctx context.Context, it item) error {
 		return nil
 	}
 	err := c.handle(ctx, it.r)
-	c.end(it)
+	c.end(it, err == nil)
 	if err == nil {
 		c.settle()
 	}
@@ -354,8 +376,9 @@ func (c *Consumer) run(ctx context.Context, it item) error {
 
 // begin counts it.r as running, so that a revocation waits for it,
 // and returns true; unless its partition was revoked, in which case the
-// record is not run: begin notes its offset as the lowest not run (which
-// bounds what may be committed), settles it, and returns false.
+// record is not run: begin notes its offset as not run (the lowest of
+// them bounds what may be committed, and none is committed as
+// finished), settles it, and returns false.
 func (c *Consumer) begin(it item) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -363,6 +386,7 @@ func (c *Consumer) begin(it item) bool {
 		if it.p.skipFrom < 0 || it.r.Offset < it.p.skipFrom {
 			it.p.skipFrom = it.r.Offset
 		}
+		it.p.skipped = append(it.p.skipped, it.r.Offset)
 		c.settle()
 		return false
 	}
@@ -370,11 +394,21 @@ func (c *Consumer) begin(it item) bool {
 	return true
 }
 
-// end counts it.r as no longer running, and wakes a revocation
-// waiting for its partition's last.
-func (c *Consumer) end(it item) {
+// end counts what begin counted as running no longer running, finished
+// or not, waking a revocation that waits for it. A record that finished
+// is noted in recent, and, of a revoked partition, in late: a commit,
+// the revocation's among them, may be made before the executor counts it
+// finished.
+func (c *Consumer) end(it item, finished bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if finished && it.p.revoked {
+		it.p.late = append(it.p.late, it.r.Offset)
+	}
+	if finished {
+		c.recent[c.nRecent%len(c.recent)] = ended{it.p, it.r.Offset}
+		c.nRecent++
+	}
 	it.p.running--
 	if it.p.running == 0 && it.p.revoked {
 		c.idle.Broadcast()

@@ -1,9 +1,12 @@
 package kafka
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy/live"
@@ -166,7 +169,9 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 		for i := range req.Topics {
 			t := &req.Topics[i]
 			for j := range t.Partitions {
-				if m := meta[topicPartition{t.Topic, t.Partitions[j].Partition}]; m != "" {
+				// Every partition sent, "" included: left nil, franz-go
+				// would commit the member's ID as its metadata.
+				if m, ok := meta[topicPartition{t.Topic, t.Partitions[j].Partition}]; ok {
 					t.Partitions[j].Metadata = &m
 				}
 			}
@@ -211,12 +216,20 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 		if !ok {
 			continue // nothing read yet
 		}
-		at := comp.Committable
-		if p.skipFrom >= 0 && p.skipFrom < at {
-			at = p.skipFrom
-			comp.Finished = nil // the metadata would name records above a skipped one
+		at, finished := comp.Committable, comp.Finished
+		late := p.late
+		for _, e := range c.recent {
+			if e.p == p {
+				late = append(late[:len(late):len(late)], e.offset)
+			}
 		}
-		m, err := commitMetadata(at, comp.Finished)
+		if len(late) > 0 {
+			at, finished = withLate(at, finished, late)
+		}
+		if p.skipFrom >= 0 {
+			at, finished = unskipped(at, finished, p.skipFrom, p.skipped)
+		}
+		at, m, err := priorMetadata(at, finished, p.prior)
 		if err != nil {
 			c.dropped.Add(1)
 		}
@@ -231,6 +244,58 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 		sent = append(sent, p)
 	}
 	return offsets, meta, sent
+}
+
+// withLate returns the committable offset and the finished offsets above
+// it of a partition whose records at the offsets late finished, which the
+// executor, whose committable offset is at and finished offsets above it
+// finished, may not count yet: a revocation wakes when the last handler
+// returns, maybe before the executor took its result. It takes time in
+// proportion to the offsets.
+func withLate(at int64, finished, late []int64) (int64, []int64) {
+	all := slices.Clone(finished)
+	for _, o := range late {
+		if o >= at {
+			all = append(all, o)
+		}
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+	for len(all) > 0 && all[0] == at {
+		all, at = all[1:], at+1
+	}
+	return at, all
+}
+
+// unskipped returns what a partition may commit whose records at the
+// offsets skipped, the lowest skipFrom, were not run because it was
+// revoked, given the executor's committable offset at and the finished
+// offsets above it, which count those records finished: the offset at
+// most skipFrom, and as finished the offsets above it that the executor
+// counts finished, but the skipped ones. Naming a skipped record finished
+// would have the next owner skip it too: a record lost. It takes time in
+// proportion to the offsets from skipFrom on that the executor counts
+// finished (records held when the partition was revoked).
+func unskipped(at int64, finished []int64, skipFrom int64, skipped []int64) (int64, []int64) {
+	skip := make(map[int64]bool, len(skipped))
+	for _, o := range skipped {
+		skip[o] = true
+	}
+	var out []int64
+	if skipFrom < at {
+		for o := skipFrom + 1; o < at; o++ {
+			if !skip[o] {
+				out = append(out, o)
+			}
+		}
+		at = skipFrom
+	}
+	for _, o := range finished {
+		if !skip[o] {
+			out = append(out, o)
+		}
+	}
+	return at, out
 }
 
 // commitError returns the error of a commit: err, or the first partition's
@@ -248,6 +313,49 @@ func commitError(resp *kmsg.OffsetCommitResponse, err error) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// priorMetadata returns the offset and metadata committed for a partition
+// whose records at the offsets finished above at have finished, as
+// commitMetadata does, and whose assignment started from a commit whose
+// metadata names the records of prior finished: those count too, so that
+// they are not run again by the next owner when this member hands the
+// partition on before it read that far. The offset moves past records
+// prior names finished from at on. It takes time in proportion to the
+// offsets and runs, never to the offsets the runs span.
+func priorMetadata(at int64, finished []int64, prior Finished) (int64, string, error) {
+	if len(prior.runs) == 0 || prior.runs[len(prior.runs)-1].Last < at {
+		m, err := commitMetadata(at, finished)
+		return at, m, err
+	}
+	f, err := NewFinished(at, finished)
+	if err != nil {
+		return at, "", err
+	}
+	all := append(slices.Clone(f.runs), prior.runs...)
+	slices.SortFunc(all, func(a, b Run) int { return cmp.Compare(a.First, b.First) })
+	var runs []Run
+	for _, r := range all {
+		if r.Last < at {
+			continue
+		}
+		r.First = max(r.First, at)
+		if n := len(runs); n > 0 && r.First-1 <= runs[n-1].Last {
+			runs[n-1].Last = max(runs[n-1].Last, r.Last)
+		} else {
+			runs = append(runs, r)
+		}
+	}
+	for len(runs) > 0 && runs[0].First == at {
+		if runs[0].Last == math.MaxInt64 {
+			m, err := commitMetadata(at, finished) // no offset above to commit
+			return at, m, err
+		}
+		at, runs = runs[0].Last+1, runs[1:]
+	}
+	f = Finished{committable: at, runs: runs, runBytes: runBytes(at-1, runs)}
+	m, err := f.Metadata()
+	return at, m, err
 }
 
 // commitMetadata returns the metadata committed with offset at of a

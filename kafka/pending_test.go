@@ -1,0 +1,258 @@
+package kafka
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// These tests pin, one case each, the commit arithmetic the chaos tests
+// found wrong: what a revoked partition's skipped records, a handler's
+// result the executor has not taken yet, and the commit an assignment
+// started from do to the offset and metadata committed. Each checks the
+// set of records the commit calls finished against the records that did
+// finish, listed by hand.
+
+// committedSet returns the records a commit of offset at with finished
+// above it calls finished, among offsets 0 to top.
+func committedSet(at int64, finished []int64, top int64) []int64 {
+	var out []int64
+	for o := int64(0); o <= top; o++ {
+		if o < at || slices.Contains(finished, o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// TestUnskippedNamesNoSkippedRecord: records 10 and 12 were handled, 11
+// and 13 skipped on revocation (the executor counts them finished, and
+// its committable offset passed 11), 14 handled; 9 still runs. The commit
+// calls finished exactly the handled records: offset 9, then 10, 12, 14.
+// With the skipped record lowest below the executor's committable offset,
+// the offset stops at it and the handled records above it are kept.
+func TestUnskippedNamesNoSkippedRecord(t *testing.T) {
+	at, fin := unskipped(9, []int64{10, 11, 12, 13, 14}, 11, []int64{13, 11})
+	if got, want := committedSet(at, fin, 20), []int64{0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14}; !slices.Equal(got, want) {
+		t.Errorf("unskipped, committable 9: offset %d, finished %v: records %v; want %v", at, fin, got, want)
+	}
+	// The executor's committable offset 15 passed the skipped 11 and 13.
+	at, fin = unskipped(15, []int64{17}, 11, []int64{11, 13})
+	if got, want := committedSet(at, fin, 20), []int64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 17}; !slices.Equal(got, want) || at != 11 {
+		t.Errorf("unskipped, committable 15: offset %d, finished %v: records %v; want offset 11, records %v", at, fin, got, want)
+	}
+}
+
+// TestWithLateCountsResultsNotTakenYet: the executor says 5 is its
+// committable offset and 8 finished; the handlers of 5, 6 and 9 returned
+// (7 has not), so the commit is offset 7 with 8 and 9 finished.
+func TestWithLateCountsResultsNotTakenYet(t *testing.T) {
+	at, fin := withLate(5, []int64{8}, []int64{9, 3, 6, 5})
+	if at != 7 || !slices.Equal(fin, []int64{8, 9}) {
+		t.Errorf("withLate = %d, %v; want 7, [8 9]", at, fin)
+	}
+}
+
+// TestPriorMetadataKeepsThePriorFinished: the assignment started from a
+// commit of offset 20 naming 22 to 24 and 30 to 1,000,000 finished; this
+// member finished 20 and 21 (its executor's committable offset is 22) and
+// 26. The commit is offset 25 (22 to 24 are finished too) with 26 and 30
+// to 1,000,000 finished, written as runs, not as a million offsets. A
+// prior run from the offset to the largest one (only hostile metadata
+// says so) cannot move the offset past it: the commit leaves it out, and
+// those records run again, never skipped.
+func TestPriorMetadataKeepsThePriorFinished(t *testing.T) {
+	prior, err := NewFinished(20, []int64{22, 23, 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prior.runs = append(prior.runs, Run{30, 1_000_000})
+	prior.runBytes = runBytes(19, prior.runs)
+	at, m, err := priorMetadata(22, []int64{26}, prior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ParseMetadata(at, m)
+	if err != nil {
+		t.Fatalf("priorMetadata wrote %q: %v", m, err)
+	}
+	if want := []Run{{26, 26}, {30, 1_000_000}}; at != 25 || !slices.Equal(f.Runs(), want) {
+		t.Errorf("priorMetadata = %d, %v; want 25, %v", at, f.Runs(), want)
+	}
+	// Nothing prior above the offset: the commit is this member's alone.
+	if at, m, err := priorMetadata(1_000_001, nil, prior); err != nil || at != 1_000_001 || m != "" {
+		t.Errorf("priorMetadata past the prior runs = %d, %q, %v; want 1000001, \"\"", at, m, err)
+	}
+	top := Finished{committable: 5, runs: []Run{{6, math.MaxInt64}}}
+	top.runBytes = runBytes(4, top.runs)
+	if at, m, err := priorMetadata(6, nil, top); err != nil || at != 6 || m != "" {
+		t.Errorf("priorMetadata of a prior run from the offset to the largest = %d, %q, %v; want 6, \"\" (its records run again)", at, m, err)
+	}
+}
+
+// TestCommitCountsAResultNotTakenYet: a handler has returned nil but the
+// executor has not taken its result yet (simulated: begin and end are
+// called for the record while its real handler is still held). A commit
+// made then counts it finished: offsets 0 and 1 finished, so the commit
+// is offset 2, not 1. The same for a revoked partition, whose revocation
+// commits right after its last handler returned, even once many records
+// of other partitions finished since.
+func TestCommitCountsAResultNotTakenYet(t *testing.T) {
+	for _, revoked := range []bool{false, true} {
+		release := make(chan struct{})
+		handle := func(_ context.Context, r *kgo.Record) error {
+			if r.Offset == 1 {
+				<-release
+			}
+			return nil
+		}
+		opts := []kgo.Opt{kgo.SeedBrokers("127.0.0.1:1"), kgo.ConsumerGroup(testGroup), kgo.ConsumeTopics(testTopic)}
+		c, err := New(opts, konvoy.Convoy, 2, keyEvent, handle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &part{id: 0, tp: topicPartition{testTopic, 0}, skipFrom: -1, committed: -1}
+		ctx, cancel := context.WithTimeout(context.Background(), testWait)
+		its := []item{{&kgo.Record{Offset: 0, Key: []byte("a")}, p}, {&kgo.Record{Offset: 1, Key: []byte("b")}, p}}
+		for _, it := range its {
+			if err := c.x.Submit(ctx, it); err != nil {
+				t.Fatal(err)
+			}
+		}
+		awaitCommittable(ctx, t, c, 1)
+		if !c.begin(its[1]) {
+			t.Fatal("begin refused a record of a partition not revoked")
+		}
+		if revoked {
+			c.mu.Lock()
+			p.revoked = true
+			c.mu.Unlock()
+		}
+		c.end(its[1], true) // as run does when the handler returned nil
+		if revoked {
+			// Other partitions' records finish meanwhile, as many as
+			// the ring of recent ones holds: the revoked partition's
+			// record is still counted.
+			other := &part{id: 1, tp: topicPartition{testTopic, 1}, skipFrom: -1, committed: -1}
+			for o := range int64(len(c.recent)) {
+				it := item{&kgo.Record{Offset: o}, other}
+				c.begin(it)
+				c.end(it, true)
+			}
+		}
+		offsets, _, sent := c.pending([]*part{p})
+		if len(sent) != 1 || offsets[testTopic][0].Offset != 2 {
+			t.Errorf("revoked %v: pending commits %v; want offset 2, record 1's handler having returned", revoked, offsets)
+		}
+		close(release)
+		if err := c.x.Close(ctx); err != nil {
+			t.Error(err)
+		}
+		c.cl.Close()
+		cancel()
+	}
+}
+
+// awaitCommittable waits until c's executor says partition 0 may commit
+// offset at, failing t when ctx ends first.
+func awaitCommittable(ctx context.Context, t *testing.T, c *Consumer, at int64) {
+	t.Helper()
+	for {
+		for _, comp := range c.x.Completion() {
+			if comp.Partition == 0 && comp.Committable == at {
+				return
+			}
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("completion %v after %v", c.x.Completion(), testWait)
+		}
+		time.Sleep(time.Millisecond) // a poll, bounded by ctx
+	}
+}
+
+// TestHandingOnKeepsThePriorMetadata: the group's commit is offset 2 with
+// metadata naming 3 to 19 finished. Member A takes the partition, holds
+// one record at most, and its handler of offset 2 waits, so A never reads
+// past offset 2; then A leaves. Its commit must keep what the metadata
+// named: offset 20, and member B, which takes the partition next, handles
+// record 20 alone.
+func TestHandingOnKeepsThePriorMetadata(t *testing.T) {
+	addrs := cluster(t, 1)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.DefaultProduceTopic(testTopic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	for i := range 21 {
+		r := &kgo.Record{Key: fmt.Appendf(nil, "k%02d", i), Partition: 0}
+		if err := cl.ProduceSync(ctx, r).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var done []int64
+	for o := int64(3); o < 20; o++ {
+		done = append(done, o)
+	}
+	prior, err := NewFinished(2, done)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := prior.Metadata()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var offs kadm.Offsets
+	offs.Add(kadm.Offset{Topic: testTopic, Partition: 0, At: 2, LeaderEpoch: -1, Metadata: meta})
+	if err := kadm.NewClient(cl).CommitAllOffsets(ctx, testGroup, offs); err != nil {
+		t.Fatal(err)
+	}
+	started, release := make(chan struct{}), make(chan struct{})
+	a := newHandledBy()
+	ca, err := New(memberOpts(addrs), konvoy.Convoy, 1, keyEvent, func(_ context.Context, r *kgo.Record) error {
+		if r.Offset == 2 {
+			close(started)
+			<-release
+		}
+		a.add(r.Offset)
+		return nil
+	}, WithMaxHeld(1), WithCommitInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopA := start(ca)
+	select {
+	case <-started:
+	case <-ctx.Done():
+		t.Fatal("A never handled offset 2")
+	}
+	close(release)
+	if err := stopA(); err != nil {
+		t.Fatalf("A's Run: %v", err)
+	}
+	b := newHandledBy()
+	cb, err := New(memberOpts(addrs), konvoy.Convoy, 1, keyEvent, func(_ context.Context, r *kgo.Record) error {
+		b.add(r.Offset)
+		return nil
+	}, WithCommitInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopB := start(cb)
+	b.await(t, 20)
+	if err := stopB(); err != nil {
+		t.Fatalf("B's Run: %v", err)
+	}
+	if got := b.sorted(); !slices.Equal(got, []int64{20}) {
+		t.Errorf("B handled %v; want [20]: A handled %v, and the metadata named 3 to 19 finished", got, a.sorted())
+	}
+	checkCommitted(t, addrs, map[int32]int64{0: 21})
+}
