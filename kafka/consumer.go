@@ -248,6 +248,11 @@ type part struct {
 	// was revoked, which the executor may not count finished yet when
 	// the revocation commits.
 	late []int64
+	// gone is set once the assignment is forgotten (revoked or lost): a
+	// commit that gathered it before then, and waited for commitMu, must
+	// not commit it, since the partition's next owner may have committed
+	// since.
+	gone bool
 }
 
 // ended is a record whose handler or dead letter finished.
@@ -354,12 +359,14 @@ func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo
 }
 
 // run is the executor's handler: it runs handle on the record unless the
-// commit its assignment started from names it finished, in which case it
+// commit its assignment started from names it finished (an offset above
+// that commit's: one below it is fetched only when asked, as by a reset,
+// and runs), in which case it
 // counts as finished without running, or its partition was revoked or
 // lost, in which case the record is not run (its next owner reads it
 // again) and its offset bounds what may be committed (see begin).
 func (c *Consumer) run(ctx context.Context, it item) error {
-	if it.p.prior.Done(it.r.Offset) {
+	if it.r.Offset > it.p.prior.Committable() && it.p.prior.Done(it.r.Offset) {
 		c.settle()
 		return nil
 	}

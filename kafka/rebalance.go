@@ -109,6 +109,7 @@ func (c *Consumer) forget(ps []*part) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, p := range ps {
+		p.gone = true
 		if c.assigned[p.tp] == p {
 			delete(c.assigned, p.tp)
 		}
@@ -213,8 +214,8 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 	defer c.mu.Unlock()
 	for _, p := range ps {
 		comp, ok := done[p.id]
-		if !ok {
-			continue // nothing read yet
+		if !ok || p.gone {
+			continue // nothing read yet, or no longer this member's to commit
 		}
 		at, finished := comp.Committable, comp.Finished
 		late := p.late

@@ -1,0 +1,106 @@
+package kafka
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// unitConsumer returns a consumer whose client reaches no broker, for
+// tests that drive its parts by hand, closed when the test ends.
+func unitConsumer(t *testing.T, handle func(context.Context, *kgo.Record) error) *Consumer {
+	t.Helper()
+	opts := []kgo.Opt{kgo.SeedBrokers("127.0.0.1:1"), kgo.ConsumerGroup(testGroup), kgo.ConsumeTopics(testTopic)}
+	c, err := New(opts, konvoy.Convoy, 2, keyEvent, handle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = c.x.Close(context.Background())
+		c.cl.Close()
+	})
+	return c
+}
+
+// TestAForgottenAssignmentIsNotCommitted: a commit on the interval
+// gathers the assignments, then waits for the commit lock, held by a
+// revocation that commits and forgets one of them. The partition's next
+// owner may have committed since, so the waiting commit must not commit
+// the forgotten assignment again, which could move the group's offset
+// back; the assignment still held is committed.
+func TestAForgottenAssignmentIsNotCommitted(t *testing.T) {
+	c := unitConsumer(t, func(context.Context, *kgo.Record) error { return nil })
+	kept := &part{id: 0, tp: topicPartition{testTopic, 0}, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1}
+	left := &part{id: 1, tp: topicPartition{testTopic, 1}, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1}
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	for _, it := range []item{{&kgo.Record{Partition: 0, Offset: 4, Key: []byte("a")}, kept}, {&kgo.Record{Partition: 1, Offset: 7, Key: []byte("b")}, left}} {
+		if err := c.x.Submit(ctx, it); err != nil {
+			t.Fatal(err)
+		}
+	}
+	awaitRoomBack(ctx, t, c)
+	c.forget([]*part{left}) // the revocation, after its own commit
+	offsets, _, sent := c.pending([]*part{kept, left})
+	if len(sent) != 1 || sent[0] != kept {
+		t.Errorf("pending sends %d assignments (%v); want the one still held alone", len(sent), offsets)
+	}
+	if _, ok := offsets[testTopic][1]; ok {
+		t.Errorf("pending commits forgotten partition 1 at %v", offsets[testTopic][1])
+	}
+	if got := offsets[testTopic][0].Offset; got != 5 {
+		t.Errorf("pending commits partition 0 at %d; want 5", got)
+	}
+}
+
+// awaitRoomBack waits until c's executor holds nothing, failing t when
+// ctx ends first.
+func awaitRoomBack(ctx context.Context, t *testing.T, c *Consumer) {
+	t.Helper()
+	for {
+		if room, _ := c.x.Room(); room == c.cfg.maxHeld {
+			return
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the executor still holds records after %v", testWait)
+		}
+		time.Sleep(time.Millisecond) // a poll, bounded by ctx
+	}
+}
+
+// TestRecordsBelowThePriorCommitRun: the commit an assignment started
+// from is offset 10, naming 12 finished. A record above 10 that it names
+// is not run again; but a record below 10, fetched only when asked for
+// (a reset to the start, a user's AdjustFetchOffsetsFn), is run: the
+// commit says nothing of it but that it finished once.
+func TestRecordsBelowThePriorCommitRun(t *testing.T) {
+	var mu sync.Mutex
+	var ran []int64
+	c := unitConsumer(t, func(_ context.Context, r *kgo.Record) error {
+		mu.Lock()
+		ran = append(ran, r.Offset)
+		mu.Unlock()
+		return nil
+	})
+	prior, err := NewFinished(10, []int64{12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &part{id: 0, tp: topicPartition{testTopic, 0}, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1, prior: prior}
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	for _, o := range []int64{3, 11, 12, 13} {
+		if err := c.run(ctx, item{&kgo.Record{Offset: o, Key: []byte("a")}, p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []int64{3, 11, 13}; len(ran) != len(want) || ran[0] != 3 || ran[1] != 11 || ran[2] != 13 {
+		t.Errorf("ran %v; want %v", ran, want)
+	}
+}
