@@ -155,8 +155,10 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // past that record, or every record taken has finished; the other
 // partitions go on meanwhile. A record waiting on a lane busy with
 // another partition's record is held, so the committable offset moves as
-// soon as that record runs. (Were the metadata too long all the same, the
-// offset would be committed alone.)
+// soon as that record runs. (Were the metadata too long all the same, as
+// when it also carries the runs named by the commit the assignment
+// started from, the offset would be committed alone, and those records
+// run again.)
 //
 // Rebalances go on only between polls (kgo.BlockRebalanceOnPoll), never
 // while records of a poll are being handed to the executor. When
@@ -173,7 +175,11 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // Costs: each poll asks the executor for its [live.Executor.Room], in
 // constant time, and reads the client's paused partitions; each record
 // taken reads its partition's [live.Executor.Committable] once a poll;
-// each throttle fetches again the records polled past the throttled one;
+// each throttle fetches again the records polled past the throttled one,
+// and those franz-go buffered for the other partitions (SetOffsets
+// restarts its fetch session); franz-go's buffered fetches are outside
+// WithMaxHeld (kgo.FetchMaxBytes and kgo.FetchMaxPartitionBytes bound
+// them, before decompression);
 // each assignment fetches the group's committed offsets (one request,
 // 10 s at most) and keeps the runs of finished offsets their metadata
 // names; each commit encodes the metadata, in time proportional to the
