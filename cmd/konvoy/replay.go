@@ -43,18 +43,12 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitStatus(err, stderr)
 	}
 	defer trace.Close()
-	var applied *os.File
-	if opt.applied != "" {
-		if applied, err = os.Create(opt.applied); err != nil {
-			return exitStatus(fmt.Errorf("konvoy replay: -applied: %w", err), stderr)
-		}
-	}
-	run, sig, err := runLive(trace, opt, applied, stderr)
-	if applied != nil {
-		if cerr := applied.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("konvoy replay: -applied: %w", cerr)
-		}
-	}
+	var run *replay.Run
+	var sig os.Signal
+	err = withApplied(opt.applied, func(applied *os.File) (err error) {
+		run, sig, err = runLive(trace, opt, applied, stderr)
+		return err
+	})
 	if err != nil {
 		return exitStatus(err, stderr)
 	}
@@ -71,6 +65,24 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return status
 	}
 	return interruptStatus(sig)
+}
+
+// withApplied calls f with the -applied file at path, created, and closes
+// it after; with nil when path is "" (no -applied). An error creating or
+// closing the file is f's error when f has none.
+func withApplied(path string, f func(applied *os.File) error) error {
+	if path == "" {
+		return f(nil)
+	}
+	applied, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("konvoy replay: -applied: %w", err)
+	}
+	err = f(applied)
+	if cerr := applied.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("konvoy replay: -applied: %w", cerr)
+	}
+	return err
 }
 
 // runLive runs trace live, with a progress line on stderr when it is a

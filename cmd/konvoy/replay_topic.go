@@ -98,18 +98,13 @@ func runTopic(opt replayOptions, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitStatus(fmt.Errorf("konvoy replay: %w", err), stderr)
 	}
-	var applied *os.File
-	if opt.applied != "" {
-		if applied, err = os.Create(opt.applied); err != nil {
-			return exitStatus(fmt.Errorf("konvoy replay: -applied: %w", err), stderr)
-		}
-	}
-	trace, run, notRun, err := consumeTopic(opt, mapper, applied, stderr)
-	if applied != nil {
-		if cerr := applied.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("konvoy replay: -applied: %w", cerr)
-		}
-	}
+	var trace *replay.Trace
+	var run *replay.Run
+	var notRun int
+	err = withApplied(opt.applied, func(applied *os.File) (err error) {
+		trace, run, notRun, err = consumeTopic(opt, mapper, applied, stderr)
+		return err
+	})
 	if err != nil {
 		return exitStatus(err, stderr)
 	}
