@@ -187,7 +187,9 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // the executor, which forgets no partition, so memory grows slowly with
 // rebalances.
 //
-// A Consumer runs once: make it with [New], then call [Consumer.Run].
+// A Consumer runs once: make it with [New], then call [Consumer.Run]. New
+// starts the client; to release a consumer that is not to consume, call
+// Run with a context already done.
 type Consumer struct {
 	cl     *kgo.Client
 	x      *live.Executor[item]
