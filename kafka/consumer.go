@@ -179,7 +179,12 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // and those franz-go buffered for the other partitions (SetOffsets
 // restarts its fetch session); franz-go's buffered fetches are outside
 // WithMaxHeld (kgo.FetchMaxBytes and kgo.FetchMaxPartitionBytes bound
-// them, before decompression);
+// them, before decompression): franz-go keeps a fetch, decoded, until the
+// last of its records is polled, and a record held keeps its batch, so
+// for small records that compress well its defaults (1 MiB a partition,
+// 50 MiB a fetch) can take far more memory than WithMaxHeld records
+// (konvoy replay, with kgo.FetchMaxBytes(1 MiB), measured a third of
+// it: docs/replay.md);
 // each assignment fetches the group's committed offsets (one request,
 // 10 s at most) and keeps the runs of finished offsets their metadata
 // names; each commit encodes the metadata, in time proportional to the

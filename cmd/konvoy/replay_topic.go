@@ -28,6 +28,14 @@ type topicOptions struct {
 	session, idle time.Duration
 }
 
+// topicFetchMaxBytes bounds the bytes of records, compressed, that one
+// fetch of the topic asks a broker for, over all its partitions, as each
+// partition is by default: franz-go keeps a fetch, decoded, until the
+// last of its records is polled, and under its default of 50 MiB a fetch
+// (1 MiB a partition) small compressible records held far more memory
+// than the records held (docs/replay.md, "Memory").
+const topicFetchMaxBytes = 1 << 20
+
 // defaultSessionTimeout is Kafka's default group session timeout
 // (group.consumer.session.timeout.ms), which -session-timeout sets.
 const defaultSessionTimeout = 45 * time.Second
@@ -141,7 +149,8 @@ func consumeTopic(opt replayOptions, mapper *kafka.Mapper, applied *os.File, std
 	src := &topicSource{mapper: mapper, stream: stream}
 	src.last.Store(time.Now().UnixNano())
 	kopts := []kgo.Opt{kgo.SeedBrokers(t.brokers...), kgo.ConsumerGroup(t.group), kgo.ConsumeTopics(t.topic),
-		kgo.SessionTimeout(t.session), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart())}
+		kgo.SessionTimeout(t.session), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+		kgo.FetchMaxBytes(topicFetchMaxBytes)}
 	c, err := kafka.New(kopts, opt.Layout, opt.Consumers, src.event, src.handle,
 		kafka.WithExecutor(opt.LiveOptions()...), kafka.WithMaxHeld(opt.HeldMost()))
 	if err != nil {

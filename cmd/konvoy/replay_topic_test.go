@@ -5,17 +5,20 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // topicWait bounds every wait of the topic tests: far above what they
@@ -170,6 +173,57 @@ func TestReplayATopic(t *testing.T) {
 	}
 	if at := committedOffsets(t, cl, "g2"); len(at) != len(keys) {
 		t.Errorf("group g2 committed %v; want every partition", at)
+	}
+}
+
+// TestReplayATopicBoundsItsFetches: every fetch the replay sends asks for
+// at most topicFetchMaxBytes over all its partitions, and no partition
+// for more, rather than franz-go's default of 50 MiB a fetch: franz-go
+// keeps a fetch, decoded, until the last of its records is polled, so
+// that bound, not the records held, sets the replay's memory for small
+// compressible records (docs/replay.md measures it).
+func TestReplayATopicBoundsItsFetches(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(3, "orders"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	var mu sync.Mutex
+	var fetches, over int
+	var asked string
+	c.ControlKey(int16(kmsg.Fetch), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		f := req.(*kmsg.FetchRequest)
+		mu.Lock()
+		defer mu.Unlock()
+		fetches++
+		big := f.MaxBytes > topicFetchMaxBytes
+		parts := []int32{}
+		for _, tp := range f.Topics {
+			for _, p := range tp.Partitions {
+				big = big || p.PartitionMaxBytes > topicFetchMaxBytes
+				parts = append(parts, p.PartitionMaxBytes)
+			}
+		}
+		if big {
+			over++
+			asked = fmt.Sprintf("%d bytes a fetch, %v a partition", f.MaxBytes, parts)
+		}
+		return nil, nil, false // observed, then handled as usual
+	})
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.DefaultProduceTopic("orders"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	produceExport(t, cl, 40)
+	if _, errOut, status := runTopicCommand(t, topicArgs(c.ListenAddrs()[0], "g")...); status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if fetches == 0 || over > 0 {
+		t.Errorf("%d fetches, %d of them asking for more than %d bytes (%s); want fetches, none above it", fetches, over, topicFetchMaxBytes, asked)
 	}
 }
 
