@@ -53,18 +53,25 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitStatus(err, stderr)
 	}
 	defer run.Close()
-	cmp, err := replay.Compare(trace, opt.Config, run)
-	var out string
-	if err == nil {
-		out, err = cmp.Render(opt.format)
-	}
-	if err == nil {
-		_, err = io.WriteString(stdout, out)
-	}
-	if status := exitStatus(err, stderr); status != 0 || sig == nil {
+	if status := exitStatus(writeComparison(trace, run, opt, stdout), stderr); status != 0 || sig == nil {
 		return status
 	}
 	return interruptStatus(sig)
+}
+
+// writeComparison writes to stdout the report of run beside the
+// simulator's prediction for trace, in opt's format.
+func writeComparison(trace *replay.Trace, run *replay.Run, opt replayOptions, stdout io.Writer) error {
+	cmp, err := replay.Compare(trace, opt.Config, run)
+	if err != nil {
+		return err
+	}
+	out, err := cmp.Render(opt.format)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(stdout, out)
+	return err
 }
 
 // withApplied calls f with the -applied file at path, created, and closes

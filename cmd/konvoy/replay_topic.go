@@ -122,15 +122,7 @@ func runTopic(opt replayOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "konvoy replay: %s consumed did not run here (revoked before they ran, or finished by an earlier member of the group): they take no time in the measured run, their planned time in the predictions\n",
 			report.Plural(notRun, "record", "records"))
 	}
-	cmp, err := replay.Compare(trace, opt.Config, run)
-	var out string
-	if err == nil {
-		out, err = cmp.Render(opt.format)
-	}
-	if err == nil {
-		_, err = io.WriteString(stdout, out)
-	}
-	return exitStatus(err, stderr)
+	return exitStatus(writeComparison(trace, run, opt, stdout), stderr)
 }
 
 // consumeTopic runs the group member until it stops, and returns the
