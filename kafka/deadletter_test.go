@@ -65,29 +65,17 @@ func readTopic(t *testing.T, addrs []string, topic string) []*kgo.Record {
 // testWait; before the group's first commit, fetching its offsets fails.
 func awaitEnds(t *testing.T, addrs []string, ends map[int32]int64) {
 	t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), testWait)
-	defer cancel()
+	deadline := time.Now().Add(testWait)
 	for {
-		got, err := kadm.NewClient(cl).FetchOffsets(ctx, testGroup)
-		at := map[int32]int64{}
-		got.Each(func(o kadm.OffsetResponse) {
-			if o.Err == nil && o.Topic == testTopic {
-				at[o.Partition] = o.At
-			}
-		})
+		got, err := groupOffsets(t, addrs)
+		at := topicOffsets(got)
 		if err == nil && equalOffsets(at, ends) {
 			return
 		}
-		select {
-		case <-ctx.Done():
+		if time.Now().After(deadline) {
 			t.Fatalf("committed %v, %v after %v; want %v", at, err, testWait, ends)
-		case <-time.After(10 * time.Millisecond):
 		}
+		time.Sleep(10 * time.Millisecond) // a poll, bounded by the deadline
 	}
 }
 

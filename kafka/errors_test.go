@@ -14,8 +14,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// committed returns the group's committed offset of each partition.
-func committed(t *testing.T, addrs []string) map[int32]int64 {
+// groupOffsets fetches the group's committed offsets, with their
+// metadata; before the group's first commit it fails.
+func groupOffsets(t *testing.T, addrs []string) (kadm.OffsetResponses, error) {
 	t.Helper()
 	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...))
 	if err != nil {
@@ -24,10 +25,12 @@ func committed(t *testing.T, addrs []string) map[int32]int64 {
 	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
-	got, err := kadm.NewClient(cl).FetchOffsets(ctx, testGroup)
-	if err != nil {
-		t.Fatal(err)
-	}
+	return kadm.NewClient(cl).FetchOffsets(ctx, testGroup)
+}
+
+// topicOffsets returns the offset of each partition of the test topic in
+// got.
+func topicOffsets(got kadm.OffsetResponses) map[int32]int64 {
 	out := map[int32]int64{}
 	got.Each(func(o kadm.OffsetResponse) {
 		if o.Err == nil && o.Topic == testTopic {
@@ -35,6 +38,16 @@ func committed(t *testing.T, addrs []string) map[int32]int64 {
 		}
 	})
 	return out
+}
+
+// committed returns the group's committed offset of each partition.
+func committed(t *testing.T, addrs []string) map[int32]int64 {
+	t.Helper()
+	got, err := groupOffsets(t, addrs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return topicOffsets(got)
 }
 
 // TestCommitsOnTheInterval: while Run goes on, after every record was

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -396,14 +395,7 @@ func TestNextOwnerReadsMetadataNearTheLimit(t *testing.T) {
 // partition 0.
 func committedMetadata(t *testing.T, addrs []string) string {
 	t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), testWait)
-	defer cancel()
-	got, err := kadm.NewClient(cl).FetchOffsets(ctx, testGroup)
+	got, err := groupOffsets(t, addrs)
 	if err != nil {
 		t.Fatal(err)
 	}
