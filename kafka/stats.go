@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/sirali-konvoy/konvoy/live"
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -64,13 +66,13 @@ func Lag(ctx context.Context, cl *kgo.Client, group, topic string) (map[int32]in
 }
 
 // listError returns the error of a listing of topic's offsets: topic
-// missing, or a partition's error, naming the partition.
+// missing, or the lowest partition's error, naming the partition.
 func listError(l kadm.ListedOffsets, topic string) error {
 	if len(l[topic]) == 0 {
 		return errors.New("no such topic, or it has no partitions")
 	}
-	for p, o := range l[topic] {
-		if o.Err != nil {
+	for _, p := range slices.Sorted(maps.Keys(l[topic])) {
+		if o := l[topic][p]; o.Err != nil {
 			if p < 0 {
 				return o.Err
 			}
