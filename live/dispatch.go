@@ -2,74 +2,340 @@ package live
 
 import "github.com/sirali-konvoy/konvoy"
 
-// The three policies, as the model defines them (see konvoy.Policy). All
-// of it runs under the executor's lock.
+// A consumer (work) takes an item as its policy says (take), runs it, and
+// finishes it: it counts it in its own tally, frees its lane for the
+// lane's next item, and makes room for Submit. No lock is common to every
+// item: a consumer pops the queue of items that can start without one,
+// takes its lane's shard's lock to free the lane, and its own tally's.
+
+// work is consumer w: it takes items as its policy says and runs them
+// until Close ends it.
+func (x *Executor[T]) work(w int32) {
+	defer x.wg.Done()
+	free := int64(-1) // when consumer w became free, if it has not waited since
+	running := false  // counted in x.running
+	var j task[T]
+	for {
+		ok := x.take(w, &j)
+		if !ok || x.halt.Load() {
+			if ok {
+				x.noteUnstarted(&j)
+			}
+			if running {
+				running = false
+				x.runIdle(w)
+			}
+			if !x.park(w) {
+				return
+			}
+			free = -1
+			continue
+		}
+		if !running {
+			running = true
+			x.runBusy()
+		}
+		x.wakeMore()
+		if x.policy == konvoy.HeadOfLine && j.hasLane && !x.startLane(w, &j) {
+			running = false
+			x.runIdle(w)
+			t0 := x.now()
+			handed := x.awaitLane(w, &j)
+			free = x.now()
+			x.tallies[w].block(free - t0)
+			if !handed {
+				x.noteUnstarted(&j)
+				return
+			}
+			running = true
+			x.runBusy()
+		}
+		start := free
+		if start < 0 {
+			start = x.now()
+		}
+		x.tallies[w].cur.Store(int64(j.seq))
+		r := x.run(w, j.item, j.seq)
+		free = x.now()
+		x.finish(w, &j, r, start, free)
+	}
+}
+
+// take finds consumer w's next item by the policy, into j, and tells
+// whether there was one.
+func (x *Executor[T]) take(w int32, j *task[T]) bool {
+	switch x.policy {
+	case konvoy.LaneAware:
+		return x.takeReady(j)
+	case konvoy.Static:
+		return x.takeOwned(w, j)
+	}
+	return x.fresh.pop(j) // head-of-line: the next item, whatever its lane (see startLane)
+}
 
 // takeReady is the lane-aware policy: consumer takes the oldest item that
 // can start, one without a lane or the first of an idle lane. Items that
-// could start when submitted wait in a queue, in submission order; the
+// could start when submitted wait in the queue, in submission order; the
 // next items of lanes freed later, older than the queue's tail, in a heap:
 // the oldest is the head of one of the two.
-func (x *Executor[T]) takeReady() (int32, action) {
-	var i int32
-	switch f := x.fresh.head; {
-	case f < 0 && len(x.ready) == 0:
-		return -1, park
-	case f >= 0 && (len(x.ready) == 0 || x.slots[f].seq < x.ready[0].seq):
-		i = pop(&x.fresh, x.slots)
-	default:
-		i = x.popReady()
+func (x *Executor[T]) takeReady(j *task[T]) bool {
+	if x.readyN.Load() == 0 {
+		return x.fresh.pop(j)
 	}
-	if ln := x.slots[i].lane; ln >= 0 {
-		l := &x.laneAt[ln]
-		l.busy = true
-		x.popLane(l)
-	}
-	x.start(i)
-	return i, run
-}
-
-// takeHeadOfLine is the head-of-line policy: consumer w takes the next item
-// in submission order; when its lane is busy, it blocks, holding the item,
-// until the lane is handed to it (see leaveLane).
-func (x *Executor[T]) takeHeadOfLine(w int32) (int32, action) {
-	i := pop(&x.fifo, x.slots)
-	if i < 0 {
-		return -1, park
-	}
-	if ln := x.slots[i].lane; ln >= 0 {
-		l := &x.laneAt[ln]
-		if l.busy {
-			x.slots[i].waiter = w
-			return i, block
+	x.readyMu.Lock()
+	defer x.readyMu.Unlock()
+	if len(x.ready) > 0 {
+		if s, ok := x.fresh.head(); !ok || x.ready[0].seq < s {
+			x.popReady(j)
+			return true
 		}
-		l.busy = true
-		x.popLane(l)
 	}
-	x.start(i)
-	return i, run
+	return x.fresh.pop(j)
 }
 
 // takeOwned is the static policy: consumer w takes the older of the next
 // item of its own lanes, in its inbox, and the next item without a lane.
 // A lane's items all run on its owner, one after another, so they never
 // overlap.
-func (x *Executor[T]) takeOwned(w int32) (int32, action) {
+func (x *Executor[T]) takeOwned(w int32, j *task[T]) bool {
 	c := &x.inboxes[w]
 	c.mu.Lock()
-	mine := !c.empty()
-	older := mine && (x.fifo.head < 0 || c.q[c.head].seq < x.slots[x.fifo.head].seq)
-	c.mu.Unlock()
-	switch {
-	case older:
-		return -1, own
-	case !mine && x.fifo.head < 0:
-		return -1, park
+	if !c.empty() {
+		if s, ok := x.fresh.head(); !ok || c.q[c.head].seq < s {
+			*j = c.pop()
+			c.running, c.cur = true, j.item
+			c.mu.Unlock()
+			return true
+		}
 	}
-	i := pop(&x.fifo, x.slots)
-	x.setFreeSeq()
-	x.start(i)
-	return i, run
+	c.running, c.cur = false, *new(T)
+	c.mu.Unlock()
+	return x.fresh.pop(j)
+}
+
+// finish ends consumer w's run of j, started at time start and finished at
+// t with outcome r: it counts it, finishes its offset, frees its lane for
+// the next item, and makes room. A failure is counted before the lane is
+// freed, so that a stopped executor starts no later item of the lane.
+func (x *Executor[T]) finish(w int32, j *task[T], r outcome, start, t int64) {
+	if r.err != nil {
+		x.fail(j, r.err)
+	}
+	x.count(w, r, max(start-j.submitted, 0), max(t-j.submitted, 0))
+	if x.offsets != nil && r.err == nil { // handled, dead-lettered or skipped
+		x.finishOffset(j.part, j.entry)
+	}
+	if j.hasLane && x.policy != konvoy.Static {
+		x.leaveLane(j)
+	}
+	*j = task[T]{}
+	x.tallies[w].fin.Add(1)
+	if x.waitingN.Load() > 0 {
+		x.passSpace()
+	}
+	x.checkDrained()
+}
+
+// noteUnstarted keeps j, taken by a consumer once the executor stopped or
+// ended, as not started, for Close.
+func (x *Executor[T]) noteUnstarted(j *task[T]) {
+	x.mu.Lock()
+	x.unstarted = append(x.unstarted, unrun[T]{j.seq, j.item})
+	x.mu.Unlock()
+	*j = task[T]{}
+}
+
+// runBusy counts a consumer that starts running items, and the most
+// running at once.
+func (x *Executor[T]) runBusy() {
+	n := x.running.Add(1)
+	for p := x.peak.Load(); n > p && !x.peak.CompareAndSwap(p, n); p = x.peak.Load() {
+	}
+}
+
+// runIdle counts consumer w no longer running items: it found none, the
+// executor stopped, or it blocks.
+func (x *Executor[T]) runIdle(w int32) {
+	x.tallies[w].cur.Store(-1)
+	x.running.Add(-1)
+	x.checkDrained()
+}
+
+// awaitLane waits, under head-of-line, until the lane of j, which consumer
+// w holds, is handed to it (see leaveLane), and returns true; or until
+// Close ends the consumers, and returns false, unless the lane was handed
+// over meanwhile.
+func (x *Executor[T]) awaitLane(w int32, j *task[T]) bool {
+	select {
+	case <-x.wake[w]:
+		return true
+	case <-x.quit:
+		if x.unblock(w, j) {
+			<-x.wake[w] // handed over before Close gave up: it has started
+			return true
+		}
+		return false
+	}
+}
+
+// park waits, counted idle, until consumer w is woken for an item (true)
+// or Close ends the consumers (false). It counts itself idle before it
+// looks for an item once more, and a producer puts an item where it looks
+// before it looks for an idle consumer, so that no item waits while every
+// consumer sleeps.
+func (x *Executor[T]) park(w int32) bool {
+	x.parkMu.Lock()
+	x.idle = append(x.idle, w)
+	x.parked[w].Store(true)
+	x.idleN.Add(1)
+	x.parkMu.Unlock()
+	if x.more(w) && x.unpark(w) {
+		return true
+	}
+	select {
+	case <-x.wake[w]:
+		x.waking.Add(-1)
+		return true
+	case <-x.quit:
+		return false
+	}
+}
+
+// unpark takes consumer w, which found an item after it counted itself
+// idle, off the idle list, and tells whether it was still on it: if not,
+// a producer has woken it, and its token is on its way.
+func (x *Executor[T]) unpark(w int32) bool {
+	x.parkMu.Lock()
+	defer x.parkMu.Unlock()
+	if !x.parked[w].Load() {
+		return false
+	}
+	for i, v := range x.idle {
+		if v == w {
+			x.idle = append(x.idle[:i], x.idle[i+1:]...)
+			break
+		}
+	}
+	x.parked[w].Store(false)
+	x.idleN.Add(-1)
+	return true
+}
+
+// more tells whether there is an item consumer w could take, unless the
+// executor has halted.
+func (x *Executor[T]) more(w int32) bool {
+	if x.halt.Load() {
+		return false
+	}
+	if x.readyN.Load() > 0 || !x.fresh.empty() {
+		return true
+	}
+	if x.inboxes != nil {
+		c := &x.inboxes[w]
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return !c.empty()
+	}
+	return false
+}
+
+// wakeAny wakes a parked consumer, if one is and none woken is on its way
+// to take an item: the one on its way wakes the next when it finds more
+// (wakeMore), so that a fast stream of short items does not wake a
+// consumer for each.
+func (x *Executor[T]) wakeAny() {
+	if x.idleN.Load() == 0 || x.waking.Load() > 0 {
+		return
+	}
+	x.parkMu.Lock()
+	defer x.parkMu.Unlock()
+	if n := len(x.idle); n > 0 && x.waking.Load() == 0 {
+		x.wakeLocked(x.idle[n-1], n-1)
+	}
+}
+
+// wakeMore wakes another consumer when items are left that any could take.
+func (x *Executor[T]) wakeMore() {
+	if x.idleN.Load() > 0 && x.waking.Load() == 0 && (x.readyN.Load() > 0 || !x.fresh.empty()) {
+		x.wakeAny()
+	}
+}
+
+// wakeOne wakes consumer w if it is parked.
+func (x *Executor[T]) wakeOne(w int32) {
+	if !x.parked[w].Load() {
+		return
+	}
+	x.parkMu.Lock()
+	defer x.parkMu.Unlock()
+	if i := slicesIndex(x.idle, w); i >= 0 {
+		x.wakeLocked(w, i)
+	}
+}
+
+// wakeLocked wakes consumer w, at place i of the idle list, under parkMu.
+func (x *Executor[T]) wakeLocked(w int32, i int) {
+	x.idle = append(x.idle[:i], x.idle[i+1:]...)
+	x.parked[w].Store(false)
+	x.idleN.Add(-1)
+	x.waking.Add(1)
+	x.wake[w] <- struct{}{}
+}
+
+// slicesIndex returns the place of w in s, -1 when it is not there.
+func slicesIndex(s []int32, w int32) int {
+	for i, v := range s {
+		if v == w {
+			return i
+		}
+	}
+	return -1
+}
+
+// pushReady adds j, the next item of a lane just freed, to the lane-aware
+// heap of such items, ordered by submission number, and wakes a consumer.
+func (x *Executor[T]) pushReady(j *task[T]) {
+	x.readyMu.Lock()
+	x.ready = append(x.ready, *j)
+	h := x.ready
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if h[p].seq <= h[i].seq {
+			break
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+	x.readyN.Add(1)
+	x.readyMu.Unlock()
+	x.wakeAny()
+}
+
+// popReady takes the oldest item off the heap of lanes' next items into j,
+// under readyMu.
+func (x *Executor[T]) popReady(j *task[T]) {
+	h := x.ready
+	*j = h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h[n] = task[T]{}
+	h = h[:n]
+	x.ready = h
+	x.readyN.Add(-1)
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && h[c+1].seq < h[c].seq {
+			c++
+		}
+		if h[i].seq <= h[c].seq {
+			break
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
 }
 
 // owner returns the consumer that runs the lane named name under the
@@ -132,175 +398,4 @@ func smallNumber(name string) int {
 		return -1
 	}
 	return n
-}
-
-// joinLane puts slot i at the tail of the lane named name, of hash h
-// (laneTable.hash), making the lane when it holds no item, and returns the
-// lane.
-func (x *Executor[T]) joinLane(i int32, name string, h uint64) *lane {
-	ln, ok := x.lanes.find(x.laneAt, name, h)
-	if !ok {
-		j := ln
-		if n := len(x.laneFree); n > 0 {
-			ln = x.laneFree[n-1]
-			x.laneFree = x.laneFree[:n-1]
-		} else {
-			x.laneAt = append(x.laneAt, lane{})
-			ln = int32(len(x.laneAt) - 1)
-		}
-		x.laneAt[ln] = lane{name: name, hash: h, head: -1, tail: -1}
-		x.lanes.add(x.laneAt, j, ln)
-	}
-	l := &x.laneAt[ln]
-	x.slots[i].lane = ln
-	if l.tail < 0 {
-		l.head = i
-	} else {
-		x.slots[l.tail].laneNext = i
-	}
-	l.tail = i
-	return l
-}
-
-// popLane takes the first item off lane l's queue.
-func (x *Executor[T]) popLane(l *lane) {
-	i := l.head
-	l.head = x.slots[i].laneNext
-	if l.head < 0 {
-		l.tail = -1
-	}
-}
-
-// leaveLane frees the lane of slot i, which has finished, for its next
-// item: under head-of-line, the item a blocked consumer holds, handed to
-// it; under lane-aware, its next item becomes ready. A lane with no item
-// left is forgotten.
-func (x *Executor[T]) leaveLane(i int32) {
-	ln := x.slots[i].lane
-	l := &x.laneAt[ln]
-	l.busy = false
-	if h := l.head; h >= 0 {
-		switch {
-		case x.slots[h].waiter >= 0 && !x.stopping && !x.aborted:
-			l.busy = true
-			x.popLane(l)
-			x.start(h)
-			x.wake[x.slots[h].waiter] <- struct{}{}
-		case x.policy == konvoy.LaneAware:
-			x.pushReady(h)
-		}
-		return
-	}
-	x.lanes.remove(x.laneAt, ln)
-	*l = lane{}
-	x.laneFree = append(x.laneFree, ln)
-}
-
-// wakeAny wakes a parked consumer, if one is and none woken is on its way
-// to take an item: the one on its way wakes the next when it finds more
-// (see work), so that a fast stream of short items does not wake a
-// consumer for each.
-func (x *Executor[T]) wakeAny() {
-	if n := len(x.idle); n > 0 && x.waking == 0 {
-		w := x.idle[n-1]
-		x.idle = x.idle[:n-1]
-		x.parked[w] = false
-		x.waking++
-		x.wake[w] <- struct{}{}
-	}
-}
-
-// more tells whether an item is left that any consumer could take.
-func (x *Executor[T]) more() bool {
-	switch x.policy {
-	case konvoy.LaneAware:
-		return x.fresh.head >= 0 || len(x.ready) > 0
-	}
-	return x.fifo.head >= 0
-}
-
-// wakeOne wakes consumer w if it is parked.
-func (x *Executor[T]) wakeOne(w int32) {
-	if !x.parked[w] {
-		return
-	}
-	for j, v := range x.idle {
-		if v == w {
-			x.idle[j] = x.idle[len(x.idle)-1]
-			x.idle = x.idle[:len(x.idle)-1]
-			break
-		}
-	}
-	x.parked[w] = false
-	x.waking++
-	x.wake[w] <- struct{}{}
-}
-
-// push puts slot i at the tail of q.
-func push[T any](q *list, slots []slot[T], i int32) {
-	if q.tail < 0 {
-		q.head = i
-	} else {
-		slots[q.tail].next = i
-	}
-	q.tail = i
-}
-
-// pop takes the head off q, -1 when it is empty.
-func pop[T any](q *list, slots []slot[T]) int32 {
-	i := q.head
-	if i >= 0 {
-		q.head = slots[i].next
-		if q.head < 0 {
-			q.tail = -1
-		}
-	}
-	return i
-}
-
-// pushReady adds slot i, the next item of a lane just freed, to the
-// lane-aware heap of such items, ordered by submission number.
-func (x *Executor[T]) pushReady(i int32) {
-	x.ready = append(x.ready, ready{x.slots[i].seq, i})
-	h := x.ready
-	j := len(h) - 1
-	for j > 0 {
-		p := (j - 1) / 2
-		if h[p].seq <= h[j].seq {
-			break
-		}
-		h[p], h[j] = h[j], h[p]
-		j = p
-	}
-}
-
-// popReady takes the oldest item off the heap of lanes' next items.
-func (x *Executor[T]) popReady() int32 {
-	h := x.ready
-	top := h[0].i
-	n := len(h) - 1
-	h[0] = h[n]
-	h = h[:n]
-	x.ready = h
-	for j := 0; ; {
-		c := 2*j + 1
-		if c >= n {
-			break
-		}
-		if c+1 < n && h[c+1].seq < h[c].seq {
-			c++
-		}
-		if h[j].seq <= h[c].seq {
-			break
-		}
-		h[j], h[c] = h[c], h[j]
-		j = c
-	}
-	return top
-}
-
-// ready is an item in the heap of lanes' next items.
-type ready struct {
-	seq int
-	i   int32
 }

@@ -1,89 +1,247 @@
 package live
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"sync"
 
-// laneTable finds the lanes with items held by name: an open-addressing
-// hash table with linear probing, whose hashes Submit computes before it
-// takes the executor's lock, and which finds or makes a lane with one
-// probe sequence. It holds at most half as many lanes as it has places,
-// and doubles when full; it never shrinks, so its memory is that of the
-// most lanes held at once (each lane has an item held, so at most
-// WithMaxHeld of them). Each place keeps the low 32 bits of its lane's
-// hash, which are all that a table of at most 2³² places (WithMaxHeld
-// is below 2³¹) reads for a home, so that probing, moving and growing
-// read no lane but the one found.
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// The lanes with items held live in shards, by their name's hash, each
+// with its own lock, so that Submit joining an item to its lane and a
+// consumer leaving one contend only when their lanes share a shard. A
+// lane's entry is in its shard's table, and the items waiting in it after
+// the one that can start, in the shard's queued list. Under lane-aware the
+// first item of a lane, which can start, is in the executor's queue or
+// heap of ready items, and the rest wait in the lane; under head-of-line
+// every item is in the queue, in submission order, and the lane keeps
+// their order and which consumer holds each, blocked.
+
+// shards is how many shards an executor's lanes are in.
+const shards = 64
+
+// shard is a share of the lanes.
+type shard[T any] struct {
+	mu     sync.Mutex
+	table  laneTable
+	queued []queued[T] // items waiting in lanes, linked by next
+	free   []int32     // entries of queued not in use
+	_      [64]byte
+}
+
+// queued is an item waiting in its lane, and under head-of-line the
+// consumer blocked holding it (-1 for none).
+type queued[T any] struct {
+	task   task[T]
+	next   int32
+	waiter int32
+}
+
+// lane is a lane with items held, in its shard's table.
+type lane struct {
+	name       string
+	h          uint32 // the low bits of the name's hash
+	used       bool   // the table's place holds a lane
+	busy       bool   // head-of-line: an item of the lane runs
+	n          int32  // items of the lane held, waiting or running
+	head, tail int32  // the items waiting in the lane, in submission order (queued), or -1
+	first      int    // lane-aware: the submission number of the lane's item that can start or runs
+	firstAt    int64  // and its submission time
+}
+
+// shardOf returns the shard of the lanes of hash h.
+func (x *Executor[T]) shardOf(h uint64) *shard[T] { return &x.shards[(h>>32)%shards] }
+
+// laneHash returns the hash of the lane named name.
+func (x *Executor[T]) laneHash(name string) uint64 { return maphash.String(x.seed, name) }
+
+// joinLane adds j, of a lane, to its lane, making the lane when it has no
+// item held, and tells whether j can start: under lane-aware when it is the
+// lane's only item. Under head-of-line it queues j in its lane whatever it
+// finds, setting j.queued. It takes the lane's shard's lock.
+func (x *Executor[T]) joinLane(j *task[T]) bool {
+	s := x.shardOf(j.hash)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, found := s.table.find(j.lane, j.hash)
+	if !found {
+		p = s.table.add(p, lane{name: j.lane, h: uint32(j.hash), used: true, head: -1, tail: -1, first: j.seq, firstAt: j.submitted})
+	}
+	l := &s.table.place[p]
+	l.n++
+	if !found && x.policy == konvoy.LaneAware {
+		return true
+	}
+	j.queued = s.enqueue(l, j)
+	return false
+}
+
+// enqueue puts j at the tail of lane l's waiting items and returns its
+// entry in queued.
+func (s *shard[T]) enqueue(l *lane, j *task[T]) int32 {
+	var i int32
+	if n := len(s.free); n > 0 {
+		i = s.free[n-1]
+		s.free = s.free[:n-1]
+	} else {
+		s.queued = append(s.queued, queued[T]{})
+		i = int32(len(s.queued) - 1)
+	}
+	s.queued[i] = queued[T]{task: *j, next: -1, waiter: -1}
+	if l.tail < 0 {
+		l.head = i
+	} else {
+		s.queued[l.tail].next = i
+	}
+	l.tail = i
+	return i
+}
+
+// dequeue takes lane l's first waiting item off its queue, returning its
+// entry, which it frees.
+func (s *shard[T]) dequeue(l *lane) *queued[T] {
+	i := l.head
+	q := &s.queued[i]
+	l.head = q.next
+	if l.head < 0 {
+		l.tail = -1
+	}
+	s.free = append(s.free, i)
+	return q
+}
+
+// leaveLane frees the lane of j, which has finished, for its next item:
+// under lane-aware it makes the lane's next item ready (see pushReady);
+// under head-of-line it hands the lane to the consumer blocked holding the
+// next item, when one is and the executor has not stopped. A lane with no
+// item left is forgotten.
+func (x *Executor[T]) leaveLane(j *task[T]) {
+	s := x.shardOf(j.hash)
+	s.mu.Lock()
+	p, _ := s.table.find(j.lane, j.hash)
+	l := &s.table.place[p]
+	l.n--
+	l.busy = false
+	if l.n == 0 {
+		s.table.remove(p)
+		s.mu.Unlock()
+		return
+	}
+	if x.policy == konvoy.LaneAware {
+		q := s.dequeue(l)
+		next := q.task
+		q.task = task[T]{}
+		l.first, l.firstAt = next.seq, next.submitted
+		s.mu.Unlock()
+		x.pushReady(&next)
+		return
+	}
+	if q := &s.queued[l.head]; q.waiter >= 0 && !x.halt.Load() {
+		w := q.waiter
+		l.busy = true
+		s.dequeue(l).task = task[T]{}
+		s.mu.Unlock()
+		x.wake[w] <- struct{}{} // its consumer is blocked: see awaitLane
+		return
+	}
+	s.mu.Unlock()
+}
+
+// startLane tells, under head-of-line, whether consumer w may start j,
+// which it took: when j's lane is idle and j is its first waiting item.
+// Otherwise it marks w as blocked holding j, for leaveLane to hand the
+// lane to.
+func (x *Executor[T]) startLane(w int32, j *task[T]) bool {
+	s := x.shardOf(j.hash)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, _ := s.table.find(j.lane, j.hash)
+	l := &s.table.place[p]
+	if !l.busy && l.head == j.queued {
+		l.busy = true
+		s.dequeue(l).task = task[T]{}
+		return true
+	}
+	s.queued[j.queued].waiter = w
+	return false
+}
+
+// unblock tells, under head-of-line, once the executor ends, whether the
+// lane of j, which consumer w holds blocked, was handed to it (then it
+// must run j); otherwise it takes back w's mark, leaving j not run.
+func (x *Executor[T]) unblock(w int32, j *task[T]) bool {
+	s := x.shardOf(j.hash)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if q := &s.queued[j.queued]; q.waiter == w && q.task.seq == j.seq {
+		q.waiter = -1
+		return false
+	}
+	return true
+}
+
+// laneTable is an open-addressing hash table of lanes with linear probing,
+// the lanes inline, found by name and the hash Submit computes before it
+// takes any lock. It holds at most half as many lanes as it has places and
+// doubles when full; it never shrinks, so its memory is that of the most
+// lanes in its shard at once.
 type laneTable struct {
-	seed  maphash.Seed
-	place []tablePlace
+	place []lane
 	n     int // lanes in the table
 }
 
-// tablePlace is one place of a laneTable.
-type tablePlace struct {
-	ln uint32 // the lane's index in laneAt, plus 1; 0 for an empty place
-	h  uint32 // the low bits of its hash
-}
-
-// newLaneTable returns an empty table.
-func newLaneTable() laneTable {
-	return laneTable{seed: maphash.MakeSeed(), place: make([]tablePlace, 64)}
-}
-
-// hash returns the hash of the lane named name.
-func (t *laneTable) hash(name string) uint64 { return maphash.String(t.seed, name) }
-
-// find returns the lane named name, of hash h, and true; or, when the
-// table has no such lane, the place where it would go and false.
-func (t *laneTable) find(lanes []lane, name string, h uint64) (int32, bool) {
+// find returns the place of the lane named name, of hash h, and true; or,
+// when the table has no such lane, the place where it would go and false.
+func (t *laneTable) find(name string, h uint64) (int, bool) {
+	if t.place == nil {
+		t.place = make([]lane, 16)
+	}
 	mask, low := uint64(len(t.place)-1), uint32(h)
 	for j := uint64(low) & mask; ; j = (j + 1) & mask {
-		v := t.place[j]
-		if v.ln == 0 {
-			return int32(j), false
+		l := &t.place[j]
+		if !l.used {
+			return int(j), false
 		}
-		if v.h == low && lanes[v.ln-1].name == name {
-			return int32(v.ln - 1), true
+		if l.h == low && l.name == name {
+			return int(j), true
 		}
 	}
 }
 
-// add puts lane ln at place j, which find gave, growing the table when it
-// is then full.
-func (t *laneTable) add(lanes []lane, j, ln int32) {
-	t.place[j] = tablePlace{uint32(ln) + 1, uint32(lanes[ln].hash)}
+// add puts l at place p, which find gave, growing the table when it is
+// then full, and returns l's place.
+func (t *laneTable) add(p int, l lane) int {
+	t.place[p] = l
 	t.n++
-	if 2*t.n > len(t.place) {
-		t.grow(lanes)
+	if 2*t.n <= len(t.place) {
+		return p
 	}
-}
-
-// grow doubles the table.
-func (t *laneTable) grow(lanes []lane) {
-	old := t.place
-	t.place = make([]tablePlace, 2*len(old))
+	old, at := t.place, p
+	t.place = make([]lane, 2*len(old))
 	mask := uint64(len(t.place) - 1)
-	for _, v := range old {
-		if v.ln == 0 {
+	for i := range old {
+		if !old[i].used {
 			continue
 		}
-		j := uint64(v.h) & mask
-		for t.place[j].ln != 0 {
+		j := uint64(old[i].h) & mask
+		for t.place[j].used {
 			j = (j + 1) & mask
 		}
-		t.place[j] = v
+		t.place[j] = old[i]
+		if i == at {
+			p = int(j)
+		}
 	}
+	return p
 }
 
-// remove takes lane ln, which the table holds, out of it, moving back the
-// lanes after it in its probe sequence so that every lane stays reachable
-// from its hash's place without crossing an empty one.
-func (t *laneTable) remove(lanes []lane, ln int32) {
-	mask, v := uint64(len(t.place)-1), uint32(ln)+1
-	i := uint64(uint32(lanes[ln].hash)) & mask
-	for t.place[i].ln != v {
-		i = (i + 1) & mask
-	}
-	for j := (i + 1) & mask; t.place[j].ln != 0; j = (j + 1) & mask {
+// remove takes the lane at place p out of the table, moving back the lanes
+// after it in its probe sequence so that every lane stays reachable from
+// its hash's place without crossing an empty one.
+func (t *laneTable) remove(p int) {
+	mask := uint64(len(t.place) - 1)
+	i := uint64(p)
+	for j := (i + 1) & mask; t.place[j].used; j = (j + 1) & mask {
 		home := uint64(t.place[j].h) & mask
 		// The lane at j may move to i when its home is not in (i, j],
 		// cyclically.
@@ -92,6 +250,6 @@ func (t *laneTable) remove(lanes []lane, ln int32) {
 			i = j
 		}
 	}
-	t.place[i] = tablePlace{}
+	t.place[i] = lane{}
 	t.n--
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -47,6 +48,7 @@ type Executor[T any] struct {
 	sleep     func(context.Context, time.Duration) error
 	versions  VersionStore         // under the version stamp
 	offsets   func(T) (int, int64) // WithOffsets
+	seed      maphash.Seed         // of the lanes' hashes
 
 	ctx    context.Context   // the handlers'; cancelled when Close gives up
 	ctxs   []context.Context // by consumer: ctx, telling the consumer
@@ -59,88 +61,98 @@ type Executor[T any] struct {
 	halted chan struct{}   // closed when a failed item stops the executor
 	drain  chan struct{}   // closed when, closing, nothing more can run
 	quit   chan struct{}   // closed by Close to end the consumers
+	once   sync.Once       // closes drain
 
-	errorsN, retriesN atomic.Int64
+	// Flags and counts read without a lock. halt is set once the executor
+	// stopped (stopping) or Close gave up or drained (aborted): no
+	// consumer starts an item after that. final is, from Close on, the
+	// items submitted less those the resequencer discarded; -1 before.
+	_                                pad
+	closing, stopping, aborted, halt atomic.Bool
+	final, gapHeldN                  atomic.Int64
+	_                                pad
+	running, peak                    atomic.Int64 // consumers running items, and the most at once
+	_                                pad
+	waitingN                         atomic.Int64 // Submit calls waiting for room
+	_                                pad
+	errorsN, retriesN                atomic.Int64
+	_                                pad
 
-	// Under the static policy (see static.go): the consumers' inboxes;
-	// the items running and the most at once; the submission number of
-	// the fifo's head; Submit calls waiting for room; whether the
-	// executor stopped or gave up, so that no consumer starts an item.
-	inboxes                          []inbox[T]
-	running, peak, freeSeq, waitingN atomic.Int64
-	halt                             atomic.Bool
-	owners                           []atomic.Int32 // see fixedOwner
+	fresh   *queue[T]  // the items that can start, in submission order (see queue)
+	shards  []shard[T] // lanes, under lane-aware and head-of-line (see lanes.go)
+	tallies []tally    // by consumer (see stats.go)
+	inboxes []inbox[T] // by consumer, under static (see static.go)
+	owners  []atomic.Int32
 
-	mu sync.Mutex
-	state[T]
-}
+	// Under lane-aware: the next items of lanes freed since they were
+	// submitted, a heap by submission number (see takeReady).
+	readyMu sync.Mutex
+	ready   []task[T]
+	_       pad
+	readyN  atomic.Int64
+	_       pad
 
-// state is what the executor's lock guards.
-type state[T any] struct {
-	slots    []slot[T] // the items held, running or waiting
-	free     []int32   // slots not in use
-	held     int       // slots in use
-	inFlight int
-	seq      int // the next item's submission number
-	waiting  int // Submit calls waiting for room
+	// Parked consumers (see park).
+	parkMu sync.Mutex
+	idle   []int32
+	parked []atomic.Bool
+	_      pad
+	idleN  atomic.Int32
+	waking atomic.Int32 // consumers woken and not yet taking an item
+	_      pad
 
-	lanes                                             laneTable // lanes with items held, by name
-	laneAt                                            []lane
-	laneFree                                          []int32
-	fifo                                              list    // head-of-line: every item not taken; static: items without a lane
-	fresh                                             list    // lane-aware: the items that could start when submitted, not taken
-	ready                                             []ready // lane-aware: a heap of the next items of lanes freed since
-	seen                                              map[string]int
-	idle                                              []int32 // consumers parked, waiting for an item
-	parked                                            []bool
-	parts                                             []source // WithOffsets: by partIndex
-	partIndex                                         map[int]int32
-	pending                                           int                  // items finished above their partition's committable offset
-	reseq                                             map[string]*reseqKey // under the resequencer, by key
-	gapHeld                                           int                  // items the resequencer holds for gaps
+	// The submitting side, under subMu: submission numbers, room, the
+	// static policy's lanes first seen, and the resequencer.
+	subMu   sync.Mutex
+	seq     int // the next item's submission number
+	gone    int // items finished as they were submitted: discarded by the resequencer
+	finSeen int // the items finished, as last counted (see hasRoom)
+	seen    map[string]int
+	reseq   map[string]*reseqKey // under the resequencer, by key
+	gaps    []task[T]            // items the resequencer holds for gaps, by gapFree
+	gapFree []int32
+	gapHeld int
+	rq      resequencer // the rest of the resequencer's state: see resequencer.go
+
 	duplicates, buffered, maxBuffered, maxKeyBuffered int
-	waking                                            int // consumers woken and not yet back under the lock
+	_                                                 pad
 
-	rq resequencer // the rest of the resequencer's state: see resequencer.go
+	// WithOffsets, under offMu (see offsets.go).
+	offMu     sync.Mutex
+	parts     []source
+	partIndex map[int]int32
+	pendingN  atomic.Int64 // items finished above their partition's committable offset
+	_         pad
 
-	closing, stopping, aborted, drained bool
-	fatal                               []error
-	cut                                 []unrun[T] // items whose handler failed after Close gave up
+	// Latencies settled from the tallies, under statMu.
+	statMu         sync.Mutex
+	wait, response konvoy.LatencyCounter
 
-	done, deadLettered, failed, skipped int
-	wait, response                      konvoy.LatencyCounter
-	blocked                             time.Duration
-	maxInFlight, events                 int
-	tick                                int64 // the time the last item finished, when ticked
-	ticked                              bool
+	// Failures and what did not run, under mu.
+	mu        sync.Mutex
+	fatal     []error
+	failed    int
+	cut       []unrun[T] // items whose handler failed after Close gave up
+	unstarted []unrun[T] // items taken and never started: the executor stopped
 }
 
-// slot is one item held.
-type slot[T any] struct {
+// pad keeps what different goroutines write on different cache lines.
+type pad [64]byte
+
+// task is an item held, from its submission to its finish, with what the
+// executor keeps of it.
+type task[T any] struct {
 	item      T
-	seq       int
+	seq       int   // its submission number
 	submitted int64 // nanoseconds since the executor's epoch
-	lane      int32 // -1: none; under Static, unused
-	next      int32 // in fifo or owned
-	laneNext  int32 // in its lane's queue
-	waiter    int32 // head-of-line: the consumer blocked on it, -1 for none
-	used      bool  // the slot holds an item
-	part      int32 // WithOffsets: the source partition's index
-	entry     int   // and the item's in it
-	started   bool
+	lane      string
+	hash      uint64 // of lane, when hasLane
+	hasLane   bool
+	own       int32 // static: the lane's consumer when fixedOwner knows it, or -1
+	queued    int32 // head-of-line: its entry in its lane's shard
+	part      int32 // WithOffsets: its source partition's index
+	entry     int   // and its entry there
 }
-
-// lane is one lane with items held: those not started, in submission
-// order, and whether one runs.
-type lane struct {
-	name       string
-	hash       uint64 // of name, in the executor's laneTable
-	head, tail int32
-	busy       bool
-}
-
-// list is a queue of slots linked by their next field.
-type list struct{ head, tail int32 }
 
 // unrun is an item that did not run, with its submission number.
 type unrun[T any] struct {
@@ -172,25 +184,12 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 	}
 	x := &Executor[T]{
 		layout: layout, policy: c.policy, assignor: c.assignor, consumers: consumers, maxHeld: c.maxHeld,
-		event: event, handle: handle, retry: c.retry, sleep: c.sleep,
+		event: event, handle: handle, retry: c.retry, sleep: c.sleep, seed: maphash.MakeSeed(),
 		epoch: time.Now(), wake: make([]chan struct{}, consumers), space: make(chan struct{}, 1),
 		closed: make(chan struct{}), halted: make(chan struct{}), drain: make(chan struct{}), quit: make(chan struct{}),
 	}
-	if c.deadLetter != nil {
-		f, ok := c.deadLetter.(func(context.Context, T, error) error)
-		if !ok {
-			var zero T
-			return nil, fmt.Errorf("live: New: WithDeadLetter's function is a %T; want one that takes a %T", c.deadLetter, zero)
-		}
-		x.dead = f
-	}
-	if c.offsets != nil {
-		f, ok := c.offsets.(func(T) (int, int64))
-		if !ok {
-			var zero T
-			return nil, fmt.Errorf("live: New: WithOffsets's function is a %T; want one that takes a %T", c.offsets, zero)
-		}
-		x.offsets, x.partIndex = f, make(map[int]int32)
+	if err := x.setFuncs(c); err != nil {
+		return nil, err
 	}
 	if layout.Equal(konvoy.Resequencer) {
 		x.setResequencer(c.reseq)
@@ -198,17 +197,22 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 	if layout.Equal(konvoy.VersionStamp) {
 		x.versions = cmp.Or[VersionStore](c.versions, &MemoryVersions{})
 	}
+	x.final.Store(-1)
 	x.ctx, x.cancel = context.WithCancel(context.Background())
-	x.lanes = newLaneTable()
-	x.fifo, x.fresh = list{-1, -1}, list{-1, -1}
-	x.parked = make([]bool, consumers)
+	x.fresh = newQueue[T](x.maxHeld)
+	x.tallies = make([]tally, consumers)
+	for w := range x.tallies {
+		x.tallies[w].cur.Store(-1)
+	}
+	x.parked = make([]atomic.Bool, consumers)
 	if x.policy == konvoy.Static {
 		x.inboxes = make([]inbox[T], consumers)
 		if x.assignor != konvoy.FirstSeenAssignor {
 			x.owners = make([]atomic.Int32, min(layout.Partitions(), ownersKept))
 		}
-		x.freeSeq.Store(noFree)
 		x.seen = make(map[string]int)
+	} else {
+		x.shards = make([]shard[T], shards)
 	}
 	x.ctxs = make([]context.Context, consumers)
 	x.wg.Add(consumers)
@@ -218,6 +222,27 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 		go x.work(int32(w))
 	}
 	return x, nil
+}
+
+// setFuncs sets the dead letter's and WithOffsets's functions, which must
+// take a T, for New.
+func (x *Executor[T]) setFuncs(c config) error {
+	var zero T
+	if c.deadLetter != nil {
+		f, ok := c.deadLetter.(func(context.Context, T, error) error)
+		if !ok {
+			return fmt.Errorf("live: New: WithDeadLetter's function is a %T; want one that takes a %T", c.deadLetter, zero)
+		}
+		x.dead = f
+	}
+	if c.offsets != nil {
+		f, ok := c.offsets.(func(T) (int, int64))
+		if !ok {
+			return fmt.Errorf("live: New: WithOffsets's function is a %T; want one that takes a %T", c.offsets, zero)
+		}
+		x.offsets, x.partIndex = f, make(map[int]int32)
+	}
+	return nil
 }
 
 // check returns New's error for its arguments, nil when they are good.
@@ -240,19 +265,20 @@ func check(layout konvoy.Layout, consumers int, noEvent, noHandle bool, errs []e
 // wrapping a [*konvoy.EventError] when the layout cannot place the item's
 // event (see [konvoy.Layout.Lane]), whose Index is the submission number
 // the item would have had, or an error when [WithOffsets] gives an offset
-// below 0 or not above its partition's last. It takes O(log n) time for n
-// items held, and allocates nothing once the executor has held as many
-// items and lanes.
+// below 0 or not above its partition's last. It takes O(1) time (O(log n)
+// for n items held when the resequencer releases held items), takes no
+// lock that the consumers take for every item, and allocates nothing once
+// the executor has held as many items and lanes.
 func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	var p placement
-	err := x.place(item, &p)
+	j := task[T]{item: item, own: -1, queued: -1, part: -1}
+	e, part, offset, err := x.place(&j)
 	t := x.now() // before the lock: its holders wait no clock read
-	x.mu.Lock()
+	x.subMu.Lock()
 	if err == nil && x.offsets != nil {
-		err = x.placeOffset(p.part, p.offset)
+		err = x.placeOffset(part, offset)
 	}
 	if err != nil && x.refusal() == nil {
 		var ee *konvoy.EventError
@@ -260,70 +286,54 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 			ee.Index = x.seq
 			err = fmt.Errorf("live: Submit: %w", err)
 		}
-		x.mu.Unlock()
+		x.subMu.Unlock()
 		return err
 	}
 	t, err = x.awaitRoom(ctx, t)
 	if err != nil {
 		return err
 	}
-	if p.own >= 0 && x.offsets == nil { // Static, its consumer known: no slot
-		x.holdOwn(item, t, p.own)
-	} else {
-		i := x.alloc(item, t)
-		if x.offsets != nil {
-			x.addOffset(i, p.part, p.offset)
-		}
-		if x.reseq != nil && p.hasLane {
-			x.resequence(i, p.e, p.hash)
-		} else {
-			x.enqueue(i, p.name, p.hasLane, p.own, p.hash)
-		}
+	j.seq, j.submitted = x.seq, t
+	x.seq++
+	if x.offsets != nil {
+		x.addOffset(&j, part, offset)
 	}
-	if x.waiting > 0 && x.held+x.pending < x.maxHeld {
+	if x.reseq != nil && j.hasLane {
+		x.resequence(&j, e)
+	} else {
+		x.dispatch(&j)
+	}
+	if x.waitingN.Load() > 0 && x.hasRoom() {
 		x.passSpace()
 	}
-	x.mu.Unlock()
+	x.subMu.Unlock()
 	return nil
 }
 
-// placement is where Submit puts an item, found before it takes the lock.
-type placement struct {
-	e       konvoy.Event
-	name    string // the item's lane, when hasLane
-	hasLane bool
-	part    int    // WithOffsets: the item's source partition
-	offset  int64  // and its offset there
-	own     int    // Static: the lane's consumer when fixedOwner knows it, or -1
-	hash    uint64 // the lane's hash in the laneTable, but under Static
-}
-
-// place sets p to where Submit puts item, and returns the layout's error
-// for its event. It needs no lock. (Its result is written in place: the
-// placement, with its event, is large enough for copies to show in a
-// no-op handler's cost.)
-func (x *Executor[T]) place(item T, p *placement) error {
-	p.e, p.own = x.event(item), -1
-	var err error
+// place sets j's lane and, under static, its consumer when fixedOwner
+// knows it, and returns its event, its source partition and offset under
+// WithOffsets, and the layout's error for its event. It needs no lock.
+func (x *Executor[T]) place(j *task[T]) (e konvoy.Event, part int, offset int64, err error) {
+	e = x.event(j.item)
 	if x.reseq != nil {
-		p.name, p.hasLane = reseqLane(p.e)
+		j.lane, j.hasLane = reseqLane(e)
 	} else {
-		p.name, p.hasLane, err = x.layout.Lane(p.e)
+		j.lane, j.hasLane, err = x.layout.Lane(e)
 	}
 	if x.offsets != nil {
-		p.part, p.offset = x.offsets(item)
+		part, offset = x.offsets(j.item)
 	}
-	if err == nil && p.hasLane {
+	if err == nil && j.hasLane {
 		if x.policy == konvoy.Static && x.reseq == nil {
-			p.own = x.fixedOwner(p.name)
+			j.own = int32(x.fixedOwner(j.lane))
 		} else {
-			p.hash = x.lanes.hash(p.name) // the seed never changes
+			j.hash = x.laneHash(j.lane)
 		}
 	}
-	return err
+	return e, part, offset, err
 }
 
-// awaitRoom waits, under the lock, until the executor may hold one more
+// awaitRoom waits, under subMu, until the executor may hold one more
 // item, and returns nil, locked, and the item's submission time: t, read
 // when Submit was called, or the time now if it waited. It returns
 // Submit's error, unlocked, when ctx ends first or the executor takes no
@@ -331,23 +341,21 @@ func (x *Executor[T]) place(item T, p *placement) error {
 func (x *Executor[T]) awaitRoom(ctx context.Context, t int64) (int64, error) {
 	for waited := false; ; waited = true {
 		if err := x.refusal(); err != nil {
-			x.mu.Unlock()
+			x.subMu.Unlock()
 			return t, err
 		}
-		if x.held+x.pending < x.maxHeld {
+		if x.hasRoom() {
 			if waited {
-				t = x.now() // under the lock, after a wait: rare
+				t = x.now() // after a wait: rare
 			}
 			return t, nil
 		}
-		x.waiting++
-		x.waitingN.Store(int64(x.waiting))
-		if x.settleAll(); x.held+x.pending < x.maxHeld { // room the consumers had not settled
-			x.waiting--
-			x.waitingN.Store(int64(x.waiting))
+		x.waitingN.Add(1)
+		if x.hasRoom() { // a consumer finished before it could see the count
+			x.waitingN.Add(-1)
 			return t, nil
 		}
-		x.mu.Unlock()
+		x.subMu.Unlock()
 		var err error
 		select {
 		case <-ctx.Done():
@@ -356,22 +364,36 @@ func (x *Executor[T]) awaitRoom(ctx context.Context, t int64) (int64, error) {
 		case <-x.halted:
 		case <-x.space:
 		}
-		x.mu.Lock()
-		x.waiting--
-		x.waitingN.Store(int64(x.waiting))
+		x.subMu.Lock()
+		x.waitingN.Add(-1)
 		if err != nil {
-			x.mu.Unlock()
+			x.subMu.Unlock()
 			return t, err
 		}
 	}
 }
 
+// hasRoom tells, under subMu, whether the executor may hold one more item:
+// the items held and, with WithOffsets, finished above their partitions'
+// committable offsets are fewer than WithMaxHeld. It counts the items
+// finished, reading each consumer's count, only when the last count
+// leaves no room.
+func (x *Executor[T]) hasRoom() bool {
+	if x.seq-x.gone-x.finSeen+int(x.pendingN.Load()) < x.maxHeld {
+		return true
+	}
+	x.finSeen = x.finished()
+	return x.seq-x.gone-x.finSeen+int(x.pendingN.Load()) < x.maxHeld
+}
+
 // refusal returns Submit's error when the executor takes no more items.
 func (x *Executor[T]) refusal() error {
 	switch {
-	case x.closing:
+	case x.closing.Load():
 		return ErrClosed
-	case x.stopping:
+	case x.stopping.Load():
+		x.mu.Lock()
+		defer x.mu.Unlock()
 		return fmt.Errorf("%w: %w", ErrStopped, x.fatal[0])
 	}
 	return nil
@@ -389,252 +411,62 @@ func (x *Executor[T]) passSpace() {
 // monotonic clock.
 func (x *Executor[T]) now() int64 { return int64(time.Since(x.epoch)) }
 
-// clock returns the time a consumer became free, read before it took the
-// lock, when it takes an item in the same hold of the lock (the time its
-// last item finished, or it was woken): that saves reading the clock twice
-// at one instant, and keeps clock reads out of the lock. It returns the
-// time now otherwise.
-func (x *Executor[T]) clock() int64 {
-	if x.ticked {
-		return x.tick
-	}
-	return x.now()
-}
-
-// alloc puts item, submitted at time t, in a free slot and returns it.
-func (x *Executor[T]) alloc(item T, t int64) int32 {
-	var i int32
-	if n := len(x.free); n > 0 {
-		i = x.free[n-1]
-		x.free = x.free[:n-1]
-	} else {
-		x.slots = append(x.slots, slot[T]{})
-		i = int32(len(x.slots) - 1)
-	}
-	x.slots[i] = slot[T]{item: item, seq: x.seq, submitted: t, lane: -1, next: -1, laneNext: -1, waiter: -1, used: true}
-	x.seq++
-	x.events++
-	x.held++
-	return i
-}
-
-// release empties slot i.
-func (x *Executor[T]) release(i int32) {
-	x.slots[i] = slot[T]{}
-	x.free = append(x.free, i)
-	x.held--
-	if x.waiting > 0 {
-		x.passSpace()
-	}
-}
-
-// start counts slot i as started now.
-func (x *Executor[T]) start(i int32) {
-	s := &x.slots[i]
-	s.started = true
-	x.inFlight++
-	x.maxInFlight = max(x.maxInFlight, x.inFlight)
-	if x.inboxes != nil {
-		x.countRun(1)
-	}
-	x.wait.Add(int(max(x.clock()-s.submitted, 0))) // a clock read before the lock may precede the submission
-}
-
-// work is consumer w: it takes items as its policy says and runs them
-// until Close ends it.
-func (x *Executor[T]) work(w int32) {
-	defer x.wg.Done()
-	x.mu.Lock()
-	for {
-		if x.aborted || x.drained {
-			x.mu.Unlock()
-			return
-		}
-		i, act := x.take(w)
-		free := x.tick // the time consumer w became free, when ticked
-		if !x.ticked {
-			free = -1
-		}
-		x.ticked = false
-		if act != park && x.more() {
-			x.wakeAny() // the next consumer takes what is left
-		}
-		switch act {
-		case park:
-			x.idle = append(x.idle, w)
-			x.parked[w] = true
-			x.mu.Unlock()
-			select {
-			case <-x.wake[w]:
-			case <-x.quit:
-				return
-			}
-			t := x.now()
-			x.mu.Lock()
-			x.tick, x.ticked = t, true
-			x.waking--
-			continue
-		case own:
-			x.mu.Unlock()
-			if free < 0 {
-				free = x.now()
-			}
-			e, r, start, t, ok := x.runOwn(w, free)
-			x.mu.Lock()
-			if ok {
-				x.finishOwn(w, e, r, start, t)
-			} else {
-				x.settle(w)
-			}
-			x.tick, x.ticked = t, true
-			continue
-		case block:
-			x.mu.Unlock()
-			t0 := time.Now()
-			if !x.awaitLane(w) {
-				return
-			}
-			d := time.Since(t0)
-			x.mu.Lock()
-			x.blocked += d
-		}
-		s := &x.slots[i]
-		item, seq := s.item, s.seq
-		x.mu.Unlock()
-		r := x.run(w, item, seq)
-		t := x.now()
-		x.mu.Lock()
-		x.finish(i, r, t)
-	}
-}
-
-// awaitLane waits, under head-of-line, until the lane of the item that
-// consumer w took is handed to it, and returns true, or until Close ends
-// the consumers, and returns false.
-func (x *Executor[T]) awaitLane(w int32) bool {
-	select {
-	case <-x.wake[w]:
-		return true
-	case <-x.quit:
-		select {
-		case <-x.wake[w]: // handed over before Close gave up: it has started
-			return true
-		default:
-			return false
-		}
-	}
-}
-
-// action is what a consumer does after take.
-type action uint8
-
-const (
-	run   action = iota // run the item taken, started
-	park                // wait for an item
-	block               // wait, holding the item taken, for its lane (head-of-line)
-	own                 // run the items of its inbox (static)
-)
-
-// take finds consumer w's next item by the policy.
-func (x *Executor[T]) take(w int32) (int32, action) {
-	if x.stopping || x.aborted {
-		return -1, park
-	}
-	switch x.policy {
-	case konvoy.HeadOfLine:
-		return x.takeHeadOfLine(w)
-	case konvoy.Static:
-		return x.takeOwned(w)
-	}
-	return x.takeReady()
-}
-
-// enqueue puts slot i, of the lane named name when hasLane, where its
-// policy looks for it, and wakes a consumer that can take it.
-func (x *Executor[T]) enqueue(i int32, name string, hasLane bool, own int, h uint64) {
-	switch x.policy {
-	case konvoy.HeadOfLine:
-		push(&x.fifo, x.slots, i)
-		if hasLane {
-			x.joinLane(i, name, h)
-		}
-		x.wakeAny()
-	case konvoy.Static:
-		if !hasLane {
-			push(&x.fifo, x.slots, i)
-			x.setFreeSeq()
-			x.wakeAny()
-			return
-		}
-		o := own
-		if o < 0 {
-			o = x.owner(name)
-		}
-		x.toInbox(i, o)
-	default:
-		if !hasLane {
-			push(&x.fresh, x.slots, i)
-			x.wakeAny()
-			return
-		}
-		if l := x.joinLane(i, name, h); !l.busy && l.head == i {
-			push(&x.fresh, x.slots, i)
-			x.wakeAny()
-		}
-	}
-}
-
-// finish ends slot i's run, finished at time t, with outcome r: it counts
-// it, frees its lane for the next item, and its slot.
-func (x *Executor[T]) finish(i int32, r outcome, t int64) {
-	s := &x.slots[i]
-	x.inFlight--
-	if x.inboxes != nil {
-		x.countRun(-1)
-	}
-	x.tick, x.ticked = t, true
-	x.account(s.seq, s.item, s.submitted, r, t)
-	if x.offsets != nil && r.err == nil { // handled, dead-lettered or skipped
-		x.finishOffset(i)
-	}
-	if s.lane >= 0 {
-		x.leaveLane(i)
-	}
-	x.release(i)
-	x.checkDrained()
-}
-
-// account counts the outcome r of item, submission seq, submitted at time
-// submitted and finished at t.
-func (x *Executor[T]) account(seq int, item T, submitted int64, r outcome, t int64) {
-	x.response.Add(int(max(t-submitted, 0)))
+// dispatch puts j, under subMu, where its policy looks for it: an item
+// without a lane, and under lane-aware the first of its lane, in the
+// queue of items that can start; under head-of-line every item in the
+// queue, and in its lane; under lane-aware an item whose lane has items
+// held, in its lane; under static, in its lane's consumer's inbox.
+func (x *Executor[T]) dispatch(j *task[T]) {
 	switch {
-	case r.dead:
-		x.deadLettered++
-	case r.skipped:
-		x.skipped++
-	case r.err == nil:
-		x.done++
-	case x.aborted && x.ctx.Err() != nil:
-		x.cut = append(x.cut, unrun[T]{seq, item})
-	default:
-		x.failed++
-		x.fatal = append(x.fatal, r.err)
-		if !x.stopping {
-			x.stopping = true
-			x.halt.Store(true)
-			close(x.halted)
+	case !j.hasLane:
+	case x.policy == konvoy.Static:
+		o := int(j.own)
+		if o < 0 {
+			o = x.owner(j.lane)
 		}
+		x.deliver(o, j)
+		return
+	case !x.joinLane(j) && x.policy == konvoy.LaneAware:
+		return
+	}
+	x.fresh.push(j)
+	x.wakeAny()
+}
+
+// fail counts j's failure err: an item cut short when Close gave up, or a
+// failure that stops the executor.
+func (x *Executor[T]) fail(j *task[T], err error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.aborted.Load() && x.ctx.Err() != nil {
+		x.cut = append(x.cut, unrun[T]{j.seq, j.item})
+		return
+	}
+	x.failed++
+	x.fatal = append(x.fatal, err)
+	if !x.stopping.Load() {
+		x.stopping.Store(true)
+		x.halt.Store(true)
+		close(x.halted)
 	}
 }
 
 // checkDrained closes drain once Close was called and nothing more can
-// run: nothing in flight, and nothing held but what the resequencer holds
-// for gaps, or the executor stopped.
+// run: every item finished but those the resequencer holds for gaps, or
+// the executor stopped and no consumer runs an item.
 func (x *Executor[T]) checkDrained() {
-	if x.closing && !x.drained && x.inFlight == 0 && x.running.Load() == 0 && (x.held == x.gapHeld || x.stopping) {
-		x.drained = true
-		close(x.drain)
+	f := x.final.Load()
+	if f < 0 {
+		return
+	}
+	if x.stopping.Load() {
+		if x.running.Load() == 0 {
+			x.once.Do(func() { close(x.drain) })
+		}
+		return
+	}
+	if f-int64(x.finished()) == x.gapHeldN.Load() {
+		x.once.Do(func() { close(x.drain) })
 	}
 }
 
@@ -737,16 +569,18 @@ func (x *Executor[T]) callDead(ctx context.Context, item T, err error) (derr err
 // the end: those not started, and those whose handler failed after ctx
 // ended; errors.Join joins them. A second Close returns [ErrClosed].
 func (x *Executor[T]) Close(ctx context.Context) error {
-	x.mu.Lock()
-	if x.closing {
-		x.mu.Unlock()
+	x.subMu.Lock()
+	if x.closing.Load() {
+		x.subMu.Unlock()
 		return ErrClosed
 	}
-	x.closing = true
-	close(x.closed)
 	x.releaseHeld()
+	x.gapHeldN.Store(int64(x.gapHeld))
+	x.final.Store(int64(x.seq - x.gone))
+	x.closing.Store(true)
+	close(x.closed)
+	x.subMu.Unlock()
 	x.checkDrained()
-	x.mu.Unlock()
 	var cause error
 	select {
 	case <-x.drain:
@@ -754,18 +588,16 @@ func (x *Executor[T]) Close(ctx context.Context) error {
 		cause = ctx.Err()
 	}
 	x.mu.Lock()
-	x.aborted = true
+	x.aborted.Store(true)
 	x.halt.Store(true)
 	if cause != nil {
 		x.cancel()
 	}
-	close(x.quit)
 	x.mu.Unlock()
+	close(x.quit)
 	x.wg.Wait()
 	x.stopTimer()
 	x.cancel()
-	x.mu.Lock()
-	defer x.mu.Unlock()
 	return x.closeError(cause)
 }
 
@@ -773,20 +605,20 @@ func (x *Executor[T]) Close(ctx context.Context) error {
 // gave up for cause (nil when it did not).
 func (x *Executor[T]) closeError(cause error) error {
 	var errs []error
+	x.mu.Lock()
 	if len(x.fatal) > 0 {
 		errs = append(errs, fmt.Errorf("%w: %w", ErrStopped, errors.Join(x.fatal...)))
 		if cause == nil {
 			cause = ErrStopped
 		}
 	}
+	left := append(slices.Clone(x.cut), x.unstarted...)
+	x.mu.Unlock()
 	if x.gapHeld > 0 && cause == nil {
 		cause = ErrNeverApplied
 	}
-	left := x.unrunOwn(x.cut)
-	for i := range x.slots {
-		if s := &x.slots[i]; s.used && !s.started {
-			left = append(left, unrun[T]{s.seq, s.item})
-		}
+	for _, j := range x.heldJobs() {
+		left = append(left, unrun[T]{j.seq, j.item})
 	}
 	if len(left) > 0 {
 		slices.SortFunc(left, func(a, b unrun[T]) int { return a.seq - b.seq })
@@ -800,6 +632,35 @@ func (x *Executor[T]) closeError(cause error) error {
 		return errs[0]
 	}
 	return errors.Join(errs...)
+}
+
+// heldJobs returns the items held and not started, once the consumers have
+// ended: in the queue, the heap of ready items, the lanes (under
+// head-of-line the lanes' items are in the queue, or were noted as
+// unstarted by their consumers), the inboxes, and held for gaps.
+func (x *Executor[T]) heldJobs() []task[T] {
+	out := x.fresh.drain(nil)
+	out = append(out, x.ready...)
+	if x.policy == konvoy.LaneAware {
+		for i := range x.shards {
+			s := &x.shards[i]
+			for _, l := range s.table.place {
+				for q := l.head; l.used && q >= 0; q = s.queued[q].next {
+					out = append(out, s.queued[q].task)
+				}
+			}
+		}
+	}
+	for w := range x.inboxes {
+		c := &x.inboxes[w]
+		out = append(out, c.q[c.head:]...)
+	}
+	for _, r := range x.reseq {
+		for _, i := range r.held {
+			out = append(out, x.gaps[i])
+		}
+	}
+	return out
 }
 
 // String returns "live.Executor(LAYOUT, POLICY, N consumers)".

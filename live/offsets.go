@@ -49,8 +49,8 @@ type Completion struct {
 // nil without WithOffsets. It takes time and memory in proportion to the
 // partitions and the items held.
 func (x *Executor[T]) Completion() []Completion {
-	x.mu.Lock()
-	defer x.mu.Unlock()
+	x.offMu.Lock()
+	defer x.offMu.Unlock()
 	var out []Completion
 	for _, p := range x.parts {
 		c := Completion{Partition: p.id, Committable: p.next}
@@ -72,8 +72,8 @@ func (x *Executor[T]) Completion() []Completion {
 // [Executor.Completion] gives it, and true; or false when no item of p
 // was submitted (or there is no [WithOffsets]). It takes constant time.
 func (x *Executor[T]) Committable(p int) (int64, bool) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
+	x.offMu.Lock()
+	defer x.offMu.Unlock()
 	k, ok := x.partIndex[p]
 	if !ok {
 		return 0, false
@@ -103,6 +103,8 @@ type source struct {
 // before Submit takes it: it must be 0 or more and above the partition's
 // last.
 func (x *Executor[T]) placeOffset(p int, o int64) error {
+	x.offMu.Lock()
+	defer x.offMu.Unlock()
 	if o < 0 {
 		return fmt.Errorf("live: Submit: partition %d offset %d; want an offset of 0 or more", p, o)
 	}
@@ -122,9 +124,11 @@ func (s *source) last() int64 {
 	return s.offsets[len(s.offsets)-1]
 }
 
-// addOffset records that slot i holds the item of partition p at offset
-// o, which placeOffset accepted.
-func (x *Executor[T]) addOffset(i int32, p int, o int64) {
+// addOffset records that j is the item of partition p at offset o, which
+// placeOffset accepted.
+func (x *Executor[T]) addOffset(j *task[T], p int, o int64) {
+	x.offMu.Lock()
+	defer x.offMu.Unlock()
 	k, ok := x.partIndex[p]
 	if !ok {
 		k = int32(len(x.parts))
@@ -139,26 +143,24 @@ func (x *Executor[T]) addOffset(i int32, p int, o int64) {
 		s.base += s.head
 		s.head = 0
 	}
-	x.slots[i].part, x.slots[i].entry = k, s.base+len(s.offsets)
+	j.part, j.entry = k, s.base+len(s.offsets)
 	s.offsets = append(s.offsets, o)
 	s.done = append(s.done, false)
 }
 
-// finishOffset records that slot i's item has finished, and moves its
-// partition's committable offset past every finished item at its front.
-func (x *Executor[T]) finishOffset(i int32) {
-	x.finishOffsetAt(x.slots[i].part, x.slots[i].entry)
-}
-
-// finishOffsetAt records that the item at entry of source partition part
-// (by partIndex) has finished, as finishOffset does.
-func (x *Executor[T]) finishOffsetAt(part int32, entry int) {
+// finishOffset records that the item at entry of source partition part
+// (by partIndex) has finished, and moves the partition's committable
+// offset past every finished item at its front.
+func (x *Executor[T]) finishOffset(part int32, entry int) {
+	x.offMu.Lock()
+	defer x.offMu.Unlock()
 	s := &x.parts[part]
 	s.done[entry-s.base] = true
-	x.pending++
+	n := int64(1)
 	for s.head < len(s.offsets) && s.done[s.head] {
 		s.next = s.offsets[s.head] + 1
 		s.head++
-		x.pending--
+		n--
 	}
+	x.pendingN.Add(n)
 }

@@ -106,7 +106,7 @@ type resequencer struct {
 }
 
 // heldRef is an entry of the queue of held items: the item's key, step,
-// slot and submission number (which tell a stale entry), and the time,
+// place in gaps and submission number (which tell a stale entry), and the time,
 // since the executor's epoch, when its timeout releases it.
 type heldRef struct {
 	k        *reseqKey
@@ -129,27 +129,53 @@ func reseqLane(e konvoy.Event) (string, bool) {
 	return e.Key, e.Step > 0 && e.Key != ""
 }
 
-// resequence takes slot i, of event e that has a lane (of hash h) under
-// the resequencer: after releasing the held items due by its submission,
-// it releases it into its key's lane with the items held after it, holds
-// it, discards it as a duplicate or a rejected old step, or releases it
-// as an old step written backward.
-func (x *Executor[T]) resequence(i int32, e konvoy.Event, h uint64) {
+// resequence takes j, of event e that has a lane under the resequencer,
+// under subMu: after releasing the held items due by its submission, it
+// releases it into its key's lane with the items held after it, holds it,
+// discards it as a duplicate or a rejected old step, or releases it as an
+// old step written backward.
+func (x *Executor[T]) resequence(j *task[T], e konvoy.Event) {
 	if x.rq.timeout > 0 {
-		x.expire(x.slots[i].submitted)
+		x.expire(j.submitted)
 	}
 	k := x.reseq[e.Key]
 	if k == nil {
-		k = &reseqKey{name: e.Key, hash: h}
+		k = &reseqKey{name: e.Key, hash: j.hash}
 		x.reseq[e.Key] = k
 	}
 	if x.rq.Start == konvoy.StartFirstSeen && k.low == 0 {
 		k.state, k.low = e.Step-1, e.Step
 	}
-	x.sequence(i, k, e.Step)
+	x.sequence(x.keep(j), k, e.Step)
 }
 
-// sequence takes slot i, of key k and a step above 0, as resequence says.
+// keep puts j in a free place of gaps, the resequencer's items, and
+// returns it.
+func (x *Executor[T]) keep(j *task[T]) int32 {
+	if n := len(x.gapFree); n > 0 {
+		i := x.gapFree[n-1]
+		x.gapFree = x.gapFree[:n-1]
+		x.gaps[i] = *j
+		return i
+	}
+	x.gaps = append(x.gaps, *j)
+	return int32(len(x.gaps) - 1)
+}
+
+// unkeep empties place i of gaps.
+func (x *Executor[T]) unkeep(i int32) {
+	x.gaps[i] = task[T]{}
+	x.gapFree = append(x.gapFree, i)
+}
+
+// release dispatches the item at place i of gaps into its key's lane.
+func (x *Executor[T]) release(i int32) {
+	j := x.gaps[i]
+	x.unkeep(i)
+	x.dispatch(&j)
+}
+
+// sequence takes item i, of key k and a step above 0, as resequence says.
 func (x *Executor[T]) sequence(i int32, k *reseqKey, step int) {
 	switch {
 	case step <= k.state:
@@ -161,7 +187,7 @@ func (x *Executor[T]) sequence(i int32, k *reseqKey, step int) {
 	}
 }
 
-// old takes slot i, of key k, whose step is at or below the key's state: a
+// old takes item i, of key k, whose step is at or below the key's state: a
 // duplicate when the key released it or holds it (the configuration can
 // make no old steps, or the step is at or above low), else an old step,
 // rejected under RejectOld and released, backward, otherwise.
@@ -176,11 +202,11 @@ func (x *Executor[T]) old(i int32, k *reseqKey, step int) {
 		x.discard(i)
 	default:
 		x.rq.backwardWrites++
-		x.enqueue(i, k.name, true, -1, k.hash)
+		x.release(i)
 	}
 }
 
-// advance releases slot i, of key k, whose step is above the key's state,
+// advance releases item i, of key k, whose step is above the key's state,
 // skipping the steps between, and then the held items whose steps follow
 // on.
 func (x *Executor[T]) advance(i int32, k *reseqKey, step int) {
@@ -189,7 +215,7 @@ func (x *Executor[T]) advance(i int32, k *reseqKey, step int) {
 		k.low = step
 	}
 	k.state = step
-	x.enqueue(i, k.name, true, -1, k.hash)
+	x.release(i)
 	for {
 		j, ok := k.held[k.state+1]
 		if !ok {
@@ -198,16 +224,16 @@ func (x *Executor[T]) advance(i int32, k *reseqKey, step int) {
 		delete(k.held, k.state+1)
 		x.gapHeld--
 		k.state++
-		x.enqueue(j, k.name, true, -1, k.hash)
+		x.release(j)
 	}
 	if len(k.held) == 0 {
 		k.held = nil
 	}
 }
 
-// hold keeps slot i, of key k, for the gap before its step, unless its
+// hold keeps item i, of key k, for the gap before its step, unless its
 // step is held already (a duplicate). Under a Capacity that is full it
-// first releases the item held first, and then takes slot i again, since
+// first releases the item held first, and then takes item i again, since
 // its key's state may have moved.
 func (x *Executor[T]) hold(i int32, k *reseqKey, step int) {
 	if _, dup := k.held[step]; dup {
@@ -231,13 +257,13 @@ func (x *Executor[T]) hold(i int32, k *reseqKey, step int) {
 	x.maxBuffered = max(x.maxBuffered, x.gapHeld)
 	x.maxKeyBuffered = max(x.maxKeyBuffered, len(k.held))
 	if x.rq.timeout > 0 || x.rq.Capacity > 0 {
-		t := x.slots[i].submitted
+		t := x.gaps[i].submitted
 		d := int64(math.MaxInt64)
 		if t <= math.MaxInt64-int64(x.rq.timeout) {
 			d = t + int64(x.rq.timeout)
 		}
 		x.rq.last = max(x.rq.last, d) // submissions' clock reads precede the lock, so they may be out of order
-		x.queueHeld(heldRef{k, step, i, x.slots[i].seq, x.rq.last})
+		x.queueHeld(heldRef{k, step, i, x.gaps[i].seq, x.rq.last})
 		x.arm(t)
 	}
 }
@@ -263,7 +289,7 @@ func (x *Executor[T]) queueHeld(r heldRef) {
 // isHeld tells whether queue entry r is still held.
 func (x *Executor[T]) isHeld(r heldRef) bool {
 	j, ok := r.k.held[r.step]
-	return ok && j == r.slot && x.slots[j].seq == r.seq
+	return ok && j == r.slot && x.gaps[j].seq == r.seq
 }
 
 // firstHeld returns the entry of the item held first that is still held,
@@ -343,8 +369,8 @@ func (x *Executor[T]) arm(now int64) {
 // the timer for the next.
 func (x *Executor[T]) onTimer() {
 	defer x.rq.fires.Done()
-	x.mu.Lock()
-	defer x.mu.Unlock()
+	x.subMu.Lock()
+	defer x.subMu.Unlock()
 	x.rq.armed = false
 	if x.rq.off {
 		return
@@ -358,21 +384,23 @@ func (x *Executor[T]) onTimer() {
 // running, for Close once the consumers have ended.
 func (x *Executor[T]) stopTimer() {
 	q := &x.rq
-	x.mu.Lock()
+	x.subMu.Lock()
 	q.off = true
 	if q.armed && q.timer.Stop() {
 		q.armed = false
 		q.fires.Done()
 	}
-	x.mu.Unlock()
+	x.subMu.Unlock()
 	q.fires.Wait()
 }
 
-// discard drops slot i, a duplicate or a rejected old step, as if it had
-// finished at once: its offset, if any, is finished.
+// discard drops the item at place i of gaps, a duplicate or a rejected
+// old step, as if it had finished at once: its offset, if any, is
+// finished.
 func (x *Executor[T]) discard(i int32) {
 	if x.offsets != nil {
-		x.finishOffset(i)
+		x.finishOffset(x.gaps[i].part, x.gaps[i].entry)
 	}
-	x.release(i)
+	x.unkeep(i)
+	x.gone++
 }

@@ -96,7 +96,7 @@ func TestInboxKeepsOrderInBoundedMemory(t *testing.T) {
 		for _, push := range rapid.SliceOfN(rapid.Bool(), 500, 3000).Draw(t, "ops") {
 			pushed := push || next-want <= keep
 			if pushed {
-				c.push(entry[int]{item: next})
+				c.push(&task[int]{item: next})
 				next++
 			} else if !c.empty() {
 				if got := c.pop().item; got != want {

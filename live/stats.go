@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -62,26 +64,42 @@ type Stats struct {
 }
 
 // Stats returns the executor's measures so far. It may be called at any
-// time, during and after Close; it holds the executor up for the time it
-// takes to read the latency histograms, tens of microseconds, and under
-// [konvoy.Static] to count what each consumer ran since it last reported
-// (at most 256 items each).
+// time, during and after Close; it takes each consumer's lock, and each
+// shard's, for as long as it takes to add up what they counted, and reads
+// the latency histograms, tens of microseconds. Items finish one consumer
+// at a time, so Stats read while items run may count an item as finished
+// and still running, or held and running: its counts agree once the
+// executor is idle.
 func (x *Executor[T]) Stats() Stats {
+	var s Stats
+	x.subMu.Lock()
+	s.Events = x.seq
+	held := x.seq - x.gone
+	s.Duplicates, s.Buffered, s.MaxBuffered, s.MaxKeyBuffered = x.duplicates, x.buffered, x.maxBuffered, x.maxKeyBuffered
+	s.GapsSkipped, s.Forced, s.RejectedOld, s.BackwardWrites = x.rq.gapsSkipped, x.rq.forced, x.rq.rejectedOld, x.rq.backwardWrites
+	if x.aborted.Load() {
+		s.NeverApplied = x.gapHeld
+	}
+	x.subMu.Unlock()
+	x.statMu.Lock()
+	for w := range x.tallies {
+		x.settle(&x.tallies[w], &s)
+	}
+	s.Wait, s.Response = x.wait.Latency(), x.response.Latency()
+	x.statMu.Unlock()
 	x.mu.Lock()
-	defer x.mu.Unlock()
-	x.settleAll()
-	never := 0
-	if x.aborted {
-		never = x.gapHeld
+	s.Failed = x.failed
+	x.mu.Unlock()
+	for i := range x.shards {
+		sh := &x.shards[i]
+		sh.mu.Lock()
+		s.ActiveLanes += sh.table.n
+		sh.mu.Unlock()
 	}
-	return Stats{
-		Events: x.events, Done: x.done, DeadLetters: x.deadLettered, Failed: x.failed,
-		InFlight: x.inFlightNow(), MaxInFlight: x.maxInFlightNow(), Held: x.held - x.inFlightNow(), ActiveLanes: x.lanes.n,
-		Errors: int(x.errorsN.Load()), Retries: int(x.retriesN.Load()), Skipped: x.skipped,
-		Duplicates: x.duplicates, Buffered: x.buffered, MaxBuffered: x.maxBuffered, MaxKeyBuffered: x.maxKeyBuffered,
-		Wait: x.wait.Latency(), Response: x.response.Latency(), Blocked: x.blocked, NeverApplied: never,
-		GapsSkipped: x.rq.gapsSkipped, Forced: x.rq.forced, RejectedOld: x.rq.rejectedOld, BackwardWrites: x.rq.backwardWrites,
-	}
+	s.InFlight, s.MaxInFlight = int(x.running.Load()), int(x.peak.Load())
+	s.Held = max(held-x.finished()-s.InFlight, 0)
+	s.Errors, s.Retries = int(x.errorsN.Load()), int(x.retriesN.Load())
+	return s
 }
 
 // Room returns how many more items Submit takes now without waiting:
@@ -90,17 +108,98 @@ func (x *Executor[T]) Stats() Stats {
 // Once Submit takes none, after Close or once a failed item stopped the
 // executor, it returns 0 and the error Submit would return ([ErrClosed],
 // or an error wrapping [ErrStopped]). A source read in batches, such as a
-// Kafka consumer, asks it before each read. It takes constant time, and
-// under [konvoy.Static] the time to count what each consumer ran since it
-// last reported, as Stats does.
+// Kafka consumer, asks it before each read. It takes O(c) time for c
+// consumers, reading a count of each.
 func (x *Executor[T]) Room() (int, error) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
+	x.subMu.Lock()
+	defer x.subMu.Unlock()
 	if err := x.refusal(); err != nil {
 		return 0, err
 	}
-	x.settleAll()
-	return max(x.maxHeld-x.held-x.pending, 0), nil
+	x.finSeen = x.finished()
+	return max(x.maxHeld-(x.seq-x.gone-x.finSeen)-int(x.pendingN.Load()), 0), nil
+}
+
+// tally is what one consumer counted: the items it finished, ever (read
+// without a lock, for room), and, under its lock, the outcomes and
+// latencies of the items it finished since Stats last settled them, at
+// most settleEvery items: beyond, it settles them itself.
+type tally struct {
+	fin     atomic.Int64 // items finished
+	cur     atomic.Int64 // the submission number of the item it runs, -1 for none
+	mu      sync.Mutex
+	lat     []int // wait and response of each item not settled
+	done    int   // items handled
+	dead    int   // given to the dead letter
+	skipped int   // skipped as stale
+	blocked int64 // nanoseconds blocked under head-of-line
+	_       [64]byte
+}
+
+// settleEvery is the most items a consumer counts before it settles their
+// latencies into the executor's: it bounds the latencies a tally keeps.
+const settleEvery = 128
+
+// count counts an item that consumer w finished with outcome r, having
+// waited wait and responded in response nanoseconds.
+func (x *Executor[T]) count(w int32, r outcome, wait, response int64) {
+	c := &x.tallies[w]
+	c.mu.Lock()
+	switch {
+	case r.dead:
+		c.dead++
+	case r.skipped:
+		c.skipped++
+	case r.err == nil:
+		c.done++
+	}
+	c.lat = append(c.lat, int(wait), int(response))
+	full := len(c.lat) >= 2*settleEvery
+	c.mu.Unlock()
+	if full {
+		x.statMu.Lock()
+		c.mu.Lock()
+		x.addLat(c)
+		c.mu.Unlock()
+		x.statMu.Unlock()
+	}
+}
+
+// block counts d nanoseconds blocked.
+func (c *tally) block(d int64) {
+	c.mu.Lock()
+	c.blocked += d
+	c.mu.Unlock()
+}
+
+// addLat adds c's latencies to the executor's, under statMu and c's lock.
+func (x *Executor[T]) addLat(c *tally) {
+	for j := 0; j < len(c.lat); j += 2 {
+		x.wait.Add(c.lat[j])
+		x.response.Add(c.lat[j+1])
+	}
+	c.lat = c.lat[:0]
+}
+
+// settle adds what c counted to s, and its latencies to the executor's,
+// under statMu.
+func (x *Executor[T]) settle(c *tally, s *Stats) {
+	c.mu.Lock()
+	x.addLat(c)
+	s.Done += c.done
+	s.DeadLetters += c.dead
+	s.Skipped += c.skipped
+	s.Blocked += time.Duration(c.blocked)
+	c.mu.Unlock()
+}
+
+// finished returns the items finished.
+func (x *Executor[T]) finished() int {
+	n := int64(0)
+	for w := range x.tallies {
+		n += x.tallies[w].fin.Load()
+	}
+	return int(n)
 }
 
 // LaneStat is one lane with items held now, as [Executor.Lanes] gives it.
@@ -166,26 +265,46 @@ func (x *Executor[T]) Lanes(n int) []LaneStat {
 // heldLanes returns a LaneStat, at time now, for each lane with items held
 // (every policy but Static).
 func (x *Executor[T]) heldLanes(now int64) []laneStat {
-	x.mu.Lock()
-	defer x.mu.Unlock()
+	runs := make(map[int]bool, len(x.tallies))
+	for w := range x.tallies {
+		if c := x.tallies[w].cur.Load(); c >= 0 {
+			runs[int(c)] = true
+		}
+	}
 	var out []laneStat
-	for ln := range x.laneAt {
-		l := &x.laneAt[ln]
-		if j, ok := x.lanes.find(x.laneAt, l.name, l.hash); !ok || j != int32(ln) {
-			continue // a lane freed, forgotten
+	for i := range x.shards {
+		out = x.shards[i].lanes(out, now, x.policy == konvoy.LaneAware, runs)
+	}
+	return out
+}
+
+// lanes appends a LaneStat, at time now, for each lane of the shard to
+// out: under lane-aware (first) a lane's first item is running when it is
+// in runs, and waits otherwise.
+func (s *shard[T]) lanes(out []laneStat, now int64, first bool, runs map[int]bool) []laneStat {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, l := range s.table.place {
+		if !l.used {
+			continue
 		}
-		s := laneStat{LaneStat: LaneStat{Lane: l.name, Running: l.busy}}
-		first := int64(0)
-		for i := l.head; i >= 0; i = x.slots[i].laneNext {
-			if sl := &x.slots[i]; s.Held == 0 || sl.seq < s.seq {
-				first, s.seq = sl.submitted, sl.seq
+		st := laneStat{LaneStat: LaneStat{Lane: l.name, Running: l.busy}}
+		at := int64(0)
+		if first {
+			if st.Running = runs[l.first]; !st.Running {
+				st.Held, st.seq, at = 1, l.first, l.firstAt
 			}
-			s.Held++
 		}
-		if s.Held > 0 {
-			s.Wait = time.Duration(max(now-first, 0))
+		for i := l.head; i >= 0; i = s.queued[i].next {
+			if q := &s.queued[i].task; st.Held == 0 || q.seq < st.seq {
+				st.seq, at = q.seq, q.submitted
+			}
+			st.Held++
 		}
-		out = append(out, s)
+		if st.Held > 0 {
+			st.Wait = time.Duration(max(now-at, 0))
+		}
+		out = append(out, st)
 	}
 	return out
 }
@@ -199,23 +318,21 @@ type heldItem[T any] struct {
 }
 
 // ownedLanes returns a LaneStat, at time now, for each lane with items
-// held under Static: it copies the items held in the consumers' queues and
-// running, and asks their lanes outside the lock.
+// held under Static: it copies the items held in the consumers' inboxes and
+// running, and asks their lanes outside the locks.
 func (x *Executor[T]) ownedLanes(now int64) []laneStat {
 	var items []heldItem[T]
-	x.mu.Lock()
 	for w := range x.inboxes {
 		c := &x.inboxes[w]
 		c.mu.Lock()
-		for _, e := range c.q[c.head:] {
-			items = append(items, heldItem[T]{e.item, e.seq, e.submitted, false})
+		for _, j := range c.q[c.head:] {
+			items = append(items, heldItem[T]{j.item, j.seq, j.submitted, false})
 		}
 		if c.running {
 			items = append(items, heldItem[T]{item: c.cur, started: true})
 		}
 		c.mu.Unlock()
 	}
-	x.mu.Unlock()
 	at := map[string]int{}
 	var out []laneStat
 	for _, it := range items {
