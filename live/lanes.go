@@ -47,6 +47,7 @@ type lane struct {
 	head, tail int32  // the items waiting in the lane, in submission order (queued), or -1
 	first      int    // lane-aware: the submission number of the lane's item that can start or runs
 	firstAt    int64  // and its submission time
+	_          [8]byte // to a cache line's 64 bytes, so that a probe reads one line
 }
 
 // shardOf returns the shard of the lanes of hash h.

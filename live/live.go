@@ -266,9 +266,10 @@ func check(layout konvoy.Layout, consumers int, noEvent, noHandle bool, errs []e
 // event (see [konvoy.Layout.Lane]), whose Index is the submission number
 // the item would have had, or an error when [WithOffsets] gives an offset
 // below 0 or not above its partition's last. It takes O(1) time (O(log n)
-// for n items held when the resequencer releases held items), takes no
-// lock that the consumers take for every item, and allocates nothing once
-// the executor has held as many items and lanes.
+// for n items held when the resequencer releases held items), shares no
+// lock with the consumers but its item's lane's shard's (see lanes.go) and,
+// with WithOffsets, the partitions', and allocates nothing once the
+// executor has held as many items and lanes.
 func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -334,7 +335,7 @@ func (x *Executor[T]) place(j *task[T]) (e konvoy.Event, part int, offset int64,
 }
 
 // awaitRoom waits, under subMu, until the executor may hold one more
-// item, and returns nil, locked, and the item's submission time: t, read
+// item, and returns nil, still locked, and the item's submission time: t, read
 // when Submit was called, or the time now if it waited. It returns
 // Submit's error, unlocked, when ctx ends first or the executor takes no
 // more.

@@ -20,7 +20,7 @@ type queue[T any] struct {
 	cells []cell[T]
 	mask  uint64
 	_     [64]byte
-	enq   atomic.Uint64 // the next position to push (written by the pusher only)
+	enq   atomic.Uint64 // the next position to push (the pusher's only)
 	_     [64]byte
 	deq   atomic.Uint64 // the next position to pop
 	_     [64]byte
@@ -92,10 +92,7 @@ func (q *queue[T]) pop(j *task[T]) bool {
 			if q.overN.Load() == 0 {
 				return false
 			}
-			if took, empty := q.popOver(j); took || empty {
-				return took
-			}
-			pos = q.deq.Load()
+			return q.popOver(j)
 		default: // another consumer popped pos
 			pos = q.deq.Load()
 		}
@@ -103,16 +100,13 @@ func (q *queue[T]) pop(j *task[T]) bool {
 }
 
 // popOver takes the overflow list's head into j, once the ring is empty,
-// and returns true; or it returns false and whether the overflow list is
-// empty too (when not, the ring took an item meanwhile).
-func (q *queue[T]) popOver(j *task[T]) (took, empty bool) {
+// and returns true, or false when the list is empty too. The ring stays
+// empty meanwhile: push fills it only while the list is empty.
+func (q *queue[T]) popOver(j *task[T]) bool {
 	q.omu.Lock()
 	defer q.omu.Unlock()
 	if q.ohead == len(q.over) {
-		return false, true
-	}
-	if q.deq.Load() != q.enq.Load() {
-		return false, false
+		return false
 	}
 	*j = q.over[q.ohead]
 	q.over[q.ohead] = task[T]{}
@@ -121,7 +115,7 @@ func (q *queue[T]) popOver(j *task[T]) (took, empty bool) {
 		q.over, q.ohead = q.over[:0], 0
 	}
 	q.overN.Add(-1)
-	return true, false
+	return true
 }
 
 // head returns the submission number of the head, and false when the

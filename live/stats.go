@@ -49,13 +49,12 @@ type Stats struct {
 	// Wait is the latency from an item's submission to its start, Response
 	// to its finish, over the items finished, in nanoseconds, with the
 	// model's percentiles (see [konvoy.Latency]). The clock is read
-	// outside the executor's lock: an item's submission when Submit is
-	// called (again after it waited for room), its finish when its handler
-	// returned, and its start when its consumer became free (its last item
-	// finished, or it was woken) before it took the lock (under
-	// [konvoy.Static], its own queue's for items of its lanes); so a wait
-	// may be short by the time a consumer waited for the lock, and is
-	// never below 0.
+	// outside any lock: an item's submission when Submit is called (again
+	// after it waited for room), its finish when its handler returned, and
+	// its start when its consumer became free (its last item finished, or
+	// it was woken, or under head-of-line its lane was handed to it)
+	// before it took the item; so a wait may be short by the time a
+	// consumer took to find the item, and is never below 0.
 	Wait, Response konvoy.Latency
 	// Blocked is the time consumers spent, under [konvoy.HeadOfLine],
 	// holding an item whose lane was busy: the head-of-line blocking the
@@ -233,16 +232,17 @@ type laneStat struct {
 // An executor remembers only the lanes with items held, so a lane drained
 // is gone from the answer.
 //
-// It holds the executor up for O(p + s) time, for p the most lanes and s
-// the most items held at once, and then takes O(m log m) time and O(m)
-// memory for the m lanes held now. Under [konvoy.Static], which keeps no lanes, it instead
-// copies the items held under the lock and asks the layout their lanes
-// after, calling the event function once for each.
+// It holds each shard of lanes up in turn for the time it takes to read
+// its lanes, O(p + s) in all for p the most lanes and s the most items
+// held at once, and then takes O(m log m) time and O(m) memory for the m
+// lanes held now. Under [konvoy.Static], which keeps no lanes, it instead
+// copies the items held under each consumer's lock and asks the layout
+// their lanes after, calling the event function once for each.
 func (x *Executor[T]) Lanes(n int) []LaneStat {
 	if n <= 0 {
 		return nil
 	}
-	now := x.now() // before the lock, as Submit reads it
+	now := x.now() // before any lock, as Submit reads it
 	var all []laneStat
 	if x.policy == konvoy.Static {
 		all = x.ownedLanes(now)
@@ -309,7 +309,8 @@ func (s *shard[T]) lanes(out []laneStat, now int64, first bool, runs map[int]boo
 	return out
 }
 
-// heldItem is an item held, copied out of the lock by ownedLanes.
+// heldItem is an item held, copied out of its consumer's lock by
+// ownedLanes.
 type heldItem[T any] struct {
 	item      T
 	seq       int

@@ -1,0 +1,140 @@
+package live
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy"
+	"pgregory.net/rapid"
+)
+
+// The queue gives its items back in the order pushed, however pushes and
+// pops interleave, also past its ring's capacity: beyond it items wait in
+// the overflow list, which takes every push while it holds one, and which
+// the pops reach only once the ring is empty. The test gives the queue a
+// ring of 16 and holds up to 200 items, so that both lists fill and drain
+// many times over, and checks head against every pop.
+func TestQueueKeepsOrderPastItsRing(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		q := newQueue[int](1)
+		next, want := 0, 0
+		for _, op := range rapid.SliceOfN(rapid.IntRange(0, 9), 300, 3000).Draw(t, "ops") {
+			if op < 6 && next-want < 200 { // a push, more often than a pop
+				q.push(&task[int]{item: next, seq: next})
+				next++
+				continue
+			}
+			s, ok := q.head()
+			var j task[int]
+			if got := q.pop(&j); got != (next > want) || ok != got {
+				t.Fatalf("pop = %v, head %v, with %d held", got, ok, next-want)
+			}
+			if next > want {
+				if j.item != want || j.seq != want || s != want {
+					t.Fatalf("popped %d (head said %d); want %d", j.item, s, want)
+				}
+				want++
+			}
+		}
+		if q.empty() != (next == want) {
+			t.Fatalf("empty = %v with %d held", q.empty(), next-want)
+		}
+		if left := q.drain(nil); len(left) != next-want || len(left) > 0 && left[0].item != want {
+			t.Fatalf("drain gave %d items; want %d from %d", len(left), next-want, want)
+		}
+	})
+}
+
+// Consumers popping at once while one goroutine pushes each take every
+// item exactly once, each in increasing order, through the ring and the
+// overflow list alike (the ring holds 16 of the 5,000 items).
+func TestQueueGivesEachItemOnceToConcurrentPops(t *testing.T) {
+	const items, poppers = 5000, 4
+	q := newQueue[int](1)
+	var wg sync.WaitGroup
+	got := make([][]int, poppers)
+	done := make(chan struct{})
+	for p := range poppers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var j task[int]
+			for {
+				if q.pop(&j) {
+					got[p] = append(got[p], j.item)
+					continue
+				}
+				select {
+				case <-done:
+					for q.pop(&j) {
+						got[p] = append(got[p], j.item)
+					}
+					return
+				default:
+				}
+			}
+		}()
+	}
+	for i := range items {
+		q.push(&task[int]{item: i, seq: i})
+	}
+	close(done)
+	wg.Wait()
+	seen := make([]bool, items)
+	for p, g := range got {
+		for k, v := range g {
+			if seen[v] {
+				t.Fatalf("item %d popped twice", v)
+			}
+			seen[v] = true
+			if k > 0 && g[k-1] > v {
+				t.Fatalf("popper %d took %d after %d", p, v, g[k-1])
+			}
+		}
+	}
+	for i, s := range seen {
+		if !s {
+			t.Fatalf("item %d never popped", i)
+		}
+	}
+}
+
+// An executor holding more items that can start than its queue's ring
+// (WithMaxHeld above ringMax) runs them all, in submission order on one
+// consumer: the overflow list keeps WithMaxHeld's meaning.
+func TestExecutorHoldsMoreThanTheRing(t *testing.T) {
+	const n = ringMax + 1000
+	gate := make(chan struct{})
+	var order []int
+	x, err := New(konvoy.Free, 1, func(int) konvoy.Event { return konvoy.Event{} }, func(_ context.Context, i int) error {
+		if i == 0 {
+			<-gate
+		}
+		order = append(order, i)
+		return nil
+	}, WithMaxHeld(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if err := x.Submit(context.Background(), i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if room, _ := x.Room(); room != 0 {
+		t.Fatalf("Room() = %d with %d held; want 0", room, n)
+	}
+	close(gate)
+	if err := mustClose(t, x); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range order {
+		if v != i {
+			t.Fatalf("item %d ran %dth", v, i)
+		}
+	}
+	if len(order) != n {
+		t.Fatalf("%d items ran; want %d", len(order), n)
+	}
+}
