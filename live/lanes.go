@@ -40,13 +40,13 @@ type queued[T any] struct {
 // lane is a lane with items held, in its shard's table.
 type lane struct {
 	name       string
-	h          uint32 // the low bits of the name's hash
-	used       bool   // the table's place holds a lane
-	busy       bool   // head-of-line: an item of the lane runs
-	n          int32  // items of the lane held, waiting or running
-	head, tail int32  // the items waiting in the lane, in submission order (queued), or -1
-	first      int    // lane-aware: the submission number of the lane's item that can start or runs
-	firstAt    int64  // and its submission time
+	h          uint32  // the low bits of the name's hash
+	used       bool    // the table's place holds a lane
+	busy       bool    // head-of-line: an item of the lane runs
+	n          int32   // items of the lane held, waiting or running
+	head, tail int32   // the items waiting in the lane, in submission order (queued), or -1
+	first      int     // lane-aware: the submission number of the lane's item that can start or runs
+	firstAt    int64   // and its submission time
 	_          [8]byte // to a cache line's 64 bytes, so that a probe reads one line
 }
 
