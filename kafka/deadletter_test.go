@@ -271,7 +271,7 @@ func deadLetterMember(t *testing.T, started, failing chan struct{}, dead func(co
 	t.Cleanup(c.cl.Close)
 	c.assign(context.Background(), c.cl, map[string][]int32{testTopic: {0}})
 	p := c.assigned[topicPartition{testTopic, 0}]
-	if err := c.submit(context.Background(), &kgo.Record{Topic: testTopic, Partition: 0, Offset: 0, Key: []byte("k")}, map[int]int64{}); err != nil {
+	if err := c.submit(context.Background(), topicPartition{testTopic, 0}, []*kgo.Record{{Topic: testTopic, Partition: 0, Offset: 0, Key: []byte("k")}}); err != nil {
 		t.Fatal(err)
 	}
 	select {

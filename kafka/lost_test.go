@@ -33,7 +33,7 @@ func TestLostPartitionsRecordsHeldDoNotRun(t *testing.T) {
 	c.assign(context.Background(), c.cl, tps)
 	p := c.assigned[topicPartition{testTopic, 0}]
 	for o := range int64(3) {
-		if err := c.submit(context.Background(), &kgo.Record{Topic: testTopic, Partition: 0, Offset: o, Key: []byte("k")}, map[int]int64{}); err != nil {
+		if err := c.submit(context.Background(), topicPartition{testTopic, 0}, []*kgo.Record{{Topic: testTopic, Partition: 0, Offset: o, Key: []byte("k")}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -67,7 +67,7 @@ func TestLostPartitionsRecordsHeldDoNotRun(t *testing.T) {
 func TestRevokeWaitsForRunningHandlers(t *testing.T) {
 	c := &Consumer{}
 	c.idle = sync.NewCond(&c.mu)
-	p := &part{revoked: true, running: 2}
+	p := revokedRunning(2)
 	done := make(chan struct{})
 	go func() {
 		c.awaitIdle([]*part{p}, testWait)
@@ -79,19 +79,14 @@ func TestRevokeWaitsForRunningHandlers(t *testing.T) {
 			t.Fatal("the wait ended while a handler ran")
 		default:
 		}
-		c.mu.Lock()
-		p.running--
-		if p.running == 0 {
-			c.idle.Broadcast()
-		}
-		c.mu.Unlock()
+		c.leave(p)
 	}
 	select {
 	case <-done:
 	case <-time.After(testWait):
 		t.Fatal("the wait did not end when the last handler returned")
 	}
-	stuck := &part{revoked: true, running: 1}
+	stuck := revokedRunning(1)
 	timedOut := make(chan struct{})
 	go func() {
 		c.awaitIdle([]*part{stuck}, 10*time.Millisecond)
@@ -102,4 +97,12 @@ func TestRevokeWaitsForRunningHandlers(t *testing.T) {
 	case <-time.After(testWait):
 		t.Fatal("the wait for a handler that never returns did not end at its timeout")
 	}
+}
+
+// revokedRunning returns a revoked assignment with n records running.
+func revokedRunning(n int64) *part {
+	p := &part{}
+	p.revoked.Store(true)
+	p.running.Store(n)
+	return p
 }

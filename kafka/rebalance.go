@@ -96,7 +96,7 @@ func (c *Consumer) stop(tps map[string][]int32) []*part {
 	for topic, parts := range tps {
 		for _, p := range parts {
 			if a := c.assigned[topicPartition{topic, p}]; a != nil {
-				a.revoked = true
+				a.revoked.Store(true)
 				ps = append(ps, a)
 			}
 		}
@@ -132,10 +132,10 @@ func (c *Consumer) awaitIdle(ps []*part, d time.Duration) {
 	}
 }
 
-// busy tells whether a handler runs a record of ps; Consumer.mu is held.
+// busy tells whether a handler runs a record of ps.
 func busy(ps []*part) bool {
 	for _, p := range ps {
-		if p.running > 0 {
+		if p.running.Load() > 0 {
 			return true
 		}
 	}
@@ -203,6 +203,15 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 // is committed without it, and counted in Consumer.dropped), which the
 // throttle (see Consumer.taken) leaves unreachable.
 func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, map[topicPartition]string, []*part) {
+	// The recent slots are read before Completion: a record whose result
+	// Completion does not count yet is still in its consumer's slot.
+	recent := make([]ended, len(c.recent))
+	for i := range c.recent {
+		s := &c.recent[i]
+		s.mu.Lock()
+		recent[i] = s.e
+		s.mu.Unlock()
+	}
 	done := map[int]live.Completion{}
 	for _, comp := range c.x.Completion() {
 		done[comp.Partition] = comp
@@ -219,7 +228,7 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 		}
 		at, finished := comp.Committable, comp.Finished
 		late := p.late
-		for _, e := range c.recent {
+		for _, e := range recent {
 			if e.p == p {
 				late = append(late[:len(late):len(late)], e.offset)
 			}
