@@ -207,14 +207,10 @@ type Consumer struct {
 	mu       sync.Mutex
 	assigned map[topicPartition]*part // the partitions owned now
 	nextID   int                      // the executor partition of the next assignment
-	idle     *sync.Cond               // signalled when a revoked partition's last handler returns
-	// recent holds, by executor consumer, the record whose handler or
-	// dead letter finished last on it: the executor takes a handler's
-	// result after it returns, so a commit made just then may not see it
-	// in Completion, and counts these finished too. A consumer takes no
-	// other record before the executor took its result, so a record stays
-	// in its consumer's slot until Completion counts it.
-	recent []recentSlot
+	idle     *sync.Cond               // signalled when a handler of a revoked partition returns
+	// seats are the executor's consumers, by number (live.Consumer): what
+	// each runs, and what it finished last.
+	seats []seat
 
 	commitMu sync.Mutex    // held through each commit, so commits never cross
 	settled  chan struct{} // a token: a record settled, maybe room for more
@@ -236,20 +232,14 @@ type topicPartition struct {
 // part is one assignment of a partition to this member. Its id is the
 // executor's partition number for it: a partition assigned again gets a
 // new id, since it is read again from its committed offset, below the
-// offsets the executor saw. Its fields but id, tp, revoked and running
-// are guarded by Consumer.mu.
+// offsets the executor saw. Its fields but id, tp and revoked are
+// guarded by Consumer.mu.
 type part struct {
 	id int
 	tp topicPartition
 	// revoked is set, under Consumer.mu, once no more of its records may
-	// start; running counts its records whose handler or dead letter runs
-	// now, and those begin is checking. Atomic, so that a handler takes no
-	// lock to start and end: begin counts a record running before it
-	// reads revoked, and a revocation sets revoked before it reads
-	// running, so that either begin sees revoked or the revocation sees
-	// the record running.
+	// start; atomic, so that a handler takes no lock to start (see seat).
 	revoked   atomic.Bool
-	running   atomic.Int64
 	skipFrom  int64 // the lowest offset not run because it was revoked, or -1
 	committed int64 // the offset last committed, or -1
 	// committedMeta is the metadata last committed.
@@ -284,14 +274,27 @@ type ended struct {
 	offset int64
 }
 
-// recentSlot is one consumer's entry of Consumer.recent: its mutex is
-// taken by that consumer as a record of it ends and by commits, never by
-// other handlers; padded so that slots of different consumers do not
-// share a cache line.
-type recentSlot struct {
-	mu sync.Mutex
-	e  ended
-	_  [40]byte
+// seat is one of the executor's consumers, as the consumer sees it; a
+// handler writes only its own seat, so that records cost no lock or cache
+// line shared by handlers (seats are padded apart).
+//
+// on is the assignment whose record the consumer runs now, from begin to
+// end, or nil: begin sets it before it reads the part's revoked, and a
+// revocation sets revoked before it reads the seats (awaitIdle), so
+// either begin sees the revocation or the revocation waits for the
+// record.
+//
+// last, guarded by mu, is the record whose handler or dead letter
+// finished last on the consumer: the executor takes a handler's result
+// after it returns, so a commit made just then may not see it in
+// Completion, and counts it finished too. A consumer takes no other
+// record before the executor took its result, so a record stays in its
+// seat until Completion counts it (pending reads seats first).
+type seat struct {
+	on   atomic.Pointer[part]
+	mu   sync.Mutex
+	last ended
+	_    [32]byte
 }
 
 // item is what the executor holds: a record and its assignment.
@@ -346,7 +349,7 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 		return nil, fmt.Errorf("kafka: New: %w", err)
 	}
 	c.x = x
-	c.recent = make([]recentSlot, consumers) // live.New accepted consumers
+	c.seats = make([]seat, consumers) // live.New accepted consumers
 	all := append(append([]kgo.Opt(nil), opts...),
 		kgo.DisableAutoCommit(), kgo.BlockRebalanceOnPoll(),
 		kgo.OnPartitionsAssigned(c.assign), kgo.OnPartitionsRevoked(c.revoke), kgo.OnPartitionsLost(c.lose))
@@ -376,7 +379,7 @@ func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo
 		// record is never dead-lettered by two members.
 		opts = append(opts, live.WithDeadLetter(func(ctx context.Context, it item, err error) error {
 			w := c.consumer(ctx)
-			if !c.begin(it) {
+			if !c.begin(w, it) {
 				return nil
 			}
 			derr := dead(ctx, it.r, err)
@@ -410,7 +413,7 @@ func (c *Consumer) runAs(ctx context.Context, w int, it item) error {
 		c.settle()
 		return nil
 	}
-	if !c.begin(it) {
+	if !c.begin(w, it) {
 		return nil
 	}
 	err := c.handle(ctx, it.r)
@@ -422,27 +425,27 @@ func (c *Consumer) runAs(ctx context.Context, w int, it item) error {
 }
 
 // consumer returns the number of the executor's consumer that runs the
-// handler or dead letter given ctx, which indexes Consumer.recent. The
+// handler or dead letter given ctx, which indexes Consumer.seats. The
 // executor gives every handler and dead letter such a context (see
 // [live.Consumer]); were it not to, consumer panics, which the executor
 // reports as the record's failure, rather than let a commit miss it.
 func (c *Consumer) consumer(ctx context.Context) int {
 	w, ok := live.Consumer(ctx)
-	if !ok || w < 0 || w >= len(c.recent) {
+	if !ok || w < 0 || w >= len(c.seats) {
 		panic("konvoy: kafka: a handler's context names no consumer of the executor")
 	}
 	return w
 }
 
-// begin counts it.r as running, so that a revocation waits for it,
-// and returns true; unless its partition was revoked, in which case the
-// record is not run: begin notes its offset as not run (the lowest of
-// them bounds what may be committed, and none is committed as
-// finished), settles it, and returns false. Unless the partition was
+// begin counts it.r as running on consumer w, so that a revocation
+// waits for it, and returns true; unless its partition was revoked, in
+// which case the record is not run: begin notes its offset as not run
+// (the lowest of them bounds what may be committed, and none is committed
+// as finished), settles it, and returns false. Unless the partition was
 // revoked it takes no lock.
-func (c *Consumer) begin(it item) bool {
+func (c *Consumer) begin(w int, it item) bool {
 	p := it.p
-	p.running.Add(1)
+	c.seats[w].on.Store(p)
 	if !p.revoked.Load() {
 		return true
 	}
@@ -452,23 +455,23 @@ func (c *Consumer) begin(it item) bool {
 	}
 	p.skipped = append(p.skipped, it.r.Offset)
 	c.mu.Unlock()
-	c.leave(p) // once noted: the revocation's commit, waiting for running, sees the skip
+	c.leave(w, p) // once noted: the revocation's commit, waiting for the seat, sees the skip
 	c.settle()
 	return false
 }
 
-// end counts what begin counted as running no longer running, finished
-// or not, on consumer w, waking a revocation that waits for it. A record
-// that finished is noted in w's recent slot, and, of a revoked partition,
+// end counts what begin counted as running on consumer w no longer
+// running, finished or not, waking a revocation that waits for it. A
+// record that finished is noted in w's seat, and, of a revoked partition,
 // in late: a commit, the revocation's among them, may be made before the
 // executor counts it finished. Unless the partition was revoked it takes
-// no lock but w's slot's.
+// no lock but w's seat's.
 func (c *Consumer) end(w int, it item, finished bool) {
 	p := it.p
 	if finished {
-		s := &c.recent[w]
+		s := &c.seats[w]
 		s.mu.Lock()
-		s.e = ended{p, it.r.Offset}
+		s.last = ended{p, it.r.Offset}
 		s.mu.Unlock()
 		if p.revoked.Load() {
 			c.mu.Lock()
@@ -476,14 +479,16 @@ func (c *Consumer) end(w int, it item, finished bool) {
 			c.mu.Unlock()
 		}
 	}
-	c.leave(p)
+	c.leave(w, p)
 }
 
-// leave counts one record of p fewer running, and wakes a revocation that
-// waits for p once none runs. The broadcast is made under Consumer.mu, so
-// that awaitIdle, which reads running under it, cannot miss it.
-func (c *Consumer) leave(p *part) {
-	if p.running.Add(-1) == 0 && p.revoked.Load() {
+// leave empties consumer w's seat, which ran a record of p, and wakes a
+// revocation that may wait for it. The broadcast is made under
+// Consumer.mu, so that awaitIdle, which reads the seats under it, cannot
+// miss it.
+func (c *Consumer) leave(w int, p *part) {
+	c.seats[w].on.Store(nil)
+	if p.revoked.Load() {
 		c.mu.Lock()
 		c.idle.Broadcast()
 		c.mu.Unlock()
@@ -636,16 +641,18 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 	if p == nil {
 		return nil // not ours any more
 	}
-	var w window
+	w := window{last: p.last}
+	var err error
 	for _, r := range rs {
 		if !c.taken(r, p, &w) {
-			return nil // fetched again once taken
+			break // fetched again once taken
 		}
-		if err := c.x.Submit(ctx, item{r, p}); err != nil {
-			return err
+		if err = c.x.Submit(ctx, item{r, p}); err != nil {
+			break
 		}
 	}
-	return nil
+	p.last = w.last // written once, not per record: handlers read p's other fields
+	return err
 }
 
 // pauseUntilRoom pauses fetching the partitions assigned, lets rebalances

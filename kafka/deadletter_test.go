@@ -322,10 +322,7 @@ func TestRevocationWaitsForTheDeadLetter(t *testing.T) {
 		t.Fatal("the dead letter never ran")
 	}
 	c.stop(map[string][]int32{testTopic: {0}})
-	c.mu.Lock()
-	running := busy([]*part{p})
-	c.mu.Unlock()
-	if !running {
+	if !c.busy([]*part{p}) {
 		t.Error("the partition is idle while its record's dead letter runs")
 	}
 	waited := make(chan struct{})

@@ -62,31 +62,32 @@ func TestLostPartitionsRecordsHeldDoNotRun(t *testing.T) {
 }
 
 // TestRevokeWaitsForRunningHandlers: a revocation's wait ends when the
-// last handler of its partitions returns, and, when one never does, once
-// the revoke timeout passed.
+// last handler of its partitions returns, whatever other partitions'
+// handlers run, and, when one never does, once the revoke timeout passed.
 func TestRevokeWaitsForRunningHandlers(t *testing.T) {
-	c := &Consumer{}
+	c := &Consumer{seats: make([]seat, 3)}
 	c.idle = sync.NewCond(&c.mu)
-	p := revokedRunning(2)
+	p := revokedRunning(c, 2)
+	c.seats[2].on.Store(&part{}) // another partition's record runs on
 	done := make(chan struct{})
 	go func() {
 		c.awaitIdle([]*part{p}, testWait)
 		close(done)
 	}()
-	for range 2 { // as run does when a handler returns
+	for w := range 2 { // as run does when a handler returns
 		select {
 		case <-done:
 			t.Fatal("the wait ended while a handler ran")
 		default:
 		}
-		c.leave(p)
+		c.leave(w, p)
 	}
 	select {
 	case <-done:
 	case <-time.After(testWait):
 		t.Fatal("the wait did not end when the last handler returned")
 	}
-	stuck := revokedRunning(1)
+	stuck := revokedRunning(c, 1)
 	timedOut := make(chan struct{})
 	go func() {
 		c.awaitIdle([]*part{stuck}, 10*time.Millisecond)
@@ -99,10 +100,13 @@ func TestRevokeWaitsForRunningHandlers(t *testing.T) {
 	}
 }
 
-// revokedRunning returns a revoked assignment with n records running.
-func revokedRunning(n int64) *part {
+// revokedRunning returns a revoked assignment with records running on
+// c's consumers 0 to n-1.
+func revokedRunning(c *Consumer, n int) *part {
 	p := &part{}
 	p.revoked.Store(true)
-	p.running.Store(n)
+	for w := range n {
+		c.seats[w].on.Store(p)
+	}
 	return p
 }

@@ -128,7 +128,7 @@ func TestCommitCountsAResultNotTakenYet(t *testing.T) {
 			}
 		}
 		awaitCommittable(ctx, t, c, 1)
-		if !c.begin(its[1]) {
+		if !c.begin(1, its[1]) {
 			t.Fatal("begin refused a record of a partition not revoked")
 		}
 		if revoked {
@@ -140,7 +140,7 @@ func TestCommitCountsAResultNotTakenYet(t *testing.T) {
 		other := &part{id: 1, tp: topicPartition{testTopic, 1}, skipFrom: -1, committed: -1}
 		for o := range int64(64) {
 			it := item{&kgo.Record{Offset: o}, other}
-			c.begin(it)
+			c.begin(0, it)
 			c.end(0, it, true)
 		}
 		offsets, _, sent := c.pending([]*part{p})

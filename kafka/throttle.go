@@ -13,16 +13,19 @@ const resumeSlack = 1024
 // window is what one poll knows of a partition's committable offset:
 // read from the executor once, at the first record of the partition that
 // the poll hands on, it is at most the true one, since committable
-// offsets only grow.
+// offsets only grow. last is the highest offset submitted, or -1, which
+// the poll writes back to part.last once it is done with the partition.
 type window struct {
 	at, reach int64 // and Reach(at)
 	read      bool  // at was read
+	last      int64
 }
 
 // taken returns whether the poll loop may hand r, of assignment p, to the
 // executor now, given w, what this poll knows of p's committable offset
 // (taken reads it the first time, and sets it to r's offset when nothing
-// held is unfinished). It may not when r's offset is above Reach of its
+// held is unfinished) and its last offset submitted (which taken sets to
+// r's when it takes r). It may not when r's offset is above Reach of its
 // partition's committable offset: whatever then finished of the records
 // held, the commit's metadata could pass MaxMetadata. Then taken
 // throttles the partition: it pauses fetching it and sets its fetch
@@ -41,11 +44,11 @@ func (c *Consumer) taken(r *kgo.Record, p *part, w *window) bool {
 		}
 		w.at, w.reach, w.read = at, Reach(at), true
 	}
-	if w.at > p.last { // nothing held unfinished: r becomes the committable offset
+	if w.at > w.last { // nothing held unfinished: r becomes the committable offset
 		w.at, w.reach = r.Offset, Reach(r.Offset)
 	}
 	if r.Offset <= w.reach {
-		p.last = r.Offset
+		w.last = r.Offset
 		return true
 	}
 	p.stoppedAt = r.Offset
