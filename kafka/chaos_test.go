@@ -1029,7 +1029,7 @@ func (cb *comeback) install(t *testing.T, w *world) {
 		m.c.mu.Lock()
 		defer m.c.mu.Unlock()
 		for _, p := range m.c.assigned {
-			if p.revoked {
+			if p.revoked.Load() {
 				cb.stale = append(cb.stale, p)
 			}
 		}

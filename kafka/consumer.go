@@ -173,8 +173,11 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // the records held, not with the backlog.
 //
 // Costs: each poll asks the executor for its [live.Executor.Room], in
-// constant time, and reads the client's paused partitions; each record
-// taken reads its partition's [live.Executor.Committable] once a poll;
+// constant time, and reads the client's paused partitions; each partition
+// a poll returns records of is looked up once, and reads its
+// [live.Executor.Committable] once, whatever the number of records; a
+// record then costs the consumer constant time, no allocation and no lock
+// shared by handlers (but the executor's own);
 // each throttle fetches again the records polled past the throttled one,
 // and those franz-go buffered for the other partitions (SetOffsets
 // restarts its fetch session); franz-go's buffered fetches are outside
@@ -204,14 +207,10 @@ type Consumer struct {
 	mu       sync.Mutex
 	assigned map[topicPartition]*part // the partitions owned now
 	nextID   int                      // the executor partition of the next assignment
-	idle     *sync.Cond               // signalled when a revoked partition's last handler returns
-	// recent are the records whose handler or dead letter finished last,
-	// a ring of a few per consumer, guarded by mu: the executor takes a
-	// handler's result after it returns, so a commit made just then may
-	// not see it in Completion, and counts these finished too. A consumer
-	// takes no other record before the executor took its result.
-	recent  []ended
-	nRecent int
+	idle     *sync.Cond               // signalled when a handler of a revoked partition returns
+	// seats are the executor's consumers, by number (live.Consumer): what
+	// each runs, and what it finished last.
+	seats []seat
 
 	commitMu sync.Mutex    // held through each commit, so commits never cross
 	settled  chan struct{} // a token: a record settled, maybe room for more
@@ -233,13 +232,14 @@ type topicPartition struct {
 // part is one assignment of a partition to this member. Its id is the
 // executor's partition number for it: a partition assigned again gets a
 // new id, since it is read again from its committed offset, below the
-// offsets the executor saw. Its fields but id and tp are guarded by
-// Consumer.mu.
+// offsets the executor saw. Its fields but id, tp and revoked are
+// guarded by Consumer.mu.
 type part struct {
-	id        int
-	tp        topicPartition
-	revoked   bool  // no more of its records may start
-	running   int   // its records whose handler or dead letter runs now
+	id int
+	tp topicPartition
+	// revoked is set, under Consumer.mu, once no more of its records may
+	// start; atomic, so that a handler takes no lock to start (see seat).
+	revoked   atomic.Bool
 	skipFrom  int64 // the lowest offset not run because it was revoked, or -1
 	committed int64 // the offset last committed, or -1
 	// committedMeta is the metadata last committed.
@@ -274,6 +274,29 @@ type ended struct {
 	offset int64
 }
 
+// seat is one of the executor's consumers, as the consumer sees it; a
+// handler writes only its own seat, so that records cost no lock or cache
+// line shared by handlers (seats are padded apart).
+//
+// on is the assignment whose record the consumer runs now, from begin to
+// end, or nil: begin sets it before it reads the part's revoked, and a
+// revocation sets revoked before it reads the seats (awaitIdle), so
+// either begin sees the revocation or the revocation waits for the
+// record.
+//
+// last, guarded by mu, is the record whose handler or dead letter
+// finished last on the consumer: the executor takes a handler's result
+// after it returns, so a commit made just then may not see it in
+// Completion, and counts it finished too. A consumer takes no other
+// record before the executor took its result, so a record stays in its
+// seat until Completion counts it (pending reads seats first).
+type seat struct {
+	on   atomic.Pointer[part]
+	mu   sync.Mutex
+	last ended
+	_    [32]byte
+}
+
 // item is what the executor holds: a record and its assignment.
 type item struct {
 	r *kgo.Record
@@ -306,7 +329,6 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 		cfg:     config{maxHeld: live.DefaultMaxHeld, commitEvery: DefaultCommitInterval, revokeWait: DefaultRevokeTimeout, closeWait: DefaultCloseTimeout},
 	}
 	c.idle = sync.NewCond(&c.mu)
-	c.recent = make([]ended, max(16, 4*consumers))
 	for i, o := range options {
 		if o == nil {
 			return nil, fmt.Errorf("kafka: New: option %d is nil", i)
@@ -327,6 +349,7 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 		return nil, fmt.Errorf("kafka: New: %w", err)
 	}
 	c.x = x
+	c.seats = make([]seat, consumers) // live.New accepted consumers
 	all := append(append([]kgo.Opt(nil), opts...),
 		kgo.DisableAutoCommit(), kgo.BlockRebalanceOnPoll(),
 		kgo.OnPartitionsAssigned(c.assign), kgo.OnPartitionsRevoked(c.revoke), kgo.OnPartitionsLost(c.lose))
@@ -355,11 +378,12 @@ func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo
 		// record again), so that, unless it outlasts WithRevokeTimeout, a
 		// record is never dead-lettered by two members.
 		opts = append(opts, live.WithDeadLetter(func(ctx context.Context, it item, err error) error {
-			if !c.begin(it) {
+			w := c.consumer(ctx)
+			if !c.begin(w, it) {
 				return nil
 			}
 			derr := dead(ctx, it.r, err)
-			c.end(it, derr == nil)
+			c.end(w, it, derr == nil)
 			if derr != nil {
 				return derr
 			}
@@ -371,67 +395,103 @@ func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo
 	return live.New(layout, consumers, func(it item) konvoy.Event { return event(it.r) }, c.run, opts...)
 }
 
-// run is the executor's handler: it runs handle on the record unless the
-// commit its assignment started from names it finished (an offset above
-// that commit's: one below it is fetched only when asked, as by a reset,
-// and runs), in which case it
-// counts as finished without running, or its partition was revoked or
-// lost, in which case the record is not run (its next owner reads it
-// again) and its offset bounds what may be committed (see begin).
+// run is the executor's handler: it runs the record as runAs does, on the
+// executor's consumer that ctx names.
 func (c *Consumer) run(ctx context.Context, it item) error {
+	return c.runAs(ctx, c.consumer(ctx), it)
+}
+
+// runAs runs handle on the record, as the executor's consumer w, unless
+// the commit its assignment started from names it finished (an offset
+// above that commit's: one below it is fetched only when asked, as by a
+// reset, and runs), in which case it counts as finished without running,
+// or its partition was revoked or lost, in which case the record is not
+// run (its next owner reads it again) and its offset bounds what may be
+// committed (see begin).
+func (c *Consumer) runAs(ctx context.Context, w int, it item) error {
 	if it.r.Offset > it.p.prior.Committable() && it.p.prior.Done(it.r.Offset) {
 		c.settle()
 		return nil
 	}
-	if !c.begin(it) {
+	if !c.begin(w, it) {
 		return nil
 	}
 	err := c.handle(ctx, it.r)
-	c.end(it, err == nil)
+	c.end(w, it, err == nil)
 	if err == nil {
 		c.settle()
 	}
 	return err
 }
 
-// begin counts it.r as running, so that a revocation waits for it,
-// and returns true; unless its partition was revoked, in which case the
-// record is not run: begin notes its offset as not run (the lowest of
-// them bounds what may be committed, and none is committed as
-// finished), settles it, and returns false.
-func (c *Consumer) begin(it item) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if it.p.revoked {
-		if it.p.skipFrom < 0 || it.r.Offset < it.p.skipFrom {
-			it.p.skipFrom = it.r.Offset
-		}
-		it.p.skipped = append(it.p.skipped, it.r.Offset)
-		c.settle()
-		return false
+// consumer returns the number of the executor's consumer that runs the
+// handler or dead letter given ctx, which indexes Consumer.seats. The
+// executor gives every handler and dead letter such a context (see
+// [live.Consumer]); were it not to, consumer panics, which the executor
+// reports as the record's failure, rather than let a commit miss it.
+func (c *Consumer) consumer(ctx context.Context) int {
+	w, ok := live.Consumer(ctx)
+	if !ok || w < 0 || w >= len(c.seats) {
+		panic("konvoy: kafka: a handler's context names no consumer of the executor")
 	}
-	it.p.running++
-	return true
+	return w
 }
 
-// end counts what begin counted as running no longer running, finished
-// or not, waking a revocation that waits for it. A record that finished
-// is noted in recent, and, of a revoked partition, in late: a commit,
-// the revocation's among them, may be made before the executor counts it
-// finished.
-func (c *Consumer) end(it item, finished bool) {
+// begin counts it.r as running on consumer w, so that a revocation
+// waits for it, and returns true; unless its partition was revoked, in
+// which case the record is not run: begin notes its offset as not run
+// (the lowest of them bounds what may be committed, and none is committed
+// as finished), settles it, and returns false. Unless the partition was
+// revoked it takes no lock.
+func (c *Consumer) begin(w int, it item) bool {
+	p := it.p
+	c.seats[w].on.Store(p)
+	if !p.revoked.Load() {
+		return true
+	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if finished && it.p.revoked {
-		it.p.late = append(it.p.late, it.r.Offset)
+	if p.skipFrom < 0 || it.r.Offset < p.skipFrom {
+		p.skipFrom = it.r.Offset
 	}
+	p.skipped = append(p.skipped, it.r.Offset)
+	c.mu.Unlock()
+	c.leave(w, p) // once noted: the revocation's commit, waiting for the seat, sees the skip
+	c.settle()
+	return false
+}
+
+// end counts what begin counted as running on consumer w no longer
+// running, finished or not, waking a revocation that waits for it. A
+// record that finished is noted in w's seat, and, of a revoked partition,
+// in late: a commit, the revocation's among them, may be made before the
+// executor counts it finished. Unless the partition was revoked it takes
+// no lock but w's seat's.
+func (c *Consumer) end(w int, it item, finished bool) {
+	p := it.p
 	if finished {
-		c.recent[c.nRecent%len(c.recent)] = ended{it.p, it.r.Offset}
-		c.nRecent++
+		s := &c.seats[w]
+		s.mu.Lock()
+		s.last = ended{p, it.r.Offset}
+		s.mu.Unlock()
+		if p.revoked.Load() {
+			c.mu.Lock()
+			p.late = append(p.late, it.r.Offset)
+			c.mu.Unlock()
+		}
 	}
-	it.p.running--
-	if it.p.running == 0 && it.p.revoked {
+	c.leave(w, p)
+}
+
+// leave empties consumer w's seat, which ran a record of p, and wakes a
+// revocation that may wait for it. The broadcast is made under
+// Consumer.mu, so that awaitIdle, which reads the seats under it, cannot
+// miss it.
+func (c *Consumer) leave(w int, p *part) {
+	c.seats[w].on.Store(nil)
+	if p.revoked.Load() {
+		c.mu.Lock()
 		c.idle.Broadcast()
+		c.mu.Unlock()
 	}
 }
 
@@ -514,10 +574,9 @@ func (c *Consumer) poll(ctx context.Context) error {
 			return err
 		}
 		var err error
-		committable := map[int]int64{} // read from the executor as needed
-		fs.EachRecord(func(r *kgo.Record) {
-			if err == nil {
-				err = c.submit(ctx, r, committable)
+		fs.EachPartition(func(ftp kgo.FetchTopicPartition) {
+			if err == nil && len(ftp.Records) > 0 {
+				err = c.submit(ctx, topicPartition{ftp.Topic, ftp.Partition}, ftp.Records)
 			}
 		})
 		c.cl.AllowRebalance()
@@ -568,19 +627,32 @@ func (c *Consumer) room() (room int, stopped bool) {
 	return room, err != nil // the executor is not closed yet: a failure stopped it
 }
 
-// submit hands r to the executor in its partition's current assignment,
-// unless its partition is throttled (see taken), given the committable
-// offsets this poll read so far. Under BlockRebalanceOnPoll no
-// rebalance runs between a poll and AllowRebalance, so r's partition is
-// assigned.
-func (c *Consumer) submit(ctx context.Context, r *kgo.Record, committable map[int]int64) error {
+// submit hands rs, records of partition tp in offset order as a poll
+// returned them, to the executor in the partition's current assignment,
+// up to the first one its throttle refuses (see taken). Under
+// BlockRebalanceOnPoll no rebalance runs between a poll and
+// AllowRebalance, so tp is assigned. It takes Consumer.mu once and reads
+// the partition's committable offset from the executor once, whatever
+// the number of records.
+func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Record) error {
 	c.mu.Lock()
-	p := c.assigned[topicPartition{r.Topic, r.Partition}]
+	p := c.assigned[tp]
 	c.mu.Unlock()
-	if p == nil || !c.taken(r, p, committable) {
-		return nil // not ours any more, or fetched again once taken
+	if p == nil {
+		return nil // not ours any more
 	}
-	return c.x.Submit(ctx, item{r, p})
+	w := window{last: p.last}
+	var err error
+	for _, r := range rs {
+		if !c.taken(r, p, &w) {
+			break // fetched again once taken
+		}
+		if err = c.x.Submit(ctx, item{r, p}); err != nil {
+			break
+		}
+	}
+	p.last = w.last // written once, not per record: handlers read p's other fields
+	return err
 }
 
 // pauseUntilRoom pauses fetching the partitions assigned, lets rebalances

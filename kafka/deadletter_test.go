@@ -271,7 +271,7 @@ func deadLetterMember(t *testing.T, started, failing chan struct{}, dead func(co
 	t.Cleanup(c.cl.Close)
 	c.assign(context.Background(), c.cl, map[string][]int32{testTopic: {0}})
 	p := c.assigned[topicPartition{testTopic, 0}]
-	if err := c.submit(context.Background(), &kgo.Record{Topic: testTopic, Partition: 0, Offset: 0, Key: []byte("k")}, map[int]int64{}); err != nil {
+	if err := c.submit(context.Background(), topicPartition{testTopic, 0}, []*kgo.Record{{Topic: testTopic, Partition: 0, Offset: 0, Key: []byte("k")}}); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -322,10 +322,7 @@ func TestRevocationWaitsForTheDeadLetter(t *testing.T) {
 		t.Fatal("the dead letter never ran")
 	}
 	c.stop(map[string][]int32{testTopic: {0}})
-	c.mu.Lock()
-	running := busy([]*part{p})
-	c.mu.Unlock()
-	if !running {
+	if !c.busy([]*part{p}) {
 		t.Error("the partition is idle while its record's dead letter runs")
 	}
 	waited := make(chan struct{})

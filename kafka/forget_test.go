@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -94,7 +95,7 @@ func TestRecordsBelowThePriorCommitRun(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	for _, o := range []int64{3, 11, 12, 13} {
-		if err := c.run(ctx, item{&kgo.Record{Offset: o, Key: []byte("a")}, p}); err != nil {
+		if err := c.runAs(ctx, 0, item{&kgo.Record{Offset: o, Key: []byte("a")}, p}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -103,4 +104,20 @@ func TestRecordsBelowThePriorCommitRun(t *testing.T) {
 	if want := []int64{3, 11, 13}; len(ran) != len(want) || ran[0] != 3 || ran[1] != 11 || ran[2] != 13 {
 		t.Errorf("ran %v; want %v", ran, want)
 	}
+}
+
+// TestRunWantsTheExecutorsContext: run, given a context that names no
+// consumer of the executor, panics with konvoy's prefix (which the
+// executor reports as the record's failure) rather than run the record
+// with nowhere to note that it finished.
+func TestRunWantsTheExecutorsContext(t *testing.T) {
+	c := unitConsumer(t, func(context.Context, *kgo.Record) error { return nil })
+	p := &part{id: 0, tp: topicPartition{testTopic, 0}, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1}
+	defer func() {
+		if v, ok := recover().(string); !ok || !strings.HasPrefix(v, "konvoy: kafka: ") {
+			t.Errorf("run panicked with %v; want a message starting konvoy: kafka: ", v)
+		}
+	}()
+	_ = c.run(context.Background(), item{&kgo.Record{Offset: 0, Key: []byte("a")}, p})
+	t.Error("run returned, given a context that names no consumer")
 }

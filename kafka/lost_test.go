@@ -33,7 +33,7 @@ func TestLostPartitionsRecordsHeldDoNotRun(t *testing.T) {
 	c.assign(context.Background(), c.cl, tps)
 	p := c.assigned[topicPartition{testTopic, 0}]
 	for o := range int64(3) {
-		if err := c.submit(context.Background(), &kgo.Record{Topic: testTopic, Partition: 0, Offset: o, Key: []byte("k")}, map[int]int64{}); err != nil {
+		if err := c.submit(context.Background(), topicPartition{testTopic, 0}, []*kgo.Record{{Topic: testTopic, Partition: 0, Offset: o, Key: []byte("k")}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -62,36 +62,32 @@ func TestLostPartitionsRecordsHeldDoNotRun(t *testing.T) {
 }
 
 // TestRevokeWaitsForRunningHandlers: a revocation's wait ends when the
-// last handler of its partitions returns, and, when one never does, once
-// the revoke timeout passed.
+// last handler of its partitions returns, whatever other partitions'
+// handlers run, and, when one never does, once the revoke timeout passed.
 func TestRevokeWaitsForRunningHandlers(t *testing.T) {
-	c := &Consumer{}
+	c := &Consumer{seats: make([]seat, 3)}
 	c.idle = sync.NewCond(&c.mu)
-	p := &part{revoked: true, running: 2}
+	p := revokedRunning(c, 2)
+	c.seats[2].on.Store(&part{}) // another partition's record runs on
 	done := make(chan struct{})
 	go func() {
 		c.awaitIdle([]*part{p}, testWait)
 		close(done)
 	}()
-	for range 2 { // as run does when a handler returns
+	for w := range 2 { // as run does when a handler returns
 		select {
 		case <-done:
 			t.Fatal("the wait ended while a handler ran")
 		default:
 		}
-		c.mu.Lock()
-		p.running--
-		if p.running == 0 {
-			c.idle.Broadcast()
-		}
-		c.mu.Unlock()
+		c.leave(w, p)
 	}
 	select {
 	case <-done:
 	case <-time.After(testWait):
 		t.Fatal("the wait did not end when the last handler returned")
 	}
-	stuck := &part{revoked: true, running: 1}
+	stuck := revokedRunning(c, 1)
 	timedOut := make(chan struct{})
 	go func() {
 		c.awaitIdle([]*part{stuck}, 10*time.Millisecond)
@@ -102,4 +98,15 @@ func TestRevokeWaitsForRunningHandlers(t *testing.T) {
 	case <-time.After(testWait):
 		t.Fatal("the wait for a handler that never returns did not end at its timeout")
 	}
+}
+
+// revokedRunning returns a revoked assignment with records running on
+// c's consumers 0 to n-1.
+func revokedRunning(c *Consumer, n int) *part {
+	p := &part{}
+	p.revoked.Store(true)
+	for w := range n {
+		c.seats[w].on.Store(p)
+	}
+	return p
 }

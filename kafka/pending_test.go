@@ -99,11 +99,12 @@ func TestPriorMetadataKeepsThePriorFinished(t *testing.T) {
 
 // TestCommitCountsAResultNotTakenYet: a handler has returned nil but the
 // executor has not taken its result yet (simulated: begin and end are
-// called for the record while its real handler is still held). A commit
-// made then counts it finished: offsets 0 and 1 finished, so the commit
-// is offset 2, not 1. The same for a revoked partition, whose revocation
-// commits right after its last handler returned, even once many records
-// of other partitions finished since.
+// called for the record, as consumer 1's, while its real handler is still
+// held). A commit made then counts it finished: offsets 0 and 1 finished,
+// so the commit is offset 2, not 1. The same for a revoked partition,
+// whose revocation commits right after its last handler returned; and in
+// both cases even once many records of another partition finished since
+// on the other consumer.
 func TestCommitCountsAResultNotTakenYet(t *testing.T) {
 	for _, revoked := range []bool{false, true} {
 		release := make(chan struct{})
@@ -127,25 +128,20 @@ func TestCommitCountsAResultNotTakenYet(t *testing.T) {
 			}
 		}
 		awaitCommittable(ctx, t, c, 1)
-		if !c.begin(its[1]) {
+		if !c.begin(1, its[1]) {
 			t.Fatal("begin refused a record of a partition not revoked")
 		}
 		if revoked {
 			c.mu.Lock()
-			p.revoked = true
+			p.revoked.Store(true)
 			c.mu.Unlock()
 		}
-		c.end(its[1], true) // as run does when the handler returned nil
-		if revoked {
-			// Other partitions' records finish meanwhile, as many as
-			// the ring of recent ones holds: the revoked partition's
-			// record is still counted.
-			other := &part{id: 1, tp: topicPartition{testTopic, 1}, skipFrom: -1, committed: -1}
-			for o := range int64(len(c.recent)) {
-				it := item{&kgo.Record{Offset: o}, other}
-				c.begin(it)
-				c.end(it, true)
-			}
+		c.end(1, its[1], true) // as run does when the handler returned nil
+		other := &part{id: 1, tp: topicPartition{testTopic, 1}, skipFrom: -1, committed: -1}
+		for o := range int64(64) {
+			it := item{&kgo.Record{Offset: o}, other}
+			c.begin(0, it)
+			c.end(0, it, true)
 		}
 		offsets, _, sent := c.pending([]*part{p})
 		if len(sent) != 1 || offsets[testTopic][0].Offset != 2 {

@@ -96,7 +96,7 @@ func (c *Consumer) stop(tps map[string][]int32) []*part {
 	for topic, parts := range tps {
 		for _, p := range parts {
 			if a := c.assigned[topicPartition{topic, p}]; a != nil {
-				a.revoked = true
+				a.revoked.Store(true)
 				ps = append(ps, a)
 			}
 		}
@@ -127,15 +127,16 @@ func (c *Consumer) awaitIdle(ps []*part, d time.Duration) {
 	deadline := time.Now().Add(d)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for busy(ps) && time.Now().Before(deadline) {
+	for c.busy(ps) && time.Now().Before(deadline) {
 		c.idle.Wait()
 	}
 }
 
-// busy tells whether a handler runs a record of ps; Consumer.mu is held.
-func busy(ps []*part) bool {
-	for _, p := range ps {
-		if p.running > 0 {
+// busy tells whether a handler runs a record of ps. It takes time in
+// proportion to the consumers and ps.
+func (c *Consumer) busy(ps []*part) bool {
+	for i := range c.seats {
+		if on := c.seats[i].on.Load(); on != nil && slices.Contains(ps, on) {
 			return true
 		}
 	}
@@ -203,6 +204,15 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 // is committed without it, and counted in Consumer.dropped), which the
 // throttle (see Consumer.taken) leaves unreachable.
 func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, map[topicPartition]string, []*part) {
+	// The seats are read before Completion: a record whose result
+	// Completion does not count yet is still in its consumer's seat.
+	recent := make([]ended, len(c.seats))
+	for i := range c.seats {
+		s := &c.seats[i]
+		s.mu.Lock()
+		recent[i] = s.last
+		s.mu.Unlock()
+	}
 	done := map[int]live.Completion{}
 	for _, comp := range c.x.Completion() {
 		done[comp.Partition] = comp
@@ -219,7 +229,7 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 		}
 		at, finished := comp.Committable, comp.Finished
 		late := p.late
-		for _, e := range c.recent {
+		for _, e := range recent {
 			if e.p == p {
 				late = append(late[:len(late):len(late)], e.offset)
 			}

@@ -10,31 +10,45 @@ import (
 // per 1024 offsets, not once per record.
 const resumeSlack = 1024
 
+// window is what one poll knows of a partition's committable offset:
+// read from the executor once, at the first record of the partition that
+// the poll hands on, it is at most the true one, since committable
+// offsets only grow. last is the highest offset submitted, or -1, which
+// the poll writes back to part.last once it is done with the partition.
+type window struct {
+	at, reach int64 // and Reach(at)
+	read      bool  // at was read
+	last      int64
+}
+
 // taken returns whether the poll loop may hand r, of assignment p, to the
-// executor now, given the committable offsets this poll read so far (by
-// executor partition; each read once a poll from the executor, at most
-// the true one, since committable offsets only grow). It may not when r's offset is above Reach of its
+// executor now, given w, what this poll knows of p's committable offset
+// (taken reads it the first time, and sets it to r's offset when nothing
+// held is unfinished) and its last offset submitted (which taken sets to
+// r's when it takes r). It may not when r's offset is above Reach of its
 // partition's committable offset: whatever then finished of the records
 // held, the commit's metadata could pass MaxMetadata. Then taken
 // throttles the partition: it pauses fetching it and sets its fetch
 // offset back to r's, so that r and the records after it that this poll
 // returned are fetched again, in order, once the partition resumes; until
 // then taken refuses them. Under BlockRebalanceOnPoll, the partition is
-// assigned and its offset may be set.
-func (c *Consumer) taken(r *kgo.Record, p *part, committable map[int]int64) bool {
+// assigned and its offset may be set. It takes constant time.
+func (c *Consumer) taken(r *kgo.Record, p *part, w *window) bool {
 	if p.stoppedAt >= 0 {
 		return false
 	}
-	at, ok := committable[p.id]
-	if !ok {
-		at, ok = c.x.Committable(p.id)
+	if !w.read {
+		at, ok := c.x.Committable(p.id)
+		if !ok {
+			at = r.Offset // nothing submitted yet: r becomes the committable offset
+		}
+		w.at, w.reach, w.read = at, Reach(at), true
 	}
-	if !ok || at > p.last { // nothing held unfinished: r becomes the committable offset
-		at = r.Offset
-		committable[p.id] = at
+	if w.at > w.last { // nothing held unfinished: r becomes the committable offset
+		w.at, w.reach = r.Offset, Reach(r.Offset)
 	}
-	if r.Offset <= Reach(at) {
-		p.last = r.Offset
+	if r.Offset <= w.reach {
+		w.last = r.Offset
 		return true
 	}
 	p.stoppedAt = r.Offset
