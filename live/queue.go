@@ -92,21 +92,31 @@ func (q *queue[T]) pop(j *task[T]) bool {
 			if q.overN.Load() == 0 {
 				return false
 			}
-			return q.popOver(j)
+			if took, empty := q.popOver(j); took || empty {
+				return took
+			}
+			pos = q.deq.Load() // the ring took an item meanwhile
 		default: // another consumer popped pos
 			pos = q.deq.Load()
 		}
 	}
 }
 
-// popOver takes the overflow list's head into j, once the ring is empty,
-// and returns true, or false when the list is empty too. The ring stays
-// empty meanwhile: push fills it only while the list is empty.
-func (q *queue[T]) popOver(j *task[T]) bool {
+// popOver takes the overflow list's head into j, once the ring looked
+// empty, and returns true; or it returns false, and whether the list is
+// empty too. It takes nothing while the ring holds an item: a pop that
+// found the ring empty may have been slow to look at the list, while push
+// filled the ring and then, the ring full, the list. (An item push is
+// still writing into the ring came before any item of the list: push
+// fills the ring only while the list is empty.)
+func (q *queue[T]) popOver(j *task[T]) (took, empty bool) {
 	q.omu.Lock()
 	defer q.omu.Unlock()
 	if q.ohead == len(q.over) {
-		return false
+		return false, true
+	}
+	if d := q.deq.Load(); q.cells[d&q.mask].turn.Load() == d+1 {
+		return false, false
 	}
 	*j = q.over[q.ohead]
 	q.over[q.ohead] = task[T]{}
@@ -115,7 +125,7 @@ func (q *queue[T]) popOver(j *task[T]) bool {
 		q.over, q.ohead = q.over[:0], 0
 	}
 	q.overN.Add(-1)
-	return true
+	return true, false
 }
 
 // head returns the submission number of the head, and false when the
