@@ -214,6 +214,7 @@ type Consumer struct {
 
 	commitMu sync.Mutex    // held through each commit, so commits never cross
 	settled  chan struct{} // a token: a record settled, maybe room for more
+	batch    []item        // the poll loop's: a partition's records taken from one poll
 
 	// dropped counts the commits made without their metadata, too long
 	// for Kafka (the throttle leaves none); unread, the assignments whose
@@ -629,7 +630,8 @@ func (c *Consumer) room() (room int, stopped bool) {
 
 // submit hands rs, records of partition tp in offset order as a poll
 // returned them, to the executor in the partition's current assignment,
-// up to the first one its throttle refuses (see taken). Under
+// up to the first one its throttle refuses (see taken), in one
+// live.SubmitAll: one clock reading, their arrival, for all. Under
 // BlockRebalanceOnPoll no rebalance runs between a poll and
 // AllowRebalance, so tp is assigned. It takes Consumer.mu once and reads
 // the partition's committable offset from the executor once, whatever
@@ -642,15 +644,22 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 		return nil // not ours any more
 	}
 	w := window{last: p.last}
-	var err error
+	b := c.batch[:0]
 	for _, r := range rs {
 		if !c.taken(r, p, &w) {
 			break // fetched again once taken
 		}
-		if err = c.x.Submit(ctx, item{r, p}); err != nil {
-			break
+		b = append(b, item{r, p})
+	}
+	n, err := c.x.SubmitAll(ctx, b)
+	if n < len(b) { // p's last is the last submitted
+		w.last = p.last
+		if n > 0 {
+			w.last = b[n-1].r.Offset
 		}
 	}
+	clear(b) // the records are the executor's now
+	c.batch = b[:0]
 	p.last = w.last // written once, not per record: handlers read p's other fields
 	return err
 }
