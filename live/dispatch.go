@@ -123,7 +123,7 @@ func (x *Executor[T]) finish(w int32, j *task[T], r outcome, start, t int64) {
 	}
 	x.count(w, r, max(start-j.submitted, 0), max(t-j.submitted, 0))
 	if x.offsets != nil && r.err == nil { // handled, dead-lettered or skipped
-		x.finishOffset(j.part, j.entry)
+		x.finishOffset(j)
 	}
 	if j.hasLane && x.policy != konvoy.Static {
 		x.leaveLane(j)
@@ -294,17 +294,28 @@ func slicesIndex(s []int32, w int32) int {
 
 // pushReady adds j, the next item of a lane just freed, to the lane-aware
 // heap of such items, ordered by submission number, and wakes a consumer.
+// The heap holds each item's number and its place in readyAt, so that
+// sifting moves 16 bytes an entry, not the item.
 func (x *Executor[T]) pushReady(j *task[T]) {
 	x.readyMu.Lock()
-	x.ready = append(x.ready, *j)
+	var i int32
+	if n := len(x.readyFree); n > 0 {
+		i = x.readyFree[n-1]
+		x.readyFree = x.readyFree[:n-1]
+		x.readyAt[i] = *j
+	} else {
+		x.readyAt = append(x.readyAt, *j)
+		i = int32(len(x.readyAt) - 1)
+	}
+	x.ready = append(x.ready, readyRef{j.seq, i})
 	h := x.ready
-	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if h[p].seq <= h[i].seq {
+	for k := len(h) - 1; k > 0; {
+		p := (k - 1) / 2
+		if h[p].seq <= h[k].seq {
 			break
 		}
-		h[p], h[i] = h[i], h[p]
-		i = p
+		h[p], h[k] = h[k], h[p]
+		k = p
 	}
 	x.readyN.Add(1)
 	x.readyMu.Unlock()
@@ -315,27 +326,36 @@ func (x *Executor[T]) pushReady(j *task[T]) {
 // under readyMu.
 func (x *Executor[T]) popReady(j *task[T]) {
 	h := x.ready
-	*j = h[0]
+	top := h[0].i
+	*j = x.readyAt[top]
+	x.readyAt[top] = task[T]{}
+	x.readyFree = append(x.readyFree, top)
 	n := len(h) - 1
 	h[0] = h[n]
-	h[n] = task[T]{}
 	h = h[:n]
 	x.ready = h
 	x.readyN.Add(-1)
-	for i := 0; ; {
-		c := 2*i + 1
+	for k := 0; ; {
+		c := 2*k + 1
 		if c >= n {
 			break
 		}
 		if c+1 < n && h[c+1].seq < h[c].seq {
 			c++
 		}
-		if h[i].seq <= h[c].seq {
+		if h[k].seq <= h[c].seq {
 			break
 		}
-		h[i], h[c] = h[c], h[i]
-		i = c
+		h[k], h[c] = h[c], h[k]
+		k = c
 	}
+}
+
+// readyRef is an entry of the heap of lanes' next items: the item's
+// submission number and its place in readyAt.
+type readyRef struct {
+	seq int
+	i   int32
 }
 
 // owner returns the consumer that runs the lane named name under the

@@ -86,11 +86,13 @@ type Executor[T any] struct {
 
 	// Under lane-aware: the next items of lanes freed since they were
 	// submitted, a heap by submission number (see takeReady).
-	readyMu sync.Mutex
-	ready   []task[T]
-	_       pad
-	readyN  atomic.Int64
-	_       pad
+	readyMu   sync.Mutex
+	ready     []readyRef // the heap
+	readyAt   []task[T]  // the items, by place
+	readyFree []int32    // places of readyAt not in use
+	_         pad
+	readyN    atomic.Int64
+	_         pad
 
 	// Parked consumers (see park).
 	parkMu sync.Mutex
@@ -117,10 +119,10 @@ type Executor[T any] struct {
 	duplicates, buffered, maxBuffered, maxKeyBuffered int
 	_                                                 pad
 
-	// WithOffsets, under offMu (see offsets.go).
-	offMu     sync.Mutex
-	parts     []source
-	partIndex map[int]int32
+	// WithOffsets: the source partitions, under subMu, each with its lock
+	// (see offsets.go).
+	parts     []*source
+	partIndex map[int]*source
 	pendingN  atomic.Int64 // items finished above their partition's committable offset
 	_         pad
 
@@ -148,10 +150,10 @@ type task[T any] struct {
 	lane      string
 	hash      uint64 // of lane, when hasLane
 	hasLane   bool
-	own       int32 // static: the lane's consumer when fixedOwner knows it, or -1
-	queued    int32 // head-of-line: its entry in its lane's shard
-	part      int32 // WithOffsets: its source partition's index
-	entry     int   // and its entry there
+	own       int32   // static: the lane's consumer when fixedOwner knows it, or -1
+	queued    int32   // head-of-line: its entry in its lane's shard
+	src       *source // WithOffsets: its source partition
+	entry     int     // and its entry there
 }
 
 // unrun is an item that did not run, with its submission number.
@@ -240,7 +242,7 @@ func (x *Executor[T]) setFuncs(c config) error {
 		if !ok {
 			return fmt.Errorf("live: New: WithOffsets's function is a %T; want one that takes a %T", c.offsets, zero)
 		}
-		x.offsets, x.partIndex = f, make(map[int]int32)
+		x.offsets, x.partIndex = f, make(map[int]*source)
 	}
 	return nil
 }
@@ -274,7 +276,7 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	j := task[T]{item: item, own: -1, queued: -1, part: -1}
+	j := task[T]{item: item, own: -1, queued: -1}
 	var pl placement
 	x.place(&j, &pl)
 	t := x.now() // before the lock: its holders wait no clock read
@@ -304,7 +306,7 @@ func (x *Executor[T]) SubmitAll(ctx context.Context, items []T) (int, error) {
 	t := x.now()
 	x.subMu.Lock()
 	for i := range items {
-		j := task[T]{item: items[i], own: -1, queued: -1, part: -1}
+		j := task[T]{item: items[i], own: -1, queued: -1}
 		var pl placement
 		x.place(&j, &pl)
 		if err := x.admit(ctx, &j, &pl, &t); err != nil {
@@ -693,7 +695,9 @@ func (x *Executor[T]) closeError(cause error) error {
 // unstarted by their consumers), the inboxes, and held for gaps.
 func (x *Executor[T]) heldJobs() []task[T] {
 	out := x.fresh.drain(nil)
-	out = append(out, x.ready...)
+	for _, r := range x.ready {
+		out = append(out, x.readyAt[r.i])
+	}
 	if x.policy == konvoy.LaneAware {
 		for i := range x.shards {
 			s := &x.shards[i]

@@ -3,6 +3,7 @@ package live
 import (
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // WithOffsets tells the executor where each item came from, for sources
@@ -47,12 +48,15 @@ type Completion struct {
 // Completion returns, for each source partition that an item came from,
 // in increasing order of partition, what it may commit (see [WithOffsets]),
 // nil without WithOffsets. It takes time and memory in proportion to the
-// partitions and the items held.
+// partitions and the items held, holding up each partition's consumers for
+// the time it reads that partition.
 func (x *Executor[T]) Completion() []Completion {
-	x.offMu.Lock()
-	defer x.offMu.Unlock()
+	x.subMu.Lock()
+	parts := slices.Clone(x.parts)
+	x.subMu.Unlock()
 	var out []Completion
-	for _, p := range x.parts {
+	for _, p := range parts {
+		p.mu.Lock()
 		c := Completion{Partition: p.id, Committable: p.next}
 		if p.head < len(p.offsets) {
 			c.Committable = p.offsets[p.head]
@@ -62,6 +66,7 @@ func (x *Executor[T]) Completion() []Completion {
 				}
 			}
 		}
+		p.mu.Unlock()
 		out = append(out, c)
 	}
 	slices.SortFunc(out, func(a, b Completion) int { return a.Partition - b.Partition })
@@ -72,70 +77,63 @@ func (x *Executor[T]) Completion() []Completion {
 // [Executor.Completion] gives it, and true; or false when no item of p
 // was submitted (or there is no [WithOffsets]). It takes constant time.
 func (x *Executor[T]) Committable(p int) (int64, bool) {
-	x.offMu.Lock()
-	defer x.offMu.Unlock()
-	k, ok := x.partIndex[p]
-	if !ok {
+	x.subMu.Lock()
+	s := x.partIndex[p]
+	x.subMu.Unlock()
+	if s == nil {
 		return 0, false
 	}
-	s := &x.parts[k]
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.head < len(s.offsets) {
 		return s.offsets[s.head], true
 	}
 	return s.next, true
 }
 
-// source is one source partition's items not yet committable, in offset
-// order from head on, each with whether it has finished; next is the
-// committable offset once none is left. base is the number of items
-// dropped from the front of offsets, so that base+j names the item at j
-// for as long as it is held.
+// source is one source partition: the highest offset submitted (last,
+// Submit's, under subMu), and under its own lock its items not yet
+// committable, in offset order from head on, each with whether it has
+// finished; next is the committable offset once none is left. base is the
+// number of items dropped from the front of offsets, so that base+j names
+// the item at j for as long as it is held.
 type source struct {
 	id      int
+	last    int64
+	mu      sync.Mutex
 	offsets []int64
 	done    []bool
 	head    int
 	base    int
 	next    int64
+	_       pad
 }
 
-// placeOffset checks the offset of an item, of partition p at offset o,
-// before Submit takes it: it must be 0 or more and above the partition's
-// last.
+// placeOffset checks, under subMu, the offset of an item, of partition p
+// at offset o, before Submit takes it: it must be 0 or more and above the
+// partition's last.
 func (x *Executor[T]) placeOffset(p int, o int64) error {
-	x.offMu.Lock()
-	defer x.offMu.Unlock()
 	if o < 0 {
 		return fmt.Errorf("live: Submit: partition %d offset %d; want an offset of 0 or more", p, o)
 	}
-	if i, ok := x.partIndex[p]; ok {
-		if last := x.parts[i].last(); o <= last {
-			return fmt.Errorf("live: Submit: partition %d offset %d after offset %d; want increasing offsets", p, o, last)
-		}
+	if s := x.partIndex[p]; s != nil && o <= s.last {
+		return fmt.Errorf("live: Submit: partition %d offset %d after offset %d; want increasing offsets", p, o, s.last)
 	}
 	return nil
 }
 
-// last returns the highest offset submitted.
-func (s *source) last() int64 {
-	if s.head == len(s.offsets) {
-		return s.next - 1
-	}
-	return s.offsets[len(s.offsets)-1]
-}
-
-// addOffset records that j is the item of partition p at offset o, which
-// placeOffset accepted.
+// addOffset records, under subMu, that j is the item of partition p at
+// offset o, which placeOffset accepted.
 func (x *Executor[T]) addOffset(j *task[T], p int, o int64) {
-	x.offMu.Lock()
-	defer x.offMu.Unlock()
-	k, ok := x.partIndex[p]
-	if !ok {
-		k = int32(len(x.parts))
-		x.parts = append(x.parts, source{id: p})
-		x.partIndex[p] = k
+	s := x.partIndex[p]
+	if s == nil {
+		s = &source{id: p}
+		x.parts = append(x.parts, s)
+		x.partIndex[p] = s
 	}
-	s := &x.parts[k]
+	s.last = o
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.head > len(s.offsets)/2 && s.head > 0 { // drop the committed front
 		n := copy(s.offsets, s.offsets[s.head:])
 		copy(s.done, s.done[s.head:])
@@ -143,19 +141,18 @@ func (x *Executor[T]) addOffset(j *task[T], p int, o int64) {
 		s.base += s.head
 		s.head = 0
 	}
-	j.part, j.entry = k, s.base+len(s.offsets)
+	j.src, j.entry = s, s.base+len(s.offsets)
 	s.offsets = append(s.offsets, o)
 	s.done = append(s.done, false)
 }
 
-// finishOffset records that the item at entry of source partition part
-// (by partIndex) has finished, and moves the partition's committable
-// offset past every finished item at its front.
-func (x *Executor[T]) finishOffset(part int32, entry int) {
-	x.offMu.Lock()
-	defer x.offMu.Unlock()
-	s := &x.parts[part]
-	s.done[entry-s.base] = true
+// finishOffset records that j's item has finished, and moves its
+// partition's committable offset past every finished item at its front.
+func (x *Executor[T]) finishOffset(j *task[T]) {
+	s := j.src
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.done[j.entry-s.base] = true
 	n := int64(1)
 	for s.head < len(s.offsets) && s.done[s.head] {
 		s.next = s.offsets[s.head] + 1

@@ -399,7 +399,7 @@ func (x *Executor[T]) stopTimer() {
 // finished.
 func (x *Executor[T]) discard(i int32) {
 	if x.offsets != nil {
-		x.finishOffset(x.gaps[i].part, x.gaps[i].entry)
+		x.finishOffset(&x.gaps[i])
 	}
 	x.unkeep(i)
 	x.gone++
