@@ -173,9 +173,10 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // the records held, not with the backlog.
 //
 // Costs: each poll asks the executor for its [live.Executor.Room], in
-// constant time, and reads the client's paused partitions; each partition
-// a poll returns records of is looked up once, and reads its
-// [live.Executor.Committable] once, whatever the number of records; a
+// time in proportion to its consumers, and reads the client's paused
+// partitions; each partition a poll returns records of is looked up once,
+// reads its [live.Executor.Committable] once, and hands its records to
+// [live.Executor.SubmitAll] at once, whatever the number of records; a
 // record then costs the consumer constant time, no allocation and no lock
 // shared by handlers (but the executor's own);
 // each throttle fetches again the records polled past the throttled one,
@@ -619,10 +620,10 @@ func sessionLost(err error) bool {
 
 // room returns how many more records the executor takes without waiting:
 // it holds at most WithMaxHeld items running, waiting, or finished above
-// a partition's committable offset (see [live.WithOffsets]). Submit never
-// waits then, which matters: while the poll loop waits, no rebalance can
-// go on. It also tells whether a failed record stopped the executor. It
-// takes constant time.
+// a partition's committable offset (see [live.WithOffsets]). SubmitAll
+// never waits then, which matters: while the poll loop waits, no
+// rebalance can go on. It also tells whether a failed record stopped the
+// executor. It takes time in proportion to the executor's consumers.
 func (c *Consumer) room() (room int, stopped bool) {
 	room, err := c.x.Room()
 	return room, err != nil // the executor is not closed yet: a failure stopped it

@@ -6,7 +6,8 @@ import "github.com/sirali-konvoy/konvoy"
 // finishes it: it counts it in its own tally, frees its lane for the
 // lane's next item, and makes room for Submit. No lock is common to every
 // item: a consumer pops the queue of items that can start without one,
-// takes its lane's shard's lock to free the lane, and its own tally's.
+// takes its lane's shard's lock to free the lane, its own tally's, and
+// with WithOffsets its source partition's.
 
 // work is consumer w: it takes items as its policy says and runs them
 // until Close ends it.
@@ -37,17 +38,10 @@ func (x *Executor[T]) work(w int32) {
 		}
 		x.wakeMore()
 		if x.policy == konvoy.HeadOfLine && j.hasLane && !x.startLane(w, &j) {
-			running = false
 			x.runIdle(w)
-			t0 := x.now()
-			handed := x.awaitLane(w, &j)
-			free = x.now()
-			x.tallies[w].block(free - t0)
-			if !handed {
-				x.noteUnstarted(&j)
-				return
+			if free = x.blockOnLane(w, &j); free < 0 {
+				return // Close ended the consumers first
 			}
-			running = true
 			x.runBusy()
 		}
 		start := free
@@ -159,6 +153,22 @@ func (x *Executor[T]) runIdle(w int32) {
 	x.tallies[w].cur.Store(-1)
 	x.running.Add(-1)
 	x.checkDrained()
+}
+
+// blockOnLane blocks consumer w, under head-of-line, holding j until its
+// lane is handed to it, counting the time blocked, and returns the time
+// it may start j; or, when Close ends the consumers first, it keeps j as
+// not started and returns -1.
+func (x *Executor[T]) blockOnLane(w int32, j *task[T]) int64 {
+	t0 := x.now()
+	handed := x.awaitLane(w, j)
+	t := x.now()
+	x.tallies[w].block(t - t0)
+	if !handed {
+		x.noteUnstarted(j)
+		return -1
+	}
+	return t
 }
 
 // awaitLane waits, under head-of-line, until the lane of j, which consumer

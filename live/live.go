@@ -78,11 +78,11 @@ type Executor[T any] struct {
 	errorsN, retriesN                atomic.Int64
 	_                                pad
 
-	fresh   *queue[T]  // the items that can start, in submission order (see queue)
-	shards  []shard[T] // lanes, under lane-aware and head-of-line (see lanes.go)
-	tallies []tally    // by consumer (see stats.go)
-	inboxes []inbox[T] // by consumer, under static (see static.go)
-	owners  []atomic.Int32
+	fresh   *queue[T]      // the items that can start, in submission order (see queue)
+	shards  []shard[T]     // lanes, under lane-aware and head-of-line (see lanes.go)
+	tallies []tally        // by consumer (see stats.go)
+	inboxes []inbox[T]     // by consumer, under static (see static.go)
+	owners  []atomic.Int32 // static: the consumers of partitions fixedOwner found, plus 1
 
 	// Under lane-aware: the next items of lanes freed since they were
 	// submitted, a heap by submission number (see takeReady).
@@ -111,8 +111,8 @@ type Executor[T any] struct {
 	finSeen int // the items finished, as last counted (see hasRoom)
 	seen    map[string]int
 	reseq   map[string]*reseqKey // under the resequencer, by key
-	gaps    []task[T]            // items the resequencer holds for gaps, by gapFree
-	gapFree []int32
+	gaps    []task[T]            // items the resequencer holds for gaps
+	gapFree []int32              // places of gaps not in use
 	gapHeld int
 	rq      resequencer // the rest of the resequencer's state: see resequencer.go
 
