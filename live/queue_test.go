@@ -11,11 +11,11 @@ import (
 )
 
 // The queue gives its items back in the order pushed, however pushes and
-// pops interleave, also past its ring's capacity: beyond it items wait in
-// the overflow list, which takes every push while it holds one, and which
-// the pops reach only once the ring is empty. The test gives the queue a
-// ring of 16 and holds up to 200 items, so that both lists fill and drain
-// many times over, and checks head against every pop.
+// pops interleave, also past a segment's capacity: beyond it push links a
+// new segment, and pops reach it only once the one before is empty. The
+// test gives the queue segments of 16 cells and holds up to 200 items, so
+// that segments fill, chain and drain many times over, and checks head
+// against every pop.
 func TestQueueKeepsOrderPastItsRing(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		q := newQueue[int](1)
@@ -48,11 +48,13 @@ func TestQueueKeepsOrderPastItsRing(t *testing.T) {
 }
 
 // Consumers popping at once while one goroutine pushes each take every
-// item exactly once, each in increasing order, through the ring and the
-// overflow list alike (the ring holds 16 of the 5,000 items). A pop that
-// finds the ring empty and is slow to look at the overflow list, while
-// the ring fills and then the list, must not take from the list first: run
-// with -race and -count=10, this test failed twice when it did.
+// item exactly once, each in increasing order, through a chain of
+// segments of 16 cells. A pop that finds a segment empty, and is slow to
+// look for the next one while push fills the segment and links the next,
+// must look at the segment again before it moves on: items would be lost
+// otherwise. (That interleaving needs a pop to stall between two loads
+// while 16 items are pushed; this test seldom meets it, and does not catch
+// the look again removed.)
 func TestQueueGivesEachItemOnceToConcurrentPops(t *testing.T) {
 	const items, poppers = 5000, 4
 	q := newQueue[int](1)
@@ -105,9 +107,9 @@ func TestQueueGivesEachItemOnceToConcurrentPops(t *testing.T) {
 	}
 }
 
-// An executor holding more items that can start than its queue's ring
-// (WithMaxHeld above ringMax) runs them all, in submission order on one
-// consumer: the overflow list keeps WithMaxHeld's meaning.
+// An executor holding more items that can start than a segment of its
+// queue holds (WithMaxHeld above ringMax) runs them all, in submission
+// order on one consumer: chained segments keep WithMaxHeld's meaning.
 func TestExecutorHoldsMoreThanTheRing(t *testing.T) {
 	const n = ringMax + 1000
 	gate := make(chan struct{})
