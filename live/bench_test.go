@@ -16,9 +16,14 @@ import (
 // partitioned:8 and static, beside the two designs a team writes by hand
 // for the same guarantees: a keyed pool (a mutex-guarded map of the keys in
 // flight, each with the items that came while it ran, and a shared
-// channel) and a goroutine per hash bucket.
+// channel) and a goroutine per hash bucket. -count runs each of them that
+// many times in a row; on a shared machine alternate them instead, a
+// process each, and compare medians:
 //
-//	go test -run '^$' -bench NoOp -benchtime 1000000x -count 5 ./live
+//	go test -c -o live.test ./live
+//	for i in $(seq 10); do for b in convoy keyed partitioned8 bucket; do
+//		./live.test -test.run '^$' -test.bench "NoOp/$b" -test.benchtime 1000000x
+//	done; done
 
 const (
 	benchKeys      = 100_000
