@@ -123,6 +123,7 @@ type Executor[T any] struct {
 	// (see offsets.go).
 	parts     []*source
 	partIndex map[int]*source
+	lastPart  *source      // see partOf
 	pendingN  atomic.Int64 // items finished above their partition's committable offset
 	_         pad
 

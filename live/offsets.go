@@ -116,20 +116,35 @@ func (x *Executor[T]) placeOffset(p int, o int64) error {
 	if o < 0 {
 		return fmt.Errorf("live: Submit: partition %d offset %d; want an offset of 0 or more", p, o)
 	}
-	if s := x.partIndex[p]; s != nil && o <= s.last {
+	if s := x.partOf(p); s != nil && o <= s.last {
 		return fmt.Errorf("live: Submit: partition %d offset %d after offset %d; want increasing offsets", p, o, s.last)
 	}
 	return nil
 }
 
+// partOf returns, under subMu, source partition p, nil when no item of p
+// was submitted. It remembers the last it found, since a source submits
+// runs of one partition's items.
+func (x *Executor[T]) partOf(p int) *source {
+	if s := x.lastPart; s != nil && s.id == p {
+		return s
+	}
+	s := x.partIndex[p]
+	if s != nil {
+		x.lastPart = s
+	}
+	return s
+}
+
 // addOffset records, under subMu, that j is the item of partition p at
 // offset o, which placeOffset accepted.
 func (x *Executor[T]) addOffset(j *task[T], p int, o int64) {
-	s := x.partIndex[p]
+	s := x.partOf(p)
 	if s == nil {
 		s = &source{id: p}
 		x.parts = append(x.parts, s)
 		x.partIndex[p] = s
+		x.lastPart = s
 	}
 	s.last = o
 	s.mu.Lock()
