@@ -13,9 +13,11 @@
 //     (the free layout, an empty Key, a history-only step under the
 //     selective convoy) run in any order.
 //   - [Executor.Submit] hands an item over, waiting while the executor
-//     holds [WithMaxHeld] items; [Executor.Close] takes no more and runs
-//     what it holds, or, when its context ends first, cancels the handlers
-//     and reports the items that did not run ([UnrunError]).
+//     holds [WithMaxHeld] items, and [Executor.SubmitAll] a batch, as a
+//     source read in batches has them (one lock, one clock reading);
+//     [Executor.Close] takes no more and runs what it holds, or, when its
+//     context ends first, cancels the handlers and reports the items that
+//     did not run ([UnrunError]).
 //   - [WithPolicy] chooses how a free consumer picks its next item, as
 //     [konvoy.Policy] defines: [konvoy.LaneAware], the default, takes the
 //     oldest item whose lane is idle; [konvoy.HeadOfLine] takes the next

@@ -58,6 +58,37 @@ func Example() {
 	// done 12 of 12 held 0
 }
 
+// A source read in batches hands each batch over at once: SubmitAll takes
+// the items in order, as that many Submit calls would, stamping them with
+// one submission time, and stops at the first it cannot take, here an
+// order without a line under the line convoy.
+func ExampleExecutor_SubmitAll() {
+	var mu sync.Mutex
+	var ran []string
+	x, err := live.New(konvoy.LineConvoy, 2, func(e konvoy.Event) konvoy.Event { return e }, func(_ context.Context, e konvoy.Event) error {
+		mu.Lock()
+		defer mu.Unlock()
+		ran = append(ran, e.Key)
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	batch := []konvoy.Event{{Key: "o1", Line: "L1"}, {Key: "o2", Line: "L1"}, {Key: "o3"}, {Key: "o4", Line: "L2"}}
+	n, err := x.SubmitAll(context.Background(), batch)
+	fmt.Println("took", n, "of", len(batch))
+	fmt.Println(err)
+	if err := x.Close(context.Background()); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(ran) // one line's orders, in order
+	// Output:
+	// took 2 of 4
+	// live: Submit: event 2 (key "o3"): Line is empty; want a line: layout line-convoy puts events in lanes by line
+	// [o1 o2]
+}
+
 // An item that still fails after its last attempt goes to the dead letter,
 // and its lane moves on.
 func ExampleWithDeadLetter() {
