@@ -102,17 +102,27 @@ func (q *queue[T]) pop(j *task[T]) bool {
 		if s.pop(j) {
 			return true
 		}
-		next := s.next.Load()
-		if next == nil {
-			return false
+		if took, moved := q.next(s, j); took || !moved {
+			return took
 		}
-		// Every item of s was pushed before next was linked: one that s
-		// seemed not to hold a moment ago is there now.
-		if s.pop(j) {
-			return true
-		}
-		q.first.CompareAndSwap(s, next)
 	}
+}
+
+// next is pop's step once segment s, the first, held no item: when a
+// segment is linked after s, it takes the item that s holds after all into
+// j (every item of s was pushed before the link, so one that s seemed not
+// to hold a moment ago is there now), or else moves the first segment on.
+// It reports whether it took an item, and whether there is a next segment.
+func (q *queue[T]) next(s *segment[T], j *task[T]) (took, moved bool) {
+	n := s.next.Load()
+	if n == nil {
+		return false, false
+	}
+	if s.pop(j) {
+		return true, true
+	}
+	q.first.CompareAndSwap(s, n)
+	return false, true
 }
 
 // pop takes the segment's head into j and returns true, or returns false

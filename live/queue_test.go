@@ -52,9 +52,9 @@ func TestQueueKeepsOrderPastItsRing(t *testing.T) {
 // segments of 16 cells. A pop that finds a segment empty, and is slow to
 // look for the next one while push fills the segment and links the next,
 // must look at the segment again before it moves on: items would be lost
-// otherwise. (That interleaving needs a pop to stall between two loads
-// while 16 items are pushed; this test seldom meets it, and does not catch
-// the look again removed.)
+// otherwise. That interleaving needs a pop to stall between two loads
+// while 16 items are pushed, which this test seldom meets;
+// TestQueuePopLooksAgainBeforeMovingOn plays it step by step.
 func TestQueueGivesEachItemOnceToConcurrentPops(t *testing.T) {
 	const items, poppers = 5000, 4
 	q := newQueue[int](1)
@@ -143,5 +143,35 @@ func TestExecutorHoldsMoreThanTheRing(t *testing.T) {
 	}
 	if len(order) != n {
 		t.Fatalf("%d items ran; want %d", len(order), n)
+	}
+}
+
+// A pop that found the first segment empty, and then finds a segment
+// linked after it, takes what the first segment holds after all before it
+// moves on: push filled it (16 items) and linked the next (the 17th)
+// between the pop's two looks. Moving on would skip items 0 to 15.
+func TestQueuePopLooksAgainBeforeMovingOn(t *testing.T) {
+	q := newQueue[int](1)
+	first := q.first.Load()
+	var j task[int]
+	if first.pop(&j) {
+		t.Fatal("an empty segment gave an item")
+	}
+	for i := range 17 {
+		q.push(&task[int]{item: i, seq: i})
+	}
+	if first.next.Load() == nil {
+		t.Fatal("17 items pushed into 16 cells linked no segment")
+	}
+	if took, moved := q.next(first, &j); !took || !moved || j.item != 0 {
+		t.Fatalf("next = %v, %v, item %d; want item 0 from the first segment", took, moved, j.item)
+	}
+	for want := 1; want < 17; want++ {
+		if !q.pop(&j) || j.item != want {
+			t.Fatalf("popped %d; want %d", j.item, want)
+		}
+	}
+	if q.pop(&j) || q.first.Load() == first {
+		t.Fatalf("after 17 pops: an item left, or the first segment not moved on")
 	}
 }
