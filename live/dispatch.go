@@ -127,7 +127,6 @@ func (x *Executor[T]) finish(w int32, j *task[T], r outcome, start, t int64) {
 	if x.waitingN.Load() > 0 {
 		x.passSpace()
 	}
-	x.checkDrained()
 }
 
 // noteUnstarted keeps j, taken by a consumer once the executor stopped or
@@ -148,7 +147,10 @@ func (x *Executor[T]) runBusy() {
 }
 
 // runIdle counts consumer w no longer running items: it found none, the
-// executor stopped, or it blocks.
+// executor stopped, or it blocks. It is where Close learns that the
+// executor has drained: the consumer that finishes the last item finds
+// none after it, and checks, in time in proportion to the consumers; no
+// item's finish pays for that.
 func (x *Executor[T]) runIdle(w int32) {
 	x.tallies[w].cur.Store(-1)
 	x.running.Add(-1)
