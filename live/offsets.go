@@ -78,7 +78,7 @@ func (x *Executor[T]) Completion() []Completion {
 // was submitted (or there is no [WithOffsets]). It takes constant time.
 func (x *Executor[T]) Committable(p int) (int64, bool) {
 	x.subMu.Lock()
-	s := x.partIndex[p]
+	s := x.partOf(p)
 	x.subMu.Unlock()
 	if s == nil {
 		return 0, false
