@@ -241,11 +241,11 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 			at, finished = unskipped(at, finished, p.skipFrom, p.skipped)
 		}
 		at, m, err := priorMetadata(at, finished, p.prior)
-		if err != nil {
-			c.dropped.Add(1)
-		}
 		if at == p.committed && m == p.committedMeta {
 			continue
+		}
+		if err != nil {
+			c.dropped.Add(1) // a commit made without its metadata, counted once
 		}
 		if offsets[p.tp.topic] == nil {
 			offsets[p.tp.topic] = map[int32]kgo.EpochOffset{}

@@ -328,7 +328,8 @@ func TestBadMetadataRunsEveryRecord(t *testing.T) {
 // still running and 10,000 offsets scattered among a million finished
 // above it, more than MaxMetadata holds, the commit made is offset 0 with
 // no metadata, counted in dropped; it is not sent again while nothing
-// changes; and a partition with few finished offsets gets its metadata.
+// changes, nor counted again; and a partition with few finished offsets
+// gets its metadata.
 func TestTooMuchMetadataCommitsTheOffsetAlone(t *testing.T) {
 	finished := scattered(0, 10_000, 1_000_000, 1)
 	release := make(chan struct{})
@@ -388,7 +389,7 @@ func TestTooMuchMetadataCommitsTheOffsetAlone(t *testing.T) {
 	for _, p := range sent { // as a commit that went through does
 		p.committed, p.committedMeta = 0, meta[p.tp]
 	}
-	if _, _, again := c.pending([]*part{big, small}); len(again) != 0 {
-		t.Errorf("pending sends %d partitions again, nothing having changed", len(again))
+	if _, _, again := c.pending([]*part{big, small}); len(again) != 0 || c.dropped.Load() != 1 {
+		t.Errorf("pending sends %d partitions again, nothing having changed, and counts %d dropped; want none, and 1", len(again), c.dropped.Load())
 	}
 }
