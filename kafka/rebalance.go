@@ -381,9 +381,5 @@ func commitMetadata(at int64, finished []int64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	m, err := f.Metadata()
-	if err != nil {
-		return "", err
-	}
-	return m, nil
+	return f.Metadata() // "" with its error
 }
