@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -28,12 +29,13 @@ type Stream struct {
 	rec      *recorder
 	recorded chan error
 
-	mu      sync.Mutex // guards what follows
-	w       *traceWriter
-	run     *Run
-	err     error // the first error of Add, which ends the stream
-	closed  bool
-	handled int
+	mu     sync.Mutex // guards what follows
+	w      *traceWriter
+	run    *Run
+	err    error // the first error of Add, which ends the stream
+	closed bool
+
+	handled atomic.Int64 // the Handle calls that returned nil: see Handled
 }
 
 // StreamItem is one event of a Stream, as Add returns it for Handle.
@@ -98,9 +100,9 @@ func (s *Stream) Add(e konvoy.Event, part int, offset int64) (StreamItem, error)
 // when ctx ends first.
 func (s *Stream) Handle(ctx context.Context, it StreamItem) error {
 	err := s.h.handle(ctx, it.it)
-	s.mu.Lock()
-	s.handled++
-	s.mu.Unlock()
+	if err == nil {
+		s.handled.Add(1)
+	}
 	return err
 }
 
@@ -145,12 +147,11 @@ func (s *Stream) Close(stats live.Stats) (t *Trace, run *Run, notRun int, err er
 	return s.w.t, run, max(0, stats.Done-s.Handled()), nil
 }
 
-// Handled counts the events whose handler has returned so far.
-func (s *Stream) Handled() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.handled
-}
+// Handled counts the Handle calls that returned nil so far: the events
+// handled, as the executor counts them done, but for those it finished
+// without calling Handle. A handler cut short, its context ended, counts
+// in neither.
+func (s *Stream) Handled() int { return int(s.handled.Load()) }
 
 // LiveOptions are the executor options a source running the Stream's
 // handlers should pass under c: its policy, assignor and the most events

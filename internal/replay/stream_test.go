@@ -149,3 +149,39 @@ func TestAStreamEndsAtItsFirstBadEvent(t *testing.T) {
 		t.Errorf("Close of nothing: %v", err)
 	}
 }
+
+// A Handle cut short, its context ended, handled nothing: the not-run
+// count, the events done less those handled, leaves it out. Here one
+// event is done without Handle (as a revoked record) and the other's
+// Handle returns its context's error, so one event is done and not run.
+func TestAStreamCountsOnlyHandlesThatReturnedNil(t *testing.T) {
+	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 1, Unit: time.Millisecond}
+	s, err := NewStream("stream", c, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var its []StreamItem
+	for i, e := range []konvoy.Event{{Key: "a", Duration: 1}, {Key: "b", Duration: 50}} {
+		it, err := s.Add(e, 0, int64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		its = append(its, it)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := s.Handle(ctx, its[1]); err == nil {
+		t.Fatal("Handle with its context ended returned nil")
+	}
+	if n := s.Handled(); n != 0 {
+		t.Fatalf("Handled() = %d after a Handle cut short; want 0", n)
+	}
+	tr, run, notRun, err := s.Close(live.Stats{Done: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { tr.Close(); run.Close() }()
+	if notRun != 1 {
+		t.Errorf("notRun = %d; want 1, the event done without Handle", notRun)
+	}
+}
