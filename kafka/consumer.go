@@ -270,6 +270,13 @@ type part struct {
 	gone bool
 }
 
+// newPart returns the assignment numbered id (its executor partition) of
+// tp, whose records the prior commit's metadata marked finished: nothing
+// submitted, run, committed or throttled yet.
+func newPart(id int, tp topicPartition, prior Finished) *part {
+	return &part{id: id, tp: tp, prior: prior, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1}
+}
+
 // ended is a record whose handler or dead letter finished.
 type ended struct {
 	p      *part

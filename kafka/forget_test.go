@@ -35,8 +35,8 @@ func unitConsumer(t *testing.T, handle func(context.Context, *kgo.Record) error)
 // back; the assignment still held is committed.
 func TestAForgottenAssignmentIsNotCommitted(t *testing.T) {
 	c := unitConsumer(t, func(context.Context, *kgo.Record) error { return nil })
-	kept := &part{id: 0, tp: topicPartition{testTopic, 0}, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1}
-	left := &part{id: 1, tp: topicPartition{testTopic, 1}, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1}
+	kept := newPart(0, topicPartition{testTopic, 0}, Finished{})
+	left := newPart(1, topicPartition{testTopic, 1}, Finished{})
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	for _, it := range []item{{&kgo.Record{Partition: 0, Offset: 4, Key: []byte("a")}, kept}, {&kgo.Record{Partition: 1, Offset: 7, Key: []byte("b")}, left}} {
@@ -91,7 +91,7 @@ func TestRecordsBelowThePriorCommitRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &part{id: 0, tp: topicPartition{testTopic, 0}, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1, prior: prior}
+	p := newPart(0, topicPartition{testTopic, 0}, prior)
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	for _, o := range []int64{3, 11, 12, 13} {
@@ -112,7 +112,7 @@ func TestRecordsBelowThePriorCommitRun(t *testing.T) {
 // with nowhere to note that it finished.
 func TestRunWantsTheExecutorsContext(t *testing.T) {
 	c := unitConsumer(t, func(context.Context, *kgo.Record) error { return nil })
-	p := &part{id: 0, tp: topicPartition{testTopic, 0}, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1}
+	p := newPart(0, topicPartition{testTopic, 0}, Finished{})
 	defer func() {
 		if v, ok := recover().(string); !ok || !strings.HasPrefix(v, "konvoy: kafka: ") {
 			t.Errorf("run panicked with %v; want a message starting konvoy: kafka: ", v)

@@ -119,7 +119,7 @@ func TestCommitCountsAResultNotTakenYet(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := &part{id: 0, tp: topicPartition{testTopic, 0}, skipFrom: -1, committed: -1}
+		p := newPart(0, topicPartition{testTopic, 0}, Finished{})
 		ctx, cancel := context.WithTimeout(context.Background(), testWait)
 		its := []item{{&kgo.Record{Offset: 0, Key: []byte("a")}, p}, {&kgo.Record{Offset: 1, Key: []byte("b")}, p}}
 		for _, it := range its {
@@ -137,7 +137,7 @@ func TestCommitCountsAResultNotTakenYet(t *testing.T) {
 			c.mu.Unlock()
 		}
 		c.end(1, its[1], true) // as run does when the handler returned nil
-		other := &part{id: 1, tp: topicPartition{testTopic, 1}, skipFrom: -1, committed: -1}
+		other := newPart(1, topicPartition{testTopic, 1}, Finished{})
 		for o := range int64(64) {
 			it := item{&kgo.Record{Offset: o}, other}
 			c.begin(0, it)

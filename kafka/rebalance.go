@@ -25,7 +25,7 @@ func (c *Consumer) assign(ctx context.Context, cl *kgo.Client, tps map[string][]
 	for topic, ps := range tps {
 		for _, p := range ps {
 			tp := topicPartition{topic, p}
-			c.assigned[tp] = &part{id: c.nextID, tp: tp, skipFrom: -1, committed: -1, prior: prior[tp], last: -1, stoppedAt: -1}
+			c.assigned[tp] = newPart(c.nextID, tp, prior[tp])
 			c.nextID++
 		}
 	}

@@ -357,8 +357,8 @@ func TestTooMuchMetadataCommitsTheOffsetAlone(t *testing.T) {
 			t.Error(err)
 		}
 	}()
-	big := &part{id: 0, skipFrom: -1, committed: -1, tp: topicPartition{testTopic, 0}}
-	small := &part{id: 1, skipFrom: -1, committed: -1, tp: topicPartition{testTopic, 1}}
+	big := newPart(0, topicPartition{testTopic, 0}, Finished{})
+	small := newPart(1, topicPartition{testTopic, 1}, Finished{})
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	its := []item{{&kgo.Record{Offset: 0}, big}, {&kgo.Record{Offset: 0}, small}, {&kgo.Record{Offset: 5}, small}}
