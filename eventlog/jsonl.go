@@ -233,12 +233,18 @@ func (d *Decoder) nextObject() ([]byte, error) {
 		}
 	}
 	d.line = d.json.next
-	if !json.Valid(line) {
-		return nil, d.lineErr("want a JSON object on each line: " + syntaxProblem(line))
+	return d.object(line, "want a JSON object on each line")
+}
+
+// object returns b trimmed when it is one JSON object, or the error, for
+// the current line, that want (such as "want a JSON object") begins.
+func (d *Decoder) object(b []byte, want string) ([]byte, error) {
+	if !json.Valid(b) {
+		return nil, d.lineErr(want + ": " + syntaxProblem(b))
 	}
-	obj := bytes.TrimSpace(line)
+	obj := bytes.TrimSpace(b)
 	if obj[0] != '{' {
-		return nil, d.lineErr("want a JSON object on each line, not " + kind(obj))
+		return nil, d.lineErr(want + ", not " + kind(obj))
 	}
 	return obj, nil
 }

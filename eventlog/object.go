@@ -1,8 +1,6 @@
 package eventlog
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"strings"
 
@@ -57,12 +55,9 @@ func (o *ObjectDecoder) Decode(where string, obj []byte) (konvoy.Event, error) {
 	if len(obj) > d.maxBytes {
 		return konvoy.Event{}, d.tooLongErr(0)
 	}
-	if !json.Valid(obj) {
-		return konvoy.Event{}, d.lineErr("want a JSON object: " + syntaxProblem(obj))
-	}
-	obj = bytes.TrimSpace(obj)
-	if obj[0] != '{' {
-		return konvoy.Event{}, d.lineErr("want a JSON object, not " + kind(obj))
+	obj, err := d.object(obj, "want a JSON object")
+	if err != nil {
+		return konvoy.Event{}, err
 	}
 	a, err := d.objectArrival(obj)
 	if err != nil {
