@@ -196,18 +196,13 @@ func TestFuncsMapOnceAndFailUnmappedRecords(t *testing.T) {
 // and the commit stops below it.
 func TestAnUnmappedRecordStopsTheConsumer(t *testing.T) {
 	addrs := cluster(t, 1)
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.DefaultProduceTopic(testTopic))
-	if err != nil {
-		t.Fatal(err)
+	var rs []*kgo.Record
+	for _, v := range []string{`{"step":1,"d":1}`, `{"step":2,"d":1}`, `{"step":3}`, `{"step":4,"d":1}`} {
+		rs = append(rs, &kgo.Record{Key: []byte("k"), Value: []byte(v), Partition: 0})
 	}
-	defer cl.Close()
+	produceTo(t, addrs, rs)
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
-	for _, v := range []string{`{"step":1,"d":1}`, `{"step":2,"d":1}`, `{"step":3}`, `{"step":4,"d":1}`} {
-		if err := cl.ProduceSync(ctx, &kgo.Record{Key: []byte("k"), Value: []byte(v)}).FirstErr(); err != nil {
-			t.Fatal(err)
-		}
-	}
 	m, err := NewMapper(eventlog.Reader{Columns: eventlog.Columns{Step: "payload.step", Duration: "payload.d"}})
 	if err != nil {
 		t.Fatal(err)
