@@ -330,6 +330,12 @@ func TestRevocationWaitsForTheDeadLetter(t *testing.T) {
 		c.awaitIdle([]*part{p}, 2*testWait)
 		close(waited)
 	}()
+	time.Sleep(20 * time.Millisecond) // time for a wait that does not wait to end: none must
+	select {
+	case <-waited:
+		t.Fatal("the revocation's wait ended while the dead letter ran")
+	default:
+	}
 	close(release)
 	select {
 	case <-waited:
