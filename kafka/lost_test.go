@@ -75,7 +75,7 @@ func TestRevokeWaitsForRunningHandlers(t *testing.T) {
 		close(done)
 	}()
 	time.Sleep(20 * time.Millisecond) // time for a wait that does not wait to end: none must
-	for w := range 2 { // as run does when a handler returns
+	for w := range 2 {                // as run does when a handler returns
 		select {
 		case <-done:
 			t.Fatal("the wait ended while a handler ran")
