@@ -74,8 +74,9 @@ func TestRevokeWaitsForRunningHandlers(t *testing.T) {
 		c.awaitIdle([]*part{p}, testWait)
 		close(done)
 	}()
-	time.Sleep(20 * time.Millisecond) // time for a wait that does not wait to end: none must
-	for w := range 2 {                // as run does when a handler returns
+	// Time for a wait that does not wait to end: none must.
+	time.Sleep(20 * time.Millisecond)
+	for w := range 2 { // as run does when a handler returns
 		select {
 		case <-done:
 			t.Fatal("the wait ended while a handler ran")
