@@ -40,14 +40,11 @@ type queued[T any] struct {
 // lane is a lane with items held, in its shard's table.
 type lane struct {
 	name       string
-	h          uint32  // the low bits of the name's hash
-	used       bool    // the table's place holds a lane
-	busy       bool    // head-of-line: an item of the lane runs
-	n          int32   // items of the lane held, waiting or running
-	head, tail int32   // the items waiting in the lane, in submission order (queued), or -1
-	first      int     // lane-aware: the submission number of the lane's item that can start or runs
-	firstAt    int64   // and its submission time
-	_          [8]byte // to a cache line's 64 bytes, so that a probe reads one line
+	n          int32 // items of the lane held, waiting or running; 0 for a free entry
+	head, tail int32 // the items waiting in the lane, in submission order (queued), or -1
+	busy       bool  // head-of-line: an item of the lane runs
+	first      int   // lane-aware: the submission number of the lane's item that can start or runs
+	firstAt    int64 // and its submission time
 }
 
 // shardOf returns the shard of the lanes of hash h.
@@ -65,10 +62,12 @@ func (x *Executor[T]) joinLane(j *task[T]) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p, found := s.table.find(j.lane, j.hash)
-	if !found {
-		p = s.table.add(p, lane{name: j.lane, h: uint32(j.hash), used: true, head: -1, tail: -1, first: j.seq, firstAt: j.submitted})
+	if found {
+		j.li = s.table.index(p)
+	} else {
+		j.li = s.table.add(p, j.hash, lane{name: j.lane, head: -1, tail: -1, first: j.seq, firstAt: j.submitted})
 	}
-	l := &s.table.place[p]
+	l := &s.table.lanes[j.li]
 	l.n++
 	if !found && x.policy == konvoy.LaneAware {
 		return true
@@ -119,12 +118,11 @@ func (s *shard[T]) dequeue(l *lane) *queued[T] {
 func (x *Executor[T]) leaveLane(j *task[T]) {
 	s := x.shardOf(j.hash)
 	s.mu.Lock()
-	p, _ := s.table.find(j.lane, j.hash)
-	l := &s.table.place[p]
+	l := &s.table.lanes[j.li]
 	l.n--
 	l.busy = false
 	if l.n == 0 {
-		s.table.remove(p)
+		s.table.remove(s.table.placeOfIndex(j.li, j.hash))
 		s.mu.Unlock()
 		return
 	}
@@ -156,8 +154,7 @@ func (x *Executor[T]) startLane(w int32, j *task[T]) bool {
 	s := x.shardOf(j.hash)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, _ := s.table.find(j.lane, j.hash)
-	l := &s.table.place[p]
+	l := &s.table.lanes[j.li]
 	if !l.busy && l.head == j.queued {
 		l.busy = true
 		s.dequeue(l).task = task[T]{}
@@ -181,76 +178,108 @@ func (x *Executor[T]) unblock(w int32, j *task[T]) bool {
 	return true
 }
 
-// laneTable is an open-addressing hash table of lanes with linear probing,
-// the lanes inline, found by name and the hash Submit computes before it
-// takes any lock. It holds at most half as many lanes as it has places and
-// doubles when full; it never shrinks, so its memory is that of the most
-// lanes in its shard at once.
+// laneTable holds the lanes with items held: the lanes in a dense array,
+// by index, and an open-addressing hash table with linear probing whose
+// places are 8 bytes, a lane's index and the low half of its name's hash,
+// so that a probe reads eight places a cache line and a lane's own entry
+// is read only once found. A lane keeps its index while it has items
+// held, so that they reach it without a probe; a forgotten lane's index is
+// the next one reused. The table holds at most half as many lanes as it
+// has places and doubles when full; neither part shrinks, so its memory is
+// that of the most lanes in its shard at once.
 type laneTable struct {
-	place []lane
-	n     int // lanes in the table
+	place []uint64 // 0 for none, or a lane's index + 1 << 32 | the low half of its hash
+	lanes []lane   // by index; a lane with no item held (n == 0) is free
+	free  []int32  // the free indexes of lanes, the last freed last
+	n     int      // lanes in the table
 }
+
+// placeOf returns the place value of the lane at index i, of hash h.
+func placeOf(i int32, h uint64) uint64 { return uint64(i+1)<<32 | uint64(uint32(h)) }
 
 // find returns the place of the lane named name, of hash h, and true; or,
 // when the table has no such lane, the place where it would go and false.
 func (t *laneTable) find(name string, h uint64) (int, bool) {
 	if t.place == nil {
-		t.place = make([]lane, 16)
+		t.place = make([]uint64, 16)
 	}
 	mask, low := uint64(len(t.place)-1), uint32(h)
 	for j := uint64(low) & mask; ; j = (j + 1) & mask {
-		l := &t.place[j]
-		if !l.used {
+		v := t.place[j]
+		if v == 0 {
 			return int(j), false
 		}
-		if l.h == low && l.name == name {
+		if uint32(v) == low && t.lanes[v>>32-1].name == name {
 			return int(j), true
 		}
 	}
 }
 
-// add puts l at place p, which find gave, growing the table when it is
-// then full, and returns l's place.
-func (t *laneTable) add(p int, l lane) int {
-	t.place[p] = l
-	t.n++
-	if 2*t.n <= len(t.place) {
-		return p
+// placeOfIndex returns the place of the lane at index i, of hash h, which
+// the table holds: a probe that compares places, not names.
+func (t *laneTable) placeOfIndex(i int32, h uint64) int {
+	mask, v := uint64(len(t.place)-1), placeOf(i, h)
+	j := uint64(uint32(h)) & mask
+	for t.place[j] != v {
+		j = (j + 1) & mask
 	}
-	old, at := t.place, p
-	t.place = make([]lane, 2*len(old))
-	mask := uint64(len(t.place) - 1)
-	for i := range old {
-		if !old[i].used {
-			continue
-		}
-		j := uint64(old[i].h) & mask
-		for t.place[j].used {
-			j = (j + 1) & mask
-		}
-		t.place[j] = old[i]
-		if i == at {
-			p = int(j)
-		}
-	}
-	return p
+	return int(j)
 }
 
-// remove takes the lane at place p out of the table, moving back the lanes
-// after it in its probe sequence so that every lane stays reachable from
-// its hash's place without crossing an empty one.
-func (t *laneTable) remove(p int) {
+// index returns the index of the lane at place p.
+func (t *laneTable) index(p int) int32 { return int32(t.place[p]>>32 - 1) }
+
+// add puts l, of hash h, at place p, which find gave, growing the table
+// when it is then full, and returns l's index.
+func (t *laneTable) add(p int, h uint64, l lane) int32 {
+	var i int32
+	if k := len(t.free); k > 0 {
+		i = t.free[k-1]
+		t.free = t.free[:k-1]
+		t.lanes[i] = l
+	} else {
+		i = int32(len(t.lanes))
+		t.lanes = append(t.lanes, l)
+	}
+	t.place[p] = placeOf(i, h)
+	t.n++
+	if 2*t.n <= len(t.place) {
+		return i
+	}
+	old := t.place
+	t.place = make([]uint64, 2*len(old))
 	mask := uint64(len(t.place) - 1)
-	i := uint64(p)
-	for j := (i + 1) & mask; t.place[j].used; j = (j + 1) & mask {
-		home := uint64(t.place[j].h) & mask
-		// The lane at j may move to i when its home is not in (i, j],
+	for _, v := range old {
+		if v == 0 {
+			continue
+		}
+		j := uint64(uint32(v)) & mask
+		for t.place[j] != 0 {
+			j = (j + 1) & mask
+		}
+		t.place[j] = v
+	}
+	return i
+}
+
+// remove takes the lane at place p out of the table, freeing its index,
+// and moves back the places after it in its probe sequence so that every
+// lane stays reachable from its hash's place without crossing an empty one.
+func (t *laneTable) remove(p int) {
+	i := t.index(p)
+	t.lanes[i] = lane{}
+	t.free = append(t.free, i)
+	mask := uint64(len(t.place) - 1)
+	at := uint64(p)
+	for j := (at + 1) & mask; t.place[j] != 0; j = (j + 1) & mask {
+		home := uint64(uint32(t.place[j])) & mask
+		// The place at j may move to at when its home is not in (at, j],
 		// cyclically.
-		if (j-home)&mask >= (j-i)&mask {
-			t.place[i] = t.place[j]
-			i = j
+		if (j-home)&mask >= (j-at)&mask {
+			t.place[at] = t.place[j]
+			at = j
 		}
 	}
-	t.place[i] = lane{}
+	t.place[at] = 0
 	t.n--
 }

@@ -9,19 +9,25 @@ import (
 
 // TestLaneTableFindsWhatAMapHolds checks the lane table against a Go map
 // over random adds and removes of a few names: find gives a lane exactly
-// for the names added and not removed since, holding the value added with
-// it, and its count is the map's. It holds because removal moves back the
-// lanes after a removed one in its probe sequence; with few places for
-// many names (the table starts at 16 and grows past 8), probe sequences
-// collide, wrap around the end, and the table grows while lanes are in
-// it. The test starts it smaller still, and gives the names hashes of its
-// own drawing, few and repeated, so that the probe sequences collide all
-// the time and a failure replays.
+// for the names added and not removed since, at the index add gave it,
+// holding the value added with it; placeOfIndex finds that lane's place
+// from its index alone; and the count is the map's. It holds because
+// removal moves back the places after a removed one in its probe
+// sequence, and a lane's entry never moves while it is in the table; with
+// few places for many names (the table starts at 16 and grows past 8),
+// probe sequences collide, wrap around the end, and the table grows while
+// lanes are in it. The test starts it smaller still, and gives the names
+// hashes of its own drawing, few and repeated, so that the probe sequences
+// collide all the time and a failure replays.
 func TestLaneTableFindsWhatAMapHolds(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var tab laneTable
-		tab.place = make([]lane, rapid.SampledFrom([]int{1, 2, 4, 64}).Draw(t, "places"))
-		want := map[string]int{}      // name → the value added with it, in lane.first
+		tab.place = make([]uint64, rapid.SampledFrom([]int{1, 2, 4, 64}).Draw(t, "places"))
+		type added struct {
+			first int   // the value added with it, in lane.first
+			index int32 // the index add gave it
+		}
+		want := map[string]added{}
 		hashes := map[string]uint64{} // drawn, few: the same for many names
 		for i, op := range rapid.SliceOfN(rapid.IntRange(-40, 40), 50, 500).Draw(t, "ops") {
 			name := "k" + strconv.Itoa(max(op, -op))
@@ -31,18 +37,25 @@ func TestLaneTableFindsWhatAMapHolds(t *testing.T) {
 				hashes[name] = h
 			}
 			p, ok := tab.find(name, h)
-			if w, in := want[name]; ok != in || ok && tab.place[p].first != w {
-				t.Fatalf("find(%q) found %v; want %v (value %d)", name, ok, in, w)
+			w, in := want[name]
+			if ok != in || ok && (tab.index(p) != w.index || tab.lanes[w.index].first != w.first) {
+				t.Fatalf("find(%q) found %v; want %v (index %d, value %d)", name, ok, in, w.index, w.first)
+			}
+			if ok && tab.placeOfIndex(w.index, h) != p {
+				t.Fatalf("placeOfIndex(%d) = %d; want %d, where find found %q", w.index, tab.placeOfIndex(w.index, h), p, name)
 			}
 			switch {
 			case op >= 0 && !ok:
-				q := tab.add(p, lane{name: name, h: uint32(h), used: true, first: i})
-				if l := tab.place[q]; l.name != name || l.first != i {
-					t.Fatalf("add(%q) gave place %d, holding %q %d", name, q, l.name, l.first)
+				q := tab.add(p, h, lane{name: name, n: 1, first: i})
+				if l := tab.lanes[q]; l.name != name || l.first != i {
+					t.Fatalf("add(%q) gave index %d, holding %q %d", name, q, l.name, l.first)
 				}
-				want[name] = i
+				want[name] = added{i, q}
 			case op < 0 && ok:
 				tab.remove(p)
+				if l := tab.lanes[w.index]; l != (lane{}) {
+					t.Fatalf("remove(%q) left %+v at index %d; want it free", name, l, w.index)
+				}
 				delete(want, name)
 			}
 			if tab.n != len(want) {
@@ -50,8 +63,8 @@ func TestLaneTableFindsWhatAMapHolds(t *testing.T) {
 			}
 		}
 		for name, w := range want {
-			if p, ok := tab.find(name, hashes[name]); !ok || tab.place[p].first != w {
-				t.Fatalf("at the end, find(%q) found %v; want value %d", name, ok, w)
+			if p, ok := tab.find(name, hashes[name]); !ok || tab.index(p) != w.index || tab.lanes[w.index].first != w.first {
+				t.Fatalf("at the end, find(%q) found %v; want index %d, value %d", name, ok, w.index, w.first)
 			}
 		}
 	})

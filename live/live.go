@@ -151,6 +151,7 @@ type task[T any] struct {
 	lane      string
 	hash      uint64 // of lane, when hasLane
 	hasLane   bool
+	li        int32   // its lane's index in its shard's table, once it joined it
 	own       int32   // static: the lane's consumer when fixedOwner knows it, or -1
 	queued    int32   // head-of-line: its entry in its lane's shard
 	src       *source // WithOffsets: its source partition
@@ -702,8 +703,8 @@ func (x *Executor[T]) heldJobs() []task[T] {
 	if x.policy == konvoy.LaneAware {
 		for i := range x.shards {
 			s := &x.shards[i]
-			for _, l := range s.table.place {
-				for q := l.head; l.used && q >= 0; q = s.queued[q].next {
+			for _, l := range s.table.lanes {
+				for q := l.head; l.n > 0 && q >= 0; q = s.queued[q].next {
 					out = append(out, s.queued[q].task)
 				}
 			}

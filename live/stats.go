@@ -284,8 +284,8 @@ func (x *Executor[T]) heldLanes(now int64) []laneStat {
 func (s *shard[T]) lanes(out []laneStat, now int64, first bool, runs map[int]bool) []laneStat {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, l := range s.table.place {
-		if !l.used {
+	for _, l := range s.table.lanes {
+		if l.n == 0 {
 			continue
 		}
 		st := laneStat{LaneStat: LaneStat{Lane: l.name, Running: l.busy}}
