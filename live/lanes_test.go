@@ -38,12 +38,7 @@ func TestLaneTableFindsWhatAMapHolds(t *testing.T) {
 			}
 			p, ok := tab.find(name, h)
 			w, in := want[name]
-			if ok != in || ok && (tab.index(p) != w.index || tab.lanes[w.index].first != w.first) {
-				t.Fatalf("find(%q) found %v; want %v (index %d, value %d)", name, ok, in, w.index, w.first)
-			}
-			if ok && tab.placeOfIndex(w.index, h) != p {
-				t.Fatalf("placeOfIndex(%d) = %d; want %d, where find found %q", w.index, tab.placeOfIndex(w.index, h), p, name)
-			}
+			checkFound(t, &tab, name, h, p, ok, w.first, w.index, in)
 			switch {
 			case op >= 0 && !ok:
 				q := tab.add(p, h, lane{name: name, n: 1, first: i})
@@ -63,9 +58,20 @@ func TestLaneTableFindsWhatAMapHolds(t *testing.T) {
 			}
 		}
 		for name, w := range want {
-			if p, ok := tab.find(name, hashes[name]); !ok || tab.index(p) != w.index || tab.lanes[w.index].first != w.first {
-				t.Fatalf("at the end, find(%q) found %v; want index %d, value %d", name, ok, w.index, w.first)
-			}
+			p, ok := tab.find(name, hashes[name])
+			checkFound(t, &tab, name, hashes[name], p, ok, w.first, w.index, true)
 		}
 	})
+}
+
+// checkFound fails t unless find's answer for name, of hash h, place p
+// and found, is a lane exactly when in, at index, holding first, which
+// placeOfIndex finds at p too.
+func checkFound(t *rapid.T, tab *laneTable, name string, h uint64, p int, found bool, first int, index int32, in bool) {
+	if found != in || found && (tab.index(p) != index || tab.lanes[index].first != first) {
+		t.Fatalf("find(%q) found %v; want %v (index %d, value %d)", name, found, in, index, first)
+	}
+	if found && tab.placeOfIndex(index, h) != p {
+		t.Fatalf("placeOfIndex(%d) = %d; want %d, where find found %q", index, tab.placeOfIndex(index, h), p, name)
+	}
 }
