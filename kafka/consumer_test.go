@@ -78,6 +78,15 @@ func memberOpts(addrs []string) []kgo.Opt {
 	}
 }
 
+// offlineOpts are the client options of a member that never reaches a
+// broker, so that no rebalance runs: for a test that assigns the
+// member's partitions itself (Consumer.assign) and submits its records.
+// A member of a live cluster joins its group as its client starts, and
+// the group's assignment would replace the test's parts while it runs.
+func offlineOpts() []kgo.Opt {
+	return []kgo.Opt{kgo.SeedBrokers("127.0.0.1:1"), kgo.ConsumerGroup(testGroup), kgo.ConsumeTopics(testTopic)}
+}
+
 // keyEvent reads a record as an event of its key.
 func keyEvent(r *kgo.Record) konvoy.Event { return konvoy.Event{Key: string(r.Key)} }
 

@@ -254,9 +254,9 @@ func TestDeadLetterRecordWithoutItemError(t *testing.T) {
 	}
 }
 
-// deadLetterMember returns a consumer, not running, on a cluster of one
-// partition, assigned it, whose handler fails every record after telling
-// started, once failing is closed; dead is its dead letter.
+// deadLetterMember returns a consumer, not running and offline (see
+// offlineOpts), assigned partition 0, whose handler fails every record
+// after telling started, once failing is closed; dead is its dead letter.
 func deadLetterMember(t *testing.T, started, failing chan struct{}, dead func(context.Context, *kgo.Record, error) error) (*Consumer, *part) {
 	t.Helper()
 	handle := func(context.Context, *kgo.Record) error {
@@ -264,7 +264,7 @@ func deadLetterMember(t *testing.T, started, failing chan struct{}, dead func(co
 		<-failing
 		return errors.New("boom")
 	}
-	c, err := New(memberOpts(cluster(t, 1)), konvoy.Convoy, 1, keyEvent, handle, WithDeadLetter(dead))
+	c, err := New(offlineOpts(), konvoy.Convoy, 1, keyEvent, handle, WithDeadLetter(dead))
 	if err != nil {
 		t.Fatal(err)
 	}

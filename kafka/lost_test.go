@@ -23,8 +23,7 @@ func TestLostPartitionsRecordsHeldDoNotRun(t *testing.T) {
 		}
 		return nil
 	}
-	opts := []kgo.Opt{kgo.SeedBrokers("127.0.0.1:1"), kgo.ConsumerGroup(testGroup), kgo.ConsumeTopics(testTopic)}
-	c, err := New(opts, konvoy.Convoy, 1, keyEvent, handle)
+	c, err := New(offlineOpts(), konvoy.Convoy, 1, keyEvent, handle)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -279,7 +279,7 @@ func TestThrottleKeepsMetadataWithinKafkasLimit(t *testing.T) {
 // and a partition paused but not throttled by its assignment (one
 // throttled, then revoked) resumes at once.
 func TestUnthrottleResumesOnceTheGapCloses(t *testing.T) {
-	c, err := New(memberOpts(cluster(t, 3)), konvoy.Convoy, 1, keyEvent, func(context.Context, *kgo.Record) error { return nil })
+	c, err := New(offlineOpts(), konvoy.Convoy, 1, keyEvent, func(context.Context, *kgo.Record) error { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
