@@ -101,7 +101,8 @@
 //
 // Exit status 0 on success, 1 on a failed run or bad input, 2 on a usage
 // error, 130 or 143 when stopped by SIGINT or SIGTERM (konvoy serve exits 0
-// once it has shut down).
+// once it has shut down, and konvoy replay -brokers once it has drained,
+// committed and left its group).
 package main
 
 import (

@@ -118,6 +118,9 @@ func runTopic(opt replayOptions, stdout, stderr io.Writer) int {
 	}
 	defer trace.Close()
 	defer run.Close()
+	if trace.Events == 0 {
+		fmt.Fprintf(stderr, "konvoy replay: no record came from topic %s before the stop: the report covers none\n", opt.topic.topic)
+	}
 	if notRun > 0 {
 		fmt.Fprintf(stderr, "konvoy replay: %s consumed did not run here (revoked before they ran, or finished by an earlier member of the group): they take no time in the measured run, their planned time in the predictions\n",
 			report.Plural(notRun, "record", "records"))

@@ -307,16 +307,29 @@ func TestReplayATopicStopsAtARecordThatDoesNotMap(t *testing.T) {
 }
 
 // TestReplayAnEmptyTopic: a topic without records, once idle (never
-// before -idle has passed), is an error saying so.
+// before -idle has passed), is a stop like any other: status 0, and a
+// report of no events, saying so.
 func TestReplayAnEmptyTopic(t *testing.T) {
 	addr, _ := topicCluster(t)
-	start := time.Now()
-	out, errOut, status := runTopicCommand(t, topicArgs(addr, "g")...)
-	if took := time.Since(start); took < 300*time.Millisecond {
-		t.Errorf("stopped after %v; want no sooner than -idle, 300ms, with no record", took)
-	}
-	if status != 1 || out != "" || !strings.Contains(errOut, "topic orders: no events came; want at least one") {
-		t.Errorf("status %d, stdout %q, stderr %q; want 1 and no events", status, out, errOut)
+	for _, format := range []string{"text", "json"} {
+		start := time.Now()
+		out, errOut, status := runTopicCommand(t, append(topicArgs(addr, "g-"+format), "-format", format)...)
+		if took := time.Since(start); took < 300*time.Millisecond {
+			t.Errorf("%s: stopped after %v; want no sooner than -idle, 300ms, with no record", format, took)
+		}
+		if status != 0 || !strings.Contains(errOut, "no record came from topic orders before the stop: the report covers none") {
+			t.Errorf("%s: status %d, stderr %q; want 0 and no records", format, status, errOut)
+		}
+		var report struct {
+			Events   *int    `json:"events"`
+			Measured float64 `json:"measured_seconds"`
+		}
+		switch {
+		case format == "text" && !strings.Contains(out, ": 0 events, ") || format == "text" && !strings.HasSuffix(out, "no event was submitted: nothing to predict or measure\n"):
+			t.Errorf("text report %q; want one of 0 events, saying so", out)
+		case format == "json" && (json.Unmarshal([]byte(out), &report) != nil || report.Events == nil || *report.Events != 0 || report.Measured != 0):
+			t.Errorf("json report %q; want one of 0 events", out)
+		}
 	}
 }
 

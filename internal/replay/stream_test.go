@@ -141,12 +141,45 @@ func TestAStreamEndsAtItsFirstBadEvent(t *testing.T) {
 	if _, _, _, cerr := s.Close(live.Stats{}); cerr != err {
 		t.Errorf("Close: %v; want %v", cerr, err)
 	}
-	s, err = NewStream("topic t", c, nil, nil)
+}
+
+// TestAStreamOfNothingIsAnEmptyRun: a Stream closed before any event came,
+// as a topic replay stopped before any record, gives an empty trace and
+// run, whose comparison predicts and measures nothing, rather than an
+// error.
+func TestAStreamOfNothingIsAnEmptyRun(t *testing.T) {
+	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 2, Unit: time.Millisecond}
+	s, err := NewStream("topic t", c, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, err := s.Close(live.Stats{}); err == nil || err.Error() != "topic t: no events came; want at least one" {
-		t.Errorf("Close of nothing: %v", err)
+	trace, run, notRun, err := s.Close(live.Stats{})
+	if err != nil {
+		t.Fatalf("Close of nothing: %v; want an empty run", err)
+	}
+	defer trace.Close()
+	defer run.Close()
+	if trace.Events != 0 || run.Submitted != 0 || run.Total != 0 || notRun != 0 {
+		t.Errorf("trace of %d events, run of %d submitted of %d, %d not run; want all 0", trace.Events, run.Submitted, run.Total, notRun)
+	}
+	cmp, err := Compare(trace, c, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmp.Of != 0 || cmp.Predicted != (Side{}) || cmp.Measured.Makespan != 0 {
+		t.Errorf("comparison %+v; want nothing predicted or measured", cmp)
+	}
+	text := cmp.Text()
+	if want := "replay of topic t: 0 events, layout convoy, policy lane-aware, 2 consumers, one round 1ms\nno event was submitted: nothing to predict or measure\n"; text != want {
+		t.Errorf("Text:\n%s\nwant:\n%s", text, want)
+	}
+	js, err := cmp.JSON()
+	var got struct {
+		Events   int     `json:"events"`
+		Measured float64 `json:"measured_seconds"`
+	}
+	if err != nil || json.Unmarshal([]byte(js), &got) != nil || got.Events != 0 || got.Measured != 0 {
+		t.Errorf("JSON: %v\n%s\nwant 0 events measured over 0 s", err, js)
 	}
 }
 

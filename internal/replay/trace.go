@@ -177,6 +177,11 @@ func (w *traceWriter) finish() error {
 	if _, err := w.sim.Result(); err != nil {
 		return fmt.Errorf("%s: %w", w.t.Name, err)
 	}
+	return w.end()
+}
+
+// end ends the writing of the events written, none or more.
+func (w *traceWriter) end() error {
 	if err := w.w.Flush(); err != nil {
 		return fmt.Errorf("replay: writing the trace to a temporary file: %w", err)
 	}
