@@ -189,12 +189,12 @@ func (c Comparison) Text() string {
 	cfg := c.Config
 	fmt.Fprintf(&b, "replay of %s: %s, layout %s, policy %s, %s, one round %v\n", c.Name, report.Plural(c.Of, "event", "events"),
 		cfg.Layout, cfg.Policy, report.Plural(cfg.Consumers, "consumer", "consumers"), cfg.Unit)
+	if c.Of < c.Total {
+		fmt.Fprintf(&b, "stopped early: %d of %d events submitted; every column covers those %d\n", c.Of, c.Total, c.Of)
+	}
 	if c.Of == 0 {
 		b.WriteString("no event was submitted: nothing to predict or measure\n")
 		return b.String()
-	}
-	if c.Of < c.Total {
-		fmt.Fprintf(&b, "stopped early: %d of %d events submitted; every column covers those %d\n", c.Of, c.Total, c.Of)
 	}
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "measure\tpredicted\tfrom actual times\tmeasured\t")
