@@ -218,3 +218,16 @@ func TestAStreamCountsOnlyHandlesThatReturnedNil(t *testing.T) {
 		t.Errorf("notRun = %d; want 1, the event done without Handle", notRun)
 	}
 }
+
+// TestAComparisonOfNoneStoppedEarlySaysBoth: a replay stopped before it
+// submitted any of a trace's events says it stopped early, and that
+// nothing was submitted, rather than print a table of zeros.
+func TestAComparisonOfNoneStoppedEarlySaysBoth(t *testing.T) {
+	c := Comparison{Name: "f.csv", Config: Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 1, Unit: time.Millisecond}, Total: 2}
+	want := "replay of f.csv: 0 events, layout convoy, policy lane-aware, 1 consumer, one round 1ms\n" +
+		"stopped early: 0 of 2 events submitted; every column covers those 0\n" +
+		"no event was submitted: nothing to predict or measure\n"
+	if got := c.Text(); got != want {
+		t.Errorf("Text:\n%s\nwant:\n%s", got, want)
+	}
+}
