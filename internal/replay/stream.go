@@ -110,13 +110,12 @@ func (s *Stream) Handle(ctx context.Context, it StreamItem) error {
 // added: stats are its executor's measures once it was closed. It returns
 // the Trace of the events added and their Run, both to be closed, or the
 // error of the files the Stream wrote. With no events added, as from a
-// source stopped before any came, they are empty: the Run's Submitted is
-// 0, and [Compare] predicts nothing. notRun
-// counts the events the executor counts done (stats.Done) whose Handle was
-// never called: a source that finishes an item without handling it, as
-// package kafka does a record revoked before it ran or finished by an
-// earlier member; they take no time in the run, their planned time in the
-// prediction.
+// source stopped before any came, both are empty: the Run's Submitted is
+// 0, and [Compare] predicts nothing. notRun counts the events the executor
+// counts done (stats.Done) whose Handle was never called: a source that
+// finishes an item without handling it, as package kafka does a record
+// revoked before it ran or finished by an earlier member; they take no
+// time in the run, their planned time in the prediction.
 func (s *Stream) Close(stats live.Stats) (t *Trace, run *Run, notRun int, err error) {
 	s.mu.Lock()
 	s.closed = true
