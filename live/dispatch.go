@@ -93,17 +93,15 @@ func (x *Executor[T]) takeReady(j *task[T]) bool {
 // overlap.
 func (x *Executor[T]) takeOwned(w int32, j *task[T]) bool {
 	c := &x.inboxes[w]
-	c.mu.Lock()
-	if !c.empty() {
-		if s, ok := x.fresh.head(); !ok || c.q[c.head].seq < s {
-			*j = c.pop()
-			c.running, c.cur = true, j.item
-			c.mu.Unlock()
+	if n, ok := c.head(); ok {
+		if s, ok := x.fresh.head(); !ok || c.batch[n].seq < s {
+			*j = c.batch[n]
+			c.running.Store(true)
+			c.next.Store(n + 1)
 			return true
 		}
 	}
-	c.running, c.cur = false, *new(T)
-	c.mu.Unlock()
+	c.running.Store(false)
 	return x.fresh.pop(j)
 }
 
@@ -243,10 +241,8 @@ func (x *Executor[T]) more(w int32) bool {
 		return true
 	}
 	if x.inboxes != nil {
-		c := &x.inboxes[w]
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		return !c.empty()
+		_, ok := x.inboxes[w].head()
+		return ok
 	}
 	return false
 }

@@ -712,7 +712,8 @@ func (x *Executor[T]) heldJobs() []task[T] {
 	}
 	for w := range x.inboxes {
 		c := &x.inboxes[w]
-		out = append(out, c.q[c.head:]...)
+		out = append(out, c.batch[c.next.Load():]...)
+		out = append(out, c.q...)
 	}
 	for _, r := range x.reseq {
 		for _, i := range r.held {

@@ -1,6 +1,10 @@
 package live
 
-import "sync"
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+)
 
 // Under the static policy each consumer has its own queue, an inbox, of
 // the items of the lanes dealt to it: Submit puts an item there, and the
@@ -10,45 +14,58 @@ import "sync"
 // policies, for any consumer; a consumer takes the older of its inbox's
 // head and the queue's.
 
-// inbox is a consumer's queue under the static policy, and the item it
-// runs, for Lanes.
+// inbox is a consumer's queue under the static policy, in two parts, so
+// that Submit and the consumer seldom take the same lock: Submit appends
+// to q under mu; the consumer runs its batch, the items it took from q at
+// once, in turn, and takes q's items as its next batch only once it ran
+// them all, swapping the two under mu. The batch is written only under mu
+// and by the consumer alone, so that Lanes, under mu, may read what it
+// holds while the consumer reads it too.
 type inbox[T any] struct {
 	mu      sync.Mutex
-	q       []task[T] // from head on, in submission order
-	head    int
-	running bool // the consumer runs an item of its inbox
-	cur     T    // and this is the item
-	_       [64]byte
+	q       []task[T]    // submitted since the consumer's last swap, in submission order
+	_       pad          // what Submit writes, above, apart from what the consumer writes for every item
+	batch   []task[T]    // the consumer's batch, in submission order: before next, taken
+	next    atomic.Int32 // the place in batch of the consumer's next item
+	running atomic.Bool  // the consumer runs batch[next-1]
+	_       pad
 }
-
-// push puts j at the inbox's tail.
-func (c *inbox[T]) push(j *task[T]) {
-	if c.head > 0 && c.head == len(c.q) {
-		c.q, c.head = c.q[:0], 0
-	} else if c.head > 32 && 2*c.head > len(c.q) { // keep the queue's memory that of the items held
-		n := copy(c.q, c.q[c.head:])
-		clear(c.q[n:])
-		c.q, c.head = c.q[:n], 0
-	}
-	c.q = append(c.q, *j)
-}
-
-// pop takes the inbox's head, which it must have.
-func (c *inbox[T]) pop() task[T] {
-	j := c.q[c.head]
-	c.q[c.head] = task[T]{}
-	c.head++
-	return j
-}
-
-// empty tells whether the inbox has no item waiting.
-func (c *inbox[T]) empty() bool { return c.head == len(c.q) }
 
 // deliver puts j in consumer o's inbox and wakes o if it is parked.
 func (x *Executor[T]) deliver(o int, j *task[T]) {
 	c := &x.inboxes[o]
 	c.mu.Lock()
-	c.push(j)
+	c.q = append(c.q, *j)
 	c.mu.Unlock()
 	x.wakeOne(int32(o))
+}
+
+// head returns the place in its batch of the inbox's consumer's next item,
+// taking the items submitted since as its batch when it ran the batch out,
+// and false when it has none. Only the inbox's consumer calls it.
+func (c *inbox[T]) head() (int32, bool) {
+	n := c.next.Load()
+	if int(n) < len(c.batch) {
+		return n, true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.q) == 0 {
+		return n, false
+	}
+	clear(c.batch) // the items run: their memory is the next q's
+	c.batch, c.q = c.q, c.batch[:0]
+	c.next.Store(0)
+	return 0, true
+}
+
+// held returns the items of the inbox held and not started, and the item
+// its consumer runs, if it runs one of the inbox's, under mu.
+func (c *inbox[T]) held() (waiting []task[T], cur task[T], running bool) {
+	n := c.next.Load()
+	waiting = append(slices.Clone(c.batch[n:]), c.q...)
+	if c.running.Load() && n > 0 {
+		cur, running = c.batch[n-1], true
+	}
+	return waiting, cur, running
 }

@@ -83,32 +83,62 @@ func TestStaticStatsCountsItemsNotSettled(t *testing.T) {
 	}
 }
 
-// An inbox gives its items back in the order pushed, however pushes and
-// pops interleave, and its queue's length stays within about twice the
-// items it holds when it takes one: it drops the front it has given
-// back, also when it is never empty (here it keeps at least one item when
-// told to).
+// An inbox gives its items back in the order delivered, however
+// deliveries and takes interleave; what held gives, at any time, is the
+// items delivered and not taken, in order, and the last taken as running
+// until its consumer finds no item, or takes a batch;
+// and its memory stays within a few times the most items it held at once:
+// the consumer takes q's items as its batch only once it ran its batch
+// out, and the two swap their memory.
 func TestInboxKeepsOrderInBoundedMemory(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var c inbox[int]
-		next, want := 0, 0
-		keep := rapid.IntRange(0, 1).Draw(t, "keep")
-		for _, push := range rapid.SliceOfN(rapid.Bool(), 500, 3000).Draw(t, "ops") {
-			pushed := push || next-want <= keep
-			if pushed {
-				c.push(&task[int]{item: next})
+		next, want, most := 0, 0, 0
+		running := false // the consumer runs want-1
+		for _, deliver := range rapid.SliceOfN(rapid.Bool(), 500, 3000).Draw(t, "ops") {
+			if deliver {
+				c.mu.Lock() // as Executor.deliver does
+				c.q = append(c.q, task[int]{item: next, seq: next})
+				c.mu.Unlock()
 				next++
-			} else if !c.empty() {
-				if got := c.pop().item; got != want {
-					t.Fatalf("popped %d; want %d", got, want)
+			} else if n, ok := c.head(); ok != (want < next) {
+				t.Fatalf("head found an item: %v; want %v (%d delivered, %d taken)", ok, want < next, next, want)
+			} else if ok { // as takeOwned does
+				checkInboxHeld(t, &c, want, next, running && n > 0) // a batch just taken runs none of its items yet
+				if got := c.batch[n].item; got != want {
+					t.Fatalf("took %d; want %d", got, want)
 				}
-				want++
+				c.running.Store(true)
+				c.next.Store(n + 1)
+				want, running = want+1, true
+			} else {
+				c.running.Store(false)
+				running = false
 			}
-			if held := next - want; pushed && len(c.q) > 2*held+32 {
-				t.Fatalf("queue of %d for %d items held after a push", len(c.q), held)
+			most = max(most, next-want)
+			checkInboxHeld(t, &c, want, next, running)
+			if size := cap(c.q) + cap(c.batch); size > 4*most+16 {
+				t.Fatalf("an inbox of %d places, having held %d items at most", size, most)
 			}
 		}
 	})
+}
+
+// checkInboxHeld fails t unless what c says it holds is the items want to
+// next-1, in order, and, when running, want-1 as the item its consumer
+// runs.
+func checkInboxHeld(t *rapid.T, c *inbox[int], want, next int, running bool) {
+	c.mu.Lock()
+	waiting, cur, runs := c.held()
+	c.mu.Unlock()
+	if len(waiting) != next-want || runs != running || running && cur.item != want-1 {
+		t.Fatalf("held %d items, running %v (%d); want %d, running %v (%d)", len(waiting), runs, cur.item, next-want, running, want-1)
+	}
+	for i, j := range waiting {
+		if j.item != want+i {
+			t.Fatalf("held item %d is %d; want %d", i, j.item, want+i)
+		}
+	}
 }
 
 // smallNumber reads the partition lanes' names, decimal numbers, below

@@ -326,13 +326,14 @@ func (x *Executor[T]) ownedLanes(now int64) []laneStat {
 	for w := range x.inboxes {
 		c := &x.inboxes[w]
 		c.mu.Lock()
-		for _, j := range c.q[c.head:] {
+		waiting, cur, running := c.held()
+		c.mu.Unlock()
+		for _, j := range waiting {
 			items = append(items, heldItem[T]{j.item, j.seq, j.submitted, false})
 		}
-		if c.running {
-			items = append(items, heldItem[T]{item: c.cur, started: true})
+		if running {
+			items = append(items, heldItem[T]{item: cur.item, started: true})
 		}
-		c.mu.Unlock()
 	}
 	at := map[string]int{}
 	var out []laneStat
