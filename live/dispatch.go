@@ -1,6 +1,10 @@
 package live
 
-import "github.com/sirali-konvoy/konvoy"
+import (
+	"runtime"
+
+	"github.com/sirali-konvoy/konvoy"
+)
 
 // A consumer (work) takes an item as its policy says (take), runs it, and
 // finishes it: it counts it in its own tally, frees its lane for the
@@ -62,6 +66,13 @@ func (x *Executor[T]) take(w int32, j *task[T]) bool {
 	case konvoy.LaneAware:
 		return x.takeReady(j)
 	case konvoy.Static:
+		if x.takeOwned(w, j) {
+			return true
+		}
+		// A consumer of its own inbox that finds none yields once and
+		// looks again before it parks: Submit has often delivered its
+		// next item by then, and a park and a wake cost more than a yield.
+		runtime.Gosched()
 		return x.takeOwned(w, j)
 	}
 	return x.fresh.pop(j) // head-of-line: the next item, whatever its lane (see startLane)
