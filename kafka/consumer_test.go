@@ -37,6 +37,18 @@ func cluster(t *testing.T, partitions int32) []string {
 	return c.ListenAddrs()
 }
 
+// producer returns a client of the cluster at addrs that produces to the
+// test topic, closed when t ends.
+func producer(t *testing.T, addrs []string) *kgo.Client {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.DefaultProduceTopic(testTopic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return cl
+}
+
 // produce writes n records with keys drawn from keys keys (seeded by
 // seed), each record's value its number, and returns how many records
 // each partition got.
@@ -46,7 +58,7 @@ func produce(t *testing.T, addrs []string, n, keys int, seed uint64) map[int32]i
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close() // before any check of the goroutines a test leaves
 	rng := rand.New(rand.NewPCG(seed, 1))
 	rs := make([]*kgo.Record, n)
 	for i := range rs {

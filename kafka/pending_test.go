@@ -181,11 +181,7 @@ func awaitCommittable(ctx context.Context, t *testing.T, c *Consumer, at int64) 
 // record 20 alone.
 func TestHandingOnKeepsThePriorMetadata(t *testing.T) {
 	addrs := cluster(t, 1)
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.DefaultProduceTopic(testTopic))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl := producer(t, addrs)
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	for i := range 21 {

@@ -161,11 +161,7 @@ func TestNextOwnerSkipsRecordsTheMetadataNamesFinished(t *testing.T) {
 // committing on the interval or when A closes.
 func nextOwnerSkips(t *testing.T, interval bool) {
 	addrs := cluster(t, 1)
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.DefaultProduceTopic(testTopic))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl := producer(t, addrs)
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	write := func(from, to int) {

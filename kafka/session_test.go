@@ -26,11 +26,7 @@ func TestALostSessionRejoins(t *testing.T) {
 	}
 	defer c.Close()
 	addrs := c.ListenAddrs()
-	prod, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.DefaultProduceTopic(testTopic))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer prod.Close()
+	prod := producer(t, addrs)
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	write := func(i int) {
