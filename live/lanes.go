@@ -3,6 +3,7 @@ package live
 import (
 	"hash/maphash"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sirali-konvoy/konvoy"
 )
@@ -16,6 +17,14 @@ import (
 // heap of ready items, and the rest wait in the lane; under head-of-line
 // every item is in the queue, in submission order, and the lane keeps
 // their order and which consumer holds each, blocked.
+//
+// Under lane-aware a lane with a single item held, the common case when
+// lanes are many, needs no shard: it takes a slot, by its hash, in an
+// array of words that Submit sets and the item's consumer clears with one
+// compare-and-swap each (see slots). A lane goes to its shard when a
+// second item comes while the first is held, or another lane's item hashes
+// to its slot; the slot then counts the lanes of its shard that hash to it,
+// and is changed only under the shard's lock.
 
 // shards is how many shards an executor's lanes are in.
 const shards = 64
@@ -47,8 +56,9 @@ type lane struct {
 	firstAt    int64 // and its submission time
 }
 
-// shardOf returns the shard of the lanes of hash h.
-func (x *Executor[T]) shardOf(h uint64) *shard[T] { return &x.shards[(h>>32)%shards] }
+// shardOf returns the shard of the lanes of hash h: that of the slot of h,
+// whose number it takes mod shards.
+func (x *Executor[T]) shardOf(h uint64) *shard[T] { return &x.shards[h%shards] }
 
 // laneHash returns the hash of the lane named name.
 func (x *Executor[T]) laneHash(name string) uint64 { return maphash.String(x.seed, name) }
@@ -56,11 +66,44 @@ func (x *Executor[T]) laneHash(name string) uint64 { return maphash.String(x.see
 // joinLane adds j, of a lane, to its lane, making the lane when it has no
 // item held, and tells whether j can start: under lane-aware when it is the
 // lane's only item. Under head-of-line it queues j in its lane whatever it
-// finds, setting j.queued. It takes the lane's shard's lock.
+// finds, setting j.queued. It runs under the submit lock (one caller at a
+// time), and takes the lane's shard's lock unless j's slot is free.
 func (x *Executor[T]) joinLane(j *task[T]) bool {
+	if x.slots.word == nil {
+		s := x.shardOf(j.hash)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return x.joinShard(s, j)
+	}
+	w := x.slots.at(j.hash)
+	if w.Load() == 0 {
+		x.takeSlot(j)
+		return true
+	}
 	s := x.shardOf(j.hash)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for {
+		switch v := w.Load(); v {
+		case 0: // its item's consumer cleared it since
+			x.takeSlot(j)
+			return true
+		case slotOne:
+			if w.CompareAndSwap(slotOne, slotShard|1) {
+				x.slotToShard(s, j.hash)
+			} // else its item's consumer cleared it: look again
+		default:
+			if x.joinShard(s, j) {
+				w.Store(v + 1) // a lane more in the shard
+				return true
+			}
+			return false
+		}
+	}
+}
+
+// joinShard adds j to its lane in s, under s's lock, as joinLane does.
+func (x *Executor[T]) joinShard(s *shard[T], j *task[T]) bool {
 	p, found := s.table.find(j.lane, j.hash)
 	if found {
 		j.li = s.table.index(p)
@@ -116,13 +159,32 @@ func (s *shard[T]) dequeue(l *lane) *queued[T] {
 // next item, when one is and the executor has not stopped. A lane with no
 // item left is forgotten.
 func (x *Executor[T]) leaveLane(j *task[T]) {
+	var w *atomic.Uint64
+	if x.slots.word != nil {
+		w = x.slots.at(j.hash)
+		if w.Load() == slotOne && w.CompareAndSwap(slotOne, 0) {
+			return // j was its lane's only item, and its slot's
+		}
+	}
 	s := x.shardOf(j.hash)
 	s.mu.Lock()
-	l := &s.table.lanes[j.li]
+	li := j.li
+	if li < 0 { // j took a slot, and a later item moved its lane here
+		p, _ := s.table.find(j.lane, j.hash)
+		li = s.table.index(p)
+	}
+	l := &s.table.lanes[li]
 	l.n--
 	l.busy = false
 	if l.n == 0 {
-		s.table.remove(s.table.placeOfIndex(j.li, j.hash))
+		s.table.remove(s.table.placeOfIndex(li, j.hash))
+		if w != nil {
+			if v := w.Load() - 1; v != slotShard {
+				w.Store(v)
+			} else {
+				w.Store(0)
+			}
+		}
 		s.mu.Unlock()
 		return
 	}
@@ -180,7 +242,8 @@ func (x *Executor[T]) unblock(w int32, j *task[T]) bool {
 
 // laneTable holds the lanes with items held: the lanes in a dense array,
 // by index, and an open-addressing hash table with linear probing whose
-// places are 8 bytes, a lane's index and the low half of its name's hash,
+// places are 8 bytes, a lane's index and the high half of its name's hash
+// (the low bits of the lanes of a shard are alike: they chose it),
 // so that a probe reads eight places a cache line and a lane's own entry
 // is read only once found. A lane keeps its index while it has items
 // held, so that they reach it without a probe; a forgotten lane's index is
@@ -188,14 +251,14 @@ func (x *Executor[T]) unblock(w int32, j *task[T]) bool {
 // has places and doubles when full; neither part shrinks, so its memory is
 // that of the most lanes in its shard at once.
 type laneTable struct {
-	place []uint64 // 0 for none, or a lane's index + 1 << 32 | the low half of its hash
+	place []uint64 // 0 for none, or a lane's index + 1 << 32 | the high half of its hash
 	lanes []lane   // by index; a lane with no item held (n == 0) is free
 	free  []int32  // the free indexes of lanes, the last freed last
 	n     int      // lanes in the table
 }
 
 // placeOf returns the place value of the lane at index i, of hash h.
-func placeOf(i int32, h uint64) uint64 { return uint64(i+1)<<32 | uint64(uint32(h)) }
+func placeOf(i int32, h uint64) uint64 { return uint64(i+1)<<32 | h>>32 }
 
 // find returns the place of the lane named name, of hash h, and true; or,
 // when the table has no such lane, the place where it would go and false.
@@ -203,13 +266,13 @@ func (t *laneTable) find(name string, h uint64) (int, bool) {
 	if t.place == nil {
 		t.place = make([]uint64, 16)
 	}
-	mask, low := uint64(len(t.place)-1), uint32(h)
-	for j := uint64(low) & mask; ; j = (j + 1) & mask {
+	mask, high := uint64(len(t.place)-1), uint32(h>>32)
+	for j := uint64(high) & mask; ; j = (j + 1) & mask {
 		v := t.place[j]
 		if v == 0 {
 			return int(j), false
 		}
-		if uint32(v) == low && t.lanes[v>>32-1].name == name {
+		if uint32(v) == high && t.lanes[v>>32-1].name == name {
 			return int(j), true
 		}
 	}
@@ -219,7 +282,7 @@ func (t *laneTable) find(name string, h uint64) (int, bool) {
 // the table holds: a probe that compares places, not names.
 func (t *laneTable) placeOfIndex(i int32, h uint64) int {
 	mask, v := uint64(len(t.place)-1), placeOf(i, h)
-	j := uint64(uint32(h)) & mask
+	j := h >> 32 & mask
 	for t.place[j] != v {
 		j = (j + 1) & mask
 	}
@@ -282,4 +345,71 @@ func (t *laneTable) remove(p int) {
 	}
 	t.place[at] = 0
 	t.n--
+}
+
+// slotTable is, under lane-aware, the lanes with a single item held and no
+// other lane of their slot held: a lane's slot is its hash mod the slots.
+// A slot's word is 0 when no lane of the slot has an item held; slotOne
+// when one lane has one item held, whose name and first item are in the
+// slot's entry; or slotShard plus the number of lanes of the slot in its
+// shard, which hold the slot's every item held then. Only Submit, under
+// the submit lock, sets a word from 0 or slotOne; only the consumer of a
+// slot's one item clears slotOne, and the rest is done under the shard's
+// lock. So while an item that took a slot runs, the slot is its own or
+// its shard's: never another item's.
+type slotTable struct {
+	word  []atomic.Uint64
+	entry []slotEntry // written under the submit lock
+	mask  uint64
+}
+
+// slotEntry is the lane with one item held of a slot whose word is slotOne.
+type slotEntry struct {
+	name    string
+	hash    uint64
+	first   int   // the item's submission number
+	firstAt int64 // and time
+}
+
+// The words of a slot, besides 0 and a count of lanes in the shard.
+const (
+	slotOne   = 1
+	slotShard = 1 << 63
+)
+
+// newSlots returns the slots for an executor holding up to maxHeld items:
+// twice as many, so that a new lane seldom finds its slot taken by another,
+// rounded up to a power of 2, at least shards and at most slotsMax, so
+// that slots and shards agree (see shardOf). They take 40 bytes each.
+func newSlots(maxHeld int) slotTable {
+	n := shards
+	for n < 2*maxHeld && n < slotsMax {
+		n *= 2
+	}
+	return slotTable{word: make([]atomic.Uint64, n), entry: make([]slotEntry, n), mask: uint64(n - 1)}
+}
+
+// slotsMax is the most slots an executor has.
+const slotsMax = 1 << 16
+
+// at returns the word of the slot of hash h.
+func (t *slotTable) at(h uint64) *atomic.Uint64 { return &t.word[h&t.mask] }
+
+// takeSlot gives j, the only item held of its lane, its lane's slot, whose
+// word is 0, under the submit lock.
+func (x *Executor[T]) takeSlot(j *task[T]) {
+	t := &x.slots
+	i := j.hash & t.mask
+	t.entry[i] = slotEntry{name: j.lane, hash: j.hash, first: j.seq, firstAt: j.submitted}
+	j.li = -1
+	t.word[i].Store(slotOne)
+}
+
+// slotToShard moves the lane of the slot of hash h, whose word Submit has
+// just turned from slotOne to slotShard+1, to its shard s, under s's lock.
+func (x *Executor[T]) slotToShard(s *shard[T], h uint64) {
+	e := &x.slots.entry[h&x.slots.mask]
+	p, _ := s.table.find(e.name, e.hash)
+	s.table.add(p, e.hash, lane{name: e.name, n: 1, head: -1, tail: -1, first: e.first, firstAt: e.firstAt})
+	*e = slotEntry{}
 }

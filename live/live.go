@@ -80,6 +80,7 @@ type Executor[T any] struct {
 
 	fresh   *queue[T]      // the items that can start, in submission order (see queue)
 	shards  []shard[T]     // lanes, under lane-aware and head-of-line (see lanes.go)
+	slots   slotTable      // lane-aware: lanes of one item held (see lanes.go)
 	tallies []tally        // by consumer (see stats.go)
 	inboxes []inbox[T]     // by consumer, under static (see static.go)
 	owners  []atomic.Int32 // static: the consumers of partitions fixedOwner found, plus 1
@@ -217,6 +218,9 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 		x.seen = make(map[string]int)
 	} else {
 		x.shards = make([]shard[T], shards)
+	}
+	if x.policy == konvoy.LaneAware {
+		x.slots = newSlots(x.maxHeld)
 	}
 	x.ctxs = make([]context.Context, consumers)
 	x.wg.Add(consumers)

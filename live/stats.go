@@ -64,8 +64,9 @@ type Stats struct {
 
 // Stats returns the executor's measures so far. It may be called at any
 // time, during and after Close; it takes each consumer's lock, and each
-// shard's, for as long as it takes to add up what they counted, and reads
-// the latency histograms, tens of microseconds. Items finish one consumer
+// shard's, for as long as it takes to add up what they counted (under
+// [konvoy.LaneAware] holding Submit up while it counts the lanes), and
+// reads the latency histograms, tens of microseconds. Items finish one consumer
 // at a time, so Stats read while items run may count an item as finished
 // and still running, or held and running: its counts agree once the
 // executor is idle.
@@ -89,16 +90,32 @@ func (x *Executor[T]) Stats() Stats {
 	x.mu.Lock()
 	s.Failed = x.failed
 	x.mu.Unlock()
-	for i := range x.shards {
-		sh := &x.shards[i]
-		sh.mu.Lock()
-		s.ActiveLanes += sh.table.n
-		sh.mu.Unlock()
-	}
+	s.ActiveLanes = x.activeLanes()
 	s.InFlight, s.MaxInFlight = int(x.running.Load()), int(x.peak.Load())
 	s.Held = max(held-x.finished()-s.InFlight, 0)
 	s.Errors, s.Retries = int(x.errorsN.Load()), int(x.retriesN.Load())
 	return s
+}
+
+// activeLanes returns the lanes with items held: in slots and shards,
+// read under the submit lock, so that no lane moves from one to the other
+// meanwhile.
+func (x *Executor[T]) activeLanes() int {
+	n := 0
+	x.subMu.Lock()
+	defer x.subMu.Unlock()
+	for i := range x.slots.word {
+		if x.slots.word[i].Load() == slotOne {
+			n++
+		}
+	}
+	for i := range x.shards {
+		sh := &x.shards[i]
+		sh.mu.Lock()
+		n += sh.table.n
+		sh.mu.Unlock()
+	}
+	return n
 }
 
 // Room returns how many more items Submit takes now without waiting:
@@ -234,7 +251,9 @@ type laneStat struct {
 //
 // It holds each shard of lanes up in turn for the time it takes to read
 // its lanes, O(p + s) in all for p the most lanes and s the most items
-// held at once, and then takes O(m log m) time and O(m) memory for the m
+// held at once, under [konvoy.LaneAware] holding Submit up meanwhile and
+// for O(h) more, h the slots of lanes with one item (about [WithMaxHeld]
+// of them, at most 65,536), and then takes O(m log m) time and O(m) memory for the m
 // lanes held now. Under [konvoy.Static], which keeps no lanes, it instead
 // copies the items held under each consumer's lock and asks the layout
 // their lanes after, calling the event function once for each.
@@ -272,6 +291,19 @@ func (x *Executor[T]) heldLanes(now int64) []laneStat {
 		}
 	}
 	var out []laneStat
+	x.subMu.Lock() // no lane moves from its slot to its shard meanwhile
+	defer x.subMu.Unlock()
+	for i := range x.slots.word {
+		if x.slots.word[i].Load() != slotOne {
+			continue
+		}
+		e := &x.slots.entry[i]
+		st := laneStat{LaneStat: LaneStat{Lane: e.name, Running: runs[e.first]}}
+		if !st.Running {
+			st.Held, st.seq, st.Wait = 1, e.first, time.Duration(max(now-e.firstAt, 0))
+		}
+		out = append(out, st)
+	}
 	for i := range x.shards {
 		out = x.shards[i].lanes(out, now, x.policy == konvoy.LaneAware, runs)
 	}
