@@ -209,15 +209,17 @@ func (x *Executor[T]) leaveLane(j *task[T]) {
 }
 
 // startLane tells, under head-of-line, whether consumer w may start j,
-// which it took: when j's lane is idle and j is its first waiting item.
+// which it took: when j's lane is idle, j is its first waiting item, and
+// the executor has not halted (a failure that stopped it frees the failed
+// item's lane after it halts, so that no later item of the lane starts).
 // Otherwise it marks w as blocked holding j, for leaveLane to hand the
-// lane to.
+// lane to, which it does not once halted.
 func (x *Executor[T]) startLane(w int32, j *task[T]) bool {
 	s := x.shardOf(j.hash)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	l := &s.table.lanes[j.li]
-	if !l.busy && l.head == j.queued {
+	if !l.busy && l.head == j.queued && !x.halt.Load() {
 		l.busy = true
 		s.dequeue(l).task = task[T]{}
 		return true

@@ -270,10 +270,13 @@ func check(layout konvoy.Layout, consumers int, noEvent, noHandle bool, errs []e
 // as it may ([WithMaxHeld]) until one finishes or ctx ends. It returns
 // ctx's error when ctx ends first, [ErrClosed] after Close, an error
 // wrapping [ErrStopped] once a failure stopped the executor, and an error
-// wrapping a [*konvoy.EventError] when the layout cannot place the item's
-// event (see [konvoy.Layout.Lane]), whose Index is the submission number
+// wrapping a [*konvoy.EventError] when the item's event has a Step below 0,
+// as the model refuses it, or the layout cannot place it (see
+// [konvoy.Layout.Lane]), whose Index is the submission number
 // the item would have had, or an error when [WithOffsets] gives an offset
-// below 0 or not above its partition's last. It takes O(1) time (O(log n)
+// below 0 or not above its partition's last. A panic of the event function
+// or WithOffsets's reaches the caller, the executor unchanged by the item.
+// It takes O(1) time (O(log n)
 // for n items held when the resequencer releases held items), shares no
 // lock with the consumers but its item's lane's shard's (see lanes.go) and,
 // with WithOffsets, the partitions', and allocates nothing once the
@@ -302,23 +305,33 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 // the first of items onwards, and the error of the first item it did not
 // take, Submit's for it; a [*konvoy.EventError]'s Index is that item's
 // submission number. It calls the event function, and WithOffsets's, under
-// Submit's lock: another Submit waits for them, but no consumer does. It
-// takes O(1) time an item, as Submit does, and allocates nothing once the
-// executor has held as many items and lanes.
+// Submit's lock: another Submit waits for them, but no consumer does. A
+// panic of either reaches the caller, as it does Submit's, with the items
+// before the one that panicked taken and the executor as usable as
+// before. It takes O(1) time an item, as Submit does, and allocates
+// nothing once the executor has held as many items and lanes.
 func (x *Executor[T]) SubmitAll(ctx context.Context, items []T) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
 	t := x.now()
 	x.subMu.Lock()
+	locked := true
+	defer func() {
+		if locked { // the event or offsets function panicked
+			x.subMu.Unlock()
+		}
+	}()
 	for i := range items {
 		j := task[T]{item: items[i], own: -1, queued: -1}
 		var pl placement
 		x.place(&j, &pl)
 		if err := x.admit(ctx, &j, &pl, &t); err != nil {
+			locked = false // admit unlocked
 			return i, err
 		}
 	}
+	locked = false
 	x.subMu.Unlock()
 	return len(items), nil
 }
@@ -339,21 +352,24 @@ type placement struct {
 // puts it where its policy looks for it. It returns Submit's error,
 // unlocked, when it does not take j.
 func (x *Executor[T]) admit(ctx context.Context, j *task[T], pl *placement, t *int64) error {
-	err := pl.err
-	if err == nil && x.offsets != nil {
-		err = x.placeOffset(pl.part, pl.offset)
-	}
+	err := x.placeError(pl)
 	if err != nil && x.refusal() == nil {
-		var ee *konvoy.EventError
-		if errors.As(err, &ee) {
-			ee.Index = x.seq
-			err = fmt.Errorf("live: Submit: %w", err)
-		}
 		x.subMu.Unlock()
 		return err
 	}
 	if *t, err = x.awaitRoom(ctx, *t); err != nil {
 		return err
+	}
+	if x.offsets != nil {
+		// Again: while it waited for room, another Submit may have taken
+		// a later offset of the partition.
+		if err := x.placeOffset(pl.part, pl.offset); err != nil {
+			if x.waitingN.Load() > 0 && x.hasRoom() {
+				x.passSpace() // the room it waited for is another's
+			}
+			x.subMu.Unlock()
+			return err
+		}
 	}
 	j.seq, j.submitted = x.seq, *t
 	x.seq++
@@ -371,12 +387,32 @@ func (x *Executor[T]) admit(ctx context.Context, j *task[T], pl *placement, t *i
 	return nil
 }
 
+// placeError returns, under subMu, Submit's error for an item placed as
+// pl, nil when the layout and WithOffsets take it: an EventError's Index
+// is the submission number the item would have.
+func (x *Executor[T]) placeError(pl *placement) error {
+	err := pl.err
+	if err == nil && x.offsets != nil {
+		err = x.placeOffset(pl.part, pl.offset)
+	}
+	var ee *konvoy.EventError
+	if errors.As(err, &ee) {
+		ee.Index = x.seq
+		err = fmt.Errorf("live: Submit: %w", err)
+	}
+	return err
+}
+
 // place sets j's lane and, under static, its consumer when fixedOwner
 // knows it, and pl to the rest of what Submit needs of it. It needs no
 // lock. (Its results are written in place: the placement, with its event,
 // is large enough for copies to show in a no-op handler's cost.)
 func (x *Executor[T]) place(j *task[T], pl *placement) {
 	pl.e = x.event(j.item)
+	if pl.e.Step < 0 {
+		pl.err = &konvoy.EventError{Key: pl.e.Key, Field: "Step", Value: pl.e.Step, Want: "0 (history only) or more"}
+		return
+	}
 	if x.reseq != nil {
 		j.lane, j.hasLane = reseqLane(pl.e)
 	} else {
@@ -558,10 +594,10 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 		if k >= attempts || x.ctx.Err() != nil {
 			break
 		}
-		x.retriesN.Add(1)
 		if x.sleep(x.ctx, x.retry.pause(uint64(seq), k)) != nil {
-			break
+			break // Close gave up during the pause: no retry
 		}
+		x.retriesN.Add(1)
 	}
 	ie := x.itemError(item, seq, k, err)
 	if x.dead == nil || x.ctx.Err() != nil {
@@ -601,9 +637,8 @@ func (x *Executor[T]) attempt(ctx context.Context, item T, checked *bool) (stale
 // itemError returns the error of item, submission seq, failed after
 // attempts attempts with err.
 func (x *Executor[T]) itemError(item T, seq, attempts int, err error) *ItemError {
-	e := x.event(item)
-	name, _, _ := x.layout.Lane(e)
-	return &ItemError{Seq: seq, Event: e, Lane: name, Attempts: attempts, Err: err}
+	name, _ := x.laneOfItem(item)
+	return &ItemError{Seq: seq, Event: x.event(item), Lane: name, Attempts: attempts, Err: err}
 }
 
 // callDead runs the dead letter on item and err, turning a panic into a

@@ -1,0 +1,82 @@
+package kafka
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// TestCommitsPassATransactionMarker: a transactional producer writes three
+// records to a one-partition topic and commits, so the partition holds
+// records 0 to 2 and, at offset 3, the transaction's commit marker (a
+// control record, which franz-go does not return): its end offset is 4.
+// Once the member handled the three records, it has consumed the whole
+// partition, so its commit must reach the end: CaughtUp, which commits and
+// asks Kafka for the group's lag, must say true, and Lag must be 0 (Lag:
+// "0 for every partition once the group has committed the whole topic";
+// issue 25 item 7, "commits reach the end"; item 6, `-idle` stops "once the
+// group's lag on the topic is zero", which `konvoy replay` asks through
+// CaughtUp). The consumer commits offset 3, the last record's plus one,
+// so the lag stays 1 for ever and `konvoy replay -brokers -idle` never
+// stops on a transactional topic.
+func TestCommitsPassATransactionMarker(t *testing.T) {
+	addrs := cluster(t, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	pr, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.DefaultProduceTopic(testTopic), kgo.TransactionalID("konvoy-bug"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	if err := pr.BeginTransaction(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if err := pr.ProduceSync(ctx, &kgo.Record{Key: []byte("k"), Value: []byte("v")}).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := pr.EndTransaction(ctx, kgo.TryCommit); err != nil {
+		t.Fatal(err)
+	}
+	handled := make(chan int64, 3)
+	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, func(_ context.Context, r *kgo.Record) error {
+		handled <- r.Offset
+		return nil
+	}, WithCommitInterval(testWait))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(c)
+	defer func() {
+		if err := stop(); err != nil {
+			t.Error(err)
+		}
+	}()
+	for range 3 {
+		select {
+		case <-handled:
+		case <-ctx.Done():
+			t.Fatal("the three records were not handled")
+		}
+	}
+	// The handlers returned; the executor takes their results just after.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		up, err := c.CaughtUp(ctx, testTopic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if up {
+			return
+		}
+		if time.Now().After(deadline) {
+			lag, err := Lag(ctx, c.cl, testGroup, testTopic)
+			t.Fatalf("every record handled, but not caught up after 5 s: the group's lag is %v (%v); want 0", lag, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
