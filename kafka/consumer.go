@@ -316,16 +316,20 @@ type item struct {
 // (kgo.ConsumerGroup and kgo.ConsumeTopics among opts) and runs each record
 // with handle, in the lane that layout gives event(record), on consumers
 // handlers at once (see [live.New]). It adds to opts the options it needs:
-// kgo.DisableAutoCommit, kgo.BlockRebalanceOnPoll and the partition hooks
-// (OnPartitionsAssigned, OnPartitionsRevoked, OnPartitionsLost), which
-// replace any given. handle must return nil once the record is done; an
-// error is retried and dead-lettered as the options say.
+// kgo.DisableAutoCommit, kgo.BlockRebalanceOnPoll, kgo.KeepControlRecords
+// (a transaction's markers count as finished without reaching event or
+// handle, so that commits, and the group's lag, pass them) and the
+// partition hooks (OnPartitionsAssigned, OnPartitionsRevoked,
+// OnPartitionsLost), which replace any given. handle must return nil once
+// the record is done; an error is retried and dead-lettered as the
+// options say.
 //
-// Under [konvoy.Resequencer], a record held for a gap in its key's steps
-// has not finished, so its partition's commit stays below it: give
-// [live.WithResequencer] (through [WithExecutor]) a Timeout, or a
-// Capacity below WithMaxHeld, or a gap that never fills holds the commit
-// and, once the executor is full, stops the consumer taking records.
+// New refuses [konvoy.Resequencer]: it keeps each key's steps in one
+// member's memory, so a partition revoked and read again, by this member
+// or another, would find the key's state ahead of the records read again
+// and discard them unrun, or hold them for steps already applied. The
+// version stamp, whose [live.VersionStore] can be shared, keeps a key's
+// order across members.
 //
 // New returns an error when an argument or option is bad, as [live.New]
 // does, or when the client cannot be made, as when opts name no consumer
@@ -353,6 +357,9 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 	if event == nil || handle == nil {
 		return nil, errors.New("kafka: New: the event and handle functions must not be nil")
 	}
+	if layout.Equal(konvoy.Resequencer) {
+		return nil, errors.New("kafka: New: layout resequencer: a member's per-key steps do not survive a rebalance; use version-stamp")
+	}
 	x, err := c.executor(layout, consumers, event)
 	if err != nil {
 		return nil, fmt.Errorf("kafka: New: %w", err)
@@ -360,7 +367,7 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 	c.x = x
 	c.seats = make([]seat, consumers) // live.New accepted consumers
 	all := append(append([]kgo.Opt(nil), opts...),
-		kgo.DisableAutoCommit(), kgo.BlockRebalanceOnPoll(),
+		kgo.DisableAutoCommit(), kgo.BlockRebalanceOnPoll(), kgo.KeepControlRecords(),
 		kgo.OnPartitionsAssigned(c.assign), kgo.OnPartitionsRevoked(c.revoke), kgo.OnPartitionsLost(c.lose))
 	cl, err := kgo.NewClient(all...)
 	if err != nil {
@@ -373,64 +380,77 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 
 // executor makes the executor that runs the records.
 func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo.Record) konvoy.Event) (*live.Executor[item], error) {
-	opts := append([]live.Option(nil), c.cfg.exec...)
-	// Placed last, these replace a user's live.WithOffsets and
-	// live.WithMaxHeld.
-	opts = append(opts, live.WithOffsets(func(it item) (int, int64) { return it.p.id, it.r.Offset }))
+	var opts []live.Option
 	dead := c.cfg.dead
 	if c.cfg.deadTopic != "" {
 		dead = c.produceDead // c.cl is set by the time a record fails
 	}
 	if dead != nil {
-		// The dead letter runs as a handler does: a revocation waits for
-		// it, and after one it does not run (the next owner reads the
-		// record again), so that, unless it outlasts WithRevokeTimeout, a
-		// record is never dead-lettered by two members.
+		// The guard brackets the dead letter as it does a handler: a
+		// revocation waits for it, and after one it does not run (the next
+		// owner reads the record again), so that, unless it outlasts
+		// WithRevokeTimeout, a record is never dead-lettered by two members.
 		opts = append(opts, live.WithDeadLetter(func(ctx context.Context, it item, err error) error {
-			w := c.consumer(ctx)
-			if !c.begin(w, it) {
-				return nil
-			}
-			derr := dead(ctx, it.r, err)
-			c.end(w, it, derr == nil)
-			if derr != nil {
-				return derr
-			}
-			c.settle()
-			return nil
+			return dead(ctx, it.r, err)
 		}))
 	}
-	opts = append(opts, live.WithMaxHeld(c.cfg.maxHeld))
-	return live.New(layout, consumers, func(it item) konvoy.Event { return event(it.r) }, c.run, opts...)
+	// A user's live.WithDeadLetter, placed after the consumer's, replaces
+	// it, and live.New refuses it: its item is not the consumer's. Placed
+	// last, these replace a user's live.WithOffsets and live.WithMaxHeld.
+	opts = append(opts, c.cfg.exec...)
+	opts = append(opts, live.WithOffsets(func(it item) (int, int64) { return it.p.id, it.r.Offset }),
+		live.WithMaxHeld(c.cfg.maxHeld), live.WithGuard(c.enter, c.exit))
+	return live.New(layout, consumers, func(it item) konvoy.Event {
+		if it.r.Attrs.IsControl() {
+			return konvoy.Event{} // runs in no lane, and is not run: see enterAs
+		}
+		return event(it.r)
+	}, c.run, opts...)
 }
 
-// run is the executor's handler: it runs the record as runAs does, on the
-// executor's consumer that ctx names.
+// run is the executor's handler: the consumer's, on the record, which the
+// guard let run (see enter).
 func (c *Consumer) run(ctx context.Context, it item) error {
-	return c.runAs(ctx, c.consumer(ctx), it)
+	return c.handle(ctx, it.r)
 }
 
-// runAs runs handle on the record, as the executor's consumer w, unless
-// the commit its assignment started from names it finished (an offset
-// above that commit's: one below it is fetched only when asked, as by a
-// reset, and runs), in which case it counts as finished without running,
-// or its partition was revoked or lost, in which case the record is not
-// run (its next owner reads it again) and its offset bounds what may be
-// committed (see begin).
-func (c *Consumer) runAs(ctx context.Context, w int, it item) error {
-	if it.r.Offset > it.p.prior.Committable() && it.p.prior.Done(it.r.Offset) {
+// enter is the executor's guard before each attempt of a record, and
+// before its dead letter (see [live.WithGuard]): enterAs, on the consumer
+// ctx names. The guard comes before the version stamp's store, which thus
+// never advances a key for a record that does not run.
+func (c *Consumer) enter(ctx context.Context, it item) bool {
+	return c.enterAs(c.consumer(ctx), it)
+}
+
+// enterAs tells whether the executor's consumer w may run the record,
+// counting it as running (see begin). It may not when the record is a
+// transaction's marker, or the commit its assignment started from names
+// it finished (an offset above that commit's: one below it is fetched
+// only when asked, as by a reset, and runs): it then counts as finished
+// without running. Nor when its partition was revoked or lost: the record
+// is not run (its next owner reads it again) and its offset bounds what
+// may be committed (see begin).
+func (c *Consumer) enterAs(w int, it item) bool {
+	if it.r.Attrs.IsControl() || it.r.Offset > it.p.prior.Committable() && it.p.prior.Done(it.r.Offset) {
 		c.settle()
-		return nil
+		return false
 	}
-	if !c.begin(w, it) {
-		return nil
-	}
-	err := c.handle(ctx, it.r)
+	return c.begin(w, it)
+}
+
+// exit is the executor's guard after each attempt of a record that enter
+// let run, and after its dead letter: exitAs, on the consumer ctx names.
+func (c *Consumer) exit(ctx context.Context, it item, err error) {
+	c.exitAs(c.consumer(ctx), it, err)
+}
+
+// exitAs counts the record no longer running on consumer w (see end),
+// finished when err is nil: handled, skipped as stale, or dead-lettered.
+func (c *Consumer) exitAs(w int, it item, err error) {
 	c.end(w, it, err == nil)
 	if err == nil {
 		c.settle()
 	}
-	return err
 }
 
 // consumer returns the number of the executor's consumer that runs the

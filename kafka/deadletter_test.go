@@ -348,3 +348,35 @@ func TestRevocationWaitsForTheDeadLetter(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestNewRefusesALiveDeadLetterBesideItsOwn: New refuses a
+// live.WithDeadLetter, whose item is not a record, also beside
+// WithDeadLetter or WithDeadLetterTopic: the consumer places its own dead
+// letter before the caller's live options, so the caller's replaces it and
+// live.New refuses its type, rather than the consumer's silently dropping
+// the caller's.
+func TestNewRefusesALiveDeadLetterBesideItsOwn(t *testing.T) {
+	handle := func(context.Context, *kgo.Record) error { return nil }
+	theirs := WithExecutor(live.WithDeadLetter(func(context.Context, *kgo.Record, error) error { return nil }))
+	for _, tc := range []struct {
+		name string
+		ours Option
+	}{
+		{"WithDeadLetter", WithDeadLetter(func(context.Context, *kgo.Record, error) error { return nil })},
+		{"WithDeadLetterTopic", WithDeadLetterTopic("dead")},
+	} {
+		name, ours := tc.name, tc.ours
+		c, err := New(offlineOpts(), konvoy.Convoy, 1, keyEvent, handle, theirs, ours)
+		if err == nil {
+			_ = c.Run(canceled()) // release the client
+			t.Errorf("New with live.WithDeadLetter and %s: no error; want New to refuse the live dead letter, which is never called", name)
+		}
+	}
+}
+
+// canceled returns a context already done.
+func canceled() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}

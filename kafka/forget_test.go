@@ -95,8 +95,13 @@ func TestRecordsBelowThePriorCommitRun(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	for _, o := range []int64{3, 11, 12, 13} {
-		if err := c.runAs(ctx, 0, item{&kgo.Record{Offset: o, Key: []byte("a")}, p}); err != nil {
-			t.Fatal(err)
+		it := item{&kgo.Record{Offset: o, Key: []byte("a")}, p}
+		if c.enterAs(0, it) {
+			err := c.run(ctx, it)
+			c.exitAs(0, it, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	mu.Lock()
@@ -106,18 +111,17 @@ func TestRecordsBelowThePriorCommitRun(t *testing.T) {
 	}
 }
 
-// TestRunWantsTheExecutorsContext: run, given a context that names no
-// consumer of the executor, panics with konvoy's prefix (which the
-// executor reports as the record's failure) rather than run the record
-// with nowhere to note that it finished.
+// TestRunWantsTheExecutorsContext: the guard, given a context that names
+// no consumer of the executor, panics with konvoy's prefix rather than
+// let the record run with nowhere to note that it finished.
 func TestRunWantsTheExecutorsContext(t *testing.T) {
 	c := unitConsumer(t, func(context.Context, *kgo.Record) error { return nil })
 	p := newPart(0, topicPartition{testTopic, 0}, Finished{})
 	defer func() {
 		if v, ok := recover().(string); !ok || !strings.HasPrefix(v, "konvoy: kafka: ") {
-			t.Errorf("run panicked with %v; want a message starting konvoy: kafka: ", v)
+			t.Errorf("enter panicked with %v; want a message starting konvoy: kafka: ", v)
 		}
 	}()
-	_ = c.run(context.Background(), item{&kgo.Record{Offset: 0, Key: []byte("a")}, p})
-	t.Error("run returned, given a context that names no consumer")
+	_ = c.enter(context.Background(), item{&kgo.Record{Offset: 0, Key: []byte("a")}, p})
+	t.Error("enter returned, given a context that names no consumer")
 }

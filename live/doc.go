@@ -41,7 +41,10 @@
 //     such as a Kafka topic; [Executor.Completion] then gives, per source
 //     partition, the committable offset, below which every item has
 //     finished, and the finished offsets above it.
-//   - [Consumer] tells a handler which consumer runs it.
+//   - [Consumer] tells a handler which consumer runs it; [WithGuard]
+//     brackets each attempt, for a runtime built on the executor that may
+//     drop an item it no longer owns, as package kafka does a revoked
+//     partition's records.
 //
 // # Guarantees and costs
 //

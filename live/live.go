@@ -44,6 +44,7 @@ type Executor[T any] struct {
 	event     func(T) konvoy.Event
 	handle    func(context.Context, T) error
 	dead      func(context.Context, T, error) error
+	guard     guard[T] // WithGuard: zero for none
 	retry     Retry
 	sleep     func(context.Context, time.Duration) error
 	versions  VersionStore         // under the version stamp
@@ -242,6 +243,13 @@ func (x *Executor[T]) setFuncs(c config) error {
 			return fmt.Errorf("live: New: WithDeadLetter's function is a %T; want one that takes a %T", c.deadLetter, zero)
 		}
 		x.dead = f
+	}
+	if c.guard != nil {
+		g, ok := c.guard.(guard[T])
+		if !ok {
+			return fmt.Errorf("live: New: WithGuard's functions take a %s; want ones that take a %T", c.guard.itemType(), zero)
+		}
+		x.guard = g
 	}
 	if c.offsets != nil {
 		f, ok := c.offsets.(func(T) (int, int64))
@@ -584,8 +592,15 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 	k := 1
 	var err error
 	for ; ; k++ {
+		if x.guard.enter != nil && !x.guard.enter(ctx, item) {
+			return outcome{} // dropped by its runtime: done
+		}
 		var stale bool
-		if stale, err = x.attempt(ctx, item, &checked); stale {
+		stale, err = x.attempt(ctx, item, &checked)
+		if x.guard.exit != nil {
+			x.guard.exit(ctx, item, err)
+		}
+		if stale {
 			return outcome{skipped: true}
 		} else if err == nil {
 			return outcome{}
@@ -603,8 +618,21 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 	if x.dead == nil || x.ctx.Err() != nil {
 		return outcome{err: ie}
 	}
-	if derr := x.callDead(ctx, item, ie); derr != nil {
-		ie.Err = fmt.Errorf("dead letter: %w; after %w", derr, err)
+	return x.deadLetter(ctx, item, ie)
+}
+
+// deadLetter gives item, whose last attempt failed with ie, to the dead
+// letter, within the guard, and returns the outcome.
+func (x *Executor[T]) deadLetter(ctx context.Context, item T, ie *ItemError) outcome {
+	if x.guard.enter != nil && !x.guard.enter(ctx, item) {
+		return outcome{}
+	}
+	derr := x.callDead(ctx, item, ie)
+	if x.guard.exit != nil {
+		x.guard.exit(ctx, item, derr)
+	}
+	if derr != nil {
+		ie.Err = fmt.Errorf("dead letter: %w; after %w", derr, ie.Err)
 		return outcome{err: ie}
 	}
 	return outcome{dead: true}

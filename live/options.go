@@ -20,7 +20,8 @@ type config struct {
 	assignor   konvoy.Assignor
 	maxHeld    int
 	retry      Retry
-	deadLetter any // func(context.Context, T, error) error, checked by New
+	deadLetter any       // func(context.Context, T, error) error, checked by New
+	guard      guardType // guard[T], checked by New
 	sleep      func(ctx context.Context, d time.Duration) error
 	versions   VersionStore
 	offsets    any          // func(T) (int, int64), checked by New
@@ -119,6 +120,42 @@ func WithDeadLetter[T any](f func(ctx context.Context, item T, err error) error)
 		c.deadLetter = f
 	}
 }
+
+// WithGuard sets two functions a consumer calls around each attempt of
+// an item, and around its dead letter, for a runtime built on the
+// executor that must know what runs and may drop an item it no longer
+// owns, as a Kafka consumer drops a record of a partition revoked: enter
+// first, before the version stamp asks its store about the item (so the
+// store never hears of an item that does not run); when enter returns
+// false, neither that attempt nor any later one, nor the dead letter, is
+// made, and the item counts as done ([Stats].Done). Otherwise exit, once
+// the attempt or the dead letter returned, with its error: nil when the
+// item was handled, skipped as stale, or taken by the dead letter. Both
+// run on the consumer, with the handlers' context, and must not panic. T
+// must be the executor's item type, or [New] returns an error.
+func WithGuard[T any](enter func(ctx context.Context, item T) bool, exit func(ctx context.Context, item T, err error)) Option {
+	return func(c *config) {
+		if enter == nil || exit == nil {
+			c.errs = append(c.errs, fmt.Errorf("WithGuard: the functions must not be nil"))
+		}
+		c.guard = guard[T]{enter, exit}
+	}
+}
+
+// guard is WithGuard's pair of functions.
+type guard[T any] struct {
+	enter func(ctx context.Context, item T) bool
+	exit  func(ctx context.Context, item T, err error)
+}
+
+// itemType returns the name of the type g's functions take.
+func (g guard[T]) itemType() string {
+	var zero T
+	return fmt.Sprintf("%T", zero)
+}
+
+// guardType is a guard of any item type.
+type guardType interface{ itemType() string }
 
 // withSleep replaces the pause between attempts, for tests that count
 // pauses rather than take them.

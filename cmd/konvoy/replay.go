@@ -183,6 +183,9 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 		if opt.Layout, err = konvoy.ParseLayout(layout); err != nil {
 			return c.usagef("-layout: %v", err)
 		}
+		if opt.Layout.Equal(konvoy.Resequencer) && len(opt.topic.brokers) > 0 {
+			return c.usagef("-layout resequencer does not replay a topic: a member's per-key steps do not survive a rebalance (see docs/kafka.md); use version-stamp")
+		}
 		return nil
 	})
 	if err := c.parse(args); err != nil {

@@ -346,6 +346,7 @@ func TestReplayTopicUsageErrors(t *testing.T) {
 		{[]string{"replay", "-brokers", "127.0.0.1:1", "-group", "g", "-duration-model", "fixed:1"}, "-brokers needs -topic"},
 		{[]string{"replay", "-brokers", "127.0.0.1:1", "-topic", "t", "-duration-model", "fixed:1"}, "-brokers needs -group"},
 		{[]string{"replay", "-brokers", "127.0.0.1:1", "-topic", "t", "-group", "g"}, "-brokers needs -duration COL"},
+		{[]string{"replay", "-brokers", "127.0.0.1:1", "-topic", "t", "-group", "g", "-duration-model", "fixed:1", "-layout", "resequencer"}, "-layout resequencer does not replay a topic"},
 		{[]string{"replay", "-brokers", "", "-topic", "t", "-group", "g"}, "-brokers is empty"},
 		{[]string{"replay", "-brokers", "a:1,,b:2", "-topic", "t", "-group", "g", "-duration-model", "fixed:1"}, "-brokers \"a:1,,b:2\" has an empty address"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-topic", "t"}, "-topic needs -brokers"},

@@ -3,31 +3,29 @@ package kafka
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
-	"github.com/sirali-konvoy/konvoy/live"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// TestResequencedRecordsSkippedOnRevokeRunWhenTheyComeBack: under the
-// resequencer, records at offsets 0, 1 and 2 of one key carry steps 1, 2
-// and 3. Their partition is assigned; the resequencer releases all three
-// into the key's lane (its state for the key is now step 3), and record 0
-// runs. The partition is revoked (as an eager assignor, range or
-// round-robin, revokes every partition at every rebalance): the
-// revocation waits for record 0, commits offset 1, and records 1 and 2,
-// not started, are not run ("the next owner reads them again"). The group
-// assigns the partition back to this member, which reads from the
-// committed offset 1 again: records 1 and 2 must now run. Instead the
-// resequencer, which released steps 2 and 3 before, discards them as
-// duplicates, counting them finished, and the member commits offset 3:
-// two records that no member handled are committed past (issue 25 item 2,
-// "commits that never skip a record"). The same follows a lost partition
-// assigned back.
-func TestResequencedRecordsSkippedOnRevokeRunWhenTheyComeBack(t *testing.T) {
+// TestRecordsSkippedOnRevokeRunWhenTheyComeBack: under the version stamp,
+// whose store (here the default, in memory) advances a key's version
+// before its record runs, records at offsets 0, 1 and 2 of one key carry
+// steps 1, 2 and 3. Their partition is assigned and record 0 runs. The
+// partition is revoked (as an eager assignor, range or round-robin,
+// revokes every partition at every rebalance): the revocation waits for
+// record 0, commits offset 1, and records 1 and 2, not started, are not
+// run: "the next owner reads them again". The group assigns the
+// partition back to this member, which reads from offset 1 again:
+// records 1 and 2 must run now, and every record below what the member
+// then commits must have run. It holds because the executor's guard
+// (enter) comes before the store: a record of a revoked partition never
+// advances its key, so it is not stale when read again.
+func TestRecordsSkippedOnRevokeRunWhenTheyComeBack(t *testing.T) {
 	release := make(chan struct{})
 	var mu sync.Mutex
 	var ran []int64
@@ -43,8 +41,7 @@ func TestResequencedRecordsSkippedOnRevokeRunWhenTheyComeBack(t *testing.T) {
 	event := func(r *kgo.Record) konvoy.Event {
 		return konvoy.Event{Key: string(r.Key), Step: int(r.Offset) + 1}
 	}
-	c, err := New(offlineOpts(), konvoy.Resequencer, 1, event, handle,
-		WithExecutor(live.WithResequencer(konvoy.ResequencerConfig{}, 0)))
+	c, err := New(offlineOpts(), konvoy.VersionStamp, 1, event, handle)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,4 +106,19 @@ func TestResequencedRecordsSkippedOnRevokeRunWhenTheyComeBack(t *testing.T) {
 		}
 	}
 	_ = c.x.Close(ctx)
+}
+
+// New refuses the resequencer: its per-key steps live in one member's
+// memory, and a partition revoked and read again, by this member or
+// another, would find its keys' states ahead of the records read again
+// (which it would discard unrun, and commit past) or behind them.
+func TestNewRefusesTheResequencer(t *testing.T) {
+	c, err := New(offlineOpts(), konvoy.Resequencer, 1, keyEvent, func(context.Context, *kgo.Record) error { return nil })
+	if err == nil {
+		_ = c.Run(canceled())
+		t.Fatal("New took the resequencer")
+	}
+	if want := "kafka: New: layout resequencer"; !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("New: %v; want an error starting %q", err, want)
+	}
 }
