@@ -1,6 +1,7 @@
 package eventlog_test
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -151,6 +152,15 @@ func TestLateEventsDroppedAreCounted(t *testing.T) {
 	}
 	if strings.Join(keys, "") != "aebc" || d.Dropped() != 1 {
 		t.Errorf("keys %v, %d dropped; want a, e, b, c and one (d) dropped", keys, d.Dropped())
+	}
+	// A Trace counts them too, per Scan.
+	tr := eventlog.NewTraceOf(func() (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader("key,step,duration,at\na,1,0,1000\nb,1,0,1200\nc,1,0,1300\nd,1,0,990\ne,1,0,1150\n")), nil
+	}, r)
+	for range 2 {
+		if err := tr.Scan(0, nil); err != nil || tr.Dropped() != 1 {
+			t.Errorf("Trace.Scan: %v, %d dropped; want one", err, tr.Dropped())
+		}
 	}
 }
 

@@ -21,6 +21,7 @@ type Trace struct {
 	held       [][]konvoy.Event // the events, in chunks, when holding
 	holding    bool
 	rounded    int
+	dropped    int
 	partitions bool
 }
 
@@ -55,7 +56,7 @@ func NewTraceOf(open func() (io.ReadCloser, error), r Reader) *Trace {
 // when it cannot be opened, an [*Error] for the trace's content, or the
 // error f returns, as f returns it, which stops the reading.
 func (t *Trace) Scan(maxBytes int, f func(e konvoy.Event, line int) error) error {
-	t.held, t.holding, t.rounded, t.partitions = nil, false, 0, false
+	t.held, t.holding, t.rounded, t.dropped, t.partitions = nil, false, 0, 0, false
 	dec, closeAll, err := t.open()
 	if err != nil {
 		return err
@@ -73,13 +74,17 @@ func (t *Trace) Scan(maxBytes int, f func(e konvoy.Event, line int) error) error
 		}
 		h.hold(e)
 	}
-	t.held, t.holding, t.rounded, t.partitions = h.events, !h.over, dec.Rounded(), dec.Partitions()
+	t.held, t.holding, t.rounded, t.dropped, t.partitions = h.events, !h.over, dec.Rounded(), dec.Dropped(), dec.Partitions()
 	return nil
 }
 
 // Rounded returns how many durations and arrivals the last Scan rounded
 // (see [Reader.Round]).
 func (t *Trace) Rounded() int { return t.rounded }
+
+// Dropped returns how many events the last Scan dropped as late (see
+// [Reader.DropLate]): events it neither held nor passed to its function.
+func (t *Trace) Dropped() int { return t.dropped }
 
 // Partitions tells whether the trace the last Scan read records each
 // event's partition (see [Decoder.Partitions]).

@@ -638,11 +638,23 @@ func fetchError(ctx context.Context, fs kgo.Fetches) error {
 // sessionLost tells whether err is franz-go's word that the group session
 // was lost (as when a heartbeat is answered UNKNOWN_MEMBER_ID after a long
 // pause): franz-go has called OnPartitionsLost and joins again by itself,
-// so the poll loop goes on. A session refused for want of authorization is
-// not: joining again would fail the same way.
+// so the poll loop goes on. A session the group refused is not, when
+// Kafka's answer says joining again would fail the same way: an error
+// Kafka does not call retriable, other than the member or generation the
+// group no longer knows, as INVALID_SESSION_TIMEOUT (a session timeout
+// outside the broker's bounds), GROUP_AUTHORIZATION_FAILED or
+// INCONSISTENT_GROUP_PROTOCOL.
 func sessionLost(err error) bool {
 	var lost *kgo.ErrGroupSession
-	return errors.As(err, &lost) && !errors.Is(err, kerr.GroupAuthorizationFailed) && !errors.Is(err, kerr.TopicAuthorizationFailed)
+	if !errors.As(err, &lost) {
+		return false
+	}
+	var ke *kerr.Error
+	if !errors.As(err, &ke) || ke.Retriable {
+		return true // the connection, or a coordinator moving
+	}
+	return errors.Is(err, kerr.UnknownMemberID) || errors.Is(err, kerr.IllegalGeneration) ||
+		errors.Is(err, kerr.RebalanceInProgress) || errors.Is(err, kerr.MemberIDRequired)
 }
 
 // room returns how many more records the executor takes without waiting:

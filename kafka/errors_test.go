@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/live"
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -196,6 +198,35 @@ func TestFailureStopsWithoutSkipping(t *testing.T) {
 			if !done[[2]int64{int64(p), o}] {
 				t.Errorf("partition %d committed at %d past record %d, which did not finish", p, at, o)
 			}
+		}
+	}
+}
+
+// A group session franz-go gives up on ends the run when Kafka's answer
+// says joining again would fail the same way, and is lost, to be joined
+// again, when the group merely forgot the member or moved on: a session
+// timeout outside the broker's bounds, joined again, would be refused for
+// ever.
+func TestSessionLostOnlyWhenJoiningAgainCanWork(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		lost bool
+	}{
+		{&kgo.ErrGroupSession{Err: kerr.UnknownMemberID}, true},
+		{&kgo.ErrGroupSession{Err: kerr.IllegalGeneration}, true},
+		{&kgo.ErrGroupSession{Err: kerr.RebalanceInProgress}, true},
+		{&kgo.ErrGroupSession{Err: kerr.MemberIDRequired}, true},
+		{&kgo.ErrGroupSession{Err: kerr.CoordinatorNotAvailable}, true}, // retriable
+		{&kgo.ErrGroupSession{Err: io.EOF}, true},                       // the connection
+		{&kgo.ErrGroupSession{Err: kerr.InvalidSessionTimeout}, false},
+		{&kgo.ErrGroupSession{Err: kerr.GroupAuthorizationFailed}, false},
+		{&kgo.ErrGroupSession{Err: kerr.TopicAuthorizationFailed}, false},
+		{&kgo.ErrGroupSession{Err: kerr.InconsistentGroupProtocol}, false},
+		{fmt.Errorf("fetch: %w", &kgo.ErrGroupSession{Err: kerr.InvalidSessionTimeout}), false},
+		{kerr.UnknownMemberID, false}, // not a session franz-go gave up on
+	} {
+		if got := sessionLost(tt.err); got != tt.lost {
+			t.Errorf("sessionLost(%v) = %v; want %v", tt.err, got, tt.lost)
 		}
 	}
 }

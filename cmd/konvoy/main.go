@@ -72,7 +72,7 @@
 //	       [-format text|json] [-max-memory SIZE] [-max-backlog N]
 //	konvoy serve [-addr HOST:PORT] [-max-upload SIZE] [-events FILE [trace flags as above]]
 //	konvoy replay -events FILE [trace flags as above] [-layout L] [-policy P] [-consumers N]
-//	       [-unit D] [-max-held N] [-format text|json] [-applied FILE]
+//	       [-unit D] [-max-held N] [-max-backlog N] [-format text|json] [-applied FILE]
 //	konvoy gen [-format csv|jsonl] [-seed N] [-events N] [-keys N] [-key-skew S]
 //	       [-lines N] [-line-skew S] [-steps N] [-ordered N] [-in-flight N]
 //	       [-out-of-order P] [-duration DIST] [-rate R]

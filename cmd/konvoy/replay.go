@@ -38,6 +38,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(opt.topic.brokers) > 0 {
 		return runTopic(opt, stdout, stderr)
 	}
+	opt.Text = opt.applied != "" // JSON Lines
 	trace, err := replay.Load(opt.reader, stdin, opt.Config)
 	if err != nil {
 		return exitStatus(err, stderr)
@@ -143,7 +144,7 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 	var policies []konvoy.Policy
 	var reader *eventlog.Reader
 	c := newCommand("konvoy replay", stderr,
-		"usage: konvoy replay -events FILE [-layout L] [-policy P] [-consumers N] [-unit D] [-max-held N]",
+		"usage: konvoy replay -events FILE [-layout L] [-policy P] [-consumers N] [-unit D] [-max-held N] [-max-backlog N]",
 		"       [-format text|json] [-applied FILE] [trace flags as for konvoy -events]",
 		"   or: konvoy replay -brokers ADDR,... -topic T -group G [-session-timeout D] [-idle D] (-duration COL | -duration-model DIST)",
 		"       [the same flags, the trace flags reading each record as its kcat -J line]",
@@ -157,6 +158,14 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 	c.policy(&policies, &opt.Assignor, "the dispatch `policy`: head-of-line, lane-aware or static (default head-of-line, as the simulator's)")
 	c.count(&opt.Consumers, "consumers", 4, live.MaxConsumers, false, "the `N` consumers, handlers running at once")
 	c.count(&opt.MaxHeld, "max-held", replay.DefaultMaxHeld, math.MaxInt32, false, "the most `events` the executor holds at once, arrived and not finished; an event due when it is full is submitted late")
+	c.IntVar(&opt.MaxBacklog, "max-backlog", replay.DefaultMaxBacklog, "the most `events` each prediction may hold at once (waiting for a consumer under lane-aware, "+
+		"or for a gap under the resequencer); a trace whose backlog outgrows it is an error; 0 for no limit")
+	c.rule(func() error {
+		if opt.MaxBacklog < 0 {
+			return c.usagef("-max-backlog is %d; want 0 (no limit) or more events", opt.MaxBacklog)
+		}
+		return nil
+	})
 	c.choice(&opt.format, "format", "text", "the output's `format`: text or json", "text or json", "text", "json")
 	c.StringVar(&opt.applied, "applied", "", "write each handled event to `FILE` as JSON Lines: partition, offset, key, step, consumer, attempt, start_ns, finish_ns")
 	c.rule(func() error { // before the trace flags' own rules, which read -unit as set

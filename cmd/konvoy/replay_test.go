@@ -31,6 +31,7 @@ func TestReplayUsageErrors(t *testing.T) {
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-unit", "0", "-round"}, "-unit is 0s; want the wall time of one round"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-format", "csv"}, "-format"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-max-held", "0"}, "-max-held is 0"},
+		{[]string{"replay", "-events", "testdata/arrivals.csv", "-max-backlog", "-1"}, "-max-backlog is -1; want 0 (no limit) or more events"},
 	} {
 		out, errOut, status := runCommand(tt.args...)
 		if status != 2 || out != "" || !strings.Contains(errOut, "konvoy replay: "+tt.want) {

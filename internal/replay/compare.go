@@ -130,8 +130,9 @@ type Comparison struct {
 	Name   string // the trace
 	Config Config
 	// Of and Total: the comparison covers the first Of of Total events (a
-	// replay stopped early covers fewer).
-	Of, Total int
+	// replay stopped early covers fewer). Dropped events were dropped as
+	// late by the reader (-late drop), before Total was counted.
+	Of, Total, Dropped int
 	// Predicted is the simulator's prediction from the planned durations,
 	// FromActual its prediction from the handlers' actual service times,
 	// Measured the live run's measures.
@@ -146,7 +147,8 @@ type Comparison struct {
 // events of t under c, from the planned and from the actual service times,
 // reading t once more, and sets them beside run's measures.
 func Compare(t *Trace, c Config, run *Run) (Comparison, error) {
-	cmp := Comparison{Name: t.Name, Config: c, Of: run.Submitted, Total: run.Total, Measured: Measured(run), Late: run.Late, LateBy: run.LateBy}
+	cmp := Comparison{Name: t.Name, Config: c, Of: run.Submitted, Total: run.Total, Dropped: t.Dropped,
+		Measured: Measured(run), Late: run.Late, LateBy: run.LateBy}
 	if run.Submitted == 0 {
 		return cmp, nil
 	}
@@ -189,6 +191,10 @@ func (c Comparison) Text() string {
 	cfg := c.Config
 	fmt.Fprintf(&b, "replay of %s: %s, layout %s, policy %s, %s, one round %v\n", c.Name, report.Plural(c.Of, "event", "events"),
 		cfg.Layout, cfg.Policy, report.Plural(cfg.Consumers, "consumer", "consumers"), cfg.Unit)
+	if c.Dropped > 0 {
+		fmt.Fprintf(&b, "%s dropped, not replayed: each arrived earlier than an event the -reorder window had released (-late drop)\n",
+			report.Plural(c.Dropped, "event", "events"))
+	}
 	if c.Of < c.Total {
 		fmt.Fprintf(&b, "stopped early: %d of %d events submitted; every column covers those %d\n", c.Of, c.Total, c.Of)
 	}
@@ -278,8 +284,9 @@ func (c Comparison) record(s Side) Record {
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
 // JSON is the comparison as one JSON object: the events covered and the
-// trace's (stopped_early when fewer), the events submitted late for want
-// of room and by how long in all, the makespans in seconds
+// trace's (stopped_early when fewer), those the reader dropped as late
+// (late_dropped), the events submitted late for want of room and by how
+// long in all, the makespans in seconds
 // (predicted_seconds, from_actual_seconds, measured_seconds), the planned
 // and actual service times summed in seconds, the events covered, and a
 // Record per side (predicted, from_actual, measured).
@@ -288,6 +295,7 @@ func (c Comparison) JSON() (string, error) {
 		Trace             string  `json:"trace"`
 		Events            int     `json:"events"`
 		TraceEvents       int     `json:"trace_events"`
+		LateDropped       int     `json:"late_dropped"`  // dropped as late (-late drop), not in trace_events
 		StoppedEarly      bool    `json:"stopped_early"` // events < trace_events: every figure covers the events alone
 		LateEvents        int     `json:"late_events"`
 		LateSeconds       float64 `json:"late_seconds"`
@@ -300,7 +308,7 @@ func (c Comparison) JSON() (string, error) {
 		Predicted         Record  `json:"predicted"`
 		FromActual        Record  `json:"from_actual"`
 		Measured          Record  `json:"measured"`
-	}{c.Name, c.Of, c.Total, c.Of < c.Total, c.Late, c.LateBy.Seconds(), c.Config.Unit.Seconds(), c.Predicted.Makespan.Seconds(), c.FromActual.Makespan.Seconds(), c.Measured.Makespan.Seconds(),
+	}{c.Name, c.Of, c.Total, c.Dropped, c.Of < c.Total, c.Late, c.LateBy.Seconds(), c.Config.Unit.Seconds(), c.Predicted.Makespan.Seconds(), c.FromActual.Makespan.Seconds(), c.Measured.Makespan.Seconds(),
 		c.Predicted.Work.Seconds(), c.Measured.Work.Seconds(), c.record(c.Predicted), c.record(c.FromActual), c.record(c.Measured)}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)

@@ -46,7 +46,21 @@ type Config struct {
 	// MaxHeld is the most events the executor holds at once, 0 for
 	// DefaultMaxHeld.
 	MaxHeld int
+	// MaxBacklog is the most events each prediction may hold at once
+	// (konvoy.WithMaxBacklog): those a lane-aware run keeps waiting for a
+	// consumer, say, which grow with a trace whose lanes fall behind. 0
+	// sets no limit; a prediction over it is an error naming the event.
+	MaxBacklog int
+	// Text refuses an event whose key or line is not valid UTF-8, for a
+	// replay that writes them as JSON, whose strings hold only UTF-8 text
+	// (two keys that differ in invalid bytes alone would read as one).
+	Text bool
 }
+
+// DefaultMaxBacklog is the command's Config.MaxBacklog unless told
+// otherwise: at a few hundred bytes an event held, a prediction then
+// takes at most some hundreds of megabytes, whatever the trace's length.
+const DefaultMaxBacklog = 1 << 20
 
 // check returns an error when c cannot replay.
 func (c Config) check() error {
@@ -57,13 +71,15 @@ func (c Config) check() error {
 		return fmt.Errorf("replay: %d consumers; want 1 to %d", c.Consumers, live.MaxConsumers)
 	case c.MaxHeld < 0:
 		return fmt.Errorf("replay: at most %d events held; want 1 or more, or 0 for %d", c.MaxHeld, DefaultMaxHeld)
+	case c.MaxBacklog < 0:
+		return fmt.Errorf("replay: a backlog of at most %d events; want 0 (no limit) or more", c.MaxBacklog)
 	}
 	return nil
 }
 
 // options are the simulator's options for c.
 func (c Config) options() []konvoy.Option {
-	opts := []konvoy.Option{konvoy.WithPolicy(c.Policy)}
+	opts := []konvoy.Option{konvoy.WithPolicy(c.Policy), konvoy.WithMaxBacklog(c.MaxBacklog)}
 	if c.Assignor != 0 {
 		opts = append(opts, konvoy.WithAssignor(c.Assignor))
 	}

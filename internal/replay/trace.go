@@ -8,9 +8,11 @@ import (
 	"io"
 	"math"
 	"os"
+	"unicode/utf8"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
 )
 
 // spoolPattern names a replay's temporary files, as os.CreateTemp reads a
@@ -53,6 +55,7 @@ type Trace struct {
 	Name       string // as errors and the comparison name it ("<stdin>" for standard input)
 	Events     int    // how many
 	Partitions bool   // whether the trace records each event's partition
+	Dropped    int    // events the reader dropped as late (-late drop), not in Events
 	file       *tempFile
 	size       int64
 }
@@ -62,8 +65,12 @@ type Trace struct {
 // arrival order: an event that arrives before the one before it is an
 // error naming its line (Reader.Reorder sorts arrivals within a window,
 // in bounded memory, for a trace that is nearly in order). Errors name the
-// trace and the line of a bad record or event. Load holds no events in
-// memory, only the simulator's keys and lanes.
+// trace and the line of a bad record or event; under the layout recorded,
+// a trace that records no partitions is an error at its first line, and a
+// trace whose prediction outgrows c.MaxBacklog is an error at the event
+// that outgrew it, before anything runs. Load holds no events in memory,
+// only the simulator's keys and lanes and its backlog, at most
+// c.MaxBacklog events (unbounded for 0).
 func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
 	name := r.Name
 	source := eventlog.NewTrace(r.Name, r)
@@ -86,11 +93,14 @@ func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
 	if err == nil {
 		err = w.finish()
 	}
+	if err == nil && !source.Partitions() && c.Layout.Partitions() > 0 && c.Layout.Equal(konvoy.Recorded(c.Layout.Partitions())) {
+		err = runs.NoPartitions(name, r, 1)
+	}
 	if err != nil {
 		w.t.Close()
 		return nil, err
 	}
-	w.t.Partitions = source.Partitions()
+	w.t.Partitions, w.t.Dropped = source.Partitions(), source.Dropped()
 	return w.t, nil
 }
 
@@ -144,6 +154,9 @@ func newTraceWriter(name string, c Config) (*traceWriter, error) {
 
 // add checks e and writes it.
 func (w *traceWriter) add(e konvoy.Event) error {
+	if w.c.Text && !(utf8.ValidString(e.Key) && utf8.ValidString(e.Line)) {
+		return fmt.Errorf("key %q, line %q: want UTF-8 text: -applied writes JSON, whose strings hold nothing else", e.Key, e.Line)
+	}
 	if err := w.sim.Add(e); err != nil {
 		return err
 	}

@@ -402,8 +402,15 @@ func isRecorded(l konvoy.Layout) bool {
 // errNoPartitions is the error of a trace without partitions, at line,
 // under the layout recorded.
 func errNoPartitions(name string, o Options, line int) error {
+	return NoPartitions(name, o.Reader, line)
+}
+
+// NoPartitions is the error of the trace name, read with r, that records
+// no partitions, at line, under the layout recorded, for every command
+// that reads a trace.
+func NoPartitions(name string, r eventlog.Reader, line int) error {
 	return &eventlog.Error{File: name, Line: line,
-		Want: fmt.Sprintf("want a %q column, the partition each event was recorded in, for layout recorded; the trace has none (-partition names it)", cmp.Or(o.Reader.Columns.Partition, "partition"))}
+		Want: fmt.Sprintf("want a %q column, the partition each event was recorded in, for layout recorded; the trace has none (-partition names it)", cmp.Or(r.Columns.Partition, "partition"))}
 }
 
 // Located is a library error Err of the event at Where, FILE:LINE: the
