@@ -403,7 +403,10 @@ func (x *Executor[T]) placeError(pl *placement) error {
 	if err == nil && x.offsets != nil {
 		err = x.placeOffset(pl.part, pl.offset)
 	}
-	var ee *konvoy.EventError
+	if err == nil {
+		return nil
+	}
+	var ee *konvoy.EventError // on the heap, as errors.As takes its address: not for every item
 	if errors.As(err, &ee) {
 		ee.Index = x.seq
 		err = fmt.Errorf("live: Submit: %w", err)

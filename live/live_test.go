@@ -435,3 +435,40 @@ func TestMaxHeldFitsInt32(t *testing.T) {
 		t.Errorf("WithMaxHeld(%d) taken", n)
 	}
 }
+
+// Submit allocates nothing once the executor has held as many items and
+// lanes as it holds now, under each policy: the zero allocations
+// per item in steady state, which an escaping local once broke unseen.
+func TestSubmitAllocatesNothingInSteadyState(t *testing.T) {
+	keys := make([]string, 1000)
+	for i := range keys {
+		keys[i] = fmt.Sprint("key-", i)
+	}
+	for _, tc := range []struct {
+		layout konvoy.Layout
+		policy konvoy.Policy
+	}{{konvoy.Convoy, konvoy.LaneAware}, {konvoy.Convoy, konvoy.HeadOfLine}, {konvoy.Partitioned(8), konvoy.Static}} {
+		x, err := New(tc.layout, 4, func(i int) konvoy.Event { return konvoy.Event{Key: keys[i%len(keys)]} },
+			func(context.Context, int) error { return nil }, WithPolicy(tc.policy))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		i := 0
+		submit := func() {
+			if err := x.Submit(ctx, i); err != nil {
+				t.Fatal(err)
+			}
+			i++
+		}
+		for range 20_000 { // the executor grows to what it holds
+			submit()
+		}
+		if n := testing.AllocsPerRun(5_000, submit); n > 0 {
+			t.Errorf("%s, %s: %v allocations a Submit", tc.layout, tc.policy, n)
+		}
+		if err := x.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
