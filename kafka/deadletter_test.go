@@ -227,7 +227,8 @@ func TestNewRefusesBadDeadLetterTopics(t *testing.T) {
 
 // TestDeadLetterRecordWithoutItemError: an error that is no
 // *live.ItemError goes in the error header as it is, with no attempts
-// header; a nil one leaves both out; the record given is not changed.
+// header; a nil one leaves both out, and an ItemError without its cause
+// the error header; the record given is not changed.
 func TestDeadLetterRecordWithoutItemError(t *testing.T) {
 	r := &kgo.Record{Topic: "t", Partition: 2, Offset: 9, Key: []byte("k"), Value: []byte("v"), Timestamp: time.UnixMilli(1234),
 		Headers: []kgo.RecordHeader{{Key: "h", Value: []byte("1")}}}
@@ -239,6 +240,7 @@ func TestDeadLetterRecordWithoutItemError(t *testing.T) {
 		{nil, "h=1 konvoy-topic=t konvoy-partition=2 konvoy-offset=9 konvoy-timestamp=1234"},
 		{fmt.Errorf("wrapped: %w", &live.ItemError{Attempts: 4, Err: errors.New("inner")}),
 			"h=1 konvoy-error=inner konvoy-attempts=4 konvoy-topic=t konvoy-partition=2 konvoy-offset=9 konvoy-timestamp=1234"},
+		{&live.ItemError{Attempts: 2}, "h=1 konvoy-attempts=2 konvoy-topic=t konvoy-partition=2 konvoy-offset=9 konvoy-timestamp=1234"},
 	} {
 		d := DeadLetterRecord("dlt", r, tc.err)
 		var got []string

@@ -369,9 +369,11 @@ func deflate(body []byte) []byte {
 // written by [Finished.Metadata], back into the finished offsets above it.
 // The empty string is nothing finished. The metadata is untrusted input:
 // ParseMetadata returns an error naming the byte and the field at fault
-// for a string that Metadata would not have written for this committable
+// for a string that no Metadata could have meant for this committable
 // offset (another tool's metadata, a corrupted commit, metadata written
-// for another offset), and never panics. It takes time and memory in
+// for another offset), and never panics. It takes forms Metadata does not
+// write but that say one set of offsets all the same, as a number written
+// in more bytes than it needs, and reads them as that set. It takes time and memory in
 // proportion to the string's length, at most about 5 MiB whatever the
 // string (a deflated body inflates to 64 KiB at most, and a bitset of
 // 64 KiB holds 2^18 runs at most).

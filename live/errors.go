@@ -72,9 +72,10 @@ func (e *PanicError) Unwrap() error {
 }
 
 // UnrunError is the error [Executor.Close] returns for the items it held
-// that never started: because its context ended first (Err is the
-// context's error), or because a failure stopped the executor (Err is that
-// failure).
+// that never ran to their end: those that never started, because its
+// context ended first (Err is the context's error) or because a failure
+// stopped the executor (Err is that failure), and those whose handler
+// failed after Close's context ended, cut short.
 type UnrunError[T any] struct {
 	// Items are the items that never started, in submission order.
 	Items []T

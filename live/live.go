@@ -169,7 +169,9 @@ type unrun[T any] struct {
 // New returns an executor that runs handle on items under layout on
 // consumers consumers, each item in the lane that layout gives
 // event(item) ([konvoy.Layout.Lane]); event must give the same Event for
-// an item every time it is asked. The default policy is
+// an item every time it is asked, and, like a layout's LaneFunc, be safe
+// to call from several goroutines at once: Submit, the consumers and
+// [Executor.Lanes] call it. The default policy is
 // [konvoy.LaneAware], at most [DefaultMaxHeld] items are held, and a failed
 // item stops the executor (see [WithRetry] and [WithDeadLetter]).
 //

@@ -110,8 +110,9 @@ func WithRetry(r Retry) Option {
 // failed, with the error (an [*ItemError]), after which the item's lane
 // moves on. It runs on the item's consumer, its lane still waiting, with
 // the handlers' context. When it returns an error or panics, the executor
-// stops as it does without a dead letter. T must be the executor's item
-// type, or [New] returns an error.
+// stops as it does without a dead letter. Once Close has given up (its
+// context ended), a failed item is not given to it: Close reports it. T
+// must be the executor's item type, or [New] returns an error.
 func WithDeadLetter[T any](f func(ctx context.Context, item T, err error) error) Option {
 	return func(c *config) {
 		if f == nil {

@@ -63,6 +63,10 @@ func (c *command) topicFlags(t *topicOptions, events, source *string) {
 	})
 }
 
+// heartbeat is the member's heartbeat interval, franz-go's default: a
+// session timeout must be longer.
+const heartbeat = 3 * time.Second
+
 // checkTopic checks the flags of a replay of a topic.
 func (c *command) checkTopic(t *topicOptions) error {
 	switch {
@@ -72,8 +76,8 @@ func (c *command) checkTopic(t *topicOptions) error {
 		return c.usagef("-brokers needs -topic, the topic to replay")
 	case t.group == "":
 		return c.usagef("-brokers needs -group, the consumer group to join")
-	case t.session <= 0:
-		return c.usagef("-session-timeout is %v; want a duration above 0", t.session)
+	case t.session <= heartbeat:
+		return c.usagef("-session-timeout is %v; want more than %v, the member's heartbeat interval (and at least the broker's group.min.session.timeout.ms, 6s unless set)", t.session, heartbeat)
 	case t.idle < 0:
 		return c.usagef("-idle is %v; want a duration above 0, or none to run until SIGINT or SIGTERM", t.idle)
 	case !c.given["duration"] && !c.isSet("duration-model"):

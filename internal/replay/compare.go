@@ -220,8 +220,8 @@ func (c Comparison) Text() string {
 	dur("service time, total", func(s Side) time.Duration { return s.Work })
 	w.Flush()
 	if c.Late > 0 {
-		fmt.Fprintf(&b, "%s submitted more than a round late, by %s on average (the executor was full, holding at most %d events, or the machine busy); waits and responses count from arrival\n",
-			report.Plural(c.Late, "event", "events"), ms(c.LateBy/time.Duration(c.Late)), cfg.HeldMost())
+		fmt.Fprintf(&b, "%s submitted more than a round late, by %s on average (the executor was full, holding at most %s, or the machine busy); waits and responses count from arrival\n",
+			report.Plural(c.Late, "event", "events"), ms(c.LateBy/time.Duration(c.Late)), report.Plural(cfg.HeldMost(), "event", "events"))
 	}
 	fmt.Fprintf(&b, "measured makespan %s the prediction: timing (actual service times) %s, dispatch (measured against the prediction from actual times) %s\n",
 		pct(c.Measured.Makespan, c.Predicted.Makespan), pct(c.FromActual.Makespan, c.Predicted.Makespan), pct(c.Measured.Makespan, c.FromActual.Makespan))
