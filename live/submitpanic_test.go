@@ -12,70 +12,54 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 )
 
-// TestSubmitAllPanickingEventLeavesTheExecutorUsable checks that a panic of
-// the event function in SubmitAll, recovered by its caller, leaves Close
-// able to end: Close must return within its context's deadline (Close's
-// doc: when ctx ends first, it cancels the handlers and returns). The
-// deadline is a hang detector, not a timing assertion.
-func TestSubmitAllPanickingEventLeavesTheExecutorUsable(t *testing.T) {
-	event := func(i int) konvoy.Event {
-		if i == 2 {
-			panic("event function")
-		}
-		return konvoy.Event{Key: "k"}
-	}
-	x, err := New(konvoy.Convoy, 2, event, func(context.Context, int) error { return nil })
-	if err != nil {
-		t.Fatal(err)
-	}
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Error("SubmitAll did not pass on the event function's panic")
+// TestSubmitAllPanickingLeavesTheExecutorUsable: when the event function,
+// or WithOffsets's, panics at item 2 of a SubmitAll, the panic reaches the
+// caller, items 0 and 1 are taken and run, and Close ends within its
+// context's deadline (it waits on Submit's lock first: a hang detector,
+// not a timing assertion).
+func TestSubmitAllPanickingLeavesTheExecutorUsable(t *testing.T) {
+	event := func(int) konvoy.Event { return konvoy.Event{Key: "k"} }
+	for _, tc := range []struct {
+		name string
+		opts []Option
+		ev   func(int) konvoy.Event
+	}{
+		{"the event function", nil, func(i int) konvoy.Event {
+			if i == 2 {
+				panic("event function")
 			}
-		}()
-		_, _ = x.SubmitAll(context.Background(), []int{0, 1, 2, 3})
-	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- x.Close(ctx) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("Close did not return 5 s after its context ended: SubmitAll's panic left Submit's lock held")
-	}
-}
-
-// TestSubmitAllPanickingOffsetsLeavesTheExecutorUsable is the same for
-// WithOffsets's function, which SubmitAll also calls under Submit's lock.
-func TestSubmitAllPanickingOffsetsLeavesTheExecutorUsable(t *testing.T) {
-	offset := func(i int) (int, int64) {
-		if i == 2 {
-			panic("offsets function")
-		}
-		return 0, int64(i)
-	}
-	x, err := New(konvoy.Convoy, 2, func(int) konvoy.Event { return konvoy.Event{Key: "k"} },
-		func(context.Context, int) error { return nil }, WithOffsets(offset))
-	if err != nil {
-		t.Fatal(err)
-	}
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Error("SubmitAll did not pass on the offsets function's panic")
+			return event(i)
+		}},
+		{"WithOffsets's function", []Option{WithOffsets(func(i int) (int, int64) {
+			if i == 2 {
+				panic("offsets function")
 			}
+			return 0, int64(i)
+		})}, event},
+	} {
+		x, err := New(konvoy.Convoy, 2, tc.ev, func(context.Context, int) error { return nil }, tc.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("SubmitAll did not pass on the panic of %s", tc.name)
+				}
+			}()
+			_, _ = x.SubmitAll(context.Background(), []int{0, 1, 2, 3})
 		}()
-		_, _ = x.SubmitAll(context.Background(), []int{0, 1, 2, 3})
-	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- x.Close(ctx) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("Close did not return 5 s after its context ended: SubmitAll's panic left Submit's lock held")
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		done := make(chan error, 1)
+		go func() { done <- x.Close(ctx) }()
+		select {
+		case err := <-done:
+			if s := x.Stats(); err != nil || s.Done != 2 {
+				t.Errorf("after a panic of %s: Close %v, %d done; want nil and 2 (the items before it)", tc.name, err, s.Done)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("Close did not return 5 s after its context ended: a panic of %s left Submit's lock held", tc.name)
+		}
+		cancel()
 	}
 }
