@@ -223,6 +223,9 @@ type Consumer struct {
 	// run again, never skipped. throttled counts the times a partition was
 	// throttled (see taken).
 	dropped, unread, throttled atomic.Int64
+	// markers counts the transactions' markers taken, markersDone those
+	// finished (see enterAs): Stats leaves them out.
+	markers, markersDone atomic.Int64
 }
 
 // topicPartition names a partition of a topic.
@@ -431,7 +434,12 @@ func (c *Consumer) enter(ctx context.Context, it item) bool {
 // is not run (its next owner reads it again) and its offset bounds what
 // may be committed (see begin).
 func (c *Consumer) enterAs(w int, it item) bool {
-	if it.r.Attrs.IsControl() || it.r.Offset > it.p.prior.Committable() && it.p.prior.Done(it.r.Offset) {
+	if it.r.Attrs.IsControl() {
+		c.markersDone.Add(1)
+		c.settle()
+		return false
+	}
+	if it.r.Offset > it.p.prior.Committable() && it.p.prior.Done(it.r.Offset) {
 		c.settle()
 		return false
 	}
@@ -692,6 +700,11 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 		b = append(b, item{r, p})
 	}
 	n, err := c.x.SubmitAll(ctx, b)
+	for _, it := range b[:n] {
+		if it.r.Attrs.IsControl() {
+			c.markers.Add(1)
+		}
+	}
 	if n < len(b) { // p's last is the last submitted
 		w.last = p.last
 		if n > 0 {

@@ -17,8 +17,17 @@ import (
 // records ([live.Executor.Stats]): records done, in flight, held, waits,
 // errors, and so on. It may be called at any time, during and after Run.
 // A record revoked before it ran, or finished by an earlier member (see
-// [Consumer]), counts as done without its handler running.
-func (c *Consumer) Stats() live.Stats { return c.x.Stats() }
+// [Consumer]), counts as done without its handler running. A
+// transaction's marker, which the executor holds so that commits pass it,
+// is no record: Events and Done leave out the markers taken and finished
+// (read while they pass, the two may disagree by a marker or so).
+func (c *Consumer) Stats() live.Stats {
+	m, d := c.markers.Load(), c.markersDone.Load()
+	s := c.x.Stats()
+	s.Events = max(s.Events-int(m), 0)
+	s.Done = max(s.Done-int(d), 0)
+	return s
+}
 
 // Lag returns, for each partition of topic, how many of its records the
 // consumer group has not committed: the partition's end offset (its high
