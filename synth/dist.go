@@ -64,15 +64,16 @@ func LogNormal(mu, sigma float64) Dist {
 // "fixed:2", "uniform:1,3", "exp:2.5" or "lognormal:0,0.5".
 func (d Dist) String() string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	whole := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) } // 1000000, not 1e+06, which ParseDist refuses here
 	switch d.kind {
 	case distUniform:
-		return "uniform:" + f(d.a) + "," + f(d.b)
+		return "uniform:" + whole(d.a) + "," + whole(d.b)
 	case distExponential:
 		return "exp:" + f(d.a)
 	case distLogNormal:
 		return "lognormal:" + f(d.a) + "," + f(d.b)
 	}
-	return "fixed:" + f(d.a)
+	return "fixed:" + whole(d.a)
 }
 
 // ParseDist reads a distribution written as [Dist.String] writes it:

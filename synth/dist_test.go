@@ -14,6 +14,7 @@ func TestDistStringParses(t *testing.T) {
 	for _, d := range []synth.Dist{
 		{}, synth.Fixed(3), synth.Uniform(1, 3), synth.Uniform(0, 0),
 		synth.Exponential(2.5), synth.LogNormal(-0.25, 1.5),
+		synth.Fixed(1_000_000), synth.Fixed(synth.MaxDuration), synth.Uniform(1, 2_000_000), synth.Exponential(3e7),
 	} {
 		got, err := synth.ParseDist(d.String())
 		if err != nil || got != d {

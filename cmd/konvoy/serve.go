@@ -26,8 +26,13 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		"Serves the lesson's report, or the trace's, as a page whose controls are konvoy's flags, with an upload form for a trace",
 		"and GET /api/report, which answers what konvoy -format json prints.")
 	c.StringVar(&addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (127.0.0.1: this machine only; :8080 for every interface)")
-	c.Func("max-upload", "the largest trace an upload may send, `SIZE` in bytes or with KiB, MiB or GiB (default 50000000, 50 MB)",
-		func(v string) (err error) { maxUpload, err = parseSize(v); return err })
+	c.Func("max-upload", "the largest trace an upload may send, `SIZE` in bytes or with KiB, MiB or GiB, at most 1TiB (default 50000000, 50 MB)",
+		func(v string) (err error) {
+			if maxUpload, err = parseSize(v); err == nil && maxUpload > serve.MaxUploadLimit {
+				err = errors.New("want at most 1TiB")
+			}
+			return err
+		})
 	c.StringVar(&events, "events", "", "serve the trace `FILE` (CSV or JSON Lines, .gz or not), read afresh for each request, instead of the lesson")
 	c.traceFlags(&events)
 	if err := c.parse(args); err != nil {

@@ -186,6 +186,7 @@ func TestTraceUsageErrors(t *testing.T) {
 		{[]string{"-events=", "-format", "json"}, "konvoy: -events is empty; want a trace FILE"},
 		{[]string{"plan", "-events", ""}, "konvoy plan: -events is empty; want a trace FILE"},
 		{[]string{"serve", "-addr", "no-port", "-events", ""}, "konvoy serve: -events is empty; want a trace FILE"},
+		{[]string{"serve", "-max-upload", "2TiB"}, `invalid value "2TiB" for flag -max-upload: want at most 1TiB`},
 		{[]string{"-events", "x.csv", "-steps", "a,b", "-history", "b"}, `konvoy: -steps, -history: status "b" is named twice in the ordered and history statuses`},
 		{[]string{"-events", "x.csv", "-steps", "a,,b"}, "konvoy: -steps, -history: an empty status in the ordered statuses"},
 		{[]string{"-events", "x.csv", "-layouts", "all,free"}, "konvoy: -layouts all stands alone; it names every layout"},

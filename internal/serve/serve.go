@@ -36,6 +36,11 @@ var files embed.FS
 // 50 MB, some 1.5M events of CSV, many more gzip-compressed.
 const DefaultMaxUpload = 50_000_000
 
+// MaxUploadLimit is the most Config.MaxUpload may be: 1 TiB, far beyond
+// what the server holds in memory, and within what its sums of sizes can
+// count.
+const MaxUploadLimit = 1 << 40
+
 // Limits beyond the upload's size, which the package documentation states.
 const (
 	maxHeaderBytes = 64 << 10        // a request's header
@@ -67,8 +72,8 @@ type Config struct {
 	Events     string
 	EventsArgs []string
 	// MaxUpload is the largest upload in bytes, as sent (gzip-compressed
-	// or not); 0 for DefaultMaxUpload. A gzip-compressed upload may
-	// decompress to 4 times as much, no more.
+	// or not), at most MaxUploadLimit; 0 for DefaultMaxUpload. A
+	// gzip-compressed upload may decompress to 4 times as much, no more.
 	MaxUpload int64
 }
 
@@ -83,10 +88,14 @@ type Server struct {
 }
 
 // New returns the server of cfg. It panics with a "konvoy:" prefix when
-// cfg.Runs is nil, a programmer's mistake.
+// cfg.Runs is nil or cfg.MaxUpload is above MaxUploadLimit, a programmer's
+// mistake (a command checks its flag first).
 func New(cfg Config) *Server {
 	if cfg.Runs == nil {
 		panic("konvoy: serve.New: Config.Runs is nil")
+	}
+	if cfg.MaxUpload > MaxUploadLimit {
+		panic(fmt.Sprintf("konvoy: serve.New: Config.MaxUpload is %d; want at most %d (MaxUploadLimit)", cfg.MaxUpload, MaxUploadLimit))
 	}
 	if cfg.MaxUpload <= 0 {
 		cfg.MaxUpload = DefaultMaxUpload

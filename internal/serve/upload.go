@@ -84,6 +84,13 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values,
 	if u == nil {
 		return q, errorf(http.StatusBadRequest, "konvoy serve: the form has no trace: choose a CSV or JSON Lines file to upload")
 	}
+	// The page's link carries the fields: refuse a form whose link the
+	// server would refuse, before keeping its trace.
+	q.Set(traceParam, strings.Repeat("0", uploadKeyBytes))
+	if n := len(encode(q)); n > maxQueryBytes {
+		q.Del(traceParam)
+		return q, errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form's fields make a link of %d bytes to the trace's page; want at most %d: shorten them", n, maxQueryBytes)
+	}
 	q.Set(traceParam, s.uploads.add(u))
 	return q, nil
 }

@@ -9,6 +9,10 @@ import (
 // maxUploads is the most uploads the server keeps at once.
 const maxUploads = 8
 
+// uploadKeyBytes is the length of an upload's key: 16 bytes of its
+// SHA-256, in hex.
+const uploadKeyBytes = 32
+
 // upload is a trace sent to the server: its content, as sent, and the file
 // name its errors give.
 type upload struct {
@@ -40,7 +44,7 @@ func newUploads(most int, bytes int64) *uploads {
 // SHA-256 in hex: the same content is kept once, under the last name sent.
 func (s *uploads) add(u *upload) string {
 	sum := sha256.Sum256(u.data)
-	key := hex.EncodeToString(sum[:16])
+	key := hex.EncodeToString(sum[:uploadKeyBytes/2])
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.remove(key)
