@@ -178,7 +178,10 @@ func (d *Decoder) release(a arrival) (konvoy.Event, error) {
 		return e, nil
 	}
 	res := int64(d.opt.Resolution)
-	v := a.ticks - d.origin // within ±2·maxUnixNanos: no overflow
+	v := a.ticks - d.origin // within ±2·maxUnixNanos, which may pass an int64
+	if (a.ticks >= d.origin) != (v >= 0) {
+		return e, d.atErr(a, fmt.Sprintf("want an arrival within %v of the first", time.Duration(math.MaxInt64)))
+	}
 	r := v / res
 	if v%res != 0 {
 		if !d.opt.Round {

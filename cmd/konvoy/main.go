@@ -328,7 +328,7 @@ func checkReport(opt options, c *command) error {
 	case c.given["peak"] && !opt.capacity:
 		return c.usagef("-peak needs -capacity")
 	case !(opt.peak >= 0) || opt.peak > 1e300:
-		return c.usagef("-peak is %v; want a rate of 0 or more events/s", opt.peak)
+		return c.usagef("-peak is %v; want a rate from 0 to 1e300 events/s", opt.peak)
 	}
 	return nil
 }

@@ -117,7 +117,8 @@ func lessonPictures(opt options) (pictures, error) {
 func tracePictures(t *trace) (pictures, error) {
 	var pics pictures
 	counts := plotCounts(t.opt)
-	work, series := chart.RoundsOf(t.opt.layouts, counts, func(li, ci int) konvoy.Result { return t.Run(li, 0, counts[ci]) })
+	// t.Layouts, not t.opt.layouts: recorded has its partition count there.
+	work, series := chart.RoundsOf(t.Layouts, counts, func(li, ci int) konvoy.Result { return t.Run(li, 0, counts[ci]) })
 	if err := pics.draw(t.opt.plotFormats, "rounds", func(w io.Writer, f chart.Format) error {
 		return chart.Rounds(w, f, work, series)
 	}); err != nil {
@@ -130,7 +131,7 @@ func tracePictures(t *trace) (pictures, error) {
 	}
 	consumers, policy := t.opt.consumers[0], t.opt.policies[0]
 	dispatch := report.Dispatch(policy, t.opt.assignor, konvoy.WithResequencer(t.opt.reseq))
-	err := pics.schedulesAndLatency(t.opt.plotFormats, t.sample, t.opt.layouts, t.opt.layouts, consumers, dispatch,
+	err := pics.schedulesAndLatency(t.opt.plotFormats, t.sample, t.Layouts, t.Layouts, consumers, dispatch,
 		func(l konvoy.Layout) string {
 			return fmt.Sprintf("%s under %s, %s%s", filepath.Base(t.Name), l, report.Plural(consumers, "consumer", "consumers"), dispatchNote(policy))
 		})
