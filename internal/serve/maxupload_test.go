@@ -1,10 +1,15 @@
 package serve
 
 import (
+	"bytes"
+	"context"
 	"math"
+	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestALargeMaxUploadTakesASmallUpload: the largest MaxUpload a server
@@ -25,5 +30,42 @@ func TestALargeMaxUploadTakesASmallUpload(t *testing.T) {
 			}()
 			newTestServer(max)
 		}()
+	}
+}
+
+// At most maxReading uploads are read at once, each up to MaxUpload in
+// memory: one that comes while that many are read waits its turn, and
+// one whose request ends while it waits is answered 503 and not kept.
+func TestUploadsWaitTheirTurnToBeRead(t *testing.T) {
+	s := newTestServer(0)
+	for range maxReading {
+		s.reading <- struct{}{} // uploads being read
+	}
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	f, _ := w.CreateFormFile("events", "t.csv")
+	f.Write([]byte(goodTrace))
+	w.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/upload", &body)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	rec := httptest.NewRecorder()
+	done := make(chan struct{})
+	go func() { defer close(done); s.ServeHTTP(rec, req) }()
+	select {
+	case <-done:
+		t.Fatalf("an upload was read while %d others were: status %d", maxReading, rec.Code)
+	case <-time.After(20 * time.Millisecond): // waiting, as it should: a check that it did not finish, not a timing
+	}
+	cancel()
+	<-done
+	if rec.Code != http.StatusServiceUnavailable || s.uploads.held != 0 {
+		t.Fatalf("an upload whose request ended while it waited: status %d, %d bytes kept; want 503 and none", rec.Code, s.uploads.held)
+	}
+	for range maxReading {
+		<-s.reading
+	}
+	if rec := post(t, s, "t.csv", []byte(goodTrace)); rec.Code != http.StatusSeeOther {
+		t.Fatalf("an upload with its turn: status %d; want 303", rec.Code)
 	}
 }

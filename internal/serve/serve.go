@@ -50,6 +50,7 @@ const (
 	maxConsumers   = 64              // each consumer count of a request: a schedule's rows
 	maxRuns        = 100             // (layout, policy, consumers) triples of a request: every layout and policy at 4 counts
 	maxRunning     = 2               // requests making runs at once; others wait their turn
+	maxReading     = 2               // uploads read into memory at once; others wait their turn
 	runTimeout     = 2 * time.Minute // one request's runs
 	headerTimeout  = 10 * time.Second
 	readTimeout    = 5 * time.Minute // an upload of 50 MB at 170 kB/s
@@ -85,6 +86,7 @@ type Server struct {
 	page    *template.Template
 	uploads *uploads
 	running chan struct{} // a token for each request making runs
+	reading chan struct{} // a token for each upload being read
 }
 
 // New returns the server of cfg. It panics with a "konvoy:" prefix when
@@ -100,7 +102,7 @@ func New(cfg Config) *Server {
 	if cfg.MaxUpload <= 0 {
 		cfg.MaxUpload = DefaultMaxUpload
 	}
-	s := &Server{cfg: cfg, mux: http.NewServeMux(), running: make(chan struct{}, maxRunning),
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), running: make(chan struct{}, maxRunning), reading: make(chan struct{}, maxReading),
 		uploads: newUploads(maxUploads, maxUploads*cfg.MaxUpload)}
 	s.page = template.Must(template.New("page.html").Funcs(template.FuncMap{"megabytes": megabytes}).ParseFS(files, "page.html"))
 	static, _ := fs.Sub(files, "static")

@@ -28,7 +28,8 @@ const maxFormBytes = 64 << 10
 // events) and trace and run flags by name. The trace is read as it comes,
 // within Config.MaxUpload, into memory and never to disk, kept (see
 // uploads), and the answer redirects to the page of the trace under the
-// form's flags. Too large an upload, or a malformed one, gets the page
+// form's flags. At most maxReading uploads are read at once, so that
+// reading takes at most that many times MaxUpload; others wait their turn. Too large an upload, or a malformed one, gets the page
 // with the reason and a 4xx status.
 func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	q, err := s.readUpload(w, r)
@@ -46,6 +47,12 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 // of the page to show: the form's flags and the trace's key.
 func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values, error) {
 	q := url.Values{}
+	select { // each upload read takes up to MaxUpload of memory: a few at once
+	case s.reading <- struct{}{}:
+	case <-r.Context().Done():
+		return q, errorf(http.StatusServiceUnavailable, "konvoy serve: the upload ended while it waited its turn: %v", r.Context().Err())
+	}
+	defer func() { <-s.reading }()
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUpload+maxFormBytes)
 	mr, err := r.MultipartReader()
 	if err != nil {
