@@ -36,16 +36,20 @@ func (x *Executor[T]) work(w int32) {
 			free = -1
 			continue
 		}
-		if !running {
-			running = true
-			x.runBusy()
-		}
 		x.wakeMore()
+		// Under head-of-line a consumer that blocks on its item's lane runs
+		// nothing meanwhile: it is counted running once the lane is its.
 		if x.policy == konvoy.HeadOfLine && j.hasLane && !x.startLane(w, &j) {
-			x.runIdle(w)
+			if running {
+				running = false
+				x.runIdle(w)
+			}
 			if free = x.blockOnLane(w, &j); free < 0 {
 				return // Close ended the consumers first
 			}
+		}
+		if !running {
+			running = true
 			x.runBusy()
 		}
 		start := free

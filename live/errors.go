@@ -77,7 +77,8 @@ func (e *PanicError) Unwrap() error {
 // stopped the executor (Err is that failure), and those whose handler
 // failed after Close's context ended, cut short.
 type UnrunError[T any] struct {
-	// Items are the items that never started, in submission order.
+	// Items are the items that never ran to their end, in submission
+	// order.
 	Items []T
 	Err   error
 }

@@ -72,8 +72,8 @@ func TestHeadOfLineRunsNoItemOfAFailedLane(t *testing.T) {
 		t.Fatal(err)
 	}
 	x.parkMu.Lock()
-	spinUntil(t, func() bool { return x.running.Load() == 2 }, "G's consumer running")
-	runtime.Gosched() // G's consumer now waits for parkMu in wakeMore
+	spinUntil(t, func() bool { s, ok := x.fresh.head(); return ok && s == 2 }, "G taken, H next") // F 0, G 1, H 2
+	runtime.Gosched()                                                                             // G's consumer now waits for parkMu in wakeMore
 	close(releaseF)
 	spinUntil(t, func() bool { return x.finished() == 1 }, "F's finish")
 	x.parkMu.Unlock()

@@ -382,7 +382,7 @@ const (
 // newSlots returns the slots for an executor holding up to maxHeld items:
 // twice as many, so that a new lane seldom finds its slot taken by another,
 // rounded up to a power of 2, at least shards and at most slotsMax, so
-// that slots and shards agree (see shardOf). They take 40 bytes each.
+// that slots and shards agree (see shardOf). They take 48 bytes each.
 func newSlots(maxHeld int) slotTable {
 	n := shards
 	for n < 2*maxHeld && n < slotsMax {

@@ -287,10 +287,12 @@ func check(layout konvoy.Layout, consumers int, noEvent, noHandle bool, errs []e
 // below 0 or not above its partition's last. A panic of the event function
 // or WithOffsets's reaches the caller, the executor unchanged by the item.
 // It takes O(1) time (O(log n)
-// for n items held when the resequencer releases held items), shares no
-// lock with the consumers but its item's lane's shard's (see lanes.go) and,
-// with WithOffsets, the partitions', and allocates nothing once the
-// executor has held as many items and lanes.
+// for n items held when the resequencer releases held items), shares with
+// the consumers no lock but its item's lane's shard's (see lanes.go; none
+// for a lane-aware lane of one item), under static its consumer's inbox's,
+// with WithOffsets the partitions', and, when a consumer is parked, the
+// lock of parked consumers; it allocates nothing once the executor has
+// held as many items and lanes.
 func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -600,6 +602,9 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 		if x.guard.enter != nil && !x.guard.enter(ctx, item) {
 			return outcome{} // dropped by its runtime: done
 		}
+		if k > 1 {
+			x.retriesN.Add(1) // an attempt after the first, made
+		}
 		var stale bool
 		stale, err = x.attempt(ctx, item, &checked)
 		if x.guard.exit != nil {
@@ -617,7 +622,6 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 		if x.sleep(x.ctx, x.retry.pause(uint64(seq), k)) != nil {
 			break // Close gave up during the pause: no retry
 		}
-		x.retriesN.Add(1)
 	}
 	ie := x.itemError(item, seq, k, err)
 	if x.dead == nil || x.ctx.Err() != nil {
@@ -693,10 +697,12 @@ func (x *Executor[T]) callDead(ctx context.Context, item T, err error) (derr err
 // context.
 //
 // Close returns nil when every item was handled or dead-lettered. Otherwise
-// it returns the failures that stopped the executor ([*ItemError], wrapped
-// with [ErrStopped]), and an [*UnrunError] with the items that never ran to
-// the end: those not started, and those whose handler failed after ctx
-// ended; errors.Join joins them. A second Close returns [ErrClosed].
+// it returns the failures that stopped the executor ([*ItemError]s,
+// wrapped with [ErrStopped]) and an [*UnrunError] with the items that never
+// ran to the end (those not started, and those whose handler failed after
+// ctx ended), joined by errors.Join; when the failures are why the items
+// did not run, the UnrunError's Err is the failures, and Close returns it
+// alone. A second Close returns [ErrClosed].
 func (x *Executor[T]) Close(ctx context.Context) error {
 	x.subMu.Lock()
 	if x.closing.Load() {
@@ -736,9 +742,11 @@ func (x *Executor[T]) closeError(cause error) error {
 	var errs []error
 	x.mu.Lock()
 	if len(x.fatal) > 0 {
-		errs = append(errs, fmt.Errorf("%w: %w", ErrStopped, errors.Join(x.fatal...)))
+		stopped := fmt.Errorf("%w: %w", ErrStopped, errors.Join(x.fatal...))
 		if cause == nil {
-			cause = ErrStopped
+			cause = stopped // the UnrunError carries it: said once
+		} else {
+			errs = append(errs, stopped)
 		}
 	}
 	left := append(slices.Clone(x.cut), x.unstarted...)
@@ -756,6 +764,8 @@ func (x *Executor[T]) closeError(cause error) error {
 			items[i] = u.item
 		}
 		errs = append(errs, &UnrunError[T]{Items: items, Err: cause})
+	} else if len(x.fatal) > 0 && errors.Is(cause, ErrStopped) {
+		errs = append(errs, cause) // the failures, with no item left unrun
 	}
 	if len(errs) == 1 {
 		return errs[0]

@@ -64,9 +64,9 @@ type Stats struct {
 
 // Stats returns the executor's measures so far. It may be called at any
 // time, during and after Close; it takes each consumer's lock, and each
-// shard's, for as long as it takes to add up what they counted (under
-// [konvoy.LaneAware] holding Submit up while it counts the lanes), and
-// reads the latency histograms, tens of microseconds. Items finish one consumer
+// shard's, for as long as it takes to add up what they counted (holding
+// Submit up while it counts the lanes), and reads the latency histograms,
+// tens of microseconds. Items finish one consumer
 // at a time, so Stats read while items run may count an item as finished
 // and still running, or held and running: its counts agree once the
 // executor is idle.
@@ -249,12 +249,12 @@ type laneStat struct {
 // An executor remembers only the lanes with items held, so a lane drained
 // is gone from the answer.
 //
-// It holds each shard of lanes up in turn for the time it takes to read
-// its lanes, O(p + s) in all for p the most lanes and s the most items
-// held at once, under [konvoy.LaneAware] holding Submit up meanwhile and
-// for O(h) more, h the slots of lanes with one item (about [WithMaxHeld]
-// of them, at most 65,536), and then takes O(m log m) time and O(m) memory for the m
-// lanes held now. Under [konvoy.Static], which keeps no lanes, it instead
+// It holds Submit up, and each shard of lanes in turn, for the time it
+// takes to read the lanes, O(p + s) in all for p the most lanes and s the
+// most items held at once, and under [konvoy.LaneAware] O(h) more, h the
+// slots of lanes with one item (2·[WithMaxHeld] rounded up to a power of
+// 2, 64 to 65,536); it then takes O(m log m) time and O(m) memory for the
+// m lanes held now. Under [konvoy.Static], which keeps no lanes, it instead
 // copies the items held under each consumer's lock and asks the layout
 // their lanes after, calling the event function once for each.
 func (x *Executor[T]) Lanes(n int) []LaneStat {
