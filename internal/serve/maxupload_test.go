@@ -19,7 +19,7 @@ import (
 func TestALargeMaxUploadTakesASmallUpload(t *testing.T) {
 	s := newTestServer(MaxUploadLimit)
 	if rec := post(t, s, "t.csv", []byte(goodTrace), "steps", "a,b"); rec.Code != http.StatusSeeOther {
-		t.Errorf("MaxUpload %d: an upload of %d bytes answers %d; want 303 to its page", int64(MaxUploadLimit), len(goodTrace), rec.Code)
+		t.Errorf("MaxUpload %d: an upload of %d bytes answers %d; want 303 to its page", MaxUploadLimit, len(goodTrace), rec.Code)
 	}
 	for _, max := range []int64{MaxUploadLimit + 1, math.MaxInt64} {
 		func() {

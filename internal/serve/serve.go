@@ -39,7 +39,7 @@ const DefaultMaxUpload = 50_000_000
 // MaxUploadLimit is the most Config.MaxUpload may be: 1 TiB, far beyond
 // what the server holds in memory, and within what its sums of sizes can
 // count.
-const MaxUploadLimit = 1 << 40
+const MaxUploadLimit int64 = 1 << 40
 
 // Limits beyond the upload's size, which the package documentation states.
 const (
