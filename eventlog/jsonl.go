@@ -364,6 +364,9 @@ func (d *Decoder) jsonKeyLine() (key, line string, err error) {
 	if s.key == nil {
 		return "", "", d.lineErr(fmt.Sprintf("want a %q field", d.cols.Key))
 	}
+	if loneSurrogate(s.key) {
+		return "", "", d.fieldErr(d.cols.Key, display(s.key), wantLossless)
+	}
 	key, ok := d.jsonText(s.key)
 	if !ok {
 		return "", "", d.fieldErr(d.cols.Key, display(s.key), "want a string")
@@ -375,6 +378,9 @@ func (d *Decoder) jsonKeyLine() (key, line string, err error) {
 		return "", "", err
 	}
 	if s.line != nil {
+		if loneSurrogate(s.line) {
+			return key, "", d.fieldErr(d.cols.Line, display(s.line), wantLossless)
+		}
 		if line, ok = d.jsonText(s.line); !ok {
 			return key, "", d.fieldErr(d.cols.Line, display(s.line), "want a string")
 		}
@@ -384,6 +390,10 @@ func (d *Decoder) jsonKeyLine() (key, line string, err error) {
 	}
 	return key, line, nil
 }
+
+// wantLossless is the complaint about a key or line that decoding would
+// change (see loneSurrogate).
+const wantLossless = "want text that reads as written: a lone surrogate escape (\\ud800 to \\udfff without its pair), or bytes that are not UTF-8 beside an escape, would each read as U+FFFD"
 
 // jsonStep reads the step, or, without one, maps the status to a step.
 func (d *Decoder) jsonStep() (int, error) {
@@ -459,13 +469,55 @@ func (d *Decoder) jsonText(raw []byte) (string, bool) {
 }
 
 // plainString returns the text of a JSON string that needs no decoding: one
-// without escapes, in valid UTF-8.
+// without escapes, its bytes as they are, valid UTF-8 or not, as CSV reads
+// them (decoding would read each invalid byte as U+FFFD, and two keys that
+// differ in them as one).
 func plainString(raw []byte) ([]byte, bool) {
 	if raw[0] != '"' {
 		return nil, false
 	}
 	inner := raw[1 : len(raw)-1]
-	return inner, bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner)
+	return inner, bytes.IndexByte(inner, '\\') < 0
+}
+
+// loneSurrogate tells whether the JSON string raw holds an escape of half
+// a UTF-16 surrogate pair without its other half (\ud800 alone), which
+// decoding reads as U+FFFD, or invalid UTF-8 beside escapes, which it
+// reads the same way: either would make two texts one.
+func loneSurrogate(raw []byte) bool {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return false
+	}
+	if !utf8.Valid(raw) {
+		return true
+	}
+	for i := 0; i+1 < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		if raw[i+1] != 'u' || i+6 > len(raw) {
+			i++ // an escape of one character
+			continue
+		}
+		v, err := strconv.ParseUint(string(raw[i+2:i+6]), 16, 16)
+		switch {
+		case err != nil:
+			return false // not JSON: json.Valid refused it before
+		case v >= 0xdc00 && v <= 0xdfff:
+			return true
+		case v >= 0xd800 && v <= 0xdbff:
+			if i+12 > len(raw) || raw[i+6] != '\\' || raw[i+7] != 'u' {
+				return true
+			}
+			w, err := strconv.ParseUint(string(raw[i+8:i+12]), 16, 16)
+			if err != nil || w < 0xdc00 || w > 0xdfff {
+				return true
+			}
+			i += 6
+		}
+		i += 5
+	}
+	return false
 }
 
 // display is a raw value as an error message shows it: a string's text, any

@@ -26,8 +26,10 @@ import (
 // writes it escaped, as \u0000); JSON Lines holds only UTF-8 text, so a
 // JSONL Writer rejects a key or line that is not valid UTF-8. Values read
 // from CSV never hold a CRLF or a NUL byte, and values read from JSON Lines
-// are always valid UTF-8. A record longer than [DefaultMaxRecordBytes] is
-// written, but a zero Reader refuses it.
+// are always valid UTF-8. A Writer rejects a key or line longer than
+// [DefaultMaxNameBytes], which a zero Reader refuses. A record longer than
+// [DefaultMaxRecordBytes] is written, but a zero Reader refuses it. An
+// event's Partition is not written: it reads back as 0.
 //
 // A Writer buffers its output; call Flush at the end. It is not safe for
 // concurrent use.
@@ -59,7 +61,8 @@ func NewWriter(w io.Writer, f Format) *Writer {
 
 // Write writes one event. It returns an error when the event is one a
 // [Decoder] would reject (an empty Key, or a negative Step, Duration or
-// Arrival), when a CSV Writer is given a Key or Line that holds a NUL byte,
+// Arrival, or a Key or Line longer than [DefaultMaxNameBytes]), when a CSV
+// Writer is given a Key or Line that holds a NUL byte,
 // when a JSONL Writer is given a Key or Line that is not valid UTF-8, or when
 // writing fails; a failed write makes every later call fail.
 func (w *Writer) Write(e konvoy.Event) error {
@@ -71,6 +74,8 @@ func (w *Writer) Write(e konvoy.Event) error {
 		return fmt.Errorf("eventlog: Write: empty Key")
 	case e.Step < 0 || e.Duration < 0 || e.Arrival < 0:
 		return fmt.Errorf("eventlog: Write: key %q: Step %d, Duration %d, Arrival %d; want each ≥ 0", e.Key, e.Step, e.Duration, e.Arrival)
+	case len(e.Key) > DefaultMaxNameBytes || len(e.Line) > DefaultMaxNameBytes:
+		return fmt.Errorf("eventlog: Write: a key of %d bytes, a line of %d; want at most %d each (DefaultMaxNameBytes), which a zero Reader reads", len(e.Key), len(e.Line), DefaultMaxNameBytes)
 	case w.format == JSONL && !(utf8.ValidString(e.Key) && utf8.ValidString(e.Line)):
 		return fmt.Errorf("eventlog: Write: key %q, line %q: JSON Lines holds only UTF-8 text", e.Key, e.Line)
 	case w.format == CSV && (strings.IndexByte(e.Key, 0) >= 0 || strings.IndexByte(e.Line, 0) >= 0):

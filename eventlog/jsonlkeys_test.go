@@ -1,0 +1,51 @@
+package eventlog_test
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy/eventlog"
+)
+
+// TestJSONLDistinctKeysStayDistinct: a JSON Lines decoder never merges
+// two different keys into one. Decoding reads invalid UTF-8 and a lone
+// surrogate escape as U+FFFD, so a key without escapes is taken as its
+// bytes, as CSV takes it ("a\xff" and "a\xfe" stay two keys), and one
+// that decoding would change is an *Error naming the line and the field;
+// a surrogate pair, and an escaped backslash before "ud800", read as
+// written.
+func TestJSONLDistinctKeysStayDistinct(t *testing.T) {
+	for _, c := range []struct {
+		name, trace string
+		keys        []string // nil: an error at line 1
+	}{
+		{"invalid UTF-8", "{\"key\":\"a\xff\",\"step\":2,\"duration\":1}\n{\"key\":\"a\xfe\",\"step\":1,\"duration\":1}\n", []string{"a\xff", "a\xfe"}},
+		{"lone surrogates", `{"key":"a\ud800","step":2,"duration":1}` + "\n" + `{"key":"a\udbff","step":1,"duration":1}` + "\n", nil},
+		{"a low surrogate alone", `{"key":"a\udc00","step":2,"duration":1}` + "\n", nil},
+		{"invalid UTF-8 beside an escape", "{\"key\":\"a\\n\xff\",\"step\":2,\"duration\":1}\n", nil},
+		{"a pair", `{"key":"a\ud83d\ude00","step":2,"duration":1}` + "\n", []string{"a\U0001F600"}},
+		{"an escaped backslash", `{"key":"a\\ud800","step":2,"duration":1}` + "\n", []string{`a\ud800`}},
+	} {
+		var keys []string
+		var failed error
+		for e, err := range (eventlog.Reader{Name: "t.jsonl", Format: eventlog.JSONL}).Events(strings.NewReader(c.trace)) {
+			if err != nil {
+				failed = err
+				break
+			}
+			keys = append(keys, e.Key)
+		}
+		if c.keys == nil {
+			var ee *eventlog.Error
+			if !errors.As(failed, &ee) || ee.Line != 1 || !strings.Contains(failed.Error(), `field "key"`) {
+				t.Errorf("%s: keys %q, error %v; want an *eventlog.Error at line 1 naming the key", c.name, keys, failed)
+			}
+			continue
+		}
+		if failed != nil || !slices.Equal(keys, c.keys) {
+			t.Errorf("%s: keys %q, error %v; want %q", c.name, keys, failed, c.keys)
+		}
+	}
+}
