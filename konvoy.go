@@ -48,8 +48,9 @@ type Result struct {
 	// lanes.
 	Lanes int
 	// HeaviestLane is the largest sum of durations over one lane (en yüklü
-	// şerit) and HeaviestLaneName names it (among equals, the lane opened
-	// first); HeaviestKey is the key that carried the most of its load
+	// şerit) and HeaviestLaneName names it (among equals, the one whose
+	// heaviest key carries the most, then the lane opened first);
+	// HeaviestKey is the key that carried the most of its load
 	// (among equals, the key seen first) and HeaviestKeyLoad that load (see
 	// [Result.Collision]). All are zero for layouts without lanes.
 	HeaviestLane     int

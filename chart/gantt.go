@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -157,9 +158,19 @@ func ganttRows(r konvoy.Result) (keys []string, rows [][]byte, blocked, instant 
 }
 
 // keyName is a key as GanttText prints it: quoted when it holds a
-// separator, a quote or nothing.
+// separator, a quote or nothing, or does not print (see printable).
 func keyName(k string) string {
 	if strings.ContainsAny(k, ",; \t\r\n\"") || k == "" {
+		return strconv.Quote(k)
+	}
+	return printable(k)
+}
+
+// printable is a key as a picture draws it: as it is, or quoted when it
+// holds a character that does not print or bytes that are not UTF-8,
+// which an SVG file cannot hold.
+func printable(k string) string {
+	if !utf8.ValidString(k) || strings.IndexFunc(k, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) >= 0 {
 		return strconv.Quote(k)
 	}
 	return k

@@ -236,7 +236,7 @@ func (g *gantt) Plot(c draw.Canvas, p *plot.Plot) {
 		if o := outlines[s.Outcome]; o != nil {
 			strokeBox(c, r, *o)
 		}
-		g.label(c, r, s.Key, label, fill)
+		g.label(c, r, printable(s.Key), label, fill)
 	}
 }
 
@@ -275,7 +275,7 @@ func (g *gantt) legend() *flowLegend {
 	if len(g.lanes) > 0 {
 		l.add(nil, "lanes:")
 		for _, lane := range g.lanes[:min(len(g.lanes), maxLanes)] {
-			l.add(swatch{fill: colour(g.colour[lane])}, shorten(lane, maxLaneName))
+			l.add(swatch{fill: colour(g.colour[lane])}, shorten(printable(lane), maxLaneName))
 		}
 		if n := len(g.lanes) - maxLanes; n > 0 {
 			l.add(nil, fmt.Sprintf("and %d more", n))

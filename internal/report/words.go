@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/sirali-konvoy/konvoy"
 )
@@ -67,10 +69,12 @@ func policyNote(p konvoy.Policy) string {
 	return ", policy " + p.String()
 }
 
-// keyName is a key as a report prints it: quoted when it holds a
-// separator, a quote or nothing.
+// keyName is a key, or a lane's name, as a report prints it: quoted when
+// it holds a separator, a quote, a character that does not print, or
+// bytes that are not UTF-8, or nothing.
 func keyName(k string) string {
-	if strings.ContainsAny(k, ",; \t\r\n\"") || k == "" {
+	if strings.ContainsAny(k, ",; \t\r\n\"") || k == "" || !utf8.ValidString(k) ||
+		strings.IndexFunc(k, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
 		return strconv.Quote(k)
 	}
 	return k
@@ -97,17 +101,28 @@ func laneName(l konvoy.Layout, lane string) string {
 	if l.Partitions() > 0 {
 		return "partition " + lane
 	}
-	return lane
+	return keyName(lane)
 }
 
-// round3 rounds x to three decimals, as the reports print ratios.
-func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+// round3 rounds x to three decimals, as the reports print ratios; x as it
+// is when it is too large to have any (x·1000 would pass the largest
+// float64).
+func round3(x float64) float64 {
+	if math.Abs(x) >= 1e15 {
+		return x // a float64 this large holds no decimals
+	}
+	return math.Round(x*1000) / 1000
+}
 
-// formatRate writes a rate in events/s with two decimals, or "unbounded" for
-// a run that takes no time.
+// formatRate writes a rate in events/s with two decimals, or, below 0.01,
+// with two significant digits, so that no rate above 0 reads as 0.00; or
+// "unbounded" for a run that takes no time.
 func formatRate(r float64) string {
-	if math.IsInf(r, 1) {
+	switch {
+	case math.IsInf(r, 1):
 		return "unbounded"
+	case r > 0 && r < 0.005:
+		return strconv.FormatFloat(r, 'g', 2, 64)
 	}
 	return strconv.FormatFloat(r, 'f', 2, 64)
 }
