@@ -9,6 +9,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -364,12 +365,9 @@ func (d *Decoder) jsonKeyLine() (key, line string, err error) {
 	if s.key == nil {
 		return "", "", d.lineErr(fmt.Sprintf("want a %q field", d.cols.Key))
 	}
-	if loneSurrogate(s.key) {
-		return "", "", d.fieldErr(d.cols.Key, display(s.key), wantLossless)
-	}
 	key, ok := d.jsonText(s.key)
 	if !ok {
-		return "", "", d.fieldErr(d.cols.Key, display(s.key), "want a string")
+		return "", "", d.fieldErr(d.cols.Key, display(s.key), wantText(s.key))
 	}
 	if key == "" {
 		return "", "", d.fieldErr(d.cols.Key, key, "want a non-empty key")
@@ -378,11 +376,8 @@ func (d *Decoder) jsonKeyLine() (key, line string, err error) {
 		return "", "", err
 	}
 	if s.line != nil {
-		if loneSurrogate(s.line) {
-			return key, "", d.fieldErr(d.cols.Line, display(s.line), wantLossless)
-		}
 		if line, ok = d.jsonText(s.line); !ok {
-			return key, "", d.fieldErr(d.cols.Line, display(s.line), "want a string")
+			return key, "", d.fieldErr(d.cols.Line, display(s.line), wantText(s.line))
 		}
 		if line, err = d.nameValue(d.cols.Line, line, &d.lastLine); err != nil {
 			return "", "", err
@@ -391,9 +386,14 @@ func (d *Decoder) jsonKeyLine() (key, line string, err error) {
 	return key, line, nil
 }
 
-// wantLossless is the complaint about a key or line that decoding would
-// change (see loneSurrogate).
-const wantLossless = "want text that reads as written: a lone surrogate escape (\\ud800 to \\udfff without its pair), or bytes that are not UTF-8 beside an escape, would each read as U+FFFD"
+// wantText is the complaint about a key or line, raw, that jsonText does
+// not read.
+func wantText(raw []byte) string {
+	if raw[0] == '"' {
+		return "want text that reads as written: a lone surrogate escape (\\ud800 to \\udfff without its pair) cannot"
+	}
+	return "want a string"
+}
 
 // jsonStep reads the step, or, without one, maps the status to a step.
 func (d *Decoder) jsonStep() (int, error) {
@@ -457,15 +457,68 @@ func (d *Decoder) jsonText(raw []byte) (string, bool) {
 		if inner, ok := plainString(raw); ok {
 			return string(inner), true
 		}
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return "", false
-		}
-		return s, true
+		return unquote(raw[1 : len(raw)-1])
 	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
 		return string(raw), true
 	}
 	return "", false
+}
+
+// unquote decodes the text inner of a JSON string, between its quotes,
+// keeping bytes that are not UTF-8 as they are (encoding/json would read
+// each as U+FFFD, and two texts that differ in them as one), and reports
+// false for a lone surrogate escape (\ud800 without its pair), which UTF-8
+// cannot hold, or an escape JSON has not.
+func unquote(inner []byte) (string, bool) {
+	b := make([]byte, 0, len(inner))
+	for i := 0; i < len(inner); i++ {
+		if inner[i] != '\\' {
+			b = append(b, inner[i])
+			continue
+		}
+		if i++; i == len(inner) {
+			return "", false
+		}
+		if e := strings.IndexByte("\"\\/bfnrt", inner[i]); e >= 0 {
+			b = append(b, "\"\\/\b\f\n\r\t"[e])
+			continue
+		}
+		r, n := escapedRune(inner[i:])
+		if n == 0 {
+			return "", false
+		}
+		b = utf8.AppendRune(b, r)
+		i += n - 1
+	}
+	return string(b), true
+}
+
+// escapedRune reads the rune of a \u escape at the start of s, which
+// begins with its u, and how many bytes it took (a surrogate pair takes
+// both escapes); 0 bytes for a malformed escape or a lone surrogate.
+func escapedRune(s []byte) (rune, int) {
+	hex := func(s []byte) (rune, bool) {
+		if len(s) < 5 || s[0] != 'u' {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(string(s[1:5]), 16, 16)
+		return rune(v), err == nil
+	}
+	r, ok := hex(s)
+	switch {
+	case !ok || utf16.IsSurrogate(r) && r >= 0xdc00:
+		return 0, 0
+	case !utf16.IsSurrogate(r):
+		return r, 5
+	}
+	if len(s) < 6 || s[5] != '\\' {
+		return 0, 0
+	}
+	lo, ok := hex(s[6:])
+	if !ok || lo < 0xdc00 || lo > 0xdfff {
+		return 0, 0
+	}
+	return utf16.DecodeRune(r, lo), 11
 }
 
 // plainString returns the text of a JSON string that needs no decoding: one
@@ -478,46 +531,6 @@ func plainString(raw []byte) ([]byte, bool) {
 	}
 	inner := raw[1 : len(raw)-1]
 	return inner, bytes.IndexByte(inner, '\\') < 0
-}
-
-// loneSurrogate tells whether the JSON string raw holds an escape of half
-// a UTF-16 surrogate pair without its other half (\ud800 alone), which
-// decoding reads as U+FFFD, or invalid UTF-8 beside escapes, which it
-// reads the same way: either would make two texts one.
-func loneSurrogate(raw []byte) bool {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return false
-	}
-	if !utf8.Valid(raw) {
-		return true
-	}
-	for i := 0; i+1 < len(raw); i++ {
-		if raw[i] != '\\' {
-			continue
-		}
-		if raw[i+1] != 'u' || i+6 > len(raw) {
-			i++ // an escape of one character
-			continue
-		}
-		v, err := strconv.ParseUint(string(raw[i+2:i+6]), 16, 16)
-		switch {
-		case err != nil:
-			return false // not JSON: json.Valid refused it before
-		case v >= 0xdc00 && v <= 0xdfff:
-			return true
-		case v >= 0xd800 && v <= 0xdbff:
-			if i+12 > len(raw) || raw[i+6] != '\\' || raw[i+7] != 'u' {
-				return true
-			}
-			w, err := strconv.ParseUint(string(raw[i+8:i+12]), 16, 16)
-			if err != nil || w < 0xdc00 || w > 0xdfff {
-				return true
-			}
-			i += 6
-		}
-		i += 5
-	}
-	return false
 }
 
 // display is a raw value as an error message shows it: a string's text, any

@@ -30,8 +30,9 @@ import (
 // and the control characters escaped (\b \t \n \f \r, the others as
 // \u00XX), every other byte as it is. A key or payload that is not valid
 // UTF-8 keeps its bytes, as kcat's does: the line is not strict JSON
-// there, and Go's encoding/json (and package eventlog) reads each invalid
-// byte as U+FFFD. It takes time in proportion to the record's size.
+// there; package eventlog reads them back as they are (Go's encoding/json
+// would read each invalid byte as U+FFFD, and two keys that differ in them
+// as one). It takes time in proportion to the record's size.
 func AppendJSON(dst []byte, r *kgo.Record) []byte {
 	dst = append(dst, `{"topic":`...)
 	dst = appendKcatString(dst, r.Topic)

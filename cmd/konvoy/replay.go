@@ -35,10 +35,10 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitStatus(err, stderr)
 	}
+	opt.Text = opt.applied != "" // JSON Lines
 	if len(opt.topic.brokers) > 0 {
 		return runTopic(opt, stdout, stderr)
 	}
-	opt.Text = opt.applied != "" // JSON Lines
 	trace, err := replay.Load(opt.reader, stdin, opt.Config)
 	if err != nil {
 		return exitStatus(err, stderr)
