@@ -115,7 +115,7 @@ func TestAHotKeyRunsInBoundedMemory(t *testing.T) {
 }
 
 // What a backlog costs is what it holds: lane-aware dispatch of a hot key's
-// batch holds every event no consumer can take yet (56 bytes each), and
+// batch holds every event no consumer can take yet (64 bytes each), and
 // static dispatch of a hot line, whose events keys need not share, every
 // event taken but not yet applied (32 bytes each); with the garbage of
 // their queues' growth, a few hundred bytes an event in all.

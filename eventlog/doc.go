@@ -16,7 +16,8 @@
 // # Columns
 //
 // A trace has, by default, the columns (or, in JSON Lines, the fields) key,
-// line, status, duration and step, and optionally at:
+// line, status, duration and step, and optionally at and partition (the
+// partition an event was recorded in, see [Columns]):
 //
 //   - key (required) is the entity whose state the event overwrites; it must
 //     not be empty.
@@ -29,10 +30,11 @@
 //     [Reader.Steps] (the ordered statuses, step 1 first) and
 //     [Reader.History] (statuses that only append to history, step 0). A
 //     status in neither list is an error, never a guess.
-//   - duration (required) is the time a consumer spends on the event: whole
-//     rounds, or, when [Reader.Resolution] is set, a duration with units such
-//     as "150ms" or "2.5s" that is a whole multiple of the resolution (or,
-//     under [Reader.BareRounds], a bare whole number of rounds).
+//   - duration (required unless [Reader.Durations] draws it) is the time a
+//     consumer spends on the event: whole rounds, or, when
+//     [Reader.Resolution] is set, a duration with units such
+//     as "150ms" or "2.5s" that is a whole multiple of the resolution
+//     (or, under [Reader.BareRounds], a bare whole number of rounds).
 //   - at is the round at which the event arrives ([konvoy.Event.Arrival]),
 //     written like durations; it is 0 when absent.
 //
@@ -84,7 +86,8 @@
 // # Writing
 //
 // A [Writer] writes events back as CSV or JSON Lines with a step column, so
-// that reading its output with a zero [Reader] gives the same events.
+// that reading its output with a zero [Reader] gives the same events, but
+// their partitions and the exceptions its doc lists.
 //
 // # Reading again
 //
