@@ -25,7 +25,8 @@ import (
 // 8 MiB.
 const (
 	MaxEvents      = min(1<<40, math.MaxInt>>2) // most events in one stream
-	MaxCount       = math.MaxInt32              // most keys, lines or lifecycles in flight
+	MaxCount       = math.MaxInt32              // most keys or lines
+	MaxInFlight    = 1 << 20                    // most lifecycles in flight: the window, about 100 bytes each, set up before the first event
 	MaxSteps       = 1 << 16                    // most events in one lifecycle
 	MaxSpan        = min(1<<40, math.MaxInt>>6) // longest expected arrival span, in rounds
 	MaxSkewedKeys  = 1 << 24                    // most keys when KeySkew > 0
@@ -84,7 +85,7 @@ type Config struct {
 	OrderedSteps int
 
 	// InFlight is the number of lifecycles in flight at once, 1 to
-	// MaxCount: how far the keys' events interleave. 1 emits one lifecycle
+	// MaxInFlight: how far the keys' events interleave. 1 emits one lifecycle
 	// after another. Default: 1,000.
 	InFlight int
 
@@ -202,8 +203,10 @@ func (c Config) checkCounts(p *problems) {
 	p.count("StepsPerKey", c.StepsPerKey, 1, MaxSteps, "events per lifecycle")
 	if c.StepsPerKey >= 1 {
 		p.count("OrderedSteps", c.OrderedSteps, 0, min(c.StepsPerKey, MaxSteps), "ordered steps (at most StepsPerKey)")
+	} else {
+		p.count("OrderedSteps", c.OrderedSteps, 0, MaxSteps, "ordered steps (at most StepsPerKey)")
 	}
-	p.count("InFlight", c.InFlight, 1, MaxCount, "lifecycles in flight")
+	p.count("InFlight", c.InFlight, 1, MaxInFlight, "lifecycles in flight")
 }
 
 // checkDraws checks the skews, the disorder and the durations.

@@ -99,7 +99,8 @@
 //     Lines at most [MaxSkewedLines]: 8 MiB.
 //   - About 80 to 100 bytes per lifecycle in flight, min(InFlight,
 //     lifecycles) of them (a slot, a ticket and a place in a hash index of
-//     the keys in flight), and 4 bytes per step of a lifecycle.
+//     the keys in flight), with InFlight at most [MaxInFlight]: about 100
+//     MB; and 4 bytes per step of a lifecycle.
 //
 // For [Default] that is about 13 MB, most of it the names of 1,428,572 keys,
 // made as they enter. It sets up in O(min(InFlight, lifecycles)) time, plus

@@ -38,8 +38,8 @@ func TestMemoryDoesNotGrowWithDeclaredCounts(t *testing.T) {
 		{"default", func(c *synth.Config) {}, 0},
 		{"most keys", func(c *synth.Config) { c.Keys = synth.MaxCount }, 0},
 		{"most lines", func(c *synth.Config) { c.Lines = synth.MaxCount }, 0},
-		{"most in flight", func(c *synth.Config) { c.InFlight = synth.MaxCount }, 0},
-		{"most of all", func(c *synth.Config) { c.Keys, c.Lines, c.InFlight = synth.MaxCount, synth.MaxCount, synth.MaxCount }, 0},
+		{"most in flight", func(c *synth.Config) { c.InFlight = synth.MaxInFlight }, 0},
+		{"most of all", func(c *synth.Config) { c.Keys, c.Lines, c.InFlight = synth.MaxCount, synth.MaxCount, synth.MaxInFlight }, 0},
 		{"kept key names", func(c *synth.Config) { c.Keys = 1 << 21 }, 0},
 		{"key names not kept", func(c *synth.Config) { c.Keys = 1<<21 + 1 }, 0},
 		{"kept line names", func(c *synth.Config) { c.Lines = 1 << 16 }, 0},
@@ -54,7 +54,7 @@ func TestMemoryDoesNotGrowWithDeclaredCounts(t *testing.T) {
 			c.Events = events
 			tc.change(&c)
 			// About 0.25 MiB at most is measured, most of it 1,429
-			// lifecycles in flight with InFlight MaxCount and a block of
+			// lifecycles in flight with InFlight MaxInFlight and a block of
 			// names; 1 MiB leaves room for other platforms and versions.
 			if got, most := allocated(t, c), tc.table+1<<20; got > most {
 				t.Errorf("%s, %d events: allocated %d bytes; want at most %d", tc.name, events, got, most)
