@@ -68,7 +68,7 @@ func parseGen(args []string, stderr io.Writer) (synth.Config, eventlog.Format, e
 	fs.choice(&format, "format", format, "the output `format`: csv or jsonl", "csv or jsonl", "csv", "jsonl")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "the `seed` that selects the trace; the same flags and seed give the same trace")
 	fs.IntVar(&cfg.Events, "events", cfg.Events, "the number of events, `N` (10_000_000 style underscores allowed)")
-	fs.IntVar(&cfg.Keys, "keys", cfg.Keys, "the number of key names, `N`, from K1 (the hottest with -key-skew) on")
+	fs.IntVar(&cfg.Keys, "keys", cfg.Keys, "the number of key names, `N`, from K1 (the hottest with -key-skew) on, padded to the width of N (K01 for 20)")
 	fs.Float64Var(&cfg.KeySkew, "key-skew", cfg.KeySkew, "the Zipf `exponent` of the keys' shares of the lifecycles (0: even)")
 	fs.IntVar(&cfg.Lines, "lines", cfg.Lines, "the number of lines, `N`; each key belongs to one")
 	fs.Float64Var(&cfg.LineSkew, "line-skew", cfg.LineSkew, "the Zipf `exponent` of the lines' shares of the keys (0: even)")
