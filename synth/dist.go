@@ -48,14 +48,17 @@ func Uniform(lo, hi int) Dist {
 
 // Exponential returns the exponential distribution with the given mean in
 // rounds (0 to [MaxDuration]), rounded half up: the rounded mean is mean +
-// O(1/mean), about 2.99 for mean 3; a mean of 0 gives 0 every time.
+// O(1/mean), about 2.99 for mean 3; a mean of 0 gives 0 every time. Draws
+// are cut at MaxDuration, which lowers the mean of a mean near it (to
+// about 0.63 of MaxDuration for a mean of MaxDuration).
 func Exponential(mean float64) Dist {
 	return Dist{kind: distExponential, a: mean}
 }
 
 // LogNormal returns the distribution of e^(mu + sigma·Z) rounds for a
-// standard normal Z, rounded half up: its median is about e^mu. mu must be
-// finite and sigma finite and 0 or more.
+// standard normal Z, rounded half up: its median is about e^mu while e^mu
+// is below [MaxDuration], at which draws are cut. mu must be finite and
+// sigma finite and 0 or more.
 func LogNormal(mu, sigma float64) Dist {
 	return Dist{kind: distLogNormal, a: mu, b: sigma}
 }
