@@ -97,7 +97,9 @@ func listError(l kadm.ListedOffsets, topic string) error {
 // committed to its end, by this member or another. The group is the one
 // New's options named. A topic whose records arrive as fast as they are
 // handled may never be caught up between two calls; records held or
-// running keep it from being so.
+// running keep it from being so. Call it while Run runs: once Run has
+// returned, the client is closed, and CaughtUp returns its error
+// (kgo.ErrClientClosed).
 func (c *Consumer) CaughtUp(ctx context.Context, topic string) (bool, error) {
 	if err := c.commit(ctx); err != nil {
 		return false, err
