@@ -38,7 +38,7 @@ func newFlowLegend() *flowLegend {
 }
 
 func (l *flowLegend) add(thumb plot.Thumbnailer, txt string) {
-	l.entries = append(l.entries, legendEntry{thumb, txt})
+	l.entries = append(l.entries, legendEntry{thumb, printable(txt)})
 }
 
 // width returns the width of entry e.

@@ -35,7 +35,8 @@ var glyphs = []draw.GlyphDrawer{
 // Rounds writes to w, in format f, the picture of rounds against consumers:
 // one line per series, its heaviest-lane ceiling as a dashed line in the
 // same colour, and the lower bound work/consumers as a dotted curve, where
-// work is the run's total work ([konvoy.Result].Work; 0 draws no bound). It
+// work is the run's total work ([konvoy.Result].Work; 0 draws no bound, nor
+// does a single consumer count, where the curve would be a point). It
 // shows what the lesson argues: free consumption follows work/consumers
 // while a convoy flattens at its heaviest lane.
 //
@@ -238,8 +239,22 @@ func roundsDesc(work int, series []RoundsSeries) string {
 		}
 	}
 	b.WriteString(".")
-	if work > 0 {
+	if work > 0 && boundDrawn(series) {
 		fmt.Fprintf(&b, " The dotted curve is the bound work/consumers, %d/c.", work)
 	}
 	return b.String()
+}
+
+// boundDrawn tells whether series span more than one consumer count, so
+// that the picture draws the bound work/consumers (see Rounds).
+func boundDrawn(series []RoundsSeries) bool {
+	first := series[0].Consumers[0]
+	for _, s := range series {
+		for _, c := range s.Consumers {
+			if c != first {
+				return true
+			}
+		}
+	}
+	return false
 }

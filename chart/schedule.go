@@ -30,9 +30,9 @@ const (
 // and one box per event from its start to its finish, x in rounds. A box is
 // coloured by its lane, in the order lanes first appear in slots, grey for
 // an event in no lane, and labelled with its key where the label fits. A
-// hatched stretch before a box is its consumer idle between its previous
-// event's finish (or the event's arrival, if later) and the box's start:
-// under [konvoy.HeadOfLine] dispatch, waiting for the event's lane, which is
+// hatched stretch before a box is its consumer holding the event, from when
+// it took it ([konvoy.Slot].Taken) to the box's start: under
+// [konvoy.HeadOfLine] dispatch, waiting for the event's lane, which is
 // head-of-line blocking. A box whose event was written backward, skipped,
 // held, discarded as a duplicate or never applied has a black outline, one
 // pattern per outcome. A title that is not empty stands at the top.

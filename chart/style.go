@@ -79,7 +79,7 @@ func textStyle(size vg.Length) text.Style {
 func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	p := plot.New()
 	p.TextHandler = handler
-	p.Title.Text = title
+	p.Title.Text = printable(title)
 	p.Title.TextStyle = textStyle(titleSize)
 	p.Title.TextStyle.XAlign, p.Title.TextStyle.YAlign = draw.XCenter, draw.YTop
 	p.Title.Padding = vg.Points(6)

@@ -81,7 +81,7 @@ func (c *command) plotFlags(dir *string, formats *[]chart.Format) {
 // -consumers list when given, else 1 to 16.
 func plotCounts(opt options) []int {
 	if opt.consumersSet {
-		return opt.consumers
+		return slices.Compact(slices.Sorted(slices.Values(opt.consumers))) // rising, as Rounds wants
 	}
 	return tracePlotCounts
 }
