@@ -16,6 +16,16 @@ func BacklogShare(total, runs int) int {
 	return max(1, total/max(1, runs))
 }
 
+// BacklogTooSmall returns the error of a total (-max-backlog) shared by
+// runs runs that cannot give each run one event, the least a run holds
+// once a consumer has taken one; nil for 0 (no limit) or enough.
+func BacklogTooSmall(total, runs int) error {
+	if total == 0 || total >= runs {
+		return nil
+	}
+	return fmt.Errorf("konvoy: -max-backlog %d is shared by %d runs: want 0 (no limit) or at least %d, one event a run", total, runs, runs)
+}
+
 // BacklogHint adds to err, when a run's backlog outgrew its share of total
 // (-max-backlog), shared by runs runs, what can be done about it; it
 // returns any other error as it is.
@@ -23,5 +33,5 @@ func BacklogHint(err error, total, runs int) error {
 	if !errors.Is(err, konvoy.ErrBacklog) {
 		return err
 	}
-	return fmt.Errorf("%w; -max-backlog %d is shared by %d runs: raise it, or run fewer layouts, policies or consumer counts", err, total, runs)
+	return fmt.Errorf("%w; -max-backlog %d is shared by %s: raise it, or run fewer layouts, policies or consumer counts", err, total, plural(runs, "run", "runs"))
 }

@@ -118,6 +118,9 @@ func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 	// the selective runs, up to five and one for each layout: the backlog
 	// is shared by the most runs made at once.
 	a.backlogRuns = max((len(a.layouts)+1)*len(o.Policies), len(a.layouts)+5)
+	if err := BacklogTooSmall(o.MaxBacklog, a.backlogRuns); err != nil {
+		return nil, err
+	}
 	a.backlog = BacklogShare(o.MaxBacklog, a.backlogRuns)
 	if o.MaxBacklog == 0 {
 		a.backlog = memoryBacklog(o.MaxMemory, a.backlogRuns)

@@ -100,6 +100,9 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 		return nil, err
 	}
 	t := newTrace(o)
+	if err := report.BacklogTooSmall(o.MaxBacklog, runCount(t, o)); err != nil {
+		return nil, err
+	}
 	configs := configs(t, o)
 	r := &reader{t: t, o: o, src: src, lines: make([]int, LinesKept)}
 	opts := []konvoy.SweepOption{konvoy.WithMaxMemory(runsMemory), konvoy.WithExpectedEvents(o.Expected)}
@@ -138,6 +141,9 @@ func Events(ctx context.Context, events []konvoy.Event, o Options) (*report.Trac
 		if o.Add != nil {
 			o.Add(e)
 		}
+	}
+	if err := report.BacklogTooSmall(o.MaxBacklog, runCount(t, o)); err != nil {
+		return nil, err
 	}
 	var err error
 	t.Results, err = konvoy.Sweep(ctx, konvoy.Values(events), configs(t, o))
@@ -191,11 +197,16 @@ func newTrace(o Options) *report.Trace {
 	return t
 }
 
+// runCount returns how many runs configs makes.
+func runCount(t *report.Trace, o Options) int {
+	return len(t.Layouts) * len(o.Policies) * len(t.Simulated)
+}
+
 // configs returns one run per (layout, policy, consumers) triple, in that
 // order, each holding at most its share of o.MaxBacklog; with o.Gantt the
 // runs the schedule view draws keep their schedules.
 func configs(t *report.Trace, o Options) []konvoy.Config {
-	share := report.BacklogShare(o.MaxBacklog, len(t.Layouts)*len(o.Policies)*len(t.Simulated))
+	share := report.BacklogShare(o.MaxBacklog, runCount(t, o))
 	var configs []konvoy.Config
 	for _, l := range t.Layouts {
 		for pi, p := range o.Policies {
