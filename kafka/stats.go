@@ -31,10 +31,12 @@ func (c *Consumer) Stats() live.Stats {
 
 // Lag returns, for each partition of topic, how many of its records the
 // consumer group has not committed: the partition's end offset (its high
-// watermark) less the group's committed offset, or less the partition's
-// start offset where the group has committed none (or does not exist
-// yet). Lag is 0 for every
-// partition once the group has committed the whole topic.
+// watermark) less the later of the group's committed offset and the
+// partition's start offset (records below the start, deleted by retention
+// or DeleteRecords, are not there to consume), or less the start offset
+// where the group has committed none (or does not exist yet). Lag is 0
+// for every partition once the group has committed the whole topic, or
+// all of it that is left.
 //
 // It asks Kafka three times through cl (the start and end offsets, and the
 // group's commits), and returns an error, naming the topic or the
@@ -67,7 +69,7 @@ func Lag(ctx context.Context, cl *kgo.Client, group, topic string) (map[int32]in
 	for p, end := range ends[topic] {
 		from := starts[topic][p].Offset
 		if o, ok := commits.Lookup(topic, p); ok && o.At >= 0 {
-			from = o.At
+			from = max(from, o.At) // a commit below the log's start: those records are gone
 		}
 		lag[p] = max(0, end.Offset-from)
 	}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// TestReplayATopicStopsWhenItsCommitIsBelowTheLogStart: a group that
+// committed partition 0 at 5, whose records up to offset 10 were then
+// deleted (retention, or DeleteRecords), has nothing left to consume
+// there: the partition's start and end are both 10. A second replay with
+// -idle stops once idle, since kafka.Lag counts from the later of the
+// commit and the log's start, and the deleted offsets are no lag.
+func TestReplayATopicStopsWhenItsCommitIsBelowTheLogStart(t *testing.T) {
+	addr, _ := topicCluster(t)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.DefaultProduceTopic("orders"), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), topicWait)
+	defer cancel()
+	produce := func(from, to int) {
+		for i := from; i < to; i++ {
+			r := &kgo.Record{Key: []byte(fmt.Sprint("k", i%2)), Value: []byte(fmt.Sprintf(`{"step":%d}`, i/2+1)), Partition: 0}
+			if err := cl.ProduceSync(ctx, r).FirstErr(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	args := []string{"replay", "-brokers", addr, "-topic", "orders", "-group", "g", "-idle", "300ms",
+		"-key", "key", "-step", "payload.step", "-duration-model", "fixed:1", "-unit", "100us", "-consumers", "2"}
+	produce(0, 5)
+	if _, errOut, status := runTopicCommand(t, args...); status != 0 {
+		t.Fatalf("first replay: status %d: %s", status, errOut)
+	}
+	if at := committedOffsets(t, cl, "g")[0]; at != 5 {
+		t.Fatalf("group g committed partition 0 at %d; want 5", at)
+	}
+	produce(5, 10)
+	adm := kadm.NewClient(cl)
+	offs := kadm.Offsets{}
+	offs.Add(kadm.Offset{Topic: "orders", Partition: 0, At: 10})
+	if res, err := adm.DeleteRecords(ctx, offs); err != nil || res.Error() != nil {
+		t.Fatalf("delete records: %v %v", err, res.Error())
+	}
+	type result struct {
+		out, errOut string
+		status      int
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, errOut, status := runCommand(args...)
+		done <- result{out, errOut, status}
+	}()
+	select {
+	case r := <-done:
+		if r.status != 0 {
+			t.Errorf("second replay: status %d, stdout %q, stderr %q; want 0", r.status, r.out, r.errOut)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the second replay, -idle 300ms, with nothing to consume, has not stopped after 10s")
+	}
+}
