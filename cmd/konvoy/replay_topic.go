@@ -149,7 +149,8 @@ func consumeTopic(opt replayOptions, mapper *kafka.Mapper, applied *os.File, std
 	src.last.Store(time.Now().UnixNano())
 	kopts := []kgo.Opt{kgo.SeedBrokers(t.brokers...), kgo.ConsumerGroup(t.group), kgo.ConsumeTopics(t.topic),
 		kgo.SessionTimeout(t.session), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
-		kgo.FetchMaxBytes(topicFetchMaxBytes)}
+		kgo.FetchMaxBytes(topicFetchMaxBytes),
+		kgo.FetchIsolationLevel(kgo.ReadCommitted())} // as kcat reads an export: no aborted transaction's records
 	c, err := kafka.New(kopts, opt.Layout, opt.Consumers, src.event, src.handle,
 		kafka.WithExecutor(opt.LiveOptions()...), kafka.WithMaxHeld(opt.HeldMost()))
 	if err != nil {

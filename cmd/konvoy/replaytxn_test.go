@@ -65,3 +65,46 @@ func TestReplayOfATransactionalTopicCountsRecordsOnly(t *testing.T) {
 		t.Errorf("stderr %q; want no record said not run: nothing was revoked, no earlier member finished any", errOut)
 	}
 }
+
+// TestReplayOfATopicLeavesAbortedRecordsOut: the member reads committed
+// records only, as kcat reads an export: of 2 records written in a
+// transaction that aborts and then 3 in one that commits, the replay
+// reports the 3.
+func TestReplayOfATopicLeavesAbortedRecordsOut(t *testing.T) {
+	addr, _ := topicCluster(t)
+	pr, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.DefaultProduceTopic("orders"), kgo.TransactionalID("konvoy-abort"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), topicWait)
+	defer cancel()
+	for _, tx := range []struct {
+		n   int
+		end kgo.TransactionEndTry
+	}{{2, kgo.TryAbort}, {3, kgo.TryCommit}} {
+		if err := pr.BeginTransaction(); err != nil {
+			t.Fatal(err)
+		}
+		for i := range tx.n {
+			r := &kgo.Record{Key: []byte{'a' + byte(i)}, Partition: 0, Value: []byte(`{"status":"new"}`)}
+			if err := pr.ProduceSync(ctx, r).FirstErr(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := pr.EndTransaction(ctx, tx.end); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errOut, status := runTopicCommand(t, topicArgs(addr, "gabort", "-format", "json")...)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	var got struct{ Events int }
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if got.Events != 3 {
+		t.Errorf("events %d; want 3, the committed transaction's records alone", got.Events)
+	}
+}
