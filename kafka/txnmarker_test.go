@@ -23,22 +23,7 @@ func TestCommitsPassATransactionMarker(t *testing.T) {
 	addrs := cluster(t, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
-	pr, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.DefaultProduceTopic(testTopic), kgo.TransactionalID("konvoy-txn"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pr.Close()
-	if err := pr.BeginTransaction(); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 3; i++ {
-		if err := pr.ProduceSync(ctx, &kgo.Record{Key: []byte("k"), Value: []byte("v")}).FirstErr(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := pr.EndTransaction(ctx, kgo.TryCommit); err != nil {
-		t.Fatal(err)
-	}
+	produceCommitted(ctx, t, addrs, 3)
 	handled := make(chan int64, 3)
 	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, func(_ context.Context, r *kgo.Record) error {
 		handled <- r.Offset
@@ -83,5 +68,27 @@ func TestCommitsPassATransactionMarker(t *testing.T) {
 			t.Fatalf("every record handled, but not caught up after 5 s: the group's lag is %v (%v); want 0", lag, err)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// produceCommitted writes n records of key k to the test topic in one
+// transaction, and commits it.
+func produceCommitted(ctx context.Context, t *testing.T, addrs []string, n int) {
+	t.Helper()
+	pr, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.DefaultProduceTopic(testTopic), kgo.TransactionalID("konvoy-txn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	if err := pr.BeginTransaction(); err != nil {
+		t.Fatal(err)
+	}
+	for range n {
+		if err := pr.ProduceSync(ctx, &kgo.Record{Key: []byte("k"), Value: []byte("v")}).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := pr.EndTransaction(ctx, kgo.TryCommit); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -114,16 +114,8 @@ func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 	if a.layouts, err = o.Layouts(cmp.Or(o.Partitions, a.partitions.Partitions)); err != nil {
 		return nil, err
 	}
-	// Any of the plans may run at once, free consumption's too, and then
-	// the selective runs, up to five and one for each layout: the backlog
-	// is shared by the most runs made at once.
-	a.backlogRuns = max((len(a.layouts)+1)*len(o.Policies), len(a.layouts)+5)
-	if err := BacklogTooSmall(o.MaxBacklog, a.backlogRuns); err != nil {
+	if err := a.shareBacklog(); err != nil {
 		return nil, err
-	}
-	a.backlog = BacklogShare(o.MaxBacklog, a.backlogRuns)
-	if o.MaxBacklog == 0 {
-		a.backlog = memoryBacklog(o.MaxMemory, a.backlogRuns)
 	}
 	if err := a.planAll(); err != nil {
 		return nil, err
@@ -152,6 +144,23 @@ func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 	}
 	a.rows = shareRows(a.traceShare())
 	return a, nil
+}
+
+// shareBacklog sets each run's share of the backlog. Any of the plans may
+// run at once, free consumption's too, and then the selective runs, up to
+// five and one for each layout: the backlog is shared by the most runs
+// made at once, one event each at least.
+func (a *Plan) shareBacklog() error {
+	o := a.o
+	a.backlogRuns = max((len(a.layouts)+1)*len(o.Policies), len(a.layouts)+5)
+	if err := BacklogTooSmall(o.MaxBacklog, a.backlogRuns); err != nil {
+		return err
+	}
+	a.backlog = BacklogShare(o.MaxBacklog, a.backlogRuns)
+	if o.MaxBacklog == 0 {
+		a.backlog = memoryBacklog(o.MaxMemory, a.backlogRuns)
+	}
+	return nil
 }
 
 // planAll makes the plan of every layout under every policy, and free

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"mime/multipart"
@@ -47,10 +48,8 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 // of the page to show: the form's flags and the trace's key.
 func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values, error) {
 	q := url.Values{}
-	select { // each upload read takes up to MaxUpload of memory: a few at once
-	case s.reading <- struct{}{}:
-	case <-r.Context().Done():
-		return q, errorf(http.StatusServiceUnavailable, "konvoy serve: the upload ended while it waited its turn: %v", r.Context().Err())
+	if err := s.awaitReading(r.Context()); err != nil {
+		return q, err
 	}
 	defer func() { <-s.reading }()
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUpload+maxFormBytes)
@@ -100,6 +99,18 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values,
 	}
 	q.Set(traceParam, s.uploads.add(u))
 	return q, nil
+}
+
+// awaitReading takes a token to read an upload, waiting its turn while
+// maxReading uploads are read (each takes up to MaxUpload of memory), or
+// returns the error of a request that ended meanwhile.
+func (s *Server) awaitReading(ctx context.Context) error {
+	select {
+	case s.reading <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return errorf(http.StatusServiceUnavailable, "konvoy serve: the upload ended while it waited its turn: %v", ctx.Err())
+	}
 }
 
 // readTrace reads the trace of part, within Config.MaxUpload.
