@@ -369,10 +369,11 @@ func (x *Executor[T]) admit(ctx context.Context, j *task[T], pl *placement, t *i
 		x.subMu.Unlock()
 		return err
 	}
-	if *t, err = x.awaitRoom(ctx, *t); err != nil {
+	var waited bool
+	if *t, waited, err = x.awaitRoom(ctx, *t); err != nil {
 		return err
 	}
-	if x.offsets != nil {
+	if x.offsets != nil && waited {
 		// Again: while it waited for room, another Submit may have taken
 		// a later offset of the partition.
 		if err := x.placeOffset(pl.part, pl.offset); err != nil {
@@ -446,26 +447,26 @@ func (x *Executor[T]) place(j *task[T], pl *placement) {
 }
 
 // awaitRoom waits, under subMu, until the executor may hold one more
-// item, and returns nil, still locked, and the item's submission time: t, read
-// when Submit was called, or the time now if it waited. It returns
-// Submit's error, unlocked, when ctx ends first or the executor takes no
-// more.
-func (x *Executor[T]) awaitRoom(ctx context.Context, t int64) (int64, error) {
+// item, and returns nil, still locked, the item's submission time (t, read
+// when Submit was called, or the time now if it waited), and whether it
+// waited, letting subMu go meanwhile. It returns Submit's error, unlocked,
+// when ctx ends first or the executor takes no more.
+func (x *Executor[T]) awaitRoom(ctx context.Context, t int64) (int64, bool, error) {
 	for waited := false; ; waited = true {
 		if err := x.refusal(); err != nil {
 			x.subMu.Unlock()
-			return t, err
+			return t, waited, err
 		}
 		if x.hasRoom() {
 			if waited {
 				t = x.now() // after a wait: rare
 			}
-			return t, nil
+			return t, waited, nil
 		}
 		x.waitingN.Add(1)
 		if x.hasRoom() { // a consumer finished before it could see the count
 			x.waitingN.Add(-1)
-			return t, nil
+			return t, waited, nil
 		}
 		x.subMu.Unlock()
 		var err error
@@ -480,7 +481,7 @@ func (x *Executor[T]) awaitRoom(ctx context.Context, t int64) (int64, error) {
 		x.waitingN.Add(-1)
 		if err != nil {
 			x.subMu.Unlock()
-			return t, err
+			return t, true, err
 		}
 	}
 }
@@ -741,8 +742,9 @@ func (x *Executor[T]) Close(ctx context.Context) error {
 func (x *Executor[T]) closeError(cause error) error {
 	var errs []error
 	x.mu.Lock()
+	var stopped error // the failures that stopped the executor, if any
 	if len(x.fatal) > 0 {
-		stopped := fmt.Errorf("%w: %w", ErrStopped, errors.Join(x.fatal...))
+		stopped = fmt.Errorf("%w: %w", ErrStopped, errors.Join(x.fatal...))
 		if cause == nil {
 			cause = stopped // the UnrunError carries it: said once
 		} else {
@@ -764,8 +766,8 @@ func (x *Executor[T]) closeError(cause error) error {
 			items[i] = u.item
 		}
 		errs = append(errs, &UnrunError[T]{Items: items, Err: cause})
-	} else if len(x.fatal) > 0 && errors.Is(cause, ErrStopped) {
-		errs = append(errs, cause) // the failures, with no item left unrun
+	} else if stopped != nil && cause == stopped {
+		errs = append(errs, stopped) // the failures, with no item left unrun
 	}
 	if len(errs) == 1 {
 		return errs[0]

@@ -22,26 +22,11 @@ import (
 // was revoked and no earlier member finished anything.
 func TestReplayOfATransactionalTopicCountsRecordsOnly(t *testing.T) {
 	addr, _ := topicCluster(t)
-	pr, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.DefaultProduceTopic("orders"), kgo.TransactionalID("konvoy-txn"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pr.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), topicWait)
-	defer cancel()
-	if err := pr.BeginTransaction(); err != nil {
-		t.Fatal(err)
-	}
+	var rs []*kgo.Record
 	for i, status := range []string{"new", "paid", "shipped", "new", "paid", "shipped"} {
-		key := []byte{'a' + byte(i/3)}
-		r := &kgo.Record{Key: key, Partition: int32(i % 3), Value: []byte(`{"status":"` + status + `"}`)}
-		if err := pr.ProduceSync(ctx, r).FirstErr(); err != nil {
-			t.Fatal(err)
-		}
+		rs = append(rs, &kgo.Record{Key: []byte{'a' + byte(i/3)}, Partition: int32(i % 3), Value: []byte(`{"status":"` + status + `"}`)})
 	}
-	if err := pr.EndTransaction(ctx, kgo.TryCommit); err != nil {
-		t.Fatal(err)
-	}
+	produceTransaction(t, addr, kgo.TryCommit, rs...)
 	out, errOut, status := runTopicCommand(t, topicArgs(addr, "gtxn", "-format", "json")...)
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, errOut)
@@ -72,30 +57,11 @@ func TestReplayOfATransactionalTopicCountsRecordsOnly(t *testing.T) {
 // reports the 3.
 func TestReplayOfATopicLeavesAbortedRecordsOut(t *testing.T) {
 	addr, _ := topicCluster(t)
-	pr, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.DefaultProduceTopic("orders"), kgo.TransactionalID("konvoy-abort"))
-	if err != nil {
-		t.Fatal(err)
+	record := func(key byte) *kgo.Record {
+		return &kgo.Record{Key: []byte{key}, Partition: 0, Value: []byte(`{"status":"new"}`)}
 	}
-	defer pr.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), topicWait)
-	defer cancel()
-	for _, tx := range []struct {
-		n   int
-		end kgo.TransactionEndTry
-	}{{2, kgo.TryAbort}, {3, kgo.TryCommit}} {
-		if err := pr.BeginTransaction(); err != nil {
-			t.Fatal(err)
-		}
-		for i := range tx.n {
-			r := &kgo.Record{Key: []byte{'a' + byte(i)}, Partition: 0, Value: []byte(`{"status":"new"}`)}
-			if err := pr.ProduceSync(ctx, r).FirstErr(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := pr.EndTransaction(ctx, tx.end); err != nil {
-			t.Fatal(err)
-		}
-	}
+	produceTransaction(t, addr, kgo.TryAbort, record('a'), record('b'))
+	produceTransaction(t, addr, kgo.TryCommit, record('a'), record('b'), record('c'))
 	out, errOut, status := runTopicCommand(t, topicArgs(addr, "gabort", "-format", "json")...)
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, errOut)
@@ -106,5 +72,29 @@ func TestReplayOfATopicLeavesAbortedRecordsOut(t *testing.T) {
 	}
 	if got.Events != 3 {
 		t.Errorf("events %d; want 3, the committed transaction's records alone", got.Events)
+	}
+}
+
+// produceTransaction writes rs to topic orders in one transaction, which
+// it then ends as end says.
+func produceTransaction(t *testing.T, addr string, end kgo.TransactionEndTry, rs ...*kgo.Record) {
+	t.Helper()
+	pr, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.DefaultProduceTopic("orders"), kgo.TransactionalID("konvoy-txn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), topicWait)
+	defer cancel()
+	if err := pr.BeginTransaction(); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		if err := pr.ProduceSync(ctx, r).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := pr.EndTransaction(ctx, end); err != nil {
+		t.Fatal(err)
 	}
 }
