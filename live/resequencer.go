@@ -324,11 +324,14 @@ func (x *Executor[T]) force(r heldRef) {
 	x.advance(r.slot, k, r.step)
 }
 
-// expire releases the held items due by now, in the order held.
+// expire releases the held items due before now, in the order held, as
+// the model releases the events whose timeout comes before the event it
+// meets: an item due at now itself waits for the items submitted at now.
+// now math.MaxInt64, as Close gives, releases them all.
 func (x *Executor[T]) expire(now int64) {
 	for {
 		r, ok := x.firstHeld()
-		if !ok || r.deadline > now {
+		if !ok || r.deadline > now || r.deadline == now && now < math.MaxInt64 {
 			return
 		}
 		x.force(r)
@@ -355,13 +358,17 @@ func (x *Executor[T]) arm(now int64) {
 	if !ok {
 		return
 	}
-	d := time.Duration(max(r.deadline-now, 0))
+	d := r.deadline - now // the timer fires just after the deadline: see expire
+	if d < math.MaxInt64 {
+		d++
+	}
+	d = max(d, 1)
 	q.fires.Add(1)
 	q.armed = true
 	if q.timer == nil {
-		q.timer = time.AfterFunc(d, x.onTimer)
+		q.timer = time.AfterFunc(time.Duration(d), x.onTimer)
 	} else {
-		q.timer.Reset(d)
+		q.timer.Reset(time.Duration(d))
 	}
 }
 

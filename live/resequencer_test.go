@@ -391,9 +391,9 @@ func TestSubmitReleasesTheItemsDue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x.mu.Lock()
+	x.subMu.Lock()
 	x.rq.off = true // the timer is never set: only Submit releases what is due
-	x.mu.Unlock()
+	x.subMu.Unlock()
 	ctx := context.Background()
 	t0 := time.Now()
 	for _, s := range []int{1, 3} {
@@ -444,5 +444,44 @@ func TestDiscardedItemsFinishTheirOffsets(t *testing.T) {
 	st := x.Stats()
 	if c := x.Completion(); len(c) != 1 || c[0].Committable != 4 || len(c[0].Finished) != 0 || st.RejectedOld != 1 || st.Duplicates != 1 || st.Done != 2 {
 		t.Fatalf("completion %+v, stats %+v; want offset 4 committable, 1 rejected, 1 duplicate", c, st)
+	}
+}
+
+// An item held under a Timeout is released by an expiry after its
+// deadline, not at it: the model releases the events whose timeout comes
+// before the event it meets, so an item submitted at the deadline itself
+// is placed first and may fill the gap.
+func TestHeldItemIsDueOnlyAfterItsDeadline(t *testing.T) {
+	rec := newReseqRecorder()
+	x, err := New(konvoy.Resequencer, 1, ev, rec.handle, WithResequencer(konvoy.ResequencerConfig{Timeout: 1000}, time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.subMu.Lock()
+	x.rq.off = true // the timer is never set: only expire releases
+	x.subMu.Unlock()
+	ctx := context.Background()
+	if err := x.Submit(ctx, konvoy.Event{Key: "a", Step: 2}); err != nil {
+		t.Fatal(err)
+	}
+	x.subMu.Lock()
+	r, ok := x.firstHeld()
+	if !ok {
+		x.subMu.Unlock()
+		t.Fatal("step 2 is not held")
+	}
+	x.expire(r.deadline)
+	_, still := x.firstHeld()
+	x.expire(r.deadline + 1)
+	_, after := x.firstHeld()
+	x.subMu.Unlock()
+	if !still || after {
+		t.Fatalf("held at its deadline: %v, after it: %v; want true, false", still, after)
+	}
+	if s, _ := rec.next(t); s != 2 {
+		t.Fatalf("ran step %d; want 2, released after its deadline", s)
+	}
+	if err := mustClose(t, x); err != nil {
+		t.Fatalf("Close: %v", err)
 	}
 }
