@@ -200,15 +200,16 @@ func AllLayouts(partitions int) []Layout {
 
 // ParseLayout returns the built-in layout named name: one of the names
 // [Layout.String] gives, with "partitioned:N" and "recorded:N" for any N
-// from 1 to [MaxPartitions]. Its error says which names are known; like
+// from 1 to [MaxPartitions], written as [Layout.String] writes it (no sign,
+// no leading zero), so that every name it takes reads back as itself. Its error says which names are known; like
 // strconv's, it is meant to follow a caller's context, such as a flag's
 // name.
 func ParseLayout(name string) (Layout, error) {
 	for prefix, layout := range map[string]func(int) Layout{"partitioned": Partitioned, "recorded": Recorded} {
 		if n, ok := strings.CutPrefix(name, prefix+":"); ok {
 			p, err := strconv.Atoi(n)
-			if err != nil || p < 1 || p > MaxPartitions {
-				return Layout{}, fmt.Errorf("layout %q: want %s:N with N a whole number from 1 to %d", name, prefix, MaxPartitions)
+			if err != nil || p < 1 || p > MaxPartitions || strconv.Itoa(p) != n {
+				return Layout{}, fmt.Errorf("layout %q: want %s:N with N a whole number from 1 to %d, in decimal digits without a sign or leading zeros", name, prefix, MaxPartitions)
 			}
 			return layout(p), nil
 		}

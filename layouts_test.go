@@ -22,6 +22,9 @@ func TestKafkaPartition(t *testing.T) {
 	}
 }
 
+// ParseLayout takes each layout's own name, and refuses any other: a
+// partition count is written only as Layout.String writes it, so that a
+// name read reads back as itself.
 func TestParseLayout(t *testing.T) {
 	for _, name := range []string{"free", "convoy", "line-convoy", "version-stamp", "selective-convoy", "resequencer", "partitioned:1", "partitioned:12"} {
 		l, err := konvoy.ParseLayout(name)
@@ -29,7 +32,8 @@ func TestParseLayout(t *testing.T) {
 			t.Errorf("ParseLayout(%q) = %v, %v", name, l, err)
 		}
 	}
-	for _, name := range []string{"", "Free", "partitioned:", "partitioned:0", "partitioned:-2", "partitioned:x", "partitioned"} {
+	for _, name := range []string{"", "Free", "partitioned:", "partitioned:0", "partitioned:-2", "partitioned:x", "partitioned",
+		"partitioned:+3", "partitioned:03", "partitioned: 3", "partitioned:3 ", "recorded:+1", "recorded:007"} {
 		if l, err := konvoy.ParseLayout(name); err == nil {
 			t.Errorf("ParseLayout(%q) = %v; want an error", name, l)
 		}

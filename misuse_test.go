@@ -78,7 +78,7 @@ func TestCountsOutOfRangeAreErrors(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"partitioned:0", "partitioned:2147483648", "partitioned:99999999999999", "partitioned:-1", "partitioned:"} {
-		if _, err := konvoy.ParseLayout(name); err == nil || err.Error() != `layout "`+name+`": want partitioned:N with N a whole number from 1 to 2147483647` {
+		if _, err := konvoy.ParseLayout(name); err == nil || err.Error() != `layout "`+name+`": want partitioned:N with N a whole number from 1 to 2147483647, in decimal digits without a sign or leading zeros` {
 			t.Errorf("ParseLayout(%q): %v", name, err)
 		}
 	}

@@ -63,7 +63,7 @@ func TestCountsBeyondTheirRangeAreUsageErrors(t *testing.T) {
 		{[]string{"-consumers", "2147483648"}, "konvoy: -consumers is 2147483648; want 1 to 2147483647"},
 		{[]string{"-events", "x.csv", "-consumers", "4,2147483648"}, "konvoy: -consumers is 2147483648; want 1 to 2147483647"},
 		{[]string{"-events", "x.csv", "-layouts", "partitioned:99999999999999"},
-			`konvoy: -layouts: layout "partitioned:99999999999999": want partitioned:N with N a whole number from 1 to 2147483647`},
+			`konvoy: -layouts: layout "partitioned:99999999999999": want partitioned:N with N a whole number from 1 to 2147483647, in decimal digits without a sign or leading zeros`},
 		{[]string{"plan", "-consumers", "2147483648"}, "konvoy plan: -consumers is 2147483648; want 1 to 2147483647"},
 		{[]string{"plan", "-max-consumers", "99999999999"}, "konvoy plan: -max-consumers is 99999999999; want 1 to 2147483647"},
 		{[]string{"plan", "-partitions", "2147483648"}, "konvoy plan: -partitions is 2147483648; want 1 to 2147483647"},
@@ -72,7 +72,7 @@ func TestCountsBeyondTheirRangeAreUsageErrors(t *testing.T) {
 		{[]string{"-events", "x.csv", "-consumers", manyCounts(1024)}, ""},
 		{[]string{"-events", "x.csv", "-consumers", "1", "-plot", "p", "-layouts", "all", "-policy", "all", "-partitions", "8"}, ""},
 		{[]string{"plan", "-layouts", "partitioned:2147483648"},
-			`konvoy plan: -layouts: layout "partitioned:2147483648": want partitioned:N with N a whole number from 1 to 2147483647`},
+			`konvoy plan: -layouts: layout "partitioned:2147483648": want partitioned:N with N a whole number from 1 to 2147483647, in decimal digits without a sign or leading zeros`},
 	} {
 		if c.want == "" { // allowed: parse says nothing
 			if _, err := parse(c.args, io.Discard); err != nil {

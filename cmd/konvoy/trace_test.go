@@ -191,7 +191,7 @@ func TestTraceUsageErrors(t *testing.T) {
 		{[]string{"-events", "x.csv", "-steps", "a,b", "-history", "b"}, `konvoy: -steps, -history: status "b" is named twice in the ordered and history statuses`},
 		{[]string{"-events", "x.csv", "-steps", "a,,b"}, "konvoy: -steps, -history: an empty status in the ordered statuses"},
 		{[]string{"-events", "x.csv", "-layouts", "all,free"}, "konvoy: -layouts all stands alone; it names every layout"},
-		{[]string{"-events", "x.csv", "-layouts", "partitioned:0"}, `konvoy: -layouts: layout "partitioned:0": want partitioned:N with N a whole number from 1 to 2147483647`},
+		{[]string{"-events", "x.csv", "-layouts", "partitioned:0"}, `konvoy: -layouts: layout "partitioned:0": want partitioned:N with N a whole number from 1 to 2147483647, in decimal digits without a sign or leading zeros`},
 		{[]string{"-events", "x.csv", "-layouts", "partitioned,partitioned:4", "-partitions", "4"}, "konvoy: -layouts names partitioned:4 twice"},
 		{[]string{"-events", "x.csv", "-partitions", "3"}, "konvoy: -partitions sets the layout partitioned; add partitioned or all to -layouts"},
 		{[]string{"-events", "x.csv", "-partitions", "-2", "-layouts", "all"}, "konvoy: -partitions is -2; want 1 to 2147483647"},
