@@ -198,3 +198,66 @@ func (l *stringList) Set(v string) error {
 	*l = strings.Split(v, ",")
 	return nil
 }
+
+// IntVar defines an int flag, as the flag package's does, but read in
+// decimal digits only (see decimal).
+func (c *command) IntVar(p *int, name string, value int, usage string) {
+	*p = value
+	c.Var(decimal[int]{p}, name, usage)
+}
+
+// Int64Var defines an int64 flag read in decimal digits only.
+func (c *command) Int64Var(p *int64, name string, value int64, usage string) {
+	*p = value
+	c.Var(decimal[int64]{p}, name, usage)
+}
+
+// Uint64Var defines a uint64 flag read in decimal digits only.
+func (c *command) Uint64Var(p *uint64, name string, value uint64, usage string) {
+	*p = value
+	c.Var(decimal[uint64]{p}, name, usage)
+}
+
+// decimal is an integer flag's value, read as Go reads an integer
+// literal in base 10, with underscores between digits, and none of the
+// base prefixes the flag package's integers take: 010, which the flag
+// package reads as 8, is an error rather than a number the user did not
+// mean, as is 0x10.
+type decimal[N int | int64 | uint64] struct{ p *N }
+
+// errNotDecimal is decimal's error for a number in another base.
+var errNotDecimal = errors.New("want a whole number in decimal digits, without a leading zero")
+
+// String returns the value in decimal digits, "0" for the flag package's
+// zero Value.
+func (d decimal[N]) String() string {
+	if d.p == nil {
+		return "0"
+	}
+	return fmt.Sprint(*d.p)
+}
+
+// Set reads s into the flag.
+func (d decimal[N]) Set(s string) error {
+	if digits := strings.TrimLeft(s, "+-"); len(digits) > 1 && digits[0] == '0' {
+		return errNotDecimal
+	}
+	var err error
+	switch p := any(d.p).(type) {
+	case *int:
+		var v int64
+		v, err = strconv.ParseInt(s, 0, strconv.IntSize)
+		*p = int(v)
+	case *int64:
+		*p, err = strconv.ParseInt(s, 0, 64)
+	case *uint64:
+		*p, err = strconv.ParseUint(s, 0, 64)
+	}
+	if errors.Is(err, strconv.ErrRange) {
+		return errors.New("value out of range")
+	}
+	if err != nil {
+		return errNotDecimal
+	}
+	return nil
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -150,6 +151,12 @@ func TestGenUsageErrors(t *testing.T) {
 		{[]string{"-keys", "0"}, "konvoy gen: -keys is 0; want 1 to"},
 		{[]string{"-events", "-1"}, "konvoy gen: -events is -1; want 0 to"},
 		{[]string{"-events", "1e6"}, `invalid value "1e6" for flag -events`},
+		// Integers are decimal: the flag package would read 010 as 8 and 0x10 as 16.
+		{[]string{"-events", "010"}, `invalid value "010" for flag -events: want a whole number in decimal digits, without a leading zero`},
+		{[]string{"-keys", "0x10"}, `invalid value "0x10" for flag -keys: want a whole number in decimal digits`},
+		{[]string{"-seed", "0b1"}, `invalid value "0b1" for flag -seed: want a whole number in decimal digits`},
+		{[]string{"-seed", "-1"}, `invalid value "-1" for flag -seed: want a whole number in decimal digits`},
+		{[]string{"-events", "99999999999999999999"}, `invalid value "99999999999999999999" for flag -events: value out of range`},
 		{[]string{"-steps", "3", "-ordered", "5"}, "konvoy gen: -ordered is 5; want 0 to 3 ordered steps (at most -steps)"},
 		{[]string{"-in-flight", "0"}, "konvoy gen: -in-flight is 0"},
 		{[]string{"-key-skew", "-1"}, "konvoy gen: -key-skew is -1; want a finite Zipf exponent ≥ 0"},
@@ -196,5 +203,30 @@ func TestGenWriteError(t *testing.T) {
 	status := run([]string{"gen", "-events", "100000", "-keys", "1000"}, strings.NewReader(""), &failingWriter{n: 1 << 20}, &errOut)
 	if status != 1 || errOut.String() != "konvoy gen: disk full\n" {
 		t.Errorf("status %d, stderr %q; want 1 and the write error", status, errOut.String())
+	}
+}
+
+// An integer flag reads Go's decimal literals, with underscores between
+// digits and a sign, as the flag package does, and gives back what it
+// read.
+func TestDecimalFlagsReadDecimalLiterals(t *testing.T) {
+	for s, want := range map[string]int64{"0": 0, "7": 7, "-0": 0, "+12": 12, "-12": -12, "10_000": 10000, "9223372036854775807": 1<<63 - 1} {
+		var v int64
+		if err := (decimal[int64]{&v}).Set(s); err != nil || v != want {
+			t.Errorf("Set(%q): %d, %v; want %d", s, v, err, want)
+		}
+		if got := (decimal[int64]{&v}).String(); got != strconv.FormatInt(want, 10) {
+			t.Errorf("String after Set(%q) = %q", s, got)
+		}
+	}
+	for _, s := range []string{"", "_1", "1_", "1__0", "00", "-07", "0o7", "1.0", " 1", "9223372036854775808"} {
+		var v int64
+		if err := (decimal[int64]{&v}).Set(s); err == nil {
+			t.Errorf("Set(%q) = %d; want an error", s, v)
+		}
+	}
+	var u uint64
+	if err := (decimal[uint64]{&u}).Set("18446744073709551615"); err != nil || u != 1<<64-1 {
+		t.Errorf("uint64 Set: %d, %v", u, err)
 	}
 }
