@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -245,5 +246,20 @@ func TestTraceTextNamesTheStaticAssignor(t *testing.T) {
 		if got := strings.Contains(text, "assignor"); c.want == "" && got || c.want != "" && !strings.Contains(text, c.want) {
 			t.Errorf("policies %v, assignor %v: want %q in the report, or no assignor named:\n%s", c.policies, c.assignor, c.want, text)
 		}
+	}
+}
+
+// formatAmount writes two decimals where they mean something: a small
+// amount above 0 never reads as 0.00, and a huge one is not written out in
+// hundreds of digits; each reads back within its printed precision.
+func TestFormatAmountKeepsEveryValueReadable(t *testing.T) {
+	for x, want := range map[float64]string{0: "0.00", 1: "1.00", 2.345: "2.35", 0.004: "0.004", 2e-305: "2e-305",
+		999999999999999: "999999999999999.00", 1e15: "1e+15", 1e308: "1e+308", 1.5e300: "1.5e+300"} {
+		if got := formatAmount(x); got != want {
+			t.Errorf("formatAmount(%g) = %q; want %q", x, got, want)
+		}
+	}
+	if got := formatRate(math.Inf(1)); got != "unbounded" {
+		t.Errorf("formatRate(+Inf) = %q", got)
 	}
 }

@@ -114,17 +114,27 @@ func round3(x float64) float64 {
 	return math.Round(x*1000) / 1000
 }
 
-// formatRate writes a rate in events/s with two decimals, or, below 0.01,
-// with two significant digits, so that no rate above 0 reads as 0.00; or
+// formatRate writes a rate in events/s as formatAmount does, or
 // "unbounded" for a run that takes no time.
 func formatRate(r float64) string {
-	switch {
-	case math.IsInf(r, 1):
+	if math.IsInf(r, 1) {
 		return "unbounded"
-	case r > 0 && r < 0.005:
-		return strconv.FormatFloat(r, 'g', 2, 64)
 	}
-	return strconv.FormatFloat(r, 'f', 2, 64)
+	return formatAmount(r)
+}
+
+// formatAmount writes x with two decimals; below 0.005, above 0, with two
+// significant digits, so that it never reads as 0.00; and from 1e15 on,
+// where a float64 holds no decimals, in the shortest exponent form that
+// reads back as x (1e+308, not 309 digits).
+func formatAmount(x float64) string {
+	switch {
+	case x > 0 && x < 0.005:
+		return strconv.FormatFloat(x, 'g', 2, 64)
+	case math.Abs(x) >= 1e15:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
 }
 
 // multiplier writes a multiplier with three decimals, or "-" when it is
