@@ -59,16 +59,25 @@ func WithDeadLetterTopic(topic string) Option {
 
 // DeadLetterRecord returns the record that [WithDeadLetterTopic] produces
 // to topic for r, whose last attempt failed with err: r's key, value and
-// headers, then the headers [HeaderError] and [HeaderAttempts] (from the
+// headers but for the six headers named above, which a record read from a
+// dead-letter topic carries from its earlier failure, then the headers
+// [HeaderError] and [HeaderAttempts] (from the
 // [*live.ItemError] in err: its Err and Attempts; for an err that holds
 // none, err itself and no attempts header; for a nil err, neither), and
 // [HeaderTopic], [HeaderPartition], [HeaderOffset] and [HeaderTimestamp]
 // naming r. Its timestamp is left for the producer to set, and its
-// partition to the client's partitioner. The key, value and header
-// values share r's memory; r is not changed.
+// partition to the client's partitioner. So each of the six appears
+// once, naming this failure and r, whatever r went through before. The
+// key, value and header values share r's memory; r is not changed.
 func DeadLetterRecord(topic string, r *kgo.Record, err error) *kgo.Record {
 	hs := make([]kgo.RecordHeader, 0, len(r.Headers)+6)
-	hs = append(hs, r.Headers...)
+	for _, h := range r.Headers {
+		switch h.Key {
+		case HeaderError, HeaderAttempts, HeaderTopic, HeaderPartition, HeaderOffset, HeaderTimestamp:
+		default:
+			hs = append(hs, h)
+		}
+	}
 	var ie *live.ItemError
 	switch {
 	case errors.As(err, &ie) && ie.Err != nil:

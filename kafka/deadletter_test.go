@@ -256,6 +256,25 @@ func TestDeadLetterRecordWithoutItemError(t *testing.T) {
 	}
 }
 
+// A record read from a dead-letter topic that fails again carries each
+// of konvoy's headers once, naming its new failure and where it was read,
+// and keeps its other headers in their order.
+func TestDeadLetterRecordReplacesAnEarlierFailuresHeaders(t *testing.T) {
+	first := DeadLetterRecord("dlt", &kgo.Record{Topic: "t", Partition: 2, Offset: 9, Timestamp: time.UnixMilli(1234),
+		Headers: []kgo.RecordHeader{{Key: "h", Value: []byte("1")}}}, &live.ItemError{Attempts: 3, Err: errors.New("first")})
+	first.Partition, first.Offset, first.Timestamp = 0, 4, time.UnixMilli(5678)
+	first.Headers = append(first.Headers, kgo.RecordHeader{Key: "after", Value: []byte("2")})
+	d := DeadLetterRecord("dlt2", first, errors.New("second"))
+	var got []string
+	for _, h := range d.Headers {
+		got = append(got, h.Key+"="+string(h.Value))
+	}
+	want := "h=1 after=2 konvoy-error=second konvoy-topic=dlt konvoy-partition=0 konvoy-offset=4 konvoy-timestamp=5678"
+	if strings.Join(got, " ") != want {
+		t.Errorf("headers %q; want %q", got, want)
+	}
+}
+
 // deadLetterMember returns a consumer, not running and offline (see
 // offlineOpts), assigned partition 0, whose handler fails every record
 // after telling started, once failing is closed; dead is its dead letter.
