@@ -223,6 +223,12 @@ type Consumer struct {
 	// run again, never skipped. throttled counts the times a partition was
 	// throttled (see taken).
 	dropped, unread, throttled atomic.Int64
+	// commits counts the commits sent, under its lock (see Commits).
+	commits struct {
+		sync.Mutex
+		sent, failed int
+		last         error
+	}
 	// markers counts the transactions' markers taken, markersDone those
 	// finished (see enterAs): Stats leaves them out.
 	markers, markersDone atomic.Int64

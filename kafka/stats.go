@@ -29,6 +29,50 @@ func (c *Consumer) Stats() live.Stats {
 	return s
 }
 
+// CommitStats counts a consumer's commits (see [Consumer.Commits]).
+type CommitStats struct {
+	// Sent counts the commits Kafka accepted, and Failed those it refused
+	// or that did not reach it: on the interval, on a revocation, by
+	// CaughtUp or at the end of Run. A commit that failed on the interval
+	// is made again on the next; on a revocation, the partition's next
+	// owner reads from the last commit accepted. Records run again, never
+	// skipped.
+	Sent, Failed int
+	// LastFailure is the error of the last commit that failed, nil for
+	// none.
+	LastFailure error
+	// WithoutMetadata counts the partitions committed without their
+	// finished offsets, whose metadata would pass Kafka's 4 KB (after a
+	// prior commit's merged in: the throttle keeps the consumer's own
+	// within it); Unread the assignments whose committed metadata could
+	// not be fetched or read. Each means records above the committed
+	// offset run again.
+	WithoutMetadata, Unread int
+}
+
+// Commits returns the counts of the consumer's commits so far. A commit
+// that fails does not end Run, but for the last one, which Run returns:
+// read Commits to see the others. It may be called at any time, during
+// and after Run.
+func (c *Consumer) Commits() CommitStats {
+	c.commits.Lock()
+	defer c.commits.Unlock()
+	return CommitStats{Sent: c.commits.sent, Failed: c.commits.failed, LastFailure: c.commits.last,
+		WithoutMetadata: int(c.dropped.Load()), Unread: int(c.unread.Load())}
+}
+
+// count counts a commit sent, which failed with err when err is not nil.
+func (c *Consumer) count(err error) {
+	c.commits.Lock()
+	defer c.commits.Unlock()
+	if err != nil {
+		c.commits.failed++
+		c.commits.last = err
+		return
+	}
+	c.commits.sent++
+}
+
 // Lag returns, for each partition of topic, how many of its records the
 // consumer group has not committed: the partition's end offset (its high
 // watermark) less the later of the group's committed offset and the

@@ -9,7 +9,10 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // TestLagAndCaughtUp: before the group commits, its lag is each
@@ -85,5 +88,76 @@ func TestLagAndCaughtUp(t *testing.T) {
 	}
 	if err := stop(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A commit Kafka refuses does not end Run: Commits counts it, with its
+// error, and, once Kafka accepts again, the next commit as sent; Run's
+// own last commit then succeeds.
+func TestCommitsCountsTheCommitsKafkaRefused(t *testing.T) {
+	kf, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, testTopic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(kf.Close)
+	addrs := kf.ListenAddrs()
+	produce(t, addrs, 5, 2, 1)
+	var refuse atomic.Bool
+	refuse.Store(true)
+	kf.ControlKey(int16(kmsg.OffsetCommit), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		kf.KeepControl()
+		if !refuse.Load() {
+			return nil, nil, false
+		}
+		r := req.(*kmsg.OffsetCommitRequest)
+		resp := r.ResponseKind().(*kmsg.OffsetCommitResponse)
+		resp.SetVersion(r.Version)
+		for _, rt := range r.Topics {
+			st := kmsg.NewOffsetCommitResponseTopic()
+			st.Topic = rt.Topic
+			for _, rp := range rt.Partitions {
+				sp := kmsg.NewOffsetCommitResponseTopicPartition()
+				sp.Partition, sp.ErrorCode = rp.Partition, kerr.GroupAuthorizationFailed.Code
+				st.Partitions = append(st.Partitions, sp)
+			}
+			resp.Topics = append(resp.Topics, st)
+		}
+		return resp, nil, true
+	})
+	all := make(chan struct{})
+	var handled atomic.Int64
+	handle := func(context.Context, *kgo.Record) error {
+		if handled.Add(1) == 5 {
+			close(all)
+		}
+		return nil
+	}
+	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, handle, WithCommitInterval(testWait))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Commits(); s != (CommitStats{}) {
+		t.Errorf("commits before Run: %+v; want none", s)
+	}
+	stop := start(c)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	<-all
+	if up, err := c.CaughtUp(ctx, testTopic); up || err == nil {
+		t.Errorf("caught up while Kafka refuses commits: %v, %v; want false and the commit's error", up, err)
+	}
+	s := c.Commits()
+	if s.Sent != 0 || s.Failed != 1 || s.LastFailure == nil || !strings.Contains(s.LastFailure.Error(), "error code 30") {
+		t.Errorf("after a refused commit: %+v; want 1 failed, with its error code", s)
+	}
+	refuse.Store(false)
+	if up, err := c.CaughtUp(ctx, testTopic); !up || err != nil {
+		t.Errorf("caught up once Kafka accepts: %v, %v; want true", up, err)
+	}
+	if s := c.Commits(); s.Sent != 1 || s.Failed != 1 || s.LastFailure == nil {
+		t.Errorf("after an accepted commit: %+v; want 1 sent and 1 failed, the failure kept", s)
+	}
+	if err := stop(); err != nil {
+		t.Errorf("Run: %v", err)
 	}
 }
