@@ -64,7 +64,7 @@ func planReport(opt planOptions, stdin io.Reader) (string, error) {
 	src := lessonSource()
 	if opt.events != "" {
 		var err error
-		if src, err = readSource(opt.reader, stdin, needsLines(opt.layoutNames)); err != nil {
+		if src, err = readSource(opt.reader, stdin, needsLines(opt.layoutNames), planHeld(opt.MaxMemory)); err != nil {
 			return "", err
 		}
 		defer src.close()

@@ -433,3 +433,22 @@ func TestPlanKeepUpAndLatencyAgreeOnTheRate(t *testing.T) {
 		t.Errorf("%+v; want 41 consumers to keep up, 40 to meet p99", doc)
 	}
 }
+
+// The events konvoy plan holds follow -max-memory: at most an eighth of
+// it, within the quarter left to the garbage collector, and never more
+// than planHeldBytes; the plan itself does not change.
+func TestPlanHoldsEventsWithinMaxMemory(t *testing.T) {
+	for maxMemory, want := range map[int]int{1 << 30: planHeldBytes, 8 * planHeldBytes: planHeldBytes, 16 << 20: 2 << 20, 1000: 125} {
+		if got := planHeld(maxMemory); got != want {
+			t.Errorf("planHeld(%d) = %d; want %d", maxMemory, got, want)
+		}
+	}
+	args := append(append([]string{"plan"}, withStatuses()...), "-events", "testdata/shipments.csv")
+	want, errOut, status := runCommand(args...)
+	if status != 0 || errOut != "" {
+		t.Fatalf("status %d, stderr %q", status, errOut)
+	}
+	if got, errOut, status := runCommand(append(args, "-max-memory", "2MiB")...); status != 0 || got != want {
+		t.Errorf("-max-memory 2MiB: status %d, stderr %q, plan:\n%s\nwant:\n%s", status, errOut, got, want)
+	}
+}

@@ -20,6 +20,15 @@ import (
 // pass. A variable, so that tests can take the longer way.
 var planHeldBytes = 64 << 20
 
+// planHeld returns the memory konvoy plan spends holding a trace's events
+// under -max-memory maxMemory: planHeldBytes, or an eighth of maxMemory
+// when that is less, so that the events held stay within the quarter of
+// it left to the garbage collector (see runs.LimitMemory), which would
+// otherwise run without end below a live heap it cannot free.
+func planHeld(maxMemory int) int {
+	return min(planHeldBytes, maxMemory/8)
+}
+
 // planSource is the trace konvoy plan answers for, which the planner ranges
 // over many times, and what its first reading counted.
 type planSource struct {
@@ -45,9 +54,9 @@ func lessonSource() *planSource {
 // record, an event konvoy cannot simulate, or an event without a line when
 // a layout needs one. Standard input ("-") is read as it arrives, and
 // copied to a temporary file as it is read, for the planner's later
-// passes when its events are too many to hold. It counts what the report
+// passes when its events take more than heldBytes. It counts what the report
 // tells of the trace on the way.
-func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool) (*planSource, error) {
+func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, heldBytes int) (*planSource, error) {
 	src := &planSource{PlanSource: report.PlanSource{Name: r.Name, Unit: r.Resolution}}
 	trace := eventlog.NewTrace(r.Name, r)
 	if r.Name == "-" {
@@ -61,7 +70,7 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool) (*planSource
 	if err != nil {
 		return nil, err
 	}
-	err = trace.Scan(planHeldBytes, func(e konvoy.Event, line int) error {
+	err = trace.Scan(heldBytes, func(e konvoy.Event, line int) error {
 		if needsLine && e.Line == "" {
 			return &eventlog.Error{File: src.Name, Line: line, Field: cmp.Or(r.Columns.Line, "line"), Value: e.Line,
 				Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
