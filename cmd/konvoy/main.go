@@ -106,6 +106,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -200,6 +201,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err == nil && opt.plot != "" {
 		err = writePictures(opt.plot, pics.files)
+	}
+	if pe := (*picturesError)(nil); errors.As(err, &pe) {
+		if _, werr := io.WriteString(stdout, out); werr != nil {
+			err = errors.Join(werr, err)
+		}
 	}
 	if err != nil {
 		return exitStatus(err, stderr)

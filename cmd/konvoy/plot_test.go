@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image/png"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -155,6 +157,26 @@ func TestPlotLongTrace(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 || entries[0].Name() != "rounds.svg" {
 		t.Errorf("-plot wrote %v; want rounds.svg alone", entries)
+	}
+}
+
+// A trace whose pictures cannot be drawn, its work past what a picture
+// takes, still gets its whole report, the same as without -plot; the
+// command then says why no picture was drawn, writes none, and fails.
+func TestPlotThatCannotBeDrawnKeepsTheReport(t *testing.T) {
+	huge := "key,line,step,duration\nA,H,1,600000000000\nA,H,2,600000000000\n"
+	plain, _, status := runWithInput(huge, "-events", "-")
+	if status != 0 {
+		t.Fatalf("without -plot: status %d", status)
+	}
+	dir := filepath.Join(t.TempDir(), "pictures")
+	out, errOut, status := runWithInput(huge, "-events", "-", "-plot", dir)
+	want := "konvoy: -plot rounds.svg: chart: Rounds: work 1200000000000: want 0 to 1099511627776; the report was written, and no picture\n"
+	if status != 1 || out != plain || errOut != want {
+		t.Errorf("status %d, stderr %q, report:\n%s\nwant 1, %q, and the report without -plot:\n%s", status, errOut, out, want, plain)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("-plot made %s: %v", dir, err)
 	}
 }
 

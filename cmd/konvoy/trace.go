@@ -30,15 +30,18 @@ type trace struct {
 // lesson's -format json or csv, and returns its report in the asked
 // format and, with -plot, its pictures. It writes nothing until the whole
 // trace has been read, so a bad trace gives an error and no partial report.
+// When the pictures alone cannot be drawn, it returns the report with a
+// *picturesError.
 func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, pictures, error) {
 	var pics pictures
 	t, err := readTrace(opt, stdin, stderr)
 	if err != nil {
 		return "", pics, err
 	}
+	var undrawn error
 	if opt.plot != "" {
 		if pics, err = tracePictures(t); err != nil {
-			return "", pics, err
+			undrawn = &picturesError{err}
 		}
 	}
 	if t.Rounded > 0 && opt.format != "text" {
@@ -50,8 +53,22 @@ func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, pictur
 		}
 	}
 	out, err := report.Render(&t.Trace, opt.format, report.TraceOptions{Gantt: opt.gantt, Capacity: opt.capacity, Peak: opt.peak, Latency: opt.latency})
-	return out, pics, err
+	if err != nil {
+		return "", pics, err
+	}
+	return out, pics, undrawn
 }
+
+// picturesError is traceReport's error when the report is whole but its
+// pictures cannot be drawn, as when a figure passes what a picture takes:
+// the report is written, and no picture.
+type picturesError struct{ err error }
+
+func (e *picturesError) Error() string {
+	return e.err.Error() + "; the report was written, and no picture"
+}
+
+func (e *picturesError) Unwrap() error { return e.err }
 
 // runs are the runs opt asks for, over the trace named -events ("<stdin>"
 // for "-").
