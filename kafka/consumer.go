@@ -204,6 +204,7 @@ type Consumer struct {
 	x      *live.Executor[item]
 	handle func(context.Context, *kgo.Record) error
 	cfg    config
+	state  atomic.Int32 // made, running (Run called) or closed (Close called first)
 
 	mu       sync.Mutex
 	assigned map[topicPartition]*part // the partitions owned now
@@ -546,14 +547,40 @@ func (c *Consumer) settle() {
 	}
 }
 
+// The states of a Consumer: Run and Close each move it out of made, once.
+const (
+	made int32 = iota
+	running
+	closed
+)
+
+// errNotMade is Run's error when Run or Close was called before.
+var errNotMade = errors.New("kafka: Run: called after Run or Close")
+
+// Close releases a consumer whose Run was never called: it closes the
+// executor and the client, which leaves the group (the client joins it as
+// New makes it, and would hold its partitions unread). Run, called after
+// Close, returns an error. Once Run was called, Close does nothing: Run
+// releases both as it returns.
+func (c *Consumer) Close() {
+	if c.state.CompareAndSwap(made, closed) {
+		_ = c.x.Close(context.Background()) // it holds no record: Run never submitted one
+		c.cl.Close()
+	}
+}
+
 // Run consumes until ctx ends or the executor stops on a failed record,
 // then takes no more records, waits for those held ([WithCloseTimeout]),
 // commits, and leaves the group, closing the client. It returns nil when
 // ctx ended and every record held finished; otherwise the executor's
 // failure ([live.ErrStopped]), the records that did not run
 // ([live.UnrunError]), a fetch error that is not retriable, or a commit's
-// error, joined. Run must be called once.
+// error, joined. Run must be called once: called again, or after Close,
+// it returns an error and does nothing else.
 func (c *Consumer) Run(ctx context.Context) error {
+	if !c.state.CompareAndSwap(made, running) {
+		return errNotMade
+	}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)

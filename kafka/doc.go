@@ -10,7 +10,8 @@
 //     topics), a layout, a number of consumers, an event function that
 //     reads a record as a [konvoy.Event] (its lane) and a handler;
 //     [Consumer.Run] consumes until its context ends, then drains, commits
-//     and leaves the group. Each lane's records run in offset order, never
+//     and leaves the group; [Consumer.Close] releases a consumer that will
+//     not run, since New's client joins the group at once. Each lane's records run in offset order, never
 //     two at once; when the executor is full, fetching pauses
 //     (PauseFetchPartitions) instead of buffering.
 //   - [WithCommitInterval], [WithRevokeTimeout], [WithCloseTimeout],
