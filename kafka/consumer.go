@@ -192,13 +192,13 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // each assignment fetches the group's committed offsets (one request,
 // 10 s at most) and keeps the runs of finished offsets their metadata
 // names; each commit encodes the metadata, in time proportional to the
-// finished offsets; each assignment of a partition leaves a few words in
-// the executor, which forgets no partition, so memory grows slowly with
-// rebalances.
+// finished offsets; an assignment given up is forgotten by the executor
+// once its records held have settled ([live.Executor.Forget]), so memory
+// follows the partitions assigned, not the rebalances.
 //
 // A Consumer runs once: make it with [New], then call [Consumer.Run]. New
-// starts the client; to release a consumer that is not to consume, call
-// Run with a context already done.
+// starts the client, which joins the group; to release a consumer that is
+// not to consume, call [Consumer.Close].
 type Consumer struct {
 	cl     *kgo.Client
 	x      *live.Executor[item]
@@ -209,6 +209,7 @@ type Consumer struct {
 	mu       sync.Mutex
 	assigned map[topicPartition]*part // the partitions owned now
 	nextID   int                      // the executor partition of the next assignment
+	retired  []int                    // executor partitions of assignments forgotten, for the executor to forget (see retire)
 	idle     *sync.Cond               // signalled when a handler of a revoked partition returns
 	// seats are the executor's consumers, by number (live.Consumer): what
 	// each runs, and what it finished last.

@@ -2,6 +2,8 @@ package kafka
 
 import (
 	"context"
+	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -124,4 +126,66 @@ func TestRunWantsTheExecutorsContext(t *testing.T) {
 	}()
 	_ = c.enter(context.Background(), item{&kgo.Record{Offset: 0, Key: []byte("a")}, p})
 	t.Error("enter returned, given a context that names no consumer")
+}
+
+// An assignment given up leaves nothing behind in the executor once its
+// records have settled: memory follows the partitions assigned, not the
+// rebalances. One partition is assigned, holds 2,000 records at once (its
+// first record is slow), they all finish, and it is lost, forty times
+// over, with the same 2,000 keys each time, as a partition moving back
+// and forth in a group would. Before the executor forgot partitions, each
+// assignment kept some 9 bytes per record it once held (17 KiB here); the
+// test allows 1 KiB an assignment, and checks that the executor no longer
+// reports any of them.
+func TestAForgottenAssignmentLeavesNothingInTheExecutor(t *testing.T) {
+	gate := make(chan struct{})
+	c := unitConsumer(t, func(_ context.Context, r *kgo.Record) error {
+		if r.Offset == 0 {
+			<-gate // the slow first record: the others are held behind it
+		}
+		return nil
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	heap := func() int64 {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return int64(m.HeapAlloc)
+	}
+	const held, assignments = 2000, 40
+	batch := make([]item, held)
+	var before int64
+	for id := range assignments {
+		if id == 1 { // after the first: the keys' lanes and the executor's own tables exist
+			before = heap()
+		}
+		p := newPart(id, topicPartition{testTopic, 0}, Finished{})
+		c.mu.Lock()
+		c.assigned[p.tp] = p
+		c.mu.Unlock()
+		for o := range batch {
+			batch[o] = item{&kgo.Record{Topic: testTopic, Offset: int64(o), Key: fmt.Appendf(nil, "k%d", o)}, p}
+		}
+		if n, err := c.x.SubmitAll(ctx, batch); err != nil || n != held {
+			t.Fatalf("assignment %d: SubmitAll took %d: %v", id, n, err)
+		}
+		gate <- struct{}{}
+		for at, _ := c.x.Committable(id); at != held; at, _ = c.x.Committable(id) {
+			if ctx.Err() != nil {
+				t.Fatalf("assignment %d: committable offset %d after %v; want %d", id, at, testWait, held)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		c.lose(ctx, c.cl, map[string][]int32{testTopic: {0}})
+	}
+	clear(batch)
+	per := (heap() - before) / (assignments - 1)
+	if comps := c.x.Completion(); len(comps) != 0 {
+		t.Errorf("the executor still reports %d forgotten assignments", len(comps))
+	}
+	if per > 1024 {
+		t.Errorf("each forgotten assignment that once held %d records left %d bytes on the heap; want a few words (1 KiB at most)", held, per)
+	}
 }

@@ -73,19 +73,15 @@ func TestRecordsSkippedOnRevokeRunWhenTheyComeBack(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond) // a poll, bounded by ctx
 	}
-	// The revocation: record 0 returns once its partition is revoked; the
-	// commit to no broker gives up at its context's end (this member's
-	// offset and metadata are read from pending below, not from a broker).
-	c.cfg.revoking = func(map[string][]int32) { close(release) }
-	rctx, rcancel := context.WithTimeout(ctx, 200*time.Millisecond)
-	first := c.assigned[tp]
-	c.revoke(rctx, c.cl, tps)
-	rcancel()
+	// The revocation, step by step as revoke takes them: record 0 returns
+	// once its partition is revoked, and the offset the commit sends is
+	// read where commitParts reads it (no broker here takes the commit).
+	ps := c.stop(tps)
+	close(release)
+	c.awaitIdle(ps, testWait)
+	offsets, _, _ := c.pending(ps)
+	c.forget(ps)
 	awaitRoomBack(ctx, t, c)
-	c.mu.Lock()
-	first.gone = false // as pending read it during the revocation
-	c.mu.Unlock()
-	offsets, _, _ := c.pending([]*part{first})
 	from := offsets[testTopic][0].Offset
 	if from != 1 {
 		t.Fatalf("the revocation commits offset %d; want 1 (record 0 ran, 1 and 2 did not)", from)

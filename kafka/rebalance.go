@@ -107,13 +107,30 @@ func (c *Consumer) stop(tps map[string][]int32) []*part {
 // forget drops the assignments ps.
 func (c *Consumer) forget(ps []*part) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	for _, p := range ps {
 		p.gone = true
 		if c.assigned[p.tp] == p {
 			delete(c.assigned, p.tp)
 		}
+		c.retired = append(c.retired, p.id)
 	}
+	c.mu.Unlock()
+	c.retire()
+}
+
+// retire asks the executor to forget the executor partitions of the
+// assignments forgotten (see live.Executor.Forget): those whose records
+// it still holds, revoked and not yet skipped, are asked again on the
+// next commit.
+func (c *Consumer) retire() {
+	c.mu.Lock()
+	ids := c.retired
+	c.retired = nil
+	c.mu.Unlock()
+	ids = slices.DeleteFunc(ids, c.x.Forget)
+	c.mu.Lock()
+	c.retired = append(c.retired, ids...)
+	c.mu.Unlock()
 }
 
 // awaitIdle waits until no handler runs a record of ps, or for d at most.
@@ -143,8 +160,10 @@ func (c *Consumer) busy(ps []*part) bool {
 	return false
 }
 
-// commit commits the partitions assigned now.
+// commit commits the partitions assigned now, and asks the executor again
+// to forget those given up (see retire).
 func (c *Consumer) commit(ctx context.Context) error {
+	c.retire()
 	c.mu.Lock()
 	ps := make([]*part, 0, len(c.assigned))
 	for _, p := range c.assigned {

@@ -40,7 +40,8 @@
 //   - [WithOffsets] tells where items came from, for sources with offsets
 //     such as a Kafka topic; [Executor.Completion] then gives, per source
 //     partition, the committable offset, below which every item has
-//     finished, and the finished offsets above it.
+//     finished, and the finished offsets above it; [Executor.Forget]
+//     drops a partition given up once its items have finished.
 //   - [Consumer] tells a handler which consumer runs it; [WithGuard]
 //     brackets each attempt, for a runtime built on the executor that may
 //     drop an item it no longer owns, as package kafka does a revoked

@@ -91,6 +91,35 @@ func (x *Executor[T]) Committable(p int) (int64, bool) {
 	return s.next, true
 }
 
+// Forget drops source partition p, every item of which has finished, from
+// what the executor remembers: [Executor.Completion] and
+// [Executor.Committable] no longer report it, and an item of p submitted
+// later starts it afresh, at any offset. It returns false, forgetting
+// nothing, while an item of p is held (running, waiting, or finished
+// above p's committable offset), and true once p is forgotten or was
+// never submitted. A source whose partitions come and go, such as a Kafka
+// consumer's assignments, calls it for each partition it gave up, so that
+// memory follows the partitions it holds, not every one it ever held. It
+// takes O(n) time for the n partitions remembered.
+func (x *Executor[T]) Forget(p int) bool {
+	x.subMu.Lock()
+	defer x.subMu.Unlock()
+	s := x.partOf(p)
+	if s == nil {
+		return true
+	}
+	s.mu.Lock()
+	held := s.head < len(s.offsets)
+	s.mu.Unlock()
+	if held {
+		return false // an item held still names s (see finishOffset)
+	}
+	delete(x.partIndex, p)
+	x.parts = slices.DeleteFunc(x.parts, func(q *source) bool { return q == s })
+	x.lastPart = nil
+	return true
+}
+
 // source is one source partition: the highest offset submitted (last,
 // Submit's, under subMu), and under its own lock its items not yet
 // committable, in offset order from head on, each with whether it has

@@ -174,3 +174,55 @@ func wantCompletion(p int, offsets []int64, done []bool) Completion {
 	}
 	return c
 }
+
+// Forget drops a partition only once every item of it has finished:
+// before, it refuses and the partition is still reported; after,
+// Completion and Committable no longer know it, and an item of it starts
+// it afresh, at an offset below its old ones. A partition never seen is
+// forgotten already.
+func TestForgetDropsAPartitionOnceItsItemsFinished(t *testing.T) {
+	gate := make(chan struct{})
+	handle := func(_ context.Context, it sourced) error {
+		if it.offset == 5 {
+			<-gate
+		}
+		return nil
+	}
+	x, err := New(konvoy.Convoy, 2, func(it sourced) konvoy.Event { return konvoy.Event{Key: it.key} }, handle,
+		WithOffsets(func(it sourced) (int, int64) { return it.partition, it.offset }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, it := range []sourced{{key: "a", partition: 1, offset: 5}, {key: "b", partition: 1, offset: 6}, {key: "c", partition: 2, offset: 0}} {
+		if err := x.Submit(ctx, it); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if x.Forget(1) {
+		t.Fatal("Forget(1) with offset 5 running: true")
+	}
+	if at, ok := x.Committable(1); !ok || at != 5 {
+		t.Fatalf("Committable(1) after a refused Forget: %d, %v; want 5, true", at, ok)
+	}
+	close(gate)
+	spinUntil(t, func() bool { at, _ := x.Committable(1); return at == 7 }, "partition 1 committable to 7")
+	if !x.Forget(1) || !x.Forget(1) || !x.Forget(9) {
+		t.Fatal("Forget of a finished, a forgotten or an unknown partition: false")
+	}
+	if _, ok := x.Committable(1); ok {
+		t.Error("Committable(1) after Forget: found")
+	}
+	if got := x.Completion(); len(got) != 1 || got[0].Partition != 2 {
+		t.Errorf("Completion after Forget(1): %+v; want partition 2 alone", got)
+	}
+	if err := x.Submit(ctx, sourced{key: "a", partition: 1, offset: 0}); err != nil {
+		t.Errorf("an item of a forgotten partition at a lower offset: %v", err)
+	}
+	if err := mustClose(t, x); err != nil {
+		t.Fatal(err)
+	}
+	if at, ok := x.Committable(1); !ok || at != 1 {
+		t.Errorf("Committable(1) started afresh: %d, %v; want 1, true", at, ok)
+	}
+}
