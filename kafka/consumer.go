@@ -96,7 +96,9 @@ func WithCloseTimeout(d time.Duration) Option {
 // [live.WithRetry], and so on. Use [WithMaxHeld] and [WithDeadLetter]
 // rather than live's own: the consumer sets the executor's offsets and
 // most items held itself, replacing live.WithOffsets and live.WithMaxHeld,
-// and New refuses a live.WithDeadLetter, whose item type is not a record.
+// and New refuses a live.WithDeadLetter or a live.WithGuard, whose item
+// type is not the consumer's (the consumer's own guard keeps revoked
+// records from running).
 func WithExecutor(opts ...live.Option) Option {
 	return func(c *config) { c.exec = append(c.exec, opts...) }
 }
@@ -405,12 +407,14 @@ func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo
 			return dead(ctx, it.r, err)
 		}))
 	}
-	// A user's live.WithDeadLetter, placed after the consumer's, replaces
-	// it, and live.New refuses it: its item is not the consumer's. Placed
-	// last, these replace a user's live.WithOffsets and live.WithMaxHeld.
+	// A user's live.WithDeadLetter or live.WithGuard, placed after the
+	// consumer's, replaces it, and live.New refuses it: its item is not
+	// the consumer's. Placed last, these replace a user's live.WithOffsets
+	// and live.WithMaxHeld.
+	opts = append(opts, live.WithGuard(c.enter, c.exit))
 	opts = append(opts, c.cfg.exec...)
 	opts = append(opts, live.WithOffsets(func(it item) (int, int64) { return it.p.id, it.r.Offset }),
-		live.WithMaxHeld(c.cfg.maxHeld), live.WithGuard(c.enter, c.exit))
+		live.WithMaxHeld(c.cfg.maxHeld))
 	return live.New(layout, consumers, func(it item) konvoy.Event {
 		if it.r.Attrs.IsControl() {
 			return konvoy.Event{} // runs in no lane, and is not run: see enterAs

@@ -401,3 +401,21 @@ func canceled() context.Context {
 	cancel()
 	return ctx
 }
+
+// New refuses a live.WithGuard given through WithExecutor, as it does a
+// live.WithDeadLetter: its item type is not the consumer's, and the
+// consumer's own guard, which keeps revoked records from running, must
+// not be replaced, nor the caller's dropped without a word.
+func TestNewRefusesALiveGuard(t *testing.T) {
+	called := false
+	theirs := live.WithGuard(
+		func(context.Context, *kgo.Record) bool { called = true; return true },
+		func(context.Context, *kgo.Record, error) { called = true })
+	c, err := New(offlineOpts(), konvoy.Convoy, 1, keyEvent, func(context.Context, *kgo.Record) error { return nil }, WithExecutor(theirs))
+	if err == nil {
+		_ = c.Run(canceled()) // release the client
+		t.Errorf("New with WithExecutor(live.WithGuard(...)): no error; want New to refuse the guard, which is never called (called: %v)", called)
+	} else if !strings.Contains(err.Error(), "WithGuard") {
+		t.Errorf("New: %v; want an error naming WithGuard", err)
+	}
+}
