@@ -19,13 +19,16 @@ import (
 // A record revoked before it ran, or finished by an earlier member (see
 // [Consumer]), counts as done without its handler running. A
 // transaction's marker, which the executor holds so that commits pass it,
-// is no record: Events and Done leave out the markers taken and finished
-// (read while they pass, the two may disagree by a marker or so).
+// is no record: Events, Done and Held leave out the markers taken,
+// finished and held (read while they pass, these may disagree by a marker
+// or so); the wait and response percentiles take in their short waits.
 func (c *Consumer) Stats() live.Stats {
-	m, d := c.markers.Load(), c.markersDone.Load()
+	d := c.markersDone.Load()
+	m := c.markers.Load()
 	s := c.x.Stats()
 	s.Events = max(s.Events-int(m), 0)
 	s.Done = max(s.Done-int(d), 0)
+	s.Held = max(s.Held-int(m-d), 0)
 	return s
 }
 

@@ -92,3 +92,45 @@ func produceCommitted(ctx context.Context, t *testing.T, addrs []string, n int) 
 		t.Fatal(err)
 	}
 }
+
+// A transaction's marker waiting in the executor is held by no count of
+// records: a committed transaction of three records of one key leaves the
+// partition records 0 to 2 and the marker at 3. One handler runs record 0
+// and waits, records 1 and 2 wait behind it in their lane, and the marker
+// waits for the handler: Stats says 3 events and 2 held.
+func TestAMarkerHeldIsNotHeldInStats(t *testing.T) {
+	addrs := cluster(t, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	produceCommitted(ctx, t, addrs, 3)
+	started, gate := make(chan struct{}, 3), make(chan struct{})
+	c, err := New(memberOpts(addrs), konvoy.Convoy, 1, keyEvent, func(context.Context, *kgo.Record) error {
+		started <- struct{}{}
+		<-gate
+		return nil
+	}, WithCommitInterval(testWait))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(c)
+	defer func() {
+		close(gate)
+		if err := stop(); err != nil {
+			t.Error(err)
+		}
+	}()
+	select {
+	case <-started:
+	case <-ctx.Done():
+		t.Fatal("record 0 did not start")
+	}
+	for c.markers.Load() == 0 { // the marker was taken
+		if ctx.Err() != nil {
+			t.Fatal("the consumer did not take the transaction's marker")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if st := c.Stats(); st.Events != 3 || st.Held != 2 {
+		t.Errorf("Stats with record 0 running and records 1, 2 and the marker waiting: %d events, %d held; want 3 events and 2 held (a marker is in none of the counts)", st.Events, st.Held)
+	}
+}
