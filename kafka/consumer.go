@@ -749,6 +749,11 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 			w.last = b[n-1].r.Offset
 		}
 	}
+	if ee := (*konvoy.EventError)(nil); errors.As(err, &ee) {
+		// The executor numbers the record among all it took; the user
+		// finds it by its topic, partition and offset.
+		err = fmt.Errorf("kafka: record %s: %w", Where(b[n].r), err)
+	}
 	clear(b) // the records are the executor's now
 	c.batch = b[:0]
 	p.last = w.last // written once, not per record: handlers read p's other fields
