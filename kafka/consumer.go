@@ -179,8 +179,10 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // partitions; each partition a poll returns records of is looked up once,
 // reads its [live.Executor.Committable] once, and hands its records to
 // [live.Executor.SubmitAll] at once, whatever the number of records; a
-// record then costs the consumer constant time, no allocation and no lock
-// shared by handlers (but the executor's own);
+// record then costs the consumer constant time (O(log r) for an
+// assignment that started from a commit naming r runs of finished
+// offsets), no allocation and no lock shared by handlers (but the
+// executor's own);
 // each throttle fetches again the records polled past the throttled one,
 // and those franz-go buffered for the other partitions (SetOffsets
 // restarts its fetch session); franz-go's buffered fetches are outside
@@ -581,7 +583,10 @@ func (c *Consumer) Close() {
 // failure ([live.ErrStopped]), the records that did not run
 // ([live.UnrunError]), a fetch error that is not retriable, or a commit's
 // error, joined. Run must be called once: called again, or after Close,
-// it returns an error and does nothing else.
+// it returns an error and does nothing else. A panic of the event
+// function reaches Run's caller, as it does [live.Executor.SubmitAll]'s,
+// with no commit made for it: a handler's panic is an error (see
+// [live.New]), the event function's a bug to fix.
 func (c *Consumer) Run(ctx context.Context) error {
 	if !c.state.CompareAndSwap(made, running) {
 		return errNotMade

@@ -11,7 +11,9 @@ import (
 )
 
 // The headers a dead-letter record carries after the failed record's own
-// (see [DeadLetterRecord]), each value a UTF-8 string.
+// (see [DeadLetterRecord]), each value text: the error's as its Error
+// method gives it (bytes as they are), the others decimal digits but the
+// topic's name.
 const (
 	// HeaderError is the last attempt's error, as its Error method says.
 	HeaderError = "konvoy-error"

@@ -53,9 +53,10 @@ func Example() {
 }
 
 // One record, at offset 0, is stuck while every other record after it
-// has finished, up to offset 24,512: the consumer asks Fits before taking
-// the next record of the partition, and pauses the partition (until
-// offset 0 finishes) when Fits says no.
+// has finished, up to offset 24,512: Fits tells whether one more finished
+// offset keeps the metadata within Kafka's 4 KB. (The consumer itself
+// pauses a partition before its records reach Reach of the committable
+// offset, a bound that holds whichever of them finish.)
 func ExampleFinished_Fits() {
 	var finished []int64
 	for o := int64(2); o <= 24_512; o += 2 {
