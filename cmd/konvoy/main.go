@@ -277,6 +277,11 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		return opt, err
 	}
 	opt.all = slices.Contains(layouts, "all")
+	if opt.events == "" {
+		if err := runs.NoRecordedLesson(opt.layouts); err != nil {
+			return opt, c.usagef("%v", err)
+		}
+	}
 	if opt.events == "-" && slices.ContainsFunc(opt.layouts, recordedFromTrace.Equal) {
 		return opt, c.usagef("-layouts recorded takes the topic's partition count from the trace, which standard input cannot be read twice for: name it, recorded:N")
 	}

@@ -141,8 +141,10 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 			return parsePlanLayouts(layouts, partitions, opt.Partitions > 0)
 		}
 		l, err := parsePlanLayouts(layouts, max(1, opt.Partitions), c.given["partitions"])
-		if err == nil && opt.events == "" && slices.ContainsFunc(l, recordedFromTrace.Equal) {
-			return c.usagef("-layouts recorded takes the topic's partition count from a trace's partition column, and the lesson has none: plan a trace (-events), or name the count, recorded:N")
+		if err == nil && opt.events == "" {
+			if err := runs.NoRecordedLesson(l); err != nil {
+				return c.usagef("%v", err)
+			}
 		}
 		return err
 	})

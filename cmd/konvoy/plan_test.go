@@ -190,7 +190,8 @@ func TestPlanUsageErrors(t *testing.T) {
 		{[]string{"-slo-on", "wait"}, "konvoy plan: -slo-on needs -slo"},
 		{[]string{"-arrivals", "poisson"}, "konvoy plan: -arrivals needs -slo"},
 		{[]string{"-plot", "dir"}, "konvoy plan: -plot needs -slo"},
-		{[]string{"-layouts", "recorded"}, "konvoy plan: -layouts recorded takes the topic's partition count from a trace's partition column, and the lesson has none"},
+		{[]string{"-layouts", "recorded"}, "konvoy plan: -layouts recorded runs each event in the partition its trace recorded, and the lesson's events record none"},
+		{[]string{"-layouts", "recorded:3"}, "konvoy plan: -layouts recorded:3 runs each event in the partition its trace recorded"},
 		{[]string{"-slo", "p99=1s", "-seed", "3"}, "konvoy plan: -seed needs -duration-model or -arrivals poisson"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -103,15 +103,15 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, heldBytes in
 // one, as konvoy's report takes it; an error names a trace that records
 // no partitions.
 func (s *planSource) recorded(layouts func(int) ([]konvoy.Layout, error), r eventlog.Reader) (func(int) ([]konvoy.Layout, error), error) {
-	if ls, err := layouts(1); err != nil || !slices.ContainsFunc(ls, recordedFromTrace.Equal) {
+	ls, err := layouts(1)
+	if err != nil || !slices.ContainsFunc(ls, runs.IsRecorded) {
 		return layouts, nil
 	}
 	if !s.partitions {
-		return nil, &eventlog.Error{File: s.Name, Line: 1,
-			Want: fmt.Sprintf("want a %q column, the partition each event was recorded in, for layout recorded; the trace has none (-partition names it)", cmp.Or(r.Columns.Partition, "partition"))}
+		return nil, runs.NoPartitions(s.Name, r, 1)
 	}
 	recorded := konvoy.Recorded(s.lastPartition + 1)
-	return func(partitions int) ([]konvoy.Layout, error) {
+	resolved := func(partitions int) ([]konvoy.Layout, error) {
 		ls, err := layouts(partitions)
 		for i, l := range ls {
 			if l.Equal(recordedFromTrace) {
@@ -119,7 +119,11 @@ func (s *planSource) recorded(layouts func(int) ([]konvoy.Layout, error), r even
 			}
 		}
 		return ls, err
-	}, nil
+	}
+	if ls, _ := resolved(1); runs.RecordedTwice(ls) != nil {
+		return nil, usageIn("konvoy plan", "%v", runs.RecordedTwice(ls))
+	}
+	return resolved, nil
 }
 
 // close removes the copy of standard input, if any.

@@ -38,6 +38,9 @@ func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, pictur
 	if err != nil {
 		return "", pics, err
 	}
+	if opt.all && opt.events == "-" && t.Partitioned {
+		fmt.Fprintln(stderr, "konvoy: note: -layouts all left out recorded, whose partition count standard input gives only once read whole; read the trace from a file, or name recorded:N")
+	}
 	var undrawn error
 	if opt.plot != "" {
 		if pics, err = tracePictures(t); err != nil {

@@ -33,6 +33,7 @@ type Trace struct {
 	Dropped     int             // events dropped as late for the reorder window (eventlog.Decoder.Dropped)
 	Modelled    string          // the distribution durations were drawn from, "" when the trace gave them
 	Assignor    konvoy.Assignor // how static deals lanes, 0 for the default (see konvoy.WithAssignor)
+	Partitioned bool            // the trace records each event's partition (a partition column)
 }
 
 // TraceOptions say what a trace's text report adds to its tables.

@@ -301,8 +301,11 @@ func (r *reader) lineOf(i int) int {
 // layout recorded, cannot go on, nor one that o.Check refuses.
 func (r *reader) add(e konvoy.Event, line int, parts bool) error {
 	t, o := r.t, r.o
-	if !parts && t.Stats.Events() == 0 && slices.ContainsFunc(t.Layouts, isRecorded) {
-		return errNoPartitions(t.Name, o, line)
+	if t.Stats.Events() == 0 {
+		if !parts && slices.ContainsFunc(t.Layouts, IsRecorded) {
+			return errNoPartitions(t.Name, o, line)
+		}
+		t.Partitioned = parts
 	}
 	if o.Check != nil {
 		if err := o.Check(e, t.Stats.Events()); err != nil {
@@ -402,11 +405,41 @@ func recordedLayouts(src Source, o Options) ([]konvoy.Layout, error) {
 	case dec.Partitions():
 		layouts = append(layouts, konvoy.Recorded(most+1))
 	}
+	if err := RecordedTwice(layouts); err != nil {
+		return nil, fmt.Errorf("konvoy: %w", err)
+	}
 	return layouts, nil
 }
 
-// isRecorded tells whether l is a layout recorded.
-func isRecorded(l konvoy.Layout) bool {
+// RecordedTwice returns an error when layouts, with the layout recorded
+// given its partition count from the trace, name one layout twice, as
+// -layouts recorded:8,recorded does on a trace whose highest partition is
+// 7; nil otherwise.
+func RecordedTwice(layouts []konvoy.Layout) error {
+	for i, l := range layouts {
+		if IsRecorded(l) && slices.ContainsFunc(layouts[:i], l.Equal) {
+			return fmt.Errorf("-layouts names %s twice: recorded is %s on this trace, whose highest partition is %d", l, l, l.Partitions()-1)
+		}
+	}
+	return nil
+}
+
+// NoRecordedLesson returns an error when layouts hold a layout recorded,
+// for a command that runs the lesson: its events record no partition.
+func NoRecordedLesson(layouts []konvoy.Layout) error {
+	if i := slices.IndexFunc(layouts, IsRecorded); i >= 0 {
+		name := layouts[i].String()
+		if layouts[i].Equal(RecordedFromTrace) {
+			name = "recorded"
+		}
+		return fmt.Errorf("-layouts %s runs each event in the partition its trace recorded, and the lesson's events record none: give a trace with a partition column (-events)", name)
+	}
+	return nil
+}
+
+// IsRecorded tells whether l is a layout recorded, of any partition
+// count, RecordedFromTrace among them.
+func IsRecorded(l konvoy.Layout) bool {
 	return l.Partitions() > 0 && l.Equal(konvoy.Recorded(l.Partitions()))
 }
 
