@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/internal/duration"
 )
 
 // TimeFormat is how a trace writes its arrivals, in the at column.
@@ -69,7 +70,7 @@ func (d *Decoder) wantTime() string {
 	f := d.opt.AtFormat
 	switch f {
 	case RFC3339:
-		return "want an RFC 3339 timestamp, like \"2024-05-01T12:00:00.25Z\", between the years 1678 and 2261"
+		return "want an RFC 3339 timestamp, like \"2024-05-01T12:00:00.25Z\", in whole nanoseconds, between the years 1678 and 2261"
 	case UnixS, UnixMS, UnixUS, UnixNS:
 		return fmt.Sprintf("want a Unix time in %s (-at-format %s), a whole number or a decimal within nanoseconds, between the years 1678 and 2261", strings.TrimPrefix(f.String(), "unix-"), f)
 	}
@@ -83,7 +84,7 @@ func (d *Decoder) readAt(s string) (int64, string) {
 	switch f := d.opt.AtFormat; {
 	case f == RFC3339:
 		t, err := time.Parse(time.RFC3339Nano, s)
-		if err != nil || t.Year() < 1678 || t.Year() > 2261 {
+		if err != nil || t.Year() < 1678 || t.Year() > 2261 || belowNanosecond(s) {
 			return 0, d.wantTime()
 		}
 		return t.UnixNano(), ""
@@ -103,11 +104,26 @@ func (d *Decoder) readAt(s string) (int64, string) {
 		}
 		return int64(n) * int64(d.opt.Resolution), want
 	}
-	v, err := time.ParseDuration(s)
+	v, err := duration.Parse(s)
 	if err != nil || v < 0 {
-		return 0, fmt.Sprintf("want a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole rounds of %v", d.opt.Resolution)
+		return 0, fmt.Sprintf("want a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole nanoseconds and whole rounds of %v", d.opt.Resolution)
 	}
 	return int64(v), ""
+}
+
+// belowNanosecond tells whether the RFC 3339 time s has a fraction of a
+// second below a nanosecond, a tenth digit or more not 0, which time.Parse
+// drops without a word.
+func belowNanosecond(s string) bool {
+	_, frac, ok := strings.Cut(s, ".")
+	if !ok {
+		return false
+	}
+	end := strings.IndexFunc(frac, func(r rune) bool { return r < '0' || r > '9' })
+	if end < 0 {
+		end = len(frac)
+	}
+	return end > 9 && strings.Trim(frac[9:end], "0") != ""
 }
 
 // maxUnixNanos bounds a Unix time, in nanoseconds, to the years 1678 to

@@ -114,7 +114,7 @@ func TestBadArrivalsPathsAndPartitions(t *testing.T) {
 		{"finer than a nanosecond", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.UnixS, Resolution: time.Second}, "key,step,duration,at\na,1,0,1.0000000001\n",
 			`t.csv:2: field "at": value "1.0000000001": want a Unix time in s (-at-format unix-s), a whole number or a decimal within nanoseconds, between the years 1678 and 2261`},
 		{"bad rfc3339", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.RFC3339, Resolution: time.Second}, "key,step,duration,at\na,1,0,yesterday\n",
-			`t.csv:2: field "at": value "yesterday": want an RFC 3339 timestamp, like "2024-05-01T12:00:00.25Z", between the years 1678 and 2261`},
+			`t.csv:2: field "at": value "yesterday": want an RFC 3339 timestamp, like "2024-05-01T12:00:00.25Z", in whole nanoseconds, between the years 1678 and 2261`},
 		{"too far from the first", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.UnixNS, Resolution: time.Nanosecond}, "key,step,duration,at\na,1,0,-9000000000000000000\na,1,0,9000000000000000000\n",
 			`t.csv:3: field "at": value "9000000000000000000": want an arrival within 2562047h47m16.854775807s of the first`},
 		{"no at column", ms, "key,step,duration\na,1,0\n",

@@ -152,7 +152,7 @@ func TestLongValuesWithinTheCap(t *testing.T) {
 		{"a long number", Reader{Name: "t.jsonl"}, hostile(`{"key":"A","step":1,"duration":`, "9", n, "}\n"),
 			`t.jsonl:1: field "duration": value "` + strings.Repeat("9", 80) + `…": want a whole number of rounds ≥ 0 that fits in an int`, 64 * mib},
 		{"a long number with units", Reader{Name: "t.jsonl", Resolution: 1}, hostile(`{"key":"A","step":1,"duration":`, "9", n, "}\n"),
-			`t.jsonl:1: field "duration": value "` + strings.Repeat("9", 80) + `…": want a duration ≥ 0 with a unit, like "150ms" or "2.5s", in whole rounds of 1ns`, 96 * mib},
+			`t.jsonl:1: field "duration": value "` + strings.Repeat("9", 80) + `…": want a duration ≥ 0 with a unit, like "150ms" or "2.5s", in whole nanoseconds and whole rounds of 1ns`, 96 * mib},
 		// encoding/csv grows its buffers by a quarter at a time, which costs
 		// five times the record's length in allocations for each of two.
 		{"a long key", Reader{Name: "t.csv", MaxNameBytes: int(n)}, hostile("key,step,duration\n", "k", n, ",1,1\n"),

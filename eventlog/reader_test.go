@@ -194,7 +194,7 @@ func TestBadInput(t *testing.T) {
 		{"json object line", "t.jsonl", `{"key":"A","line":{},"status":"accepted","duration":1}`, shipping, `t.jsonl:1: field "line": value "{}": want a string`},
 		{"json unknown status", "t.jsonl", `{"key":"A","status":"Accepted","duration":1}`, shipping, `t.jsonl:1: field "status": value "Accepted": want an ordered status (-steps: accepted,transfer,out-for-delivery,delivered) or a history status (-history: scanned,weighed)`},
 		{"json string step", "t.jsonl", `{"key":"A","step":"1","duration":1}`, shipping, `t.jsonl:1: field "step": value "1": want a whole number ≥ 0 (0 for a history-only record), as a JSON number, not a string`},
-		{"units without unit", "t.csv", "key,step,duration\nA,1,150\n", Reader{Resolution: time.Millisecond}, `t.csv:2: field "duration": value "150": want a duration ≥ 0 with a unit, like "150ms" or "2.5s", in whole rounds of 1ms`},
+		{"units without unit", "t.csv", "key,step,duration\nA,1,150\n", Reader{Resolution: time.Millisecond}, `t.csv:2: field "duration": value "150": want a duration ≥ 0 with a unit, like "150ms" or "2.5s", in whole nanoseconds and whole rounds of 1ms`},
 		{"json field twice", "t.jsonl", `{"key":"A","step":1,"duration":1}` + "\n" + `{"key":"A","step":1,"duration":1,"key":"B"}`, shipping, `t.jsonl:2: want each field once; the record names "key" twice`},
 		{"json field twice, escaped", "t.jsonl", `{"duration":1,"step":1,"key":"A","d\u0075ration":2}`, shipping, `t.jsonl:1: want each field once; the record names "duration" twice`},
 		{"json path field twice", "t.jsonl", `{"key":"A","duration":1,"value":{"step":1,"step":2}}`, Reader{Columns: Columns{Step: "value.step"}}, `t.jsonl:1: want each field once; at the path "value.step", "value" names "step" twice`},

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/internal/duration"
 )
 
 // wantWhole is what a whole-round value must be.
@@ -64,9 +64,9 @@ func (d *Decoder) rounds(s string) (int, string) {
 		}
 		return n, ""
 	}
-	v, err := time.ParseDuration(s)
+	v, err := duration.Parse(s)
 	if err != nil {
-		return 0, fmt.Sprintf("want a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole rounds of %v", res)
+		return 0, fmt.Sprintf("want a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole nanoseconds and whole rounds of %v", res)
 	}
 	if v < 0 {
 		return 0, fmt.Sprintf("want a duration ≥ 0, in whole rounds of %v", res)

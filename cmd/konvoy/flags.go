@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/sirali-konvoy/konvoy/internal/duration"
 	"github.com/sirali-konvoy/konvoy/internal/report"
 )
 
@@ -259,5 +261,27 @@ func (d decimal[N]) Set(s string) error {
 	if err != nil {
 		return errNotDecimal
 	}
+	return nil
+}
+
+// DurationVar defines a time.Duration flag, as the flag package's does,
+// but refusing a part below a nanosecond, which the flag package drops
+// without a word (-unit 1.5ns would be 1ns, and 0.5ns would be 0).
+func (c *command) DurationVar(p *time.Duration, name string, value time.Duration, usage string) {
+	*p = value
+	c.Var((*exactDuration)(p), name, usage)
+}
+
+// exactDuration is a duration flag's value, read by duration.Parse.
+type exactDuration time.Duration
+
+func (d *exactDuration) String() string { return (*time.Duration)(d).String() }
+
+func (d *exactDuration) Set(s string) error {
+	v, err := duration.Parse(s)
+	if err != nil {
+		return err
+	}
+	*d = exactDuration(v)
 	return nil
 }

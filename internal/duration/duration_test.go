@@ -1,0 +1,27 @@
+package duration
+
+import (
+	"testing"
+	"time"
+)
+
+// Parse reads what time.ParseDuration reads, exactly, and refuses any
+// part below a nanosecond, however it is written: the reference here is
+// the decimal arithmetic of each case, worked by hand.
+func TestParseRefusesOnlyPartsBelowANanosecond(t *testing.T) {
+	for s, want := range map[string]time.Duration{
+		"0": 0, "1ns": 1, "1.0ns": 1, "1.5us": 1500, "0.000001ms": 1, "1.000000001s": time.Second + 1,
+		"2.5h": 150 * time.Minute, "0.00000000001h": 36, "0.0000000000025h": 9, "1h0.5us": time.Hour + 500, "-1.5ms": -1500 * time.Microsecond,
+		"0.1m": 6 * time.Second, "1.00000000000000000000s": time.Second,
+	} {
+		if got, err := Parse(s); err != nil || got != want {
+			t.Errorf("Parse(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"1.5ns", "0.4ns", "1.0000000005s", "0.0000001ms", "1h0.0001ns", "0.00000000000001h",
+		"1.00000000000000000001s", "0.5ns", "", "1", "x"} {
+		if got, err := Parse(s); err == nil {
+			t.Errorf("Parse(%q) = %v; want an error", s, got)
+		}
+	}
+}
