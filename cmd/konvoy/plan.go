@@ -47,9 +47,12 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitStatus(err, stderr)
 	}
-	out, err := planReport(opt, stdin)
+	out, notes, err := planReport(opt, stdin)
 	if err != nil {
 		return exitStatus(err, stderr)
+	}
+	for _, note := range notes {
+		fmt.Fprintln(stderr, "konvoy plan: note:", note)
 	}
 	if _, err := io.WriteString(stdout, out); err != nil {
 		fmt.Fprintln(stderr, "konvoy plan:", err)
@@ -59,36 +62,39 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // planReport reads the trace opt names, or takes the lesson's events, and
-// returns the plan in the asked format.
-func planReport(opt planOptions, stdin io.Reader) (string, error) {
+// returns the plan in the asked format, with the notes on what reading
+// the trace changed that the plan does not say itself.
+func planReport(opt planOptions, stdin io.Reader) (string, []string, error) {
 	src := lessonSource()
 	if opt.events != "" {
 		var err error
 		if src, err = readSource(opt.reader, stdin, needsLines(opt.layoutNames), planHeld(opt.MaxMemory)); err != nil {
-			return "", err
+			return "", nil, err
 		}
 		defer src.close()
 		if src.Stats.Events() == 0 {
-			return "", errNoEvents(src.Name)
+			return "", nil, errNoEvents(src.Name)
 		}
 		if opt.Layouts, err = src.recorded(opt.Layouts, opt.reader); err != nil {
-			return "", err
+			return "", nil, err
 		}
 	}
 	defer runs.LimitMemory(opt.MaxMemory)()
 	a, err := report.NewPlan(&src.PlanSource, opt.PlanOptions)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
+	notes := src.readingNotes(opt.reader, opt.format != "text")
 	if pics := (pictures{cmd: "konvoy plan"}); opt.Plot != "" && a.SLOChart() != nil {
 		if err = pics.draw(opt.PlotFormats, "slo", a.DrawSLO); err == nil {
 			err = writePicturesOf("konvoy plan", opt.Plot, pics.files)
 		}
 	}
 	if opt.format == "json" && err == nil {
-		return report.PlanJSON(a)
+		out, err := report.PlanJSON(a)
+		return out, notes, err
 	}
-	return report.PlanText(a), err
+	return report.PlanText(a), notes, err
 }
 
 // needsLines tells whether layout names, as -layouts gives them, name a

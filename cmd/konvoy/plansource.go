@@ -36,6 +36,23 @@ type planSource struct {
 	stdin         *runs.Reread // standard input, and its copy, which close removes
 	partitions    bool         // the trace records each event's partition
 	lastPartition int          // the highest partition an event was recorded in
+	dropped       int          // events dropped as late (-late drop)
+}
+
+// readingNotes are what reading the trace with r changed, which the plan
+// does not say itself: the durations modelled, the events dropped as
+// late, and, when rounded is true (the text plan's header says it
+// otherwise), the durations and arrivals rounded.
+func (s *planSource) readingNotes(r eventlog.Reader, rounded bool) []string {
+	t := &report.Trace{Dropped: s.dropped}
+	if r.Durations != nil {
+		t.Modelled = r.Durations.String()
+	}
+	notes := report.ReadingNotes(t)
+	if rounded && s.Rounded > 0 {
+		notes = append(notes, report.RoundedNote(s.Rounded, s.Unit))
+	}
+	return notes
 }
 
 // lessonSource is the lesson's twenty events.
@@ -93,7 +110,7 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, heldBytes in
 		src.close()
 		return nil, planError(err)
 	}
-	src.Rounded, src.partitions = trace.Rounded(), trace.Partitions()
+	src.Rounded, src.partitions, src.dropped = trace.Rounded(), trace.Partitions(), trace.Dropped()
 	src.Events = reread(trace.Events())
 	return src, nil
 }

@@ -56,6 +56,7 @@ type Trace struct {
 	Events     int    // how many
 	Partitions bool   // whether the trace records each event's partition
 	Dropped    int    // events the reader dropped as late (-late drop), not in Events
+	Rounded    int    // durations and arrivals the reader rounded to whole rounds (-round)
 	file       *tempFile
 	size       int64
 }
@@ -100,7 +101,7 @@ func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
 		w.t.Close()
 		return nil, err
 	}
-	w.t.Partitions, w.t.Dropped = source.Partitions(), source.Dropped()
+	w.t.Partitions, w.t.Dropped, w.t.Rounded = source.Partitions(), source.Dropped(), source.Rounded()
 	return w.t, nil
 }
 
