@@ -8,6 +8,7 @@ import (
 	"io"
 	"iter"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -616,13 +617,21 @@ func (d *Decoder) unknownStatus() string {
 	return "want an ordered status (-steps: " + list(d.opt.Steps) + ") or a history status (-history: " + list(d.opt.History) + ")"
 }
 
-// list names up to eight statuses.
+// list names up to eight statuses, quoting one with spaces at its ends,
+// a comma or nothing, which would read as another.
 func list(s []string) string {
 	if len(s) == 0 {
 		return "none"
 	}
-	if len(s) > 8 {
-		return strings.Join(s[:8], ",") + ",…"
+	shown := make([]string, 0, min(len(s), 8))
+	for _, v := range s[:min(len(s), 8)] {
+		if v != strings.TrimSpace(v) || v == "" || strings.Contains(v, ",") {
+			v = strconv.Quote(v) // " paid", from -steps 'created, paid', is not paid
+		}
+		shown = append(shown, v)
 	}
-	return strings.Join(s, ",")
+	if len(s) > 8 {
+		shown = append(shown, "…")
+	}
+	return strings.Join(shown, ",")
 }

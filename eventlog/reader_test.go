@@ -192,6 +192,8 @@ func TestBadInput(t *testing.T) {
 		{"json null key", "t.jsonl", `{"key":null,"status":"accepted","duration":1}`, shipping, `t.jsonl:1: field "key": value "null": want a string`},
 		{"json empty key", "t.jsonl", `{"key":"","status":"accepted","duration":1}`, shipping, `t.jsonl:1: field "key": value "": want a non-empty key`},
 		{"json object line", "t.jsonl", `{"key":"A","line":{},"status":"accepted","duration":1}`, shipping, `t.jsonl:1: field "line": value "{}": want a string`},
+		{"a status with a space", "t.csv", "key,status,duration\nA,created,1\nA,paid,1\n", Reader{Columns: Columns{Status: "status"}, Steps: []string{"created", " paid"}},
+			`t.csv:3: field "status": value "paid": want an ordered status (-steps: created," paid") or a history status (-history: none)`},
 		{"json unknown status", "t.jsonl", `{"key":"A","status":"Accepted","duration":1}`, shipping, `t.jsonl:1: field "status": value "Accepted": want an ordered status (-steps: accepted,transfer,out-for-delivery,delivered) or a history status (-history: scanned,weighed)`},
 		{"json string step", "t.jsonl", `{"key":"A","step":"1","duration":1}`, shipping, `t.jsonl:1: field "step": value "1": want a whole number ≥ 0 (0 for a history-only record), as a JSON number, not a string`},
 		{"units without unit", "t.csv", "key,step,duration\nA,1,150\n", Reader{Resolution: time.Millisecond}, `t.csv:2: field "duration": value "150": want a duration ≥ 0 with a unit, like "150ms" or "2.5s", in whole nanoseconds and whole rounds of 1ms`},
