@@ -176,10 +176,10 @@ func memoryHint(err error, maxMemory int) error {
 	size := fmt.Sprintf("%d", maxMemory)
 	for _, u := range []struct {
 		unit  string
-		bytes int
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if maxMemory%u.bytes == 0 {
-			size = fmt.Sprintf("%d%s", maxMemory/u.bytes, u.unit)
+		bytes int64
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if int64(maxMemory)%u.bytes == 0 {
+			size = fmt.Sprintf("%d%s", int64(maxMemory)/u.bytes, u.unit)
 			break
 		}
 	}
