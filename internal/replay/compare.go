@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -37,6 +38,16 @@ func (s Side) Throughput() float64 {
 		return 0
 	}
 	return float64(s.Events) / s.Makespan.Seconds()
+}
+
+// throughput writes s's throughput with one decimal, or "unbounded" for
+// events taken in no time, as konvoy plan writes a rate without a
+// makespan (the JSON's throughput is 0 then).
+func throughput(s Side) string {
+	if s.Makespan <= 0 && s.Events > 0 {
+		return "unbounded"
+	}
+	return strconv.FormatFloat(s.Throughput(), 'f', 1, 64)
 }
 
 // BlockedShare is the part of the consumers' time, consumers × Makespan,
@@ -208,7 +219,7 @@ func (c Comparison) Text() string {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t\n", name, ms(f(c.Predicted)), ms(f(c.FromActual)), ms(f(c.Measured)))
 	}
 	dur("makespan", func(s Side) time.Duration { return s.Makespan })
-	fmt.Fprintf(w, "throughput (events/s)\t%.1f\t%.1f\t%.1f\t\n", c.Predicted.Throughput(), c.FromActual.Throughput(), c.Measured.Throughput())
+	fmt.Fprintf(w, "throughput (events/s)\t%s\t%s\t%s\t\n", throughput(c.Predicted), throughput(c.FromActual), throughput(c.Measured))
 	dur("wait p50", func(s Side) time.Duration { return s.WaitP50 })
 	dur("wait p99", func(s Side) time.Duration { return s.WaitP99 })
 	dur("wait max", func(s Side) time.Duration { return s.WaitMax })

@@ -444,3 +444,20 @@ func TestMeasuredCountsSkippedEvents(t *testing.T) {
 		t.Errorf("measured %d events, %d skipped; predicted %d; want 2, 1 and 2", cmp.Measured.Events, cmp.Measured.Skipped, cmp.Predicted.Events)
 	}
 }
+
+// The text comparison writes a throughput with one decimal, and
+// "unbounded" for events taken in no time, never 0.0 events/s for them.
+func TestThroughputOfNoTimeIsUnbounded(t *testing.T) {
+	for _, tt := range []struct {
+		s    Side
+		want string
+	}{
+		{Side{Events: 3, Makespan: 0}, "unbounded"},
+		{Side{Events: 0, Makespan: 0}, "0.0"},
+		{Side{Events: 3, Makespan: 2 * time.Second}, "1.5"},
+	} {
+		if got := throughput(tt.s); got != tt.want {
+			t.Errorf("throughput(%+v) = %q; want %q", tt.s, got, tt.want)
+		}
+	}
+}
