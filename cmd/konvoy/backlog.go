@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"strconv"
+
+	"github.com/sirali-konvoy/konvoy/internal/report"
 )
 
 // backlog defines -max-backlog, which needs -events, setting *n: no limit
@@ -20,4 +22,17 @@ func (c *command) backlog(n *int) {
 		*n = m
 		return nil
 	})
+}
+
+// backlogShared returns the usage error of -max-backlog n shared by runs
+// runs, the runs the flags alone make: below one event a run, the least a
+// run holds once a consumer has taken one (report.BacklogTooSmall), it is
+// refused before anything runs; nil for 0 (no limit) or enough. A trace
+// may still add runs (the layout recorded joins -layouts all when it has
+// partitions), which the runs' own check then refuses.
+func (c *command) backlogShared(n, runs int) error {
+	if report.BacklogTooSmall(n, runs) == nil {
+		return nil
+	}
+	return c.usagef("-max-backlog %d is shared by %d runs: want 0 (no limit) or at least %d, one event a run", n, runs, runs)
 }

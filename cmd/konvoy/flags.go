@@ -80,6 +80,20 @@ func (c *command) needsOne(withs []string, flags ...string) {
 	})
 }
 
+// nonEmpty declares that the string flag -name, whose value is *p, is not
+// given empty: an empty value most likely comes from an unset shell
+// variable, and taken as the flag left out it would drop what was asked,
+// or let a rule between flags pass, without a word. want says what the
+// flag wants: "-name is empty; want " + want.
+func (c *command) nonEmpty(p *string, name, want string) {
+	c.rule(func() error {
+		if c.given[name] && *p == "" {
+			return c.usagef("-%s is empty; want %s", name, want)
+		}
+		return nil
+	})
+}
+
 // count defines the flag -name, a count that must be 1 to most: always, or,
 // when optional, only when given.
 func (c *command) count(p *int, name string, value, most int, optional bool, usage string) {

@@ -285,7 +285,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	if opt.events == "-" && slices.ContainsFunc(opt.layouts, recordedFromTrace.Equal) {
 		return opt, c.usagef("-layouts recorded takes the topic's partition count from the trace, which standard input cannot be read twice for: name it, recorded:N")
 	}
-	return opt, checkReport(opt, c)
+	if err := checkReport(opt, c); err != nil {
+		return opt, err
+	}
+	return opt, c.backlogShared(opt.maxBacklog, len(opt.layouts)*len(opt.policies)*reportCounts(opt))
 }
 
 // parseConsumers reads -consumers: counts, without repeats, and with
@@ -316,15 +319,22 @@ func parseConsumers(c *command, counts []int, trace bool) ([]int, error) {
 // makes: each costs some 50 KB once it has taken events, before its keys.
 const maxRuns = 4096
 
+// reportCounts returns how many consumer counts a trace's report runs
+// each layout under each policy at: those of -consumers, and with -plot
+// those of the rounds picture too (runs.Options.More).
+func reportCounts(opt options) int {
+	if opt.plot == "" {
+		return len(opt.consumers)
+	}
+	return len(slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(opt.consumers), plotCounts(opt)...)))))
+}
+
 // checkReport checks what a trace's report asks of its flags together: at
 // most maxRuns runs, layouts a picture can draw, the text report for the
 // schedule view and the capacity table, free for the capacity's costs, and
 // a peak rate the capacity table can use.
 func checkReport(opt options, c *command) error {
-	counts := len(opt.consumers)
-	if opt.plot != "" {
-		counts = len(slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(opt.consumers), plotCounts(opt)...)))))
-	}
+	counts := reportCounts(opt)
 	switch runs := len(opt.layouts) * len(opt.policies) * counts; {
 	case runs > maxRuns:
 		return c.usagef("-layouts, -policy and -consumers ask for %d runs (%d × %d × %d); want at most %d", runs, len(opt.layouts), len(opt.policies), counts, maxRuns)

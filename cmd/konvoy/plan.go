@@ -110,6 +110,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 	var (
 		opt     planOptions
 		layouts = stringList(defaultPlanLayouts)
+		planned int // the layouts -layouts names, the trace's partitions aside
 	)
 	c := newCommand("konvoy plan", stderr,
 		"usage: konvoy plan [-peak R] [-round-time D] [-layouts L,...|all] [-policy P,...|all] [-format text|json] [flags]",
@@ -147,6 +148,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 			return parsePlanLayouts(layouts, partitions, opt.Partitions > 0)
 		}
 		l, err := parsePlanLayouts(layouts, max(1, opt.Partitions), c.given["partitions"])
+		planned = len(l)
 		if err == nil && opt.events == "" {
 			if err := runs.NoRecordedLesson(l); err != nil {
 				return c.usagef("%v", err)
@@ -165,9 +167,13 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 		return nil
 	})
 	c.backlog(&opt.MaxBacklog)
+	c.rule(func() error {
+		return c.backlogShared(opt.MaxBacklog, planBacklogRuns(planned, len(opt.Policies)))
+	})
 	c.memory(&opt.MaxMemory)
 	c.resequencer(&opt.Resequencer)
 	c.rule(func() error { return roundTime(c, &opt.Round, reader.Resolution) })
+	c.rule(func() error { return sloRounds(c, opt.SLO, opt.Round) })
 	if err := c.parse(args); err != nil {
 		return opt, err
 	}
@@ -188,6 +194,27 @@ func roundTime(c *command, round *time.Duration, unit time.Duration) error {
 		*round = unit
 	default:
 		*round = defaultRoundTime
+	}
+	return nil
+}
+
+// planBacklogRuns returns the runs that share -max-backlog in a plan of
+// layouts layouts under policies policies: the most it makes at once,
+// every layout's plan and free consumption's under each policy, or the
+// selective runs, up to five and one a layout (as report.Plan shares it).
+func planBacklogRuns(layouts, policies int) int {
+	return max((layouts+1)*policies, layouts+5)
+}
+
+// sloRounds checks the objective slo, if any, against the length of one
+// round: its target must be at most math.MaxInt32 whole rounds, as the
+// latency planner counts them.
+func sloRounds(c *command, slo *report.SLO, round time.Duration) error {
+	if slo == nil {
+		return nil
+	}
+	if rounds := slo.Target / round; rounds > math.MaxInt32 {
+		return c.usagef("-slo: %v is %d rounds of %v; want at most %d", slo.Target, int64(rounds), round, math.MaxInt32)
 	}
 	return nil
 }

@@ -60,12 +60,7 @@ type pictures struct {
 func (c *command) plotFlags(dir *string, formats *[]chart.Format) {
 	c.StringVar(dir, "plot", "", "also draw the pictures (rounds against consumers, schedules, latency) into the directory `DIR`")
 	format := "both"
-	c.rule(func() error {
-		if c.given["plot"] && *dir == "" {
-			return c.usagef("-plot is empty; want the directory to draw the pictures in")
-		}
-		return nil
-	})
+	c.nonEmpty(dir, "plot", "the directory to draw the pictures in")
 	c.needs("plot", "plot-format")
 	c.choice(&format, "plot-format", format, "the pictures' `format`: svg, png or both (needs -plot)", "svg, png or both", "svg", "png", "both")
 	c.rule(func() error {

@@ -8,12 +8,14 @@ import (
 )
 
 // policy defines -policy, the dispatch policies *p, with the usage usage,
-// and -assignor, how the static policy deals lanes, *a (0: the default).
+// and -assignor, how the static policy deals lanes, *a (0: the default,
+// when -assignor is left out; given empty, it is a usage error).
 func (c *command) policy(p *[]konvoy.Policy, a *konvoy.Assignor, usage string) {
 	var names stringList
 	var assignor string
 	c.Var(&names, "policy", usage)
 	c.StringVar(&assignor, "assignor", "", "how the static policy deals lanes to consumers: `range` or round-robin, Kafka's assignors, for the partitions of partitioned:N and recorded, or first-seen (default: range for partitions, first-seen for other lanes)")
+	c.nonEmpty(&assignor, "assignor", "range, round-robin or first-seen (leave -assignor out for the default)")
 	c.rule(func() (err error) {
 		if *p, err = parsePolicies(c.name, names); err != nil || assignor == "" {
 			return err

@@ -1,9 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -50,5 +56,42 @@ func TestReplayATopicStopsWhenItsCommitIsBelowTheLogStart(t *testing.T) {
 	}
 	if out, errOut, status := runTopicCommand(t, args...); status != 0 { // bounded: it fails the test if the replay never stops
 		t.Errorf("second replay: status %d, stdout %q, stderr %q; want 0", status, out, errOut)
+	}
+}
+
+// TestReplayIdleIsAboveZero: -idle DURATION stops a topic's replay once
+// the group's lag on the topic is 0 and no record came for DURATION, and
+// without -idle the replay runs until SIGINT or SIGTERM. -idle 0 is
+// neither: given, it is not "without -idle", and it leaves no time for a
+// record to come. It is a usage error, as a negative -idle is, naming the
+// flag: "want a duration above 0, or none", before any broker is asked.
+//
+// The replay runs in a process of its own (as the interrupt tests run
+// theirs), killed after 10 s should it run, with brokers that no one
+// listens at: the usage error asks none of them.
+func TestReplayIdleIsAboveZero(t *testing.T) {
+	for _, idle := range []string{"0", "0s", "-1s"} {
+		cmd := exec.Command(os.Args[0], "replay", "-brokers", "127.0.0.1:1", "-topic", "t", "-group", "g", "-duration-model", "fixed:1", "-idle", idle)
+		cmd.Env = append(os.Environ(), "KONVOY_RUN_MAIN=1")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done // stderr is written no more
+			t.Fatalf("-idle %s: still running after 10s; want a usage error:\n%s", idle, stderr.String())
+		}
+		var exit *exec.ExitError
+		want := "konvoy replay: -idle is " + strings.TrimSuffix(idle, "s") + "s; want a duration above 0, or none"
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.HasPrefix(stderr.String(), want) {
+			t.Errorf("-idle %s: %v, stderr %q; want status 2, a usage error beginning %q", idle, err, stderr.String(), want)
+		}
 	}
 }

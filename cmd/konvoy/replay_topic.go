@@ -78,7 +78,7 @@ func (c *command) checkTopic(t *topicOptions) error {
 		return c.usagef("-brokers needs -group, the consumer group to join")
 	case t.session <= heartbeat:
 		return c.usagef("-session-timeout is %v; want more than %v, the member's heartbeat interval (and at least the broker's group.min.session.timeout.ms, 6s unless set)", t.session, heartbeat)
-	case t.idle < 0:
+	case c.given["idle"] && t.idle <= 0: // -idle 0 is given, so not "without it", yet no time to wait
 		return c.usagef("-idle is %v; want a duration above 0, or none to run until SIGINT or SIGTERM", t.idle)
 	case !c.given["duration"] && !c.isSet("duration-model"):
 		return c.usagef("-brokers needs -duration COL (a field of the record's kcat -J line, such as payload.ms) or -duration-model DIST: records have no duration field")

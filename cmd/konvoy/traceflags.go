@@ -21,12 +21,7 @@ var traceFlagNames = []string{"input", "key", "line", "status", "step", "duratio
 func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader {
 	r := &eventlog.Reader{}
 	var steps, history stringList
-	c.rule(func() error {
-		if c.given["events"] && *events == "" { // an unset shell variable, most likely
-			return c.usagef("-events is empty; want a trace FILE, or - for standard input (leave -events out for the lesson)")
-		}
-		return nil
-	})
+	c.nonEmpty(events, "events", "a trace FILE, or - for standard input (leave -events out for the lesson)")
 	input := c.String("input", "auto", "the trace's `format`: csv, jsonl, or auto (by the file's extension, else by its first byte)")
 	columns := []struct {
 		p          *string
@@ -53,6 +48,7 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 	c.DurationVar(&r.Reorder, "reorder", 0, "sort arrivals within a `window` of time, releasing each event once an arrival more than the window later is read (needs -unit)")
 	c.choice(&late, "late", "error", "what an event later than the -reorder window is: `error` or drop (dropped and counted)", "error or drop", "error", "drop")
 	c.StringVar(&model, "duration-model", "", "give every event a duration drawn from `DIST` (fixed:N, uniform:LO,HI, exp:MEAN, lognormal:MU,SIGMA, in rounds); the trace then needs no duration column")
+	c.nonEmpty(&model, "duration-model", "a distribution DIST: fixed:N, uniform:LO,HI, exp:MEAN or lognormal:MU,SIGMA, in rounds")
 	c.Uint64Var(&r.Seed, "seed", 1, "the `seed` of -duration-model's draws (and konvoy plan's -arrivals poisson)")
 	c.needsOne(append([]string{"events"}, sources...), traceFlagNames...)
 	c.needs("reorder", "late")

@@ -42,7 +42,6 @@ func TestErrorsSpeakTheCommandsLanguage(t *testing.T) {
 	}{
 		{"memory", "", []string{"-events", "testdata/arrivals.csv", "-max-memory", "1MiB"}, "(three quarters of -max-memory)"},
 		{"backlog", "", []string{"-events", "testdata/arrivals.csv", "-max-backlog", "28", "-layouts", "all", "-policy", "lane-aware"}, "(its share of -max-backlog)"},
-		{"backlog below the runs", "", []string{"-events", "testdata/arrivals.csv", "-max-backlog", "3", "-layouts", "all", "-policy", "lane-aware"}, "-max-backlog 3 is shared by 28 runs: want 0 (no limit) or at least 28"},
 		{"gzip twice", "", []string{"-events", gz}, "decompress it first (konvoy undoes one layer of gzip, no more)"},
 		{"long key", "key,step,duration\n" + strings.Repeat("k", 5000) + ",1,1\n", []string{"-events", "-"}, "want at most 4096 bytes; it has 5000"},
 		{"long record", "key,step,duration\nk,1," + strings.Repeat("1", 17<<20) + "\n", []string{"-events", "-"}, "want a record of at most 16777216 bytes; this one is longer"},

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestFlagValuesTheOtherFlagsRuleOutAreUsageErrors: a flag value that the
+// other flags alone make impossible is a usage error, status 2, found
+// before anything is read or run, with a message that begins with the
+// command's name, as "-layouts, -policy and -consumers ask for 5000 runs
+// ...; want at most 4096" is; status 1 is kept for a failed run or bad
+// input. So are -max-backlog below one event for each of the runs that
+// share it, as many as -layouts, -policy and -consumers make (for konvoy
+// plan, the most it makes at once), and an -slo target of more whole
+// rounds of -round-time than the latency planner counts.
+func TestFlagValuesTheOtherFlagsRuleOutAreUsageErrors(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "t.csv")
+	if err := os.WriteFile(trace, []byte("key,line,step,duration\nA,x,1,1\nA,x,2,3\nB,y,1,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-events", trace, "-max-backlog", "1", "-consumers", "1,2"},
+			"konvoy: -max-backlog 1 is shared by 8 runs: want 0 (no limit) or at least 8, one event a run\n"},
+		{[]string{"-events", "testdata/arrivals.csv", "-max-backlog", "3", "-layouts", "all", "-policy", "lane-aware"},
+			"konvoy: -max-backlog 3 is shared by 28 runs: want 0 (no limit) or at least 28, one event a run\n"},
+		{[]string{"plan", "-events", trace, "-max-backlog", "1"},
+			"konvoy plan: -max-backlog 1 is shared by 10 runs: want 0 (no limit) or at least 10, one event a run\n"},
+		{[]string{"plan", "-events", trace, "-max-backlog", "11", "-policy", "all"},
+			"konvoy plan: -max-backlog 11 is shared by 18 runs: want 0 (no limit) or at least 18, one event a run\n"},
+		{[]string{"plan", "-slo", "max=1h", "-round-time", "1ns", "-arrivals", "poisson"},
+			"konvoy plan: -slo: 1h0m0s is 3600000000000 rounds of 1ns; want at most 2147483647\n"},
+	} {
+		if out, errOut, status := runCommand(tt.args...); status != 2 || out != "" || errOut != tt.want {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and %q", tt.args, status, out, errOut, tt.want)
+		}
+	}
+}
