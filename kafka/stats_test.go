@@ -95,35 +95,8 @@ func TestLagAndCaughtUp(t *testing.T) {
 // error, and, once Kafka accepts again, the next commit as sent; Run's
 // own last commit then succeeds.
 func TestCommitsCountsTheCommitsKafkaRefused(t *testing.T) {
-	kf, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, testTopic))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(kf.Close)
-	addrs := kf.ListenAddrs()
+	addrs, refuse := refusingCluster(t)
 	produce(t, addrs, 5, 2, 1)
-	var refuse atomic.Bool
-	refuse.Store(true)
-	kf.ControlKey(int16(kmsg.OffsetCommit), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		kf.KeepControl()
-		if !refuse.Load() {
-			return nil, nil, false
-		}
-		r := req.(*kmsg.OffsetCommitRequest)
-		resp := r.ResponseKind().(*kmsg.OffsetCommitResponse)
-		resp.SetVersion(r.Version)
-		for _, rt := range r.Topics {
-			st := kmsg.NewOffsetCommitResponseTopic()
-			st.Topic = rt.Topic
-			for _, rp := range rt.Partitions {
-				sp := kmsg.NewOffsetCommitResponseTopicPartition()
-				sp.Partition, sp.ErrorCode = rp.Partition, kerr.GroupAuthorizationFailed.Code
-				st.Partitions = append(st.Partitions, sp)
-			}
-			resp.Topics = append(resp.Topics, st)
-		}
-		return resp, nil, true
-	})
 	all := make(chan struct{})
 	var handled atomic.Int64
 	handle := func(context.Context, *kgo.Record) error {
@@ -160,4 +133,40 @@ func TestCommitsCountsTheCommitsKafkaRefused(t *testing.T) {
 	if err := stop(); err != nil {
 		t.Errorf("Run: %v", err)
 	}
+}
+
+// refusingCluster starts a cluster of one partition, closed when the test
+// ends, that answers every commit with an authorization error for each
+// partition while the flag it returns holds (at first), and takes it as
+// usual once it is cleared.
+func refusingCluster(t *testing.T) ([]string, *atomic.Bool) {
+	t.Helper()
+	kf, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, testTopic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(kf.Close)
+	refuse := new(atomic.Bool)
+	refuse.Store(true)
+	kf.ControlKey(int16(kmsg.OffsetCommit), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		kf.KeepControl()
+		if !refuse.Load() {
+			return nil, nil, false
+		}
+		r := req.(*kmsg.OffsetCommitRequest)
+		resp := r.ResponseKind().(*kmsg.OffsetCommitResponse)
+		resp.SetVersion(r.Version)
+		for _, rt := range r.Topics {
+			st := kmsg.NewOffsetCommitResponseTopic()
+			st.Topic = rt.Topic
+			for _, rp := range rt.Partitions {
+				sp := kmsg.NewOffsetCommitResponseTopicPartition()
+				sp.Partition, sp.ErrorCode = rp.Partition, kerr.GroupAuthorizationFailed.Code
+				st.Partitions = append(st.Partitions, sp)
+			}
+			resp.Topics = append(resp.Topics, st)
+		}
+		return resp, nil, true
+	})
+	return kf.ListenAddrs(), refuse
 }

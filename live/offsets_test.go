@@ -182,23 +182,8 @@ func wantCompletion(p int, offsets []int64, done []bool) Completion {
 // forgotten already.
 func TestForgetDropsAPartitionOnceItsItemsFinished(t *testing.T) {
 	gate := make(chan struct{})
-	handle := func(_ context.Context, it sourced) error {
-		if it.offset == 5 {
-			<-gate
-		}
-		return nil
-	}
-	x, err := New(konvoy.Convoy, 2, func(it sourced) konvoy.Event { return konvoy.Event{Key: it.key} }, handle,
-		WithOffsets(func(it sourced) (int, int64) { return it.partition, it.offset }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	for _, it := range []sourced{{key: "a", partition: 1, offset: 5}, {key: "b", partition: 1, offset: 6}, {key: "c", partition: 2, offset: 0}} {
-		if err := x.Submit(ctx, it); err != nil {
-			t.Fatal(err)
-		}
-	}
+	x := gatedAtOffset5(t, gate)
+	submitAll(t, x, sourced{key: "a", partition: 1, offset: 5}, sourced{key: "b", partition: 1, offset: 6}, sourced{key: "c", partition: 2, offset: 0})
 	if x.Forget(1) {
 		t.Fatal("Forget(1) with offset 5 running: true")
 	}
@@ -218,13 +203,40 @@ func TestForgetDropsAPartitionOnceItsItemsFinished(t *testing.T) {
 	if got := x.Completion(); len(got) != 1 || got[0].Partition != 2 {
 		t.Errorf("Completion after Forget(1): %+v; want partition 2 alone", got)
 	}
-	if err := x.Submit(ctx, sourced{key: "a", partition: 1, offset: 0}); err != nil {
-		t.Errorf("an item of a forgotten partition at a lower offset: %v", err)
-	}
+	submitAll(t, x, sourced{key: "a", partition: 1, offset: 0}) // below its old offsets
 	if err := mustClose(t, x); err != nil {
 		t.Fatal(err)
 	}
 	if at, ok := x.Committable(1); !ok || at != 1 {
 		t.Errorf("Committable(1) started afresh: %d, %v; want 1, true", at, ok)
+	}
+}
+
+// gatedAtOffset5 returns an executor of sourced items under the convoy,
+// with WithOffsets, whose handler holds the item at offset 5 until gate
+// is closed.
+func gatedAtOffset5(t *testing.T, gate chan struct{}) *Executor[sourced] {
+	t.Helper()
+	handle := func(_ context.Context, it sourced) error {
+		if it.offset == 5 {
+			<-gate
+		}
+		return nil
+	}
+	x, err := New(konvoy.Convoy, 2, func(it sourced) konvoy.Event { return konvoy.Event{Key: it.key} }, handle,
+		WithOffsets(func(it sourced) (int, int64) { return it.partition, it.offset }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// submitAll submits items to x in turn, failing t at the first error.
+func submitAll(t *testing.T, x *Executor[sourced], items ...sourced) {
+	t.Helper()
+	for _, it := range items {
+		if err := x.Submit(context.Background(), it); err != nil {
+			t.Fatalf("Submit(%+v): %v", it, err)
+		}
 	}
 }
