@@ -12,9 +12,12 @@ import (
 // Peak is -peak, or, when not given, a trace's own mean rate when its
 // events arrive over time; KeepUpAtHand tells that the keep-up plans then
 // take the events as work at hand, their arrival times aside.
-// Ratios and rates are rounded to three decimals; a rate that no run bounds
-// (every event of no duration) is null, and a cost or multiplier that is
-// undefined (no ordered step, or none that takes time) is 0.
+// Ratios and MaxRounds are rounded to three decimals; rates as
+// roundAmount does, to three decimals or, below 0.1, three significant
+// digits, so that no rate above 0 reads as 0. A rate
+// that no run bounds (every event of no duration) is null, and a cost or
+// multiplier that is undefined (no ordered step, or none that takes time)
+// is 0.
 type planDoc struct {
 	Trace        string         `json:"trace"`
 	Events       int            `json:"events"`
@@ -170,8 +173,8 @@ func PlanJSON(a *Plan) (string, error) {
 			break // no table
 		}
 		ordered, unordered := konvoy.SplitRate(a.o.Peak, r.share)
-		row := shareDoc{Share: round3(r.share), Labels: append([]string{}, r.labels...), Ordered: round3(ordered),
-			Unordered: round3(unordered), Multipliers: map[string]float64{}}
+		row := shareDoc{Share: round3(r.share), Labels: append([]string{}, r.labels...), Ordered: roundAmount(ordered),
+			Unordered: roundAmount(unordered), Multipliers: map[string]float64{}}
 		for i, l := range a.lanes {
 			row.Multipliers[l.String()] = round3(a.multiplier(i, r.share))
 		}
@@ -192,13 +195,13 @@ func PlanJSON(a *Plan) (string, error) {
 	return b.String(), nil
 }
 
-// jsonRate is a rate for JSON, rounded to three decimals, or nil when no
+// jsonRate is a rate for JSON, rounded as roundAmount does, or nil when no
 // run bounds it.
 func jsonRate(r float64) *float64 {
 	if math.IsInf(r, 1) {
 		return nil
 	}
-	x := round3(r)
+	x := roundAmount(r)
 	return &x
 }
 

@@ -263,3 +263,15 @@ func TestFormatAmountKeepsEveryValueReadable(t *testing.T) {
 		t.Errorf("formatRate(+Inf) = %q", got)
 	}
 }
+
+// roundAmount keeps three decimals, or below 0.1 three significant
+// digits, so that a rate or a budget above 0 never reads as 0 in the JSON
+// reports; a huge amount is kept as it is.
+func TestRoundAmountKeepsSmallAmountsAboveZero(t *testing.T) {
+	for x, want := range map[float64]float64{0: 0, 1.23456: 1.235, 0.1: 0.1, 0.0123456: 0.0123, 0.0004166: 0.000417,
+		2e-305: 2e-305, 1e300: 1e300} {
+		if got := roundAmount(x); got != want {
+			t.Errorf("roundAmount(%g) = %g; want %g", x, got, want)
+		}
+	}
+}

@@ -137,6 +137,19 @@ func formatAmount(x float64) string {
 	return strconv.FormatFloat(x, 'f', 2, 64)
 }
 
+// roundAmount rounds x, a rate or an amount of rounds, as the JSON reports
+// write it: to three decimals, or, below 0.1 in size, to three significant
+// digits, so that an amount above 0 never reads as 0 and keeps at least
+// the digits formatAmount prints; x as it is from 1e15 on, where a float64
+// holds no decimals, or when it is not finite.
+func roundAmount(x float64) float64 {
+	if a := math.Abs(x); a >= 0.1 || a == 0 || math.IsNaN(x) {
+		return round3(x)
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 3, 64), 64)
+	return r
+}
+
 // multiplier writes a multiplier with three decimals, or "-" when it is
 // undefined (0).
 func multiplier(m float64) string {
