@@ -281,7 +281,7 @@ func sensitivityText(a *Plan) string {
 			share += " (" + strings.Join(r.labels, "; ") + ")"
 		}
 		ordered, unordered := konvoy.SplitRate(a.o.Peak, r.share)
-		cells := []string{share, strconv.FormatFloat(ordered, 'f', 2, 64), strconv.FormatFloat(unordered, 'f', 2, 64)}
+		cells := []string{share, formatAmount(ordered), formatAmount(unordered)}
 		for i := range a.lanes {
 			cells = append(cells, multiplier(a.multiplier(i, r.share)))
 		}

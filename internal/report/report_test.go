@@ -251,7 +251,8 @@ func TestTraceTextNamesTheStaticAssignor(t *testing.T) {
 
 // formatAmount writes two decimals where they mean something: a small
 // amount above 0 never reads as 0.00, and a huge one is not written out in
-// hundreds of digits; each reads back within its printed precision.
+// hundreds of digits; each reads back within its printed precision; -0 is
+// written as 0 is.
 func TestFormatAmountKeepsEveryValueReadable(t *testing.T) {
 	for x, want := range map[float64]string{0: "0.00", 1: "1.00", 2.345: "2.35", 0.004: "0.004", 2e-305: "2e-305",
 		999999999999999: "999999999999999.00", 1e15: "1e+15", 1e308: "1e+308", 1.5e300: "1.5e+300"} {
@@ -261,6 +262,9 @@ func TestFormatAmountKeepsEveryValueReadable(t *testing.T) {
 	}
 	if got := formatRate(math.Inf(1)); got != "unbounded" {
 		t.Errorf("formatRate(+Inf) = %q", got)
+	}
+	if got := formatAmount(math.Copysign(0, -1)); got != "0.00" {
+		t.Errorf("formatAmount(-0) = %q; want 0.00, as 0, which it equals", got)
 	}
 }
 

@@ -152,11 +152,11 @@ func traceCapacity(t *Trace, results []konvoy.Result, peak float64) string {
 		share = float64(t.Stats.Ordered()) / float64(t.Stats.Events())
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\ncapacity at a peak of %.2f events/s, costs measured at %s\n", peak, consumersText(t.Consumers))
+	fmt.Fprintf(&b, "\ncapacity at a peak of %s events/s, costs measured at %s\n", formatAmount(peak), consumersText(t.Consumers))
 	capacity := &table{}
 	head := []string{"ordered share", "ordered ev/s", "unordered ev/s"}
 	ordered, unordered := konvoy.SplitRate(peak, share)
-	row := []string{strconv.FormatFloat(share, 'f', 3, 64), strconv.FormatFloat(ordered, 'f', 2, 64), strconv.FormatFloat(unordered, 'f', 2, 64)}
+	row := []string{strconv.FormatFloat(share, 'f', 3, 64), formatAmount(ordered), formatAmount(unordered)}
 	var whole []string
 	for i, l := range t.Layouts {
 		if i == freeIndex {

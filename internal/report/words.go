@@ -126,9 +126,12 @@ func formatRate(r float64) string {
 // formatAmount writes x with two decimals; below 0.005, above 0, with two
 // significant digits, so that it never reads as 0.00; and from 1e15 on,
 // where a float64 holds no decimals, in the shortest exponent form that
-// reads back as x (1e+308, not 309 digits).
+// reads back as x (1e+308, not 309 digits). Negative zero, which equals 0,
+// is written as 0.00, without a sign.
 func formatAmount(x float64) string {
 	switch {
+	case x == 0:
+		return "0.00" // -0 too
 	case x > 0 && x < 0.005:
 		return strconv.FormatFloat(x, 'g', 2, 64)
 	case math.Abs(x) >= 1e15:
