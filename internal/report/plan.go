@@ -237,7 +237,7 @@ func selectiveText(a *Plan) string {
 	case ordered == 0:
 		b.WriteString(wrapText("no event is an ordered step: the selective convoy puts nothing in a lane, and the formula has no cost to charge"))
 	case cost == 0 || s.Simulated == 0:
-		b.WriteString("no event takes any time: a multiplier is undefined\n")
+		b.WriteString(undefinedMultiplier + "\n")
 	default:
 		fmt.Fprintf(&b, "multiplier: simulated x%.3f; the formula s·cost + (1 − s) gives x%.3f\n", s.Simulated, s.Formula)
 		fmt.Fprintf(&b, "  (s %.3f, the ordered share; cost x%.3f, the convoy's on the ordered steps alone)\n", share, cost)

@@ -153,6 +153,11 @@ func roundAmount(x float64) float64 {
 	return r
 }
 
+// undefinedMultiplier is what a report says under a multiplier or cost
+// written as "-": konvoy.Cost is undefined, 0, when no event takes any
+// time, as every run then has no parallelism.
+const undefinedMultiplier = "no event takes any time: a multiplier is undefined"
+
 // multiplier writes a multiplier with three decimals, or "-" when it is
 // undefined (0).
 func multiplier(m float64) string {
