@@ -124,7 +124,8 @@ func cannotKeepUp(a *Plan, l konvoy.Layout, p konvoy.Plan, first bool) string {
 		l, formatRate(p.Ceiling))
 }
 
-// ceilingLane names the lane that sets plan p's ceiling. The keep-up
+// ceilingLane names the lane that sets plan p's ceiling, a key quoted as
+// laneName quotes it, so that the table keeps its rows. The keep-up
 // plans take every event at hand (see Plan.keepUpEvents), so no arrival
 // sets it.
 func ceilingLane(l konvoy.Layout, p konvoy.Plan) string {
@@ -132,9 +133,9 @@ func ceilingLane(l konvoy.Layout, p konvoy.Plan) string {
 	case p.CeilingLane == "":
 		return "no lane"
 	case l.Partitions() > 0:
-		return "partition " + p.CeilingLane
+		return laneName(l, p.CeilingLane)
 	}
-	return "lane " + p.CeilingLane
+	return "lane " + laneName(l, p.CeilingLane)
 }
 
 // planAssumptions lists every plan's assumptions once each, in order of

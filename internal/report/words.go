@@ -71,7 +71,9 @@ func policyNote(p konvoy.Policy) string {
 
 // keyName is a key, or a lane's name, as a report prints it: quoted when
 // it holds a separator, a quote, a character that does not print, or
-// bytes that are not UTF-8, or nothing.
+// bytes that are not UTF-8, or nothing. The library's plan assumptions,
+// which the reports print as they are, name a lane by the same rule
+// (konvoy's laneText), as the root package imports nothing of ours.
 func keyName(k string) string {
 	if strings.ContainsAny(k, ",; \t\r\n\"") || k == "" || !utf8.ValidString(k) ||
 		strings.IndexFunc(k, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
