@@ -134,7 +134,8 @@ type partitionDoc struct {
 }
 
 // PlanJSON is konvoy plan's JSON report: one object holding every answer,
-// indented.
+// indented. It is an error, naming the key, when a key or lane it would
+// name is not UTF-8 text, which JSON cannot hold (see checkJSONText).
 func PlanJSON(a *Plan) (string, error) {
 	s, p := a.selective, a.partitions
 	doc := planDoc{
@@ -185,6 +186,9 @@ func PlanJSON(a *Plan) (string, error) {
 		HeaviestLoad: p.HeaviestLoad, HeaviestKey: p.HeaviestKey, HeaviestKeyLoad: p.HeaviestKeyLoad,
 		CollisionShare: round3(p.CollisionShare()), Assumptions: a.partitionAssumptions()}
 
+	if err := checkJSONText(doc); err != nil {
+		return "", err
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")

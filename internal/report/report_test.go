@@ -279,3 +279,33 @@ func TestRoundAmountKeepsSmallAmountsAboveZero(t *testing.T) {
 		}
 	}
 }
+
+// checkJSONText finds a string that is not UTF-8 wherever a JSON report's
+// document holds it, in a field, a slice, a map's key or value, or behind a
+// pointer, and names its field; UTF-8 text and nil pointers pass.
+func TestCheckJSONTextFindsEveryStringThatIsNotUTF8(t *testing.T) {
+	type inner struct {
+		Lane string `json:"lane"`
+	}
+	type doc struct {
+		Keys  []string          `json:"keys"`
+		Costs map[string]string `json:"costs"`
+		In    *inner            `json:"in,omitempty"`
+	}
+	if err := checkJSONText(doc{Keys: []string{"é", "a\nb"}, Costs: map[string]string{"k": "v"}}); err != nil {
+		t.Errorf("UTF-8 text: %v", err)
+	}
+	for _, c := range []struct {
+		doc  doc
+		want string
+	}{
+		{doc{Keys: []string{"a", "\xff"}}, `"\xff" (keys)`},
+		{doc{Costs: map[string]string{"\xfe": "v"}}, `"\xfe" (costs)`},
+		{doc{Costs: map[string]string{"k": "\xfe"}}, `"\xfe" (costs)`},
+		{doc{In: &inner{Lane: "\xc3"}}, `"\xc3" (in.lane)`},
+	} {
+		if err := checkJSONText(c.doc); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%+v: error %v; want one starting %s", c.doc, err, c.want)
+		}
+	}
+}
