@@ -5,6 +5,10 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // PlanConfig is what the capacity planner needs besides the trace.
@@ -50,7 +54,9 @@ type Plan struct {
 	// CeilingFrom above 0 is set by the arrivals as much as by the lane.
 	CeilingFrom int
 	// Assumptions states, in words a user can check, what the figures rest
-	// on.
+	// on. A lane's key is quoted there, Go-style, when it holds a
+	// separator, a quote, a character that does not print or bytes that
+	// are not UTF-8, so that each sentence names one lane on one line.
 	Assumptions []string
 }
 
@@ -275,10 +281,7 @@ func ceilingAssumptions(p Plan, partition bool) []string {
 	if p.CeilingRounds == 0 || p.CeilingLane == "" && p.CeilingFrom == 0 {
 		return nil
 	}
-	lane := "lane " + p.CeilingLane
-	if partition {
-		lane = "partition " + p.CeilingLane
-	}
+	lane := laneText(p.CeilingLane, partition)
 	head := "no consumer count beats " + roundsText(p.CeilingRounds)
 	work := p.CeilingRounds - p.CeilingFrom
 	switch {
@@ -288,6 +291,21 @@ func ceilingAssumptions(p Plan, partition bool) []string {
 		return []string{fmt.Sprintf("%s: the arrival at round %d plus the %s of work %s then runs one after another", head, p.CeilingFrom, roundsText(work), lane)}
 	}
 	return []string{fmt.Sprintf("%s: %s must run its events one after another", head, lane)}
+}
+
+// laneText names a lane in an assumption: "partition N", or "lane K" with
+// the key K quoted, as the command's reports quote one, when it holds a
+// separator, a quote, a character that does not print, or bytes that are
+// not UTF-8, so that it reads as one name on one line.
+func laneText(lane string, partition bool) string {
+	if partition {
+		return "partition " + lane
+	}
+	if strings.ContainsAny(lane, ",; \t\r\n\"") || !utf8.ValidString(lane) ||
+		strings.IndexFunc(lane, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		lane = strconv.Quote(lane)
+	}
+	return "lane " + lane
 }
 
 // roundsText is "1 round" or "n rounds".

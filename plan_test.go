@@ -45,8 +45,8 @@ func TestPlanKeepsUpAtExactlyThePeak(t *testing.T) {
 // The plan names the lane that sets its ceiling, says which, and states its
 // assumptions in words: on the lesson's data, the convoy's ceiling is key
 // TR-2214's lane, a topic of five partitions is held back by partition 2,
-// free consumption has no lane to blame, and one event is one event, of
-// one round.
+// free consumption has no lane to blame, one event is one event, of one
+// round, and a key that would not read as one name is quoted.
 func TestPlanNamesItsCeilingAndAssumptions(t *testing.T) {
 	events := lesson.Events()
 	cfg := konvoy.PlanConfig{Peak: lesson.PeakRate, RoundSeconds: 0.01, MaxConsumers: 64}
@@ -65,6 +65,12 @@ func TestPlanNamesItsCeilingAndAssumptions(t *testing.T) {
 		// first event, in input order, to finish last.
 		{[]konvoy.Event{{Key: "A", Duration: 2}, {Key: "B", Duration: 5}, {Key: "A", Duration: 3}}, konvoy.Convoy, "B",
 			"no consumer count beats 5 rounds: lane B must run its events one after another"},
+		// A key that holds a newline, or bytes that are not UTF-8, is
+		// quoted, so that the sentence names one lane on one line.
+		{[]konvoy.Event{{Key: "a\nb", Duration: 5}, {Key: "c", Duration: 1}}, konvoy.Convoy, "a\nb",
+			`no consumer count beats 5 rounds: lane "a\nb" must run its events one after another`},
+		{[]konvoy.Event{{Key: "\xff", Duration: 5}, {Key: "c", Duration: 1}}, konvoy.Convoy, "\xff",
+			`no consumer count beats 5 rounds: lane "\xff" must run its events one after another`},
 		// A lane whose events take no time sets no ceiling worth a word.
 		{[]konvoy.Event{{Key: "A"}, {Key: "A"}}, konvoy.Convoy, "A", "consumers are dispatched head-of-line, and at most 64 are tried"},
 	} {

@@ -92,7 +92,10 @@ func planReport(opt planOptions, stdin io.Reader) (string, []string, error) {
 	}
 	if opt.format == "json" && err == nil {
 		out, err := report.PlanJSON(a)
-		return out, notes, err
+		if err != nil {
+			return "", notes, fmt.Errorf("konvoy plan: %w", err)
+		}
+		return out, notes, nil
 	}
 	return report.PlanText(a), notes, err
 }

@@ -57,7 +57,7 @@ func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, pictur
 	}
 	out, err := report.Render(&t.Trace, opt.format, report.TraceOptions{Gantt: opt.gantt, Capacity: opt.capacity, Peak: opt.peak, Latency: opt.latency})
 	if err != nil {
-		return "", pics, err
+		return "", pics, fmt.Errorf("konvoy: %w", err)
 	}
 	return out, pics, undrawn
 }

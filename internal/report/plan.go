@@ -124,7 +124,8 @@ func cannotKeepUp(a *Plan, l konvoy.Layout, p konvoy.Plan, first bool) string {
 		l, formatRate(p.Ceiling))
 }
 
-// ceilingLane names the lane that sets plan p's ceiling. The keep-up
+// ceilingLane names the lane that sets plan p's ceiling, a key quoted as
+// laneName quotes it, so that the table keeps its rows. The keep-up
 // plans take every event at hand (see Plan.keepUpEvents), so no arrival
 // sets it.
 func ceilingLane(l konvoy.Layout, p konvoy.Plan) string {
@@ -132,9 +133,9 @@ func ceilingLane(l konvoy.Layout, p konvoy.Plan) string {
 	case p.CeilingLane == "":
 		return "no lane"
 	case l.Partitions() > 0:
-		return "partition " + p.CeilingLane
+		return laneName(l, p.CeilingLane)
 	}
-	return "lane " + p.CeilingLane
+	return "lane " + laneName(l, p.CeilingLane)
 }
 
 // planAssumptions lists every plan's assumptions once each, in order of
@@ -237,7 +238,7 @@ func selectiveText(a *Plan) string {
 	case ordered == 0:
 		b.WriteString(wrapText("no event is an ordered step: the selective convoy puts nothing in a lane, and the formula has no cost to charge"))
 	case cost == 0 || s.Simulated == 0:
-		b.WriteString("no event takes any time: a multiplier is undefined\n")
+		b.WriteString(undefinedMultiplier + "\n")
 	default:
 		fmt.Fprintf(&b, "multiplier: simulated x%.3f; the formula s·cost + (1 − s) gives x%.3f\n", s.Simulated, s.Formula)
 		fmt.Fprintf(&b, "  (s %.3f, the ordered share; cost x%.3f, the convoy's on the ordered steps alone)\n", share, cost)
@@ -281,7 +282,7 @@ func sensitivityText(a *Plan) string {
 			share += " (" + strings.Join(r.labels, "; ") + ")"
 		}
 		ordered, unordered := konvoy.SplitRate(a.o.Peak, r.share)
-		cells := []string{share, strconv.FormatFloat(ordered, 'f', 2, 64), strconv.FormatFloat(unordered, 'f', 2, 64)}
+		cells := []string{share, formatAmount(ordered), formatAmount(unordered)}
 		for i := range a.lanes {
 			cells = append(cells, multiplier(a.multiplier(i, r.share)))
 		}

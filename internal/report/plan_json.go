@@ -12,9 +12,12 @@ import (
 // Peak is -peak, or, when not given, a trace's own mean rate when its
 // events arrive over time; KeepUpAtHand tells that the keep-up plans then
 // take the events as work at hand, their arrival times aside.
-// Ratios and rates are rounded to three decimals; a rate that no run bounds
-// (every event of no duration) is null, and a cost or multiplier that is
-// undefined (no ordered step, or none that takes time) is 0.
+// Ratios are rounded to three decimals; rates and MaxRounds, the keep-up
+// budget, as roundAmount does, to three decimals or, below 0.1, three
+// significant digits, so that no rate or budget above 0 reads as 0. A rate
+// that no run bounds (every event of no duration) is null, and a cost or
+// multiplier that is undefined (no ordered step, or none that takes time)
+// is 0.
 type planDoc struct {
 	Trace        string         `json:"trace"`
 	Events       int            `json:"events"`
@@ -131,12 +134,13 @@ type partitionDoc struct {
 }
 
 // PlanJSON is konvoy plan's JSON report: one object holding every answer,
-// indented.
+// indented. It is an error, naming the key, when a key or lane it would
+// name is not UTF-8 text, which JSON cannot hold (see checkJSONText).
 func PlanJSON(a *Plan) (string, error) {
 	s, p := a.selective, a.partitions
 	doc := planDoc{
 		Trace: a.src.Name, Events: a.src.Stats.Events(), Keys: a.src.Stats.Keys(), Work: a.src.Work,
-		Peak: a.o.Peak, PeakGiven: a.o.PeakGiven, KeepUpAtHand: a.timed(), RoundSeconds: a.o.Round.Seconds(), MaxRounds: round3(a.budget), MaxConsumers: a.o.MaxConsumers,
+		Peak: a.o.Peak, PeakGiven: a.o.PeakGiven, KeepUpAtHand: a.timed(), RoundSeconds: a.o.Round.Seconds(), MaxRounds: roundAmount(a.budget), MaxConsumers: a.o.MaxConsumers,
 		Plans: []planRecord{},
 	}
 	for li, row := range a.plans {
@@ -170,8 +174,8 @@ func PlanJSON(a *Plan) (string, error) {
 			break // no table
 		}
 		ordered, unordered := konvoy.SplitRate(a.o.Peak, r.share)
-		row := shareDoc{Share: round3(r.share), Labels: append([]string{}, r.labels...), Ordered: round3(ordered),
-			Unordered: round3(unordered), Multipliers: map[string]float64{}}
+		row := shareDoc{Share: round3(r.share), Labels: append([]string{}, r.labels...), Ordered: roundAmount(ordered),
+			Unordered: roundAmount(unordered), Multipliers: map[string]float64{}}
 		for i, l := range a.lanes {
 			row.Multipliers[l.String()] = round3(a.multiplier(i, r.share))
 		}
@@ -182,6 +186,9 @@ func PlanJSON(a *Plan) (string, error) {
 		HeaviestLoad: p.HeaviestLoad, HeaviestKey: p.HeaviestKey, HeaviestKeyLoad: p.HeaviestKeyLoad,
 		CollisionShare: round3(p.CollisionShare()), Assumptions: a.partitionAssumptions()}
 
+	if err := checkJSONText(doc); err != nil {
+		return "", err
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
@@ -192,13 +199,13 @@ func PlanJSON(a *Plan) (string, error) {
 	return b.String(), nil
 }
 
-// jsonRate is a rate for JSON, rounded to three decimals, or nil when no
+// jsonRate is a rate for JSON, rounded as roundAmount does, or nil when no
 // run bounds it.
 func jsonRate(r float64) *float64 {
 	if math.IsInf(r, 1) {
 		return nil
 	}
-	x := round3(r)
+	x := roundAmount(r)
 	return &x
 }
 

@@ -91,13 +91,18 @@ func records(t *Trace) []Record {
 
 // TraceJSON is a trace's JSON report: one array with one object per
 // (layout, policy, consumers) triple, one a line; layouts in the order
-// given, then policies, then consumer counts ascending.
+// given, then policies, then consumer counts ascending. It is an error,
+// naming the key, when a key it would name is not UTF-8 text, which JSON
+// cannot hold (see checkJSONText).
 func TraceJSON(t *Trace) (string, error) {
 	var b bytes.Buffer
 	b.WriteString("[")
 	for i, r := range records(t) {
 		if i > 0 {
 			b.WriteString(",")
+		}
+		if err := checkJSONText(r); err != nil {
+			return "", err
 		}
 		line, err := json.Marshal(r)
 		if err != nil {

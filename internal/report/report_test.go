@@ -251,7 +251,8 @@ func TestTraceTextNamesTheStaticAssignor(t *testing.T) {
 
 // formatAmount writes two decimals where they mean something: a small
 // amount above 0 never reads as 0.00, and a huge one is not written out in
-// hundreds of digits; each reads back within its printed precision.
+// hundreds of digits; each reads back within its printed precision; -0 is
+// written as 0 is.
 func TestFormatAmountKeepsEveryValueReadable(t *testing.T) {
 	for x, want := range map[float64]string{0: "0.00", 1: "1.00", 2.345: "2.35", 0.004: "0.004", 2e-305: "2e-305",
 		999999999999999: "999999999999999.00", 1e15: "1e+15", 1e308: "1e+308", 1.5e300: "1.5e+300"} {
@@ -261,5 +262,50 @@ func TestFormatAmountKeepsEveryValueReadable(t *testing.T) {
 	}
 	if got := formatRate(math.Inf(1)); got != "unbounded" {
 		t.Errorf("formatRate(+Inf) = %q", got)
+	}
+	if got := formatAmount(math.Copysign(0, -1)); got != "0.00" {
+		t.Errorf("formatAmount(-0) = %q; want 0.00, as 0, which it equals", got)
+	}
+}
+
+// roundAmount keeps three decimals, or below 0.1 three significant
+// digits, so that a rate or a budget above 0 never reads as 0 in the JSON
+// reports; a huge amount is kept as it is.
+func TestRoundAmountKeepsSmallAmountsAboveZero(t *testing.T) {
+	for x, want := range map[float64]float64{0: 0, 1.23456: 1.235, 0.1: 0.1, 0.0123456: 0.0123, 0.0004166: 0.000417,
+		2e-305: 2e-305, 1e300: 1e300} {
+		if got := roundAmount(x); got != want {
+			t.Errorf("roundAmount(%g) = %g; want %g", x, got, want)
+		}
+	}
+}
+
+// checkJSONText finds a string that is not UTF-8 wherever a JSON report's
+// document holds it, in a field, a slice, a map's key or value, or behind a
+// pointer, and names its field; UTF-8 text and nil pointers pass.
+func TestCheckJSONTextFindsEveryStringThatIsNotUTF8(t *testing.T) {
+	type inner struct {
+		Lane string `json:"lane"`
+	}
+	type doc struct {
+		Keys  []string          `json:"keys"`
+		Costs map[string]string `json:"costs"`
+		In    *inner            `json:"in,omitempty"`
+	}
+	if err := checkJSONText(doc{Keys: []string{"é", "a\nb"}, Costs: map[string]string{"k": "v"}}); err != nil {
+		t.Errorf("UTF-8 text: %v", err)
+	}
+	for _, c := range []struct {
+		doc  doc
+		want string
+	}{
+		{doc{Keys: []string{"a", "\xff"}}, `"\xff" (keys)`},
+		{doc{Costs: map[string]string{"\xfe": "v"}}, `"\xfe" (costs)`},
+		{doc{Costs: map[string]string{"k": "\xfe"}}, `"\xfe" (costs)`},
+		{doc{In: &inner{Lane: "\xc3"}}, `"\xc3" (in.lane)`},
+	} {
+		if err := checkJSONText(c.doc); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%+v: error %v; want one starting %s", c.doc, err, c.want)
+		}
 	}
 }

@@ -109,8 +109,8 @@ func TraceText(t *Trace, o TraceOptions) string {
 
 // traceNotes are the lines under a trace's first table: the keys left in a
 // wrong final state, those whose steps arrive out of order, the rounds
-// relative to free, the effective parallelism and the steps version-stamp
-// skipped.
+// relative to free ("-" where undefined, and said so), the effective
+// parallelism and the steps version-stamp skipped.
 func traceNotes(t *Trace, results []konvoy.Result) string {
 	var b strings.Builder
 	layouts := t.Layouts
@@ -127,14 +127,20 @@ func traceNotes(t *Trace, results []konvoy.Result) string {
 	}
 	free := slices.IndexFunc(layouts, konvoy.Free.Equal)
 	var costs, parallelism []string
+	undefined := false
 	for i, l := range layouts {
 		if free >= 0 && i != free {
-			costs = append(costs, fmt.Sprintf("%s %.3f", l, konvoy.Cost(results[i], results[free])))
+			cost := konvoy.Cost(results[i], results[free])
+			costs = append(costs, fmt.Sprintf("%s %s", l, multiplier(cost)))
+			undefined = undefined || cost == 0
 		}
 		parallelism = append(parallelism, fmt.Sprintf("%s %.2f", l, results[i].Parallelism()))
 	}
 	if len(costs) > 0 {
 		fmt.Fprintf(&b, "rounds relative to free: %s\n", strings.Join(costs, ", "))
+	}
+	if undefined {
+		b.WriteString(undefinedMultiplier + "\n")
 	}
 	fmt.Fprintf(&b, "effective parallelism (work / rounds): %s\n", strings.Join(parallelism, ", "))
 	if i := slices.IndexFunc(layouts, konvoy.VersionStamp.Equal); i >= 0 {
@@ -144,7 +150,8 @@ func traceNotes(t *Trace, results []konvoy.Result) string {
 }
 
 // traceCapacity is the capacity table for the trace's own ordered share: the
-// events with a nonzero step.
+// events with a nonzero step. A multiplier whose cost is undefined (no
+// event takes any time) is written "-", and said to be so under the table.
 func traceCapacity(t *Trace, results []konvoy.Result, peak float64) string {
 	freeIndex := slices.IndexFunc(t.Layouts, konvoy.Free.Equal)
 	share := 0.0
@@ -152,26 +159,34 @@ func traceCapacity(t *Trace, results []konvoy.Result, peak float64) string {
 		share = float64(t.Stats.Ordered()) / float64(t.Stats.Events())
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\ncapacity at a peak of %.2f events/s, costs measured at %s\n", peak, consumersText(t.Consumers))
+	fmt.Fprintf(&b, "\ncapacity at a peak of %s events/s, costs measured at %s\n", formatAmount(peak), consumersText(t.Consumers))
 	capacity := &table{}
 	head := []string{"ordered share", "ordered ev/s", "unordered ev/s"}
 	ordered, unordered := konvoy.SplitRate(peak, share)
-	row := []string{strconv.FormatFloat(share, 'f', 3, 64), strconv.FormatFloat(ordered, 'f', 2, 64), strconv.FormatFloat(unordered, 'f', 2, 64)}
+	row := []string{strconv.FormatFloat(share, 'f', 3, 64), formatAmount(ordered), formatAmount(unordered)}
 	var whole []string
+	undefined := false
 	for i, l := range t.Layouts {
 		if i == freeIndex {
 			continue
 		}
-		cost := konvoy.Cost(results[i], results[freeIndex])
+		cost, selective := konvoy.Cost(results[i], results[freeIndex]), 0.0
+		if cost > 0 {
+			selective = konvoy.SelectiveMultiplier(share, cost)
+		}
 		head = append(head, l.String()+" x")
-		row = append(row, strconv.FormatFloat(konvoy.SelectiveMultiplier(share, cost), 'f', 3, 64))
-		whole = append(whole, fmt.Sprintf("%s x%.3f", l, cost))
+		row = append(row, multiplier(selective))
+		whole = append(whole, fmt.Sprintf("%s x%s", l, multiplier(cost)))
+		undefined = undefined || cost == 0
 	}
 	capacity.add(head...)
 	capacity.add(row...)
 	b.WriteString(capacity.String())
 	if len(whole) > 0 {
 		fmt.Fprintf(&b, "whole stream in lanes: %s\n", strings.Join(whole, ", "))
+	}
+	if undefined {
+		b.WriteString(undefinedMultiplier + "\n")
 	}
 	return b.String()
 }

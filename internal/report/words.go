@@ -71,7 +71,9 @@ func policyNote(p konvoy.Policy) string {
 
 // keyName is a key, or a lane's name, as a report prints it: quoted when
 // it holds a separator, a quote, a character that does not print, or
-// bytes that are not UTF-8, or nothing.
+// bytes that are not UTF-8, or nothing. The library's plan assumptions,
+// which the reports print as they are, name a lane by the same rule
+// (konvoy's laneText), as the root package imports nothing of ours.
 func keyName(k string) string {
 	if strings.ContainsAny(k, ",; \t\r\n\"") || k == "" || !utf8.ValidString(k) ||
 		strings.IndexFunc(k, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
@@ -126,9 +128,12 @@ func formatRate(r float64) string {
 // formatAmount writes x with two decimals; below 0.005, above 0, with two
 // significant digits, so that it never reads as 0.00; and from 1e15 on,
 // where a float64 holds no decimals, in the shortest exponent form that
-// reads back as x (1e+308, not 309 digits).
+// reads back as x (1e+308, not 309 digits). Negative zero, which equals 0,
+// is written as 0.00, without a sign.
 func formatAmount(x float64) string {
 	switch {
+	case x == 0:
+		return "0.00" // -0 too
 	case x > 0 && x < 0.005:
 		return strconv.FormatFloat(x, 'g', 2, 64)
 	case math.Abs(x) >= 1e15:
@@ -136,6 +141,24 @@ func formatAmount(x float64) string {
 	}
 	return strconv.FormatFloat(x, 'f', 2, 64)
 }
+
+// roundAmount rounds x, a rate or an amount of rounds, as the JSON reports
+// write it: to three decimals, or, below 0.1 in size, to three significant
+// digits, so that an amount above 0 never reads as 0 and keeps at least
+// the digits formatAmount prints; x as it is from 1e15 on, where a float64
+// holds no decimals, or when it is not finite.
+func roundAmount(x float64) float64 {
+	if a := math.Abs(x); a >= 0.1 || a == 0 || math.IsNaN(x) {
+		return round3(x)
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 3, 64), 64)
+	return r
+}
+
+// undefinedMultiplier is what a report says under a multiplier or cost
+// written as "-": konvoy.Cost is undefined, 0, when no event takes any
+// time, as every run then has no parallelism.
+const undefinedMultiplier = "no event takes any time: a multiplier is undefined"
 
 // multiplier writes a multiplier with three decimals, or "-" when it is
 // undefined (0).
