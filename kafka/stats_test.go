@@ -97,14 +97,7 @@ func TestLagAndCaughtUp(t *testing.T) {
 func TestCommitsCountsTheCommitsKafkaRefused(t *testing.T) {
 	addrs, refuse := refusingCluster(t)
 	produce(t, addrs, 5, 2, 1)
-	all := make(chan struct{})
-	var handled atomic.Int64
-	handle := func(context.Context, *kgo.Record) error {
-		if handled.Add(1) == 5 {
-			close(all)
-		}
-		return nil
-	}
+	handle, all := closeAfter(5)
 	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, handle, WithCommitInterval(testWait))
 	if err != nil {
 		t.Fatal(err)
@@ -169,4 +162,17 @@ func refusingCluster(t *testing.T) ([]string, *atomic.Bool) {
 		return resp, nil, true
 	})
 	return kf.ListenAddrs(), refuse
+}
+
+// closeAfter returns a handler that does nothing, and a channel it closes
+// once it has handled n records.
+func closeAfter(n int64) (func(context.Context, *kgo.Record) error, chan struct{}) {
+	all := make(chan struct{})
+	var handled atomic.Int64
+	return func(context.Context, *kgo.Record) error {
+		if handled.Add(1) == n {
+			close(all)
+		}
+		return nil
+	}, all
 }
