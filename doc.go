@@ -33,7 +33,7 @@
 //     are the lesson's other capacity figures.
 //   - [Layout.Lane] and [Layout.Owner] tell which lane an event runs in and,
 //     under [Static], which consumer runs the lane; [LatencyCounter] sums up
-//     latencies as a run does. Package live runs real handlers with them,
+//     latencies as a run does; [QuoteKey] writes a key as the reports do. Package live runs real handlers with them,
 //     as the model runs events.
 //
 // # Layouts, policies and options

@@ -258,6 +258,20 @@ func ExamplePartitionsFor() {
 	// found true: 5 partitions, 5 used, heaviest partition 2 carries 8 rounds, all of it TR-2214's
 }
 
+// QuoteKey writes a key as the reports do: as it is when it reads as one
+// name, quoted when it would not.
+func ExampleQuoteKey() {
+	for _, k := range []string{"TR-2214", "a b", "", "line\nbreak", "\xff"} {
+		fmt.Println(konvoy.QuoteKey(k))
+	}
+	// Output:
+	// TR-2214
+	// "a b"
+	// ""
+	// "line\nbreak"
+	// "\xff"
+}
+
 // This example prints, from the public API only, what the lesson's olc.mjs
 // prints, byte for byte: its Turkish ASCII labels and column widths included
 // (the lesson's printout is kept in testdata/lesson/olc.txt, and a test holds

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -273,5 +274,23 @@ func TestNewSimulatorRefusesMoreConsumersThanItCanNumber(t *testing.T) {
 	_, err := konvoy.NewSimulator(konvoy.Convoy, int(n))
 	if want := "konvoy: consumers is 2147483648; want 1 to 2147483647"; err == nil || err.Error() != want {
 		t.Fatalf("NewSimulator with %d consumers: error %v; want %s", n, err, want)
+	}
+}
+
+// QuoteKey leaves a key that reads as one name as it is, and quotes every
+// other, so that the quoted form reads back as the key: each separator, a
+// quote, a character that does not print, bytes that are not UTF-8, and
+// nothing at all.
+func TestQuoteKeyQuotesWhatWouldNotReadAsOneName(t *testing.T) {
+	for _, k := range []string{"K1", "TR-2214", "ä", "日本", "a.b", "x'y"} {
+		if got := konvoy.QuoteKey(k); got != k {
+			t.Errorf("QuoteKey(%q) = %s; want it as it is", k, got)
+		}
+	}
+	for _, k := range []string{"", "a,b", "a;b", "a b", "a\tb", "a\rb", "a\nb", `a"b`, "a\x00b", "a\u200bb", "\xff", "a\u00a0b"} {
+		got := konvoy.QuoteKey(k)
+		if back, err := strconv.Unquote(got); err != nil || back != k {
+			t.Errorf("QuoteKey(%q) = %s; want it quoted, to read back as the key", k, got)
+		}
 	}
 }

@@ -293,19 +293,28 @@ func ceilingAssumptions(p Plan, partition bool) []string {
 	return []string{fmt.Sprintf("%s: %s must run its events one after another", head, lane)}
 }
 
-// laneText names a lane in an assumption: "partition N", or "lane K" with
-// the key K quoted, as the command's reports quote one, when it holds a
-// separator, a quote, a character that does not print, or bytes that are
-// not UTF-8, so that it reads as one name on one line.
+// laneText names a lane in an assumption: "partition N", or "lane K"
+// with the key K as QuoteKey writes it, so that it reads as one name on
+// one line.
 func laneText(lane string, partition bool) string {
 	if partition {
 		return "partition " + lane
 	}
-	if strings.ContainsAny(lane, ",; \t\r\n\"") || !utf8.ValidString(lane) ||
-		strings.IndexFunc(lane, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
-		lane = strconv.Quote(lane)
+	return "lane " + QuoteKey(lane)
+}
+
+// QuoteKey returns key k as konvoy's reports write a key or a lane's name:
+// as it is, or quoted as strconv.Quote quotes it when it is empty or holds
+// a separator (comma, semicolon, space, tab, line break), a double quote,
+// a character that does not print, or bytes that are not UTF-8, so that
+// it reads as one name, on one line, and two keys never read alike. It
+// takes time in proportion to len(k).
+func QuoteKey(k string) string {
+	if strings.ContainsAny(k, ",; \t\r\n\"") || k == "" || !utf8.ValidString(k) ||
+		strings.IndexFunc(k, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return strconv.Quote(k)
 	}
-	return "lane " + lane
+	return k
 }
 
 // roundsText is "1 round" or "n rounds".

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/sirali-konvoy/konvoy"
 )
@@ -69,18 +67,9 @@ func policyNote(p konvoy.Policy) string {
 	return ", policy " + p.String()
 }
 
-// keyName is a key, or a lane's name, as a report prints it: quoted when
-// it holds a separator, a quote, a character that does not print, or
-// bytes that are not UTF-8, or nothing. The library's plan assumptions,
-// which the reports print as they are, name a lane by the same rule
-// (konvoy's laneText), as the root package imports nothing of ours.
-func keyName(k string) string {
-	if strings.ContainsAny(k, ",; \t\r\n\"") || k == "" || !utf8.ValidString(k) ||
-		strings.IndexFunc(k, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
-		return strconv.Quote(k)
-	}
-	return k
-}
+// keyName is a key, or a lane's name, as a report prints it
+// (konvoy.QuoteKey), as the library's plan assumptions name a lane too.
+func keyName(k string) string { return konvoy.QuoteKey(k) }
 
 // names lists keys, up to maxNamedKeys of them.
 func names(keys []string) string {
