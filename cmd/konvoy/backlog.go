@@ -25,14 +25,13 @@ func (c *command) backlog(n *int) {
 }
 
 // backlogShared returns the usage error of -max-backlog n shared by runs
-// runs, the runs the flags alone make: below one event a run, the least a
-// run holds once a consumer has taken one (report.BacklogTooSmall), it is
-// refused before anything runs; nil for 0 (no limit) or enough. A trace
-// may still add runs (the layout recorded joins -layouts all when it has
-// partitions), which the runs' own check then refuses.
+// runs, the runs the flags alone make (report.BacklogTooSmall), so that
+// it is refused before anything runs; nil for 0 (no limit) or enough. A
+// trace may still add runs (the layout recorded joins -layouts all when
+// it has partitions), which the runs' own check then refuses.
 func (c *command) backlogShared(n, runs int) error {
-	if report.BacklogTooSmall(n, runs) == nil {
-		return nil
+	if err := report.BacklogTooSmall(c.name, n, runs); err != nil {
+		return usageError{err.Error()}
 	}
-	return c.usagef("-max-backlog %d is shared by %d runs: want 0 (no limit) or at least %d, one event a run", n, runs, runs)
+	return nil
 }

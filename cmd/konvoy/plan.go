@@ -171,7 +171,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 	})
 	c.backlog(&opt.MaxBacklog)
 	c.rule(func() error {
-		return c.backlogShared(opt.MaxBacklog, planBacklogRuns(planned, len(opt.Policies)))
+		return c.backlogShared(opt.MaxBacklog, report.PlanBacklogRuns(planned, len(opt.Policies)))
 	})
 	c.memory(&opt.MaxMemory)
 	c.resequencer(&opt.Resequencer)
@@ -199,14 +199,6 @@ func roundTime(c *command, round *time.Duration, unit time.Duration) error {
 		*round = defaultRoundTime
 	}
 	return nil
-}
-
-// planBacklogRuns returns the runs that share -max-backlog in a plan of
-// layouts layouts under policies policies: the most it makes at once,
-// every layout's plan and free consumption's under each policy, or the
-// selective runs, up to five and one a layout (as report.Plan shares it).
-func planBacklogRuns(layouts, policies int) int {
-	return max((layouts+1)*policies, layouts+5)
 }
 
 // sloRounds checks the objective slo, if any, against the length of one

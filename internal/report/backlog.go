@@ -18,12 +18,21 @@ func BacklogShare(total, runs int) int {
 
 // BacklogTooSmall returns the error of a total (-max-backlog) shared by
 // runs runs that cannot give each run one event, the least a run holds
-// once a consumer has taken one; nil for 0 (no limit) or enough.
-func BacklogTooSmall(total, runs int) error {
+// once a consumer has taken one, in the words of the command cmd
+// ("konvoy", "konvoy plan"); nil for 0 (no limit) or enough.
+func BacklogTooSmall(cmd string, total, runs int) error {
 	if total == 0 || total >= runs {
 		return nil
 	}
-	return fmt.Errorf("konvoy: -max-backlog %d is shared by %d runs: want 0 (no limit) or at least %d, one event a run", total, runs, runs)
+	return fmt.Errorf("%s: -max-backlog %d is shared by %d runs: want 0 (no limit) or at least %d, one event a run", cmd, total, runs, runs)
+}
+
+// PlanBacklogRuns returns the runs that share -max-backlog in a plan of
+// layouts layouts under policies policies: the most it makes at once,
+// every layout's plan and free consumption's under each policy, or the
+// selective runs, up to five and one a layout.
+func PlanBacklogRuns(layouts, policies int) int {
+	return max((layouts+1)*policies, layouts+5)
 }
 
 // BacklogHint adds to err, when a run's backlog outgrew its share of total

@@ -152,8 +152,8 @@ func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 // made at once, one event each at least.
 func (a *Plan) shareBacklog() error {
 	o := a.o
-	a.backlogRuns = max((len(a.layouts)+1)*len(o.Policies), len(a.layouts)+5)
-	if err := BacklogTooSmall(o.MaxBacklog, a.backlogRuns); err != nil {
+	a.backlogRuns = PlanBacklogRuns(len(a.layouts), len(o.Policies))
+	if err := BacklogTooSmall("konvoy plan", o.MaxBacklog, a.backlogRuns); err != nil {
 		return err
 	}
 	a.backlog = BacklogShare(o.MaxBacklog, a.backlogRuns)

@@ -100,7 +100,7 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 		return nil, err
 	}
 	t := newTrace(o)
-	if err := report.BacklogTooSmall(o.MaxBacklog, runCount(t, o)); err != nil {
+	if err := report.BacklogTooSmall("konvoy", o.MaxBacklog, runCount(t, o)); err != nil {
 		return nil, err
 	}
 	configs := configs(t, o)
@@ -142,7 +142,7 @@ func Events(ctx context.Context, events []konvoy.Event, o Options) (*report.Trac
 			o.Add(e)
 		}
 	}
-	if err := report.BacklogTooSmall(o.MaxBacklog, runCount(t, o)); err != nil {
+	if err := report.BacklogTooSmall("konvoy", o.MaxBacklog, runCount(t, o)); err != nil {
 		return nil, err
 	}
 	var err error
