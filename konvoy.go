@@ -79,7 +79,8 @@ type Result struct {
 	// GapsSkipped counts the steps the resequencer gave up waiting for:
 	// when an event held past its [ResequencerConfig].Timeout, or pushed
 	// out by its Capacity, was applied with steps missing before it, the
-	// steps missing. 0 without a Timeout or Capacity.
+	// steps missing. 0 without a Timeout or Capacity. A run whose count
+	// would pass the largest int ends in an error.
 	GapsSkipped int
 	// Forced counts the held events applied, or handled as old steps,
 	// without their gap filling: by the Timeout or to make room under the

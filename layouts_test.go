@@ -168,3 +168,22 @@ func TestPartitionLoadFigures(t *testing.T) {
 		t.Errorf("%+v, %v, %v; want b named, 3 of 6", q, found, err)
 	}
 }
+
+// A run whose count of steps skipped would pass the largest int ends in
+// an error naming it, as one whose held rounds would: a result is whole
+// or none. Under a Capacity of 1, keys a, b and c each send step
+// math.MaxInt: two gaps of math.MaxInt−1 steps are skipped.
+func TestGapsSkippedPastTheLargestIntIsAnError(t *testing.T) {
+	var events []konvoy.Event
+	for _, k := range []string{"a", "b", "c"} {
+		events = append(events, konvoy.Event{Key: k, Step: math.MaxInt, Duration: 1})
+	}
+	_, err := konvoy.Simulate(events, konvoy.Resequencer, 1, konvoy.WithResequencer(konvoy.ResequencerConfig{Capacity: 1}))
+	if err == nil || !strings.Contains(err.Error(), "GapsSkipped") {
+		t.Errorf("Simulate: %v; want an error naming GapsSkipped", err)
+	}
+	events = events[:2] // one gap: within the largest int
+	if r, err := konvoy.Simulate(events, konvoy.Resequencer, 1, konvoy.WithResequencer(konvoy.ResequencerConfig{Capacity: 1})); err != nil || r.GapsSkipped != math.MaxInt-1 {
+		t.Errorf("one gap: GapsSkipped %d, %v; want %d", r.GapsSkipped, err, math.MaxInt-1)
+	}
+}

@@ -111,7 +111,10 @@ func (s *Simulator) advance(i, key, step, now int, k *int, o Outcome) {
 		rk := s.rkeys.at(key)
 		low := rk.low()
 		if step > *k+1 {
-			s.gapsSkipped += step - *k - 1
+			if s.gapsSkipped > math.MaxInt-(step-*k-1) {
+				s.overflowed = "the steps skipped (GapsSkipped)"
+			}
+			s.gapsSkipped = satAdd(s.gapsSkipped, step-*k-1)
 			low = step
 		}
 		*rk = reseqKey(low) // not backward
@@ -263,7 +266,7 @@ func (s *Simulator) release(key, now int, k *int) {
 // Result returns an error rather than a wrong HeldRounds.
 func (s *Simulator) heldFor(d int) {
 	if s.heldRounds > math.MaxInt-d {
-		s.heldOverflow = true
+		s.overflowed = "the rounds events spent held (HeldRounds)"
 	}
 	s.heldRounds = satAdd(s.heldRounds, d)
 }

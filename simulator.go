@@ -64,9 +64,9 @@ type Simulator struct {
 	buffered, holding, maxBuffered, maxKeyBuffered int
 	heldRounds, gapsSkipped, rejectedOld, forced   int
 
-	err          error
-	done         bool
-	heldOverflow bool // heldRounds passed the largest int
+	err        error
+	done       bool
+	overflowed string // the measure that passed the largest int, as the error names it; "" for none
 }
 
 // MaxConsumers is the most consumers a run can have.
@@ -353,8 +353,8 @@ func (s *Simulator) Result() (Result, error) {
 		if s.opts.reseq.Timeout > 0 {
 			s.expire(math.MaxInt)
 		}
-		if s.heldOverflow {
-			s.err = fmt.Errorf("konvoy: at the end of the run: the rounds events spent held (HeldRounds) add up past %d", math.MaxInt)
+		if s.overflowed != "" {
+			s.err = fmt.Errorf("konvoy: at the end of the run: %s add up past %d", s.overflowed, math.MaxInt)
 			return Result{}, s.err
 		}
 		// Applying what still waits can only make the resequencer hold

@@ -721,7 +721,11 @@ func (x *Executor[T]) Close(ctx context.Context) error {
 	select {
 	case <-x.drain:
 	case <-ctx.Done():
-		cause = ctx.Err()
+		select {
+		case <-x.drain: // drained too: the drain decides, not select's pick
+		default:
+			cause = ctx.Err()
+		}
 	}
 	x.mu.Lock()
 	x.aborted.Store(true)

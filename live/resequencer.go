@@ -211,7 +211,7 @@ func (x *Executor[T]) old(i int32, k *reseqKey, step int) {
 // on.
 func (x *Executor[T]) advance(i int32, k *reseqKey, step int) {
 	if x.rq.olds && step > k.state+1 {
-		x.rq.gapsSkipped += step - k.state - 1
+		x.rq.gapsSkipped = satAdd(x.rq.gapsSkipped, step-k.state-1)
 		k.low = step
 	}
 	k.state = step
@@ -385,6 +385,9 @@ func (x *Executor[T]) onTimer() {
 	now := x.now()
 	x.expire(now)
 	x.arm(now)
+	if x.waitingN.Load() > 0 && x.hasRoom() {
+		x.passSpace() // a discard made room that no consumer's finish will tell
+	}
 }
 
 // stopTimer stops the timer for good and waits for a callback that is
@@ -410,4 +413,12 @@ func (x *Executor[T]) discard(i int32) {
 	}
 	x.unkeep(i)
 	x.gone++
+}
+
+// satAdd returns a+b, for b ≥ 0, or math.MaxInt when it would pass it.
+func satAdd(a, b int) int {
+	if a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + b
 }

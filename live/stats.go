@@ -41,7 +41,8 @@ type Stats struct {
 	// Under the resequencer configured by [WithResequencer], as in
 	// [konvoy.Result]: GapsSkipped counts the steps given up on when an
 	// item held past its Timeout, or pushed out by its Capacity, was
-	// released with steps missing before it; Forced the held items so
+	// released with steps missing before it (math.MaxInt once they pass
+	// it); Forced the held items so
 	// released, or taken as old steps, without their gap filling;
 	// RejectedOld the old steps discarded under RejectOld; BackwardWrites
 	// the old steps run without it, which set their key back.
