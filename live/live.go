@@ -284,7 +284,8 @@ func check(layout konvoy.Layout, consumers int, noEvent, noHandle bool, errs []e
 // as the model refuses it, or the layout cannot place it (see
 // [konvoy.Layout.Lane]), whose Index is the submission number
 // the item would have had, or an error when [WithOffsets] gives an offset
-// below 0 or not above its partition's last. A panic of the event function
+// below 0, math.MaxInt64 (whose next would not fit), or not above its
+// partition's last. A panic of the event function
 // or WithOffsets's reaches the caller, the executor unchanged by the item.
 // It takes O(1) time (O(log n)
 // for n items held when the resequencer releases held items), shares with

@@ -2,6 +2,7 @@ package live
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 )
@@ -139,11 +140,12 @@ type source struct {
 }
 
 // placeOffset checks, under subMu, the offset of an item, of partition p
-// at offset o, before Submit takes it: it must be 0 or more and above the
+// at offset o, before Submit takes it: it must be 0 to math.MaxInt64−1
+// (the committable offset, one past it, must fit) and above the
 // partition's last.
 func (x *Executor[T]) placeOffset(p int, o int64) error {
-	if o < 0 {
-		return fmt.Errorf("live: Submit: partition %d offset %d; want an offset of 0 or more", p, o)
+	if o < 0 || o == math.MaxInt64 {
+		return fmt.Errorf("live: Submit: partition %d offset %d; want an offset from 0 to %d, so that the committable offset, one past the last, fits", p, o, int64(math.MaxInt64-1))
 	}
 	if s := x.partOf(p); s != nil && o <= s.last {
 		return fmt.Errorf("live: Submit: partition %d offset %d after offset %d; want increasing offsets", p, o, s.last)
