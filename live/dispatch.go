@@ -175,10 +175,10 @@ func (x *Executor[T]) runIdle(w int32) {
 // it may start j; or, when Close ends the consumers first, it keeps j as
 // not started and returns -1.
 func (x *Executor[T]) blockOnLane(w int32, j *task[T]) int64 {
-	t0 := x.now()
+	x.tallies[w].blockFrom(x.now())
 	handed := x.awaitLane(w, j)
 	t := x.now()
-	x.tallies[w].block(t - t0)
+	x.tallies[w].blockUntil(t)
 	if !handed {
 		x.noteUnstarted(j)
 		return -1

@@ -211,6 +211,7 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 	x.tallies = make([]tally, consumers)
 	for w := range x.tallies {
 		x.tallies[w].cur.Store(-1)
+		x.tallies[w].since = -1
 	}
 	x.parked = make([]atomic.Bool, consumers)
 	if x.policy == konvoy.Static {

@@ -59,7 +59,8 @@ type Stats struct {
 	Wait, Response konvoy.Latency
 	// Blocked is the time consumers spent, under [konvoy.HeadOfLine],
 	// holding an item whose lane was busy: the head-of-line blocking the
-	// other policies avoid, summed over the consumers.
+	// other policies avoid, summed over the consumers, a block going on
+	// counted up to the time Stats was called.
 	Blocked time.Duration
 }
 
@@ -83,8 +84,9 @@ func (x *Executor[T]) Stats() Stats {
 	}
 	x.subMu.Unlock()
 	x.statMu.Lock()
+	now := x.now()
 	for w := range x.tallies {
-		x.settle(&x.tallies[w], &s)
+		x.settle(&x.tallies[w], &s, now)
 	}
 	s.Wait, s.Response = x.wait.Latency(), x.response.Latency()
 	x.statMu.Unlock()
@@ -149,7 +151,8 @@ type tally struct {
 	done    int   // items handled
 	dead    int   // given to the dead letter
 	skipped int   // skipped as stale
-	blocked int64 // nanoseconds blocked under head-of-line
+	blocked int64 // nanoseconds blocked under head-of-line, blocks ended
+	since   int64 // when the block going on began, -1 for none
 	_       [64]byte
 }
 
@@ -182,10 +185,18 @@ func (x *Executor[T]) count(w int32, r outcome, wait, response int64) {
 	}
 }
 
-// block counts d nanoseconds blocked.
-func (c *tally) block(d int64) {
+// blockFrom notes that the consumer is blocked from time t on.
+func (c *tally) blockFrom(t int64) {
 	c.mu.Lock()
-	c.blocked += d
+	c.since = t
+	c.mu.Unlock()
+}
+
+// blockUntil counts the block going on as ended at time t.
+func (c *tally) blockUntil(t int64) {
+	c.mu.Lock()
+	c.blocked += max(t-c.since, 0)
+	c.since = -1
 	c.mu.Unlock()
 }
 
@@ -200,13 +211,16 @@ func (x *Executor[T]) addLat(c *tally) {
 
 // settle adds what c counted to s, and its latencies to the executor's,
 // under statMu.
-func (x *Executor[T]) settle(c *tally, s *Stats) {
+func (x *Executor[T]) settle(c *tally, s *Stats, now int64) {
 	c.mu.Lock()
 	x.addLat(c)
 	s.Done += c.done
 	s.DeadLetters += c.dead
 	s.Skipped += c.skipped
 	s.Blocked += time.Duration(c.blocked)
+	if c.since >= 0 {
+		s.Blocked += time.Duration(max(now-c.since, 0)) // a block going on, so far
+	}
 	c.mu.Unlock()
 }
 
