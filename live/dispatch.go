@@ -24,7 +24,7 @@ func (x *Executor[T]) work(w int32) {
 		ok := x.take(w, &j)
 		if !ok || x.halt.Load() {
 			if ok {
-				x.noteUnstarted(&j)
+				x.noteUnstarted(w, &j)
 			}
 			if running {
 				running = false
@@ -142,12 +142,16 @@ func (x *Executor[T]) finish(w int32, j *task[T], r outcome, start, t int64) {
 	}
 }
 
-// noteUnstarted keeps j, taken by a consumer once the executor stopped or
-// ended, as not started, for Close.
-func (x *Executor[T]) noteUnstarted(j *task[T]) {
+// noteUnstarted keeps j, taken by consumer w once the executor stopped or
+// ended, as not started, for Close; under static, w's inbox no longer
+// says it runs j.
+func (x *Executor[T]) noteUnstarted(w int32, j *task[T]) {
 	x.mu.Lock()
 	x.unstarted = append(x.unstarted, unrun[T]{j.seq, j.item})
 	x.mu.Unlock()
+	if x.inboxes != nil {
+		x.inboxes[w].running.Store(false)
+	}
 	*j = task[T]{}
 }
 
@@ -180,7 +184,7 @@ func (x *Executor[T]) blockOnLane(w int32, j *task[T]) int64 {
 	t := x.now()
 	x.tallies[w].blockUntil(t)
 	if !handed {
-		x.noteUnstarted(j)
+		x.noteUnstarted(w, j)
 		return -1
 	}
 	return t
