@@ -82,9 +82,24 @@ type reseqKey struct {
 	// key's start or its last gap skipped; 0 before either. Under
 	// StartFirstSeen it is set, with state, by the key's first item.
 	low  int
-	held map[int]int32
+	held map[int]int32 // kept once empty, unless it grew past smallHeld (big): see emptied
+	big  bool
 	name string // the key, its lane's name
 	hash uint64 // the lane's hash in the laneTable
+}
+
+// smallHeld is the most items a key's map of held items holds, at its
+// largest, for the map to be kept once empty: a key that fills its gaps
+// again and again then allocates nothing, and a key that once held many
+// lets their memory go.
+const smallHeld = 8
+
+// emptied lets k's map of held items go once it is empty, if it grew past
+// smallHeld.
+func (k *reseqKey) emptied() {
+	if len(k.held) == 0 && k.big {
+		k.held, k.big = nil, false
+	}
 }
 
 // resequencer is what the resequencer keeps beyond its keys: its
@@ -226,9 +241,7 @@ func (x *Executor[T]) advance(i int32, k *reseqKey, step int) {
 		k.state++
 		x.release(j)
 	}
-	if len(k.held) == 0 {
-		k.held = nil
-	}
+	k.emptied()
 }
 
 // hold keeps item i, of key k, for the gap before its step, unless its
@@ -252,6 +265,7 @@ func (x *Executor[T]) hold(i int32, k *reseqKey, step int) {
 		k.held = make(map[int]int32)
 	}
 	k.held[step] = i
+	k.big = k.big || len(k.held) > smallHeld
 	x.gapHeld++
 	x.buffered++
 	x.maxBuffered = max(x.maxBuffered, x.gapHeld)
@@ -312,9 +326,7 @@ func (x *Executor[T]) firstHeld() (heldRef, bool) {
 func (x *Executor[T]) force(r heldRef) {
 	k := r.k
 	delete(k.held, r.step)
-	if len(k.held) == 0 {
-		k.held = nil
-	}
+	k.emptied()
 	x.gapHeld--
 	x.rq.forced++
 	if r.step <= k.state {
