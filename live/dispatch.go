@@ -14,11 +14,13 @@ import (
 // with WithOffsets its source partition's.
 
 // work is consumer w: it takes items as its policy says and runs them
-// until Close ends it.
+// until Close ends it. It counts each item in x.running from its start to
+// its end, before its finish frees its lane or makes room, so that an item
+// another consumer starts thereby is never counted at once with it.
 func (x *Executor[T]) work(w int32) {
 	defer x.wg.Done()
 	free := int64(-1) // when consumer w became free, if it has not waited since
-	running := false  // counted in x.running
+	worked := false   // it ran an item since it last found none
 	var j task[T]
 	for {
 		ok := x.take(w, &j)
@@ -26,8 +28,8 @@ func (x *Executor[T]) work(w int32) {
 			if ok {
 				x.noteUnstarted(w, &j)
 			}
-			if running {
-				running = false
+			if worked {
+				worked = false
 				x.runIdle(w)
 			}
 			if !x.park(w) {
@@ -40,18 +42,15 @@ func (x *Executor[T]) work(w int32) {
 		// Under head-of-line a consumer that blocks on its item's lane runs
 		// nothing meanwhile: it is counted running once the lane is its.
 		if x.policy == konvoy.HeadOfLine && j.hasLane && !x.startLane(w, &j) {
-			if running {
-				running = false
+			if worked {
+				worked = false
 				x.runIdle(w)
 			}
 			if free = x.blockOnLane(w, &j); free < 0 {
 				return // Close ended the consumers first
 			}
 		}
-		if !running {
-			running = true
-			x.runBusy()
-		}
+		x.runBusy()
 		start := free
 		if start < 0 {
 			start = x.now()
@@ -59,6 +58,8 @@ func (x *Executor[T]) work(w int32) {
 		x.tallies[w].cur.Store(int64(j.seq))
 		r := x.run(w, j.item, j.seq)
 		free = x.now()
+		x.running.Add(-1)
+		worked = true
 		x.finish(w, &j, r, start, free)
 	}
 }
@@ -155,22 +156,21 @@ func (x *Executor[T]) noteUnstarted(w int32, j *task[T]) {
 	*j = task[T]{}
 }
 
-// runBusy counts a consumer that starts running items, and the most
-// running at once.
+// runBusy counts an item that starts running, and the most running at
+// once.
 func (x *Executor[T]) runBusy() {
 	n := x.running.Add(1)
 	for p := x.peak.Load(); n > p && !x.peak.CompareAndSwap(p, n); p = x.peak.Load() {
 	}
 }
 
-// runIdle counts consumer w no longer running items: it found none, the
-// executor stopped, or it blocks. It is where Close learns that the
+// runIdle notes consumer w idle: it found no item after the ones it ran,
+// the executor stopped, or it blocks. It is where Close learns that the
 // executor has drained: the consumer that finishes the last item finds
 // none after it, and checks, in time in proportion to the consumers; no
 // item's finish pays for that.
 func (x *Executor[T]) runIdle(w int32) {
 	x.tallies[w].cur.Store(-1)
-	x.running.Add(-1)
 	x.checkDrained()
 }
 
