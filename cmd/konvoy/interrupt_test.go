@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestMain runs the command itself, main and all, when the test binary is
@@ -15,6 +19,39 @@ func TestMain(m *testing.M) {
 		return
 	}
 	os.Exit(m.Run())
+}
+
+// runUsage runs the command with args in a process of its own (see
+// TestMain), for a command that, were its flags taken, would run until
+// stopped: it kills it after 10 s, failing t. It returns the process's
+// exit status and what it wrote.
+func runUsage(t *testing.T, args ...string) (status int, stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "KONVOY_RUN_MAIN=1")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done // stdout and stderr are written no more
+		t.Fatalf("%q: still running after 10s; want a usage error:\n%s%s", args, out.String(), errOut.String())
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode(), out.String(), errOut.String()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0, out.String(), errOut.String()
 }
 
 // A picture is written to a temporary file beside its place and renamed

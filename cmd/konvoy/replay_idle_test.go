@@ -1,15 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -71,27 +66,10 @@ func TestReplayATopicStopsWhenItsCommitIsBelowTheLogStart(t *testing.T) {
 // listens at: the usage error asks none of them.
 func TestReplayIdleIsAboveZero(t *testing.T) {
 	for _, idle := range []string{"0", "0s", "-1s"} {
-		cmd := exec.Command(os.Args[0], "replay", "-brokers", "127.0.0.1:1", "-topic", "t", "-group", "g", "-duration-model", "fixed:1", "-idle", idle)
-		cmd.Env = append(os.Environ(), "KONVOY_RUN_MAIN=1")
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		var err error
-		select {
-		case err = <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-done // stderr is written no more
-			t.Fatalf("-idle %s: still running after 10s; want a usage error:\n%s", idle, stderr.String())
-		}
-		var exit *exec.ExitError
+		status, _, stderr := runUsage(t, "replay", "-brokers", "127.0.0.1:1", "-topic", "t", "-group", "g", "-duration-model", "fixed:1", "-idle", idle)
 		want := "konvoy replay: -idle is " + strings.TrimSuffix(idle, "s") + "s; want a duration above 0, or none"
-		if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.HasPrefix(stderr.String(), want) {
-			t.Errorf("-idle %s: %v, stderr %q; want status 2, a usage error beginning %q", idle, err, stderr.String(), want)
+		if status != 2 || !strings.HasPrefix(stderr, want) {
+			t.Errorf("-idle %s: status %d, stderr %q; want 2, a usage error beginning %q", idle, status, stderr, want)
 		}
 	}
 }
