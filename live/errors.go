@@ -83,9 +83,13 @@ type UnrunError[T any] struct {
 	Err   error
 }
 
-// Error returns "live: N items not run: ERR".
+// Error returns "live: N items not run: ERR" ("1 item not run" for one).
 func (e *UnrunError[T]) Error() string {
-	return "live: " + strconv.Itoa(len(e.Items)) + " items not run: " + e.Err.Error()
+	noun := " items not run: "
+	if len(e.Items) == 1 {
+		noun = " item not run: "
+	}
+	return "live: " + strconv.Itoa(len(e.Items)) + noun + e.Err.Error()
 }
 
 // Unwrap returns Err.

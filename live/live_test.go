@@ -332,6 +332,12 @@ func TestRetryPauses(t *testing.T) {
 	if p := (Retry{Base: time.Duration(1) << 61}).pause(0, 60); p <= 0 {
 		t.Errorf("a long backoff overflows: %v", p)
 	}
+	// A pause takes at most 63 doublings, whatever the attempt: with Base
+	// 0, which never doubles, the last of math.MaxInt attempts pauses 0
+	// at once, not after a loop over every attempt before it.
+	if p := (Retry{Attempts: math.MaxInt}).pause(0, math.MaxInt); p != 0 {
+		t.Errorf("Base 0: pause %v; want 0", p)
+	}
 }
 
 // The executor pauses between attempts as Retry says, per item: the

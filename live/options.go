@@ -180,7 +180,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 // number seq, under r.
 func (r Retry) pause(seq uint64, k int) time.Duration {
 	d := r.Base
-	for i := 1; i < k && (r.Cap == 0 || d < r.Cap); i++ {
+	for i := 1; i < k && d > 0 && (r.Cap == 0 || d < r.Cap); i++ { // at most 63 doublings
 		if d > math.MaxInt64/2 {
 			d = math.MaxInt64
 			break

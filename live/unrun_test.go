@@ -49,3 +49,14 @@ func TestUnrunErrorOfAStopCarriesTheFailure(t *testing.T) {
 		t.Fatalf("Close's error names the failure %d times; want once:\n%v", n, cerr)
 	}
 }
+
+// An UnrunError names how many items did not run, in the singular for
+// one, and its cause.
+func TestUnrunErrorCountsItsItems(t *testing.T) {
+	cause := errors.New("cause")
+	for n, want := range map[int]string{1: "live: 1 item not run: cause", 2: "live: 2 items not run: cause"} {
+		if got := (&UnrunError[int]{Items: make([]int, n), Err: cause}).Error(); got != want {
+			t.Errorf("%d items: %q; want %q", n, got, want)
+		}
+	}
+}
