@@ -156,6 +156,10 @@ func TestMaxMemoryCountsTheBacklog(t *testing.T) {
 		!strings.HasSuffix(errOut, "; -max-memory 102400 bytes leaves each of 6 runs room for 100 events held: raise it, or plan fewer layouts or policies\n") {
 		t.Errorf("plan -max-memory 100KiB: status %d, stderr %q", status, errOut)
 	}
+	_, errOut, status = runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-memory", "1")
+	if !strings.HasSuffix(errOut, "; -max-memory 1 byte leaves each of 6 runs room for 1 event held: raise it, or plan fewer layouts or policies\n") {
+		t.Errorf("plan -max-memory 1: status %d, stderr %q; want counts in the singular", status, errOut)
+	}
 	if _, errOut, status := runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-memory", "4MiB"); status != 0 {
 		t.Errorf("plan -max-memory 4MiB: status %d, stderr %q", status, errOut)
 	}

@@ -237,8 +237,8 @@ func (a *Plan) located(err error) error {
 	}
 	err = fmt.Errorf("%s: %w", a.src.Name, ev)
 	if a.o.MaxBacklog == 0 && errors.Is(err, konvoy.ErrBacklog) {
-		return fmt.Errorf("%w; -max-memory %d bytes leaves each of %d runs room for %d events held: raise it, or plan fewer layouts or policies",
-			err, cmp.Or(a.o.MaxMemory, konvoy.DefaultMaxMemory), a.backlogRuns, a.backlog)
+		return fmt.Errorf("%w; -max-memory %s leaves each of %s room for %s held: raise it, or plan fewer layouts or policies",
+			err, plural(cmp.Or(a.o.MaxMemory, konvoy.DefaultMaxMemory), "byte", "bytes"), plural(a.backlogRuns, "run", "runs"), plural(a.backlog, "event", "events"))
 	}
 	return BacklogHint(err, a.o.MaxBacklog, a.backlogRuns)
 }
