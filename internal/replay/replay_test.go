@@ -461,3 +461,12 @@ func TestThroughputOfNoTimeIsUnbounded(t *testing.T) {
 		}
 	}
 }
+
+// A trace whose times would pass what a time.Duration holds is refused at
+// the event that passes it, its rounds written in whole digits.
+func TestTraceLongerThanADurationIsRefusedInDigits(t *testing.T) {
+	_, err := TraceOf("t", []konvoy.Event{{Key: "A", Step: 1, Duration: 3_000_000}}, Config{Layout: konvoy.Convoy, Consumers: 1, Unit: time.Hour})
+	if err == nil || !strings.Contains(err.Error(), "3000000 rounds of 1h0m0s each") {
+		t.Errorf("TraceOf: %v; want an error naming 3000000 rounds of 1h0m0s", err)
+	}
+}

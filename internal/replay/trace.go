@@ -164,7 +164,7 @@ func (w *traceWriter) add(e konvoy.Event) error {
 	w.work += float64(e.Duration)
 	w.last = float64(e.Arrival)
 	if (w.last+w.work)*float64(w.c.Unit) > math.MaxInt64/2 {
-		return fmt.Errorf("replay: %v rounds of %v each, to this event, are longer than a time.Duration can say", w.last+w.work, w.c.Unit)
+		return fmt.Errorf("replay: %.0f rounds of %v each, to this event, are longer than a time.Duration can say", w.last+w.work, w.c.Unit)
 	}
 	b := w.buf[:0]
 	b = binary.AppendUvarint(b, uint64(len(e.Key)))
