@@ -35,7 +35,11 @@ type planDoc struct {
 	Partitions   partitionDoc   `json:"partitions"`
 }
 
-// planRecord is one layout's plan under one policy.
+// planRecord is one layout's plan under one policy. Consumers, Rounds and
+// Rate are the fewest consumers that keep up, their run's rounds and the
+// rate it sustains: 0, 0 and null when the layout does not keep up
+// (KeepsUp false). Rate and Ceiling are null too for a run that takes no
+// time, whose rate no figure bounds.
 type planRecord struct {
 	Layout        string   `json:"layout"`
 	Policy        string   `json:"policy"`
