@@ -533,3 +533,19 @@ func TestNamedColumnsMustBeThere(t *testing.T) {
 		t.Errorf("plan -at arrival: status %d, stderr %q; want 1 and %q", status, errOut, want)
 	}
 }
+
+// A parallelism above 0 never reads as 0.00: two events of one round, a
+// trillion rounds apart, run with parallelism 2e-12, and the report, its
+// CSV and its JSON say so.
+func TestTinyParallelismIsNotWrittenAsZero(t *testing.T) {
+	trace := "key,step,duration,at\nA,1,1,0\nB,1,1,1000000000000\n"
+	text, _, status := runWithInput(trace, "-events", "-", "-layouts", "free", "-consumers", "1")
+	if status != 0 || !strings.Contains(text, "effective parallelism (work / rounds): free 2e-12") {
+		t.Errorf("text: status %d:\n%s", status, text)
+	}
+	csv, _, _ := runWithInput(trace, "-events", "-", "-layouts", "free", "-consumers", "1", "-format", "csv")
+	json, _, _ := runWithInput(trace, "-events", "-", "-layouts", "free", "-consumers", "1", "-format", "json")
+	if !strings.Contains(csv, ",1000000000001,0.000000000002,") || !strings.Contains(json, `"parallelism":2e-12`) {
+		t.Errorf("csv or json write it as 0:\n%s\n%s", csv, json)
+	}
+}

@@ -20,7 +20,7 @@ func compareTable(layouts []konvoy.Layout, results []konvoy.Result) *table {
 	t.add("layout", "rounds", "parallelism", "writes", "final", "skipped", "buffered", "lanes", "lane")
 	for i, l := range layouts {
 		r := results[i]
-		t.add(l.String(), strconv.Itoa(r.Rounds), strconv.FormatFloat(r.Parallelism(), 'f', 2, 64),
+		t.add(l.String(), strconv.Itoa(r.Rounds), formatAmount(r.Parallelism()),
 			strconv.Itoa(r.BackwardWrites), strconv.Itoa(r.WrongFinal), strconv.Itoa(r.Skipped),
 			strconv.Itoa(r.Buffered), strconv.Itoa(r.Lanes), strconv.Itoa(r.HeaviestLane))
 	}

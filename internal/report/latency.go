@@ -27,7 +27,7 @@ func Latency(layouts []konvoy.Layout, policies []konvoy.Policy, consumers int, b
 			if pi > 0 {
 				name = "" // the layout's name heads its group of rows
 			}
-			t.add(name, p.String(), strconv.Itoa(r.Rounds), strconv.FormatFloat(r.Parallelism(), 'f', 2, 64),
+			t.add(name, p.String(), strconv.Itoa(r.Rounds), formatAmount(r.Parallelism()),
 				strconv.Itoa(r.Wait.P50), strconv.Itoa(r.Wait.P95), strconv.Itoa(r.Wait.P99), strconv.Itoa(r.Wait.Max),
 				strconv.Itoa(r.Response.P50), strconv.Itoa(r.Response.P99), strconv.Itoa(r.Response.Max),
 				worstLane(l, r))

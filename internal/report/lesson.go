@@ -184,7 +184,7 @@ func measureTable(layouts []konvoy.Layout, results []konvoy.Result) *table {
 		{"wrong final states", func(r konvoy.Result) string { return strconv.Itoa(r.WrongFinal) }},
 		{"skipped events", func(r konvoy.Result) string { return strconv.Itoa(r.Skipped) }},
 		{"rounds", func(r konvoy.Result) string { return strconv.Itoa(r.Rounds) }},
-		{"parallelism", func(r konvoy.Result) string { return strconv.FormatFloat(r.Parallelism(), 'f', 2, 64) }},
+		{"parallelism", func(r konvoy.Result) string { return formatAmount(r.Parallelism()) }},
 		{"lanes", func(r konvoy.Result) string { return strconv.Itoa(r.Lanes) }},
 		{"heaviest lane", func(r konvoy.Result) string { return strconv.Itoa(r.HeaviestLane) }},
 	}

@@ -69,7 +69,7 @@ func records(t *Trace) []Record {
 				}
 				out = append(out, Record{
 					Layout: l.String(), Consumers: c, Events: r.Events, Keys: r.Keys, Work: r.Work, Rounds: r.Rounds,
-					Parallelism:    round3(r.Parallelism()),
+					Parallelism:    roundAmount(r.Parallelism()),
 					BackwardWrites: r.BackwardWrites, WrongFinal: r.WrongFinal, Skipped: r.Skipped,
 					Lanes: r.Lanes, HeaviestLane: r.HeaviestLane, WrongKeys: wrong,
 					OutOfOrderKeys: len(t.Stats.OutOfOrder()),

@@ -134,7 +134,7 @@ func traceNotes(t *Trace, results []konvoy.Result) string {
 			costs = append(costs, fmt.Sprintf("%s %s", l, multiplier(cost)))
 			undefined = undefined || cost == 0
 		}
-		parallelism = append(parallelism, fmt.Sprintf("%s %.2f", l, results[i].Parallelism()))
+		parallelism = append(parallelism, l.String()+" "+formatAmount(results[i].Parallelism()))
 	}
 	if len(costs) > 0 {
 		fmt.Fprintf(&b, "rounds relative to free: %s\n", strings.Join(costs, ", "))
