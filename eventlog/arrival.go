@@ -112,13 +112,15 @@ func (d *Decoder) readAt(s string) (int64, string) {
 }
 
 // belowNanosecond tells whether the RFC 3339 time s has a fraction of a
-// second below a nanosecond, a tenth digit or more not 0, which time.Parse
-// drops without a word.
+// second below a nanosecond, a tenth digit or more not 0, after a '.' or
+// the ',' that time.Parse takes too, which time.Parse drops without a
+// word.
 func belowNanosecond(s string) bool {
-	_, frac, ok := strings.Cut(s, ".")
-	if !ok {
+	i := strings.IndexAny(s, ".,") // time.Parse takes either as the decimal point
+	if i < 0 {
 		return false
 	}
+	frac := s[i+1:]
 	end := strings.IndexFunc(frac, func(r rune) bool { return r < '0' || r > '9' })
 	if end < 0 {
 		end = len(frac)
@@ -208,8 +210,12 @@ func (d *Decoder) release(a arrival) (konvoy.Event, error) {
 			return e, d.atErr(a, fmt.Sprintf("want a whole multiple of one round, %v%s; it does not divide exactly, and rounding is off (-round rounds to the nearest)", d.opt.Resolution, from))
 		}
 		d.rounded++
-		if 2*(v%res) >= res {
+		// To the nearest, halves away from zero; a remainder takes v's sign.
+		switch m := v % res; {
+		case m > 0 && m >= res-m:
 			r++
+		case m < 0 && -m >= res+m:
+			r--
 		}
 	}
 	if r > math.MaxInt32 && strconv.IntSize == 32 {

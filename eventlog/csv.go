@@ -65,7 +65,8 @@ func (d *Decoder) startCSV() error {
 // most, and those Columns names there.
 func (d *Decoder) findColumns() error {
 	s := d.csv
-	for _, c := range []struct {
+	var twice error
+	for f, c := range []struct {
 		name string
 		idx  *int
 	}{
@@ -77,10 +78,16 @@ func (d *Decoder) findColumns() error {
 				continue
 			}
 			if *c.idx >= 0 {
-				return d.lineErr(fmt.Sprintf("want each column once; the header names %q twice, as columns %d and %d", c.name, *c.idx+1, i+1))
+				if twice == nil && d.reads(f, slices.Contains(s.header, d.cols.Step)) {
+					twice = d.lineErr(fmt.Sprintf("want each column once; the header names %q twice, as columns %d and %d", c.name, *c.idx+1, i+1))
+				}
+				continue
 			}
 			*c.idx = i
 		}
+	}
+	if twice != nil {
+		return twice
 	}
 	for _, n := range d.named {
 		if !slices.Contains(s.header, n.name) {

@@ -180,7 +180,10 @@ func (d *Decoder) jsonAt(raw []byte) (int64, string, error) {
 		if d.opt.Resolution == 0 {
 			return 0, "", d.fieldErr(d.cols.At, display(raw), wantWhole+", as a JSON number, not a string")
 		}
-		v, _ = d.jsonText(raw)
+		var ok bool
+		if v, ok = d.jsonText(raw); !ok {
+			return 0, "", d.fieldErr(d.cols.At, display(raw), wantText(raw))
+		}
 	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
 		v = string(raw)
 	default:
@@ -261,23 +264,25 @@ func (d *Decoder) findFields(obj []byte) error {
 	for _, w := range s.wanted {
 		*w.raw = nil
 	}
-	var twice []byte
+	var twice uint8 // by wanted field, in Columns' order: named twice
 	fields(obj, func(name, value []byte) {
 		name, ok := memberName(name)
 		if !ok {
 			return
 		}
-		for _, w := range s.wanted {
+		for f, w := range s.wanted {
 			if string(name) == w.name {
-				if *w.raw != nil && twice == nil {
-					twice = name
+				if *w.raw != nil {
+					twice |= 1 << f
 				}
 				*w.raw = value
 			}
 		}
 	})
-	if twice != nil {
-		return d.lineErr(fmt.Sprintf("want each field once; the record names %q twice", twice))
+	for f, w := range s.wanted {
+		if twice&(1<<f) != 0 && d.reads(f, s.step != nil) {
+			return d.lineErr(fmt.Sprintf("want each field once; the record names %q twice", w.name))
+		}
 	}
 	return d.findAbsent(obj)
 }
@@ -437,7 +442,10 @@ func (d *Decoder) jsonRounds(field string, raw []byte) (int, error) {
 		if d.opt.Resolution == 0 {
 			return 0, d.fieldErr(field, display(raw), wantWhole+", as a JSON number, not a string")
 		}
-		v, _ = d.jsonText(raw)
+		var ok bool
+		if v, ok = d.jsonText(raw); !ok {
+			return 0, d.fieldErr(field, display(raw), wantText(raw))
+		}
 	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
 		v = string(raw)
 	default:

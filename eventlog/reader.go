@@ -22,8 +22,8 @@ type Format int
 // The trace formats.
 const (
 	// Auto picks the format from the trace's name (see [FormatOf]), or, when
-	// the name does not tell, from its first byte: '{' is JSON Lines,
-	// anything else CSV.
+	// the name does not tell, from its first byte after white space: '{'
+	// is JSON Lines, anything else CSV.
 	Auto Format = iota
 	// CSV is comma-separated values with a header row (RFC 4180).
 	CSV
@@ -615,6 +615,21 @@ func (d *Decoder) unknownStatus() string {
 		return fmt.Sprintf("want a %q column of whole numbers, or the statuses named as ordered (-steps) or history (-history); none are named", d.cols.Step)
 	}
 	return "want an ordered status (-steps: " + list(d.opt.Steps) + ") or a history status (-history: " + list(d.opt.History) + ")"
+}
+
+// reads tells whether the decoder reads the column of index f, in
+// Columns' order (key, line, status, step, duration, at, partition),
+// given whether the header or record has a step column: a status only
+// without one, a duration only when durations are not drawn. A column it
+// does not read may be named twice.
+func (d *Decoder) reads(f int, hasStep bool) bool {
+	switch f {
+	case 2:
+		return !hasStep
+	case 4:
+		return d.draw == nil
+	}
+	return true
 }
 
 // list names up to eight statuses, quoting one with spaces at its ends,

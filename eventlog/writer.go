@@ -25,8 +25,9 @@ import (
 // data, so a CSV Writer rejects a key or line that holds one (JSON Lines
 // writes it escaped, as \u0000); JSON Lines holds only UTF-8 text, so a
 // JSONL Writer rejects a key or line that is not valid UTF-8. Values read
-// from CSV never hold a CRLF or a NUL byte, and values read from JSON Lines
-// are always valid UTF-8. A Writer rejects a key or line longer than
+// from CSV never hold a CRLF or a NUL byte; values read from JSON Lines
+// keep the bytes their strings hold, UTF-8 or not (as CSV keeps them), so
+// one that is not UTF-8 goes back out through CSV only. A Writer rejects a key or line longer than
 // [DefaultMaxNameBytes], which a zero Reader refuses. A record longer than
 // [DefaultMaxRecordBytes] is written, but a zero Reader refuses it. An
 // event's Partition is not written: it reads back as 0.
