@@ -340,11 +340,9 @@ func TestSweepPlansWhatABacklogTakes(t *testing.T) {
 	if bits.UintSize == 32 {
 		most = 5
 	}
-	reseq := make([]Event, 2*n)  // every key's step 1 last: the resequencer holds the rest
-	atOnce := make([]Event, 2*n) // all at round 0: a consumer an event applies none before the end
+	reseq := make([]Event, 2*n) // every key's step 1 last: the resequencer holds the rest
 	for i := range reseq {
 		reseq[i] = Event{Key: sevenKeys[i%7], Step: 2 + i/7, Duration: 1, Arrival: i}
-		atOnce[i] = Event{Key: sevenKeys[i%7], Step: 1 + i/7, Duration: 1 + i%3}
 	}
 	for _, c := range []struct {
 		name   string
@@ -356,7 +354,6 @@ func TestSweepPlansWhatABacklogTakes(t *testing.T) {
 		{"static", LineConvoy, backloggedEvents(2 * n), []Option{WithPolicy(Static)}},
 		{"resequencer", Resequencer, reseq, nil},
 		{"resequencer with a timeout", Resequencer, reseq, []Option{WithResequencer(ResequencerConfig{Timeout: math.MaxInt32})}},
-		{"a consumer an event", Free, atOnce, []Option{withConsumerPerEvent()}},
 	} {
 		planned, held, live := heldRun(t, c.l, 3, c.events, n, c.opts...)
 		more := float64(held[1] - held[0])

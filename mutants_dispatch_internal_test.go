@@ -96,8 +96,8 @@ func TestConsumerQueueGrowsKeepingTiesToTheLowestIndex(t *testing.T) {
 
 // dispatchedAs gives a run without lanes head-of-line's dispatcher only
 // when nothing could tell the policies apart: no schedule, and no backlog
-// limit, or one of twice the consumers or more without the resequencer
-// (see TestPoliciesWithoutLanesRunAlike); every other run gets its own
+// limit, or one of the consumers or more without the resequencer (see
+// TestPoliciesWithoutLanesRunAlike); every other run gets its own
 // policy's.
 func TestDispatchedAsHeadOfLineOnlyWhereNothingTellsThePoliciesApart(t *testing.T) {
 	for _, c := range []struct {
@@ -107,9 +107,10 @@ func TestDispatchedAsHeadOfLineOnlyWhereNothingTellsThePoliciesApart(t *testing.
 	}{
 		{Free, options{policy: LaneAware}, HeadOfLine},
 		{Free, options{policy: Static}, HeadOfLine},
-		{VersionStamp, options{policy: LaneAware, maxBacklog: 8}, HeadOfLine},
-		{Free, options{policy: LaneAware, maxBacklog: 9}, HeadOfLine},
-		{Free, options{policy: LaneAware, maxBacklog: 7}, LaneAware},
+		{VersionStamp, options{policy: LaneAware, maxBacklog: 4}, HeadOfLine},
+		{Free, options{policy: LaneAware, maxBacklog: 5}, HeadOfLine},
+		{Free, options{policy: LaneAware, maxBacklog: 3}, LaneAware},
+		{Free, options{policy: Static, maxBacklog: 4}, HeadOfLine},
 		{Free, options{policy: Static, maxBacklog: 1}, Static},
 		{Free, options{policy: LaneAware, scheduleLimit: 1}, LaneAware},
 		{Resequencer, options{policy: Static}, HeadOfLine},

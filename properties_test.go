@@ -928,9 +928,9 @@ func TestScheduleAccountsForEveryEvent(t *testing.T) {
 // counted can differ. NewSimulator so gives a run without lanes, a
 // schedule or a backlog limit the head-of-line dispatcher: its Result must
 // be that of the policy's own, which a schedule asks for. And the policy's
-// own holds at most twice its consumers but for the resequencer's events,
-// which is why a limit of twice the consumers gets head-of-line's too:
-// such a limit is never reached, and the Result is the same.
+// own holds at most its consumers but for the resequencer's events, which
+// is why a limit of the consumers gets head-of-line's too: such a limit is
+// never reached, and the Result is the same.
 func TestPoliciesWithoutLanesRunAlike(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
@@ -956,8 +956,8 @@ func TestPoliciesWithoutLanesRunAlike(t *testing.T) {
 				own.Schedule = nil
 				limits := []konvoy.Option{konvoy.WithMaxBacklog(0)}
 				if !l.Equal(konvoy.Resequencer) {
-					limits = append(limits, konvoy.WithMaxBacklog(2*c))
-					if _, err := konvoy.Simulate(events, l, c, konvoy.WithPolicy(p), konvoy.WithSchedule(len(events)+1), konvoy.WithMaxBacklog(2*c)); err != nil {
+					limits = append(limits, konvoy.WithMaxBacklog(c))
+					if _, err := konvoy.Simulate(events, l, c, konvoy.WithPolicy(p), konvoy.WithSchedule(len(events)+1), konvoy.WithMaxBacklog(c)); err != nil {
 						t.Fatalf("%s, %s, %d consumers, its own dispatcher: %v", l, p, c, err)
 					}
 				}

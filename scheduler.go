@@ -50,13 +50,12 @@ func newDispatcher(s *Simulator, l Layout, c int, o options) dispatcher {
 // input order, to a consumer free by the time it can start, so the starts,
 // finishes and applies agree (TestPoliciesWithoutLanesRunAlike). Only what
 // no Result shows differs: which consumer takes an event, and the backlog
-// counted, at most the consumers taken (twice that under Static) and the
-// resequencer's held events. So a run without lanes whose schedule names
-// no consumers, and whose backlog limit, if any, is twice its consumers or
-// more and holds no resequencer, gets the head-of-line dispatcher, the
-// cheapest.
+// counted, at most the consumers taken, and the resequencer's held events.
+// So a run without lanes whose schedule names no consumers, and whose
+// backlog limit, if any, is its consumers or more and holds no
+// resequencer, gets the head-of-line dispatcher, the cheapest.
 func dispatchedAs(l Layout, c int, o options) Policy {
-	if l.lanes == noLanes && o.scheduleLimit == 0 && (o.maxBacklog == 0 || l.handler != resequence && o.maxBacklog/2 >= c) {
+	if l.lanes == noLanes && o.scheduleLimit == 0 && (o.maxBacklog == 0 || l.handler != resequence && o.maxBacklog >= c) {
 		return HeadOfLine
 	}
 	return o.policy

@@ -124,8 +124,17 @@ func rangeOwner(p, n, c int) int {
 // finish time, ties by input index.
 func (st *static) finish() { st.applyOwned(math.MaxInt) }
 
-// held returns the events taken but not yet applied, and what they are.
-func (st *static) held() (int, string) { return st.owned.n, "taken but not yet applied" }
+// held returns the events taken but not yet applied, and what they are:
+// none beyond the consumers' own under a layout without lanes, whose
+// events go to the earliest free consumer, so that a consumer's event
+// before its last has finished by the time it takes the last, and is
+// applied then; the one it runs is counted as the consumer's.
+func (st *static) held() (int, string) {
+	if !st.holdsBacklog(st.s.layout) {
+		return 0, "taken but not yet applied"
+	}
+	return st.owned.n, "taken but not yet applied"
+}
 
 // holdsBacklog is true for lanes that do not pin each key to one lane,
 // whose events wait in their owners' queues to be applied in order.
