@@ -33,16 +33,27 @@ const ganttTick = 10
 // the run's, and policy says which rule dispatched the run. A run of more
 // than 2000 rounds is not drawn, and the text says so. It takes memory for
 // the consumers that ran an event, not for every consumer.
-func GanttText(title string, r konvoy.Result, consumers int, policy konvoy.Policy) string {
+//
+// GanttText returns an error, and no text, when r does not fit itself and
+// consumers, as a run konvoy made always does: when consumers is below 1,
+// r.Rounds is negative, a slot's Consumer is outside [0, consumers), its
+// Arrival is negative, its Start is before its Arrival, its Taken outside
+// [Arrival, Start], its Finish before its Start or after r.Rounds, or two
+// slots overlap on one consumer. Checking takes O(n log n) time for the n
+// slots.
+func GanttText(title string, r konvoy.Result, consumers int, policy konvoy.Policy) (string, error) {
+	if err := checkGantt(r, consumers); err != nil {
+		return "", err
+	}
 	var b strings.Builder
 	b.WriteString(title + "\n")
 	switch {
 	case r.Rounds == 0:
 		b.WriteString("nothing to draw: no event takes any time\n")
-		return b.String()
+		return b.String(), nil
 	case r.Rounds > maxGanttRounds:
 		fmt.Fprintf(&b, "not drawn: the run lasts %d rounds, and a schedule view draws at most %d\n", r.Rounds, maxGanttRounds)
-		return b.String()
+		return b.String(), nil
 	}
 
 	keys, rows, blocked, instant := ganttRows(r)
@@ -72,7 +83,28 @@ func GanttText(title string, r konvoy.Result, consumers int, policy konvoy.Polic
 	}
 
 	b.WriteString(ganttLegend(r, keys, consumers, shown, blocked, instant, policy))
-	return b.String()
+	return b.String(), nil
+}
+
+// checkGantt checks the arguments of [GanttText]: the number of consumers
+// and of rounds, then each slot in order, then that no two slots overlap on
+// one consumer, returning the first problem found.
+func checkGantt(r konvoy.Result, consumers int) error {
+	switch {
+	case consumers < 1:
+		return fmt.Errorf("chart: GanttText: %d consumers: want 1 or more", consumers)
+	case r.Rounds < 0:
+		return fmt.Errorf("chart: GanttText: Rounds %d: want 0 or more", r.Rounds)
+	}
+	for i, s := range r.Schedule {
+		if err := checkSlot("GanttText", i, s, consumers); err != nil {
+			return err
+		}
+		if s.Finish > r.Rounds {
+			return fmt.Errorf("chart: GanttText: slot %d: Finish %d after the run's Rounds %d: is the schedule from another run?", i, s.Finish, r.Rounds)
+		}
+	}
+	return checkOverlaps("GanttText", r.Schedule)
 }
 
 // ganttLegend is what GanttText writes under the rows: the consumers left

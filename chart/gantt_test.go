@@ -15,7 +15,11 @@ func drawn(t *testing.T, events []konvoy.Event, l konvoy.Layout, consumers int, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return GanttText("title", r, consumers, p)
+	s, err := GanttText("title", r, consumers, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // TestGanttBlocking draws konvoy's ExampleLaneAware: under head-of-line
@@ -139,7 +143,10 @@ func TestGanttTaken(t *testing.T) {
 		{Index: 1, Key: "A", Lane: "A", Consumer: 1, Taken: 0, Start: 2, Finish: 3},
 		{Index: 2, Key: "B", Lane: "B", Consumer: 0, Arrival: 3, Taken: 3, Start: 3, Finish: 4},
 	}}
-	got := GanttText("title", r, 2, konvoy.Static)
+	got, err := GanttText("title", r, 2, konvoy.Static)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, want := range []string{
 		"consumer 1 Aa B\n", "consumer 2 ..A\n",
 		". is a consumer holding an event whose lane is busy (head-of-line blocking)\n",

@@ -28,13 +28,18 @@ func wellFormed(svg []byte) error {
 // TestSVGIsWellFormedForAnyName: Rounds, Latency and SLO take any layout
 // name that is not empty or repeated, and Schedule any title (the command's
 // holds the trace file's name); one holding a control character or bytes
-// that are not UTF-8 is drawn quoted, as keys are, so that the SVG is
-// well-formed.
+// that are not UTF-8 is drawn quoted, as keys are, wherever the picture
+// draws it (a series' legend entry, and the "<layout> ceiling" entry of
+// Rounds too), so that the SVG is well-formed: XML forbids such characters,
+// and a browser shows a parse error instead of the picture.
 func TestSVGIsWellFormedForAnyName(t *testing.T) {
 	for _, name := range []string{"x\x01y", "c\xff", "e\x1b[31m"} {
 		draws := map[string]func(w io.Writer) error{
 			"Rounds": func(w io.Writer) error {
 				return chart.Rounds(w, chart.SVG, 4, []chart.RoundsSeries{{Layout: name, Consumers: []int{1, 2}, Rounds: []int{4, 2}}})
+			},
+			"Rounds ceiling": func(w io.Writer) error {
+				return chart.Rounds(w, chart.SVG, 10, []chart.RoundsSeries{{Layout: name, Consumers: []int{1, 2}, Rounds: []int{10, 6}, HeaviestLane: 5}})
 			},
 			"Latency": func(w io.Writer) error {
 				return chart.Latency(w, chart.SVG, []chart.LatencySeries{{Layout: name, Slots: []konvoy.Slot{{Finish: 1}}}})
@@ -47,7 +52,7 @@ func TestSVGIsWellFormedForAnyName(t *testing.T) {
 				return chart.Schedule(w, chart.SVG, name, []konvoy.Slot{{Key: "a", Finish: 1}}, 1)
 			},
 		}
-		for _, fn := range []string{"Rounds", "Latency", "SLO", "Schedule title"} {
+		for _, fn := range []string{"Rounds", "Rounds ceiling", "Latency", "SLO", "Schedule title"} {
 			var b bytes.Buffer
 			if err := draws[fn](&b); err != nil {
 				if b.Len() > 0 {

@@ -185,7 +185,7 @@ func roundsPlot(work int, series []RoundsSeries) (*plot.Plot, *flowLegend) {
 		l := hline(p.X.Min, p.X.Max, float64(s.HeaviestLane))
 		l.LineStyle = draw.LineStyle{Color: colour(i), Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
 		p.Add(l)
-		later = append(later, legendEntry{l, fmt.Sprintf("%s ceiling: heaviest lane %d", s.Layout, s.HeaviestLane)})
+		later = append(later, legendEntry{l, fmt.Sprintf("%s ceiling: heaviest lane %d", printable(s.Layout), s.HeaviestLane)})
 	}
 	if work > 0 && hi > lo {
 		fn := plotter.NewFunction(func(x float64) float64 { return float64(work) / x })

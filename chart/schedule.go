@@ -78,42 +78,49 @@ func checkSchedule(slots []konvoy.Slot, consumers int) error {
 		return fmt.Errorf("chart: Schedule: %d slots: a schedule picture takes at most %d", len(slots), maxSlots)
 	}
 	for i, s := range slots {
-		if err := checkSlot(i, s, consumers); err != nil {
+		if err := checkSlot("Schedule", i, s, consumers); err != nil {
 			return err
 		}
 	}
-	return checkOverlaps(slots, consumers)
+	return checkOverlaps("Schedule", slots)
 }
 
-// checkSlot checks slot i, s, of a schedule of consumers: its consumer in
-// range, its times in range and in order.
-func checkSlot(i int, s konvoy.Slot, consumers int) error {
+// checkSlot checks slot i, s, of a schedule of consumers drawn by the
+// function fn: its consumer in range, its times in range and in order.
+func checkSlot(fn string, i int, s konvoy.Slot, consumers int) error {
 	switch {
 	case s.Consumer < 0 || s.Consumer >= consumers:
-		return fmt.Errorf("chart: Schedule: slot %d: Consumer %d: want 0 to %d", i, s.Consumer, consumers-1)
+		return fmt.Errorf("chart: %s: slot %d: Consumer %d: want 0 to %d", fn, i, s.Consumer, consumers-1)
 	case s.Arrival < 0 || s.Finish > maxValue:
-		return fmt.Errorf("chart: Schedule: slot %d: Arrival %d, Finish %d: want 0 to %d", i, s.Arrival, s.Finish, maxValue)
+		return fmt.Errorf("chart: %s: slot %d: Arrival %d, Finish %d: want 0 to %d", fn, i, s.Arrival, s.Finish, maxValue)
 	case s.Start < s.Arrival:
-		return fmt.Errorf("chart: Schedule: slot %d: Start %d before Arrival %d", i, s.Start, s.Arrival)
+		return fmt.Errorf("chart: %s: slot %d: Start %d before Arrival %d", fn, i, s.Start, s.Arrival)
 	case s.Taken < s.Arrival || s.Taken > s.Start:
-		return fmt.Errorf("chart: Schedule: slot %d: Taken %d: want a time from Arrival %d to Start %d", i, s.Taken, s.Arrival, s.Start)
+		return fmt.Errorf("chart: %s: slot %d: Taken %d: want a time from Arrival %d to Start %d", fn, i, s.Taken, s.Arrival, s.Start)
 	case s.Finish < s.Start:
-		return fmt.Errorf("chart: Schedule: slot %d: Finish %d before Start %d", i, s.Finish, s.Start)
+		return fmt.Errorf("chart: %s: slot %d: Finish %d before Start %d", fn, i, s.Finish, s.Start)
 	}
 	return nil
 }
 
 // checkOverlaps checks that no two of slots, each checked by [checkSlot],
-// overlap on one consumer, reporting the first overlap in order of consumer
-// and then of start.
-func checkOverlaps(slots []konvoy.Slot, consumers int) error {
-	for _, run := range byConsumer(slots, consumers) {
-		for j := 1; j < len(run); j++ {
-			a, b := slots[run[j-1]], slots[run[j]]
-			if b.Start < a.Finish {
-				return fmt.Errorf("chart: Schedule: slots %d and %d overlap on consumer %d: [%d, %d) and [%d, %d)",
-					run[j-1], run[j], a.Consumer, a.Start, a.Finish, b.Start, b.Finish)
-			}
+// overlap on one consumer, for the function fn, reporting the first overlap
+// in order of consumer and then of start. It takes memory for the slots,
+// not for every consumer.
+func checkOverlaps(fn string, slots []konvoy.Slot) error {
+	order := make([]int, len(slots))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(slots[a].Consumer, slots[b].Consumer), cmp.Compare(slots[a].Start, slots[b].Start),
+			cmp.Compare(slots[a].Finish, slots[b].Finish), cmp.Compare(a, b))
+	})
+	for j := 1; j < len(order); j++ {
+		a, b := slots[order[j-1]], slots[order[j]]
+		if a.Consumer == b.Consumer && b.Start < a.Finish {
+			return fmt.Errorf("chart: %s: slots %d and %d overlap on consumer %d: [%d, %d) and [%d, %d)",
+				fn, order[j-1], order[j], a.Consumer, a.Start, a.Finish, b.Start, b.Finish)
 		}
 	}
 	return nil

@@ -3,6 +3,7 @@ package chart
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -25,7 +26,7 @@ type SLOSeries struct {
 // largest) of each series against consumers, and the Target, in rounds,
 // as a horizontal line; Wait says the latency is the wait, not the
 // response. Round is how long a round lasts, 0 when unknown: the target's
-// label gives it as time too.
+// label gives it as time too, which must fit a [time.Duration].
 type SLOPicture struct {
 	Percentile float64
 	Wait       bool
@@ -64,7 +65,9 @@ func SLOOf(plans []konvoy.LatencyPlan, round time.Duration) *SLOPicture {
 //
 // SLO returns an error, and writes nothing, when p is nil or holds no
 // series or more than 12; when the percentile is not 50 to 100 or the
-// target or Round is negative; when a series has no name, repeats
+// target or Round is negative, or the target is longer, as Target rounds
+// of Round, than a [time.Duration] holds (about 292 years), which its
+// label could not give as time; when a series has no name, repeats
 // another's, has no points, Consumers and Rounds of different lengths, a
 // consumer count below 1 or not rising, or a negative figure. Like every
 // function here, it also fails on an unknown [Format], an [Option] out of
@@ -115,6 +118,9 @@ func checkSLO(p *SLOPicture) error {
 		return fmt.Errorf("chart: SLO: target %d: want 0 to %d", p.Target, maxValue)
 	case p.Round < 0:
 		return fmt.Errorf("chart: SLO: round %v: want 0 or more", p.Round)
+	case p.Target > 0 && p.Round > math.MaxInt64/time.Duration(p.Target):
+		return fmt.Errorf("chart: SLO: target %d rounds of %v: longer than a time.Duration holds (%v); want a round of at most %v, or 0",
+			p.Target, p.Round, time.Duration(math.MaxInt64), math.MaxInt64/time.Duration(p.Target))
 	}
 	seen := map[string]bool{}
 	for i, s := range p.Series {

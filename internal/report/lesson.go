@@ -72,7 +72,11 @@ func Lesson(events []konvoy.Event, o LessonOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b.WriteString(chart.GanttText(fmt.Sprintf("\nthe convoy's schedule at %s, %s dispatch, one column per round", consumersText(consumers), policy), drawn, consumers, policy))
+	gantt, err := chart.GanttText(fmt.Sprintf("\nthe convoy's schedule at %s, %s dispatch, one column per round", consumersText(consumers), policy), drawn, consumers, policy)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(gantt)
 
 	fmt.Fprintf(&b, "\ncapacity at a peak of %.2f events/s, costs measured at %s\n", lesson.PeakRate, consumersText(consumers))
 	b.WriteString(capacityTable(konvoy.Cost(convoy, free), konvoy.Cost(line, free)).String())

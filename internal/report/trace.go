@@ -94,7 +94,7 @@ func TraceText(t *Trace, o TraceOptions) string {
 	for i, l := range layouts {
 		if o.Gantt {
 			title := fmt.Sprintf("\nthe schedule of %s at %s, %s dispatch, one column per round", l, consumersText(first), policy)
-			b.WriteString(chart.GanttText(title, results[i], first, policy))
+			b.WriteString(ganttView(title, results[i], first, policy))
 		}
 	}
 	if o.Capacity {
@@ -105,6 +105,18 @@ func TraceText(t *Trace, o TraceOptions) string {
 			func(li, pi int) konvoy.Result { return t.Run(li, pi, first) }))
 	}
 	return b.String()
+}
+
+// ganttView is chart.GanttText's view of the run r at consumers under
+// policy, headed by title, or, should r not fit itself (a run konvoy made
+// always does), the title and a line saying why it is not drawn, so that
+// the rest of the report is still written.
+func ganttView(title string, r konvoy.Result, consumers int, policy konvoy.Policy) string {
+	s, err := chart.GanttText(title, r, consumers, policy)
+	if err != nil {
+		return title + "\nnot drawn: " + err.Error() + "\n"
+	}
+	return s
 }
 
 // traceNotes are the lines under a trace's first table: the keys left in a

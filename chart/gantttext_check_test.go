@@ -1,0 +1,55 @@
+package chart_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/chart"
+)
+
+// TestGanttTextRefusesAnInconsistentResult checks that GanttText, given a
+// Result whose Schedule does not fit its Rounds or its consumers, returns
+// an error that says which slot is wrong and how, and no text, as every
+// function of the package treats bad input, rather than index its rows
+// with the slots' Consumer, Taken, Start and Finish and panic.
+func TestGanttTextRefusesAnInconsistentResult(t *testing.T) {
+	slot := func(edit func(s *konvoy.Slot)) []konvoy.Slot {
+		s := konvoy.Slot{Key: "a", Consumer: 0, Taken: 0, Start: 0, Finish: 2}
+		edit(&s)
+		return []konvoy.Slot{s}
+	}
+	for _, c := range []struct {
+		name      string
+		r         konvoy.Result
+		consumers int
+		want      string
+	}{
+		{"finish after the run's rounds", konvoy.Result{Rounds: 3, Schedule: slot(func(s *konvoy.Slot) { s.Finish = 5 })}, 2,
+			"chart: GanttText: slot 0: Finish 5 after the run's Rounds 3"},
+		{"negative consumer", konvoy.Result{Rounds: 3, Schedule: slot(func(s *konvoy.Slot) { s.Consumer = -1 })}, 2,
+			"chart: GanttText: slot 0: Consumer -1: want 0 to 1"},
+		{"consumer beyond the run's", konvoy.Result{Rounds: 3, Schedule: slot(func(s *konvoy.Slot) { s.Consumer = 2 })}, 2,
+			"chart: GanttText: slot 0: Consumer 2: want 0 to 1"},
+		{"negative taken", konvoy.Result{Rounds: 3, Schedule: slot(func(s *konvoy.Slot) { s.Taken = -2 })}, 2,
+			"chart: GanttText: slot 0: Taken -2: want a time from Arrival 0 to Start 0"},
+		{"finish before start", konvoy.Result{Rounds: 3, Schedule: slot(func(s *konvoy.Slot) { s.Start, s.Taken, s.Finish = 2, 2, 1 })}, 2,
+			"chart: GanttText: slot 0: Finish 1 before Start 2"},
+		{"overlap", konvoy.Result{Rounds: 3, Schedule: append(slot(func(*konvoy.Slot) {}), konvoy.Slot{Index: 1, Key: "b", Start: 1, Taken: 1, Finish: 3})}, 2,
+			"chart: GanttText: slots 0 and 1 overlap on consumer 0: [0, 2) and [1, 3)"},
+		{"negative rounds", konvoy.Result{Rounds: -1}, 2, "chart: GanttText: Rounds -1: want 0 or more"},
+		{"no consumers", konvoy.Result{Rounds: 3, Schedule: slot(func(*konvoy.Slot) {})}, 0, "chart: GanttText: 0 consumers: want 1 or more"},
+		{"slot of a run too long to draw", konvoy.Result{Rounds: 3000, Schedule: slot(func(s *konvoy.Slot) { s.Finish = 3001 })}, 2,
+			"chart: GanttText: slot 0: Finish 3001 after the run's Rounds 3000"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := chart.GanttText("title", c.r, c.consumers, konvoy.HeadOfLine)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v; want one containing %q", err, c.want)
+			}
+			if got != "" {
+				t.Errorf("an error, but text too:\n%s", got)
+			}
+		})
+	}
+}
