@@ -305,12 +305,14 @@ func svg(draw func(io.Writer) error) (template.HTML, error) {
 }
 
 // command is the command line that prints what /api/report answers for
-// args.
+// args, "-name=value" each. Every flag is written with '=', as package flag
+// reads a boolean flag's value only so (-reject-old=true; "-reject-old
+// true" would leave "true" as an argument).
 func command(args []string) string {
-	parts := []string{"konvoy", "-format", "json"}
+	parts := []string{"konvoy", "-format=json"}
 	for _, a := range args {
 		name, v, _ := strings.Cut(a, "=")
-		parts = append(parts, name, shellQuote(v))
+		parts = append(parts, name+"="+shellQuote(v))
 	}
 	return strings.Join(parts, " ")
 }
