@@ -93,8 +93,12 @@ type table struct {
 // empty, is redirected to its short form, so that the address bar holds a
 // link that reads as the command line does.
 func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
-	req, err := parseQuery(r.URL.Query())
-	if err == nil && !short(r.URL.Query()) {
+	q, err := readQuery(r)
+	var req request
+	if err == nil {
+		req, err = parseQuery(q)
+	}
+	if err == nil && !short(q) {
 		if canonical := encode(req.query); canonical != "" {
 			http.Redirect(w, r, "/?"+canonical, http.StatusSeeOther)
 		} else {
