@@ -177,7 +177,7 @@ func (s *Server) fill(r *http.Request, req request, p *page) error {
 		return err
 	}
 	p.Command = command(append(slices.Clone(src.args), req.args...))
-	p.API = "/api/report"
+	p.API = apiPath
 	if q := encode(req.query); q != "" {
 		p.API += "?" + q
 	}

@@ -253,14 +253,20 @@ func (c *capped) Read(p []byte) (int, error) {
 func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
 	out, err := s.api(r)
 	if err != nil {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status(err))
-		msg, _ := jsonString(report.PageWords(err.Error()))
-		fmt.Fprintf(w, "{\"error\": %s}\n", msg)
+		apiError(w, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	io.WriteString(w, out)
+}
+
+// apiError answers an API request with err as the JSON object
+// {"error": "..."} and err's status.
+func apiError(w http.ResponseWriter, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status(err))
+	msg, _ := jsonString(report.PageWords(err.Error()))
+	fmt.Fprintf(w, "{\"error\": %s}\n", msg)
 }
 
 // api is the JSON report the query of r asks for.
