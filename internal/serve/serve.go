@@ -196,14 +196,17 @@ func loopbackOnly(h http.Handler) http.Handler {
 	})
 }
 
-// megabytes formats n bytes in MB (10⁶ bytes), or bytes below one, as the
-// page states limits.
+// megabytes formats n bytes exactly, as the page and the refusals state
+// limits: in MB (10⁶ bytes) with as many decimals as n needs (50 MB, 10.4
+// MB, 1.999999 MB), or in bytes below one MB. A limit is never rounded: a
+// rounded one may be less than the limit, or more than an upload it
+// refuses.
 func megabytes(n int64) string {
-	switch {
-	case n < 1e6:
+	if n < 1e6 {
 		return fmt.Sprintf("%d bytes", n)
-	case n%1e6 == 0 || n >= 1e7:
-		return fmt.Sprintf("%d MB", (n+5e5)/1e6)
 	}
-	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	if n%1e6 == 0 {
+		return fmt.Sprintf("%d MB", n/1e6)
+	}
+	return fmt.Sprintf("%d.%s MB", n/1e6, strings.TrimRight(fmt.Sprintf("%06d", n%1e6), "0"))
 }
