@@ -91,19 +91,21 @@ type table struct {
 // handlePage answers GET / with the page of the query's view. A query with
 // a parameter given more than once, as a form's check boxes send it, or
 // empty, is redirected to its short form, so that the address bar holds a
-// link that reads as the command line does.
+// link that reads as the command line does; unless the short form, whose
+// escapes may make it longer, is beyond the 8 KiB the server takes: then
+// the page is served at the query as it came.
 func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	q, err := readQuery(r)
 	var req request
 	if err == nil {
 		req, err = parseQuery(q)
 	}
-	if err == nil && !short(q) {
-		if canonical := encode(req.query); canonical != "" {
-			http.Redirect(w, r, "/?"+canonical, http.StatusSeeOther)
-		} else {
-			http.Redirect(w, r, "/", http.StatusSeeOther)
+	if canonical := encode(req.query); err == nil && !short(q) && len(canonical) <= maxQueryBytes {
+		link := "/"
+		if canonical != "" {
+			link += "?" + canonical
 		}
+		http.Redirect(w, r, link, http.StatusSeeOther)
 		return
 	}
 	p := s.newPage(req)
