@@ -135,21 +135,7 @@ func (s *Server) newPage(req request) *page {
 	if s.cfg.Events != "" {
 		p.Title = "konvoy: " + s.cfg.Events
 	}
-	layouts := strings.Split(req.query.Get("layouts"), ",")
-	if req.query.Get("layouts") == "" {
-		layouts = pageLayouts[:4]
-	}
-	for _, l := range pageLayouts {
-		p.Layouts = append(p.Layouts, choice{l, slices.Contains(layouts, l) || slices.Contains(layouts, "all")})
-	}
-	policy := strings.Split(req.query.Get("policy"), ",")[0]
-	for _, pol := range konvoy.Policies() {
-		p.Policies = append(p.Policies, choice{pol.String(), pol.String() == policy})
-	}
-	if n, err := strconv.Atoi(strings.Split(req.query.Get("consumers"), ",")[0]); err == nil && n >= 1 && n <= maxConsumers {
-		p.Consumers = n
-	}
-	p.Partition = req.query.Get("partitions")
+	p.setControls(req.query)
 	for _, name := range sortedKeys(req.query) {
 		v := req.query.Get(name)
 		if slices.Contains(RunFlags, name) {
@@ -163,6 +149,43 @@ func (s *Server) newPage(req request) *page {
 		p.Upload = append(p.Upload, field{Name: f.Name, Value: req.query.Get(f.Name), Hint: f.Hint})
 	}
 	return p
+}
+
+// setControls sets the page's layouts, policy, consumers and partitions
+// controls to the view of q, and keeps as hidden fields what they cannot
+// show, so that the controls, submitted as they are, ask for the view the
+// page shows: the layouts without a check box (partitioned:3), the
+// consumer counts after the first (the number shows one). A policy other
+// than one of the options (a list, or all) is an option of its own,
+// selected. "all" layouts checks every box, which names the same layouts.
+func (p *page) setControls(q url.Values) {
+	layouts := strings.Split(q.Get("layouts"), ",")
+	if q.Get("layouts") == "" {
+		layouts = pageLayouts[:4]
+	}
+	for _, l := range pageLayouts {
+		p.Layouts = append(p.Layouts, choice{l, slices.Contains(layouts, l) || slices.Contains(layouts, "all")})
+	}
+	for _, l := range layouts {
+		if !slices.Contains(pageLayouts, l) && l != "all" {
+			p.Keep = append(p.Keep, field{Name: "layouts", Value: l})
+		}
+	}
+	policy := q.Get("policy")
+	for _, pol := range konvoy.Policies() {
+		p.Policies = append(p.Policies, choice{pol.String(), pol.String() == policy})
+	}
+	if policy != "" && !slices.ContainsFunc(p.Policies, func(c choice) bool { return c.Checked }) {
+		p.Policies = append(p.Policies, choice{policy, true})
+	}
+	consumers := strings.Split(q.Get("consumers"), ",")
+	if n, err := strconv.Atoi(consumers[0]); err == nil && n >= 1 && n <= maxConsumers {
+		p.Consumers = n
+	}
+	for _, c := range consumers[1:] {
+		p.Keep = append(p.Keep, field{Name: "consumers", Value: c})
+	}
+	p.Partition = q.Get("partitions")
 }
 
 // fill makes the runs of req and sets the page's tables and pictures.
