@@ -26,6 +26,12 @@ const maxScheduleEvents = 300
 // as konvoy -plot does; beyond, the latency table stands alone.
 const maxLatencyEvents = 2000
 
+// maxPictureLayouts is the most layouts the rounds and latency pictures
+// draw, a line each: package chart's Rounds and Latency draw at most 12
+// series, beyond which lines and colours no longer read. A view of more
+// gets the tables, and a note in place of those pictures.
+const maxPictureLayouts = 12
+
 // roundsCounts are the consumer counts of the page's rounds picture,
 // besides those the query gives, as in the lesson's picture.
 var roundsCounts = []int{1, 2, 3, 4, 5, 6, 7, 8}
@@ -279,15 +285,23 @@ func latencies(t *report.Trace) *table {
 	return tb
 }
 
-// pictures draws the page's pictures: rounds against consumers always, and
-// for a run small enough, each layout's schedule and the latencies, from
-// the events kept in sample, run again keeping their slots.
+// pictures draws the page's pictures: rounds against consumers for at most
+// maxPictureLayouts layouts, and for a run small enough, each layout's
+// schedule and the latencies (again for at most maxPictureLayouts
+// layouts), from the events kept in sample, run again keeping their slots.
+// A picture left out is told in a note.
 func (s *Server) pictures(p *page, t *report.Trace, o runs.Options, sample []konvoy.Event) error {
-	counts := t.Simulated
-	work, series := chart.RoundsOf(t.Layouts, counts, func(li, ci int) konvoy.Result { return t.Run(li, 0, counts[ci]) })
-	var err error
-	if p.Rounds, err = svg(func(w io.Writer) error { return chart.Rounds(w, chart.SVG, work, series) }); err != nil {
-		return err
+	lines := len(t.Layouts) <= maxPictureLayouts // the rounds and latency pictures draw a line for each
+	if lines {
+		counts := t.Simulated
+		work, series := chart.RoundsOf(t.Layouts, counts, func(li, ci int) konvoy.Result { return t.Run(li, 0, counts[ci]) })
+		var err error
+		if p.Rounds, err = svg(func(w io.Writer) error { return chart.Rounds(w, chart.SVG, work, series) }); err != nil {
+			return err
+		}
+	} else {
+		p.Notes = append(p.Notes, fmt.Sprintf("The rounds and latency pictures are drawn for at most %d layouts, a line each; this view has %d: the tables give their figures.",
+			maxPictureLayouts, len(t.Layouts)))
 	}
 	events := t.Stats.Events()
 	if events > maxLatencyEvents {
@@ -300,8 +314,10 @@ func (s *Server) pictures(p *page, t *report.Trace, o runs.Options, sample []kon
 	if err != nil {
 		return err
 	}
-	if p.LatencyPic, err = svg(func(w io.Writer) error { return chart.Latency(w, chart.SVG, lat) }); err != nil {
-		return err
+	if lines {
+		if p.LatencyPic, err = svg(func(w io.Writer) error { return chart.Latency(w, chart.SVG, lat) }); err != nil {
+			return err
+		}
 	}
 	if events > maxScheduleEvents {
 		p.Notes = append(p.Notes, fmt.Sprintf("Schedules are drawn for runs of at most %d events; this one has %d.", maxScheduleEvents, events))
