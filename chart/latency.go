@@ -26,8 +26,9 @@ type LatencySeries struct {
 // response, from its arrival to its finish. Each layout is a step line, its
 // empirical cumulative distribution: at x rounds, the share of its events
 // whose latency is at most x. A line further left and higher is faster; the
-// legend gives each layout's p95 wait and response, nearest-rank as in
-// [konvoy.Latency]. The step lines read well from a handful of events to
+// legend gives each layout's p95 wait and response as [konvoy.Latency]
+// gives them (exact below [konvoy.ExactLatency] rounds, a bucket's largest
+// value above, within 1/1024), the figures of a run's report. The step lines read well from a handful of events to
 // thousands, and lines that coincide still show by their dash patterns.
 //
 // Latency returns an error, and writes nothing, when series is empty or
@@ -58,15 +59,16 @@ func Latency(w io.Writer, f Format, series []LatencySeries, opts ...Option) erro
 	}
 	plots[1].Y.Label.Text = ""
 	leg := newFlowLegend()
-	var p95 []string
+	var figures []string
 	for i, s := range series {
 		l := ecdfLine(nil, i)
-		leg.add(l, fmt.Sprintf("%s — p95: wait %d, response %d", s.Layout, nearestRank(waits[i], 95), nearestRank(responses[i], 95)))
-		p95 = append(p95, fmt.Sprintf("%s %d and %d", s.Layout, nearestRank(waits[i], 95), nearestRank(responses[i], 95)))
+		wait, response := p95(waits[i]), p95(responses[i])
+		leg.add(l, fmt.Sprintf("%s — p95: wait %d, response %d", s.Layout, wait, response))
+		figures = append(figures, fmt.Sprintf("%s %d and %d", s.Layout, wait, response))
 	}
 	a := about{"Wait and response latency by layout", "Two panels, one step line per layout: the share of events (up) that started, " +
 		"on the left (wait), or finished, on the right (response), within x rounds of their arrival (across). " +
-		"p95 wait and response, in rounds: " + strings.Join(p95, "; ") + "."}
+		"p95 wait and response, in rounds: " + strings.Join(figures, "; ") + "."}
 	return render(w, f, opts, a, func(c draw.Canvas) {
 		tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Points(12), PadTop: vg.Points(2), PadRight: vg.Points(8)}
 		h := leg.height(c.Max.X - c.Min.X - 2*legendIndent)
@@ -155,9 +157,14 @@ func ecdf(v []int, end float64) plotter.XYs {
 	return append(pts, plotter.XY{X: end, Y: 1})
 }
 
-// nearestRank returns the smallest of the sorted values v that at least
-// percent% of them do not exceed.
-func nearestRank(v []int, percent int) int {
-	need := (len(v)*percent + 99) / 100
-	return v[max(need, 1)-1]
+// p95 returns the p95 of the values v as [konvoy.Latency] gives it,
+// counted by a [konvoy.LatencyCounter]: the nearest rank, exact below
+// [konvoy.ExactLatency] and a bucket's largest value above, so that the
+// legend agrees with a run's Wait and Response, which reports print.
+func p95(v []int) int {
+	var c konvoy.LatencyCounter
+	for _, x := range v {
+		c.Add(x)
+	}
+	return c.Latency().P95
 }

@@ -26,6 +26,12 @@ const maxScheduleEvents = 300
 // as konvoy -plot does; beyond, the latency table stands alone.
 const maxLatencyEvents = 2000
 
+// maxPictureLayouts is the most layouts the rounds and latency pictures
+// draw, a line each: package chart's Rounds and Latency draw at most 12
+// series, beyond which lines and colours no longer read. A view of more
+// gets the tables, and a note in place of those pictures.
+const maxPictureLayouts = 12
+
 // roundsCounts are the consumer counts of the page's rounds picture,
 // besides those the query gives, as in the lesson's picture.
 var roundsCounts = []int{1, 2, 3, 4, 5, 6, 7, 8}
@@ -91,15 +97,21 @@ type table struct {
 // handlePage answers GET / with the page of the query's view. A query with
 // a parameter given more than once, as a form's check boxes send it, or
 // empty, is redirected to its short form, so that the address bar holds a
-// link that reads as the command line does.
+// link that reads as the command line does; unless the short form, whose
+// escapes may make it longer, is beyond the 8 KiB the server takes: then
+// the page is served at the query as it came.
 func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
-	req, err := parseQuery(r.URL.Query())
-	if err == nil && !short(r.URL.Query()) {
-		if canonical := encode(req.query); canonical != "" {
-			http.Redirect(w, r, "/?"+canonical, http.StatusSeeOther)
-		} else {
-			http.Redirect(w, r, "/", http.StatusSeeOther)
+	q, err := readQuery(r)
+	var req request
+	if err == nil {
+		req, err = parseQuery(q)
+	}
+	if canonical := encode(req.query); err == nil && !short(q) && len(canonical) <= maxQueryBytes {
+		link := "/"
+		if canonical != "" {
+			link += "?" + canonical
 		}
+		http.Redirect(w, r, link, http.StatusSeeOther)
 		return
 	}
 	p := s.newPage(req)
@@ -129,21 +141,7 @@ func (s *Server) newPage(req request) *page {
 	if s.cfg.Events != "" {
 		p.Title = "konvoy: " + s.cfg.Events
 	}
-	layouts := strings.Split(req.query.Get("layouts"), ",")
-	if req.query.Get("layouts") == "" {
-		layouts = pageLayouts[:4]
-	}
-	for _, l := range pageLayouts {
-		p.Layouts = append(p.Layouts, choice{l, slices.Contains(layouts, l) || slices.Contains(layouts, "all")})
-	}
-	policy := strings.Split(req.query.Get("policy"), ",")[0]
-	for _, pol := range konvoy.Policies() {
-		p.Policies = append(p.Policies, choice{pol.String(), pol.String() == policy})
-	}
-	if n, err := strconv.Atoi(strings.Split(req.query.Get("consumers"), ",")[0]); err == nil && n >= 1 && n <= maxConsumers {
-		p.Consumers = n
-	}
-	p.Partition = req.query.Get("partitions")
+	p.setControls(req.query)
 	for _, name := range sortedKeys(req.query) {
 		v := req.query.Get(name)
 		if slices.Contains(RunFlags, name) {
@@ -157,6 +155,43 @@ func (s *Server) newPage(req request) *page {
 		p.Upload = append(p.Upload, field{Name: f.Name, Value: req.query.Get(f.Name), Hint: f.Hint})
 	}
 	return p
+}
+
+// setControls sets the page's layouts, policy, consumers and partitions
+// controls to the view of q, and keeps as hidden fields what they cannot
+// show, so that the controls, submitted as they are, ask for the view the
+// page shows: the layouts without a check box (partitioned:3), the
+// consumer counts after the first (the number shows one). A policy other
+// than one of the options (a list, or all) is an option of its own,
+// selected. "all" layouts checks every box, which names the same layouts.
+func (p *page) setControls(q url.Values) {
+	layouts := strings.Split(q.Get("layouts"), ",")
+	if q.Get("layouts") == "" {
+		layouts = pageLayouts[:4]
+	}
+	for _, l := range pageLayouts {
+		p.Layouts = append(p.Layouts, choice{l, slices.Contains(layouts, l) || slices.Contains(layouts, "all")})
+	}
+	for _, l := range layouts {
+		if !slices.Contains(pageLayouts, l) && l != "all" {
+			p.Keep = append(p.Keep, field{Name: "layouts", Value: l})
+		}
+	}
+	policy := q.Get("policy")
+	for _, pol := range konvoy.Policies() {
+		p.Policies = append(p.Policies, choice{pol.String(), pol.String() == policy})
+	}
+	if policy != "" && !slices.ContainsFunc(p.Policies, func(c choice) bool { return c.Checked }) {
+		p.Policies = append(p.Policies, choice{policy, true})
+	}
+	consumers := strings.Split(q.Get("consumers"), ",")
+	if n, err := strconv.Atoi(consumers[0]); err == nil && n >= 1 && n <= maxConsumers {
+		p.Consumers = n
+	}
+	for _, c := range consumers[1:] {
+		p.Keep = append(p.Keep, field{Name: "consumers", Value: c})
+	}
+	p.Partition = q.Get("partitions")
 }
 
 // fill makes the runs of req and sets the page's tables and pictures.
@@ -173,7 +208,7 @@ func (s *Server) fill(r *http.Request, req request, p *page) error {
 		return err
 	}
 	p.Command = command(append(slices.Clone(src.args), req.args...))
-	p.API = "/api/report"
+	p.API = apiPath
 	if q := encode(req.query); q != "" {
 		p.API += "?" + q
 	}
@@ -250,15 +285,23 @@ func latencies(t *report.Trace) *table {
 	return tb
 }
 
-// pictures draws the page's pictures: rounds against consumers always, and
-// for a run small enough, each layout's schedule and the latencies, from
-// the events kept in sample, run again keeping their slots.
+// pictures draws the page's pictures: rounds against consumers for at most
+// maxPictureLayouts layouts, and for a run small enough, each layout's
+// schedule and the latencies (again for at most maxPictureLayouts
+// layouts), from the events kept in sample, run again keeping their slots.
+// A picture left out is told in a note.
 func (s *Server) pictures(p *page, t *report.Trace, o runs.Options, sample []konvoy.Event) error {
-	counts := t.Simulated
-	work, series := chart.RoundsOf(t.Layouts, counts, func(li, ci int) konvoy.Result { return t.Run(li, 0, counts[ci]) })
-	var err error
-	if p.Rounds, err = svg(func(w io.Writer) error { return chart.Rounds(w, chart.SVG, work, series) }); err != nil {
-		return err
+	lines := len(t.Layouts) <= maxPictureLayouts // the rounds and latency pictures draw a line for each
+	if lines {
+		counts := t.Simulated
+		work, series := chart.RoundsOf(t.Layouts, counts, func(li, ci int) konvoy.Result { return t.Run(li, 0, counts[ci]) })
+		var err error
+		if p.Rounds, err = svg(func(w io.Writer) error { return chart.Rounds(w, chart.SVG, work, series) }); err != nil {
+			return err
+		}
+	} else {
+		p.Notes = append(p.Notes, fmt.Sprintf("The rounds and latency pictures are drawn for at most %d layouts, a line each; this view has %d: the tables give their figures.",
+			maxPictureLayouts, len(t.Layouts)))
 	}
 	events := t.Stats.Events()
 	if events > maxLatencyEvents {
@@ -271,8 +314,10 @@ func (s *Server) pictures(p *page, t *report.Trace, o runs.Options, sample []kon
 	if err != nil {
 		return err
 	}
-	if p.LatencyPic, err = svg(func(w io.Writer) error { return chart.Latency(w, chart.SVG, lat) }); err != nil {
-		return err
+	if lines {
+		if p.LatencyPic, err = svg(func(w io.Writer) error { return chart.Latency(w, chart.SVG, lat) }); err != nil {
+			return err
+		}
 	}
 	if events > maxScheduleEvents {
 		p.Notes = append(p.Notes, fmt.Sprintf("Schedules are drawn for runs of at most %d events; this one has %d.", maxScheduleEvents, events))
@@ -305,12 +350,14 @@ func svg(draw func(io.Writer) error) (template.HTML, error) {
 }
 
 // command is the command line that prints what /api/report answers for
-// args.
+// args, "-name=value" each. Every flag is written with '=', as package flag
+// reads a boolean flag's value only so (-reject-old=true; "-reject-old
+// true" would leave "true" as an argument).
 func command(args []string) string {
-	parts := []string{"konvoy", "-format", "json"}
+	parts := []string{"konvoy", "-format=json"}
 	for _, a := range args {
 		name, v, _ := strings.Cut(a, "=")
-		parts = append(parts, name, shellQuote(v))
+		parts = append(parts, name+"="+shellQuote(v))
 	}
 	return strings.Join(parts, " ")
 }

@@ -68,6 +68,17 @@ func status(err error) int {
 	return http.StatusUnprocessableEntity
 }
 
+// readQuery is the query of r, or a usage error (400) naming the first
+// pair net/url cannot read, such as one with a bad %-escape or pairs
+// joined by ';': such a pair is refused, never dropped.
+func readQuery(r *http.Request) (url.Values, error) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return q, errorf(http.StatusBadRequest, "konvoy serve: the query does not parse: %v; want name=value pairs joined by '&', %%-escaped", err)
+	}
+	return q, nil
+}
+
 // parseQuery reads q: command flags by name, a parameter given more than
 // once (as a form's check boxes are) joined by commas, empty ones left
 // out, and trace, an upload's key. Any other parameter is an error naming
@@ -242,19 +253,29 @@ func (c *capped) Read(p []byte) (int, error) {
 func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
 	out, err := s.api(r)
 	if err != nil {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status(err))
-		msg, _ := jsonString(report.PageWords(err.Error()))
-		fmt.Fprintf(w, "{\"error\": %s}\n", msg)
+		apiError(w, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	io.WriteString(w, out)
 }
 
+// apiError answers an API request with err as the JSON object
+// {"error": "..."} and err's status.
+func apiError(w http.ResponseWriter, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status(err))
+	msg, _ := jsonString(report.PageWords(err.Error()))
+	fmt.Fprintf(w, "{\"error\": %s}\n", msg)
+}
+
 // api is the JSON report the query of r asks for.
 func (s *Server) api(r *http.Request) (string, error) {
-	req, err := parseQuery(r.URL.Query())
+	q, err := readQuery(r)
+	if err != nil {
+		return "", err
+	}
+	req, err := parseQuery(q)
 	if err != nil {
 		return "", err
 	}

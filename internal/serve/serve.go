@@ -41,6 +41,9 @@ const DefaultMaxUpload = 50_000_000
 // count.
 const MaxUploadLimit int64 = 1 << 40
 
+// apiPath is the API's path: its answers, errors included, are JSON.
+const apiPath = "/api/report"
+
 // Limits beyond the upload's size, which the package documentation states.
 const (
 	maxHeaderBytes = 64 << 10        // a request's header
@@ -109,21 +112,26 @@ func New(cfg Config) *Server {
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 	s.mux.HandleFunc("GET /{$}", s.handlePage)
 	s.mux.HandleFunc("POST /upload", s.handleUpload)
-	s.mux.HandleFunc("GET /api/report", s.handleAPI)
+	s.mux.HandleFunc("GET "+apiPath, s.handleAPI)
 	return s
 }
 
 // ServeHTTP serves r: the page at /, uploads at POST /upload, the API at
 // GET /api/report, the page's style and script under /static/. Every
 // answer forbids framing and inline scripts, and a query longer than 8 KiB
-// is refused.
+// is refused with 414, with the API's JSON error at /api/report.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	if len(r.URL.RawQuery) > maxQueryBytes {
-		http.Error(w, fmt.Sprintf("konvoy serve: the query has %d bytes; want at most %d", len(r.URL.RawQuery), maxQueryBytes), http.StatusRequestURITooLong)
+		err := errorf(http.StatusRequestURITooLong, "konvoy serve: the query has %d bytes; want at most %d", len(r.URL.RawQuery), maxQueryBytes)
+		if r.URL.Path == apiPath {
+			apiError(w, err) // as the API documents its errors
+		} else {
+			http.Error(w, err.Error(), status(err))
+		}
 		return
 	}
 	s.mux.ServeHTTP(w, r)
@@ -188,14 +196,17 @@ func loopbackOnly(h http.Handler) http.Handler {
 	})
 }
 
-// megabytes formats n bytes in MB (10⁶ bytes), or bytes below one, as the
-// page states limits.
+// megabytes formats n bytes exactly, as the page and the refusals state
+// limits: in MB (10⁶ bytes) with as many decimals as n needs (50 MB, 10.4
+// MB, 1.999999 MB), or in bytes below one MB. A limit is never rounded: a
+// rounded one may be less than the limit, or more than an upload it
+// refuses.
 func megabytes(n int64) string {
-	switch {
-	case n < 1e6:
+	if n < 1e6 {
 		return fmt.Sprintf("%d bytes", n)
-	case n%1e6 == 0 || n >= 1e7:
-		return fmt.Sprintf("%d MB", (n+5e5)/1e6)
 	}
-	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	if n%1e6 == 0 {
+		return fmt.Sprintf("%d MB", n/1e6)
+	}
+	return fmt.Sprintf("%d.%s MB", n/1e6, strings.TrimRight(fmt.Sprintf("%06d", n%1e6), "0"))
 }

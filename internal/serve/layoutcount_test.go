@@ -1,0 +1,35 @@
+package serve
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestThePageDrawsOrRefusesWhatTheAPIAnswers checks that a query the
+// server accepts, 13 layouts at one consumer count and policy (13 runs,
+// within the 100 a request may make), gets its page as the API gets its
+// answer: 200 with the tables, the rounds and latency pictures left out
+// with a note, as package chart draws at most 12 series (as the pictures
+// of a large trace are left out), rather than an error blaming the trace
+// for what is only a picture's limit.
+func TestThePageDrawsOrRefusesWhatTheAPIAnswers(t *testing.T) {
+	s := newTestServer(0)
+	q := "layouts=free,convoy,partitioned:2,partitioned:3,partitioned:4,partitioned:5,partitioned:6,partitioned:7,partitioned:8,partitioned:9,partitioned:10,partitioned:11,partitioned:12"
+	api := get(t, s, "/api/report?"+q)
+	page := get(t, s, "/?"+q)
+	switch {
+	case api.Code == http.StatusOK && page.Code != http.StatusOK:
+		body := page.Body.String()
+		msg := ""
+		if i := strings.Index(body, "<pre>"); i >= 0 {
+			msg = body[i+5:]
+			msg = msg[:strings.Index(msg, "</pre>")]
+		}
+		t.Errorf("the API answers 200 but the page %d: %s", page.Code, msg)
+	case page.Code == http.StatusOK && !strings.Contains(page.Body.String(), "at most 12 layouts"):
+		t.Errorf("the page of 13 layouts has no note that its pictures are left out")
+	case api.Code != http.StatusOK && (api.Code != http.StatusBadRequest || page.Code != http.StatusBadRequest):
+		t.Errorf("the API answers %d and the page %d; want 200 for both, or 400 for both", api.Code, page.Code)
+	}
+}
