@@ -12,22 +12,6 @@ type finished struct {
 	step   int
 }
 
-// applyPending applies, in apply order, the events in pending that finish
-// by until, taking them off it: the caller knows that no event dispatched
-// later finishes before until, and that one that finishes at until has a
-// higher input index. It takes O(log n) time per event applied for n
-// pending; until MaxInt applies them all, as at the end of a run.
-func (s *Simulator) applyPending(pending *minHeap[finished], until int) {
-	for len(*pending) > 0 {
-		f := (*pending)[0].val
-		if f.finish > until {
-			return
-		}
-		pending.pop()
-		s.apply(f.index, f.key, f.step, f.finish)
-	}
-}
-
 // apply runs the layout's handler on the event with input index i, of the
 // key with index key and a step above 0, finished at time finish (the
 // lesson's uygula); history-only records never wait to be applied (see
