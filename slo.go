@@ -613,7 +613,13 @@ func loadAssumptions(p LatencyPlan, src *planStream) []string {
 		out = append(out, fmt.Sprintf("fewer than %d consumers do not carry the offered load: the work, %d rounds, arrives over the %d rounds %d to %d, %.4g consumers' worth; "+
 			"with fewer a backlog grows for as long as the traffic lasts", p.LoadFloor, p.Work, p.Span, src.first, src.last, float64(p.Work)/float64(p.Span)))
 	}
-	if p.MinConsumers > max(1, p.LoadFloor) && p.MinConsumers != math.MaxInt {
+	switch {
+	case p.MinConsumers <= max(1, p.LoadFloor) || p.MinConsumers == math.MaxInt:
+	case p.SLO.Wait:
+		out = append(out, fmt.Sprintf("fewer than %d consumers cannot meet it: the events within the objective start by round %d (the last arrival plus the target), "+
+			"each consumer's last of them running %s at most past it, and their work does not fit on fewer",
+			p.MinConsumers, satAdd(src.last, p.SLO.Rounds), roundsText(src.longest)))
+	default:
 		out = append(out, fmt.Sprintf("fewer than %d consumers cannot meet it: the events within the objective finish by round %d (the last arrival plus the target), and their work does not fit on fewer",
 			p.MinConsumers, satAdd(src.last, p.SLO.Rounds)))
 	}

@@ -242,6 +242,23 @@ func TestPlanLatencySaysTheFewestOnlyAboveOne(t *testing.T) {
 	}
 }
 
+// Under a wait objective, the assumption that rules counts out says what
+// the bound rests on: the events within the objective start, not finish,
+// by the last arrival plus the target, and each consumer's last of them
+// may run its longest duration past it.
+func TestPlanLatencyWaitBoundSaysTheEventsStartByIt(t *testing.T) {
+	four := []konvoy.Event{{Key: "A", Step: 1, Duration: 1}, {Key: "B", Step: 1, Duration: 1}, {Key: "C", Step: 1, Duration: 1}, {Key: "D", Step: 1, Duration: 1}}
+	plans, err := konvoy.PlanLatency(konvoy.Values(four), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: 1, Wait: true}})
+	if err != nil || len(plans) != 1 {
+		t.Fatalf("%+v, %v", plans, err)
+	}
+	want := "fewer than 2 consumers cannot meet it: the events within the objective start by round 1 (the last arrival plus the target), " +
+		"each consumer's last of them running 1 round at most past it, and their work does not fit on fewer"
+	if !slices.Contains(plans[0].Assumptions, want) {
+		t.Errorf("assumptions %q; want %q among them", plans[0].Assumptions, want)
+	}
+}
+
 // A latency plan never answers fewer consumers than carry the offered
 // load, the work over the rounds the events arrive over: fewer fall
 // behind the arrivals, and their backlog grows for as long as the traffic
