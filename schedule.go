@@ -4,9 +4,12 @@ package konvoy
 // which consumer ran it, in which lane ("" for none), when it arrived, when
 // its consumer took it, when it started and finished, and what the handler
 // made of it. A consumer that took an event before it could start held it,
-// idle, from Taken to Start: head-of-line blocking, when its lane was busy. AppliedAt is the
-// round at which it changed its key's state: its finish, or later for an
-// event the resequencer held; -1 when it never did.
+// idle, from Taken to Start: head-of-line blocking, when its lane was
+// busy. AppliedAt is the round at which the handler took it: its finish,
+// or later for an event the resequencer held; a history-only event (Step
+// 0, the outcome HistoryOnly), which changes no state, is taken at its
+// finish. It is -1 for an event the handler never took, or discarded:
+// skipped, a duplicate, rejected, or never applied.
 type Slot struct {
 	Index     int
 	Key       string
