@@ -33,3 +33,20 @@ func TestThePageDrawsOrRefusesWhatTheAPIAnswers(t *testing.T) {
 		t.Errorf("the API answers %d and the page %d; want 200 for both, or 400 for both", api.Code, page.Code)
 	}
 }
+
+// The page makes no more runs than the server's limit, the rounds
+// picture's counts 1 to 8 included: a view whose runs at those counts
+// would pass it draws the picture at the counts asked for alone, and says
+// so; a view within it runs them.
+func TestThePageKeepsItsRunsWithinTheLimit(t *testing.T) {
+	s := newTestServer(0)
+	q := "layouts=free,convoy,partitioned:2,partitioned:3,partitioned:4,partitioned:5,partitioned:6,partitioned:7,partitioned:8,partitioned:9,partitioned:10,partitioned:11,partitioned:12"
+	page := get(t, s, "/?"+q)
+	if page.Code != http.StatusOK || !strings.Contains(page.Body.String(), "this view would make 104 runs, and the server makes at most 100 a request") {
+		t.Errorf("13 layouts: status %d; want 200 and a note that the rounds picture is drawn at the counts asked for alone", page.Code)
+	}
+	page = get(t, s, "/?layouts=free,convoy")
+	if page.Code != http.StatusOK || strings.Contains(page.Body.String(), "at the consumer counts asked for alone") {
+		t.Errorf("2 layouts: status %d; want 200, the rounds picture at 1 to 8, and no note", page.Code)
+	}
+}

@@ -32,6 +32,11 @@ const maxLatencyEvents = 2000
 // gets the tables, and a note in place of those pictures.
 const maxPictureLayouts = 12
 
+// union returns the distinct counts of a and b.
+func union(a, b []int) []int {
+	return slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(a), b...))))
+}
+
 // roundsCounts are the consumer counts of the page's rounds picture,
 // besides those the query gives, as in the lesson's picture.
 var roundsCounts = []int{1, 2, 3, 4, 5, 6, 7, 8}
@@ -212,7 +217,11 @@ func (s *Server) fill(r *http.Request, req request, p *page) error {
 	if q := encode(req.query); q != "" {
 		p.API += "?" + q
 	}
-	o.More = roundsCounts
+	if n := len(o.Layouts) * len(o.Policies) * len(union(o.Consumers, roundsCounts)); n <= maxRuns {
+		o.More = roundsCounts
+	} else {
+		p.Notes = append(p.Notes, fmt.Sprintf("The rounds picture is drawn at the consumer counts asked for alone: at 1 to 8 as well this view would make %d runs, and the server makes at most %d a request.", n, maxRuns))
+	}
 	var sample []konvoy.Event
 	o.Add = func(e konvoy.Event) {
 		if len(sample) <= maxLatencyEvents {
