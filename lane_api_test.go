@@ -93,6 +93,8 @@ func TestOwnerMisuse(t *testing.T) {
 		"assignor":      func() { konvoy.Convoy.Owner(9, "a", 0, 2) },
 		"not a number":  func() { konvoy.Partitioned(3).Owner(0, "x", 0, 2) },
 		"out of range":  func() { konvoy.Partitioned(3).Owner(0, "3", 0, 2) },
+		"leading zero":  func() { konvoy.Partitioned(3).Owner(0, "01", 0, 2) },
+		"sign":          func() { konvoy.Partitioned(3).Owner(0, "+1", 0, 2) },
 	} {
 		func() {
 			defer func() {

@@ -286,7 +286,7 @@ func (l Layout) Lane(e Event) (lane string, ok bool, err error) {
 //
 // Owner panics, with a "konvoy:" prefix, when consumers < 1, seen < 0, a
 // is not 0 or one of the three, or a partition's lane is not a number from 0
-// to n−1.
+// to n−1 written as [Layout.Lane] writes it (no sign, no leading zero).
 func (l Layout) Owner(a Assignor, lane string, seen, consumers int) int {
 	switch {
 	case consumers < 1 || seen < 0:
@@ -297,7 +297,7 @@ func (l Layout) Owner(a Assignor, lane string, seen, consumers int) int {
 		return seen % consumers
 	}
 	p, err := strconv.Atoi(lane)
-	if err != nil || p < 0 || p >= l.partitions {
+	if err != nil || p < 0 || p >= l.partitions || strconv.Itoa(p) != lane {
 		panic(fmt.Sprintf("konvoy: Owner: lane %q is not a partition of %s", lane, l))
 	}
 	return a.deal(p, l.partitions, consumers)

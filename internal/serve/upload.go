@@ -58,6 +58,7 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values,
 		return q, errorf(http.StatusBadRequest, "konvoy serve: an upload is a multipart/form-data form: %v", err)
 	}
 	var u *upload
+	beside := 0 // the bytes of the fields besides the trace
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
@@ -68,6 +69,8 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values,
 		}
 		name := part.FormName()
 		switch {
+		case name == uploadField && u != nil:
+			return q, errorf(http.StatusBadRequest, "konvoy serve: the form has two traces; want one file in its field %s", uploadField)
 		case name == uploadField:
 			if u, err = s.readTrace(part); err != nil {
 				return q, err
@@ -79,6 +82,9 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values,
 			}
 			if len(v) > maxFieldBytes {
 				return q, errorf(http.StatusBadRequest, "konvoy serve: the form's field %s has more than %d bytes", name, maxFieldBytes)
+			}
+			if beside += len(v); beside > maxFormBytes {
+				return q, errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form's fields have more than %d bytes beside the trace", maxFormBytes)
 			}
 			if v := strings.TrimSpace(string(v)); v != "" {
 				q.Add(name, v)

@@ -1,8 +1,11 @@
 package serve
 
 import (
+	"bytes"
 	"fmt"
+	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -38,5 +41,39 @@ func TestAnAcceptedUploadRedirectsToAPageTheServerServes(t *testing.T) {
 	if page.Code != http.StatusOK {
 		t.Fatalf("the upload was accepted (303 to a link of %d bytes) but its page answers %d: %s",
 			len(loc), page.Code, strings.TrimSpace(page.Body.String()))
+	}
+}
+
+// An upload sends one trace, and at most maxFormBytes beside it: a second
+// trace file is refused rather than one of the two dropped, and fields
+// past the bound, each within its own and blank, so that none is kept,
+// are refused too, where only the whole body was bounded.
+func TestAnUploadSendsOneTraceAndBoundedFields(t *testing.T) {
+	s := newTestServer(0)
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	for _, name := range []string{"a.csv", "b.csv"} {
+		f, _ := w.CreateFormFile(uploadField, name)
+		f.Write([]byte("key,line,status,duration\nA,L,a,1\n"))
+	}
+	w.Close()
+	req := httptest.NewRequest(http.MethodPost, "/upload", &body)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "the form has two traces") {
+		t.Errorf("two traces: status %d, %q; want 400 naming the two traces", rec.Code, strings.TrimSpace(rec.Body.String()))
+	}
+	var fields []string
+	blank := strings.Repeat(" ", maxFieldBytes)
+	for range maxFormBytes/maxFieldBytes + 1 {
+		fields = append(fields, "steps", blank)
+	}
+	rec = post(t, s, "t.csv", []byte("key,line,step,duration\nA,L,1,1\n"), fields...)
+	if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(rec.Body.String(), "beside the trace") {
+		t.Errorf("%d blank fields of %d bytes: status %d, %q; want 413", len(fields)/2, maxFieldBytes, rec.Code, strings.TrimSpace(rec.Body.String()))
+	}
+	if s.uploads.held != 0 {
+		t.Error("a refused upload was kept")
 	}
 }
