@@ -306,6 +306,8 @@ func TestAGzipUploadIsReadAndABombStopped(t *testing.T) {
 	}
 }
 
+// Uploads keep the most recently used within their bounds, each under the
+// hash of its name and content.
 func TestUploadsKeepTheMostRecentlyUsed(t *testing.T) {
 	u := newUploads(2, 10)
 	a := u.add(&upload{name: "a", data: []byte("aaaa")})
@@ -319,8 +321,14 @@ func TestUploadsKeepTheMostRecentlyUsed(t *testing.T) {
 	if u.get(a) != nil || u.get(c) != nil || u.get(d) == nil || u.held != 8 {
 		t.Errorf("a large upload: want it alone kept, %d bytes held", u.held)
 	}
-	if k := u.add(&upload{name: "d2", data: []byte("dddddddd")}); k != d || u.get(d).name != "d2" || u.held != 8 {
-		t.Errorf("the same content again: want one copy under the last name")
+	if k := u.add(&upload{name: "d", data: []byte("dddddddd")}); k != d || u.held != 8 {
+		t.Errorf("the same file again: want one copy, under its key")
+	}
+	// The name decides how the content reads (its format, gzip): the same
+	// bytes under another name are another upload, and the first link
+	// still names the first.
+	if k := u.add(&upload{name: "d.jsonl", data: []byte("dddddddd")}); k == d || u.get(k).name != "d.jsonl" {
+		t.Errorf("the same content under another name: key %s, the first's %s; want another key", k, d)
 	}
 }
 

@@ -21,7 +21,7 @@ type upload struct {
 }
 
 // uploads keeps the traces sent to the server, in memory and never on disk,
-// by the hash of their content, which the page's query names (trace=), so
+// by the hash of their name and content, which the page's query names (trace=), so
 // that the page can make other runs of a trace without its being sent
 // again. It keeps at most most uploads of at most bytes in all, giving up
 // the least recently used first; a link to one given up is answered with
@@ -40,11 +40,16 @@ func newUploads(most int, bytes int64) *uploads {
 	return &uploads{most: most, bytes: bytes, byKey: make(map[string]*upload)}
 }
 
-// add keeps u and returns its key, the first 16 bytes of its content's
-// SHA-256 in hex: the same content is kept once, under the last name sent.
+// add keeps u and returns its key, the first 16 bytes of the SHA-256 of
+// its name and content, in hex: the same file sent again is kept once,
+// and a link names what it named when it was made, as the name decides
+// how the content is read (its format, and whether it is gzipped).
 func (s *uploads) add(u *upload) string {
-	sum := sha256.Sum256(u.data)
-	key := hex.EncodeToString(sum[:uploadKeyBytes/2])
+	h := sha256.New()
+	h.Write([]byte(u.name))
+	h.Write([]byte{0})
+	h.Write(u.data)
+	key := hex.EncodeToString(h.Sum(nil)[:uploadKeyBytes/2])
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.remove(key)
