@@ -3,6 +3,7 @@ package serve
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -21,5 +22,30 @@ func TestTheAPIAnswersEveryErrorInJSON(t *testing.T) {
 	if rec.Code != http.StatusRequestURITooLong || err != nil || e.Error == "" || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
 		t.Errorf("GET /api/report of a %d-byte query: status %d, Content-Type %q, body %q; want 414 and a JSON object {\"error\": ...}",
 			len("steps=")+maxQueryBytes, rec.Code, rec.Header().Get("Content-Type"), rec.Body.String())
+	}
+}
+
+// The API's other refusals made before its handler are JSON too: a method
+// other than GET (405, with Allow), and a host that is not this machine's
+// on a loopback server (421); the page's path keeps its text.
+func TestTheAPIRefusesInJSONBeforeItsHandler(t *testing.T) {
+	s := newTestServer(0)
+	isJSON := func(rec *httptest.ResponseRecorder) bool {
+		var e struct{ Error string }
+		return json.Unmarshal(rec.Body.Bytes(), &e) == nil && e.Error != "" && strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json")
+	}
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, apiPath, nil))
+	if rec.Code != http.StatusMethodNotAllowed || rec.Header().Get("Allow") != "GET, HEAD" || !isJSON(rec) {
+		t.Errorf("POST %s: status %d, Allow %q, body %q; want 405, GET, HEAD and JSON", apiPath, rec.Code, rec.Header().Get("Allow"), rec.Body.String())
+	}
+	for path, wantJSON := range map[string]bool{apiPath: true, "/": false} {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Host = "evil.example:8080"
+		rec := httptest.NewRecorder()
+		loopbackOnly(s).ServeHTTP(rec, req)
+		if rec.Code != http.StatusMisdirectedRequest || isJSON(rec) != wantJSON {
+			t.Errorf("GET %s from another host: status %d, body %q; want 421, JSON %v", path, rec.Code, rec.Body.String(), wantJSON)
+		}
 	}
 }

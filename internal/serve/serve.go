@@ -113,6 +113,10 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("GET /{$}", s.handlePage)
 	s.mux.HandleFunc("POST /upload", s.handleUpload)
 	s.mux.HandleFunc("GET "+apiPath, s.handleAPI)
+	s.mux.HandleFunc(apiPath, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", "GET, HEAD")
+		apiError(w, errorf(http.StatusMethodNotAllowed, "konvoy serve: %s %s; want GET", r.Method, apiPath))
+	})
 	return s
 }
 
@@ -126,15 +130,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	if len(r.URL.RawQuery) > maxQueryBytes {
-		err := errorf(http.StatusRequestURITooLong, "konvoy serve: the query has %d bytes; want at most %d", len(r.URL.RawQuery), maxQueryBytes)
-		if r.URL.Path == apiPath {
-			apiError(w, err) // as the API documents its errors
-		} else {
-			http.Error(w, err.Error(), status(err))
-		}
+		refuse(w, r, errorf(http.StatusRequestURITooLong, "konvoy serve: the query has %d bytes; want at most %d", len(r.URL.RawQuery), maxQueryBytes))
 		return
 	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// refuse answers r with err, before any handler: in JSON on the API's
+// path, as the API documents its errors, and as text elsewhere.
+func refuse(w http.ResponseWriter, r *http.Request, err error) {
+	if r.URL.Path == apiPath {
+		apiError(w, err)
+		return
+	}
+	http.Error(w, err.Error(), status(err))
 }
 
 // ListenAndServe serves on addr until ctx is done, then shuts down
@@ -192,7 +201,7 @@ func loopbackOnly(h http.Handler) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		http.Error(w, fmt.Sprintf("konvoy serve: the host %q is not this machine's: a server on a loopback address answers localhost, 127.0.0.1 or [::1] only", r.Host), http.StatusMisdirectedRequest)
+		refuse(w, r, errorf(http.StatusMisdirectedRequest, "konvoy serve: the host %q is not this machine's: a server on a loopback address answers localhost, 127.0.0.1 or [::1] only", r.Host))
 	})
 }
 
