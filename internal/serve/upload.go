@@ -76,18 +76,8 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values,
 				return q, err
 			}
 		case slices.Contains(RunFlags, name) || slices.Contains(TraceFlags, name):
-			v, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
-			if err != nil {
-				return q, s.uploadErr(err)
-			}
-			if len(v) > maxFieldBytes {
-				return q, errorf(http.StatusBadRequest, "konvoy serve: the form's field %s has more than %d bytes", name, maxFieldBytes)
-			}
-			if beside += len(v); beside > maxFormBytes {
-				return q, errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form's fields have more than %d bytes beside the trace", maxFormBytes)
-			}
-			if v := strings.TrimSpace(string(v)); v != "" {
-				q.Add(name, v)
+			if err := s.readField(part, name, &beside, q); err != nil {
+				return q, err
 			}
 		default:
 			return q, errorf(http.StatusBadRequest, "konvoy serve: the form has an unknown field %q; want events (the trace), or a flag such as steps", name)
@@ -105,6 +95,26 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values,
 	}
 	q.Set(traceParam, s.uploads.add(u))
 	return q, nil
+}
+
+// readField adds the form's field name, read from part, to q unless it
+// is blank, counting its bytes in *beside, the fields' bytes so far: each
+// field holds at most maxFieldBytes, and all of them maxFormBytes.
+func (s *Server) readField(part io.Reader, name string, beside *int, q url.Values) error {
+	v, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
+	if err != nil {
+		return s.uploadErr(err)
+	}
+	if len(v) > maxFieldBytes {
+		return errorf(http.StatusBadRequest, "konvoy serve: the form's field %s has more than %d bytes", name, maxFieldBytes)
+	}
+	if *beside += len(v); *beside > maxFormBytes {
+		return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form's fields have more than %d bytes beside the trace", maxFormBytes)
+	}
+	if v := strings.TrimSpace(string(v)); v != "" {
+		q.Add(name, v)
+	}
+	return nil
 }
 
 // awaitReading takes a token to read an upload, waiting its turn while
