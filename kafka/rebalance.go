@@ -202,7 +202,7 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	c.cl.CommitOffsetsSync(ctx, offsets, func(_ *kgo.Client, _ *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
 		cerr = commitError(resp, err)
 	})
-	c.count(cerr)
+	c.countCommit(cerr)
 	if cerr != nil {
 		return cerr
 	}

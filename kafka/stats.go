@@ -64,8 +64,8 @@ func (c *Consumer) Commits() CommitStats {
 		WithoutMetadata: int(c.dropped.Load()), Unread: int(c.unread.Load())}
 }
 
-// count counts a commit sent, which failed with err when err is not nil.
-func (c *Consumer) count(err error) {
+// countCommit counts a commit sent, which failed with err when err is not nil.
+func (c *Consumer) countCommit(err error) {
 	c.commits.Lock()
 	defer c.commits.Unlock()
 	if err != nil {

@@ -100,8 +100,8 @@ func parseGen(args []string, stderr io.Writer) (synth.Config, eventlog.Format, e
 		return cfg, 0, fs.usagef("-duration %q: %v", de.Text, de.Err)
 	}
 	cfg.Duration = d
-	if cfg.Events < 1 { // synth takes 0, a trace that no command reads
-		return cfg, 0, fs.usagef("-events is %d; want 1 to %d", cfg.Events, synth.MaxEvents)
+	if cfg.Events < 1 || cfg.Events > synth.MaxEvents { // synth takes 0, a trace that no command reads
+		return cfg, 0, fs.usagef("-events is %d; want 1 to %d events", cfg.Events, synth.MaxEvents)
 	}
 	if err := cfg.Check(); err != nil {
 		return cfg, 0, usageError{configProblems(err)}

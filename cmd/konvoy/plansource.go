@@ -137,8 +137,9 @@ func (s *planSource) recorded(layouts func(int) ([]konvoy.Layout, error), r even
 		}
 		return ls, err
 	}
-	if ls, _ := resolved(1); runs.RecordedTwice(ls) != nil {
-		return nil, usageIn("konvoy plan", "%v", runs.RecordedTwice(ls))
+	ls, _ = resolved(1)
+	if err := runs.RecordedTwice(ls); err != nil {
+		return nil, usageIn("konvoy plan", "%v", err)
 	}
 	return resolved, nil
 }
