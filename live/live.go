@@ -598,7 +598,6 @@ type outcome struct {
 func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 	ctx := x.ctxs[w]
 	attempts := max(1, x.retry.Attempts)
-	checked := x.versions == nil
 	k := 1
 	var err error
 	for ; ; k++ {
@@ -609,7 +608,7 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 			x.retriesN.Add(1) // an attempt after the first, made
 		}
 		var stale bool
-		stale, err = x.attempt(ctx, item, &checked)
+		stale, err = x.attempt(ctx, item)
 		if x.guard.exit != nil {
 			x.guard.exit(ctx, item, err)
 		}
@@ -650,16 +649,16 @@ func (x *Executor[T]) deadLetter(ctx context.Context, item T, ie *ItemError) out
 	return outcome{dead: true}
 }
 
-// attempt tries item once: under the version stamp, until the store has
-// advanced its key (checked), it asks the store first, and reports a stale
-// item; then it runs the handler. A panic of either is a *PanicError.
-func (x *Executor[T]) attempt(ctx context.Context, item T, checked *bool) (stale bool, err error) {
+// attempt tries item once: under the version stamp it asks the store
+// first, and reports a stale item; then it runs the handler. A panic of
+// either is a *PanicError.
+func (x *Executor[T]) attempt(ctx context.Context, item T) (stale bool, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &PanicError{Value: v, Stack: debug.Stack()}
 		}
 	}()
-	if !*checked {
+	if x.versions != nil {
 		if e := x.event(item); e.Step > 0 && e.Key != "" {
 			advanced, err := x.versions.Advance(ctx, e.Key, e.Step)
 			if err != nil {
@@ -669,7 +668,6 @@ func (x *Executor[T]) attempt(ctx context.Context, item T, checked *bool) (stale
 				return true, nil
 			}
 		}
-		*checked = true
 	}
 	return false, x.handle(ctx, item)
 }
