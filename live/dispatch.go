@@ -182,7 +182,7 @@ func (x *Executor[T]) blockOnLane(w int32, j *task[T]) int64 {
 	x.tallies[w].blockFrom(x.now())
 	handed := x.awaitLane(w, j)
 	t := x.now()
-	x.tallies[w].blockUntil(t)
+	x.tallies[w].blockUntil(x.blockEnd(t))
 	if !handed {
 		x.noteUnstarted(w, j)
 		return -1

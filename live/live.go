@@ -60,6 +60,7 @@ type Executor[T any] struct {
 	space  chan struct{}   // a token: maybe room for one more item
 	closed chan struct{}   // closed by Close
 	halted chan struct{}   // closed when a failed item stops the executor
+	haltAt int64           // when it did: written before halted is closed
 	drain  chan struct{}   // closed when, closing, nothing more can run
 	quit   chan struct{}   // closed by Close to end the consumers
 	once   sync.Once       // closes drain
@@ -560,6 +561,7 @@ func (x *Executor[T]) fail(j *task[T], err error) {
 	x.failed++
 	x.fatal = append(x.fatal, err)
 	if !x.stopping.Load() {
+		x.haltAt = x.now()
 		x.stopping.Store(true)
 		x.halt.Store(true)
 		close(x.halted)

@@ -60,7 +60,8 @@ type Stats struct {
 	// Blocked is the time consumers spent, under [konvoy.HeadOfLine],
 	// holding an item whose lane was busy: the head-of-line blocking the
 	// other policies avoid, summed over the consumers, a block going on
-	// counted up to the time Stats was called.
+	// counted up to the time Stats was called, and none after a failure
+	// stopped the executor.
 	Blocked time.Duration
 }
 
@@ -185,6 +186,18 @@ func (x *Executor[T]) count(w int32, r outcome, wait, response int64) {
 	}
 }
 
+// blockEnd returns the end of a block going on at time t: t, or the time
+// a failure stopped the executor, when one did before t. A consumer blocked
+// then waits for Close, not for its lane, which is never handed to it.
+func (x *Executor[T]) blockEnd(t int64) int64 {
+	select {
+	case <-x.halted:
+		return min(t, x.haltAt)
+	default:
+		return t
+	}
+}
+
 // blockFrom notes that the consumer is blocked from time t on.
 func (c *tally) blockFrom(t int64) {
 	c.mu.Lock()
@@ -219,7 +232,7 @@ func (x *Executor[T]) settle(c *tally, s *Stats, now int64) {
 	s.Skipped += c.skipped
 	s.Blocked += time.Duration(c.blocked)
 	if c.since >= 0 {
-		s.Blocked += time.Duration(max(now-c.since, 0)) // a block going on, so far
+		s.Blocked += time.Duration(max(x.blockEnd(now)-c.since, 0)) // a block going on, so far
 	}
 	c.mu.Unlock()
 }
