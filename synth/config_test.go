@@ -165,10 +165,16 @@ func TestCheckSpanAtTheMeanRate(t *testing.T) {
 		change func(*synth.Config)
 		want   string // the error, or "" for none
 	}{
-		{"deep lulls between rounds at rate", func(c *synth.Config) { c.Events, c.Rate, c.BurstEvery, c.BurstLen, c.BurstFactor = 10, 1, 10, 5, 1e-308 }, ""},
-		{"a lull over the whole period", func(c *synth.Config) { c.Events, c.Rate, c.BurstEvery, c.BurstLen, c.BurstFactor = 10, 1, 10, 10, 1e-308 },
+		{"deep lulls between rounds at rate", func(c *synth.Config) {
+			c.Events, c.Rate, c.BurstEvery, c.BurstLen, c.BurstFactor = 10, 1, 10, 5, 1e-308
+		}, ""},
+		{"a lull over the whole period", func(c *synth.Config) {
+			c.Events, c.Rate, c.BurstEvery, c.BurstLen, c.BurstFactor = 10, 1, 10, 10, 1e-308
+		},
 			"synth: Rate 1, with lulls of BurstFactor 1e-308, spreads 10 events over more than 1.8e+308 rounds; want at most 1099511627776 rounds: raise Rate or BurstFactor"},
-		{"a lull over the whole period, finite", func(c *synth.Config) { c.Events, c.Rate, c.BurstEvery, c.BurstLen, c.BurstFactor = 10, 1, 10, 10, 1e-12 },
+		{"a lull over the whole period, finite", func(c *synth.Config) {
+			c.Events, c.Rate, c.BurstEvery, c.BurstLen, c.BurstFactor = 10, 1, 10, 10, 1e-12
+		},
 			"synth: Rate 1, with lulls of BurstFactor 1e-12, spreads 10 events over about 1e+13 rounds; want at most 1099511627776 rounds: raise Rate or BurstFactor"},
 		{"the least rate", func(c *synth.Config) { c.Events, c.Rate = 10, 5e-324 },
 			"synth: Rate 5e-324 spreads 10 events over more than 1.8e+308 rounds; want at most 1099511627776 rounds: raise Rate"},
