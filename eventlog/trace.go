@@ -121,6 +121,29 @@ func (t *Trace) Events() iter.Seq2[konvoy.Event, error] {
 	}
 }
 
+// Line returns the line where the record of the event at index i (from 0,
+// in the order Events yields them) starts, 0 when the trace has no such
+// event or cannot be read: it reads the trace afresh up to that event, in
+// O(i) time, for an error message about it.
+func (t *Trace) Line(i int) int {
+	dec, closeAll, err := t.open()
+	if err != nil {
+		return 0
+	}
+	defer closeAll()
+	n := 0
+	for _, err := range dec.All() {
+		if err != nil {
+			return 0
+		}
+		if n == i {
+			return dec.Line()
+		}
+		n++
+	}
+	return 0
+}
+
 // open opens the trace afresh and returns its decoder and what closes it.
 func (t *Trace) open() (*Decoder, func(), error) {
 	f, err := t.openRaw()
