@@ -25,8 +25,9 @@ type Trace struct {
 	partitions bool
 }
 
-// heldChunk is how many events a Trace holds in one slice: held events are
-// never copied as they grow, so holding costs what it holds.
+// heldChunk is the most events a Trace holds in one slice: held events are
+// never copied as they grow, and a chunk is no larger than what is left of
+// the budget, so holding costs what it holds.
 const heldChunk = 4096
 
 // eventBytes is what an event takes in memory, its key and line aside.
@@ -186,8 +187,10 @@ func (h *holder) hold(e konvoy.Event) {
 		h.events, h.names, h.over = nil, nil, true
 		return
 	}
-	if n := len(h.events); n == 0 || len(h.events[n-1]) == heldChunk {
-		h.events = append(h.events, make([]konvoy.Event, 0, heldChunk))
+	if n := len(h.events); n == 0 || len(h.events[n-1]) == cap(h.events[n-1]) {
+		// A chunk no larger than what is left of the budget, e included.
+		room := min(heldChunk, (h.budget-h.used)/eventBytes+1)
+		h.events = append(h.events, make([]konvoy.Event, 0, room))
 	}
 	last := &h.events[len(h.events)-1]
 	*last = append(*last, e)
