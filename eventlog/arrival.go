@@ -145,14 +145,8 @@ func parseUnix(s string, scale int64) (int64, bool) {
 	if whole == "" || !digits(whole) || !digits(frac) || dot && frac == "" {
 		return 0, false
 	}
-	whole = cmp.Or(strings.TrimLeft(whole, "0"), "0")
-	if len(frac) > 9 {
-		if strings.Trim(frac[9:], "0") != "" {
-			return 0, false // below a nanosecond
-		}
-		frac = frac[:9]
-	}
-	if len(whole) > 19 {
+	whole, frac = cmp.Or(strings.TrimLeft(whole, "0"), "0"), strings.TrimRight(frac, "0")
+	if len(whole) > 19 || len(frac) > 9 { // beyond int64, or below a nanosecond
 		return 0, false
 	}
 	// Parsed in 64 bits, not parseWhole's int: a Unix time in

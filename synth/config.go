@@ -244,22 +244,28 @@ func (c Config) checkArrivals(p *problems) {
 		}
 	}
 	if len(*p) == 0 && c.Rate > 0 {
-		mean := c.Rate
-		if bursts {
-			every, n := float64(c.BurstEvery), float64(c.BurstLen)
-			mean = c.Rate*c.BurstFactor*(n/every) + c.Rate*((every-n)/every) // each term exact where the other vanishes
-		}
-		span := float64(c.Events) / mean
-		switch {
-		case !(span <= MaxSpan) && bursts && c.BurstFactor < 1:
-			p.bad("Rate", "Rate %v, with lulls of BurstFactor %v, spreads %s over %s rounds; want at most %d rounds: raise Rate or BurstFactor",
-				c.Rate, c.BurstFactor, eventsText(c.Events), spanText(span), int64(MaxSpan))
-		case !(span <= MaxSpan):
-			p.bad("Rate", "Rate %v spreads %s over %s rounds; want at most %d rounds: raise Rate", c.Rate, eventsText(c.Events), spanText(span), int64(MaxSpan))
-		case bursts && span/float64(c.BurstEvery) > MaxBursts:
-			p.bad("BurstEvery", "BurstEvery is %d; want a period that the stream, spread over %s rounds, crosses at most %d times: lengthen BurstEvery or raise Rate",
-				c.BurstEvery, spanText(span), MaxBursts)
-		}
+		c.checkSpan(p, bursts)
+	}
+}
+
+// checkSpan checks the arrivals' expected span, at the mean rate, of a
+// valid positive Rate, with bursts or without.
+func (c Config) checkSpan(p *problems, bursts bool) {
+	mean := c.Rate
+	if bursts {
+		every, n := float64(c.BurstEvery), float64(c.BurstLen)
+		mean = c.Rate*c.BurstFactor*(n/every) + c.Rate*((every-n)/every) // each term exact where the other vanishes
+	}
+	span := float64(c.Events) / mean
+	switch {
+	case !(span <= MaxSpan) && bursts && c.BurstFactor < 1:
+		p.bad("Rate", "Rate %v, with lulls of BurstFactor %v, spreads %s over %s rounds; want at most %d rounds: raise Rate or BurstFactor",
+			c.Rate, c.BurstFactor, eventsText(c.Events), spanText(span), int64(MaxSpan))
+	case !(span <= MaxSpan):
+		p.bad("Rate", "Rate %v spreads %s over %s rounds; want at most %d rounds: raise Rate", c.Rate, eventsText(c.Events), spanText(span), int64(MaxSpan))
+	case bursts && span/float64(c.BurstEvery) > MaxBursts:
+		p.bad("BurstEvery", "BurstEvery is %d; want a period that the stream, spread over %s rounds, crosses at most %d times: lengthen BurstEvery or raise Rate",
+			c.BurstEvery, spanText(span), MaxBursts)
 	}
 }
 
