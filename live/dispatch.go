@@ -127,7 +127,7 @@ func (x *Executor[T]) takeOwned(w int32, j *task[T]) bool {
 // freed, so that a stopped executor starts no later item of the lane.
 func (x *Executor[T]) finish(w int32, j *task[T], r outcome, start, t int64) {
 	if r.err != nil {
-		x.fail(j, r.err)
+		x.fail(j, r)
 	}
 	x.count(w, r, max(start-j.submitted, 0), max(t-j.submitted, 0))
 	if x.offsets != nil && r.err == nil { // handled, dead-lettered or skipped

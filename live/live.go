@@ -549,17 +549,17 @@ func (x *Executor[T]) dispatch(j *task[T]) {
 	x.wakeAny()
 }
 
-// fail counts j's failure err: an item cut short when Close gave up, or a
-// failure that stops the executor.
-func (x *Executor[T]) fail(j *task[T], err error) {
+// fail counts j's failure r.err: an item cut short when Close gave up
+// (r.cut), or a failure that stops the executor.
+func (x *Executor[T]) fail(j *task[T], r outcome) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.aborted.Load() && x.ctx.Err() != nil {
+	if r.cut {
 		x.cut = append(x.cut, unrun[T]{j.seq, j.item})
 		return
 	}
 	x.failed++
-	x.fatal = append(x.fatal, err)
+	x.fatal = append(x.fatal, r.err)
 	if !x.stopping.Load() {
 		x.haltAt = x.now()
 		x.stopping.Store(true)
@@ -588,10 +588,12 @@ func (x *Executor[T]) checkDrained() {
 }
 
 // outcome is how an item's run ended: handled (err nil), skipped as stale
-// by the version stamp, given to the dead letter (dead), or failed (err).
+// by the version stamp, given to the dead letter (dead), or failed (err):
+// cut short (cut) when Close had given up before its last attempt or its
+// dead letter returned, or kept it from a retry or the dead letter.
 type outcome struct {
-	err           error
-	dead, skipped bool
+	err                error
+	dead, skipped, cut bool
 }
 
 // run tries item on consumer w, with submission number seq, as often as
@@ -602,6 +604,7 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 	attempts := max(1, x.retry.Attempts)
 	k := 1
 	var err error
+	var cut bool
 	for ; ; k++ {
 		if x.guard.enter != nil && !x.guard.enter(ctx, item) {
 			return outcome{} // dropped by its runtime: done
@@ -611,6 +614,7 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 		}
 		var stale bool
 		stale, err = x.attempt(ctx, item)
+		cut = x.ctx.Err() != nil // as the attempt returned: not after the guard's exit
 		if x.guard.exit != nil {
 			x.guard.exit(ctx, item, err)
 		}
@@ -620,16 +624,20 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 			return outcome{}
 		}
 		x.errorsN.Add(1)
-		if k >= attempts || x.ctx.Err() != nil {
+		if k >= attempts || cut {
 			break
 		}
 		if x.sleep(x.ctx, x.retry.pause(uint64(seq), k)) != nil {
-			break // Close gave up during the pause: no retry
+			cut = true // Close gave up during the pause: no retry
+			break
 		}
 	}
 	ie := x.itemError(item, seq, k, err)
-	if x.dead == nil || x.ctx.Err() != nil {
-		return outcome{err: ie}
+	switch {
+	case x.dead == nil:
+		return outcome{err: ie, cut: cut}
+	case cut || x.ctx.Err() != nil:
+		return outcome{err: ie, cut: true} // Close gave up: no dead letter
 	}
 	return x.deadLetter(ctx, item, ie)
 }
@@ -641,12 +649,13 @@ func (x *Executor[T]) deadLetter(ctx context.Context, item T, ie *ItemError) out
 		return outcome{}
 	}
 	derr := x.callDead(ctx, item, ie)
+	cut := x.ctx.Err() != nil
 	if x.guard.exit != nil {
 		x.guard.exit(ctx, item, derr)
 	}
 	if derr != nil {
 		ie.Err = fmt.Errorf("dead letter: %w; after %w", derr, ie.Err)
-		return outcome{err: ie}
+		return outcome{err: ie, cut: cut}
 	}
 	return outcome{dead: true}
 }
