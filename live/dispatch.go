@@ -148,7 +148,7 @@ func (x *Executor[T]) finish(w int32, j *task[T], r outcome, start, t int64) {
 // says it runs j.
 func (x *Executor[T]) noteUnstarted(w int32, j *task[T]) {
 	x.mu.Lock()
-	x.unstarted = append(x.unstarted, unrun[T]{j.seq, j.item})
+	x.unstarted = append(x.unstarted, unrunOf(j))
 	x.mu.Unlock()
 	if x.inboxes != nil {
 		x.inboxes[w].running.Store(false)

@@ -163,9 +163,13 @@ type task[T any] struct {
 
 // unrun is an item that did not run, with its submission number.
 type unrun[T any] struct {
-	seq  int
-	item T
+	seq       int
+	item      T
+	submitted int64
 }
+
+// unrunOf returns j as an item that did not run.
+func unrunOf[T any](j *task[T]) unrun[T] { return unrun[T]{j.seq, j.item, j.submitted} }
 
 // New returns an executor that runs handle on items under layout on
 // consumers consumers, each item in the lane that layout gives
@@ -555,7 +559,7 @@ func (x *Executor[T]) fail(j *task[T], r outcome) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if r.cut {
-		x.cut = append(x.cut, unrun[T]{j.seq, j.item})
+		x.cut = append(x.cut, unrunOf(j))
 		return
 	}
 	x.failed++
@@ -772,7 +776,7 @@ func (x *Executor[T]) closeError(cause error) error {
 		cause = ErrNeverApplied
 	}
 	for _, j := range x.heldJobs() {
-		left = append(left, unrun[T]{j.seq, j.item})
+		left = append(left, unrunOf(&j))
 	}
 	if len(left) > 0 {
 		slices.SortFunc(left, func(a, b unrun[T]) int { return a.seq - b.seq })

@@ -379,8 +379,8 @@ type heldItem[T any] struct {
 }
 
 // ownedLanes returns a LaneStat, at time now, for each lane with items
-// held under Static: it copies the items held in the consumers' inboxes and
-// running, and asks their lanes outside the locks.
+// held under Static: it copies the items held in the consumers' inboxes,
+// running, and kept as not started, and asks their lanes outside the locks.
 func (x *Executor[T]) ownedLanes(now int64) []laneStat {
 	var items []heldItem[T]
 	for w := range x.inboxes {
@@ -395,6 +395,11 @@ func (x *Executor[T]) ownedLanes(now int64) []laneStat {
 			items = append(items, heldItem[T]{item: cur.item, started: true})
 		}
 	}
+	x.mu.Lock()
+	for _, u := range x.unstarted { // taken once the executor stopped or ended: held still
+		items = append(items, heldItem[T]{u.item, u.seq, u.submitted, false})
+	}
+	x.mu.Unlock()
 	at := map[string]int{}
 	var out []laneStat
 	for _, it := range items {
