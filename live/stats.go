@@ -55,7 +55,10 @@ type Stats struct {
 	// its start when its consumer became free (its last item finished, or
 	// it was woken, or under head-of-line its lane was handed to it)
 	// before it took the item; so a wait may be short by the time a
-	// consumer took to find the item, and is never below 0.
+	// consumer took to find the item, and is never below 0. Under the
+	// resequencer an item's wait includes the time it was held for its
+	// gap, since it runs once released; the model runs an event before it
+	// holds it, and counts the hold apart (konvoy.Result.HeldRounds).
 	Wait, Response konvoy.Latency
 	// Blocked is the time consumers spent, under [konvoy.HeadOfLine],
 	// holding an item whose lane was busy: the head-of-line blocking the
