@@ -585,8 +585,10 @@ func (c *Consumer) Close() {
 // error, joined. Run must be called once: called again, or after Close,
 // it returns an error and does nothing else. A panic of the event
 // function reaches Run's caller, as it does [live.Executor.SubmitAll]'s,
-// with no commit made for it: a handler's panic is an error (see
-// [live.New]), the event function's a bug to fix.
+// with no commit made for it, once Run has ended what it started (the
+// executor, drained as above, and the client, which leaves the group): a
+// handler's panic is an error (see [live.New]), the event function's a bug
+// to fix.
 func (c *Consumer) Run(ctx context.Context) error {
 	if !c.state.CompareAndSwap(made, running) {
 		return errNotMade
@@ -598,15 +600,26 @@ func (c *Consumer) Run(ctx context.Context) error {
 		defer wg.Done()
 		c.commitEvery(ctx, stop)
 	}()
+	end := func() error { // ends what Run started but the client
+		close(stop)
+		wg.Wait()
+		end, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.closeWait)
+		defer cancel()
+		return c.x.Close(end)
+	}
+	polled := false
+	defer func() {
+		if !polled { // poll panicked: the panic goes on once the member is gone
+			_ = end()
+			c.cl.CloseAllowingRebalance() // the poll that panicked blocked rebalances
+		}
+	}()
 	err := c.poll(ctx)
-	close(stop)
-	wg.Wait()
+	polled = true
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, kgo.ErrClientClosed) {
 		err = nil
 	}
-	end, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.closeWait)
-	defer cancel()
-	cerr := c.x.Close(end)
+	cerr := end()
 	merr := c.commit(context.WithoutCancel(ctx))
 	c.cl.CloseAllowingRebalance() // the final revoke commits nothing new
 	return errors.Join(err, cerr, merr)
