@@ -662,7 +662,7 @@ func (c *Consumer) poll(ctx context.Context) error {
 		pctx, cancel := context.WithTimeout(ctx, pollWait)
 		fs := c.cl.PollRecords(pctx, room)
 		cancel()
-		if err := fetchError(ctx, fs); err != nil {
+		if err := c.fetchError(ctx, fs); err != nil {
 			c.cl.AllowRebalance()
 			return err
 		}
@@ -685,14 +685,26 @@ const pollWait = 250 * time.Millisecond
 // fetchError returns the first error of fs that ends the poll loop: the
 // context's end, the client's closing, or an error Kafka does not call
 // retriable (franz-go retries the others itself); a poll's own time out
-// and a lost group session (see sessionLost) are none.
-func fetchError(ctx context.Context, fs kgo.Fetches) error {
+// and a lost group session (see sessionLost) are none. It names the
+// group for a session's error (which franz-go gives as a fetch of no
+// partition), the topic for a topic's and the partition for a partition's.
+func (c *Consumer) fetchError(ctx context.Context, fs kgo.Fetches) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	var first error
 	fs.EachError(func(topic string, p int32, err error) {
-		if first == nil && !kerr.IsRetriable(err) && !errors.Is(err, context.DeadlineExceeded) && !sessionLost(err) {
+		if first != nil || kerr.IsRetriable(err) || errors.Is(err, context.DeadlineExceeded) || sessionLost(err) {
+			return
+		}
+		var session *kgo.ErrGroupSession
+		switch {
+		case errors.As(err, &session) || topic == "":
+			group, _ := c.cl.OptValue(kgo.ConsumerGroup).(string)
+			first = fmt.Errorf("kafka: group %s: %w", group, err)
+		case p < 0:
+			first = fmt.Errorf("kafka: fetching %s: %w", topic, err)
+		default:
 			first = fmt.Errorf("kafka: fetching %s/%d: %w", topic, p, err)
 		}
 	})
