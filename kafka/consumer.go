@@ -100,7 +100,14 @@ func WithCloseTimeout(d time.Duration) Option {
 // type is not the consumer's (the consumer's own guard keeps revoked
 // records from running).
 func WithExecutor(opts ...live.Option) Option {
-	return func(c *config) { c.exec = append(c.exec, opts...) }
+	return func(c *config) {
+		for i, o := range opts {
+			if o == nil { // named here: live.New would count the consumer's own options before it
+				c.errs = append(c.errs, fmt.Errorf("WithExecutor: option %d is nil", i))
+			}
+		}
+		c.exec = append(c.exec, opts...)
+	}
 }
 
 // WithMaxHeld sets the most records the consumer holds at once, running,
