@@ -250,3 +250,19 @@ func TestParseFormat(t *testing.T) {
 		t.Error(`ParseFormat("pdf") gave no error`)
 	}
 }
+
+// A PNG is drawn in memory, 4 bytes a pixel: a size and resolution within
+// their ranges that make more than 64 Mi pixels are an error, before any
+// memory is taken, with nothing written; an SVG of that size has no pixels
+// to bound. (pixels_internal_test.go checks the bound's edge.)
+func TestPNGPixelsAreBounded(t *testing.T) {
+	work, rounds := lessonRounds(t)
+	var buf bytes.Buffer
+	err := chart.Rounds(&buf, chart.PNG, work, rounds, chart.WithSize(100, 100), chart.WithDPI(600))
+	if err == nil || !strings.Contains(err.Error(), "100 by 100 cm at 600 dpi is 557998884 pixels") || buf.Len() != 0 {
+		t.Fatalf("a PNG of 100 by 100 cm at 600 dpi: %v, %d bytes written; want an error that says its pixels, nothing written", err, buf.Len())
+	}
+	if err := chart.Rounds(&buf, chart.SVG, work, rounds, chart.WithSize(100, 100), chart.WithDPI(600)); err != nil {
+		t.Fatalf("an SVG of 100 by 100 cm: %v", err)
+	}
+}

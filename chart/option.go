@@ -17,6 +17,7 @@ const (
 const (
 	minSize, maxSize = 4.0, 100.0 // centimetres
 	minDPI, maxDPI   = 36, 600
+	maxPixels        = 64 << 20 // of a PNG, 4 bytes each while it is drawn
 )
 
 // Option changes how a picture is drawn; a later option overrides an earlier
@@ -36,7 +37,9 @@ func WithSize(width, height float64) Option {
 }
 
 // WithDPI sets the resolution of a PNG picture in dots per inch, between 36
-// and 600; the default is [DefaultDPI]. An SVG picture ignores it.
+// and 600; the default is [DefaultDPI]. An SVG picture ignores it. A PNG
+// is drawn in memory, 4 bytes a pixel: one of more than 64 Mi pixels
+// (100 by 100 cm above 200 dpi, say) is an error.
 func WithDPI(dpi int) Option {
 	return func(c *config) { c.dpi = dpi }
 }
@@ -61,4 +64,15 @@ func newConfig(opts []Option) (config, error) {
 		return config{}, fmt.Errorf("chart: %d dpi: want %d to %d", c.dpi, minDPI, maxDPI)
 	}
 	return c, nil
+}
+
+// checkPixels returns an error when a PNG of c would have more than
+// maxPixels pixels.
+func (c config) checkPixels() error {
+	side := func(cm float64) float64 { return math.Floor(cm/2.54*float64(c.dpi) + 0.5) } // as vgimg sizes its image
+	if px := side(c.width) * side(c.height); px > maxPixels {
+		return fmt.Errorf("chart: %v by %v cm at %d dpi is %.0f pixels: want at most %d (%d Mi), a smaller size or resolution",
+			c.width, c.height, c.dpi, px, maxPixels, maxPixels>>20)
+	}
+	return nil
 }

@@ -41,6 +41,9 @@ func render(w io.Writer, f Format, opts []Option, a about, paint func(draw.Canva
 	case SVG:
 		canvas = vgsvg.New(width, height)
 	case PNG:
+		if err := cfg.checkPixels(); err != nil {
+			return err
+		}
 		canvas = vgimg.PngCanvas{Canvas: vgimg.NewWith(
 			vgimg.UseWH(width, height),
 			vgimg.UseDPI(cfg.dpi),

@@ -1,6 +1,7 @@
 package eventlog
 
 import (
+	"cmp"
 	"container/heap"
 	"fmt"
 	"io"
@@ -135,16 +136,23 @@ const maxUnixNanos = 9_200_000_000 * 1e9
 // parseUnix parses a Unix time in units of scale nanoseconds: an optional
 // '-', digits, and optionally '.' and more digits, as long as the fraction
 // stays within whole nanoseconds and the time within ±maxUnixNanos.
+// Leading zeros, and zeros below a nanosecond, are read as the same time
+// without them.
 func parseUnix(s string, scale int64) (int64, bool) {
 	neg := strings.HasPrefix(s, "-")
-	whole, frac, _ := strings.Cut(strings.TrimPrefix(s, "-"), ".")
-	if len(whole) > 19 || len(frac) > 9 || strings.Trim(frac, "0123456789") != "" || strings.Contains(s, ".") && frac == "" {
+	whole, frac, dot := strings.Cut(strings.TrimPrefix(s, "-"), ".")
+	digits := func(s string) bool { return strings.Trim(s, "0123456789") == "" }
+	if whole == "" || !digits(whole) || !digits(frac) || dot && frac == "" {
+		return 0, false
+	}
+	whole, frac = cmp.Or(strings.TrimLeft(whole, "0"), "0"), strings.TrimRight(frac, "0")
+	if len(whole) > 19 || len(frac) > 9 { // beyond int64, or below a nanosecond
 		return 0, false
 	}
 	// Parsed in 64 bits, not parseWhole's int: a Unix time in
 	// milliseconds outgrows 32 bits.
 	w, err := strconv.ParseInt(whole, 10, 64)
-	if err != nil || whole == "" || strings.Trim(whole, "0123456789") != "" || w > maxUnixNanos/scale {
+	if err != nil || w > maxUnixNanos/scale {
 		return 0, false
 	}
 	n := w * scale
@@ -231,6 +239,19 @@ func (d *Decoder) atErr(a arrival, want string) *Error {
 	err := d.fieldErr(d.cols.At, a.text, want)
 	err.Column = a.column
 	return err
+}
+
+// atNeeded says why every event needs an arrival, "" when one may be left
+// out (it is then 0): a timestamp cannot be, and the Reorder window would
+// hold every event of arrival 0 to the end of the trace, sorting nothing.
+func (d *Decoder) atNeeded() string {
+	switch {
+	case d.opt.AtFormat.timestamp():
+		return "as " + d.opt.AtFormat.String()
+	case d.opt.Reorder > 0:
+		return "which the Reorder window (-reorder) sorts"
+	}
+	return ""
 }
 
 // next returns the next event in arrival order: as read, when arrivals

@@ -79,6 +79,9 @@ func TestTimestampFormats(t *testing.T) {
 		{eventlog.UnixUS, [2]string{"1700000000500000", "1700000002000000"}},
 		{eventlog.UnixNS, [2]string{"1700000000500000000", "1700000002000000000"}},
 		{eventlog.UnixNS, [2]string{"-9199999999000000000", "-9199999997500000000"}},
+		// Leading zeros, and zeros below a nanosecond, say nothing more.
+		{eventlog.UnixS, [2]string{"01700000000.5000000000", "0001700000002.000000000000"}},
+		{eventlog.UnixMS, [2]string{"00000000001700000000500.000000", "1700000002000.0000000000"}},
 	} {
 		trace := "key,step,duration,at\na,1,0," + tt.at[0] + "\na,2,0," + tt.at[1] + "\n"
 		events, _, err := read(t, eventlog.Reader{Name: "t.csv", AtFormat: tt.format, Resolution: 500 * time.Millisecond}, trace)
@@ -119,6 +122,14 @@ func TestBadArrivalsPathsAndPartitions(t *testing.T) {
 			`t.csv:3: field "at": value "9000000000000000000": want an arrival within 2562047h47m16.854775807s of the first`},
 		{"no at column", ms, "key,step,duration\na,1,0\n",
 			`t.csv:1: want a column "at" (the arrival of each event, as unix-ms) in the header; it has "key", "step", "duration"`},
+		// Without arrivals, every event's is 0: the window would hold them
+		// all to the end of the trace, sorting nothing.
+		{"a window without an at column", eventlog.Reader{Name: "t.csv", Resolution: time.Millisecond, Reorder: time.Second}, "key,step,duration\na,1,0\n",
+			`t.csv:1: want a column "at" (the arrival of each event, which the Reorder window (-reorder) sorts) in the header; it has "key", "step", "duration"`},
+		{"a window without an at field", eventlog.Reader{Name: "t.jsonl", Resolution: time.Millisecond, Reorder: time.Second}, `{"key":"a","step":1,"duration":"0s","at":"1ms"}` + "\n" + `{"key":"a","step":1,"duration":"0s"}` + "\n",
+			`t.jsonl:2: want a "at" field, the arrival, which the Reorder window (-reorder) sorts`},
+		{"below a nanosecond after zeros", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.UnixS, Resolution: time.Second}, "key,step,duration,at\na,1,0,1.00000000000000000001\n",
+			`t.csv:2: field "at": value "1.00000000000000000001": want a Unix time in s (-at-format unix-s), a whole number or a decimal within nanoseconds, between the years 1678 and 2261`},
 		{"bad partition", eventlog.Reader{Name: "t.csv"}, "key,step,duration,partition\na,1,0,-1\n",
 			`t.csv:2: field "partition": value "-1": want a partition number, a whole number from 0 to 2147483646`},
 		{"partition lost", eventlog.Reader{Name: "t.jsonl"}, `{"key":"a","step":1,"duration":1,"partition":0}` + "\n" + `{"key":"a","step":1,"duration":1}` + "\n",

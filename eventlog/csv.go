@@ -53,8 +53,8 @@ func (d *Decoder) startCSV() error {
 		return missing(d.cols.Key, "the key of each event")
 	case s.dur < 0 && d.draw == nil:
 		return missing(d.cols.Duration, "the duration of each event")
-	case s.at < 0 && d.opt.AtFormat.timestamp():
-		return missing(d.cols.At, "the arrival of each event, as "+d.opt.AtFormat.String())
+	case s.at < 0 && d.atNeeded() != "":
+		return missing(d.cols.At, "the arrival of each event, "+d.atNeeded())
 	case s.step < 0 && s.status < 0:
 		return d.lineErr(fmt.Sprintf("want a column %q or %q in the header; it has %s", d.cols.Step, d.cols.Status, columnList(s.header)))
 	}

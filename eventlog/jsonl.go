@@ -166,8 +166,8 @@ func (d *Decoder) objectArrival(obj []byte) (arrival, error) {
 	switch {
 	case s.at != nil:
 		a.ticks, a.text, err = d.jsonAt(s.at)
-	case d.opt.AtFormat.timestamp():
-		err = d.lineErr(fmt.Sprintf("want a %q field, the arrival as %v", d.cols.At, d.opt.AtFormat))
+	case d.atNeeded() != "":
+		err = d.lineErr(fmt.Sprintf("want a %q field, the arrival, %s", d.cols.At, d.atNeeded()))
 	}
 	return a, err
 }

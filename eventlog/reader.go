@@ -197,7 +197,8 @@ type Reader struct {
 	// released, in arrival order, ties in input order, once an arrival
 	// more than Reorder later has been read, and at the end of the trace.
 	// An event that arrives earlier than one already released is an
-	// [*Error], or dropped with DropLate. It needs a Resolution. When 0,
+	// [*Error], or dropped with DropLate. It needs a Resolution, and an
+	// arrival for every event (the at column or field). When 0,
 	// arrivals must come in order: a timestamp earlier than the one before
 	// it is an [*Error], and round numbers are left for konvoy to check.
 	Reorder time.Duration

@@ -25,8 +25,9 @@ type Trace struct {
 	partitions bool
 }
 
-// heldChunk is how many events a Trace holds in one slice: held events are
-// never copied as they grow, so holding costs what it holds.
+// heldChunk is the most events a Trace holds in one slice: held events are
+// never copied as they grow, and a chunk is no larger than what is left of
+// the budget, so holding costs what it holds.
 const heldChunk = 4096
 
 // eventBytes is what an event takes in memory, its key and line aside.
@@ -121,6 +122,29 @@ func (t *Trace) Events() iter.Seq2[konvoy.Event, error] {
 	}
 }
 
+// Line returns the line where the record of the event at index i (from 0,
+// in the order Events yields them) starts, 0 when the trace has no such
+// event or cannot be read: it reads the trace afresh up to that event, in
+// O(i) time, for an error message about it.
+func (t *Trace) Line(i int) int {
+	dec, closeAll, err := t.open()
+	if err != nil {
+		return 0
+	}
+	defer closeAll()
+	n := 0
+	for _, err := range dec.All() {
+		if err != nil {
+			return 0
+		}
+		if n == i {
+			return dec.Line()
+		}
+		n++
+	}
+	return 0
+}
+
 // open opens the trace afresh and returns its decoder and what closes it.
 func (t *Trace) open() (*Decoder, func(), error) {
 	f, err := t.openRaw()
@@ -163,8 +187,10 @@ func (h *holder) hold(e konvoy.Event) {
 		h.events, h.names, h.over = nil, nil, true
 		return
 	}
-	if n := len(h.events); n == 0 || len(h.events[n-1]) == heldChunk {
-		h.events = append(h.events, make([]konvoy.Event, 0, heldChunk))
+	if n := len(h.events); n == 0 || len(h.events[n-1]) == cap(h.events[n-1]) {
+		// A chunk no larger than what is left of the budget, e included.
+		room := min(heldChunk, (h.budget-h.used)/eventBytes+1)
+		h.events = append(h.events, make([]konvoy.Event, 0, room))
 	}
 	last := &h.events[len(h.events)-1]
 	*last = append(*last, e)

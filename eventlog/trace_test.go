@@ -76,3 +76,23 @@ func TestTraceErrors(t *testing.T) {
 		t.Errorf("a missing file: %v; want os.ErrNotExist", err)
 	}
 }
+
+// Line finds the line where an event's record starts by reading the trace
+// again up to it: in CSV the header is line 1 and a quoted field may span
+// lines; an index past the trace's events is 0.
+func TestTraceLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.csv")
+	trace := "key,step,duration\na,1,1\n\"b\nc\",1,1\nd,1,1\n"
+	if err := os.WriteFile(path, []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := eventlog.NewTrace(path, eventlog.Reader{Name: "t.csv"})
+	for i, want := range []int{2, 3, 5, 0, 0} {
+		if got := tr.Line(i); got != want {
+			t.Errorf("Line(%d) = %d; want %d", i, got, want)
+		}
+	}
+	if got := eventlog.NewTrace(filepath.Join(t.TempDir(), "none.csv"), eventlog.Reader{}).Line(0); got != 0 {
+		t.Errorf("Line(0) of a trace that cannot be opened = %d; want 0", got)
+	}
+}

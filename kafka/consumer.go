@@ -100,7 +100,14 @@ func WithCloseTimeout(d time.Duration) Option {
 // type is not the consumer's (the consumer's own guard keeps revoked
 // records from running).
 func WithExecutor(opts ...live.Option) Option {
-	return func(c *config) { c.exec = append(c.exec, opts...) }
+	return func(c *config) {
+		for i, o := range opts {
+			if o == nil { // named here: live.New would count the consumer's own options before it
+				c.errs = append(c.errs, fmt.Errorf("WithExecutor: option %d is nil", i))
+			}
+		}
+		c.exec = append(c.exec, opts...)
+	}
 }
 
 // WithMaxHeld sets the most records the consumer holds at once, running,
@@ -585,8 +592,10 @@ func (c *Consumer) Close() {
 // error, joined. Run must be called once: called again, or after Close,
 // it returns an error and does nothing else. A panic of the event
 // function reaches Run's caller, as it does [live.Executor.SubmitAll]'s,
-// with no commit made for it: a handler's panic is an error (see
-// [live.New]), the event function's a bug to fix.
+// with no commit made for it, once Run has ended what it started (the
+// executor, drained as above, and the client, which leaves the group): a
+// handler's panic is an error (see [live.New]), the event function's a bug
+// to fix.
 func (c *Consumer) Run(ctx context.Context) error {
 	if !c.state.CompareAndSwap(made, running) {
 		return errNotMade
@@ -598,15 +607,26 @@ func (c *Consumer) Run(ctx context.Context) error {
 		defer wg.Done()
 		c.commitEvery(ctx, stop)
 	}()
+	end := func() error { // ends what Run started but the client
+		close(stop)
+		wg.Wait()
+		end, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.closeWait)
+		defer cancel()
+		return c.x.Close(end)
+	}
+	polled := false
+	defer func() {
+		if !polled { // poll panicked: the panic goes on once the member is gone
+			_ = end()
+			c.cl.CloseAllowingRebalance() // the poll that panicked blocked rebalances
+		}
+	}()
 	err := c.poll(ctx)
-	close(stop)
-	wg.Wait()
+	polled = true
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, kgo.ErrClientClosed) {
 		err = nil
 	}
-	end, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.closeWait)
-	defer cancel()
-	cerr := c.x.Close(end)
+	cerr := end()
 	merr := c.commit(context.WithoutCancel(ctx))
 	c.cl.CloseAllowingRebalance() // the final revoke commits nothing new
 	return errors.Join(err, cerr, merr)
@@ -649,7 +669,7 @@ func (c *Consumer) poll(ctx context.Context) error {
 		pctx, cancel := context.WithTimeout(ctx, pollWait)
 		fs := c.cl.PollRecords(pctx, room)
 		cancel()
-		if err := fetchError(ctx, fs); err != nil {
+		if err := c.fetchError(ctx, fs); err != nil {
 			c.cl.AllowRebalance()
 			return err
 		}
@@ -672,14 +692,26 @@ const pollWait = 250 * time.Millisecond
 // fetchError returns the first error of fs that ends the poll loop: the
 // context's end, the client's closing, or an error Kafka does not call
 // retriable (franz-go retries the others itself); a poll's own time out
-// and a lost group session (see sessionLost) are none.
-func fetchError(ctx context.Context, fs kgo.Fetches) error {
+// and a lost group session (see sessionLost) are none. It names the
+// group for a session's error (which franz-go gives as a fetch of no
+// partition), the topic for a topic's and the partition for a partition's.
+func (c *Consumer) fetchError(ctx context.Context, fs kgo.Fetches) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	var first error
 	fs.EachError(func(topic string, p int32, err error) {
-		if first == nil && !kerr.IsRetriable(err) && !errors.Is(err, context.DeadlineExceeded) && !sessionLost(err) {
+		if first != nil || kerr.IsRetriable(err) || errors.Is(err, context.DeadlineExceeded) || sessionLost(err) {
+			return
+		}
+		var session *kgo.ErrGroupSession
+		switch {
+		case errors.As(err, &session) || topic == "":
+			group, _ := c.cl.OptValue(kgo.ConsumerGroup).(string)
+			first = fmt.Errorf("kafka: group %s: %w", group, err)
+		case p < 0:
+			first = fmt.Errorf("kafka: fetching %s: %w", topic, err)
+		default:
 			first = fmt.Errorf("kafka: fetching %s/%d: %w", topic, p, err)
 		}
 	})

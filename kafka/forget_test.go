@@ -48,7 +48,7 @@ func TestAForgottenAssignmentIsNotCommitted(t *testing.T) {
 	}
 	awaitRoomBack(ctx, t, c)
 	c.forget([]*part{left}) // the revocation, after its own commit
-	offsets, _, sent := c.pending([]*part{kept, left})
+	offsets, _, sent, _ := c.pending([]*part{kept, left})
 	if len(sent) != 1 || sent[0] != kept {
 		t.Errorf("pending sends %d assignments (%v); want the one still held alone", len(sent), offsets)
 	}

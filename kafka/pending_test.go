@@ -143,7 +143,7 @@ func TestCommitCountsAResultNotTakenYet(t *testing.T) {
 			c.begin(0, it)
 			c.end(0, it, true)
 		}
-		offsets, _, sent := c.pending([]*part{p})
+		offsets, _, sent, _ := c.pending([]*part{p})
 		if len(sent) != 1 || offsets[testTopic][0].Offset != 2 {
 			t.Errorf("revoked %v: pending commits %v; want offset 2, record 1's handler having returned", revoked, offsets)
 		}

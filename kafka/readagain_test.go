@@ -79,7 +79,7 @@ func TestRecordsSkippedOnRevokeRunWhenTheyComeBack(t *testing.T) {
 	ps := c.stop(tps)
 	close(release)
 	c.awaitIdle(ps, testWait)
-	offsets, _, _ := c.pending(ps)
+	offsets, _, _, _ := c.pending(ps)
 	c.forget(ps)
 	awaitRoomBack(ctx, t, c)
 	from := offsets[testTopic][0].Offset
@@ -92,7 +92,7 @@ func TestRecordsSkippedOnRevokeRunWhenTheyComeBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	awaitRoomBack(ctx, t, c)
-	offsets, _, _ = c.pending([]*part{c.assigned[tp]})
+	offsets, _, _, _ = c.pending([]*part{c.assigned[tp]})
 	mu.Lock()
 	defer mu.Unlock()
 	at := offsets[testTopic][0].Offset

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sirali-konvoy/konvoy/live"
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -46,14 +47,20 @@ func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[st
 	defer cancel()
 	got, err := kadm.NewClient(cl).FetchOffsets(fctx, group)
 	if err != nil {
-		c.unread.Add(1)
+		for _, ps := range tps {
+			c.unread.Add(int64(len(ps))) // each assignment's metadata unread
+		}
 		return nil
 	}
 	prior := map[topicPartition]Finished{}
 	for topic, ps := range tps {
 		for _, p := range ps {
 			o, ok := got.Lookup(topic, p)
-			if !ok || o.Err != nil || o.At < 0 || o.Metadata == "" {
+			if ok && o.Err != nil {
+				c.unread.Add(1)
+				continue
+			}
+			if !ok || o.At < 0 || o.Metadata == "" {
 				continue
 			}
 			f, err := ParseMetadata(o.At, o.Metadata)
@@ -135,16 +142,17 @@ func (c *Consumer) retire() {
 
 // awaitIdle waits until no handler runs a record of ps, or for d at most.
 func (c *Consumer) awaitIdle(ps []*part, d time.Duration) {
+	timedOut := false // under mu: the timer's word, not the clock's, so that no wait outlives it
 	timer := time.AfterFunc(d, func() {
 		c.mu.Lock()
+		timedOut = true
 		c.idle.Broadcast()
 		c.mu.Unlock()
 	})
 	defer timer.Stop()
-	deadline := time.Now().Add(d)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for c.busy(ps) && time.Now().Before(deadline) {
+	for c.busy(ps) && !timedOut {
 		c.idle.Wait()
 	}
 }
@@ -181,31 +189,23 @@ func (c *Consumer) commit(ctx context.Context) error {
 func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	c.commitMu.Lock()
 	defer c.commitMu.Unlock()
-	offsets, meta, sent := c.pending(ps)
+	offsets, meta, sent, stripped := c.pending(ps)
 	if len(sent) == 0 {
 		return nil
 	}
 	var cerr error
-	ctx = kgo.PreCommitFnContext(ctx, func(req *kmsg.OffsetCommitRequest) error {
-		for i := range req.Topics {
-			t := &req.Topics[i]
-			for j := range t.Partitions {
-				// Every partition sent, "" included: left nil, franz-go
-				// would commit the member's ID as its metadata.
-				if m, ok := meta[topicPartition{t.Topic, t.Partitions[j].Partition}]; ok {
-					t.Partitions[j].Metadata = &m
-				}
-			}
-		}
-		return nil
-	})
+	ctx = kgo.PreCommitFnContext(ctx, func(req *kmsg.OffsetCommitRequest) error { return c.owned(req, meta, sent) })
 	c.cl.CommitOffsetsSync(ctx, offsets, func(_ *kgo.Client, _ *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
 		cerr = commitError(resp, err)
 	})
+	if errors.Is(cerr, errAllGone) {
+		return nil // every partition was lost while the commit waited: nothing of this member's to commit
+	}
 	c.countCommit(cerr)
 	if cerr != nil {
 		return cerr
 	}
+	c.dropped.Add(int64(stripped))
 	c.mu.Lock()
 	for _, p := range sent {
 		p.committed = offsets[p.tp.topic][p.tp.partition].Offset
@@ -218,12 +218,45 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	return nil
 }
 
+// owned is commitParts's last word on a commit request, once franz-go has
+// made it: it sets each partition's metadata, "" included (left nil,
+// franz-go would commit the member's ID as metadata), and takes out the
+// partitions of sent forgotten since pending read them, lost or revoked
+// while the commit waited for its turn: franz-go may send a commit made
+// before a loss with the generation joined after it, for partitions
+// another member now owns. It returns errAllGone when none is left.
+func (c *Consumer) owned(req *kmsg.OffsetCommitRequest, meta map[topicPartition]string, sent []*part) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range req.Topics {
+		t := &req.Topics[i]
+		t.Partitions = slices.DeleteFunc(t.Partitions, func(rp kmsg.OffsetCommitRequestTopicPartition) bool {
+			tp := topicPartition{t.Topic, rp.Partition}
+			i := slices.IndexFunc(sent, func(p *part) bool { return p.tp == tp })
+			return i < 0 || sent[i].gone
+		})
+		for j := range t.Partitions {
+			if m, ok := meta[topicPartition{t.Topic, t.Partitions[j].Partition}]; ok {
+				t.Partitions[j].Metadata = &m
+			}
+		}
+	}
+	req.Topics = slices.DeleteFunc(req.Topics, func(t kmsg.OffsetCommitRequestTopic) bool { return len(t.Partitions) == 0 })
+	if len(req.Topics) == 0 {
+		return errAllGone
+	}
+	return nil
+}
+
+// errAllGone is owned's word that a commit has no partition left to send.
+var errAllGone = errors.New("every partition of the commit is gone")
+
 // pending returns what commitParts commits for ps: the offsets, their
-// metadata, and the partitions whose offset or metadata changed since
-// their last commit. Metadata too long for Kafka is left out (the offset
-// is committed without it, and counted in Consumer.dropped), which the
-// throttle (see Consumer.taken) leaves unreachable.
-func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, map[topicPartition]string, []*part) {
+// metadata, the partitions whose offset or metadata changed since their
+// last commit, and how many of them are committed without metadata,
+// too long for Kafka (counted in Consumer.dropped once the commit is
+// made), which the throttle (see Consumer.taken) leaves unreachable.
+func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, map[topicPartition]string, []*part, int) {
 	// The seats are read before Completion: a record whose result
 	// Completion does not count yet is still in its consumer's seat.
 	recent := make([]ended, len(c.seats))
@@ -240,6 +273,7 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 	offsets := map[string]map[int32]kgo.EpochOffset{}
 	meta := map[topicPartition]string{}
 	var sent []*part
+	stripped := 0
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, p := range ps {
@@ -265,7 +299,7 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 			continue
 		}
 		if err != nil {
-			c.dropped.Add(1) // a commit made without its metadata, counted once
+			stripped++ // a commit made without its metadata
 		}
 		if offsets[p.tp.topic] == nil {
 			offsets[p.tp.topic] = map[int32]kgo.EpochOffset{}
@@ -274,7 +308,7 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 		meta[p.tp] = m
 		sent = append(sent, p)
 	}
-	return offsets, meta, sent
+	return offsets, meta, sent, stripped
 }
 
 // withLate returns the committable offset and the finished offsets above
@@ -339,7 +373,7 @@ func commitError(resp *kmsg.OffsetCommitResponse, err error) error {
 	for _, t := range resp.Topics {
 		for _, p := range t.Partitions {
 			if p.ErrorCode != 0 {
-				errs = append(errs, fmt.Errorf("kafka: commit %s/%d: error code %d", t.Topic, p.Partition, p.ErrorCode))
+				errs = append(errs, fmt.Errorf("kafka: commit %s/%d: %w", t.Topic, p.Partition, kerr.ErrorForCode(p.ErrorCode)))
 			}
 		}
 	}

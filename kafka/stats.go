@@ -146,11 +146,14 @@ func listError(l kadm.ListedOffsets, topic string) error {
 // committed to its end, by this member or another. The group is the one
 // New's options named. A topic whose records arrive as fast as they are
 // handled may never be caught up between two calls; records held or
-// running keep it from being so. Call it while Run runs: once Run has
-// returned, the client is closed, and CaughtUp returns its error
-// (kgo.ErrClientClosed).
+// running keep it from being so. A commit Kafka refuses for a moment (a
+// rebalance going on, a coordinator moving) is no error: the group is not
+// caught up yet. Call it while Run runs: once Run has returned, the
+// client is closed, and CaughtUp returns its error (kgo.ErrClientClosed).
 func (c *Consumer) CaughtUp(ctx context.Context, topic string) (bool, error) {
-	if err := c.commit(ctx); err != nil {
+	if err := c.commit(ctx); transient(err) {
+		return false, nil
+	} else if err != nil {
 		return false, err
 	}
 	group, _ := c.cl.OptValue(kgo.ConsumerGroup).(string)
@@ -164,4 +167,12 @@ func (c *Consumer) CaughtUp(ctx context.Context, topic string) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// transient tells whether a commit's error err is one that the next commit
+// may not meet: one Kafka calls retriable, or the group's word that it
+// rebalances, or has moved to a generation the member has not joined yet.
+func transient(err error) bool {
+	return kerr.IsRetriable(err) || errors.Is(err, kerr.RebalanceInProgress) ||
+		errors.Is(err, kerr.IllegalGeneration) || errors.Is(err, kerr.UnknownMemberID)
 }

@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -95,7 +96,7 @@ func TestLagAndCaughtUp(t *testing.T) {
 // error, and, once Kafka accepts again, the next commit as sent; Run's
 // own last commit then succeeds.
 func TestCommitsCountsTheCommitsKafkaRefused(t *testing.T) {
-	addrs, refuse := refusingCluster(t)
+	addrs, refuse := refusingCluster(t, kerr.GroupAuthorizationFailed)
 	produce(t, addrs, 5, 2, 1)
 	handle, all := closeAfter(5)
 	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, handle, WithCommitInterval(testWait))
@@ -113,8 +114,8 @@ func TestCommitsCountsTheCommitsKafkaRefused(t *testing.T) {
 		t.Errorf("caught up while Kafka refuses commits: %v, %v; want false and the commit's error", up, err)
 	}
 	s := c.Commits()
-	if s.Sent != 0 || s.Failed != 1 || s.LastFailure == nil || !strings.Contains(s.LastFailure.Error(), "error code 30") {
-		t.Errorf("after a refused commit: %+v; want 1 failed, with its error code", s)
+	if s.Sent != 0 || s.Failed != 1 || s.LastFailure == nil || !errors.Is(s.LastFailure, kerr.GroupAuthorizationFailed) || !strings.Contains(s.LastFailure.Error(), "GROUP_AUTHORIZATION_FAILED") {
+		t.Errorf("after a refused commit: %+v; want 1 failed, with Kafka's error, named", s)
 	}
 	refuse.Store(false)
 	if up, err := c.CaughtUp(ctx, testTopic); !up || err != nil {
@@ -129,10 +130,10 @@ func TestCommitsCountsTheCommitsKafkaRefused(t *testing.T) {
 }
 
 // refusingCluster starts a cluster of one partition, closed when the test
-// ends, that answers every commit with an authorization error for each
+// ends, that answers every commit with Kafka's error refusal for each
 // partition while the flag it returns holds (at first), and takes it as
 // usual once it is cleared.
-func refusingCluster(t *testing.T) ([]string, *atomic.Bool) {
+func refusingCluster(t *testing.T, refusal *kerr.Error) ([]string, *atomic.Bool) {
 	t.Helper()
 	kf, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, testTopic))
 	if err != nil {
@@ -154,7 +155,7 @@ func refusingCluster(t *testing.T) ([]string, *atomic.Bool) {
 			st.Topic = rt.Topic
 			for _, rp := range rt.Partitions {
 				sp := kmsg.NewOffsetCommitResponseTopicPartition()
-				sp.Partition, sp.ErrorCode = rp.Partition, kerr.GroupAuthorizationFailed.Code
+				sp.Partition, sp.ErrorCode = rp.Partition, refusal.Code
 				st.Partitions = append(st.Partitions, sp)
 			}
 			resp.Topics = append(resp.Topics, st)
@@ -175,4 +176,35 @@ func closeAfter(n int64) (func(context.Context, *kgo.Record) error, chan struct{
 		}
 		return nil
 	}, all
+}
+
+// CaughtUp takes a commit that Kafka refuses for a moment, as while the
+// group rebalances, as not caught up yet, not as an error: konvoy replay
+// -idle would otherwise stop on it, where the interval's commits simply
+// try again. Once Kafka takes commits again, CaughtUp is true.
+func TestCaughtUpWaitsOutARebalance(t *testing.T) {
+	addrs, refuse := refusingCluster(t, kerr.RebalanceInProgress)
+	produce(t, addrs, 5, 2, 1)
+	handle, all := closeAfter(5)
+	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, handle, WithCommitInterval(testWait))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(c)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	<-all
+	if up, err := c.CaughtUp(ctx, testTopic); up || err != nil {
+		t.Errorf("CaughtUp while Kafka answers REBALANCE_IN_PROGRESS: %v, %v; want false and no error", up, err)
+	}
+	if s := c.Commits(); s.Failed != 1 || !errors.Is(s.LastFailure, kerr.RebalanceInProgress) {
+		t.Errorf("Commits: %+v; want the refused commit counted, with its error", s)
+	}
+	refuse.Store(false)
+	if up, err := c.CaughtUp(ctx, testTopic); !up || err != nil {
+		t.Errorf("CaughtUp once Kafka takes commits: %v, %v; want true", up, err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
 }

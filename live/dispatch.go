@@ -127,7 +127,7 @@ func (x *Executor[T]) takeOwned(w int32, j *task[T]) bool {
 // freed, so that a stopped executor starts no later item of the lane.
 func (x *Executor[T]) finish(w int32, j *task[T], r outcome, start, t int64) {
 	if r.err != nil {
-		x.fail(j, r.err)
+		x.fail(j, r)
 	}
 	x.count(w, r, max(start-j.submitted, 0), max(t-j.submitted, 0))
 	if x.offsets != nil && r.err == nil { // handled, dead-lettered or skipped
@@ -148,7 +148,7 @@ func (x *Executor[T]) finish(w int32, j *task[T], r outcome, start, t int64) {
 // says it runs j.
 func (x *Executor[T]) noteUnstarted(w int32, j *task[T]) {
 	x.mu.Lock()
-	x.unstarted = append(x.unstarted, unrun[T]{j.seq, j.item})
+	x.unstarted = append(x.unstarted, unrunOf(j))
 	x.mu.Unlock()
 	if x.inboxes != nil {
 		x.inboxes[w].running.Store(false)
@@ -182,7 +182,7 @@ func (x *Executor[T]) blockOnLane(w int32, j *task[T]) int64 {
 	x.tallies[w].blockFrom(x.now())
 	handed := x.awaitLane(w, j)
 	t := x.now()
-	x.tallies[w].blockUntil(t)
+	x.tallies[w].blockUntil(x.blockEnd(t))
 	if !handed {
 		x.noteUnstarted(w, j)
 		return -1

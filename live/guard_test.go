@@ -90,7 +90,7 @@ func TestGuardBracketsEveryAttemptAndTheStore(t *testing.T) {
 		"enter a", "store a/1 false", "exit a false",
 		"enter b",
 		"enter c", "store c/1 true", "handle c", "exit c true",
-		"enter c", "handle c", "exit c true",
+		"enter c", "store c/1 true", "handle c", "exit c true",
 		"enter c", "dead c", "exit c false",
 	}
 	if !slices.Equal(g.log, want) {

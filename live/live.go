@@ -60,6 +60,7 @@ type Executor[T any] struct {
 	space  chan struct{}   // a token: maybe room for one more item
 	closed chan struct{}   // closed by Close
 	halted chan struct{}   // closed when a failed item stops the executor
+	haltAt int64           // when it did: written before halted is closed
 	drain  chan struct{}   // closed when, closing, nothing more can run
 	quit   chan struct{}   // closed by Close to end the consumers
 	once   sync.Once       // closes drain
@@ -162,9 +163,13 @@ type task[T any] struct {
 
 // unrun is an item that did not run, with its submission number.
 type unrun[T any] struct {
-	seq  int
-	item T
+	seq       int
+	item      T
+	submitted int64
 }
+
+// unrunOf returns j as an item that did not run.
+func unrunOf[T any](j *task[T]) unrun[T] { return unrun[T]{j.seq, j.item, j.submitted} }
 
 // New returns an executor that runs handle on items under layout on
 // consumers consumers, each item in the lane that layout gives
@@ -548,18 +553,19 @@ func (x *Executor[T]) dispatch(j *task[T]) {
 	x.wakeAny()
 }
 
-// fail counts j's failure err: an item cut short when Close gave up, or a
-// failure that stops the executor.
-func (x *Executor[T]) fail(j *task[T], err error) {
+// fail counts j's failure r.err: an item cut short when Close gave up
+// (r.cut), or a failure that stops the executor.
+func (x *Executor[T]) fail(j *task[T], r outcome) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.aborted.Load() && x.ctx.Err() != nil {
-		x.cut = append(x.cut, unrun[T]{j.seq, j.item})
+	if r.cut {
+		x.cut = append(x.cut, unrunOf(j))
 		return
 	}
 	x.failed++
-	x.fatal = append(x.fatal, err)
+	x.fatal = append(x.fatal, r.err)
 	if !x.stopping.Load() {
+		x.haltAt = x.now()
 		x.stopping.Store(true)
 		x.halt.Store(true)
 		close(x.halted)
@@ -586,10 +592,12 @@ func (x *Executor[T]) checkDrained() {
 }
 
 // outcome is how an item's run ended: handled (err nil), skipped as stale
-// by the version stamp, given to the dead letter (dead), or failed (err).
+// by the version stamp, given to the dead letter (dead), or failed (err):
+// cut short (cut) when Close had given up before its last attempt or its
+// dead letter returned, or kept it from a retry or the dead letter.
 type outcome struct {
-	err           error
-	dead, skipped bool
+	err                error
+	dead, skipped, cut bool
 }
 
 // run tries item on consumer w, with submission number seq, as often as
@@ -598,9 +606,9 @@ type outcome struct {
 func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 	ctx := x.ctxs[w]
 	attempts := max(1, x.retry.Attempts)
-	checked := x.versions == nil
 	k := 1
 	var err error
+	var cut bool
 	for ; ; k++ {
 		if x.guard.enter != nil && !x.guard.enter(ctx, item) {
 			return outcome{} // dropped by its runtime: done
@@ -609,7 +617,8 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 			x.retriesN.Add(1) // an attempt after the first, made
 		}
 		var stale bool
-		stale, err = x.attempt(ctx, item, &checked)
+		stale, err = x.attempt(ctx, item)
+		cut = x.ctx.Err() != nil // as the attempt returned: not after the guard's exit
 		if x.guard.exit != nil {
 			x.guard.exit(ctx, item, err)
 		}
@@ -619,16 +628,20 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 			return outcome{}
 		}
 		x.errorsN.Add(1)
-		if k >= attempts || x.ctx.Err() != nil {
+		if k >= attempts || cut {
 			break
 		}
 		if x.sleep(x.ctx, x.retry.pause(uint64(seq), k)) != nil {
-			break // Close gave up during the pause: no retry
+			cut = true // Close gave up during the pause: no retry
+			break
 		}
 	}
 	ie := x.itemError(item, seq, k, err)
-	if x.dead == nil || x.ctx.Err() != nil {
-		return outcome{err: ie}
+	switch {
+	case x.dead == nil:
+		return outcome{err: ie, cut: cut}
+	case cut || x.ctx.Err() != nil:
+		return outcome{err: ie, cut: true} // Close gave up: no dead letter
 	}
 	return x.deadLetter(ctx, item, ie)
 }
@@ -640,26 +653,27 @@ func (x *Executor[T]) deadLetter(ctx context.Context, item T, ie *ItemError) out
 		return outcome{}
 	}
 	derr := x.callDead(ctx, item, ie)
+	cut := x.ctx.Err() != nil
 	if x.guard.exit != nil {
 		x.guard.exit(ctx, item, derr)
 	}
 	if derr != nil {
 		ie.Err = fmt.Errorf("dead letter: %w; after %w", derr, ie.Err)
-		return outcome{err: ie}
+		return outcome{err: ie, cut: cut}
 	}
 	return outcome{dead: true}
 }
 
-// attempt tries item once: under the version stamp, until the store has
-// advanced its key (checked), it asks the store first, and reports a stale
-// item; then it runs the handler. A panic of either is a *PanicError.
-func (x *Executor[T]) attempt(ctx context.Context, item T, checked *bool) (stale bool, err error) {
+// attempt tries item once: under the version stamp it asks the store
+// first, and reports a stale item; then it runs the handler. A panic of
+// either is a *PanicError.
+func (x *Executor[T]) attempt(ctx context.Context, item T) (stale bool, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &PanicError{Value: v, Stack: debug.Stack()}
 		}
 	}()
-	if !*checked {
+	if x.versions != nil {
 		if e := x.event(item); e.Step > 0 && e.Key != "" {
 			advanced, err := x.versions.Advance(ctx, e.Key, e.Step)
 			if err != nil {
@@ -669,7 +683,6 @@ func (x *Executor[T]) attempt(ctx context.Context, item T, checked *bool) (stale
 				return true, nil
 			}
 		}
-		*checked = true
 	}
 	return false, x.handle(ctx, item)
 }
@@ -763,7 +776,7 @@ func (x *Executor[T]) closeError(cause error) error {
 		cause = ErrNeverApplied
 	}
 	for _, j := range x.heldJobs() {
-		left = append(left, unrun[T]{j.seq, j.item})
+		left = append(left, unrunOf(&j))
 	}
 	if len(left) > 0 {
 		slices.SortFunc(left, func(a, b unrun[T]) int { return a.seq - b.seq })

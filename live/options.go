@@ -11,7 +11,8 @@ import (
 )
 
 // Option changes how [New] makes an executor; options compose, and a later
-// one overrides an earlier one of the same kind.
+// one overrides an earlier one of the same kind. An option given a bad
+// value makes New return an error even when a later one overrides it.
 type Option func(*config)
 
 // config is what the options set.

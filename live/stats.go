@@ -55,12 +55,16 @@ type Stats struct {
 	// its start when its consumer became free (its last item finished, or
 	// it was woken, or under head-of-line its lane was handed to it)
 	// before it took the item; so a wait may be short by the time a
-	// consumer took to find the item, and is never below 0.
+	// consumer took to find the item, and is never below 0. Under the
+	// resequencer an item's wait includes the time it was held for its
+	// gap, since it runs once released; the model runs an event before it
+	// holds it, and counts the hold apart (konvoy.Result.HeldRounds).
 	Wait, Response konvoy.Latency
 	// Blocked is the time consumers spent, under [konvoy.HeadOfLine],
 	// holding an item whose lane was busy: the head-of-line blocking the
 	// other policies avoid, summed over the consumers, a block going on
-	// counted up to the time Stats was called.
+	// counted up to the time Stats was called, and none after a failure
+	// stopped the executor.
 	Blocked time.Duration
 }
 
@@ -185,6 +189,18 @@ func (x *Executor[T]) count(w int32, r outcome, wait, response int64) {
 	}
 }
 
+// blockEnd returns the end of a block going on at time t: t, or the time
+// a failure stopped the executor, when one did before t. A consumer blocked
+// then waits for Close, not for its lane, which is never handed to it.
+func (x *Executor[T]) blockEnd(t int64) int64 {
+	select {
+	case <-x.halted:
+		return min(t, x.haltAt)
+	default:
+		return t
+	}
+}
+
 // blockFrom notes that the consumer is blocked from time t on.
 func (c *tally) blockFrom(t int64) {
 	c.mu.Lock()
@@ -219,7 +235,7 @@ func (x *Executor[T]) settle(c *tally, s *Stats, now int64) {
 	s.Skipped += c.skipped
 	s.Blocked += time.Duration(c.blocked)
 	if c.since >= 0 {
-		s.Blocked += time.Duration(max(now-c.since, 0)) // a block going on, so far
+		s.Blocked += time.Duration(max(x.blockEnd(now)-c.since, 0)) // a block going on, so far
 	}
 	c.mu.Unlock()
 }
@@ -366,8 +382,8 @@ type heldItem[T any] struct {
 }
 
 // ownedLanes returns a LaneStat, at time now, for each lane with items
-// held under Static: it copies the items held in the consumers' inboxes and
-// running, and asks their lanes outside the locks.
+// held under Static: it copies the items held in the consumers' inboxes,
+// running, and kept as not started, and asks their lanes outside the locks.
 func (x *Executor[T]) ownedLanes(now int64) []laneStat {
 	var items []heldItem[T]
 	for w := range x.inboxes {
@@ -382,6 +398,11 @@ func (x *Executor[T]) ownedLanes(now int64) []laneStat {
 			items = append(items, heldItem[T]{item: cur.item, started: true})
 		}
 	}
+	x.mu.Lock()
+	for _, u := range x.unstarted { // taken once the executor stopped or ended: held still
+		items = append(items, heldItem[T]{u.item, u.seq, u.submitted, false})
+	}
+	x.mu.Unlock()
 	at := map[string]int{}
 	var out []laneStat
 	for _, it := range items {

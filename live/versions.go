@@ -11,10 +11,12 @@ import (
 // and skips the item, counting it in [Stats].Skipped, when the key is
 // already past it, as the model's version stamp skips a step lower than
 // its key's state. History-only items (Step 0) and items with an empty Key
-// are never checked. The store is asked once an item, before its first
-// attempt: an item whose attempts all fail has advanced its key all the
-// same, dead-lettered or not, so that a lower step that comes after it is
-// skipped, as the model's handler, which never fails, would skip it.
+// are never checked. The store is asked before every attempt: a retry that
+// a higher step of its key overtook while it paused is skipped, not run
+// over the newer state; and an item whose attempts all fail has advanced
+// its key all the same, dead-lettered or not, so that a lower step that
+// comes after it is skipped, as the model's handler, which never fails,
+// would skip it.
 //
 // Advance must compare and set in one step: set key's version to step when
 // step is not below it (a key never seen has version 0), and report

@@ -99,9 +99,9 @@ type Config struct {
 
 	// Rate is the mean number of events arriving per round; 0 makes the
 	// stream a batch in which every event arrives at round 0. A positive
-	// Rate must spread Events over at most MaxSpan rounds: Events/Rate, or
-	// Events/(Rate·BurstFactor) when bursts slow the stream down, must not
-	// exceed it. Default: 0.
+	// Rate must spread Events over at most MaxSpan rounds: Events over the
+	// mean rate, Rate, or with bursts Rate·(BurstLen·BurstFactor +
+	// BurstEvery − BurstLen)/BurstEvery, must not exceed it. Default: 0.
 	Rate float64
 
 	// BurstEvery is the period of bursts in rounds; 0 means no bursts. A
@@ -244,19 +244,38 @@ func (c Config) checkArrivals(p *problems) {
 		}
 	}
 	if len(*p) == 0 && c.Rate > 0 {
-		slowest := c.Rate
-		if bursts && c.BurstFactor < 1 {
-			slowest = c.Rate * c.BurstFactor
-		}
-		span := float64(c.Events) / slowest
-		switch {
-		case !(span <= MaxSpan):
-			p.bad("Rate", "Rate %v spreads %s over about %.3g rounds; want at most %d rounds: raise Rate", c.Rate, eventsText(c.Events), span, int64(MaxSpan))
-		case bursts && span/float64(c.BurstEvery) > MaxBursts:
-			p.bad("BurstEvery", "BurstEvery is %d; want a period that the stream, spread over about %.3g rounds, crosses at most %d times: lengthen BurstEvery or raise Rate",
-				c.BurstEvery, span, MaxBursts)
-		}
+		c.checkSpan(p, bursts)
 	}
+}
+
+// checkSpan checks the arrivals' expected span, at the mean rate, of a
+// valid positive Rate, with bursts or without.
+func (c Config) checkSpan(p *problems, bursts bool) {
+	mean := c.Rate
+	if bursts {
+		every, n := float64(c.BurstEvery), float64(c.BurstLen)
+		mean = c.Rate*c.BurstFactor*(n/every) + c.Rate*((every-n)/every) // each term exact where the other vanishes
+	}
+	span := float64(c.Events) / mean
+	switch {
+	case !(span <= MaxSpan) && bursts && c.BurstFactor < 1:
+		p.bad("Rate", "Rate %v, with lulls of BurstFactor %v, spreads %s over %s rounds; want at most %d rounds: raise Rate or BurstFactor",
+			c.Rate, c.BurstFactor, eventsText(c.Events), spanText(span), int64(MaxSpan))
+	case !(span <= MaxSpan):
+		p.bad("Rate", "Rate %v spreads %s over %s rounds; want at most %d rounds: raise Rate", c.Rate, eventsText(c.Events), spanText(span), int64(MaxSpan))
+	case bursts && span/float64(c.BurstEvery) > MaxBursts:
+		p.bad("BurstEvery", "BurstEvery is %d; want a period that the stream, spread over %s rounds, crosses at most %d times: lengthen BurstEvery or raise Rate",
+			c.BurstEvery, spanText(span), MaxBursts)
+	}
+}
+
+// spanText is "about S" for a span S of rounds, or "more than" the largest
+// float64 for one that overflows it.
+func spanText(span float64) string {
+	if math.IsInf(span, 1) {
+		return fmt.Sprintf("more than %.3g", math.MaxFloat64)
+	}
+	return fmt.Sprintf("about %.3g", span)
 }
 
 // skewed reports whether s is a valid Zipf exponent above 0: one that makes

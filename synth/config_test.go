@@ -152,3 +152,44 @@ func TestCheckErrorsAreConfigErrors(t *testing.T) {
 		t.Errorf("Rename = %q; want %q", got, want)
 	}
 }
+
+// The span Check bounds is the expected one, at the stream's mean rate:
+// lulls as deep as a float64 allows still leave the rounds between them at
+// Rate, so ten events at one a round, in lulls of 5 rounds every 10, span
+// about 20 rounds and pass; a lull that fills its whole period is the
+// stream's rate, and a span past the largest float64 says so rather than
+// "+Inf".
+func TestCheckSpanAtTheMeanRate(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(*synth.Config)
+		want   string // the error, or "" for none
+	}{
+		{"deep lulls between rounds at rate", func(c *synth.Config) {
+			c.Events, c.Rate, c.BurstEvery, c.BurstLen, c.BurstFactor = 10, 1, 10, 5, 1e-308
+		}, ""},
+		{"a lull over the whole period", func(c *synth.Config) {
+			c.Events, c.Rate, c.BurstEvery, c.BurstLen, c.BurstFactor = 10, 1, 10, 10, 1e-308
+		},
+			"synth: Rate 1, with lulls of BurstFactor 1e-308, spreads 10 events over more than 1.8e+308 rounds; want at most 1099511627776 rounds: raise Rate or BurstFactor"},
+		{"a lull over the whole period, finite", func(c *synth.Config) {
+			c.Events, c.Rate, c.BurstEvery, c.BurstLen, c.BurstFactor = 10, 1, 10, 10, 1e-12
+		},
+			"synth: Rate 1, with lulls of BurstFactor 1e-12, spreads 10 events over about 1e+13 rounds; want at most 1099511627776 rounds: raise Rate or BurstFactor"},
+		{"the least rate", func(c *synth.Config) { c.Events, c.Rate = 10, 5e-324 },
+			"synth: Rate 5e-324 spreads 10 events over more than 1.8e+308 rounds; want at most 1099511627776 rounds: raise Rate"},
+	} {
+		if synth.MaxSpan < 1<<40 {
+			continue // a 32-bit platform, whose bound the messages do not name
+		}
+		c := synth.Default()
+		tc.change(&c)
+		got := ""
+		if err := c.Check(); err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%s: Check() = %q; want %q", tc.name, got, tc.want)
+		}
+	}
+}

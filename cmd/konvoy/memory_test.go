@@ -110,7 +110,9 @@ func TestMaxBacklog(t *testing.T) {
 		}
 	}
 	_, errOut, status = runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-backlog", "100")
-	if !strings.HasPrefix(errOut, `<stdin>: event `) || !strings.Contains(errOut, "backlog over its limit: lane-aware dispatch of ") ||
+	// The plan names the event's line, as the report does: it reads the
+	// copy of standard input again up to the event.
+	if !strings.HasPrefix(errOut, `<stdin>:18: event 16 (key "HOT")`) || !strings.Contains(errOut, "backlog over its limit: lane-aware dispatch of ") ||
 		!strings.HasSuffix(errOut, "-max-backlog 100 is shared by 6 runs: raise it, or run fewer layouts, policies or consumer counts\n") || status != 1 {
 		t.Errorf("plan: status %d, stderr %q", status, errOut)
 	}

@@ -111,7 +111,7 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, heldBytes in
 		return nil, planError(err)
 	}
 	src.Rounded, src.partitions, src.dropped = trace.Rounded(), trace.Partitions(), trace.Dropped()
-	src.Events = reread(trace.Events())
+	src.Events, src.LineOf = reread(trace.Events()), trace.Line
 	return src, nil
 }
 

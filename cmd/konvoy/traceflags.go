@@ -45,7 +45,7 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 	var atFormat, late, model string
 	c.choice(&atFormat, "at-format", "rounds", "how the arrival column is written: `rounds`, rfc3339, unix-s, unix-ms, unix-us or unix-ns; a timestamp becomes rounds of -unit from the earliest arrival",
 		"rounds, rfc3339, unix-s, unix-ms, unix-us or unix-ns", "rounds", "rfc3339", "unix-s", "unix-ms", "unix-us", "unix-ns")
-	c.DurationVar(&r.Reorder, "reorder", 0, "sort arrivals within a `window` of time, releasing each event once an arrival more than the window later is read (needs -unit)")
+	c.DurationVar(&r.Reorder, "reorder", 0, "sort arrivals within a `window` of time, releasing each event once an arrival more than the window later is read (needs -unit, and an arrival for every event)")
 	c.choice(&late, "late", "error", "what an event later than the -reorder window is: `error` or drop (dropped and counted)", "error or drop", "error", "drop")
 	c.StringVar(&model, "duration-model", "", "give every event a duration drawn from `DIST` (fixed:N, uniform:LO,HI, exp:MEAN, lognormal:MU,SIGMA, in rounds); the trace then needs no duration column")
 	c.nonEmpty(&model, "duration-model", "a distribution DIST: fixed:N, uniform:LO,HI, exp:MEAN or lognormal:MU,SIGMA, in rounds")

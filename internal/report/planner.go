@@ -32,6 +32,9 @@ type PlanSource struct {
 	Rounded     int           // durations and arrivals rounded (eventlog.Trace.Rounded)
 	Unit        time.Duration // how long one round lasts, 0 for whole rounds
 	LastArrival int           // the last event's arrival: 0 for a batch
+	// LineOf returns the line of the event at an index of Events, 0 when
+	// unknown, for an error about it; nil for none (the lesson's events).
+	LineOf func(index int) int
 }
 
 // PlanOptions are the questions a Plan answers, named as konvoy plan's
@@ -235,7 +238,13 @@ func (a *Plan) located(err error) error {
 	if !errors.As(err, &ev) {
 		return err
 	}
-	err = fmt.Errorf("%s: %w", a.src.Name, ev)
+	where := a.src.Name
+	if a.src.LineOf != nil {
+		if line := a.src.LineOf(ev.Index); line > 0 {
+			where = fmt.Sprintf("%s:%d", where, line)
+		}
+	}
+	err = fmt.Errorf("%s: %w", where, ev)
 	if a.o.MaxBacklog == 0 && errors.Is(err, konvoy.ErrBacklog) {
 		return fmt.Errorf("%w; -max-memory %s leaves each of %s room for %s held: raise it, or plan fewer layouts or policies",
 			err, plural(cmp.Or(a.o.MaxMemory, konvoy.DefaultMaxMemory), "byte", "bytes"), plural(a.backlogRuns, "run", "runs"), plural(a.backlog, "event", "events"))

@@ -1,0 +1,63 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// Under the version stamp the store is asked before every attempt: a step
+// whose first attempt failed, and that a higher step of its key overtook
+// while it paused for its retry, is skipped as stale, never run over the
+// newer state. Here a/1 fails once; its pause lasts until a/2 is handled
+// on the other consumer; its retry then finds the key at 2.
+func TestAVersionStampRetryOvertakenIsSkipped(t *testing.T) {
+	var mu sync.Mutex
+	var handled []konvoy.Event
+	failed := false
+	a2 := make(chan struct{})
+	handle := func(_ context.Context, e konvoy.Event) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if e.Step == 1 && !failed {
+			failed = true
+			return errors.New("a/1 fails once")
+		}
+		handled = append(handled, e)
+		if e.Step == 2 {
+			close(a2)
+		}
+		return nil
+	}
+	pause := func(ctx context.Context, _ time.Duration) error {
+		select {
+		case <-a2:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	x, err := New(konvoy.VersionStamp, 2, func(e konvoy.Event) konvoy.Event { return e }, handle,
+		WithRetry(Retry{Attempts: 2}), withSleep(pause))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []konvoy.Event{{Key: "a", Step: 1}, {Key: "a", Step: 2}} {
+		if err := x.Submit(context.Background(), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := mustClose(t, x); err != nil {
+		t.Fatal(err)
+	}
+	if len(handled) != 1 || handled[0].Step != 2 {
+		t.Fatalf("handled %v; want only a/2: a/1's retry came after a/2 was applied", handled)
+	}
+	if s := x.Stats(); s.Done != 1 || s.Skipped != 1 || s.Retries != 1 {
+		t.Fatalf("Stats: %d done, %d skipped, %d retries; want 1, 1 and 1", s.Done, s.Skipped, s.Retries)
+	}
+}
