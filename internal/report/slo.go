@@ -16,6 +16,7 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/chart"
 	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/internal/duration"
 	"github.com/sirali-konvoy/konvoy/synth"
 )
 
@@ -51,8 +52,8 @@ func ParseSLO(s string) (percentile float64, target time.Duration, err error) {
 			return 0, 0, fmt.Errorf("%s: want p50 to p99.9 or max", s)
 		}
 	}
-	if target, err = time.ParseDuration(m[2]); err != nil || target <= 0 {
-		return 0, 0, fmt.Errorf("%s: want a positive duration after =, such as 2s or 250ms", s)
+	if target, err = duration.Parse(m[2]); err != nil || target <= 0 {
+		return 0, 0, fmt.Errorf("%s: want a positive duration after =, in whole nanoseconds, such as 2s or 250ms", s)
 	}
 	return percentile, target, nil
 }
@@ -266,8 +267,12 @@ func (a *Plan) busyOver() string {
 	return "the run's rounds"
 }
 
-// duration writes rounds as time, at the plan's round length.
+// duration writes rounds as time, at the plan's round length: in hours,
+// rounded, for a time beyond a time.Duration's range.
 func (a *Plan) duration(rounds int) string {
+	if r := a.o.Round; r > 0 && int64(rounds) > math.MaxInt64/int64(r) {
+		return fmt.Sprintf("about %.0fh", float64(rounds)*r.Hours())
+	}
 	return (time.Duration(rounds) * a.o.Round).String()
 }
 
