@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"strings"
@@ -67,6 +68,10 @@ func (c *command) topicFlags(t *topicOptions, events, source *string) {
 // session timeout must be longer.
 const heartbeat = 3 * time.Second
 
+// maxSession is the longest session timeout Kafka takes: whole
+// milliseconds in 32 bits.
+const maxSession = math.MaxInt32 * time.Millisecond
+
 // checkTopic checks the flags of a replay of a topic.
 func (c *command) checkTopic(t *topicOptions) error {
 	switch {
@@ -78,6 +83,8 @@ func (c *command) checkTopic(t *topicOptions) error {
 		return c.usagef("-brokers needs -group, the consumer group to join")
 	case t.session <= heartbeat:
 		return c.usagef("-session-timeout is %v; want more than %v, the member's heartbeat interval (and at least the broker's group.min.session.timeout.ms, 6s unless set)", t.session, heartbeat)
+	case t.session > maxSession || t.session%time.Millisecond != 0:
+		return c.usagef("-session-timeout is %v; want whole milliseconds up to %v, as Kafka takes it", t.session, maxSession)
 	case c.given["idle"] && t.idle <= 0: // -idle 0 is given, so not "without it", yet no time to wait
 		return c.usagef("-idle is %v; want a duration above 0, or none to run until SIGINT or SIGTERM", t.idle)
 	case !c.given["duration"] && !c.isSet("duration-model"):
