@@ -308,7 +308,9 @@ func (d *Decoder) reordered() (konvoy.Event, error) {
 		heap.Push(w, h)
 		if w.bytes += h.size(); w.bytes > d.maxHeld {
 			d.line = a.line
-			return konvoy.Event{}, d.lineErr(fmt.Sprintf("want the events held in the -reorder window, %v, to take at most %d bytes, its share of -max-memory (Reader.MaxReorderBytes); %d events within it take more: narrow -reorder or raise -max-memory", d.opt.Reorder, d.maxHeld, len(w.held)))
+			err := d.lineErr(fmt.Sprintf("want the events held in the -reorder window, %v, to take at most %d bytes (Reader.MaxReorderBytes); %d events within it take more: narrow -reorder", d.opt.Reorder, d.maxHeld, len(w.held)))
+			err.windowFull = true
+			return konvoy.Event{}, err
 		}
 	}
 }

@@ -141,11 +141,14 @@ func TestBadArrivalsPathsAndPartitions(t *testing.T) {
 		{"path through text", kcatReader(), `{"key":"a","ts":1,"payload":"paid"}` + "\n",
 			`export.jsonl:1: field "payload.status": value "paid": want an object at "payload", or a string that holds one; it is a string that does not`},
 		{"window overflow", func() eventlog.Reader { r := reorder; r.Reorder, r.MaxReorderBytes = time.Hour, 600; return r }(),
-			"key,step,duration,at\n" + strings.Repeat(strings.Repeat("k", 100)+",1,0,1000\n", 3), `t.csv:4: want the events held in the -reorder window, 1h0m0s, to take at most 600 bytes, its share of -max-memory (Reader.MaxReorderBytes); 3 events within it take more: narrow -reorder or raise -max-memory`},
+			"key,step,duration,at\n" + strings.Repeat(strings.Repeat("k", 100)+",1,0,1000\n", 3), `t.csv:4: want the events held in the -reorder window, 1h0m0s, to take at most 600 bytes (Reader.MaxReorderBytes); 3 events within it take more: narrow -reorder`},
 	} {
 		_, _, err := read(t, tt.r, tt.trace)
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("%s: error\n%v\nwant\n%s", tt.name, err, tt.want)
+		}
+		if full := tt.name == "window overflow"; eventlog.WindowFull(err) != full {
+			t.Errorf("%s: WindowFull %v; want %v", tt.name, !full, full)
 		}
 	}
 }

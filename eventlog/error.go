@@ -1,6 +1,7 @@
 package eventlog
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -42,6 +43,16 @@ type Error struct {
 	Want string
 	// Err is the underlying error, such as a read error, or nil.
 	Err error
+
+	windowFull bool // the Reorder window outgrew Reader.MaxReorderBytes: see WindowFull
+}
+
+// WindowFull tells whether err is, or wraps, the [*Error] of a Reorder
+// window that outgrew [Reader.MaxReorderBytes], for a program that sets
+// that bound from a setting of its own, to name it.
+func WindowFull(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.windowFull
 }
 
 // maxShownValue is the longest value an error message quotes whole.

@@ -184,7 +184,7 @@ func TestTheReorderWindowCountsInMaxMemory(t *testing.T) {
 	_, errOut, status := runWithInput(b.String(), append(slices.Clone(args), "-max-memory", "1MiB")...)
 	var line int
 	if _, err := fmt.Sscanf(errOut, "<stdin>:%d:", &line); err != nil || status != 1 || line < 2000 || line > 4000 ||
-		!strings.Contains(errOut, "-reorder window, 1h0m0s, to take at most 393216 bytes, its share of -max-memory") || !strings.Contains(errOut, "narrow -reorder or raise -max-memory") {
+		!strings.Contains(errOut, "-reorder window, 1h0m0s, to take at most 393216 bytes;") || !strings.Contains(errOut, "narrow -reorder, or raise -max-memory") {
 		t.Errorf("-max-memory 1MiB: status %d, stderr %q; want the window's overflow at its line, some 2,300 events in (3,500 on 32-bit platforms)", status, errOut)
 	}
 	in, _, _ := runWithInput(b.String(), "-events", "-", "-unit", "1ms", "-layouts", "convoy")

@@ -9,16 +9,12 @@ import (
 	"testing"
 )
 
-// TestReplayReorderWindowErrorNamesReplaysFlags: konvoy replay has no
-// -max-memory, yet when a -reorder window outgrows the memory its reader
-// may hold (eventlog.DefaultMaxReorderBytes, 256 MiB, as replay.Load sets
-// no Reader.MaxReorderBytes), the error it prints says the window takes
-// more than "its share of -max-memory" and to "narrow -reorder or raise
-// -max-memory": advice that konvoy replay refuses as a flag provided but
-// not defined. An error must say what the command wants of its user, in
-// its own flags. The trace is 33,000 events of a 4 KiB key and a 4 KiB
-// line, all arriving at 0 and so all held by a window of an hour, kept
-// small on disk by gzip; the window gives up at 256 MiB, before it runs.
+// A -reorder window that outgrows what its reader may hold stops the
+// replay with advice in konvoy replay's own flags: narrow -reorder, not
+// raise -max-memory, a flag replay does not have. The trace is 33,000
+// events of a 4 KiB key and a 4 KiB line, all arriving at 0 and so all
+// held by a window of an hour, kept small on disk by gzip; the window
+// gives up at 256 MiB, before it runs.
 func TestReplayReorderWindowErrorNamesReplaysFlags(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "wide.csv.gz")
 	f, err := os.Create(path)

@@ -115,6 +115,8 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 			where = fmt.Sprintf("%s:%d", t.Name, line)
 		}
 		return nil, memoryHint(report.BacklogHint(Located{where, err}, o.MaxBacklog, len(configs)), maxMemory)
+	case eventlog.WindowFull(err):
+		return nil, fmt.Errorf("%w, or raise -max-memory: the window may take half of the runs' three quarters of it", err)
 	case err != nil:
 		return nil, memoryHint(report.BacklogHint(err, o.MaxBacklog, len(configs)), maxMemory)
 	case t.Stats.Events() == 0:
