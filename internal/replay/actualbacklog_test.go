@@ -8,20 +8,15 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 )
 
-// TestCompareActualTimesWithinLoadedBacklog wants Compare to set a run
-// beside its predictions whenever Load (here TraceOf) accepted its trace
-// under the same Config. MaxBacklog is checked against the planned
-// durations while the trace is read, "before anything runs"
-// (docs/replay.md); but handlers never finish early, and a handler a
-// fraction of a round late keeps its lane busy when the next event of the
-// lane arrives, so the prediction from the actual times can hold more
-// than the planned one did. Compare then fails with the simulator's
-// backlog error after the whole live run, and konvoy replay prints no
-// report, only "konvoy: event 2 (key "a"): backlog over its limit", with
-// no file or line. Here event 0 (one round of 1ms) took 1.01ms, as a
-// handler woken late does, and events 1 and 2 of its lane arrive at
-// round 1: planned, event 1 starts at once and holds 2 events; from the
-// actual times, both wait behind event 0, 3 events over the limit of 2.
+// Compare sets a run beside its predictions whenever Load (here TraceOf)
+// accepted its trace under the same Config: MaxBacklog bounds the
+// prediction from planned times, checked before anything runs, not the
+// prediction from actual times, which may hold more, since handlers are
+// never early and one a fraction of a round late keeps its lane busy when
+// the lane's next event arrives. Here event 0 (one round of 1ms) took
+// 1.01ms, and events 1 and 2 of its lane arrive at round 1: planned, event
+// 1 starts at once and 2 events are held; from the actual times both wait
+// behind event 0, 3 events, over the limit of 2.
 func TestCompareActualTimesWithinLoadedBacklog(t *testing.T) {
 	events := []konvoy.Event{
 		{Key: "a", Step: 1, Duration: 1, Arrival: 0},

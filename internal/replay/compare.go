@@ -86,6 +86,17 @@ func (p *predictor) side() (Side, error) {
 		Skipped: r.Skipped, Duplicates: r.Duplicates, Buffered: r.Buffered, NeverApplied: r.NeverApplied}, nil
 }
 
+// fromActual returns c as the prediction from actual times runs under it:
+// with no limit on its backlog. MaxBacklog was checked against the
+// planned times before the replay ran (Load), and handlers never finish
+// early: one a hair late keeps its lane busy as the lane's next event
+// arrives, so that the actual times may hold more than the planned did;
+// the simulator's memory bound still holds.
+func (c Config) fromActual() Config {
+	c.MaxBacklog = 0
+	return c
+}
+
 // fromActual is e as the prediction from actual times takes it: arrivals
 // in rounds of tick, and the service time its handler took, to the tick.
 func fromActual(e konvoy.Event, unit, took time.Duration) konvoy.Event {
@@ -108,7 +119,7 @@ func Predict(events []konvoy.Event, c Config, actual []time.Duration) (Side, err
 	}
 	round := c.Unit
 	if actual != nil {
-		round = tick
+		c, round = c.fromActual(), tick
 	}
 	p, err := newPredictor(c, round)
 	if err != nil {
@@ -167,7 +178,7 @@ func Compare(t *Trace, c Config, run *Run) (Comparison, error) {
 	if err != nil {
 		return cmp, err
 	}
-	actual, err := newPredictor(c, tick)
+	actual, err := newPredictor(c.fromActual(), tick)
 	if err != nil {
 		return cmp, err
 	}
