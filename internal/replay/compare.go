@@ -186,7 +186,11 @@ func Compare(t *Trace, c Config, run *Run) (Comparison, error) {
 	var serr error
 	err = t.each(run.Submitted, func(_ int, e konvoy.Event) bool {
 		var d time.Duration
-		if d, serr = took(); serr == nil {
+		var handled bool
+		if d, handled, serr = took(); serr == nil {
+			if !handled { // no time in the run, its planned time in the predictions
+				d = time.Duration(e.Duration) * c.Unit
+			}
 			if serr = planned.sim.Add(e); serr == nil {
 				serr = actual.sim.Add(fromActual(e, c.Unit, d))
 			}

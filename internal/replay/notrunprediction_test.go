@@ -8,16 +8,12 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 )
 
-// TestNotRunEventsTakeTheirPlannedTimeInThePredictions: an event a
-// Stream's source finished without calling Handle (a record revoked before
-// it ran, or finished by an earlier member of the group) takes "no time in
-// the run, their planned time in the prediction" (Stream.Close), which
-// konvoy replay -brokers repeats on standard error ("they take no time in
-// the measured run, their planned time in the predictions") and
-// docs/replay.md too. The prediction from actual times gives it none: its
-// service time is read from the run's file, where it was never written, as
-// 0. Here event 0, of 1000 rounds of 1µs, is not run, and event 1, of 1
-// round, is: both predictions should count event 0's millisecond of work.
+// An event a Stream's source finished without calling Handle (a record
+// revoked before it ran, or finished by an earlier member of the group)
+// takes no time in the measured run and its planned time in both
+// predictions, as Stream.Close, konvoy replay -brokers and docs/replay.md
+// say. Here event 0, of 1000 rounds of 1µs, is not run, and event 1, of 1
+// round, is: both predictions count event 0's millisecond of work.
 func TestNotRunEventsTakeTheirPlannedTimeInThePredictions(t *testing.T) {
 	events := []konvoy.Event{{Key: "a", Step: 1, Duration: 1000}, {Key: "b", Step: 1, Duration: 1}}
 	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 2, Unit: time.Microsecond}

@@ -380,17 +380,20 @@ func appendApplied(b []byte, f finished) []byte {
 	return append(append(b, line...), '\n')
 }
 
-// actualTimes calls f with the service time of each of the run's first n
-// events, in trace order: 0 for an event not handled.
-func (r *Run) actualTimes() func() (time.Duration, error) {
+// actualTimes returns a function that gives, at each call, the service
+// time of the run's next event, in trace order, and whether it was
+// handled: the file holds each handled event's time plus 1 (see
+// timesCache.put), and 0 for an event not handled.
+func (r *Run) actualTimes() func() (took time.Duration, handled bool, err error) {
 	br := bufio.NewReaderSize(io.NewSectionReader(r.actual, 0, int64(r.Total)*8), 1<<16)
 	var b [8]byte
-	return func() (time.Duration, error) {
+	return func() (time.Duration, bool, error) {
 		_, err := io.ReadFull(br, b[:])
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			return 0, nil // past the last written: not handled
+			return 0, false, nil // past the last written: not handled
 		}
-		return time.Duration(binary.LittleEndian.Uint64(b[:])), err
+		v := binary.LittleEndian.Uint64(b[:])
+		return time.Duration(v) - 1, v > 0, err
 	}
 }
 
@@ -409,7 +412,8 @@ type timesCache struct {
 // timesChunk is how many events' times a timesCache holds.
 const timesChunk = 8192
 
-// put writes the time of event i.
+// put writes the time of event i, which its handler handled, as took+1, so
+// that 0 stays the word of an event not handled.
 func (c *timesCache) put(i int, took time.Duration) error {
 	if !c.dirty || i < c.base || i >= c.base+timesChunk {
 		if err := c.flush(); err != nil {
@@ -423,7 +427,7 @@ func (c *timesCache) put(i int, took time.Duration) error {
 		clear(c.buf[n:])
 		c.dirty = true
 	}
-	binary.LittleEndian.PutUint64(c.buf[(i-c.base)*8:], uint64(took))
+	binary.LittleEndian.PutUint64(c.buf[(i-c.base)*8:], uint64(took)+1)
 	return nil
 }
 
