@@ -13,16 +13,12 @@ import (
 	"github.com/sirali-konvoy/konvoy/live"
 )
 
-// TestAHandlerCutShortWritesNoAppliedLine: -applied holds "one line per
-// handled event" (docs/replay.md), and a Stream's handler whose context
-// ends first returns the context's error and "counts in neither" of the
-// handled events and those finished without Handle (Stream.Handled), as
-// package kafka's handler cut short by a revocation is not finished and
-// its record goes to another member. Yet the Stream records it as it
-// records a handled event: an -applied line with a finish_ns, attempt 1,
-// and the time it ran, cut short, as its actual service time. Here event
-// 0, of a second, is cut short after a millisecond; event 1 is handled:
-// -applied should name event 1 alone.
+// -applied holds one line per handled event, and a handler whose context
+// ends first is not handled (Stream.Handled counts it in neither of its
+// counts; package kafka's record so cut short goes to another member): it
+// gets no -applied line, and no service time. Here event 0, of a second,
+// is cut short after a millisecond, and event 1 is handled: -applied names
+// event 1 alone.
 func TestAHandlerCutShortWritesNoAppliedLine(t *testing.T) {
 	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 2, Unit: time.Microsecond}
 	var applied bytes.Buffer

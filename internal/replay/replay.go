@@ -226,22 +226,26 @@ type handlers struct {
 	batches  [][]finished // by consumer, which runs one handler at a time
 }
 
-// handle is the handler of it.
+// handle is the handler of it. A handler whose ctx ends first returns its
+// error, cut short: the event is not handled, and gets no -applied line
+// and no service time.
 func (h *handlers) handle(ctx context.Context, it item) error {
 	start := time.Now()
-	err := h.clock.SleepUntil(ctx, start.Add(time.Duration(it.e.Duration)*h.unit))
+	if err := h.clock.SleepUntil(ctx, start.Add(time.Duration(it.e.Duration)*h.unit)); err != nil {
+		return err
+	}
 	finish := time.Now()
 	h.progress.finished.Add(1)
 	w, ok := live.Consumer(ctx)
 	if !ok || w < 0 || w >= len(h.batches) {
 		h.done <- []finished{{it, w, start, finish}}
-		return err
+		return nil
 	}
 	if h.batches[w] = append(h.batches[w], finished{it, w, start, finish}); len(h.batches[w]) == batch {
 		h.done <- h.batches[w]
 		h.batches[w] = make([]finished, 0, batch)
 	}
-	return err
+	return nil
 }
 
 // flush reports the events of the batches not yet full and closes done.
