@@ -74,3 +74,7 @@ func (o *ObjectDecoder) Decode(where string, obj []byte) (konvoy.Event, error) {
 // the partition column, as the first object decoded said (see
 // [Decoder.Partitions]); false before the first.
 func (o *ObjectDecoder) Partitions() bool { return o.d.json.hasPart > 0 }
+
+// Rounded returns how many durations and arrivals the decoder rounded to
+// whole rounds so far (see [Reader.Round]).
+func (o *ObjectDecoder) Rounded() int { return o.d.rounded }

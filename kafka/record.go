@@ -150,6 +150,14 @@ func NewMapper(r eventlog.Reader) (*Mapper, error) {
 	return &Mapper{dec: dec}, nil
 }
 
+// Rounded returns how many durations and arrivals m rounded to whole
+// rounds so far (see [eventlog.Reader].Round), for a note that says so.
+func (m *Mapper) Rounded() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.dec.Rounded()
+}
+
 // Event returns r's event, or an *eventlog.Error whose File is [Where]
 // r is (its topic, partition and offset) and whose Field and Want say which
 // column did not map and what it wanted. Each call decodes r afresh: use

@@ -115,9 +115,7 @@ func runLive(trace *replay.Trace, opt replayOptions, applied *os.File, stderr io
 		case <-ctx.Done():
 		}
 	}()
-	for _, note := range replayNotes(trace, opt.reader) {
-		fmt.Fprintln(stderr, "konvoy replay: note:", note)
-	}
+	printNotes(stderr, readingNotes(trace.Rounded, opt.reader))
 	fmt.Fprintf(stderr, "konvoy replay: running %s live; SIGINT stops submitting and reports what ran\n", report.Plural(trace.Events, "event", "events"))
 	var w io.Writer
 	if applied != nil {
@@ -208,16 +206,23 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 	return opt, nil
 }
 
-// replayNotes are what reading the trace with r changed, which the
-// comparison does not say itself (it says what -late drop dropped): the
-// durations modelled, and the durations and arrivals rounded.
-func replayNotes(t *replay.Trace, r eventlog.Reader) []string {
+// readingNotes are what reading a trace or a topic with r changed, which
+// the comparison does not say itself (it says what -late drop dropped):
+// the durations modelled, and the durations and arrivals rounded.
+func readingNotes(rounded int, r eventlog.Reader) []string {
 	var notes []string
 	if r.Durations != nil {
 		notes = report.ReadingNotes(&report.Trace{Modelled: r.Durations.String()})
 	}
-	if t.Rounded > 0 {
-		notes = append(notes, report.RoundedNote(t.Rounded, r.Resolution))
+	if rounded > 0 {
+		notes = append(notes, report.RoundedNote(rounded, r.Resolution))
 	}
 	return notes
+}
+
+// printNotes writes konvoy replay's notes on standard error.
+func printNotes(stderr io.Writer, notes []string) {
+	for _, note := range notes {
+		fmt.Fprintln(stderr, "konvoy replay: note:", note)
+	}
 }

@@ -129,6 +129,7 @@ func runTopic(opt replayOptions, stdout, stderr io.Writer) int {
 	}
 	defer trace.Close()
 	defer run.Close()
+	printNotes(stderr, readingNotes(mapper.Rounded(), opt.reader)) // a topic's, known once its records were read
 	if trace.Events == 0 {
 		fmt.Fprintf(stderr, "konvoy replay: no record came from topic %s before the stop: the report covers none\n", opt.topic.topic)
 	}

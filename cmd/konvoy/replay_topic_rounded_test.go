@@ -9,15 +9,10 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// TestReplayATopicSaysWhatItRounded: with -round, a duration that is no
-// whole number of rounds of -unit is rounded to the nearest, and konvoy
-// replay -events says so on standard error ("konvoy replay: note: 1
-// duration or arrival rounded to whole rounds of 1ms"), as every command
-// says what reading its trace changed: nothing is rounded without a word.
-// konvoy replay -brokers reads its records with the same flags, and rounds
-// them the same, but says nothing: the report's figures then rest on
-// durations other than the records give. Here 6 records each give 1500µs
-// under -unit 1ms, rounded to 2 rounds, 2ms.
+// konvoy replay -brokers says what reading its records changed, as a
+// replay of a file does: with -round, the durations rounded to whole
+// rounds of -unit, in a note on standard error. Here 6 records each give
+// 1500µs under -unit 1ms, rounded to 2 rounds, 2ms.
 func TestReplayATopicSaysWhatItRounded(t *testing.T) {
 	addr, cl := topicCluster(t)
 	var rs []*kgo.Record

@@ -53,7 +53,7 @@ func ParseSLO(s string) (percentile float64, target time.Duration, err error) {
 		}
 	}
 	if target, err = duration.Parse(m[2]); err != nil || target <= 0 {
-		return 0, 0, fmt.Errorf("%s: want a positive duration after =, in whole nanoseconds, such as 2s or 250ms", s)
+		return 0, 0, fmt.Errorf("%s: want a positive duration after =, such as 2s or 250ms, in whole nanoseconds", s)
 	}
 	return percentile, target, nil
 }
