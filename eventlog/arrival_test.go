@@ -134,6 +134,8 @@ func TestBadArrivalsPathsAndPartitions(t *testing.T) {
 			`t.csv:2: field "partition": value "-1": want a partition number, a whole number from 0 to 2147483646`},
 		{"partition lost", eventlog.Reader{Name: "t.jsonl"}, `{"key":"a","step":1,"duration":1,"partition":0}` + "\n" + `{"key":"a","step":1,"duration":1}` + "\n",
 			`t.jsonl:2: want a "partition" field, as the first record has`},
+		{"partition found", eventlog.Reader{Name: "t.jsonl"}, `{"key":"a","step":1,"duration":1}` + "\n" + `{"key":"a","step":1,"duration":1,"partition":3}` + "\n",
+			`t.jsonl:2: field "partition": value "3": want no partition field, as the first record has none: a trace records every event's partition, or none`},
 		{"missing path", eventlog.Reader{Name: "t.jsonl", Columns: eventlog.Columns{Step: "value.step"}}, `{"key":"a","duration":1,"value":{"stap":1}}` + "\n",
 			`t.jsonl:1: want a field at the path "value.step"; "value" has no "step"`},
 		{"path through a number", eventlog.Reader{Name: "t.jsonl", Columns: eventlog.Columns{Step: "value.step"}}, `{"key":"a","duration":1,"value":3}` + "\n",

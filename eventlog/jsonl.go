@@ -198,7 +198,7 @@ func (d *Decoder) jsonAt(raw []byte) (int64, string, error) {
 
 // jsonPartition reads the recorded partition, when the trace has them:
 // the first record tells whether it does, and every record after it must
-// then have one.
+// then have one, or none.
 func (d *Decoder) jsonPartition() (int, error) {
 	s := d.json
 	if s.hasPart == 0 {
@@ -208,6 +208,8 @@ func (d *Decoder) jsonPartition() (int, error) {
 		}
 	}
 	switch {
+	case s.hasPart < 0 && s.part != nil:
+		return 0, d.fieldErr(d.cols.Partition, display(s.part), "want no partition field, as the first record has none: a trace records every event's partition, or none")
 	case s.hasPart < 0:
 		return 0, nil
 	case s.part == nil:

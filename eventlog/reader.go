@@ -447,8 +447,8 @@ func (d *Decoder) record() (arrival, error) {
 
 // Partitions tells whether the trace records each event's partition, in
 // the partition column (see [Columns]): a CSV trace's header, or a JSON
-// Lines trace's first record, says so. It is known once Next has returned
-// an event.
+// Lines trace's first record, says so, and a later record that says
+// otherwise is an [*Error]. It is known once Next has returned an event.
 func (d *Decoder) Partitions() bool {
 	if d.csv != nil {
 		return d.csv.part >= 0
