@@ -259,7 +259,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		}
 		return nil
 	})
-	c.resequencer(&opt.reseq)
+	c.resequencer(&opt.reseq, "layouts")
 	c.memory(&opt.maxMemory)
 	c.plotFlags(&opt.plot, &opt.plotFormats)
 	if err := c.parse(args); err != nil {

@@ -174,7 +174,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 		return c.backlogShared(opt.MaxBacklog, report.PlanBacklogRuns(planned, len(opt.Policies)))
 	})
 	c.memory(&opt.MaxMemory)
-	c.resequencer(&opt.Resequencer)
+	c.resequencer(&opt.Resequencer, "layouts")
 	c.rule(func() error { return roundTime(c, &opt.Round, reader.Resolution) })
 	c.rule(func() error { return sloRounds(c, opt.SLO, opt.Round) })
 	if err := c.parse(args); err != nil {

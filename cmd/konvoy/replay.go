@@ -156,6 +156,7 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 	var source string // what the trace flags read: -events, or the topic
 	c.topicFlags(&opt.topic, &opt.events, &source)
 	c.StringVar(&layout, "layout", "convoy", "the `layout` to run: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned:N, resequencer, recorded:N")
+	c.resequencer(&opt.Resequencer, "layout")
 	c.policy(&policies, &opt.Assignor, "the dispatch `policy`: head-of-line, lane-aware or static (default head-of-line, as the simulator's)")
 	c.count(&opt.Consumers, "consumers", 4, live.MaxConsumers, false, "the `N` consumers, handlers running at once")
 	c.count(&opt.MaxHeld, "max-held", replay.DefaultMaxHeld, math.MaxInt32, false, "the most `events` the executor holds at once, arrived and not finished; an event due when it is full is submitted late")

@@ -9,13 +9,15 @@ import (
 )
 
 // resequencer defines the resequencer's flags, -start, -reseq-timeout,
-// -reseq-capacity and -reject-old, into cfg (see konvoy.ResequencerConfig).
+// -reseq-capacity and -reject-old, into cfg (see konvoy.ResequencerConfig),
+// which need the resequencer among the layouts the flag named layouts
+// names.
 // -start is first-seen by default, as issue 17 asks: a trace is a window of
 // time, and most keys' lifecycles began before it. A key whose first steps
 // arrive out of order then has its late first steps taken for old steps,
 // which the report shows as backward writes (or, with -reject-old,
 // rejections); -start zero is the lesson's rule.
-func (c *command) resequencer(cfg *konvoy.ResequencerConfig) {
+func (c *command) resequencer(cfg *konvoy.ResequencerConfig, layouts string) {
 	var start string
 	c.choice(&start, "start", "first-seen", "where the resequencer takes a key's lifecycle to begin: zero, before step 1, or `first-seen`, at the step of the key's "+
 		"first event in the input, so that a lifecycle cut by a trace's window is no gap", "zero or first-seen", "zero", "first-seen")
@@ -36,8 +38,8 @@ func (c *command) resequencer(cfg *konvoy.ResequencerConfig) {
 	})
 	c.rule(func() error {
 		flags := []string{"start", "reseq-timeout", "reseq-capacity", "reject-old"}
-		if i := slices.IndexFunc(flags, c.isSet); i >= 0 && !namesResequencer(c.Lookup("layouts").Value.String()) {
-			return c.usagef("-%s needs the resequencer in -layouts (resequencer, or all)", flags[i])
+		if i := slices.IndexFunc(flags, c.isSet); i >= 0 && !namesResequencer(c.Lookup(layouts).Value.String()) {
+			return c.usagef("-%s needs the resequencer in -%s (resequencer%s)", flags[i], layouts, map[bool]string{true: ", or all"}[layouts == "layouts"])
 		}
 		return nil
 	})

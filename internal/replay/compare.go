@@ -86,7 +86,8 @@ func (p *predictor) side() (Side, error) {
 		Skipped: r.Skipped, Duplicates: r.Duplicates, Buffered: r.Buffered, NeverApplied: r.NeverApplied}, nil
 }
 
-// fromActual returns c as the prediction from actual times runs under it:
+// fromActual returns c as the prediction from actual times runs under it,
+// in rounds of tick: with the resequencer's timeout in those rounds, and
 // with no limit on its backlog. MaxBacklog was checked against the
 // planned times before the replay ran (Load), and handlers never finish
 // early: one a hair late keeps its lane busy as the lane's next event
@@ -94,6 +95,7 @@ func (p *predictor) side() (Side, error) {
 // the simulator's memory bound still holds.
 func (c Config) fromActual() Config {
 	c.MaxBacklog = 0
+	c.Resequencer.Timeout = int(min(int64(c.Resequencer.Timeout)*int64(c.Unit/tick), math.MaxInt)) // in rounds of tick: check bounds the product
 	return c
 }
 

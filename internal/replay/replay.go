@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync/atomic"
 	"time"
 
@@ -51,6 +52,10 @@ type Config struct {
 	// consumer, say, which grow with a trace whose lanes fall behind. 0
 	// sets no limit; a prediction over it is an error naming the event.
 	MaxBacklog int
+	// Resequencer configures the resequencer layout, as
+	// konvoy.WithResequencer does the prediction's; its Timeout is in
+	// rounds of Unit, the executor's in wall time.
+	Resequencer konvoy.ResequencerConfig
 	// Text refuses an event whose key or line is not valid UTF-8, for a
 	// replay that writes them as JSON, whose strings hold only UTF-8 text
 	// (two keys that differ in invalid bytes alone would read as one).
@@ -73,6 +78,10 @@ func (c Config) check() error {
 		return fmt.Errorf("replay: at most %d events held; want 1 or more, or 0 for %d", c.MaxHeld, DefaultMaxHeld)
 	case c.MaxBacklog < 0:
 		return fmt.Errorf("replay: a backlog of at most %d events; want 0 (no limit) or more", c.MaxBacklog)
+	case c.Resequencer.Timeout < 0 || c.Resequencer.Capacity < 0 || c.Resequencer.Start > konvoy.StartFirstSeen:
+		return fmt.Errorf("replay: the resequencer's %+v; want a known Start, and a Timeout and Capacity of 0 (none) or more", c.Resequencer)
+	case int64(c.Resequencer.Timeout) > math.MaxInt64/int64(c.Unit):
+		return fmt.Errorf("replay: a resequencer's timeout of %d rounds of %v passes the longest time.Duration", c.Resequencer.Timeout, c.Unit)
 	}
 	return nil
 }
@@ -82,6 +91,9 @@ func (c Config) options() []konvoy.Option {
 	opts := []konvoy.Option{konvoy.WithPolicy(c.Policy), konvoy.WithMaxBacklog(c.MaxBacklog)}
 	if c.Assignor != 0 {
 		opts = append(opts, konvoy.WithAssignor(c.Assignor))
+	}
+	if c.Layout.Equal(konvoy.Resequencer) {
+		opts = append(opts, konvoy.WithResequencer(c.Resequencer))
 	}
 	return opts
 }

@@ -162,5 +162,8 @@ func (c Config) LiveOptions() []live.Option {
 	if c.Assignor != 0 {
 		opts = append(opts, live.WithAssignor(c.Assignor))
 	}
+	if c.Layout.Equal(konvoy.Resequencer) {
+		opts = append(opts, live.WithResequencer(c.Resequencer, c.Unit))
+	}
 	return opts
 }
