@@ -119,6 +119,9 @@ func Predict(events []konvoy.Event, c Config, actual []time.Duration) (Side, err
 	if err := c.check(); err != nil {
 		return Side{}, err
 	}
+	if actual != nil && len(actual) != len(events) {
+		return Side{}, fmt.Errorf("replay: Predict: %d actual times for %d events; want one an event", len(actual), len(events))
+	}
 	round := c.Unit
 	if actual != nil {
 		c, round = c.fromActual(), tick

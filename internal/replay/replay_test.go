@@ -209,6 +209,10 @@ func TestPredictFromExactTimes(t *testing.T) {
 	if planned.Blocked != 2*c.Unit || planned.Makespan != 6*c.Unit {
 		t.Errorf("blocked %v, makespan %v; want %v and %v", planned.Blocked, planned.Makespan, 2*c.Unit, 6*c.Unit)
 	}
+	// An actual time for each event, no fewer: an error, not a panic.
+	if _, err := Predict(events, c, actual[:2]); err == nil || !strings.Contains(err.Error(), "2 actual times for 4 events") {
+		t.Errorf("Predict with 2 actual times for 4 events: %v; want an error", err)
+	}
 }
 
 // TestComparisonJSON wants the JSON comparison's makespans in seconds and
