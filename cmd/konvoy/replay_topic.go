@@ -81,15 +81,20 @@ func (c *command) checkTopic(t *topicOptions) error {
 		return c.usagef("-brokers needs -topic, the topic to replay")
 	case t.group == "":
 		return c.usagef("-brokers needs -group, the consumer group to join")
-	case t.session <= heartbeat:
-		return c.usagef("-session-timeout is %v; want more than %v, the member's heartbeat interval (and at least the broker's group.min.session.timeout.ms, 6s unless set)", t.session, heartbeat)
-	case t.session > maxSession || t.session%time.Millisecond != 0:
-		return c.usagef("-session-timeout is %v; want whole milliseconds up to %v, as Kafka takes it", t.session, maxSession)
+	case t.session <= heartbeat || t.session > maxSession || t.session%time.Millisecond != 0:
+		return c.usagef("-session-timeout is %v; want whole milliseconds, more than %v, the member's heartbeat interval (and at least the broker's group.min.session.timeout.ms, 6s unless set), and at most %v, as Kafka takes it", t.session, heartbeat, maxSession)
 	case c.given["idle"] && t.idle <= 0: // -idle 0 is given, so not "without it", yet no time to wait
 		return c.usagef("-idle is %v; want a duration above 0, or none to run until SIGINT or SIGTERM", t.idle)
 	case !c.given["duration"] && !c.isSet("duration-model"):
 		return c.usagef("-brokers needs -duration COL (a field of the record's kcat -J line, such as payload.ms) or -duration-model DIST: records have no duration field")
 	}
+	return c.checkTopicReading(t)
+}
+
+// checkTopicReading checks the flags of a replay of a topic beyond
+// checkTopic's: the brokers' addresses, and the trace flags that a
+// topic's records do not take.
+func (c *command) checkTopicReading(t *topicOptions) error {
 	for _, b := range t.brokers {
 		if strings.TrimSpace(b) == "" {
 			return c.usagef("-brokers %q has an empty address; want HOST:PORT,...", t.brokers.String())

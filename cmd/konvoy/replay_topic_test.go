@@ -354,7 +354,7 @@ func TestReplayTopicUsageErrors(t *testing.T) {
 		{[]string{"replay", "-topic", "t", "-group", "g"}, "-topic needs -brokers"},
 		{append(base, "-idle", "-1s"), "-idle is -1s"},
 		{append(base, "-session-timeout", "0s"), "-session-timeout is 0s"},
-		{append(base, "-session-timeout", "3s"), "-session-timeout is 3s; want more than 3s, the member's heartbeat interval"},
+		{append(base, "-session-timeout", "3s"), "-session-timeout is 3s; want whole milliseconds, more than 3s, the member's heartbeat interval"},
 		{append(base, "-at", "ts"), "-at: a replay of a topic takes each record's arrival as the time it was consumed"},
 		{append(base, "-reorder", "1s"), "-reorder: a replay of a topic"},
 		{append(base, "-input", "csv"), "-input: a topic's records are read as their kcat -J lines"},
