@@ -1,12 +1,10 @@
 package chart
 
-// Schedule's doc: a box whose event was written backward, skipped, held,
-// discarded or never applied has a black outline, "one pattern per
-// outcome", and the legend shows each outcome's pattern beside its name.
-// Two outcomes drawn alike cannot be told apart in the picture: a
-// rejected-old box (the resequencer's RejectOld) has exactly the skipped
-// box's outline, dashes 3 and 2, so a reader cannot tell a version stamp's
-// skip from a resequencer's rejection.
+// Each outcome a schedule outlines has an outline of its own: Schedule's
+// doc promises "one pattern per outcome", and the legend shows each
+// outcome's pattern beside its name, so two outcomes drawn alike could not
+// be told apart; a rejected-old box (the resequencer's RejectOld) in
+// particular must not look like a skipped one (a version stamp's skip).
 
 import (
 	"slices"

@@ -34,8 +34,9 @@ const (
 // it took it ([konvoy.Slot].Taken) to the box's start: under
 // [konvoy.HeadOfLine] dispatch, waiting for the event's lane, which is
 // head-of-line blocking. A box whose event was written backward, skipped,
-// held, discarded as a duplicate or never applied has a black outline, one
-// pattern per outcome. A title that is not empty stands at the top.
+// held, discarded as a duplicate, rejected as an old step or never applied
+// has a black outline, one pattern per outcome, which the legend shows
+// beside the outcome's name. A title that is not empty stands at the top.
 //
 // Colours repeat after nine lanes, and the legend names the first 24.
 //
@@ -199,13 +200,15 @@ func (g *gantt) eachWait(fn func(slot, from, to int)) {
 	}
 }
 
-// outlines are the outlines of boxes whose outcome is not plain.
+// outlines are the outlines of boxes whose outcome is not plain, a
+// pattern of its own for each outcome: solid, dashed, dotted, dash-dot,
+// dash-dot-dot and long-dashed.
 var outlines = map[konvoy.Outcome]*draw.LineStyle{
 	konvoy.WrittenBackward: {Color: black, Width: vg.Points(1.6)},
 	konvoy.Skipped:         {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}},
 	konvoy.Held:            {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}},
 	konvoy.Duplicate:       {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(5), vg.Points(1.5), vg.Points(1), vg.Points(1.5)}},
-	konvoy.RejectedOld:     {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}},
+	konvoy.RejectedOld:     {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(5), vg.Points(1.5), vg.Points(1), vg.Points(1.5), vg.Points(1), vg.Points(1.5)}},
 	konvoy.NeverApplied:    {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(7), vg.Points(2)}},
 }
 
