@@ -1,15 +1,14 @@
 package chart
 
-// A picture's numbered ticks must not overlap: these pictures are meant to
-// read (a schedule "for small runs", latency lines that "read well from a
+// A picture's numbered ticks stand apart: these pictures are meant to read
+// (a schedule "for small runs", latency lines that "read well from a
 // handful of events to thousands"), and numbers printed over each other
-// read as none. intTicks puts up to 25 numbered ticks on a schedule's
-// rounds axis and 12 on each latency panel, whatever the numbers' widths
-// and the picture's, so at the default 16 cm a schedule of 50,000 rounds
-// prints "2000" over "4000", and latencies of 50,000 rounds "5000" over
-// "10000" (latencies of 2,000 rounds already touch: "800" and "1000").
-// Labels are measured in the package's own font, as gonum/plot places
-// them: an SVG <text> starts at its x.
+// read as none. So intTicks chooses its step from the axis's length and
+// its labels' widths, not from a count of ticks alone: at the default 16
+// cm a schedule of 50,000 rounds could otherwise print "2000" over "4000",
+// and latencies of 50,000 rounds "5000" over "10000". Labels are measured
+// in the package's own font, as gonum/plot places them: an SVG <text>
+// starts at its x.
 
 import (
 	"bytes"
