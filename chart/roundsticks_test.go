@@ -1,10 +1,11 @@
 package chart
 
-// Rounds labels every consumer count on its axis when there are at most
-// 16 of them, on a linear axis, however close they lie: konvoy serve's
-// page draws rounds at 1 to 8 consumers and the counts a view asks for,
-// so /?consumers=64,10,11,12,13,14 draws 14 counts of which 13 fall in
-// the first fifth of the axis, and "10" to "14" print over each other.
+// Rounds marks every consumer count on its axis when there are at most 16
+// of them, on a linear axis, but labels only those whose numbers stand
+// apart: konvoy serve's page draws rounds at 1 to 8 consumers and the
+// counts a view asks for, so /?consumers=64,10,11,12,13,14 draws 14 counts
+// of which 13 fall in the first fifth of the axis, and labelling each
+// would print "10" to "14" over each other.
 // (checkNumbersApart is in ticklabels_test.go.)
 
 import (

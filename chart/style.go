@@ -3,6 +3,7 @@ package chart
 import (
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -211,6 +212,42 @@ func labelRoom(a, b string, vertical bool) vg.Length {
 		return sty.FontExtents().Height
 	}
 	return (sty.Width(a)+sty.Width(b))/2 + labelGap
+}
+
+// spaced returns ticks with the label taken off, which makes the tick
+// minor, of each tick whose label does not stand apart (see labelRoom)
+// from the last one kept before it, except for the last labelled tick,
+// which keeps its label and takes it off those before it that crowd it.
+// at gives the place of a value on the axis, in points.
+func spaced(ticks []plot.Tick, at func(float64) vg.Length, vertical bool) []plot.Tick {
+	out := slices.Clone(ticks)
+	last := -1
+	for i, t := range out {
+		if t.Label != "" {
+			last = i
+		}
+	}
+	var kept []int
+	crowds := func(i int) bool {
+		k := out[kept[len(kept)-1]]
+		d := at(out[i].Value) - at(k.Value)
+		return max(d, -d) < labelRoom(k.Label, out[i].Label, vertical)
+	}
+	for i := range out {
+		if out[i].Label == "" {
+			continue
+		}
+		for i == last && len(kept) > 0 && crowds(i) {
+			out[kept[len(kept)-1]].Label = ""
+			kept = kept[:len(kept)-1]
+		}
+		if len(kept) > 0 && crowds(i) {
+			out[i].Label = ""
+			continue
+		}
+		kept = append(kept, i)
+	}
+	return out
 }
 
 // fitter is a ticker that places its labels by its axis's length in
