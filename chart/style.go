@@ -155,7 +155,7 @@ func (t intTicks) Ticks(lo, hi float64) []plot.Tick {
 	}
 	step := 1.0
 	for m := 1; (hi-lo)/step > most || !t.apart(lo, hi, step); m++ {
-		step = []float64{1, 2, 5}[m%3] * math.Pow(10, float64(m/3))
+		step = niceStep(m)
 	}
 	minor := 0.0
 	switch {
@@ -195,6 +195,10 @@ func (t intTicks) apart(lo, hi, step float64) bool {
 	}
 	return true
 }
+
+// niceStep returns the m-th of the steps 1, 2, 5, 10, 20, 50 and so on,
+// from m = 0.
+func niceStep(m int) float64 { return []float64{1, 2, 5}[m%3] * math.Pow(10, float64(m/3)) }
 
 // intLabel is the label of the whole number v.
 func intLabel(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
