@@ -2,6 +2,7 @@ package chart
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,9 +28,12 @@ const ganttTick = 10
 // '.' marks a consumer that has taken an event and cannot start it while
 // the event's lane is busy, from the slot's Taken to its Start: head-of-line
 // blocking, exact under every policy (only head-of-line dispatch takes an
-// event whose lane is busy). A blank is a consumer with nothing to do. A run
-// longer than a line of 100 characters is drawn in bands of whole tens of
-// rounds, each under its own ruler. title heads the drawing, consumers are
+// event whose lane is busy). A blank is a consumer with nothing to do, and
+// a run of consumers with nothing to do is one blank line, labelled with
+// the run; consumers after the last one that ran anything are left out,
+// and a line under the drawing names them. A run longer than a line of 100
+// characters is drawn in bands of whole tens of rounds, each under its own
+// ruler. title heads the drawing, consumers are
 // the run's, and policy says which rule dispatched the run. A run of more
 // than 2000 rounds is not drawn, and the text says so. It takes memory for
 // the consumers that ran an event, not for every consumer.
@@ -57,15 +61,11 @@ func GanttText(title string, r konvoy.Result, consumers int, policy konvoy.Polic
 	}
 
 	keys, rows, blocked, instant := ganttRows(r)
-
-	// Consumers after the last one that ran anything are left out, in a
-	// line of their own: many consumers and few events make no picture.
-	shown := len(rows)
-	for shown > 1 && strings.TrimSpace(string(rows[shown-1])) == "" {
-		shown--
+	shown := rows[len(rows)-1].last + 1
+	labelWidth := 0
+	for _, row := range rows {
+		labelWidth = max(labelWidth, len(row.label()))
 	}
-	rows = rows[:shown]
-	labelWidth := len("consumer ") + len(strconv.Itoa(shown))
 	band := (ganttWidth - labelWidth - 1) / ganttTick * ganttTick
 	for from := 0; from < r.Rounds; from += band {
 		to := min(from+band, r.Rounds)
@@ -77,8 +77,12 @@ func GanttText(title string, r konvoy.Result, consumers int, policy konvoy.Polic
 			b.WriteString(strings.TrimRight(fmt.Sprintf("%-*s %s", labelWidth, label, cells), " ") + "\n")
 		}
 		line("round", ruler)
-		for c, row := range rows {
-			line("consumer "+strconv.Itoa(c+1), row[from:to])
+		for _, row := range rows {
+			if row.cells == nil {
+				line(row.label(), nil)
+				continue
+			}
+			line(row.label(), row.cells[from:to])
 		}
 	}
 
@@ -149,29 +153,46 @@ func ganttLegend(r konvoy.Result, keys []string, consumers, shown, blocked, inst
 	return b.String()
 }
 
-// ganttRows draws each consumer's row of the schedule r kept, up to the last
-// consumer that took an event, and returns the keys in order of first
-// appearance, whose letters are their indices modulo 26; the rounds a
-// consumer held a blocked event (Taken to Start), and the events of no
+// ganttRow is a line of GanttText's drawing: consumer first's cells, one
+// per round, or, with no cells, consumers first to last, who had nothing
+// to do; consumers count from 0.
+type ganttRow struct {
+	first, last int
+	cells       []byte
+}
+
+// label returns the row's label, its consumers counted from 1.
+func (g ganttRow) label() string {
+	if g.last > g.first {
+		return fmt.Sprintf("consumers %d to %d", g.first+1, g.last+1)
+	}
+	return "consumer " + strconv.Itoa(g.first+1)
+}
+
+// ganttRows draws the schedule r kept, in a row for each consumer that
+// holds or runs an event and a row without cells for each run of consumers
+// before or between them that do neither, up to the last consumer that
+// does (consumer 0 when none does). It takes memory for the consumers that
+// ran an event, not for every consumer. It returns the keys in order of
+// first appearance, whose letters are their indices modulo 26; the rounds
+// a consumer held a blocked event (Taken to Start), and the events of no
 // duration, which are not drawn.
-func ganttRows(r konvoy.Result) (keys []string, rows [][]byte, blocked, instant int) {
+func ganttRows(r konvoy.Result) (keys []string, rows []ganttRow, blocked, instant int) {
 	symbol := map[string]int{}
-	used := 0 // consumers up to the last one that took an event
+	cells := map[int][]byte{} // by consumer
 	for _, s := range r.Schedule {
 		if _, ok := symbol[s.Key]; !ok {
 			symbol[s.Key] = len(keys) % 26
 			keys = append(keys, s.Key)
 		}
-		used = max(used, s.Consumer+1)
-	}
-	rows = make([][]byte, max(used, 1))
-	for c := range rows {
-		rows[c] = []byte(strings.Repeat(" ", r.Rounds))
+		if _, ok := cells[s.Consumer]; !ok && s.Finish > s.Taken {
+			cells[s.Consumer] = []byte(strings.Repeat(" ", r.Rounds))
+		}
 	}
 	slots := slices.Clone(r.Schedule)
 	slices.SortStableFunc(slots, func(a, b konvoy.Slot) int { return a.Index - b.Index })
 	for _, s := range slots {
-		row := rows[s.Consumer]
+		row := cells[s.Consumer]
 		for t := s.Taken; t < s.Start; t++ {
 			row[t] = '.'
 			blocked++
@@ -185,6 +206,17 @@ func ganttRows(r konvoy.Result) (keys []string, rows [][]byte, blocked, instant 
 		if s.Finish > s.Start {
 			row[s.Start] = byte('A' + symbol[s.Key])
 		}
+	}
+	if len(cells) == 0 {
+		return keys, []ganttRow{{}}, blocked, instant
+	}
+	next := 0 // the first consumer not in a row yet
+	for _, c := range slices.Sorted(maps.Keys(cells)) {
+		if c > next {
+			rows = append(rows, ganttRow{first: next, last: c - 1})
+		}
+		rows = append(rows, ganttRow{first: c, last: c, cells: cells[c]})
+		next = c + 1
 	}
 	return keys, rows, blocked, instant
 }

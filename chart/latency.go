@@ -74,7 +74,13 @@ func Latency(w io.Writer, f Format, series []LatencySeries, opts ...Option) erro
 		h := leg.height(c.Max.X - c.Min.X - 2*legendIndent)
 		top := c
 		top.Min.Y += h + 2*legendGap
-		canvases := plot.Align([][]*plot.Plot{plots}, tiles, top)
+		var canvases [][]draw.Canvas
+		for range 2 { // the panels are aligned by their axes, which their fitted ticks change
+			canvases = plot.Align([][]*plot.Plot{plots}, tiles, top)
+			for j, p := range plots {
+				fitTicks(p, canvases[0][j])
+			}
+		}
 		for j, p := range plots {
 			p.Draw(canvases[0][j])
 		}

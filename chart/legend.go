@@ -120,12 +120,14 @@ func (ts thumbs) Thumbnail(c *draw.Canvas) {
 var legendGap = vg.Points(8)
 
 // drawWithLegend draws p in c above leg, which is aligned with p's data
-// area.
+// area, its ticks fitted to its axes (see fitTicks).
 func drawWithLegend(c draw.Canvas, p *plot.Plot, leg *flowLegend) {
+	fitTicks(p, c)
 	data := p.DataCanvas(c)
 	h := leg.height(data.Max.X - data.Min.X)
 	top := c
 	top.Min.Y += h + 2*legendGap
+	fitTicks(p, top)
 	p.Draw(top)
 	data = p.DataCanvas(top)
 	bottom := c

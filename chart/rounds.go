@@ -166,11 +166,7 @@ func roundsPlot(work int, series []RoundsSeries) (*plot.Plot, *flowLegend) {
 	p.Y.Tick.Marker = intTicks{}
 	p.X.Tick.Marker = intTicks{}
 	if len(counts) <= 16 {
-		var ticks plot.ConstantTicks
-		for _, c := range counts {
-			ticks = append(ticks, plot.Tick{Value: float64(c), Label: fmt.Sprint(c)})
-		}
-		p.X.Tick.Marker = ticks
+		p.X.Tick.Marker = countTicks{counts: counts}
 	}
 	p.Add(&gridLines{vertical: true, horizontal: true})
 
@@ -199,6 +195,32 @@ func roundsPlot(work int, series []RoundsSeries) (*plot.Plot, *flowLegend) {
 	}
 	leg.entries = append(leg.entries, later...)
 	return p, leg
+}
+
+// countTicks marks each of a picture's consumer counts, rising, on an axis
+// length points long, and labels those whose labels stand apart (see
+// spaced): the first and the last count always, and of counts that crowd
+// together, each one clear of the label before it. Its length is 0, which
+// labels every count, until fitTicks sets it.
+type countTicks struct {
+	counts []int
+	length vg.Length
+}
+
+func (t countTicks) fitted(length vg.Length, _ bool) plot.Ticker {
+	t.length = length
+	return t
+}
+
+func (t countTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	for _, c := range t.counts {
+		ticks = append(ticks, plot.Tick{Value: float64(c), Label: fmt.Sprint(c)})
+	}
+	if t.length <= 0 || !(hi > lo) {
+		return ticks
+	}
+	return spaced(ticks, func(v float64) vg.Length { return t.length * vg.Length((v-lo)/(hi-lo)) }, false)
 }
 
 // addSeries draws series i of a picture, rounds[j] at consumers[j], as a

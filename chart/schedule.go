@@ -26,16 +26,19 @@ const (
 )
 
 // Schedule writes to w, in format f, the schedule of a small run made with
-// [konvoy.WithSchedule]: one row per consumer, numbered from 1 at the top,
-// and one box per event from its start to its finish, x in rounds. A box is
-// coloured by its lane, in the order lanes first appear in slots, grey for
-// an event in no lane, and labelled with its key where the label fits. A
-// hatched stretch before a box is its consumer holding the event, from when
-// it took it ([konvoy.Slot].Taken) to the box's start: under
-// [konvoy.HeadOfLine] dispatch, waiting for the event's lane, which is
-// head-of-line blocking. A box whose event was written backward, skipped,
-// held, discarded as a duplicate or never applied has a black outline, one
-// pattern per outcome. A title that is not empty stands at the top.
+// [konvoy.WithSchedule]: one row per consumer, numbered from 1 at the top
+// (when the rows are too close for each to have its number, the first, the
+// last and every k-th, k 2, 5, 10 and so on), and one box per event from
+// its start to its finish, x in rounds. A box is coloured by its lane, in
+// the order lanes first appear in slots, grey for an event in no lane, and
+// labelled with its key where the label fits. A hatched stretch before a
+// box is its consumer holding the event, from when it took it
+// ([konvoy.Slot].Taken) to the box's start: under [konvoy.HeadOfLine]
+// dispatch, waiting for the event's lane, which is head-of-line blocking.
+// A box whose event was written backward, skipped, held, discarded as a
+// duplicate, rejected as an old step or never applied has a black outline,
+// one pattern per outcome, which the legend shows beside the outcome's
+// name. A title that is not empty stands at the top.
 //
 // Colours repeat after nine lanes, and the legend names the first 24.
 //
@@ -53,15 +56,48 @@ func Schedule(w io.Writer, f Format, title string, slots []konvoy.Slot, consumer
 	p.X.Min, p.X.Max = 0, float64(max(1, g.end))
 	p.X.Tick.Marker = intTicks{most: 25}
 	p.Y.Min, p.Y.Max = -0.5, float64(consumers)-0.5
-	var rows plot.ConstantTicks
-	for c := range consumers {
-		rows = append(rows, plot.Tick{Value: g.row(c), Label: fmt.Sprint(c + 1)})
-	}
-	p.Y.Tick.Marker = rows
+	p.Y.Tick.Marker = rowTicks{g: g}
 	p.Y.Tick.Length = 0
 	p.Add(&gridLines{vertical: true}, g)
 	leg := g.legend()
 	return render(w, f, opts, about{cmp.Or(title, "Schedule"), g.desc()}, func(c draw.Canvas) { drawWithLegend(c, p, leg) })
+}
+
+// rowTicks numbers the rows of a schedule's consumers, from 1 at the top,
+// on an axis length points long: every row when the rows stand a line of
+// tick labels apart (see labelRoom), else the first, the last and every
+// k-th between, k the least of 2, 5, 10, 20 and so on at which the numbers
+// stand apart (see spaced). Its length is 0, which numbers every row,
+// until fitTicks sets it.
+type rowTicks struct {
+	g      *gantt
+	length vg.Length
+}
+
+func (t rowTicks) fitted(length vg.Length, _ bool) plot.Ticker {
+	t.length = length
+	return t
+}
+
+func (t rowTicks) Ticks(lo, hi float64) []plot.Tick {
+	n := t.g.consumers
+	k := 1
+	if t.length > 0 {
+		row := t.length / vg.Length(n)
+		for m := 1; vg.Length(k)*row < labelRoom("", "", true); m++ {
+			k = int(niceStep(m))
+		}
+	}
+	var ticks []plot.Tick
+	for c := range n {
+		if c == 0 || (c+1)%k == 0 || c == n-1 {
+			ticks = append(ticks, plot.Tick{Value: t.g.row(c), Label: fmt.Sprint(c + 1)})
+		}
+	}
+	if t.length <= 0 || !(hi > lo) {
+		return ticks
+	}
+	return spaced(ticks, func(v float64) vg.Length { return t.length * vg.Length((v-lo)/(hi-lo)) }, true)
 }
 
 // checkSchedule checks the arguments of [Schedule]: the number of consumers
@@ -199,13 +235,15 @@ func (g *gantt) eachWait(fn func(slot, from, to int)) {
 	}
 }
 
-// outlines are the outlines of boxes whose outcome is not plain.
+// outlines are the outlines of boxes whose outcome is not plain, a
+// pattern of its own for each outcome: solid, dashed, dotted, dash-dot,
+// dash-dot-dot and long-dashed.
 var outlines = map[konvoy.Outcome]*draw.LineStyle{
 	konvoy.WrittenBackward: {Color: black, Width: vg.Points(1.6)},
 	konvoy.Skipped:         {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}},
 	konvoy.Held:            {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}},
 	konvoy.Duplicate:       {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(5), vg.Points(1.5), vg.Points(1), vg.Points(1.5)}},
-	konvoy.RejectedOld:     {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}},
+	konvoy.RejectedOld:     {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(5), vg.Points(1.5), vg.Points(1), vg.Points(1.5), vg.Points(1), vg.Points(1.5)}},
 	konvoy.NeverApplied:    {Color: black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(7), vg.Points(2)}},
 }
 

@@ -3,6 +3,7 @@ package chart
 import (
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -127,10 +128,22 @@ func (g *gridLines) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 }
 
-// intTicks marks whole numbers: every one on a short axis, and steps of
-// 1, 2 or 5 times a power of ten on a longer one, at most most major ticks
-// (10 when most is 0), with unlabelled minor ticks between them.
-type intTicks struct{ most int }
+// intTicks marks whole numbers on an axis length points long: steps of 1,
+// 2 or 5 times a power of ten, the smallest that makes at most most major
+// ticks (10 when most is 0) whose labels, measured in the tick font, stand
+// apart (see labelRoom), with unlabelled minor ticks between them. Its
+// length is 0, which spaces the labels by most alone, until fitTicks sets
+// it.
+type intTicks struct {
+	most     int
+	length   vg.Length
+	vertical bool
+}
+
+func (t intTicks) fitted(length vg.Length, vertical bool) plot.Ticker {
+	t.length, t.vertical = length, vertical
+	return t
+}
 
 func (t intTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) || math.IsInf(hi-lo, 0) {
@@ -141,8 +154,8 @@ func (t intTicks) Ticks(lo, hi float64) []plot.Tick {
 		most = 10
 	}
 	step := 1.0
-	for m := 0; (hi-lo)/step > most; m++ {
-		step = []float64{2, 5, 10}[m%3] * math.Pow(10, float64(m/3))
+	for m := 1; (hi-lo)/step > most || !t.apart(lo, hi, step); m++ {
+		step = niceStep(m)
 	}
 	minor := 0.0
 	switch {
@@ -162,9 +175,106 @@ func (t intTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	for _, v := range multiples(lo, hi, step) {
-		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+		ticks = append(ticks, plot.Tick{Value: v, Label: intLabel(v)})
 	}
 	return ticks
+}
+
+// apart tells whether the labels of the multiples of step in [lo, hi]
+// stand apart on t's axis, as they do when its length is 0 (not fitted).
+func (t intTicks) apart(lo, hi, step float64) bool {
+	if t.length <= 0 {
+		return true
+	}
+	gap := t.length * vg.Length(step/(hi-lo))
+	v := multiples(lo, hi, step)
+	for i := 1; i < len(v); i++ {
+		if gap < labelRoom(intLabel(v[i-1]), intLabel(v[i]), t.vertical) {
+			return false
+		}
+	}
+	return true
+}
+
+// niceStep returns the m-th of the steps 1, 2, 5, 10, 20, 50 and so on,
+// from m = 0.
+func niceStep(m int) float64 { return []float64{1, 2, 5}[m%3] * math.Pow(10, float64(m/3)) }
+
+// intLabel is the label of the whole number v.
+func intLabel(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// labelGap is the least space between two tick labels side by side.
+var labelGap = vg.Points(tickSize) / 2
+
+// labelRoom returns how far apart the middles of the tick labels a and b
+// must stand on an axis, vertical or not, so that neither touches the
+// other, measured in the tick font: half of each one's width and labelGap
+// across, a line's height up.
+func labelRoom(a, b string, vertical bool) vg.Length {
+	sty := textStyle(tickSize)
+	if vertical {
+		return sty.FontExtents().Height
+	}
+	return (sty.Width(a)+sty.Width(b))/2 + labelGap
+}
+
+// spaced returns ticks with the label taken off, which makes the tick
+// minor, of each tick whose label does not stand apart (see labelRoom)
+// from the last one kept before it, except for the last labelled tick,
+// which keeps its label and takes it off those before it that crowd it.
+// at gives the place of a value on the axis, in points.
+func spaced(ticks []plot.Tick, at func(float64) vg.Length, vertical bool) []plot.Tick {
+	out := slices.Clone(ticks)
+	last := -1
+	for i, t := range out {
+		if t.Label != "" {
+			last = i
+		}
+	}
+	var kept []int
+	crowds := func(i int) bool {
+		k := out[kept[len(kept)-1]]
+		d := at(out[i].Value) - at(k.Value)
+		return max(d, -d) < labelRoom(k.Label, out[i].Label, vertical)
+	}
+	for i := range out {
+		if out[i].Label == "" {
+			continue
+		}
+		for i == last && len(kept) > 0 && crowds(i) {
+			out[kept[len(kept)-1]].Label = ""
+			kept = kept[:len(kept)-1]
+		}
+		if len(kept) > 0 && crowds(i) {
+			out[i].Label = ""
+			continue
+		}
+		kept = append(kept, i)
+	}
+	return out
+}
+
+// fitter is a ticker that places its labels by its axis's length in
+// points: fitted returns it for an axis of length, vertical or not.
+type fitter interface {
+	plot.Ticker
+	fitted(length vg.Length, vertical bool) plot.Ticker
+}
+
+// fitTicks fits each of p's tickers that is a fitter to the length its
+// axis has when p is drawn in c. The axes' lengths depend a little on
+// their ticks' labels, so a second pass measures them with the labels the
+// first chose.
+func fitTicks(p *plot.Plot, c draw.Canvas) {
+	for range 2 {
+		d := p.DataCanvas(c)
+		if f, ok := p.X.Tick.Marker.(fitter); ok {
+			p.X.Tick.Marker = f.fitted(d.Max.X-d.Min.X, false)
+		}
+		if f, ok := p.Y.Tick.Marker.(fitter); ok {
+			p.Y.Tick.Marker = f.fitted(d.Max.Y-d.Min.Y, true)
+		}
+	}
 }
 
 // multiples returns the multiples of step in [lo, hi], at most a hundred.
