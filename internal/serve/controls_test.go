@@ -3,6 +3,7 @@ package serve
 import (
 	"html"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"slices"
@@ -111,7 +112,7 @@ func mustParse(t *testing.T, q string) url.Values {
 func TestTheControlsKeepListsOfPoliciesAndConsumers(t *testing.T) {
 	for _, policy := range []string{"all", "static,lane-aware"} {
 		var p page
-		p.setControls(url.Values{"policy": {policy}, "consumers": {"2,8,16"}})
+		p.setControls(url.Values{"policy": {policy}, "consumers": {"2,8,16"}}, parsedView{})
 		var selected []string
 		for _, c := range p.Policies {
 			if c.Checked {
@@ -125,5 +126,20 @@ func TestTheControlsKeepListsOfPoliciesAndConsumers(t *testing.T) {
 		if p.Consumers != 2 || !slices.Equal(p.Keep, want) {
 			t.Errorf("consumers=2,8,16: the number shows %d and the hidden fields are %v; want 2 and %v", p.Consumers, p.Keep, want)
 		}
+	}
+}
+
+// TestTheControlsKeepTheFirstCountFirst checks that the page's controls,
+// submitted as they are, send the consumer counts in the order the runs
+// were made at: the number's count, the first table's, before the counts
+// the hidden fields keep, a trace's 1, 2 and 8 when its query names none.
+func TestTheControlsKeepTheFirstCountFirst(t *testing.T) {
+	s := newTestServer(0)
+	p := s.newPage(request{query: url.Values{}})
+	p.setControls(url.Values{}, parsedView{counts: []int{4, 1, 2, 8}})
+	rec := httptest.NewRecorder()
+	s.render(rec, http.StatusOK, p)
+	if got := formQuery(t, rec.Body.String())["consumers"]; !slices.Equal(got, []string{"4", "1", "2", "8"}) {
+		t.Errorf("the controls of the counts 4, 1, 2, 8 send consumers %q; want them in that order", got)
 	}
 }

@@ -67,7 +67,7 @@ type page struct {
 	Policies   []choice
 	Consumers  int
 	Partition  string  // -partitions as given, or ""
-	Keep       []field // the query's parameters the controls do not show, kept as hidden fields
+	Keep       []field // the query's parameters the controls do not show, kept as hidden fields after them
 	Upload     []field // the upload form's trace flags
 	RunKeep    []field // the view's run flags, kept by an upload
 	MaxUpload  int64   // bytes
@@ -120,9 +120,11 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := s.newPage(req)
+	var v parsedView
 	if err == nil {
-		err = s.fill(r, req, p)
+		v, err = s.fill(r, req, p)
 	}
+	p.setControls(req.query, v)
 	code := http.StatusOK
 	if err != nil {
 		p.Error, code = report.PageWords(err.Error()), status(err)
@@ -140,13 +142,13 @@ func short(q url.Values) bool {
 	return true
 }
 
-// newPage is the page of req with its controls set, before any run.
+// newPage is the page of req before any run, its controls not yet set
+// (see setControls).
 func (s *Server) newPage(req request) *page {
 	p := &page{Title: "konvoy: the lesson", MaxUpload: s.cfg.MaxUpload, Consumers: 4}
 	if s.cfg.Events != "" {
 		p.Title = "konvoy: " + s.cfg.Events
 	}
-	p.setControls(req.query)
 	for _, name := range sortedKeys(req.query) {
 		v := req.query.Get(name)
 		if slices.Contains(RunFlags, name) {
@@ -162,14 +164,25 @@ func (s *Server) newPage(req request) *page {
 	return p
 }
 
+// parsedView is what the command's parser tells of a page's view that its
+// query may not: the consumer counts, a trace's 4, 1, 2 and 8 when the
+// query names none. Its zero value, when the query does not parse, leaves
+// the query to tell.
+type parsedView struct {
+	counts []int
+}
+
 // setControls sets the page's layouts, policy, consumers and partitions
-// controls to the view of q, and keeps as hidden fields what they cannot
-// show, so that the controls, submitted as they are, ask for the view the
-// page shows: the layouts without a check box (partitioned:3), the
-// consumer counts after the first (the number shows one). A policy other
-// than one of the options (a list, or all) is an option of its own,
-// selected. "all" layouts checks every box, which names the same layouts.
-func (p *page) setControls(q url.Values) {
+// controls to the view of q, whose runs v tells of, and keeps as hidden
+// fields what they cannot show, so that the controls, submitted as they
+// are, ask for the view the page shows: the layouts without a check box
+// (partitioned:3), the consumer counts after the first (the number shows
+// one; the hidden fields follow it in the form, so that it stays the
+// first). A policy other than one of the options (a list, or all) is an
+// option of its own, selected. "all" layouts checks every box, which names
+// the same layouts. The partitions stay as q gives them: with every count
+// kept, none given is again the largest count's.
+func (p *page) setControls(q url.Values, v parsedView) {
 	layouts := strings.Split(q.Get("layouts"), ",")
 	if q.Get("layouts") == "" {
 		layouts = pageLayouts[:4]
@@ -190,6 +203,12 @@ func (p *page) setControls(q url.Values) {
 		p.Policies = append(p.Policies, choice{policy, true})
 	}
 	consumers := strings.Split(q.Get("consumers"), ",")
+	if v.counts != nil {
+		consumers = nil
+		for _, c := range v.counts {
+			consumers = append(consumers, strconv.Itoa(c))
+		}
+	}
 	if n, err := strconv.Atoi(consumers[0]); err == nil && n >= 1 && n <= maxConsumers {
 		p.Consumers = n
 	}
@@ -199,19 +218,21 @@ func (p *page) setControls(q url.Values) {
 	p.Partition = q.Get("partitions")
 }
 
-// fill makes the runs of req and sets the page's tables and pictures.
-func (s *Server) fill(r *http.Request, req request, p *page) error {
+// fill makes the runs of req and sets the page's tables and pictures; it
+// returns what the parser tells of the view, once it has read the query.
+func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error) {
 	src, err := s.source(req)
 	if err != nil {
-		return err
+		return parsedView{}, err
 	}
 	if src.upload != nil {
 		p.Title = "konvoy: " + src.upload.name
 	}
 	o, err := s.options(req, src)
 	if err != nil {
-		return err
+		return parsedView{}, err
 	}
+	v := parsedView{counts: o.Consumers}
 	p.Command = command(append(slices.Clone(src.args), req.args...))
 	p.API = apiPath
 	if q := encode(req.query); q != "" {
@@ -230,14 +251,14 @@ func (s *Server) fill(r *http.Request, req request, p *page) error {
 	}
 	t, err := s.run(r.Context(), src, o)
 	if err != nil {
-		return err
+		return v, err
 	}
 	p.Summary = summary(t, src)
 	p.Measures, p.Latency = measures(t), latencies(t)
 	if !src.lesson {
 		p.Text = report.TraceText(t, report.TraceOptions{Latency: true})
 	}
-	return s.pictures(p, t, o, sample)
+	return v, s.pictures(p, t, o, sample)
 }
 
 // summary is the page's line under its title: what was run.
