@@ -143,3 +143,38 @@ func TestTheControlsKeepTheFirstCountFirst(t *testing.T) {
 		t.Errorf("the controls of the counts 4, 1, 2, 8 send consumers %q; want them in that order", got)
 	}
 }
+
+// TestTheControlsOfferRecordedForATraceWithPartitions checks that "all"
+// layouts checks a box for every layout all runs: for a trace that records
+// partitions, recorded joins the page's layouts, so its box is offered,
+// and checked under all; for another trace or the lesson, all is the
+// page's layouts alone, and no recorded box is offered unless the view
+// names recorded.
+func TestTheControlsOfferRecordedForATraceWithPartitions(t *testing.T) {
+	withRecorded := append(slices.Clone(pageLayouts), recordedBox)
+	for _, c := range []struct {
+		layouts     string
+		partitioned bool
+		boxes       []string
+		checked     []string
+	}{
+		{"all", true, withRecorded, withRecorded},
+		{"all", false, pageLayouts, pageLayouts},
+		{"", true, withRecorded, pageLayouts[:4]},
+		{"free,recorded", false, withRecorded, []string{"free", "recorded"}},
+	} {
+		var p page
+		p.setLayouts(c.layouts, c.partitioned)
+		var boxes, checked []string
+		for _, l := range p.Layouts {
+			boxes = append(boxes, l.Name)
+			if l.Checked {
+				checked = append(checked, l.Name)
+			}
+		}
+		if !slices.Equal(boxes, c.boxes) || !slices.Equal(checked, c.checked) || len(p.Keep) > 0 {
+			t.Errorf("layouts %q, partitioned %v: boxes %q, checked %q, hidden %v; want boxes %q, checked %q, none hidden",
+				c.layouts, c.partitioned, boxes, checked, p.Keep, c.boxes, c.checked)
+		}
+	}
+}

@@ -41,7 +41,8 @@ func union(a, b []int) []int {
 // besides those the query gives, as in the lesson's picture.
 var roundsCounts = []int{1, 2, 3, 4, 5, 6, 7, 8}
 
-// pageLayouts are the layouts the page offers, by the names -layouts takes.
+// pageLayouts are the layouts the page offers, by the names -layouts takes;
+// a trace that records partitions has recordedBox too.
 var pageLayouts = []string{"free", "convoy", "line-convoy", "version-stamp", "selective-convoy", "partitioned", "resequencer"}
 
 // uploadFields are the trace flags the upload form asks for, with a hint
@@ -164,12 +165,18 @@ func (s *Server) newPage(req request) *page {
 	return p
 }
 
-// parsedView is what the command's parser tells of a page's view that its
-// query may not: the consumer counts, a trace's 4, 1, 2 and 8 when the
-// query names none. Its zero value, when the query does not parse, leaves
-// the query to tell.
+// recordedBox is the check box of the layout recorded, which the page
+// offers for a trace that records partitions (see setLayouts).
+const recordedBox = "recorded"
+
+// parsedView is what the command's parser and the runs tell of a page's
+// view that its query may not: the consumer counts, a trace's 4, 1, 2 and
+// 8 when the query names none, and whether the trace records partitions,
+// which -layouts all then runs under recorded too. Its zero value, when
+// the query does not parse, leaves the query to tell.
 type parsedView struct {
-	counts []int
+	counts      []int
+	partitioned bool
 }
 
 // setControls sets the page's layouts, policy, consumers and partitions
@@ -179,22 +186,10 @@ type parsedView struct {
 // (partitioned:3), the consumer counts after the first (the number shows
 // one; the hidden fields follow it in the form, so that it stays the
 // first). A policy other than one of the options (a list, or all) is an
-// option of its own, selected. "all" layouts checks every box, which names
-// the same layouts. The partitions stay as q gives them: with every count
-// kept, none given is again the largest count's.
+// option of its own, selected. The partitions stay as q gives them: with
+// every count kept, none given is again the largest count's.
 func (p *page) setControls(q url.Values, v parsedView) {
-	layouts := strings.Split(q.Get("layouts"), ",")
-	if q.Get("layouts") == "" {
-		layouts = pageLayouts[:4]
-	}
-	for _, l := range pageLayouts {
-		p.Layouts = append(p.Layouts, choice{l, slices.Contains(layouts, l) || slices.Contains(layouts, "all")})
-	}
-	for _, l := range layouts {
-		if !slices.Contains(pageLayouts, l) && l != "all" {
-			p.Keep = append(p.Keep, field{Name: "layouts", Value: l})
-		}
-	}
+	p.setLayouts(q.Get("layouts"), v.partitioned)
 	policy := q.Get("policy")
 	for _, pol := range konvoy.Policies() {
 		p.Policies = append(p.Policies, choice{pol.String(), pol.String() == policy})
@@ -218,8 +213,34 @@ func (p *page) setControls(q url.Values, v parsedView) {
 	p.Partition = q.Get("partitions")
 }
 
+// setLayouts sets the layouts' check boxes to the -layouts value v (the
+// command's default when empty) and keeps the layouts without one as
+// hidden fields. A trace that records partitions (partitioned) has a box
+// for recorded too, as has a view that names it: "all" then checks every
+// box, recorded included, which names the same layouts as all does.
+func (p *page) setLayouts(v string, partitioned bool) {
+	names := strings.Split(v, ",")
+	if v == "" {
+		names = pageLayouts[:4]
+	}
+	boxes := pageLayouts
+	if partitioned || slices.Contains(names, recordedBox) {
+		boxes = append(slices.Clone(pageLayouts), recordedBox)
+	}
+	all := slices.Contains(names, "all")
+	for _, l := range boxes {
+		p.Layouts = append(p.Layouts, choice{l, all || slices.Contains(names, l)})
+	}
+	for _, l := range names {
+		if !slices.Contains(boxes, l) && l != "all" {
+			p.Keep = append(p.Keep, field{Name: "layouts", Value: l})
+		}
+	}
+}
+
 // fill makes the runs of req and sets the page's tables and pictures; it
-// returns what the parser tells of the view, once it has read the query.
+// returns what the parser and the runs tell of the view, as far as they
+// got.
 func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error) {
 	src, err := s.source(req)
 	if err != nil {
@@ -253,6 +274,7 @@ func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error)
 	if err != nil {
 		return v, err
 	}
+	v.partitioned = t.Partitioned
 	p.Summary = summary(t, src)
 	p.Measures, p.Latency = measures(t), latencies(t)
 	if !src.lesson {
