@@ -2,11 +2,13 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/eventlog"
 )
 
 // memory defines -max-memory, which needs -events, setting *n to the
@@ -51,4 +53,34 @@ func parseSize(v string) (int, error) {
 		return m * int(u.bytes), nil
 	}
 	return 0, errSize
+}
+
+// formatSize writes n bytes as parseSize reads them back, in the largest
+// unit that divides n: 1GiB, 3MiB, 1536 (not 1.5KiB).
+func formatSize(n int) string {
+	for _, u := range sizeUnits {
+		if u.bytes > 1 && int64(n)%u.bytes == 0 {
+			return fmt.Sprintf("%d%s", int64(n)/u.bytes, u.suffix)
+		}
+	}
+	return strconv.Itoa(n)
+}
+
+// memoryHint adds to err, when a run alone outgrew the runs' memory
+// (konvoy.ErrMemory), the flag that sets it, -max-memory, as maxMemory
+// bytes; it returns any other error as it is. The command alone adds it:
+// konvoy serve's page and API take no -max-memory.
+//
+// A -reorder window that outgrew its bound (eventlog.WindowFull), which
+// runs.Trace sets from -max-memory, gets the same flag as its other way
+// out.
+func memoryHint(err error, maxMemory int) error {
+	switch {
+	case eventlog.WindowFull(err):
+		return fmt.Errorf("%w, or raise -max-memory: the window may take half of the runs' three quarters of it", err)
+	case !errors.Is(err, konvoy.ErrMemory):
+		return err
+	}
+	return fmt.Errorf("%w; -max-memory %s, three quarters of it for the runs, is too little for this run alone, its keys, lanes and backlog: raise it",
+		err, formatSize(maxMemory))
 }

@@ -1,12 +1,11 @@
 package main
 
 // The page's controls, submitted as they are (Show, or any change, which
-// page.js submits at once), must ask for the view the page shows: the
-// package doc of internal/serve promises a page whose controls are the
-// command's flags, kept in the URL's query so that every view is a link,
-// and its setControls says "the controls, submitted as they are, ask for
-// the view the page shows". With the command's own parser, a trace's
-// default consumer counts are lost (see the test below).
+// page.js submits at once), ask for the view the page shows, with the
+// command's own parser: the package doc of internal/serve promises a page
+// whose controls are the command's flags, kept in the URL's query so that
+// every view is a link. What the controls cannot show, such as a trace's
+// default consumer counts after the first, hidden fields keep.
 
 import (
 	"html"
@@ -83,11 +82,14 @@ func checkControls(t *testing.T, events string, flags []string, view string) {
 // TestServeControlsKeepTheDefaultConsumerCounts: without -consumers a
 // trace's runs are at 4, 1, 2 and 8 consumers (the page's text report has
 // a rounds table of the four), and partitioned has the largest count's
-// partitions, 8; the number shows 4 alone and nothing keeps the others, so
-// the form sends consumers=4, and partitioned becomes partitioned:4.
+// partitions, 8. The number shows 4, the first table's count, and hidden
+// fields after it keep 1, 2 and 8, so that the form sends consumers
+// 4,1,2,8 and partitioned stays partitioned:8; a list the query gives is
+// kept the same way.
 func TestServeControlsKeepTheDefaultConsumerCounts(t *testing.T) {
 	checkControls(t, "testdata/arrivals.csv", nil, "")
 	checkControls(t, "testdata/arrivals.csv", nil, "layouts=free,partitioned")
+	checkControls(t, "testdata/arrivals.csv", nil, "consumers=2,8,16&layouts=free,partitioned")
 }
 
 // layoutsAndCounts are the (layout, consumers) pairs of a JSON report.

@@ -1,11 +1,10 @@
 package main
 
-// TestServeControlsKeepAllLayouts: internal/serve's setControls says
-// "all" layouts checks every box, "which names the same layouts", so that
-// the controls submitted as they are ask for the view the page shows. For
-// a trace with partitions, -layouts all names recorded too (recorded:6 for
-// testdata/export.jsonl), which no box shows and no hidden field keeps:
-// the form sends the seven boxes and the view loses its recorded column.
+// TestServeControlsKeepAllLayouts: for a trace that records partitions,
+// -layouts all runs recorded too (recorded:6 for testdata/export.jsonl),
+// after the seven layouts the page has boxes for. The page offers such a
+// trace a box for recorded, and all checks it with the seven, so that the
+// form, submitted as it is, keeps the view's recorded column.
 
 import "testing"
 

@@ -129,6 +129,7 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 		}
 		defer runs.LimitMemory(o.MaxMemory)()
 		r, err = runs.Trace(context.Background(), src, o)
+		err = memoryHint(err, cmp.Or(o.MaxMemory, konvoy.DefaultMaxMemory))
 	}
 	if err != nil {
 		return nil, err

@@ -85,7 +85,10 @@ func ErrNoEvents(name string) error {
 // run per (layout, policy, consumers) triple, in memory that grows with the
 // trace's keys and lines, not its events, within o.MaxMemory: in one pass,
 // or in more when the runs do not fit at once. A bad event is an error
-// naming the trace's NAME:LINE. ctx stops the runs.
+// naming the trace's NAME:LINE; a run that alone outgrows the runs' memory
+// is one wrapping konvoy.ErrMemory, to which the caller adds what its user
+// can do (the command names -max-memory, the server cannot). ctx stops the
+// runs.
 func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 	maxMemory := cmp.Or(o.MaxMemory, konvoy.DefaultMaxMemory)
 	runsMemory := max(1, maxMemory/4*3)
@@ -114,11 +117,9 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 		if line := r.lineOf(ev.Index); line > 0 {
 			where = fmt.Sprintf("%s:%d", t.Name, line)
 		}
-		return nil, memoryHint(report.BacklogHint(Located{where, err}, o.MaxBacklog, len(configs)), maxMemory)
-	case eventlog.WindowFull(err):
-		return nil, fmt.Errorf("%w, or raise -max-memory: the window may take half of the runs' three quarters of it", err)
+		return nil, report.BacklogHint(Located{where, err}, o.MaxBacklog, len(configs))
 	case err != nil:
-		return nil, memoryHint(report.BacklogHint(err, o.MaxBacklog, len(configs)), maxMemory)
+		return nil, report.BacklogHint(err, o.MaxBacklog, len(configs))
 	case t.Stats.Events() == 0:
 		return nil, ErrNoEvents(t.Name)
 	}
@@ -166,26 +167,6 @@ func Events(ctx context.Context, events []konvoy.Event, o Options) (*report.Trac
 func LimitMemory(maxMemory int) (restore func()) {
 	was := debug.SetMemoryLimit(int64(cmp.Or(maxMemory, konvoy.DefaultMaxMemory)))
 	return func() { debug.SetMemoryLimit(was) }
-}
-
-// memoryHint adds to err, when a run alone outgrew the runs' memory
-// (konvoy.ErrMemory), the flag that sets it, -max-memory, as maxMemory
-// bytes; it returns any other error as it is.
-func memoryHint(err error, maxMemory int) error {
-	if !errors.Is(err, konvoy.ErrMemory) {
-		return err
-	}
-	size := fmt.Sprintf("%d", maxMemory)
-	for _, u := range []struct {
-		unit  string
-		bytes int64
-	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if int64(maxMemory)%u.bytes == 0 {
-			size = fmt.Sprintf("%d%s", int64(maxMemory)/u.bytes, u.unit)
-			break
-		}
-	}
-	return fmt.Errorf("%w; -max-memory %s, three quarters of it for the runs, is too little for this run alone, its keys, lanes and backlog: raise it", err, size)
 }
 
 // newTrace is the report of o's runs before they are made.

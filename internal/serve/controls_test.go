@@ -3,6 +3,7 @@ package serve
 import (
 	"html"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"slices"
@@ -111,7 +112,7 @@ func mustParse(t *testing.T, q string) url.Values {
 func TestTheControlsKeepListsOfPoliciesAndConsumers(t *testing.T) {
 	for _, policy := range []string{"all", "static,lane-aware"} {
 		var p page
-		p.setControls(url.Values{"policy": {policy}, "consumers": {"2,8,16"}})
+		p.setControls(url.Values{"policy": {policy}, "consumers": {"2,8,16"}}, parsedView{})
 		var selected []string
 		for _, c := range p.Policies {
 			if c.Checked {
@@ -124,6 +125,56 @@ func TestTheControlsKeepListsOfPoliciesAndConsumers(t *testing.T) {
 		want := []field{{Name: "consumers", Value: "8"}, {Name: "consumers", Value: "16"}}
 		if p.Consumers != 2 || !slices.Equal(p.Keep, want) {
 			t.Errorf("consumers=2,8,16: the number shows %d and the hidden fields are %v; want 2 and %v", p.Consumers, p.Keep, want)
+		}
+	}
+}
+
+// TestTheControlsKeepTheFirstCountFirst checks that the page's controls,
+// submitted as they are, send the consumer counts in the order the runs
+// were made at: the number's count, the first table's, before the counts
+// the hidden fields keep, a trace's 1, 2 and 8 when its query names none.
+func TestTheControlsKeepTheFirstCountFirst(t *testing.T) {
+	s := newTestServer(0)
+	p := s.newPage(request{query: url.Values{}})
+	p.setControls(url.Values{}, parsedView{counts: []int{4, 1, 2, 8}})
+	rec := httptest.NewRecorder()
+	s.render(rec, http.StatusOK, p)
+	if got := formQuery(t, rec.Body.String())["consumers"]; !slices.Equal(got, []string{"4", "1", "2", "8"}) {
+		t.Errorf("the controls of the counts 4, 1, 2, 8 send consumers %q; want them in that order", got)
+	}
+}
+
+// TestTheControlsOfferRecordedForATraceWithPartitions checks that "all"
+// layouts checks a box for every layout all runs: for a trace that records
+// partitions, recorded joins the page's layouts, so its box is offered,
+// and checked under all; for another trace or the lesson, all is the
+// page's layouts alone, and no recorded box is offered unless the view
+// names recorded.
+func TestTheControlsOfferRecordedForATraceWithPartitions(t *testing.T) {
+	withRecorded := append(slices.Clone(pageLayouts), recordedBox)
+	for _, c := range []struct {
+		layouts     string
+		partitioned bool
+		boxes       []string
+		checked     []string
+	}{
+		{"all", true, withRecorded, withRecorded},
+		{"all", false, pageLayouts, pageLayouts},
+		{"", true, withRecorded, pageLayouts[:4]},
+		{"free,recorded", false, withRecorded, []string{"free", "recorded"}},
+	} {
+		var p page
+		p.setLayouts(c.layouts, c.partitioned)
+		var boxes, checked []string
+		for _, l := range p.Layouts {
+			boxes = append(boxes, l.Name)
+			if l.Checked {
+				checked = append(checked, l.Name)
+			}
+		}
+		if !slices.Equal(boxes, c.boxes) || !slices.Equal(checked, c.checked) || len(p.Keep) > 0 {
+			t.Errorf("layouts %q, partitioned %v: boxes %q, checked %q, hidden %v; want boxes %q, checked %q, none hidden",
+				c.layouts, c.partitioned, boxes, checked, p.Keep, c.boxes, c.checked)
 		}
 	}
 }

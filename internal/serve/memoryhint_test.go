@@ -1,16 +1,13 @@
 package serve
 
-// A request whose run alone outgrows the memory the server gives it must
-// be told so in the server's words. The page's and the API's errors go
-// through report.PageWords, which says "the memory konvoy serve gives a
-// request" because neither a query nor konvoy serve takes -max-memory
-// (RunFlags and TraceFlags leave it out; konvoy serve's flags are -addr,
-// -max-upload, -events and the trace flags). Yet runs.Trace's memoryHint
-// adds "-max-memory 1GiB, three quarters of it for the runs, is too little
-// for this run alone ...: raise it", advice that no user of the page, the
-// API or konvoy serve can follow. The command's parser gives every request
-// konvoy.DefaultMaxMemory (1 GiB); this test's parser gives 1 MiB, so that
-// a trace of some thousands of keys outgrows it.
+// A request whose run alone outgrows the memory the server gives it is
+// told so in the server's words, with what its user can do: the page's and
+// the API's errors go through report.PageWords ("the memory konvoy serve
+// gives a request"), and name no -max-memory, which neither a query nor
+// konvoy serve takes (RunFlags and TraceFlags leave it out); the command
+// alone adds that flag to the error. The command's parser gives every
+// request konvoy.DefaultMaxMemory (1 GiB); this test's parser gives 1 MiB,
+// so that a trace of some thousands of keys outgrows it.
 
 import (
 	"fmt"
@@ -40,7 +37,7 @@ func TestAMemoryErrorNamesNoFlagTheServerLacks(t *testing.T) {
 	for _, target := range []string{"/api/report?" + strings.TrimPrefix(loc, "/?"), loc} {
 		r := get(t, s, target)
 		body := r.Body.String()
-		if r.Code == http.StatusOK || !strings.Contains(body, "memory konvoy serve gives a request") {
+		if r.Code == http.StatusOK || !strings.Contains(body, "memory konvoy serve gives a request") || !strings.Contains(body, "run konvoy -events on the trace") {
 			t.Fatalf("GET %s: status %d; want the memory error\n%.600s", target, r.Code, body)
 		}
 		if strings.Contains(body, "-max-memory") {

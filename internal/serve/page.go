@@ -41,7 +41,8 @@ func union(a, b []int) []int {
 // besides those the query gives, as in the lesson's picture.
 var roundsCounts = []int{1, 2, 3, 4, 5, 6, 7, 8}
 
-// pageLayouts are the layouts the page offers, by the names -layouts takes.
+// pageLayouts are the layouts the page offers, by the names -layouts takes;
+// a trace that records partitions has recordedBox too.
 var pageLayouts = []string{"free", "convoy", "line-convoy", "version-stamp", "selective-convoy", "partitioned", "resequencer"}
 
 // uploadFields are the trace flags the upload form asks for, with a hint
@@ -67,7 +68,7 @@ type page struct {
 	Policies   []choice
 	Consumers  int
 	Partition  string  // -partitions as given, or ""
-	Keep       []field // the query's parameters the controls do not show, kept as hidden fields
+	Keep       []field // the query's parameters the controls do not show, kept as hidden fields after them
 	Upload     []field // the upload form's trace flags
 	RunKeep    []field // the view's run flags, kept by an upload
 	MaxUpload  int64   // bytes
@@ -120,9 +121,11 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := s.newPage(req)
+	var v parsedView
 	if err == nil {
-		err = s.fill(r, req, p)
+		v, err = s.fill(r, req, p)
 	}
+	p.setControls(req.query, v)
 	code := http.StatusOK
 	if err != nil {
 		p.Error, code = report.PageWords(err.Error()), status(err)
@@ -140,13 +143,13 @@ func short(q url.Values) bool {
 	return true
 }
 
-// newPage is the page of req with its controls set, before any run.
+// newPage is the page of req before any run, its controls not yet set
+// (see setControls).
 func (s *Server) newPage(req request) *page {
 	p := &page{Title: "konvoy: the lesson", MaxUpload: s.cfg.MaxUpload, Consumers: 4}
 	if s.cfg.Events != "" {
 		p.Title = "konvoy: " + s.cfg.Events
 	}
-	p.setControls(req.query)
 	for _, name := range sortedKeys(req.query) {
 		v := req.query.Get(name)
 		if slices.Contains(RunFlags, name) {
@@ -162,26 +165,31 @@ func (s *Server) newPage(req request) *page {
 	return p
 }
 
+// recordedBox is the check box of the layout recorded, which the page
+// offers for a trace that records partitions (see setLayouts).
+const recordedBox = "recorded"
+
+// parsedView is what the command's parser and the runs tell of a page's
+// view that its query may not: the consumer counts, a trace's 4, 1, 2 and
+// 8 when the query names none, and whether the trace records partitions,
+// which -layouts all then runs under recorded too. Its zero value, when
+// the query does not parse, leaves the query to tell.
+type parsedView struct {
+	counts      []int
+	partitioned bool
+}
+
 // setControls sets the page's layouts, policy, consumers and partitions
-// controls to the view of q, and keeps as hidden fields what they cannot
-// show, so that the controls, submitted as they are, ask for the view the
-// page shows: the layouts without a check box (partitioned:3), the
-// consumer counts after the first (the number shows one). A policy other
-// than one of the options (a list, or all) is an option of its own,
-// selected. "all" layouts checks every box, which names the same layouts.
-func (p *page) setControls(q url.Values) {
-	layouts := strings.Split(q.Get("layouts"), ",")
-	if q.Get("layouts") == "" {
-		layouts = pageLayouts[:4]
-	}
-	for _, l := range pageLayouts {
-		p.Layouts = append(p.Layouts, choice{l, slices.Contains(layouts, l) || slices.Contains(layouts, "all")})
-	}
-	for _, l := range layouts {
-		if !slices.Contains(pageLayouts, l) && l != "all" {
-			p.Keep = append(p.Keep, field{Name: "layouts", Value: l})
-		}
-	}
+// controls to the view of q, whose runs v tells of, and keeps as hidden
+// fields what they cannot show, so that the controls, submitted as they
+// are, ask for the view the page shows: the layouts without a check box
+// (partitioned:3), the consumer counts after the first (the number shows
+// one; the hidden fields follow it in the form, so that it stays the
+// first). A policy other than one of the options (a list, or all) is an
+// option of its own, selected. The partitions stay as q gives them: with
+// every count kept, none given is again the largest count's.
+func (p *page) setControls(q url.Values, v parsedView) {
+	p.setLayouts(q.Get("layouts"), v.partitioned)
 	policy := q.Get("policy")
 	for _, pol := range konvoy.Policies() {
 		p.Policies = append(p.Policies, choice{pol.String(), pol.String() == policy})
@@ -190,6 +198,12 @@ func (p *page) setControls(q url.Values) {
 		p.Policies = append(p.Policies, choice{policy, true})
 	}
 	consumers := strings.Split(q.Get("consumers"), ",")
+	if v.counts != nil {
+		consumers = nil
+		for _, c := range v.counts {
+			consumers = append(consumers, strconv.Itoa(c))
+		}
+	}
 	if n, err := strconv.Atoi(consumers[0]); err == nil && n >= 1 && n <= maxConsumers {
 		p.Consumers = n
 	}
@@ -199,19 +213,47 @@ func (p *page) setControls(q url.Values) {
 	p.Partition = q.Get("partitions")
 }
 
-// fill makes the runs of req and sets the page's tables and pictures.
-func (s *Server) fill(r *http.Request, req request, p *page) error {
+// setLayouts sets the layouts' check boxes to the -layouts value v (the
+// command's default when empty) and keeps the layouts without one as
+// hidden fields. A trace that records partitions (partitioned) has a box
+// for recorded too, as has a view that names it: "all" then checks every
+// box, recorded included, which names the same layouts as all does.
+func (p *page) setLayouts(v string, partitioned bool) {
+	names := strings.Split(v, ",")
+	if v == "" {
+		names = pageLayouts[:4]
+	}
+	boxes := pageLayouts
+	if partitioned || slices.Contains(names, recordedBox) {
+		boxes = append(slices.Clone(pageLayouts), recordedBox)
+	}
+	all := slices.Contains(names, "all")
+	for _, l := range boxes {
+		p.Layouts = append(p.Layouts, choice{l, all || slices.Contains(names, l)})
+	}
+	for _, l := range names {
+		if !slices.Contains(boxes, l) && l != "all" {
+			p.Keep = append(p.Keep, field{Name: "layouts", Value: l})
+		}
+	}
+}
+
+// fill makes the runs of req and sets the page's tables and pictures; it
+// returns what the parser and the runs tell of the view, as far as they
+// got.
+func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error) {
 	src, err := s.source(req)
 	if err != nil {
-		return err
+		return parsedView{}, err
 	}
 	if src.upload != nil {
 		p.Title = "konvoy: " + src.upload.name
 	}
 	o, err := s.options(req, src)
 	if err != nil {
-		return err
+		return parsedView{}, err
 	}
+	v := parsedView{counts: o.Consumers}
 	p.Command = command(append(slices.Clone(src.args), req.args...))
 	p.API = apiPath
 	if q := encode(req.query); q != "" {
@@ -230,14 +272,15 @@ func (s *Server) fill(r *http.Request, req request, p *page) error {
 	}
 	t, err := s.run(r.Context(), src, o)
 	if err != nil {
-		return err
+		return v, err
 	}
+	v.partitioned = t.Partitioned
 	p.Summary = summary(t, src)
 	p.Measures, p.Latency = measures(t), latencies(t)
 	if !src.lesson {
 		p.Text = report.TraceText(t, report.TraceOptions{Latency: true})
 	}
-	return s.pictures(p, t, o, sample)
+	return v, s.pictures(p, t, o, sample)
 }
 
 // summary is the page's line under its title: what was run.

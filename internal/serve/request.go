@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/internal/report"
 	"github.com/sirali-konvoy/konvoy/internal/runs"
@@ -188,7 +189,9 @@ func (s *Server) options(req request, src *source) (runs.Options, error) {
 }
 
 // run makes the runs of o over src, when fewer than maxRunning requests are
-// making theirs, for at most runTimeout.
+// making theirs, for at most runTimeout. A run that alone outgrows the
+// memory the server gives a request is an error saying what the page's
+// user can do: no query sets -max-memory, which the command's error names.
 func (s *Server) run(ctx context.Context, src *source, o runs.Options) (*report.Trace, error) {
 	select {
 	case s.running <- struct{}{}:
@@ -207,6 +210,9 @@ func (s *Server) run(ctx context.Context, src *source, o runs.Options) (*report.
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return nil, errorf(http.StatusServiceUnavailable, "konvoy serve: the runs took longer than %v, the most a request may take; ask for fewer layouts, policies or consumer counts, or run konvoy -events on the trace", runTimeout)
+	}
+	if errors.Is(err, konvoy.ErrMemory) {
+		return nil, fmt.Errorf("%w; the server gives no request more: run konvoy -events on the trace, which can give its runs more memory (konvoy -help)", err)
 	}
 	return t, err
 }
