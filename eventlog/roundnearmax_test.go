@@ -1,0 +1,34 @@
+package eventlog
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Under Round, a duration is rounded to the nearest round, halves away
+// from zero, as an arrival is, however large: "9223372036.854775807s" at
+// one round a second is 9223372036.85 rounds, 9223372037 to the nearest,
+// which fits in an int. rounds uses time.Duration.Round, which saturates
+// at the largest Duration when the rounded value passes it, so the
+// duration comes out one round short, 9223372036, rounded down without a
+// word, while the same text in the at column reads as 9223372037.
+func TestRoundingADurationNearTheLargestGoesToTheNearest(t *testing.T) {
+	const v = "9223372036.854775807s"
+	in := "key,step,duration,at\nk,1," + v + "," + v + "\n"
+	d, err := NewDecoder(strings.NewReader(in), Reader{Format: CSV, Resolution: time.Second, Round: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := d.Next()
+	if err != nil {
+		t.Fatalf("Next: %v", err)
+	}
+	const want = 9223372037
+	if e.Arrival != want {
+		t.Errorf("arrival %q read as %d rounds; want %d", v, e.Arrival, want)
+	}
+	if e.Duration != want {
+		t.Errorf("duration %q read as %d rounds; want %d, the nearest, as the arrival is", v, e.Duration, want)
+	}
+}
