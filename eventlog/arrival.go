@@ -208,7 +208,6 @@ func (d *Decoder) release(a arrival) (konvoy.Event, error) {
 	if (a.ticks >= d.origin) != (v >= 0) {
 		return e, d.atErr(a, fmt.Sprintf("want an arrival within %v of the first", time.Duration(math.MaxInt64)))
 	}
-	r := v / res
 	if v%res != 0 {
 		if !d.opt.Round {
 			from := ""
@@ -218,14 +217,8 @@ func (d *Decoder) release(a arrival) (konvoy.Event, error) {
 			return e, d.atErr(a, fmt.Sprintf("want a whole multiple of one round, %v%s; it does not divide exactly, and rounding is off (-round rounds to the nearest)", d.opt.Resolution, from))
 		}
 		d.rounded++
-		// To the nearest, halves away from zero; a remainder takes v's sign.
-		switch m := v % res; {
-		case m > 0 && m >= res-m:
-			r++
-		case m < 0 && -m >= res+m:
-			r--
-		}
 	}
+	r := nearestRounds(v, res)
 	if r > math.MaxInt32 && strconv.IntSize == 32 {
 		return e, d.atErr(a, fmt.Sprintf("want an arrival within %d rounds of %v of the first", math.MaxInt32, d.opt.Resolution))
 	}

@@ -1,6 +1,7 @@
 package eventlog
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -9,11 +10,12 @@ import (
 // Under Round, a duration is rounded to the nearest round, halves away
 // from zero, as an arrival is, however large: "9223372036.854775807s" at
 // one round a second is 9223372036.85 rounds, 9223372037 to the nearest,
-// which fits in an int. rounds uses time.Duration.Round, which saturates
-// at the largest Duration when the rounded value passes it, so the
-// duration comes out one round short, 9223372036, rounded down without a
-// word, while the same text in the at column reads as 9223372037.
+// in the duration and the at column alike. (An int of 32 bits holds no
+// such count: there the duration is an error.)
 func TestRoundingADurationNearTheLargestGoesToTheNearest(t *testing.T) {
+	if strconv.IntSize == 32 {
+		t.Skip("9223372037 rounds pass a 32-bit int")
+	}
 	const v = "9223372036.854775807s"
 	in := "key,step,duration,at\nk,1," + v + "," + v + "\n"
 	d, err := NewDecoder(strings.NewReader(in), Reader{Format: CSV, Resolution: time.Second, Round: true})
