@@ -26,11 +26,11 @@ func TestRoundingADurationNearTheLargestGoesToTheNearest(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Next: %v", err)
 	}
-	const want = 9223372037
-	if e.Arrival != want {
+	const want int64 = 9223372037
+	if int64(e.Arrival) != want {
 		t.Errorf("arrival %q read as %d rounds; want %d", v, e.Arrival, want)
 	}
-	if e.Duration != want {
+	if int64(e.Duration) != want {
 		t.Errorf("duration %q read as %d rounds; want %d, the nearest, as the arrival is", v, e.Duration, want)
 	}
 }
