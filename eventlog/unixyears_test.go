@@ -6,14 +6,9 @@ import (
 	"time"
 )
 
-// A Unix-time arrival is read "between the years 1678 and 2261", as the
-// error message for one outside says and as an RFC 3339 arrival is: every
-// instant of those years fits in an int64 of nanoseconds (from 1677-09-21
-// to 2262-04-11). parseUnix bounds them at ±9.2e18 ns instead, from
-// 1678-06-18 to 2261-07-15, so the first half of 1678 and the second half
-// of 2261 are refused as unix-s (and unix-ms, -us, -ns), though the same
-// instants in RFC 3339 are read, with a message that says they are within
-// range.
+// A Unix-time arrival is read for every instant of the years 1678 to 2261
+// in UTC, as an RFC 3339 arrival is and as the error for one outside says:
+// their first and last instants alike, in unix-s as in RFC 3339.
 func TestUnixArrivalsTakeEveryInstantOf1678To2261(t *testing.T) {
 	for _, c := range []struct{ rfc, unix [2]string }{
 		{[2]string{"1678-01-01T00:00:00Z", "1970-01-01T00:00:00Z"}, [2]string{"-9214560000", "0"}},
@@ -48,4 +43,21 @@ func readArrivals(t *testing.T, f TimeFormat, ats ...string) []int {
 		arrivals = append(arrivals, e.Arrival)
 	}
 	return arrivals
+}
+
+// The years are UTC's, whatever offset an RFC 3339 arrival is written
+// in: 23:00 on the last day of 1677 an hour behind UTC is 1678 in UTC, and
+// read; half past midnight of 1678 an hour ahead is 1677, and refused.
+func TestRFC3339YearsAreUTCs(t *testing.T) {
+	if got := readArrivals(t, RFC3339, "1677-12-31T23:00:00-01:00", "1678-01-01T00:00:01Z"); len(got) != 2 || got[1] != 1 {
+		t.Errorf("1677-12-31T23:00:00-01:00 (1678 in UTC) read as %v; want it read", got)
+	}
+	in := "key,step,duration,at\nk,1,0,1678-01-01T00:30:00+01:00\n"
+	d, err := NewDecoder(strings.NewReader(in), Reader{Format: CSV, AtFormat: RFC3339, Resolution: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Next(); err == nil || !strings.Contains(err.Error(), "between the years 1678 and 2261") {
+		t.Errorf("1678-01-01T00:30:00+01:00 (1677 in UTC): %v; want it refused", err)
+	}
 }
