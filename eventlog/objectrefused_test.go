@@ -2,14 +2,11 @@ package eventlog
 
 import "testing"
 
-// An ObjectDecoder's error "does not stop the decoder: the next object is
-// decoded afresh", and whether objects record partitions is "as the first
-// object decoded said" (ObjectDecoder.Partitions). A refused object is not
-// decoded, yet jsonPartition settles the question from it before its
-// arrival is read and refused: after a first object with a partition and a
-// bad arrival, every good object without a partition is refused ("want a
-// "partition" field, as the first record has"), and Partitions says true
-// though no object decoded had one.
+// An ObjectDecoder's error does not stop it: the next object is decoded
+// afresh, and whether objects record partitions is as the first object
+// decoded said, never one refused. After a first object with a partition
+// and a bad arrival, a good object without a partition is read, and
+// Partitions says false.
 func TestARefusedObjectDoesNotSettleWhetherObjectsHavePartitions(t *testing.T) {
 	o, err := NewObjectDecoder(Reader{})
 	if err != nil {
