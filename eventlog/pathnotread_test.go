@@ -8,14 +8,10 @@ import (
 )
 
 // A column the decoder does not read is held to less than one it reads,
-// and a dotted path is read as a field's name is (Columns): with
-// Durations set, the duration "may then be absent", and a field named
-// twice is an error only when the decoder reads it ("A column the decoder
-// reads named twice ... or on the way along a path"), which a status is
-// not when the record has a step. findAbsent resolves every dotted name,
-// read or not, so a drawn duration named "p.d" that a record lacks, and a
-// status "p.s" named twice in a record with a step, are errors, where the
-// same records with the plain names "d" and "s" are read.
+// at a dotted path as by a plain name: with Durations set a duration may
+// be absent, and a status beside a step may be named twice, since neither
+// is read; the records below are read whichever way their columns are
+// named.
 func TestAPathToAColumnNotReadIsHeldToWhatTheColumnIs(t *testing.T) {
 	two := synth.Fixed(2)
 	for _, c := range []struct {

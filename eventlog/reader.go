@@ -631,13 +631,20 @@ func (d *Decoder) unknownStatus() string {
 // does not read may be named twice.
 func (d *Decoder) reads(f int, hasStep bool) bool {
 	switch f {
-	case 2:
+	case statusField:
 		return !hasStep
-	case 4:
+	case durationField:
 		return d.draw == nil
 	}
 	return true
 }
+
+// statusField and durationField are the places of the status and the
+// duration among the columns, in Columns' order, as reads counts them.
+const (
+	statusField   = 2
+	durationField = 4
+)
 
 // list names up to eight statuses, quoting one with spaces at its ends,
 // a comma or nothing, which would read as another.
