@@ -1,0 +1,45 @@
+package konvoy_test
+
+// PlanLatency runs LoadFloor−1 consumers once "when no other bound rules it
+// out", and when they meet the objective all the same the plan says so
+// (LatencyPlan.ShortTrace): the trace is too short to show a steady state.
+// A consumer limit of exactly LoadFloor−1 does not rule that count out, it
+// allows it; yet the search is over before its first pass, since no count
+// from the load floor up fits under the limit, and LoadFloor−1 is never
+// run. The plan then says only that no count up to the limit meets the
+// objective, and nothing of the trace that meets it, far below the load,
+// at every count the limit allows.
+
+import (
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+func TestLatencyPlanAtALimitBelowTheLoadStillTellsAShortTrace(t *testing.T) {
+	// Work 10 arriving over rounds 0 to 2: a load floor of ⌈10/3⌉ = 4.
+	events := []konvoy.Event{
+		{Key: "a", Duration: 1},
+		{Key: "a", Duration: 2},
+		{Key: "a", Duration: 7, Arrival: 2},
+	}
+	slo := konvoy.SLO{Percentile: 50, Rounds: 40}
+	plans, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: slo, MaxConsumers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := plans[0]
+	if plan.LoadFloor != 4 {
+		t.Fatalf("load floor %d; want 4", plan.LoadFloor)
+	}
+	r, err := konvoy.Simulate(events, konvoy.Free, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Response.P50 > slo.Rounds {
+		t.Fatalf("3 consumers reach p50 %d; the test needs them to meet %d", r.Response.P50, slo.Rounds)
+	}
+	if !plan.ShortTrace {
+		t.Errorf("3 consumers (LoadFloor−1, within the limit of 3) meet %s, yet the plan does not say the trace is short: %+v", slo, plan)
+	}
+}
