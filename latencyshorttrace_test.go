@@ -1,21 +1,16 @@
 package konvoy_test
 
-// PlanLatency runs LoadFloor−1 consumers once "when no other bound rules it
-// out", and when they meet the objective all the same the plan says so
-// (LatencyPlan.ShortTrace): the trace is too short to show a steady state.
-// A consumer limit of exactly LoadFloor−1 does not rule that count out, it
-// allows it; yet the search is over before its first pass, since no count
-// from the load floor up fits under the limit, and LoadFloor−1 is never
-// run. The plan then says only that no count up to the limit meets the
-// objective, and nothing of the trace that meets it, far below the load,
-// at every count the limit allows.
-
 import (
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy"
 )
 
+// PlanLatency runs LoadFloor−1 consumers once when no other bound rules
+// that count out, a consumer limit of exactly LoadFloor−1 included, which
+// leaves no count from the load floor up to search; when they meet the
+// objective all the same, the plan says the trace is too short to show a
+// steady state (LatencyPlan.ShortTrace).
 func TestLatencyPlanAtALimitBelowTheLoadStillTellsAShortTrace(t *testing.T) {
 	// Work 10 arriving over rounds 0 to 2: a load floor of ⌈10/3⌉ = 4.
 	events := []konvoy.Event{

@@ -119,11 +119,19 @@ func PlanConsumers(events iter.Seq2[Event, error], layout Layout, cfg PlanConfig
 	// consumers never fit, whatever the policy, where budget is the most
 	// rounds that keep up. One count below that is tried too, in case the
 	// rate of a run of exactly budget rounds rounds up to the peak.
+	// A trace that takes no time needs a consumer, however small the
+	// budget; a bound past every count tried, +Inf for a budget of 0 (a
+	// peak times a round length past the largest float64), is compared as a
+	// float, whose conversion to int Go leaves to the platform.
 	budget := float64(p.Events) / (cfg.Peak * cfg.RoundSeconds)
-	from := max(1, int(math.Ceil(float64(ceiling.work)/budget))-1)
 	top := min(limit, countsThatMatter(p.Events, layout, policy))
-	if from > top {
-		return p, nil
+	from := 1
+	if ceiling.work > 0 {
+		need := math.Ceil(float64(ceiling.work)/budget) - 1
+		if !(need <= float64(top)) {
+			return p, nil
+		}
+		from = max(1, int(need))
 	}
 	c, rounds, err := smallestFitting(fits, from, top, policy == HeadOfLine)
 	if err != nil || c == 0 {

@@ -1,16 +1,5 @@
 package konvoy_test
 
-// PlanConsumers takes any positive finite peak and round length. When
-// their product passes the largest float64, the most rounds that keep up,
-// events / (peak · round length), is 0, and a trace whose events take no
-// time has work 0: the lower bound on the consumers, ⌈work / that⌉, is
-// 0/0, NaN, whose conversion to int Go leaves to the platform (the
-// smallest int on amd64, which the bound's −1 wraps to the largest). The
-// plan then says no count keeps up, though its own ceiling is +Inf events
-// a second and one consumer runs the trace in 0 rounds, as the same trace
-// planned at a peak of 1 shows. The answer must not depend on the product
-// overflowing, nor on the platform.
-
 import (
 	"math"
 	"testing"
@@ -18,6 +7,10 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 )
 
+// PlanConsumers takes any positive finite peak and round length, their
+// product past the largest float64 included: a trace whose events take no
+// time keeps up on one consumer in 0 rounds, at a rate of +Inf, its
+// ceiling, whatever the platform's conversion of a NaN or an infinity.
 func TestPlanOfATraceThatTakesNoTimeKeepsUpAtAnyPeak(t *testing.T) {
 	events := []konvoy.Event{{Key: "a", Step: 1}, {Key: "b", Step: 1}}
 	cfg := konvoy.PlanConfig{Peak: 1e200, RoundSeconds: 1e200}

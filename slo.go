@@ -218,7 +218,10 @@ func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyCo
 		s := newLatencySearch(l, policy, cfg.SLO, latencyRun{results[i], at[i]}, src.n, max(fewest, load), top)
 		s.plan.Work, s.plan.Span, s.plan.LoadFloor, s.plan.MostConsumers, s.most = src.work, src.span(), load, top, most
 		s.extra = slices.DeleteFunc(slices.Clone(cfg.Counts), func(c int) bool { return c < 1 || c > top })
-		if below := load - 1; load > fewest && below >= 1 && below <= top && !s.done {
+		// LoadFloor−1 is run once when no bound rules it out: the search may
+		// be over before it starts (the limit below the load floor), but
+		// not when the floor, a consumer for every event, breaks the SLO.
+		if below := load - 1; load > fewest && below >= 1 && below <= top && src.n > 0 && s.plan.Floor <= cfg.SLO.Rounds {
 			s.below = below
 			s.extra = append(s.extra, below)
 		}
