@@ -171,7 +171,7 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 	for len(todo) > 0 {
 		p := newSweepPass(configs, todo, o, seen, sp)
 		sp = sp.usedBy(p)
-		err := p.take(ctx, events, limit)
+		err := p.takeOrStop(ctx, events, limit)
 		if e := p.wait(); ctx.Err() != nil {
 			return nil, ctx.Err()
 		} else if e != nil && e.before(first) {
@@ -541,6 +541,21 @@ func (p *sweepPass) feed(ctx context.Context, events iter.Seq2[Event, error], li
 	p.plan(b)
 	p.send(b)
 	return ctx.Err()
+}
+
+// takeOrStop is take, which, when the stream panics (a LaneFunc's bug,
+// say), stops the pass's workers before the panic goes on, so that a
+// caller that recovers it, as net/http does, keeps none of them behind.
+func (p *sweepPass) takeOrStop(ctx context.Context, events iter.Seq2[Event, error], limit int) error {
+	taken := false
+	defer func() {
+		if !taken {
+			p.wait()
+		}
+	}()
+	err := p.take(ctx, events, limit)
+	taken = true
+	return err
 }
 
 // take feeds the pass up to limit events, from the spool when it replays

@@ -1,14 +1,5 @@
 package konvoy_test
 
-// No goroutine outlives its owner: a Sweep that ends, however it ends,
-// leaves none of its workers behind. A stream that panics (a decoder's
-// bug, say) unwinds through Sweep to a caller that may recover, as
-// net/http does for each request konvoy serve handles; today the pass's
-// workers stay blocked on their channels for good, with the runs they
-// hold, one set more for every such call. Sweep should stop its workers on
-// the way out (a deferred close and wait), as it does when the context is
-// cancelled or the stream yields an error.
-
 import (
 	"context"
 	"fmt"
@@ -19,6 +10,10 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 )
 
+// No goroutine outlives its owner: a Sweep that ends, however it ends,
+// leaves none of its workers behind, a stream that panics (a decoder's
+// bug, say) included, whose panic reaches a caller that may recover it,
+// as net/http does for each request konvoy serve handles.
 func TestSweepLeavesNoWorkerBehindWhenTheStreamPanics(t *testing.T) {
 	for _, at := range []int{0, 100, 20000} {
 		stream := func(yield func(konvoy.Event, error) bool) {
