@@ -246,18 +246,20 @@ type ResequencerConfig struct {
 	// Start is where each key's lifecycle begins; see [ResequencerStart].
 	Start ResequencerStart
 
-	// Timeout, in rounds, bounds how long an event is held: one whose gap
-	// has not filled Timeout rounds after it finished is applied then,
-	// skipping the steps missing before it (counted in
-	// [Result].GapsSkipped). 0 waits forever. With a Timeout, none is held
-	// longer than Timeout, and none is still held when a run ends unless
-	// its finish plus Timeout passes the largest int, a time that never
-	// comes ([Result].NeverApplied counts it).
+	// Timeout, in rounds, bounds how long an event is held: when one's gap
+	// has not filled Timeout rounds after it finished, its key's held steps
+	// up to it are applied then, in step order, each skipping only the
+	// steps missing before it (counted in [Result].GapsSkipped). 0 waits
+	// forever. With a Timeout, none is held longer than Timeout, and none
+	// is still held when a run ends unless its finish plus Timeout passes
+	// the largest int, a time that never comes ([Result].NeverApplied
+	// counts it).
 	Timeout int
 
 	// Capacity bounds the events held at once over all keys: when holding
-	// one more would exceed it, the held event that finished first is
-	// applied, skipping its gap, and so on until there is room. 0 sets no
+	// one more would exceed it, the lowest step held by the key of the
+	// held event that finished first is applied, skipping the steps
+	// missing before it, and so on until there is room. 0 sets no
 	// bound; 1 or more bounds [Result].MaxBuffered, and the resequencer's
 	// memory, by Capacity.
 	Capacity int
@@ -277,7 +279,8 @@ type ResequencerConfig struct {
 
 // WithResequencer configures the [Resequencer] (see [ResequencerConfig]);
 // other layouts ignore it. Timeout and Capacity cost a queue of the held
-// events in finish order, O(1) amortised time per event held; Start and
+// events in finish order and a heap of each key's held steps, O(log n)
+// amortised time per event held for the n its key holds; Start and
 // RejectOld cost nothing beyond a few bytes per key.
 //
 // WithResequencer panics, with a "konvoy:" prefix, on an unknown Start or a

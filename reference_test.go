@@ -761,10 +761,17 @@ func (q *refKeys) write(e refEvent, now int, o konvoy.Outcome) {
 	}
 }
 
-// force applies held event h at time now, its gap skipped, or handles it
-// as any event below the step its key waits for.
+// force gives up, at time now, for held event h, the gap before the
+// lowest step h's key holds: it applies that step's event, skipping the
+// steps before it, or handles it as any event below the step its key
+// waits for.
 func (q *refKeys) force(h refEvent, now int) {
 	k := q.keys[h.key]
+	for step, e := range k.held {
+		if step < h.step {
+			h = e
+		}
+	}
 	delete(k.held, h.step)
 	q.r.Forced++
 	q.r.HeldRounds = refHeld(q.r.HeldRounds, now-h.finish)

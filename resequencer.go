@@ -129,8 +129,9 @@ type heldAt struct{ key, step int }
 
 // hold keeps event e of the key with index key, unless its step is already
 // held. It takes O(1) expected time, however many events the key holds,
-// amortised under a Capacity, which first applies the held events that
-// finished first until there is room.
+// and under a Timeout or Capacity O(log n) amortised for the n steps the
+// key holds (see lowestHeld); a full Capacity first gives up gaps (see
+// forceFirst) until there is room.
 func (s *Simulator) hold(key int, e heldEvent, k *int) {
 	if s.held == nil {
 		s.held = make(map[heldAt]heldEvent)
@@ -156,7 +157,30 @@ func (s *Simulator) hold(key int, e heldEvent, k *int) {
 	s.maxKeyBuffered = max(s.maxKeyBuffered, s.heldByKey[key])
 	if s.opts.reseq.Timeout > 0 || s.opts.reseq.Capacity > 0 {
 		s.enqueue(heldRef{key, e.finish, e})
+		if s.heldSteps == nil {
+			s.heldSteps = make(map[int]*minHeap[struct{}])
+		}
+		h := s.heldSteps[key]
+		if h == nil {
+			h = new(minHeap[struct{}])
+			s.heldSteps[key] = h
+		}
+		h.push(e.step, 0, struct{}{})
 	}
+}
+
+// lowestHeld returns the held event of the lowest step of the key of r,
+// itself held, dropping the steps released since from the key's heap, in
+// O(log n) amortised time for the n steps the key holds.
+func (s *Simulator) lowestHeld(r heldRef) heldRef {
+	h := s.heldSteps[r.key]
+	for h != nil && len(*h) > 0 {
+		if e, ok := s.held[heldAt{r.key, (*h)[0].key}]; ok {
+			return heldRef{r.key, e.finish, e}
+		}
+		h.pop()
+	}
+	return r
 }
 
 // enqueue adds r to the queue of held events, dropping the stale entries
@@ -211,20 +235,27 @@ func (s *Simulator) expire(now int) {
 	}
 }
 
-// forceFirst applies, at time now, the held event that finished first.
+// forceFirst gives up, at time now, the gap before the lowest step of the
+// key whose held event finished first (see force).
 func (s *Simulator) forceFirst(now int) {
 	if r, ok := s.first(); ok {
 		s.force(r, now)
 	}
 }
 
-// force applies held event r at time now, skipping its gap, or handles it
-// as an old step when a gap skipped since has passed it.
+// force gives up, at time now, for held event r, the gap before the lowest
+// step its key holds: it applies that step's event, r's or one below it,
+// skipping the steps missing before it, or handles it as an old step when
+// a gap skipped since has passed it. So a key's held steps apply in step
+// order, and only the steps that never came are skipped; r, if still
+// held, is given up again, until it applies.
 func (s *Simulator) force(r heldRef, now int) {
+	r = s.lowestHeld(r)
 	delete(s.held, heldAt{r.key, r.step})
 	s.holding--
 	if s.heldByKey[r.key]--; s.heldByKey[r.key] == 0 {
 		delete(s.heldByKey, r.key)
+		delete(s.heldSteps, r.key)
 	}
 	s.heldFor(now - r.finish)
 	s.forced++
@@ -258,6 +289,11 @@ func (s *Simulator) release(key, now int, k *int) {
 	s.holding -= n
 	if s.heldByKey[key] -= n; s.heldByKey[key] == 0 {
 		delete(s.heldByKey, key)
+		delete(s.heldSteps, key)
+	} else if h := s.heldSteps[key]; h != nil {
+		for len(*h) > 0 && (*h)[0].key <= *k { // the steps just applied, lowest in the heap
+			h.pop()
+		}
 	}
 }
 

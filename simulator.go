@@ -41,12 +41,13 @@ type Simulator struct {
 	table     *laneTable // in's table of the layout; nil for a layout without lanes
 	state     keySteps   // by key index: the key's state (the last step applied)
 	lanes     paged[laneRun]
-	laneCarry map[int]uint64       // by lane: the high 64 bits of its total wait, when not 0
-	slotLanes []int                // with a schedule, each slot's lane (-1: none), named in Result
-	held      map[heldAt]heldEvent // the resequencer's held events by key and step
-	heldByKey map[int]int          // how many events each key has held
-	rkeys     paged[reseqKey]      // by key index, under a ResequencerConfig that can make old steps
-	queue     []heldRef            // under a Timeout or Capacity, the held events in finish order from head
+	laneCarry map[int]uint64             // by lane: the high 64 bits of its total wait, when not 0
+	slotLanes []int                      // with a schedule, each slot's lane (-1: none), named in Result
+	held      map[heldAt]heldEvent       // the resequencer's held events by key and step
+	heldByKey map[int]int                // how many events each key has held
+	heldSteps map[int]*minHeap[struct{}] // under a Timeout or Capacity, each key's held steps, lowest first (see lowestHeld)
+	rkeys     paged[reseqKey]            // by key index, under a ResequencerConfig that can make old steps
+	queue     []heldRef                  // under a Timeout or Capacity, the held events in finish order from head
 	head      int
 
 	dispatch dispatcher // the policy's own state: headOfLine, laneAware, static or unlimited

@@ -23,7 +23,7 @@ func (c *command) resequencer(cfg *konvoy.ResequencerConfig, layouts string) {
 		"first event in the input, so that a lifecycle cut by a trace's window is no gap", "zero or first-seen", "zero", "first-seen")
 	var timeout int64 // read in 64 bits, so that a value past int32 gets the range below on every platform
 	c.Int64Var(&timeout, "reseq-timeout", 0, "apply a held event `ROUNDS` rounds after it finished if its gap has not filled, skipping the gap (default 0: wait forever)")
-	c.IntVar(&cfg.Capacity, "reseq-capacity", 0, "hold at most `N` events at once: one more applies the one held longest, skipping its gap (default 0: no bound)")
+	c.IntVar(&cfg.Capacity, "reseq-capacity", 0, "hold at most `N` events at once: one more applies the lowest step held by the key of the one held longest, skipping the steps missing before it (default 0: no bound)")
 	c.BoolVar(&cfg.RejectOld, "reject-old", false, "reject a step at or below its key's state that the key never applied, rather than write it backward")
 	c.rule(func() (err error) {
 		switch {
