@@ -321,10 +321,19 @@ func (x *Executor[T]) firstHeld() (heldRef, bool) {
 	return heldRef{}, false
 }
 
-// force releases held item r, skipping its gap, or takes it as an old
-// step when a gap skipped since has passed it.
+// force gives up, for held item r, the gap before the lowest step its key
+// holds, as the model does: it releases that step's item, r's or one below
+// it, skipping the steps missing before it, or takes it as an old step
+// when a gap skipped since has passed it. So a key's held items run in
+// step order; r, if still held, is given up again until it runs. It takes
+// time in proportion to the items the key holds.
 func (x *Executor[T]) force(r heldRef) {
 	k := r.k
+	for step, i := range k.held {
+		if step < r.step {
+			r.step, r.slot = step, i
+		}
+	}
 	delete(k.held, r.step)
 	k.emptied()
 	x.gapHeld--
