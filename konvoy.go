@@ -73,8 +73,8 @@ type Result struct {
 	// pass the largest int ends in an error instead.
 	HeldRounds int
 	// NeverApplied counts the events still held when the run ended,
-	// because their gap never filled; always 0 with a
-	// [ResequencerConfig].Timeout.
+	// because their gap never filled; with a [ResequencerConfig].Timeout,
+	// only those whose finish plus Timeout passes the largest int.
 	NeverApplied int
 	// GapsSkipped counts the steps the resequencer gave up waiting for:
 	// when an event held past its [ResequencerConfig].Timeout, or pushed

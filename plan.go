@@ -38,7 +38,8 @@ type Plan struct {
 	Rounds    int
 	Rate      float64
 	// Ceiling is the rate no consumer count exceeds: with a consumer for
-	// every event a run still lasts CeilingRounds, the longest chain of
+	// every event a run still lasts at least CeilingRounds (exactly, but
+	// under Static, whose lanes keep their consumers), the longest chain of
 	// events that must run one after another in one lane, or the longest
 	// event. CeilingLane names that lane, "" when no lane sets it: the lane
 	// of the first event, in input order, to finish last, which can differ

@@ -2,6 +2,7 @@ package konvoy_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
@@ -17,6 +18,10 @@ func TestScheduleLimitIsAnError(t *testing.T) {
 	r, err := konvoy.Simulate(lesson.Events(), konvoy.Convoy, 4, konvoy.WithSchedule(20))
 	if err != nil || len(r.Schedule) != 20 {
 		t.Fatalf("%d slots, %v", len(r.Schedule), err)
+	}
+	// One event, singular.
+	if _, err := konvoy.Simulate(lesson.Events(), konvoy.Convoy, 4, konvoy.WithSchedule(1)); err == nil || !strings.HasSuffix(err.Error(), "WithSchedule(1) keeps the schedule of runs of at most 1 event") {
+		t.Errorf("error %v; want at most 1 event, singular", err)
 	}
 }
 

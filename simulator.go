@@ -317,7 +317,7 @@ func (s *Simulator) check(e *Event) error {
 	case e.Arrival > math.MaxInt-1-s.work-e.Duration:
 		return eventError(i, key, "Arrival", e.Arrival, fmt.Sprintf("at most %d, or the arrival plus the total work overflows int", math.MaxInt-1-s.work-e.Duration), nil)
 	case s.schedule != nil && i >= s.opts.scheduleLimit:
-		return eventError(i, key, "", 0, fmt.Sprintf("WithSchedule(%d) keeps the schedule of runs of at most %d events", s.opts.scheduleLimit, s.opts.scheduleLimit), ErrScheduleFull)
+		return eventError(i, key, "", 0, fmt.Sprintf("WithSchedule(%d) keeps the schedule of runs of at most %d %s", s.opts.scheduleLimit, s.opts.scheduleLimit, map[bool]string{true: "event", false: "events"}[s.opts.scheduleLimit == 1]), ErrScheduleFull)
 	}
 	return nil
 }
