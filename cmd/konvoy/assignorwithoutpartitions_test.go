@@ -1,0 +1,31 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestAnAssignorWithoutPartitionsIsNotIgnored: -assignor range and
+// round-robin are Kafka's assignors "for the partitions of partitioned:N and
+// recorded" (the flag's usage, docs/traces.md); other lanes, which have no
+// numbers, are always dealt first-seen. Given with -layouts that hold no
+// topic, the flag means nothing, and the report comes out exactly as it
+// would without it: the standard is that a flag given where it means
+// nothing is refused (or at least noted), never silently ignored, as
+// -assignor without static in -policy already is.
+func TestAnAssignorWithoutPartitionsIsNotIgnored(t *testing.T) {
+	for _, tt := range []struct {
+		args     []string
+		assignor string
+	}{
+		{[]string{"-events", "testdata/arrivals.csv", "-layouts", "convoy,line-convoy", "-policy", "static", "-assignor", "range"}, "range"},
+		{[]string{"-events", "testdata/arrivals.csv", "-layouts", "convoy", "-policy", "static", "-assignor", "round-robin", "-format", "json"}, "round-robin"},
+		{[]string{"plan", "-layouts", "free,convoy", "-policy", "static", "-assignor", "round-robin"}, "round-robin"},
+	} {
+		_, errOut, status := runCommand(tt.args...)
+		if status == 0 && !strings.Contains(errOut, "-assignor") {
+			t.Errorf("%q: status 0 and stderr %q: -assignor %s was ignored without a word; want a usage error (status 2) or a note naming -assignor",
+				tt.args, errOut, tt.assignor)
+		}
+	}
+}
