@@ -206,6 +206,7 @@ func (d *Decoder) csvEvent(rec []string) (konvoy.Event, error) {
 			return e, d.csvFieldErr(s.status, st, d.unknownStatus())
 		}
 		e.Step = n
+		d.statused++
 	}
 	if d.draw != nil {
 		e.Duration = d.draw()

@@ -427,6 +427,7 @@ func (d *Decoder) jsonStep() (int, error) {
 		}
 		return n, nil
 	case s.status != nil:
+		d.statused++
 		if inner, ok := plainString(s.status); ok {
 			if n, ok := d.statuses[string(inner)]; ok { // no allocation
 				return n, nil

@@ -313,6 +313,7 @@ type Decoder struct {
 
 	line     int // where the last record returned starts
 	rounded  int
+	statused int // records whose step a status gave
 	maxBytes int // the longest record accepted
 	maxName  int // the longest key or line accepted
 	lastKey  string
@@ -490,6 +491,11 @@ func (d *Decoder) Format() Format { return d.format }
 // Rounded returns how many durations and arrivals were rounded so far (see
 // [Reader.Round]).
 func (d *Decoder) Rounded() int { return d.rounded }
+
+// StatusSteps returns how many records so far had their step from a
+// status ([Reader.Steps], [Reader.History]) rather than a step column: 0,
+// with statuses named, says the statuses went unused.
+func (d *Decoder) StatusSteps() int { return d.statused }
 
 // start refuses input that starts like a binary file (see [binaryStart]),
 // skips a byte-order mark and settles the format.

@@ -23,6 +23,7 @@ type Trace struct {
 	holding    bool
 	rounded    int
 	dropped    int
+	statused   int
 	partitions bool
 	scanned    int // the events the last Scan read, -1 before one
 }
@@ -80,8 +81,13 @@ func (t *Trace) Scan(maxBytes int, f func(e konvoy.Event, line int) error) error
 		h.hold(e)
 	}
 	t.held, t.holding, t.rounded, t.dropped, t.partitions, t.scanned = h.events, !h.over, dec.Rounded(), dec.Dropped(), dec.Partitions(), n
+	t.statused = dec.StatusSteps()
 	return nil
 }
+
+// StatusSteps returns how many events the last Scan read had their step
+// from a status (see [Decoder.StatusSteps]).
+func (t *Trace) StatusSteps() int { return t.statused }
 
 // Rounded returns how many durations and arrivals the last Scan rounded
 // (see [Reader.Round]).

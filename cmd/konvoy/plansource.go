@@ -37,6 +37,7 @@ type planSource struct {
 	partitions    bool         // the trace records each event's partition
 	lastPartition int          // the highest partition an event was recorded in
 	dropped       int          // events dropped as late (-late drop)
+	statused      int          // events whose step came from a status
 }
 
 // readingNotes are what reading the trace with r changed, which the plan
@@ -44,7 +45,7 @@ type planSource struct {
 // late, and, when rounded is true (the text plan's header says it
 // otherwise), the durations and arrivals rounded.
 func (s *planSource) readingNotes(r eventlog.Reader, rounded bool) []string {
-	t := &report.Trace{Dropped: s.dropped}
+	t := &report.Trace{Dropped: s.dropped, StatusesUnused: len(r.Steps)+len(r.History) > 0 && s.statused == 0}
 	if r.Durations != nil {
 		t.Modelled = r.Durations.String()
 	}
@@ -110,7 +111,7 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, heldBytes in
 		src.close()
 		return nil, planError(err)
 	}
-	src.Rounded, src.partitions, src.dropped = trace.Rounded(), trace.Partitions(), trace.Dropped()
+	src.Rounded, src.partitions, src.dropped, src.statused = trace.Rounded(), trace.Partitions(), trace.Dropped(), trace.StatusSteps()
 	src.Events, src.LineOf = reread(trace.Events()), trace.Line
 	return src, nil
 }

@@ -27,13 +27,16 @@ type Trace struct {
 	// Simulated.
 	Results     []konvoy.Result
 	Stats       eventlog.Stats
-	Rounded     int             // durations and arrivals rounded (eventlog.Decoder.Rounded)
-	Unit        time.Duration   // how long one round lasts, 0 for whole rounds
-	LastArrival int             // the last event's arrival: 0 for a batch
-	Dropped     int             // events dropped as late for the reorder window (eventlog.Decoder.Dropped)
-	Modelled    string          // the distribution durations were drawn from, "" when the trace gave them
-	Assignor    konvoy.Assignor // how static deals lanes, 0 for the default (see konvoy.WithAssignor)
-	Partitioned bool            // the trace records each event's partition (a partition column)
+	Rounded     int           // durations and arrivals rounded (eventlog.Decoder.Rounded)
+	Unit        time.Duration // how long one round lasts, 0 for whole rounds
+	LastArrival int           // the last event's arrival: 0 for a batch
+	Dropped     int           // events dropped as late for the reorder window (eventlog.Decoder.Dropped)
+	Modelled    string        // the distribution durations were drawn from, "" when the trace gave them
+	// StatusesUnused says that statuses were named (-steps, -history) and
+	// no event's step came from one: the trace's step column gave them all.
+	StatusesUnused bool
+	Assignor       konvoy.Assignor // how static deals lanes, 0 for the default (see konvoy.WithAssignor)
+	Partitioned    bool            // the trace records each event's partition (a partition column)
 }
 
 // TraceOptions say what a trace's text report adds to its tables.

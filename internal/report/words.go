@@ -47,6 +47,9 @@ func ReadingNotes(t *Trace) []string {
 	if t.Dropped > 0 {
 		notes = append(notes, plural(t.Dropped, "event", "events")+" dropped: each arrived earlier than an event the -reorder window had released (-late drop)")
 	}
+	if t.StatusesUnused {
+		notes = append(notes, "-steps and -history unused: every event's step came from the trace's step column")
+	}
 	return notes
 }
 

@@ -124,6 +124,7 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 		return nil, ErrNoEvents(t.Name)
 	}
 	t.Rounded, t.Dropped = r.rounded, r.dropped
+	t.StatusesUnused = len(o.Reader.Steps)+len(o.Reader.History) > 0 && r.status == 0
 	if o.Reader.Durations != nil {
 		t.Modelled = o.Reader.Durations.String()
 	}
@@ -213,6 +214,7 @@ type reader struct {
 	passes  int
 	rounded int
 	dropped int
+	status  int   // events whose step came from a status
 	lines   []int // the lines of the last events read, by input index
 	read    int   // the events the last pass read
 }
@@ -235,7 +237,9 @@ func (r *reader) events(yield func(konvoy.Event, error) bool) {
 		yield(konvoy.Event{}, err)
 		return
 	}
-	defer func() { r.rounded, r.dropped = max(r.rounded, dec.Rounded()), max(r.dropped, dec.Dropped()) }()
+	defer func() {
+		r.rounded, r.dropped, r.status = max(r.rounded, dec.Rounded()), max(r.dropped, dec.Dropped()), max(r.status, dec.StatusSteps())
+	}()
 	for i := 0; ; i++ {
 		e, err := dec.Next()
 		if err == io.EOF {
