@@ -5,14 +5,11 @@ import (
 	"testing"
 )
 
-// TestAnAssignorWithoutPartitionsIsNotIgnored: -assignor range and
-// round-robin are Kafka's assignors "for the partitions of partitioned:N and
-// recorded" (the flag's usage, docs/traces.md); other lanes, which have no
-// numbers, are always dealt first-seen. Given with -layouts that hold no
-// topic, the flag means nothing, and the report comes out exactly as it
-// would without it: the standard is that a flag given where it means
-// nothing is refused (or at least noted), never silently ignored, as
-// -assignor without static in -policy already is.
+// -assignor range and round-robin are Kafka's assignors, for the
+// partitions of partitioned:N and recorded; other lanes, which have no
+// numbers, are always dealt first-seen. Given with layouts that hold no
+// partitions, the flag would mean nothing: it is a usage error naming it,
+// as -assignor without static in -policy is.
 func TestAnAssignorWithoutPartitionsIsNotIgnored(t *testing.T) {
 	for _, tt := range []struct {
 		args     []string

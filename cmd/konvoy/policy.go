@@ -26,8 +26,34 @@ func (c *command) policy(p *[]konvoy.Policy, a *konvoy.Assignor, usage string) {
 		if !slices.Contains(*p, konvoy.Static) {
 			return c.usagef("-assignor says how the static policy deals lanes; add static to -policy")
 		}
+		if *a != konvoy.FirstSeenAssignor && !c.namesPartitions() {
+			return c.usagef("-assignor %s deals partitions, and no layout named has any (partitioned:N or recorded); other lanes are dealt first-seen", *a)
+		}
 		return nil
 	})
+}
+
+// namesPartitions tells whether the command's layouts (-layouts, or
+// replay's -layout) name one with partitions: partitioned, partitioned:N,
+// recorded or recorded:N, or all of them (all).
+func (c *command) namesPartitions() bool {
+	f := c.Lookup("layouts")
+	if f == nil {
+		f = c.Lookup("layout")
+	}
+	if f == nil {
+		return true
+	}
+	for _, name := range strings.Split(f.Value.String(), ",") {
+		name = strings.TrimSpace(name)
+		if name == "all" || name == "partitioned" || name == "recorded" {
+			return true
+		}
+		if l, err := konvoy.ParseLayout(name); err == nil && l.Partitions() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // parsePolicies reads -policy of the command cmd: policy names, or "all"
