@@ -176,6 +176,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 	c.memory(&opt.MaxMemory)
 	c.resequencer(&opt.Resequencer, "layouts")
 	c.rule(func() error { return roundTime(c, &opt.Round, reader.Resolution) })
+	c.rule(func() error { return peakBudget(c, opt.Peak, opt.Round) })
 	c.rule(func() error { return sloRounds(c, opt.SLO, opt.Round) })
 	if err := c.parse(args); err != nil {
 		return opt, err
@@ -197,6 +198,21 @@ func roundTime(c *command, round *time.Duration, unit time.Duration) error {
 		*round = unit
 	default:
 		*round = defaultRoundTime
+	}
+	return nil
+}
+
+// minPeakRounds is the least events a round at the peak may bring: the
+// budget of rounds that keep up, events / (peak × round), then stays
+// finite for a trace of up to some thousands of events, the lesson's
+// included (a longer one NewPlan refuses, when it knows its events).
+const minPeakRounds = 1e-305
+
+// peakBudget checks that -peak, at rounds of round, leaves a finite budget
+// of rounds that keep up (see minPeakRounds).
+func peakBudget(c *command, peak float64, round time.Duration) error {
+	if peak*round.Seconds() < minPeakRounds {
+		return c.usagef("-peak is %g events/s, %g events a round of %v: want at least %g a round, so that the rounds that keep up are a number", peak, peak*round.Seconds(), round, minPeakRounds)
 	}
 	return nil
 }

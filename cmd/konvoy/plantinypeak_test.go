@@ -6,15 +6,10 @@ import (
 	"testing"
 )
 
-// TestAPeakTooSmallForTheBudgetIsAUsageError: konvoy plan takes -peak as
-// any positive rate, and keeping up means running the trace's events in at
-// most events / (peak × round) rounds. A peak so small that this budget
-// overflows a float64 (-peak 1e-310 with 10ms rounds) leaves the plan
-// with an infinite budget: the text plan says "in at most +Inf rounds" and
-// -format json fails with encoding/json's "unsupported value: +Inf",
-// which names neither the flag nor what it wants. Such a peak must be a
-// usage error naming -peak (status 2), or a plan whose figures are all
-// finite; never a Go encoding error, and never +Inf printed as a budget.
+// Keeping up means running the trace's events in at most events / (peak ×
+// round) rounds: a -peak so small that this budget passes a float64
+// (1e-310 events/s with 10ms rounds) is a usage error naming -peak, never
+// a plan that prints +Inf rounds or a JSON encoder's error.
 func TestAPeakTooSmallForTheBudgetIsAUsageError(t *testing.T) {
 	for _, format := range []string{"text", "json"} {
 		out, errOut, status := runCommand("plan", "-peak", "1e-310", "-format", format)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"runtime"
 	"slices"
 	"time"
@@ -110,6 +111,9 @@ func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 		a.o.Peak = a.ownRate()
 	}
 	a.budget = float64(src.Stats.Events()) / (a.o.Peak * o.Round.Seconds())
+	if math.IsInf(a.budget, 1) {
+		return nil, fmt.Errorf("a peak of %g events/s keeps up with %s in more rounds than a float64 holds: raise -peak", a.o.Peak, plural(src.Stats.Events(), "event", "events"))
+	}
 	var err error
 	if a.partitions, a.found, err = konvoy.PartitionsFor(src.Events, o.Collision, o.MaxPartitions); err != nil {
 		return nil, err
