@@ -7,18 +7,11 @@ import (
 	"testing"
 )
 
-// TestTheLessonsPicturesDoNotDependOnTheReportFormat: -format says how the
-// report is printed on standard output; -plot draws "the report's
-// pictures", and for the lesson main.go's doc names them: rounds.*
-// against 1 to 8 consumers, and schedule-LAYOUT.* "the convoy's for the
-// lesson, every layout's for a trace" (docs/pictures.md shows the
-// lesson's three lines, free, convoy and line-convoy). So konvoy -plot
-// DIR and konvoy -format json -plot DIR, both the lesson at its defaults,
-// draw the same files, byte for byte. They do not: with -format json
-// (or csv) the lesson's events go the trace's way, and the pictures are
-// a trace's: rounds against 1 to 16 consumers with version-stamp added, a
-// schedule for every layout, and titles beginning "the lesson" where the
-// text report's begin "The lesson".
+// -format says how the report is printed; -plot draws the report's
+// pictures, for the lesson the ones main.go's doc names (rounds against 1
+// to 8 consumers, and the convoy's schedule), whatever -format prints: the
+// lesson at its defaults draws the same files, byte for byte, with the
+// text report as with -format json.
 func TestTheLessonsPicturesDoNotDependOnTheReportFormat(t *testing.T) {
 	text, json := filepath.Join(t.TempDir(), "text"), filepath.Join(t.TempDir(), "json")
 	if _, errOut, status := runCommand("-plot", text, "-plot-format", "svg"); status != 0 {

@@ -43,7 +43,11 @@ func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, pictur
 	}
 	var undrawn error
 	if opt.plot != "" {
-		if pics, err = tracePictures(t); err != nil {
+		draw := func() (pictures, error) { return tracePictures(t) }
+		if opt.events == "" { // the lesson's, whatever -format prints the report
+			draw = func() (pictures, error) { return lessonPictures(opt) }
+		}
+		if pics, err = draw(); err != nil {
 			undrawn = &picturesError{err}
 		}
 	}
