@@ -9,6 +9,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -250,11 +251,23 @@ func (a *Plan) located(err error) error {
 	}
 	err = fmt.Errorf("%s: %w", where, ev)
 	if a.o.MaxBacklog == 0 && errors.Is(err, konvoy.ErrBacklog) {
-		return fmt.Errorf("%w; -max-memory %s leaves each of %s room for %s held: raise it, or plan fewer layouts or policies",
-			err, plural(cmp.Or(a.o.MaxMemory, konvoy.DefaultMaxMemory), "byte", "bytes"), plural(a.backlogRuns, "run", "runs"), plural(a.backlog, "event", "events"))
+		// The bound is -max-memory's, not -max-backlog's, which the
+		// command's words would make of WithMaxBacklog's name.
+		msg := strings.Replace(err.Error(), " (WithMaxBacklog)", " (its share of the runs' memory)", 1)
+		return &rewordedError{fmt.Sprintf("%s; -max-memory %s leaves each of %s room for %s held: raise it, or plan fewer layouts or policies",
+			msg, plural(cmp.Or(a.o.MaxMemory, konvoy.DefaultMaxMemory), "byte", "bytes"), plural(a.backlogRuns, "run", "runs"), plural(a.backlog, "event", "events")), err}
 	}
 	return BacklogHint(err, a.o.MaxBacklog, a.backlogRuns)
 }
+
+// rewordedError is err, said otherwise: msg.
+type rewordedError struct {
+	msg string
+	err error
+}
+
+func (e *rewordedError) Error() string { return e.msg }
+func (e *rewordedError) Unwrap() error { return e.err }
 
 // heldBytes is the most a run takes for an event its backlog holds, as a
 // konvoy.Sweep plans it (128 bytes under lane-aware dispatch).
