@@ -11,17 +11,10 @@ import (
 	"time"
 )
 
-// TestLayoutsAllReadsATraceInAPipeOnce: a trace in a named pipe, as the
-// shell's <(…) or /dev/stdin gives, can be read once, and konvoy -events
-// reads it in the one pass its runs need (TestATraceInAPipeIsReadOnce).
-// -layouts all must keep to that: it makes a pass of its own first, to
-// find whether the trace records partitions (runs.recordedLayouts), which
-// empties the pipe, so that the runs' pass finds nothing and the command
-// says "FILE:1: want a header row …; the trace is empty" of a good trace
-// (cat trace.csv | konvoy -events /dev/stdin -layouts all does the same).
-// A pipe must be read as standard input is (-events - leaves recorded
-// out of all, and says so), or refused with a usage error; never blamed
-// for being empty.
+// A trace that streams (a named pipe, /dev/stdin) is read once, as
+// standard input is: -layouts all then leaves recorded out with the note
+// standard input gets, rather than read the pipe in a pass of its own and
+// find it drained, empty, when the runs read it.
 func TestLayoutsAllReadsATraceInAPipeOnce(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "trace.csv")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {

@@ -11,16 +11,10 @@ import (
 	"time"
 )
 
-// TestRunsThatNeedMorePassesReadATraceInAPipeOnce: a trace in a named
-// pipe (the shell's <(…), /dev/stdin) can be read once. When the runs do
-// not fit in -max-memory at once, the sweep gives the runs that do not fit
-// a later pass over the trace; standard input (-events -) is copied as it
-// is read for that, but a pipe named by its path is opened again, and
-// found drained: the command says "FILE:1: want a header row …; the
-// trace is empty" of a good trace, or, on a named pipe whose writer has
-// gone, waits to open it for ever. The same trace given on standard
-// input ends in the report or error it gets from a file; so must the
-// same trace in a pipe.
+// Runs that need more than one pass over a trace that streams (a named
+// pipe) read it once and replay its copy, as they do standard input's:
+// they never open the drained pipe again, to find it empty or wait on it
+// for ever.
 func TestRunsThatNeedMorePassesReadATraceInAPipeOnce(t *testing.T) {
 	data, errOut, status := runCommand("gen", "-events", "200000", "-keys", "20000")
 	if status != 0 {

@@ -77,8 +77,16 @@ func lessonSource() *planSource {
 func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, heldBytes int) (*planSource, error) {
 	src := &planSource{PlanSource: report.PlanSource{Name: r.Name, Unit: r.Resolution}}
 	trace := eventlog.NewTrace(r.Name, r)
-	if r.Name == "-" {
-		src.Name, src.stdin = "<stdin>", rereadStdin(stdin, true, "konvoy plan")
+	if streamed(r.Name) { // read once, copied for the planner's passes
+		raw, closeRaw, err := openStream(r.Name, stdin)
+		if err != nil {
+			return nil, fmt.Errorf("konvoy plan: %w", err)
+		}
+		defer closeRaw()
+		if r.Name == "-" {
+			src.Name = "<stdin>"
+		}
+		src.stdin = rereadStdin(raw, true, "konvoy plan")
 		trace = eventlog.NewTraceOf(func() (io.ReadCloser, error) {
 			in, err := src.stdin.Open()
 			return io.NopCloser(in), err

@@ -63,7 +63,7 @@ func TestLayoutsAllOnStandardInputSaysItLeftRecordedOut(t *testing.T) {
 		t.Fatalf("from a file: status %d, stderr %q; want recorded:8 among the records:\n%s", status, errOut, fromFile)
 	}
 	fromStdin, errOut, status := runWithInput(trace, "-events", "-", "-layouts", "all", "-format", "csv", "-consumers", "2")
-	want := "konvoy: note: -layouts all left out recorded, whose partition count standard input gives only once read whole; read the trace from a file, or name recorded:N\n"
+	want := "konvoy: note: -layouts all left out recorded, whose partition count a trace read as it streams (standard input, a pipe) gives only once read whole; read the trace from a file, or name recorded:N\n"
 	if status != 0 || strings.Contains(fromStdin, "\nrecorded:") || errOut != want {
 		t.Errorf("from standard input: status %d, stderr %q; want 0 and %q:\n%s", status, errOut, want, fromStdin)
 	}

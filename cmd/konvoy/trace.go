@@ -38,8 +38,8 @@ func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, pictur
 	if err != nil {
 		return "", pics, err
 	}
-	if opt.all && opt.events == "-" && t.Partitioned {
-		fmt.Fprintln(stderr, "konvoy: note: -layouts all left out recorded, whose partition count standard input gives only once read whole; read the trace from a file, or name recorded:N")
+	if opt.all && streamed(opt.events) && t.Partitioned {
+		fmt.Fprintln(stderr, "konvoy: note: -layouts all left out recorded, whose partition count a trace read as it streams (standard input, a pipe) gives only once read whole; read the trace from a file, or name recorded:N")
 	}
 	var undrawn error
 	if opt.plot != "" {
@@ -80,7 +80,7 @@ func (e *picturesError) Unwrap() error { return e.err }
 // runs are the runs opt asks for, over the trace named -events ("<stdin>"
 // for "-").
 func (opt options) runs() runs.Options {
-	o := runs.Options{Name: opt.reader.Name, Layouts: opt.layouts, All: opt.all && opt.events != "-", Policies: opt.policies, Assignor: opt.assignor,
+	o := runs.Options{Name: opt.reader.Name, Layouts: opt.layouts, All: opt.all && !streamed(opt.events), Policies: opt.policies, Assignor: opt.assignor,
 		Consumers: opt.consumers, Reader: opt.reader, MaxBacklog: opt.maxBacklog, MaxMemory: opt.maxMemory, Reseq: opt.reseq, Gantt: opt.gantt}
 	if o.Name == "-" {
 		o.Name = "<stdin>"
@@ -121,8 +121,13 @@ func readTrace(opt options, stdin io.Reader, stderr io.Writer) (*trace, error) {
 		path, counts := opt.events, slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(opt.consumers), o.More...))))
 		passes := len(opt.layouts)*len(opt.policies)*len(counts) > 1 // the runs may need more than one
 		var in *runs.Reread
-		if path == "-" {
-			in = rereadStdin(stdin, passes, "konvoy")
+		if streamed(path) {
+			raw, closeRaw, err := openStream(path, stdin)
+			if err != nil {
+				return nil, fmt.Errorf("konvoy: %w", err)
+			}
+			defer closeRaw()
+			in = rereadStdin(raw, passes, "konvoy")
 			defer in.Close()
 		}
 		src := traceSource(path, o.Name, in, stderr, &bar)
@@ -151,8 +156,8 @@ func rereadStdin(stdin io.Reader, copy bool, cmd string) *runs.Reread {
 }
 
 // traceSource opens the trace at path, named name, for each pass: the
-// first with a progress bar, which *bar holds while it is read, and
-// standard input ("-") from in.
+// first with a progress bar, which *bar holds while it is read, and a
+// trace read as it streams (see streamed) from in, its copy.
 func traceSource(path, name string, in *runs.Reread, stderr io.Writer, bar **progress) runs.Source {
 	return func(pass int) (io.Reader, func(), error) {
 		w := stderr
@@ -160,11 +165,12 @@ func traceSource(path, name string, in *runs.Reread, stderr io.Writer, bar **pro
 			w = io.Discard
 		}
 		var stdin io.Reader
-		if path == "-" {
+		if in != nil {
 			var err error
 			if stdin, err = in.Open(); err != nil {
 				return nil, nil, fmt.Errorf("konvoy: %s: %w", name, err)
 			}
+			path = "-"
 		}
 		src, b, closeTrace, err := openTrace(path, name, stdin, w)
 		if *bar = b; b == nil {
@@ -198,6 +204,32 @@ func openTrace(file, name string, stdin io.Reader, stderr io.Writer) (io.Reader,
 		return nil, nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return src, bar, func() { src.Close(); closeFile() }, nil
+}
+
+// streamed tells whether the trace at path is read as it streams, once:
+// standard input ("-"), or a path that is not a regular file, such as a
+// named pipe or /dev/stdin, which a second opening would find drained, or
+// wait on for ever. A command copies such a trace as it reads it, for its
+// later passes.
+func streamed(path string) bool {
+	if path == "-" {
+		return true
+	}
+	st, err := os.Stat(path)
+	return err == nil && !st.Mode().IsRegular()
+}
+
+// openStream opens a trace that streams (see streamed): standard input, or
+// the file at path.
+func openStream(path string, stdin io.Reader) (io.Reader, func(), error) {
+	if path == "-" {
+		return stdin, func() {}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
 }
 
 // errNoEvents is every command's answer to a trace with no events.
