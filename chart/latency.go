@@ -78,6 +78,7 @@ func Latency(w io.Writer, f Format, series []LatencySeries, opts ...Option) erro
 		for range 2 { // the panels are aligned by their axes, which their fitted ticks change
 			canvases = plot.Align([][]*plot.Plot{plots}, tiles, top)
 			for j, p := range plots {
+				fitTitle(p, canvases[0][j])
 				fitTicks(p, canvases[0][j])
 			}
 		}

@@ -120,8 +120,10 @@ func (ts thumbs) Thumbnail(c *draw.Canvas) {
 var legendGap = vg.Points(8)
 
 // drawWithLegend draws p in c above leg, which is aligned with p's data
-// area, its ticks fitted to its axes (see fitTicks).
+// area, its ticks fitted to its axes (see fitTicks) and its title to c's
+// width (see fitTitle).
 func drawWithLegend(c draw.Canvas, p *plot.Plot, leg *flowLegend) {
+	fitTitle(p, c)
 	fitTicks(p, c)
 	data := p.DataCanvas(c)
 	h := leg.height(data.Max.X - data.Min.X)

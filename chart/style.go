@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -275,6 +276,29 @@ func fitTicks(p *plot.Plot, c draw.Canvas) {
 			p.Y.Tick.Marker = f.fitted(d.Max.Y-d.Min.Y, true)
 		}
 	}
+}
+
+// fitTitle shortens p's title, when it is wider than c, to the most of
+// its start and end that fit around an ellipsis in its middle, so that a
+// long trace's name keeps its folder's start and its file's end. It takes
+// O(n) measures of the title for its n runes, and leaves a title of
+// several lines as it is.
+func fitTitle(p *plot.Plot, c draw.Canvas) {
+	room := c.Max.X - c.Min.X - 2*p.Title.Padding
+	title := p.Title.Text
+	if strings.Contains(title, "\n") || p.Title.TextStyle.Width(title) <= room {
+		return
+	}
+	r := []rune(title)
+	for keep := len(r) - 1; keep > 0; keep-- {
+		head := (keep + 1) / 2
+		short := string(r[:head]) + "…" + string(r[len(r)-(keep-head):])
+		if p.Title.TextStyle.Width(short) <= room {
+			p.Title.Text = short
+			return
+		}
+	}
+	p.Title.Text = "…"
 }
 
 // multiples returns the multiples of step in [lo, hi], at most a hundred.

@@ -85,7 +85,7 @@ func (d *Decoder) readAt(s string) (int64, string) {
 	switch f := d.opt.AtFormat; {
 	case f == RFC3339:
 		t, err := time.Parse(time.RFC3339Nano, s)
-		if err != nil || t.Year() < 1678 || t.Year() > 2261 || belowNanosecond(s) {
+		if err != nil || t.UTC().Year() < 1678 || t.UTC().Year() > 2261 || belowNanosecond(s) {
 			return 0, d.wantTime()
 		}
 		return t.UnixNano(), ""
@@ -129,13 +129,18 @@ func belowNanosecond(s string) bool {
 	return end > 9 && strings.Trim(frac[9:end], "0") != ""
 }
 
-// maxUnixNanos bounds a Unix time, in nanoseconds, to the years 1678 to
-// 2261, within which time.Time's UnixNano is exact.
-const maxUnixNanos = 9_200_000_000 * 1e9
+// minUnixNanos and maxUnixNanos bound a Unix time, in nanoseconds, to the
+// years 1678 to 2261 in UTC, from their first instant to their last, within
+// which time.Time's UnixNano is exact.
+const (
+	minUnixNanos = -9_214_560_000_000_000_000 // 1678-01-01T00:00:00Z
+	maxUnixNanos = 9_214_646_399_999_999_999  // 2261-12-31T23:59:59.999999999Z
+)
 
 // parseUnix parses a Unix time in units of scale nanoseconds: an optional
 // '-', digits, and optionally '.' and more digits, as long as the fraction
-// stays within whole nanoseconds and the time within ±maxUnixNanos.
+// stays within whole nanoseconds and the time within minUnixNanos to
+// maxUnixNanos.
 // Leading zeros, and zeros below a nanosecond, are read as the same time
 // without them.
 func parseUnix(s string, scale int64) (int64, bool) {
@@ -151,26 +156,40 @@ func parseUnix(s string, scale int64) (int64, bool) {
 	}
 	// Parsed in 64 bits, not parseWhole's int: a Unix time in
 	// milliseconds outgrows 32 bits.
+	limit := int64(maxUnixNanos) // n's bound, before its sign
+	if neg {
+		limit = -minUnixNanos
+	}
 	w, err := strconv.ParseInt(whole, 10, 64)
-	if err != nil || w > maxUnixNanos/scale {
+	if err != nil || w > limit/scale {
 		return 0, false
 	}
-	n := w * scale
-	if frac != "" {
-		f, _ := strconv.ParseInt(frac, 10, 64)
-		for range 9 - len(frac) {
-			f *= 10
-		}
-		// f is the fraction in 1e-9 units: it must be whole nanoseconds.
-		if f%(1e9/scale) != 0 {
-			return 0, false
-		}
-		n += f / (1e9 / scale)
+	f, ok := unixFraction(frac, scale)
+	n := w*scale + f
+	if !ok || n > limit {
+		return 0, false
 	}
 	if neg {
 		n = -n
 	}
-	return n, n <= maxUnixNanos && n >= -maxUnixNanos
+	return n, true
+}
+
+// unixFraction returns frac, the digits after a Unix time's '.', at most
+// 9, in nanoseconds, when units of scale nanoseconds make it whole ones.
+func unixFraction(frac string, scale int64) (int64, bool) {
+	if frac == "" {
+		return 0, true
+	}
+	f, _ := strconv.ParseInt(frac, 10, 64)
+	for range 9 - len(frac) {
+		f *= 10
+	}
+	// f is the fraction in 1e-9 units: it must be whole nanoseconds.
+	if f%(1e9/scale) != 0 {
+		return 0, false
+	}
+	return f / (1e9 / scale), true
 }
 
 // arrival is an event read and not yet released: its arrival in ticks, its
@@ -204,11 +223,10 @@ func (d *Decoder) release(a arrival) (konvoy.Event, error) {
 		return e, nil
 	}
 	res := int64(d.opt.Resolution)
-	v := a.ticks - d.origin // within ±2·maxUnixNanos, which may pass an int64
+	v := a.ticks - d.origin // within minUnixNanos−maxUnixNanos and back, which may pass an int64
 	if (a.ticks >= d.origin) != (v >= 0) {
 		return e, d.atErr(a, fmt.Sprintf("want an arrival within %v of the first", time.Duration(math.MaxInt64)))
 	}
-	r := v / res
 	if v%res != 0 {
 		if !d.opt.Round {
 			from := ""
@@ -218,14 +236,8 @@ func (d *Decoder) release(a arrival) (konvoy.Event, error) {
 			return e, d.atErr(a, fmt.Sprintf("want a whole multiple of one round, %v%s; it does not divide exactly, and rounding is off (-round rounds to the nearest)", d.opt.Resolution, from))
 		}
 		d.rounded++
-		// To the nearest, halves away from zero; a remainder takes v's sign.
-		switch m := v % res; {
-		case m > 0 && m >= res-m:
-			r++
-		case m < 0 && -m >= res+m:
-			r--
-		}
 	}
+	r := nearestRounds(v, res)
 	if r > math.MaxInt32 && strconv.IntSize == 32 {
 		return e, d.atErr(a, fmt.Sprintf("want an arrival within %d rounds of %v of the first", math.MaxInt32, d.opt.Resolution))
 	}

@@ -281,28 +281,38 @@ func (d *Decoder) findFields(obj []byte) error {
 			}
 		}
 	})
-	for f, w := range s.wanted {
+	if err := d.findAbsent(obj); err != nil {
+		return err
+	}
+	for f, w := range s.wanted { // once the step is known, at a path too: it decides whether the status is read
 		if twice&(1<<f) != 0 && d.reads(f, s.step != nil) {
 			return d.lineErr(fmt.Sprintf("want each field once; the record names %q twice", w.name))
 		}
 	}
-	return d.findAbsent(obj)
+	return nil
 }
 
 // findAbsent looks for the wanted fields obj lacks: a name with dots as a
-// path into obj, and a name given in Columns is an error.
+// path into obj, followed only for a column the decoder reads (the status
+// last, once the step is known), and a name given in Columns is an error.
 func (d *Decoder) findAbsent(obj []byte) error {
-	for _, w := range d.json.wanted {
-		switch {
-		case *w.raw != nil:
-		case w.path:
-			v, err := d.pathValue(obj, w.name)
-			if err != nil {
-				return err
+	for _, last := range []bool{false, true} {
+		for f, w := range d.json.wanted {
+			if (f == statusField) != last {
+				continue
 			}
-			*w.raw = v
-		case w.flag != "":
-			return d.lineErr(fmt.Sprintf("want a field %q, as %s names it", w.name, w.flag))
+			switch {
+			case *w.raw != nil:
+			case w.path && !d.reads(f, d.json.step != nil):
+			case w.path:
+				v, err := d.pathValue(obj, w.name)
+				if err != nil {
+					return err
+				}
+				*w.raw = v
+			case w.flag != "":
+				return d.lineErr(fmt.Sprintf("want a field %q, as %s names it", w.name, w.flag))
+			}
 		}
 	}
 	return nil

@@ -14,7 +14,10 @@ import (
 // records one by one rather than as a file, such as a Kafka consumer
 // (package kafka reads a record as its kcat -J line). It is made by
 // [NewObjectDecoder] and is not safe for concurrent use.
-type ObjectDecoder struct{ d *Decoder }
+type ObjectDecoder struct {
+	d       *Decoder
+	hasPart int // whether the first object decoded had a partition, as Decoder's json state says it
+}
 
 // NewObjectDecoder returns an ObjectDecoder with the options of r, whose
 // Format and Name are not used (every object is JSON; errors take the name
@@ -50,6 +53,16 @@ func NewObjectDecoder(r Reader) (*ObjectDecoder, error) {
 // Reader.Durations are drawn in the order objects are decoded, as a
 // trace's are drawn line by line.
 func (o *ObjectDecoder) Decode(where string, obj []byte) (konvoy.Event, error) {
+	e, err := o.decode(where, obj)
+	if err != nil {
+		o.d.json.hasPart = o.hasPart // a refused object tells nothing of the rest
+	}
+	o.hasPart = o.d.json.hasPart
+	return e, err
+}
+
+// decode is Decode but for what a refused object leaves.
+func (o *ObjectDecoder) decode(where string, obj []byte) (konvoy.Event, error) {
 	d := o.d
 	d.name, d.line = where, 0
 	if len(obj) > d.maxBytes {

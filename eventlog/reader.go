@@ -23,7 +23,8 @@ type Format int
 const (
 	// Auto picks the format from the trace's name (see [FormatOf]), or, when
 	// the name does not tell, from its first byte after white space: '{'
-	// is JSON Lines, anything else CSV.
+	// is JSON Lines, anything else CSV; a trace whose first 64 KiB are all
+	// white space is an [*Error] that asks for the format by name.
 	Auto Format = iota
 	// CSV is comma-separated values with a header row (RFC 4180).
 	CSV
@@ -504,8 +505,9 @@ func (d *Decoder) start() error {
 	if d.format == Auto {
 		if f, ok := FormatOf(d.opt.Name); ok {
 			d.format = f
-		} else {
-			d.format = d.sniff()
+		} else if d.format = d.sniff(); d.format == Auto {
+			d.line = 1
+			return d.lineErr(fmt.Sprintf("want the trace's first record within its first %d bytes, to tell its format by; the input starts with more blank space: name the format, -input csv or jsonl (Reader.Format)", bufferSize))
 		}
 	}
 	if d.format == CSV {
@@ -537,10 +539,14 @@ func (s *stickyReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// sniff tells the format from the first byte that is not white space.
+// sniff tells the format from the first byte that is not white space, or
+// returns Auto when the read buffer holds none but white space.
 func (d *Decoder) sniff() Format {
 	for n := 1; ; n++ {
-		b, _ := d.br.Peek(n)
+		b, err := d.br.Peek(n)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			return Auto
+		}
 		if len(b) < n {
 			return CSV
 		}
@@ -625,13 +631,20 @@ func (d *Decoder) unknownStatus() string {
 // does not read may be named twice.
 func (d *Decoder) reads(f int, hasStep bool) bool {
 	switch f {
-	case 2:
+	case statusField:
 		return !hasStep
-	case 4:
+	case durationField:
 		return d.draw == nil
 	}
 	return true
 }
+
+// statusField and durationField are the places of the status and the
+// duration among the columns, in Columns' order, as reads counts them.
+const (
+	statusField   = 2
+	durationField = 4
+)
 
 // list names up to eight statuses, quoting one with spaces at its ends,
 // a comma or nothing, which would read as another.

@@ -1,6 +1,7 @@
 package eventlog
 
 import (
+	"fmt"
 	"io"
 	"iter"
 	"os"
@@ -23,6 +24,7 @@ type Trace struct {
 	rounded    int
 	dropped    int
 	partitions bool
+	scanned    int // the events the last Scan read, -1 before one
 }
 
 // heldChunk is the most events a Trace holds in one slice: held events are
@@ -46,7 +48,7 @@ func NewTrace(path string, r Reader) *Trace {
 // that a bad record stops the reading at once. The trace is read as
 // [NewTrace]'s file is, open's errors as the file's. It reads nothing yet.
 func NewTraceOf(open func() (io.ReadCloser, error), r Reader) *Trace {
-	return &Trace{openRaw: open, reader: r}
+	return &Trace{openRaw: open, reader: r, scanned: -1}
 }
 
 // Scan reads the whole trace from its file, calling f, unless nil, with
@@ -57,17 +59,19 @@ func NewTraceOf(open func() (io.ReadCloser, error), r Reader) *Trace {
 // when it cannot be opened, an [*Error] for the trace's content, or the
 // error f returns, as f returns it, which stops the reading.
 func (t *Trace) Scan(maxBytes int, f func(e konvoy.Event, line int) error) error {
-	t.held, t.holding, t.rounded, t.dropped, t.partitions = nil, false, 0, 0, false
+	t.held, t.holding, t.rounded, t.dropped, t.partitions, t.scanned = nil, false, 0, 0, false, -1
 	dec, closeAll, err := t.open()
 	if err != nil {
 		return err
 	}
 	defer closeAll()
 	h := holder{budget: maxBytes, names: make(map[string]string)}
+	n := 0
 	for e, err := range dec.All() {
 		if err != nil {
 			return err
 		}
+		n++
 		if f != nil {
 			if err := f(e, dec.Line()); err != nil {
 				return err
@@ -75,7 +79,7 @@ func (t *Trace) Scan(maxBytes int, f func(e konvoy.Event, line int) error) error
 		}
 		h.hold(e)
 	}
-	t.held, t.holding, t.rounded, t.dropped, t.partitions = h.events, !h.over, dec.Rounded(), dec.Dropped(), dec.Partitions()
+	t.held, t.holding, t.rounded, t.dropped, t.partitions, t.scanned = h.events, !h.over, dec.Rounded(), dec.Dropped(), dec.Partitions(), n
 	return nil
 }
 
@@ -94,8 +98,9 @@ func (t *Trace) Partitions() bool { return t.partitions }
 // Events returns the trace as a stream that can be ranged over any number
 // of times, by several goroutines at once: the events the last Scan held,
 // or else the file, opened and read afresh each time, whose errors, such
-// as those of a file that changed since, end the stream. Scan must not run
-// while the stream is ranged over.
+// as those of a file that changed since, end the stream; so does an
+// [*Error] when the file yields more or fewer events than Scan read. Scan
+// must not run while the stream is ranged over.
 func (t *Trace) Events() iter.Seq2[konvoy.Event, error] {
 	return func(yield func(konvoy.Event, error) bool) {
 		if t.holding {
@@ -114,12 +119,26 @@ func (t *Trace) Events() iter.Seq2[konvoy.Event, error] {
 			return
 		}
 		defer closeAll()
+		n := 0
 		for e, err := range dec.All() {
+			if n++; err == nil && t.scanned >= 0 && n > t.scanned {
+				err = t.changed(dec.Line(), "more")
+			}
 			if !yield(e, err) || err != nil {
 				return
 			}
 		}
+		if t.scanned >= 0 && n < t.scanned {
+			yield(konvoy.Event{}, t.changed(0, "fewer"))
+		}
 	}
+}
+
+// changed is the error, at line (0 for the whole trace), of a trace read
+// afresh that yields more or fewer events than the last Scan read.
+func (t *Trace) changed(line int, what string) *Error {
+	return &Error{File: t.reader.displayName(), Line: line,
+		Want: fmt.Sprintf("want the %d events the trace had when first read; it has %s now", t.scanned, what)}
 }
 
 // Line returns the line where the record of the event at index i (from 0,

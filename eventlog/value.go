@@ -76,7 +76,24 @@ func (d *Decoder) rounds(s string) (int, string) {
 			return 0, fmt.Sprintf("want a whole multiple of one round, %v; it does not divide exactly, and rounding is off (-round rounds to the nearest)", res)
 		}
 		d.rounded++
-		return int(v.Round(res) / res), ""
 	}
-	return int(v / res), ""
+	r := nearestRounds(int64(v), int64(res))
+	if r > math.MaxInt { // a 32-bit int
+		return 0, fmt.Sprintf("want at most %d rounds of %v", math.MaxInt, res)
+	}
+	return int(r), ""
+}
+
+// nearestRounds returns v nanoseconds in rounds of res, to the nearest,
+// halves away from zero (a remainder takes v's sign), exact however near
+// v is to the largest int64, where time.Duration.Round stops short.
+func nearestRounds(v, res int64) int64 {
+	r, m := v/res, v%res
+	switch {
+	case m > 0 && m >= res-m:
+		r++
+	case m < 0 && -m >= res+m:
+		r--
+	}
+	return r
 }

@@ -195,8 +195,8 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	}
 	var cerr error
 	ctx = kgo.PreCommitFnContext(ctx, func(req *kmsg.OffsetCommitRequest) error { return c.owned(req, meta, sent) })
-	c.cl.CommitOffsetsSync(ctx, offsets, func(_ *kgo.Client, _ *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
-		cerr = commitError(resp, err)
+	c.cl.CommitOffsetsSync(ctx, offsets, func(_ *kgo.Client, req *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
+		cerr = commitError(req, resp, err)
 	})
 	if errors.Is(cerr, errAllGone) {
 		return nil // every partition was lost while the commit waited: nothing of this member's to commit
@@ -363,21 +363,39 @@ func unskipped(at int64, finished []int64, skipFrom int64, skipped []int64) (int
 	return at, out
 }
 
-// commitError returns the error of a commit: err, or the first partition's
-// error in resp.
-func commitError(resp *kmsg.OffsetCommitResponse, err error) error {
+// commitError returns the error of a commit: err, or each partition's
+// error in resp, the response to req.
+func commitError(req *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) error {
 	if err != nil {
 		return fmt.Errorf("kafka: commit: %w", err)
 	}
 	var errs []error
-	for _, t := range resp.Topics {
+	for i, t := range resp.Topics {
 		for _, p := range t.Partitions {
 			if p.ErrorCode != 0 {
-				errs = append(errs, fmt.Errorf("kafka: commit %s/%d: %w", t.Topic, p.Partition, kerr.ErrorForCode(p.ErrorCode)))
+				errs = append(errs, fmt.Errorf("kafka: commit %s/%d: %w", topicOf(req, t, i), p.Partition, kerr.ErrorForCode(p.ErrorCode)))
 			}
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// topicOf returns the name of topic t, the i-th of a commit's response to
+// req: its own, or, from version 10 on, which names topics by ID, the
+// name of req's topic of that ID, or else req's i-th, as sent.
+func topicOf(req *kmsg.OffsetCommitRequest, t kmsg.OffsetCommitResponseTopic, i int) string {
+	if t.Topic != "" || req == nil {
+		return t.Topic
+	}
+	for _, rt := range req.Topics {
+		if rt.TopicID == t.TopicID && t.TopicID != [16]byte{} {
+			return rt.Topic
+		}
+	}
+	if i < len(req.Topics) {
+		return req.Topics[i].Topic
+	}
+	return ""
 }
 
 // priorMetadata returns the offset and metadata committed for a partition

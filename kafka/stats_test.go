@@ -115,8 +115,8 @@ func TestCommitsCountsTheCommitsKafkaRefused(t *testing.T) {
 		t.Errorf("caught up while Kafka refuses commits: %v, %v; want false and the commit's error", up, err)
 	}
 	s := c.Commits()
-	if s.Sent != 0 || s.Failed != 1 || !strings.Contains(fmt.Sprint(s.LastFailure), "GROUP_AUTHORIZATION_FAILED") {
-		t.Errorf("after a refused commit: %+v; want 1 failed, with Kafka's error, named", s)
+	if s.Sent != 0 || s.Failed != 1 || !strings.Contains(fmt.Sprint(s.LastFailure), "commit "+testTopic+"/0: GROUP_AUTHORIZATION_FAILED") {
+		t.Errorf("after a refused commit: %+v; want 1 failed, with Kafka's error, named, and the partition", s)
 	}
 	refuse.Store(false)
 	if up, err := c.CaughtUp(ctx, testTopic); !up || err != nil {

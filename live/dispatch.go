@@ -22,6 +22,12 @@ func (x *Executor[T]) work(w int32) {
 	free := int64(-1) // when consumer w became free, if it has not waited since
 	worked := false   // it ran an item since it last found none
 	var j task[T]
+	running := false // j runs: the goroutine's end then is runtime.Goexit's
+	defer func() {
+		if running {
+			x.exited(w, &j, free)
+		}
+	}()
 	for {
 		ok := x.take(w, &j)
 		if !ok || x.halt.Load() {
@@ -56,12 +62,28 @@ func (x *Executor[T]) work(w int32) {
 			start = x.now()
 		}
 		x.tallies[w].cur.Store(int64(j.seq))
+		free, running = start, true
 		r := x.run(w, j.item, j.seq)
+		running = false
 		free = x.now()
 		x.running.Add(-1)
 		worked = true
 		x.finish(w, &j, r, start, free)
 	}
+}
+
+// exited finishes j, started at time start, whose run consumer w's
+// goroutine left through runtime.Goexit (a handler's t.FailNow, say), as
+// failed with ErrGoexit, and starts a consumer in w's place: the
+// goroutine ends once its deferred calls return, and the executor would
+// otherwise wait for j, and for w, for ever.
+func (x *Executor[T]) exited(w int32, j *task[T], start int64) {
+	t := x.now()
+	x.running.Add(-1)
+	x.finish(w, j, outcome{err: x.itemError(j.item, j.seq, max(x.tallies[w].attempt, 1), ErrGoexit)}, start, t)
+	x.runIdle(w) // as a consumer that finds no item after its last
+	x.wg.Add(1)
+	go x.work(w)
 }
 
 // take finds consumer w's next item by the policy, into j, and tells

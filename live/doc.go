@@ -30,7 +30,8 @@
 //     its lane moves on. Without a dead letter a failed item stops the
 //     executor: no later item runs, and Close returns the failure
 //     ([ItemError], [ErrStopped]). A handler's panic is an error
-//     ([PanicError]).
+//     ([PanicError]); one that calls runtime.Goexit, as t.FailNow does,
+//     fails its item at once and stops the executor ([ErrGoexit]).
 //   - [Executor.Stats] gives the measures at any time, named as in
 //     [konvoy.Result]: items done, in flight and held, errors, retries,
 //     dead letters, stale steps skipped, what the resequencer held,

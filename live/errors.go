@@ -55,6 +55,12 @@ func (e *ItemError) Error() string {
 // Unwrap returns Err.
 func (e *ItemError) Unwrap() error { return e.Err }
 
+// ErrGoexit is the error of an item whose handler, guard or dead letter
+// called runtime.Goexit (as t.FailNow does in a test): its consumer's
+// goroutine ends, so the item fails at once, with no retry and no dead
+// letter, and a new consumer takes the consumer's place.
+var ErrGoexit = errors.New("live: runtime.Goexit called while the item ran")
+
 // PanicError is a handler's or dead letter's panic, recovered: the value
 // it panicked with and the stack it panicked on.
 type PanicError struct {

@@ -616,6 +616,7 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 		if k > 1 {
 			x.retriesN.Add(1) // an attempt after the first, made
 		}
+		x.tallies[w].attempt = k
 		var stale bool
 		stale, err = x.attempt(ctx, item)
 		cut = x.ctx.Err() != nil // as the attempt returned: not after the guard's exit

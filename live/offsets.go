@@ -142,13 +142,14 @@ type source struct {
 // placeOffset checks, under subMu, the offset of an item, of partition p
 // at offset o, before Submit takes it: it must be 0 to math.MaxInt64−1
 // (the committable offset, one past it, must fit) and above the
-// partition's last.
+// partition's last. Its error names the item by the submission number it
+// would have, as an EventError's Index does.
 func (x *Executor[T]) placeOffset(p int, o int64) error {
 	if o < 0 || o == math.MaxInt64 {
-		return fmt.Errorf("live: Submit: partition %d offset %d; want an offset from 0 to %d, so that the committable offset, one past the last, fits", p, o, int64(math.MaxInt64-1))
+		return fmt.Errorf("live: Submit: item %d: partition %d offset %d; want an offset from 0 to %d, so that the committable offset, one past the last, fits", x.seq, p, o, int64(math.MaxInt64-1))
 	}
 	if s := x.partOf(p); s != nil && o <= s.last {
-		return fmt.Errorf("live: Submit: partition %d offset %d after offset %d; want increasing offsets", p, o, s.last)
+		return fmt.Errorf("live: Submit: item %d: partition %d offset %d after offset %d; want increasing offsets", x.seq, p, o, s.last)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -145,6 +146,11 @@ func TestSubmitRefusesFallingOffsets(t *testing.T) {
 		if err := x.Submit(context.Background(), c.s); (err == nil) != c.ok {
 			t.Errorf("Submit(%+v) = %v; want ok %v", c.s, err, c.ok)
 		}
+	}
+	// An error names the item by the submission number it would have had:
+	// two were taken.
+	if err := x.Submit(context.Background(), sourced{key: "a", offset: 3}); err == nil || !strings.Contains(err.Error(), "live: Submit: item 3: partition 0 offset 3 after offset 6") {
+		t.Errorf("Submit of a falling offset: %v; want an error naming item 3", err)
 	}
 	if err := mustClose(t, x); err != nil {
 		t.Fatal(err)

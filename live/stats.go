@@ -157,6 +157,7 @@ type tally struct {
 	skipped int   // skipped as stale
 	blocked int64 // nanoseconds blocked under head-of-line, blocks ended
 	since   int64 // when the block going on began, -1 for none
+	attempt int   // the consumer's: the attempt it makes of its item (see exited)
 	_       [64]byte
 }
 

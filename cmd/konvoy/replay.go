@@ -198,6 +198,9 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 		if opt.Layout.Equal(konvoy.Resequencer) && len(opt.topic.brokers) > 0 {
 			return c.usagef("-layout resequencer does not replay a topic: a member's per-key steps do not survive a rebalance (see docs/kafka.md); use version-stamp")
 		}
+		if n := opt.Resequencer.Timeout; int64(n) > math.MaxInt64/int64(opt.Unit) {
+			return c.usagef("-reseq-timeout is %d rounds of -unit %v: want a timeout within the longest wall time, %v", n, opt.Unit, time.Duration(math.MaxInt64))
+		}
 		return nil
 	})
 	if err := c.parse(args); err != nil {

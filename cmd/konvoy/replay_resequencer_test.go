@@ -41,4 +41,9 @@ func TestReplayTakesTheResequencersFlags(t *testing.T) {
 	if status != 2 || !strings.Contains(errOut, "-start needs the resequencer in -layout") {
 		t.Errorf("-start without the resequencer: status %d, stderr %q; want a usage error", status, errOut)
 	}
+	// The executor's timeout is wall time: rounds × -unit must fit.
+	status, _, errOut = runUsage(t, "replay", "-events", path, "-layout", "resequencer", "-unit", "1h", "-reseq-timeout", "3000000")
+	if status != 2 || !strings.Contains(errOut, "konvoy replay: -reseq-timeout is 3000000 rounds of -unit 1h0m0s") {
+		t.Errorf("-reseq-timeout past the longest wall time: status %d, stderr %q; want a usage error", status, errOut)
+	}
 }

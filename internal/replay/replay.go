@@ -139,11 +139,11 @@ type Run struct {
 	Wait, Response konvoy.Latency
 	// Late counts the events submitted more than a round after their
 	// arrival, because the executor held MaxHeld events or the machine was
-	// busy; LateBy sums their lateness.
+	// busy; LateBy sums their lateness, up to the longest time.Duration.
 	Late   int
 	LateBy time.Duration
-	// actual holds each event's service time in nanoseconds, 8 bytes an
-	// event in trace order, 0 for one not handled.
+	// actual holds each event's service time in nanoseconds plus 1, 8 bytes
+	// an event in trace order, 0 for one not handled (see timesCache.put).
 	actual *tempFile
 }
 
@@ -290,7 +290,7 @@ func submit(ctx context.Context, t *Trace, c Config, x *live.Executor[item], clo
 		}
 		if late := time.Since(due); late > c.Unit {
 			run.Late++
-			run.LateBy += late
+			run.LateBy += min(late, math.MaxInt64-run.LateBy) // stops at the longest time.Duration: 292 years
 		}
 		run.Submitted = i + 1
 		p.submitted.Store(int64(run.Submitted))

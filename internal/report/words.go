@@ -173,6 +173,7 @@ var neutralWords = []string{
 	" (Reader.MaxRecordBytes)", "",
 	" (Reader.MaxNameBytes)", "",
 	" (Reader.MaxReorderBytes)", "",
+	" (Reader.Format)", "",
 	" (Open and Decompress undo one layer of gzip)", " (konvoy undoes one layer of gzip, no more)",
 	": synth: ", ": ", // the arrivals konvoy plan draws or scales at -peak
 }

@@ -1,0 +1,49 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// A handler that calls runtime.Goexit, as t.FailNow does in a test, ends
+// its consumer's goroutine: its item fails with ErrGoexit, with no retry
+// and no dead letter, stopping the executor, and a consumer takes the
+// place of the one that ended, so that Close returns, with the failure,
+// rather than wait for the item for ever; and no goroutine is left after.
+// Here item 0 of key a exits on its second attempt (a retry is allowed),
+// on the only consumer.
+func TestAHandlerThatExitsItsGoroutineFailsItsItem(t *testing.T) {
+	before := runtime.NumGoroutine()
+	var attempts atomic.Int32
+	x, err := New(konvoy.Convoy, 1, func(k string) konvoy.Event { return konvoy.Event{Key: k} },
+		func(context.Context, string) error {
+			if attempts.Add(1) == 2 {
+				runtime.Goexit()
+			}
+			return errors.New("a fails once")
+		}, WithRetry(Retry{Attempts: 3}), withSleep(func(context.Context, time.Duration) error { return nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Submit(context.Background(), "a"); err != nil {
+		t.Fatal(err)
+	}
+	// Close's context never ends: Close returns once the executor drained.
+	cerr := x.Close(context.Background())
+	var ie *ItemError
+	if !errors.Is(cerr, ErrStopped) || !errors.Is(cerr, ErrGoexit) || !errors.As(cerr, &ie) || ie.Attempts != 2 || ie.Seq != 0 {
+		t.Fatalf("Close: %v; want item 0's ItemError, after 2 attempts, wrapping ErrGoexit, with ErrStopped", cerr)
+	}
+	if s := x.Stats(); s.Failed != 1 || s.InFlight != 0 {
+		t.Errorf("Stats: %d failed, %d in flight; want 1 and 0", s.Failed, s.InFlight)
+	}
+	if n := settledGoroutines(before); n > before {
+		t.Errorf("%d goroutines after Close; want %d, as before New", n, before)
+	}
+}
