@@ -4,10 +4,9 @@ package serve
 // API answers the same query with 200: a picture the charts cannot draw
 // (package chart draws values up to 2^40 rounds) is left out with a note,
 // as the package doc and docs/serve.md promise of the pictures it leaves
-// out ("beyond, the tables stand alone, with a note"). It must not turn
-// the page into "That did not run", status 422, over tables of runs that
-// ran: the standards ask that a whole result not be shown as a failure,
-// nor a partial one as whole.
+// out ("beyond, the tables stand alone, with a note"). The page is never
+// "That did not run", status 422, over tables of runs that ran: a whole
+// result is not shown as a failure, nor a partial one as whole.
 
 import (
 	"net/http"
