@@ -150,8 +150,11 @@ func (s *Server) source(req request) (*source, error) {
 	switch {
 	case req.trace != "":
 		u := s.uploads.get(req.trace)
-		if u == nil {
+		if u == nil && s.uploads.givenUp(req.trace) {
 			return nil, errorf(http.StatusGone, "konvoy serve: the upload %s is no longer kept (the server keeps the last %d, in memory): upload the trace again", req.trace, maxUploads)
+		}
+		if u == nil {
+			return nil, errorf(http.StatusNotFound, "konvoy serve: no upload with this key on this server: %s; a link to an upload works on the server it was sent to, while it runs: upload the trace", req.trace)
 		}
 		return &source{args: []string{"-events=" + u.name}, upload: u, open: func(int) (io.Reader, func(), error) {
 			return decompressed(u.name, bytes.NewReader(u.data), inflation*s.cfg.MaxUpload, func() {})

@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -144,7 +145,7 @@ func TestBadRequestsGetTheirReason(t *testing.T) {
 		{"/api/report?events=/etc/passwd", 400, `unknown parameter \"events\"`},
 		{"/api/report?format=csv", 400, `unknown parameter \"format\"`},
 		{"/api/report?trace=../../etc", 400, "want the key of an upload"},
-		{"/api/report?trace=0123456789abcdef0123456789abcdef", 410, "no longer kept"},
+		{"/api/report?trace=0123456789abcdef0123456789abcdef", 404, "no upload with this key on this server"},
 		{"/api/report?consumers=0", 400, "-consumers is 0"},
 		{"/api/report?layouts=" + strings.Repeat("free,", 2000), 414, "the query has"},
 		{"/?consumers=99999", 400, "the server runs at most 64 consumers"},
@@ -316,6 +317,17 @@ func TestUploadsKeepTheMostRecentlyUsed(t *testing.T) {
 	c := u.add(&upload{name: "c", data: []byte("cccc")})
 	if u.get(b) != nil || u.get(a) == nil || u.get(c) == nil {
 		t.Errorf("after a, b, a used, c: want a and c kept, b given up")
+	}
+	if !u.givenUp(b) || u.givenUp(a) || u.givenUp(strings.Repeat("0", uploadKeyBytes)) {
+		t.Errorf("want b told given up, and neither a, kept, nor a key never kept")
+	}
+	few := newUploads(1, 10)
+	first := few.add(&upload{name: "first", data: []byte("x")})
+	for i := range maxGivenUp + 1 {
+		few.add(&upload{name: strconv.Itoa(i), data: []byte("x")})
+	}
+	if few.givenUp(first) || len(few.gone) != maxGivenUp {
+		t.Errorf("after %d uploads given up: the first told given up %v, %d remembered; want false and %d", maxGivenUp+1, few.givenUp(first), len(few.gone), maxGivenUp)
 	}
 	d := u.add(&upload{name: "d", data: []byte("dddddddd")}) // 8 bytes: only d fits
 	if u.get(a) != nil || u.get(c) != nil || u.get(d) == nil || u.held != 8 {
