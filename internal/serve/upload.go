@@ -45,9 +45,16 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 }
 
 // readUpload reads the upload of r, keeps its trace, and returns the query
-// of the page to show: the form's flags and the trace's key.
+// of the page to show: the flags of r's query and of its form, a flag
+// given in both taken as a list, as the page takes a parameter given
+// twice, and the trace's key. A query the page would refuse (see
+// parseQuery), or one that names a trace, is refused before the upload is
+// read.
 func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values, error) {
-	q := url.Values{}
+	q, err := uploadQuery(r)
+	if err != nil {
+		return q, err
+	}
 	if err := s.awaitReading(r.Context()); err != nil {
 		return q, err
 	}
@@ -95,6 +102,24 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values,
 	}
 	q.Set(traceParam, s.uploads.add(u))
 	return q, nil
+}
+
+// uploadQuery is the flags of the query of r, a POST /upload, read as the
+// page reads its own, or a usage error (400): for a query the page would
+// refuse, or one that names a trace, which the upload is.
+func uploadQuery(r *http.Request) (url.Values, error) {
+	q, err := readQuery(r)
+	if err != nil {
+		return url.Values{}, err
+	}
+	req, err := parseQuery(q)
+	if err == nil && req.trace != "" {
+		err = errorf(http.StatusBadRequest, "konvoy serve: an upload's query names trace %s; want no trace but the form's file, in its field %s", req.trace, uploadField)
+	}
+	if err != nil {
+		return url.Values{}, err
+	}
+	return req.query, nil
 }
 
 // readField adds the form's field name, read from part, to q unless it

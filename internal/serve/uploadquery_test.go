@@ -1,11 +1,11 @@
 package serve
 
-// An upload's flags are its form's fields; a query on POST /upload, which
-// the handler never reads, must be refused or kept, never dropped without
-// a word: POST /upload?layouts=free would otherwise run the trace under
-// the default layouts and redirect to a page that does not say the
-// layouts asked for were ignored. The standards: nothing silently dropped;
-// the server refuses every parameter it does not take (parseQuery).
+// An upload's flags are its form's fields and its query's: POST
+// /upload?layouts=free&policy=lane-aware redirects to the trace's page
+// under those flags, as a script sending a trace with curl expects. A
+// query the page would refuse (an unknown parameter), or one naming a
+// trace, is refused with 400 before the trace is read: nothing is
+// dropped without a word.
 
 import (
 	"bytes"
@@ -16,8 +16,26 @@ import (
 	"testing"
 )
 
-func TestAnUploadsQueryIsNotDroppedWithoutAWord(t *testing.T) {
+func TestAnUploadsQueryFlagsJoinItsForms(t *testing.T) {
 	s := newTestServer(0)
+	for _, tt := range []struct{ query, want string }{
+		{"bogus=1", "unknown parameter &#34;bogus&#34;"},
+		{"trace=0123456789abcdef0123456789abcdef", "names trace"},
+		{"layouts=%zz", "does not parse"},
+	} {
+		var body bytes.Buffer
+		w := multipart.NewWriter(&body)
+		f, _ := w.CreateFormFile("events", "t.csv")
+		f.Write([]byte("key,line,step,duration\nK1,L1,1,2\n"))
+		w.Close()
+		req := httptest.NewRequest(http.MethodPost, "/upload?"+tt.query, &body)
+		req.Header.Set("Content-Type", w.FormDataContentType())
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), tt.want) {
+			t.Errorf("POST /upload?%s: status %d, %.300s; want 400 and %s", tt.query, rec.Code, rec.Body.String(), tt.want)
+		}
+	}
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
 	f, _ := w.CreateFormFile("events", "t.csv")
