@@ -59,7 +59,8 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values,
 		return q, err
 	}
 	defer func() { <-s.reading }()
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUpload+maxFormBytes)
+	body := &limitedBody{r: http.MaxBytesReader(w, r.Body, s.cfg.MaxUpload+maxFormBytes)}
+	r.Body = body
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return q, errorf(http.StatusBadRequest, "konvoy serve: an upload is a multipart/form-data form: %v", err)
@@ -72,18 +73,18 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values,
 			break
 		}
 		if err != nil {
-			return q, s.uploadErr(err)
+			return q, s.uploadErr(err, body, false)
 		}
 		name := part.FormName()
 		switch {
 		case name == uploadField && u != nil:
 			return q, errorf(http.StatusBadRequest, "konvoy serve: the form has two traces; want one file in its field %s", uploadField)
 		case name == uploadField:
-			if u, err = s.readTrace(part); err != nil {
+			if u, err = s.readTrace(part, body); err != nil {
 				return q, err
 			}
 		case slices.Contains(RunFlags, name) || slices.Contains(TraceFlags, name):
-			if err := s.readField(part, name, &beside, q); err != nil {
+			if err := s.readField(part, name, &beside, q, body); err != nil {
 				return q, err
 			}
 		default:
@@ -122,19 +123,20 @@ func uploadQuery(r *http.Request) (url.Values, error) {
 	return req.query, nil
 }
 
-// readField adds the form's field name, read from part, to q unless it
-// is blank, counting its bytes in *beside, the fields' bytes so far: each
-// field holds at most maxFieldBytes, and all of them maxFormBytes.
-func (s *Server) readField(part io.Reader, name string, beside *int, q url.Values) error {
+// readField adds the form's field name, read from part of body, to q
+// unless it is blank, counting its bytes in *beside, the fields' bytes so
+// far: each field holds at most maxFieldBytes, and all of them
+// maxFormBytes.
+func (s *Server) readField(part io.Reader, name string, beside *int, q url.Values, body *limitedBody) error {
 	v, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
 	if err != nil {
-		return s.uploadErr(err)
+		return s.uploadErr(err, body, false)
 	}
 	if len(v) > maxFieldBytes {
 		return errorf(http.StatusBadRequest, "konvoy serve: the form's field %s has more than %d bytes", name, maxFieldBytes)
 	}
 	if *beside += len(v); *beside > maxFormBytes {
-		return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form's fields have more than %d bytes beside the trace", maxFormBytes)
+		return formTooLarge()
 	}
 	if v := strings.TrimSpace(string(v)); v != "" {
 		q.Add(name, v)
@@ -154,12 +156,12 @@ func (s *Server) awaitReading(ctx context.Context) error {
 	}
 }
 
-// readTrace reads the trace of part, within Config.MaxUpload.
-func (s *Server) readTrace(part *multipart.Part) (*upload, error) {
+// readTrace reads the trace of part of body, within Config.MaxUpload.
+func (s *Server) readTrace(part *multipart.Part, body *limitedBody) (*upload, error) {
 	name := cleanName(part.FileName())
 	data, err := io.ReadAll(io.LimitReader(part, s.cfg.MaxUpload+1))
 	if err != nil {
-		return nil, s.uploadErr(err)
+		return nil, s.uploadErr(err, body, true)
 	}
 	if int64(len(data)) > s.cfg.MaxUpload {
 		return nil, s.tooLarge()
@@ -180,13 +182,43 @@ func (s *Server) readTrace(part *multipart.Part) (*upload, error) {
 	return &upload{name: name, data: data}, nil
 }
 
-// uploadErr is the error of reading an upload: too large, or malformed.
-func (s *Server) uploadErr(err error) error {
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
+// uploadErr is the error err of reading an upload's body: malformed, or,
+// once the body has passed its limit, too large, whatever err the cut
+// made of the multipart framing (a header cut short reads as malformed).
+// The trace is blamed while its part is read (inTrace), the form beside
+// it otherwise.
+func (s *Server) uploadErr(err error, body *limitedBody, inTrace bool) error {
+	switch {
+	case !body.over:
+		return errorf(http.StatusBadRequest, "konvoy serve: reading the upload: %v", err)
+	case inTrace:
 		return s.tooLarge()
 	}
-	return errorf(http.StatusBadRequest, "konvoy serve: reading the upload: %v", err)
+	return formTooLarge()
+}
+
+// limitedBody is an upload's body, read through http.MaxBytesReader, that
+// remembers whether it passed its limit: the multipart reader may turn the
+// limit's error into one of its own.
+type limitedBody struct {
+	r    io.ReadCloser
+	over bool
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
+		b.over = true
+	}
+	return n, err
+}
+
+func (b *limitedBody) Close() error { return b.r.Close() }
+
+// formTooLarge is the error of an upload that sends more than
+// maxFormBytes beside its trace, in its fields and their framing.
+func formTooLarge() error {
+	return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form has more than %d KiB beside the trace, in its fields and their framing; send fewer or shorter fields", maxFormBytes>>10)
 }
 
 // tooLarge is the error of an upload beyond Config.MaxUpload.

@@ -3,12 +3,12 @@ package serve
 // An upload refused for what it sends beside its trace says so: a form of
 // a 33-byte trace and a thousand blank fields, whose multipart framing
 // passes the 64 KiB the server reads beside the trace (maxFormBytes: "its
-// form's fields and the multipart framing"), must be told that its form
-// is too large. It must not be told that "the trace is larger than"
-// -max-upload, which blames a trace well within the limit and asks for it
-// to be gzipped; nor, when the fields come first, that its well-formed
-// form has a "malformed MIME header", which is where the server's cut of
-// the body fell. The standards ask that an error say where the input is
+// form's fields and the multipart framing"), is told with 413 that its
+// form has too much beside the trace. It is not told that "the trace is
+// larger than" -max-upload, which would blame a trace well within the
+// limit and ask for it to be gzipped; nor, when the fields come first,
+// that its well-formed form has a "malformed MIME header", which is where
+// the server's cut of the body fell: an error says where the input is
 // wrong and what was expected.
 
 import (
@@ -51,7 +51,8 @@ func TestAFormTooLargeBesideItsTraceIsToldSo(t *testing.T) {
 		page := rec.Body.String()
 		msg := page[strings.Index(page, "<pre>"):]
 		msg = msg[:strings.Index(msg, "</pre>")]
-		if strings.Contains(msg, "the trace is larger than") || strings.Contains(msg, "malformed") {
+		if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(msg, "beside the trace") ||
+			strings.Contains(msg, "the trace is larger than") || strings.Contains(msg, "malformed") {
 			t.Errorf("a %d-byte trace with %d bytes of form beside it (fields first: %v): status %d, %s; want an error about the form beside the trace, not the trace's size or a malformed form",
 				len(trace), sent-len(trace), fieldsFirst, rec.Code, msg)
 		}
