@@ -35,13 +35,33 @@ const maxFormBytes = 64 << 10
 func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	q, err := s.readUpload(w, r)
 	if err != nil {
-		req, _ := parseQuery(q)
-		p := s.newPage(req)
-		p.Error = report.PageWords(err.Error())
-		s.render(w, status(err), p)
+		s.render(w, status(err), s.refusedPage(q, err))
 		return
 	}
 	http.Redirect(w, r, "/?"+encode(q), http.StatusSeeOther)
+}
+
+// refusedPage is the page of an upload refused with err, sent with the
+// flags q. It shows no trace: its controls are set to the view of q's run
+// flags, which, submitted as they are, ask for that view again, without
+// the trace flags that would then be an error; its upload form has q's
+// trace flags, and keeps its run flags, for the trace to be sent again.
+func (s *Server) refusedPage(q url.Values, err error) *page {
+	runFlags := url.Values{}
+	for name, v := range q {
+		if slices.Contains(RunFlags, name) {
+			runFlags[name] = v
+		}
+	}
+	view, _ := parseQuery(runFlags)
+	all, _ := parseQuery(q)
+	p := s.newPage(view)
+	for i, f := range p.Upload {
+		p.Upload[i].Value = all.query.Get(f.Name)
+	}
+	p.setControls(view.query, parsedView{})
+	p.Error = report.PageWords(err.Error())
+	return p
 }
 
 // readUpload reads the upload of r, keeps its trace, and returns the query

@@ -2,14 +2,12 @@ package serve
 
 // The page of a refused upload (too large, malformed, without a trace)
 // has the controls of every page, set to the view the upload was sent
-// from: the upload form keeps that view's run flags (RunKeep), and the
-// page's controls, submitted as they are, ask for it again (see
-// setControls: "the controls, submitted as they are, ask for the view the
-// page shows"). handleUpload renders the page without setting them: no
-// layout check boxes, a policy select without options, and the refused
-// trace's flags (-steps) as hidden fields, so that Show, or any change,
-// asks the lesson for -steps, which it refuses, and drops the view's
-// layouts and policy without a word.
+// from: the upload form keeps that view's run flags (RunKeep) and the
+// trace's flags (-steps), to be sent again, and the page's controls,
+// submitted as they are, ask for the view again (see setControls: "the
+// controls, submitted as they are, ask for the view the page shows"): its
+// layouts and policy, without the trace's flags, which the lesson would
+// refuse.
 
 import (
 	"net/http"
@@ -35,6 +33,9 @@ func TestARefusedUploadsPageHasTheControlsOfItsView(t *testing.T) {
 	}
 	if !strings.Contains(form, "<option") {
 		t.Fatalf("the refused upload's page has a policy select without options:\n%s", form)
+	}
+	if !strings.Contains(page, `id="upload-steps" name="steps" type="text" value="a,b"`) {
+		t.Errorf("the refused upload's form has not kept its -steps a,b")
 	}
 	q := formQuery(t, page)
 	if got := q["layouts"]; !slices.Equal(got, []string{"free", "convoy"}) || q.Get("policy") != "lane-aware" {
