@@ -318,17 +318,6 @@ func TestUploadsKeepTheMostRecentlyUsed(t *testing.T) {
 	if u.get(b) != nil || u.get(a) == nil || u.get(c) == nil {
 		t.Errorf("after a, b, a used, c: want a and c kept, b given up")
 	}
-	if !u.givenUp(b) || u.givenUp(a) || u.givenUp(strings.Repeat("0", uploadKeyBytes)) {
-		t.Errorf("want b told given up, and neither a, kept, nor a key never kept")
-	}
-	few := newUploads(1, 10)
-	first := few.add(&upload{name: "first", data: []byte("x")})
-	for i := range maxGivenUp + 1 {
-		few.add(&upload{name: strconv.Itoa(i), data: []byte("x")})
-	}
-	if few.givenUp(first) || len(few.gone) != maxGivenUp {
-		t.Errorf("after %d uploads given up: the first told given up %v, %d remembered; want false and %d", maxGivenUp+1, few.givenUp(first), len(few.gone), maxGivenUp)
-	}
 	d := u.add(&upload{name: "d", data: []byte("dddddddd")}) // 8 bytes: only d fits
 	if u.get(a) != nil || u.get(c) != nil || u.get(d) == nil || u.held != 8 {
 		t.Errorf("a large upload: want it alone kept, %d bytes held", u.held)
@@ -418,5 +407,24 @@ func TestTheServerSetsTheMemoryLimitOnce(t *testing.T) {
 	}
 	if after := debug.SetMemoryLimit(-1); after != before {
 		t.Errorf("after the server stops, the memory limit is %d; want %d, as before", after, before)
+	}
+}
+
+// Uploads remember the keys of the last maxGivenUp uploads they gave up,
+// told apart from a key never kept.
+func TestUploadsRememberTheKeysTheyGaveUp(t *testing.T) {
+	u := newUploads(1, 10)
+	a := u.add(&upload{name: "a", data: []byte("aaaa")})
+	b := u.add(&upload{name: "b", data: []byte("bbbb")})
+	if !u.givenUp(a) || u.givenUp(b) || u.givenUp(strings.Repeat("0", uploadKeyBytes)) {
+		t.Errorf("want a told given up, and neither b, kept, nor a key never kept")
+	}
+	few := newUploads(1, 10)
+	first := few.add(&upload{name: "first", data: []byte("x")})
+	for i := range maxGivenUp + 1 {
+		few.add(&upload{name: strconv.Itoa(i), data: []byte("x")})
+	}
+	if few.givenUp(first) || len(few.gone) != maxGivenUp {
+		t.Errorf("after %d uploads given up: the first told given up %v, %d remembered; want false and %d", maxGivenUp+1, few.givenUp(first), len(few.gone), maxGivenUp)
 	}
 }

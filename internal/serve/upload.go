@@ -111,18 +111,23 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values,
 			return q, errorf(http.StatusBadRequest, "konvoy serve: the form has an unknown field %q; want events (the trace), or a flag such as steps", name)
 		}
 	}
+	return q, s.keep(u, q)
+}
+
+// keep keeps the upload u, sent with the flags q, and sets q's trace to
+// its key; or returns the error of a form without a trace, or one whose
+// flags make a link to the trace's page that the server would refuse.
+func (s *Server) keep(u *upload, q url.Values) error {
 	if u == nil {
-		return q, errorf(http.StatusBadRequest, "konvoy serve: the form has no trace: choose a CSV or JSON Lines file to upload")
+		return errorf(http.StatusBadRequest, "konvoy serve: the form has no trace: choose a CSV or JSON Lines file to upload")
 	}
-	// The page's link carries the fields: refuse a form whose link the
-	// server would refuse, before keeping its trace.
 	q.Set(traceParam, strings.Repeat("0", uploadKeyBytes))
 	if n := len(encode(q)); n > maxQueryBytes {
 		q.Del(traceParam)
-		return q, errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form's fields make a link of %d bytes to the trace's page; want at most %d: shorten them", n, maxQueryBytes)
+		return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form's fields make a link of %d bytes to the trace's page; want at most %d: shorten them", n, maxQueryBytes)
 	}
 	q.Set(traceParam, s.uploads.add(u))
-	return q, nil
+	return nil
 }
 
 // uploadQuery is the flags of the query of r, a POST /upload, read as the
