@@ -1,13 +1,12 @@
 package main
 
 // The page shows, or says it leaves out, every run a view makes: the
-// lesson's page for -policy head-of-line,static makes the static runs
-// (the API's answer holds them) but shows figures of head-of-line alone,
-// its tables captioned "head-of-line dispatch", with no note that the
-// second policy's figures are left out. A trace's page has them in its
-// text report's latency table ("each adds a row per layout to a latency
-// table", konvoy -help); the lesson's has no text report. The standards:
-// nothing silently dropped, a partial result never shown as whole.
+// lesson's page for -policy head-of-line,static has static's figures
+// beside head-of-line's (its latency table has a row per layout and
+// policy, as the command's has: "each adds a row per layout to a latency
+// table", konvoy -help), and a note that its first table and pictures are
+// head-of-line's alone. Nothing is silently dropped, and a partial result
+// is never shown as whole.
 
 import (
 	"net/http"

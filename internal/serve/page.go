@@ -277,6 +277,9 @@ func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error)
 	v.partitioned = t.Partitioned
 	p.Summary = summary(t, src)
 	p.Measures, p.Latency = measures(t), latencies(t)
+	if len(t.Policies) > 1 {
+		p.Notes = append(p.Notes, fmt.Sprintf("The first table and the pictures are of %s dispatch, the first policy this view runs; the latency table has every policy's figures, and the API's answer every run's.", t.Policies[0]))
+	}
 	if !src.lesson {
 		p.Text = report.TraceText(t, report.TraceOptions{Latency: true})
 	}
@@ -326,14 +329,26 @@ func measures(t *report.Trace) *table {
 }
 
 // latencies is the table of each layout's wait and response percentiles at
-// the first consumer count under the first policy.
+// the first consumer count, a row per layout and policy, as the command's
+// latency table has: a view of more than one policy has a policy column.
 func latencies(t *report.Trace) *table {
 	tb := &table{Caption: fmt.Sprintf("Latency in rounds at %s, %s dispatch: wait (arrival to start) and response (arrival to finish)", report.Plural(t.Consumers, "consumer", "consumers"), t.Policies[0]),
 		Head: []string{"layout", "wait p50", "wait p95", "wait p99", "wait max", "response p50", "response p95", "response p99", "response max"}}
+	many := len(t.Policies) > 1
+	if many {
+		tb.Caption = fmt.Sprintf("Latency in rounds at %s, by layout and dispatch policy: wait (arrival to start) and response (arrival to finish)", report.Plural(t.Consumers, "consumer", "consumers"))
+		tb.Head = slices.Insert(tb.Head, 1, "policy")
+	}
 	for li, l := range t.Layouts {
-		r := t.Run(li, 0, t.Consumers)
-		tb.Rows = append(tb.Rows, []string{l.String(), strconv.Itoa(r.Wait.P50), strconv.Itoa(r.Wait.P95), strconv.Itoa(r.Wait.P99), strconv.Itoa(r.Wait.Max),
-			strconv.Itoa(r.Response.P50), strconv.Itoa(r.Response.P95), strconv.Itoa(r.Response.P99), strconv.Itoa(r.Response.Max)})
+		for pi, pol := range t.Policies {
+			r := t.Run(li, pi, t.Consumers)
+			row := []string{l.String(), strconv.Itoa(r.Wait.P50), strconv.Itoa(r.Wait.P95), strconv.Itoa(r.Wait.P99), strconv.Itoa(r.Wait.Max),
+				strconv.Itoa(r.Response.P50), strconv.Itoa(r.Response.P95), strconv.Itoa(r.Response.P99), strconv.Itoa(r.Response.Max)}
+			if many {
+				row = slices.Insert(row, 1, pol.String())
+			}
+			tb.Rows = append(tb.Rows, row)
+		}
 	}
 	return tb
 }
