@@ -3,9 +3,9 @@ package main
 // A request makes at most 100 runs (docs/serve.md: "its runs to 100"),
 // counted with every layout it runs: -layouts all on a trace that records
 // partitions runs the layout recorded too, an eighth layout, which the
-// server's check (serve's options) leaves out of its count. Seven layouts
-// at 14 consumer counts are 98 runs by that count, and 112 once recorded
-// joins them: the request must be refused, as 105 runs are.
+// server counts once the trace tells it joins. Seven layouts at 14
+// consumer counts are 98 runs, and 112 with recorded: the API and the
+// page refuse the request, as they do 105 runs.
 
 import (
 	"fmt"
@@ -34,5 +34,10 @@ func TestServeCountsRecordedInARequestsRuns(t *testing.T) {
 	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/report?layouts=all&consumers=1,2,3,4,5,6,7,8,9,10,11,12,13,14", nil))
 	if runs := strings.Count(rec.Body.String(), `"layout":`); rec.Code == http.StatusOK && runs > 100 {
 		t.Errorf("-layouts all at 14 consumer counts on a trace with partitions: status 200 and %d runs; want at most 100, or the request refused", runs)
+	}
+	rec = httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/?consumers=1,2,3,4,5,6,7,8,9,10,11,12,13,14&layouts=all", nil))
+	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "ask for 112 runs") {
+		t.Errorf("the page of -layouts all at 14 consumer counts on a trace with partitions: status %d; want 400, 112 runs refused", rec.Code)
 	}
 }

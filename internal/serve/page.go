@@ -259,11 +259,7 @@ func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error)
 	if q := encode(req.query); q != "" {
 		p.API += "?" + q
 	}
-	if n := len(o.Layouts) * len(o.Policies) * len(union(o.Consumers, roundsCounts)); n <= maxRuns {
-		o.More = roundsCounts
-	} else {
-		p.Notes = append(p.Notes, fmt.Sprintf("The rounds picture is drawn at the consumer counts asked for alone: at 1 to 8 as well this view would make %d runs, and the server makes at most %d a request.", n, maxRuns))
-	}
+	o.More = roundsCounts // unless they make too many runs (see checkRuns)
 	var sample []konvoy.Event
 	o.Add = func(e konvoy.Event) {
 		if len(sample) <= maxLatencyEvents {
@@ -275,6 +271,9 @@ func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error)
 		return v, err
 	}
 	v.partitioned = t.Partitioned
+	if n := runCount(len(t.Layouts), len(t.Policies), t.Counts, roundsCounts); n > maxRuns {
+		p.Notes = append(p.Notes, fmt.Sprintf("The rounds picture is drawn at the consumer counts asked for alone: at 1 to 8 as well this view would make %d runs, and the server makes at most %d a request.", n, maxRuns))
+	}
 	p.Summary = summary(t, src)
 	p.Measures, p.Latency = measures(t), latencies(t)
 	if len(t.Policies) > 1 {
