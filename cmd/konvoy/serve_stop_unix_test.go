@@ -7,9 +7,9 @@ package main
 // requests under way finish (for at most 10 seconds), prints `konvoy
 // serve: stopped` on standard error and exits with status 0". Here an
 // upload whose client has sent a part of its body and waits is under way
-// at SIGTERM; the server gives up on it after its grace, and must not end
-// with "konvoy serve: context deadline exceeded" and status 1, an error
-// that names no cause a user can act on, for the stop it was asked for.
+// at SIGTERM; the server gives up on it after its grace and stops as
+// asked, not with "konvoy serve: context deadline exceeded" and status 1,
+// an error that names no cause a user can act on.
 
 import (
 	"bufio"
