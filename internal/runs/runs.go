@@ -354,6 +354,21 @@ func CountLines(src Source, maxLine int) int {
 	}
 }
 
+// WithRecorded returns o with its layouts as Trace runs them over the
+// trace src opens: the layout recorded given its partition count in place
+// of RecordedFromTrace, and, for o.All, joining the rest when the trace
+// has partitions, All then cleared. A caller that bounds the runs counts
+// them so; Trace, given its result, makes no pass of its own to find
+// them.
+func WithRecorded(src Source, o Options) (Options, error) {
+	var err error
+	if o.Layouts, err = recordedLayouts(src, o); err != nil {
+		return o, err
+	}
+	o.All = false
+	return o, nil
+}
+
 // recordedLayouts returns o's layouts with the layout recorded of as many
 // partitions as the trace's highest plus one, in place of
 // RecordedFromTrace, and, for o.All, at the end when the trace has

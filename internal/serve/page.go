@@ -259,11 +259,7 @@ func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error)
 	if q := encode(req.query); q != "" {
 		p.API += "?" + q
 	}
-	if n := len(o.Layouts) * len(o.Policies) * len(union(o.Consumers, roundsCounts)); n <= maxRuns {
-		o.More = roundsCounts
-	} else {
-		p.Notes = append(p.Notes, fmt.Sprintf("The rounds picture is drawn at the consumer counts asked for alone: at 1 to 8 as well this view would make %d runs, and the server makes at most %d a request.", n, maxRuns))
-	}
+	o.More = roundsCounts // unless they make too many runs (see checkRuns)
 	var sample []konvoy.Event
 	o.Add = func(e konvoy.Event) {
 		if len(sample) <= maxLatencyEvents {
@@ -275,12 +271,19 @@ func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error)
 		return v, err
 	}
 	v.partitioned = t.Partitioned
+	if n := runCount(len(t.Layouts), len(t.Policies), t.Counts, roundsCounts); n > maxRuns {
+		p.Notes = append(p.Notes, fmt.Sprintf("The rounds picture is drawn at the consumer counts asked for alone: at 1 to 8 as well this view would make %d runs, and the server makes at most %d a request.", n, maxRuns))
+	}
 	p.Summary = summary(t, src)
 	p.Measures, p.Latency = measures(t), latencies(t)
+	if len(t.Policies) > 1 {
+		p.Notes = append(p.Notes, fmt.Sprintf("The first table and the pictures are of %s dispatch, the first policy this view runs; the latency table has every policy's figures, and the API's answer every run's.", t.Policies[0]))
+	}
 	if !src.lesson {
 		p.Text = report.TraceText(t, report.TraceOptions{Latency: true})
 	}
-	return v, s.pictures(p, t, o, sample)
+	s.pictures(p, t, o, sample)
+	return v, nil
 }
 
 // summary is the page's line under its title: what was run.
@@ -325,14 +328,26 @@ func measures(t *report.Trace) *table {
 }
 
 // latencies is the table of each layout's wait and response percentiles at
-// the first consumer count under the first policy.
+// the first consumer count, a row per layout and policy, as the command's
+// latency table has: a view of more than one policy has a policy column.
 func latencies(t *report.Trace) *table {
 	tb := &table{Caption: fmt.Sprintf("Latency in rounds at %s, %s dispatch: wait (arrival to start) and response (arrival to finish)", report.Plural(t.Consumers, "consumer", "consumers"), t.Policies[0]),
 		Head: []string{"layout", "wait p50", "wait p95", "wait p99", "wait max", "response p50", "response p95", "response p99", "response max"}}
+	many := len(t.Policies) > 1
+	if many {
+		tb.Caption = fmt.Sprintf("Latency in rounds at %s, by layout and dispatch policy: wait (arrival to start) and response (arrival to finish)", report.Plural(t.Consumers, "consumer", "consumers"))
+		tb.Head = slices.Insert(tb.Head, 1, "policy")
+	}
 	for li, l := range t.Layouts {
-		r := t.Run(li, 0, t.Consumers)
-		tb.Rows = append(tb.Rows, []string{l.String(), strconv.Itoa(r.Wait.P50), strconv.Itoa(r.Wait.P95), strconv.Itoa(r.Wait.P99), strconv.Itoa(r.Wait.Max),
-			strconv.Itoa(r.Response.P50), strconv.Itoa(r.Response.P95), strconv.Itoa(r.Response.P99), strconv.Itoa(r.Response.Max)})
+		for pi, pol := range t.Policies {
+			r := t.Run(li, pi, t.Consumers)
+			row := []string{l.String(), strconv.Itoa(r.Wait.P50), strconv.Itoa(r.Wait.P95), strconv.Itoa(r.Wait.P99), strconv.Itoa(r.Wait.Max),
+				strconv.Itoa(r.Response.P50), strconv.Itoa(r.Response.P95), strconv.Itoa(r.Response.P99), strconv.Itoa(r.Response.Max)}
+			if many {
+				row = slices.Insert(row, 1, pol.String())
+			}
+			tb.Rows = append(tb.Rows, row)
+		}
 	}
 	return tb
 }
@@ -341,16 +356,15 @@ func latencies(t *report.Trace) *table {
 // maxPictureLayouts layouts, and for a run small enough, each layout's
 // schedule and the latencies (again for at most maxPictureLayouts
 // layouts), from the events kept in sample, run again keeping their slots.
-// A picture left out is told in a note.
-func (s *Server) pictures(p *page, t *report.Trace, o runs.Options, sample []konvoy.Event) error {
+// A picture left out is told in a note, one package chart refuses too
+// (see draw): the tables stand alone, as they do for a view too large to
+// draw.
+func (s *Server) pictures(p *page, t *report.Trace, o runs.Options, sample []konvoy.Event) {
 	lines := len(t.Layouts) <= maxPictureLayouts // the rounds and latency pictures draw a line for each
 	if lines {
 		counts := t.Simulated
 		work, series := chart.RoundsOf(t.Layouts, counts, func(li, ci int) konvoy.Result { return t.Run(li, 0, counts[ci]) })
-		var err error
-		if p.Rounds, err = svg(func(w io.Writer) error { return chart.Rounds(w, chart.SVG, work, series) }); err != nil {
-			return err
-		}
+		p.Rounds, _ = p.draw("The rounds picture is", func(w io.Writer) error { return chart.Rounds(w, chart.SVG, work, series) })
 	} else {
 		p.Notes = append(p.Notes, fmt.Sprintf("The rounds and latency pictures are drawn for at most %d layouts, a line each; this view has %d: the tables give their figures.",
 			maxPictureLayouts, len(t.Layouts)))
@@ -359,31 +373,44 @@ func (s *Server) pictures(p *page, t *report.Trace, o runs.Options, sample []kon
 	if events > maxLatencyEvents {
 		p.Notes = append(p.Notes, fmt.Sprintf("Schedules are drawn for runs of at most %d events, the latency picture for at most %d; this one has %d: the tables give its figures.",
 			maxScheduleEvents, maxLatencyEvents, events))
-		return nil
+		return
 	}
 	c, policy := t.Consumers, t.Policies[0]
 	lat, err := chart.SimulateLatency(sample, t.Layouts, c, report.Dispatch(policy, o.Assignor, konvoy.WithResequencer(o.Reseq))...)
 	if err != nil {
-		return err
+		p.Notes = append(p.Notes, fmt.Sprintf("The latency picture and the schedules are left out: %v; the tables give their figures.", err))
+		return
 	}
 	if lines {
-		if p.LatencyPic, err = svg(func(w io.Writer) error { return chart.Latency(w, chart.SVG, lat) }); err != nil {
-			return err
-		}
+		p.LatencyPic, _ = p.draw("The latency picture is", func(w io.Writer) error { return chart.Latency(w, chart.SVG, lat) })
 	}
 	if events > maxScheduleEvents {
 		p.Notes = append(p.Notes, fmt.Sprintf("Schedules are drawn for runs of at most %d events; this one has %d.", maxScheduleEvents, events))
-		return nil
+		return
 	}
 	for i, l := range t.Layouts {
 		title := fmt.Sprintf("The schedule under %s, %s, %s dispatch", l, report.Plural(c, "consumer", "consumers"), policy)
-		pic, err := svg(func(w io.Writer) error { return chart.Schedule(w, chart.SVG, title, lat[i].Slots, c) })
-		if err != nil {
-			return err
+		pic, ok := p.draw("The schedules are", func(w io.Writer) error { return chart.Schedule(w, chart.SVG, title, lat[i].Slots, c) })
+		if !ok {
+			p.Schedules = nil
+			return
 		}
 		p.Schedules = append(p.Schedules, pic)
 	}
-	return nil
+}
+
+// draw is the picture that draw makes, and true; or, when package chart
+// refuses to draw it (a run's figures beyond the 2^40 rounds it draws,
+// say), nothing and false, with a note in its place that begins with
+// what, such as "The rounds picture is": the runs ran, and the tables
+// give their figures.
+func (p *page) draw(what string, draw func(io.Writer) error) (template.HTML, bool) {
+	pic, err := svg(draw)
+	if err != nil {
+		p.Notes = append(p.Notes, fmt.Sprintf("%s left out: %v; the tables give the figures.", what, err))
+		return "", false
+	}
+	return pic, true
 }
 
 // svg is the picture draw writes, from its root element on, to be shown

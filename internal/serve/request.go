@@ -150,8 +150,11 @@ func (s *Server) source(req request) (*source, error) {
 	switch {
 	case req.trace != "":
 		u := s.uploads.get(req.trace)
-		if u == nil {
+		if u == nil && s.uploads.givenUp(req.trace) {
 			return nil, errorf(http.StatusGone, "konvoy serve: the upload %s is no longer kept (the server keeps the last %d, in memory): upload the trace again", req.trace, maxUploads)
+		}
+		if u == nil {
+			return nil, errorf(http.StatusNotFound, "konvoy serve: no upload with this key on this server: %s; a link to an upload works on the server it was sent to, while it runs: upload the trace", req.trace)
 		}
 		return &source{args: []string{"-events=" + u.name}, upload: u, open: func(int) (io.Reader, func(), error) {
 			return decompressed(u.name, bytes.NewReader(u.data), inflation*s.cfg.MaxUpload, func() {})
@@ -171,7 +174,8 @@ func (s *Server) source(req request) (*source, error) {
 
 // options reads the runs that req asks of src with the command's parser,
 // and checks them against the server's limits: consumer counts of at most
-// 64, at most 100 runs.
+// 64, at most 100 runs (checkRuns; run checks again once it knows whether
+// the layout recorded joins -layouts all).
 func (s *Server) options(req request, src *source) (runs.Options, error) {
 	o, err := s.cfg.Runs(append(slices.Clone(src.args), req.args...))
 	if err != nil {
@@ -182,14 +186,32 @@ func (s *Server) options(req request, src *source) (runs.Options, error) {
 			return o, errorf(http.StatusBadRequest, "konvoy serve: -consumers is %d; the server runs at most %d consumers (the command runs more)", c, maxConsumers)
 		}
 	}
-	if n := len(o.Layouts) * len(o.Policies) * len(o.Consumers); n > maxRuns {
-		return o, errorf(http.StatusBadRequest, "konvoy serve: -layouts, -policy and -consumers ask for %d runs; the server makes at most %d a request (the command makes more)", n, maxRuns)
+	return o, checkRuns(&o)
+}
+
+// checkRuns checks o's runs against maxRuns: too many are a usage error
+// (400), and o.More, the further consumer counts of the page's rounds
+// picture, is left out when it would make too many (see runCount).
+func checkRuns(o *runs.Options) error {
+	if n := runCount(len(o.Layouts), len(o.Policies), o.Consumers, nil); n > maxRuns {
+		return errorf(http.StatusBadRequest, "konvoy serve: -layouts, -policy and -consumers ask for %d runs; the server makes at most %d a request (the command makes more)", n, maxRuns)
 	}
-	return o, nil
+	if runCount(len(o.Layouts), len(o.Policies), o.Consumers, o.More) > maxRuns {
+		o.More = nil
+	}
+	return nil
+}
+
+// runCount is the runs of so many layouts and policies at the consumer
+// counts and the further counts more.
+func runCount(layouts, policies int, counts, more []int) int {
+	return layouts * policies * len(union(counts, more))
 }
 
 // run makes the runs of o over src, when fewer than maxRunning requests are
-// making theirs, for at most runTimeout. A run that alone outgrows the
+// making theirs, for at most runTimeout, once checked against maxRuns with
+// the layout recorded that -layouts all adds on a trace with partitions
+// (see checkRuns). A run that alone outgrows the
 // memory the server gives a request is an error saying what the page's
 // user can do: no query sets -max-memory, which the command's error names.
 func (s *Server) run(ctx context.Context, src *source, o runs.Options) (*report.Trace, error) {
@@ -205,8 +227,12 @@ func (s *Server) run(ctx context.Context, src *source, o runs.Options) (*report.
 	var err error
 	if src.lesson {
 		t, err = runs.Events(ctx, lesson.Events(), o)
-	} else {
-		t, err = runs.Trace(ctx, src.open, o)
+	} else if o, err = runs.WithRecorded(src.open, o); err == nil {
+		// The layout recorded that -layouts all adds counts among the
+		// runs, checked again now that the trace tells whether it joins.
+		if err = checkRuns(&o); err == nil {
+			t, err = runs.Trace(ctx, src.open, o)
+		}
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return nil, errorf(http.StatusServiceUnavailable, "konvoy serve: the runs took longer than %v, the most a request may take; ask for fewer layouts, policies or consumer counts, or run konvoy -events on the trace", runTimeout)

@@ -147,8 +147,9 @@ func refuse(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // ListenAndServe serves on addr until ctx is done, then shuts down
-// gracefully: it stops listening and lets requests under way finish, for
-// at most 10 seconds. ready is called with the page's URL once the server
+// gracefully and returns nil: it stops listening and lets requests under
+// way finish, for at most 10 seconds, then closes their connections and
+// cancels their contexts, which stops their runs. ready is called with the page's URL once the server
 // listens. Requests are limited in header size (64 KiB) and time (10 s for
 // the header, 5 minutes to read and to answer, 2 minutes of runs). On a
 // loopback address, such as the default 127.0.0.1, only requests for a
@@ -165,8 +166,11 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(url
 	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.IP.IsLoopback() {
 		h = loopbackOnly(s)
 	}
+	base, cancelBase := context.WithCancel(context.Background()) // every request's, cancelled once the grace has passed
+	defer cancelBase()
 	srv := &http.Server{Handler: h, MaxHeaderBytes: maxHeaderBytes, ReadHeaderTimeout: headerTimeout,
-		ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout}
+		ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout,
+		BaseContext: func(net.Listener) context.Context { return base }}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	ready("http://" + ln.Addr().String() + "/")
@@ -178,6 +182,13 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(url
 	stop, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	err = srv.Shutdown(stop)
+	if errors.Is(err, context.DeadlineExceeded) {
+		// The grace has passed: the requests still under way are cut
+		// short, their runs stopped, and the server has stopped as asked.
+		cancelBase()
+		srv.Close() // its listener is closed already; the connections left are closed now
+		err = nil
+	}
 	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
 	}

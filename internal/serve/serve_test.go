@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -144,7 +145,7 @@ func TestBadRequestsGetTheirReason(t *testing.T) {
 		{"/api/report?events=/etc/passwd", 400, `unknown parameter \"events\"`},
 		{"/api/report?format=csv", 400, `unknown parameter \"format\"`},
 		{"/api/report?trace=../../etc", 400, "want the key of an upload"},
-		{"/api/report?trace=0123456789abcdef0123456789abcdef", 410, "no longer kept"},
+		{"/api/report?trace=0123456789abcdef0123456789abcdef", 404, "no upload with this key on this server"},
 		{"/api/report?consumers=0", 400, "-consumers is 0"},
 		{"/api/report?layouts=" + strings.Repeat("free,", 2000), 414, "the query has"},
 		{"/?consumers=99999", 400, "the server runs at most 64 consumers"},
@@ -406,5 +407,24 @@ func TestTheServerSetsTheMemoryLimitOnce(t *testing.T) {
 	}
 	if after := debug.SetMemoryLimit(-1); after != before {
 		t.Errorf("after the server stops, the memory limit is %d; want %d, as before", after, before)
+	}
+}
+
+// Uploads remember the keys of the last maxGivenUp uploads they gave up,
+// told apart from a key never kept.
+func TestUploadsRememberTheKeysTheyGaveUp(t *testing.T) {
+	u := newUploads(1, 10)
+	a := u.add(&upload{name: "a", data: []byte("aaaa")})
+	b := u.add(&upload{name: "b", data: []byte("bbbb")})
+	if !u.givenUp(a) || u.givenUp(b) || u.givenUp(strings.Repeat("0", uploadKeyBytes)) {
+		t.Errorf("want a told given up, and neither b, kept, nor a key never kept")
+	}
+	few := newUploads(1, 10)
+	first := few.add(&upload{name: "first", data: []byte("x")})
+	for i := range maxGivenUp + 1 {
+		few.add(&upload{name: strconv.Itoa(i), data: []byte("x")})
+	}
+	if few.givenUp(first) || len(few.gone) != maxGivenUp {
+		t.Errorf("after %d uploads given up: the first told given up %v, %d remembered; want false and %d", maxGivenUp+1, few.givenUp(first), len(few.gone), maxGivenUp)
 	}
 }

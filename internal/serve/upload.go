@@ -35,24 +35,52 @@ const maxFormBytes = 64 << 10
 func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	q, err := s.readUpload(w, r)
 	if err != nil {
-		req, _ := parseQuery(q)
-		p := s.newPage(req)
-		p.Error = report.PageWords(err.Error())
-		s.render(w, status(err), p)
+		s.render(w, status(err), s.refusedPage(q, err))
 		return
 	}
 	http.Redirect(w, r, "/?"+encode(q), http.StatusSeeOther)
 }
 
+// refusedPage is the page of an upload refused with err, sent with the
+// flags q. It shows no trace: its controls are set to the view of q's run
+// flags, which, submitted as they are, ask for that view again, without
+// the trace flags that would then be an error; its upload form has q's
+// trace flags, and keeps its run flags, for the trace to be sent again.
+func (s *Server) refusedPage(q url.Values, err error) *page {
+	runFlags := url.Values{}
+	for name, v := range q {
+		if slices.Contains(RunFlags, name) {
+			runFlags[name] = v
+		}
+	}
+	view, _ := parseQuery(runFlags)
+	all, _ := parseQuery(q)
+	p := s.newPage(view)
+	for i, f := range p.Upload {
+		p.Upload[i].Value = all.query.Get(f.Name)
+	}
+	p.setControls(view.query, parsedView{})
+	p.Error = report.PageWords(err.Error())
+	return p
+}
+
 // readUpload reads the upload of r, keeps its trace, and returns the query
-// of the page to show: the form's flags and the trace's key.
+// of the page to show: the flags of r's query and of its form, a flag
+// given in both taken as a list, as the page takes a parameter given
+// twice, and the trace's key. A query the page would refuse (see
+// parseQuery), or one that names a trace, is refused before the upload is
+// read.
 func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values, error) {
-	q := url.Values{}
+	q, err := uploadQuery(r)
+	if err != nil {
+		return q, err
+	}
 	if err := s.awaitReading(r.Context()); err != nil {
 		return q, err
 	}
 	defer func() { <-s.reading }()
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUpload+maxFormBytes)
+	body := &limitedBody{r: http.MaxBytesReader(w, r.Body, s.cfg.MaxUpload+maxFormBytes)}
+	r.Body = body
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return q, errorf(http.StatusBadRequest, "konvoy serve: an upload is a multipart/form-data form: %v", err)
@@ -65,51 +93,75 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values,
 			break
 		}
 		if err != nil {
-			return q, s.uploadErr(err)
+			return q, s.uploadErr(err, body, false)
 		}
 		name := part.FormName()
 		switch {
 		case name == uploadField && u != nil:
 			return q, errorf(http.StatusBadRequest, "konvoy serve: the form has two traces; want one file in its field %s", uploadField)
 		case name == uploadField:
-			if u, err = s.readTrace(part); err != nil {
+			if u, err = s.readTrace(part, body); err != nil {
 				return q, err
 			}
 		case slices.Contains(RunFlags, name) || slices.Contains(TraceFlags, name):
-			if err := s.readField(part, name, &beside, q); err != nil {
+			if err := s.readField(part, name, &beside, q, body); err != nil {
 				return q, err
 			}
 		default:
 			return q, errorf(http.StatusBadRequest, "konvoy serve: the form has an unknown field %q; want events (the trace), or a flag such as steps", name)
 		}
 	}
+	return q, s.keep(u, q)
+}
+
+// keep keeps the upload u, sent with the flags q, and sets q's trace to
+// its key; or returns the error of a form without a trace, or one whose
+// flags make a link to the trace's page that the server would refuse.
+func (s *Server) keep(u *upload, q url.Values) error {
 	if u == nil {
-		return q, errorf(http.StatusBadRequest, "konvoy serve: the form has no trace: choose a CSV or JSON Lines file to upload")
+		return errorf(http.StatusBadRequest, "konvoy serve: the form has no trace: choose a CSV or JSON Lines file to upload")
 	}
-	// The page's link carries the fields: refuse a form whose link the
-	// server would refuse, before keeping its trace.
 	q.Set(traceParam, strings.Repeat("0", uploadKeyBytes))
 	if n := len(encode(q)); n > maxQueryBytes {
 		q.Del(traceParam)
-		return q, errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form's fields make a link of %d bytes to the trace's page; want at most %d: shorten them", n, maxQueryBytes)
+		return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form's fields make a link of %d bytes to the trace's page; want at most %d: shorten them", n, maxQueryBytes)
 	}
 	q.Set(traceParam, s.uploads.add(u))
-	return q, nil
+	return nil
 }
 
-// readField adds the form's field name, read from part, to q unless it
-// is blank, counting its bytes in *beside, the fields' bytes so far: each
-// field holds at most maxFieldBytes, and all of them maxFormBytes.
-func (s *Server) readField(part io.Reader, name string, beside *int, q url.Values) error {
+// uploadQuery is the flags of the query of r, a POST /upload, read as the
+// page reads its own, or a usage error (400): for a query the page would
+// refuse, or one that names a trace, which the upload is.
+func uploadQuery(r *http.Request) (url.Values, error) {
+	q, err := readQuery(r)
+	if err != nil {
+		return url.Values{}, err
+	}
+	req, err := parseQuery(q)
+	if err == nil && req.trace != "" {
+		err = errorf(http.StatusBadRequest, "konvoy serve: an upload's query names trace %s; want no trace but the form's file, in its field %s", req.trace, uploadField)
+	}
+	if err != nil {
+		return url.Values{}, err
+	}
+	return req.query, nil
+}
+
+// readField adds the form's field name, read from part of body, to q
+// unless it is blank, counting its bytes in *beside, the fields' bytes so
+// far: each field holds at most maxFieldBytes, and all of them
+// maxFormBytes.
+func (s *Server) readField(part io.Reader, name string, beside *int, q url.Values, body *limitedBody) error {
 	v, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
 	if err != nil {
-		return s.uploadErr(err)
+		return s.uploadErr(err, body, false)
 	}
 	if len(v) > maxFieldBytes {
 		return errorf(http.StatusBadRequest, "konvoy serve: the form's field %s has more than %d bytes", name, maxFieldBytes)
 	}
 	if *beside += len(v); *beside > maxFormBytes {
-		return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form's fields have more than %d bytes beside the trace", maxFormBytes)
+		return formTooLarge()
 	}
 	if v := strings.TrimSpace(string(v)); v != "" {
 		q.Add(name, v)
@@ -129,12 +181,12 @@ func (s *Server) awaitReading(ctx context.Context) error {
 	}
 }
 
-// readTrace reads the trace of part, within Config.MaxUpload.
-func (s *Server) readTrace(part *multipart.Part) (*upload, error) {
+// readTrace reads the trace of part of body, within Config.MaxUpload.
+func (s *Server) readTrace(part *multipart.Part, body *limitedBody) (*upload, error) {
 	name := cleanName(part.FileName())
 	data, err := io.ReadAll(io.LimitReader(part, s.cfg.MaxUpload+1))
 	if err != nil {
-		return nil, s.uploadErr(err)
+		return nil, s.uploadErr(err, body, true)
 	}
 	if int64(len(data)) > s.cfg.MaxUpload {
 		return nil, s.tooLarge()
@@ -155,13 +207,43 @@ func (s *Server) readTrace(part *multipart.Part) (*upload, error) {
 	return &upload{name: name, data: data}, nil
 }
 
-// uploadErr is the error of reading an upload: too large, or malformed.
-func (s *Server) uploadErr(err error) error {
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
+// uploadErr is the error err of reading an upload's body: malformed, or,
+// once the body has passed its limit, too large, whatever err the cut
+// made of the multipart framing (a header cut short reads as malformed).
+// The trace is blamed while its part is read (inTrace), the form beside
+// it otherwise.
+func (s *Server) uploadErr(err error, body *limitedBody, inTrace bool) error {
+	switch {
+	case !body.over:
+		return errorf(http.StatusBadRequest, "konvoy serve: reading the upload: %v", err)
+	case inTrace:
 		return s.tooLarge()
 	}
-	return errorf(http.StatusBadRequest, "konvoy serve: reading the upload: %v", err)
+	return formTooLarge()
+}
+
+// limitedBody is an upload's body, read through http.MaxBytesReader, that
+// remembers whether it passed its limit: the multipart reader may turn the
+// limit's error into one of its own.
+type limitedBody struct {
+	r    io.ReadCloser
+	over bool
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
+		b.over = true
+	}
+	return n, err
+}
+
+func (b *limitedBody) Close() error { return b.r.Close() }
+
+// formTooLarge is the error of an upload that sends more than
+// maxFormBytes beside its trace, in its fields and their framing.
+func formTooLarge() error {
+	return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form has more than %d KiB beside the trace, in its fields and their framing; send fewer or shorter fields", maxFormBytes>>10)
 }
 
 // tooLarge is the error of an upload beyond Config.MaxUpload.

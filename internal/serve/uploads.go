@@ -9,6 +9,11 @@ import (
 // maxUploads is the most uploads the server keeps at once.
 const maxUploads = 8
 
+// maxGivenUp is the most keys of uploads given up that the server
+// remembers, 32 KiB of keys: a link to one of them is told the upload is
+// no longer kept, a link to another that there is none.
+const maxGivenUp = 1024
+
 // uploadKeyBytes is the length of an upload's key: 16 bytes of its
 // SHA-256, in hex.
 const uploadKeyBytes = 32
@@ -24,20 +29,23 @@ type upload struct {
 // by the hash of their name and content, which the page's query names (trace=), so
 // that the page can make other runs of a trace without its being sent
 // again. It keeps at most most uploads of at most bytes in all, giving up
-// the least recently used first; a link to one given up is answered with
-// 410 Gone and a request to send the trace again.
+// the least recently used first, and remembers the keys of the last
+// maxGivenUp it gave up: a link to one of those is answered with 410 Gone
+// and a request to send the trace again, a link to any other key with 404.
 type uploads struct {
-	mu    sync.Mutex
-	most  int
-	bytes int64
-	held  int64
-	byKey map[string]*upload
-	order []string // least recently used first
+	mu      sync.Mutex
+	most    int
+	bytes   int64
+	held    int64
+	byKey   map[string]*upload
+	order   []string // least recently used first
+	gone    map[string]bool
+	goneOld []string // the keys of gone, given up first first
 }
 
 // newUploads returns a store of at most most uploads and bytes bytes.
 func newUploads(most int, bytes int64) *uploads {
-	return &uploads{most: most, bytes: bytes, byKey: make(map[string]*upload)}
+	return &uploads{most: most, bytes: bytes, byKey: make(map[string]*upload), gone: make(map[string]bool)}
 }
 
 // add keeps u and returns its key, the first 16 bytes of the SHA-256 of
@@ -54,7 +62,7 @@ func (s *uploads) add(u *upload) string {
 	defer s.mu.Unlock()
 	s.remove(key)
 	for len(s.order) > 0 && (len(s.order) >= s.most || s.held+int64(len(u.data)) > s.bytes) {
-		s.remove(s.order[0])
+		s.giveUp(s.order[0])
 	}
 	s.byKey[key] = u
 	s.order = append(s.order, key)
@@ -75,6 +83,29 @@ func (s *uploads) get(key string) *upload {
 		s.held += int64(len(u.data))
 	}
 	return u
+}
+
+// givenUp tells whether key is that of an upload the store gave up to
+// make room, among the last maxGivenUp, and has not been sent again.
+func (s *uploads) givenUp(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gone[key] && s.byKey[key] == nil
+}
+
+// giveUp forgets the upload of key, remembering its key among the last
+// maxGivenUp given up. The caller holds mu.
+func (s *uploads) giveUp(key string) {
+	s.remove(key)
+	if s.gone[key] {
+		return
+	}
+	if len(s.goneOld) >= maxGivenUp {
+		delete(s.gone, s.goneOld[0])
+		s.goneOld = s.goneOld[1:]
+	}
+	s.gone[key] = true
+	s.goneOld = append(s.goneOld, key)
 }
 
 // remove forgets the upload of key, if any. The caller holds mu.
