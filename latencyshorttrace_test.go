@@ -38,3 +38,18 @@ func TestLatencyPlanAtALimitBelowTheLoadStillTellsAShortTrace(t *testing.T) {
 		t.Errorf("3 consumers (LoadFloor−1, within the limit of 3) meet %s, yet the plan does not say the trace is short: %+v", slo, plan)
 	}
 }
+
+// LoadFloor−1 is run when it is 1, the fewest consumers there are: two
+// events, 3 rounds of work arriving over rounds 0 and 1, make a load
+// floor of 2, and one consumer meets p50 ≤ 40 all the same: the trace is
+// short.
+func TestLatencyPlanTriesOneConsumerBelowALoadFloorOfTwo(t *testing.T) {
+	events := []konvoy.Event{{Key: "a", Duration: 2}, {Key: "b", Duration: 1, Arrival: 1}}
+	plans, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 50, Rounds: 40}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := plans[0]; p.LoadFloor != 2 || !p.ShortTrace {
+		t.Errorf("load floor %d, short trace %v; want 2 and true: one consumer meets p50 ≤ 40\n%+v", p.LoadFloor, p.ShortTrace, p)
+	}
+}
