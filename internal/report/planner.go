@@ -103,17 +103,27 @@ type shareRow struct {
 	labels []string // "4/7, lesson", "trace"
 }
 
+// setBudget sets the peak, the trace's own mean rate unless -peak was
+// given for a trace of arrivals, and the budget of rounds that keep up
+// with it, which must be a number.
+func (a *Plan) setBudget() error {
+	if a.timed() && !a.o.PeakGiven {
+		a.o.Peak = a.ownRate()
+	}
+	n := a.src.Stats.Events()
+	if a.budget = float64(n) / (a.o.Peak * a.o.Round.Seconds()); math.IsInf(a.budget, 1) {
+		return fmt.Errorf("a peak of %g events/s keeps up with %s in more rounds than a float64 holds: raise -peak", a.o.Peak, plural(n, "event", "events"))
+	}
+	return nil
+}
+
 // NewPlan works out every part of the plan for src, running the plans of
 // its layouts in parallel. An error of a run names src; one of a run that
 // outgrew its share of o.MaxBacklog says what to do about it.
 func NewPlan(src *PlanSource, o PlanOptions) (*Plan, error) {
 	a := &Plan{o: o, src: src}
-	if a.timed() && !o.PeakGiven {
-		a.o.Peak = a.ownRate()
-	}
-	a.budget = float64(src.Stats.Events()) / (a.o.Peak * o.Round.Seconds())
-	if math.IsInf(a.budget, 1) {
-		return nil, fmt.Errorf("a peak of %g events/s keeps up with %s in more rounds than a float64 holds: raise -peak", a.o.Peak, plural(src.Stats.Events(), "event", "events"))
+	if err := a.setBudget(); err != nil {
+		return nil, err
 	}
 	var err error
 	if a.partitions, a.found, err = konvoy.PartitionsFor(src.Events, o.Collision, o.MaxPartitions); err != nil {
