@@ -70,9 +70,10 @@ func TestSleepUntilEndsWithContext(t *testing.T) {
 
 // TestLiveRunsLanesSideBySide replays four lanes of equal work on four
 // consumers: the measured makespan is near the prediction from the
-// handlers' actual times (within a factor of two, and 50ms), and well
-// under the sum of the service times, which a dispatcher that ran one
-// item at a time would take at least.
+// handlers' actual times (within a factor of two, and 50ms), and the
+// executor ran items of several lanes at once (MaxInFlight), where a
+// dispatcher that ran one item at a time would not; the count, not the
+// wall time, tells it, so that a loaded machine cannot fail the test.
 func TestLiveRunsLanesSideBySide(t *testing.T) {
 	events := lanesTrace(40, 4, 2)
 	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 4, Unit: 500 * time.Microsecond}
@@ -91,8 +92,8 @@ func TestLiveRunsLanesSideBySide(t *testing.T) {
 	if m > 2*fa+50*time.Millisecond || 2*m < fa {
 		t.Errorf("measured makespan %v; want within a factor of two of the prediction from actual times, %v", m, fa)
 	}
-	if m*10 > work*6 {
-		t.Errorf("measured makespan %v; want well under the service times' sum %v: four lanes run at once", m, work)
+	if run.Stats.MaxInFlight < 2 {
+		t.Errorf("at most %d items ran at once; want several: four lanes run side by side", run.Stats.MaxInFlight)
 	}
 	if d := cmp.FromActual.Work - work; d < -time.Duration(len(events))*tick/2 || d > time.Duration(len(events))*tick/2 {
 		t.Errorf("the prediction from actual times works %v; want the measured %v, to half a microsecond an event", cmp.FromActual.Work, work)
