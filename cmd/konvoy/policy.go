@@ -33,6 +33,18 @@ func (c *command) policy(p *[]konvoy.Policy, a *konvoy.Assignor, usage string) {
 	})
 }
 
+// namesRecorded tells whether layouts, -layouts' comma-separated names,
+// name the layout recorded, with or without its count, or all of them.
+func namesRecorded(layouts string) bool {
+	for _, name := range strings.Split(layouts, ",") {
+		name = strings.TrimSpace(name)
+		if name == "all" || name == "recorded" || strings.HasPrefix(name, "recorded:") {
+			return true
+		}
+	}
+	return false
+}
+
 // namesPartitions tells whether the command's layouts (-layouts, or
 // replay's -layout) name one with partitions: partitioned, partitioned:N,
 // recorded or recorded:N, or all of them (all).

@@ -53,6 +53,14 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 	c.needsOne(append([]string{"events"}, sources...), traceFlagNames...)
 	c.needs("reorder", "late")
 	c.rule(func() error {
+		// Only recorded reads the partitions (and replay's -applied, which
+		// has no -layouts): -partition beside other layouts would mean nothing.
+		if f := c.Lookup("layouts"); f != nil && c.given["partition"] && !namesRecorded(f.Value.String()) {
+			return c.usagef("-partition names the column the layout recorded reads; add recorded (or all) to -layouts")
+		}
+		return nil
+	})
+	c.rule(func() error {
 		if a := c.Lookup("arrivals"); c.given["seed"] && !c.isSet("duration-model") && (a == nil || a.Value.String() != "poisson") {
 			return c.usagef("-seed needs -duration-model%s", map[bool]string{true: " or -arrivals poisson"}[a != nil])
 		}

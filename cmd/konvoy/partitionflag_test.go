@@ -1,0 +1,26 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// -partition names the column the layout recorded reads: beside layouts
+// that read no partitions it would mean nothing, and is a usage error
+// naming it, for konvoy and konvoy plan alike; with recorded, or all, the
+// column is read, and must be there.
+func TestPartitionNeedsTheLayoutRecorded(t *testing.T) {
+	for _, args := range [][]string{
+		{"-events", "testdata/arrivals.csv", "-layouts", "free,convoy", "-partition", "partition"},
+		{"plan", "-events", "testdata/arrivals.csv", "-layouts", "convoy", "-partition", "partition"},
+	} {
+		status, _, errOut := runUsage(t, args...)
+		if status != 2 || !strings.Contains(errOut, "-partition names the column the layout recorded reads") {
+			t.Errorf("%q: status %d, stderr %q; want a usage error naming -partition", args, status, errOut)
+		}
+	}
+	// With all, the column is read: arrivals.csv has none by that name.
+	if _, errOut, status := runCommand("-events", "testdata/arrivals.csv", "-layouts", "all", "-partition", "part"); status != 1 || !strings.Contains(errOut, `want a column "part", as -partition names it`) {
+		t.Errorf("-layouts all -partition part: status %d, stderr %q; want the missing column named", status, errOut)
+	}
+}
