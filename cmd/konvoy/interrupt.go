@@ -82,12 +82,11 @@ func interruptStatus(sig os.Signal) int {
 	return 1
 }
 
-// exitOnInterrupt makes SIGINT and SIGTERM remove the command's temporary
-// files (a sweep's spool has no name to remove: see konvoy.Sweep), say so
-// on stderr and exit with
-// interruptStatus, printing nothing
-// more on standard output.
-func exitOnInterrupt(stderr io.Writer) {
+// exitOnInterrupt makes SIGINT and SIGTERM remove the temporary files of
+// the command named name (a sweep's spool has no name to remove: see
+// konvoy.Sweep), say so on stderr and exit with interruptStatus, printing
+// nothing more on standard output.
+func exitOnInterrupt(name string, stderr io.Writer) {
 	c := make(chan os.Signal, 1)
 	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -97,7 +96,7 @@ func exitOnInterrupt(stderr io.Writer) {
 		for path := range temps.paths {
 			os.Remove(path)
 		}
-		fmt.Fprintf(stderr, "konvoy: %v: stopped\n", sig)
+		fmt.Fprintf(stderr, "%s: %v: stopped\n", name, sig)
 		os.Exit(interruptStatus(sig))
 	}()
 }

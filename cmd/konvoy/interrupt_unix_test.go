@@ -59,11 +59,11 @@ func TestInterruptRemovesTemporaryFiles(t *testing.T) {
 		status int
 	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
 		for _, command := range []struct {
-			args    []string
-			pattern string
+			args          []string
+			pattern, name string
 		}{
-			{[]string{"plan", "-events", "-"}, "konvoy-plan-*"},
-			{[]string{"-events", "-", "-layouts", "free,convoy"}, "konvoy-[0-9]*"}, // konvoy's copy, not the sweep's spool
+			{[]string{"plan", "-events", "-"}, "konvoy-plan-*", "konvoy plan"},
+			{[]string{"-events", "-", "-layouts", "free,convoy"}, "konvoy-[0-9]*", "konvoy"}, // konvoy's copy, not the sweep's spool
 		} {
 			t.Run(c.sig.String()+" "+command.args[0], func(t *testing.T) {
 				tmp := t.TempDir()
@@ -87,7 +87,7 @@ func TestInterruptRemovesTemporaryFiles(t *testing.T) {
 				if stdout.Len() > 0 {
 					t.Errorf("printed %q on standard output", stdout)
 				}
-				if want := "konvoy: " + c.sig.String() + ": stopped\n"; stderr.String() != want {
+				if want := command.name + ": " + c.sig.String() + ": stopped\n"; stderr.String() != want { // the subcommand's name
 					t.Errorf("stderr %q; want %q", stderr, want)
 				}
 			})

@@ -123,7 +123,11 @@ import (
 
 func main() {
 	if len(os.Args) < 2 || (os.Args[1] != "serve" && os.Args[1] != "replay") { // which stop gracefully on their own
-		exitOnInterrupt(os.Stderr)
+		name := "konvoy"
+		if len(os.Args) > 1 && subcommands[os.Args[1]] != nil {
+			name += " " + os.Args[1] // konvoy plan, konvoy gen
+		}
+		exitOnInterrupt(name, os.Stderr)
 	}
 	status := run(os.Args[1:], os.Stdin, stdoutWriter{os.Stdout}, os.Stderr)
 	if interrupted.Load() {
