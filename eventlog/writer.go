@@ -2,7 +2,6 @@ package eventlog
 
 import (
 	"bufio"
-	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -138,7 +137,8 @@ func WriteAll(w io.Writer, f Format, events iter.Seq2[konvoy.Event, error]) erro
 			err = wr.Write(e)
 		}
 		if err != nil {
-			return cmp.Or(wr.Flush(), err)
+			wr.Flush() // what came before, whose own error would come second
+			return err
 		}
 	}
 	return wr.Flush()

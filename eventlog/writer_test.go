@@ -92,3 +92,23 @@ func TestStats(t *testing.T) {
 		t.Errorf("out of order (-want +got):\n%s", d)
 	}
 }
+
+// failingOutput takes no byte: every write fails.
+type failingOutput struct{}
+
+func (failingOutput) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// WriteAll returns the stream's first error, which stopped it, even when
+// flushing what came before fails too, as its doc says: the cause, not
+// its consequence.
+func TestWriteAllReturnsTheStreamsErrorFirst(t *testing.T) {
+	stop := errors.New("the trace broke")
+	events := func(yield func(konvoy.Event, error) bool) {
+		if yield(konvoy.Event{Key: "a", Step: 1, Duration: 1}, nil) {
+			yield(konvoy.Event{}, stop)
+		}
+	}
+	if err := WriteAll(failingOutput{}, CSV, events); !errors.Is(err, stop) {
+		t.Errorf("WriteAll: %v; want the stream's error", err)
+	}
+}
