@@ -49,3 +49,20 @@ func TestTheAPIRefusesInJSONBeforeItsHandler(t *testing.T) {
 		}
 	}
 }
+
+// A path under /api/ that is not the API is answered 404 in JSON, as the
+// API's errors are, so that a script that asks for the wrong path reads
+// why; the page's other paths keep their text.
+func TestAnUnknownAPIPathIsAnsweredInJSON(t *testing.T) {
+	s := newTestServer(0)
+	for _, path := range []string{"/api/report/", "/api/nope", "/api/"} {
+		rec := get(t, s, path)
+		var e struct{ Error string }
+		if rec.Code != http.StatusNotFound || json.Unmarshal(rec.Body.Bytes(), &e) != nil || !strings.Contains(e.Error, "the API is GET /api/report") {
+			t.Errorf("GET %s: status %d, body %q; want 404 and a JSON error naming the API", path, rec.Code, rec.Body.String())
+		}
+	}
+	if rec := get(t, s, "/nope"); rec.Code != http.StatusNotFound || strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
+		t.Errorf("GET /nope: status %d, Content-Type %q; want 404 in text", rec.Code, rec.Header().Get("Content-Type"))
+	}
+}

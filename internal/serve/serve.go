@@ -117,6 +117,9 @@ func New(cfg Config) *Server {
 		w.Header().Set("Allow", "GET, HEAD")
 		apiError(w, errorf(http.StatusMethodNotAllowed, "konvoy serve: %s %s; want GET", r.Method, apiPath))
 	})
+	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) { // in JSON, as the API's errors are
+		apiError(w, errorf(http.StatusNotFound, "konvoy serve: no %s here; the API is GET %s", r.URL.Path, apiPath))
+	})
 	return s
 }
 
@@ -136,10 +139,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-// refuse answers r with err, before any handler: in JSON on the API's
-// path, as the API documents its errors, and as text elsewhere.
+// refuse answers r with err, before any handler: in JSON under the API's
+// path, /api/, as the API documents its errors, and as text elsewhere.
 func refuse(w http.ResponseWriter, r *http.Request, err error) {
-	if r.URL.Path == apiPath {
+	if strings.HasPrefix(r.URL.Path, "/api/") {
 		apiError(w, err)
 		return
 	}
