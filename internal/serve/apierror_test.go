@@ -66,3 +66,14 @@ func TestAnUnknownAPIPathIsAnsweredInJSON(t *testing.T) {
 		t.Errorf("GET /nope: status %d, Content-Type %q; want 404 in text", rec.Code, rec.Header().Get("Content-Type"))
 	}
 }
+
+// An upload's key is 32 hexadecimal digits in either case: written in
+// upper case it names the same upload, here one never kept (404), never a
+// key refused as malformed (400).
+func TestAnUploadKeyInUpperCaseIsAKey(t *testing.T) {
+	s := newTestServer(0)
+	rec := get(t, s, "/api/report?trace="+strings.Repeat("AB", 16))
+	if rec.Code != http.StatusNotFound {
+		t.Errorf("an upper-case key: status %d, body %q; want 404, a key this server never kept", rec.Code, rec.Body.String())
+	}
+}

@@ -99,6 +99,7 @@ func parseQuery(q url.Values) (request, error) {
 		v := strings.Join(vals, ",")
 		switch {
 		case name == traceParam:
+			v = strings.ToLower(v) // hexadecimal digits either way, kept in lower case
 			if len(v) != 32 || strings.Trim(v, "0123456789abcdef") != "" {
 				return req, errorf(http.StatusBadRequest, "konvoy serve: trace is %q; want the key of an upload, 32 hexadecimal digits", v)
 			}
