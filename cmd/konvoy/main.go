@@ -333,15 +333,29 @@ func reportCounts(opt options) int {
 	return len(slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(opt.consumers), plotCounts(opt)...)))))
 }
 
+// checkRuns checks that a trace's report makes at most maxRuns runs,
+// counting recorded among all's layouts for a file, which joins them when
+// the trace has partitions.
+func checkRuns(opt options, c *command) error {
+	counts, layouts, recorded := reportCounts(opt), len(opt.layouts), ""
+	if opt.all && opt.events != "" && !streamed(opt.events) {
+		layouts, recorded = layouts+1, ", recorded among them if the trace has partitions"
+	}
+	if runs := layouts * len(opt.policies) * counts; runs > maxRuns {
+		return c.usagef("-layouts, -policy and -consumers ask for %d runs (%d × %d × %d%s); want at most %d", runs, layouts, len(opt.policies), counts, recorded, maxRuns)
+	}
+	return nil
+}
+
 // checkReport checks what a trace's report asks of its flags together: at
 // most maxRuns runs, layouts a picture can draw, the text report for the
 // schedule view and the capacity table, free for the capacity's costs, and
 // a peak rate the capacity table can use.
 func checkReport(opt options, c *command) error {
-	counts := reportCounts(opt)
-	switch runs := len(opt.layouts) * len(opt.policies) * counts; {
-	case runs > maxRuns:
-		return c.usagef("-layouts, -policy and -consumers ask for %d runs (%d × %d × %d); want at most %d", runs, len(opt.layouts), len(opt.policies), counts, maxRuns)
+	if err := checkRuns(opt, c); err != nil {
+		return err
+	}
+	switch {
 	case opt.plot != "" && len(opt.layouts) > maxPlotLayouts:
 		return c.usagef("-plot draws at most %d layouts in one picture; -layouts names %d", maxPlotLayouts, len(opt.layouts))
 	case opt.gantt && opt.format != "text":
