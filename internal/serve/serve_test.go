@@ -337,6 +337,9 @@ func TestCleanNameKeepsOnlyTheFileName(t *testing.T) {
 	for in, want := range map[string]string{
 		"/etc/passwd": "passwd", `C:\a\b.csv`: "b.csv", "": "upload", "-": "upload", "..": "..",
 		"a\x00b\nc.csv": "abc.csv", strings.Repeat("é", 80): strings.Repeat("é", 50),
+		// A long name is cut before its extension, which tells its format.
+		strings.Repeat("t", 120) + ".jsonl.gz": strings.Repeat("t", 91) + ".jsonl.gz",
+		strings.Repeat("t", 120) + ".csv":      strings.Repeat("t", 96) + ".csv",
 	} {
 		if got := cleanName(in); got != want {
 			t.Errorf("cleanName(%q) = %q; want %q", in, got, want)

@@ -264,9 +264,14 @@ func cleanName(name string) string {
 		}
 		return r
 	}, name)
-	for len(name) > 100 {
-		_, size := utf8.DecodeLastRuneInString(name)
-		name = name[:len(name)-size]
+	ext := path.Ext(strings.TrimSuffix(name, ".gz")) + map[bool]string{true: ".gz"}[strings.HasSuffix(name, ".gz")]
+	if len(ext) > 20 {
+		ext = "" // no extension, but a long tail after a dot
+	}
+	for len(name) > 100 { // cut before the extension, which -input auto reads the format from
+		stem := strings.TrimSuffix(name, ext)
+		_, size := utf8.DecodeLastRuneInString(stem)
+		name = stem[:len(stem)-size] + ext
 	}
 	if name == "" || name == "." || name == "/" || name == "-" {
 		return "upload"
