@@ -42,6 +42,13 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if events == "-" {
 		return exitStatus(c.usagef("-events -: the server reads its trace again for every request; name a file"), stderr)
 	}
+	if events != "" { // read afresh for each request: a file the server cannot read now would fail every view
+		f, err := os.Open(events)
+		if err != nil {
+			return exitStatus(fmt.Errorf("konvoy serve: %w", err), stderr)
+		}
+		f.Close()
+	}
 	cfg := serveConfig(events, int64(maxUpload))
 	c.Visit(func(f *flag.Flag) {
 		if slices.Contains(serve.TraceFlags, f.Name) {

@@ -131,3 +131,13 @@ func apiGet(t *testing.T, s *serve.Server, target string) string {
 	}
 	return rec.Body.String()
 }
+
+// konvoy serve -events FILE reads the file afresh for each request: one
+// it cannot open now is an error before it serves, naming the file, not a
+// server whose every view fails.
+func TestServeRefusesATraceItCannotOpen(t *testing.T) {
+	out, errOut, status := runCommand("serve", "-events", "testdata/no-such-trace.csv")
+	if status != 1 || out != "" || !strings.Contains(errOut, "konvoy serve: open testdata/no-such-trace.csv: no such file or directory") {
+		t.Errorf("status %d, stdout %q, stderr %q; want 1 and the file named", status, out, errOut)
+	}
+}
