@@ -52,14 +52,7 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 	c.Uint64Var(&r.Seed, "seed", 1, "the `seed` of -duration-model's draws (and konvoy plan's -arrivals poisson)")
 	c.needsOne(append([]string{"events"}, sources...), traceFlagNames...)
 	c.needs("reorder", "late")
-	c.rule(func() error {
-		// Only recorded reads the partitions (and replay's -applied, which
-		// has no -layouts): -partition beside other layouts would mean nothing.
-		if f := c.Lookup("layouts"); f != nil && c.given["partition"] && !namesRecorded(f.Value.String()) {
-			return c.usagef("-partition names the column the layout recorded reads; add recorded (or all) to -layouts")
-		}
-		return nil
-	})
+	c.rule(c.partitionNeedsRecorded)
 	c.rule(func() error {
 		if a := c.Lookup("arrivals"); c.given["seed"] && !c.isSet("duration-model") && (a == nil || a.Value.String() != "poisson") {
 			return c.usagef("-seed needs -duration-model%s", map[bool]string{true: " or -arrivals poisson"}[a != nil])
@@ -95,6 +88,16 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 		return c.checkReader(r)
 	})
 	return r
+}
+
+// partitionNeedsRecorded refuses -partition beside -layouts that do not
+// name recorded: only recorded reads the partitions (and replay's
+// -applied, which has no -layouts), so the flag would mean nothing.
+func (c *command) partitionNeedsRecorded() error {
+	if f := c.Lookup("layouts"); f != nil && c.given["partition"] && !namesRecorded(f.Value.String()) {
+		return c.usagef("-partition names the column the layout recorded reads; add recorded (or all) to -layouts")
+	}
+	return nil
 }
 
 // checkReader checks what the trace flags set in r beyond their syntax: a
