@@ -11,7 +11,9 @@ import (
 // Record is one (layout, policy, consumers) triple of a trace's JSON and
 // CSV reports (TraceJSON, TraceCSV). Fields are only ever added, after the
 // existing ones, so that readers by name and by column position keep
-// working.
+// working. Its parallelism is rounded to three decimals (three significant
+// digits below 0.1) and the mean wait and response to three decimals, as
+// the text report writes them; its other numbers are exact.
 type Record struct {
 	Layout         string   `json:"layout"`
 	Consumers      int      `json:"consumers"`
