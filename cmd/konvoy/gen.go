@@ -44,6 +44,9 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitStatus(err, stderr)
 	}
+	for _, note := range genNotes(cfg) {
+		fmt.Fprintln(stderr, "konvoy gen: note:", note)
+	}
 	bw := bufio.NewWriterSize(stdout, genBufferSize)
 	if err := eventlog.WriteAll(bw, format, synth.Events(cfg)); err != nil {
 		fmt.Fprintln(stderr, "konvoy gen:", err)
@@ -54,6 +57,23 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// genNotes are what the flags of cfg ask that the trace cannot show: a
+// swap of ordered steps where a lifecycle has fewer than two, a skew of
+// one key's or one line's share.
+func genNotes(cfg synth.Config) []string {
+	var notes []string
+	if cfg.OutOfOrder > 0 && min(cfg.OrderedSteps, cfg.StepsPerKey) < 2 {
+		notes = append(notes, "-out-of-order swaps nothing: a lifecycle has fewer than two ordered steps (-ordered, -steps)")
+	}
+	if cfg.KeySkew > 0 && cfg.Keys == 1 {
+		notes = append(notes, "-key-skew shapes nothing: -keys 1 gives every lifecycle to the one key")
+	}
+	if cfg.LineSkew > 0 && cfg.Lines == 1 {
+		notes = append(notes, "-line-skew shapes nothing: -lines 1 puts every key on the one line")
+	}
+	return notes
 }
 
 // parseGen reads konvoy gen's command line into a valid synth.Config and an

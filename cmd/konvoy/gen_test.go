@@ -232,3 +232,20 @@ func TestDecimalFlagsReadDecimalLiterals(t *testing.T) {
 		t.Errorf("uint64 Set: %d, %v", u, err)
 	}
 }
+
+// konvoy gen says, on standard error, what its flags ask that the trace
+// cannot show, rather than ignore it: a swap of ordered steps where a
+// lifecycle has one, a skew of one key's or one line's share. The trace
+// is written all the same.
+func TestGenNotesWhatItsFlagsCannotShape(t *testing.T) {
+	out, errOut, status := runCommand("gen", "-events", "3", "-ordered", "1", "-out-of-order", "0.9", "-keys", "1", "-key-skew", "1", "-lines", "1", "-line-skew", "2")
+	want := "konvoy gen: note: -out-of-order swaps nothing: a lifecycle has fewer than two ordered steps (-ordered, -steps)\n" +
+		"konvoy gen: note: -key-skew shapes nothing: -keys 1 gives every lifecycle to the one key\n" +
+		"konvoy gen: note: -line-skew shapes nothing: -lines 1 puts every key on the one line\n"
+	if status != 0 || errOut != want || strings.Count(out, "\n") != 4 {
+		t.Errorf("status %d, stderr %q, stdout %q; want 0, the three notes, and the trace's header and 3 events", status, errOut, out)
+	}
+	if _, errOut, _ := runCommand("gen", "-events", "3"); errOut != "" {
+		t.Errorf("gen at its defaults: stderr %q; want none", errOut)
+	}
+}
