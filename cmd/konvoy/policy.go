@@ -36,9 +36,14 @@ func (c *command) policy(p *[]konvoy.Policy, a *konvoy.Assignor, usage string) {
 // namesRecorded tells whether layouts, -layouts' comma-separated names,
 // name the layout recorded, with or without its count, or all of them.
 func namesRecorded(layouts string) bool {
+	return namesLayout(layouts, func(name string) bool { return name == "recorded" || strings.HasPrefix(name, "recorded:") })
+}
+
+// namesLayout tells whether layouts, a flag's comma-separated layout
+// names, name all of them, or one that match says it looks for.
+func namesLayout(layouts string, match func(name string) bool) bool {
 	for _, name := range strings.Split(layouts, ",") {
-		name = strings.TrimSpace(name)
-		if name == "all" || name == "recorded" || strings.HasPrefix(name, "recorded:") {
+		if name = strings.TrimSpace(name); name == "all" || match(name) {
 			return true
 		}
 	}
@@ -56,16 +61,10 @@ func (c *command) namesPartitions() bool {
 	if f == nil {
 		return true
 	}
-	for _, name := range strings.Split(f.Value.String(), ",") {
-		name = strings.TrimSpace(name)
-		if name == "all" || name == "partitioned" || name == "recorded" {
-			return true
-		}
-		if l, err := konvoy.ParseLayout(name); err == nil && l.Partitions() > 0 {
-			return true
-		}
-	}
-	return false
+	return namesLayout(f.Value.String(), func(name string) bool {
+		l, err := konvoy.ParseLayout(name)
+		return name == "partitioned" || name == "recorded" || err == nil && l.Partitions() > 0
+	})
 }
 
 // parsePolicies reads -policy of the command cmd: policy names, or "all"

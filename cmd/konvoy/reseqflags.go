@@ -3,7 +3,6 @@ package main
 import (
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
 )
@@ -48,11 +47,8 @@ func (c *command) resequencer(cfg *konvoy.ResequencerConfig, layouts string) {
 // namesResequencer tells whether layouts, -layouts' comma-separated names,
 // runs the resequencer: by its name, or as one of all.
 func namesResequencer(layouts string) bool {
-	for _, name := range strings.Split(layouts, ",") {
-		name = strings.TrimSpace(name)
-		if l, err := konvoy.ParseLayout(name); name == "all" || err == nil && l.Equal(konvoy.Resequencer) {
-			return true
-		}
-	}
-	return false
+	return namesLayout(layouts, func(name string) bool {
+		l, err := konvoy.ParseLayout(name)
+		return err == nil && l.Equal(konvoy.Resequencer)
+	})
 }
