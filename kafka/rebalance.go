@@ -232,8 +232,8 @@ func (c *Consumer) owned(req *kmsg.OffsetCommitRequest, meta map[topicPartition]
 		t := &req.Topics[i]
 		t.Partitions = slices.DeleteFunc(t.Partitions, func(rp kmsg.OffsetCommitRequestTopicPartition) bool {
 			tp := topicPartition{t.Topic, rp.Partition}
-			i := slices.IndexFunc(sent, func(p *part) bool { return p.tp == tp })
-			return i < 0 || sent[i].gone
+			at := slices.IndexFunc(sent, func(p *part) bool { return p.tp == tp })
+			return at < 0 || sent[at].gone
 		})
 		for j := range t.Partitions {
 			if m, ok := meta[topicPartition{t.Topic, t.Partitions[j].Partition}]; ok {
