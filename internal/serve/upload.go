@@ -268,10 +268,13 @@ func cleanName(name string) string {
 	if len(ext) > 20 {
 		ext = "" // no extension, but a long tail after a dot
 	}
-	for len(name) > 100 { // cut before the extension, which -input auto reads the format from
+	if len(name) > 100 { // cut before the extension, which -input auto reads the format from
 		stem := strings.TrimSuffix(name, ext)
-		_, size := utf8.DecodeLastRuneInString(stem)
-		name = stem[:len(stem)-size] + ext
+		stem = stem[:100-len(ext)]
+		for !utf8.ValidString(stem) { // a rune cut in two at the end
+			stem = stem[:len(stem)-1]
+		}
+		name = stem + ext
 	}
 	if name == "" || name == "." || name == "/" || name == "-" {
 		return "upload"
