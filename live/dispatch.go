@@ -11,7 +11,10 @@ import (
 // lane's next item, and makes room for Submit. No lock is common to every
 // item: a consumer pops the queue of items that can start without one,
 // takes its lane's shard's lock to free the lane, its own tally's, and
-// with WithOffsets its source partition's.
+// with WithOffsets its source partition's when it is free (see source).
+// Under lane-aware the consumer that frees a lane keeps the lane's next
+// item and takes it itself when it is the oldest that can start (see
+// takeReady).
 
 // work is consumer w: it takes items as its policy says and runs them
 // until Close ends it. It counts each item in x.running from its start to
@@ -19,17 +22,19 @@ import (
 // another consumer starts thereby is never counted at once with it.
 func (x *Executor[T]) work(w int32) {
 	defer x.wg.Done()
-	free := int64(-1) // when consumer w became free, if it has not waited since
-	worked := false   // it ran an item since it last found none
-	var j task[T]
-	running := false // j runs: the goroutine's end then is runtime.Goexit's
+	free := int64(-1)   // when consumer w became free, if it has not waited since
+	worked := false     // it ran an item since it last found none
+	var j, next task[T] // next: under lane-aware, the next item of the lane j left
+	carry := false      // next holds an item
+	running := false    // j runs: the goroutine's end then is runtime.Goexit's
 	defer func() {
 		if running {
 			x.exited(w, &j, free)
 		}
 	}()
 	for {
-		ok := x.take(w, &j)
+		ok := x.take(w, &j, &next, carry)
+		carry = false
 		if !ok || x.halt.Load() {
 			if ok {
 				x.noteUnstarted(w, &j)
@@ -68,7 +73,7 @@ func (x *Executor[T]) work(w int32) {
 		free = x.now()
 		x.running.Add(-1)
 		worked = true
-		x.finish(w, &j, r, start, free)
+		carry = x.finish(w, &j, r, start, free, &next)
 	}
 }
 
@@ -80,18 +85,22 @@ func (x *Executor[T]) work(w int32) {
 func (x *Executor[T]) exited(w int32, j *task[T], start int64) {
 	t := x.now()
 	x.running.Add(-1)
-	x.finish(w, j, outcome{err: x.itemError(j.item, j.seq, max(x.tallies[w].attempt, 1), ErrGoexit)}, start, t)
+	var next task[T]
+	if x.finish(w, j, outcome{err: x.itemError(j.item, j.seq, max(x.tallies[w].attempt, 1), ErrGoexit)}, start, t, &next) {
+		x.pushReady(&next)
+	}
 	x.runIdle(w) // as a consumer that finds no item after its last
 	x.wg.Add(1)
 	go x.work(w)
 }
 
 // take finds consumer w's next item by the policy, into j, and tells
-// whether there was one.
-func (x *Executor[T]) take(w int32, j *task[T]) bool {
+// whether there was one; when carry is true, next is the next item of the
+// lane w's last item left (see takeReady).
+func (x *Executor[T]) take(w int32, j, next *task[T], carry bool) bool {
 	switch x.policy {
 	case konvoy.LaneAware:
-		return x.takeReady(j)
+		return x.takeReady(j, next, carry)
 	case konvoy.Static:
 		if x.takeOwned(w, j) {
 			return true
@@ -109,13 +118,32 @@ func (x *Executor[T]) take(w int32, j *task[T]) bool {
 // can start, one without a lane or the first of an idle lane. Items that
 // could start when submitted wait in the queue, in submission order; the
 // next items of lanes freed later, older than the queue's tail, in a heap:
-// the oldest is the head of one of the two.
-func (x *Executor[T]) takeReady(j *task[T]) bool {
+// the oldest is the head of one of the two. When carry is true, next is
+// the next item of the lane the consumer has just left, ready now: it
+// takes it when it is older than both heads, with no lock when the heap is
+// empty, and otherwise adds it to the heap as it takes the oldest, under
+// one lock; so a lane whose items come close together costs its consumer
+// no lock of the heap.
+func (x *Executor[T]) takeReady(j, next *task[T], carry bool) bool {
 	if x.readyN.Load() == 0 {
-		return x.fresh.pop(j)
+		if !carry {
+			return x.fresh.pop(j)
+		}
+		if s, ok := x.fresh.head(); !ok || next.seq < s {
+			*j, *next = *next, task[T]{}
+			return true
+		}
 	}
 	x.readyMu.Lock()
 	defer x.readyMu.Unlock()
+	if carry {
+		if s, ok := x.fresh.head(); (len(x.ready) == 0 || next.seq < x.ready[0].seq) && (!ok || next.seq < s) {
+			*j, *next = *next, task[T]{}
+			return true
+		}
+		x.pushLocked(next)
+		*next = task[T]{}
+	}
 	if len(x.ready) > 0 {
 		if s, ok := x.fresh.head(); !ok || x.ready[0].seq < s {
 			x.popReady(j)
@@ -147,7 +175,9 @@ func (x *Executor[T]) takeOwned(w int32, j *task[T]) bool {
 // t with outcome r: it counts it, finishes its offset, frees its lane for
 // the next item, and makes room. A failure is counted before the lane is
 // freed, so that a stopped executor starts no later item of the lane.
-func (x *Executor[T]) finish(w int32, j *task[T], r outcome, start, t int64) {
+// Under lane-aware it returns true with the lane's next item, ready, in
+// next, for the consumer to take or make ready (see takeReady).
+func (x *Executor[T]) finish(w int32, j *task[T], r outcome, start, t int64, next *task[T]) bool {
 	if r.err != nil {
 		x.fail(j, r)
 	}
@@ -155,14 +185,13 @@ func (x *Executor[T]) finish(w int32, j *task[T], r outcome, start, t int64) {
 	if x.offsets != nil && r.err == nil { // handled, dead-lettered or skipped
 		x.finishOffset(j)
 	}
-	if j.hasLane && x.policy != konvoy.Static {
-		x.leaveLane(j)
-	}
+	carry := j.hasLane && x.policy != konvoy.Static && x.leaveLane(j, next)
 	*j = task[T]{}
 	x.tallies[w].fin.Add(1)
 	if x.waitingN.Load() > 0 {
 		x.passSpace()
 	}
+	return carry
 }
 
 // noteUnstarted keeps j, taken by consumer w once the executor stopped or
@@ -343,10 +372,17 @@ func slicesIndex(s []int32, w int32) int {
 
 // pushReady adds j, the next item of a lane just freed, to the lane-aware
 // heap of such items, ordered by submission number, and wakes a consumer.
-// The heap holds each item's number and its place in readyAt, so that
-// sifting moves 16 bytes an entry, not the item.
 func (x *Executor[T]) pushReady(j *task[T]) {
 	x.readyMu.Lock()
+	x.pushLocked(j)
+	x.readyMu.Unlock()
+	x.wakeAny()
+}
+
+// pushLocked adds j to the heap of ready items, under readyMu. The heap
+// holds each item's number and its place in readyAt, so that sifting
+// moves 16 bytes an entry, not the item.
+func (x *Executor[T]) pushLocked(j *task[T]) {
 	var i int32
 	if n := len(x.readyFree); n > 0 {
 		i = x.readyFree[n-1]
@@ -367,8 +403,6 @@ func (x *Executor[T]) pushReady(j *task[T]) {
 		k = p
 	}
 	x.readyN.Add(1)
-	x.readyMu.Unlock()
-	x.wakeAny()
 }
 
 // popReady takes the oldest item off the heap of lanes' next items into j,

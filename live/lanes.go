@@ -154,16 +154,17 @@ func (s *shard[T]) dequeue(l *lane) *queued[T] {
 }
 
 // leaveLane frees the lane of j, which has finished, for its next item:
-// under lane-aware it makes the lane's next item ready (see pushReady);
+// under lane-aware it puts the lane's next item, now ready, in next and
+// returns true, for j's consumer to take or make ready (see takeReady);
 // under head-of-line it hands the lane to the consumer blocked holding the
 // next item, when one is and the executor has not stopped. A lane with no
 // item left is forgotten.
-func (x *Executor[T]) leaveLane(j *task[T]) {
+func (x *Executor[T]) leaveLane(j, next *task[T]) bool {
 	var w *atomic.Uint64
 	if x.slots.word != nil {
 		w = x.slots.at(j.hash)
 		if w.Load() == slotOne && w.CompareAndSwap(slotOne, 0) {
-			return // j was its lane's only item, and its slot's
+			return false // j was its lane's only item, and its slot's
 		}
 	}
 	s := x.shardOf(j.hash)
@@ -186,16 +187,15 @@ func (x *Executor[T]) leaveLane(j *task[T]) {
 			}
 		}
 		s.mu.Unlock()
-		return
+		return false
 	}
 	if x.policy == konvoy.LaneAware {
 		q := s.dequeue(l)
-		next := q.task
+		*next = q.task
 		q.task = task[T]{}
 		l.first, l.firstAt = next.seq, next.submitted
 		s.mu.Unlock()
-		x.pushReady(&next)
-		return
+		return true
 	}
 	if q := &s.queued[l.head]; q.waiter >= 0 && !x.halt.Load() {
 		w := q.waiter
@@ -203,9 +203,10 @@ func (x *Executor[T]) leaveLane(j *task[T]) {
 		s.dequeue(l).task = task[T]{}
 		s.mu.Unlock()
 		x.wake[w] <- struct{}{} // its consumer is blocked: see awaitLane
-		return
+		return false
 	}
 	s.mu.Unlock()
+	return false
 }
 
 // startLane tells, under head-of-line, whether consumer w may start j,

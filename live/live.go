@@ -154,11 +154,11 @@ type task[T any] struct {
 	lane      string
 	hash      uint64 // of lane, when hasLane
 	hasLane   bool
-	li        int32   // its lane's index in its shard's table, once it joined it
-	own       int32   // static: the lane's consumer when fixedOwner knows it, or -1
-	queued    int32   // head-of-line: its entry in its lane's shard
-	src       *source // WithOffsets: its source partition
-	entry     int     // and its entry there
+	li        int32     // its lane's index in its shard's table, once it joined it
+	own       int32     // static: the lane's consumer when fixedOwner knows it, or -1
+	queued    int32     // head-of-line: its entry in its lane's shard
+	entry     int32     // WithOffsets: its place in chunk
+	chunk     *offChunk // and the chunk of its source partition holding it
 }
 
 // unrun is an item that did not run, with its submission number.
@@ -297,8 +297,8 @@ func check(layout konvoy.Layout, consumers int, noEvent, noHandle bool, errs []e
 // for n items held when the resequencer releases held items), shares with
 // the consumers no lock but its item's lane's shard's (see lanes.go; none
 // for a lane-aware lane of one item), under static its consumer's inbox's,
-// with WithOffsets the partitions', and, when a consumer is parked, the
-// lock of parked consumers; it allocates nothing once the executor has
+// with WithOffsets its partition's once every 64 items (see source), and,
+// when a consumer is parked, the lock of parked consumers; it allocates nothing once the executor has
 // held as many items and lanes.
 func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // WithOffsets tells the executor where each item came from, for sources
@@ -49,25 +50,17 @@ type Completion struct {
 // Completion returns, for each source partition that an item came from,
 // in increasing order of partition, what it may commit (see [WithOffsets]),
 // nil without WithOffsets. It takes time and memory in proportion to the
-// partitions and the items held, holding up each partition's consumers for
-// the time it reads that partition.
+// partitions and the items held, holding up Submit's next new chunk of a
+// partition (see source) for the time it reads that partition.
 func (x *Executor[T]) Completion() []Completion {
 	x.subMu.Lock()
 	parts := slices.Clone(x.parts)
 	x.subMu.Unlock()
 	var out []Completion
 	for _, p := range parts {
-		p.mu.Lock()
-		c := Completion{Partition: p.id, Committable: p.next}
-		if p.head < len(p.offsets) {
-			c.Committable = p.offsets[p.head]
-			for j := p.head + 1; j < len(p.offsets); j++ {
-				if p.done[j] {
-					c.Finished = append(c.Finished, p.offsets[j])
-				}
-			}
-		}
-		p.mu.Unlock()
+		x.lockSource(p)
+		c := Completion{Partition: p.id, Committable: p.committable(), Finished: p.finished()}
+		x.unlockSource(p)
 		out = append(out, c)
 	}
 	slices.SortFunc(out, func(a, b Completion) int { return a.Partition - b.Partition })
@@ -76,7 +69,8 @@ func (x *Executor[T]) Completion() []Completion {
 
 // Committable returns the committable offset of source partition p, as
 // [Executor.Completion] gives it, and true; or false when no item of p
-// was submitted (or there is no [WithOffsets]). It takes constant time.
+// was submitted (or there is no [WithOffsets]). It takes constant time,
+// amortised over the items finished.
 func (x *Executor[T]) Committable(p int) (int64, bool) {
 	x.subMu.Lock()
 	s := x.partOf(p)
@@ -84,12 +78,9 @@ func (x *Executor[T]) Committable(p int) (int64, bool) {
 	if s == nil {
 		return 0, false
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.head < len(s.offsets) {
-		return s.offsets[s.head], true
-	}
-	return s.next, true
+	x.lockSource(s)
+	defer x.unlockSource(s)
+	return s.committable(), true
 }
 
 // Forget drops source partition p, every item of which has finished, from
@@ -109,9 +100,9 @@ func (x *Executor[T]) Forget(p int) bool {
 	if s == nil {
 		return true
 	}
-	s.mu.Lock()
-	held := s.head < len(s.offsets)
-	s.mu.Unlock()
+	x.lockSource(s)
+	held := s.headN < s.n.Load()
+	x.unlockSource(s)
 	if held {
 		return false // an item held still names s (see finishOffset)
 	}
@@ -121,22 +112,150 @@ func (x *Executor[T]) Forget(p int) bool {
 	return true
 }
 
-// source is one source partition: the highest offset submitted (last,
-// Submit's, under subMu), and under its own lock its items not yet
-// committable, in offset order from head on, each with whether it has
-// finished; next is the committable offset once none is left. base is the
-// number of items dropped from the front of offsets, so that base+j names
-// the item at j for as long as it is held.
+// source is one source partition. Its items, in offset order, are in a
+// chain of chunks: Submit, under subMu, writes each item's offset at the
+// tail and then publishes it (n); the item's consumer marks it finished
+// with a store, taking no lock; and whoever holds the source's lock moves
+// the head past the finished items at the front (see advance), recycling
+// the chunks it leaves. A consumer that finished an item tries the lock,
+// and moves the head if it gets it; if not, the holder looks at the head
+// again once it let the lock go (see unlockSource), so that the head never
+// stays behind a finished item. So Submit and the consumers share no lock
+// but once a chunk, and a consumer never waits for one.
 type source struct {
-	id      int
-	last    int64
-	mu      sync.Mutex
-	offsets []int64
-	done    []bool
-	head    int
-	base    int
-	next    int64
-	_       pad
+	id   int
+	last int64 // the highest offset submitted, Submit's, under subMu
+
+	tail  *offChunk // Submit's, under subMu: the chunk it fills
+	tailN int       // and the items in it
+
+	n atomic.Int64 // the items published, ever
+
+	mu       sync.Mutex
+	head     *offChunk // the chunk of the first item not committable, under mu
+	headI    int       // its place there
+	headN    int64     // the items the head has passed, ever
+	next     int64     // the committable offset once the head passed every item
+	spare    []*offChunk
+	headFlag atomic.Pointer[atomic.Bool] // the head item's finished mark, nil when none is published
+	_        pad
+}
+
+// chunkLen is the items a chunk of a source holds.
+const chunkLen = 64
+
+// offChunk is a run of a source's items: their offsets, and whether each
+// has finished.
+type offChunk struct {
+	src    *source
+	offset [chunkLen]int64
+	done   [chunkLen]atomic.Bool
+	next   *offChunk // the chunk after, linked before an item of it is published
+}
+
+// lockSource takes s's lock and moves its head past the finished items at
+// its front.
+func (x *Executor[T]) lockSource(s *source) {
+	s.mu.Lock()
+	x.moveHead(s)
+}
+
+// moveHead moves s's head, under s.mu, past the finished items at its
+// front, and, when it passed one, tells a waiting Submit that there may be
+// room: the consumer that finished it may have found the lock taken, and
+// told Submit before the head moved.
+func (x *Executor[T]) moveHead(s *source) {
+	if k := s.advance(); k > 0 {
+		x.pendingN.Add(-k)
+		if x.waitingN.Load() > 0 {
+			x.passSpace()
+		}
+	}
+}
+
+// unlockSource moves s's head past the finished items at its front, lets
+// s's lock go, and then, should the head item have finished meanwhile (its
+// consumer found the lock taken), takes the lock again, if it can, to move
+// the head on: so every finished item at the front is passed by the
+// consumer that finished it or by a holder of the lock after it.
+func (x *Executor[T]) unlockSource(s *source) {
+	for {
+		x.moveHead(s)
+		s.mu.Unlock()
+		if f := s.headFlag.Load(); f == nil || !f.Load() || !s.mu.TryLock() {
+			return
+		}
+	}
+}
+
+// advance moves the head past the finished items at the front, under
+// s.mu, and returns how many it passed. It leaves the head at the place
+// of the first item not finished, or of the next item to be published,
+// and its mark in headFlag; or, when that place is in a chunk not linked
+// yet, nil there (Submit links the next chunk under s.mu, whose holder
+// advances again, before it publishes an item in it).
+func (s *source) advance() int64 {
+	n := s.n.Load()
+	var k int64
+	for {
+		if s.headI == chunkLen {
+			if s.head.next == nil {
+				break
+			}
+			s.leaveChunk()
+		}
+		if s.headN == n || !s.head.done[s.headI].Load() {
+			break
+		}
+		s.next = s.head.offset[s.headI] + 1
+		s.headI++
+		s.headN++
+		k++
+	}
+	if s.headI < chunkLen {
+		s.headFlag.Store(&s.head.done[s.headI])
+	} else {
+		s.headFlag.Store(nil)
+	}
+	return k
+}
+
+// leaveChunk moves the head, at the end of its chunk, to the next chunk,
+// under s.mu, and keeps the chunk it left, every item of which has
+// finished and which Submit has filled and left, for Submit to reuse.
+func (s *source) leaveChunk() {
+	old := s.head
+	s.head, s.headI = old.next, 0
+	old.next = nil
+	for i := range old.done {
+		old.done[i].Store(false)
+	}
+	s.spare = append(s.spare, old)
+}
+
+// committable returns s's committable offset, under s.mu.
+func (s *source) committable() int64 {
+	if s.headN < s.n.Load() { // then the head's place is in its chunk: see advance
+		return s.head.offset[s.headI]
+	}
+	return s.next
+}
+
+// finished returns the offsets of the finished items after the head, in
+// order, under s.mu.
+func (s *source) finished() []int64 {
+	var out []int64
+	c, i := s.head, s.headI+1
+	for e, n := s.headN+1, s.n.Load(); e < n; e++ {
+		if i == chunkLen {
+			c, i = c.next, 0
+		}
+		if c.done[i].Load() {
+			out = append(out, c.offset[i])
+		}
+		i++
+	}
+	return out
 }
 
 // placeOffset checks, under subMu, the offset of an item, of partition p
@@ -169,42 +288,43 @@ func (x *Executor[T]) partOf(p int) *source {
 }
 
 // addOffset records, under subMu, that j is the item of partition p at
-// offset o, which placeOffset accepted.
+// offset o, which placeOffset accepted, and publishes it.
 func (x *Executor[T]) addOffset(j *task[T], p int, o int64) {
 	s := x.partOf(p)
 	if s == nil {
-		s = &source{id: p}
+		c := &offChunk{}
+		s = &source{id: p, tail: c, head: c}
+		c.src = s
 		x.parts = append(x.parts, s)
 		x.partIndex[p] = s
 		x.lastPart = s
 	}
 	s.last = o
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.head > len(s.offsets)/2 && s.head > 0 { // drop the committed front
-		n := copy(s.offsets, s.offsets[s.head:])
-		copy(s.done, s.done[s.head:])
-		s.offsets, s.done = s.offsets[:n], s.done[:n]
-		s.base += s.head
-		s.head = 0
+	if s.tailN == chunkLen {
+		x.lockSource(s)
+		var c *offChunk
+		if k := len(s.spare); k > 0 {
+			c, s.spare = s.spare[k-1], s.spare[:k-1]
+		} else {
+			c = &offChunk{src: s}
+		}
+		s.tail.next = c // under s.mu, before its first item is published: see advance
+		s.tail, s.tailN = c, 0
+		x.unlockSource(s)
 	}
-	j.src, j.entry = s, s.base+len(s.offsets)
-	s.offsets = append(s.offsets, o)
-	s.done = append(s.done, false)
+	s.tail.offset[s.tailN] = o
+	j.chunk, j.entry = s.tail, int32(s.tailN)
+	s.tailN++
+	s.n.Add(1)
 }
 
-// finishOffset records that j's item has finished, and moves its
-// partition's committable offset past every finished item at its front.
+// finishOffset marks j's item finished, counting it as held above its
+// partition's committable offset until the head passes it, and moves the
+// head when it gets the source's lock (see source).
 func (x *Executor[T]) finishOffset(j *task[T]) {
-	s := j.src
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.done[j.entry-s.base] = true
-	n := int64(1)
-	for s.head < len(s.offsets) && s.done[s.head] {
-		s.next = s.offsets[s.head] + 1
-		s.head++
-		n--
+	x.pendingN.Add(1) // before the mark: the head may pass it at once
+	j.chunk.done[j.entry].Store(true)
+	if s := j.chunk.src; s.mu.TryLock() {
+		x.unlockSource(s)
 	}
-	x.pendingN.Add(n)
 }

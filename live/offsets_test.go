@@ -29,10 +29,12 @@ type sourced struct {
 // every offset in Finished has. Once Close has returned, Committable is
 // exactly the offset of the partition's first unfinished item, or its last
 // offset plus 1, and Finished exactly the finished offsets above it. Items
-// fail, are dead-lettered or stop the executor, and Close may give up.
+// fail, are dead-lettered or stop the executor, and Close may give up. A
+// partition's items run past several of the chunks the executor keeps
+// them in (chunkLen), so that chunks are linked, left and reused.
 func TestCommittableNeverPassesAnUnfinishedItem(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(0, 40).Draw(t, "items")
+		n := rapid.IntRange(0, 5*chunkLen).Draw(t, "items")
 		next := make([]int64, 3)
 		items := make([]sourced, n)
 		for i := range items {
@@ -244,5 +246,58 @@ func submitAll(t *testing.T, x *Executor[sourced], items ...sourced) {
 		if err := x.Submit(context.Background(), it); err != nil {
 			t.Fatalf("Submit(%+v): %v", it, err)
 		}
+	}
+}
+
+// A finished item never holds Submit back once the items before it in its
+// partition have finished: whichever consumer finishes the item at the
+// front, and whatever holds the partition's lock meanwhile, the
+// committable offset moves past it, so that with room for one item each
+// item's Submit finds room once the one before has finished. Consumers
+// finish items of one partition at once while Completion and Committable
+// take the partition's lock, across many chunks; a lost move would leave
+// Submit waiting, and the test ends it with an error after the deadline.
+func TestFinishedItemsNeverHoldSubmitBack(t *testing.T) {
+	for _, maxHeld := range []int{1, 2, 7} {
+		t.Run(fmt.Sprint("maxHeld=", maxHeld), func(t *testing.T) {
+			const n = 20 * chunkLen
+			x, err := New(konvoy.Convoy, 4, func(s sourced) konvoy.Event { return konvoy.Event{Key: s.key} },
+				func(context.Context, sourced) error { return nil }, WithMaxHeld(maxHeld),
+				WithOffsets(func(s sourced) (int, int64) { return s.partition, s.offset }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), deadline)
+			defer cancel()
+			stop := make(chan struct{})
+			var readers sync.WaitGroup
+			readers.Add(1)
+			go func() { // takes the partition's lock as a committer would
+				defer readers.Done()
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+						x.Completion()
+						x.Committable(0)
+					}
+				}
+			}()
+			for i := range n {
+				if err := x.Submit(ctx, sourced{seq: i, key: fmt.Sprint(i % 5), offset: int64(i)}); err != nil {
+					t.Errorf("Submit of item %d: %v", i, err)
+					break
+				}
+			}
+			close(stop)
+			readers.Wait()
+			if err := x.Close(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := x.Completion(), []Completion{{Partition: 0, Committable: n}}; fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("Completion() = %v; want %v", got, want)
+			}
+		})
 	}
 }
