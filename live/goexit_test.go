@@ -47,3 +47,47 @@ func TestAHandlerThatExitsItsGoroutineFailsItsItem(t *testing.T) {
 		t.Errorf("%d goroutines after Close; want %d, as before New", n, before)
 	}
 }
+
+// A guard hears of an attempt that ends its goroutine: WithGuard's exit is
+// called once for each enter that returned true, the last time with the
+// item's ItemError wrapping ErrGoexit, so that a runtime built on the
+// guard (a Kafka consumer's partitions in flight) never waits for an
+// attempt that will not return. A Goexit in the dead letter is heard the
+// same way.
+func TestAGuardHearsOfAnAttemptThatExits(t *testing.T) {
+	for _, inDead := range []bool{false, true} {
+		var enters, exits atomic.Int32
+		var last atomic.Pointer[error]
+		opts := []Option{WithGuard(func(context.Context, string) bool { enters.Add(1); return true },
+			func(_ context.Context, _ string, err error) {
+				exits.Add(1)
+				last.Store(&err)
+			})}
+		if inDead {
+			opts = append(opts, WithDeadLetter(func(context.Context, string, error) error { runtime.Goexit(); return nil }))
+		}
+		x, err := New(konvoy.Convoy, 1, func(k string) konvoy.Event { return konvoy.Event{Key: k} },
+			func(context.Context, string) error {
+				if inDead {
+					return errors.New("fails")
+				}
+				runtime.Goexit()
+				return nil
+			}, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := x.Submit(context.Background(), "a"); err != nil {
+			t.Fatal(err)
+		}
+		if cerr := x.Close(context.Background()); !errors.Is(cerr, ErrGoexit) {
+			t.Fatalf("Goexit in the dead letter %v: Close: %v; want an error wrapping ErrGoexit", inDead, cerr)
+		}
+		if p := last.Load(); p != nil {
+			err = *p
+		}
+		if e, x := enters.Load(), exits.Load(); e != x || !errors.Is(err, ErrGoexit) {
+			t.Errorf("Goexit in the dead letter %v: %d enters, %d exits, the last with %v; want as many exits, the last with ErrGoexit", inDead, e, x, err)
+		}
+	}
+}

@@ -610,8 +610,11 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 	var err error
 	var cut bool
 	for ; ; k++ {
-		if x.guard.enter != nil && !x.guard.enter(ctx, item) {
-			return outcome{} // dropped by its runtime: done
+		if x.guard.enter != nil {
+			if !x.guard.enter(ctx, item) {
+				return outcome{} // dropped by its runtime: done
+			}
+			x.tallies[w].guarded = true
 		}
 		if k > 1 {
 			x.retriesN.Add(1) // an attempt after the first, made
@@ -621,6 +624,7 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 		stale, err = x.attempt(ctx, item)
 		cut = x.ctx.Err() != nil // as the attempt returned: not after the guard's exit
 		if x.guard.exit != nil {
+			x.tallies[w].guarded = false
 			x.guard.exit(ctx, item, err)
 		}
 		if stale {
@@ -644,18 +648,23 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 	case cut || x.ctx.Err() != nil:
 		return outcome{err: ie, cut: true} // Close gave up: no dead letter
 	}
-	return x.deadLetter(ctx, item, ie)
+	return x.deadLetter(w, item, ie)
 }
 
 // deadLetter gives item, whose last attempt failed with ie, to the dead
-// letter, within the guard, and returns the outcome.
-func (x *Executor[T]) deadLetter(ctx context.Context, item T, ie *ItemError) outcome {
-	if x.guard.enter != nil && !x.guard.enter(ctx, item) {
-		return outcome{}
+// letter on consumer w, within the guard, and returns the outcome.
+func (x *Executor[T]) deadLetter(w int32, item T, ie *ItemError) outcome {
+	ctx := x.ctxs[w]
+	if x.guard.enter != nil {
+		if !x.guard.enter(ctx, item) {
+			return outcome{}
+		}
+		x.tallies[w].guarded = true
 	}
 	derr := x.callDead(ctx, item, ie)
 	cut := x.ctx.Err() != nil
 	if x.guard.exit != nil {
+		x.tallies[w].guarded = false
 		x.guard.exit(ctx, item, derr)
 	}
 	if derr != nil {

@@ -132,7 +132,9 @@ func WithDeadLetter[T any](f func(ctx context.Context, item T, err error) error)
 // false, neither that attempt nor any later one, nor the dead letter, is
 // made, and the item counts as done ([Stats].Done). Otherwise exit, once
 // the attempt or the dead letter returned, with its error: nil when the
-// item was handled, skipped as stale, or taken by the dead letter. Both
+// item was handled, skipped as stale, or taken by the dead letter; or once
+// it ended its goroutine (runtime.Goexit), with the item's [*ItemError]
+// wrapping [ErrGoexit]. Both
 // run on the consumer, with the handlers' context, and must not panic. T
 // must be the executor's item type, or [New] returns an error.
 func WithGuard[T any](enter func(ctx context.Context, item T) bool, exit func(ctx context.Context, item T, err error)) Option {

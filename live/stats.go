@@ -158,6 +158,7 @@ type tally struct {
 	blocked int64 // nanoseconds blocked under head-of-line, blocks ended
 	since   int64 // when the block going on began, -1 for none
 	attempt int   // the consumer's: the attempt it makes of its item (see exited)
+	guarded bool  // the consumer's: it entered the guard and has not called its exit
 	_       [64]byte
 }
 
