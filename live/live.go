@@ -291,14 +291,14 @@ func check(layout konvoy.Layout, consumers int, noEvent, noHandle bool, errs []e
 // [konvoy.Layout.Lane]), whose Index is the submission number
 // the item would have had, or an error when [WithOffsets] gives an offset
 // below 0, math.MaxInt64 (whose next would not fit), or not above its
-// partition's last. A panic of the event function
-// or WithOffsets's reaches the caller, the executor unchanged by the item.
-// It takes O(1) time (O(log n)
-// for n items held when the resequencer releases held items), shares with
-// the consumers no lock but its item's lane's shard's (see lanes.go; none
-// for a lane-aware lane of one item), under static its consumer's inbox's,
-// with WithOffsets its partition's once every 64 items (see source), and,
-// when a consumer is parked, the lock of parked consumers; it allocates nothing once the executor has
+// partition's last. A panic of the event function or WithOffsets's
+// reaches the caller, the executor unchanged by the item.
+// It takes O(1) time (O(log n) for n items held when the resequencer
+// releases held items), shares with the consumers no lock but its item's
+// lane's shard's (see lanes.go; none for a lane-aware lane of one item),
+// under static its consumer's inbox's, with WithOffsets its partition's
+// once every 64 items (see source), and, when a consumer is parked, the
+// lock of parked consumers; it allocates nothing once the executor has
 // held as many items and lanes.
 func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {
