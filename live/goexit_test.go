@@ -53,7 +53,7 @@ func TestAHandlerThatExitsItsGoroutineFailsItsItem(t *testing.T) {
 // item's ItemError wrapping ErrGoexit, so that a runtime built on the
 // guard (a Kafka consumer's partitions in flight) never waits for an
 // attempt that will not return. A Goexit in the dead letter is heard the
-// same way.
+// same way, and is not counted a failed attempt.
 func TestAGuardHearsOfAnAttemptThatExits(t *testing.T) {
 	for _, inDead := range []bool{false, true} {
 		var enters, exits atomic.Int32
@@ -82,6 +82,9 @@ func TestAGuardHearsOfAnAttemptThatExits(t *testing.T) {
 		}
 		if cerr := x.Close(context.Background()); !errors.Is(cerr, ErrGoexit) {
 			t.Fatalf("Goexit in the dead letter %v: Close: %v; want an error wrapping ErrGoexit", inDead, cerr)
+		}
+		if s := x.Stats(); s.Errors != 1 {
+			t.Errorf("Goexit in the dead letter %v: Stats.Errors %d; want 1, the attempt's (a dead letter's failure is not an attempt)", inDead, s.Errors)
 		}
 		if p := last.Load(); p != nil {
 			err = *p

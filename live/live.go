@@ -661,7 +661,9 @@ func (x *Executor[T]) deadLetter(w int32, item T, ie *ItemError) outcome {
 		}
 		x.tallies[w].guarded = true
 	}
+	x.tallies[w].inDead = true
 	derr := x.callDead(ctx, item, ie)
+	x.tallies[w].inDead = false
 	cut := x.ctx.Err() != nil
 	if x.guard.exit != nil {
 		x.tallies[w].guarded = false

@@ -159,6 +159,7 @@ type tally struct {
 	since   int64 // when the block going on began, -1 for none
 	attempt int   // the consumer's: the attempt it makes of its item (see exited)
 	guarded bool  // the consumer's: it entered the guard and has not called its exit
+	inDead  bool  // the consumer's: it runs its item's dead letter
 	_       [64]byte
 }
 
