@@ -81,11 +81,12 @@ type reseqKey struct {
 	// resequencer.olds): the lowest step released without a gap since the
 	// key's start or its last gap skipped; 0 before either. Under
 	// StartFirstSeen it is set, with state, by the key's first item.
-	low  int
-	held map[int]int32 // kept once empty, unless it grew past smallHeld (big): see emptied
-	big  bool
-	name string // the key, its lane's name
-	hash uint64 // the lane's hash in the laneTable
+	low   int
+	held  map[int]int32 // kept once empty, unless it grew past smallHeld (big): see emptied
+	steps []int         // the steps held, a min-heap, with steps released since at its top (see lowest)
+	big   bool
+	name  string // the key, its lane's name
+	hash  uint64 // the lane's hash in the laneTable
 }
 
 // smallHeld is the most items a key's map of held items holds, at its
@@ -97,9 +98,61 @@ const smallHeld = 8
 // emptied lets k's map of held items go once it is empty, if it grew past
 // smallHeld.
 func (k *reseqKey) emptied() {
-	if len(k.held) == 0 && k.big {
-		k.held, k.big = nil, false
+	if len(k.held) > 0 {
+		return
 	}
+	k.steps = k.steps[:0]
+	if k.big {
+		k.held, k.steps, k.big = nil, nil, false
+	}
+}
+
+// holdStep adds step, just held, to k's heap of held steps, in O(log n)
+// time for the n in it.
+func (k *reseqKey) holdStep(step int) {
+	h := append(k.steps, step)
+	for c := len(h) - 1; c > 0; {
+		p := (c - 1) / 2
+		if h[p] <= h[c] {
+			break
+		}
+		h[p], h[c] = h[c], h[p]
+		c = p
+	}
+	k.steps = h
+}
+
+// lowest returns the lowest step k holds, dropping from its heap the
+// steps released since they were held, and false when k holds none. A
+// step released is at or below the key's state, and every step held is
+// above it, so the released ones are the heap's lowest: each is dropped
+// once, in O(log n) time.
+func (k *reseqKey) lowest() (int, bool) {
+	for len(k.steps) > 0 {
+		if _, ok := k.held[k.steps[0]]; ok {
+			return k.steps[0], true
+		}
+		h := k.steps
+		n := len(h) - 1
+		h[0] = h[n]
+		h = h[:n]
+		for p := 0; ; {
+			c := 2*p + 1
+			if c >= n {
+				break
+			}
+			if c+1 < n && h[c+1] < h[c] {
+				c++
+			}
+			if h[p] <= h[c] {
+				break
+			}
+			h[p], h[c] = h[c], h[p]
+			p = c
+		}
+		k.steps = h
+	}
+	return 0, false
 }
 
 // resequencer is what the resequencer keeps beyond its keys: its
@@ -241,6 +294,7 @@ func (x *Executor[T]) advance(i int32, k *reseqKey, step int) {
 		k.state++
 		x.release(j)
 	}
+	k.lowest() // drops the steps just released, so that the heap holds no more than the map
 	k.emptied()
 }
 
@@ -265,6 +319,7 @@ func (x *Executor[T]) hold(i int32, k *reseqKey, step int) {
 		k.held = make(map[int]int32)
 	}
 	k.held[step] = i
+	k.holdStep(step)
 	k.big = k.big || len(k.held) > smallHeld
 	x.gapHeld++
 	x.buffered++
@@ -326,13 +381,11 @@ func (x *Executor[T]) firstHeld() (heldRef, bool) {
 // it, skipping the steps missing before it, or takes it as an old step
 // when a gap skipped since has passed it. So a key's held items run in
 // step order; r, if still held, is given up again until it runs. It takes
-// time in proportion to the items the key holds.
+// O(log n) time for the n items the key holds.
 func (x *Executor[T]) force(r heldRef) {
 	k := r.k
-	for step, i := range k.held {
-		if step < r.step {
-			r.step, r.slot = step, i
-		}
+	if step, ok := k.lowest(); ok && step < r.step { // ok: r is held
+		r.step, r.slot = step, k.held[step]
 	}
 	delete(k.held, r.step)
 	k.emptied()
