@@ -14,7 +14,8 @@ import (
 // lane's entry is in its shard's table, and the items waiting in it after
 // the one that can start, in the shard's queued list. Under lane-aware the
 // first item of a lane, which can start, is in the executor's queue or
-// heap of ready items, and the rest wait in the lane; under head-of-line
+// heap of ready items, or kept by the consumer that freed the lane (see
+// takeReady), and the rest wait in the lane; under head-of-line
 // every item is in the queue, in submission order, and the lane keeps
 // their order and which consumer holds each, blocked.
 //

@@ -14,9 +14,9 @@ import (
 // increasing order of offset (gaps allowed, as compaction and transaction
 // markers leave them); Submit refuses an item that is not. Then
 // [Executor.Completion] tells, per partition, up to where the source can be
-// committed. An item handled, dead-lettered, skipped as stale, or
-// discarded by the resequencer (a duplicate or a rejected old step) is
-// finished; one that failed, or that Close reports as not run (an item
+// committed. An item handled, dead-lettered, skipped as stale, dropped by
+// [WithGuard]'s enter, or discarded by the resequencer (a duplicate or a
+// rejected old step) is finished; one that failed, or that Close reports as not run (an item
 // the resequencer still holds among them), never is.
 //
 // A finished item above its partition's committable offset is still held,
@@ -137,7 +137,7 @@ type source struct {
 	headN    int64     // the items the head has passed, ever
 	next     int64     // the committable offset once the head passed every item
 	spare    []*offChunk
-	headFlag atomic.Pointer[atomic.Bool] // the head item's finished mark, nil when none is published
+	headFlag atomic.Pointer[atomic.Bool] // the finished mark at the head's place (see advance)
 	_        pad
 }
 
