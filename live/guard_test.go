@@ -40,9 +40,11 @@ func (s *loggedStore) Advance(ctx context.Context, key string, step int) (bool, 
 }
 
 // WithGuard's enter comes before anything else a consumer does with an
-// item, the version stamp's store included, and before each attempt and
-// the dead letter; exit follows each with its error, nil for an item
-// handled, skipped as stale or dead-lettered. An item enter refuses does
+// item, and before each attempt and the dead letter; exit follows each
+// with its error, nil for an item handled, skipped as stale or
+// dead-lettered. The version stamp's store, here no VersionReader, is
+// asked within the guard, once the handler has returned nil, and never
+// for an attempt that failed. An item enter refuses does
 // not run, reaches no store or dead letter, and counts as done. One
 // consumer makes the log a sequence.
 func TestGuardBracketsEveryAttemptAndTheStore(t *testing.T) {
@@ -86,11 +88,11 @@ func TestGuardBracketsEveryAttemptAndTheStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"enter a", "store a/2 true", "handle a", "exit a false",
-		"enter a", "store a/1 false", "exit a false",
+		"enter a", "handle a", "store a/2 true", "exit a false",
+		"enter a", "handle a", "store a/1 false", "exit a false",
 		"enter b",
-		"enter c", "store c/1 true", "handle c", "exit c true",
-		"enter c", "store c/1 true", "handle c", "exit c true",
+		"enter c", "handle c", "exit c true",
+		"enter c", "handle c", "exit c true",
 		"enter c", "dead c", "exit c false",
 	}
 	if !slices.Equal(g.log, want) {

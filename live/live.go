@@ -676,27 +676,41 @@ func (x *Executor[T]) deadLetter(w int32, item T, ie *ItemError) outcome {
 	return outcome{dead: true}
 }
 
-// attempt tries item once: under the version stamp it asks the store
-// first, and reports a stale item; then it runs the handler. A panic of
-// either is a *PanicError.
+// attempt tries item once: under the version stamp it asks a
+// VersionReader first, and reports an item stale already without running
+// it; then it runs the handler, and once it returned nil, under the
+// version stamp, advances the item's key, reporting a stale item when the
+// store refuses. A panic of any of them is a *PanicError.
 func (x *Executor[T]) attempt(ctx context.Context, item T) (stale bool, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &PanicError{Value: v, Stack: debug.Stack()}
 		}
 	}()
+	var e konvoy.Event
 	if x.versions != nil {
-		if e := x.event(item); e.Step > 0 && e.Key != "" {
-			advanced, err := x.versions.Advance(ctx, e.Key, e.Step)
-			if err != nil {
-				return false, fmt.Errorf("version store: %w", err)
-			}
-			if !advanced {
-				return true, nil
-			}
+		e = x.event(item)
+	}
+	if e.Step <= 0 || e.Key == "" { // no version stamp, or an item it never checks
+		return false, x.handle(ctx, item)
+	}
+	if r, ok := x.versions.(VersionReader); ok {
+		v, err := r.Version(ctx, e.Key)
+		if err != nil {
+			return false, fmt.Errorf("version store: %w", err)
+		}
+		if e.Step < v {
+			return true, nil
 		}
 	}
-	return false, x.handle(ctx, item)
+	if err := x.handle(ctx, item); err != nil {
+		return false, err
+	}
+	advanced, err := x.versions.Advance(ctx, e.Key, e.Step)
+	if err != nil {
+		return false, fmt.Errorf("version store: %w", err)
+	}
+	return !advanced, nil
 }
 
 // itemError returns the error of item, submission seq, failed after

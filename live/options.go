@@ -128,7 +128,8 @@ func WithDeadLetter[T any](f func(ctx context.Context, item T, err error) error)
 // executor that must know what runs and may drop an item it no longer
 // owns, as a Kafka consumer drops a record of a partition revoked: enter
 // first, before the version stamp asks its store about the item (so the
-// store never hears of an item that does not run); when enter returns
+// store never hears of an item that does not run, and a VersionReader's
+// skip is within the guard); when enter returns
 // false, neither that attempt nor any later one, nor the dead letter, is
 // made, and the item counts as done ([Stats].Done). Otherwise exit, once
 // the attempt or the dead letter returned, with its error: nil when the

@@ -6,38 +6,51 @@ import (
 )
 
 // VersionStore keeps each key's version, the highest step applied, for the
-// [konvoy.VersionStamp] layout: before an item's handler runs, the
-// executor asks the store to advance the item's key to the item's step,
-// and skips the item, counting it in [Stats].Skipped, when the key is
-// already past it, as the model's version stamp skips a step lower than
-// its key's state. History-only items (Step 0) and items with an empty Key
-// are never checked. The store is asked before every attempt: a retry that
-// a higher step of its key overtook while it paused is skipped, not run
-// over the newer state; and an item whose attempts all fail has advanced
-// its key all the same, dead-lettered or not, so that a lower step that
-// comes after it is skipped, as the model's handler, which never fails,
-// would skip it.
+// [konvoy.VersionStamp] layout. The model applies events in the order they
+// finish, skipping a step lower than its key's state; so once an item's
+// handler has returned nil, the executor asks the store to advance the
+// item's key to the item's step, and counts the item in [Stats].Skipped,
+// as stale, when the key is already past it: a lower step that finished
+// after a higher one. A store that is also a [VersionReader] is asked
+// first, before each attempt, and an item whose key is past its step
+// already is skipped without running (its key's version never falls, so
+// the model would skip it at its finish). History-only items (Step 0) and
+// items with an empty Key are never checked. An item whose attempts all
+// fail never advances its key.
 //
-// Advance must compare and set in one step: set key's version to step when
-// step is not below it (a key never seen has version 0), and report
-// whether it did. In SQL, with a table versions(key PRIMARY KEY, version):
+// The executor learns that an item was stale only once its handler has
+// returned, so the handler's write must itself refuse a backward step, as
+// the lesson's version-stamped handler does: a compare-and-set on the
+// step, in the handler's transaction. With the versions kept in the same
+// table as the state, Advance then finds what the handler's write did. In
+// SQL, with a table versions(key PRIMARY KEY, version), the handler writes
 //
 //	INSERT INTO versions (key, version) VALUES ($1, $2)
 //	ON CONFLICT (key) DO UPDATE SET version = excluded.version
 //	WHERE versions.version <= excluded.version
 //
-// advanced when one row is affected. Kept in the same table as the state,
-// and in the handler's own transaction, the compare-and-set also makes the
-// write and the version one: the store then only reads. Advance's error
-// fails the attempt, which is tried again as a handler's error is. Its
-// calls for one key may come from several consumers at once.
+// with its state, and Advance runs the same statement: advanced when one
+// row is affected. Advance must compare and set in one step: set key's
+// version to step when step is not below it (a key never seen has version
+// 0), and report whether it did. Its error, or a VersionReader's, fails
+// the attempt, which is tried again, handler and all, as a handler's error
+// is. Its calls for one key may come from several consumers at once.
 type VersionStore interface {
 	Advance(ctx context.Context, key string, step int) (advanced bool, err error)
 }
 
-// MemoryVersions is a [VersionStore] in memory, the default: its memory
-// grows with the keys it has seen. The zero MemoryVersions is ready to use,
-// and it is safe for concurrent use.
+// VersionReader is a [VersionStore] that tells a key's version without
+// changing it, 0 for a key never advanced: the executor asks it before
+// each attempt, and skips an item whose key is past its step without
+// running it. [MemoryVersions] is one.
+type VersionReader interface {
+	VersionStore
+	Version(ctx context.Context, key string) (int, error)
+}
+
+// MemoryVersions is a [VersionStore] and [VersionReader] in memory, the
+// default: its memory grows with the keys it has seen. The zero
+// MemoryVersions is ready to use, and it is safe for concurrent use.
 type MemoryVersions struct {
 	mu       sync.Mutex
 	versions map[string]int
@@ -57,11 +70,11 @@ func (m *MemoryVersions) Advance(_ context.Context, key string, step int) (bool,
 	return true, nil
 }
 
-// Version returns key's version, 0 for a key never advanced.
-func (m *MemoryVersions) Version(key string) int {
+// Version returns key's version, 0 for a key never advanced, and no error.
+func (m *MemoryVersions) Version(_ context.Context, key string) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.versions[key]
+	return m.versions[key], nil
 }
 
 // WithVersions sets the store of the [konvoy.VersionStamp] layout's
