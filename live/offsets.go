@@ -3,8 +3,8 @@ package live
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 )
 
@@ -121,7 +121,11 @@ func (x *Executor[T]) Forget(p int) bool {
 // and moves the head if it gets it; if not, the holder looks at the head
 // again once it let the lock go (see unlockSource), so that the head never
 // stays behind a finished item. So Submit and the consumers share no lock
-// but once a chunk, and a consumer never waits for one.
+// but once a chunk, and a consumer never waits for one. The lock is a word
+// taken and let go with atomic operations, not a sync.Mutex, whose TryLock
+// may read the lock's state with a plain load that a processor may order
+// before the consumer's mark: both the consumer and the holder could then
+// miss the mark.
 type source struct {
 	id   int
 	last int64 // the highest offset submitted, Submit's, under subMu
@@ -131,11 +135,11 @@ type source struct {
 
 	n atomic.Int64 // the items published, ever
 
-	mu       sync.Mutex
-	head     *offChunk // the chunk of the first item not committable, under mu
-	headI    int       // its place there
-	headN    int64     // the items the head has passed, ever
-	next     int64     // the committable offset once the head passed every item
+	lock     atomic.Int32 // 1 while held: see lockSource
+	head     *offChunk    // the chunk of the first item not committable, under lock
+	headI    int          // its place there
+	headN    int64        // the items the head has passed, ever
+	next     int64        // the committable offset once the head passed every item
 	spare    []*offChunk
 	headFlag atomic.Pointer[atomic.Bool] // the finished mark at the head's place (see advance)
 	_        pad
@@ -153,14 +157,17 @@ type offChunk struct {
 	next   *offChunk // the chunk after, linked before an item of it is published
 }
 
-// lockSource takes s's lock and moves its head past the finished items at
-// its front.
+// lockSource takes s's lock, yielding the processor while another holds
+// it (holders hold it for moments: see advance), and moves its head past
+// the finished items at its front.
 func (x *Executor[T]) lockSource(s *source) {
-	s.mu.Lock()
+	for !s.lock.CompareAndSwap(0, 1) {
+		runtime.Gosched()
+	}
 	x.moveHead(s)
 }
 
-// moveHead moves s's head, under s.mu, past the finished items at its
+// moveHead moves s's head, under s's lock, past the finished items at its
 // front, and, when it passed one, tells a waiting Submit that there may be
 // room: the consumer that finished it may have found the lock taken, and
 // told Submit before the head moved.
@@ -181,18 +188,18 @@ func (x *Executor[T]) moveHead(s *source) {
 func (x *Executor[T]) unlockSource(s *source) {
 	for {
 		x.moveHead(s)
-		s.mu.Unlock()
-		if f := s.headFlag.Load(); f == nil || !f.Load() || !s.mu.TryLock() {
+		s.lock.Store(0)
+		if f := s.headFlag.Load(); f == nil || !f.Load() || !s.lock.CompareAndSwap(0, 1) {
 			return
 		}
 	}
 }
 
 // advance moves the head past the finished items at the front, under
-// s.mu, and returns how many it passed. It leaves the head at the place
+// s's lock, and returns how many it passed. It leaves the head at the place
 // of the first item not finished, or of the next item to be published,
 // and its mark in headFlag; or, when that place is in a chunk not linked
-// yet, nil there (Submit links the next chunk under s.mu, whose holder
+// yet, nil there (Submit links the next chunk under s's lock, whose holder
 // advances again, before it publishes an item in it).
 func (s *source) advance() int64 {
 	n := s.n.Load()
@@ -221,7 +228,7 @@ func (s *source) advance() int64 {
 }
 
 // leaveChunk moves the head, at the end of its chunk, to the next chunk,
-// under s.mu, and keeps the chunk it left, every item of which has
+// under s's lock, and keeps the chunk it left, every item of which has
 // finished and which Submit has filled and left, for Submit to reuse.
 func (s *source) leaveChunk() {
 	old := s.head
@@ -233,7 +240,7 @@ func (s *source) leaveChunk() {
 	s.spare = append(s.spare, old)
 }
 
-// committable returns s's committable offset, under s.mu.
+// committable returns s's committable offset, under s's lock.
 func (s *source) committable() int64 {
 	if s.headN < s.n.Load() { // then the head's place is in its chunk: see advance
 		return s.head.offset[s.headI]
@@ -242,7 +249,7 @@ func (s *source) committable() int64 {
 }
 
 // finished returns the offsets of the finished items after the head, in
-// order, under s.mu.
+// order, under s's lock.
 func (s *source) finished() []int64 {
 	var out []int64
 	c, i := s.head, s.headI+1
@@ -308,7 +315,7 @@ func (x *Executor[T]) addOffset(j *task[T], p int, o int64) {
 		} else {
 			c = &offChunk{src: s}
 		}
-		s.tail.next = c // under s.mu, before its first item is published: see advance
+		s.tail.next = c // under s's lock, before its first item is published: see advance
 		s.tail, s.tailN = c, 0
 		x.unlockSource(s)
 	}
@@ -324,7 +331,7 @@ func (x *Executor[T]) addOffset(j *task[T], p int, o int64) {
 func (x *Executor[T]) finishOffset(j *task[T]) {
 	x.pendingN.Add(1) // before the mark: the head may pass it at once
 	j.chunk.done[j.entry].Store(true)
-	if s := j.chunk.src; s.mu.TryLock() {
+	if s := j.chunk.src; s.lock.CompareAndSwap(0, 1) {
 		x.unlockSource(s)
 	}
 }
