@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -434,8 +437,36 @@ func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo
 
 // run is the executor's handler: the consumer's, on the record, which the
 // guard let run (see enter).
-func (c *Consumer) run(ctx context.Context, it item) error {
+func (c *Consumer) run(ctx context.Context, it item) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &live.PanicError{Value: v, Stack: debug.Stack()}
+		}
+		if err != nil {
+			err = &recordError{it.r, err}
+		}
+	}()
 	return c.handle(ctx, it.r)
+}
+
+// recordError is a handler's error, or its panic's, on record r: so Run's
+// error names the record, by [Where], where the executor's names its item
+// number.
+type recordError struct {
+	r   *kgo.Record
+	err error
+}
+
+func (e *recordError) Error() string { return "kafka: record " + Where(e.r) + ": " + e.err.Error() }
+func (e *recordError) Unwrap() error { return e.err }
+
+// handlerError returns err, an attempt's, without the record that
+// recordError names: the handler's own error.
+func handlerError(err error) error {
+	if re, ok := err.(*recordError); ok {
+		return re.err
+	}
+	return err
 }
 
 // enter is the executor's guard before each attempt of a record, and
@@ -587,8 +618,9 @@ func (c *Consumer) Close() {
 // then takes no more records, waits for those held ([WithCloseTimeout]),
 // commits, and leaves the group, closing the client. It returns nil when
 // ctx ended and every record held finished; otherwise the executor's
-// failure ([live.ErrStopped]), the records that did not run
-// ([live.UnrunError]), a fetch error that is not retriable, or a commit's
+// failure ([live.ErrStopped], whose [live.ItemError] names the record by
+// [Where]), the records that did not run (a [live.UnrunError] of
+// *kgo.Record, wrapped in an error naming the first of them), a fetch error that is not retriable, or a commit's
 // error, joined. Run must be called once: called again, or after Close,
 // it returns an error and does nothing else. A panic of the event
 // function reaches Run's caller, as it does [live.Executor.SubmitAll]'s,
@@ -626,7 +658,7 @@ func (c *Consumer) Run(ctx context.Context) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, kgo.ErrClientClosed) {
 		err = nil
 	}
-	cerr := end()
+	cerr := recordsUnrun(end())
 	merr := c.commit(context.WithoutCancel(ctx))
 	c.cl.CloseAllowingRebalance() // the final revoke commits nothing new
 	return errors.Join(err, cerr, merr)
@@ -825,3 +857,37 @@ func (c *Consumer) pauseUntilRoom(ctx context.Context) error {
 	}
 	return nil
 }
+
+// recordsUnrun returns err, the executor's Close's, with its UnrunError of
+// items made one of their records, wrapped in an error that names the
+// first few by Where, and the rest of err as it is.
+func recordsUnrun(err error) error {
+	switch e := err.(type) {
+	case *live.UnrunError[item]:
+		rs := make([]*kgo.Record, len(e.Items))
+		names := make([]string, 0, min(len(rs), unrunNamed))
+		for i, it := range e.Items {
+			rs[i] = it.r
+			if i < unrunNamed {
+				names = append(names, Where(it.r))
+			}
+		}
+		if len(rs) > unrunNamed {
+			names = append(names, fmt.Sprintf("and %d more", len(rs)-unrunNamed))
+		}
+		return fmt.Errorf("kafka: records not run: %s: %w", strings.Join(names, ", "), &live.UnrunError[*kgo.Record]{Items: rs, Err: e.Err})
+	case interface{ Unwrap() []error }: // Close joins its UnrunError with errors.Join
+		errs := e.Unwrap()
+		i := slices.IndexFunc(errs, func(e error) bool { _, ok := e.(*live.UnrunError[item]); return ok })
+		if i < 0 {
+			return err
+		}
+		out := slices.Clone(errs)
+		out[i] = recordsUnrun(errs[i])
+		return errors.Join(out...)
+	}
+	return err
+}
+
+// unrunNamed is the most records not run that Run's error names.
+const unrunNamed = 3

@@ -83,7 +83,7 @@ func DeadLetterRecord(topic string, r *kgo.Record, err error) *kgo.Record {
 	var ie *live.ItemError
 	switch {
 	case errors.As(err, &ie) && ie.Err != nil:
-		hs = append(hs, header(HeaderError, ie.Err.Error()), header(HeaderAttempts, strconv.Itoa(ie.Attempts)))
+		hs = append(hs, header(HeaderError, handlerError(ie.Err).Error()), header(HeaderAttempts, strconv.Itoa(ie.Attempts)))
 	case ie != nil: // an ItemError without its cause: none to name
 		hs = append(hs, header(HeaderAttempts, strconv.Itoa(ie.Attempts)))
 	case err != nil:

@@ -3,10 +3,12 @@ package kafka
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/live"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -42,5 +44,28 @@ func TestAFailedRecordIsNamedByItsTopicPartitionAndOffset(t *testing.T) {
 	}
 	if want := Where(&kgo.Record{Topic: testTopic, Partition: 0, Offset: 4}); !strings.Contains(err.Error(), want) {
 		t.Errorf("Run: %q; want it to name the failed record, %q", err, want)
+	}
+}
+
+// A handler's panic names its record too: the consumer's handler turns it
+// into an error as the executor would, and names the record.
+func TestAPanickedRecordIsNamedByItsTopicPartitionAndOffset(t *testing.T) {
+	addrs := cluster(t, 1)
+	produce(t, addrs, 6, 1, 1)
+	c, err := New(memberOpts(addrs), konvoy.Convoy, 1, keyEvent, func(_ context.Context, r *kgo.Record) error {
+		if r.Offset == 4 {
+			panic("boom")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	err = c.Run(ctx)
+	var pe *live.PanicError
+	if want := Where(&kgo.Record{Topic: testTopic, Partition: 0, Offset: 4}); !errors.As(err, &pe) || pe.Value != "boom" || !strings.Contains(fmt.Sprint(err), want) {
+		t.Errorf("Run: %v; want the panic, as a *live.PanicError, naming the record, %q", err, want)
 	}
 }

@@ -203,7 +203,7 @@ func nextOwnerSkips(t *testing.T, interval bool) {
 	}
 	a.await(t, want...)
 	// A's Run reports record 2, which it did not finish.
-	if err, u := stopA(), (*live.UnrunError[item])(nil); !errors.As(err, &u) {
+	if err, u := stopA(), (*live.UnrunError[*kgo.Record])(nil); !errors.As(err, &u) {
 		t.Fatalf("A's Run: %v; want record 2 reported not run", err)
 	}
 	if n := ca.dropped.Load(); n != 0 {
