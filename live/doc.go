@@ -79,8 +79,8 @@
 // not run, until the gap fills; a step the key has released or holds
 // already is a duplicate, discarded. History-only items (Step 0) and items
 // with an empty Key run free. Held items count against WithMaxHeld, so
-// that gaps that never fill can fill the executor, and Submit then waits
-// until its context ends; Close reports the items whose gap never filled
+// that gaps that never fill can fill the executor, and Submit then returns
+// an error wrapping [ErrGapsFull]; Close reports the items whose gap never filled
 // ([ErrNeverApplied]). [WithResequencer] runs the model's whole
 // configuration: where keys start, a timeout in wall time and a capacity,
 // which release held items with their gaps skipped, and whether an old

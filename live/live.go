@@ -285,8 +285,10 @@ func check(layout konvoy.Layout, consumers int, noEvent, noHandle bool, errs []e
 // Submit hands item to the executor, waiting while it holds as many items
 // as it may ([WithMaxHeld]) until one finishes or ctx ends. It returns
 // ctx's error when ctx ends first, [ErrClosed] after Close, an error
-// wrapping [ErrStopped] once a failure stopped the executor, and an error
-// wrapping a [*konvoy.EventError] when the item's event has a Step below 0,
+// wrapping [ErrStopped] once a failure stopped the executor, one wrapping
+// [ErrGapsFull] when it is full of items the resequencer holds for gaps,
+// which nothing else can release, and an error wrapping a
+// [*konvoy.EventError] when the item's event has a Step below 0,
 // as the model refuses it, or the layout cannot place it (see
 // [konvoy.Layout.Lane]), whose Index is the submission number
 // the item would have had, or an error when [WithOffsets] gives an offset
@@ -474,6 +476,13 @@ func (x *Executor[T]) awaitRoom(ctx context.Context, t int64) (int64, bool, erro
 		if x.hasRoom() { // a consumer finished before it could see the count
 			x.waitingN.Add(-1)
 			return t, waited, nil
+		}
+		if x.gapHeld > 0 && x.rq.timeout == 0 && x.seq-x.gone-x.finSeen == x.gapHeld {
+			// Nothing runs or waits to: no finish, and no timeout, can make room.
+			x.waitingN.Add(-1)
+			n := x.gapHeld
+			x.subMu.Unlock()
+			return t, waited, fmt.Errorf("%w: %d held, of at most %d", ErrGapsFull, n, x.maxHeld)
 		}
 		x.subMu.Unlock()
 		var err error

@@ -48,8 +48,8 @@ type reseqOptions struct {
 // amortised time per item held; Start and RejectOld a word per key.
 //
 // A Capacity below [WithMaxHeld]'s limit keeps gaps that never fill from
-// filling the executor, which they can under the zero configuration
-// (Submit then waits until its context ends).
+// filling the executor, which they can under the zero configuration:
+// Submit then returns an error wrapping [ErrGapsFull].
 //
 // [New] returns an error on an unknown Start, a negative Timeout or
 // Capacity, a Timeout with a round of 0 or less, or a Timeout × round past

@@ -13,6 +13,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
+// long asks for the tests that take tens of seconds: go test ./cmd/konvoy
+// -args -konvoy.long.
+var long = flag.Bool("konvoy.long", false, "run the tests that take tens of seconds")
+
 // golden compares got with testdata/name, or rewrites the file with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()

@@ -29,7 +29,11 @@ import (
 // DefaultCloseTimeout (30s), so after 30s the drain cancels the record's
 // handler, Run returns an UnrunError, and the command exits 1 with no
 // report.
+// It takes 40 s, so it runs only under -konvoy.long.
 func TestSIGINTDrainsARecordLongerThanTheCloseTimeout(t *testing.T) {
+	if !*long {
+		t.Skip("40 s: run with -args -konvoy.long")
+	}
 	addr, cl := topicCluster(t)
 	produceExport(t, cl, 1)
 	args := topicArgs(addr, "g", "-unit", "1s", "-duration-model", "fixed:40", "-consumers", "1", "-format", "json")

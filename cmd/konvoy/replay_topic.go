@@ -164,8 +164,12 @@ func consumeTopic(opt replayOptions, mapper *kafka.Mapper, applied *os.File, std
 		kgo.SessionTimeout(t.session), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
 		kgo.FetchMaxBytes(topicFetchMaxBytes),
 		kgo.FetchIsolationLevel(kgo.ReadCommitted())} // as kcat reads an export: no aborted transaction's records
+	// A stop drains whatever the records held take (a second signal stops
+	// at once: see watchSignals), rather than cancel them after package
+	// kafka's DefaultCloseTimeout and report no run.
 	c, err := kafka.New(kopts, opt.Layout, opt.Consumers, src.event, src.handle,
-		kafka.WithExecutor(opt.LiveOptions()...), kafka.WithMaxHeld(opt.HeldMost()))
+		kafka.WithExecutor(opt.LiveOptions()...), kafka.WithMaxHeld(opt.HeldMost()),
+		kafka.WithCloseTimeout(math.MaxInt64))
 	if err != nil {
 		_, _, _, _ = stream.Close(live.Stats{})
 		return nil, nil, 0, fmt.Errorf("konvoy replay: %w", err)

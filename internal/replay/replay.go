@@ -10,6 +10,7 @@ package replay
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -276,7 +277,8 @@ func (h *handlers) flush() {
 // An event is submitted once the one before it is: when the executor is
 // full, the events due meanwhile are submitted late.
 func submit(ctx context.Context, t *Trace, c Config, x *live.Executor[item], clock *Clock, run *Run, p *Progress) error {
-	return t.each(t.Events, func(i int, e konvoy.Event) bool {
+	var full error // the executor full of events held for gaps
+	err := t.each(t.Events, func(i int, e konvoy.Event) bool {
 		due := run.Start.Add(time.Duration(e.Arrival) * c.Unit)
 		if ctx.Err() != nil || clock.SleepUntil(ctx, due) != nil {
 			return false
@@ -286,6 +288,9 @@ func submit(ctx context.Context, t *Trace, c Config, x *live.Executor[item], clo
 			part = e.Partition
 		}
 		if err := x.Submit(ctx, item{index: i, e: e, part: part, offset: int64(i)}); err != nil {
+			if errors.Is(err, live.ErrGapsFull) {
+				full = fmt.Errorf("replay: event %d: %w (raise -max-held, or give gaps up with -reseq-timeout or a -reseq-capacity below -max-held)", i, err)
+			}
 			return false // stopped while it waited for room, or the executor stopped: Close says why
 		}
 		if late := time.Since(due); late > c.Unit {
@@ -296,6 +301,7 @@ func submit(ctx context.Context, t *Trace, c Config, x *live.Executor[item], clo
 		p.submitted.Store(int64(run.Submitted))
 		return true
 	})
+	return cmp.Or(err, full)
 }
 
 // batch is how many handled events a consumer reports at a time, so that

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/live"
 )
 
 // lanesTrace is n events over keys keys, dealt in turn, each of duration
@@ -404,35 +405,26 @@ func TestLiveCountsAGapThatNeverFills(t *testing.T) {
 	}
 }
 
-// A replay stops when its context ends, even while it waits for room the
-// executor cannot make: here the one item it may hold waits for a gap.
-func TestLiveStopsWhileTheExecutorIsFull(t *testing.T) {
+// A replay whose executor fills with events held for gaps, which nothing
+// can release (no timeout, no capacity below -max-held), ends at once with
+// an error wrapping live.ErrGapsFull that names the event it could not
+// submit, rather than wait for room until a signal: here the one event it
+// may hold waits for a gap.
+func TestLiveEndsWhenGapsFillTheExecutor(t *testing.T) {
 	c := Config{Layout: konvoy.Resequencer, Policy: konvoy.LaneAware, Consumers: 2, Unit: time.Millisecond, MaxHeld: 1}
 	tr, err := TraceOf("t", gapNeverFills, c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(20*time.Millisecond, cancel)
-	done := make(chan *Run)
-	go func() {
-		run, err := Live(ctx, tr, c, nil, nil)
-		if err != nil {
-			t.Error(err)
-		}
-		done <- run
-	}()
-	select {
-	case run := <-done:
-		if run != nil {
-			if run.Submitted != 2 {
-				t.Errorf("%d events submitted; want the 2 before the executor filled", run.Submitted)
-			}
-			run.Close()
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Live still runs 10s after its context ended")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	run, err := Live(ctx, tr, c, nil, nil)
+	if run != nil {
+		run.Close()
+	}
+	if !errors.Is(err, live.ErrGapsFull) || !strings.Contains(fmt.Sprint(err), "event 2") || ctx.Err() != nil {
+		t.Fatalf("Live: %v; want at once an error wrapping live.ErrGapsFull naming event 2", err)
 	}
 }
 
