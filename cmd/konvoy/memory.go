@@ -9,6 +9,7 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
 )
 
 // memory defines -max-memory, which needs -events, setting *n to the
@@ -68,8 +69,10 @@ func formatSize(n int) string {
 
 // memoryHint adds to err, when a run alone outgrew the runs' memory
 // (konvoy.ErrMemory), the flag that sets it, -max-memory, as maxMemory
-// bytes; it returns any other error as it is. The command alone adds it:
-// konvoy serve's page and API take no -max-memory.
+// bytes, and the runs' share of it: three quarters, or three eighths when
+// a -reorder window took as much (runs.WindowShared); it returns any other
+// error as it is. The command alone adds it: konvoy serve's page and API
+// take no -max-memory.
 //
 // A -reorder window that outgrew its bound (eventlog.WindowFull), which
 // runs.Trace sets from -max-memory, gets the same flag as its other way
@@ -81,6 +84,10 @@ func memoryHint(err error, maxMemory int) error {
 	case !errors.Is(err, konvoy.ErrMemory):
 		return err
 	}
-	return fmt.Errorf("%w; -max-memory %s, three quarters of it for the runs, is too little for this run alone, its keys, lanes and backlog: raise it",
-		err, formatSize(maxMemory))
+	share := "three quarters of it for the runs"
+	if runs.WindowShared(err) {
+		share = "three eighths of it for the runs and as much for the -reorder window"
+	}
+	return fmt.Errorf("%w; -max-memory %s, %s, is too little for this run alone, its keys, lanes and backlog: raise it",
+		err, formatSize(maxMemory), share)
 }

@@ -185,7 +185,9 @@ var neutralWords = []string{
 // the command sets from its flags, to what sets them from the command line
 // (see CommandWords).
 var libraryWords = strings.NewReplacer(append([]string{
-	" (WithMaxMemory)", " (three quarters of -max-memory)", // the runs' share of it: see runs.Options.MaxMemory
+	// The runs' share of it, and half that beside a -reorder window: see runs.Memory.
+	" (WithMaxMemory, beside a Reorder window as large)", " (three eighths of -max-memory, as much again for the -reorder window)",
+	" (WithMaxMemory)", " (three quarters of -max-memory)",
 	" (WithMaxBacklog)", " (its share of -max-backlog)",
 	": raise the rate", ": raise -peak",
 }, neutralWords...)...)
@@ -194,6 +196,7 @@ var libraryWords = strings.NewReplacer(append([]string{
 // server, not a query, sets the memory a request's runs take, and bounds
 // no backlog of its own (see PageWords).
 var pageWords = strings.NewReplacer(append([]string{
+	" (WithMaxMemory, beside a Reorder window as large)", " (half the memory konvoy serve gives a request's runs, the other half its -reorder window's)",
 	" (WithMaxMemory)", " (the memory konvoy serve gives a request)",
 	" (WithMaxBacklog)", "",
 	": raise the rate", ": raise the arrival rate",

@@ -13,6 +13,7 @@ import (
 	"io"
 	"runtime/debug"
 	"slices"
+	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
@@ -90,13 +91,9 @@ func ErrNoEvents(name string) error {
 // can do (the command names -max-memory, the server cannot). ctx stops the
 // runs.
 func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
-	maxMemory := cmp.Or(o.MaxMemory, konvoy.DefaultMaxMemory)
-	runsMemory := max(1, maxMemory/4*3)
-	if o.Reader.Reorder > 0 && o.Reader.MaxReorderBytes == 0 {
-		// The reorder window holds events while the runs hold their
-		// state: each may take half of the runs' memory.
-		o.Reader.MaxReorderBytes = max(1, runsMemory/2)
-		runsMemory = max(1, runsMemory-o.Reader.MaxReorderBytes)
+	runsMemory, window := Memory(o)
+	if window > 0 {
+		o.Reader.MaxReorderBytes = window
 	}
 	var err error
 	if o.Layouts, err = recordedLayouts(src, o); err != nil {
@@ -117,9 +114,9 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 		if line := r.lineOf(ev.Index); line > 0 {
 			where = fmt.Sprintf("%s:%d", t.Name, line)
 		}
-		return nil, report.BacklogHint(Located{where, err}, o.MaxBacklog, len(configs))
+		return nil, besideWindow(report.BacklogHint(Located{where, err}, o.MaxBacklog, len(configs)), window)
 	case err != nil:
-		return nil, report.BacklogHint(err, o.MaxBacklog, len(configs))
+		return nil, besideWindow(report.BacklogHint(err, o.MaxBacklog, len(configs)), window)
 	case t.Stats.Events() == 0:
 		return nil, ErrNoEvents(t.Name)
 	}
@@ -130,6 +127,61 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 	}
 	return t, nil
 }
+
+// Memory returns the bytes of o.MaxMemory (0: konvoy.DefaultMaxMemory)
+// that Trace gives o's runs, konvoy.WithMaxMemory, and those it gives their
+// Reader.Reorder window, Reader.MaxReorderBytes: the runs take three
+// quarters, and the garbage collector the last quarter; with a window and
+// no Reader.MaxReorderBytes the window takes half of the three quarters and
+// the runs the other half, three eighths each. window is 0 when Trace sets
+// no window's bound.
+func Memory(o Options) (runsMemory, window int) {
+	runsMemory = max(1, cmp.Or(o.MaxMemory, konvoy.DefaultMaxMemory)/4*3)
+	if o.Reader.Reorder > 0 && o.Reader.MaxReorderBytes == 0 {
+		// The reorder window holds events while the runs hold their
+		// state: each may take half of the runs' memory.
+		window = max(1, runsMemory/2)
+		runsMemory = max(1, runsMemory-window)
+	}
+	return runsMemory, window
+}
+
+// windowShare is the phrase in which the error of a run over the sweep's
+// memory names its budget, in place of konvoy's " (WithMaxMemory)", when
+// Trace gave half of the runs' memory to a Reorder window (see Memory): the
+// budget is then not the share of Options.MaxMemory it would be without
+// one. report.CommandWords and report.PageWords put it in their words.
+const windowShare = " (WithMaxMemory, beside a Reorder window as large)"
+
+// besideWindow returns err, when it is a run's over the sweep's memory
+// (konvoy.ErrMemory) and a Reorder window of window bytes took half of the
+// runs' memory, as an error whose message names that budget as
+// windowShare does; it returns any other error as it is.
+func besideWindow(err error, window int) error {
+	if window == 0 || !errors.Is(err, konvoy.ErrMemory) {
+		return err
+	}
+	return windowShared{err}
+}
+
+// WindowShared reports whether err is a run's over the sweep's memory
+// (konvoy.ErrMemory) whose budget Trace had halved for a Reorder window (see
+// Memory): what its caller tells the user to raise is then twice the runs'.
+func WindowShared(err error) bool {
+	var w windowShared
+	return errors.As(err, &w)
+}
+
+// windowShared is a run's error over the sweep's memory that a Reorder
+// window shared (see besideWindow).
+type windowShared struct{ err error }
+
+func (e windowShared) Error() string {
+	return strings.Replace(e.err.Error(), " (WithMaxMemory)", windowShare, 1)
+}
+
+// Unwrap returns the run's error.
+func (e windowShared) Unwrap() error { return e.err }
 
 // Events makes the runs of o over events, a slice such as the lesson's,
 // named o.Name: the report Trace makes of a trace holding them. o.Reader
