@@ -91,3 +91,7 @@ func (o *ObjectDecoder) Partitions() bool { return o.d.json.hasPart > 0 }
 // Rounded returns how many durations and arrivals the decoder rounded to
 // whole rounds so far (see [Reader.Round]).
 func (o *ObjectDecoder) Rounded() int { return o.d.rounded }
+
+// StatusSteps returns how many objects so far had their step from a status
+// rather than a step column (see [Decoder.StatusSteps]).
+func (o *ObjectDecoder) StatusSteps() int { return o.d.statused }

@@ -158,6 +158,15 @@ func (m *Mapper) Rounded() int {
 	return m.dec.Rounded()
 }
 
+// StatusSteps returns how many records m mapped so far had their step from
+// a status (see [eventlog.Decoder].StatusSteps): 0, with statuses named,
+// says they went unused, for a note that says so.
+func (m *Mapper) StatusSteps() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.dec.StatusSteps()
+}
+
 // Event returns r's event, or an *eventlog.Error whose File is [Where]
 // r is (its topic, partition and offset) and whose Field and Want say which
 // column did not map and what it wanted. Each call decodes r afresh: use

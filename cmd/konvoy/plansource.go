@@ -45,7 +45,7 @@ type planSource struct {
 // late, and, when rounded is true (the text plan's header says it
 // otherwise), the durations and arrivals rounded.
 func (s *planSource) readingNotes(r eventlog.Reader, rounded bool) []string {
-	t := &report.Trace{Dropped: s.dropped, StatusesUnused: len(r.Steps)+len(r.History) > 0 && s.statused == 0}
+	t := &report.Trace{Dropped: s.dropped, StatusesUnused: report.StatusesUnused(r, s.statused)}
 	if r.Durations != nil {
 		t.Modelled = r.Durations.String()
 	}

@@ -115,7 +115,7 @@ func runLive(trace *replay.Trace, opt replayOptions, applied *os.File, stderr io
 		case <-ctx.Done():
 		}
 	}()
-	printNotes(stderr, readingNotes(trace.Rounded, opt.reader))
+	printNotes(stderr, readingNotes(trace.Rounded, report.StatusesUnused(opt.reader, trace.StatusSteps), opt.reader))
 	fmt.Fprintf(stderr, "konvoy replay: running %s live; SIGINT stops submitting and reports what ran\n", report.Plural(trace.Events, "event", "events"))
 	var w io.Writer
 	if applied != nil {
@@ -212,12 +212,14 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 
 // readingNotes are what reading a trace or a topic with r changed, which
 // the comparison does not say itself (it says what -late drop dropped):
-// the durations modelled, and the durations and arrivals rounded.
-func readingNotes(rounded int, r eventlog.Reader) []string {
-	var notes []string
+// the durations modelled, the statuses named and unused (statusesUnused,
+// report.StatusesUnused), and the durations and arrivals rounded.
+func readingNotes(rounded int, statusesUnused bool, r eventlog.Reader) []string {
+	t := &report.Trace{StatusesUnused: statusesUnused}
 	if r.Durations != nil {
-		notes = report.ReadingNotes(&report.Trace{Modelled: r.Durations.String()})
+		t.Modelled = r.Durations.String()
 	}
+	notes := report.ReadingNotes(t)
 	if rounded > 0 {
 		notes = append(notes, report.RoundedNote(rounded, r.Resolution))
 	}

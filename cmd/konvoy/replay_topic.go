@@ -134,7 +134,10 @@ func runTopic(opt replayOptions, stdout, stderr io.Writer) int {
 	}
 	defer trace.Close()
 	defer run.Close()
-	printNotes(stderr, readingNotes(mapper.Rounded(), opt.reader)) // a topic's, known once its records were read
+	// A topic's notes, known once its records were read: with none, no
+	// status went unused.
+	unused := trace.Events > 0 && report.StatusesUnused(opt.reader, mapper.StatusSteps())
+	printNotes(stderr, readingNotes(mapper.Rounded(), unused, opt.reader))
 	if trace.Events == 0 {
 		fmt.Fprintf(stderr, "konvoy replay: no record came from topic %s before the stop: the report covers none\n", opt.topic.topic)
 	}

@@ -57,8 +57,11 @@ type Trace struct {
 	Partitions bool   // whether the trace records each event's partition
 	Dropped    int    // events the reader dropped as late (-late drop), not in Events
 	Rounded    int    // durations and arrivals the reader rounded to whole rounds (-round)
-	file       *tempFile
-	size       int64
+	// StatusSteps is how many events had their step from a status
+	// (Reader.Steps, Reader.History) rather than the step column.
+	StatusSteps int
+	file        *tempFile
+	size        int64
 }
 
 // Load reads the trace r names (standard input, stdin, for "-") into a
@@ -101,7 +104,7 @@ func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
 		w.t.Close()
 		return nil, err
 	}
-	w.t.Partitions, w.t.Dropped, w.t.Rounded = source.Partitions(), source.Dropped(), source.Rounded()
+	w.t.Partitions, w.t.Dropped, w.t.Rounded, w.t.StatusSteps = source.Partitions(), source.Dropped(), source.Rounded(), source.StatusSteps()
 	return w.t, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/eventlog"
 )
 
 // maxNamedKeys is how many keys a line of the text report names before it
@@ -51,6 +52,14 @@ func ReadingNotes(t *Trace) []string {
 		notes = append(notes, "-steps and -history unused: every event's step came from the trace's step column")
 	}
 	return notes
+}
+
+// StatusesUnused says whether r named statuses (-steps, -history) that no
+// event read with it took its step from, statused events having taken
+// theirs from one (eventlog.Decoder.StatusSteps): what Trace.StatusesUnused
+// holds, and ReadingNotes notes.
+func StatusesUnused(r eventlog.Reader, statused int) bool {
+	return len(r.Steps)+len(r.History) > 0 && statused == 0
 }
 
 // resolutionNote is how a report names a round's length.

@@ -121,7 +121,7 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 		return nil, ErrNoEvents(t.Name)
 	}
 	t.Rounded, t.Dropped = r.rounded, r.dropped
-	t.StatusesUnused = len(o.Reader.Steps)+len(o.Reader.History) > 0 && r.status == 0
+	t.StatusesUnused = report.StatusesUnused(o.Reader, r.status)
 	if o.Reader.Durations != nil {
 		t.Modelled = o.Reader.Durations.String()
 	}
