@@ -43,11 +43,9 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitStatus(c.usagef("-events -: the server reads its trace again for every request; name a file"), stderr)
 	}
 	if events != "" { // read afresh for each request: a file the server cannot read now would fail every view
-		f, err := os.Open(events)
-		if err != nil {
+		if err := readable(events); err != nil {
 			return exitStatus(fmt.Errorf("konvoy serve: %w", err), stderr)
 		}
-		f.Close()
 	}
 	cfg := serveConfig(events, int64(maxUpload))
 	c.Visit(func(f *flag.Flag) {
@@ -64,6 +62,21 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "konvoy serve: stopped")
 	return 0
+}
+
+// readable returns an error naming path when the file there cannot be read
+// now: it does not open, or it opens and its first byte cannot be read, as
+// a directory's cannot.
+func readable(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.Read(make([]byte, 1)); err != nil && err != io.EOF {
+		return fmt.Errorf("%w; want a trace file", err)
+	}
+	return nil
 }
 
 // serveConfig is the server of the trace events ("" for the lesson): the
