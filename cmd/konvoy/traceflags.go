@@ -101,8 +101,18 @@ func (c *command) partitionNeedsRecorded() error {
 }
 
 // checkReader checks what the trace flags set in r beyond their syntax: a
-// unit of time, and statuses that are neither empty nor named twice.
+// unit of time, a -reorder window for -late drop, and statuses that are
+// neither empty nor named twice.
 func (c *command) checkReader(r *eventlog.Reader) error {
+	if err := c.checkTime(r); err != nil {
+		return err
+	}
+	return c.checkStatuses(r)
+}
+
+// checkTime checks r's unit of time and what needs one: -round,
+// -at-format and -reorder, and -late drop's -reorder window.
+func (c *command) checkTime(r *eventlog.Reader) error {
 	if r.Resolution < 0 {
 		return c.usagef("-unit is %v; want the length of one round, or 0 for whole rounds", r.Resolution)
 	}
@@ -115,7 +125,15 @@ func (c *command) checkReader(r *eventlog.Reader) error {
 		return c.usagef("-reorder is %v; want a window of 0 (arrivals in order) or more", r.Reorder)
 	case r.Reorder > 0 && r.Resolution == 0:
 		return c.usagef("-reorder needs -unit: a window of time over arrivals in whole rounds has no length")
+	case r.DropLate && r.Reorder == 0:
+		return c.usagef("-late drop needs a -reorder window above 0: an event is late for a window, and without one (-reorder 0) arrivals must come in order")
 	}
+	return nil
+}
+
+// checkStatuses checks that r's statuses, -steps and -history, are
+// neither empty nor named twice.
+func (c *command) checkStatuses(r *eventlog.Reader) error {
 	all := append(slices.Clone(r.Steps), r.History...)
 	for i, s := range all {
 		switch {
