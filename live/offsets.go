@@ -60,7 +60,7 @@ func (x *Executor[T]) Completion() []Completion {
 	for _, p := range parts {
 		x.lockSource(p)
 		c := Completion{Partition: p.id, Committable: p.committable(), Finished: p.finished()}
-		x.unlockSource(p)
+		x.unlockSource(p, true)
 		out = append(out, c)
 	}
 	slices.SortFunc(out, func(a, b Completion) int { return a.Partition - b.Partition })
@@ -79,7 +79,7 @@ func (x *Executor[T]) Committable(p int) (int64, bool) {
 		return 0, false
 	}
 	x.lockSource(s)
-	defer x.unlockSource(s)
+	defer x.unlockSource(s, true)
 	return s.committable(), true
 }
 
@@ -102,7 +102,7 @@ func (x *Executor[T]) Forget(p int) bool {
 	}
 	x.lockSource(s)
 	held := s.headN < s.n.Load()
-	x.unlockSource(s)
+	x.unlockSource(s, true)
 	if held {
 		return false // an item held still names s (see finishOffset)
 	}
@@ -164,17 +164,19 @@ func (x *Executor[T]) lockSource(s *source) {
 	for !s.lock.CompareAndSwap(0, 1) {
 		runtime.Gosched()
 	}
-	x.moveHead(s)
+	x.passed(s.advance(), true)
 }
 
-// moveHead moves s's head, under s's lock, past the finished items at its
-// front, and, when it passed one, tells a waiting Submit that there may be
-// room: the consumer that finished it may have found the lock taken, and
-// told Submit before the head moved.
-func (x *Executor[T]) moveHead(s *source) {
-	if k := s.advance(); k > 0 {
+// passed counts the k items the head of a source just passed as no longer
+// held and, when tell is true, tells a waiting Submit that there may be
+// room: the consumer that finished one of them may have found the lock
+// taken, and told Submit before the head moved. A consumer finishing an
+// item tells Submit once it has finished it (see finish), so its own
+// moves need not.
+func (x *Executor[T]) passed(k int64, tell bool) {
+	if k > 0 {
 		x.pendingN.Add(-k)
-		if x.waitingN.Load() > 0 {
+		if tell && x.waitingN.Load() > 0 {
 			x.passSpace()
 		}
 	}
@@ -184,10 +186,11 @@ func (x *Executor[T]) moveHead(s *source) {
 // s's lock go, and then, should the head item have finished meanwhile (its
 // consumer found the lock taken), takes the lock again, if it can, to move
 // the head on: so every finished item at the front is passed by the
-// consumer that finished it or by a holder of the lock after it.
-func (x *Executor[T]) unlockSource(s *source) {
+// consumer that finished it or by a holder of the lock after it. tell is
+// passed's.
+func (x *Executor[T]) unlockSource(s *source, tell bool) {
 	for {
-		x.moveHead(s)
+		x.passed(s.advance(), tell)
 		s.lock.Store(0)
 		if f := s.headFlag.Load(); f == nil || !f.Load() || !s.lock.CompareAndSwap(0, 1) {
 			return
@@ -219,10 +222,12 @@ func (s *source) advance() int64 {
 		s.headN++
 		k++
 	}
+	var f *atomic.Bool
 	if s.headI < chunkLen {
-		s.headFlag.Store(&s.head.done[s.headI])
-	} else {
-		s.headFlag.Store(nil)
+		f = &s.head.done[s.headI]
+	}
+	if s.headFlag.Load() != f { // a store only when the head moved: consumers read it
+		s.headFlag.Store(f)
 	}
 	return k
 }
@@ -317,7 +322,7 @@ func (x *Executor[T]) addOffset(j *task[T], p int, o int64) {
 		}
 		s.tail.next = c // under s's lock, before its first item is published: see advance
 		s.tail, s.tailN = c, 0
-		x.unlockSource(s)
+		x.unlockSource(s, true)
 	}
 	s.tail.offset[s.tailN] = o
 	j.chunk, j.entry = s.tail, int32(s.tailN)
@@ -329,9 +334,16 @@ func (x *Executor[T]) addOffset(j *task[T], p int, o int64) {
 // partition's committable offset until the head passes it, and moves the
 // head when it gets the source's lock (see source).
 func (x *Executor[T]) finishOffset(j *task[T]) {
-	x.pendingN.Add(1) // before the mark: the head may pass it at once
-	j.chunk.done[j.entry].Store(true)
-	if s := j.chunk.src; s.lock.CompareAndSwap(0, 1) {
-		x.unlockSource(s)
+	s, done := j.chunk.src, &j.chunk.done[j.entry]
+	if s.lock.CompareAndSwap(0, 1) { // no other can pass the item before it is counted
+		done.Store(true)
+		x.pendingN.Add(1 - s.advance())
+		x.unlockSource(s, false)
+		return
+	}
+	x.pendingN.Add(1) // before the mark: the lock's holder may pass it at once
+	done.Store(true)
+	if s.lock.CompareAndSwap(0, 1) { // else the holder looks again once it let go
+		x.unlockSource(s, false)
 	}
 }
