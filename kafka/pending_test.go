@@ -107,9 +107,10 @@ func TestPriorMetadataKeepsThePriorFinished(t *testing.T) {
 // on the other consumer.
 func TestCommitCountsAResultNotTakenYet(t *testing.T) {
 	for _, revoked := range []bool{false, true} {
-		release := make(chan struct{})
+		release, started := make(chan struct{}), make(chan struct{})
 		handle := func(_ context.Context, r *kgo.Record) error {
 			if r.Offset == 1 {
+				close(started)
 				<-release
 			}
 			return nil
@@ -128,6 +129,11 @@ func TestCommitCountsAResultNotTakenYet(t *testing.T) {
 			}
 		}
 		awaitCommittable(ctx, t, c, 1)
+		select { // its real handler runs, past the guard: a revocation now cannot skip it
+		case <-started:
+		case <-ctx.Done():
+			t.Fatal("record 1's handler never started")
+		}
 		if !c.begin(1, its[1]) {
 			t.Fatal("begin refused a record of a partition not revoked")
 		}
