@@ -195,6 +195,9 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 		if opt.Layout, err = konvoy.ParseLayout(layout); err != nil {
 			return c.usagef("-layout: %v", err)
 		}
+		if sameFile(opt.events, opt.applied) {
+			return c.usagef("-applied names %s, the trace -events reads; want another file, as -applied rewrites it", opt.applied)
+		}
 		if opt.Layout.Equal(konvoy.Resequencer) && len(opt.topic.brokers) > 0 {
 			return c.usagef("-layout resequencer does not replay a topic: a member's per-key steps do not survive a rebalance (see docs/kafka.md); use version-stamp")
 		}
@@ -231,4 +234,18 @@ func printNotes(stderr io.Writer, notes []string) {
 	for _, note := range notes {
 		fmt.Fprintln(stderr, "konvoy replay: note:", note)
 	}
+}
+
+// sameFile tells whether paths a and b, neither "" nor "-", name one
+// existing file, as two names or links of it may.
+func sameFile(a, b string) bool {
+	if a == "" || b == "" || a == "-" || b == "-" {
+		return false
+	}
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }
