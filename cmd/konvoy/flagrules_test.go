@@ -14,7 +14,8 @@ import (
 // input. So are -max-backlog below one event for each of the runs that
 // share it, as many as -layouts, -policy and -consumers make (for konvoy
 // plan, the most it makes at once), and an -slo target of more whole
-// rounds of -round-time than the latency planner counts.
+// rounds of -round-time than the latency planner counts, and -duration
+// beside -duration-model.
 func TestFlagValuesTheOtherFlagsRuleOutAreUsageErrors(t *testing.T) {
 	trace := filepath.Join(t.TempDir(), "t.csv")
 	if err := os.WriteFile(trace, []byte("key,line,step,duration\nA,x,1,1\nA,x,2,3\nB,y,1,2\n"), 0o644); err != nil {
@@ -34,6 +35,11 @@ func TestFlagValuesTheOtherFlagsRuleOutAreUsageErrors(t *testing.T) {
 			"konvoy plan: -max-backlog 11 is shared by 18 runs: want 0 (no limit) or at least 18, one event a run\n"},
 		{[]string{"plan", "-slo", "max=1h", "-round-time", "1ns", "-arrivals", "poisson"},
 			"konvoy plan: -slo: 1h0m0s is 3600000000000 rounds of 1ns; want at most 2147483647\n"},
+		// A column named for durations beside drawn ones: one would be ignored.
+		{[]string{"-events", trace, "-duration", "duration", "-duration-model", "fixed:2"},
+			"konvoy: -duration names a column and -duration-model draws the durations; give one\n"},
+		{[]string{"replay", "-events", trace, "-duration", "duration", "-duration-model", "fixed:2"},
+			"konvoy replay: -duration names a column and -duration-model draws the durations; give one\n"},
 	} {
 		if out, errOut, status := runCommand(tt.args...); status != 2 || out != "" || errOut != tt.want {
 			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and %q", tt.args, status, out, errOut, tt.want)

@@ -79,6 +79,9 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 		r.AtFormat, _ = eventlog.ParseTimeFormat(atFormat)
 		r.DropLate = late == "drop"
 		if model != "" {
+			if c.given["duration"] {
+				return c.usagef("-duration names a column and -duration-model draws the durations; give one")
+			}
 			d, err := synth.ParseDist(model)
 			if err != nil {
 				return c.usagef("-duration-model: %v", errors.Unwrap(err))
