@@ -95,7 +95,10 @@ func (p *predictor) side() (Side, error) {
 // the simulator's memory bound still holds.
 func (c Config) fromActual() Config {
 	c.MaxBacklog = 0
-	c.Resequencer.Timeout = int(min(int64(c.Resequencer.Timeout)*int64(c.Unit/tick), math.MaxInt)) // in rounds of tick: check bounds the product
+	// In rounds of tick, to the tick: the wall time, Timeout × Unit (check
+	// bounds it), not Timeout × Unit cut to whole ticks, which -unit 1500ns
+	// made a third short.
+	c.Resequencer.Timeout = int(min(int64(c.Resequencer.Timeout)*int64(c.Unit)/int64(tick), math.MaxInt))
 	return c
 }
 
