@@ -161,14 +161,31 @@ func TestAppliedLines(t *testing.T) {
 }
 
 // TestLiveStopsSubmitting ends the replay's context between the first
-// event's arrival and the second's, a second later: one event submitted
+// event's arrival and the second's, a second later (once the first is
+// submitted, however long the replay took to start): one event submitted
 // and run, the rest not, and the comparison covering that one.
 func TestLiveStopsSubmitting(t *testing.T) {
 	events := []konvoy.Event{{Key: "a", Duration: 1}, {Key: "b", Duration: 1, Arrival: 1000}, {Key: "c", Duration: 1, Arrival: 2000}}
 	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 1, Unit: time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(20*time.Millisecond, cancel)
-	tr, run := replayed(t, ctx, events, c, nil)
+	defer cancel()
+	tr, err := TraceOf("t", events, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	progress := new(Progress)
+	go func() { // bounded: the second event is due a second in
+		for progress.Submitted() < 1 && ctx.Err() == nil {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	run, err := Live(ctx, tr, c, nil, progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.Close()
 	if run.Submitted != 1 || !run.Interrupted() || run.Stats.Done != 1 || run.Total != 3 {
 		t.Fatalf("submitted %d of %d, done %d; want the first event alone", run.Submitted, run.Total, run.Stats.Done)
 	}
