@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"os/signal"
@@ -40,6 +42,9 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runTopic(opt, stdout, stderr)
 	}
 	trace, err := replay.Load(opt.reader, stdin, opt.Config)
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		err = fmt.Errorf("konvoy replay: %w", err) // as konvoy and konvoy plan name themselves when a file will not open
+	}
 	if err != nil {
 		return exitStatus(err, stderr)
 	}
