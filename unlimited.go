@@ -34,7 +34,7 @@ func (u *unlimited) add(e task, ln int) {
 		if ln >= len(u.from) {
 			u.from = append(u.from, make([]int, ln+1-len(u.from))...)
 		}
-		if free := s.lanes.at(ln).free; free > start {
+		if free := s.lanes.at(ln).free; free >= start {
 			start, from = free, u.from[ln] // the lane's stretch goes on
 		}
 		u.from[ln] = from
