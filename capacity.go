@@ -87,8 +87,8 @@ type SelectiveComparison struct {
 // CompareSelective runs a trace on the given consumers under Free,
 // SelectiveConvoy and Convoy, and its ordered events alone under Free,
 // Convoy and each of layouts, in one [Sweep] of events, with opts for
-// every run. Its errors are Sweep's; an event's index is its index in the
-// whole trace.
+// every run. Its errors are Sweep's; an event's index, in an error or a
+// [Slot] of a run's Schedule, is its index in the whole trace.
 func CompareSelective(ctx context.Context, events iter.Seq2[Event, error], consumers int, layouts []Layout, opts ...Option) (SelectiveComparison, error) {
 	configs := []Config{
 		{Layout: Free}, {Layout: SelectiveConvoy}, {Layout: Convoy},

@@ -9,7 +9,9 @@ package konvoy
 // or later for an event the resequencer held; a history-only event (Step
 // 0, the outcome HistoryOnly), which changes no state, is taken at its
 // finish. It is -1 for an event the handler never took, or discarded:
-// skipped, a duplicate, rejected, or never applied.
+// skipped, a duplicate, rejected, or never applied. Index is the event's
+// index in the run's input, or, in a [CompareSelective] run of the ordered
+// events alone, in the whole trace.
 type Slot struct {
 	Index     int
 	Key       string

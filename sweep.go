@@ -507,10 +507,15 @@ func (p *sweepPass) feedRun(r *sweepRun, b *sweepEvents) *sweepError {
 		if r.table >= 0 {
 			ln = int(g.lanes[j*g.stride+r.table])
 		}
-		at := int(g.at[j])
-		if err := s.addInterned(&b.events[at], &g.events[j], ln); err != nil {
+		at, slots := int(g.at[j]), len(s.schedule)
+		err := s.addInterned(&b.events[at], &g.events[j], ln)
+		ordered := p.groups[r.group].ordered
+		if ordered && len(s.schedule) > slots {
+			s.schedule[slots].Index = b.start + at // as its errors do, below
+		}
+		if err != nil {
 			var ev *EventError
-			if p.groups[r.group].ordered && errors.As(err, &ev) {
+			if ordered && errors.As(err, &ev) {
 				ev.Index = b.start + at // not the index among the events it took
 			}
 			return &sweepError{index: b.start + at, run: r.config, err: err}
