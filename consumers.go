@@ -87,8 +87,12 @@ func (q *consumerQueue) next() consumer {
 func (q *consumerQueue) nextTouched() consumer { return consumer{q.node[1].free, int(q.node[1].id)} }
 
 // earliest returns the earliest time any consumer is free.
-func (q *consumerQueue) earliest() int {
-	if q.touched < q.n {
+func (q *consumerQueue) earliest() int { return q.earliestOf(q.n) }
+
+// earliestOf returns the earliest time any of consumers 0 … k−1 is free,
+// for a run that never makes a consumer from k on busy.
+func (q *consumerQueue) earliestOf(k int) int {
+	if q.touched < k {
 		return 0
 	}
 	return q.node[1].free

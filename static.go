@@ -40,9 +40,9 @@ type owner struct {
 // applied at once; otherwise it waits in its consumer's queue until no
 // later event can finish before it. Then add applies the queued events
 // that no later event can finish before: those finished by the time the
-// next event could start, the earliest free time or e's arrival,
-// whichever is later. It takes O(log c) time for c consumers, plus
-// O(log c) for each event applied.
+// next event could start, the earliest free time of a consumer that can
+// take one (see takers) or e's arrival, whichever is later. It takes
+// O(log c) time for c consumers, plus O(log c) for each event applied.
 func (st *static) add(e task, ln int) {
 	k := e.key
 	s := st.s
@@ -70,7 +70,20 @@ func (st *static) add(e task, ln int) {
 	default:
 		st.owned.push(c.id, finished{finish: start + e.duration, index: s.events, key: k, step: e.step})
 	}
-	st.applyOwned(max(s.consumers.earliest(), e.arrival))
+	st.applyOwned(max(s.consumers.earliestOf(st.takers()), e.arrival))
+}
+
+// takers returns how many consumers can take an event: all of them, but
+// under a layout of n partitions, in which every event has a lane, only
+// the first n in the consumers' queue, since each of its n lanes runs on
+// one owner and a consumer dealt no partition never runs an event. So a
+// consumer that cannot take one does not hold back the applies as if it
+// were free at round 0 for ever.
+func (st *static) takers() int {
+	if n := st.s.layout.partitions; n > 0 {
+		return min(n, st.s.consumers.n)
+	}
+	return st.s.consumers.n
 }
 
 // owner returns the consumer that lane ln, opened, runs on: by its
