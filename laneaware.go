@@ -7,13 +7,14 @@ import (
 )
 
 // queued is an event the lane-aware dispatcher holds until a consumer takes
-// it.
+// it, in a slot of its held events; a vacant slot links to the next vacant
+// one through next.
 type queued struct {
+	index                   int // its input index
 	key, lane               int
 	step, duration, arrival int
-	next                    int // the next event of the lane, by input index; -1: none
-	taken                   bool
-	wake                    bool // heads its lane, which is free, and the event can run, when the lane's running event finishes
+	next                    int32 // the slot of the next event of the lane; -1: none
+	wake                    bool  // heads its lane, which is free, and the event can run, when the lane's running event finishes
 }
 
 // laneQueue is one lane's events not taken yet, in input order, linked
@@ -22,13 +23,16 @@ type queued struct {
 // ready or later, or waits for the lane's running event to finish (its
 // head's wake), one without in none, so the queue says which, in 16 bytes.
 type laneQueue struct {
-	head, tail int // input indices; head -1: empty, and tail then means nothing
+	head, tail int // slots; head -1: empty, and tail then means nothing
 }
 
 // laneAware is the [LaneAware] policy: a free consumer takes the oldest
 // arrived event whose lane is free. It holds the events not yet taken, in
 // input order and per lane, the lanes by when they can run, and the events
-// running, one for each busy consumer, until they finish and are applied.
+// running, one for each busy consumer, until they finish and are applied:
+// an event taken is let go of at once, so an event that waits long for its
+// lane holds no event but itself, and the run's memory grows with the
+// events waiting, not with those that came after them.
 //
 // Consumers are alike: which one takes an event changes nothing but the
 // number the schedule shows. So without [WithSchedule] an event takes the
@@ -39,17 +43,18 @@ type laneQueue struct {
 // consumer's finish time: its root is the next time one frees, and the
 // events that finish then are applied in input order.
 type laneAware struct {
-	s      *Simulator
-	now    int      // the time of the current decision; never decreases
-	fifo   []queued // events from input index base on, taken or not
-	base   int
-	front  int              // fifo[front] is the oldest event not taken
-	queues paged[laneQueue] // by lane
-	// fresh holds the events that can run from their arrival on, by input
-	// index, which is their arrivals' order: those without a lane, and
-	// those that came to a lane with none waiting and free by then. They
-	// need no heap, which is most events under layouts of many lanes.
-	fresh     []int
+	s       *Simulator
+	now     int              // the time of the current decision; never decreases
+	slots   []queued         // the events not taken yet, each in a slot, and vacant slots
+	vacant  int32            // the first vacant slot; -1, as newDispatcher makes it: none
+	waiting int              // the events not taken yet: the slots not vacant
+	queues  paged[laneQueue] // by lane
+	// fresh holds the slots of the events that can run from their arrival
+	// on, in input order, which is their arrivals' order: those without a
+	// lane, and those that came to a lane with none waiting and free by
+	// then. They need no heap, which is most events under layouts of many
+	// lanes.
+	fresh     []int32
 	freshHead int
 	ready     minHeap[int]      // lanes with an arrived head, free, not in fresh: lane by its head's input index
 	later     minHeap[int]      // lanes that cannot run before a time: lane by that time
@@ -68,10 +73,31 @@ type runningEvent struct {
 	index, key, step, lane int
 }
 
-// at returns the held event with input index i, which must not be taken
-// yet or be behind the oldest one not taken; the pointer is good until the
-// next event is held or taken.
-func (a *laneAware) at(i int) *queued { return &a.fifo[i-a.base] }
+// at returns the held event in slot h, which must not be vacant; the
+// pointer is good until the next event is held.
+func (a *laneAware) at(h int32) *queued { return &a.slots[h] }
+
+// hold puts event q, not taken yet, in a vacant slot, or a new one when
+// none is vacant, and returns the slot, in O(1) time amortised.
+func (a *laneAware) hold(q queued) int32 {
+	a.waiting++
+	if h := a.vacant; h >= 0 {
+		a.vacant = a.slots[h].next
+		a.slots[h] = q
+		return h
+	}
+	if len(a.slots) == math.MaxInt32 {
+		panic("konvoy: lane-aware dispatch holds 2³¹−1 events not taken yet, the most it can")
+	}
+	a.slots = append(a.slots, q)
+	return int32(len(a.slots) - 1)
+}
+
+// let makes slot h, whose event a consumer has taken, vacant.
+func (a *laneAware) let(h int32) {
+	a.waiting--
+	a.slots[h].next, a.vacant = a.vacant, h
+}
 
 // add holds event e, interned, of lane ln (-1: none), for the
 // consumers, and runs the policy forward as far as no event yet to be
@@ -79,12 +105,11 @@ func (a *laneAware) at(i int) *queued { return &a.fifo[i-a.base] }
 // amortised for c consumers and l lanes with events waiting, and O(log c)
 // for an event that can run at its arrival.
 func (a *laneAware) add(e task, ln int) {
-	i := a.s.events
-	a.fifo = append(a.fifo, queued{key: e.key, lane: ln, step: e.step, duration: e.duration, arrival: e.arrival, next: -1})
+	h := a.hold(queued{index: a.s.events, key: e.key, lane: ln, step: e.step, duration: e.duration, arrival: e.arrival, next: -1})
 	if ln < 0 {
-		a.fresh = append(a.fresh, i)
+		a.fresh = append(a.fresh, h)
 	} else {
-		a.enqueue(i, ln, e.arrival)
+		a.enqueue(h, ln, e.arrival)
 	}
 	a.s.lastArrival = e.arrival
 	a.run()
@@ -97,37 +122,37 @@ func (a *laneAware) finish() {
 	a.run()
 }
 
-// held returns the events held from the oldest not yet taken on, taken or
-// not, and what they are.
+// held returns the events held that no consumer has taken yet, and what
+// they are.
 func (a *laneAware) held() (int, string) {
-	return len(a.fifo) - a.front, "from the oldest no consumer could take yet on"
+	return a.waiting, "no consumer could take yet"
 }
 
 // holdsBacklog is true for layouts with lanes, whose events wait for their
 // lanes while consumers fall behind.
 func (a *laneAware) holdsBacklog(l Layout) bool { return l.lanes != noLanes }
 
-// enqueue puts the held event with input index i, which arrives at
-// arrival, at the tail of lane ln's queue, and, if the lane had no event
+// enqueue puts the held event in slot h, which arrives at arrival, at
+// the tail of lane ln's queue, and, if the lane had no event
 // waiting, schedules it for when it can run: at arrival, in fresh, when
 // the lane is free by then; when the lane's running event finishes, if it
 // runs still; else in later.
-func (a *laneAware) enqueue(i, ln, arrival int) {
+func (a *laneAware) enqueue(h int32, ln, arrival int) {
 	for a.queues.len() <= ln {
 		a.queues.add(laneQueue{head: -1})
 	}
 	q := a.queues.at(ln)
 	if q.head >= 0 {
-		a.at(q.tail).next = i
-		q.tail = i
+		a.at(int32(q.tail)).next = h
+		q.tail = int(h)
 		return
 	}
-	q.head, q.tail = i, i
+	q.head, q.tail = int(h), int(h)
 	switch free := a.s.lanes.at(ln).free; {
 	case free <= arrival:
-		a.fresh = append(a.fresh, i)
+		a.fresh = append(a.fresh, h)
 	case free > a.now: // the lane's last event runs until then: see finishAt
-		a.at(i).wake = true
+		a.at(h).wake = true
 	default:
 		a.later.push(free, 0, ln)
 	}
@@ -167,14 +192,14 @@ func (a *laneAware) run() {
 		a.finishAt(t)
 		for len(a.later) > 0 && a.later[0].key <= t {
 			ln := a.later.pop().val
-			a.ready.push(a.queues.at(ln).head, 0, ln)
+			a.ready.push(a.at(int32(a.queues.at(ln).head)).index, 0, ln)
 		}
 		for a.busy < n {
-			i, ln, ready := a.oldestEligible(t)
-			if i < 0 {
+			h, ln, ready := a.oldestEligible(t)
+			if h < 0 {
 				break
 			}
-			a.take(t, i, ln, ready)
+			a.take(t, h, ln, ready)
 		}
 		a.applyDone()
 		if a.busy < n && !a.ended && t >= s.lastArrival {
@@ -192,9 +217,9 @@ func (a *laneAware) finishAt(t int) {
 	for c := q.nextTouched(); c.free == t; c = q.nextTouched() {
 		r := a.runs[c.id]
 		if r.lane >= 0 {
-			if h := a.queues.at(r.lane).head; h >= 0 && a.at(h).wake {
+			if h := int32(a.queues.at(r.lane).head); h >= 0 && a.at(h).wake {
 				a.at(h).wake = false
-				a.ready.push(h, 0, r.lane)
+				a.ready.push(a.at(h).index, 0, r.lane)
 			}
 		}
 		a.finished(finished{finish: t, index: r.index, key: r.key, step: r.step})
@@ -229,20 +254,21 @@ func (a *laneAware) nextEligible() int {
 	return next
 }
 
-// oldestEligible returns the oldest held event that can run at t, its
-// lane (-1: none) and whether it heads ready rather than fresh, or -1 and
-// -1.
-func (a *laneAware) oldestEligible(t int) (i, ln int, ready bool) {
-	i, ln = -1, -1
+// oldestEligible returns the slot of the oldest held event that can run
+// at t, its lane (-1: none) and whether it heads ready rather than fresh,
+// or -1 and -1.
+func (a *laneAware) oldestEligible(t int) (h int32, ln int, ready bool) {
+	h, ln, i := -1, -1, -1
 	if len(a.ready) > 0 {
 		i, ln, ready = a.ready[0].key, a.ready[0].val, true
+		h = int32(a.queues.at(ln).head)
 	}
 	if a.freshHead < len(a.fresh) {
-		if f := a.at(a.fresh[a.freshHead]); f.arrival <= t && (i < 0 || a.fresh[a.freshHead] < i) {
-			i, ln, ready = a.fresh[a.freshHead], f.lane, false
+		if f := a.at(a.fresh[a.freshHead]); f.arrival <= t && (h < 0 || f.index < i) {
+			h, ln, ready = a.fresh[a.freshHead], f.lane, false
 		}
 	}
-	return i, ln, ready
+	return h, ln, ready
 }
 
 // consumer returns a free consumer to take the next event: the lowest
@@ -274,12 +300,14 @@ func (a *laneAware) release(id int) {
 	a.spare = append(a.spare, int32(id))
 }
 
-// take gives the held event with input index i, in lane ln (-1: none), at
-// the head of ready or else of fresh, to a free consumer at time t.
-func (a *laneAware) take(t, i, ln int, ready bool) {
+// take gives the held event in slot h, in lane ln (-1: none), at the
+// head of ready or else of fresh, to a free consumer at time t, and lets
+// go of it.
+func (a *laneAware) take(t int, h int32, ln int, ready bool) {
 	s := a.s
-	q := *a.at(i)
-	a.at(i).taken = true
+	q := *a.at(h)
+	a.let(h)
+	i := q.index
 	if ready {
 		a.ready.pop()
 	} else if a.freshHead++; a.freshHead == len(a.fresh) {
@@ -297,16 +325,8 @@ func (a *laneAware) take(t, i, ln int, ready bool) {
 		a.finished(finished{finish: finish, index: i, key: q.key, step: q.step})
 	}
 	if ln >= 0 {
-		a.queues.at(ln).head = q.next
+		a.queues.at(ln).head = int(q.next)
 		a.reschedule(ln, finish, t)
-	}
-	for a.front < len(a.fifo) && a.fifo[a.front].taken {
-		a.front++
-	}
-	if a.front > 1024 && 2*a.front > len(a.fifo) {
-		a.fifo = append(a.fifo[:0], a.fifo[a.front:]...)
-		a.base += a.front
-		a.front = 0
 	}
 }
 
@@ -325,7 +345,7 @@ func (a *laneAware) finished(f finished) {
 // runs; a lane that can run at once (its event took no time) is ready at
 // t.
 func (a *laneAware) reschedule(ln, finish, t int) {
-	head := a.queues.at(ln).head
+	head := int32(a.queues.at(ln).head)
 	if head < 0 {
 		return
 	}
@@ -336,6 +356,6 @@ func (a *laneAware) reschedule(ln, finish, t int) {
 	case at > t:
 		a.later.push(at, 0, ln)
 	default:
-		a.ready.push(head, 0, ln)
+		a.ready.push(h.index, 0, ln)
 	}
 }

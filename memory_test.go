@@ -168,7 +168,7 @@ func TestABacklogBeyondItsLimitIsAnError(t *testing.T) {
 		want   string
 	}{
 		{konvoy.Convoy, konvoy.LaneAware, hotKey(n, 7, 0), n,
-			`konvoy: event 999 (key "HOT"): backlog over its limit: lane-aware dispatch of convoy at 4 consumers holds 1000 events, more than the 999 it may (WithMaxBacklog): 1 for the consumers that have taken one, 999 from the oldest no consumer could take yet on`},
+			`konvoy: event 999 (key "HOT"): backlog over its limit: lane-aware dispatch of convoy at 4 consumers holds 1000 events, more than the 999 it may (WithMaxBacklog): 1 for the consumers that have taken one, 999 no consumer could take yet`},
 		{konvoy.LineConvoy, konvoy.Static, hotKey(n, 7, 0), n + 1,
 			`konvoy: event 999 (key "HOT"): backlog over its limit: static dispatch of line-convoy at 4 consumers holds 1001 events, more than the 1000 it may (WithMaxBacklog): 1 for the consumers that have taken one, 1000 taken but not yet applied`},
 		{konvoy.Resequencer, konvoy.HeadOfLine, backwards(n, 1), n + 3,

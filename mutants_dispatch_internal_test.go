@@ -5,37 +5,40 @@ import (
 	"testing"
 )
 
-// A backlog of more than twice 1024 events, all waiting for one busy lane,
-// that then drains in a single Add must still be let go of: once more than
-// 1024 events and more than half of those held are taken, the lane-aware
-// dispatcher drops them. Taking the events one by one moves the front past
-// 1024 while it is still under half of what is held, so a dispatcher that
-// compacted only below 1024 taken events would keep the whole backlog for
-// the rest of the run.
+// A backlog of 3000 events, all waiting for one busy lane, that then
+// drains in a single Add must still be let go of: the lane-aware
+// dispatcher vacates each event's slot as a consumer takes it, so after the
+// drain it holds none, and a second backlog as long reuses the slots
+// rather than growing them with the run.
 func TestLaneAwareForgetsADrainedBacklog(t *testing.T) {
 	s, err := NewSimulator(Convoy, 2, WithPolicy(LaneAware))
 	if err != nil {
 		t.Fatal(err)
 	}
 	const backlog = 3000
-	// Event 0 keeps lane A busy until 10000; the rest of A's events wait.
-	events := []Event{{Key: "A", Step: 1, Duration: 10000}}
-	for i := range backlog {
-		events = append(events, Event{Key: "A", Step: 2 + i, Duration: 1})
+	var events []Event
+	for _, from := range []int{0, 20000} {
+		// The first event keeps lane A busy for 10000 rounds; the rest of
+		// A's events wait.
+		events = append(events, Event{Key: "A", Step: len(events) + 1, Duration: 10000, Arrival: from})
+		for range backlog {
+			events = append(events, Event{Key: "A", Step: len(events) + 1, Duration: 1, Arrival: from})
+		}
+		// An event arriving after the backlog's end lets it all drain at once.
+		events = append(events, Event{Key: "B", Step: len(events) + 1, Duration: 1, Arrival: from + 15000})
 	}
-	// An event arriving after the backlog's end lets it all drain at once.
-	events = append(events, Event{Key: "B", Step: 1, Duration: 1, Arrival: 20000})
 	for i, e := range events {
 		if err := s.Add(e); err != nil {
 			t.Fatal(err)
 		}
 		a := s.dispatch.(*laneAware)
-		if a.front > 1024 && 2*a.front > len(a.fifo) {
-			t.Fatalf("after event %d: %d events held, the first %d of them taken", i, len(a.fifo), a.front)
+		checkLaneAwareSlots(t, a)
+		if a.waiting > backlog || len(a.slots) > backlog+1 {
+			t.Fatalf("after event %d: %d events waiting in %d slots; want at most %d waiting, in at most %d slots", i, a.waiting, len(a.slots), backlog, backlog+1)
 		}
-	}
-	if a := s.dispatch.(*laneAware); len(a.fifo)-a.front != 0 || len(a.fifo) > 1024 {
-		t.Fatalf("after the drain: %d events held, %d of them taken; want at most 1024, all taken", len(a.fifo), a.front)
+		if (i == backlog+1 || i == len(events)-1) && a.waiting != 0 {
+			t.Fatalf("after the drain at event %d: %d events waiting; want none", i, a.waiting)
+		}
 	}
 }
 

@@ -110,11 +110,11 @@ func WithPolicy(p Policy) Option {
 // one for each consumer that has taken an event (its last, until applied),
 // which grows with the events when consumers are many and events overlap;
 // and what a run holds while consumers fall behind (see
-// [Layout.HoldsBacklog]): under [LaneAware], the events from the oldest
-// that no consumer could take yet on, every event behind a hot lane's head
-// in a batch; under [Static] with lanes that do not pin each key to one
-// lane, the events taken but not yet applied; under the [Resequencer], the
-// events held until their gaps fill. A run that would hold more than n
+// [Layout.HoldsBacklog]): under [LaneAware], the events that no consumer
+// could take yet, every event behind a hot lane's head in a batch; under
+// [Static] with lanes that do not pin each key to one lane, the events
+// taken but not yet applied; under the [Resequencer], the events held
+// until their gaps fill. A run that would hold more than n
 // fails, at that event, with an error that wraps [ErrBacklog] and says what
 // it holds, rather than grow without bound. 0, the default, sets no limit;
 // the limit costs a comparison an event.

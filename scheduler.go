@@ -35,7 +35,7 @@ func newDispatcher(s *Simulator, l Layout, c int, o options) dispatcher {
 	case o.consumerPerEvent:
 		return &unlimited{s: s, last: -1}
 	case p == LaneAware:
-		return &laneAware{s: s}
+		return &laneAware{s: s, vacant: -1}
 	case p == Static:
 		return &static{s: s}
 	}

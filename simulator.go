@@ -250,8 +250,8 @@ func (s *Simulator) percentile() int {
 
 // backlog returns the events the run holds, or may have held at its peak:
 // one for each consumer that has taken an event (its last, or its place in
-// the consumers' tree), the policy's own (the lane-aware dispatcher's from
-// the oldest not yet taken on, the static queues'), and the most the
+// the consumers' tree), the policy's own (the lane-aware dispatcher's not
+// yet taken, the static queues'), and the most the
 // resequencer has held at once (its peak may have come within the last
 // Add, and gone).
 func (s *Simulator) backlog() int {

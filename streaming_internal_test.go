@@ -151,10 +151,11 @@ func checkDueLists(t *rapid.T, h *headOfLine) {
 	}
 }
 
-// The lane-aware dispatcher holds events from the oldest not taken on, and
-// must let go of the taken ones before them once they are more than half of
-// what it holds (and more than a few pages' worth): otherwise its memory
-// grows with the run rather than with the events waiting.
+// The lane-aware dispatcher holds only the events not taken yet, each in a
+// slot, and must let go of each one's slot as a consumer takes it, for the
+// next event to reuse: otherwise its memory grows with the run rather than
+// with the events waiting. Its slots are never more than the most events
+// that waited at once: an Add holds its event, then runs the policy.
 func TestLaneAwareForgetsTakenEvents(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
@@ -163,18 +164,51 @@ func TestLaneAwareForgetsTakenEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 		keys := rapid.IntRange(1, 50).Draw(t, "keys")
+		a, most := s.dispatch.(*laneAware), 0
 		for i := range 5000 {
+			most = max(most, a.waiting+1)
 			e := Event{Key: fmt.Sprint(i % keys), Step: 1 + i/keys, Duration: 1 + i%3}
 			if err := s.Add(e); err != nil {
 				t.Fatal(err)
 			}
-			a := s.dispatch.(*laneAware)
-			if a.front > 1024 && 2*a.front > len(a.fifo) {
-				t.Fatalf("after event %d: %d events held, the first %d of them taken", i, len(a.fifo), a.front)
-			}
-			if a.front < len(a.fifo) && a.fifo[a.front].taken || a.front > 0 && !a.fifo[a.front-1].taken {
-				t.Fatalf("after event %d: the oldest event not taken is not at the front, %d of %d", i, a.front, len(a.fifo))
+			checkLaneAwareSlots(t, a)
+			if len(a.slots) > most {
+				t.Fatalf("after event %d: %d slots, but at most %d events waited at once", i, len(a.slots), most)
 			}
 		}
 	})
+}
+
+// checkLaneAwareSlots fails t unless the slots of a that are not vacant are
+// the events waiting in its lanes' queues and among the fresh ones, none
+// taken, and the others are linked vacant.
+func checkLaneAwareSlots(t interface{ Fatalf(string, ...any) }, a *laneAware) {
+	seen := make([]bool, len(a.slots))
+	mark := func(h int32, what string) {
+		if h < 0 || int(h) >= len(seen) || seen[h] {
+			t.Fatalf("slot %d, %s, is out of range or in two places", h, what)
+		}
+		seen[h] = true
+	}
+	vacant := 0
+	for h := a.vacant; h >= 0; h = a.slots[h].next {
+		mark(h, "vacant")
+		vacant++
+	}
+	waiting := 0
+	for ln := range a.queues.len() {
+		for h := int32(a.queues.at(ln).head); h >= 0; h = a.slots[h].next {
+			mark(h, fmt.Sprint("in lane ", ln))
+			waiting++
+		}
+	}
+	for _, h := range a.fresh[a.freshHead:] {
+		if a.slots[h].lane < 0 {
+			mark(h, "fresh")
+			waiting++
+		}
+	}
+	if waiting != a.waiting || vacant+waiting != len(a.slots) {
+		t.Fatalf("%d slots: %d vacant and %d events waiting, but the dispatcher counts %d waiting", len(a.slots), vacant, waiting, a.waiting)
+	}
 }

@@ -90,7 +90,7 @@ func WithExpectedEvents(n int) SweepOption {
 // stream's keys and lanes take once, some 90 bytes a key and 24 a lane (16
 // a key more under layouts that do not give each key a lane), and what each
 // run takes for them, 4 bytes a key (8 under the resequencer) and 24 a lane
-// (40 under [LaneAware]), with 64 KiB a run besides (320 KiB under
+// (40 under [LaneAware]), with 64 KiB a run besides (72 KiB under
 // LaneAware), 144 bytes for each consumer that takes an event, and the most
 // its backlog has held (see [Layout.HoldsBacklog]), as of a few thousand
 // events before: some 128 bytes an event under LaneAware, 64 under
@@ -208,7 +208,7 @@ const (
 	queueBytes     = 16             // a run's laneQueue of a lane, under LaneAware
 	ownerBytes     = 88             // a Static run's owner of a partition lane, dealt by number (24, as it grows), and its member's entry (64)
 	runBytes       = 64 << 10       // a run's histograms, heaps and lists, at the least
-	laneAwareBytes = 256 << 10      // a LaneAware run's list of held events, as it grows
+	laneAwareBytes = 8 << 10        // a LaneAware run's slots of held events, and its list of those that can run, at the least
 	consumerBytes  = 144            // a consumer that has taken an event: its tree nodes (16, up to 4) and last event (40, up to 2)
 	keysBytes      = 256 << 10      // a key table's recent-key cache and smallest table
 	laneAwareHeld  = 16 * wordBytes // an event LaneAware holds: its queued (7 words, up to twice as its list grows) and its place in a list of those that can run

@@ -146,8 +146,8 @@ func counted(events *[]konvoy.Event, reads *int) iter.Seq2[konvoy.Event, error] 
 	}
 }
 
-// onePerPass is a memory budget that fits one small run a pass, not under
-// LaneAware, beside the sweep's own 1.8 MiB of batches, spool and key table.
+// onePerPass is a memory budget that fits one small run a pass beside the
+// sweep's own 1.8 MiB of batches, spool and key table.
 const onePerPass = 1_995_000
 
 // A sweep whose runs do not fit in its memory at once runs them in
@@ -186,8 +186,8 @@ func TestSweepReplaysItsFirstPass(t *testing.T) {
 		budget int
 		reads  int
 	}{
-		{"a spool in a file", t.TempDir(), 3 << 20, 1},
-		{"no file", "/nonexistent/konvoy", 3 << 20, 2},
+		{"a spool in a file", t.TempDir(), 2_500_000, 1},
+		{"no file", "/nonexistent/konvoy", 2_500_000, 2},
 	} {
 		t.Setenv("TMPDIR", c.tmp)
 		reads = 0
@@ -381,8 +381,8 @@ func TestSweepChecksEventsAsSimulateDoes(t *testing.T) {
 // memory budgets split the runs into; its budgets must split them. Where
 // no spool file can be made, each pass reads the stream again, so the
 // reads count the passes: the default budget takes twelve lane-aware runs
-// in one; 4 MiB splits them; 2,365,000 bytes splits twelve head-of-line
-// runs; and 2,265,000 bytes takes lane-aware runs one a pass.
+// in one; 2,500,000 bytes splits them; 2,365,000 bytes splits twelve
+// head-of-line runs; and 2,010,000 bytes takes lane-aware runs one a pass.
 func TestSweepBudgetsForceSeveralPasses(t *testing.T) {
 	if !memtest.Alone(t) {
 		return

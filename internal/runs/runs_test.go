@@ -103,7 +103,7 @@ func TestAFailureInALaterPassIsNamedByItsLine(t *testing.T) {
 	}
 	passes := 0
 	o := runs.Options{Name: "t.csv", Layouts: []konvoy.Layout{konvoy.Free, konvoy.Convoy}, Policies: []konvoy.Policy{konvoy.HeadOfLine, konvoy.LaneAware},
-		Consumers: []int{4}, Reader: eventlog.Reader{Name: "t.csv"}, MaxBacklog: 2000, MaxMemory: 4200 << 10}
+		Consumers: []int{4}, Reader: eventlog.Reader{Name: "t.csv"}, MaxBacklog: 2000, MaxMemory: 3952 << 10}
 	_, err := runs.Trace(context.Background(), source([]byte(csv.String()), &passes), o)
 	if err == nil || passes < 2 || !errors.Is(err, konvoy.ErrBacklog) || !strings.HasPrefix(err.Error(), "t.csv:20499: event 20497 ") {
 		t.Errorf("%d passes, error %v; want the backlog's at t.csv:20499, event 20497", passes, err)
