@@ -258,7 +258,8 @@ func (a *laneAware) nextEligible() int {
 // at t, its lane (-1: none) and whether it heads ready rather than fresh,
 // or -1 and -1.
 func (a *laneAware) oldestEligible(t int) (h int32, ln int, ready bool) {
-	h, ln, i := -1, -1, -1
+	h, ln = -1, -1
+	var i int // the input index of ready's head, read only when there is one
 	if len(a.ready) > 0 {
 		i, ln, ready = a.ready[0].key, a.ready[0].val, true
 		h = int32(a.queues.at(ln).head)

@@ -42,6 +42,31 @@ func TestLaneAwareForgetsADrainedBacklog(t *testing.T) {
 	}
 }
 
+// With no event held, oldestEligible returns no slot and no lane, -1 and
+// -1, as its doc says, and so does a dispatcher whose held event waits
+// for its lane.
+func TestLaneAwareOldestEligibleOfNoneIsMinusOne(t *testing.T) {
+	s, err := NewSimulator(Convoy, 2, WithPolicy(LaneAware))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := s.dispatch.(*laneAware)
+	if h, ln, ready := a.oldestEligible(0); h != -1 || ln != -1 || ready {
+		t.Fatalf("nothing held: slot %d, lane %d, ready %v; want -1, -1, false", h, ln, ready)
+	}
+	for step := 1; step <= 2; step++ {
+		if err := s.Add(Event{Key: "A", Step: step, Duration: 10}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a.waiting != 1 {
+		t.Fatalf("%d events waiting; want A's second, behind its first", a.waiting)
+	}
+	if h, ln, ready := a.oldestEligible(0); h != -1 || ln != -1 || ready {
+		t.Fatalf("an event waiting for its lane: slot %d, lane %d, ready %v; want -1, -1, false", h, ln, ready)
+	}
+}
+
 // buckets yields only the buckets with a count, as its doc says, the exact
 // ones below ExactLatency included: the counts of every value under
 // ExactLatency are kept, mostly zero, and none of those zeros may show.
