@@ -30,7 +30,7 @@ func TestOneWaitingEventDoesNotHoldTheEventsAfterIt(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.Add(konvoy.Event{Key: "long", Step: 1, Duration: 1 << 30}) // past every arrival: fits a 32-bit int
-		s.Add(konvoy.Event{Key: "long", Step: 2, Duration: 1}) // waits for its lane
+		s.Add(konvoy.Event{Key: "long", Step: 2, Duration: 1})       // waits for its lane
 		keys := make([]string, 100)
 		for i := range keys {
 			keys[i] = fmt.Sprint("k", i)

@@ -26,24 +26,9 @@ import (
 // error nor its type says which records.
 func TestRunsUnrunErrorHoldsTheRecords(t *testing.T) {
 	const topic, wait = "events", 30 * time.Second
-	kf, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, topic))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer kf.Close()
-	addrs := kf.ListenAddrs()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	pr, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.DefaultProduceTopic(topic))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 3 {
-		if err := pr.ProduceSync(ctx, &kgo.Record{Key: []byte("k")}).FirstErr(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pr.Close()
+	addrs := threeRecordsOfOneKey(ctx, t, topic)
 	started := make(chan struct{})
 	handle := func(hctx context.Context, r *kgo.Record) error {
 		if r.Offset == 0 {
@@ -91,4 +76,28 @@ func TestRunsUnrunErrorHoldsTheRecords(t *testing.T) {
 	if want := []int64{0, 1, 2}; !slices.Equal(offsets, want) {
 		t.Errorf("records not run at offsets %v; want %v", offsets, want)
 	}
+}
+
+// threeRecordsOfOneKey starts a cluster, closed when t ends, whose topic,
+// of one partition, holds three records of key k, and returns its
+// addresses.
+func threeRecordsOfOneKey(ctx context.Context, t *testing.T, topic string) []string {
+	t.Helper()
+	kf, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, topic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(kf.Close)
+	addrs := kf.ListenAddrs()
+	pr, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.DefaultProduceTopic(topic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	for range 3 {
+		if err := pr.ProduceSync(ctx, &kgo.Record{Key: []byte("k")}).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return addrs
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // TestSIGINTDrainsARecordLongerThanTheCloseTimeout: docs/replay.md
@@ -68,21 +69,7 @@ func TestSIGINTDrainsARecordLongerThanTheCloseTimeout(t *testing.T) {
 		rest, _ := io.ReadAll(br)
 		done <- ended{rest, cmd.Wait()}
 	}()
-	// The record is taken once the group has a commit: the member commits
-	// offset 0, below the record it holds, on its 5s interval.
-	taken := time.Now().Add(topicWait)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		got, err := kadm.NewClient(cl).FetchOffsets(ctx, "g")
-		cancel()
-		if err == nil && len(got["orders"]) > 0 {
-			break
-		}
-		if time.Now().After(taken) {
-			t.Fatalf("the member committed nothing within %v", topicWait)
-		}
-		time.Sleep(100 * time.Millisecond) // a poll, bounded above
-	}
+	awaitGroupCommit(t, cl, "g")
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -98,5 +85,25 @@ func TestSIGINTDrainsARecordLongerThanTheCloseTimeout(t *testing.T) {
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil || report.Events != 1 {
 		t.Errorf("stdout %s; want a report of the 1 record taken", stdout.String())
+	}
+}
+
+// awaitGroupCommit waits until group has committed an offset of the topic
+// orders, failing t after topicWait: a member commits offset 0, below the
+// record it holds, on its 5s interval, so the record is taken by then.
+func awaitGroupCommit(t *testing.T, cl *kgo.Client, group string) {
+	t.Helper()
+	taken := time.Now().Add(topicWait)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		got, err := kadm.NewClient(cl).FetchOffsets(ctx, group)
+		cancel()
+		if err == nil && len(got["orders"]) > 0 {
+			return
+		}
+		if time.Now().After(taken) {
+			t.Fatalf("the member committed nothing within %v", topicWait)
+		}
+		time.Sleep(100 * time.Millisecond) // a poll, bounded above
 	}
 }

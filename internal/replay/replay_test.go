@@ -160,6 +160,15 @@ func TestAppliedLines(t *testing.T) {
 	}
 }
 
+// cancelOnceSubmitted calls cancel once progress counts an event
+// submitted, or ctx ended; it polls every millisecond.
+func cancelOnceSubmitted(ctx context.Context, cancel func(), progress *Progress) {
+	for progress.Submitted() < 1 && ctx.Err() == nil {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+}
+
 // TestLiveStopsSubmitting ends the replay's context between the first
 // event's arrival and the second's, a second later (once the first is
 // submitted, however long the replay took to start): one event submitted
@@ -175,12 +184,7 @@ func TestLiveStopsSubmitting(t *testing.T) {
 	}
 	defer tr.Close()
 	progress := new(Progress)
-	go func() { // bounded: the second event is due a second in
-		for progress.Submitted() < 1 && ctx.Err() == nil {
-			time.Sleep(time.Millisecond)
-		}
-		cancel()
-	}()
+	go cancelOnceSubmitted(ctx, cancel, progress)
 	run, err := Live(ctx, tr, c, nil, progress)
 	if err != nil {
 		t.Fatal(err)
