@@ -46,8 +46,9 @@
 // heaviest partition. Every answer states what it assumes; -format json
 // prints them all as one object. The planner reads a trace many times: it
 // holds a trace's events in memory up to 64 MiB (or an eighth of
-// -max-memory, when less) and reads a longer one again for each pass. Standard input is read as it arrives, so that a bad
-// line stops any command at once: with more than one run, or for the
+// -max-memory, when less) and reads a longer one again for each pass.
+// Standard input is read as it arrives, so that a bad line stops any
+// command at once: with more than one run, or for the
 // planner, it is copied to a temporary file as it is read, which is
 // removed however the command ends.
 //
