@@ -82,7 +82,7 @@ type Executor[T any] struct {
 
 	fresh   *queue[T]      // the items that can start, in submission order (see queue)
 	shards  []shard[T]     // lanes, under lane-aware and head-of-line (see lanes.go)
-	slots   slotTable      // lane-aware: lanes of one item held (see lanes.go)
+	finLog  *finishLog     // lane-aware: items finished, for their lanes (see finished.go)
 	tallies []tally        // by consumer (see stats.go)
 	inboxes []inbox[T]     // by consumer, under static (see static.go)
 	owners  []atomic.Int32 // static: the consumers of partitions fixedOwner found, plus 1
@@ -96,6 +96,8 @@ type Executor[T any] struct {
 	_         pad
 	readyN    atomic.Int64
 	_         pad
+	laneWaitN atomic.Int64 // items waiting in lanes behind another: see finished.go
+	_         pad
 
 	// Parked consumers (see park).
 	parkMu sync.Mutex
@@ -106,10 +108,13 @@ type Executor[T any] struct {
 	waking atomic.Int32 // consumers woken and not yet taking an item
 	_      pad
 
-	// The submitting side, under subMu: submission numbers, room, the
-	// static policy's lanes first seen, and the resequencer.
+	// The submitting side, under subMu (the submit lock): submission
+	// numbers, room, the static policy's lanes first seen, the resequencer,
+	// and under lane-aware the lanes (see finished.go). Let go of it with
+	// unlockSub.
 	subMu   sync.Mutex
 	seq     int // the next item's submission number
+	joined  int // lane-aware: items joined to their lanes (see joinLane)
 	gone    int // items finished as they were submitted: discarded by the resequencer
 	finSeen int // the items finished, as last counted (see hasRoom)
 	seen    map[string]int
@@ -229,7 +234,7 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 		x.shards = make([]shard[T], shards)
 	}
 	if x.policy == konvoy.LaneAware {
-		x.slots = newSlots(x.maxHeld)
+		x.finLog = newFinishLog(max(x.maxHeld, consumers))
 	}
 	x.ctxs = make([]context.Context, consumers)
 	x.wg.Add(consumers)
@@ -296,12 +301,14 @@ func check(layout konvoy.Layout, consumers int, noEvent, noHandle bool, errs []e
 // partition's last. A panic of the event function or WithOffsets's
 // reaches the caller, the executor unchanged by the item.
 // It takes O(1) time (O(log n) for n items held when the resequencer
-// releases held items), shares with the consumers no lock but its item's
-// lane's shard's (see lanes.go; none for a lane-aware lane of one item),
-// under static its consumer's inbox's, with WithOffsets its partition's
-// once every 64 items (see source), and, when a consumer is parked, the
-// lock of parked consumers; it allocates nothing once the executor has
-// held as many items and lanes.
+// releases held items, or when it frees lanes whose next items wait),
+// shares with the consumers no lock but, under head-of-line, its item's
+// lane's shard's (see lanes.go), under lane-aware the submit lock when a
+// consumer finds an item waiting in a lane (see finished.go), under
+// static its consumer's inbox's, with WithOffsets its partition's once
+// every 64 items (see source), and, when a consumer is parked, the lock
+// of parked consumers; it allocates nothing once the executor has held as
+// many items and lanes.
 func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -314,7 +321,7 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if err := x.admit(ctx, &j, &pl, &t); err != nil {
 		return err
 	}
-	x.subMu.Unlock()
+	x.unlockSub()
 	return nil
 }
 
@@ -340,7 +347,7 @@ func (x *Executor[T]) SubmitAll(ctx context.Context, items []T) (int, error) {
 	locked := true
 	defer func() {
 		if locked { // the event or offsets function panicked
-			x.subMu.Unlock()
+			x.unlockSub()
 		}
 	}()
 	for i := range items {
@@ -353,7 +360,7 @@ func (x *Executor[T]) SubmitAll(ctx context.Context, items []T) (int, error) {
 		}
 	}
 	locked = false
-	x.subMu.Unlock()
+	x.unlockSub()
 	return len(items), nil
 }
 
@@ -375,7 +382,7 @@ type placement struct {
 func (x *Executor[T]) admit(ctx context.Context, j *task[T], pl *placement, t *int64) error {
 	err := x.placeError(pl)
 	if err != nil && x.refusal() == nil {
-		x.subMu.Unlock()
+		x.unlockSub()
 		return err
 	}
 	var waited bool
@@ -389,7 +396,7 @@ func (x *Executor[T]) admit(ctx context.Context, j *task[T], pl *placement, t *i
 			if x.waitingN.Load() > 0 && x.hasRoom() {
 				x.passSpace() // the room it waited for is another's
 			}
-			x.subMu.Unlock()
+			x.unlockSub()
 			return err
 		}
 	}
@@ -463,7 +470,7 @@ func (x *Executor[T]) place(j *task[T], pl *placement) {
 func (x *Executor[T]) awaitRoom(ctx context.Context, t int64) (int64, bool, error) {
 	for waited := false; ; waited = true {
 		if err := x.refusal(); err != nil {
-			x.subMu.Unlock()
+			x.unlockSub()
 			return t, waited, err
 		}
 		if x.hasRoom() {
@@ -481,10 +488,10 @@ func (x *Executor[T]) awaitRoom(ctx context.Context, t int64) (int64, bool, erro
 			// Nothing runs or waits to: no finish, and no timeout, can make room.
 			x.waitingN.Add(-1)
 			n := x.gapHeld
-			x.subMu.Unlock()
+			x.unlockSub()
 			return t, waited, fmt.Errorf("%w: %d held, of at most %d", ErrGapsFull, n, x.maxHeld)
 		}
-		x.subMu.Unlock()
+		x.unlockSub()
 		var err error
 		select {
 		case <-ctx.Done():
@@ -496,7 +503,7 @@ func (x *Executor[T]) awaitRoom(ctx context.Context, t int64) (int64, bool, erro
 		x.subMu.Lock()
 		x.waitingN.Add(-1)
 		if err != nil {
-			x.subMu.Unlock()
+			x.unlockSub()
 			return t, true, err
 		}
 	}
@@ -757,7 +764,7 @@ func (x *Executor[T]) callDead(ctx context.Context, item T, err error) (derr err
 func (x *Executor[T]) Close(ctx context.Context) error {
 	x.subMu.Lock()
 	if x.closing.Load() {
-		x.subMu.Unlock()
+		x.unlockSub()
 		return ErrClosed
 	}
 	x.releaseHeld()
@@ -765,7 +772,7 @@ func (x *Executor[T]) Close(ctx context.Context) error {
 	x.final.Store(int64(x.seq - x.gone))
 	x.closing.Store(true)
 	close(x.closed)
-	x.subMu.Unlock()
+	x.unlockSub()
 	x.checkDrained()
 	var cause error
 	select {
@@ -786,6 +793,8 @@ func (x *Executor[T]) Close(ctx context.Context) error {
 	x.mu.Unlock()
 	close(x.quit)
 	x.wg.Wait()
+	x.lockSub() // the lanes forget the items that finished last
+	x.unlockSub()
 	x.stopTimer()
 	x.cancel()
 	return x.closeError(cause)

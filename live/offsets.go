@@ -55,7 +55,7 @@ type Completion struct {
 func (x *Executor[T]) Completion() []Completion {
 	x.subMu.Lock()
 	parts := slices.Clone(x.parts)
-	x.subMu.Unlock()
+	x.unlockSub()
 	var out []Completion
 	for _, p := range parts {
 		x.lockSource(p)
@@ -74,7 +74,7 @@ func (x *Executor[T]) Completion() []Completion {
 func (x *Executor[T]) Committable(p int) (int64, bool) {
 	x.subMu.Lock()
 	s := x.partOf(p)
-	x.subMu.Unlock()
+	x.unlockSub()
 	if s == nil {
 		return 0, false
 	}
@@ -95,7 +95,7 @@ func (x *Executor[T]) Committable(p int) (int64, bool) {
 // takes O(n) time for the n partitions remembered.
 func (x *Executor[T]) Forget(p int) bool {
 	x.subMu.Lock()
-	defer x.subMu.Unlock()
+	defer x.unlockSub()
 	s := x.partOf(p)
 	if s == nil {
 		return true

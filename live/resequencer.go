@@ -451,7 +451,7 @@ func (x *Executor[T]) arm(now int64) {
 func (x *Executor[T]) onTimer() {
 	defer x.rq.fires.Done()
 	x.subMu.Lock()
-	defer x.subMu.Unlock()
+	defer x.unlockSub()
 	x.rq.armed = false
 	if x.rq.off {
 		return
@@ -474,7 +474,7 @@ func (x *Executor[T]) stopTimer() {
 		q.armed = false
 		q.fires.Done()
 	}
-	x.subMu.Unlock()
+	x.unlockSub()
 	q.fires.Wait()
 }
 

@@ -12,14 +12,13 @@ import (
 	"pgregory.net/rapid"
 )
 
-// Under lane-aware a lane of one item held sits in a slot, and moves to its
-// shard when a second item of it comes, or an item of another lane of the
-// same slot, while Submit and consumers race to set and clear the slot.
-// With keys from a wide pool over the fewest slots (shards of them), lanes
-// collide often. Whatever the interleaving, a lane's items run one at a
-// time in submission order, Lanes never names a lane twice (a lane is in
-// its slot or its shard, never both), and once Close has drained no slot
-// and no shard holds a lane.
+// Under lane-aware a consumer's finish reaches its lane through the log of
+// finished items, which Submit reads every few items or when an item's lane
+// seems busy, and consumers read when an item waits in a lane, while Submit
+// and consumers race. With keys from a wide pool over few shards, and few
+// items held, lanes fill and empty often. Whatever the interleaving, a
+// lane's items run one at a time in submission order, Lanes never names a
+// lane twice, and once Close has drained no shard holds a lane.
 func TestCollidingLanesKeepOrderAndLeaveNothing(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		maxHeld := rapid.IntRange(1, 2*shards).Draw(t, "maxHeld")
@@ -89,7 +88,7 @@ func (r *collisions) handle(_ context.Context, i int) error {
 }
 
 // check fails t with the run's faults, and when, Close having drained, a
-// key did not run, or a slot or a shard holds a lane.
+// key did not run, or a shard holds a lane.
 func (r *collisions) check(t *rapid.T) {
 	for _, f := range r.faults {
 		t.Error(f)
@@ -98,11 +97,6 @@ func (r *collisions) check(t *rapid.T) {
 		t.Fatalf("%d keys ran, of %d", len(r.last), len(distinct(r.keys)))
 	}
 	x := r.x.Load()
-	for i := range x.slots.word {
-		if v := x.slots.word[i].Load(); v != 0 {
-			t.Fatalf("slot %d is %#x after Close drained", i, v)
-		}
-	}
 	for i := range x.shards {
 		if m := x.shards[i].table.n; m != 0 {
 			t.Fatalf("shard %d holds %d lanes after Close drained", i, m)
@@ -133,4 +127,59 @@ func distinct(s []int) map[int]bool {
 		m[v] = true
 	}
 	return m
+}
+
+// A consumer whose finish finds the log full frees its lane itself, under
+// the submit lock, having read the log: the log holds as many finished
+// items as the executor may hold, and Submit reads it every drainEvery
+// items, so it fills when a full executor's items all finish and the next
+// item, of a lane not held, finishes before Submit reads it.
+func TestAFullLogOfFinishedItemsLeavesNoLaneBehind(t *testing.T) {
+	const full = 64
+	gate := make(chan struct{})
+	handle := func(_ context.Context, i int) error {
+		if i < full {
+			<-gate
+		}
+		return nil
+	}
+	event := func(i int) konvoy.Event { return konvoy.Event{Key: fmt.Sprint("k", i)} }
+	x, err := New(konvoy.Convoy, 1, event, handle, WithMaxHeld(full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	for i := range full {
+		if err := x.Submit(ctx, i); err != nil {
+			t.Fatalf("Submit(%d): %v", i, err)
+		}
+	}
+	close(gate)
+	for x.finLog.enq.Load() < full {
+		if ctx.Err() != nil {
+			t.Fatalf("%d items in the log of finished items; want %d", x.finLog.enq.Load(), full)
+		}
+		runtime.Gosched()
+	}
+	if len(x.finLog.cells) != full {
+		t.Fatalf("the log has %d cells; want %d, WithMaxHeld's", len(x.finLog.cells), full)
+	}
+	if err := x.Submit(ctx, full); err != nil {
+		t.Fatalf("Submit(%d): %v", full, err)
+	}
+	if err := x.Close(ctx); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if n := x.finLog.enq.Load(); n != full {
+		t.Errorf("%d items went through the log; want %d, the last freeing its lane itself", n, full)
+	}
+	for i := range x.shards {
+		if m := x.shards[i].table.n; m != 0 {
+			t.Errorf("shard %d holds %d lanes after Close", i, m)
+		}
+	}
+	if s := x.Stats(); s.Done != full+1 || s.ActiveLanes != 0 {
+		t.Errorf("Stats after Close: %d done, %d active lanes; want %d and 0", s.Done, s.ActiveLanes, full+1)
+	}
 }
