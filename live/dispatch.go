@@ -174,14 +174,12 @@ func (x *Executor[T]) takeReady(j, next *task[T], carry bool) bool {
 func (x *Executor[T]) takeOwned(w int32, j *task[T]) bool {
 	c := &x.inboxes[w]
 	if n, ok := c.head(); ok {
-		if s, ok := x.fresh.head(); !ok || c.batch[n].seq < s {
-			*j = c.batch[n]
-			c.running.Store(true)
-			c.next.Store(n + 1)
+		if s, ok := x.fresh.head(); !ok || n < s {
+			c.take(j)
 			return true
 		}
 	}
-	c.running.Store(false)
+	c.idle()
 	return x.fresh.pop(j)
 }
 
@@ -223,7 +221,7 @@ func (x *Executor[T]) noteUnstarted(w int32, j *task[T]) {
 	x.unstarted = append(x.unstarted, unrunOf(j))
 	x.mu.Unlock()
 	if x.inboxes != nil {
-		x.inboxes[w].running.Store(false)
+		x.inboxes[w].idle()
 	}
 	*j = task[T]{}
 }
