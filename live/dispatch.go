@@ -174,12 +174,14 @@ func (x *Executor[T]) takeReady(j, next *task[T], carry bool) bool {
 func (x *Executor[T]) takeOwned(w int32, j *task[T]) bool {
 	c := &x.inboxes[w]
 	if n, ok := c.head(); ok {
-		if s, ok := x.fresh.head(); !ok || n < s {
-			c.take(j)
+		if s, ok := x.fresh.head(); !ok || c.batch[n].seq < s {
+			*j = c.batch[n]
+			c.running.Store(true)
+			c.next.Store(n + 1)
 			return true
 		}
 	}
-	c.idle()
+	c.running.Store(false)
 	return x.fresh.pop(j)
 }
 
@@ -221,7 +223,7 @@ func (x *Executor[T]) noteUnstarted(w int32, j *task[T]) {
 	x.unstarted = append(x.unstarted, unrunOf(j))
 	x.mu.Unlock()
 	if x.inboxes != nil {
-		x.inboxes[w].idle()
+		x.inboxes[w].running.Store(false)
 	}
 	*j = task[T]{}
 }

@@ -217,7 +217,7 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 	}
 	x.final.Store(-1)
 	x.ctx, x.cancel = context.WithCancel(context.Background())
-	x.fresh = newQueue[T](x.maxHeld, 64)
+	x.fresh = newQueue[T](x.maxHeld)
 	x.tallies = make([]tally, consumers)
 	for w := range x.tallies {
 		x.tallies[w].cur.Store(-1)
@@ -858,9 +858,9 @@ func (x *Executor[T]) heldJobs() []task[T] {
 		}
 	}
 	for w := range x.inboxes {
-		if q := x.inboxes[w].q.Load(); q != nil {
-			out = q.drain(out)
-		}
+		c := &x.inboxes[w]
+		out = append(out, c.batch[c.next.Load():]...)
+		out = append(out, c.q...)
 	}
 	for _, r := range x.reseq {
 		for _, i := range r.held {

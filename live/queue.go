@@ -47,14 +47,14 @@ const ringMax = 1 << 16
 
 // newQueue returns an empty queue whose segments have at most as many
 // cells as n items need, at least 16 and at most ringMax; its first has
-// first at most, a power of 2.
-func newQueue[T any](n, first int) *queue[T] {
+// 64 at most.
+func newQueue[T any](n int) *queue[T] {
 	m := 16
 	for m < n && m < ringMax {
 		m *= 2
 	}
 	q := &queue[T]{max: m}
-	q.tail = newSegment[T](min(m, first))
+	q.tail = newSegment[T](min(m, 64))
 	q.first.Store(q.tail)
 	return q
 }
@@ -171,21 +171,6 @@ func (q *queue[T]) head() (int, bool) {
 func (q *queue[T]) empty() bool {
 	_, ok := q.head()
 	return !ok
-}
-
-// held appends the items the queue holds to out, in order, while no
-// push or pop runs.
-func (q *queue[T]) held(out []task[T]) []task[T] {
-	for s := q.first.Load(); s != nil; s = s.next.Load() {
-		for pos := s.deq.Load(); ; pos++ {
-			c := &s.cells[pos&s.mask]
-			if c.turn.Load() != pos+1 {
-				break
-			}
-			out = append(out, c.task)
-		}
-	}
-	return out
 }
 
 // drain appends every item left to out, for Close once the consumers

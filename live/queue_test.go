@@ -18,7 +18,7 @@ import (
 // against every pop.
 func TestQueueKeepsOrderPastItsRing(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		q := newQueue[int](1, 64)
+		q := newQueue[int](1)
 		next, want := 0, 0
 		for _, op := range rapid.SliceOfN(rapid.IntRange(0, 9), 300, 3000).Draw(t, "ops") {
 			if op < 6 && next-want < 200 { // a push, more often than a pop
@@ -57,7 +57,7 @@ func TestQueueKeepsOrderPastItsRing(t *testing.T) {
 // TestQueuePopLooksAgainBeforeMovingOn plays it step by step.
 func TestQueueGivesEachItemOnceToConcurrentPops(t *testing.T) {
 	const items, poppers = 5000, 4
-	q := newQueue[int](1, 64)
+	q := newQueue[int](1)
 	var wg sync.WaitGroup
 	got := make([][]int, poppers)
 	done := make(chan struct{})
@@ -151,7 +151,7 @@ func TestExecutorHoldsMoreThanTheRing(t *testing.T) {
 // moves on: push filled it (16 items) and linked the next (the 17th)
 // between the pop's two looks. Moving on would skip items 0 to 15.
 func TestQueuePopLooksAgainBeforeMovingOn(t *testing.T) {
-	q := newQueue[int](1, 64)
+	q := newQueue[int](1)
 	first := q.first.Load()
 	var j task[int]
 	if first.pop(&j) {

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -13,72 +14,58 @@ import (
 // policies, for any consumer; a consumer takes the older of its inbox's
 // head and the queue's.
 
-// inbox is a consumer's queue under the static policy: Submit pushes its
-// items, under the submit lock, and the consumer alone pops them, so that
-// the two share no lock (see queue). The consumer pops under mu, which
-// only Lanes and Close also take, to read what the inbox holds.
+// inbox is a consumer's queue under the static policy, in two parts, so
+// that Submit and the consumer seldom take the same lock: Submit appends
+// to q under mu; the consumer runs its batch, the items it took from q at
+// once, in turn, and takes q's items as its next batch only once it ran
+// them all, swapping the two under mu. The batch is written only under mu
+// and by the consumer alone, so that Lanes, under mu, may read what it
+// holds while the consumer reads it too.
 type inbox[T any] struct {
-	q       atomic.Pointer[queue[T]] // made when the first item is delivered
 	mu      sync.Mutex
-	cur     task[T]     // under mu: the item the consumer took from q last
-	running atomic.Bool // the consumer runs cur
+	q       []task[T]    // submitted since the consumer's last swap, in submission order
+	_       pad          // what Submit writes, above, apart from what the consumer writes for every item
+	batch   []task[T]    // the consumer's batch, in submission order: before next, taken
+	next    atomic.Int32 // the place in batch of the consumer's next item
+	running atomic.Bool  // the consumer runs batch[next-1]
 	_       pad
 }
 
-// inboxFirst is the cells of an inbox's first segment: it grows as its
-// consumer's items held do (see queue).
-const inboxFirst = 16
-
-// deliver puts j in consumer o's inbox, under the submit lock, and wakes o
-// if it is parked.
+// deliver puts j in consumer o's inbox and wakes o if it is parked.
 func (x *Executor[T]) deliver(o int, j *task[T]) {
-	x.inboxes[o].put(j, x.maxHeld)
+	c := &x.inboxes[o]
+	c.mu.Lock()
+	c.q = append(c.q, *j)
+	c.mu.Unlock()
 	x.wakeOne(int32(o))
 }
 
-// put adds j to the inbox, under the submit lock, making its queue for an
-// executor holding up to maxHeld items when it has none.
-func (c *inbox[T]) put(j *task[T], maxHeld int) {
-	q := c.q.Load()
-	if q == nil {
-		q = newQueue[T](maxHeld, inboxFirst)
-		c.q.Store(q)
+// head returns the place in its batch of the inbox's consumer's next item,
+// taking the items submitted since as its batch when it ran the batch out,
+// and false when it has none. Only the inbox's consumer calls it.
+func (c *inbox[T]) head() (int32, bool) {
+	n := c.next.Load()
+	if int(n) < len(c.batch) {
+		return n, true
 	}
-	q.push(j)
-}
-
-// head returns the submission number of the inbox's next item, and false
-// when it has none.
-func (c *inbox[T]) head() (int, bool) {
-	if q := c.q.Load(); q != nil {
-		return q.head()
-	}
-	return 0, false
-}
-
-// take pops the inbox's next item, which head found, into j, and marks it
-// running. Only the inbox's consumer calls it.
-func (c *inbox[T]) take(j *task[T]) {
 	c.mu.Lock()
-	c.q.Load().pop(j)
-	c.cur = *j
-	c.mu.Unlock()
-	c.running.Store(true)
-}
-
-// idle marks the inbox's consumer as running none of its items.
-func (c *inbox[T]) idle() {
-	if c.running.Load() {
-		c.running.Store(false)
+	defer c.mu.Unlock()
+	if len(c.q) == 0 {
+		return n, false
 	}
+	clear(c.batch) // the items run: their memory is the next q's
+	c.batch, c.q = c.q, c.batch[:0]
+	c.next.Store(0)
+	return 0, true
 }
 
 // held returns the items of the inbox held and not started, and the item
-// its consumer runs, if it runs one of the inbox's, under mu and the
-// submit lock.
+// its consumer runs, if it runs one of the inbox's, under mu.
 func (c *inbox[T]) held() (waiting []task[T], cur task[T], running bool) {
-	if q := c.q.Load(); q != nil {
-		waiting = q.held(nil)
+	n := c.next.Load()
+	waiting = append(slices.Clone(c.batch[n:]), c.q...)
+	if c.running.Load() && n > 0 {
+		cur, running = c.batch[n-1], true
 	}
-	return waiting, c.cur, c.running.Load()
+	return waiting, cur, running
 }

@@ -86,9 +86,10 @@ func TestStaticStatsCountsItemsNotSettled(t *testing.T) {
 // An inbox gives its items back in the order delivered, however
 // deliveries and takes interleave; what held gives, at any time, is the
 // items delivered and not taken, in order, and the last taken as running
-// until its consumer finds no item; and its memory stays within a few
-// times the most items it held at once: its queue's segments grow from
-// inboxFirst cells, twice as large each, and are let go once emptied.
+// until its consumer finds no item, or takes a batch;
+// and its memory stays within a few times the most items it held at once:
+// the consumer takes q's items as its batch only once it ran its batch
+// out, and the two swap their memory.
 func TestInboxKeepsOrderInBoundedMemory(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var c inbox[int]
@@ -96,41 +97,31 @@ func TestInboxKeepsOrderInBoundedMemory(t *testing.T) {
 		running := false // the consumer runs want-1
 		for _, deliver := range rapid.SliceOfN(rapid.Bool(), 500, 3000).Draw(t, "ops") {
 			if deliver {
-				c.put(&task[int]{item: next, seq: next}, DefaultMaxHeld)
+				c.mu.Lock() // as Executor.deliver does
+				c.q = append(c.q, task[int]{item: next, seq: next})
+				c.mu.Unlock()
 				next++
 			} else if n, ok := c.head(); ok != (want < next) {
 				t.Fatalf("head found an item: %v; want %v (%d delivered, %d taken)", ok, want < next, next, want)
 			} else if ok { // as takeOwned does
-				checkInboxHeld(t, &c, want, next, running)
-				var j task[int]
-				c.take(&j)
-				if j.item != want || n != want {
-					t.Fatalf("took %d, headed %d; want %d", j.item, n, want)
+				checkInboxHeld(t, &c, want, next, running && n > 0) // a batch just taken runs none of its items yet
+				if got := c.batch[n].item; got != want {
+					t.Fatalf("took %d; want %d", got, want)
 				}
+				c.running.Store(true)
+				c.next.Store(n + 1)
 				want, running = want+1, true
 			} else {
-				c.idle()
+				c.running.Store(false)
 				running = false
 			}
 			most = max(most, next-want)
 			checkInboxHeld(t, &c, want, next, running)
-			if size := queueCells(c.q.Load()); size > 4*most+inboxFirst {
-				t.Fatalf("an inbox of %d cells, having held %d items at most", size, most)
+			if size := cap(c.q) + cap(c.batch); size > 4*most+16 {
+				t.Fatalf("an inbox of %d places, having held %d items at most", size, most)
 			}
 		}
 	})
-}
-
-// queueCells returns the cells of q's segments, 0 for no queue.
-func queueCells[T any](q *queue[T]) int {
-	if q == nil {
-		return 0
-	}
-	n := 0
-	for s := q.first.Load(); s != nil; s = s.next.Load() {
-		n += len(s.cells)
-	}
-	return n
 }
 
 // checkInboxHeld fails t unless what c says it holds is the items want to

@@ -280,10 +280,9 @@ type laneStat struct {
 // It holds Submit up, and each shard of lanes in turn, for the time it
 // takes to read the lanes, O(p + s) in all for p the most lanes and s the
 // most items held at once; it then takes O(m log m) time and O(m) memory
-// for the m lanes held now. Under [konvoy.Static], which keeps no lanes,
-// it instead copies the items held, holding Submit up and each consumer's
-// inbox in turn, and asks the layout their lanes after, calling the event
-// function once for each.
+// for the m lanes held now. Under [konvoy.Static], which keeps no lanes, it instead
+// copies the items held under each consumer's lock and asks the layout
+// their lanes after, calling the event function once for each.
 func (x *Executor[T]) Lanes(n int) []LaneStat {
 	if n <= 0 {
 		return nil
@@ -371,7 +370,6 @@ type heldItem[T any] struct {
 // running, and kept as not started, and asks their lanes outside the locks.
 func (x *Executor[T]) ownedLanes(now int64) []laneStat {
 	var items []heldItem[T]
-	x.subMu.Lock() // no item is delivered meanwhile
 	for w := range x.inboxes {
 		c := &x.inboxes[w]
 		c.mu.Lock()
@@ -384,7 +382,6 @@ func (x *Executor[T]) ownedLanes(now int64) []laneStat {
 			items = append(items, heldItem[T]{item: cur.item, started: true})
 		}
 	}
-	x.unlockSub()
 	x.mu.Lock()
 	for _, u := range x.unstarted { // taken once the executor stopped or ended: held still
 		items = append(items, heldItem[T]{u.item, u.seq, u.submitted, false})
