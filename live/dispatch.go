@@ -199,14 +199,7 @@ func (x *Executor[T]) finish(w int32, j *task[T], r outcome, start, t int64, nex
 	if x.offsets != nil && r.err == nil { // handled, dead-lettered or skipped
 		x.finishOffset(j)
 	}
-	carry := false
-	switch {
-	case !j.hasLane:
-	case x.policy == konvoy.LaneAware:
-		carry = x.logFinish(j, next)
-	case x.policy == konvoy.HeadOfLine:
-		x.leaveLane(j)
-	}
+	carry := j.hasLane && x.policy != konvoy.Static && x.leaveLane(j, next)
 	*j = task[T]{}
 	x.tallies[w].fin.Add(1)
 	if x.waitingN.Load() > 0 {

@@ -59,11 +59,10 @@
 // lane's number, as the simulator does. Submit takes O(1) time and
 // allocates nothing in steady state. No lock is common to Submit and every
 // consumer for every item: items that can start wait in a queue that
-// consumers pop without a lock; under LaneAware the lanes are Submit's,
-// and a consumer's finish reaches them through a ring that it appends to
-// without a lock; under HeadOfLine lanes are in shards by hash each with
-// its own lock; and each consumer counts what it ran on its own (see
-// [Executor.Stats]).
+// consumers pop without a lock, lanes are in shards by hash each with its
+// own lock (under LaneAware a lane of one item in a slot that only Submit
+// writes, its finish passed back through a ring), and each consumer counts
+// what it ran on its own (see [Executor.Stats]).
 //
 // Under [konvoy.VersionStamp] items run free, and a [VersionStore]
 // ([WithVersions], [MemoryVersions] by default) is asked about each item

@@ -2,52 +2,51 @@ package live
 
 import "sync/atomic"
 
-// Under lane-aware the lanes are Submit's: only a holder of the submit
-// lock reads or changes them. A consumer that finishes an item of a lane
-// does not free the lane itself: it adds the item to the log of finished
-// items, a ring that consumers append to without a lock, and the holder of
-// the submit lock frees their lanes (drainFinished), as Submit does before
-// it places each item. So Submit and the consumers share no lane's memory:
-// the lanes are read and written on Submit's core, and a finish crosses
-// to it through the ring, whose cells are written and read in order,
-// which the processors' prefetchers follow.
+// Under lane-aware the consumer of an item that took a slot (see
+// slotTable) does not clear the slot: it adds the item to the log of
+// finished items, a ring that consumers append to without a lock, and the
+// holder of the submit lock clears the slots of the items in it
+// (drainFinished). Submit does so every drainEvery items, and before it
+// finds a slot taken. So when lanes seldom have a second item, the common
+// case with many keys, Submit and the consumers write no slot's memory
+// both: the slots are read and written on Submit's core, and a finish
+// reaches it through the ring, whose cells are written and read in order,
+// which the processors' prefetchers follow, where a word that both sides
+// wrote cost each side a cache miss for every item.
 //
-// An item whose lane has a next item waiting must not wait long for its
-// finish to be read. While any item waits in a lane (lanes.waiting), a
-// consumer that adds to the log drains it itself if it wins the submit
-// lock, and whoever lets go of the submit lock drains what came meanwhile
-// (unlockSub). A consumer adds its item before it reads the count, and a
-// holder counts a waiting item before it reads the log after letting go:
-// so one of the two sees the other's write, and no finish is left in the
-// log while an item waits for it with the lock free.
+// A lane whose item took a slot may have a next item waiting, moved with
+// it to the shard, which must not wait long for that item's finish to be
+// read. While any item waits in a lane (x.laneWaitN), the consumer looks
+// at its slot under its shard's lock, and frees its lane itself when the
+// lane has moved to the shard. Otherwise, having added its item to the
+// log, it drains the log if it wins the submit lock, and whoever lets go
+// of the submit lock drains what came meanwhile (unlockSub). A consumer
+// adds its item before it reads x.laneWaitN, and the holder raises
+// x.laneWaitN before it reads the log after letting go: so one of the two
+// sees the other's write, and no finish is left in the log while an item
+// waits for it with the lock free.
 
-// finishLog is the log of finished items of lanes: a bounded ring of
-// cells after D. Vyukov's queue, appended to by any consumer with one
-// compare-and-swap and read, in order, under the submit lock.
+// finishLog is the log of finished items that took slots: a bounded ring
+// of cells after D. Vyukov's queue, appended to by any consumer with one
+// compare-and-swap and read, in order, under the submit lock. A cell is 16
+// bytes, four to a cache line.
 type finishLog struct {
 	cells []finCell
-	mask  uint64
+	mask  uint32
 	_     pad
-	enq   atomic.Uint64 // the next position to append at
+	enq   atomic.Uint32 // the next position to append at
 	_     pad
-	deq   atomic.Uint64 // the next position to read: written under the submit lock
+	deq   atomic.Uint32 // the next position to read: written under the submit lock
 	_     pad
 }
 
-// finCell is a place in the log: turn is the position it was appended at
-// plus 1 once it holds a finished item, and the position it is free for
-// otherwise.
+// finCell is a place in the log, holding a finished item's lane's hash:
+// turn is the position it was appended at plus 1 once it holds one, and
+// the position it is free for otherwise. Positions wrap around 2^32,
+// which their differences, far smaller, bear.
 type finCell struct {
-	turn atomic.Uint64
-	done finDone
-}
-
-// finDone is a finished item as its lane needs it: the lane's hash, its
-// index in its shard, and the item's submission number.
-type finDone struct {
+	turn atomic.Uint32
 	hash uint64
-	seq  int
-	li   int32
 }
 
 // newFinishLog returns a log of n cells, at least 64 and at most ringMax,
@@ -57,23 +56,24 @@ func newFinishLog(n int) *finishLog {
 	for m < n && m < ringMax {
 		m *= 2
 	}
-	l := &finishLog{cells: make([]finCell, m), mask: uint64(m - 1)}
+	l := &finishLog{cells: make([]finCell, m), mask: uint32(m - 1)}
 	for i := range l.cells {
-		l.cells[i].turn.Store(uint64(i))
+		l.cells[i].turn.Store(uint32(i))
 	}
 	return l
 }
 
-// add appends d and returns true, or returns false when the log is full.
-// It takes O(1) time, but for retries when consumers race.
-func (l *finishLog) add(d finDone) bool {
+// add appends the finished item of lane hash h and returns true, or
+// returns false when the log is full. It takes O(1) time, but for retries
+// when consumers race.
+func (l *finishLog) add(h uint64) bool {
 	pos := l.enq.Load()
 	for {
 		c := &l.cells[pos&l.mask]
-		switch diff := int64(c.turn.Load() - pos); {
+		switch diff := int32(c.turn.Load() - pos); {
 		case diff == 0:
 			if l.enq.CompareAndSwap(pos, pos+1) {
-				c.done = d
+				c.hash = h
 				c.turn.Store(pos + 1)
 				return true
 			}
@@ -86,18 +86,18 @@ func (l *finishLog) add(d finDone) bool {
 	}
 }
 
-// take reads the oldest finished item into d and returns true, or returns
-// false when there is none yet, under the submit lock.
-func (l *finishLog) take(d *finDone) bool {
+// take reads the oldest finished item's lane hash and returns true, or
+// returns false when there is none yet, under the submit lock.
+func (l *finishLog) take() (uint64, bool) {
 	pos := l.deq.Load()
 	c := &l.cells[pos&l.mask]
 	if c.turn.Load() != pos+1 {
-		return false
+		return 0, false
 	}
-	*d = c.done
+	h := c.hash
 	c.turn.Store(pos + l.mask + 1)
 	l.deq.Store(pos + 1)
-	return true
+	return h, true
 }
 
 // ready tells whether take would read an item.
@@ -106,34 +106,39 @@ func (l *finishLog) ready() bool {
 	return l.cells[pos&l.mask].turn.Load() == pos+1
 }
 
-// logFinish adds j, of a lane, which consumer has finished, to the log,
-// and drains the log when an item waits in a lane (see above). When the
-// log is full it frees j's lane itself, under the submit lock. It returns
-// true with the next item of j's lane in next when this consumer freed the
-// lane (see takeReady).
-func (x *Executor[T]) logFinish(j, next *task[T]) bool {
-	d := finDone{hash: j.hash, seq: j.seq, li: j.li}
-	if !x.finLog.add(d) {
+// leaveSlot frees the lane of j, which took its slot and has finished, as
+// leaveLane does (see above): itself when an item waits in a lane and j's
+// lane has moved to its shard, or by adding j to the log, or, when the
+// log is full, under the submit lock.
+func (x *Executor[T]) leaveSlot(j, next *task[T]) bool {
+	if x.laneWaitN.Load() > 0 {
+		s := x.shardOf(j.hash)
+		s.mu.Lock()
+		if x.slots.at(j.hash).Load() != slotOne { // only under s's lock does it leave slotOne for the shard
+			return x.leaveShard(s, j.hash, x.slots.entry[j.hash&x.slots.mask].li, next)
+		}
+		s.mu.Unlock()
+	}
+	if !x.finLog.add(j.hash) {
 		x.subMu.Lock()
-		x.drainFinished(-1, nil)
-		carry := x.freeLane(d.hash, d.li, next)
+		carry := x.freeSlot(j.hash, next)
 		x.unlockSub()
 		return carry
 	}
 	if x.laneWaitN.Load() == 0 {
 		return false
 	}
-	return x.tryDrain(j.seq, next)
+	return x.tryDrain(j, next)
 }
 
 // tryDrain drains the log while it has items and the submit lock is free.
-// It returns true with the next item of the lane of item mine in next
-// when it freed that lane.
-func (x *Executor[T]) tryDrain(mine int, next *task[T]) bool {
+// It returns true with the next item of the lane of mine, when not nil, in
+// next when it freed that lane.
+func (x *Executor[T]) tryDrain(mine, next *task[T]) bool {
 	carry := false
 	for x.finLog.ready() && x.subMu.TryLock() {
 		carry = x.drainFinished(mine, next) || carry
-		mine = -1
+		mine = nil
 		x.subMu.Unlock()
 	}
 	return carry
@@ -145,39 +150,42 @@ func (x *Executor[T]) tryDrain(mine int, next *task[T]) bool {
 func (x *Executor[T]) unlockSub() {
 	x.subMu.Unlock()
 	if x.finLog != nil && x.laneWaitN.Load() > 0 {
-		x.tryDrain(-1, nil)
+		x.tryDrain(nil, nil)
 	}
 }
 
-// drainFinished frees the lanes of the finished items in the log, under
-// the submit lock, making their next items ready. The next item of the
-// lane of item mine goes in next, and drainFinished returns true, when
-// mine is among them; the rest go in the heap of ready items. It takes
-// O(1) time an item, and O(log n) for a next item made ready with n ready.
-func (x *Executor[T]) drainFinished(mine int, next *task[T]) bool {
+// drainFinished frees the slots, or lanes, of the finished items in the
+// log, under the submit lock, making their lanes' next items ready. The
+// next item of the lane of mine, when not nil, goes in next, and
+// drainFinished returns true, when mine is among them; the rest go in the
+// heap of ready items. It takes O(1) time an item, and O(log n) for a next
+// item made ready with n ready.
+func (x *Executor[T]) drainFinished(mine, next *task[T]) bool {
 	if x.finLog == nil {
 		return false
 	}
 	carry := false
-	var d finDone
 	var n task[T]
-	for x.finLog.take(&d) {
-		if !x.freeLane(d.hash, d.li, &n) {
+	for {
+		h, ok := x.finLog.take()
+		if !ok {
+			return carry
+		}
+		if !x.freeSlot(h, &n) {
 			continue
 		}
-		if d.seq == mine {
-			*next, carry = n, true
+		if mine != nil && h == mine.hash {
+			*next, carry = n, true // no other item of its slot is in the log meanwhile
 		} else {
 			x.pushReady(&n)
 		}
 		n = task[T]{}
 	}
-	return carry
 }
 
-// lockSub takes the submit lock and frees the lanes of the items finished
+// lockSub takes the submit lock and frees the slots of the items finished
 // so far, for a reader of the lanes.
 func (x *Executor[T]) lockSub() {
 	x.subMu.Lock()
-	x.drainFinished(-1, nil)
+	x.drainFinished(nil, nil)
 }

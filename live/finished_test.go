@@ -12,13 +12,17 @@ import (
 	"pgregory.net/rapid"
 )
 
-// Under lane-aware a consumer's finish reaches its lane through the log of
-// finished items, which Submit reads every few items or when an item's lane
-// seems busy, and consumers read when an item waits in a lane, while Submit
-// and consumers race. With keys from a wide pool over few shards, and few
-// items held, lanes fill and empty often. Whatever the interleaving, a
-// lane's items run one at a time in submission order, Lanes never names a
-// lane twice, and once Close has drained no shard holds a lane.
+// Under lane-aware a lane of one item held sits in a slot, and moves to its
+// shard when a second item of it comes, or an item of another lane of the
+// same slot, while the slot's item's finish reaches it through the log of
+// finished items (which Submit reads every few items or when it finds a
+// slot taken, and consumers read while an item waits in a lane), or, once
+// it moved, its consumer frees it. With keys from a wide pool over the
+// fewest slots (shards of them), lanes collide often. Whatever the
+// interleaving, a lane's items run one at a time in submission order,
+// Lanes never names a lane twice (a lane is in its slot or its shard,
+// never both), and once Close has drained no slot and no shard holds a
+// lane.
 func TestCollidingLanesKeepOrderAndLeaveNothing(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		maxHeld := rapid.IntRange(1, 2*shards).Draw(t, "maxHeld")
@@ -88,7 +92,7 @@ func (r *collisions) handle(_ context.Context, i int) error {
 }
 
 // check fails t with the run's faults, and when, Close having drained, a
-// key did not run, or a shard holds a lane.
+// key did not run, or a slot or a shard holds a lane.
 func (r *collisions) check(t *rapid.T) {
 	for _, f := range r.faults {
 		t.Error(f)
@@ -97,6 +101,7 @@ func (r *collisions) check(t *rapid.T) {
 		t.Fatalf("%d keys ran, of %d", len(r.last), len(distinct(r.keys)))
 	}
 	x := r.x.Load()
+	checkSlotsFree(t, x)
 	for i := range x.shards {
 		if m := x.shards[i].table.n; m != 0 {
 			t.Fatalf("shard %d holds %d lanes after Close drained", i, m)
@@ -129,11 +134,11 @@ func distinct(s []int) map[int]bool {
 	return m
 }
 
-// A consumer whose finish finds the log full frees its lane itself, under
-// the submit lock, having read the log: the log holds as many finished
-// items as the executor may hold, and Submit reads it every drainEvery
-// items, so it fills when a full executor's items all finish and the next
-// item, of a lane not held, finishes before Submit reads it.
+// A consumer whose finish finds the log full frees its slot itself, under
+// the submit lock: the log holds as many finished items as the executor
+// may hold, and Submit reads it every drainEvery items, so it fills when a
+// full executor's items, each in a slot of its own, all finish, and the
+// next item, of a slot not held, finishes before Submit reads it.
 func TestAFullLogOfFinishedItemsLeavesNoLaneBehind(t *testing.T) {
 	const full = 64
 	gate := make(chan struct{})
@@ -143,10 +148,19 @@ func TestAFullLogOfFinishedItemsLeavesNoLaneBehind(t *testing.T) {
 		}
 		return nil
 	}
-	event := func(i int) konvoy.Event { return konvoy.Event{Key: fmt.Sprint("k", i)} }
+	var names []string // of slots all different, so that every item takes one
+	event := func(i int) konvoy.Event { return konvoy.Event{Key: names[i]} }
 	x, err := New(konvoy.Convoy, 1, event, handle, WithMaxHeld(full))
 	if err != nil {
 		t.Fatal(err)
+	}
+	taken := map[uint64]bool{}
+	for k := 0; len(names) <= full; k++ {
+		name := fmt.Sprint("k", k)
+		if slot := x.laneHash(name) & x.slots.mask; !taken[slot] {
+			taken[slot] = true
+			names = append(names, name)
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
@@ -174,6 +188,7 @@ func TestAFullLogOfFinishedItemsLeavesNoLaneBehind(t *testing.T) {
 	if n := x.finLog.enq.Load(); n != full {
 		t.Errorf("%d items went through the log; want %d, the last freeing its lane itself", n, full)
 	}
+	checkSlotsFree(t, x)
 	for i := range x.shards {
 		if m := x.shards[i].table.n; m != 0 {
 			t.Errorf("shard %d holds %d lanes after Close", i, m)
@@ -181,5 +196,14 @@ func TestAFullLogOfFinishedItemsLeavesNoLaneBehind(t *testing.T) {
 	}
 	if s := x.Stats(); s.Done != full+1 || s.ActiveLanes != 0 {
 		t.Errorf("Stats after Close: %d done, %d active lanes; want %d and 0", s.Done, s.ActiveLanes, full+1)
+	}
+}
+
+// checkSlotsFree fails t when a slot of x holds a lane.
+func checkSlotsFree[T any](t interface{ Fatalf(string, ...any) }, x *Executor[T]) {
+	for i := range x.slots.word {
+		if v := x.slots.word[i].Load(); v != 0 {
+			t.Fatalf("slot %d is %#x after Close drained", i, v)
+		}
 	}
 }

@@ -3,22 +3,32 @@ package live
 import (
 	"hash/maphash"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sirali-konvoy/konvoy"
 )
 
 // The lanes with items held live in shards, by their name's hash, each
-// with its own lock, so that under head-of-line Submit joining an item to
-// its lane and a consumer leaving one contend only when their lanes share
-// a shard. A lane's entry is in its shard's table, and the items waiting
-// in it after the one that can start, in the shard's queued list. Under
-// lane-aware the first item of a lane, which can start, is in the
-// executor's queue or heap of ready items, or kept by the consumer that
-// freed the lane (see takeReady), and the rest wait in the lane; only the
-// holder of the submit lock reads or changes them, and a consumer's finish
-// reaches its lane through the log of finished items (see finished.go).
-// Under head-of-line every item is in the queue, in submission order, and
-// the lane keeps their order and which consumer holds each, blocked.
+// with its own lock, so that Submit joining an item to its lane and a
+// consumer leaving one contend only when their lanes share a shard. A
+// lane's entry is in its shard's table, and the items waiting in it after
+// the one that can start, in the shard's queued list. Under lane-aware the
+// first item of a lane, which can start, is in the executor's queue or
+// heap of ready items, or kept by the consumer that freed the lane (see
+// takeReady), and the rest wait in the lane; under head-of-line
+// every item is in the queue, in submission order, and the lane keeps
+// their order and which consumer holds each, blocked.
+//
+// Under lane-aware a lane with a single item held, the common case when
+// lanes are many, needs no shard: it takes a slot, by its hash, in an
+// array of words and entries that only the holder of the submit lock sets
+// and clears, so that Submit finds most lanes in memory no consumer wrote.
+// The consumer of a slot's item does not clear the slot: it adds the item
+// to the log of finished items, which the holder reads (see finished.go).
+// A lane goes to its shard when a second item comes while the first is
+// held, or another lane's item hashes to its slot; the slot then counts
+// the lanes of its shard that hash to it, and is changed only under the
+// shard's lock.
 
 // shards is how many shards an executor's lanes are in.
 const shards = 64
@@ -50,7 +60,8 @@ type lane struct {
 	firstAt    int64 // and its submission time
 }
 
-// shardOf returns the shard of the lanes of hash h: h mod shards.
+// shardOf returns the shard of the lanes of hash h: that of the slot of h,
+// whose number it takes mod shards.
 func (x *Executor[T]) shardOf(h uint64) *shard[T] { return &x.shards[h%shards] }
 
 // laneHash returns the hash of the lane named name.
@@ -60,27 +71,48 @@ func (x *Executor[T]) laneHash(name string) uint64 { return maphash.String(x.see
 // item held, and tells whether j can start: under lane-aware when it is the
 // lane's only item. Under head-of-line it queues j in its lane whatever it
 // finds, setting j.queued. It runs under the submit lock (one caller at a
-// time). Under head-of-line it takes the lane's shard's lock. Under
-// lane-aware it frees the lanes of the items finished so far (see
-// finished.go) when j's lane seems busy, and every drainEvery items, so
-// that it reads the log behind the consumers that write it, not in step.
+// time), and takes the lane's shard's lock unless j's slot is free. Under
+// lane-aware it first frees the lanes of the items finished so far (see
+// finished.go) every drainEvery items, so that it reads the log behind
+// the consumers that write it, not in step; and when j's slot is taken, or
+// an item waits in a lane, and the log has an item.
 func (x *Executor[T]) joinLane(j *task[T]) bool {
-	s := x.shardOf(j.hash)
-	if x.policy != konvoy.LaneAware {
+	if x.slots.word == nil {
+		s := x.shardOf(j.hash)
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return x.joinShard(s, j)
 	}
-	if x.joined++; x.joined%drainEvery == 0 {
-		x.drainFinished(-1, nil)
-	} else if _, found := s.table.find(j.lane, j.hash); found && x.finLog.ready() {
-		x.drainFinished(-1, nil)
+	w := x.slots.at(j.hash)
+	if x.joined++; x.joined%drainEvery == 0 || (x.laneWaitN.Load() > 0 || w.Load() == slotOne) && x.finLog.ready() {
+		x.drainFinished(nil, nil)
 	}
-	return x.joinShard(s, j)
+	if w.Load() == 0 {
+		x.takeSlot(j)
+		return true
+	}
+	s := x.shardOf(j.hash)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := w.Load()
+	switch v {
+	case 0: // a consumer let its slot's last lane in the shard go since
+		x.takeSlot(j)
+		return true
+	case slotOne:
+		v = slotShard | 1
+		w.Store(v)
+		x.slotToShard(s, j.hash)
+	}
+	if x.joinShard(s, j) {
+		w.Store(v + 1) // a lane more in the shard
+		return true
+	}
+	return false
 }
 
 // drainEvery is how many items Submit places between its reads of the
-// log of finished items, unless an item's lane seems busy.
+// log of finished items, unless an item's slot is taken.
 const drainEvery = 64
 
 // joinShard adds j to its lane in s, under s's lock, as joinLane does.
@@ -93,13 +125,13 @@ func (x *Executor[T]) joinShard(s *shard[T], j *task[T]) bool {
 	}
 	l := &s.table.lanes[j.li]
 	l.n++
-	if x.policy == konvoy.LaneAware {
-		if !found {
-			return true
-		}
-		x.laneWaitN.Add(1)
+	if !found && x.policy == konvoy.LaneAware {
+		return true
 	}
 	j.queued = s.enqueue(l, j)
+	if x.policy == konvoy.LaneAware {
+		x.laneWaitN.Add(1) // see finished.go
+	}
 	return false
 }
 
@@ -137,40 +169,49 @@ func (s *shard[T]) dequeue(l *lane) *queued[T] {
 	return q
 }
 
-// freeLane frees, under lane-aware, the lane of an item that has
-// finished, of hash h and index li in its shard, for its next item: it puts
-// the lane's next item, now ready, in next and returns true, or forgets
-// the lane when it has no item left. Only the holder of the submit lock
-// calls it (see drainFinished).
-func (x *Executor[T]) freeLane(h uint64, li int32, next *task[T]) bool {
-	s := x.shardOf(h)
-	l := &s.table.lanes[li]
-	if l.n--; l.n == 0 {
-		s.table.remove(s.table.placeOfIndex(li, h))
-		return false
+// leaveLane frees the lane of j, which has finished, for its next item:
+// under lane-aware it puts the lane's next item, now ready, in next and
+// returns true, for j's consumer to take or make ready (see takeReady);
+// under head-of-line it hands the lane to the consumer blocked holding the
+// next item, when one is and the executor has not stopped. A lane with no
+// item left is forgotten. An item that took a slot leaves it through the
+// log of finished items (see leaveSlot).
+func (x *Executor[T]) leaveLane(j, next *task[T]) bool {
+	if j.li < 0 {
+		return x.leaveSlot(j, next)
 	}
-	x.laneWaitN.Add(-1)
-	q := s.dequeue(l)
-	*next = q.task
-	q.task = task[T]{}
-	l.first, l.firstAt = next.seq, next.submitted
-	return true
-}
-
-// leaveLane frees, under head-of-line, the lane of j, which has finished:
-// it hands the lane to the consumer blocked holding the lane's next item,
-// when one is and the executor has not stopped, and forgets a lane with no
-// item left.
-func (x *Executor[T]) leaveLane(j *task[T]) {
 	s := x.shardOf(j.hash)
 	s.mu.Lock()
-	l := &s.table.lanes[j.li]
+	return x.leaveShard(s, j.hash, j.li, next)
+}
+
+// leaveShard frees, as leaveLane does, the lane of hash h at index li in
+// shard s, whose lock it holds and lets go of.
+func (x *Executor[T]) leaveShard(s *shard[T], h uint64, li int32, next *task[T]) bool {
+	l := &s.table.lanes[li]
 	l.n--
 	l.busy = false
 	if l.n == 0 {
-		s.table.remove(s.table.placeOfIndex(j.li, j.hash))
+		s.table.remove(s.table.placeOfIndex(li, h))
+		if x.slots.word != nil {
+			w := x.slots.at(h)
+			if v := w.Load() - 1; v != slotShard {
+				w.Store(v)
+			} else {
+				w.Store(0)
+			}
+		}
 		s.mu.Unlock()
-		return
+		return false
+	}
+	if x.policy == konvoy.LaneAware {
+		q := s.dequeue(l)
+		*next = q.task
+		q.task = task[T]{}
+		l.first, l.firstAt = next.seq, next.submitted
+		x.laneWaitN.Add(-1)
+		s.mu.Unlock()
+		return true
 	}
 	if q := &s.queued[l.head]; q.waiter >= 0 && !x.halt.Load() {
 		w := q.waiter
@@ -178,9 +219,26 @@ func (x *Executor[T]) leaveLane(j *task[T]) {
 		s.dequeue(l).task = task[T]{}
 		s.mu.Unlock()
 		x.wake[w] <- struct{}{} // its consumer is blocked: see awaitLane
-		return
+		return false
 	}
 	s.mu.Unlock()
+	return false
+}
+
+// freeSlot frees, under the submit lock, the lane of the item of hash h
+// that took its slot and has finished: it clears the slot, or, when a
+// later item moved the lane to its shard, leaves it there as leaveLane
+// does.
+func (x *Executor[T]) freeSlot(h uint64, next *task[T]) bool {
+	w, e := x.slots.at(h), &x.slots.entry[h&x.slots.mask]
+	if w.Load() == slotOne {
+		*e = slotEntry{}
+		w.Store(0)
+		return false
+	}
+	s := x.shardOf(h)
+	s.mu.Lock()
+	return x.leaveShard(s, h, e.li, next)
 }
 
 // startLane tells, under head-of-line, whether consumer w may start j,
@@ -322,4 +380,74 @@ func (t *laneTable) remove(p int) {
 	}
 	t.place[at] = 0
 	t.n--
+}
+
+// slotTable is, under lane-aware, the lanes with a single item held and no
+// other lane of their slot held: a lane's slot is its hash mod the slots.
+// A slot's word is 0 when no lane of the slot has an item held; slotOne
+// when one lane has one item held, whose name and first item are in the
+// slot's entry; or slotShard plus the number of lanes of the slot in its
+// shard, which hold the slot's every item held then. Only the holder of
+// the submit lock sets a word from 0 or slotOne, or to 0 from slotOne;
+// the rest is done under the shard's lock. So while an item that took a
+// slot runs, the slot is its own or its shard's: never another item's;
+// and once its lane moved to the shard, the entry keeps the lane's index
+// there for its finish.
+type slotTable struct {
+	word  []atomic.Uint64
+	entry []slotEntry // written under the submit lock
+	mask  uint64
+}
+
+// slotEntry is the lane with one item held of a slot whose word is slotOne.
+type slotEntry struct {
+	name    string
+	hash    uint64
+	first   int   // the item's submission number
+	firstAt int64 // and time
+	li      int32 // once the lane moved to its shard, its index there
+}
+
+// The words of a slot, besides 0 and a count of lanes in the shard.
+const (
+	slotOne   = 1
+	slotShard = 1 << 63
+)
+
+// newSlots returns the slots for an executor holding up to maxHeld items:
+// twice as many, so that a new lane seldom finds its slot taken by another,
+// rounded up to a power of 2, at least shards and at most slotsMax, so
+// that slots and shards agree (see shardOf). They take 48 bytes each.
+func newSlots(maxHeld int) slotTable {
+	n := shards
+	for n < 2*maxHeld && n < slotsMax {
+		n *= 2
+	}
+	return slotTable{word: make([]atomic.Uint64, n), entry: make([]slotEntry, n), mask: uint64(n - 1)}
+}
+
+// slotsMax is the most slots an executor has.
+const slotsMax = 1 << 16
+
+// at returns the word of the slot of hash h.
+func (t *slotTable) at(h uint64) *atomic.Uint64 { return &t.word[h&t.mask] }
+
+// takeSlot gives j, the only item held of its lane, its lane's slot, whose
+// word is 0, under the submit lock.
+func (x *Executor[T]) takeSlot(j *task[T]) {
+	t := &x.slots
+	i := j.hash & t.mask
+	t.entry[i] = slotEntry{name: j.lane, hash: j.hash, first: j.seq, firstAt: j.submitted}
+	j.li = -1
+	t.word[i].Store(slotOne)
+}
+
+// slotToShard moves the lane of the slot of hash h, whose word Submit has
+// just turned from slotOne to slotShard+1, to its shard s, under s's lock,
+// keeping its index there in the slot's entry.
+func (x *Executor[T]) slotToShard(s *shard[T], h uint64) {
+	e := &x.slots.entry[h&x.slots.mask]
+	p, _ := s.table.find(e.name, e.hash)
+	li := s.table.add(p, e.hash, lane{name: e.name, n: 1, head: -1, tail: -1, first: e.first, firstAt: e.firstAt})
+	*e = slotEntry{li: li}
 }

@@ -82,7 +82,8 @@ type Executor[T any] struct {
 
 	fresh   *queue[T]      // the items that can start, in submission order (see queue)
 	shards  []shard[T]     // lanes, under lane-aware and head-of-line (see lanes.go)
-	finLog  *finishLog     // lane-aware: items finished, for their lanes (see finished.go)
+	slots   slotTable      // lane-aware: lanes of one item held (see lanes.go)
+	finLog  *finishLog     // lane-aware: items finished that took slots (see finished.go)
 	tallies []tally        // by consumer (see stats.go)
 	inboxes []inbox[T]     // by consumer, under static (see static.go)
 	owners  []atomic.Int32 // static: the consumers of partitions fixedOwner found, plus 1
@@ -110,8 +111,8 @@ type Executor[T any] struct {
 
 	// The submitting side, under subMu (the submit lock): submission
 	// numbers, room, the static policy's lanes first seen, the resequencer,
-	// and under lane-aware the lanes (see finished.go). Let go of it with
-	// unlockSub.
+	// and under lane-aware the slots (see lanes.go). Let go of it with
+	// unlockSub (see finished.go).
 	subMu   sync.Mutex
 	seq     int // the next item's submission number
 	joined  int // lane-aware: items joined to their lanes (see joinLane)
@@ -234,6 +235,7 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 		x.shards = make([]shard[T], shards)
 	}
 	if x.policy == konvoy.LaneAware {
+		x.slots = newSlots(x.maxHeld)
 		x.finLog = newFinishLog(max(x.maxHeld, consumers))
 	}
 	x.ctxs = make([]context.Context, consumers)
@@ -302,13 +304,13 @@ func check(layout konvoy.Layout, consumers int, noEvent, noHandle bool, errs []e
 // reaches the caller, the executor unchanged by the item.
 // It takes O(1) time (O(log n) for n items held when the resequencer
 // releases held items, or when it frees lanes whose next items wait),
-// shares with the consumers no lock but, under head-of-line, its item's
-// lane's shard's (see lanes.go), under lane-aware the submit lock when a
-// consumer finds an item waiting in a lane (see finished.go), under
-// static its consumer's inbox's, with WithOffsets its partition's once
-// every 64 items (see source), and, when a consumer is parked, the lock
-// of parked consumers; it allocates nothing once the executor has held as
-// many items and lanes.
+// shares with the consumers no lock but its item's lane's shard's (see
+// lanes.go; none for a lane-aware lane of one item), the submit lock
+// while an item waits in a lane (see finished.go), under static its
+// consumer's inbox's, with WithOffsets its partition's once every 64
+// items (see source), and, when a consumer is parked, the lock of parked
+// consumers; it allocates nothing once the executor has held as many
+// items and lanes.
 func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {
 		return err

@@ -104,12 +104,18 @@ func (x *Executor[T]) Stats() Stats {
 	return s
 }
 
-// activeLanes returns the lanes with items held, read under the submit
-// lock once the items finished so far have left their lanes.
+// activeLanes returns the lanes with items held: in slots and shards,
+// read under the submit lock, so that no lane moves from one to the other
+// meanwhile, once the items finished so far have left their lanes.
 func (x *Executor[T]) activeLanes() int {
 	n := 0
 	x.lockSub()
 	defer x.unlockSub()
+	for i := range x.slots.word {
+		if x.slots.word[i].Load() == slotOne {
+			n++
+		}
+	}
 	for i := range x.shards {
 		sh := &x.shards[i]
 		sh.mu.Lock()
@@ -279,8 +285,10 @@ type laneStat struct {
 //
 // It holds Submit up, and each shard of lanes in turn, for the time it
 // takes to read the lanes, O(p + s) in all for p the most lanes and s the
-// most items held at once; it then takes O(m log m) time and O(m) memory
-// for the m lanes held now. Under [konvoy.Static], which keeps no lanes, it instead
+// most items held at once, and under [konvoy.LaneAware] O(h) more, h the
+// slots of lanes with one item (2·[WithMaxHeld] rounded up to a power of
+// 2, 64 to 65,536); it then takes O(m log m) time and O(m) memory for the
+// m lanes held now. Under [konvoy.Static], which keeps no lanes, it instead
 // copies the items held under each consumer's lock and asks the layout
 // their lanes after, calling the event function once for each.
 func (x *Executor[T]) Lanes(n int) []LaneStat {
@@ -317,8 +325,19 @@ func (x *Executor[T]) heldLanes(now int64) []laneStat {
 		}
 	}
 	var out []laneStat
-	x.lockSub() // under lane-aware, the lanes are the submit lock's
+	x.lockSub() // no lane moves from its slot to its shard meanwhile
 	defer x.unlockSub()
+	for i := range x.slots.word {
+		if x.slots.word[i].Load() != slotOne {
+			continue
+		}
+		e := &x.slots.entry[i]
+		st := laneStat{LaneStat: LaneStat{Lane: e.name, Running: runs[e.first]}}
+		if !st.Running {
+			st.Held, st.seq, st.Wait = 1, e.first, time.Duration(max(now-e.firstAt, 0))
+		}
+		out = append(out, st)
+	}
 	for i := range x.shards {
 		out = x.shards[i].lanes(out, now, x.policy == konvoy.LaneAware, runs)
 	}

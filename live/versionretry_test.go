@@ -14,17 +14,23 @@ import (
 // whose first attempt failed, and that a higher step of its key overtook
 // while it paused for its retry, is skipped as stale, never run over the
 // newer state. Here a/1 fails once; its pause lasts until a/2 is handled
-// on the other consumer; its retry then finds the key at 2.
+// on the other consumer; its retry then finds the key at 2. a/2 waits for
+// a/1's failure: run first, it would leave a/1 stale before its first
+// attempt, skipped with no retry.
 func TestAVersionStampRetryOvertakenIsSkipped(t *testing.T) {
 	var mu sync.Mutex
 	var handled []konvoy.Event
 	failed := false
-	a2 := make(chan struct{})
+	a1failed, a2 := make(chan struct{}), make(chan struct{})
 	handle := func(_ context.Context, e konvoy.Event) error {
+		if e.Step == 2 {
+			<-a1failed
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		if e.Step == 1 && !failed {
 			failed = true
+			close(a1failed)
 			return errors.New("a/1 fails once")
 		}
 		handled = append(handled, e)

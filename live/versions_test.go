@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/sirali-konvoy/konvoy"
 	"pgregory.net/rapid"
@@ -143,14 +145,24 @@ func TestAVersionReaderSkipsStaleItemsUnrun(t *testing.T) {
 // A lower step that finishes after a higher one of its key is stale, as
 // the model, applying events in the order they finish, says: a/2 runs
 // first and finishes only once a/3, started after it on the other
-// consumer, has been handled; the store then refuses a/2, which counts as
-// skipped, and the key's version stays 3.
+// consumer, has been handled and applied (its handler's return alone would
+// leave a/2 room to finish first); the store then refuses a/2, which
+// counts as skipped, and the key's version stays 3.
 func TestALowerStepFinishingLastIsSkipped(t *testing.T) {
 	a3 := make(chan struct{})
 	store := &MemoryVersions{}
 	x, err := New(konvoy.VersionStamp, 2, ev, func(ctx context.Context, e konvoy.Event) error {
 		if e.Step == 2 {
 			waitFor(t, a3, "a/3's handler")
+			for end := time.Now().Add(deadline); ; runtime.Gosched() {
+				if v, _ := store.Version(ctx, "a"); v == 3 {
+					break
+				}
+				if time.Now().After(end) {
+					t.Error("a/3 was not applied")
+					break
+				}
+			}
 		} else {
 			close(a3)
 		}
