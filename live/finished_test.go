@@ -154,14 +154,7 @@ func TestAFullLogOfFinishedItemsLeavesNoLaneBehind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	taken := map[uint64]bool{}
-	for k := 0; len(names) <= full; k++ {
-		name := fmt.Sprint("k", k)
-		if slot := x.laneHash(name) & x.slots.mask; !taken[slot] {
-			taken[slot] = true
-			names = append(names, name)
-		}
-	}
+	names = slotApart(x, full+1)
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	for i := range full {
@@ -170,12 +163,7 @@ func TestAFullLogOfFinishedItemsLeavesNoLaneBehind(t *testing.T) {
 		}
 	}
 	close(gate)
-	for x.finLog.enq.Load() < full {
-		if ctx.Err() != nil {
-			t.Fatalf("%d items in the log of finished items; want %d", x.finLog.enq.Load(), full)
-		}
-		runtime.Gosched()
-	}
+	awaitLogged(ctx, t, x, full)
 	if len(x.finLog.cells) != full {
 		t.Fatalf("the log has %d cells; want %d, WithMaxHeld's", len(x.finLog.cells), full)
 	}
@@ -205,5 +193,30 @@ func checkSlotsFree[T any](t interface{ Fatalf(string, ...any) }, x *Executor[T]
 		if v := x.slots.word[i].Load(); v != 0 {
 			t.Fatalf("slot %d is %#x after Close drained", i, v)
 		}
+	}
+}
+
+// slotApart returns n lane names whose slots in x are all different.
+func slotApart[T any](x *Executor[T], n int) []string {
+	var names []string
+	taken := map[uint64]bool{}
+	for k := 0; len(names) < n; k++ {
+		name := fmt.Sprint("k", k)
+		if slot := x.laneHash(name) & x.slots.mask; !taken[slot] {
+			taken[slot] = true
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// awaitLogged waits until n items went into x's log of finished items,
+// failing t when ctx ends first.
+func awaitLogged[T any](ctx context.Context, t *testing.T, x *Executor[T], n uint32) {
+	for x.finLog.enq.Load() < n {
+		if ctx.Err() != nil {
+			t.Fatalf("%d items in the log of finished items; want %d", x.finLog.enq.Load(), n)
+		}
+		runtime.Gosched()
 	}
 }

@@ -18,27 +18,9 @@ import (
 // a/1's failure: run first, it would leave a/1 stale before its first
 // attempt, skipped with no retry.
 func TestAVersionStampRetryOvertakenIsSkipped(t *testing.T) {
-	var mu sync.Mutex
-	var handled []konvoy.Event
-	failed := false
-	a1failed, a2 := make(chan struct{}), make(chan struct{})
-	handle := func(_ context.Context, e konvoy.Event) error {
-		if e.Step == 2 {
-			<-a1failed
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if e.Step == 1 && !failed {
-			failed = true
-			close(a1failed)
-			return errors.New("a/1 fails once")
-		}
-		handled = append(handled, e)
-		if e.Step == 2 {
-			close(a2)
-		}
-		return nil
-	}
+	r := &overtaken{a1failed: make(chan struct{}), a2: make(chan struct{})}
+	handle := r.handle
+	a2 := r.a2
 	pause := func(ctx context.Context, _ time.Duration) error {
 		select {
 		case <-a2:
@@ -60,10 +42,38 @@ func TestAVersionStampRetryOvertakenIsSkipped(t *testing.T) {
 	if err := mustClose(t, x); err != nil {
 		t.Fatal(err)
 	}
-	if len(handled) != 1 || handled[0].Step != 2 {
-		t.Fatalf("handled %v; want only a/2: a/1's retry came after a/2 was applied", handled)
+	if handled := r.handled; len(handled) != 1 || handled[0].Step != 2 {
+		t.Fatalf("handled %v; want only a/2: a/1's retry came after a/2 was applied", r.handled)
 	}
 	if s := x.Stats(); s.Done != 1 || s.Skipped != 1 || s.Retries != 1 {
 		t.Fatalf("Stats: %d done, %d skipped, %d retries; want 1, 1 and 1", s.Done, s.Skipped, s.Retries)
 	}
+}
+
+// overtaken is the handler of TestAVersionStampRetryOvertakenIsSkipped: a/1
+// fails its first attempt, and a/2 waits for that, then is handled.
+type overtaken struct {
+	mu       sync.Mutex
+	handled  []konvoy.Event
+	failed   bool
+	a1failed chan struct{} // closed when a/1's first attempt fails
+	a2       chan struct{} // closed when a/2 is handled
+}
+
+func (r *overtaken) handle(_ context.Context, e konvoy.Event) error {
+	if e.Step == 2 {
+		<-r.a1failed
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if e.Step == 1 && !r.failed {
+		r.failed = true
+		close(r.a1failed)
+		return errors.New("a/1 fails once")
+	}
+	r.handled = append(r.handled, e)
+	if e.Step == 2 {
+		close(r.a2)
+	}
+	return nil
 }
