@@ -357,8 +357,8 @@ type item struct {
 // order across members.
 //
 // New returns an error when an argument or option is bad, as [live.New]
-// does, or when the client cannot be made, as when opts name no consumer
-// group.
+// does, when the client cannot be made, as when opts name no consumer
+// group, or when the client reads [WithDeadLetterTopic]'s topic.
 func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Record) konvoy.Event,
 	handle func(ctx context.Context, r *kgo.Record) error, options ...Option) (*Consumer, error) {
 	c := &Consumer{
@@ -395,6 +395,10 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 		kgo.DisableAutoCommit(), kgo.BlockRebalanceOnPoll(), kgo.KeepControlRecords(),
 		kgo.OnPartitionsAssigned(c.assign), kgo.OnPartitionsRevoked(c.revoke), kgo.OnPartitionsLost(c.lose))
 	cl, err := kgo.NewClient(all...)
+	if err == nil && c.cfg.deadTopic != "" && readsTopic(cl, c.cfg.deadTopic) {
+		cl.Close()
+		err = fmt.Errorf("WithDeadLetterTopic(%q): the consumer reads that topic, and would run its dead letters again", c.cfg.deadTopic)
+	}
 	if err != nil {
 		_ = x.Close(context.Background())
 		return nil, fmt.Errorf("kafka: New: %w", err)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
 	"strconv"
 
 	"github.com/sirali-konvoy/konvoy/live"
@@ -45,11 +47,12 @@ const (
 // next owner reads it again). It costs one acknowledged produce per failed
 // record, on the consumer that ran it.
 //
-// The topic must not be empty; a topic the consumer also reads would
-// bring failed records round again. New refuses WithDeadLetterTopic
-// together with [WithDeadLetter]: to do more than produce (to log, to
-// count), give WithDeadLetter a function that produces DeadLetterRecord
-// itself.
+// The topic must not be empty, and New refuses a topic the consumer also
+// reads (one of kgo.ConsumeTopics, or under kgo.ConsumeRegex one they
+// match and kgo.ConsumeExcludeTopics do not), which would bring failed
+// records round again. New refuses WithDeadLetterTopic together with
+// [WithDeadLetter]: to do more than produce (to log, to count), give
+// WithDeadLetter a function that produces DeadLetterRecord itself.
 func WithDeadLetterTopic(topic string) Option {
 	return func(c *config) {
 		if topic == "" {
@@ -57,6 +60,30 @@ func WithDeadLetterTopic(topic string) Option {
 		}
 		c.deadTopic = topic
 	}
+}
+
+// readsTopic tells whether cl consumes topic: it is one of
+// kgo.ConsumeTopics, or, under kgo.ConsumeRegex, matches one of them, as
+// franz-go matches (anywhere in the name), and none of
+// kgo.ConsumeExcludeTopics.
+func readsTopic(cl *kgo.Client, topic string) bool {
+	topics, _ := cl.OptValue(kgo.ConsumeTopics).([]string)
+	if regex, _ := cl.OptValue(kgo.ConsumeRegex).(bool); !regex {
+		return slices.Contains(topics, topic)
+	}
+	excluded, _ := cl.OptValue(kgo.ConsumeExcludeTopics).([]string)
+	return matchesAny(topics, topic) && !matchesAny(excluded, topic)
+}
+
+// matchesAny tells whether one of patterns, regular expressions that
+// kgo.NewClient compiled, matches topic.
+func matchesAny(patterns []string, topic string) bool {
+	for _, p := range patterns {
+		if re, err := regexp.Compile(p); err == nil && re.MatchString(topic) {
+			return true
+		}
+	}
+	return false
 }
 
 // DeadLetterRecord returns the record that [WithDeadLetterTopic] produces

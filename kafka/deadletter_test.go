@@ -225,6 +225,39 @@ func TestNewRefusesBadDeadLetterTopics(t *testing.T) {
 	}
 }
 
+// TestNewRefusesADeadLetterTopicItReads: a dead-letter topic the consumer
+// also reads would run each failed record again, and its dead letter, for
+// ever: New refuses one named among the topics, or matched by a pattern
+// under ConsumeRegex (anywhere in the name, as franz-go matches) and not
+// excluded, and takes any other.
+func TestNewRefusesADeadLetterTopicItReads(t *testing.T) {
+	handle := func(context.Context, *kgo.Record) error { return nil }
+	for _, tc := range []struct {
+		name  string
+		opts  []kgo.Opt
+		reads bool
+	}{
+		{"named", []kgo.Opt{kgo.ConsumeTopics("orders", "orders-dlt")}, true},
+		{"another", []kgo.Opt{kgo.ConsumeTopics("orders")}, false},
+		{"matched", []kgo.Opt{kgo.ConsumeRegex(), kgo.ConsumeTopics("^orders")}, true},
+		{"matched inside", []kgo.Opt{kgo.ConsumeRegex(), kgo.ConsumeTopics("ders-d")}, true},
+		{"excluded", []kgo.Opt{kgo.ConsumeRegex(), kgo.ConsumeTopics("^orders"), kgo.ConsumeExcludeTopics("-dlt$")}, false},
+		{"not matched", []kgo.Opt{kgo.ConsumeRegex(), kgo.ConsumeTopics("^orders$")}, false},
+		{"named, not a pattern", []kgo.Opt{kgo.ConsumeTopics("orders.dlt")}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := append([]kgo.Opt{kgo.SeedBrokers("127.0.0.1:1"), kgo.ConsumerGroup(testGroup)}, tc.opts...)
+			c, err := New(opts, konvoy.Convoy, 1, keyEvent, handle, WithDeadLetterTopic("orders-dlt"))
+			if err == nil {
+				defer c.Close()
+			}
+			if refused := err != nil && strings.Contains(err.Error(), `WithDeadLetterTopic("orders-dlt")`); refused != tc.reads {
+				t.Errorf("New returned %v; want it refused: %v", err, tc.reads)
+			}
+		})
+	}
+}
+
 // TestDeadLetterRecordWithoutItemError: an error that is no
 // *live.ItemError goes in the error header as it is, with no attempts
 // header; a nil one leaves both out, and an ItemError without its cause
