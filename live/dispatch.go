@@ -279,6 +279,7 @@ func (x *Executor[T]) awaitLane(w int32, j *task[T]) bool {
 // consumer sleeps.
 func (x *Executor[T]) park(w int32) bool {
 	x.parkMu.Lock()
+	x.idlePos[w] = int32(len(x.idle))
 	x.idle = append(x.idle, w)
 	x.parked[w].Store(true)
 	x.idleN.Add(1)
@@ -304,12 +305,7 @@ func (x *Executor[T]) unpark(w int32) bool {
 	if !x.parked[w].Load() {
 		return false
 	}
-	for i, v := range x.idle {
-		if v == w {
-			x.idle = append(x.idle[:i], x.idle[i+1:]...)
-			break
-		}
-	}
+	x.leaveIdle(w)
 	x.parked[w].Store(false)
 	x.idleN.Add(-1)
 	return true
@@ -342,7 +338,7 @@ func (x *Executor[T]) wakeAny() {
 	x.parkMu.Lock()
 	defer x.parkMu.Unlock()
 	if n := len(x.idle); n > 0 && x.waking.Load() == 0 {
-		x.wakeLocked(x.idle[n-1], n-1)
+		x.wakeLocked(x.idle[n-1])
 	}
 }
 
@@ -360,28 +356,27 @@ func (x *Executor[T]) wakeOne(w int32) {
 	}
 	x.parkMu.Lock()
 	defer x.parkMu.Unlock()
-	if i := slicesIndex(x.idle, w); i >= 0 {
-		x.wakeLocked(w, i)
+	if x.idlePos[w] >= 0 {
+		x.wakeLocked(w)
 	}
 }
 
-// wakeLocked wakes consumer w, at place i of the idle list, under parkMu.
-func (x *Executor[T]) wakeLocked(w int32, i int) {
-	x.idle = append(x.idle[:i], x.idle[i+1:]...)
+// wakeLocked wakes consumer w, on the idle list, under parkMu.
+func (x *Executor[T]) wakeLocked(w int32) {
+	x.leaveIdle(w)
 	x.parked[w].Store(false)
 	x.idleN.Add(-1)
 	x.waking.Add(1)
 	x.wake[w] <- struct{}{}
 }
 
-// slicesIndex returns the place of w in s, -1 when it is not there.
-func slicesIndex(s []int32, w int32) int {
-	for i, v := range s {
-		if v == w {
-			return i
-		}
-	}
-	return -1
+// leaveIdle takes consumer w off the idle list, under parkMu, in O(1)
+// time: the last on the list takes its place.
+func (x *Executor[T]) leaveIdle(w int32) {
+	i, last := x.idlePos[w], x.idle[len(x.idle)-1]
+	x.idle[i], x.idlePos[last] = last, i
+	x.idle = x.idle[:len(x.idle)-1]
+	x.idlePos[w] = -1
 }
 
 // pushReady adds j, the next item of a lane just freed, to the lane-aware

@@ -101,13 +101,14 @@ type Executor[T any] struct {
 	_         pad
 
 	// Parked consumers (see park).
-	parkMu sync.Mutex
-	idle   []int32
-	parked []atomic.Bool
-	_      pad
-	idleN  atomic.Int32
-	waking atomic.Int32 // consumers woken and not yet taking an item
-	_      pad
+	parkMu  sync.Mutex
+	idle    []int32 // the parked consumers, the last parked mostly last
+	idlePos []int32 // by consumer: its place in idle, -1 for none
+	parked  []atomic.Bool
+	_       pad
+	idleN   atomic.Int32
+	waking  atomic.Int32 // consumers woken and not yet taking an item
+	_       pad
 
 	// The submitting side, under subMu (the submit lock): submission
 	// numbers, room, the static policy's lanes first seen, the resequencer,
@@ -225,6 +226,10 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 		x.tallies[w].since = -1
 	}
 	x.parked = make([]atomic.Bool, consumers)
+	x.idlePos = make([]int32, consumers)
+	for w := range x.idlePos {
+		x.idlePos[w] = -1
+	}
 	if x.policy == konvoy.Static {
 		x.inboxes = make([]inbox[T], consumers)
 		if x.assignor != konvoy.FirstSeenAssignor {
