@@ -85,7 +85,7 @@ func (d *Decoder) readAt(s string) (int64, string) {
 	switch f := d.opt.AtFormat; {
 	case f == RFC3339:
 		t, err := time.Parse(time.RFC3339Nano, s)
-		if err != nil || t.UTC().Year() < 1678 || t.UTC().Year() > 2261 || belowNanosecond(s) {
+		if err != nil || t.UTC().Year() < 1678 || t.UTC().Year() > 2261 || belowNanosecond(s) || offsetOutOfRange(s) {
 			return 0, d.wantTime()
 		}
 		return t.UnixNano(), ""
@@ -127,6 +127,20 @@ func belowNanosecond(s string) bool {
 		end = len(frac)
 	}
 	return end > 9 && strings.Trim(frac[9:end], "0") != ""
+}
+
+// offsetOutOfRange tells whether s, which time.Parse took as RFC 3339,
+// ends in an offset whose hour is past 23 or whose minute is past 59:
+// RFC 3339 allows neither, and time.Parse takes "+24:00" and "+23:60".
+func offsetOutOfRange(s string) bool {
+	if len(s) < 6 {
+		return false
+	}
+	o := s[len(s)-6:]
+	if o[0] != '+' && o[0] != '-' || o[3] != ':' {
+		return false // Z
+	}
+	return (o[1]-'0')*10+o[2]-'0' > 23 || (o[4]-'0')*10+o[5]-'0' > 59
 }
 
 // minUnixNanos and maxUnixNanos bound a Unix time, in nanoseconds, to the

@@ -74,6 +74,9 @@ func TestTimestampFormats(t *testing.T) {
 		at     [2]string
 	}{
 		{eventlog.RFC3339, [2]string{"2024-05-01T12:00:00.5+02:00", "2024-05-01T10:00:02Z"}},
+		// RFC 3339's widest offsets, hour 23 and minute 59, either way.
+		{eventlog.RFC3339, [2]string{"2024-05-01T23:59:00.5+23:59", "2024-05-01T00:00:02Z"}},
+		{eventlog.RFC3339, [2]string{"2024-04-30T00:00:00.5-23:59", "2024-04-30T23:59:02Z"}},
 		{eventlog.UnixS, [2]string{"1700000000.5", "1700000002"}},
 		{eventlog.UnixMS, [2]string{"1700000000500", "1700000002000"}},
 		{eventlog.UnixUS, [2]string{"1700000000500000", "1700000002000000"}},
@@ -118,6 +121,10 @@ func TestBadArrivalsPathsAndPartitions(t *testing.T) {
 			`t.csv:2: field "at": value "1.0000000001": want a Unix time in s (-at-format unix-s), a whole number or a decimal within nanoseconds, between the years 1678 and 2261`},
 		{"bad rfc3339", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.RFC3339, Resolution: time.Second}, "key,step,duration,at\na,1,0,yesterday\n",
 			`t.csv:2: field "at": value "yesterday": want an RFC 3339 timestamp, like "2024-05-01T12:00:00.25Z", in whole nanoseconds, between the years 1678 and 2261`},
+		{"rfc3339 offset +24:00", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.RFC3339, Resolution: time.Second}, "key,step,duration,at\na,1,0,2024-05-01T12:00:00+24:00\n",
+			`t.csv:2: field "at": value "2024-05-01T12:00:00+24:00": want an RFC 3339 timestamp, like "2024-05-01T12:00:00.25Z", in whole nanoseconds, between the years 1678 and 2261`},
+		{"rfc3339 offset -23:60", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.RFC3339, Resolution: time.Second}, "key,step,duration,at\na,1,0,2024-05-01T12:00:00-23:60\n",
+			`t.csv:2: field "at": value "2024-05-01T12:00:00-23:60": want an RFC 3339 timestamp, like "2024-05-01T12:00:00.25Z", in whole nanoseconds, between the years 1678 and 2261`},
 		{"too far from the first", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.UnixNS, Resolution: time.Nanosecond}, "key,step,duration,at\na,1,0,-9000000000000000000\na,1,0,9000000000000000000\n",
 			`t.csv:3: field "at": value "9000000000000000000": want an arrival within 2562047h47m16.854775807s of the first`},
 		{"no at column", ms, "key,step,duration\na,1,0\n",
