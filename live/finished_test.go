@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/sirali-konvoy/konvoy"
 	"pgregory.net/rapid"
@@ -219,4 +220,66 @@ func awaitLogged[T any](ctx context.Context, t *testing.T, x *Executor[T], n uin
 		}
 		runtime.Gosched()
 	}
+}
+
+// The log's positions are 32 bits and wrap around: a log whose positions
+// start just below 2^32 keeps its items in order across the wrap, holds
+// exactly as many as it has cells, and is found full and empty where it
+// is, also when it is full, or empty, as the positions wrap.
+func TestFinishLogWrapsAround(t *testing.T) {
+	done := make(chan string, 1)
+	go func() { done <- fillAcrossTheWrap() }()
+	select {
+	case fault := <-done:
+		if fault != "" {
+			t.Fatal(fault)
+		}
+	case <-time.After(deadline):
+		t.Fatal("the log went round for ever across the wrap")
+	}
+}
+
+// fillAcrossTheWrap fills a log of 64 cells whose positions start 200
+// below 2^32, and takes from it, 1 to 64 items at a time, and returns
+// what went wrong, "" for nothing.
+func fillAcrossTheWrap() string {
+	l := newFinishLog(64)
+	start := uint32(1<<32 - 200)
+	for i := range l.cells { // free for the lap from start on
+		pos := start + uint32(i)
+		l.cells[pos&l.mask].turn.Store(pos)
+	}
+	l.enq.Store(start)
+	l.deq.Store(start)
+	next, want := uint64(0), uint64(0)
+	for k := 1; k <= 64; k++ {
+		for l.add(next) {
+			next++
+		}
+		if next-want != 64 {
+			return fmt.Sprintf("full with %d held; want 64", next-want)
+		}
+		for range k {
+			if h, ok := l.take(); !ok || h != want {
+				return fmt.Sprintf("take: %d, %v; want %d, true", h, ok, want)
+			}
+			want++
+		}
+		if l.ready() != (want < next) {
+			return fmt.Sprintf("ready: %v with %d held", !(want < next), next-want)
+		}
+	}
+	for want < next {
+		if h, ok := l.take(); !ok || h != want {
+			return fmt.Sprintf("take: %d, %v; want %d, true", h, ok, want)
+		}
+		want++
+	}
+	if _, ok := l.take(); ok || l.ready() {
+		return "took from an empty log"
+	}
+	if l.enq.Load() >= start {
+		return fmt.Sprintf("the positions did not wrap: at %d", l.enq.Load())
+	}
+	return ""
 }
