@@ -7,7 +7,7 @@ import "sync/atomic"
 // finished items, a ring that consumers append to without a lock, and the
 // holder of the submit lock clears the slots of the items in it
 // (drainFinished). Submit does so every drainEvery items, and before it
-// finds a slot taken. So when lanes seldom have a second item, the common
+// finds a slot held by one item (see joinLane). So when lanes seldom have a second item, the common
 // case with many keys, Submit and the consumers write no slot's memory
 // both: the slots are read and written on Submit's core, and a finish
 // reaches it through the ring, whose cells are written and read in order,
@@ -17,14 +17,15 @@ import "sync/atomic"
 // A lane whose item took a slot may have a next item waiting, moved with
 // it to the shard, which must not wait long for that item's finish to be
 // read. While any item waits in a lane (x.laneWaitN), the consumer looks
-// at its slot under its shard's lock, and frees its lane itself when the
-// lane has moved to the shard. Otherwise, having added its item to the
-// log, it drains the log if it wins the submit lock, and whoever lets go
-// of the submit lock drains what came meanwhile (unlockSub). A consumer
-// adds its item before it reads x.laneWaitN, and the holder raises
-// x.laneWaitN before it reads the log after letting go: so one of the two
-// sees the other's write, and no finish is left in the log while an item
-// waits for it with the lock free.
+// at its slot, and frees its lane itself, under its shard's lock, when the
+// lane has moved to the shard. Otherwise it adds its item to the log and
+// looks again; when the lane has moved meanwhile, with an item waiting, it
+// drains the log under the submit lock. And whoever lets go of the submit
+// lock drains what came meanwhile, when an item waits (unlockSub). A
+// consumer adds its item before it reads x.laneWaitN and its slot, and the
+// holder moves the lane and raises x.laneWaitN before it reads the log
+// after letting go: so one of the two sees the other's writes, and no
+// finish is left in the log while an item waits for it with the lock free.
 
 // finishLog is the log of finished items that took slots: a bounded ring
 // of cells after D. Vyukov's queue, appended to by any consumer with one
@@ -107,50 +108,43 @@ func (l *finishLog) ready() bool {
 }
 
 // leaveSlot frees the lane of j, which took its slot and has finished, as
-// leaveLane does (see above): itself when an item waits in a lane and j's
-// lane has moved to its shard, or by adding j to the log, or, when the
-// log is full, under the submit lock.
+// leaveLane does (see above): itself, when an item waits in a lane and j's
+// lane has moved to its shard; or by adding j to the log, then draining
+// the log under the submit lock when j's lane has moved meanwhile, with
+// an item waiting; or, when the log is full, under the submit lock.
 func (x *Executor[T]) leaveSlot(j, next *task[T]) bool {
-	if x.laneWaitN.Load() > 0 {
+	w := x.slots.at(j.hash)
+	if x.laneWaitN.Load() > 0 && w.Load() != slotOne { // it left slotOne for the shard, for good
 		s := x.shardOf(j.hash)
 		s.mu.Lock()
-		if x.slots.at(j.hash).Load() != slotOne { // only under s's lock does it leave slotOne for the shard
-			return x.leaveShard(s, j.hash, x.slots.entry[j.hash&x.slots.mask].li, next)
-		}
-		s.mu.Unlock()
+		return x.leaveShard(s, j.hash, x.slots.entry[j.hash&x.slots.mask].li, next)
 	}
-	if !x.finLog.add(j.hash) {
-		x.subMu.Lock()
-		carry := x.freeSlot(j.hash, next)
-		x.unlockSub()
-		return carry
-	}
-	if x.laneWaitN.Load() == 0 {
+	added := x.finLog.add(j.hash)
+	if added && (x.laneWaitN.Load() == 0 || w.Load() == slotOne) {
 		return false
 	}
-	return x.tryDrain(j, next)
-}
-
-// tryDrain drains the log while it has items and the submit lock is free.
-// It returns true with the next item of the lane of mine, when not nil, in
-// next when it freed that lane.
-func (x *Executor[T]) tryDrain(mine, next *task[T]) bool {
-	carry := false
-	for x.finLog.ready() && x.subMu.TryLock() {
-		carry = x.drainFinished(mine, next) || carry
-		mine = nil
-		x.subMu.Unlock()
+	// The log is full, or the holder that moved j's lane may have read the
+	// log before j was in it.
+	x.subMu.Lock()
+	carry := x.drainFinished(j, next) // when full, room for the next
+	if !added {
+		carry = x.freeSlot(j.hash, next)
 	}
+	x.unlockSub()
 	return carry
 }
 
-// unlockSub lets go of the submit lock, and then drains the finished items
-// that came while it was held, when an item waits in a lane: a consumer
-// that found the lock held left them to its holder.
+// unlockSub lets go of the submit lock, and then, when an item waits in a
+// lane, drains the finished items that came while it was held: their
+// consumers may have left them to it (see leaveSlot). It takes the lock
+// again to drain, rather than trying it: sync.Mutex's TryLock may fail
+// with the lock free, as it reads the lock's state with a plain load.
 func (x *Executor[T]) unlockSub() {
 	x.subMu.Unlock()
-	if x.finLog != nil && x.laneWaitN.Load() > 0 {
-		x.tryDrain(nil, nil)
+	if x.finLog != nil && x.laneWaitN.Load() > 0 && x.finLog.ready() {
+		x.subMu.Lock()
+		x.drainFinished(nil, nil)
+		x.subMu.Unlock()
 	}
 }
 

@@ -82,6 +82,7 @@ func (r *collisions) handle(_ context.Context, i int) error {
 	r.mu.Unlock()
 	if i%7 == 0 {
 		checkLanesDistinct(r.x.Load(), &r.mu, &r.faults)
+		checkSlotsCounted(r.x.Load(), &r.mu, &r.faults)
 	}
 	for range r.yields[i] {
 		runtime.Gosched()
@@ -110,6 +111,26 @@ func (r *collisions) check(t *rapid.T) {
 	}
 	if s := x.Stats(); s.ActiveLanes != 0 || s.Done != len(r.keys) {
 		t.Fatalf("Stats after Close: %d active lanes, %d done; want 0 and %d", s.ActiveLanes, s.Done, len(r.keys))
+	}
+}
+
+// checkSlotsCounted records a fault when x's count of slots held by one
+// item, which Stats reads for ActiveLanes, is not the number of their
+// words, under the submit lock.
+func checkSlotsCounted[T any](x *Executor[T], mu *sync.Mutex, faults *[]string) {
+	x.subMu.Lock()
+	n := 0
+	for i := range x.slots.word {
+		if x.slots.word[i].Load() == slotOne {
+			n++
+		}
+	}
+	held := x.slots.held
+	x.unlockSub()
+	if n != held {
+		mu.Lock()
+		*faults = append(*faults, fmt.Sprintf("%d slots held by one item, counted %d", n, held))
+		mu.Unlock()
 	}
 }
 

@@ -74,8 +74,8 @@ func (x *Executor[T]) laneHash(name string) uint64 { return maphash.String(x.see
 // time), and takes the lane's shard's lock unless j's slot is free. Under
 // lane-aware it first frees the lanes of the items finished so far (see
 // finished.go) every drainEvery items, so that it reads the log behind
-// the consumers that write it, not in step; and when j's slot is taken, or
-// an item waits in a lane, and the log has an item.
+// the consumers that write it, not in step; and when the log has an item
+// and j's slot holds one item, or an item waits in a lane.
 func (x *Executor[T]) joinLane(j *task[T]) bool {
 	if x.slots.word == nil {
 		s := x.shardOf(j.hash)
@@ -112,7 +112,7 @@ func (x *Executor[T]) joinLane(j *task[T]) bool {
 }
 
 // drainEvery is how many items Submit places between its reads of the
-// log of finished items, unless an item's slot is taken.
+// log of finished items, but for those joinLane makes sooner.
 const drainEvery = 64
 
 // joinShard adds j to its lane in s, under s's lock, as joinLane does.
@@ -234,6 +234,7 @@ func (x *Executor[T]) freeSlot(h uint64, next *task[T]) bool {
 	if w.Load() == slotOne {
 		*e = slotEntry{}
 		w.Store(0)
+		x.slots.held--
 		return false
 	}
 	s := x.shardOf(h)
@@ -396,6 +397,7 @@ func (t *laneTable) remove(p int) {
 type slotTable struct {
 	word  []atomic.Uint64
 	entry []slotEntry // written under the submit lock
+	held  int         // the words at slotOne, under the submit lock
 	mask  uint64
 }
 
@@ -417,7 +419,7 @@ const (
 // newSlots returns the slots for an executor holding up to maxHeld items:
 // twice as many, so that a new lane seldom finds its slot taken by another,
 // rounded up to a power of 2, at least shards and at most slotsMax, so
-// that slots and shards agree (see shardOf). They take 48 bytes each.
+// that slots and shards agree (see shardOf). They take 56 bytes each.
 func newSlots(maxHeld int) slotTable {
 	n := shards
 	for n < 2*maxHeld && n < slotsMax {
@@ -440,6 +442,7 @@ func (x *Executor[T]) takeSlot(j *task[T]) {
 	t.entry[i] = slotEntry{name: j.lane, hash: j.hash, first: j.seq, firstAt: j.submitted}
 	j.li = -1
 	t.word[i].Store(slotOne)
+	t.held++
 }
 
 // slotToShard moves the lane of the slot of hash h, whose word Submit has
@@ -450,4 +453,5 @@ func (x *Executor[T]) slotToShard(s *shard[T], h uint64) {
 	p, _ := s.table.find(e.name, e.hash)
 	li := s.table.add(p, e.hash, lane{name: e.name, n: 1, head: -1, tail: -1, first: e.first, firstAt: e.firstAt})
 	*e = slotEntry{li: li}
+	x.slots.held--
 }

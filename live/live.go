@@ -311,7 +311,8 @@ func check(layout konvoy.Layout, consumers int, noEvent, noHandle bool, errs []e
 // releases held items, or when it frees lanes whose next items wait),
 // shares with the consumers no lock but its item's lane's shard's (see
 // lanes.go; none for a lane-aware lane of one item), the submit lock
-// while an item waits in a lane (see finished.go), under static its
+// while an item waits in a lane or the log of finished items is full (see
+// finished.go), under static its
 // consumer's inbox's, with WithOffsets its partition's once every 64
 // items (see source), and, when a consumer is parked, the lock of parked
 // consumers; it allocates nothing once the executor has held as many

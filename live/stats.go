@@ -111,11 +111,7 @@ func (x *Executor[T]) activeLanes() int {
 	n := 0
 	x.lockSub()
 	defer x.unlockSub()
-	for i := range x.slots.word {
-		if x.slots.word[i].Load() == slotOne {
-			n++
-		}
-	}
+	n += x.slots.held
 	for i := range x.shards {
 		sh := &x.shards[i]
 		sh.mu.Lock()
@@ -318,15 +314,15 @@ func (x *Executor[T]) Lanes(n int) []LaneStat {
 // heldLanes returns a LaneStat, at time now, for each lane with items held
 // (every policy but Static).
 func (x *Executor[T]) heldLanes(now int64) []laneStat {
-	runs := make(map[int]bool, len(x.tallies))
+	x.lockSub() // no lane moves from its slot to its shard meanwhile
+	defer x.unlockSub()
+	runs := make(map[int]bool, len(x.tallies)) // read once the log is drained
 	for w := range x.tallies {
 		if c := x.tallies[w].cur.Load(); c >= 0 {
 			runs[int(c)] = true
 		}
 	}
 	var out []laneStat
-	x.lockSub() // no lane moves from its slot to its shard meanwhile
-	defer x.unlockSub()
 	for i := range x.slots.word {
 		if x.slots.word[i].Load() != slotOne {
 			continue
