@@ -125,7 +125,7 @@ func checkSlotsCounted[T any](x *Executor[T], mu *sync.Mutex, faults *[]string) 
 			n++
 		}
 	}
-	held := x.slots.held
+	held := x.slotsHeld
 	x.unlockSub()
 	if n != held {
 		mu.Lock()

@@ -234,7 +234,7 @@ func (x *Executor[T]) freeSlot(h uint64, next *task[T]) bool {
 	if w.Load() == slotOne {
 		*e = slotEntry{}
 		w.Store(0)
-		x.slots.held--
+		x.slotsHeld--
 		return false
 	}
 	s := x.shardOf(h)
@@ -397,7 +397,6 @@ func (t *laneTable) remove(p int) {
 type slotTable struct {
 	word  []atomic.Uint64
 	entry []slotEntry // written under the submit lock
-	held  int         // the words at slotOne, under the submit lock
 	mask  uint64
 }
 
@@ -442,7 +441,7 @@ func (x *Executor[T]) takeSlot(j *task[T]) {
 	t.entry[i] = slotEntry{name: j.lane, hash: j.hash, first: j.seq, firstAt: j.submitted}
 	j.li = -1
 	t.word[i].Store(slotOne)
-	t.held++
+	x.slotsHeld++
 }
 
 // slotToShard moves the lane of the slot of hash h, whose word Submit has
@@ -453,5 +452,5 @@ func (x *Executor[T]) slotToShard(s *shard[T], h uint64) {
 	p, _ := s.table.find(e.name, e.hash)
 	li := s.table.add(p, e.hash, lane{name: e.name, n: 1, head: -1, tail: -1, first: e.first, firstAt: e.firstAt})
 	*e = slotEntry{li: li}
-	x.slots.held--
+	x.slotsHeld--
 }

@@ -114,17 +114,18 @@ type Executor[T any] struct {
 	// numbers, room, the static policy's lanes first seen, the resequencer,
 	// and under lane-aware the slots (see lanes.go). Let go of it with
 	// unlockSub (see finished.go).
-	subMu   sync.Mutex
-	seq     int // the next item's submission number
-	joined  int // lane-aware: items joined to their lanes (see joinLane)
-	gone    int // items finished as they were submitted: discarded by the resequencer
-	finSeen int // the items finished, as last counted (see hasRoom)
-	seen    map[string]int
-	reseq   map[string]*reseqKey // under the resequencer, by key
-	gaps    []task[T]            // items the resequencer holds for gaps
-	gapFree []int32              // places of gaps not in use
-	gapHeld int
-	rq      resequencer // the rest of the resequencer's state: see resequencer.go
+	subMu     sync.Mutex
+	seq       int // the next item's submission number
+	joined    int // lane-aware: items joined to their lanes (see joinLane)
+	slotsHeld int // lane-aware: the slots held by one item, counted here, not in x.slots, which consumers read
+	gone      int // items finished as they were submitted: discarded by the resequencer
+	finSeen   int // the items finished, as last counted (see hasRoom)
+	seen      map[string]int
+	reseq     map[string]*reseqKey // under the resequencer, by key
+	gaps      []task[T]            // items the resequencer holds for gaps
+	gapFree   []int32              // places of gaps not in use
+	gapHeld   int
+	rq        resequencer // the rest of the resequencer's state: see resequencer.go
 
 	duplicates, buffered, maxBuffered, maxKeyBuffered int
 	_                                                 pad

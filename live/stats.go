@@ -111,7 +111,7 @@ func (x *Executor[T]) activeLanes() int {
 	n := 0
 	x.lockSub()
 	defer x.unlockSub()
-	n += x.slots.held
+	n += x.slotsHeld
 	for i := range x.shards {
 		sh := &x.shards[i]
 		sh.mu.Lock()
