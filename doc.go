@@ -56,8 +56,13 @@
 // event's index, key and field; [ErrOrder], [ErrBacklog], [ErrMemory],
 // [ErrTooManyKeys] and [ErrScheduleFull] tell, with errors.Is, why a run
 // stopped. A bad
-// argument is an error too; misuse that only a programmer can make (a nil
-// option or stream) panics with a "konvoy:" prefix.
+// argument is an error too. Misuse that only a programmer can make panics
+// with a "konvoy:" prefix, as each function's doc says: a nil option or
+// stream; an option given a value out of its range ([WithMaxBacklog],
+// [WithMaxMemory], [WithSchedule], [WithAssignor], [WithResequencer]);
+// [KafkaPartition] of fewer than one partition; [NewLayout] with no name;
+// a negative latency to [LatencyCounter].Add; a [Simulator] not made by
+// [NewSimulator], or given events after its Result.
 //
 // # Glossary
 //
