@@ -36,8 +36,9 @@ const (
 	WrittenBackward
 	// Skipped: the version stamp rejected the event as a backward write.
 	Skipped
-	// Held: the resequencer held the event until its gap filled, then
-	// applied it at AppliedAt.
+	// Held: the resequencer held the event until its gap filled, or until
+	// it gave the gap up (a Timeout or a full Capacity: see
+	// [ResequencerConfig]), then applied it at AppliedAt.
 	Held
 	// Duplicate: the resequencer discarded the event, whose step was already
 	// applied or held.

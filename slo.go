@@ -60,7 +60,8 @@ type LatencyConfig struct {
 	MaxConsumers int
 	// Counts are consumer counts to run besides those the search tries,
 	// in its first pass, for a picture of the whole curve; those not from
-	// 1 to the limit and the events are left out.
+	// 1 to the plan's MostConsumers (the limit, or fewer when fewer can
+	// change a run: see [LatencyPlan]) are left out.
 	Counts []int
 }
 
