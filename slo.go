@@ -79,7 +79,8 @@ type LatencyPlan struct {
 	Events int
 	SLO    SLO
 	// Meets tells whether some count up to the limit meets the objective;
-	// Consumers is the smallest that does, 0 when none does. Achieved is
+	// Consumers is the smallest that does, 0 when none does. A trace of no
+	// events meets it with 0 consumers, below MinConsumers: it needs none. Achieved is
 	// the percentile, in rounds, at Consumers; when none meets, the lowest
 	// any count reaches: Floor when Floor misses or no count was tried,
 	// else the lowest of the counts tried (the fewest consumers among
