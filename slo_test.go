@@ -384,3 +384,16 @@ func TestPlanLatencySaysTheLoadOnlyAboveOne(t *testing.T) {
 		}
 	}
 }
+
+// A trace of no events meets any objective with no consumers, as
+// LatencyPlan's doc says: none is needed, whatever MinConsumers says.
+func TestAnEmptyTraceMeetsWithNoConsumers(t *testing.T) {
+	none := func(func(konvoy.Event, error) bool) {}
+	plans, err := konvoy.PlanLatency(none, []konvoy.Layout{konvoy.Convoy}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 99, Rounds: 10}})
+	if err != nil || len(plans) != 1 {
+		t.Fatalf("PlanLatency: %v, %v", plans, err)
+	}
+	if p := plans[0]; !p.Meets || p.Consumers != 0 || p.Events != 0 {
+		t.Errorf("Meets %v with %d consumers for %d events; want true with 0 for 0", p.Meets, p.Consumers, p.Events)
+	}
+}
