@@ -594,8 +594,12 @@ func latencyAssumptions(p LatencyPlan, src *planStream, limit int) []string {
 	if p.LoadFloor == 0 {
 		busy = "utilisation is the work over consumers × the run's rounds"
 	}
+	rank := fmt.Sprintf("%s is by nearest rank, exact below %d rounds and above it within 1/1024", name, ExactLatency)
+	if p.SLO.Percentile == 100 {
+		rank = "max is the largest, exact" // see LatencyCounter
+	}
 	out := []string{
-		fmt.Sprintf("the latency is the %s, in whole rounds; %s is by nearest rank, exact below %d rounds and above it within 1/1024", on, name, ExactLatency),
+		fmt.Sprintf("the latency is the %s, in whole rounds; %s", on, rank),
 		fmt.Sprintf("%s; at most %s tried", busy, counted(limit, "consumer is", "consumers are")),
 	}
 	if p.Bisected {

@@ -397,3 +397,22 @@ func TestAnEmptyTraceMeetsWithNoConsumers(t *testing.T) {
 		t.Errorf("Meets %v with %d consumers for %d events; want true with 0 for 0", p.Meets, p.Consumers, p.Events)
 	}
 }
+
+// A plan's first assumption says how its percentile is counted: by
+// nearest rank, within 1/1024 above ExactLatency rounds, or, for the
+// objective's max, exactly, as LatencyCounter keeps the largest.
+func TestAPlanSaysHowItsPercentileIsCounted(t *testing.T) {
+	one := func(yield func(konvoy.Event, error) bool) { yield(konvoy.Event{Key: "a", Step: 1, Duration: 1}, nil) }
+	for p, want := range map[float64]string{
+		99:  "p99 is by nearest rank, exact below 2048 rounds and above it within 1/1024",
+		100: "max is the largest, exact",
+	} {
+		plans, err := konvoy.PlanLatency(one, []konvoy.Layout{konvoy.Convoy}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: p, Rounds: 10}})
+		if err != nil || len(plans) != 1 || len(plans[0].Assumptions) == 0 {
+			t.Fatalf("PlanLatency: %v, %v", plans, err)
+		}
+		if got := plans[0].Assumptions[0]; !strings.HasSuffix(got, "; "+want) {
+			t.Errorf("percentile %v: %q; want it to end %q", p, got, want)
+		}
+	}
+}
