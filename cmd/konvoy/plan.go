@@ -175,7 +175,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 	})
 	c.memory(&opt.MaxMemory)
 	c.resequencer(&opt.Resequencer, "layouts")
-	c.rule(func() error { return roundTime(c, &opt.Round, reader.Resolution) })
+	c.rule(func() error { return roundTime(c, &opt.Round, &opt.RoundFlag, reader.Resolution) })
 	c.rule(func() error { return peakBudget(c, opt.Peak, opt.Round) })
 	c.rule(func() error { return sloRounds(c, opt.SLO, opt.Round) })
 	if err := c.parse(args); err != nil {
@@ -186,8 +186,9 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 }
 
 // roundTime checks -round-time, *round, against -unit, and sets it when
-// not given: to unit if any, else to defaultRoundTime.
-func roundTime(c *command, round *time.Duration, unit time.Duration) error {
+// not given: to unit if any, naming -unit in *flag, else to
+// defaultRoundTime.
+func roundTime(c *command, round *time.Duration, flag *string, unit time.Duration) error {
 	switch {
 	case c.given["round-time"] && *round <= 0:
 		return c.usagef("-round-time is %v; want how long one round lasts, such as 10ms", *round)
@@ -195,7 +196,7 @@ func roundTime(c *command, round *time.Duration, unit time.Duration) error {
 		return c.usagef("-round-time is %v, but -unit makes one round %v; leave -round-time out", *round, unit)
 	case c.given["round-time"]:
 	case unit > 0:
-		*round = unit
+		*round, *flag = unit, "-unit"
 	default:
 		*round = defaultRoundTime
 	}

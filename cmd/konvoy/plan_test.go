@@ -139,14 +139,18 @@ func TestPlanReadsEveryForm(t *testing.T) {
 	}
 }
 
-// TestPlanUnit wants a trace read with -unit planned with that round, and
-// -round-time that disagrees with it rejected.
+// TestPlanUnit wants a trace read with -unit planned with that round,
+// named as -unit's, and -round-time that disagrees with it rejected.
 func TestPlanUnit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.csv")
 	os.WriteFile(path, []byte("key,line,step,duration\nA,H1,1,100ms\nA,H1,2,200ms\nB,H1,1,100ms\n"), 0o644)
 	out, errOut, status := runCommand("plan", "-events", path, "-unit", "100ms")
-	if status != 0 || errOut != "" || !strings.Contains(out, "one round lasts 100ms (-round-time)") {
+	if status != 0 || errOut != "" || !strings.Contains(out, "one round lasts 100ms (-unit)") {
 		t.Errorf("status %d, stderr %q, plan:\n%s", status, errOut, out)
+	}
+	out, errOut, status = runCommand("plan", "-events", path, "-unit", "100ms", "-slo", "p99=1s", "-arrivals", "poisson", "-peak", "5")
+	if status != 0 || errOut != "" || !strings.Contains(out, "the target 1s is 10 rounds of 100ms (-unit)") {
+		t.Errorf("-slo: status %d, stderr %q, plan:\n%s", status, errOut, out)
 	}
 	out, errOut, status = runCommand("plan", "-events", path, "-unit", "100ms", "-round-time", "10ms")
 	if want := "konvoy plan: -round-time is 10ms, but -unit makes one round 100ms; leave -round-time out\n"; status != 2 || out != "" || errOut != want {

@@ -40,8 +40,8 @@ func planHeader(a *Plan) string {
 	if a.timed() && !o.PeakGiven {
 		peak += ", the trace's own mean rate (-peak sets another)"
 	}
-	b.WriteString(wrapText(fmt.Sprintf("%s; one round lasts %v (-round-time); keeping up means running the %s in at most %s rounds",
-		peak, o.Round, plural(src.Stats.Events(), "event", "events"), formatAmount(a.budget))))
+	b.WriteString(wrapText(fmt.Sprintf("%s; one round lasts %v (%s); keeping up means running the %s in at most %s rounds",
+		peak, o.Round, a.roundFlag(), plural(src.Stats.Events(), "event", "events"), formatAmount(a.budget))))
 	return b.String()
 }
 

@@ -51,6 +51,7 @@ type PlanOptions struct {
 	Peak          float64                  // the peak rate to keep up with, events/s
 	PeakGiven     bool                     // -peak was given; else a trace with arrival times is planned at its own mean rate
 	Round         time.Duration            // how long one round lasts
+	RoundFlag     string                   // the flag that sets Round, named in the text: "" for -round-time, or "-unit" when a trace's unit set it
 	MaxConsumers  int                      // the most consumers a plan tries
 	Consumers     int                      // the selective convoy's count; 0 for free consumption's
 	Collision     float64                  // the share of a partition's load collisions may take
@@ -381,3 +382,7 @@ func (a *Plan) partitionAssumptions() []string {
 			"as partitions are added, so a larger topic can collide again", a.o.MaxPartitions),
 	}
 }
+
+// roundFlag returns the flag that sets the round's length, as the text
+// names it.
+func (a *Plan) roundFlag() string { return cmp.Or(a.o.RoundFlag, "-round-time") }

@@ -309,7 +309,7 @@ func missText(a *Plan, l konvoy.Layout, p konvoy.LatencyPlan) string {
 // target in rounds and the arrivals.
 func (a *Plan) sloAssumptions() []string {
 	s := a.o.SLO
-	target := fmt.Sprintf("the target %v is %s of %v (-round-time)", s.Target, plural(a.sloRounds, "round", "rounds"), a.o.Round)
+	target := fmt.Sprintf("the target %v is %s of %v (%s)", s.Target, plural(a.sloRounds, "round", "rounds"), a.o.Round, a.roundFlag())
 	if s.Target%a.o.Round != 0 {
 		target += ", the largest whole number of rounds within it: latencies are whole rounds"
 	}
