@@ -265,7 +265,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		return nil
 	})
 	c.resequencer(&opt.reseq, "layouts")
-	c.memory(&opt.maxMemory)
+	c.memory(&opt.maxMemory, memoryRuns)
 	c.plotFlags(&opt.plot, &opt.plotFormats)
 	if err := c.parse(args); err != nil {
 		return opt, err

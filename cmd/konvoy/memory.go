@@ -13,13 +13,12 @@ import (
 )
 
 // memory defines -max-memory, which needs -events, setting *n to the
-// bytes konvoy.Sweep may plan for (konvoy.DefaultMaxMemory by default).
-func (c *command) memory(n *int) {
+// bytes konvoy.Sweep may plan for (konvoy.DefaultMaxMemory by default);
+// use says what the command does with them.
+func (c *command) memory(n *int, use string) {
 	*n = konvoy.DefaultMaxMemory
 	c.needs("events", "max-memory")
-	c.Func("max-memory", "the memory `SIZE` the runs may take together (bytes, or with KiB, MiB, GiB or TiB), three quarters for "+
-		"their state and a quarter for the garbage collector: runs that would not fit at once run in further passes over the trace, "+
-		"standard input copied to a temporary file as it is read (default 1GiB)",
+	c.Func("max-memory", "the memory `SIZE` the runs may take together (bytes, or with KiB, MiB, GiB or TiB), "+use+" (default 1GiB)",
 		func(v string) error {
 			m, err := parseSize(v)
 			if err != nil {
@@ -29,6 +28,15 @@ func (c *command) memory(n *int) {
 			return nil
 		})
 }
+
+// The uses of -max-memory, as its help says them.
+var (
+	memoryRuns = "three quarters for their state and a quarter for the garbage collector: runs that would not fit at once " +
+		"run in further passes over the trace, standard input copied to a temporary file as it is read"
+	memoryPlan = fmt.Sprintf("a quarter for the garbage collector and the trace's events, held when they fit in an eighth of it "+
+		"and %dMiB (else read again for every pass), and, without -max-backlog, three quarters shared by the runs' backlogs "+
+		"at 128 bytes an event", planHeldBytes>>20)
+)
 
 // sizeUnits are the suffixes -max-memory takes, by the bytes they mean.
 var sizeUnits = []struct {

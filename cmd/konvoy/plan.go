@@ -173,7 +173,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 	c.rule(func() error {
 		return c.backlogShared(opt.MaxBacklog, report.PlanBacklogRuns(planned, len(opt.Policies)))
 	})
-	c.memory(&opt.MaxMemory)
+	c.memory(&opt.MaxMemory, memoryPlan)
 	c.resequencer(&opt.Resequencer, "layouts")
 	c.rule(func() error { return roundTime(c, &opt.Round, &opt.RoundFlag, reader.Resolution) })
 	c.rule(func() error { return peakBudget(c, opt.Peak, opt.Round) })
