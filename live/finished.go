@@ -64,10 +64,10 @@ func newFinishLog(n int) *finishLog {
 	return l
 }
 
-// add appends the finished item of lane hash h and returns true, or
-// returns false when the log is full. It takes O(1) time, but for retries
-// when consumers race.
-func (l *finishLog) add(h uint64) bool {
+// add appends the finished item of lane hash h and returns its position
+// and true, or returns false when the log is full. It takes O(1) time,
+// but for retries when consumers race.
+func (l *finishLog) add(h uint64) (uint32, bool) {
 	pos := l.enq.Load()
 	for {
 		c := &l.cells[pos&l.mask]
@@ -76,11 +76,11 @@ func (l *finishLog) add(h uint64) bool {
 			if l.enq.CompareAndSwap(pos, pos+1) {
 				c.hash = h
 				c.turn.Store(pos + 1)
-				return true
+				return pos, true
 			}
 			pos = l.enq.Load()
 		case diff < 0:
-			return false
+			return 0, false
 		default: // another consumer took pos
 			pos = l.enq.Load()
 		}
@@ -119,17 +119,35 @@ func (x *Executor[T]) leaveSlot(j, next *task[T]) bool {
 		s.mu.Lock()
 		return x.leaveShard(s, j.hash, x.slots.entry[j.hash&x.slots.mask].li, next)
 	}
-	added := x.finLog.add(j.hash)
-	if added && (x.laneWaitN.Load() == 0 || w.Load() == slotOne) {
+	pos, added := x.finLog.add(j.hash)
+	if added {
+		return x.logged(pos, j, next)
+	}
+	x.subMu.Lock() // the log is full: free j's slot, and drain for the next
+	carry := x.freeSlot(j.hash, next)
+	x.drainFinished(nil, nil)
+	x.unlockSub()
+	return carry
+}
+
+// logged drains the log under the submit lock, after the consumer of j
+// wrote j to it at pos, when an item waits in a lane and either j's lane
+// has moved to its shard since the consumer first looked (the holder that
+// moved it may have read the log before j was there), or j's cell was the
+// next to read and later cells are taken: the holder may have found the
+// log not ready at j's cell, which hid those behind it. The writer of each
+// cell that stopped a reader so sees to the cells after it. It returns
+// true with the next item of j's lane in next when it freed that lane.
+func (x *Executor[T]) logged(pos uint32, j, next *task[T]) bool {
+	if x.laneWaitN.Load() == 0 {
 		return false
 	}
-	// The log is full, or the holder that moved j's lane may have read the
-	// log before j was in it.
-	x.subMu.Lock()
-	carry := x.drainFinished(j, next) // when full, room for the next
-	if !added {
-		carry = x.freeSlot(j.hash, next)
+	l := x.finLog
+	if x.slots.at(j.hash).Load() == slotOne && (l.deq.Load() != pos || l.enq.Load() == pos+1) {
+		return false
 	}
+	x.subMu.Lock()
+	carry := x.drainFinished(j, next)
 	x.unlockSub()
 	return carry
 }

@@ -274,33 +274,42 @@ func fillAcrossTheWrap() string {
 	l.deq.Store(start)
 	next, want := uint64(0), uint64(0)
 	for k := 1; k <= 64; k++ {
-		for l.add(next) {
+		for {
+			if _, ok := l.add(next); !ok {
+				break
+			}
 			next++
 		}
 		if next-want != 64 {
 			return fmt.Sprintf("full with %d held; want 64", next-want)
 		}
-		for range k {
-			if h, ok := l.take(); !ok || h != want {
-				return fmt.Sprintf("take: %d, %v; want %d, true", h, ok, want)
-			}
-			want++
+		if fault := takeInOrder(l, k, &want); fault != "" {
+			return fault
 		}
 		if l.ready() != (want < next) {
 			return fmt.Sprintf("ready: %v with %d held", !(want < next), next-want)
 		}
 	}
-	for want < next {
-		if h, ok := l.take(); !ok || h != want {
-			return fmt.Sprintf("take: %d, %v; want %d, true", h, ok, want)
-		}
-		want++
+	if fault := takeInOrder(l, int(next-want), &want); fault != "" {
+		return fault
 	}
 	if _, ok := l.take(); ok || l.ready() {
 		return "took from an empty log"
 	}
 	if l.enq.Load() >= start {
 		return fmt.Sprintf("the positions did not wrap: at %d", l.enq.Load())
+	}
+	return ""
+}
+
+// takeInOrder takes k items from l, which must be *want, *want+1, …,
+// moving *want on, and returns what went wrong, "" for nothing.
+func takeInOrder(l *finishLog, k int, want *uint64) string {
+	for range k {
+		if h, ok := l.take(); !ok || h != *want {
+			return fmt.Sprintf("take: %d, %v; want %d, true", h, ok, *want)
+		}
+		*want++
 	}
 	return ""
 }

@@ -336,41 +336,79 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 
 // SubmitAll hands items to the executor in their order, as that many
 // calls of Submit would, for a source that reads items in batches, such
-// as a Kafka poll: it takes Submit's lock once, and reads the clock once,
-// so that every item's submission time is the call's (or, after a wait
-// for room, the time the wait ended). It returns how many items it took,
-// the first of items onwards, and the error of the first item it did not
-// take, Submit's for it; a [*konvoy.EventError]'s Index is that item's
-// submission number. It calls the event function, and WithOffsets's, under
-// Submit's lock: another Submit waits for them, but no consumer does. A
-// panic of either reaches the caller, as it does Submit's, with the items
-// before the one that panicked taken and the executor as usable as
-// before. It takes O(1) time an item, as Submit does, and allocates
-// nothing once the executor has held as many items and lanes.
+// as a Kafka poll: it takes Submit's lock once for up to submitChunk
+// (64) items, and reads the clock once, so that every item's submission
+// time is the call's (or, after a wait for room, the time the wait
+// ended). It returns how many items it took, the first of items onwards,
+// and the error of the first item it did not take, Submit's for it; a
+// [*konvoy.EventError]'s Index is that item's submission number. It calls
+// the event function, and WithOffsets's, for each 64 items before it
+// takes the lock for them: neither another Submit nor a consumer waits
+// for them. A panic of either reaches the caller, as it does Submit's,
+// with the items before the one that panicked taken and the executor as
+// usable as before. It takes O(1) time an item, as Submit does, and
+// allocates nothing once the executor has held as many items and lanes.
 func (x *Executor[T]) SubmitAll(ctx context.Context, items []T) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
 	t := x.now()
-	x.subMu.Lock()
-	locked := true
-	defer func() {
-		if locked { // the event or offsets function panicked
-			x.unlockSub()
-		}
-	}()
-	for i := range items {
-		j := task[T]{item: items[i], own: -1, queued: -1}
-		var pl placement
-		x.place(&j, &pl)
-		if err := x.admit(ctx, &j, &pl, &t); err != nil {
-			locked = false // admit unlocked
-			return i, err
+	var chunk [submitChunk]placed[T]
+	for done := 0; done < len(items); {
+		n, err := x.submitChunk(ctx, items[done:min(done+submitChunk, len(items))], &chunk, &t)
+		if done += n; err != nil {
+			return done, err
 		}
 	}
-	locked = false
-	x.unlockSub()
 	return len(items), nil
+}
+
+// submitChunk is how many items SubmitAll places, calling the event
+// function for each, before it takes the submit lock for them.
+const submitChunk = 64
+
+// placed is an item that SubmitAll placed and has yet to admit.
+type placed[T any] struct {
+	j  task[T]
+	pl placement
+}
+
+// submitChunk places items, at most submitChunk, into chunk, outside the
+// submit lock, then admits them under it, as SubmitAll does, and returns
+// how many it took and the error of the first it did not. When the event
+// or offsets function panics, it admits the items placed before, and the
+// panic goes on.
+func (x *Executor[T]) submitChunk(ctx context.Context, items []T, chunk *[submitChunk]placed[T], t *int64) (int, error) {
+	n := 0 // items placed
+	defer func() {
+		if n < len(items) { // a panic: the items before it are taken
+			_, _ = x.admitChunk(ctx, chunk[:n], t)
+		}
+		clear(chunk[:n]) // the items are the executor's now
+	}()
+	for ; n < len(items); n++ {
+		c := &chunk[n]
+		c.j, c.pl = task[T]{item: items[n], own: -1, queued: -1}, placement{}
+		x.place(&c.j, &c.pl)
+	}
+	return x.admitChunk(ctx, chunk[:n], t)
+}
+
+// admitChunk admits the placed items of chunk in order under the submit
+// lock, as SubmitAll does, and returns how many it took and the error of
+// the first it did not.
+func (x *Executor[T]) admitChunk(ctx context.Context, chunk []placed[T], t *int64) (int, error) {
+	if len(chunk) == 0 {
+		return 0, nil
+	}
+	x.subMu.Lock()
+	for i := range chunk {
+		if err := x.admit(ctx, &chunk[i].j, &chunk[i].pl, t); err != nil {
+			return i, err // admit let go of the lock
+		}
+	}
+	x.unlockSub()
+	return len(chunk), nil
 }
 
 // placement is what place finds of an item besides its lane: its event,
