@@ -7,25 +7,28 @@ import "sync/atomic"
 // finished items, a ring that consumers append to without a lock, and the
 // holder of the submit lock clears the slots of the items in it
 // (drainFinished). Submit does so every drainEvery items, and before it
-// finds a slot held by one item (see joinLane). So when lanes seldom have a second item, the common
-// case with many keys, Submit and the consumers write no slot's memory
-// both: the slots are read and written on Submit's core, and a finish
-// reaches it through the ring, whose cells are written and read in order,
-// which the processors' prefetchers follow, where a word that both sides
-// wrote cost each side a cache miss for every item.
+// finds a slot held by one item (see joinLane). So when lanes seldom have
+// a second item, the common case with many keys, Submit and the consumers
+// write no slot's memory both: the slots are read and written on Submit's
+// core, and a finish reaches it through the ring, whose cells are written
+// and read in order, which the processors' prefetchers follow, where a
+// word that both sides wrote cost each side a cache miss for every item.
 //
 // A lane whose item took a slot may have a next item waiting, moved with
 // it to the shard, which must not wait long for that item's finish to be
 // read. While any item waits in a lane (x.laneWaitN), the consumer looks
 // at its slot, and frees its lane itself, under its shard's lock, when the
 // lane has moved to the shard. Otherwise it adds its item to the log and
-// looks again; when the lane has moved meanwhile, with an item waiting, it
-// drains the log under the submit lock. And whoever lets go of the submit
-// lock drains what came meanwhile, when an item waits (unlockSub). A
-// consumer adds its item before it reads x.laneWaitN and its slot, and the
-// holder moves the lane and raises x.laneWaitN before it reads the log
-// after letting go: so one of the two sees the other's writes, and no
-// finish is left in the log while an item waits for it with the lock free.
+// looks again (logged): when the lane has moved meanwhile, it drains the
+// log under the submit lock. And whoever lets go of the submit lock
+// drains what came meanwhile, when an item waits (unlockSub). A consumer
+// adds its item before it reads x.laneWaitN and its slot, and the holder
+// moves the lane and raises x.laneWaitN before it reads the log after
+// letting go: so one of the two sees the other's writes. A cell taken and
+// not yet written stops every reader, hiding the cells after it: its
+// writer, once it has written it, drains the log when it was the next to
+// read and later cells are taken (logged). So no finish is left in the
+// log while an item waits for it with the lock free.
 
 // finishLog is the log of finished items that took slots: a bounded ring
 // of cells after D. Vyukov's queue, appended to by any consumer with one
