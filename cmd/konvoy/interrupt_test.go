@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +21,43 @@ func TestMain(m *testing.M) {
 		return
 	}
 	os.Exit(m.Run())
+}
+
+// mainProcess is the command started as a process of its own (see
+// TestMain), killed when its test ends: one of its outputs read as it
+// comes (stream), the other gathered (kept, whole once cmd.Wait returns).
+type mainProcess struct {
+	cmd    *exec.Cmd
+	stream *bufio.Reader
+	kept   *bytes.Buffer
+}
+
+// startMain starts the command with args, with standard error as the
+// stream and standard output kept, or, when stdoutStream, the other way
+// round, failing t when it cannot.
+func startMain(t *testing.T, stdoutStream bool, args ...string) *mainProcess {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "KONVOY_RUN_MAIN=1")
+	p := &mainProcess{cmd: cmd, kept: &bytes.Buffer{}}
+	var stream io.ReadCloser
+	var err error
+	if stdoutStream {
+		cmd.Stderr = p.kept
+		stream, err = cmd.StdoutPipe()
+	} else {
+		cmd.Stdout = p.kept
+		stream, err = cmd.StderrPipe()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	p.stream = bufio.NewReader(stream)
+	return p
 }
 
 // runUsage runs the command with args in a process of its own (see

@@ -3,13 +3,9 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
-	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -38,25 +34,9 @@ func TestSIGINTDrainsARecordLongerThanTheCloseTimeout(t *testing.T) {
 	addr, cl := topicCluster(t)
 	produceExport(t, cl, 1)
 	args := topicArgs(addr, "g", "-unit", "1s", "-duration-model", "fixed:40", "-consumers", "1", "-format", "json")
-	for i, a := range args {
-		if a == "-idle" {
-			args = append(args[:i:i], args[i+2:]...) // run until the signal
-			break
-		}
-	}
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "KONVOY_RUN_MAIN=1")
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-	br := bufio.NewReader(stderr)
+	args = untilSignal(args)
+	p := startMain(t, false, args...)
+	cmd, stdout, br := p.cmd, p.kept, p.stream
 	if first, err := br.ReadString('\n'); err != nil || !strings.Contains(first, "SIGINT or SIGTERM stops it") {
 		t.Fatalf("stderr %q, %v; want the replay's start", first, err)
 	}

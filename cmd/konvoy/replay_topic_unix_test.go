@@ -3,13 +3,9 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
-	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -29,25 +25,8 @@ func TestSIGINTStopsATopicReplay(t *testing.T) {
 	addr, cl := topicCluster(t)
 	keys := produceExport(t, cl, 40)
 	args := topicArgs(addr, "g", "-unit", "1ms", "-duration-model", "fixed:20", "-format", "json")
-	for i, a := range args {
-		if a == "-idle" {
-			args = append(args[:i:i], args[i+2:]...) // run until the signal
-			break
-		}
-	}
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "KONVOY_RUN_MAIN=1")
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-	br := bufio.NewReader(stderr)
+	p := startMain(t, false, untilSignal(args)...)
+	cmd, stdout, br := p.cmd, p.kept, p.stream
 	first, err := br.ReadString('\n') // printed once the signals are watched
 	if err != nil || !strings.Contains(first, "SIGINT or SIGTERM stops it") {
 		t.Fatalf("stderr %q, %v; want the replay's start", first, err)
@@ -106,4 +85,15 @@ func TestSIGINTStopsATopicReplay(t *testing.T) {
 	if g := groups["g"]; len(g.Members) != 0 {
 		t.Errorf("group g has %d members after the replay; want none: it left", len(g.Members))
 	}
+}
+
+// untilSignal returns args without -idle and its value: a replay that
+// runs until a signal stops it.
+func untilSignal(args []string) []string {
+	for i, a := range args {
+		if a == "-idle" {
+			return append(args[:i:i], args[i+2:]...)
+		}
+	}
+	return args
 }

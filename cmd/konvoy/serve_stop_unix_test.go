@@ -12,11 +12,8 @@ package main
 // an error that names no cause a user can act on.
 
 import (
-	"bufio"
 	"fmt"
 	"net"
-	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,19 +24,9 @@ func TestServeStopsWithinItsGraceWithARequestUnderWay(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits out the server's 10 seconds of grace")
 	}
-	cmd := exec.Command(os.Args[0], "serve", "-addr", "127.0.0.1:0")
-	cmd.Env = append(os.Environ(), "KONVOY_RUN_MAIN=1")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-	line, err := bufio.NewReader(out).ReadString('\n')
+	p := startMain(t, true, "serve", "-addr", "127.0.0.1:0")
+	cmd, stderr, out := p.cmd, p.kept, p.stream
+	line, err := out.ReadString('\n')
 	url, ok := strings.CutPrefix(strings.TrimSuffix(line, " (Ctrl-C stops it)\n"), "konvoy serve: ")
 	if err != nil || !ok {
 		t.Fatalf("first line %q, %v", line, err)

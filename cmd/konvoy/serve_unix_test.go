@@ -3,11 +3,9 @@
 package main
 
 import (
-	"bufio"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -20,19 +18,9 @@ import (
 func TestServeShutsDownGracefully(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "serve", "-addr", "127.0.0.1:0")
-			cmd.Env = append(os.Environ(), "KONVOY_RUN_MAIN=1")
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { cmd.Process.Kill() })
-			line, err := bufio.NewReader(out).ReadString('\n')
+			p := startMain(t, true, "serve", "-addr", "127.0.0.1:0")
+			cmd, stderr, out := p.cmd, p.kept, p.stream
+			line, err := out.ReadString('\n')
 			url, ok := strings.CutPrefix(strings.TrimSuffix(line, " (Ctrl-C stops it)\n"), "konvoy serve: ")
 			if err != nil || !ok || !strings.HasPrefix(url, "http://127.0.0.1:") {
 				t.Fatalf("first line %q, %v; want konvoy serve: http://127.0.0.1:PORT/", line, err)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -18,21 +16,11 @@ import (
 // DIR fails at once with status 1; konvoy serve -events DIR should too.
 func TestServeRefusesADirectoryAsItsTrace(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "serve", "-addr", "127.0.0.1:0", "-events", dir)
-	cmd.Env = append(os.Environ(), "KONVOY_RUN_MAIN=1")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
+	p := startMain(t, true, "serve", "-addr", "127.0.0.1:0", "-events", dir)
+	cmd, stderr, out := p.cmd, p.kept, p.stream
 	first := make(chan string, 1)
 	go func() {
-		line, _ := bufio.NewReader(out).ReadString('\n')
+		line, _ := out.ReadString('\n')
 		first <- line
 	}()
 	select {
@@ -43,7 +31,7 @@ func TestServeRefusesADirectoryAsItsTrace(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatalf("konvoy serve -events %s (a directory): no answer in 10 s", dir)
 	}
-	err = cmd.Wait()
+	err := cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), dir) {
 		t.Errorf("konvoy serve -events %s (a directory): %v, stderr %q; want status 1 and the directory named", dir, err, stderr.String())
 	}
