@@ -355,7 +355,7 @@ func (x *Executor[T]) SubmitAll(ctx context.Context, items []T) (int, error) {
 	t := x.now()
 	var chunk [submitChunk]placed[T]
 	for done := 0; done < len(items); {
-		n, err := x.submitChunk(ctx, items[done:min(done+submitChunk, len(items))], &chunk, &t)
+		n, err := x.placeAndAdmit(ctx, items[done:min(done+submitChunk, len(items))], &chunk, &t)
 		if done += n; err != nil {
 			return done, err
 		}
@@ -373,12 +373,12 @@ type placed[T any] struct {
 	pl placement
 }
 
-// submitChunk places items, at most submitChunk, into chunk, outside the
+// placeAndAdmit places items, at most submitChunk, into chunk, outside the
 // submit lock, then admits them under it, as SubmitAll does, and returns
 // how many it took and the error of the first it did not. When the event
 // or offsets function panics, it admits the items placed before, and the
 // panic goes on.
-func (x *Executor[T]) submitChunk(ctx context.Context, items []T, chunk *[submitChunk]placed[T], t *int64) (int, error) {
+func (x *Executor[T]) placeAndAdmit(ctx context.Context, items []T, chunk *[submitChunk]placed[T], t *int64) (int, error) {
 	n := 0 // items placed
 	defer func() {
 		if n < len(items) { // a panic: the items before it are taken
