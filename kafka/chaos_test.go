@@ -833,33 +833,46 @@ func TestCrashedMembersMetadataIsNotRedone(t *testing.T) {
 }
 
 // holder holds commit requests at the broker, as a slow commit, while
-// the group rebalances: once armed, the next left requests each sleep
-// (kfake's SleepControl, so that the cluster serves others meanwhile)
-// until the group leaves the Stable state, or for a fixed pause when
-// pause is set.
+// the group rebalances: once armed for a member, that member's next
+// commit requests each sleep (kfake's SleepControl, so that the cluster
+// serves others meanwhile) until the group leaves the Stable state, or
+// for a fixed pause when pause is set. A hold is armed for one member
+// only, and at a point of the test where that member's next commit is
+// not one its own rebalance waits for: a commit held until a rebalance
+// that can begin only after the commit returns would stall both until
+// the client's request timeout, and the member would then lose its
+// partitions, as a crashed member does.
 type holder struct {
 	mu       sync.Mutex
-	armed    bool
-	left     int
+	member   string // the member whose commits are held
+	left     int    // commits of member still to hold
+	planned  int    // holds armed in all
 	pause    time.Duration
 	held     chan struct{} // a token per request held
 	released int           // holds ended by a rebalance (or the pause)
 	missed   int           // holds that reached testWait
 }
 
-func newHolder(left int, pause time.Duration) *holder {
-	return &holder{left: left, pause: pause, held: make(chan struct{}, left)}
+// newHolder returns a holder that holds up to most commits in all.
+func newHolder(most int, pause time.Duration) *holder {
+	return &holder{pause: pause, held: make(chan struct{}, most)}
 }
 
-func (h *holder) arm() {
+// arm has the holder hold m's next n commits.
+func (h *holder) arm(m *member, n int) {
+	id, _ := m.c.cl.GroupMetadata()
 	h.mu.Lock()
-	h.armed = true
-	h.mu.Unlock()
+	defer h.mu.Unlock()
+	if h.planned+n > cap(h.held) {
+		panic("chaos: more holds armed than the holder was made for")
+	}
+	h.member, h.left = id, n
+	h.planned += n
 }
 
-func (h *holder) hold(kf *kfake.Cluster, _ *kmsg.OffsetCommitRequest) {
+func (h *holder) hold(kf *kfake.Cluster, r *kmsg.OffsetCommitRequest) {
 	h.mu.Lock()
-	if !h.armed || h.left == 0 {
+	if h.left == 0 || r.MemberID != h.member {
 		h.mu.Unlock()
 		return
 	}
@@ -915,7 +928,8 @@ func (h *holder) awaitHeld(t *testing.T) {
 //   - back: as in periodic, and B leaves as soon as it finished a record,
 //     so that its partitions come back to A while A still holds records
 //     of their last assignment (A holds up to 256 and runs one at a time);
-//     A's next commit is held too, until that rebalance.
+//     A's next commit once B finished a record is held too, and B leaves
+//     while it is held.
 //
 // Each holds its commits as planned, and every guarantee of the chaos
 // runs holds, with no duplicate at all (no member crashes): no record
@@ -953,26 +967,34 @@ func inFlight(t *testing.T, seed uint64, name string) {
 	case "revoke":
 		h = newHolder(1, 100*time.Millisecond)
 		w.hold = h.hold
+		var first sync.Once // A's first revocation; it revokes again as it stops
 		w.revoked = func(m *member) {
 			if m.run == 0 {
-				h.arm()
+				first.Do(func() { h.arm(m, 1) })
 			}
 		}
 		a = w.join(t, 2, WithCommitInterval(time.Hour))
 	case "back":
-		h = newHolder(2, 0)
+		h = newHolder(2, 0) // one now, one before B leaves
 		w.hold = h.hold
 		back.install(t, w)
 		a = w.join(t, 1, WithMaxHeld(256))
 	}
 	w.awaitFinished(t, n/4)
 	if name != "revoke" {
-		h.arm()
+		h.arm(a, 1)
 		h.awaitHeld(t)
 	}
 	b := w.join(t, 2)
 	if name == "back" {
 		w.awaitFinishedBy(t, b)
+		// A's revocation has ended (B runs records of its partitions),
+		// so A's next commit is one no rebalance waits for; B leaves
+		// once it is held, so that B's leaving is the rebalance that
+		// releases it (a commit made after that rebalance would wait
+		// for one that never comes).
+		h.arm(a, 1)
+		h.awaitHeld(t)
 		// A's next handler waits until the partitions come back to A,
 		// so that records of their last assignment are still held then.
 		back.gating.Store(true)
@@ -1006,7 +1028,7 @@ func (h *holder) check(t *testing.T) {
 	t.Helper()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if want := cap(h.held); h.released != want || h.missed != 0 {
+	if want := h.planned; want == 0 || h.released != want || h.missed != 0 {
 		t.Errorf("commits held: %d released by a rebalance (or the pause), %d never; want %d, 0", h.released, h.missed, want)
 	}
 }
