@@ -65,6 +65,11 @@ type Executor[T any] struct {
 	quit   chan struct{}   // closed by Close to end the consumers
 	once   sync.Once       // closes drain
 
+	// pauses is the context of the retries' pauses: ctx's child, also
+	// cancelled (endPauses) when a failure stops the executor.
+	pauses    context.Context
+	endPauses context.CancelFunc
+
 	// Flags and counts read without a lock. halt is set once the executor
 	// stopped (stopping) or Close gave up or drained (aborted): no
 	// consumer starts an item after that. final is, from Close on, the
@@ -220,6 +225,7 @@ func New[T any](layout konvoy.Layout, consumers int, event func(T) konvoy.Event,
 	}
 	x.final.Store(-1)
 	x.ctx, x.cancel = context.WithCancel(context.Background())
+	x.pauses, x.endPauses = context.WithCancel(x.ctx)
 	x.fresh = newQueue[T](x.maxHeld)
 	x.tallies = make([]tally, consumers)
 	for w := range x.tallies {
@@ -632,6 +638,7 @@ func (x *Executor[T]) fail(j *task[T], r outcome) {
 		x.stopping.Store(true)
 		x.halt.Store(true)
 		close(x.halted)
+		x.endPauses() // an item waiting for its next attempt gets none
 	}
 }
 
@@ -699,8 +706,8 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 		if k >= attempts || cut {
 			break
 		}
-		if x.sleep(x.ctx, x.retry.pause(uint64(seq), k)) != nil {
-			cut = true // Close gave up during the pause: no retry
+		if x.sleep(x.pauses, x.retry.pause(uint64(seq), k)) != nil {
+			cut = true // Close gave up, or a failure stopped the executor: no retry
 			break
 		}
 	}
@@ -804,10 +811,11 @@ func (x *Executor[T]) callDead(ctx context.Context, item T, err error) (derr err
 // Close returns nil when every item was handled or dead-lettered. Otherwise
 // it returns the failures that stopped the executor ([*ItemError]s,
 // wrapped with [ErrStopped]) and an [*UnrunError] with the items that never
-// ran to the end (those not started, and those whose handler failed after
-// ctx ended), joined by errors.Join; when the failures are why the items
-// did not run, the UnrunError's Err is the failures, and Close returns it
-// alone. A second Close returns [ErrClosed].
+// ran to the end (those not started, those whose handler failed after
+// ctx ended, and those a failure that stopped the executor kept from
+// their next attempt), joined by errors.Join; when the failures are why
+// the items did not run, the UnrunError's Err is the failures, and Close
+// returns it alone. A second Close returns [ErrClosed].
 func (x *Executor[T]) Close(ctx context.Context) error {
 	x.subMu.Lock()
 	if x.closing.Load() {

@@ -85,7 +85,9 @@ func WithMaxHeld(n int) Option {
 // (1 − Jitter·u) for u in [0, 1) given by Seed, the item's submission
 // number and k, so that a run's pauses are the same however its items are
 // scheduled. The item's lane waits meanwhile, and so does the consumer
-// that runs it. The zero Retry tries each item once.
+// that runs it. A failure that stops the executor ends every pause: the
+// item is tried no more, and [Executor.Close] reports it as not run. The
+// zero Retry tries each item once.
 type Retry struct {
 	// Attempts is the most times an item is tried; 0 and 1 both mean once.
 	Attempts int
