@@ -30,7 +30,8 @@ const (
 	// UnixS, UnixMS, UnixUS and UnixNS are Unix times in seconds,
 	// milliseconds, microseconds or nanoseconds, as kcat's "ts" (UnixMS):
 	// a whole number, optionally negative, with a decimal fraction as long
-	// as it stays within nanoseconds.
+	// as it stays within nanoseconds. In JSON Lines it is a JSON number, as
+	// kcat writes "ts"; a JSON string is an error, as it is for a step.
 	UnixS
 	UnixMS
 	UnixUS
@@ -65,6 +66,9 @@ func (f TimeFormat) timestamp() bool { return f != Rounds }
 
 // unixScale is the nanoseconds in one unit of each Unix format.
 var unixScale = map[TimeFormat]int64{UnixS: 1e9, UnixMS: 1e6, UnixUS: 1e3, UnixNS: 1}
+
+// unix tells whether f writes Unix times, numbers.
+func (f TimeFormat) unix() bool { return f >= UnixS && f <= UnixNS }
 
 // wantTime says what an arrival of format f must be.
 func (d *Decoder) wantTime() string {

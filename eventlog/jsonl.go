@@ -180,6 +180,9 @@ func (d *Decoder) jsonAt(raw []byte) (int64, string, error) {
 		if d.opt.Resolution == 0 {
 			return 0, "", d.fieldErr(d.cols.At, display(raw), wantWhole+", as a JSON number, not a string")
 		}
+		if d.opt.AtFormat.unix() { // a number, as a step is
+			return 0, "", d.fieldErr(d.cols.At, display(raw), d.wantTime()+", as a JSON number, not a string")
+		}
 		var ok bool
 		if v, ok = d.jsonText(raw); !ok {
 			return 0, "", d.fieldErr(d.cols.At, display(raw), wantText(raw))
@@ -225,7 +228,7 @@ func (d *Decoder) jsonPartition() (int, error) {
 
 // nextObject returns the JSON object on the next non-blank line, trimmed of
 // white space. Its validity check costs nothing per value: json.Valid walks
-// the line without allocating, and refuses nesting deeper than 10000.
+// the line without allocating, and refuses nesting deeper than maxJSONDepth.
 func (d *Decoder) nextObject() ([]byte, error) {
 	var line []byte
 	for {
@@ -246,7 +249,7 @@ func (d *Decoder) nextObject() ([]byte, error) {
 // the current line, that want (such as "want a JSON object") begins.
 func (d *Decoder) object(b []byte, want string) ([]byte, error) {
 	if !json.Valid(b) {
-		return nil, d.lineErr(want + ": " + syntaxProblem(b))
+		return nil, d.lineErr(want + ": " + syntaxProblem(b, ""))
 	}
 	obj := bytes.TrimSpace(b)
 	if obj[0] != '{' {
@@ -344,9 +347,13 @@ func (d *Decoder) pathValue(obj []byte, path string) ([]byte, error) {
 		at := strings.Join(parts[:i], ".")
 		if cur[0] == '"' {
 			text, ok := d.jsonText(cur)
-			inner := bytes.TrimSpace([]byte(text))
-			if !ok || len(inner) == 0 || inner[0] != '{' || !json.Valid(inner) {
+			raw := []byte(text)
+			inner := bytes.TrimSpace(raw)
+			if !ok || len(inner) == 0 || inner[0] != '{' {
 				return nil, d.fieldErr(path, display(cur), fmt.Sprintf("want an object at %q, or a string that holds one; it is a string that does not", at))
+			}
+			if !json.Valid(inner) {
+				return nil, d.fieldErr(path, display(cur), fmt.Sprintf("want an object at %q, or a string that holds one; it is a string that holds invalid JSON: %s", at, syntaxProblem(raw, " of its text")))
 			}
 			cur = inner
 		}
@@ -583,13 +590,24 @@ func kind(raw []byte) string {
 	return "a number"
 }
 
-// syntaxProblem describes why line is not valid JSON.
-func syntaxProblem(line []byte) string {
+// maxJSONDepth is the deepest nesting of objects and arrays that
+// encoding/json reads, and so json.Valid takes.
+const maxJSONDepth = 10000
+
+// syntaxProblem describes why line is not valid JSON, and the column, the
+// byte counted from 1, where that shows; of, such as " of its text", says
+// what the column counts in when line is a string's text, not the line.
+// Nesting deeper than maxJSONDepth is named as such, not as the invalid
+// character encoding/json calls the bracket past the limit.
+func syntaxProblem(line []byte, of string) string {
 	var v json.RawMessage
 	err := json.Unmarshal(line, &v)
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return fmt.Sprintf("%v (column %d)", se, se.Offset)
+		if strings.HasSuffix(se.Error(), "exceeded max depth") {
+			return fmt.Sprintf("nested deeper than %d levels of objects and arrays, the most encoding/json reads (column %d%s)", maxJSONDepth, se.Offset, of)
+		}
+		return fmt.Sprintf("%v (column %d%s)", se, se.Offset, of)
 	}
 	if err != nil {
 		return err.Error()
