@@ -117,10 +117,13 @@ func (x *Executor[T]) Forget(p int) bool {
 // tail and then publishes it (n); the item's consumer marks it finished
 // with a store, taking no lock; and whoever holds the source's lock moves
 // the head past the finished items at the front (see advance), recycling
-// the chunks it leaves. A consumer that finished an item tries the lock,
-// and moves the head if it gets it; if not, the holder looks at the head
-// again once it let the lock go (see unlockSource), so that the head never
-// stays behind a finished item. So Submit and the consumers share no lock
+// the chunks it leaves. A consumer that finished the item at the head
+// (headFlag names its mark) tries the lock, and moves the head if it gets
+// it; if not, or if the head reached its item only as it looked, the
+// holder looks at the head again once it let the lock go (see
+// unlockSource), so that the head never stays behind a finished item. A
+// consumer that finished an item behind the head leaves the lock alone:
+// whoever passes the head item passes it too. So Submit and the consumers share no lock
 // but once a chunk, and a consumer never waits for one. The lock is a word
 // taken and let go with atomic operations, not a sync.Mutex, whose TryLock
 // may read the lock's state with a plain load that a processor may order
@@ -134,6 +137,7 @@ type source struct {
 	tailN int       // and the items in it
 
 	n atomic.Int64 // the items published, ever
+	_ pad          // Submit's fields above, the lock's holders' below
 
 	lock     atomic.Int32 // 1 while held: see lockSource
 	head     *offChunk    // the chunk of the first item not committable, under lock
@@ -306,6 +310,7 @@ func (x *Executor[T]) addOffset(j *task[T], p int, o int64) {
 	if s == nil {
 		c := &offChunk{}
 		s = &source{id: p, tail: c, head: c}
+		s.headFlag.Store(&c.done[0]) // before its first item is published: see finishOffset
 		c.src = s
 		x.parts = append(x.parts, s)
 		x.partIndex[p] = s
@@ -331,19 +336,19 @@ func (x *Executor[T]) addOffset(j *task[T], p int, o int64) {
 }
 
 // finishOffset marks j's item finished, counting it as held above its
-// partition's committable offset until the head passes it, and moves the
-// head when it gets the source's lock (see source).
+// partition's committable offset until the head passes it, and, when the
+// item is at the head and it gets the source's lock, moves the head (see
+// source). The order of the atomic operations is what keeps the head from
+// stalling: the consumer stores its mark and then loads headFlag, while a
+// holder stores headFlag, lets the lock go, and then loads the mark it
+// stored. Whichever of the two loads comes second sees the other's store,
+// so either the consumer sees its item at the head, or the holder sees
+// the head item finished, and one of them moves the head on.
 func (x *Executor[T]) finishOffset(j *task[T]) {
 	s, done := j.chunk.src, &j.chunk.done[j.entry]
-	if s.lock.CompareAndSwap(0, 1) { // no other can pass the item before it is counted
-		done.Store(true)
-		x.pendingN.Add(1 - s.advance())
-		x.unlockSource(s, false)
-		return
-	}
 	x.pendingN.Add(1) // before the mark: the lock's holder may pass it at once
 	done.Store(true)
-	if s.lock.CompareAndSwap(0, 1) { // else the holder looks again once it let go
+	if s.headFlag.Load() == done && s.lock.CompareAndSwap(0, 1) {
 		x.unlockSource(s, false)
 	}
 }
