@@ -123,12 +123,13 @@ func (x *Executor[T]) Forget(p int) bool {
 // holder looks at the head again once it let the lock go (see
 // unlockSource), so that the head never stays behind a finished item. A
 // consumer that finished an item behind the head leaves the lock alone:
-// whoever passes the head item passes it too. So Submit and the consumers share no lock
-// but once a chunk, and a consumer never waits for one. The lock is a word
-// taken and let go with atomic operations, not a sync.Mutex, whose TryLock
-// may read the lock's state with a plain load that a processor may order
-// before the consumer's mark: both the consumer and the holder could then
-// miss the mark.
+// whoever passes the head item passes it too. So Submit and the consumers
+// share no lock but once a chunk, and a consumer never waits for one.
+// Of the consumers, only those of head items take the lock. The lock is
+// a word taken and let go with atomic operations, not a sync.Mutex, whose
+// TryLock may read the lock's state with a plain load that a processor may
+// order before the consumer's mark: both the consumer and the holder could
+// then miss the mark.
 type source struct {
 	id   int
 	last int64 // the highest offset submitted, Submit's, under subMu
