@@ -175,7 +175,7 @@ func (x *Executor[T]) takeOwned(w int32, j *task[T]) bool {
 	c := &x.inboxes[w]
 	if n, ok := c.head(); ok {
 		if s, ok := x.fresh.head(); !ok || c.batch[n].seq < s {
-			*j = c.batch[n]
+			*j = c.batch[n].task(w)
 			c.running.Store(true)
 			c.next.Store(n + 1)
 			return true

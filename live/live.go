@@ -914,8 +914,11 @@ func (x *Executor[T]) heldJobs() []task[T] {
 	}
 	for w := range x.inboxes {
 		c := &x.inboxes[w]
-		out = append(out, c.batch[c.next.Load():]...)
-		out = append(out, c.q...)
+		for _, held := range [][]owned[T]{c.batch[c.next.Load():], c.q} {
+			for i := range held {
+				out = append(out, held[i].task(int32(w)))
+			}
+		}
 	}
 	for _, r := range x.reseq {
 		for _, i := range r.held {

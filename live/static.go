@@ -23,19 +23,43 @@ import (
 // holds while the consumer reads it too.
 type inbox[T any] struct {
 	mu      sync.Mutex
-	q       []task[T]    // submitted since the consumer's last swap, in submission order
+	q       []owned[T]   // submitted since the consumer's last swap, in submission order
 	_       pad          // what Submit writes, above, apart from what the consumer writes for every item
-	batch   []task[T]    // the consumer's batch, in submission order: before next, taken
+	batch   []owned[T]   // the consumer's batch, in submission order: before next, taken
 	next    atomic.Int32 // the place in batch of the consumer's next item
 	running atomic.Bool  // the consumer runs batch[next-1]
 	_       pad
+}
+
+// owned is an item in an inbox: of its task, what its consumer needs. An
+// item crosses from Submit's core to its consumer's in the inbox, so its
+// size is what a no-op handler's item costs; a task is twice as large.
+type owned[T any] struct {
+	item      T
+	entry     int32 // WithOffsets: its place in chunk
+	seq       int
+	submitted int64
+	chunk     *offChunk
+}
+
+// ownedOf returns j as an item of an inbox.
+func ownedOf[T any](j *task[T]) owned[T] {
+	return owned[T]{item: j.item, entry: j.entry, seq: j.seq, submitted: j.submitted, chunk: j.chunk}
+}
+
+// task returns the task of an item of consumer w's inbox, as Submit made
+// it but for its lane's name and hash, which no consumer under static
+// reads.
+func (o *owned[T]) task(w int32) task[T] {
+	return task[T]{item: o.item, seq: o.seq, submitted: o.submitted, hasLane: true,
+		own: w, queued: -1, entry: o.entry, chunk: o.chunk}
 }
 
 // deliver puts j in consumer o's inbox and wakes o if it is parked.
 func (x *Executor[T]) deliver(o int, j *task[T]) {
 	c := &x.inboxes[o]
 	c.mu.Lock()
-	c.q = append(c.q, *j)
+	c.q = append(c.q, ownedOf(j))
 	c.mu.Unlock()
 	x.wakeOne(int32(o))
 }
@@ -61,7 +85,7 @@ func (c *inbox[T]) head() (int32, bool) {
 
 // held returns the items of the inbox held and not started, and the item
 // its consumer runs, if it runs one of the inbox's, under mu.
-func (c *inbox[T]) held() (waiting []task[T], cur task[T], running bool) {
+func (c *inbox[T]) held() (waiting []owned[T], cur owned[T], running bool) {
 	n := c.next.Load()
 	waiting = append(slices.Clone(c.batch[n:]), c.q...)
 	if c.running.Load() && n > 0 {
