@@ -79,22 +79,23 @@ func (x *Executor[T]) work(w int32) {
 
 // exited finishes j, started at time start, whose run consumer w's
 // goroutine left through runtime.Goexit (a handler's t.FailNow, say), as
-// a failed attempt with ErrGoexit, with no retry and no dead letter (cut
-// short when Close had given up, as run's failures are), calling the
-// guard's exit when the attempt or dead letter that left had entered it,
-// and starts a consumer in w's place: the goroutine ends once its
-// deferred calls return, and the executor would otherwise wait for j, and
-// for w, for ever.
+// failed with ErrGoexit, with no retry and no dead letter (cut short when
+// Close had given up, as run's failures are), calling the guard's exit
+// when the attempt or dead letter that left had entered it, and starts a
+// consumer in w's place: the goroutine ends once its deferred calls
+// return, and the executor would otherwise wait for j, and for w, for
+// ever. It counts a failed attempt only when the Goexit came from within
+// one (the handler, or the version store), not from the guard or the dead
+// letter, and the item's attempts as those whose handler was called.
 func (x *Executor[T]) exited(w int32, j *task[T], start int64) {
 	t := x.now()
 	cut := x.ctx.Err() != nil
 	x.running.Add(-1)
-	if x.tallies[w].inDead {
-		x.tallies[w].inDead = false // a dead letter's failure is not an attempt's
-	} else {
+	if x.tallies[w].trying {
+		x.tallies[w].trying = false
 		x.errorsN.Add(1)
 	}
-	ie := x.itemError(j.item, j.seq, max(x.tallies[w].attempt, 1), ErrGoexit)
+	ie := x.itemError(j.item, j.seq, x.tallies[w].attempt, ErrGoexit)
 	if x.tallies[w].guarded { // the attempt or dead letter exited: the guard hears of it
 		x.tallies[w].guarded = false
 		x.guard.exit(x.ctxs[w], j.item, ie)

@@ -30,7 +30,9 @@ type ItemError struct {
 	// Event is the event the item maps to, and Lane its lane, "" for none.
 	Event konvoy.Event
 	Lane  string
-	// Attempts is how many times the item was tried.
+	// Attempts is how many times the item was tried: its handler called.
+	// It is 0 for an item that a guard's runtime.Goexit failed before its
+	// first attempt (see [ErrGoexit]).
 	Attempts int
 	// Err is the last attempt's error; a panic's is a *PanicError.
 	Err error

@@ -679,6 +679,7 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 	k := 1
 	var err error
 	var cut bool
+	x.tallies[w].attempt = 0
 	for ; ; k++ {
 		if x.guard.enter != nil {
 			if !x.guard.enter(ctx, item) {
@@ -689,10 +690,14 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 		if k > 1 {
 			x.retriesN.Add(1) // an attempt after the first, made
 		}
-		x.tallies[w].attempt = k
+		x.tallies[w].attempt, x.tallies[w].trying = k, true
 		var stale bool
 		stale, err = x.attempt(ctx, item)
+		x.tallies[w].trying = false
 		cut = x.ctx.Err() != nil // as the attempt returned: not after the guard's exit
+		if err != nil {
+			x.errorsN.Add(1) // before the guard's exit, which may leave the goroutine
+		}
 		if x.guard.exit != nil {
 			x.tallies[w].guarded = false
 			x.guard.exit(ctx, item, err)
@@ -702,7 +707,6 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 		} else if err == nil {
 			return outcome{}
 		}
-		x.errorsN.Add(1)
 		if k >= attempts || cut {
 			break
 		}
@@ -731,9 +735,7 @@ func (x *Executor[T]) deadLetter(w int32, item T, ie *ItemError) outcome {
 		}
 		x.tallies[w].guarded = true
 	}
-	x.tallies[w].inDead = true
 	derr := x.callDead(ctx, item, ie)
-	x.tallies[w].inDead = false
 	cut := x.ctx.Err() != nil
 	if x.guard.exit != nil {
 		x.tallies[w].guarded = false

@@ -153,9 +153,9 @@ type tally struct {
 	skipped int   // skipped as stale
 	blocked int64 // nanoseconds blocked under head-of-line, blocks ended
 	since   int64 // when the block going on began, -1 for none
-	attempt int   // the consumer's: the attempt it makes of its item (see exited)
+	attempt int   // the consumer's: the attempts of its item whose handler it called (see exited)
+	trying  bool  // the consumer's: it is in an attempt, its handler or the version store
 	guarded bool  // the consumer's: it entered the guard and has not called its exit
-	inDead  bool  // the consumer's: it runs its item's dead letter
 	_       [64]byte
 }
 
