@@ -158,15 +158,19 @@ func (f Finished) Bound() int {
 // with the record at offset x finished too: whether the Bound of that set
 // is MaxMetadata or less. When it is, [Finished.Metadata] of that set
 // succeeds; when it is not, Metadata might still succeed (deflate may
-// shrink it enough), but only running deflate would tell. An offset at or
+// shrink it enough), but only running deflate would tell. An offset
 // below the committable one, or finished already, leaves the set as it
-// is. Fits speaks of this set and x only: records held below x that
+// is; the committable offset itself moves it up, past the run right above
+// it if there is one. Fits speaks of this set and x only: records held below x that
 // finish later may lengthen the set past MaxMetadata even where Fits said
 // yes (a few long runs broken up), so a consumer deciding whether to take
 // a record uses [Reach], the worst case over every set. It takes
 // O(log runs).
 func (f Finished) Fits(x int64) bool {
-	if x <= f.committable || f.Done(x) {
+	if x == f.committable {
+		return f.withCommittable().Bound() <= MaxMetadata
+	}
+	if x < f.committable || f.Done(x) {
 		return f.Bound() <= MaxMetadata
 	}
 	last := x
@@ -206,6 +210,27 @@ func Reach(committable int64) int64 {
 			return x
 		}
 	}
+}
+
+// withCommittable returns f with its committable offset finished: the
+// committable offset moves up by one, and past the first run when that
+// run starts there. Only the first run's gap from the committable offset
+// changes, or the first run goes: it takes O(1).
+func (f Finished) withCommittable() Finished {
+	if f.committable == math.MaxInt64 {
+		return f // no offset above it to move to, nor runs
+	}
+	c := f.committable + 1
+	if len(f.runs) == 0 {
+		return Finished{committable: c}
+	}
+	first := runBytes(f.committable-1, f.runs[:1])
+	if r := f.runs[0]; r.First == c {
+		// The next run's gap was from r.Last, which is the new committable
+		// offset less one: its length stays.
+		return Finished{committable: r.Last + 1, runs: f.runs[1:], runBytes: f.runBytes - first}
+	}
+	return Finished{committable: c, runs: f.runs, runBytes: f.runBytes - first + runBytes(c-1, f.runs[:1])}
 }
 
 // runDelta returns how much longer the run-length body grows with offset

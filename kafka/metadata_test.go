@@ -196,10 +196,11 @@ func TestBoundIsTheShorterUncompressedEncoding(t *testing.T) {
 }
 
 // withOffset returns f with offset x finished too, built by sorting and
-// merging runs rather than as Fits reckons.
+// merging runs, then moving the committable offset past the runs that
+// start at it, rather than as Fits reckons.
 func withOffset(f Finished, x int64) Finished {
 	runs := slices.Clone(f.runs)
-	if x > f.committable {
+	if x >= f.committable {
 		runs = append(runs, Run{First: x, Last: x})
 	}
 	slices.SortFunc(runs, func(a, b Run) int {
@@ -219,7 +220,11 @@ func withOffset(f Finished, x int64) Finished {
 			out = append(out, r)
 		}
 	}
-	return Finished{committable: f.committable, runs: out, runBytes: runBytes(f.committable-1, out)}
+	c := f.committable
+	for len(out) > 0 && out[0].First == c {
+		c, out = out[0].Last+1, out[1:]
+	}
+	return Finished{committable: c, runs: out, runBytes: runBytes(c-1, out)}
 }
 
 // TestFitsAgreesWithTheEncoding: Fits(x) says yes exactly when the set
@@ -513,7 +518,7 @@ func plainLen(f Finished) int {
 func checkFitsNear(t *testing.T, f Finished, rng *rand.Rand) {
 	t.Helper()
 	c, first, last := f.committable, f.runs[0], f.runs[len(f.runs)-1]
-	xs := []int64{c + 1, first.First - 1, first.Last + 1, last.Last + 1, last.Last + 2, last.Last + 1000, last.First - 1}
+	xs := []int64{c, c + 1, first.First - 1, first.Last + 1, last.Last + 1, last.Last + 2, last.Last + 1000, last.First - 1}
 	for range 30 {
 		xs = append(xs, c+1+rng.Int64N(last.Last-c))
 	}
@@ -561,5 +566,43 @@ func TestMetadataTakesBodiesOf64KiB(t *testing.T) {
 		if s, err := f.Metadata(); err == nil || !strings.Contains(err.Error(), "take over 65536 bytes") {
 			t.Fatalf("%s, one run more: %.3q, %v; want an error", tc.name, s, err)
 		}
+	}
+}
+
+// TestFitsMovesTheCommittableOffset: finishing the committable offset
+// moves it up, past the run right above it, and Fits speaks of that set,
+// as its doc says. Here offset 0 is committable, 1 and the odd offsets
+// from 3 finished: the set is just too long (Bound 4097), and with 0
+// finished the committable offset is 2, and the set fits (4095). Fits
+// once took the committable offset as leaving the set as it is.
+func TestFitsMovesTheCommittableOffset(t *testing.T) {
+	fin := []int64{1}
+	for o := int64(3); o <= 24_513; o += 2 {
+		fin = append(fin, o)
+	}
+	f, err := NewFinished(0, fin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewFinished(2, fin[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Bound() <= MaxMetadata || g.Bound() > MaxMetadata {
+		t.Fatalf("Bound %d, and %d with offset 0 finished; want one above %d, one not: the case is lost", f.Bound(), g.Bound(), MaxMetadata)
+	}
+	if !f.Fits(0) {
+		t.Errorf("Fits(0) = false; want true: with 0 finished the committable offset is 2 and the set's Bound %d", g.Bound())
+	}
+	if h := withOffset(f, 0); h.committable != 2 || h.Bound() != g.Bound() {
+		t.Errorf("withOffset(f, 0): committable %d, Bound %d; want 2 and %d", h.committable, h.Bound(), g.Bound())
+	}
+	// Without a run right above it, the committable offset moves by one.
+	h, _ := NewFinished(0, fin[1:])
+	if want := withOffset(h, 0); h.Fits(0) != (want.Bound() <= MaxMetadata) || want.committable != 1 {
+		t.Errorf("Fits(0) = %v with committable %d after; want %v and 1", h.Fits(0), want.committable, want.Bound() <= MaxMetadata)
+	}
+	if m := (Finished{committable: math.MaxInt64}); !m.Fits(math.MaxInt64) {
+		t.Errorf("Fits(MaxInt64) of committable MaxInt64: false; want true, with nothing finished above it")
 	}
 }
