@@ -20,49 +20,71 @@ import (
 // Item a fails twice and then passes, on one consumer, so b comes after
 // its three attempts.
 func TestAGuardsGoexitCountsOnlyAttemptsMade(t *testing.T) {
-	for _, exitAt := range []string{"enter", "dead letter's enter", "exit"} {
-		enters := 0 // of item b: one consumer, no two at once
-		fails := 0
-		x, err := New(konvoy.Convoy, 1, func(k string) konvoy.Event { return konvoy.Event{Key: k} },
-			func(_ context.Context, k string) error {
-				if k == "a" && fails < 2 || k == "b" {
-					fails++
-					return errors.New("transient")
-				}
-				return nil
-			},
-			WithRetry(Retry{Attempts: 3, Base: time.Microsecond}),
-			WithDeadLetter(func(context.Context, string, error) error { return nil }),
-			WithGuard(func(_ context.Context, k string) bool {
-				if k == "b" {
-					if enters++; exitAt == "enter" || exitAt == "dead letter's enter" && enters == 4 {
-						runtime.Goexit()
-					}
-				}
-				return true
-			}, func(_ context.Context, k string, err error) {
-				if k == "b" && exitAt == "exit" && err != nil && !errors.Is(err, ErrGoexit) {
-					runtime.Goexit() // after b's first attempt failed
-				}
-			}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range []string{"a", "b"} {
-			if err := x.Submit(context.Background(), k); err != nil {
-				t.Fatal(err)
-			}
-		}
-		cerr := mustClose(t, x)
-		var ie *ItemError
-		if !errors.As(cerr, &ie) || !errors.Is(cerr, ErrGoexit) || ie.Seq != 1 {
-			t.Fatalf("Goexit in b's guard %s: Close: %v; want item 1's failure with ErrGoexit", exitAt, cerr)
-		}
-		// a failed twice; b's attempts and failures by where the guard left.
-		want := map[string][2]int{"enter": {0, 2}, "dead letter's enter": {3, 5}, "exit": {1, 3}}[exitAt]
-		if s := x.Stats(); ie.Attempts != want[0] || s.Errors != want[1] {
+	// a failed twice; b's attempts and failures by where the guard left.
+	for exitAt, want := range map[string][2]int{"enter": {0, 2}, "dead letter's enter": {3, 5}, "exit": {1, 3}} {
+		ie, s := failInGuard(t, exitAt)
+		if ie.Attempts != want[0] || s.Errors != want[1] {
 			t.Errorf("Goexit in b's guard %s: ItemError.Attempts %d, Stats.Errors %d; want %d and %d",
 				exitAt, ie.Attempts, s.Errors, want[0], want[1])
 		}
 	}
+}
+
+// guardExit is the handler and guard of failInGuard: item a fails twice,
+// b always, and b's guard calls runtime.Goexit in its enter (before the
+// first attempt), in the dead letter's enter (its fourth), or in the exit
+// after its first attempt. One consumer runs them: no two calls at once.
+type guardExit struct {
+	exitAt        string
+	enters, fails int // b's enters; the failures
+}
+
+func (g *guardExit) handle(_ context.Context, k string) error {
+	if k == "a" && g.fails < 2 || k == "b" {
+		g.fails++
+		return errors.New("transient")
+	}
+	return nil
+}
+
+func (g *guardExit) enter(_ context.Context, k string) bool {
+	if k != "b" {
+		return true
+	}
+	if g.enters++; g.exitAt == "enter" || g.exitAt == "dead letter's enter" && g.enters == 4 {
+		runtime.Goexit()
+	}
+	return true
+}
+
+func (g *guardExit) exit(_ context.Context, k string, err error) {
+	if k == "b" && g.exitAt == "exit" && err != nil && !errors.Is(err, ErrGoexit) {
+		runtime.Goexit() // after b's first attempt failed
+	}
+}
+
+// failInGuard runs items a and b, with three attempts and a dead letter,
+// under guardExit, and returns b's error, which Close must give, and the
+// executor's Stats.
+func failInGuard(t *testing.T, exitAt string) (*ItemError, Stats) {
+	t.Helper()
+	g := &guardExit{exitAt: exitAt}
+	x, err := New(konvoy.Convoy, 1, func(k string) konvoy.Event { return konvoy.Event{Key: k} }, g.handle,
+		WithRetry(Retry{Attempts: 3, Base: time.Microsecond}),
+		WithDeadLetter(func(context.Context, string, error) error { return nil }),
+		WithGuard(g.enter, g.exit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"a", "b"} {
+		if err := x.Submit(context.Background(), k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cerr := mustClose(t, x)
+	var ie *ItemError
+	if !errors.As(cerr, &ie) || !errors.Is(cerr, ErrGoexit) || ie.Seq != 1 {
+		t.Fatalf("Goexit in b's guard %s: Close: %v; want item 1's failure with ErrGoexit", exitAt, cerr)
+	}
+	return ie, x.Stats()
 }
