@@ -226,6 +226,9 @@ func (f Finished) withCommittable() Finished {
 	}
 	first := runBytes(f.committable-1, f.runs[:1])
 	if r := f.runs[0]; r.First == c {
+		if r.Last == math.MaxInt64 {
+			return Finished{committable: math.MaxInt64} // every offset finished: nothing above to encode
+		}
 		// The next run's gap was from r.Last, which is the new committable
 		// offset less one: its length stays.
 		return Finished{committable: r.Last + 1, runs: f.runs[1:], runBytes: f.runBytes - first}

@@ -222,6 +222,10 @@ func withOffset(f Finished, x int64) Finished {
 	}
 	c := f.committable
 	for len(out) > 0 && out[0].First == c {
+		if out[0].Last == math.MaxInt64 { // no offset after it: all finished
+			c, out = math.MaxInt64, nil
+			break
+		}
 		c, out = out[0].Last+1, out[1:]
 	}
 	return Finished{committable: c, runs: out, runBytes: runBytes(c-1, out)}
@@ -604,5 +608,12 @@ func TestFitsMovesTheCommittableOffset(t *testing.T) {
 	}
 	if m := (Finished{committable: math.MaxInt64}); !m.Fits(math.MaxInt64) {
 		t.Errorf("Fits(MaxInt64) of committable MaxInt64: false; want true, with nothing finished above it")
+	}
+	// A run up to the last offset there is: the committable offset cannot
+	// pass it, and nothing is left above it to encode.
+	if m, err := NewFinished(math.MaxInt64-2, []int64{math.MaxInt64 - 1, math.MaxInt64}); err != nil || !m.Fits(math.MaxInt64-2) {
+		t.Errorf("Fits of the committable offset below a run to MaxInt64: false (NewFinished: %v); want true", err)
+	} else if g := m.withCommittable(); g.committable < 0 || len(g.runs) != 0 {
+		t.Errorf("with the committable offset below a run to MaxInt64 finished: committable %d, %d runs; want no runs and no wrap", g.committable, len(g.runs))
 	}
 }
