@@ -28,7 +28,7 @@ type segment[T any] struct {
 	mask  uint64
 	next  atomic.Pointer[segment[T]]
 	_     [64]byte
-	enq   atomic.Uint64 // the next position to push
+	enq   uint64 // the next position to push: the pusher's alone, under the submit lock (see push)
 	_     [64]byte
 	deq   atomic.Uint64 // the next position to pop
 	_     [64]byte
@@ -80,16 +80,19 @@ func (q *queue[T]) push(j *task[T]) {
 }
 
 // push adds j to the segment and returns true, or returns false when the
-// segment is full.
+// segment is full. Its stores of the cell's number and turn are atomic,
+// for the consumers that read them; enq, which no consumer reads, is a
+// plain word: on amd64 an atomic store is a full fence, and a third in
+// every push showed in Submit's cost (about 7% of a no-op item's).
 func (s *segment[T]) push(j *task[T]) bool {
-	pos := s.enq.Load()
+	pos := s.enq
 	c := &s.cells[pos&s.mask]
 	if c.turn.Load() != pos { // the pop of pos−len(cells) has not copied its item out
 		return false
 	}
 	c.task = *j
 	c.seq.Store(int64(j.seq))
-	s.enq.Store(pos + 1)
+	s.enq = pos + 1
 	c.turn.Store(pos + 1)
 	return true
 }
