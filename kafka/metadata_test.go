@@ -606,11 +606,16 @@ func TestFitsMovesTheCommittableOffset(t *testing.T) {
 	if want := withOffset(h, 0); h.Fits(0) != (want.Bound() <= MaxMetadata) || want.committable != 1 {
 		t.Errorf("Fits(0) = %v with committable %d after; want %v and 1", h.Fits(0), want.committable, want.Bound() <= MaxMetadata)
 	}
+}
+
+// TestFitsOfTheCommittableOffsetAtTheLastOffset: finishing the committable
+// offset never wraps it past math.MaxInt64, the last offset there is,
+// whether it is that offset or a run up to it starts right after it:
+// nothing is left above it to encode, so the set fits.
+func TestFitsOfTheCommittableOffsetAtTheLastOffset(t *testing.T) {
 	if m := (Finished{committable: math.MaxInt64}); !m.Fits(math.MaxInt64) {
 		t.Errorf("Fits(MaxInt64) of committable MaxInt64: false; want true, with nothing finished above it")
 	}
-	// A run up to the last offset there is: the committable offset cannot
-	// pass it, and nothing is left above it to encode.
 	if m, err := NewFinished(math.MaxInt64-2, []int64{math.MaxInt64 - 1, math.MaxInt64}); err != nil || !m.Fits(math.MaxInt64-2) {
 		t.Errorf("Fits of the committable offset below a run to MaxInt64: false (NewFinished: %v); want true", err)
 	} else if g := m.withCommittable(); g.committable < 0 || len(g.runs) != 0 {
