@@ -161,11 +161,11 @@ func (f Finished) Bound() int {
 // shrink it enough), but only running deflate would tell. An offset
 // below the committable one, or finished already, leaves the set as it
 // is; the committable offset itself moves it up, past the run right above
-// it if there is one. Fits speaks of this set and x only: records held below x that
-// finish later may lengthen the set past MaxMetadata even where Fits said
-// yes (a few long runs broken up), so a consumer deciding whether to take
-// a record uses [Reach], the worst case over every set. It takes
-// O(log runs).
+// it if there is one. Fits speaks of this set and x only: records held
+// below x that finish later may lengthen the set past MaxMetadata even
+// where Fits said yes (a few long runs broken up), so a consumer deciding
+// whether to take a record uses [Reach], the worst case over every set.
+// It takes O(log runs).
 func (f Finished) Fits(x int64) bool {
 	if x == f.committable {
 		return f.withCommittable().Bound() <= MaxMetadata

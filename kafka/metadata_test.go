@@ -622,3 +622,19 @@ func TestFitsOfTheCommittableOffsetAtTheLastOffset(t *testing.T) {
 		t.Errorf("with the committable offset below a run to MaxInt64 finished: committable %d, %d runs; want no runs and no wrap", g.committable, len(g.runs))
 	}
 }
+
+// TestWithCommittableIsTheSetWithItFinished: withCommittable, which Fits
+// asks of the committable offset, gives the set that finishing it leaves,
+// its run-length body's length kept in O(1), the same as the reference
+// builds by merging and recounting: so Fits reckons that set's Bound, not
+// only where a set near the limit would show a wrong length.
+func TestWithCommittableIsTheSetWithItFinished(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		f := drawFinished(t)
+		got, want := f.withCommittable(), withOffset(f, f.committable)
+		if got.committable != want.committable || !slices.Equal(got.runs, want.runs) || got.runBytes != want.runBytes {
+			t.Fatalf("withCommittable of committable %d: committable %d, %d runs, body %d bytes; want %d, %d runs, %d bytes",
+				f.committable, got.committable, len(got.runs), got.runBytes, want.committable, len(want.runs), want.runBytes)
+		}
+	})
+}

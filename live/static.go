@@ -33,7 +33,8 @@ type inbox[T any] struct {
 
 // owned is an item in an inbox: of its task, what its consumer needs. An
 // item crosses from Submit's core to its consumer's in the inbox, so its
-// size is what a no-op handler's item costs; a task is twice as large.
+// size is what a no-op handler's item costs: 32 bytes for an int32 item,
+// whose task takes 80.
 type owned[T any] struct {
 	item      T
 	entry     int32 // WithOffsets: its place in chunk
