@@ -235,10 +235,11 @@ type Consumer struct {
 
 	// dropped counts the commits made without their metadata, too long
 	// for Kafka (the throttle leaves none); unread, the assignments whose
-	// committed metadata could not be fetched or read. Both mean records
-	// run again, never skipped. throttled counts the times a partition was
-	// throttled (see taken).
-	dropped, unread, throttled atomic.Int64
+	// committed metadata could not be fetched or read; reset, those whose
+	// metadata was set aside (see setAside). All mean records run again,
+	// never skipped. throttled counts the times a partition was throttled
+	// (see taken).
+	dropped, unread, reset, throttled atomic.Int64
 	// commits counts the commits sent, under its lock (see Commits).
 	commits struct {
 		sync.Mutex
@@ -273,7 +274,9 @@ type part struct {
 	committedMeta string
 	// prior is what the commit this assignment started from names
 	// finished: those records are not run again. Set before the part is
-	// shared, it is never changed.
+	// shared, it changes only when the assignment's first record comes
+	// from below that commit (see setAside), before any record of the part
+	// reaches the executor; handlers read it without a lock after that.
 	prior Finished
 	// last is the highest offset submitted, or -1, and stoppedAt the
 	// offset from which the partition is throttled, or -1 (see taken);
@@ -484,8 +487,8 @@ func (c *Consumer) enter(ctx context.Context, it item) bool {
 // enterAs tells whether the executor's consumer w may run the record,
 // counting it as running (see begin). It may not when the record is a
 // transaction's marker, or the commit its assignment started from names
-// it finished (an offset above that commit's: one below it is fetched
-// only when asked, as by a reset, and runs): it then counts as finished
+// it finished (an offset above that commit's, when fetching resumed
+// there: see setAside): it then counts as finished
 // without running. Nor when its partition was revoked or lost: the record
 // is not run (its next owner reads it again) and its offset bounds what
 // may be committed (see begin).
@@ -802,6 +805,9 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 	if p == nil {
 		return nil // not ours any more
 	}
+	if p.last < 0 && len(rs) > 0 {
+		c.setAside(p, rs[0].Offset)
+	}
 	w := window{last: p.last}
 	b := c.batch[:0]
 	for _, r := range rs {
@@ -831,6 +837,26 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 	c.batch = b[:0]
 	p.last = w.last // written once, not per record: handlers read p's other fields
 	return err
+}
+
+// setAside drops what the commit assignment p started from names
+// finished, counting it in Consumer.reset, when p's first record, at
+// offset first, comes from below that commit: fetching did not resume at
+// the committed offset but was reset, as when the partition's log was
+// truncated below it (an unclean leader election) and the offset was out
+// of range. The offsets the metadata names may then hold other records
+// than those that finished, and skipping them would lose them; they run,
+// and no commit carries the old metadata on. It runs on the poll loop,
+// before any record of p is submitted, under Consumer.mu, which commits
+// read p.prior under.
+func (c *Consumer) setAside(p *part, first int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if first >= p.prior.Committable() || len(p.prior.runs) == 0 {
+		return
+	}
+	p.prior = Finished{}
+	c.reset.Add(1)
 }
 
 // pauseUntilRoom pauses fetching the partitions assigned, lets rebalances

@@ -46,7 +46,9 @@
 // gap closes, while the others go on, so the metadata never passes
 // MaxMetadata (were it to, the offset would be committed alone).
 // Unreadable metadata counts as none: those records run again
-// (at-least-once). With WithDeadLetterTopic a record whose attempts all
+// (at-least-once); so does metadata whose partition's fetching was reset
+// below the committed offset, as after an unclean leader election
+// truncated the log, since its offsets may hold other records by then. With WithDeadLetterTopic a record whose attempts all
 // failed is produced, with headers naming the error, the attempts and the
 // record, to that topic, and counts as finished only once the broker
 // acknowledged it; a produce that fails stops the consumer below the

@@ -48,9 +48,12 @@ type CommitStats struct {
 	// finished offsets, whose metadata would pass Kafka's 4 KB (after a
 	// prior commit's merged in: the throttle keeps the consumer's own
 	// within it); Unread the assignments whose committed metadata could
-	// not be fetched or read. Each means records above the committed
-	// offset run again.
-	WithoutMetadata, Unread int
+	// not be fetched or read; Reset those whose fetching did not resume at
+	// the committed offset but was reset below it (as after the log was
+	// truncated below the commit, by an unclean leader election), whose
+	// metadata was set aside: its offsets may hold other records now.
+	// Each means records above the committed offset run again.
+	WithoutMetadata, Unread, Reset int
 }
 
 // Commits returns the counts of the consumer's commits so far. A commit
@@ -61,7 +64,7 @@ func (c *Consumer) Commits() CommitStats {
 	c.commits.Lock()
 	defer c.commits.Unlock()
 	return CommitStats{Sent: c.commits.sent, Failed: c.commits.failed, LastFailure: c.commits.last,
-		WithoutMetadata: int(c.dropped.Load()), Unread: int(c.unread.Load())}
+		WithoutMetadata: int(c.dropped.Load()), Unread: int(c.unread.Load()), Reset: int(c.reset.Load())}
 }
 
 // countCommit counts a commit sent, which failed with err when err is not nil.

@@ -1,0 +1,111 @@
+package kafka
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// The group's commit, offset 25 naming 27 to 29 finished, lies past the
+// end of a partition of 20 records, as when an unclean leader election
+// truncated the log below it. Fetching resets to the start, and the
+// records produced next take offsets 20 to 39: new records, which the old
+// metadata's offsets name by chance. Each runs, Commits counts the
+// metadata set aside, and the commit reaches the end with nothing named
+// finished. (Found by a review: the metadata was applied to the new
+// records, so 27 to 29 never ran and the group committed past them.)
+func TestMetadataOfACommitFetchingResetBelowIsSetAside(t *testing.T) {
+	addrs := cluster(t, 1)
+	if ends := produce(t, addrs, 20, 3, 1); ends[0] != 20 {
+		t.Fatalf("partition 0 ends at %d; want 20", ends[0])
+	}
+	f, err := NewFinished(25, []int64{27, 28, 29})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := f.Metadata()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	commitAt(ctx, t, addrs, 25, m)
+	handled := make(chan int64, 64)
+	handle := func(_ context.Context, r *kgo.Record) error {
+		handled <- r.Offset
+		return nil
+	}
+	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, handle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(c)
+	seen := map[int64]bool{}
+	awaitOffsets(ctx, t, handled, seen, 20)
+	produce(t, addrs, 20, 3, 2) // offsets 20 to 39
+	awaitOffsets(ctx, t, handled, seen, 40)
+	if up, err := awaitCaughtUp(ctx, c); !up || err != nil {
+		t.Errorf("caught up: %v, %v; want true", up, err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Commits(); s.Reset != 1 || s.Unread != 0 {
+		t.Errorf("Commits: %d reset, %d unread; want 1 and 0", s.Reset, s.Unread)
+	}
+	got, err := groupOffsets(t, addrs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := got.Lookup(testTopic, 0)
+	if o.At != 40 || o.Metadata != "" {
+		t.Errorf("committed %d with metadata %q; want 40 and none", o.At, o.Metadata)
+	}
+}
+
+// commitAt commits offset at of the test topic's partition 0 for the test
+// group, with metadata m, as another member would have.
+func commitAt(ctx context.Context, t *testing.T, addrs []string, at int64, m string) {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	os := kadm.Offsets{}
+	os.Add(kadm.Offset{Topic: testTopic, Partition: 0, At: at, LeaderEpoch: -1, Metadata: m})
+	resp, err := kadm.NewClient(cl).CommitOffsets(ctx, testGroup, os)
+	if err == nil {
+		err = resp.Error()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// awaitOffsets reads offsets handled into seen until it holds every
+// offset below n, failing t, with the offsets missing, when ctx ends
+// first.
+func awaitOffsets(ctx context.Context, t *testing.T, handled <-chan int64, seen map[int64]bool, n int64) {
+	t.Helper()
+	for {
+		var missing []int64
+		for o := range n {
+			if !seen[o] {
+				missing = append(missing, o)
+			}
+		}
+		if len(missing) == 0 {
+			return
+		}
+		select {
+		case o := <-handled:
+			seen[o] = true
+		case <-ctx.Done():
+			t.Fatalf("records never handled: %v", missing)
+		}
+	}
+}
