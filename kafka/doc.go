@@ -44,7 +44,9 @@
 // worst case of what the records held may leave finished: past it the
 // partition is throttled (paused, its fetch offset set back) until the
 // gap closes, while the others go on, so the metadata never passes
-// MaxMetadata (were it to, the offset would be committed alone).
+// MaxMetadata (were it to, or were the broker to refuse it as too long,
+// its offset.metadata.max.bytes set lower, the offset would be committed
+// alone).
 // Unreadable metadata counts as none: those records run again
 // (at-least-once); so does metadata whose partition's fetching was reset
 // below the committed offset, as after an unclean leader election

@@ -185,7 +185,10 @@ func (c *Consumer) commit(ctx context.Context) error {
 // has finished, with the finished offsets above it as metadata, when
 // either changed since the last commit. Commits are made one at a time,
 // each from the executor's completion read after the one before ended, so
-// that a slow commit never lands after a newer one.
+// that a slow commit never lands after a newer one. A partition whose
+// metadata the broker refuses as too long (its offset.metadata.max.bytes
+// set below MaxMetadata) is committed again at once, its offset alone, as
+// one whose metadata passes MaxMetadata is.
 func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	c.commitMu.Lock()
 	defer c.commitMu.Unlock()
@@ -193,13 +196,26 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	if len(sent) == 0 {
 		return nil
 	}
-	var cerr error
-	ctx = kgo.PreCommitFnContext(ctx, func(req *kmsg.OffsetCommitRequest) error { return c.owned(req, meta, sent) })
-	c.cl.CommitOffsetsSync(ctx, offsets, func(_ *kgo.Client, req *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
-		cerr = commitError(req, resp, err)
-	})
-	if errors.Is(cerr, errAllGone) {
+	large, gone, cerr := c.send(ctx, offsets, meta, sent)
+	if gone {
 		return nil // every partition was lost while the commit waited: nothing of this member's to commit
+	}
+	if len(large) > 0 {
+		alone, again := map[string]map[int32]kgo.EpochOffset{}, []*part{}
+		for _, p := range sent {
+			if slices.Contains(large, p.tp) {
+				meta[p.tp] = ""
+				if alone[p.tp.topic] == nil {
+					alone[p.tp.topic] = map[int32]kgo.EpochOffset{}
+				}
+				alone[p.tp.topic][p.tp.partition] = offsets[p.tp.topic][p.tp.partition]
+				again = append(again, p)
+			}
+		}
+		if _, gone, err := c.send(ctx, alone, meta, again); !gone {
+			cerr = errors.Join(cerr, err)
+		}
+		stripped += len(again)
 	}
 	c.countCommit(cerr)
 	if cerr != nil {
@@ -216,6 +232,24 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	}
 	c.mu.Unlock()
 	return nil
+}
+
+// send makes one commit request of offsets, with meta, for the partitions
+// of sent (see owned), and returns the partitions the broker refused as
+// their metadata was too long, whether every partition was gone before
+// the request was sent (then nothing was), and the request's error but
+// for those refusals.
+func (c *Consumer) send(ctx context.Context, offsets map[string]map[int32]kgo.EpochOffset, meta map[topicPartition]string, sent []*part) ([]topicPartition, bool, error) {
+	var large []topicPartition
+	var cerr error
+	ctx = kgo.PreCommitFnContext(ctx, func(req *kmsg.OffsetCommitRequest) error { return c.owned(req, meta, sent) })
+	c.cl.CommitOffsetsSync(ctx, offsets, func(_ *kgo.Client, req *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
+		large, cerr = commitError(req, resp, err)
+	})
+	if errors.Is(cerr, errAllGone) {
+		return nil, true, nil
+	}
+	return large, false, cerr
 }
 
 // owned is commitParts's last word on a commit request, once franz-go has
@@ -364,20 +398,26 @@ func unskipped(at int64, finished []int64, skipFrom int64, skipped []int64) (int
 }
 
 // commitError returns the error of a commit: err, or each partition's
-// error in resp, the response to req.
-func commitError(req *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) error {
+// error in resp, the response to req, but OFFSET_METADATA_TOO_LARGE, whose
+// partitions it returns instead.
+func commitError(req *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) ([]topicPartition, error) {
 	if err != nil {
-		return fmt.Errorf("kafka: commit: %w", err)
+		return nil, fmt.Errorf("kafka: commit: %w", err)
 	}
+	var large []topicPartition
 	var errs []error
 	for i, t := range resp.Topics {
 		for _, p := range t.Partitions {
-			if p.ErrorCode != 0 {
+			switch p.ErrorCode {
+			case 0:
+			case kerr.OffsetMetadataTooLarge.Code:
+				large = append(large, topicPartition{topicOf(req, t, i), p.Partition})
+			default:
 				errs = append(errs, fmt.Errorf("kafka: commit %s/%d: %w", topicOf(req, t, i), p.Partition, kerr.ErrorForCode(p.ErrorCode)))
 			}
 		}
 	}
-	return errors.Join(errs...)
+	return large, errors.Join(errs...)
 }
 
 // topicOf returns the name of topic t, the i-th of a commit's response to

@@ -47,7 +47,7 @@ type CommitStats struct {
 	// WithoutMetadata counts the partitions committed without their
 	// finished offsets, whose metadata would pass Kafka's 4 KB (after a
 	// prior commit's merged in: the throttle keeps the consumer's own
-	// within it); Unread the assignments whose committed metadata could
+	// within it) or that the broker refused as too long; Unread the assignments whose committed metadata could
 	// not be fetched or read; Reset those whose fetching did not resume at
 	// the committed offset but was reset below it (as after the log was
 	// truncated below the commit, by an unclean leader election), whose
