@@ -57,7 +57,12 @@ func TestCloseReleasesAConsumerNeverRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop := start(r)
-	waitMembers(1)
+	waitMembers(1) // New joined the group: Run may not have begun yet
+	for end := time.Now().Add(testWait); r.state.Load() == made; time.Sleep(time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("Run has not begun after %v", testWait)
+		}
+	}
 	r.Close() // Run is running: nothing
 	if members() != 1 {
 		t.Error("Close while Run runs left the group")
