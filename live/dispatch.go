@@ -39,10 +39,7 @@ func (x *Executor[T]) work(w int32) {
 			if ok {
 				x.noteUnstarted(w, &j)
 			}
-			if worked {
-				worked = false
-				x.runIdle(w)
-			}
+			x.idleAfter(w, &worked)
 			if !x.park(w) {
 				return
 			}
@@ -53,20 +50,23 @@ func (x *Executor[T]) work(w int32) {
 		// Under head-of-line a consumer that blocks on its item's lane runs
 		// nothing meanwhile: it is counted running once the lane is its.
 		if x.policy == konvoy.HeadOfLine && j.hasLane && !x.startLane(w, &j) {
-			if worked {
-				worked = false
-				x.runIdle(w)
-			}
+			x.idleAfter(w, &worked)
 			if free = x.blockOnLane(w, &j); free < 0 {
 				return // Close ended the consumers first
 			}
 		}
-		x.runBusy()
+		if !x.claim(w, &j) { // the executor stopped since take
+			worked = false
+			if !x.park(w) {
+				return
+			}
+			free = -1
+			continue
+		}
 		start := free
 		if start < 0 {
 			start = x.now()
 		}
-		x.tallies[w].cur.Store(int64(j.seq))
 		free, running = start, true
 		r := x.run(w, j.item, j.seq)
 		running = false
@@ -222,12 +222,47 @@ func (x *Executor[T]) noteUnstarted(w int32, j *task[T]) {
 	*j = task[T]{}
 }
 
-// runBusy counts an item that starts running, and the most running at
-// once.
-func (x *Executor[T]) runBusy() {
+// claim marks j, which consumer w took (and under head-of-line holds
+// its lane), as w's, counts it running, and the most running at once,
+// and returns true; unless the executor has stopped, in which case it
+// keeps j as not started, marks w idle, and returns false. It marks j
+// before it reads halt, as fail sets halt before its consumer looks for a
+// consumer with an item (checkDrained): so either claim sees the stop, or
+// the stopped executor's drain waits for j. An item taken, or a lane
+// handed over, before the stop thus never starts once Close has stopped
+// watching its context.
+func (x *Executor[T]) claim(w int32, j *task[T]) bool {
+	x.tallies[w].cur.Store(int64(j.seq))
+	if x.halt.Load() {
+		x.noteUnstarted(w, j)
+		x.runIdle(w)
+		return false
+	}
 	n := x.running.Add(1)
 	for p := x.peak.Load(); n > p && !x.peak.CompareAndSwap(p, n); p = x.peak.Load() {
 	}
+	return true
+}
+
+// idleAfter notes consumer w idle (runIdle) when it ran an item since it
+// last was, as *worked tells, which it then sets to false.
+func (x *Executor[T]) idleAfter(w int32, worked *bool) {
+	if *worked {
+		*worked = false
+		x.runIdle(w)
+	}
+}
+
+// allIdle tells whether no consumer holds an item it took: each has
+// found none since its last, or has been marked idle (see claim). It
+// takes time in proportion to the consumers.
+func (x *Executor[T]) allIdle() bool {
+	for w := range x.tallies {
+		if x.tallies[w].cur.Load() >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // runIdle notes consumer w idle: it found no item after the ones it ran,

@@ -644,14 +644,14 @@ func (x *Executor[T]) fail(j *task[T], r outcome) {
 
 // checkDrained closes drain once Close was called and nothing more can
 // run: every item finished but those the resequencer holds for gaps, or
-// the executor stopped and no consumer runs an item.
+// the executor stopped and no consumer holds an item it took (allIdle).
 func (x *Executor[T]) checkDrained() {
 	f := x.final.Load()
 	if f < 0 {
 		return
 	}
 	if x.stopping.Load() {
-		if x.running.Load() == 0 {
+		if x.allIdle() {
 			x.once.Do(func() { close(x.drain) })
 		}
 		return

@@ -145,7 +145,7 @@ func (x *Executor[T]) Room() (int, error) {
 // most settleEvery items: beyond, it settles them itself.
 type tally struct {
 	fin     atomic.Int64 // items finished
-	cur     atomic.Int64 // the submission number of the item it runs, -1 for none
+	cur     atomic.Int64 // the submission number of the item it took last, from claim until it goes idle (runIdle), -1 for none
 	mu      sync.Mutex
 	lat     []int // wait and response of each item not settled
 	done    int   // items handled
