@@ -14,11 +14,13 @@ import (
 var ErrClosed = errors.New("live: executor closed")
 
 // ErrGapsFull is wrapped by [Executor.Submit]'s error when the executor
-// holds as many items as it may ([WithMaxHeld]) and every one of them is
-// held by the resequencer for a gap, with no Timeout to give gaps up:
-// nothing can make room but the steps the gaps wait for, which Submit
-// would wait for room to take, for ever. A [WithResequencer] Capacity
-// below WithMaxHeld, or a Timeout, keeps gaps from filling the executor.
+// holds as many items as it may ([WithMaxHeld]) and every one of them not
+// finished is held by the resequencer for a gap (with [WithOffsets], the
+// rest finished above their partitions' committable offsets), with no
+// Timeout to give gaps up: nothing can make room but the steps the gaps
+// wait for, which Submit would wait for room to take, for ever. A
+// [WithResequencer] Timeout keeps gaps from filling the executor, and so,
+// without WithOffsets, does a Capacity below WithMaxHeld.
 var ErrGapsFull = errors.New("live: every item held waits for a gap")
 
 // ItemError is the error of an item whose last attempt failed: its handler

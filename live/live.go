@@ -351,9 +351,11 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 // the event function, and WithOffsets's, for each 64 items before it
 // takes the lock for them: neither another Submit nor a consumer waits
 // for them. A panic of either reaches the caller, as it does Submit's,
-// with the items before the one that panicked taken and the executor as
-// usable as before. It takes O(1) time an item, as Submit does, and
-// allocates nothing once the executor has held as many items and lanes.
+// with the items before the one that panicked taken, up to the first that
+// Submit would refuse (the panic then replaces that item's error), and
+// the executor as usable as before. It takes O(1) time an item, as Submit
+// does, and allocates nothing once the executor has held as many items
+// and lanes.
 func (x *Executor[T]) SubmitAll(ctx context.Context, items []T) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err

@@ -49,7 +49,11 @@ type reseqOptions struct {
 //
 // A Capacity below [WithMaxHeld]'s limit keeps gaps that never fill from
 // filling the executor, which they can under the zero configuration:
-// Submit then returns an error wrapping [ErrGapsFull].
+// Submit then returns an error wrapping [ErrGapsFull]. With [WithOffsets]
+// it does not suffice: the items that finish above an item held for a gap
+// count against the limit too, until their partition's committable offset
+// passes them, which the held item keeps down; there only a Timeout
+// does.
 //
 // [New] returns an error on an unknown Start, a negative Timeout or
 // Capacity, a Timeout with a round of 0 or less, or a Timeout × round past
