@@ -8,7 +8,6 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/twmb/franz-go/pkg/kerr"
-	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -73,38 +72,17 @@ func TestMetadataTheBrokerRefusesIsCommittedAlone(t *testing.T) {
 // long, and a count of those it refused.
 func metadataRefusingCluster(t *testing.T) ([]string, *atomic.Int64) {
 	t.Helper()
-	kf, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, testTopic))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(kf.Close)
 	refused := new(atomic.Int64)
-	kf.ControlKey(int16(kmsg.OffsetCommit), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		kf.KeepControl()
-		r := req.(*kmsg.OffsetCommitRequest)
-		long := false
+	addrs := commitControlledCluster(t, func(r *kmsg.OffsetCommitRequest) kmsg.Response {
 		for _, rt := range r.Topics {
 			for _, rp := range rt.Partitions {
-				long = long || rp.Metadata != nil && *rp.Metadata != ""
+				if rp.Metadata != nil && *rp.Metadata != "" {
+					refused.Add(1)
+					return refusal(r, kerr.OffsetMetadataTooLarge.Code)
+				}
 			}
 		}
-		if !long {
-			return nil, nil, false
-		}
-		refused.Add(1)
-		resp := r.ResponseKind().(*kmsg.OffsetCommitResponse)
-		resp.SetVersion(r.Version)
-		for _, rt := range r.Topics {
-			st := kmsg.NewOffsetCommitResponseTopic()
-			st.Topic = rt.Topic
-			for _, rp := range rt.Partitions {
-				sp := kmsg.NewOffsetCommitResponseTopicPartition()
-				sp.Partition, sp.ErrorCode = rp.Partition, kerr.OffsetMetadataTooLarge.Code
-				st.Partitions = append(st.Partitions, sp)
-			}
-			resp.Topics = append(resp.Topics, st)
-		}
-		return resp, nil, true
+		return nil
 	})
-	return kf.ListenAddrs(), refused
+	return addrs, refused
 }

@@ -150,39 +150,57 @@ func TestCommitsCountsTheCommitsKafkaRefused(t *testing.T) {
 }
 
 // refusingCluster starts a cluster of one partition, closed when the test
-// ends, that answers every commit with Kafka's error refusal for each
+// ends, that answers every commit with Kafka's error refused for each
 // partition while the flag it returns holds (at first), and takes it as
 // usual once it is cleared.
-func refusingCluster(t *testing.T, refusal *kerr.Error) ([]string, *atomic.Bool) {
+func refusingCluster(t *testing.T, refused *kerr.Error) ([]string, *atomic.Bool) {
+	t.Helper()
+	refuse := new(atomic.Bool)
+	refuse.Store(true)
+	addrs := commitControlledCluster(t, func(r *kmsg.OffsetCommitRequest) kmsg.Response {
+		if !refuse.Load() {
+			return nil
+		}
+		return refusal(r, refused.Code)
+	})
+	return addrs, refuse
+}
+
+// commitControlledCluster starts a cluster of one broker and one
+// partition, closed when the test ends, whose answer to a commit is
+// answer's, or, when answer returns nil, the broker's own, and returns its
+// addresses.
+func commitControlledCluster(t *testing.T, answer func(*kmsg.OffsetCommitRequest) kmsg.Response) []string {
 	t.Helper()
 	kf, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, testTopic))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(kf.Close)
-	refuse := new(atomic.Bool)
-	refuse.Store(true)
 	kf.ControlKey(int16(kmsg.OffsetCommit), func(req kmsg.Request) (kmsg.Response, error, bool) {
 		kf.KeepControl()
-		if !refuse.Load() {
-			return nil, nil, false
-		}
-		r := req.(*kmsg.OffsetCommitRequest)
-		resp := r.ResponseKind().(*kmsg.OffsetCommitResponse)
-		resp.SetVersion(r.Version)
-		for _, rt := range r.Topics {
-			st := kmsg.NewOffsetCommitResponseTopic()
-			st.Topic = rt.Topic
-			for _, rp := range rt.Partitions {
-				sp := kmsg.NewOffsetCommitResponseTopicPartition()
-				sp.Partition, sp.ErrorCode = rp.Partition, refusal.Code
-				st.Partitions = append(st.Partitions, sp)
-			}
-			resp.Topics = append(resp.Topics, st)
-		}
-		return resp, nil, true
+		resp := answer(req.(*kmsg.OffsetCommitRequest))
+		return resp, nil, resp != nil
 	})
-	return kf.ListenAddrs(), refuse
+	return kf.ListenAddrs()
+}
+
+// refusal returns the answer to commit r that refuses each of its
+// partitions with the error of code.
+func refusal(r *kmsg.OffsetCommitRequest, code int16) *kmsg.OffsetCommitResponse {
+	resp := r.ResponseKind().(*kmsg.OffsetCommitResponse)
+	resp.SetVersion(r.Version)
+	for _, rt := range r.Topics {
+		st := kmsg.NewOffsetCommitResponseTopic()
+		st.Topic = rt.Topic
+		for _, rp := range rt.Partitions {
+			sp := kmsg.NewOffsetCommitResponseTopicPartition()
+			sp.Partition, sp.ErrorCode = rp.Partition, code
+			st.Partitions = append(st.Partitions, sp)
+		}
+		resp.Topics = append(resp.Topics, st)
+	}
+	return resp
 }
 
 // closeAfter returns a handler that does nothing, and a channel it closes
