@@ -27,7 +27,8 @@ func Cost(layout, free Result) float64 {
 // s·cost + (1 − s): the consumers needed, relative to free consumption, when
 // only the ordered share s of the events (the lesson's KK1) pays a layout's
 // cost and the rest runs free. It is the lesson's paper estimate; it assumes
-// the two parts do not disturb each other.
+// the two parts do not disturb each other. An infinite cost gives an
+// infinite multiplier, but with no ordered share (s = 0), which gives 1.
 //
 // SelectiveMultiplier panics, with a "konvoy:" prefix, when s is not in
 // [0, 1] or cost is negative or NaN: those are programming errors.
@@ -35,6 +36,9 @@ func SelectiveMultiplier(orderedShare, cost float64) float64 {
 	checkShare(orderedShare)
 	if !(cost >= 0) {
 		panic(fmt.Sprintf("konvoy: cost is %v; want 0 or more", cost))
+	}
+	if orderedShare == 0 {
+		return 1 // no event pays the cost: not 0·∞, which is NaN
 	}
 	return orderedShare*cost + (1 - orderedShare)
 }

@@ -224,6 +224,13 @@ func TestCapacityArithmetic(t *testing.T) {
 	if got := konvoy.SelectiveMultiplier(1, 0); got != 0 {
 		t.Errorf("SelectiveMultiplier(1, 0) = %v; want 0", got)
 	}
+	inf := math.Inf(1)
+	if got := konvoy.SelectiveMultiplier(0, inf); got != 1 {
+		t.Errorf("SelectiveMultiplier(0, +Inf) = %v; want 1: no event pays the cost", got)
+	}
+	if got := konvoy.SelectiveMultiplier(0.5, inf); got != inf {
+		t.Errorf("SelectiveMultiplier(0.5, +Inf) = %v; want +Inf", got)
+	}
 	if o, u := konvoy.SplitRate(80, 0.75); o != 60 || u != 20 {
 		t.Errorf("SplitRate(80, 0.75) = %v, %v; want 60, 20", o, u)
 	}
