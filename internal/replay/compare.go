@@ -3,6 +3,7 @@ package replay
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -42,9 +43,13 @@ func (s Side) Throughput() float64 {
 
 // throughput writes s's throughput with one decimal, or "unbounded" for
 // events taken in no time, as konvoy plan writes a rate without a
-// makespan (the JSON's throughput is 0 then).
-func throughput(s Side) string {
-	if s.Makespan <= 0 && s.Events > 0 {
+// makespan (the JSON's throughput is 0 then). A measured run with no
+// makespan ran no handler: its throughput is "n/a".
+func throughput(s Side, measured bool) string {
+	switch {
+	case s.Makespan <= 0 && measured:
+		return "n/a"
+	case s.Makespan <= 0 && s.Events > 0:
 		return "unbounded"
 	}
 	return strconv.FormatFloat(s.Throughput(), 'f', 1, 64)
@@ -242,7 +247,7 @@ func (c Comparison) Text() string {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t\n", name, ms(f(c.Predicted)), ms(f(c.FromActual)), ms(f(c.Measured)))
 	}
 	dur("makespan", func(s Side) time.Duration { return s.Makespan })
-	fmt.Fprintf(w, "throughput (events/s)\t%s\t%s\t%s\t\n", throughput(c.Predicted), throughput(c.FromActual), throughput(c.Measured))
+	fmt.Fprintf(w, "throughput (events/s)\t%s\t%s\t%s\t\n", throughput(c.Predicted, false), throughput(c.FromActual, false), throughput(c.Measured, true))
 	dur("wait p50", func(s Side) time.Duration { return s.WaitP50 })
 	dur("wait p99", func(s Side) time.Duration { return s.WaitP99 })
 	dur("wait max", func(s Side) time.Duration { return s.WaitMax })
@@ -252,7 +257,14 @@ func (c Comparison) Text() string {
 	n := cfg.Consumers
 	fmt.Fprintf(w, "blocked share\t%.1f%%\t%.1f%%\t%.1f%%\t\n", 100*c.Predicted.BlockedShare(n), 100*c.FromActual.BlockedShare(n), 100*c.Measured.BlockedShare(n))
 	dur("service time, total", func(s Side) time.Duration { return s.Work })
+	reseq := c.countRows(w)
 	w.Flush()
+	if reseq {
+		b.WriteString("the live resequencer holds an event before its handler runs, and runs no duplicate; the model runs every event and holds or discards it after: measured waits include the holds, and each column's throughput counts every event taken\n")
+	}
+	if c.Measured.Makespan <= 0 {
+		b.WriteString("no handler ran in the measured run: its column measures nothing\n")
+	}
 	if c.Late > 0 {
 		fmt.Fprintf(&b, "%s submitted more than a round late, by %s on average (the executor was full, holding at most %s, or the machine busy); waits and responses count from arrival\n",
 			report.Plural(c.Late, "event", "events"), ms(c.LateBy/time.Duration(c.Late)), report.Plural(cfg.HeldMost(), "event", "events"))
@@ -260,6 +272,25 @@ func (c Comparison) Text() string {
 	fmt.Fprintf(&b, "measured makespan %s the prediction: timing (actual service times) %s, dispatch (measured against the prediction from actual times) %s\n",
 		pct(c.Measured.Makespan, c.Predicted.Makespan), pct(c.FromActual.Makespan, c.Predicted.Makespan), pct(c.Measured.Makespan, c.FromActual.Makespan))
 	return b.String()
+}
+
+// countRows writes to w a row for each count of events the version stamp
+// or the resequencer set apart (as the JSON's records name them) that a
+// side has: skipped as stale, discarded as duplicates, held for a gap,
+// and never applied; it tells whether it wrote one of the resequencer's.
+func (c Comparison) countRows(w io.Writer) bool {
+	row := func(name string, f func(Side) int) bool {
+		if f(c.Predicted) == 0 && f(c.FromActual) == 0 && f(c.Measured) == 0 {
+			return false
+		}
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t\n", name, f(c.Predicted), f(c.FromActual), f(c.Measured))
+		return true
+	}
+	row("skipped as stale", func(s Side) int { return s.Skipped })
+	dup := row("duplicates discarded", func(s Side) int { return s.Duplicates })
+	held := row("held for a gap", func(s Side) int { return s.Buffered })
+	never := row("never applied", func(s Side) int { return s.NeverApplied })
+	return dup || held || never
 }
 
 // ms writes d in milliseconds, to the microsecond.

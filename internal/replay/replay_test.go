@@ -465,18 +465,23 @@ func TestMeasuredCountsSkippedEvents(t *testing.T) {
 }
 
 // The text comparison writes a throughput with one decimal, and
-// "unbounded" for events taken in no time, never 0.0 events/s for them.
+// "unbounded" for events a prediction takes in no time, never 0.0
+// events/s for them; a measured run with no makespan ran no handler, and
+// its throughput is "n/a", not unbounded.
 func TestThroughputOfNoTimeIsUnbounded(t *testing.T) {
 	for _, tt := range []struct {
-		s    Side
-		want string
+		s        Side
+		measured bool
+		want     string
 	}{
-		{Side{Events: 3, Makespan: 0}, "unbounded"},
-		{Side{Events: 0, Makespan: 0}, "0.0"},
-		{Side{Events: 3, Makespan: 2 * time.Second}, "1.5"},
+		{Side{Events: 3, Makespan: 0}, false, "unbounded"},
+		{Side{Events: 0, Makespan: 0}, false, "0.0"},
+		{Side{Events: 3, Makespan: 2 * time.Second}, false, "1.5"},
+		{Side{Events: 3, Makespan: 0}, true, "n/a"},
+		{Side{Events: 3, Makespan: 2 * time.Second}, true, "1.5"},
 	} {
-		if got := throughput(tt.s); got != tt.want {
-			t.Errorf("throughput(%+v) = %q; want %q", tt.s, got, tt.want)
+		if got := throughput(tt.s, tt.measured); got != tt.want {
+			t.Errorf("throughput(%+v, measured %v) = %q; want %q", tt.s, tt.measured, got, tt.want)
 		}
 	}
 }
@@ -487,5 +492,40 @@ func TestTraceLongerThanADurationIsRefusedInDigits(t *testing.T) {
 	_, err := TraceOf("t", []konvoy.Event{{Key: "A", Step: 1, Duration: 3_000_000}}, Config{Layout: konvoy.Convoy, Consumers: 1, Unit: time.Hour})
 	if err == nil || !strings.Contains(err.Error(), "3000000 rounds of 1h0m0s each") {
 		t.Errorf("TraceOf: %v; want an error naming 3000000 rounds of 1h0m0s", err)
+	}
+}
+
+// The text comparison shows the events the resequencer set apart, as the
+// JSON does, in a row a count that a side has, with a line on how the live
+// resequencer differs from the model's; a measured run in which no handler
+// ran says so, and has no throughput. (Found by a review: the text showed
+// none of the counts, and an empty measured run as unbounded throughput.)
+func TestTextShowsTheEventsTheResequencerSetApart(t *testing.T) {
+	cfg := Config{Layout: konvoy.Resequencer, Policy: konvoy.HeadOfLine, Consumers: 2, Unit: time.Millisecond}
+	side := Side{Events: 2, Makespan: 3 * time.Millisecond, Work: 4 * time.Millisecond, Buffered: 2, NeverApplied: 2}
+	c := Comparison{Name: "ng.csv", Config: cfg, Of: 2, Total: 2, Predicted: side, FromActual: side,
+		Measured: Side{Events: 2, Buffered: 2, NeverApplied: 2}}
+	text := c.Text()
+	for _, want := range []string{
+		"held for a gap          2                  2         2",
+		"never applied          2                  2         2",
+		"the live resequencer holds an event before its handler runs",
+		"no handler ran in the measured run",
+		"666.7              666.7       n/a",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("Text lacks %q:\n%s", want, text)
+		}
+	}
+	for _, absent := range []string{"duplicates discarded", "skipped as stale", "unbounded"} {
+		if strings.Contains(text, absent) {
+			t.Errorf("Text has %q, a count no side has:\n%s", absent, text)
+		}
+	}
+	c.Measured = side
+	c.Predicted.Buffered, c.FromActual.Buffered, c.Measured.Buffered = 0, 0, 0
+	c.Predicted.NeverApplied, c.FromActual.NeverApplied, c.Measured.NeverApplied = 0, 0, 0
+	if text := c.Text(); strings.Contains(text, "resequencer holds") || strings.Contains(text, "no handler ran") {
+		t.Errorf("Text of a run with nothing set apart, whose handlers ran:\n%s", text)
 	}
 }
