@@ -374,9 +374,14 @@ func hold(a *arrival) held {
 }
 
 // arrival returns the arrival h holds, its arrival in rounds not yet set.
+// Its key and line are a copy of their own, not slices of h's packed
+// strings: whoever keeps a key (the simulator keeps every one) would keep
+// the arrival's text with it, which may be most of a record long (leading
+// zeros).
 func (h *held) arrival() arrival {
 	k, l := int(h.keyLen), int(h.lineLen)
-	return arrival{e: konvoy.Event{Key: h.strs[:k], Line: h.strs[k : k+l], Step: h.step, Duration: h.duration, Partition: h.partition},
+	names := strings.Clone(h.strs[:k+l])
+	return arrival{e: konvoy.Event{Key: names[:k], Line: names[k:], Step: h.step, Duration: h.duration, Partition: h.partition},
 		ticks: h.ticks, seq: h.seq, line: h.line, text: h.strs[k+l:], column: int(h.column)}
 }
 
