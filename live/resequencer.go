@@ -47,6 +47,12 @@ type reseqOptions struct {
 // Capacity cost a queue of the held items in the order held, O(1)
 // amortised time per item held; Start and RejectOld a word per key.
 //
+// The timeout runs in wall time from an item's submission time, which
+// [Executor.SubmitAll] reads once for all its items: when its event
+// function is slow, the timer may release an item of its first 64 before
+// an item of a later 64 that would have filled the gap is placed, where
+// the model, which takes every item at the call's time, fills it first.
+//
 // A Capacity below [WithMaxHeld]'s limit keeps gaps that never fill from
 // filling the executor, which they can under the zero configuration:
 // Submit then returns an error wrapping [ErrGapsFull]. With [WithOffsets]
@@ -337,7 +343,10 @@ func (x *Executor[T]) hold(i int32, k *reseqKey, step int) {
 		}
 		x.rq.last = max(x.rq.last, d) // submissions' clock reads precede the lock, so they may be out of order
 		x.queueHeld(heldRef{k, step, i, x.gaps[i].seq, x.rq.last})
-		x.arm(t)
+		// From the time now, not t: t was read before the submit lock (by
+		// SubmitAll, before it placed the item's chunk), and a timer set
+		// for deadline−t from now would fire late by as much.
+		x.arm(x.now())
 	}
 }
 
