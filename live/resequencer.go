@@ -43,9 +43,12 @@ type reseqOptions struct {
 // places its own, as the model does before it applies an event. Close
 // does not wait out the timeouts: no item can fill a gap once Close is
 // called, so it releases every item held at once, in the order they were
-// held, which is the order their timeouts would release them. Timeout and
-// Capacity cost a queue of the held items in the order held, O(1)
-// amortised time per item held; Start and RejectOld a word per key.
+// held, which is the order their timeouts would release them. An item
+// held costs O(log n) time, for the n its key holds (a heap of their
+// steps); Timeout and Capacity add a queue of the held items in the order
+// held, O(1) amortised time per item held. Each key seen costs its name,
+// a map and a heap of its steps held (let go once it held more than 8 and
+// holds none), and the words of its state.
 //
 // The timeout runs in wall time from an item's submission time, which
 // [Executor.SubmitAll] reads once for all its items: when its event
