@@ -82,8 +82,8 @@ func WithRevokeTimeout(d time.Duration) Option {
 }
 
 // WithCloseTimeout sets the longest [Consumer.Run], once its context ends,
-// waits for the records held to finish before it cancels their handlers;
-// d must be above 0. Records that did not finish are not committed, and
+// waits for the records held to finish before it cancels their handlers,
+// a revocation's among them when one is going on; d must be above 0. Records that did not finish are not committed, and
 // are read again by the partition's next owner.
 func WithCloseTimeout(d time.Duration) Option {
 	return func(c *config) {
@@ -646,12 +646,26 @@ func (c *Consumer) Run(ctx context.Context) error {
 		defer wg.Done()
 		c.commitEvery(ctx, stop)
 	}()
+	var closing sync.Once
+	var closeErr error
+	closeExecutor := func() { // once, and every caller returns when it is done
+		closing.Do(func() {
+			end, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.closeWait)
+			defer cancel()
+			closeErr = c.x.Close(end)
+		})
+	}
+	// The executor closes as soon as ctx ends, not once the poll loop sees
+	// it: a revocation going on then holds the poll loop until the revoked
+	// partitions' handlers return, which a handler that waits for its
+	// context does only once Close, after WithCloseTimeout, cancels it.
+	unhook := context.AfterFunc(ctx, closeExecutor)
 	end := func() error { // ends what Run started but the client
+		unhook()
 		close(stop)
 		wg.Wait()
-		end, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.closeWait)
-		defer cancel()
-		return c.x.Close(end)
+		closeExecutor()
+		return closeErr
 	}
 	polled := false
 	defer func() {
@@ -662,7 +676,8 @@ func (c *Consumer) Run(ctx context.Context) error {
 	}()
 	err := c.poll(ctx)
 	polled = true
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, kgo.ErrClientClosed) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, kgo.ErrClientClosed) ||
+		errors.Is(err, live.ErrClosed) { // closed as ctx ended, while records were submitted
 		err = nil
 	}
 	cerr := recordsUnrun(end())
@@ -787,7 +802,7 @@ func sessionLost(err error) bool {
 // executor. It takes time in proportion to the executor's consumers.
 func (c *Consumer) room() (room int, stopped bool) {
 	room, err := c.x.Room()
-	return room, err != nil // the executor is not closed yet: a failure stopped it
+	return room, err != nil // a failure stopped it, or it closed as Run's context ended
 }
 
 // submit hands rs, records of partition tp in offset order as a poll
