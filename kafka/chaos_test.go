@@ -444,6 +444,10 @@ func (w *world) leave(t *testing.T, m *member) {
 func (w *world) crash(t *testing.T, m *member, pause time.Duration) {
 	t.Helper()
 	id, _ := m.c.cl.GroupMetadata()
+	// The assignments are read before the network is cut, and again after:
+	// one franz-go finds lost meanwhile (OnPartitionsLost forgets it) is
+	// the crash's, not one revoked, and committed, before it.
+	before := acknowledged(m)
 	m.net.sever()
 	w.mu.Lock()
 	m.crashed = true
@@ -451,18 +455,12 @@ func (w *world) crash(t *testing.T, m *member, pause time.Duration) {
 		w.exit(m, r, key)
 	}
 	w.mu.Unlock()
-	acked := map[int]*Finished{}
-	m.c.mu.Lock()
-	for _, p := range m.c.assigned {
-		acked[p.id] = nil
-		if p.committed >= 0 {
-			f, err := ParseMetadata(p.committed, p.committedMeta)
-			if err == nil {
-				acked[p.id] = &f
-			}
+	acked := acknowledged(m)
+	for part, f := range before {
+		if _, ok := acked[part]; !ok {
+			acked[part] = f
 		}
 	}
-	m.c.mu.Unlock()
 	w.mu.Lock()
 	m.acked = acked
 	w.mu.Unlock()
@@ -474,6 +472,23 @@ func (w *world) crash(t *testing.T, m *member, pause time.Duration) {
 	if err := kick(w.addrs, id); err != nil {
 		t.Fatalf("seed %d: removing crashed run %d (%s) from the group: %v", w.seed, m.run, id, err)
 	}
+}
+
+// acknowledged returns, for each of m's assignments, what its last commit
+// named finished, nil for none.
+func acknowledged(m *member) map[int]*Finished {
+	acked := map[int]*Finished{}
+	m.c.mu.Lock()
+	defer m.c.mu.Unlock()
+	for _, p := range m.c.assigned {
+		acked[p.id] = nil
+		if p.committed >= 0 {
+			if f, err := ParseMetadata(p.committed, p.committedMeta); err == nil {
+				acked[p.id] = &f
+			}
+		}
+	}
+	return acked
 }
 
 // kick removes the member id from the group, as the expiry of its session
