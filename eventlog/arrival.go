@@ -25,7 +25,9 @@ const (
 	// round 0.
 	Rounds TimeFormat = iota
 	// RFC3339 is a timestamp such as "2024-05-01T12:00:00.250+02:00", with
-	// any fraction of a second and a "Z" or numeric offset.
+	// any fraction of a second and a "Z" or numeric offset; "T" and "Z" may
+	// be in lower case, as RFC 3339 allows. A leap second (second 60) is an
+	// error: Go's clock counts none.
 	RFC3339
 	// UnixS, UnixMS, UnixUS and UnixNS are Unix times in seconds,
 	// milliseconds, microseconds or nanoseconds, as kcat's "ts" (UnixMS):
@@ -88,7 +90,11 @@ func (d *Decoder) wantTime() string {
 func (d *Decoder) readAt(s string) (int64, string) {
 	switch f := d.opt.AtFormat; {
 	case f == RFC3339:
+		s = upperTZ(s)
 		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil && leapSecond(s) {
+			return 0, "want a second from 00 to 59: Go's clock, and so konvoy's, counts no leap second (second 60)"
+		}
 		if err != nil || t.UTC().Year() < 1678 || t.UTC().Year() > 2261 || belowNanosecond(s) || offsetOutOfRange(s) {
 			return 0, d.wantTime()
 		}
@@ -114,6 +120,25 @@ func (d *Decoder) readAt(s string) (int64, string) {
 		return 0, fmt.Sprintf("want a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole nanoseconds and whole rounds of %v", d.opt.Resolution)
 	}
 	return int64(v), ""
+}
+
+// upperTZ returns the RFC 3339 time s with its date and time separator
+// and its "Z" in upper case, which RFC 3339 allows in lower case (its
+// section 5.6) and time.Parse does not.
+func upperTZ(s string) string {
+	if len(s) > 10 && s[10] == 't' {
+		s = s[:10] + "T" + s[11:]
+	}
+	if n := len(s); n > 0 && s[n-1] == 'z' {
+		s = s[:n-1] + "Z"
+	}
+	return s
+}
+
+// leapSecond tells whether the RFC 3339 time s writes second 60, a leap
+// second, which RFC 3339 allows and time.Parse refuses.
+func leapSecond(s string) bool {
+	return len(s) >= 19 && s[10] == 'T' && s[13] == ':' && s[16] == ':' && s[17:19] == "60"
 }
 
 // belowNanosecond tells whether the RFC 3339 time s has a fraction of a

@@ -77,6 +77,8 @@ func TestTimestampFormats(t *testing.T) {
 		// RFC 3339's widest offsets, hour 23 and minute 59, either way.
 		{eventlog.RFC3339, [2]string{"2024-05-01T23:59:00.5+23:59", "2024-05-01T00:00:02Z"}},
 		{eventlog.RFC3339, [2]string{"2024-04-30T00:00:00.5-23:59", "2024-04-30T23:59:02Z"}},
+		// RFC 3339 (5.6) allows "t" and "z" in lower case.
+		{eventlog.RFC3339, [2]string{"2024-05-01t12:00:00.5+02:00", "2024-05-01t10:00:02z"}},
 		{eventlog.UnixS, [2]string{"1700000000.5", "1700000002"}},
 		{eventlog.UnixMS, [2]string{"1700000000500", "1700000002000"}},
 		{eventlog.UnixUS, [2]string{"1700000000500000", "1700000002000000"}},
@@ -121,6 +123,8 @@ func TestBadArrivalsPathsAndPartitions(t *testing.T) {
 			`t.csv:2: field "at": value "1.0000000001": want a Unix time in s (-at-format unix-s), a whole number or a decimal within nanoseconds, between the years 1678 and 2261`},
 		{"bad rfc3339", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.RFC3339, Resolution: time.Second}, "key,step,duration,at\na,1,0,yesterday\n",
 			`t.csv:2: field "at": value "yesterday": want an RFC 3339 timestamp, like "2024-05-01T12:00:00.25Z", in whole nanoseconds, between the years 1678 and 2261`},
+		{"rfc3339 leap second", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.RFC3339, Resolution: time.Second}, "key,step,duration,at\na,1,0,2016-12-31T23:59:60Z\n",
+			`t.csv:2: field "at": value "2016-12-31T23:59:60Z": want a second from 00 to 59: Go's clock, and so konvoy's, counts no leap second (second 60)`},
 		{"rfc3339 offset +24:00", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.RFC3339, Resolution: time.Second}, "key,step,duration,at\na,1,0,2024-05-01T12:00:00+24:00\n",
 			`t.csv:2: field "at": value "2024-05-01T12:00:00+24:00": want an RFC 3339 timestamp, like "2024-05-01T12:00:00.25Z", in whole nanoseconds, between the years 1678 and 2261`},
 		{"rfc3339 offset -23:60", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.RFC3339, Resolution: time.Second}, "key,step,duration,at\na,1,0,2024-05-01T12:00:00-23:60\n",
