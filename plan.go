@@ -276,11 +276,26 @@ func assumptions(p Plan, cfg PlanConfig, limit int, partition bool) []string {
 	out := []string{
 		fmt.Sprintf("%s a fair sample of the traffic at the peak of %.6g events/s", events, cfg.Peak),
 		fmt.Sprintf("one round lasts %gs: an event of duration d keeps its consumer busy for d·%gs", cfg.RoundSeconds, cfg.RoundSeconds),
-		fmt.Sprintf("a run of the trace that lasts R rounds sustains %d/(R·%gs) events/s, so keeping up means at most %.4g rounds",
-			p.Events, cfg.RoundSeconds, float64(p.Events)/(cfg.Peak*cfg.RoundSeconds)),
+		fmt.Sprintf("a run of the trace that lasts R rounds sustains %d/(R·%gs) events/s, so keeping up means at most %s rounds",
+			p.Events, cfg.RoundSeconds, atMost(float64(p.Events)/(cfg.Peak*cfg.RoundSeconds))),
 		fmt.Sprintf("consumers are dispatched %s, and at most %s tried", p.Policy, counted(limit, "is", "are")),
 	}
 	return append(out, ceilingAssumptions(p, partition)...)
+}
+
+// atMost writes x, a most that may not be passed, to four significant
+// digits, rounded down: rounded to the nearest, a budget of 20.9996 rounds
+// would read 21, which a run of 21 rounds does not keep (the plan's own
+// answer would break it). x at or below 0, or not finite, is written as it
+// is.
+func atMost(x float64) string {
+	if !(x > 0) || math.IsInf(x, 1) {
+		return strconv.FormatFloat(x, 'g', 4, 64)
+	}
+	scale := math.Pow(10, 3-math.Floor(math.Log10(x)))
+	// A hair below a multiple of the last digit is that multiple: floating
+	// point writes 20/(250·0.01) as 7.999999999999999, which is 8.
+	return strconv.FormatFloat(math.Floor(x*scale*(1+1e-12))/scale, 'g', 4, 64)
 }
 
 // ceilingAssumptions says what sets a plan's ceiling: a lane whose events

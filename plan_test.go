@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,8 +89,8 @@ func TestPlanNamesItsCeilingAndAssumptions(t *testing.T) {
 		if p.Assumptions[0] != sample {
 			t.Errorf("%s: first assumption %q; want %q", c.layout, p.Assumptions[0], sample)
 		}
-		budget := fmt.Sprintf("a run of the trace that lasts R rounds sustains %d/(R·0.01s) events/s, so keeping up means at most %.4g rounds",
-			len(c.events), float64(len(c.events))/(cfg.Peak*0.01))
+		budget := fmt.Sprintf("a run of the trace that lasts R rounds sustains %d/(R·0.01s) events/s, so keeping up means at most %s rounds",
+			len(c.events), cutToFourDigits(float64(len(c.events))/(cfg.Peak*0.01)))
 		if p.Assumptions[2] != budget {
 			t.Errorf("%s: third assumption %q; want %q", c.layout, p.Assumptions[2], budget)
 		}
@@ -188,4 +189,46 @@ func TestPlanCeilingIsAnArrivalPlusBackToBackWork(t *testing.T) {
 				l, plan.CeilingRounds, plan.CeilingFrom, plan.CeilingLane, startsOnArrival, busy)
 		}
 	})
+}
+
+// cutToFourDigits writes x, above 0, as its decimal expansion cut (not
+// rounded) after four significant digits: what a budget of "at most x
+// rounds" may say without passing x.
+func cutToFourDigits(x float64) string {
+	d := strconv.FormatFloat(x, 'f', 12, 64)
+	var out []byte
+	for i, sig := 0, 0; i < len(d); i++ {
+		c := d[i]
+		if sig == 4 && c != '.' && !strings.Contains(string(out), ".") {
+			c = '0' // an integer part longer than four digits keeps its length
+		} else if sig == 4 {
+			break
+		}
+		out = append(out, c)
+		if c >= '1' && c <= '9' || c == '0' && sig > 0 {
+			sig++
+		}
+	}
+	v, _ := strconv.ParseFloat(string(out), 64)
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// A budget of rounds in the assumptions is never rounded up: 20 events at
+// 95.2399 events/s and 0.01 s a round may take 20.9996 rounds, which reads
+// 20.99, not 21, since a run of 21 rounds does not keep up; a whole
+// budget stays whole. (Found by a review of konvoy plan.)
+func TestPlanBudgetIsNeverRoundedUp(t *testing.T) {
+	for peak, want := range map[float64]string{95.2399: "20.99", 100: "20", 1000.0 / 3: "6"} {
+		events := make([]konvoy.Event, 20)
+		for i := range events {
+			events[i] = konvoy.Event{Key: strconv.Itoa(i), Step: 1, Duration: 1}
+		}
+		p, err := konvoy.PlanConsumers(konvoy.Values(events), konvoy.Convoy, konvoy.PlanConfig{Peak: peak, RoundSeconds: 0.01})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(p.Assumptions[2], "at most "+want+" rounds") {
+			t.Errorf("peak %v: %q; want a budget of at most %s rounds", peak, p.Assumptions[2], want)
+		}
+	}
 }

@@ -41,7 +41,7 @@ func planHeader(a *Plan) string {
 		peak += ", the trace's own mean rate (-peak sets another)"
 	}
 	b.WriteString(wrapText(fmt.Sprintf("%s; one round lasts %v (%s); keeping up means running the %s in at most %s rounds",
-		peak, o.Round, a.roundFlag(), plural(src.Stats.Events(), "event", "events"), formatAmount(a.budget))))
+		peak, o.Round, a.roundFlag(), plural(src.Stats.Events(), "event", "events"), formatAtMost(a.budget))))
 	return b.String()
 }
 
@@ -71,7 +71,7 @@ func planTable(a *Plan) string {
 	var b strings.Builder
 	b.WriteString("\n" + t.String())
 	b.WriteString(wrapText(fmt.Sprintf("to keep up: the fewest consumers whose run of the trace lasts at most %s rounds, "+
-		"its rounds and the rate it sustains", formatAmount(a.budget))))
+		"its rounds and the rate it sustains", formatAtMost(a.budget))))
 	b.WriteString(wrapText("ceiling: the rate no number of consumers exceeds: with a consumer for every event, a run still " +
 		"lasts as long as the lane whose events must run one after another (no lane: the event that ends last)"))
 	for _, line := range cannot {

@@ -12,9 +12,10 @@ import (
 // Peak is -peak, or, when not given, a trace's own mean rate when its
 // events arrive over time; KeepUpAtHand tells that the keep-up plans then
 // take the events as work at hand, their arrival times aside.
-// Ratios are rounded to three decimals; rates and MaxRounds, the keep-up
-// budget, as roundAmount does, to three decimals or, below 0.1, three
-// significant digits, so that no rate or budget above 0 reads as 0. A rate
+// Ratios are rounded to three decimals; rates, as roundAmount does, to
+// three decimals or, below 0.1, three significant digits, so that no rate
+// above 0 reads as 0; MaxRounds, the keep-up budget, to those digits but
+// down, so that it never states more rounds than keep up. A rate
 // that no run bounds (every event of no duration) is null, and a cost or
 // multiplier that is undefined (no ordered step, or none that takes time)
 // is 0.
@@ -144,7 +145,7 @@ func PlanJSON(a *Plan) (string, error) {
 	s, p := a.selective, a.partitions
 	doc := planDoc{
 		Trace: a.src.Name, Events: a.src.Stats.Events(), Keys: a.src.Stats.Keys(), Work: a.src.Work,
-		Peak: a.o.Peak, PeakGiven: a.o.PeakGiven, KeepUpAtHand: a.timed(), RoundSeconds: a.o.Round.Seconds(), MaxRounds: roundAmount(a.budget), MaxConsumers: a.o.MaxConsumers,
+		Peak: a.o.Peak, PeakGiven: a.o.PeakGiven, KeepUpAtHand: a.timed(), RoundSeconds: a.o.Round.Seconds(), MaxRounds: roundAtMost(a.budget), MaxConsumers: a.o.MaxConsumers,
 		Plans: []planRecord{},
 	}
 	for li, row := range a.plans {

@@ -280,6 +280,24 @@ func TestRoundAmountKeepsSmallAmountsAboveZero(t *testing.T) {
 	}
 }
 
+// A most that may not be passed, the keep-up budget, is written and kept
+// to the digits of formatAmount and roundAmount, but rounded down: never
+// above what it was, so that a budget of 20.9996 rounds does not read 21,
+// which a run of 21 rounds does not keep. (Found by a review of konvoy
+// plan.)
+func TestABudgetIsNeverRoundedUp(t *testing.T) {
+	for x, want := range map[float64]string{20.9996: "20.99", 21: "21.00", 0.00499: "0.0049", 0: "0.00", 1e15: "1e+15"} {
+		if got := formatAtMost(x); got != want {
+			t.Errorf("formatAtMost(%g) = %q; want %q", x, got, want)
+		}
+	}
+	for x, want := range map[float64]float64{20.9996: 20.999, 20.99999: 20.999, 21: 21, 0.0123456: 0.0123, 0.0004169: 0.000416, 1e300: 1e300} {
+		if got := roundAtMost(x); got != want {
+			t.Errorf("roundAtMost(%g) = %g; want %g", x, got, want)
+		}
+	}
+}
+
 // checkJSONText finds a string that is not UTF-8 wherever a JSON report's
 // document holds it, in a field, a slice, a map's key or value, or behind a
 // pointer, and names its field; UTF-8 text and nil pointers pass.

@@ -143,6 +143,41 @@ func formatAmount(x float64) string {
 	return strconv.FormatFloat(x, 'f', 2, 64)
 }
 
+// formatAtMost writes x, a most that may not be passed (the keep-up
+// budget of rounds), as formatAmount does but rounded down: rounded to the
+// nearest, a budget of 20.9996 rounds would read 21.00, which a run of 21
+// rounds does not keep.
+func formatAtMost(x float64) string {
+	switch {
+	case !(x > 0) || x >= 1e15:
+	case x < 0.005: // two significant digits, as formatAmount writes them
+		if p := math.Pow(10, 1-math.Floor(math.Log10(x))); !math.IsInf(p, 1) {
+			x = math.Floor(x*p*(1+downSlack)) / p
+		}
+	default:
+		x = math.Floor(x*100*(1+downSlack)) / 100
+	}
+	return formatAmount(x)
+}
+
+// roundAtMost rounds x, a most that may not be passed, to the digits
+// roundAmount keeps, but down.
+func roundAtMost(x float64) float64 {
+	if !(x > 0) || x >= 1e15 {
+		return roundAmount(x)
+	}
+	p := math.Pow(10, max(3, 2-math.Floor(math.Log10(x))))
+	if math.IsInf(p, 1) {
+		return roundAmount(x)
+	}
+	return math.Floor(x*p*(1+downSlack)) / p
+}
+
+// downSlack is how far above a multiple of the last digit kept a value
+// rounded down may be, relative to it, and still be taken as that multiple:
+// floating point writes 20/(250·0.01) as 7.999999999999999, which is 8.
+const downSlack = 1e-12
+
 // roundAmount rounds x, a rate or an amount of rounds, as the JSON reports
 // write it: to three decimals, or, below 0.1 in size, to three significant
 // digits, so that an amount above 0 never reads as 0 and keeps at least
