@@ -234,6 +234,9 @@ func (x *Executor[T]) noteUnstarted(w int32, j *task[T]) {
 func (x *Executor[T]) claim(w int32, j *task[T]) bool {
 	x.tallies[w].cur.Store(int64(j.seq))
 	if x.halt.Load() {
+		if x.policy == konvoy.HeadOfLine && j.hasLane {
+			x.unstartLane(j) // the lane was j's: it waits in it again, not running
+		}
 		x.noteUnstarted(w, j)
 		x.runIdle(w)
 		return false

@@ -138,6 +138,18 @@ func (x *Executor[T]) joinShard(s *shard[T], j *task[T]) bool {
 // enqueue puts j at the tail of lane l's waiting items and returns its
 // entry in queued.
 func (s *shard[T]) enqueue(l *lane, j *task[T]) int32 {
+	i := s.entry(j)
+	if l.tail < 0 {
+		l.head = i
+	} else {
+		s.queued[l.tail].next = i
+	}
+	l.tail = i
+	return i
+}
+
+// entry returns an entry of queued not in use, holding j, linked to none.
+func (s *shard[T]) entry(j *task[T]) int32 {
 	var i int32
 	if n := len(s.free); n > 0 {
 		i = s.free[n-1]
@@ -147,12 +159,6 @@ func (s *shard[T]) enqueue(l *lane, j *task[T]) int32 {
 		i = int32(len(s.queued) - 1)
 	}
 	s.queued[i] = queued[T]{task: *j, next: -1, waiter: -1}
-	if l.tail < 0 {
-		l.head = i
-	} else {
-		s.queued[l.tail].next = i
-	}
-	l.tail = i
 	return i
 }
 
@@ -260,6 +266,25 @@ func (x *Executor[T]) startLane(w int32, j *task[T]) bool {
 	}
 	s.queued[j.queued].waiter = w
 	return false
+}
+
+// unstartLane gives back, under head-of-line, the lane of j, which its
+// consumer had started (startLane) or was handed (leaveLane) and then kept
+// as not started, the executor having stopped: the lane is no longer
+// busy, and j is its first waiting item again, as Lanes and Stats count
+// an item not started.
+func (x *Executor[T]) unstartLane(j *task[T]) {
+	s := x.shardOf(j.hash)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := &s.table.lanes[j.li]
+	l.busy = false
+	i := s.entry(j)
+	s.queued[i].next, l.head = l.head, i
+	if l.tail < 0 {
+		l.tail = i
+	}
+	j.queued = i
 }
 
 // unblock tells, under head-of-line, once the executor ends, whether the

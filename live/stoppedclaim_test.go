@@ -12,7 +12,8 @@ import (
 
 // An item whose lane was handed to its consumer before a failure stopped
 // the executor, and that the consumer had yet to start, does not start
-// after the stop: Close reports it not run. Before, the consumer that
+// after the stop: Close reports it not run, and Lanes and Stats count it
+// held in its lane, which no item runs. Before, the consumer that
 // failed found no consumer counted running and let Close stop watching
 // its context; the item then started, and Close waited for its handler,
 // which Close's context ending never cancelled. Under head-of-line, on one
@@ -53,10 +54,17 @@ func TestAnItemHandedItsLaneBeforeAStopDoesNotStartAfterIt(t *testing.T) {
 		if !cancelled {
 			t.Errorf("H ran after the stop, and Close's context ended without cancelling it")
 		}
-	default: // H did not run: it is Close's to report
+	default: // H did not run: it is Close's to report, and its lane's, not running
 		var ue *UnrunError[string]
 		if !errors.As(cerr, &ue) || len(ue.Items) != 1 || ue.Items[0] != "H" {
 			t.Errorf("Close: %v; want H reported not run", cerr)
+		}
+		lanes := x.Lanes(10)
+		if len(lanes) != 1 || lanes[0].Lane != "l" || lanes[0].Held != 1 || lanes[0].Running {
+			t.Errorf("Lanes after Close: %+v; want lane l holding H, not running", lanes)
+		}
+		if s := x.Stats(); s.Held != 1 || s.InFlight != 0 {
+			t.Errorf("Stats after Close: %d held, %d in flight; want H held, nothing in flight", s.Held, s.InFlight)
 		}
 	}
 	if !errors.Is(cerr, ErrStopped) {
