@@ -75,9 +75,20 @@ type Stats struct {
 // tens of microseconds. Items finish one consumer
 // at a time, so Stats read while items run may count an item as finished
 // and still running, or held and running: its counts agree once the
-// executor is idle.
+// executor is idle. Done, InFlight and Held never add up to more than
+// Events.
 func (x *Executor[T]) Stats() Stats {
 	var s Stats
+	x.statMu.Lock()
+	now := x.now()
+	for w := range x.tallies {
+		x.settle(&x.tallies[w], &s, now)
+	}
+	s.Wait, s.Response = x.wait.Latency(), x.response.Latency()
+	x.statMu.Unlock()
+	// Read in this order, the items done, running and submitted are each
+	// counted among the next: Done + InFlight + Held is at most Events.
+	s.InFlight, s.MaxInFlight = int(x.running.Load()), int(x.peak.Load())
 	x.subMu.Lock()
 	s.Events = x.seq
 	held := x.seq - x.gone
@@ -87,19 +98,15 @@ func (x *Executor[T]) Stats() Stats {
 		s.NeverApplied = x.gapHeld
 	}
 	x.unlockSub()
-	x.statMu.Lock()
-	now := x.now()
-	for w := range x.tallies {
-		x.settle(&x.tallies[w], &s, now)
-	}
-	s.Wait, s.Response = x.wait.Latency(), x.response.Latency()
-	x.statMu.Unlock()
 	x.mu.Lock()
 	s.Failed = x.failed
+	// Every outcome is counted before its item counts as finished (fin),
+	// which waits for its lane to be freed: an item counted done is not
+	// counted held too.
+	counted := s.Done + s.DeadLetters + s.Skipped + x.failed + len(x.cut)
 	x.mu.Unlock()
 	s.ActiveLanes = x.activeLanes()
-	s.InFlight, s.MaxInFlight = int(x.running.Load()), int(x.peak.Load())
-	s.Held = max(held-x.finished()-s.InFlight, 0)
+	s.Held = max(held-max(x.finished(), counted)-s.InFlight, 0)
 	s.Errors, s.Retries = int(x.errorsN.Load()), int(x.retriesN.Load())
 	return s
 }
