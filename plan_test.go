@@ -231,4 +231,8 @@ func TestPlanBudgetIsNeverRoundedUp(t *testing.T) {
 			t.Errorf("peak %v: %q; want a budget of at most %s rounds", peak, p.Assumptions[2], want)
 		}
 	}
+	p, err := konvoy.PlanConsumers(konvoy.Values([]konvoy.Event{}), konvoy.Convoy, konvoy.PlanConfig{Peak: 5, RoundSeconds: 0.01})
+	if err != nil || !strings.HasSuffix(p.Assumptions[2], "at most 0 rounds") {
+		t.Errorf("no events: %q, %v; want a budget of at most 0 rounds", p.Assumptions[2], err)
+	}
 }
