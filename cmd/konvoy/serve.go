@@ -80,7 +80,11 @@ func readable(path string) error {
 }
 
 // serveConfig is the server of the trace events ("" for the lesson): the
-// runs of a request are those konvoy -format json makes of its flags.
+// runs of a request are those konvoy -format json makes of its flags, but
+// for -layouts all, which always counts recorded in when the trace has
+// partitions: the server opens its trace afresh for each pass (an upload
+// from memory), so no trace of its streams, and an upload's name, which a
+// request chose, names no file of the server's to look at.
 func serveConfig(events string, maxUpload int64) serve.Config {
 	return serve.Config{Events: events, MaxUpload: maxUpload, Runs: func(args []string) (runs.Options, error) {
 		var msg bytes.Buffer
@@ -88,6 +92,6 @@ func serveConfig(events string, maxUpload int64) serve.Config {
 		if ue := (usageError{}); errors.As(err, &ue) && ue.msg == "" { // the flag package said why
 			err = errors.New(strings.SplitN(msg.String(), "\n", 2)[0])
 		}
-		return opt.runs(), err
+		return opt.runsOf(false), err
 	}}
 }

@@ -141,3 +141,33 @@ func TestServeRefusesATraceItCannotOpen(t *testing.T) {
 		t.Errorf("status %d, stdout %q, stderr %q; want 1 and the file named", status, out, errOut)
 	}
 }
+
+// An upload's name, which the request chose, names no file of the
+// server's: -layouts all joins recorded for an upload with partitions
+// whatever its name, also the name of a directory where the server runs
+// ("testdata", ".."), which a look at the server's disk took for a trace
+// that streams, leaving recorded out without a word. (Found by a review.)
+func TestServeLooksUpNoUploadsNameOnItsDisk(t *testing.T) {
+	trace := "key,line,step,duration,partition\nA,L,1,1,0\nB,L,1,1,2\nA,L,2,1,0\n"
+	for _, name := range []string{"x.csv", "testdata", ".."} {
+		var body bytes.Buffer
+		w := multipart.NewWriter(&body)
+		w.WriteField("layouts", "all")
+		f, _ := w.CreateFormFile("events", name)
+		f.Write([]byte(trace))
+		w.Close()
+		s := serve.New(serveConfig("", serve.DefaultMaxUpload))
+		req := httptest.NewRequest(http.MethodPost, "/upload", &body)
+		req.Header.Set("Content-Type", w.FormDataContentType())
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		loc := rec.Header().Get("Location")
+		if rec.Code != http.StatusSeeOther {
+			t.Fatalf("upload %s: status %d; want 303", name, rec.Code)
+		}
+		got := apiGet(t, s, "/api/report?"+strings.TrimPrefix(loc, "/?"))
+		if n := strings.Count(got, `"layout":"recorded:3"`); n != 4 {
+			t.Errorf("upload named %q: %d records of recorded:3; want 4, one a consumer count", name, n)
+		}
+	}
+}

@@ -78,9 +78,13 @@ func (e *picturesError) Error() string {
 func (e *picturesError) Unwrap() error { return e.err }
 
 // runs are the runs opt asks for, over the trace named -events ("<stdin>"
-// for "-").
-func (opt options) runs() runs.Options {
-	o := runs.Options{Name: opt.reader.Name, Layouts: opt.layouts, All: opt.all && !streamed(opt.events), Policies: opt.policies, Assignor: opt.assignor,
+// for "-"), which -layouts all joins recorded when it does not stream.
+func (opt options) runs() runs.Options { return opt.runsOf(streamed(opt.events)) }
+
+// runsOf are the runs opt asks for, over a trace that streams or not: one
+// that streams is read once, and -layouts all leaves recorded out.
+func (opt options) runsOf(streams bool) runs.Options {
+	o := runs.Options{Name: opt.reader.Name, Layouts: opt.layouts, All: opt.all && !streams, Policies: opt.policies, Assignor: opt.assignor,
 		Consumers: opt.consumers, Reader: opt.reader, MaxBacklog: opt.maxBacklog, MaxMemory: opt.maxMemory, Reseq: opt.reseq, Gantt: opt.gantt}
 	if o.Name == "-" {
 		o.Name = "<stdin>"
