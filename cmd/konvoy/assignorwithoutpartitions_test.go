@@ -26,3 +26,16 @@ func TestAnAssignorWithoutPartitionsIsNotIgnored(t *testing.T) {
 		}
 	}
 }
+
+// The lesson's report, which runs partitioned:N (of -partitions) among
+// its every layout, takes -assignor range and round-robin, and deals that
+// layout's partitions by it. (Found by a review: both were refused, as if
+// no layout had partitions.)
+func TestTheLessonsReportTakesKafkasAssignors(t *testing.T) {
+	for _, assignor := range []string{"range", "round-robin"} {
+		out, errOut, status := runCommand("-policy", "static", "-assignor", assignor, "-partitions", "3")
+		if status != 0 || !strings.Contains(out, "the "+assignor+" assignor deals the partitions") {
+			t.Errorf("-assignor %s: status %d, %q; want the lesson's report, the partitions dealt %s", assignor, status, errOut, assignor)
+		}
+	}
+}

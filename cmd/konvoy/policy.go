@@ -52,8 +52,13 @@ func namesLayout(layouts string, match func(name string) bool) bool {
 
 // namesPartitions tells whether the command's layouts (-layouts, or
 // replay's -layout) name one with partitions: partitioned, partitioned:N,
-// recorded or recorded:N, or all of them (all).
+// recorded or recorded:N, or all of them (all); or whether it is the
+// lesson's report (konvoy with neither -events nor -format), whose every
+// layout includes partitioned:N, of -partitions.
 func (c *command) namesPartitions() bool {
+	if c.name == "konvoy" && c.Lookup("events").Value.String() == "" && c.Lookup("format").Value.String() == "text" {
+		return true
+	}
 	f := c.Lookup("layouts")
 	if f == nil {
 		f = c.Lookup("layout")
