@@ -90,15 +90,7 @@ func (d *Decoder) wantTime() string {
 func (d *Decoder) readAt(s string) (int64, string) {
 	switch f := d.opt.AtFormat; {
 	case f == RFC3339:
-		s = upperTZ(s)
-		t, err := time.Parse(time.RFC3339Nano, s)
-		if err != nil && leapSecond(s) {
-			return 0, "want a second from 00 to 59: Go's clock, and so konvoy's, counts no leap second (second 60)"
-		}
-		if err != nil || t.UTC().Year() < 1678 || t.UTC().Year() > 2261 || belowNanosecond(s) || offsetOutOfRange(s) {
-			return 0, d.wantTime()
-		}
-		return t.UnixNano(), ""
+		return d.readRFC3339(s)
 	case f.timestamp():
 		n, ok := parseUnix(s, unixScale[f])
 		if !ok {
@@ -120,6 +112,20 @@ func (d *Decoder) readAt(s string) (int64, string) {
 		return 0, fmt.Sprintf("want a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole nanoseconds and whole rounds of %v", d.opt.Resolution)
 	}
 	return int64(v), ""
+}
+
+// readRFC3339 parses an RFC 3339 arrival into nanoseconds since 1970, as
+// readAt does.
+func (d *Decoder) readRFC3339(s string) (int64, string) {
+	s = upperTZ(s)
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil && leapSecond(s) {
+		return 0, "want a second from 00 to 59: Go's clock, and so konvoy's, counts no leap second (second 60)"
+	}
+	if err != nil || t.UTC().Year() < 1678 || t.UTC().Year() > 2261 || belowNanosecond(s) || offsetOutOfRange(s) {
+		return 0, d.wantTime()
+	}
+	return t.UnixNano(), ""
 }
 
 // upperTZ returns the RFC 3339 time s with its date and time separator

@@ -55,20 +55,27 @@ func TestAnItemHandedItsLaneBeforeAStopDoesNotStartAfterIt(t *testing.T) {
 			t.Errorf("H ran after the stop, and Close's context ended without cancelling it")
 		}
 	default: // H did not run: it is Close's to report, and its lane's, not running
-		var ue *UnrunError[string]
-		if !errors.As(cerr, &ue) || len(ue.Items) != 1 || ue.Items[0] != "H" {
-			t.Errorf("Close: %v; want H reported not run", cerr)
-		}
-		lanes := x.Lanes(10)
-		if len(lanes) != 1 || lanes[0].Lane != "l" || lanes[0].Held != 1 || lanes[0].Running {
-			t.Errorf("Lanes after Close: %+v; want lane l holding H, not running", lanes)
-		}
-		if s := x.Stats(); s.Held != 1 || s.InFlight != 0 {
-			t.Errorf("Stats after Close: %d held, %d in flight; want H held, nothing in flight", s.Held, s.InFlight)
-		}
+		checkHNotRun(t, x, cerr)
 	}
 	if !errors.Is(cerr, ErrStopped) {
 		t.Errorf("Close: %v; want ErrStopped", cerr)
+	}
+}
+
+// checkHNotRun checks that Close, which returned cerr, reports H not run,
+// and that Lanes and Stats count it held in lane l, which runs nothing.
+func checkHNotRun(t *testing.T, x *Executor[string], cerr error) {
+	t.Helper()
+	var ue *UnrunError[string]
+	if !errors.As(cerr, &ue) || len(ue.Items) != 1 || ue.Items[0] != "H" {
+		t.Errorf("Close: %v; want H reported not run", cerr)
+	}
+	lanes := x.Lanes(10)
+	if len(lanes) != 1 || lanes[0].Lane != "l" || lanes[0].Held != 1 || lanes[0].Running {
+		t.Errorf("Lanes after Close: %+v; want lane l holding H, not running", lanes)
+	}
+	if s := x.Stats(); s.Held != 1 || s.InFlight != 0 {
+		t.Errorf("Stats after Close: %d held, %d in flight; want H held, nothing in flight", s.Held, s.InFlight)
 	}
 }
 

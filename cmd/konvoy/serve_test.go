@@ -70,24 +70,9 @@ func TestServeAnswersAnUploadAsTheCommandPrintsTheFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var body bytes.Buffer
-	w := multipart.NewWriter(&body)
-	w.WriteField("steps", "accepted,transfer,out-for-delivery,delivered")
-	w.WriteField("history", "scanned,weighed")
-	w.WriteField("layouts", "all")
-	f, _ := w.CreateFormFile("events", "shipments.csv")
-	f.Write(data)
-	w.Close()
 	s := serve.New(serveConfig("", serve.DefaultMaxUpload))
-	req := httptest.NewRequest(http.MethodPost, "/upload", &body)
-	req.Header.Set("Content-Type", w.FormDataContentType())
-	rec := httptest.NewRecorder()
-	s.ServeHTTP(rec, req)
-	loc := rec.Header().Get("Location")
-	if rec.Code != http.StatusSeeOther || !strings.HasPrefix(loc, "/?") {
-		t.Fatalf("upload: status %d, Location %q; want 303 and the page", rec.Code, loc)
-	}
-	got := apiGet(t, s, "/api/report?"+strings.TrimPrefix(loc, "/?"))
+	got := apiGet(t, s, "/api/report?"+upload(t, s, "shipments.csv", data,
+		"steps", "accepted,transfer,out-for-delivery,delivered", "history", "scanned,weighed", "layouts", "all"))
 	want, _, _ := runCommand(append([]string{"-format", "json", "-events", "testdata/shipments.csv", "-layouts", "all"}, shipmentsFlags...)...)
 	if got != want {
 		t.Errorf("the API answers\n%s\nthe command prints\n%s", got, want)
@@ -150,24 +135,34 @@ func TestServeRefusesATraceItCannotOpen(t *testing.T) {
 func TestServeLooksUpNoUploadsNameOnItsDisk(t *testing.T) {
 	trace := "key,line,step,duration,partition\nA,L,1,1,0\nB,L,1,1,2\nA,L,2,1,0\n"
 	for _, name := range []string{"x.csv", "testdata", ".."} {
-		var body bytes.Buffer
-		w := multipart.NewWriter(&body)
-		w.WriteField("layouts", "all")
-		f, _ := w.CreateFormFile("events", name)
-		f.Write([]byte(trace))
-		w.Close()
 		s := serve.New(serveConfig("", serve.DefaultMaxUpload))
-		req := httptest.NewRequest(http.MethodPost, "/upload", &body)
-		req.Header.Set("Content-Type", w.FormDataContentType())
-		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, req)
-		loc := rec.Header().Get("Location")
-		if rec.Code != http.StatusSeeOther {
-			t.Fatalf("upload %s: status %d; want 303", name, rec.Code)
-		}
-		got := apiGet(t, s, "/api/report?"+strings.TrimPrefix(loc, "/?"))
+		got := apiGet(t, s, "/api/report?"+upload(t, s, name, []byte(trace), "layouts", "all"))
 		if n := strings.Count(got, `"layout":"recorded:3"`); n != 4 {
 			t.Errorf("upload named %q: %d records of recorded:3; want 4, one a consumer count", name, n)
 		}
 	}
+}
+
+// upload posts data to s as the file name of the page's form, with the
+// form's other fields, name and value in turn, and returns the query of
+// the page it is sent to.
+func upload(t *testing.T, s *serve.Server, name string, data []byte, fields ...string) string {
+	t.Helper()
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	for i := 0; i+1 < len(fields); i += 2 {
+		w.WriteField(fields[i], fields[i+1])
+	}
+	f, _ := w.CreateFormFile("events", name)
+	f.Write(data)
+	w.Close()
+	req := httptest.NewRequest(http.MethodPost, "/upload", &body)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	loc := rec.Header().Get("Location")
+	if rec.Code != http.StatusSeeOther || !strings.HasPrefix(loc, "/?") {
+		t.Fatalf("upload %s: status %d, Location %q; want 303 and the page", name, rec.Code, loc)
+	}
+	return strings.TrimPrefix(loc, "/?")
 }
