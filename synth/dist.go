@@ -10,8 +10,10 @@ import (
 )
 
 // MaxDuration is the longest Duration an event can get, in rounds: a drawn
-// duration above it is cut to it, so that a long stream's total work stays
-// far from overflowing int.
+// duration above it is cut to it, so that one event's fits an int on every
+// platform. A stream's total work may still pass an int (on 386, two events
+// of MaxDuration do), which the simulator reports as an error naming the
+// event, not as a wrong sum.
 const MaxDuration = 1 << 30
 
 // Dist is a distribution of event durations in whole rounds, made by

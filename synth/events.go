@@ -114,12 +114,14 @@ func newGenerator(c Config) *generator {
 // ordered steps go to positions ⌊k·(steps−1)/(ordered−1)⌋ for k = 0 …
 // ordered−1, spreading the history-only records evenly between them (7
 // steps, 4 ordered: 1 0 2 0 3 0 4), and a lone ordered step comes first.
+// The product is taken in 64 bits: k·(steps−1) passes a 32-bit int from
+// 46,342 steps on, within MaxSteps.
 func pattern(steps, ordered int) []int32 {
 	p := make([]int32, steps)
 	for k := range ordered {
 		at := 0
 		if ordered > 1 {
-			at = k * (steps - 1) / (ordered - 1)
+			at = int(int64(k) * int64(steps-1) / int64(ordered-1))
 		}
 		p[at] = int32(k + 1)
 	}
