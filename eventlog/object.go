@@ -61,6 +61,18 @@ func (o *ObjectDecoder) Decode(where string, obj []byte) (konvoy.Event, error) {
 	return e, err
 }
 
+// TooLong returns the error Decode returns for an object of n bytes
+// named where when n passes MaxRecordBytes, and nil otherwise, without
+// the object: a caller that builds an object from parts, each of which it
+// knows the length of, refuses one too long before it builds it.
+func (o *ObjectDecoder) TooLong(where string, n int) error {
+	if n <= o.d.maxBytes {
+		return nil
+	}
+	o.d.name, o.d.line = where, 0
+	return o.d.tooLongErr(0)
+}
+
 // decode is Decode but for what a refused object leaves.
 func (o *ObjectDecoder) decode(where string, obj []byte) (konvoy.Event, error) {
 	d := o.d

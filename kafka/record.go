@@ -178,14 +178,29 @@ func (m *Mapper) Event(r *kgo.Record) (konvoy.Event, error) {
 	return m.event(r)
 }
 
-// event is Event with m.mu held.
+// event is Event with m.mu held. A record whose key, value and headers
+// alone pass MaxRecordBytes is refused before its line is built, which
+// escaping may make six times as long.
 func (m *Mapper) event(r *kgo.Record) (konvoy.Event, error) {
+	if err := m.dec.TooLong(Where(r), rawBytes(r)); err != nil {
+		return konvoy.Event{}, err
+	}
 	m.buf = AppendJSON(m.buf[:0], r)
 	e, err := m.dec.Decode(Where(r), m.buf)
 	if cap(m.buf) > 1<<20 {
 		m.buf = nil // a large record's room is not kept
 	}
 	return e, err
+}
+
+// rawBytes returns the bytes of r's key, value and headers: fewer than
+// its line (AppendJSON) has, whatever they hold.
+func rawBytes(r *kgo.Record) int {
+	n := len(r.Topic) + len(r.Key) + len(r.Value)
+	for _, h := range r.Headers {
+		n += len(h.Key) + len(h.Value)
+	}
+	return n
 }
 
 // mapped is a record's event, or why it has none, kept in the record's
