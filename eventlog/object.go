@@ -53,9 +53,11 @@ func NewObjectDecoder(r Reader) (*ObjectDecoder, error) {
 // Reader.Durations are drawn in the order objects are decoded, as a
 // trace's are drawn line by line.
 func (o *ObjectDecoder) Decode(where string, obj []byte) (konvoy.Event, error) {
+	statused, rounded := o.d.statused, o.d.rounded
 	e, err := o.decode(where, obj)
 	if err != nil {
-		o.d.json.hasPart = o.hasPart // a refused object tells nothing of the rest
+		o.d.json.hasPart = o.hasPart                  // a refused object tells nothing of the rest
+		o.d.statused, o.d.rounded = statused, rounded // nor counts among those decoded
 	}
 	o.hasPart = o.d.json.hasPart
 	return e, err
@@ -101,9 +103,11 @@ func (o *ObjectDecoder) decode(where string, obj []byte) (konvoy.Event, error) {
 func (o *ObjectDecoder) Partitions() bool { return o.d.json.hasPart > 0 }
 
 // Rounded returns how many durations and arrivals the decoder rounded to
-// whole rounds so far (see [Reader.Round]).
+// whole rounds so far (see [Reader.Round]), in the objects it decoded: a
+// refused object's count for none.
 func (o *ObjectDecoder) Rounded() int { return o.d.rounded }
 
-// StatusSteps returns how many objects so far had their step from a status
-// rather than a step column (see [Decoder.StatusSteps]).
+// StatusSteps returns how many objects decoded so far had their step from
+// a status rather than a step column (see [Decoder.StatusSteps]); a refused
+// object counts for none.
 func (o *ObjectDecoder) StatusSteps() int { return o.d.statused }
