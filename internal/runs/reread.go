@@ -86,6 +86,9 @@ func (rr *rereader) Read(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if rr.off < r.copied {
+		if r.file == nil && r.copyErr == nil { // none was asked for
+			return 0, errors.New("standard input cannot be read again: it is read once, and no copy of it was kept")
+		}
 		if r.file == nil {
 			return 0, fmt.Errorf("standard input cannot be read again: its copy was given up: %w", r.copyErr)
 		}
