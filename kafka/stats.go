@@ -108,7 +108,9 @@ func Lag(ctx context.Context, cl *kgo.Client, group, topic string) (map[int32]in
 	if err != nil {
 		return nil, fmt.Errorf("kafka: the start offsets of topic %s: %w", topic, err)
 	}
-	commits, err := adm.FetchOffsetsForTopics(ctx, group, topic)
+	// Every topic's commits, whose errors are looked at for topic's
+	// partitions only: FetchOffsetsForTopics fails on any topic's.
+	commits, err := adm.FetchOffsets(ctx, group)
 	if errors.Is(err, kerr.GroupIDNotFound) {
 		commits, err = nil, nil // a group never committed: none
 	}
@@ -116,12 +118,14 @@ func Lag(ctx context.Context, cl *kgo.Client, group, topic string) (map[int32]in
 		return nil, fmt.Errorf("kafka: the offsets group %s committed on topic %s: %w", group, topic, err)
 	}
 	lag := map[int32]int64{}
-	for p, end := range ends[topic] {
+	for _, p := range slices.Sorted(maps.Keys(ends[topic])) {
 		from := starts[topic][p].Offset
-		if o, ok := commits.Lookup(topic, p); ok && o.At >= 0 {
+		if o, ok := commits.Lookup(topic, p); ok && o.Err != nil {
+			return nil, fmt.Errorf("kafka: the offset group %s committed on %s/%d: %w", group, topic, p, o.Err)
+		} else if ok && o.At >= 0 {
 			from = max(from, o.At) // a commit below the log's start: those records are gone
 		}
-		lag[p] = max(0, end.Offset-from)
+		lag[p] = max(0, ends[topic][p].Offset-from)
 	}
 	return lag, nil
 }
