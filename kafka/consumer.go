@@ -83,8 +83,9 @@ func WithRevokeTimeout(d time.Duration) Option {
 
 // WithCloseTimeout sets the longest [Consumer.Run], once its context ends,
 // waits for the records held to finish before it cancels their handlers,
-// a revocation's among them when one is going on; d must be above 0. Records that did not finish are not committed, and
-// are read again by the partition's next owner.
+// a revocation's among them when one is going on; d must be above 0.
+// Records that did not finish are not committed, and are read again by
+// the partition's next owner.
 func WithCloseTimeout(d time.Duration) Option {
 	return func(c *config) {
 		if d <= 0 {
@@ -488,8 +489,8 @@ func (c *Consumer) enter(ctx context.Context, it item) bool {
 // counting it as running (see begin). It may not when the record is a
 // transaction's marker, or the commit its assignment started from names
 // it finished (an offset above that commit's, when fetching resumed
-// there: see setAside): it then counts as finished
-// without running. Nor when its partition was revoked or lost: the record
+// there: see setAside): it then counts as finished without running. Nor
+// when its partition was revoked or lost: the record
 // is not run (its next owner reads it again) and its offset bounds what
 // may be committed (see begin).
 func (c *Consumer) enterAs(w int, it item) bool {
