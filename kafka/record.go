@@ -182,11 +182,12 @@ func (m *Mapper) Event(r *kgo.Record) (konvoy.Event, error) {
 // alone pass MaxRecordBytes is refused before its line is built, which
 // escaping may make six times as long.
 func (m *Mapper) event(r *kgo.Record) (konvoy.Event, error) {
-	if err := m.dec.TooLong(Where(r), rawBytes(r)); err != nil {
+	where := Where(r) // once a record: it is a string made for each
+	if err := m.dec.TooLong(where, rawBytes(r)); err != nil {
 		return konvoy.Event{}, err
 	}
 	m.buf = AppendJSON(m.buf[:0], r)
-	e, err := m.dec.Decode(Where(r), m.buf)
+	e, err := m.dec.Decode(where, m.buf)
 	if cap(m.buf) > 1<<20 {
 		m.buf = nil // a large record's room is not kept
 	}
