@@ -27,7 +27,8 @@
 // to 16 without one), latency.* (the wait and response distributions at the
 // first consumer count) and schedule-LAYOUT.* (the schedule at that count:
 // the convoy's for the lesson, every layout's for a trace, a partitioned:N
-// layout's as schedule-partitioned-N.*). Schedules and latencies are drawn
+// layout's as schedule-partitioned-N.*); the lesson's -format json or csv
+// draws the layouts -layouts names, each with its schedule. Schedules and latencies are drawn
 // for a trace of at most 2000 events; for a longer one -plot draws rounds
 // only, and says so on standard error. go run ./cmd/konvoy -plot docs
 // regenerates the README's pictures.
@@ -157,6 +158,7 @@ type options struct {
 
 	all          bool           // -layouts all: recorded joins them when the trace has partitions
 	consumersSet bool           // -consumers was given
+	layoutsSet   bool           // -layouts was given
 	plot         string         // -plot: the directory of the pictures, or ""
 	plotFormats  []chart.Format // -plot-format
 }
@@ -270,7 +272,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	if err := c.parse(args); err != nil {
 		return opt, err
 	}
-	opt.reader, opt.latency, opt.consumersSet = *reader, c.given["policy"], c.given["consumers"]
+	opt.reader, opt.latency, opt.consumersSet, opt.layoutsSet = *reader, c.given["policy"], c.given["consumers"], c.given["layouts"]
 	if opt.partitions == 0 {
 		opt.partitions = min(slices.Max(opt.consumers), konvoy.MaxPartitions)
 	}

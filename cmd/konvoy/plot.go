@@ -82,14 +82,21 @@ func plotCounts(opt options) []int {
 }
 
 // lessonPictures draws the lesson's pictures under the first policy of opt:
-// rounds against 1 to 8 consumers, the convoy's schedule and the latencies,
-// both at the first consumer count.
+// rounds against 1 to 8 consumers, and the schedules and the latencies at
+// the first consumer count, of the lesson's layouts (lessonPlotLayouts,
+// with the convoy's schedule alone) or, when -layouts names them (the
+// lesson's -format json or csv), of those, each with its schedule, as a
+// trace's.
 func lessonPictures(opt options) (pictures, error) {
 	events := lesson.Events()
+	layouts, drawn := lessonPlotLayouts, []konvoy.Layout{konvoy.Convoy}
+	if opt.layoutsSet {
+		layouts, drawn = opt.layouts, opt.layouts
+	}
 	consumers, policy := opt.consumers[0], opt.policies[0]
 	dispatch := report.Dispatch(policy, opt.assignor, konvoy.WithResequencer(opt.reseq))
 	var pics pictures
-	work, series, err := chart.SimulateRounds(events, lessonPlotLayouts, lessonPlotCounts, dispatch...)
+	work, series, err := chart.SimulateRounds(events, layouts, lessonPlotCounts, dispatch...)
 	if err != nil {
 		return pics, err
 	}
@@ -98,7 +105,7 @@ func lessonPictures(opt options) (pictures, error) {
 	}); err != nil {
 		return pics, err
 	}
-	err = pics.schedulesAndLatency(opt.plotFormats, events, lessonPlotLayouts, []konvoy.Layout{konvoy.Convoy}, consumers, dispatch,
+	err = pics.schedulesAndLatency(opt.plotFormats, events, layouts, drawn, consumers, dispatch,
 		func(l konvoy.Layout) string {
 			return fmt.Sprintf("The lesson under %s, %s%s", l, report.Plural(consumers, "consumer", "consumers"), dispatchNote(policy))
 		})
