@@ -122,7 +122,7 @@ func (d *Decoder) readRFC3339(s string) (int64, string) {
 	if err != nil && leapSecond(s) {
 		return 0, "want a second from 00 to 59: Go's clock, and so konvoy's, counts no leap second (second 60)"
 	}
-	if err != nil || t.UTC().Year() < 1678 || t.UTC().Year() > 2261 || belowNanosecond(s) || offsetOutOfRange(s) {
+	if err != nil || t.UTC().Year() < 1678 || t.UTC().Year() > 2261 || belowNanosecond(s) || offsetOutOfRange(s) || !twoDigitHour(s) {
 		return 0, d.wantTime()
 	}
 	return t.UnixNano(), ""
@@ -139,6 +139,13 @@ func upperTZ(s string) string {
 		s = s[:n-1] + "Z"
 	}
 	return s
+}
+
+// twoDigitHour tells whether the RFC 3339 time s, which time.Parse took,
+// writes its hour in two digits, as RFC 3339 wants and as time.Parse
+// checks of every other field: it takes "T1:00:00" for one o'clock.
+func twoDigitHour(s string) bool {
+	return len(s) > 13 && '0' <= s[11] && s[11] <= '9' && '0' <= s[12] && s[12] <= '9' && s[13] == ':'
 }
 
 // leapSecond tells whether the RFC 3339 time s writes second 60, a leap

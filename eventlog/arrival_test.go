@@ -125,6 +125,8 @@ func TestBadArrivalsPathsAndPartitions(t *testing.T) {
 			`t.csv:2: field "at": value "yesterday": want an RFC 3339 timestamp, like "2024-05-01T12:00:00.25Z", in whole nanoseconds, between the years 1678 and 2261`},
 		{"rfc3339 leap second", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.RFC3339, Resolution: time.Second}, "key,step,duration,at\na,1,0,2016-12-31T23:59:60Z\n",
 			`t.csv:2: field "at": value "2016-12-31T23:59:60Z": want a second from 00 to 59: Go's clock, and so konvoy's, counts no leap second (second 60)`},
+		{"rfc3339 one-digit hour", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.RFC3339, Resolution: time.Second}, "key,step,duration,at\na,1,0,2024-05-01T1:00:00Z\n",
+			`t.csv:2: field "at": value "2024-05-01T1:00:00Z": want an RFC 3339 timestamp, like "2024-05-01T12:00:00.25Z", in whole nanoseconds, between the years 1678 and 2261`},
 		{"rfc3339 offset +24:00", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.RFC3339, Resolution: time.Second}, "key,step,duration,at\na,1,0,2024-05-01T12:00:00+24:00\n",
 			`t.csv:2: field "at": value "2024-05-01T12:00:00+24:00": want an RFC 3339 timestamp, like "2024-05-01T12:00:00.25Z", in whole nanoseconds, between the years 1678 and 2261`},
 		{"rfc3339 offset -23:60", eventlog.Reader{Name: "t.csv", AtFormat: eventlog.RFC3339, Resolution: time.Second}, "key,step,duration,at\na,1,0,2024-05-01T12:00:00-23:60\n",
