@@ -28,10 +28,11 @@ const ganttTick = 10
 // '.' marks a consumer that has taken an event and cannot start it while
 // the event's lane is busy, from the slot's Taken to its Start: head-of-line
 // blocking, exact under every policy (only head-of-line dispatch takes an
-// event whose lane is busy). A blank is a consumer with nothing to do, and
-// a run of consumers with nothing to do is one blank line, labelled with
-// the run; consumers after the last one that ran anything are left out,
-// and a line under the drawing names them. A run longer than a line of 100
+// event whose lane is busy). A blank is a consumer that ran no event that
+// takes time, and a run of such consumers is one blank line, labelled with
+// the run; consumers after the last one that ran such an event are left
+// out, and a line under the drawing names them, saying whether they had
+// nothing to do or ran events of no duration only. A run longer than a line of 100
 // characters is drawn in bands of whole tens of rounds, each under its own
 // ruler. title heads the drawing, consumers are
 // the run's, and policy says which rule dispatched the run. A run of more
@@ -116,11 +117,15 @@ func checkGantt(r konvoy.Result, consumers int) error {
 // consumer-rounds were spent.
 func ganttLegend(r konvoy.Result, keys []string, consumers, shown, blocked, instant int, policy konvoy.Policy) string {
 	var b strings.Builder
+	idle := "had nothing to do"
+	if slices.ContainsFunc(r.Schedule, func(s konvoy.Slot) bool { return s.Consumer >= shown }) {
+		idle = "ran no event that takes time" // only events of no duration
+	}
 	switch {
 	case shown == consumers-1:
-		fmt.Fprintf(&b, "consumer %d had nothing to do\n", consumers)
+		fmt.Fprintf(&b, "consumer %d %s\n", consumers, idle)
 	case shown < consumers:
-		fmt.Fprintf(&b, "consumers %d to %d had nothing to do\n", shown+1, consumers)
+		fmt.Fprintf(&b, "consumers %d to %d %s\n", shown+1, consumers, idle)
 	}
 	var legend []string
 	for i := 0; i < min(len(keys), 26); i++ {
@@ -154,8 +159,8 @@ func ganttLegend(r konvoy.Result, keys []string, consumers, shown, blocked, inst
 }
 
 // ganttRow is a line of GanttText's drawing: consumer first's cells, one
-// per round, or, with no cells, consumers first to last, who had nothing
-// to do; consumers count from 0.
+// per round, or, with no cells, consumers first to last, who ran no event
+// that takes time; consumers count from 0.
 type ganttRow struct {
 	first, last int
 	cells       []byte

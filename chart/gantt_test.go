@@ -134,6 +134,17 @@ func TestGanttIdleConsumers(t *testing.T) {
 	}
 }
 
+// TestGanttConsumersOfInstantEventsOnly wants consumers left out of the
+// drawing that ran events of no duration said to, not to have had nothing
+// to do: consumer 3 runs C, of no duration, while the others run A and B.
+func TestGanttConsumersOfInstantEventsOnly(t *testing.T) {
+	events := []konvoy.Event{{Key: "A", Step: 1, Duration: 2}, {Key: "B", Step: 1, Duration: 2}, {Key: "C", Step: 1}}
+	got := drawn(t, events, konvoy.Convoy, 4, konvoy.HeadOfLine)
+	if !strings.Contains(got, "consumer 2 Bb\nconsumers 3 to 4 ran no event that takes time\n") || !strings.Contains(got, "1 event of no duration not drawn\n") {
+		t.Errorf("got\n%s", got)
+	}
+}
+
 // TestGanttTaken wants blocking drawn from each slot's Taken to its Start,
 // whatever the policy: a static consumer that took an event whose lane was
 // busy shows it blocked, as head-of-line dispatch does.
