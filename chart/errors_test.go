@@ -114,6 +114,9 @@ func TestErrors(t *testing.T) {
 		{"schedule overlap", func(w io.Writer) error {
 			return chart.Schedule(w, chart.SVG, "", withSlots(func(s []konvoy.Slot) { s[4].Start, s[4].Taken = 0, 0 }), 4)
 		}, "slots 0 and 4 overlap on consumer 0"},
+		{"schedule hold over another slot", func(w io.Writer) error {
+			return chart.Schedule(w, chart.SVG, "", withSlots(func(s []konvoy.Slot) { s[4].Taken = 0 }), 4)
+		}, "slots 0 and 4 overlap on consumer 0"},
 		{"schedule taken after start", func(w io.Writer) error {
 			return chart.Schedule(w, chart.SVG, "", withSlots(func(s []konvoy.Slot) { s[2].Taken = s[2].Start + 1 }), 4)
 		}, "slot 2: Taken 2: want a time from Arrival 0 to Start 1"},

@@ -40,11 +40,12 @@ const ganttTick = 10
 // the consumers that ran an event, not for every consumer.
 //
 // GanttText returns an error, and no text, when r does not fit itself and
-// consumers, as a run konvoy made always does: when consumers is below 1,
-// r.Rounds is negative, a slot's Consumer is outside [0, consumers), its
+// consumers, as a run konvoy made always does: when consumers is below 1
+// or above konvoy.MaxConsumers, r.Rounds is negative, a slot's Consumer is outside [0, consumers), its
 // Arrival is negative, its Start is before its Arrival, its Taken outside
 // [Arrival, Start], its Finish before its Start or after r.Rounds, or two
-// slots overlap on one consumer. Checking takes O(n log n) time for the n
+// slots overlap on one consumer (a consumer holds a slot from its Taken to
+// its Finish). Checking takes O(n log n) time for the n
 // slots.
 func GanttText(title string, r konvoy.Result, consumers int, policy konvoy.Policy) (string, error) {
 	if err := checkGantt(r, consumers); err != nil {
@@ -98,6 +99,8 @@ func checkGantt(r konvoy.Result, consumers int) error {
 	switch {
 	case consumers < 1:
 		return fmt.Errorf("chart: GanttText: %d consumers: want 1 or more", consumers)
+	case consumers > konvoy.MaxConsumers:
+		return fmt.Errorf("chart: GanttText: %d consumers: want 1 to %d", consumers, konvoy.MaxConsumers)
 	case r.Rounds < 0:
 		return fmt.Errorf("chart: GanttText: Rounds %d: want 0 or more", r.Rounds)
 	}

@@ -36,7 +36,13 @@ func TestGanttTextRefusesAnInconsistentResult(t *testing.T) {
 		{"finish before start", konvoy.Result{Rounds: 3, Schedule: slot(func(s *konvoy.Slot) { s.Start, s.Taken, s.Finish = 2, 2, 1 })}, 2,
 			"chart: GanttText: slot 0: Finish 1 before Start 2"},
 		{"overlap", konvoy.Result{Rounds: 3, Schedule: append(slot(func(*konvoy.Slot) {}), konvoy.Slot{Index: 1, Key: "b", Start: 1, Taken: 1, Finish: 3})}, 2,
-			"chart: GanttText: slots 0 and 1 overlap on consumer 0: [0, 2) and [1, 3)"},
+			"chart: GanttText: slots 0 and 1 overlap on consumer 0: held [0, 2) and [1, 3), from Taken to Finish"},
+		// A consumer holds an event from Taken: it cannot take b while it
+		// runs a (drawn, b's hold would paint over a's box).
+		{"a hold over another slot", konvoy.Result{Rounds: 3, Schedule: append(slot(func(*konvoy.Slot) {}), konvoy.Slot{Index: 1, Key: "b", Taken: 0, Start: 2, Finish: 3})}, 2,
+			"chart: GanttText: slots 0 and 1 overlap on consumer 0: held [0, 2) and [0, 3), from Taken to Finish"},
+		{"more consumers than a run has", konvoy.Result{Rounds: 3, Schedule: slot(func(*konvoy.Slot) {})}, konvoy.MaxConsumers + 1,
+			"chart: GanttText: 2147483648 consumers: want 1 to 2147483647"},
 		{"negative rounds", konvoy.Result{Rounds: -1}, 2, "chart: GanttText: Rounds -1: want 0 or more"},
 		{"no consumers", konvoy.Result{Rounds: 3, Schedule: slot(func(*konvoy.Slot) {})}, 0, "chart: GanttText: 0 consumers: want 1 or more"},
 		{"slot of a run too long to draw", konvoy.Result{Rounds: 3000, Schedule: slot(func(s *konvoy.Slot) { s.Finish = 3001 })}, 2,

@@ -46,7 +46,8 @@ const (
 // between 1 and 64, slots is empty or holds more than 2000 slots, a slot's
 // Consumer is outside [0, consumers), its Arrival is negative, its Start is
 // before its Arrival, its Taken outside [Arrival, Start], its Finish before
-// its Start, or two slots overlap on one consumer.
+// its Start, or two slots overlap on one consumer (a consumer holds a slot
+// from its Taken to its Finish).
 func Schedule(w io.Writer, f Format, title string, slots []konvoy.Slot, consumers int, opts ...Option) error {
 	if err := checkSchedule(slots, consumers); err != nil {
 		return err
@@ -141,22 +142,24 @@ func checkSlot(fn string, i int, s konvoy.Slot, consumers int) error {
 
 // checkOverlaps checks that no two of slots, each checked by [checkSlot],
 // overlap on one consumer, for the function fn, reporting the first overlap
-// in order of consumer and then of start. It takes memory for the slots,
-// not for every consumer.
+// in order of consumer and then of time taken. A consumer holds a slot's
+// event from its Taken (waiting, under head-of-line dispatch, for its lane)
+// to its Finish, and no consumer takes an event before its last one
+// finished. It takes memory for the slots, not for every consumer.
 func checkOverlaps(fn string, slots []konvoy.Slot) error {
 	order := make([]int, len(slots))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(slots[a].Consumer, slots[b].Consumer), cmp.Compare(slots[a].Start, slots[b].Start),
+		return cmp.Or(cmp.Compare(slots[a].Consumer, slots[b].Consumer), cmp.Compare(slots[a].Taken, slots[b].Taken),
 			cmp.Compare(slots[a].Finish, slots[b].Finish), cmp.Compare(a, b))
 	})
 	for j := 1; j < len(order); j++ {
 		a, b := slots[order[j-1]], slots[order[j]]
-		if a.Consumer == b.Consumer && b.Start < a.Finish {
-			return fmt.Errorf("chart: %s: slots %d and %d overlap on consumer %d: [%d, %d) and [%d, %d)",
-				fn, order[j-1], order[j], a.Consumer, a.Start, a.Finish, b.Start, b.Finish)
+		if a.Consumer == b.Consumer && b.Taken < a.Finish {
+			return fmt.Errorf("chart: %s: slots %d and %d overlap on consumer %d: held [%d, %d) and [%d, %d), from Taken to Finish",
+				fn, order[j-1], order[j], a.Consumer, a.Taken, a.Finish, b.Taken, b.Finish)
 		}
 	}
 	return nil

@@ -52,7 +52,7 @@ func checkNumbersApart(t *testing.T, what string, svg []byte) {
 func TestScheduleTickNumbersDoNotOverlap(t *testing.T) {
 	slots := []konvoy.Slot{
 		{Key: "a", Consumer: 0, Arrival: 0, Taken: 0, Start: 0, Finish: 25000},
-		{Key: "b", Consumer: 0, Arrival: 0, Taken: 0, Start: 25000, Finish: 50000},
+		{Key: "b", Consumer: 0, Arrival: 0, Taken: 25000, Start: 25000, Finish: 50000},
 	}
 	var b bytes.Buffer
 	if err := Schedule(&b, SVG, "a schedule of 50000 rounds", slots, 1); err != nil {
