@@ -152,7 +152,9 @@ func (d *Decoder) objectArrival(obj []byte) (arrival, error) {
 	s := d.json
 	switch {
 	case d.draw != nil:
-		e.Duration = d.draw()
+		if !d.drawLast {
+			e.Duration = d.draw()
+		}
 	case s.dur == nil:
 		return a, d.lineErr(fmt.Sprintf("want a %q field", d.cols.Duration))
 	default:

@@ -34,6 +34,7 @@ func NewObjectDecoder(r Reader) (*ObjectDecoder, error) {
 	}
 	d.started = true
 	d.json = newJSONState(d.cols, d.named)
+	d.drawLast = true
 	return &ObjectDecoder{d: d}, nil
 }
 
@@ -51,7 +52,8 @@ func NewObjectDecoder(r Reader) (*ObjectDecoder, error) {
 // in arrival order, so an arrival earlier than the first one's is
 // negative, and no order is checked. Durations drawn from
 // Reader.Durations are drawn in the order objects are decoded, as a
-// trace's are drawn line by line.
+// trace's are drawn line by line; a refused object draws none, so that
+// the events decoded are the same with it or without it.
 func (o *ObjectDecoder) Decode(where string, obj []byte) (konvoy.Event, error) {
 	statused, rounded := o.d.statused, o.d.rounded
 	e, err := o.decode(where, obj)
@@ -93,6 +95,9 @@ func (o *ObjectDecoder) decode(where string, obj []byte) (konvoy.Event, error) {
 	e, err := d.release(a)
 	if err != nil {
 		return konvoy.Event{}, err
+	}
+	if d.draw != nil { // last: a refused object draws nothing
+		e.Duration = d.draw()
 	}
 	return e, nil
 }

@@ -114,3 +114,39 @@ func TestObjectDecoderOptions(t *testing.T) {
 		}
 	}
 }
+
+// A refused object draws no duration from Reader.Durations: the objects
+// decoded after it get the durations they get without it, whether it is
+// refused before its arrival is read (a partition below 0) or after (an
+// arrival that is not a whole round).
+func TestARefusedObjectDrawsNoDuration(t *testing.T) {
+	dist := synth.Uniform(1, 1000)
+	r := eventlog.Reader{Durations: &dist, Seed: 7, Columns: eventlog.Columns{At: "ts"}, AtFormat: eventlog.UnixMS, Resolution: 10 * time.Millisecond}
+	good := [][]byte{[]byte(`{"key":"a","step":1,"ts":1700000000500}`), []byte(`{"key":"c","step":1,"ts":1700000000510}`), []byte(`{"key":"d","step":2,"ts":1700000000520}`)}
+	decodeAll := func(bad []byte) []konvoy.Event {
+		o, err := eventlog.NewObjectDecoder(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []konvoy.Event
+		for i, obj := range good {
+			if i == 1 && bad != nil {
+				if _, err := o.Decode("bad", bad); err == nil {
+					t.Fatalf("%s decoded; want it refused", bad)
+				}
+			}
+			e, err := o.Decode("good", obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, e)
+		}
+		return out
+	}
+	want := decodeAll(nil)
+	for _, bad := range []string{`{"key":"b","step":1,"partition":-1,"ts":1700000000505}`, `{"key":"b","step":1,"ts":1700000000505}`} {
+		if d := gocmp.Diff(want, decodeAll([]byte(bad))); d != "" {
+			t.Errorf("with %s refused between (-without +with):\n%s", bad, d)
+		}
+	}
+}

@@ -325,6 +325,9 @@ type Decoder struct {
 	named []namedColumn // the columns the trace must have, as named
 
 	draw     func() int // Durations' draws, or nil
+	// drawLast is an ObjectDecoder's: it draws an object's duration once
+	// the object is taken, so that a refused one draws none.
+	drawLast bool
 	seq      int64      // records read
 	released bool       // an event was released: origin and last are set
 	origin   int64      // the ticks of a timestamp's round 0
