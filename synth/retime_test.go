@@ -49,6 +49,16 @@ func TestScaledArrivalsRoundDown(t *testing.T) {
 	}
 }
 
+// The product is float64's before it is rounded down (see
+// ScaledArrivals): 10 by 0.3 is 3, as written, though 0.3 is a little
+// below three tenths and the exact product a little below 3.
+func TestScaledArrivalsTakeTheFloatProduct(t *testing.T) {
+	got := seqtest.Drain(synth.ScaledArrivals(konvoy.Values([]konvoy.Event{{Key: "A", Arrival: 10}}), 0.3))
+	if got[0].Arrival != 3 {
+		t.Errorf("10 scaled by 0.3: arrival %d; want 3", got[0].Arrival)
+	}
+}
+
 func TestArrivalsRejectBadRatesAndSpans(t *testing.T) {
 	one := konvoy.Values([]konvoy.Event{{Key: "A", Arrival: 1}, {Key: "B", Arrival: 3}})
 	for _, c := range []struct {
