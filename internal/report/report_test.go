@@ -327,3 +327,22 @@ func TestCheckJSONTextFindsEveryStringThatIsNotUTF8(t *testing.T) {
 		}
 	}
 }
+
+// round3, the JSON reports' rounding of ratios, rounds as the text
+// reports print them (multiplier, %.3f): 17/16 is exactly 1.0625, a tie,
+// which both say 1.062, and 1.2625, a little below it in binary, is
+// 1.262; math.Round(x·1000) said 1.063 and 1.263.
+func TestRound3AgreesWithTheText(t *testing.T) {
+	for _, x := range []float64{17.0 / 16, 1.2625, 1.3125, 2.0 / 3, -17.0 / 16, 0, 123456.0005, 1e15, math.Inf(1)} {
+		text := multiplier(x)
+		if x == 0 {
+			text = "0.000"
+		}
+		if got := round3(x); strconv.FormatFloat(got, 'f', 3, 64) != text {
+			t.Errorf("round3(%v) = %v; the text prints %s", x, got, text)
+		}
+	}
+	if got := round3(math.NaN()); !math.IsNaN(got) {
+		t.Errorf("round3(NaN) = %v", got)
+	}
+}

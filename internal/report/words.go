@@ -107,14 +107,16 @@ func laneName(l konvoy.Layout, lane string) string {
 	return keyName(lane)
 }
 
-// round3 rounds x to three decimals, as the reports print ratios; x as it
-// is when it is too large to have any (x·1000 would pass the largest
-// float64).
+// round3 rounds x to three decimals as the text reports print ratios
+// (%.3f, multiplier): x's exact value to the nearest, a tie to even, so
+// that JSON says 1.062 for 17/16 where the text does (math.Round of
+// x·1000 says 1.063); x as it is when it is too large to have any.
 func round3(x float64) float64 {
-	if math.Abs(x) >= 1e15 {
+	if math.Abs(x) >= 1e15 || math.IsNaN(x) {
 		return x // a float64 this large holds no decimals
 	}
-	return math.Round(x*1000) / 1000
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 3, 64), 64) // never fails: FormatFloat writes a number
+	return r
 }
 
 // formatRate writes a rate in events/s as formatAmount does, or
