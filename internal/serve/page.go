@@ -254,7 +254,7 @@ func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error)
 		return parsedView{}, err
 	}
 	v := parsedView{counts: o.Consumers}
-	p.Command = command(append(slices.Clone(src.args), req.args...))
+	p.Command = command(src.argsFor(req))
 	p.API = apiPath
 	if q := encode(req.query); q != "" {
 		p.API += "?" + q

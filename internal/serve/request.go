@@ -173,12 +173,37 @@ func (s *Server) source(req request) (*source, error) {
 	return &source{lesson: true}, nil
 }
 
+// argsFor returns the command-line arguments that req stands for with
+// src: src's, then req's. The served file's -partition, given to konvoy
+// serve, names the column the layout recorded reads, and goes only to a
+// request whose layouts name recorded (or all): the command refuses
+// -partition beside layouts that do not read it, and every view without
+// recorded would fail.
+func (src *source) argsFor(req request) []string {
+	args := slices.Clone(src.args)
+	if !readsPartitions(req.query.Get("layouts")) && !slices.ContainsFunc(req.args, func(a string) bool { return strings.HasPrefix(a, "-partition=") }) {
+		args = slices.DeleteFunc(args, func(a string) bool { return strings.HasPrefix(a, "-partition=") })
+	}
+	return append(args, req.args...)
+}
+
+// readsPartitions tells whether layouts, a query's comma-separated layout
+// names, names recorded, recorded:N or all.
+func readsPartitions(layouts string) bool {
+	for _, name := range strings.Split(layouts, ",") {
+		if name = strings.TrimSpace(name); name == "all" || name == "recorded" || strings.HasPrefix(name, "recorded:") {
+			return true
+		}
+	}
+	return false
+}
+
 // options reads the runs that req asks of src with the command's parser,
 // and checks them against the server's limits: consumer counts of at most
 // 64, at most 100 runs (checkRuns; run checks again once it knows whether
 // the layout recorded joins -layouts all).
 func (s *Server) options(req request, src *source) (runs.Options, error) {
-	o, err := s.cfg.Runs(append(slices.Clone(src.args), req.args...))
+	o, err := s.cfg.Runs(src.argsFor(req))
 	if err != nil {
 		return o, errorf(http.StatusBadRequest, "%v", err)
 	}

@@ -72,7 +72,9 @@ type Config struct {
 	// Events is the trace served instead of the lesson, a file read afresh
 	// for every request, "" for the lesson. EventsArgs are its trace flags
 	// as konvoy serve was given them, "-name=value" each; a request's
-	// trace flags come after them and win.
+	// trace flags come after them and win. A -partition among them goes
+	// only to requests whose layouts name recorded (or all), the layout
+	// that reads it.
 	Events     string
 	EventsArgs []string
 	// MaxUpload is the largest upload in bytes, as sent (gzip-compressed
