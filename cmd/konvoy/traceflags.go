@@ -93,12 +93,24 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 	return r
 }
 
-// partitionNeedsRecorded refuses -partition beside -layouts that do not
-// name recorded: only recorded reads the partitions (and replay's
-// -applied, which has no -layouts), so the flag would mean nothing.
+// partitionNeedsRecorded refuses -partition where nothing reads the
+// column: beside -layouts that do not name recorded, and in konvoy replay
+// beside a -layout other than recorded:N unless -applied writes each
+// event's recorded partition (a file's; a topic's records have their own).
 func (c *command) partitionNeedsRecorded() error {
-	if f := c.Lookup("layouts"); f != nil && c.given["partition"] && !namesRecorded(f.Value.String()) {
+	if !c.given["partition"] {
+		return nil
+	}
+	if f := c.Lookup("layouts"); f != nil && !namesRecorded(f.Value.String()) {
 		return c.usagef("-partition names the column the layout recorded reads; add recorded (or all) to -layouts")
+	}
+	if f := c.Lookup("layout"); f != nil && !namesRecorded(f.Value.String()) {
+		switch {
+		case c.isSet("brokers"):
+			return c.usagef("-partition names the column the layout recorded reads; replay -layout recorded:N, or leave -partition out")
+		case !c.isSet("applied"):
+			return c.usagef("-partition names the column the layout recorded reads, and -applied writes; replay -layout recorded:N, or give -applied FILE")
+		}
 	}
 	return nil
 }
