@@ -11,7 +11,7 @@ import (
 
 // statusesUnusedNote is the note of -steps and -history beside a step
 // column.
-const statusesUnusedNote = "-steps and -history unused: every event's step came from the trace's step column"
+const statusesUnusedNote = "-status, -steps and -history unused: every event's step came from the trace's step column"
 
 // konvoy replay -brokers notes -steps and -history as unused when every
 // record's step came from the step column, as a replay of a file does, and

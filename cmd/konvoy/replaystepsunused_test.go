@@ -18,7 +18,7 @@ func TestReplayNotesStatusListsBesideAStepColumn(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("%q: status %d: %s", args, status, errOut)
 	}
-	if !strings.Contains(out+errOut, "-steps and -history unused: every event's step came from the trace's step column") {
+	if !strings.Contains(out+errOut, "-status, -steps and -history unused: every event's step came from the trace's step column") {
 		t.Errorf("%q: stderr %q: want the status lists noted as unused, as konvoy -events and konvoy plan note them", args, errOut)
 	}
 }

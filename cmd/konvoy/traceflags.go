@@ -60,6 +60,14 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 		return nil
 	})
 	c.rule(func() error {
+		for _, col := range columns {
+			switch {
+			case *col.p == "":
+				return c.usagef("-%s is empty; want a column name", col.name)
+			case !c.given[col.name]:
+				*col.p = "" // the default, which the trace may lack where it is optional, and the lesson reads none of
+			}
+		}
 		if *events == "" {
 			return nil
 		}
@@ -67,14 +75,6 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 		r.Name, r.Steps, r.History = *events, steps, history
 		if r.Format, err = eventlog.ParseFormat(*input); err != nil {
 			return c.usagef("-input is %q; want csv, jsonl or auto", *input)
-		}
-		for _, col := range columns {
-			switch {
-			case *col.p == "":
-				return c.usagef("-%s is empty; want a column name", col.name)
-			case !c.given[col.name]:
-				*col.p = "" // the default, which the trace may lack where it is optional
-			}
 		}
 		r.AtFormat, _ = eventlog.ParseTimeFormat(atFormat)
 		r.DropLate = late == "drop"

@@ -49,17 +49,19 @@ func ReadingNotes(t *Trace) []string {
 		notes = append(notes, plural(t.Dropped, "event", "events")+" dropped: each arrived earlier than an event the -reorder window had released (-late drop)")
 	}
 	if t.StatusesUnused {
-		notes = append(notes, "-steps and -history unused: every event's step came from the trace's step column")
+		notes = append(notes, "-status, -steps and -history unused: every event's step came from the trace's step column")
 	}
 	return notes
 }
 
-// StatusesUnused says whether r named statuses (-steps, -history) that no
-// event read with it took its step from, statused events having taken
-// theirs from one (eventlog.Decoder.StatusSteps): what Trace.StatusesUnused
-// holds, and ReadingNotes notes.
+// StatusesUnused says whether r named a status column or statuses
+// (-status, -steps, -history) that no event read with it took its step
+// from, statused events having taken theirs from one
+// (eventlog.Decoder.StatusSteps): what Trace.StatusesUnused holds, and
+// ReadingNotes notes. The commands leave r's status column empty unless
+// -status names it.
 func StatusesUnused(r eventlog.Reader, statused int) bool {
-	return len(r.Steps)+len(r.History) > 0 && statused == 0
+	return (len(r.Steps)+len(r.History) > 0 || r.Columns.Status != "") && statused == 0
 }
 
 // resolutionNote is how a report names a round's length.
