@@ -255,7 +255,8 @@ func (c Comparison) Text() string {
 	dur("response p99", func(s Side) time.Duration { return s.ResponseP99 })
 	dur("response max", func(s Side) time.Duration { return s.ResponseMax })
 	n := cfg.Consumers
-	fmt.Fprintf(w, "blocked share\t%.1f%%\t%.1f%%\t%.1f%%\t\n", 100*c.Predicted.BlockedShare(n), 100*c.FromActual.BlockedShare(n), 100*c.Measured.BlockedShare(n))
+	share := func(s Side) string { return strconv.FormatFloat(100*round3(s.BlockedShare(n)), 'f', 1, 64) + "%" } // as JSON's, in percent
+	fmt.Fprintf(w, "blocked share\t%s\t%s\t%s\t\n", share(c.Predicted), share(c.FromActual), share(c.Measured))
 	dur("service time, total", func(s Side) time.Duration { return s.Work })
 	reseq := c.countRows(w)
 	w.Flush()
@@ -345,8 +346,17 @@ func (c Comparison) record(s Side) Record {
 	return rec
 }
 
-// round3 rounds x to three decimals.
-func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+// round3 rounds x to three decimals, x's exact value to the nearest, a tie
+// to even, as strconv writes it: math.Round of x·1000 rounds a tie away
+// from zero, and the text's share (0.0625 at 6.2%) would disagree with
+// the JSON's (0.063).
+func round3(x float64) float64 {
+	if math.Abs(x) >= 1e15 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return x // a float64 this large holds no decimals
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 3, 64), 64) // never fails: FormatFloat writes a number
+	return r
+}
 
 // JSON is the comparison as one JSON object: the events covered and the
 // trace's (stopped_early when fewer), those the reader dropped as late
