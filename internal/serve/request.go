@@ -251,13 +251,20 @@ func (s *Server) run(ctx context.Context, src *source, o runs.Options) (*report.
 	defer cancel()
 	var t *report.Trace
 	var err error
-	if src.lesson {
-		t, err = runs.Events(ctx, lesson.Events(), o)
-	} else if o, err = runs.WithRecorded(src.open, o); err == nil {
-		// The layout recorded that -layouts all adds counts among the
-		// runs, checked again now that the trace tells whether it joins.
+	switch {
+	case src.lesson:
+		// checkRuns leaves out o.More, which its caller may have set since
+		// options checked o, when it would make too many runs.
 		if err = checkRuns(&o); err == nil {
-			t, err = runs.Trace(ctx, src.open, o)
+			t, err = runs.Events(ctx, lesson.Events(), o)
+		}
+	default:
+		if o, err = runs.WithRecorded(src.open, o); err == nil {
+			// The layout recorded that -layouts all adds counts among the
+			// runs, checked again now that the trace tells whether it joins.
+			if err = checkRuns(&o); err == nil {
+				t, err = runs.Trace(ctx, src.open, o)
+			}
 		}
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
