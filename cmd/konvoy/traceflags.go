@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/synth"
@@ -85,6 +86,9 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 			d, err := synth.ParseDist(model)
 			if err != nil {
 				return c.usagef("-duration-model: %v", errors.Unwrap(err))
+			}
+			if a := c.Lookup("arrivals"); c.given["seed"] && strings.HasPrefix(d.String(), "fixed:") && (a == nil || a.Value.String() != "poisson") {
+				return c.usagef("-seed draws -duration-model's durations, and %v draws none: every duration is the same; leave -seed out", d)
 			}
 			r.Durations = &d
 		}
