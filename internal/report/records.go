@@ -55,6 +55,9 @@ type Record struct {
 	Forced      int `json:"forced"`       // its held events applied by timeout or capacity
 	RejectedOld int `json:"rejected_old"` // its old steps rejected (-reject-old)
 	LateDropped int `json:"late_dropped"` // the trace's events dropped as late for -reorder (-late drop), the same in every record
+
+	WorstLane     string `json:"worst_lane"`      // the lane whose event waited longest (konvoy.Result.WorstLanes), "" for a run of no lanes
+	WorstLaneWait int    `json:"worst_lane_wait"` // that event's wait, in rounds; 0 for a run of no lanes
 }
 
 // records lists the trace's results: layouts in the order given, then
@@ -85,6 +88,10 @@ func records(t *Trace) []Record {
 
 					GapsSkipped: r.GapsSkipped, Forced: r.Forced, RejectedOld: r.RejectedOld, LateDropped: t.Dropped,
 				})
+				if len(r.WorstLanes) > 0 {
+					w := r.WorstLanes[0]
+					out[len(out)-1].WorstLane, out[len(out)-1].WorstLaneWait = w.Lane, w.MaxWait
+				}
 			}
 		}
 	}
