@@ -325,9 +325,7 @@ type Decoder struct {
 	named []namedColumn // the columns the trace must have, as named
 
 	draw     func() int // Durations' draws, or nil
-	// drawLast is an ObjectDecoder's: it draws an object's duration once
-	// the object is taken, so that a refused one draws none.
-	drawLast bool
+	drawLast bool       // an ObjectDecoder's: an object's duration is drawn once it is taken, none for a refused one
 	seq      int64      // records read
 	released bool       // an event was released: origin and last are set
 	origin   int64      // the ticks of a timestamp's round 0
