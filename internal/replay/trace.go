@@ -87,12 +87,17 @@ func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
 		return nil, err
 	}
 	err = source.Scan(0, func(e konvoy.Event, line int) error {
-		if err := w.add(e); errors.Is(err, konvoy.ErrOrder) && r.Reorder == 0 {
-			return fmt.Errorf("%s:%d: %w (-reorder WINDOW sorts arrivals within a window of time)", name, line, err)
-		} else if err != nil {
-			return fmt.Errorf("%s:%d: %w", name, line, err)
+		err := w.add(e)
+		if err == nil {
+			return nil
 		}
-		return nil
+		// The event's message after FILE:LINE, without the simulator's
+		// "konvoy: ", as konvoy -events and plan write it.
+		located := runs.Located{Where: fmt.Sprintf("%s:%d", name, line), Err: err}
+		if errors.Is(err, konvoy.ErrOrder) && r.Reorder == 0 {
+			return fmt.Errorf("%w (-reorder WINDOW sorts arrivals within a window of time)", located)
+		}
+		return located
 	})
 	if err == nil {
 		err = w.finish()
