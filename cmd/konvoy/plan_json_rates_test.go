@@ -64,3 +64,28 @@ func deref(p *float64) any {
 	}
 	return *p
 }
+
+// The plan's peak, without -peak a trace's own mean rate (6000/43 events/s
+// for arrivals.csv: 60 events over 43 rounds of 10ms), is rounded in JSON
+// as its other rates are; it held every digit of the division (found by a
+// review). A -peak given is the peak as given.
+func TestPlanJSONRoundsTheTracesOwnPeak(t *testing.T) {
+	peakOf := func(args ...string) float64 {
+		t.Helper()
+		out, errOut, status := runCommand(append([]string{"plan", "-events", "testdata/arrivals.csv", "-format", "json"}, args...)...)
+		if status != 0 {
+			t.Fatalf("status %d: %s", status, errOut)
+		}
+		var doc struct{ Peak float64 }
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc.Peak
+	}
+	if got := peakOf(); got != 139.535 {
+		t.Errorf("the trace's own peak: %v in JSON; want 139.535", got)
+	}
+	if got := peakOf("-peak", "12.34567"); got != 12.34567 {
+		t.Errorf("-peak 12.34567: %v in JSON; want it as given", got)
+	}
+}

@@ -9,8 +9,8 @@ import (
 )
 
 // planDoc is konvoy plan's JSON report: one object holding every answer.
-// Peak is -peak, or, when not given, a trace's own mean rate when its
-// events arrive over time; KeepUpAtHand tells that the keep-up plans then
+// Peak is -peak, as given, or, when not given, a trace's own mean rate
+// when its events arrive over time, rounded as rates are; KeepUpAtHand tells that the keep-up plans then
 // take the events as work at hand, their arrival times aside.
 // Ratios are rounded to three decimals; rates, as roundAmount does, to
 // three decimals or, below 0.1, three significant digits, so that no rate
@@ -145,7 +145,7 @@ func PlanJSON(a *Plan) (string, error) {
 	s, p := a.selective, a.partitions
 	doc := planDoc{
 		Trace: a.src.Name, Events: a.src.Stats.Events(), Keys: a.src.Stats.Keys(), Work: a.src.Work,
-		Peak: a.o.Peak, PeakGiven: a.o.PeakGiven, KeepUpAtHand: a.timed(), RoundSeconds: a.o.Round.Seconds(), MaxRounds: roundAtMost(a.budget), MaxConsumers: a.o.MaxConsumers,
+		Peak: a.peakJSON(), PeakGiven: a.o.PeakGiven, KeepUpAtHand: a.timed(), RoundSeconds: a.o.Round.Seconds(), MaxRounds: roundAtMost(a.budget), MaxConsumers: a.o.MaxConsumers,
 		Plans: []planRecord{},
 	}
 	for li, row := range a.plans {
@@ -202,6 +202,15 @@ func PlanJSON(a *Plan) (string, error) {
 		return "", err
 	}
 	return b.String(), nil
+}
+
+// peakJSON is the plan's peak rate for JSON: -peak as given, or the
+// trace's own mean rate rounded as roundAmount rounds rates.
+func (a *Plan) peakJSON() float64 {
+	if a.o.PeakGiven {
+		return a.o.Peak
+	}
+	return roundAmount(a.o.Peak)
 }
 
 // jsonRate is a rate for JSON, rounded as roundAmount does, or nil when no
