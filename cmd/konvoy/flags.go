@@ -241,7 +241,8 @@ func (c *command) Uint64Var(p *uint64, name string, value uint64, usage string) 
 // mean, as is 0x10.
 type decimal[N int | int64 | uint64] struct{ p *N }
 
-// errNotDecimal is decimal's error for a number in another base.
+// errNotDecimal is decimal's error for a number with a leading zero, as a
+// number in another base has.
 var errNotDecimal = errors.New("want a whole number in decimal digits, without a leading zero")
 
 // String returns the value in decimal digits, "0" for the flag package's
@@ -272,8 +273,12 @@ func (d decimal[N]) Set(s string) error {
 	if errors.Is(err, strconv.ErrRange) {
 		return errors.New("value out of range")
 	}
-	if err != nil {
-		return errNotDecimal
+	_, unsigned := any(d.p).(*uint64)
+	switch {
+	case err != nil && unsigned && strings.HasPrefix(s, "-"):
+		return errors.New("want a whole number in decimal digits, 0 or more")
+	case err != nil:
+		return errors.New("want a whole number in decimal digits")
 	}
 	return nil
 }
