@@ -80,21 +80,30 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 		r.AtFormat, _ = eventlog.ParseTimeFormat(atFormat)
 		r.DropLate = late == "drop"
 		if model != "" {
-			if c.given["duration"] {
-				return c.usagef("-duration names a column and -duration-model draws the durations; give one")
+			if r.Durations, err = c.durationModel(model); err != nil {
+				return err
 			}
-			d, err := synth.ParseDist(model)
-			if err != nil {
-				return c.usagef("-duration-model: %v", errors.Unwrap(err))
-			}
-			if a := c.Lookup("arrivals"); c.given["seed"] && strings.HasPrefix(d.String(), "fixed:") && (a == nil || a.Value.String() != "poisson") {
-				return c.usagef("-seed draws -duration-model's durations, and %v draws none: every duration is the same; leave -seed out", d)
-			}
-			r.Durations = &d
 		}
 		return c.checkReader(r)
 	})
 	return r
+}
+
+// durationModel reads -duration-model, model, beside the flags it rules
+// out: -duration, and -seed beside fixed:N, which draws nothing (but
+// beside konvoy plan's -arrivals poisson, which -seed seeds too).
+func (c *command) durationModel(model string) (*synth.Dist, error) {
+	if c.given["duration"] {
+		return nil, c.usagef("-duration names a column and -duration-model draws the durations; give one")
+	}
+	d, err := synth.ParseDist(model)
+	if err != nil {
+		return nil, c.usagef("-duration-model: %v", errors.Unwrap(err))
+	}
+	if a := c.Lookup("arrivals"); c.given["seed"] && strings.HasPrefix(d.String(), "fixed:") && (a == nil || a.Value.String() != "poisson") {
+		return nil, c.usagef("-seed draws -duration-model's durations, and %v draws none: every duration is the same; leave -seed out", d)
+	}
+	return &d, nil
 }
 
 // partitionNeedsRecorded refuses -partition where nothing reads the
