@@ -93,18 +93,35 @@ func produceCommitted(ctx context.Context, t *testing.T, addrs []string, n int) 
 	}
 }
 
-// A transaction's marker waiting in the executor is held by no count of
-// records: a committed transaction of three records of one key leaves the
-// partition records 0 to 2 and the marker at 3. One handler runs record 0
-// and waits, records 1 and 2 wait behind it in their lane, and the marker
-// waits for the handler: Stats says 3 events and 2 held.
-func TestAMarkerHeldIsNotHeldInStats(t *testing.T) {
+// A transaction's marker is in none of Stats' counts, waiting or finished:
+// a committed transaction of three records of one key leaves the
+// partition records 0 to 2 and the marker at 3. A handler runs record 0
+// and waits, and records 1 and 2 wait behind it in their lane. With one
+// consumer the marker waits for the handler; with two it finishes on the
+// other (it has no lane). Stats says 3 events, 0 done and 2 held either
+// way.
+func TestAMarkerIsInNoCountOfStats(t *testing.T) {
+	for _, c := range []struct {
+		consumers int
+		what      string
+		ready     func(c *Consumer) bool
+	}{
+		{1, "taken", func(c *Consumer) bool { return c.markers.Load() > 0 }},
+		{2, "finished", func(c *Consumer) bool { return c.markersDone.Load() > 0 }},
+	} {
+		t.Run(c.what, func(t *testing.T) { markerStats(t, c.consumers, c.what, c.ready) })
+	}
+}
+
+// markerStats is TestAMarkerIsInNoCountOfStats at consumers, once ready
+// says the marker was taken or finished, as what says.
+func markerStats(t *testing.T, consumers int, what string, ready func(c *Consumer) bool) {
 	addrs := cluster(t, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	produceCommitted(ctx, t, addrs, 3)
 	started, gate := make(chan struct{}, 3), make(chan struct{})
-	c, err := New(memberOpts(addrs), konvoy.Convoy, 1, keyEvent, func(context.Context, *kgo.Record) error {
+	c, err := New(memberOpts(addrs), konvoy.Convoy, consumers, keyEvent, func(context.Context, *kgo.Record) error {
 		started <- struct{}{}
 		<-gate
 		return nil
@@ -124,13 +141,13 @@ func TestAMarkerHeldIsNotHeldInStats(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("record 0 did not start")
 	}
-	for c.markers.Load() == 0 { // the marker was taken
+	for !ready(c) {
 		if ctx.Err() != nil {
-			t.Fatal("the consumer did not take the transaction's marker")
+			t.Fatalf("the transaction's marker was never %s", what)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if st := c.Stats(); st.Events != 3 || st.Held != 2 {
-		t.Errorf("Stats with record 0 running and records 1, 2 and the marker waiting: %d events, %d held; want 3 events and 2 held (a marker is in none of the counts)", st.Events, st.Held)
+	if st := c.Stats(); st.Events != 3 || st.Done != 0 || st.Held != 2 {
+		t.Errorf("Stats with record 0 running, records 1 and 2 waiting and the marker %s: %d events, %d done, %d held; want 3, 0 and 2", what, st.Events, st.Done, st.Held)
 	}
 }
