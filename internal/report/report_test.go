@@ -346,3 +346,14 @@ func TestRound3AgreesWithTheText(t *testing.T) {
 		t.Errorf("round3(NaN) = %v", got)
 	}
 }
+
+// percent writes the share JSON gives (round3) in percent, with no more
+// decimals than it needs: 1/16 is 6.2%, as JSON's 0.062, where it said
+// 6.3% (math.Round of 62.5 tenths) beside it.
+func TestPercentIsTheJSONsShare(t *testing.T) {
+	for s, want := range map[float64]string{1.0 / 16: "6.2%", 0.5: "50%", 0.05: "5%", 1: "100%", 0: "0%", 2.0 / 3: "66.7%", 0.0005: "0.1%"} {
+		if got := percent(s); got != want {
+			t.Errorf("percent(%v) = %s; want %s", s, got, want)
+		}
+	}
+}

@@ -32,8 +32,9 @@ type Trace struct {
 	LastArrival int           // the last event's arrival: 0 for a batch
 	Dropped     int           // events dropped as late for the reorder window (eventlog.Decoder.Dropped)
 	Modelled    string        // the distribution durations were drawn from, "" when the trace gave them
-	// StatusesUnused says that statuses were named (-steps, -history) and
-	// no event's step came from one: the trace's step column gave them all.
+	// StatusesUnused says that a status column or statuses were named
+	// (-status, -steps, -history) and no event's step came from one: the
+	// trace's step column gave them all.
 	StatusesUnused bool
 	Assignor       konvoy.Assignor // how static deals lanes, 0 for the default (see konvoy.WithAssignor)
 	Partitioned    bool            // the trace records each event's partition (a partition column)

@@ -210,9 +210,10 @@ func multiplier(m float64) string {
 }
 
 // percent writes a share as a percentage, with no more decimals than it
-// needs.
+// needs, at most one: the share as JSON gives it (round3), in percent, so
+// that 1/16 is 6.2% beside JSON's 0.062.
 func percent(s float64) string {
-	return strconv.FormatFloat(math.Round(s*1000)/10, 'f', -1, 64) + "%"
+	return strings.TrimSuffix(strconv.FormatFloat(100*round3(s), 'f', 1, 64), ".0") + "%"
 }
 
 // neutralWords maps what the libraries' messages name, options and fields
