@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
 	"github.com/sirali-konvoy/konvoy/live"
 )
 
@@ -88,6 +90,11 @@ func (s *Stream) Add(e konvoy.Event, part int, offset int64) (StreamItem, error)
 	e.Arrival = int(time.Since(s.run.Start) / s.c.Unit)
 	if err := s.w.add(e); err != nil {
 		s.err = fmt.Errorf("%s: event %d: %w", s.w.t.Name, s.w.t.Events, err)
+		if ev := (*konvoy.EventError)(nil); errors.As(err, &ev) {
+			// The event's message names it by its index, without the
+			// simulator's "konvoy: ", as Load's do.
+			s.err = runs.Located{Where: s.w.t.Name, Err: err}
+		}
 		return StreamItem{}, s.err
 	}
 	s.run.Submitted++

@@ -132,7 +132,7 @@ func TestAStreamEndsAtItsFirstBadEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = s.Add(konvoy.Event{Key: "a", Step: 2, Duration: 1}, 0, 1)
-	if err == nil || !strings.HasPrefix(err.Error(), "topic t: event 1: ") || !strings.Contains(err.Error(), "Line") {
+	if err == nil || !strings.HasPrefix(err.Error(), `topic t: event 1 (key "a"): `) || !strings.Contains(err.Error(), "Line") {
 		t.Fatalf("Add: %v; want the event named and its missing line", err)
 	}
 	if _, again := s.Add(konvoy.Event{Key: "b", Line: "l", Step: 1, Duration: 1}, 0, 2); again != err {
