@@ -81,6 +81,21 @@ func (d Dist) String() string {
 	return "fixed:" + whole(d.a)
 }
 
+// Constant tells whether every draw of d is the same duration, so that a
+// seed changes nothing: [Fixed], and [Uniform] with lo = hi, [Exponential]
+// of mean 0 and [LogNormal] of sigma 0.
+func (d Dist) Constant() bool {
+	switch d.kind {
+	case distUniform:
+		return d.a == d.b
+	case distExponential:
+		return d.a == 0
+	case distLogNormal:
+		return d.b == 0
+	}
+	return true
+}
+
 // ParseDist reads a distribution written as [Dist.String] writes it:
 // "fixed:N", "uniform:LO,HI", "exp:MEAN" (or "exponential:MEAN") or
 // "lognormal:MU,SIGMA". It returns an error naming the problem when s is

@@ -114,3 +114,34 @@ func TestParseDistErrorIsDistError(t *testing.T) {
 		t.Fatalf("ParseDist(\"normal:1\") = %v; want a *DistError on the text, of its kind", err)
 	}
 }
+
+// A distribution is constant when every draw is the same duration, and
+// then a seed changes nothing: its draws under two seeds agree. The others
+// draw different durations under two seeds.
+func TestConstantDistributionsDrawTheSameUnderEverySeed(t *testing.T) {
+	for _, c := range []struct {
+		text     string
+		constant bool
+	}{
+		{"fixed:3", true}, {"uniform:3,3", true}, {"exp:0", true}, {"lognormal:1,0", true},
+		{"uniform:1,3", false}, {"exp:2", false}, {"lognormal:1,0.5", false},
+	} {
+		d, err := synth.ParseDist(c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Constant() != c.constant {
+			t.Errorf("%s: Constant() = %v; want %v", c.text, d.Constant(), c.constant)
+		}
+		a, b := d.Draws(1), d.Draws(2)
+		same := true
+		for range 100 {
+			if a() != b() {
+				same = false
+			}
+		}
+		if same != c.constant {
+			t.Errorf("%s: 100 draws under seeds 1 and 2 alike: %v; want %v", c.text, same, c.constant)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"slices"
-	"strings"
 
 	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/synth"
@@ -90,8 +89,9 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 }
 
 // durationModel reads -duration-model, model, beside the flags it rules
-// out: -duration, and -seed beside fixed:N, which draws nothing (but
-// beside konvoy plan's -arrivals poisson, which -seed seeds too).
+// out: -duration, and -seed beside a distribution that draws the same
+// every time (synth.Dist.Constant), such as fixed:N (but beside konvoy
+// plan's -arrivals poisson, which -seed seeds too).
 func (c *command) durationModel(model string) (*synth.Dist, error) {
 	if c.given["duration"] {
 		return nil, c.usagef("-duration names a column and -duration-model draws the durations; give one")
@@ -100,8 +100,8 @@ func (c *command) durationModel(model string) (*synth.Dist, error) {
 	if err != nil {
 		return nil, c.usagef("-duration-model: %v", errors.Unwrap(err))
 	}
-	if a := c.Lookup("arrivals"); c.given["seed"] && strings.HasPrefix(d.String(), "fixed:") && (a == nil || a.Value.String() != "poisson") {
-		return nil, c.usagef("-seed draws -duration-model's durations, and %v draws none: every duration is the same; leave -seed out", d)
+	if a := c.Lookup("arrivals"); c.given["seed"] && d.Constant() && (a == nil || a.Value.String() != "poisson") {
+		return nil, c.usagef("-seed draws -duration-model's durations, and %v draws the same every time; leave -seed out", d)
 	}
 	return &d, nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/sirali-konvoy/konvoy/internal/report"
 	"github.com/sirali-konvoy/konvoy/internal/runs"
 	"github.com/sirali-konvoy/konvoy/lesson"
+	"github.com/sirali-konvoy/konvoy/synth"
 )
 
 // RunFlags are the command's flags that a request's query may set, besides
@@ -174,17 +175,55 @@ func (s *Server) source(req request) (*source, error) {
 }
 
 // argsFor returns the command-line arguments that req stands for with
-// src: src's, then req's. The served file's -partition, given to konvoy
-// serve, names the column the layout recorded reads, and goes only to a
-// request whose layouts name recorded (or all): the command refuses
-// -partition beside layouts that do not read it, and every view without
-// recorded would fail.
+// src: src's, then req's, which win. Where a flag of req's, or what it
+// asks, rules out one of the served file's flags given to konvoy serve,
+// the served file's is left out, as the command would refuse the two
+// together and every such view would fail: its -partition, the column
+// the layout recorded reads, for layouts that do not name recorded (or
+// all); its -duration beside req's -duration-model, and its
+// -duration-model beside req's -duration; its -seed beside a duration
+// model that draws the same every time (synth.Dist.Constant), or none.
 func (src *source) argsFor(req request) []string {
 	args := slices.Clone(src.args)
-	if !readsPartitions(req.query.Get("layouts")) && !slices.ContainsFunc(req.args, func(a string) bool { return strings.HasPrefix(a, "-partition=") }) {
-		args = slices.DeleteFunc(args, func(a string) bool { return strings.HasPrefix(a, "-partition=") })
+	has := func(args []string, name string) bool {
+		return slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-"+name+"=") })
+	}
+	drop := func(name string) {
+		if !has(req.args, name) {
+			args = slices.DeleteFunc(args, func(a string) bool { return strings.HasPrefix(a, "-"+name+"=") })
+		}
+	}
+	if !readsPartitions(req.query.Get("layouts")) {
+		drop("partition")
+	}
+	switch {
+	case has(req.args, "duration-model"):
+		drop("duration")
+	case has(req.args, "duration"):
+		drop("duration-model")
+	}
+	if model := lastValue(append(slices.Clone(args), req.args...), "duration-model"); model == "" || constant(model) {
+		drop("seed")
 	}
 	return append(args, req.args...)
+}
+
+// lastValue returns the value of the last "-name=value" of args, "" when
+// none names it.
+func lastValue(args []string, name string) string {
+	for _, a := range slices.Backward(args) {
+		if v, ok := strings.CutPrefix(a, "-"+name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// constant tells whether the duration model a request's arguments name
+// draws the same every time; false for one the command will refuse.
+func constant(model string) bool {
+	d, err := synth.ParseDist(model)
+	return err == nil && d.Constant()
 }
 
 // readsPartitions tells whether layouts, a query's comma-separated layout
