@@ -81,9 +81,12 @@ func (d Dist) String() string {
 	return "fixed:" + whole(d.a)
 }
 
-// Constant tells whether every draw of d is the same duration, so that a
-// seed changes nothing: [Fixed], and [Uniform] with lo = hi, [Exponential]
-// of mean 0 and [LogNormal] of sigma 0.
+// Constant tells whether d's parameters make every draw the same
+// duration, so that a seed changes nothing: [Fixed], and [Uniform] with lo
+// = hi, [Exponential] of mean 0 and [LogNormal] of sigma 0. It looks at
+// the parameters alone: a spread that rounding takes away (an exponential
+// mean below 0.01, a log-normal far below a round or past MaxDuration)
+// draws the same duration every time too, and Constant says false.
 func (d Dist) Constant() bool {
 	switch d.kind {
 	case distUniform:

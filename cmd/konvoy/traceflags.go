@@ -89,9 +89,9 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 }
 
 // durationModel reads -duration-model, model, beside the flags it rules
-// out: -duration, and -seed beside a distribution that draws the same
-// every time (synth.Dist.Constant), such as fixed:N (but beside konvoy
-// plan's -arrivals poisson, which -seed seeds too).
+// out: -duration, and -seed beside a distribution whose parameters make
+// every draw the same (synth.Dist.Constant), such as fixed:N (but beside
+// konvoy plan's -arrivals poisson, which -seed seeds too).
 func (c *command) durationModel(model string) (*synth.Dist, error) {
 	if c.given["duration"] {
 		return nil, c.usagef("-duration names a column and -duration-model draws the durations; give one")

@@ -102,9 +102,9 @@ func planNotes(a *Plan) string {
 			fmt.Fprintf(&b, "%s runs as convoy here: every event is an ordered step, none history-only\n", l)
 		case l.Partitions() == 0 || a.o.Partitions > 0:
 		case a.found:
-			b.WriteString(wrapText(fmt.Sprintf("%s: the fewest partitions that keep collisions within %s (see below)", l, percent(a.o.Collision))))
+			b.WriteString(wrapText(fmt.Sprintf("%s: the fewest partitions that keep collisions within %s (see below)", l, givenPercent(a.o.Collision))))
 		default:
-			b.WriteString(wrapText(fmt.Sprintf("%s: the most partitions tried (-max-partitions), as none keeps collisions within %s (see below)", l, percent(a.o.Collision))))
+			b.WriteString(wrapText(fmt.Sprintf("%s: the most partitions tried (-max-partitions), as none keeps collisions within %s (see below)", l, givenPercent(a.o.Collision))))
 		}
 	}
 	return b.String()
@@ -301,10 +301,10 @@ func partitionText(a *Plan) string {
 	b.WriteString("\npartitions of a Kafka topic\n")
 	if a.found {
 		fmt.Fprintf(&answer, "%s the fewest whose heaviest partition owes at most %s of its load to collisions (-collision): ",
-			plural(p.Partitions, "partition is", "partitions are"), percent(o.Collision))
+			plural(p.Partitions, "partition is", "partitions are"), givenPercent(o.Collision))
 	} else {
 		fmt.Fprintf(&answer, "no topic of up to %d partitions (-max-partitions) keeps collisions within %s of its heaviest partition (-collision); at %d partitions, ",
-			o.MaxPartitions, percent(o.Collision), p.Partitions)
+			o.MaxPartitions, givenPercent(o.Collision), p.Partitions)
 	}
 	fmt.Fprintf(&answer, "partition %d carries %s, ", p.HeaviestPartition, plural(p.HeaviestLoad, "round", "rounds"))
 	if p.Collision() == 0 {

@@ -357,3 +357,14 @@ func TestPercentIsTheJSONsShare(t *testing.T) {
 		}
 	}
 }
+
+// givenPercent writes a share the user gave at its own precision, as JSON
+// holds it: -collision 0.0625 is 6.25%, not percent's 6.2%, and 0.0004 is
+// 0.04%, not 0% (found by a review).
+func TestGivenPercentKeepsTheUsersDigits(t *testing.T) {
+	for s, want := range map[float64]string{0.0625: "6.25%", 0.0004: "0.04%", 0.05: "5%", 0.07: "7%", 1: "100%", 0: "0%", 1e-7: "0.00001%"} {
+		if got := givenPercent(s); got != want {
+			t.Errorf("givenPercent(%v) = %s; want %s", s, got, want)
+		}
+	}
+}

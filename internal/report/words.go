@@ -216,6 +216,15 @@ func percent(s float64) string {
 	return strings.TrimSuffix(strconv.FormatFloat(100*round3(s), 'f', 1, 64), ".0") + "%"
 }
 
+// givenPercent writes a share the user gave, such as -collision, as a
+// percentage with every digit it has (to 12 significant digits, which
+// hides float64's: 0.07 is 7%, not 7.000000000000001%), where percent
+// would round it: 0.0625 is 6.25%, as JSON's 0.0625.
+func givenPercent(s float64) string {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(100*s, 'g', 12, 64), 64) // never fails: FormatFloat writes a number
+	return strconv.FormatFloat(r, 'f', -1, 64) + "%"
+}
+
 // neutralWords maps what the libraries' messages name, options and fields
 // a library user sets, to words that hold for the command and the page
 // alike: nothing either lets one set, so the name goes. Each entry is a

@@ -175,14 +175,16 @@ func (s *Server) source(req request) (*source, error) {
 }
 
 // argsFor returns the command-line arguments that req stands for with
-// src: src's, then req's, which win. Where a flag of req's, or what it
-// asks, rules out one of the served file's flags given to konvoy serve,
-// the served file's is left out, as the command would refuse the two
-// together and every such view would fail: its -partition, the column
-// the layout recorded reads, for layouts that do not name recorded (or
-// all); its -duration beside req's -duration-model, and its
-// -duration-model beside req's -duration; its -seed beside a duration
-// model that draws the same every time (synth.Dist.Constant), or none.
+// src: src's, then req's, which win. Four of the served file's flags,
+// given to konvoy serve, are left out where req's flags, or what req
+// asks, rule them out, as the command refuses the two together: its
+// -partition, the column the layout recorded reads, for layouts that do
+// not name recorded (or all); its -duration beside req's -duration-model,
+// and its -duration-model beside req's -duration; its -seed beside a
+// duration model whose parameters draw the same every time
+// (synth.Dist.Constant), or none. Other pairs the command refuses, such
+// as a -steps status the served -history names, fail the view with the
+// command's error.
 func (src *source) argsFor(req request) []string {
 	args := slices.Clone(src.args)
 	has := func(args []string, name string) bool {

@@ -72,10 +72,10 @@ type Config struct {
 	// Events is the trace served instead of the lesson, a file read afresh
 	// for every request, "" for the lesson. EventsArgs are its trace flags
 	// as konvoy serve was given them, "-name=value" each; a request's
-	// trace flags come after them and win, and one of them that a
-	// request's flags rule out is left out of that request (a -partition
-	// beside layouts that do not read it, a -duration beside the
-	// request's -duration-model: see argsFor).
+	// trace flags come after them and win, and four of them are left out
+	// of a request whose flags rule them out (a -partition beside layouts
+	// that do not read it, a -duration beside the request's
+	// -duration-model: see argsFor).
 	Events     string
 	EventsArgs []string
 	// MaxUpload is the largest upload in bytes, as sent (gzip-compressed
