@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
 )
 
 // policy defines -policy, the dispatch policies *p, with the usage usage,
@@ -33,23 +34,6 @@ func (c *command) policy(p *[]konvoy.Policy, a *konvoy.Assignor, usage string) {
 	})
 }
 
-// namesRecorded tells whether layouts, -layouts' comma-separated names,
-// name the layout recorded, with or without its count, or all of them.
-func namesRecorded(layouts string) bool {
-	return namesLayout(layouts, func(name string) bool { return name == "recorded" || strings.HasPrefix(name, "recorded:") })
-}
-
-// namesLayout tells whether layouts, a flag's comma-separated layout
-// names, name all of them, or one that match says it looks for.
-func namesLayout(layouts string, match func(name string) bool) bool {
-	for _, name := range strings.Split(layouts, ",") {
-		if name = strings.TrimSpace(name); name == "all" || match(name) {
-			return true
-		}
-	}
-	return false
-}
-
 // namesPartitions tells whether the command's layouts (-layouts, or
 // replay's -layout) name one with partitions: partitioned, partitioned:N,
 // recorded or recorded:N, or all of them (all); or whether it is the
@@ -66,7 +50,7 @@ func (c *command) namesPartitions() bool {
 	if f == nil {
 		return true
 	}
-	return namesLayout(f.Value.String(), func(name string) bool {
+	return runs.NamesLayout(f.Value.String(), func(name string) bool {
 		l, err := konvoy.ParseLayout(name)
 		return name == "partitioned" || name == "recorded" || err == nil && l.Partitions() > 0
 	})

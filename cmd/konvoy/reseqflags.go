@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
 )
 
 // resequencer defines the resequencer's flags, -start, -reseq-timeout,
@@ -47,7 +48,7 @@ func (c *command) resequencer(cfg *konvoy.ResequencerConfig, layouts string) {
 // namesResequencer tells whether layouts, -layouts' comma-separated names,
 // runs the resequencer: by its name, or as one of all.
 func namesResequencer(layouts string) bool {
-	return namesLayout(layouts, func(name string) bool {
+	return runs.NamesLayout(layouts, func(name string) bool {
 		l, err := konvoy.ParseLayout(name)
 		return err == nil && l.Equal(konvoy.Resequencer)
 	})

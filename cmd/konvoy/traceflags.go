@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
 	"github.com/sirali-konvoy/konvoy/synth"
 )
 
@@ -114,10 +115,10 @@ func (c *command) partitionNeedsRecorded() error {
 	if !c.given["partition"] {
 		return nil
 	}
-	if f := c.Lookup("layouts"); f != nil && !namesRecorded(f.Value.String()) {
+	if f := c.Lookup("layouts"); f != nil && !runs.NamesRecorded(f.Value.String()) {
 		return c.usagef("-partition names the column the layout recorded reads; add recorded (or all) to -layouts")
 	}
-	if f := c.Lookup("layout"); f != nil && !namesRecorded(f.Value.String()) {
+	if f := c.Lookup("layout"); f != nil && !runs.NamesRecorded(f.Value.String()) {
 		switch {
 		case c.isSet("brokers"):
 			return c.usagef("-partition names the column the layout recorded reads; replay -layout recorded:N, or leave -partition out")

@@ -255,7 +255,9 @@ func (c Comparison) Text() string {
 	dur("response p99", func(s Side) time.Duration { return s.ResponseP99 })
 	dur("response max", func(s Side) time.Duration { return s.ResponseMax })
 	n := cfg.Consumers
-	share := func(s Side) string { return strconv.FormatFloat(100*round3(s.BlockedShare(n)), 'f', 1, 64) + "%" } // as JSON's, in percent
+	share := func(s Side) string {
+		return strconv.FormatFloat(100*report.Round3(s.BlockedShare(n)), 'f', 1, 64) + "%"
+	} // as JSON's, in percent
 	fmt.Fprintf(w, "blocked share\t%s\t%s\t%s\t\n", share(c.Predicted), share(c.FromActual), share(c.Measured))
 	dur("service time, total", func(s Side) time.Duration { return s.Work })
 	reseq := c.countRows(w)
@@ -334,28 +336,16 @@ type Record struct {
 
 // record is s as a Record under c.
 func (c Comparison) record(s Side) Record {
-	r := func(d time.Duration) float64 { return round3(float64(d) / float64(c.Config.Unit)) }
+	r := func(d time.Duration) float64 { return report.Round3(float64(d) / float64(c.Config.Unit)) }
 	rec := Record{Layout: c.Config.Layout.String(), Policy: c.Config.Policy.String(), Consumers: c.Config.Consumers, Events: s.Events,
 		Work: r(s.Work), Rounds: r(s.Makespan), Skipped: s.Skipped, Duplicates: s.Duplicates, Buffered: s.Buffered, NeverApplied: s.NeverApplied,
 		WaitP50: r(s.WaitP50), WaitP99: r(s.WaitP99), WaitMax: r(s.WaitMax), WaitMean: r(s.WaitMean),
 		ResponseP50: r(s.ResponseP50), ResponseP99: r(s.ResponseP99), ResponseMax: r(s.ResponseMax), ResponseMean: r(s.ResponseMean),
-		Throughput: round3(s.Throughput()), BlockedShare: round3(s.BlockedShare(c.Config.Consumers))}
+		Throughput: report.Round3(s.Throughput()), BlockedShare: report.Round3(s.BlockedShare(c.Config.Consumers))}
 	if s.Makespan > 0 {
-		rec.Parallelism = round3(float64(s.Work) / float64(s.Makespan))
+		rec.Parallelism = report.Round3(float64(s.Work) / float64(s.Makespan))
 	}
 	return rec
-}
-
-// round3 rounds x to three decimals, x's exact value to the nearest, a tie
-// to even, as strconv writes it: math.Round of x·1000 rounds a tie away
-// from zero, and the text's share (0.0625 at 6.2%) would disagree with
-// the JSON's (0.063).
-func round3(x float64) float64 {
-	if math.Abs(x) >= 1e15 || math.IsNaN(x) || math.IsInf(x, 0) {
-		return x // a float64 this large holds no decimals
-	}
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 3, 64), 64) // never fails: FormatFloat writes a number
-	return r
 }
 
 // JSON is the comparison as one JSON object: the events covered and the

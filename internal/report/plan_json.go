@@ -166,30 +166,30 @@ func PlanJSON(a *Plan) (string, error) {
 	if a.src.Lesson {
 		on = "lesson-style shipments"
 	}
-	doc.Selective = selectiveDoc{On: on, Events: s.Free.Events, Ordered: s.OrderedFree.Events, Share: round3(s.Share),
+	doc.Selective = selectiveDoc{On: on, Events: s.Free.Events, Ordered: s.OrderedFree.Events, Share: Round3(s.Share),
 		Consumers: a.consumers, FreeRounds: s.Free.Rounds, Rounds: s.Selective.Rounds, ConvoyRounds: s.Convoy.Rounds,
-		Simulated: round3(s.Simulated), Formula: round3(s.Formula), Cost: round3(konvoy.Cost(s.OrderedConvoy, s.OrderedFree)),
-		WholeInConvoy: round3(konvoy.Cost(s.Convoy, s.Free)), Assumptions: a.selectiveAssumptions()}
+		Simulated: Round3(s.Simulated), Formula: Round3(s.Formula), Cost: Round3(konvoy.Cost(s.OrderedConvoy, s.OrderedFree)),
+		WholeInConvoy: Round3(konvoy.Cost(s.Convoy, s.Free)), Assumptions: a.selectiveAssumptions()}
 	doc.Sensitivity = sensitivityDoc{Consumers: a.consumers, Costs: map[string]float64{}, Rows: []shareDoc{}, Assumptions: a.sensitivityAssumptions()}
 	for i, l := range a.lanes {
-		doc.Sensitivity.Costs[l.String()] = round3(a.cost(i))
+		doc.Sensitivity.Costs[l.String()] = Round3(a.cost(i))
 	}
 	for _, r := range a.rows {
 		if len(a.lanes) == 0 {
 			break // no table
 		}
 		ordered, unordered := konvoy.SplitRate(a.o.Peak, r.share)
-		row := shareDoc{Share: round3(r.share), Labels: append([]string{}, r.labels...), Ordered: roundAmount(ordered),
+		row := shareDoc{Share: Round3(r.share), Labels: append([]string{}, r.labels...), Ordered: roundAmount(ordered),
 			Unordered: roundAmount(unordered), Multipliers: map[string]float64{}}
 		for i, l := range a.lanes {
-			row.Multipliers[l.String()] = round3(a.multiplier(i, r.share))
+			row.Multipliers[l.String()] = Round3(a.multiplier(i, r.share))
 		}
 		doc.Sensitivity.Rows = append(doc.Sensitivity.Rows, row)
 	}
 	doc.Partitions = partitionDoc{Collision: a.o.Collision, MaxPartitions: a.o.MaxPartitions, Found: a.found,
 		Partitions: p.Partitions, Used: p.Used, HeaviestPartition: p.HeaviestPartition,
 		HeaviestLoad: p.HeaviestLoad, HeaviestKey: p.HeaviestKey, HeaviestKeyLoad: p.HeaviestKeyLoad,
-		CollisionShare: round3(p.CollisionShare()), Assumptions: a.partitionAssumptions()}
+		CollisionShare: Round3(p.CollisionShare()), Assumptions: a.partitionAssumptions()}
 
 	if err := checkJSONText(doc); err != nil {
 		return "", err
@@ -231,7 +231,7 @@ func (a *Plan) sloJSON(p konvoy.LatencyPlan) *sloDoc {
 		on = "wait"
 	}
 	d := &sloDoc{Percentile: p.SLO.Percentile, On: on, TargetRounds: p.SLO.Rounds, Meets: p.Meets, Consumers: p.Consumers,
-		AchievedRounds: p.Achieved, Utilisation: round3(p.Utilisation), WorstLane: p.WorstLane, FloorRounds: p.Floor,
+		AchievedRounds: p.Achieved, Utilisation: Round3(p.Utilisation), WorstLane: p.WorstLane, FloorRounds: p.Floor,
 		FloorLane: p.FloorLane, AchievedFloor: p.AtFloor, ArrivalSpan: p.Span, LoadFloor: p.LoadFloor, ShortTrace: p.ShortTrace,
 		Curve: []sloPointDoc{}, Assumptions: append(a.sloAssumptions(), p.Assumptions...)}
 	for _, pt := range p.Curve {

@@ -82,9 +82,9 @@ func records(t *Trace) []Record {
 					Policy: p.String(), HeaviestLaneName: r.HeaviestLaneName, HeaviestKey: r.HeaviestKey, Collision: r.Collision(),
 					Duplicates: r.Duplicates, Buffered: r.Buffered, MaxBuffered: r.MaxBuffered, MaxKeyBuffered: r.MaxKeyBuffered,
 					HeldRounds: r.HeldRounds, NeverApplied: r.NeverApplied,
-					WaitP50: r.Wait.P50, WaitP95: r.Wait.P95, WaitP99: r.Wait.P99, WaitMax: r.Wait.Max, WaitMean: round3(r.Wait.Mean),
+					WaitP50: r.Wait.P50, WaitP95: r.Wait.P95, WaitP99: r.Wait.P99, WaitMax: r.Wait.Max, WaitMean: Round3(r.Wait.Mean),
 					ResponseP50: r.Response.P50, ResponseP95: r.Response.P95, ResponseP99: r.Response.P99, ResponseMax: r.Response.Max,
-					ResponseMean: round3(r.Response.Mean),
+					ResponseMean: Round3(r.Response.Mean),
 
 					GapsSkipped: r.GapsSkipped, Forced: r.Forced, RejectedOld: r.RejectedOld, LateDropped: t.Dropped,
 				})

@@ -328,7 +328,7 @@ func TestCheckJSONTextFindsEveryStringThatIsNotUTF8(t *testing.T) {
 	}
 }
 
-// round3, the JSON reports' rounding of ratios, rounds as the text
+// Round3, the JSON reports' rounding of ratios, rounds as the text
 // reports print them (multiplier, %.3f): 17/16 is exactly 1.0625, a tie,
 // which both say 1.062, and 1.2625, a little below it in binary, is
 // 1.262; math.Round(x·1000) said 1.063 and 1.263.
@@ -338,16 +338,16 @@ func TestRound3AgreesWithTheText(t *testing.T) {
 		if x == 0 {
 			text = "0.000"
 		}
-		if got := round3(x); strconv.FormatFloat(got, 'f', 3, 64) != text {
-			t.Errorf("round3(%v) = %v; the text prints %s", x, got, text)
+		if got := Round3(x); strconv.FormatFloat(got, 'f', 3, 64) != text {
+			t.Errorf("Round3(%v) = %v; the text prints %s", x, got, text)
 		}
 	}
-	if got := round3(math.NaN()); !math.IsNaN(got) {
-		t.Errorf("round3(NaN) = %v", got)
+	if got := Round3(math.NaN()); !math.IsNaN(got) {
+		t.Errorf("Round3(NaN) = %v", got)
 	}
 }
 
-// percent writes the share JSON gives (round3) in percent, with no more
+// percent writes the share JSON gives (Round3) in percent, with no more
 // decimals than it needs: 1/16 is 6.2%, as JSON's 0.062, where it said
 // 6.3% (math.Round of 62.5 tenths) beside it.
 func TestPercentIsTheJSONsShare(t *testing.T) {

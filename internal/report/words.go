@@ -109,11 +109,12 @@ func laneName(l konvoy.Layout, lane string) string {
 	return keyName(lane)
 }
 
-// round3 rounds x to three decimals as the text reports print ratios
+// Round3 rounds x to three decimals as the text reports print ratios
 // (%.3f, multiplier): x's exact value to the nearest, a tie to even, so
 // that JSON says 1.062 for 17/16 where the text does (math.Round of
-// x·1000 says 1.063); x as it is when it is too large to have any.
-func round3(x float64) float64 {
+// x·1000 says 1.063); x as it is when it is too large to have any. The
+// JSON reports round with it, replay's too.
+func Round3(x float64) float64 {
 	if math.Abs(x) >= 1e15 || math.IsNaN(x) {
 		return x // a float64 this large holds no decimals
 	}
@@ -189,7 +190,7 @@ const downSlack = 1e-12
 // holds no decimals, or when it is not finite.
 func roundAmount(x float64) float64 {
 	if a := math.Abs(x); a >= 0.1 || a == 0 || math.IsNaN(x) {
-		return round3(x)
+		return Round3(x)
 	}
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 3, 64), 64)
 	return r
@@ -210,10 +211,10 @@ func multiplier(m float64) string {
 }
 
 // percent writes a share as a percentage, with no more decimals than it
-// needs, at most one: the share as JSON gives it (round3), in percent, so
+// needs, at most one: the share as JSON gives it (Round3), in percent, so
 // that 1/16 is 6.2% beside JSON's 0.062.
 func percent(s float64) string {
-	return strings.TrimSuffix(strconv.FormatFloat(100*round3(s), 'f', 1, 64), ".0") + "%"
+	return strings.TrimSuffix(strconv.FormatFloat(100*Round3(s), 'f', 1, 64), ".0") + "%"
 }
 
 // givenPercent writes a share the user gave, such as -collision, as a

@@ -529,3 +529,21 @@ func (e Located) Error() string {
 
 // Unwrap returns Err.
 func (e Located) Unwrap() error { return e.Err }
+
+// NamesRecorded tells whether layouts, a flag's or a query's
+// comma-separated layout names, name the layout recorded, with or without
+// its count, or all of them.
+func NamesRecorded(layouts string) bool {
+	return NamesLayout(layouts, func(name string) bool { return name == "recorded" || strings.HasPrefix(name, "recorded:") })
+}
+
+// NamesLayout tells whether layouts, comma-separated layout names, name
+// all of them, or one that match says it looks for.
+func NamesLayout(layouts string, match func(name string) bool) bool {
+	for _, name := range strings.Split(layouts, ",") {
+		if name = strings.TrimSpace(name); name == "all" || match(name) {
+			return true
+		}
+	}
+	return false
+}

@@ -195,7 +195,7 @@ func (src *source) argsFor(req request) []string {
 			args = slices.DeleteFunc(args, func(a string) bool { return strings.HasPrefix(a, "-"+name+"=") })
 		}
 	}
-	if !readsPartitions(req.query.Get("layouts")) {
+	if !runs.NamesRecorded(req.query.Get("layouts")) {
 		drop("partition")
 	}
 	switch {
@@ -226,17 +226,6 @@ func lastValue(args []string, name string) string {
 func constant(model string) bool {
 	d, err := synth.ParseDist(model)
 	return err == nil && d.Constant()
-}
-
-// readsPartitions tells whether layouts, a query's comma-separated layout
-// names, names recorded, recorded:N or all.
-func readsPartitions(layouts string) bool {
-	for _, name := range strings.Split(layouts, ",") {
-		if name = strings.TrimSpace(name); name == "all" || name == "recorded" || strings.HasPrefix(name, "recorded:") {
-			return true
-		}
-	}
-	return false
 }
 
 // options reads the runs that req asks of src with the command's parser,
