@@ -25,28 +25,28 @@ const ganttTick = 10
 // GanttText draws the schedule of a run made with konvoy.WithSchedule as
 // text: one row per consumer, one column per round, each event as its key's
 // capital letter and then the small letter for each further round it runs.
-// '.' marks a consumer that has taken an event and cannot start it while
-// the event's lane is busy, from the slot's Taken to its Start: head-of-line
+// '.' marks a consumer that has taken an event and cannot start it while the
+// event's lane is busy, from the slot's Taken to its Start: head-of-line
 // blocking, exact under every policy (only head-of-line dispatch takes an
 // event whose lane is busy). A blank is a consumer that ran no event that
 // takes time, and a run of such consumers is one blank line, labelled with
-// the run; consumers after the last one that ran such an event are left
-// out, and a line under the drawing names them, saying whether they had
-// nothing to do or ran events of no duration only. A run longer than a line of 100
+// the run; consumers after the last one that ran such an event are left out,
+// and a line under the drawing names them, saying whether they had nothing
+// to do or ran events of no duration only. A run longer than a line of 100
 // characters is drawn in bands of whole tens of rounds, each under its own
-// ruler. title heads the drawing, consumers are
-// the run's, and policy says which rule dispatched the run. A run of more
-// than 2000 rounds is not drawn, and the text says so. It takes memory for
-// the consumers that ran an event, not for every consumer.
+// ruler. title heads the drawing, consumers are the run's, and policy says
+// which rule dispatched the run. A run of more than 2000 rounds is not
+// drawn, and the text says so. It takes memory for the consumers that ran an
+// event, not for every consumer.
 //
 // GanttText returns an error, and no text, when r does not fit itself and
-// consumers, as a run konvoy made always does: when consumers is below 1
-// or above konvoy.MaxConsumers, r.Rounds is negative, a slot's Consumer is outside [0, consumers), its
-// Arrival is negative, its Start is before its Arrival, its Taken outside
-// [Arrival, Start], its Finish before its Start or after r.Rounds, or two
-// slots overlap on one consumer (a consumer holds a slot from its Taken to
-// its Finish). Checking takes O(n log n) time for the n
-// slots.
+// consumers, as a run konvoy made always does: when consumers is below 1 or
+// above konvoy.MaxConsumers, r.Rounds is negative, a slot's Consumer is
+// outside [0, consumers), its Arrival is negative, its Start is before its
+// Arrival, its Taken outside [Arrival, Start], its Finish before its Start
+// or after r.Rounds, or two slots overlap on one consumer (a consumer holds
+// a slot from its Taken to its Finish). Checking takes O(n log n) time for
+// the n slots.
 func GanttText(title string, r konvoy.Result, consumers int, policy konvoy.Policy) (string, error) {
 	if err := checkGantt(r, consumers); err != nil {
 		return "", err

@@ -28,10 +28,10 @@
 // first consumer count) and schedule-LAYOUT.* (the schedule at that count:
 // the convoy's for the lesson, every layout's for a trace, a partitioned:N
 // layout's as schedule-partitioned-N.*); the lesson's -format json or csv
-// draws the layouts -layouts names, each with its schedule. Schedules and latencies are drawn
-// for a trace of at most 2000 events; for a longer one -plot draws rounds
-// only, and says so on standard error. go run ./cmd/konvoy -plot docs
-// regenerates the README's pictures.
+// draws the layouts -layouts names, each with its schedule. Schedules and
+// latencies are drawn for a trace of at most 2000 events; for a longer one
+// -plot draws rounds only, and says so on standard error. go run
+// ./cmd/konvoy -plot docs regenerates the README's pictures.
 //
 // konvoy gen writes a synthetic trace (package synth) to standard output as
 // CSV or JSON Lines, event by event, in the form -events reads.

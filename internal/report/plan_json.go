@@ -9,16 +9,15 @@ import (
 )
 
 // planDoc is konvoy plan's JSON report: one object holding every answer.
-// Peak is -peak, as given, or, when not given, a trace's own mean rate
-// when its events arrive over time, rounded as rates are; KeepUpAtHand tells that the keep-up plans then
-// take the events as work at hand, their arrival times aside.
-// Ratios are rounded to three decimals; rates, as roundAmount does, to
-// three decimals or, below 0.1, three significant digits, so that no rate
-// above 0 reads as 0; MaxRounds, the keep-up budget, to those digits but
-// down, so that it never states more rounds than keep up. A rate
-// that no run bounds (every event of no duration) is null, and a cost or
-// multiplier that is undefined (no ordered step, or none that takes time)
-// is 0.
+// Peak is -peak, as given, or, when not given, a trace's own mean rate when
+// its events arrive over time, rounded as rates are; KeepUpAtHand tells that
+// the keep-up plans then take the events as work at hand, their arrival
+// times aside. Ratios are rounded to three decimals; rates, as roundAmount
+// does, to three decimals or, below 0.1, three significant digits, so that
+// no rate above 0 reads as 0; MaxRounds, the keep-up budget, to those digits
+// but down, so that it never states more rounds than keep up. A rate that no
+// run bounds (every event of no duration) is null, and a cost or multiplier
+// that is undefined (no ordered step, or none that takes time) is 0.
 type planDoc struct {
 	Trace        string         `json:"trace"`
 	Events       int            `json:"events"`
