@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/sirali-konvoy/konvoy/internal/report"
 )
@@ -15,8 +14,11 @@ func (c *command) backlog(n *int) {
 	c.Func("max-backlog", "the most events `N` that the runs together may hold at once: one for each consumer "+
 		"that has taken one, and those waiting for a consumer (lane-aware), to be applied (static over lines) or for a gap "+
 		"(resequencer); shared equally by the runs; 0 for no limit (default 0: -max-memory counts what the runs hold)", func(v string) error {
-		m, err := strconv.Atoi(v)
-		if err != nil || m < 0 {
+		m, err := decimalInt(v)
+		if err != nil {
+			return err
+		}
+		if m < 0 {
 			return errors.New("want 0 (no limit) or more events")
 		}
 		*n = m

@@ -182,7 +182,8 @@ func exitStatus(err error, stderr io.Writer) int {
 	return 1
 }
 
-// intList is a comma-separated list of whole numbers.
+// intList is a comma-separated list of whole numbers, each read as a
+// decimal flag's value is (spaces around it allowed).
 type intList []int
 
 func (l *intList) String() string {
@@ -195,10 +196,17 @@ func (l *intList) String() string {
 
 func (l *intList) Set(v string) error {
 	*l = nil
-	for _, f := range strings.Split(v, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
+	fields := strings.Split(v, ",")
+	for _, f := range fields {
+		f = strings.TrimSpace(f)
+		if f == "" {
 			return fmt.Errorf("want whole numbers separated by commas")
+		}
+		n, err := decimalInt(f)
+		if err != nil && len(fields) > 1 {
+			return fmt.Errorf("%q: %w", f, err)
+		} else if err != nil {
+			return err
 		}
 		*l = append(*l, n)
 	}
@@ -281,6 +289,13 @@ func (d decimal[N]) Set(s string) error {
 		return errors.New("want a whole number in decimal digits")
 	}
 	return nil
+}
+
+// decimalInt reads s as an int flag's value is read (see decimal).
+func decimalInt(s string) (int, error) {
+	var n int
+	err := decimal[int]{&n}.Set(s)
+	return n, err
 }
 
 // DurationVar defines a time.Duration flag, as the flag package's does,

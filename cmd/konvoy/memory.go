@@ -55,7 +55,7 @@ func parseSize(v string) (int, error) {
 		if !ok {
 			continue
 		}
-		m, err := strconv.Atoi(n)
+		m, err := decimalInt(n)
 		if err != nil || m < 1 || int64(m) > math.MaxInt/u.bytes {
 			return 0, errSize
 		}

@@ -171,6 +171,13 @@ func TestTraceUsageErrors(t *testing.T) {
 		{[]string{"-steps", "a"}, "konvoy: -steps needs -events"},
 		{[]string{"-events", "x.csv", "-consumers", "2,0"}, "konvoy: -consumers is 0; want 1 to 2147483647"},
 		{[]string{"-events", "x.csv", "-consumers", "2,,3"}, `invalid value "2,,3" for flag -consumers: want whole numbers separated by commas`},
+		// A count in a list, -max-backlog and -max-memory are read as every
+		// other count is: 010 is no number the user meant.
+		{[]string{"-consumers", "010"}, `invalid value "010" for flag -consumers: want a whole number in decimal digits, without a leading zero`},
+		{[]string{"-events", "x.csv", "-consumers", "2, 010"}, `invalid value "2, 010" for flag -consumers: "010": want a whole number in decimal digits, without a leading zero`},
+		{[]string{"-events", "x.csv", "-consumers", "2,0x10"}, `invalid value "2,0x10" for flag -consumers: "0x10": want a whole number in decimal digits, without a leading zero`},
+		{[]string{"-events", "x.csv", "-max-backlog", "010"}, `invalid value "010" for flag -max-backlog: want a whole number in decimal digits, without a leading zero`},
+		{[]string{"-events", "x.csv", "-max-memory", "010MiB"}, `invalid value "010MiB" for flag -max-memory: want a whole number of bytes`},
 		{[]string{"-events", "x.csv", "-layouts", "free,fast"}, `konvoy: -layouts: unknown layout "fast"; want free, convoy, line-convoy, version-stamp`},
 		{[]string{"-events", "x.csv", "-layouts", "free,free"}, "konvoy: -layouts names free twice"},
 		{[]string{"-events", "x.csv", "-format", "xml"}, `konvoy: -format is "xml"; want text, json or csv`},
