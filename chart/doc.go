@@ -9,7 +9,9 @@
 // code. Each picture function takes plain figures or the [konvoy.Slot]s of a run made
 // with [konvoy.WithSchedule], checks them, and writes one picture to an
 // [io.Writer]; bad input is an error, never a panic, and nothing is written
-// then. The output is deterministic: the same input gives the same bytes on
+// then, as it is for a legend that would take more than half the picture's
+// height (many or long names on a small picture), which drawn would run
+// over the plots. The output is deterministic: the same input gives the same bytes on
 // every run. Text is set in Liberation Sans, which the PNG renderer embeds
 // and the SVG names (falling back to the metric-compatible Arial). An SVG's
 // root has role="img" and, as its first children, a <title> (the picture's

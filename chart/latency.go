@@ -34,7 +34,8 @@ type LatencySeries struct {
 // Latency returns an error, and writes nothing, when series is empty or
 // holds more than 12 series, a series has no name, repeats another's or has
 // no slots, or a slot has a negative Arrival, a Start before its Arrival or
-// a Finish before its Start.
+// a Finish before its Start; and as every function here does (see
+// [Rounds]).
 func Latency(w io.Writer, f Format, series []LatencySeries, opts ...Option) error {
 	if err := checkLatency(series); err != nil {
 		return err
@@ -69,9 +70,12 @@ func Latency(w io.Writer, f Format, series []LatencySeries, opts ...Option) erro
 	a := about{"Wait and response latency by layout", "Two panels, one step line per layout: the share of events (up) that started, " +
 		"on the left (wait), or finished, on the right (response), within x rounds of their arrival (across). " +
 		"p95 wait and response, in rounds: " + strings.Join(figures, "; ") + "."}
-	return render(w, f, opts, a, func(c draw.Canvas) {
+	return render(w, f, opts, a, func(c draw.Canvas) error {
 		tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Points(12), PadTop: vg.Points(2), PadRight: vg.Points(8)}
 		h := leg.height(c.Max.X - c.Min.X - 2*legendIndent)
+		if err := legendRoom(c, h, len(leg.entries)); err != nil {
+			return err
+		}
 		top := c
 		top.Min.Y += h + 2*legendGap
 		var canvases [][]draw.Canvas
@@ -90,6 +94,7 @@ func Latency(w io.Writer, f Format, series []LatencySeries, opts ...Option) erro
 		bottom.Max.X -= legendIndent
 		bottom.Max.Y = c.Min.Y + h + legendGap
 		leg.draw(bottom)
+		return nil
 	})
 }
 

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"fmt"
 	"image/color"
 
 	"gonum.org/v1/plot"
@@ -121,12 +122,15 @@ var legendGap = vg.Points(8)
 
 // drawWithLegend draws p in c above leg, which is aligned with p's data
 // area, its ticks fitted to its axes (see fitTicks) and its title to c's
-// width (see fitTitle).
-func drawWithLegend(c draw.Canvas, p *plot.Plot, leg *flowLegend) {
+// width (see fitTitle), or returns legendRoom's error.
+func drawWithLegend(c draw.Canvas, p *plot.Plot, leg *flowLegend) error {
 	fitTitle(p, c)
 	fitTicks(p, c)
 	data := p.DataCanvas(c)
 	h := leg.height(data.Max.X - data.Min.X)
+	if err := legendRoom(c, h, len(leg.entries)); err != nil {
+		return err
+	}
 	top := c
 	top.Min.Y += h + 2*legendGap
 	fitTicks(p, top)
@@ -136,7 +140,22 @@ func drawWithLegend(c draw.Canvas, p *plot.Plot, leg *flowLegend) {
 	bottom.Min.X, bottom.Max.X = data.Min.X, data.Max.X
 	bottom.Max.Y = c.Min.Y + h + legendGap
 	leg.draw(bottom)
+	return nil
 }
+
+// legendRoom returns an error when a legend of the given height, and of
+// entries entries, below the plots would leave them less than half of
+// canvas c's height: drawn, the legend would run over the plots.
+func legendRoom(c draw.Canvas, height vg.Length, entries int) error {
+	if full := c.Max.Y - c.Min.Y; height+2*legendGap > full/2 {
+		return fmt.Errorf("chart: the legend's %d entries take %.1f of the picture's %.1f cm height, more than half: "+
+			"want a larger picture (WithSize), or fewer or shorter names", entries, (height+2*legendGap).Points()/cmPoints, full.Points()/cmPoints)
+	}
+	return nil
+}
+
+// cmPoints is the points in a centimetre.
+var cmPoints = vg.Centimeter.Points()
 
 // swatch is the thumbnail of a box: filled, hatched or outlined.
 type swatch struct {

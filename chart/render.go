@@ -26,7 +26,7 @@ const (
 // carries the text a, its title and description, for screen readers and
 // pages that show it inline. A panic inside gonum/plot, which validated
 // input should never cause, becomes an error.
-func render(w io.Writer, f Format, opts []Option, a about, paint func(draw.Canvas)) (err error) {
+func render(w io.Writer, f Format, opts []Option, a about, paint func(draw.Canvas) error) (err error) {
 	if w == nil {
 		return fmt.Errorf("chart: nil writer")
 	}
@@ -60,7 +60,9 @@ func render(w io.Writer, f Format, opts []Option, a about, paint func(draw.Canva
 	}()
 	c := draw.New(canvas)
 	c.FillPolygon(white, corners(c.Rectangle)) // an SVG is otherwise transparent where no plot is
-	paint(c)
+	if err := paint(c); err != nil {
+		return err
+	}
 
 	var buf bytes.Buffer
 	if _, err := canvas.WriteTo(&buf); err != nil {

@@ -47,13 +47,14 @@ var glyphs = []draw.GlyphDrawer{
 // bound it cannot break, rounds below work/consumers or below its heaviest
 // lane, which means the figures come from different runs. Like every
 // function here, it also fails on an unknown [Format], an [Option] out of
-// range or a failing writer.
+// range, a legend that would take more than half the picture's height, or
+// a failing writer.
 func Rounds(w io.Writer, f Format, work int, series []RoundsSeries, opts ...Option) error {
 	if err := checkRounds(work, series); err != nil {
 		return err
 	}
 	p, leg := roundsPlot(work, series)
-	return render(w, f, opts, about{p.Title.Text, roundsDesc(work, series)}, func(c draw.Canvas) { drawWithLegend(c, p, leg) })
+	return render(w, f, opts, about{p.Title.Text, roundsDesc(work, series)}, func(c draw.Canvas) error { return drawWithLegend(c, p, leg) })
 }
 
 // maxSeries bounds the series of one picture, beyond which its lines and

@@ -47,7 +47,8 @@ const (
 // Consumer is outside [0, consumers), its Arrival is negative, its Start is
 // before its Arrival, its Taken outside [Arrival, Start], its Finish before
 // its Start, or two slots overlap on one consumer (a consumer holds a slot
-// from its Taken to its Finish).
+// from its Taken to its Finish); and as every function here does (see
+// [Rounds]).
 func Schedule(w io.Writer, f Format, title string, slots []konvoy.Slot, consumers int, opts ...Option) error {
 	if err := checkSchedule(slots, consumers); err != nil {
 		return err
@@ -61,7 +62,7 @@ func Schedule(w io.Writer, f Format, title string, slots []konvoy.Slot, consumer
 	p.Y.Tick.Length = 0
 	p.Add(&gridLines{vertical: true}, g)
 	leg := g.legend()
-	return render(w, f, opts, about{cmp.Or(title, "Schedule"), g.desc()}, func(c draw.Canvas) { drawWithLegend(c, p, leg) })
+	return render(w, f, opts, about{cmp.Or(title, "Schedule"), g.desc()}, func(c draw.Canvas) error { return drawWithLegend(c, p, leg) })
 }
 
 // rowTicks numbers the rows of a schedule's consumers, from 1 at the top,

@@ -71,13 +71,14 @@ func SLOOf(plans []konvoy.LatencyPlan, round time.Duration) *SLOPicture {
 // another's, has no points, Consumers and Rounds of different lengths, a
 // consumer count below 1 or not rising, or a negative figure. Like every
 // function here, it also fails on an unknown [Format], an [Option] out of
-// range or a failing writer.
+// range, a legend that would take more than half the picture's height, or
+// a failing writer.
 func SLO(w io.Writer, f Format, p *SLOPicture, opts ...Option) error {
 	if err := checkSLO(p); err != nil {
 		return err
 	}
 	pl, leg := sloPlot(p)
-	return render(w, f, opts, about{pl.Title.Text, sloDesc(p)}, func(c draw.Canvas) { drawWithLegend(c, pl, leg) })
+	return render(w, f, opts, about{pl.Title.Text, sloDesc(p)}, func(c draw.Canvas) error { return drawWithLegend(c, pl, leg) })
 }
 
 // sloDesc says in words what the picture of a checked SLOPicture shows.

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"slices"
@@ -42,7 +43,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if events == "-" {
 		return exitStatus(c.usagef("-events -: the server reads its trace again for every request; name a file"), stderr)
 	}
-	if events != "" && streamed(events) { // a named pipe, say: a second request would find it drained, or wait for ever
+	if st, err := os.Stat(events); err == nil && st.Mode()&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeDevice) != 0 {
+		// A second request would find it drained, or wait on it for ever.
 		return exitStatus(c.usagef("-events %s: the server reads its trace again for every request; name a regular file, not a pipe or a device", events), stderr)
 	}
 	if events != "" { // read afresh for each request: a file the server cannot read now would fail every view
