@@ -15,10 +15,10 @@ func (c *command) backlog(n *int) {
 		"that has taken one, and those waiting for a consumer (lane-aware), to be applied (static over lines) or for a gap "+
 		"(resequencer); shared equally by the runs; 0 for no limit (default 0: -max-memory counts what the runs hold)", func(v string) error {
 		m, err := decimalInt(v)
-		if err != nil {
+		if errors.Is(err, errNotDecimal) {
 			return err
 		}
-		if m < 0 {
+		if err != nil || m < 0 {
 			return errors.New("want 0 (no limit) or more events")
 		}
 		*n = m
