@@ -712,8 +712,12 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 		if k >= attempts || cut {
 			break
 		}
-		if x.sleep(x.pauses, x.retry.pause(uint64(seq), k)) != nil {
-			cut = true // Close gave up, or a failure stopped the executor: no retry
+		// Close gave up, or a failure stopped the executor: no retry. The
+		// pause's context is looked at before and after the pause too: a
+		// pause of 0, or one ending as the stop comes, would otherwise
+		// end as often by its timer as by the stop.
+		if x.pauses.Err() != nil || x.sleep(x.pauses, x.retry.pause(uint64(seq), k)) != nil || x.pauses.Err() != nil {
+			cut = true
 			break
 		}
 	}
