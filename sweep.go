@@ -120,7 +120,8 @@ func WithExpectedEvents(n int) SweepOption {
 // fails at, of the first such run in configs (an invalid configuration
 // fails at the first event), which may take passes over the events up to
 // it; or, when every run took every event, the stream's first error; or
-// ctx's error when ctx is done first. A single run whose keys, lanes and
+// else the error of the first run in configs whose end fails (see
+// [Simulator.Result]); or ctx's error when ctx is done first. A single run whose keys, lanes and
 // backlog alone outgrow the memory fails, at the event where Sweep finds
 // it, with an [EventError] that wraps [ErrMemory] (a run that does not
 // fit before the stream's first event fails with an error that wraps
@@ -163,7 +164,8 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 		todo[i] = i
 	}
 	var first *sweepError
-	var streamErr error
+	var streamErr, endErr error
+	endAt := len(configs) // the configuration whose end failed: endErr's
 	limit := math.MaxInt // the events a pass need read: after an error, those up to it
 	var seen sweepSizes
 	sp := newSweepSpool(len(configs)) // the first pass, which the later ones replay
@@ -181,8 +183,11 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 			streamErr, limit = err, min(limit, p.read)
 		}
 		if first == nil && streamErr == nil {
-			if err := p.results(results, at); err != nil {
-				return nil, err
+			// A run's end may fail (Simulator.Result): kept, the first
+			// in configs, and given only once no later pass finds an
+			// event that fails, as one pass would.
+			if config, err := p.results(results, at); err != nil && config < endAt {
+				endErr, endAt = err, config
 			}
 		}
 		todo, seen = p.deferred(), p.sizes()
@@ -193,6 +198,9 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 	}
 	if streamErr != nil {
 		return nil, streamErr
+	}
+	if endErr != nil {
+		return nil, endErr
 	}
 	return results, nil
 }
@@ -874,19 +882,20 @@ func (p *sweepPass) wait() *sweepError {
 }
 
 // results puts the results of the runs that went through the pass in
-// place, and their percentiles in at unless it is nil.
-func (p *sweepPass) results(out []Result, at []int) error {
+// place, and their percentiles in at unless it is nil; or returns the
+// error of the first run whose Result fails, and its configuration.
+func (p *sweepPass) results(out []Result, at []int) (int, error) {
 	for _, r := range p.runs[:p.active] {
 		res, err := r.sim.Result()
 		if err != nil {
-			return err
+			return r.config, err
 		}
 		out[r.config] = res
 		if at != nil {
 			at[r.config] = r.sim.percentile()
 		}
 	}
-	return nil
+	return 0, nil
 }
 
 // deferred returns the configurations whose runs were stopped for the next

@@ -71,6 +71,36 @@ func TestSweepReturnsTheEarliestError(t *testing.T) {
 	}
 }
 
+// A run that fails at an event is the sweep's error before a run whose end
+// fails (Simulator.Result), whichever pass each ran in: the resequencer's
+// held rounds, under a Timeout near the largest int, pass it at the end,
+// and the free run's schedule is full at event 1. One pass a run used to
+// give the first pass's end error, returned before the second pass ran.
+func TestSweepsEventErrorBeatsAnEndErrorInAnyPass(t *testing.T) {
+	events := []konvoy.Event{{Key: "k", Step: 3, Duration: 1}, {Key: "k", Step: 5, Duration: 1}, {Key: "k", Step: 7, Duration: 1}}
+	configs := []konvoy.Config{
+		{Layout: konvoy.Resequencer, Consumers: 1, Options: []konvoy.Option{konvoy.WithResequencer(konvoy.ResequencerConfig{Timeout: math.MaxInt - 10})}},
+		{Layout: konvoy.Free, Consumers: 1, Options: []konvoy.Option{konvoy.WithSchedule(1)}},
+	}
+	if _, err := konvoy.Simulate(events, configs[0].Layout, 1, configs[0].Options...); err == nil || !strings.Contains(err.Error(), "at the end of the run") {
+		t.Fatalf("the resequencer alone: %v; want its end to fail", err)
+	}
+	for _, budget := range []int{konvoy.DefaultMaxMemory, onePerPass} {
+		_, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs, konvoy.WithMaxMemory(budget))
+		var ev *konvoy.EventError
+		if !errors.As(err, &ev) || ev.Index != 1 || !errors.Is(err, konvoy.ErrScheduleFull) {
+			t.Errorf("WithMaxMemory(%d): %v; want the free run's schedule limit at event 1", budget, err)
+		}
+	}
+	// Without the event error, the end error is the sweep's, in any pass.
+	for _, budget := range []int{konvoy.DefaultMaxMemory, onePerPass} {
+		_, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs[:1], konvoy.WithMaxMemory(budget))
+		if err == nil || !strings.Contains(err.Error(), "at the end of the run") {
+			t.Errorf("the resequencer, WithMaxMemory(%d): %v; want its end's error", budget, err)
+		}
+	}
+}
+
 // A stream's error ends the sweep and is its error, unless a run failed at
 // an earlier event; a bad configuration fails before the stream is read.
 func TestSweepStopsAtTheStreamsError(t *testing.T) {
