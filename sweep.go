@@ -166,7 +166,7 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 	var first *sweepError
 	var streamErr, endErr error
 	endAt := len(configs) // the configuration whose end failed: endErr's
-	limit := math.MaxInt // the events a pass need read: after an error, those up to it
+	limit := math.MaxInt  // the events a pass need read: after an error, those up to it
 	var seen sweepSizes
 	sp := newSweepSpool(len(configs)) // the first pass, which the later ones replay
 	defer sp.drop()
