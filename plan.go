@@ -292,10 +292,17 @@ func atMost(x float64) string {
 	if !(x > 0) || math.IsInf(x, 1) {
 		return strconv.FormatFloat(x, 'g', 4, 64)
 	}
-	scale := math.Pow(10, 3-math.Floor(math.Log10(x)))
+	// x·10^k has four digits before the point. Below 1e-305, 10^k is past
+	// float64's range: x is scaled by 10^300 first, in two steps.
+	k := 3 - math.Floor(math.Log10(x))
+	pre := 1.0
+	if k > 300 {
+		pre, k = 1e300, k-300
+	}
+	scale := math.Pow(10, k)
 	// A hair below a multiple of the last digit is that multiple: floating
 	// point writes 20/(250·0.01) as 7.999999999999999, which is 8.
-	return strconv.FormatFloat(math.Floor(x*scale*(1+1e-12))/scale, 'g', 4, 64)
+	return strconv.FormatFloat(math.Floor(x*pre*scale*(1+1e-12))/scale/pre, 'g', 4, 64)
 }
 
 // ceilingAssumptions says what sets a plan's ceiling: a lane whose events

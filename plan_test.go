@@ -236,3 +236,27 @@ func TestPlanBudgetIsNeverRoundedUp(t *testing.T) {
 		t.Errorf("no events: %q, %v; want a budget of at most 0 rounds", p.Assumptions[2], err)
 	}
 }
+
+// A plan's budget of rounds is written in its assumptions, rounded down to
+// four digits, however small: below 1e-305 the scale to four digits was
+// past float64's range, and the budget read NaN (found by a review).
+func TestPlanWritesATinyBudget(t *testing.T) {
+	events := []konvoy.Event{{Key: "a", Step: 1, Duration: 1}}
+	for _, tt := range []struct {
+		peak, round float64
+		want        string
+	}{
+		{1e300, 1e6, "at most 1e-306 rounds"},
+		{3e300, 1e6, "at most 3.333e-307 rounds"},
+		{1e300, 1e7, "at most 1e-307 rounds"},
+		{2.5, 0.01, "at most 40 rounds"},
+	} {
+		p, err := konvoy.PlanConsumers(konvoy.Values(events), konvoy.Free, konvoy.PlanConfig{Peak: tt.peak, RoundSeconds: tt.round})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if all := strings.Join(p.Assumptions, "\n"); !strings.Contains(all, tt.want) {
+			t.Errorf("peak %v, round %v s: assumptions\n%s\nwant %q", tt.peak, tt.round, all, tt.want)
+		}
+	}
+}
