@@ -3,6 +3,7 @@ package konvoy_test
 import (
 	"errors"
 	"iter"
+	"runtime"
 	"slices"
 	"strconv"
 	"testing"
@@ -68,6 +69,41 @@ func TestHugeCountsCostWhatTheEventsNeed(t *testing.T) {
 		}
 	}); got > budget {
 		t.Errorf("planning with up to %d consumers: %d bytes; want at most %d", konvoy.MaxConsumers, got, budget)
+	}
+}
+
+// A consumer that takes an event costs at most the 208 bytes NewSimulator's
+// doc (and Sweep's plan) gives it: measured as the live heap a simulator
+// holds for 2^17+1 consumers, each taking one event and still running it,
+// over that for 2^16+1, when every table has just doubled. The doc said 144
+// and left out the lists of consumers due to finish (found by a review).
+func TestAConsumerCostsAtMostItsBytes(t *testing.T) {
+	if !memtest.Alone(t) {
+		return
+	}
+	held := func(p konvoy.Policy, n int) float64 {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		before := ms.HeapAlloc
+		s, err := konvoy.NewSimulator(konvoy.Free, konvoy.MaxConsumers, konvoy.WithPolicy(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range n {
+			if err := s.Add(konvoy.Event{Key: "k", Step: 1, Duration: 1 << 30}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		runtime.KeepAlive(s)
+		return float64(ms.HeapAlloc) - float64(before)
+	}
+	for _, p := range konvoy.Policies() {
+		if per := (held(p, 1<<17+1) - held(p, 1<<16+1)) / (1 << 16); per > 208 {
+			t.Errorf("%s: %.1f bytes a consumer; want at most 208", p, per)
+		}
 	}
 }
 

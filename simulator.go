@@ -76,7 +76,7 @@ const MaxConsumers = math.MaxInt32
 // NewSimulator returns a Simulator for layout with the given number of
 // consumers and options, or an error when consumers is not 1 to
 // [MaxConsumers] or the policy is unknown. Consumers cost memory only once
-// they take an event, at most 144 bytes each, so a run costs what its events
+// they take an event, at most 208 bytes each, so a run costs what its events
 // need however many consumers it has. NewSimulator panics, with a "konvoy:"
 // prefix, when an option is nil.
 func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, error) {

@@ -91,7 +91,7 @@ func WithExpectedEvents(n int) SweepOption {
 // a key more under layouts that do not give each key a lane), and what each
 // run takes for them, 4 bytes a key (8 under the resequencer) and 24 a lane
 // (40 under [LaneAware]), with 64 KiB a run besides (72 KiB under
-// LaneAware), 144 bytes for each consumer that takes an event, and the most
+// LaneAware), 208 bytes for each consumer that takes an event, and the most
 // its backlog has held (see [Layout.HoldsBacklog]), as of a few thousand
 // events before: some 128 bytes an event under LaneAware, 64 under
 // [Static], and 128 for an event the resequencer holds (224 under a Timeout
@@ -217,7 +217,7 @@ const (
 	ownerBytes     = 88             // a Static run's owner of a partition lane, dealt by number (24, as it grows), and its member's entry (64)
 	runBytes       = 64 << 10       // a run's histograms, heaps and lists, at the least
 	laneAwareBytes = 8 << 10        // a LaneAware run's slots of held events, and its list of those that can run, at the least
-	consumerBytes  = 144            // a consumer that has taken an event: its tree nodes (16, up to 4) and last event (40, up to 2)
+	consumerBytes  = 208            // a consumer that has taken an event: its tree nodes (16, up to 4), last event (40, up to 2) and its share of the lists of those due to finish (8 a list, up to 8)
 	keysBytes      = 256 << 10      // a key table's recent-key cache and smallest table
 	laneAwareHeld  = 16 * wordBytes // an event LaneAware holds: its queued (7 words, up to twice as its list grows) and its place in a list of those that can run
 	staticHeld     = 8 * wordBytes  // an event Static holds to apply: its finished (4 words, up to twice as its queue grows)
