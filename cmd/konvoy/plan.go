@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -48,7 +49,8 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitStatus(err, stderr)
 	}
 	out, notes, err := planReport(opt, stdin)
-	if err != nil {
+	undrawn := (*picturesError)(nil)
+	if err != nil && !errors.As(err, &undrawn) {
 		return exitStatus(err, stderr)
 	}
 	for _, note := range notes {
@@ -58,12 +60,16 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "konvoy plan:", err)
 		return 1
 	}
+	if undrawn != nil { // the plan is whole: its picture alone could not be drawn
+		return exitStatus(err, stderr)
+	}
 	return 0
 }
 
 // planReport reads the trace opt names, or takes the lesson's events, and
 // returns the plan in the asked format, with the notes on what reading
-// the trace changed that the plan does not say itself.
+// the trace changed that the plan does not say itself. When the picture
+// alone cannot be drawn, it returns the plan with a *picturesError.
 func planReport(opt planOptions, stdin io.Reader) (string, []string, error) {
 	src := lessonSource()
 	if opt.events != "" {
@@ -85,19 +91,22 @@ func planReport(opt planOptions, stdin io.Reader) (string, []string, error) {
 		return "", nil, err
 	}
 	notes := src.readingNotes(opt.reader, opt.format != "text")
+	var undrawn error
 	if pics := (pictures{cmd: "konvoy plan"}); opt.Plot != "" && a.SLOChart() != nil {
-		if err = pics.draw(opt.PlotFormats, "slo", a.DrawSLO); err == nil {
-			err = writePicturesOf("konvoy plan", opt.Plot, pics.files)
+		if err := pics.draw(opt.PlotFormats, "slo", a.DrawSLO); err != nil {
+			undrawn = &picturesError{err}
+		} else if err := writePicturesOf("konvoy plan", opt.Plot, pics.files); err != nil {
+			return "", notes, err
 		}
 	}
-	if opt.format == "json" && err == nil {
+	if opt.format == "json" {
 		out, err := report.PlanJSON(a)
 		if err != nil {
 			return "", notes, fmt.Errorf("konvoy plan: %w", err)
 		}
-		return out, notes, nil
+		return out, notes, undrawn
 	}
-	return report.PlanText(a), notes, err
+	return report.PlanText(a), notes, undrawn
 }
 
 // needsLines tells whether layout names, as -layouts gives them, name a

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image/png"
@@ -177,6 +178,39 @@ func TestPlotThatCannotBeDrawnKeepsTheReport(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("-plot made %s: %v", dir, err)
+	}
+}
+
+// TestPlanPlotThatCannotBeDrawnKeepsThePlan wants konvoy plan -plot, whose
+// latency picture cannot take a trace's rounds (past 2^40), to print the
+// whole plan, text or JSON (the text as without -plot; the JSON with the
+// curve -plot asks for), and then fail naming the picture, as konvoy -plot
+// does; it threw the plan away (found by a review).
+func TestPlanPlotThatCannotBeDrawnKeepsThePlan(t *testing.T) {
+	huge := "key,line,step,duration,at\na,L,1,600000000000,0\nb,L,1,600000000000,0\nc,L,1,600000000000,1\n"
+	for _, format := range []string{"text", "json"} {
+		args := []string{"plan", "-events", "-", "-slo", "p99=1s", "-layouts", "free", "-format", format}
+		plain, errOut, status := runWithInput(huge, args...)
+		if status != 0 || plain == "" {
+			t.Fatalf("-format %s without -plot: status %d: %s", format, status, errOut)
+		}
+		dir := filepath.Join(t.TempDir(), "pictures")
+		out, errOut, status := runWithInput(huge, append(args, "-plot", dir)...)
+		want := "; the report was written, and no picture\n"
+		whole := out == plain
+		if format == "json" {
+			var doc struct {
+				Events int
+				Plans  []struct{ SLO struct{ Curve []any } }
+			}
+			whole = json.Unmarshal([]byte(out), &doc) == nil && doc.Events == 3 && len(doc.Plans) == 1 && len(doc.Plans[0].SLO.Curve) > 0
+		}
+		if status != 1 || !whole || !strings.HasPrefix(errOut, "konvoy plan: -plot slo.svg: chart: SLO: ") || !strings.HasSuffix(errOut, want) {
+			t.Errorf("-format %s: status %d, stderr %q, plan:\n%s\nwant 1, the picture's error ending %q, and the plan without -plot:\n%s", format, status, errOut, out, want, plain)
+		}
+		if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("-format %s: -plot made %s: %v", format, dir, err)
+		}
 	}
 }
 
