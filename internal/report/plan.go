@@ -100,7 +100,10 @@ func planNotes(a *Plan) string {
 		switch {
 		case l.Equal(konvoy.SelectiveConvoy) && allOrdered:
 			fmt.Fprintf(&b, "%s runs as convoy here: every event is an ordered step, none history-only\n", l)
-		case l.Partitions() == 0 || a.o.Partitions > 0:
+		case l.Partitions() == 0 || a.o.Partitions > 0 || !l.Equal(konvoy.Partitioned(a.partitions.Partitions)):
+			// No partitions, or a count the user (-partitions,
+			// partitioned:N) or the trace (recorded:N) gave: not the
+			// search's answer.
 		case a.found:
 			b.WriteString(wrapText(fmt.Sprintf("%s: the fewest partitions that keep collisions within %s (see below)", l, givenPercent(a.o.Collision))))
 		default:
