@@ -301,7 +301,7 @@ func atMost(x float64) string {
 	}
 	scale := math.Pow(10, k)
 	// A hair below a multiple of the last digit is that multiple: floating
-	// point writes 20/(250·0.01) as 7.999999999999999, which is 8.
+	// point writes 7/(7·0.1) as 9.999999999999998, which is 10.
 	return strconv.FormatFloat(math.Floor(x*pre*scale*(1+1e-12))/scale/pre, 'g', 4, 64)
 }
 

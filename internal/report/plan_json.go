@@ -188,7 +188,7 @@ func PlanJSON(a *Plan) (string, error) {
 	doc.Partitions = partitionDoc{Collision: a.o.Collision, MaxPartitions: a.o.MaxPartitions, Found: a.found,
 		Partitions: p.Partitions, Used: p.Used, HeaviestPartition: p.HeaviestPartition,
 		HeaviestLoad: p.HeaviestLoad, HeaviestKey: p.HeaviestKey, HeaviestKeyLoad: p.HeaviestKeyLoad,
-		CollisionShare: Round3(p.CollisionShare()), Assumptions: a.partitionAssumptions()}
+		CollisionShare: roundShare(p.CollisionShare()), Assumptions: a.partitionAssumptions()}
 
 	if err := checkJSONText(doc); err != nil {
 		return "", err
@@ -230,7 +230,7 @@ func (a *Plan) sloJSON(p konvoy.LatencyPlan) *sloDoc {
 		on = "wait"
 	}
 	d := &sloDoc{Percentile: p.SLO.Percentile, On: on, TargetRounds: p.SLO.Rounds, Meets: p.Meets, Consumers: p.Consumers,
-		AchievedRounds: p.Achieved, Utilisation: Round3(p.Utilisation), WorstLane: p.WorstLane, FloorRounds: p.Floor,
+		AchievedRounds: p.Achieved, Utilisation: roundShare(p.Utilisation), WorstLane: p.WorstLane, FloorRounds: p.Floor,
 		FloorLane: p.FloorLane, AchievedFloor: p.AtFloor, ArrivalSpan: p.Span, LoadFloor: p.LoadFloor, ShortTrace: p.ShortTrace,
 		Curve: []sloPointDoc{}, Assumptions: append(a.sloAssumptions(), p.Assumptions...)}
 	for _, pt := range p.Curve {

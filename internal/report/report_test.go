@@ -286,12 +286,22 @@ func TestRoundAmountKeepsSmallAmountsAboveZero(t *testing.T) {
 // which a run of 21 rounds does not keep. (Found by a review of konvoy
 // plan.)
 func TestABudgetIsNeverRoundedUp(t *testing.T) {
-	for x, want := range map[float64]string{20.9996: "20.99", 21: "21.00", 0.00499: "0.0049", 0: "0.00", 1e15: "1e+15"} {
+	// A large budget is rounded down too: 2e14 stayed 2e14+200 under a
+	// slack relative to the budget (found by a review); 10 by floating
+	// point, 7/(7·0.1), is still 10.
+	peak, round := 7.0, 0.1
+	ten := 7 / (peak * round)
+	if ten == 10 {
+		t.Fatalf("7/(7·0.1) is 10 exactly in float64; the check needs a budget a hair below a whole number")
+	}
+	for x, want := range map[float64]string{20.9996: "20.99", 21: "21.00", 0.00499: "0.0049", 0: "0.00", 1e15: "1e+15",
+		2e14: "200000000000000.00", 2e12 + 1: "2000000000001.00", ten: "10.00"} {
 		if got := formatAtMost(x); got != want {
 			t.Errorf("formatAtMost(%g) = %q; want %q", x, got, want)
 		}
 	}
-	for x, want := range map[float64]float64{20.9996: 20.999, 20.99999: 20.999, 21: 21, 0.0123456: 0.0123, 0.0004169: 0.000416, 1e300: 1e300} {
+	for x, want := range map[float64]float64{20.9996: 20.999, 20.99999: 20.999, 21: 21, 0.0123456: 0.0123, 0.0004169: 0.000416, 1e300: 1e300,
+		2e14: 2e14, 2e12 + 1: 2e12 + 1, ten: 10} {
 		if got := roundAtMost(x); got != want {
 			t.Errorf("roundAtMost(%g) = %g; want %g", x, got, want)
 		}
@@ -351,9 +361,18 @@ func TestRound3AgreesWithTheText(t *testing.T) {
 // decimals than it needs: 1/16 is 6.2%, as JSON's 0.062, where it said
 // 6.3% (math.Round of 62.5 tenths) beside it.
 func TestPercentIsTheJSONsShare(t *testing.T) {
-	for s, want := range map[float64]string{1.0 / 16: "6.2%", 0.5: "50%", 0.05: "5%", 1: "100%", 0: "0%", 2.0 / 3: "66.7%", 0.0005: "0.1%"} {
+	// A share above 0 that three decimals would make 0 keeps three
+	// significant digits, in the text and the JSON alike (found by a
+	// review: a utilisation of 1.1e-5 read 0% and 0).
+	for s, want := range map[float64]string{1.0 / 16: "6.2%", 0.5: "50%", 0.05: "5%", 1: "100%", 0: "0%", 2.0 / 3: "66.7%", 0.0005: "0.1%",
+		1.1e-5: "0.0011%", 0.00049: "0.049%", 1.23456e-9: "1.23e-07%"} {
 		if got := percent(s); got != want {
 			t.Errorf("percent(%v) = %s; want %s", s, got, want)
+		}
+	}
+	for s, want := range map[float64]float64{1.0 / 16: 0.062, 0: 0, 1.1e-5: 1.1e-5, 0.00049: 0.00049, 0.0004999: 0.0005, 1.23456e-9: 1.23e-9} {
+		if got := roundShare(s); got != want {
+			t.Errorf("roundShare(%v) = %v; want %v", s, got, want)
 		}
 	}
 }

@@ -157,10 +157,10 @@ func formatAtMost(x float64) string {
 	case !(x > 0) || x >= 1e15:
 	case x < 0.005: // two significant digits, as formatAmount writes them
 		if p := math.Pow(10, 1-math.Floor(math.Log10(x))); !math.IsInf(p, 1) {
-			x = math.Floor(x*p*(1+downSlack)) / p
+			x = floorNear(x*p) / p
 		}
 	default:
-		x = math.Floor(x*100*(1+downSlack)) / 100
+		x = floorNear(x*100) / 100
 	}
 	return formatAmount(x)
 }
@@ -175,13 +175,20 @@ func roundAtMost(x float64) float64 {
 	if math.IsInf(p, 1) {
 		return roundAmount(x)
 	}
-	return math.Floor(x*p*(1+downSlack)) / p
+	return floorNear(x*p) / p
 }
 
-// downSlack is how far above a multiple of the last digit kept a value
-// rounded down may be, relative to it, and still be taken as that multiple:
-// floating point writes 20/(250·0.01) as 7.999999999999999, which is 8.
-const downSlack = 1e-12
+// floorNear returns ⌊v⌋, or the whole number just above v when v is within
+// 16 units in its last place of it: floating point writes 7/(7·0.1) as
+// 9.999999999999998, which is 10. The slack is in v's own last place, so
+// that it never adds a whole unit to a large v (a slack relative to v, of
+// 1e-12, added 200 rounds to a budget of 2e14).
+func floorNear(v float64) float64 {
+	if up := math.Ceil(v); up-v <= 16*(math.Nextafter(v, math.Inf(1))-v) {
+		return up
+	}
+	return math.Floor(v)
+}
 
 // roundAmount rounds x, a rate or an amount of rounds, as the JSON reports
 // write it: to three decimals, or, below 0.1 in size, to three significant
@@ -211,10 +218,24 @@ func multiplier(m float64) string {
 }
 
 // percent writes a share as a percentage, with no more decimals than it
-// needs, at most one: the share as JSON gives it (Round3), in percent, so
-// that 1/16 is 6.2% beside JSON's 0.062.
+// needs, at most one: the share as JSON gives it (roundShare), in percent,
+// so that 1/16 is 6.2% beside JSON's 0.062, and 1.1e-5 is 0.0011%, not 0%.
 func percent(s float64) string {
-	return strings.TrimSuffix(strconv.FormatFloat(100*Round3(s), 'f', 1, 64), ".0") + "%"
+	v := 100 * roundShare(s)
+	if v != 0 && math.Abs(v) < 0.05 {
+		return strconv.FormatFloat(v, 'g', 3, 64) + "%"
+	}
+	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0") + "%"
+}
+
+// roundShare rounds a share as the JSON reports write it: to three
+// decimals (Round3), or, when that would make a share above 0 read as 0
+// (below 0.0005), to three significant digits, as roundAmount does.
+func roundShare(s float64) float64 {
+	if r := Round3(s); r != 0 || s == 0 {
+		return r
+	}
+	return roundAmount(s)
 }
 
 // givenPercent writes a share the user gave, such as -collision, as a
