@@ -5,6 +5,7 @@ import (
 	"iter"
 	"math"
 	"math/rand/v2"
+	"strconv"
 
 	"github.com/sirali-konvoy/konvoy"
 )
@@ -46,7 +47,7 @@ func PoissonArrivals(events iter.Seq2[konvoy.Event, error], rate float64, seed u
 // ScaledArrivals returns events with each Arrival a multiplied by factor and
 // rounded down to a whole round, ⌊a·factor⌋: arrivals that never decrease
 // still never do, and the mean rate over the events' span is divided by
-// factor. The product is float64's, rounded to 53 bits before it is rounded
+// factor. It is [ScaledArrivalsFrom] round 0. The product is float64's, rounded to 53 bits before it is rounded
 // down, so 10 scaled by 0.3 is 3, as written, not 2 (0.3 is a little below
 // three tenths in binary); past 2^53 rounds, where a float64 no longer holds
 // every whole number, an arrival may come out a round above or below the
@@ -54,6 +55,17 @@ func PoissonArrivals(events iter.Seq2[konvoy.Event, error], rate float64, seed u
 // when factor is not a positive finite number, and an error, in place of the
 // event, for the first event that would arrive after [MaxSpan] rounds.
 func ScaledArrivals(events iter.Seq2[konvoy.Event, error], factor float64) iter.Seq2[konvoy.Event, error] {
+	return ScaledArrivalsFrom(events, 0, factor)
+}
+
+// ScaledArrivalsFrom returns events with each Arrival a scaled by factor
+// from round origin, origin + ⌊(a−origin)·factor⌋, as [ScaledArrivals]
+// scales from round 0: for a trace whose rounds count from a round 0
+// before its first arrival, origin is that arrival, so that the scale does
+// not depend on where its rounds start. An arrival before origin is an
+// error in place of its event, as is one that would arrive more than
+// [MaxSpan] rounds after origin.
+func ScaledArrivalsFrom(events iter.Seq2[konvoy.Event, error], origin int, factor float64) iter.Seq2[konvoy.Event, error] {
 	return func(yield func(konvoy.Event, error) bool) {
 		if !(factor > 0 && factor <= math.MaxFloat64) {
 			yield(konvoy.Event{}, fmt.Errorf("synth: arrivals scaled by %v: want a positive finite factor", factor))
@@ -62,12 +74,17 @@ func ScaledArrivals(events iter.Seq2[konvoy.Event, error], factor float64) iter.
 		i := 0
 		for e, err := range events {
 			if err == nil {
-				t := math.Floor(float64(e.Arrival) * factor)
-				if !(t <= MaxSpan) {
-					yield(e, fmt.Errorf("synth: event %d, arriving at round %d, would arrive at round %.4g scaled by %.4g; want at most round %d", i, e.Arrival, t, factor, int64(MaxSpan)))
+				if e.Arrival < origin {
+					yield(e, fmt.Errorf("synth: event %d arrives at round %d, before round %d the arrivals are scaled from", i, e.Arrival, origin))
 					return
 				}
-				e.Arrival = int(t)
+				t := math.Floor(float64(e.Arrival-origin) * factor)
+				if !(t <= MaxSpan) || origin > math.MaxInt-int(t) {
+					yield(e, fmt.Errorf("synth: event %d, arriving at round %d, would arrive at round %s scaled by %.4g; want at most round %s",
+						i, e.Arrival, fromOrigin(origin, fmt.Sprintf("%.4g", t)), factor, fromOrigin(origin, strconv.FormatInt(MaxSpan, 10))))
+					return
+				}
+				e.Arrival = origin + int(t)
 				i++
 			}
 			if !yield(e, err) {
@@ -75,4 +92,14 @@ func ScaledArrivals(events iter.Seq2[konvoy.Event, error], factor float64) iter.
 			}
 		}
 	}
+}
+
+// fromOrigin writes round origin + t, t rounds after origin written, as t
+// when origin is 0 and as the sum otherwise, which may pass the largest
+// int.
+func fromOrigin(origin int, t string) string {
+	if origin == 0 {
+		return t
+	}
+	return strconv.Itoa(origin) + "+" + t
 }

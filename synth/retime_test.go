@@ -59,6 +59,18 @@ func TestScaledArrivalsTakeTheFloatProduct(t *testing.T) {
 	}
 }
 
+// Arrivals scaled from an origin are origin + ⌊(a−origin)·factor⌋: the
+// same as those scaled from 0 of the arrivals less origin, plus origin.
+func TestScaledArrivalsFromTheirOrigin(t *testing.T) {
+	events := []konvoy.Event{{Key: "A", Arrival: 100000}, {Key: "B", Arrival: 100003}, {Key: "C", Arrival: 100007}, {Key: "D", Arrival: 100010}}
+	got := seqtest.Drain(synth.ScaledArrivalsFrom(konvoy.Values(events), 100000, 0.35))
+	for i, want := range []int{100000, 100001, 100002, 100003} {
+		if got[i].Arrival != want || got[i].Key != events[i].Key {
+			t.Errorf("event %d: %+v; want arrival %d", i, got[i], want)
+		}
+	}
+}
+
 func TestArrivalsRejectBadRatesAndSpans(t *testing.T) {
 	one := konvoy.Values([]konvoy.Event{{Key: "A", Arrival: 1}, {Key: "B", Arrival: 3}})
 	for _, c := range []struct {
@@ -71,6 +83,9 @@ func TestArrivalsRejectBadRatesAndSpans(t *testing.T) {
 		{"rate tiny", synth.PoissonArrivals(one, 1e-300, 1), "event 0 would arrive at round"},
 		{"factor Inf", synth.ScaledArrivals(one, math.Inf(1)), "want a positive finite factor"},
 		{"factor huge", synth.ScaledArrivals(one, synth.MaxSpan/2), "event 1, arriving at round 3, would arrive"},
+		{"before the origin", synth.ScaledArrivalsFrom(one, 2, 1), "synth: event 0 arrives at round 1, before round 2 the arrivals are scaled from"},
+		{"past the span from the origin", synth.ScaledArrivalsFrom(one, 1, synth.MaxSpan), "event 1, arriving at round 3, would arrive at round 1+2.199e+12 scaled by 1.1e+12; want at most round 1+1099511627776"},
+		{"past the largest int", synth.ScaledArrivalsFrom(konvoy.Values([]konvoy.Event{{Arrival: math.MaxInt - 1}, {Arrival: math.MaxInt}}), math.MaxInt-1, 2), "want at most round"},
 	} {
 		var err error
 		for _, e := range c.seq {

@@ -65,8 +65,8 @@ func deref(p *float64) any {
 	return *p
 }
 
-// The plan's peak, without -peak a trace's own mean rate (6000/43 events/s
-// for arrivals.csv: 60 events over 43 rounds of 10ms), is rounded in JSON
+// The plan's peak, without -peak a trace's own mean rate (6000/41 events/s
+// for arrivals.csv: 60 events over the 41 rounds 2 to 42 of 10ms), is rounded in JSON
 // as its other rates are; it held every digit of the division (found by a
 // review). A -peak given is the peak as given.
 func TestPlanJSONRoundsTheTracesOwnPeak(t *testing.T) {
@@ -82,8 +82,8 @@ func TestPlanJSONRoundsTheTracesOwnPeak(t *testing.T) {
 		}
 		return doc.Peak
 	}
-	if got := peakOf(); got != 139.535 {
-		t.Errorf("the trace's own peak: %v in JSON; want 139.535", got)
+	if got := peakOf(); got != 146.341 {
+		t.Errorf("the trace's own peak: %v in JSON; want 146.341", got)
 	}
 	if got := peakOf("-peak", "12.34567"); got != 12.34567 {
 		t.Errorf("-peak 12.34567: %v in JSON; want it as given", got)

@@ -293,14 +293,15 @@ func TestPlanSLOPlot(t *testing.T) {
 }
 
 // TestPlanSLOArrivalsOutOfRange wants arrivals that a peak far too low
-// would put beyond any round refused, at the first such event.
+// would put beyond any round refused, at the first such event: scaled
+// from the trace's first arrival, round 1, the first that moves is event 1.
 func TestPlanSLOArrivalsOutOfRange(t *testing.T) {
 	for _, tt := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"-arrivals", "poisson", "-peak", "1e-300"}, "konvoy plan: -slo: event 0 would arrive at round 1.862e+302 at 1e-302 events per round"},
-		{[]string{"-peak", "1e-300"}, "konvoy plan: -slo: event 0, arriving at round 1, would arrive at round 8.203e+301"},
+		{[]string{"-peak", "1e-300"}, "konvoy plan: -slo: event 1, arriving at round 2, would arrive at round 1+8.207e+301 scaled by 8.207e+301; want at most round 1+1099511627776"},
 	} {
 		out, errOut, status := runCommand(append([]string{"plan", "-events", "testdata/slo.csv", "-slo", "p99=1s", "-layouts", "free"}, tt.args...)...)
 		if status != 1 || out != "" || !strings.HasPrefix(errOut, tt.want) {

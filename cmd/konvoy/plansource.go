@@ -104,6 +104,9 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, heldBytes in
 		if err := sim.Add(e); err != nil {
 			return inTrace(src.Name, line, err)
 		}
+		if src.Stats.Events() == 0 {
+			src.FirstArrival = e.Arrival
+		}
 		src.Stats.Add(e)
 		src.Work += e.Duration
 		src.LastArrival = e.Arrival

@@ -87,13 +87,13 @@ func planTable(a *Plan) string {
 // to be what they are.
 func planNotes(a *Plan) string {
 	var b strings.Builder
-	if last := a.src.LastArrival; last > 0 {
+	if a.timed() {
 		at := "the latency objective (-slo) plans them at the same rate"
 		if a.o.SLO == nil {
 			at = "the latency objective (-slo) would plan them at the same rate"
 		}
-		b.WriteString(wrapText(fmt.Sprintf("the trace's events arrive over rounds 0 to %d (its arrival column), %s events/s at %v a round; "+
-			"keeping up takes them as work at hand, their arrival times aside, and %s", last, formatRate(a.ownRate()), a.o.Round, at)))
+		b.WriteString(wrapText(fmt.Sprintf("the trace's events arrive over rounds %d to %d (its arrival column), %s events/s at %v a round; "+
+			"keeping up takes them as work at hand, their arrival times aside, and %s", a.src.FirstArrival, a.src.LastArrival, formatRate(a.ownRate()), a.o.Round, at)))
 	}
 	allOrdered := a.src.Stats.Ordered() == a.src.Stats.Events()
 	for _, l := range a.layouts {

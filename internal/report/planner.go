@@ -26,14 +26,18 @@ var sweepShares = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0}
 // PlanSource is the trace a Plan answers for, which the planner ranges
 // over many times, and what a first reading of it counted.
 type PlanSource struct {
-	Name        string // the trace as the report names it
-	Lesson      bool   // the events are the lesson's
-	Events      iter.Seq2[konvoy.Event, error]
-	Stats       eventlog.Stats
-	Work        int           // the sum of the durations
-	Rounded     int           // durations and arrivals rounded (eventlog.Trace.Rounded)
-	Unit        time.Duration // how long one round lasts, 0 for whole rounds
-	LastArrival int           // the last event's arrival: 0 for a batch
+	Name    string // the trace as the report names it
+	Lesson  bool   // the events are the lesson's
+	Events  iter.Seq2[konvoy.Event, error]
+	Stats   eventlog.Stats
+	Work    int           // the sum of the durations
+	Rounded int           // durations and arrivals rounded (eventlog.Trace.Rounded)
+	Unit    time.Duration // how long one round lasts, 0 for whole rounds
+	// FirstArrival and LastArrival are the first and the last event's
+	// arrivals, equal for a batch. A trace's rounds count from its own
+	// round 0, so the first may come later; the trace's span, its rate and
+	// its arrivals scaled to -peak count from the first.
+	FirstArrival, LastArrival int
 	// LineOf returns the line of the event at an index of Events, 0 when
 	// unknown, for an error about it; nil for none (the lesson's events).
 	LineOf func(index int) int
@@ -216,13 +220,17 @@ func (a *Plan) planAll() error {
 }
 
 // timed tells whether the trace's events arrive over time: its last
-// arrival is after round 0.
-func (a *Plan) timed() bool { return a.src.LastArrival > 0 }
+// arrival is after its first.
+func (a *Plan) timed() bool { return a.src.LastArrival > a.src.FirstArrival }
+
+// span returns the rounds the trace's events arrive over, its first
+// arrival's to its last's.
+func (a *Plan) span() int { return a.src.LastArrival - a.src.FirstArrival + 1 }
 
 // ownRate is the trace's own mean rate, in events/s: its events over the
-// rounds 0 to its last arrival.
+// rounds they arrive over (span).
 func (a *Plan) ownRate() float64 {
-	return float64(a.src.Stats.Events()) / (float64(a.src.LastArrival+1) * a.o.Round.Seconds())
+	return float64(a.src.Stats.Events()) / (float64(a.span()) * a.o.Round.Seconds())
 }
 
 // keepUpEvents are the events the keep-up plans run: the trace's, with

@@ -171,25 +171,30 @@ func sloCurve(limit int) []int {
 // is planned at, and says how they are made in a.sloArrivalsNote.
 func (a *Plan) sloArrivals() (iter.Seq2[konvoy.Event, error], error) {
 	s, src, peak := a.o.SLO, a.src, a.o.Peak
-	n, last := src.Stats.Events(), src.LastArrival
+	n, first, last := src.Stats.Events(), src.FirstArrival, src.LastArrival
 	switch {
 	case s.Poisson:
 		perRound := peak * a.o.Round.Seconds()
 		a.arrivalsNote = fmt.Sprintf("events arrive as a Poisson process of %s events/s (%.4g a round), drawn from -seed %d, each in the whole round "+
 			"its time falls in; the trace's own arrival times are not used", formatRate(peak), perRound, s.Seed)
 		return synth.PoissonArrivals(src.Events, perRound, s.Seed), nil
-	case last == 0:
-		return nil, fmt.Errorf("konvoy plan: -slo: %s has no arrival times (every event arrives at round 0): "+
-			"plan with -arrivals poisson, which draws arrivals at -peak", src.Name)
+	case last == first:
+		return nil, fmt.Errorf("konvoy plan: -slo: %s has no arrival times (every event arrives at round %d): "+
+			"plan with -arrivals poisson, which draws arrivals at -peak", src.Name, first)
 	case s.Scaled:
-		factor := float64(n) / (peak * a.o.Round.Seconds() * float64(last+1))
-		a.arrivalsNote = fmt.Sprintf("the trace's arrivals are scaled to a mean of %s events/s (-peak): its %d events arrive over the %d rounds 0 to %d, "+
-			"so each arrival round r becomes ⌊r·f⌋, rounded down to a whole round, with f = %d/(%s·%v·%d) = %.6g; the last arrives at round %.0f",
-			formatRate(peak), n, last+1, last, n, formatRate(peak), a.o.Round, last+1, factor, math.Floor(float64(last)*factor))
-		return synth.ScaledArrivals(src.Events, factor), nil
+		span := a.span()
+		factor := float64(n) / (peak * a.o.Round.Seconds() * float64(span))
+		scaled, from := "⌊r·f⌋", ""
+		if first > 0 { // the span, and so the scale, counts from the first arrival
+			scaled, from = fmt.Sprintf("%d+⌊(r−%d)·f⌋", first, first), fmt.Sprintf("%d+", first)
+		}
+		a.arrivalsNote = fmt.Sprintf("the trace's arrivals are scaled to a mean of %s events/s (-peak): its %d events arrive over the %d rounds %d to %d, "+
+			"so each arrival round r becomes %s, rounded down to a whole round, with f = %d/(%s·%v·%d) = %.6g; the last arrives at round %s%.0f",
+			formatRate(peak), n, span, first, last, scaled, n, formatRate(peak), a.o.Round, span, factor, from, math.Floor(float64(last-first)*factor))
+		return synth.ScaledArrivalsFrom(src.Events, first, factor), nil
 	}
-	a.arrivalsNote = fmt.Sprintf("events arrive at the trace's own arrival times, as recorded: %d events over rounds 0 to %d, %s events/s "+
-		"(-peak scales them to another mean rate)", n, last, formatRate(float64(n)/(float64(last+1)*a.o.Round.Seconds())))
+	a.arrivalsNote = fmt.Sprintf("events arrive at the trace's own arrival times, as recorded: %d events over rounds %d to %d, %s events/s "+
+		"(-peak scales them to another mean rate)", n, first, last, formatRate(a.ownRate()))
 	return src.Events, nil
 }
 
