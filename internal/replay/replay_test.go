@@ -464,6 +464,25 @@ func TestMeasuredCountsSkippedEvents(t *testing.T) {
 	}
 }
 
+// A stale step runs for its duration, as the model runs it, and only its
+// write is skipped: the live run's work is at least the predicted work,
+// its 20 rounds included, and the step is counted skipped. The executor's
+// default store of versions skipped it unrun, and the replay put the whole
+// gap, -82.6%, on dispatch (found by a review).
+func TestAStaleStepRunsAsTheModelRunsIt(t *testing.T) {
+	events := []konvoy.Event{{Key: "A", Step: 2, Duration: 1}, {Key: "A", Step: 1, Duration: 20, Arrival: 2}, {Key: "B", Step: 1, Duration: 1, Arrival: 3}}
+	c := Config{Layout: konvoy.VersionStamp, Policy: konvoy.HeadOfLine, Consumers: 1, Unit: time.Millisecond}
+	tr, run := replayed(t, context.Background(), events, c, nil)
+	cmp, err := Compare(tr, c, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmp.Measured.Work < cmp.Predicted.Work || cmp.Predicted.Work != 22*time.Millisecond || cmp.Measured.Skipped != 1 || cmp.Predicted.Skipped != 1 {
+		t.Errorf("measured work %v, %d skipped; predicted %v, %d skipped; want at least the predicted 22ms, and 1 skipped on both sides",
+			cmp.Measured.Work, cmp.Measured.Skipped, cmp.Predicted.Work, cmp.Predicted.Skipped)
+	}
+}
+
 // The text comparison writes a throughput with one decimal, and
 // "unbounded" for events a prediction takes in no time, never 0.0
 // events/s for them; a measured run with no makespan ran no handler, and

@@ -163,14 +163,31 @@ func (s *Stream) Handled() int { return int(s.handled.Load()) }
 
 // LiveOptions are the executor options a source running the Stream's
 // handlers should pass under c: its policy, assignor and the most events
-// held.
+// held; under the version stamp, a store of versions of its own that only
+// advances (see advancing).
 func (c Config) LiveOptions() []live.Option {
 	opts := []live.Option{live.WithPolicy(c.Policy), live.WithMaxHeld(c.HeldMost())}
 	if c.Assignor != 0 {
 		opts = append(opts, live.WithAssignor(c.Assignor))
 	}
-	if c.Layout.Equal(konvoy.Resequencer) {
+	switch {
+	case c.Layout.Equal(konvoy.Resequencer):
 		opts = append(opts, live.WithResequencer(c.Resequencer, c.Unit))
+	case c.Layout.Equal(konvoy.VersionStamp):
+		opts = append(opts, live.WithVersions(advancing{new(live.MemoryVersions)}))
 	}
 	return opts
+}
+
+// advancing is a version store that only advances, no live.VersionReader,
+// so that the executor runs a stale step's handler and skips only its
+// write, at Advance, as the model runs a stale event for its duration and
+// drops its write. Package live's default, a VersionReader, skips a stale
+// step without running it: the measured run would then not be the run
+// predicted, its gap put on dispatch.
+type advancing struct{ versions *live.MemoryVersions }
+
+// Advance advances key's version to step unless it is past it.
+func (a advancing) Advance(ctx context.Context, key string, step int) (bool, error) {
+	return a.versions.Advance(ctx, key, step)
 }
