@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"time"
 	"unicode/utf8"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -171,8 +172,8 @@ func (w *traceWriter) add(e konvoy.Event) error {
 	}
 	w.work += float64(e.Duration)
 	w.last = float64(e.Arrival)
-	if (w.last+w.work)*float64(w.c.Unit) > math.MaxInt64/2 {
-		return fmt.Errorf("replay: %.0f rounds of %v each, to this event, are longer than a time.Duration can say", w.last+w.work, w.c.Unit)
+	if err := tooLong(w.last, w.work, w.c.Unit); err != nil {
+		return err
 	}
 	b := w.buf[:0]
 	b = binary.AppendUvarint(b, uint64(len(e.Key)))
@@ -270,4 +271,15 @@ func readString(r *bufio.Reader) (string, error) {
 	b := make([]byte, n)
 	_, err = io.ReadFull(r, b)
 	return string(b), err
+}
+
+// tooLong returns the error of a trace whose events, to one arriving at
+// round last, its work and theirs summed in work, would take longer than a
+// time.Duration holds (with room to spare) in rounds of unit; nil when they
+// fit.
+func tooLong(last, work float64, unit time.Duration) error {
+	if (last+work)*float64(unit) > math.MaxInt64/2 {
+		return fmt.Errorf("replay: %.0f rounds of %v each, to this event, are longer than a time.Duration can say", last+work, unit)
+	}
+	return nil
 }
