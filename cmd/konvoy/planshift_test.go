@@ -69,3 +69,21 @@ func TestAPlanDoesNotDependOnWhereTheRoundsStart(t *testing.T) {
 		}
 	}
 }
+
+// TestABatchPlanDoesNotDependOnItsRound wants a batch, every event
+// arriving in one round, planned alike whichever round that is: at round
+// 100,000 it kept its arrivals, so that no run kept up at any peak, where
+// at round 0 four consumers did (found by a review).
+func TestABatchPlanDoesNotDependOnItsRound(t *testing.T) {
+	at0 := "key,line,step,duration,at\na,L,1,3,0\nb,L,1,3,0\nc,L,1,3,0\nd,L,1,3,0\n"
+	later := strings.ReplaceAll(at0, ",3,0\n", ",3,100000\n")
+	args := []string{"plan", "-events", "-", "-layouts", "free,convoy", "-format", "json"}
+	want, errOut, status := runWithInput(at0, args...)
+	if status != 0 || !strings.Contains(want, `"keeps_up": true`) {
+		t.Fatalf("at round 0: status %d, %s\n%s", status, errOut, want)
+	}
+	got, errOut, status := runWithInput(later, args...)
+	if status != 0 || got != want {
+		t.Errorf("the batch at round 0 planned as\n%s\nat round 100000 as (status %d, %s)\n%s", want, status, errOut, got)
+	}
+}

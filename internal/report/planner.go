@@ -234,7 +234,8 @@ func (a *Plan) ownRate() float64 {
 }
 
 // keepUpEvents are the events the keep-up plans run: the trace's, with
-// every arrival at round 0 for a trace whose events arrive over time.
+// every arrival at round 0 for a trace whose events arrive over time, or
+// all at one round after 0 (a batch is at hand wherever its rounds start).
 // Keeping up is a matter of the work consumers get through at the peak,
 // all of it at hand; when the events arrive, at the trace's times, scaled
 // to -peak or drawn at it, is the latency objective's (-slo), which plans
@@ -242,7 +243,7 @@ func (a *Plan) ownRate() float64 {
 // arrival plus what follows it, so that no count would keep up with the
 // very rate the arrivals were scaled to.
 func (a *Plan) keepUpEvents() iter.Seq2[konvoy.Event, error] {
-	if !a.timed() {
+	if a.src.LastArrival == 0 {
 		return a.src.Events
 	}
 	return func(yield func(konvoy.Event, error) bool) {
