@@ -300,9 +300,18 @@ func atMost(x float64) string {
 		pre, k = 1e300, k-300
 	}
 	scale := math.Pow(10, k)
-	// A hair below a multiple of the last digit is that multiple: floating
-	// point writes 7/(7·0.1) as 9.999999999999998, which is 10.
-	return strconv.FormatFloat(math.Floor(x*pre*scale*(1+1e-12))/scale/pre, 'g', 4, 64)
+	return strconv.FormatFloat(floorNear(x*pre*scale)/scale/pre, 'g', 4, 64)
+}
+
+// floorNear returns ⌊v⌋, or the whole number just above v when v is within
+// 16 units in its last place of it: floating point writes 7/(7·0.1) as
+// 9.999999999999998, which is 10; a slack relative to v (1e-12 of it) took
+// a budget of 0.9999999999995 rounds for 1.
+func floorNear(v float64) float64 {
+	if up := math.Ceil(v); up-v <= 16*(math.Nextafter(v, math.Inf(1))-v) {
+		return up
+	}
+	return math.Floor(v)
 }
 
 // ceilingAssumptions says what sets a plan's ceiling: a lane whose events

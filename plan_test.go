@@ -250,6 +250,9 @@ func TestPlanWritesATinyBudget(t *testing.T) {
 		{3e300, 1e6, "at most 3.333e-307 rounds"},
 		{1e300, 1e7, "at most 1e-307 rounds"},
 		{2.5, 0.01, "at most 40 rounds"},
+		// A budget a hair below 1 is below 1: a slack of 1e-12 of it
+		// wrote 1, which a run of 1 round does not keep.
+		{1.0000000000005, 1, "at most 0.9999 rounds"},
 	} {
 		p, err := konvoy.PlanConsumers(konvoy.Values(events), konvoy.Free, konvoy.PlanConfig{Peak: tt.peak, RoundSeconds: tt.round})
 		if err != nil {

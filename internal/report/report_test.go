@@ -295,13 +295,13 @@ func TestABudgetIsNeverRoundedUp(t *testing.T) {
 		t.Fatalf("7/(7·0.1) is 10 exactly in float64; the check needs a budget a hair below a whole number")
 	}
 	for x, want := range map[float64]string{20.9996: "20.99", 21: "21.00", 0.00499: "0.0049", 0: "0.00", 1e15: "1e+15",
-		2e14: "200000000000000.00", 2e12 + 1: "2000000000001.00", ten: "10.00"} {
+		2e14: "200000000000000.00", 2e12 + 1: "2000000000001.00", ten: "10.00", 5.5866e-305: "5.5e-305", 0.9999999999995: "0.99"} {
 		if got := formatAtMost(x); got != want {
 			t.Errorf("formatAtMost(%g) = %q; want %q", x, got, want)
 		}
 	}
 	for x, want := range map[float64]float64{20.9996: 20.999, 20.99999: 20.999, 21: 21, 0.0123456: 0.0123, 0.0004169: 0.000416, 1e300: 1e300,
-		2e14: 2e14, 2e12 + 1: 2e12 + 1, ten: 10} {
+		2e14: 2e14, 2e12 + 1: 2e12 + 1, ten: 10, 5.5866e-305: 5.58e-305, 0.9999999999995: 0.999} {
 		if got := roundAtMost(x); got != want {
 			t.Errorf("roundAtMost(%g) = %g; want %g", x, got, want)
 		}
@@ -365,7 +365,7 @@ func TestPercentIsTheJSONsShare(t *testing.T) {
 	// significant digits, in the text and the JSON alike (found by a
 	// review: a utilisation of 1.1e-5 read 0% and 0).
 	for s, want := range map[float64]string{1.0 / 16: "6.2%", 0.5: "50%", 0.05: "5%", 1: "100%", 0: "0%", 2.0 / 3: "66.7%", 0.0005: "0.1%",
-		1.1e-5: "0.0011%", 0.00049: "0.049%", 1.23456e-9: "1.23e-07%"} {
+		1.1e-5: "0.0011%", 0.00049: "0.049%", 1.23456e-9: "1.23e-07%", 0.0004999: "0.05%"} {
 		if got := percent(s); got != want {
 			t.Errorf("percent(%v) = %s; want %s", s, got, want)
 		}

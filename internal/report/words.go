@@ -156,11 +156,9 @@ func formatAtMost(x float64) string {
 	switch {
 	case !(x > 0) || x >= 1e15:
 	case x < 0.005: // two significant digits, as formatAmount writes them
-		if p := math.Pow(10, 1-math.Floor(math.Log10(x))); !math.IsInf(p, 1) {
-			x = floorNear(x*p) / p
-		}
+		x = floorAt(x, 1-math.Floor(math.Log10(x)))
 	default:
-		x = floorNear(x*100) / 100
+		x = floorAt(x, 2)
 	}
 	return formatAmount(x)
 }
@@ -171,11 +169,22 @@ func roundAtMost(x float64) float64 {
 	if !(x > 0) || x >= 1e15 {
 		return roundAmount(x)
 	}
-	p := math.Pow(10, max(3, 2-math.Floor(math.Log10(x))))
-	if math.IsInf(p, 1) {
-		return roundAmount(x)
+	return floorAt(x, max(3, 2-math.Floor(math.Log10(x))))
+}
+
+// floorAt returns x ≥ 0 rounded down to a multiple m of 10^−k (floorNear's
+// slack kept), as the float64 nearest m·10^−k, read from its decimal digits
+// so that 558·10^−307 is 5.58e-305, not a division's 5.579999999999999e-305;
+// for k past float64's range of powers of 10 too, x then scaled by 10^300
+// first, in two steps.
+func floorAt(x, k float64) float64 {
+	pre, e := 1.0, k
+	if e > 300 {
+		pre, e = 1e300, e-300
 	}
-	return floorNear(x*p) / p
+	m := floorNear(x * pre * math.Pow(10, e))
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(m, 'f', 0, 64)+"e"+strconv.Itoa(-int(k)), 64) // never fails: digits and an exponent
+	return v
 }
 
 // floorNear returns ⌊v⌋, or the whole number just above v when v is within
@@ -217,12 +226,14 @@ func multiplier(m float64) string {
 	return strconv.FormatFloat(m, 'f', 3, 64)
 }
 
-// percent writes a share as a percentage, with no more decimals than it
-// needs, at most one: the share as JSON gives it (roundShare), in percent,
-// so that 1/16 is 6.2% beside JSON's 0.062, and 1.1e-5 is 0.0011%, not 0%.
+// percent writes a share as a percentage, the share as JSON gives it
+// (roundShare), in percent, so that 1/16 is 6.2% beside JSON's 0.062: with
+// no more decimals than it needs, at most one, or, for a share above 0
+// that three decimals would make 0, with three significant digits, so
+// that 1.1e-5 is 0.0011%, not 0%.
 func percent(s float64) string {
 	v := 100 * roundShare(s)
-	if v != 0 && math.Abs(v) < 0.05 {
+	if Round3(s) == 0 && s != 0 {
 		return strconv.FormatFloat(v, 'g', 3, 64) + "%"
 	}
 	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0") + "%"
