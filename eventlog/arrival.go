@@ -109,7 +109,7 @@ func (d *Decoder) readAt(s string) (int64, string) {
 	}
 	v, err := duration.Parse(s)
 	if err != nil || v < 0 {
-		return 0, fmt.Sprintf("want a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole nanoseconds and whole rounds of %v", d.opt.Resolution)
+		return 0, d.wantDuration()
 	}
 	return int64(v), ""
 }

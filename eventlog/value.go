@@ -66,7 +66,7 @@ func (d *Decoder) rounds(s string) (int, string) {
 	}
 	v, err := duration.Parse(s)
 	if err != nil {
-		return 0, fmt.Sprintf("want a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole nanoseconds and whole rounds of %v", res)
+		return 0, d.wantDuration()
 	}
 	if v < 0 {
 		return 0, fmt.Sprintf("want a duration ≥ 0, in whole rounds of %v", res)
@@ -96,4 +96,15 @@ func nearestRounds(v, res int64) int64 {
 		r--
 	}
 	return r
+}
+
+// wantDuration is what a duration or an arrival that does not read, under
+// a Resolution, should have been: with BareRounds, a whole number of
+// rounds is one too.
+func (d *Decoder) wantDuration() string {
+	want := fmt.Sprintf("a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole nanoseconds and whole rounds of %v", d.opt.Resolution)
+	if d.opt.BareRounds {
+		return "want a whole number of rounds ≥ 0, or " + want
+	}
+	return "want " + want
 }
