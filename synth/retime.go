@@ -47,7 +47,8 @@ func PoissonArrivals(events iter.Seq2[konvoy.Event, error], rate float64, seed u
 // ScaledArrivals returns events with each Arrival a multiplied by factor and
 // rounded down to a whole round, ⌊a·factor⌋: arrivals that never decrease
 // still never do, and the mean rate over the events' span is divided by
-// factor. It is [ScaledArrivalsFrom] round 0. The product is float64's, rounded to 53 bits before it is rounded
+// factor. It is [ScaledArrivalsFrom] round 0: an arrival below 0 is an
+// error in place of its event. The product is float64's, rounded to 53 bits before it is rounded
 // down, so 10 scaled by 0.3 is 3, as written, not 2 (0.3 is a little below
 // three tenths in binary); past 2^53 rounds, where a float64 no longer holds
 // every whole number, an arrival may come out a round above or below the

@@ -2,6 +2,7 @@ package synth_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -84,7 +85,8 @@ func TestArrivalsRejectBadRatesAndSpans(t *testing.T) {
 		{"factor Inf", synth.ScaledArrivals(one, math.Inf(1)), "want a positive finite factor"},
 		{"factor huge", synth.ScaledArrivals(one, synth.MaxSpan/2), "event 1, arriving at round 3, would arrive"},
 		{"before the origin", synth.ScaledArrivalsFrom(one, 2, 1), "synth: event 0 arrives at round 1, before round 2 the arrivals are scaled from"},
-		{"past the span from the origin", synth.ScaledArrivalsFrom(one, 1, synth.MaxSpan), "event 1, arriving at round 3, would arrive at round 1+2.199e+12 scaled by 1.1e+12; want at most round 1+1099511627776"},
+		{"past the span from the origin", synth.ScaledArrivalsFrom(one, 1, synth.MaxSpan), fmt.Sprintf("event 1, arriving at round 3, would arrive at round 1+%.4g scaled by %.4g; want at most round 1+%d",
+			2*float64(synth.MaxSpan), float64(synth.MaxSpan), synth.MaxSpan)},
 		{"past the largest int", synth.ScaledArrivalsFrom(konvoy.Values([]konvoy.Event{{Arrival: math.MaxInt - 1}, {Arrival: math.MaxInt}}), math.MaxInt-1, 2), "want at most round"},
 	} {
 		var err error
