@@ -81,20 +81,34 @@ func hasBeyondLesson(layouts []konvoy.Layout) bool {
 }
 
 // resequencerNote is the resequencer's sentence: what it held, and what
-// became of it.
+// became of it, and the old steps it wrote backward.
 func resequencerNote(l konvoy.Layout, r konvoy.Result) string {
 	switch {
 	case r.NeverApplied > 0 || r.Forced > 0 || r.RejectedOld > 0:
-		return resequencerGaveUp(l, r)
-	case r.Buffered == 0 && r.Duplicates == 0:
+		return resequencerGaveUp(l, r) + backwardNote(r)
+	case r.Buffered == 0 && r.Duplicates == 0 && r.BackwardWrites == 0:
 		return fmt.Sprintf("%s held no event: every key's steps finished in step order, and none came twice\n", l)
+	case r.Buffered == 0 && r.Duplicates == 0:
+		return fmt.Sprintf("%s held no event and discarded none\n", l) + backwardNote(r)
 	}
 	gaps := "their gaps"
 	if r.Buffered == 1 {
 		gaps = "its gap"
 	}
 	return fmt.Sprintf("%s: held %s until %s filled, %s in all, at most %d at once\n", l, plural(r.Buffered, "event", "events"), gaps, plural(r.HeldRounds, "round", "rounds"), r.MaxBuffered) +
-		fmt.Sprintf("  (%d of one key); %d never applied (a gap that never filled), %s discarded\n", r.MaxKeyBuffered, r.NeverApplied, plural(r.Duplicates, "duplicate", "duplicates"))
+		fmt.Sprintf("  (%d of one key); %d never applied (a gap that never filled), %s discarded\n", r.MaxKeyBuffered, r.NeverApplied, plural(r.Duplicates, "duplicate", "duplicates")) +
+		backwardNote(r)
+}
+
+// backwardNote says how many old steps, steps at or below their key's
+// state that it never applied, the resequencer wrote backward, setting
+// their keys back; "" for none.
+func backwardNote(r konvoy.Result) string {
+	if r.BackwardWrites == 0 {
+		return ""
+	}
+	return fmt.Sprintf("  %s written backward, setting a key back (-reject-old discards old steps)\n",
+		plural(r.BackwardWrites, "old step", "old steps"))
 }
 
 // resequencerGaveUp is the resequencer's sentence for a run in which some
