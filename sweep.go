@@ -163,46 +163,73 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 	for i := range todo {
 		todo[i] = i
 	}
-	var first *sweepError
-	var streamErr, endErr error
-	endAt := len(configs) // the configuration whose end failed: endErr's
-	limit := math.MaxInt  // the events a pass need read: after an error, those up to it
+	f := sweepFailures{limit: math.MaxInt, endAt: len(configs)}
 	var seen sweepSizes
 	sp := newSweepSpool(len(configs)) // the first pass, which the later ones replay
 	defer sp.drop()
 	for len(todo) > 0 {
 		p := newSweepPass(configs, todo, o, seen, sp)
 		sp = sp.usedBy(p)
-		err := p.takeOrStop(ctx, events, limit)
-		if e := p.wait(); ctx.Err() != nil {
+		err := p.takeOrStop(ctx, events, f.limit)
+		e := p.wait()
+		if ctx.Err() != nil {
 			return nil, ctx.Err()
-		} else if e != nil && e.before(first) {
-			first, limit = e, min(limit, e.index+1)
 		}
-		if err != nil && streamErr == nil {
-			streamErr, limit = err, min(limit, p.read)
-		}
-		if first == nil && streamErr == nil {
+		f.note(e, err, p.read)
+		if f.first == nil && f.streamErr == nil {
 			// A run's end may fail (Simulator.Result): kept, the first
 			// in configs, and given only once no later pass finds an
 			// event that fails, as one pass would.
-			if config, err := p.results(results, at); err != nil && config < endAt {
-				endErr, endAt = err, config
-			}
+			f.noteEnd(p.results(results, at))
 		}
 		todo, seen = p.deferred(), p.sizes()
-		sp = sp.after(p, len(todo) > 0 && first == nil && streamErr == nil)
+		sp = sp.after(p, len(todo) > 0 && f.first == nil && f.streamErr == nil)
 	}
-	if first != nil {
-		return nil, first.err
-	}
-	if streamErr != nil {
-		return nil, streamErr
-	}
-	if endErr != nil {
-		return nil, endErr
+	if err := f.err(); err != nil {
+		return nil, err
 	}
 	return results, nil
+}
+
+// sweepFailures are the failures a sweep's passes met so far, and how far
+// the next pass need read.
+type sweepFailures struct {
+	first     *sweepError // the first event a run fails at
+	streamErr error       // the stream's first error
+	endErr    error       // the first run's in configs whose end failed
+	endAt     int         // its configuration
+	limit     int         // the events a pass need read: after an error, those up to it
+}
+
+// note takes a pass's first event error e and its stream's error err,
+// the pass having read read events.
+func (f *sweepFailures) note(e *sweepError, err error, read int) {
+	if e != nil && e.before(f.first) {
+		f.first, f.limit = e, min(f.limit, e.index+1)
+	}
+	if err != nil && f.streamErr == nil {
+		f.streamErr, f.limit = err, min(f.limit, read)
+	}
+}
+
+// noteEnd takes the error of a pass's first run whose end failed, of
+// configuration config.
+func (f *sweepFailures) noteEnd(config int, err error) {
+	if err != nil && config < f.endAt {
+		f.endErr, f.endAt = err, config
+	}
+}
+
+// err returns the sweep's error: the first event a run fails at, else
+// the stream's, else the first run's end error.
+func (f *sweepFailures) err() error {
+	switch {
+	case f.first != nil:
+		return f.first.err
+	case f.streamErr != nil:
+		return f.streamErr
+	}
+	return f.endErr
 }
 
 // What a sweep plans for, in bytes, beside its lane tables' (see

@@ -152,17 +152,23 @@ func TestBareRounds(t *testing.T) {
 	if _, err := readAll(t, r, "key,step,duration\nA,1,1x\n"); !errors.As(err, &e) || e.Field != "duration" {
 		t.Errorf("a duration of 1x: %v; want an error", err)
 	}
-	// Under BareRounds the error says a whole number of rounds would do,
-	// for a duration and an arrival alike (found by a review: it asked for
-	// a unit alone).
+	r.BareRounds = false
+	if _, err := readAll(t, r, "key,step,duration\nA,1,3\n"); !errors.As(err, &e) || !strings.Contains(e.Want, "with a unit") {
+		t.Errorf("a bare number without BareRounds: %v; want an error asking for a unit", err)
+	}
+}
+
+// TestBareRoundsErrorsOfferRounds wants the error for a duration or an
+// arrival that does not read under BareRounds to say that a whole number
+// of rounds would do, for a duration and an arrival alike (found by a
+// review: it asked for a unit alone).
+func TestBareRoundsErrorsOfferRounds(t *testing.T) {
+	r := Reader{Name: "t.csv", Resolution: 2 * time.Millisecond, BareRounds: true}
+	var e *Error
 	for _, in := range []string{"key,step,duration\nA,1,-1\n", "key,step,duration\nA,1,1.5\n", "key,step,duration,at\nA,1,1,-2\n"} {
 		if _, err := readAll(t, r, in); !errors.As(err, &e) || !strings.HasPrefix(e.Want, "want a whole number of rounds ≥ 0, or a duration ≥ 0 with a unit") {
 			t.Errorf("%q: %v; want an error offering a whole number of rounds", in, err)
 		}
-	}
-	r.BareRounds = false
-	if _, err := readAll(t, r, "key,step,duration\nA,1,3\n"); !errors.As(err, &e) || !strings.Contains(e.Want, "with a unit") {
-		t.Errorf("a bare number without BareRounds: %v; want an error asking for a unit", err)
 	}
 }
 

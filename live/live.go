@@ -712,12 +712,8 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 		if k >= attempts || cut {
 			break
 		}
-		// Close gave up, or a failure stopped the executor: no retry. The
-		// pause's context is looked at before and after the pause too: a
-		// pause of 0, or one ending as the stop comes, would otherwise
-		// end as often by its timer as by the stop.
-		if x.pauses.Err() != nil || x.sleep(x.pauses, x.retry.pause(uint64(seq), k)) != nil || x.pauses.Err() != nil {
-			cut = true
+		if !x.pause(seq, k) {
+			cut = true // Close gave up, or a failure stopped the executor: no retry
 			break
 		}
 	}
@@ -729,6 +725,16 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 		return outcome{err: ie, cut: true} // Close gave up: no dead letter
 	}
 	return x.deadLetter(w, item, ie)
+}
+
+// pause pauses before attempt k+1 of the item with submission number seq,
+// and tells whether it may be made: false when Close gave up or a failure
+// stopped the executor, before the pause or during it. The pauses' context
+// is looked at before and after the pause too: a pause of 0, or one
+// ending as the stop comes, would otherwise end as often by its timer as
+// by the stop.
+func (x *Executor[T]) pause(seq, k int) bool {
+	return x.pauses.Err() == nil && x.sleep(x.pauses, x.retry.pause(uint64(seq), k)) == nil && x.pauses.Err() == nil
 }
 
 // deadLetter gives item, whose last attempt failed with ie, to the dead
