@@ -408,3 +408,20 @@ func TestResequencerNoteCountsBackwardWrites(t *testing.T) {
 		}
 	}
 }
+
+// floorNear takes a value up to 16 units in its last place below a whole
+// number as that number, and one 17 below as below it; a whole number, as
+// every float64 from 2^53 on is, stays as it is.
+func TestFloorNearTakesSixteenUnitsInTheLastPlace(t *testing.T) {
+	below := func(v float64, n int) float64 {
+		for range n {
+			v = math.Nextafter(v, 0)
+		}
+		return v
+	}
+	for v, want := range map[float64]float64{below(10, 16): 10, below(10, 17): 9, 10: 10, 9.5: 9, below(2e16, 16): 2e16 - 64} {
+		if got := floorNear(v); got != want {
+			t.Errorf("floorNear(%v) = %v; want %v", v, got, want)
+		}
+	}
+}
