@@ -465,8 +465,8 @@ func (x *Executor[T]) admit(ctx context.Context, j *task[T], pl *placement, t *i
 	} else {
 		x.dispatch(j)
 	}
-	if x.waitingN.Load() > 0 && x.hasRoom() {
-		x.passSpace()
+	if x.waitingN.Load() > 0 && (x.hasRoom() || x.gapsFull()) {
+		x.passSpace() // room, or none ever (gapsFull): a waiting Submit is to know
 	}
 	return nil
 }
@@ -539,9 +539,13 @@ func (x *Executor[T]) awaitRoom(ctx context.Context, t int64) (int64, bool, erro
 			x.waitingN.Add(-1)
 			return t, waited, nil
 		}
-		if x.gapHeld > 0 && x.rq.timeout == 0 && x.seq-x.gone-x.finSeen == x.gapHeld {
-			// Nothing runs or waits to: no finish, and no timeout, can make room.
-			x.waitingN.Add(-1)
+		if x.gapsFull() {
+			// Nothing runs or waits to: no finish, and no timeout, can make
+			// room. Another Submit waiting is told so too, in turn: no
+			// finish will wake it.
+			if x.waitingN.Add(-1) > 0 {
+				x.passSpace()
+			}
 			n := x.gapHeld
 			x.unlockSub()
 			return t, waited, fmt.Errorf("%w: %d held, of at most %d", ErrGapsFull, n, x.maxHeld)
@@ -575,6 +579,13 @@ func (x *Executor[T]) hasRoom() bool {
 	}
 	x.finSeen = x.finished()
 	return x.seq-x.gone-x.finSeen+int(x.pendingN.Load()) < x.maxHeld
+}
+
+// gapsFull tells, under subMu, once hasRoom has said no, whether every
+// item the executor holds waits for a gap with no timeout to release it:
+// nothing runs or waits to, so no finish can make room (ErrGapsFull).
+func (x *Executor[T]) gapsFull() bool {
+	return x.gapHeld > 0 && x.rq.timeout == 0 && x.seq-x.gone-x.finSeen == x.gapHeld
 }
 
 // refusal returns Submit's error when the executor takes no more items.
