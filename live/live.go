@@ -584,8 +584,23 @@ func (x *Executor[T]) hasRoom() bool {
 // gapsFull tells, under subMu, once hasRoom has said no, whether every
 // item the executor holds waits for a gap with no timeout to release it:
 // nothing runs or waits to, so no finish can make room (ErrGapsFull).
+// Items finished above their partitions' committable offsets may still
+// make room, when a partition's head has finished and the source's lock
+// was held by another as it did: it moves each head on first (waiting for
+// the lock's holders, who hold it for moments; see source), which tells a
+// waiting Submit of the room it makes.
 func (x *Executor[T]) gapsFull() bool {
-	return x.gapHeld > 0 && x.rq.timeout == 0 && x.seq-x.gone-x.finSeen == x.gapHeld
+	if !(x.gapHeld > 0 && x.rq.timeout == 0 && x.seq-x.gone-x.finSeen == x.gapHeld) {
+		return false
+	}
+	if x.pendingN.Load() > 0 {
+		for _, s := range x.parts {
+			x.lockSource(s)
+			x.unlockSource(s, true)
+		}
+		return !x.hasRoom()
+	}
+	return true
 }
 
 // refusal returns Submit's error when the executor takes no more items.
