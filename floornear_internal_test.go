@@ -26,3 +26,13 @@ func TestFloorNearTakesSixteenUnitsInTheLastPlace(t *testing.T) {
 		}
 	}
 }
+
+// atMost writes four significant digits, rounded down, for a subnormal
+// budget too (PlanConfig{Peak: 1.7e305, RoundSeconds: 1000}, one event):
+// math.Log10 misread its decade, and it kept three (found by a review).
+func TestAtMostOfASubnormalBudget(t *testing.T) {
+	x := 1 / (1.7e305 * 1000)
+	if got, want := atMost(x), "5.882e-309"; got != want {
+		t.Errorf("atMost(%v) = %s; want %s", x, got, want)
+	}
+}

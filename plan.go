@@ -294,13 +294,23 @@ func atMost(x float64) string {
 	}
 	// x·10^k has four digits before the point. Below 1e-305, 10^k is past
 	// float64's range: x is scaled by 10^300 first, in two steps.
-	k := 3 - math.Floor(math.Log10(x))
+	k := 3 - decade(x)
 	pre := 1.0
 	if k > 300 {
 		pre, k = 1e300, k-300
 	}
 	scale := math.Pow(10, k)
 	return strconv.FormatFloat(floorNear(x*pre*scale)/scale/pre, 'g', 4, 64)
+}
+
+// decade returns ⌊log10 x⌋ for x > 0, for a subnormal x too, whose
+// math.Log10 is off by up to a decade on amd64 (5e-324 reads -307.95): x is
+// then scaled by 2^100 first.
+func decade(x float64) float64 {
+	if x < 0x1p-1022 {
+		return math.Floor(math.Log10(x*0x1p100) - 100*math.Log10(2))
+	}
+	return math.Floor(math.Log10(x))
 }
 
 // floorNear returns ⌊v⌋, or the whole number just above v when v is within

@@ -425,3 +425,23 @@ func TestFloorNearTakesSixteenUnitsInTheLastPlace(t *testing.T) {
 		}
 	}
 }
+
+// A budget below float64's smallest normal number, as konvoy plan -peak
+// 1.7e305 -round-time 1000s gives a one-event trace (1/1.7e308), keeps the
+// digits the docs promise, two in the text and three in the JSON, rounded
+// down: math.Log10 misread a subnormal's decade, and the text said 5e-309
+// beside the JSON's 5.8e-309 (found by a review).
+func TestASubnormalBudgetKeepsItsDigits(t *testing.T) {
+	x := 1 / (1.7e305 * 1000) // 5.88235294117647e-309
+	if got, want := formatAtMost(x), "5.8e-309"; got != want {
+		t.Errorf("formatAtMost(%v) = %s; want %s", x, got, want)
+	}
+	if got, want := roundAtMost(x), 5.88e-309; got != want {
+		t.Errorf("roundAtMost(%v) = %v; want %v", x, got, want)
+	}
+	for x, want := range map[float64]float64{5e-324: -324, 1e-310: -310, 2.2e-308: -308, 1e-300: -300, 0.5: -1, 10: 1} {
+		if got := decade(x); got != want {
+			t.Errorf("decade(%v) = %v; want %v", x, got, want)
+		}
+	}
+}

@@ -156,7 +156,7 @@ func formatAtMost(x float64) string {
 	switch {
 	case !(x > 0) || x >= 1e15:
 	case x < 0.005: // two significant digits, as formatAmount writes them
-		x = floorAt(x, 1-math.Floor(math.Log10(x)))
+		x = floorAt(x, 1-decade(x))
 	default:
 		x = floorAt(x, 2)
 	}
@@ -169,7 +169,17 @@ func roundAtMost(x float64) float64 {
 	if !(x > 0) || x >= 1e15 {
 		return roundAmount(x)
 	}
-	return floorAt(x, max(3, 2-math.Floor(math.Log10(x))))
+	return floorAt(x, max(3, 2-decade(x)))
+}
+
+// decade returns ⌊log10 x⌋ for x > 0, for a subnormal x too, whose
+// math.Log10 is off by up to a decade on amd64 (5e-324 reads -307.95): x is
+// then scaled by 2^100 first.
+func decade(x float64) float64 {
+	if x < 0x1p-1022 {
+		return math.Floor(math.Log10(x*0x1p100) - 100*math.Log10(2))
+	}
+	return math.Floor(math.Log10(x))
 }
 
 // floorAt returns x ≥ 0 rounded down to a multiple m of 10^−k (floorNear's
