@@ -4,8 +4,6 @@ import (
 	"context"
 	"testing"
 	"time"
-
-	"github.com/sirali-konvoy/konvoy"
 )
 
 // A Submit waiting for room must not be told ErrGapsFull while room is
@@ -18,18 +16,7 @@ import (
 // returned ErrGapsFull at once (found by a review). It now moves the
 // partitions' heads on first, waiting for the reader's lock.
 func TestNoErrGapsFullWhileAPendingItemIsAboutToPass(t *testing.T) {
-	release, started := make(chan struct{}), make(chan struct{})
-	x, err := New(konvoy.Resequencer, 1, func(i gapItem) konvoy.Event { return konvoy.Event{Key: i.key, Step: i.step} },
-		func(_ context.Context, i gapItem) error {
-			if i.key == "c" {
-				close(started)
-				<-release
-			}
-			return nil
-		}, WithMaxHeld(2), WithOffsets(func(i gapItem) (int, int64) { return i.part, i.off }))
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, started, release := gapExecutor(t, 2, true)
 	bg := context.Background()
 	for _, it := range []gapItem{{"a", 2, 1, 0}, {"c", 1, 0, 0}} { // a held for its step 1; c runs
 		if err := x.Submit(bg, it); err != nil {

@@ -29,22 +29,7 @@ type gapItem struct {
 // for its gap too, filling the executor.
 func TestEveryWaitingSubmitLearnsTheGapsAreFull(t *testing.T) {
 	for _, offsets := range []bool{true, false} {
-		release, started := make(chan struct{}), make(chan struct{})
-		opts := []Option{WithMaxHeld(3)}
-		if offsets {
-			opts = append(opts, WithOffsets(func(i gapItem) (int, int64) { return i.part, i.off }))
-		}
-		x, err := New(konvoy.Resequencer, 1, func(i gapItem) konvoy.Event { return konvoy.Event{Key: i.key, Step: i.step} },
-			func(_ context.Context, i gapItem) error {
-				if i.key == "c" {
-					close(started)
-					<-release
-				}
-				return nil
-			}, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
+		x, started, release := gapExecutor(t, 3, offsets)
 		bg := context.Background()
 		for _, it := range []gapItem{{"a", 2, 0, 0}, {"b", 2, 0, 1}, {"c", 1, 0, 2}} {
 			if err := x.Submit(bg, it); err != nil {
@@ -80,4 +65,28 @@ func TestEveryWaitingSubmitLearnsTheGapsAreFull(t *testing.T) {
 		}
 		_ = x.Close(bg)
 	}
+}
+
+// gapExecutor returns an executor of the resequencer, on one consumer,
+// holding at most maxHeld items, with WithOffsets when offsets is true,
+// whose handler of key c closes started and waits for release to close.
+func gapExecutor(t *testing.T, maxHeld int, offsets bool) (x *Executor[gapItem], started, release chan struct{}) {
+	t.Helper()
+	started, release = make(chan struct{}), make(chan struct{})
+	opts := []Option{WithMaxHeld(maxHeld)}
+	if offsets {
+		opts = append(opts, WithOffsets(func(i gapItem) (int, int64) { return i.part, i.off }))
+	}
+	x, err := New(konvoy.Resequencer, 1, func(i gapItem) konvoy.Event { return konvoy.Event{Key: i.key, Step: i.step} },
+		func(_ context.Context, i gapItem) error {
+			if i.key == "c" {
+				close(started)
+				<-release
+			}
+			return nil
+		}, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x, started, release
 }
