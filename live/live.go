@@ -321,9 +321,10 @@ func check(layout konvoy.Layout, consumers int, noEvent, noHandle bool, errs []e
 // while an item waits in a lane or the log of finished items is full (see
 // finished.go), under static its
 // consumer's inbox's, with WithOffsets its partition's once every 64
-// items (see source), and, when a consumer is parked, the lock of parked
-// consumers; it allocates nothing once the executor has held as many
-// items and lanes.
+// items (see source), and every partition's when every item held but
+// those finished waits for a gap (see gapsFull), and, when a consumer is
+// parked, the lock of parked consumers; it allocates nothing once the
+// executor has held as many items and lanes.
 func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {
 		return err
