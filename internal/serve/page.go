@@ -279,8 +279,9 @@ func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error)
 	if len(t.Policies) > 1 {
 		p.Notes = append(p.Notes, fmt.Sprintf("The first table and the pictures are of %s dispatch, the first policy this view runs; the latency table has every policy's figures, and the API's answer every run's.", t.Policies[0]))
 	}
-	if !src.lesson {
-		p.Text = report.TraceText(t, report.TraceOptions{Latency: true})
+	if !src.lesson { // as konvoy prints it: with the latency table when -policy is given
+		policy := slices.ContainsFunc(src.argsFor(req), func(a string) bool { return strings.HasPrefix(a, "-policy=") })
+		p.Text = report.TraceText(t, report.TraceOptions{Latency: policy})
 	}
 	s.pictures(p, t, o, sample)
 	return v, nil

@@ -93,7 +93,7 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values,
 			break
 		}
 		if err != nil {
-			return q, s.uploadErr(err, body, false)
+			return q, s.uploadErr(err, body, "")
 		}
 		name := part.FormName()
 		switch {
@@ -155,10 +155,10 @@ func uploadQuery(r *http.Request) (url.Values, error) {
 func (s *Server) readField(part io.Reader, name string, beside *int, q url.Values, body *limitedBody) error {
 	v, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
 	if err != nil {
-		return s.uploadErr(err, body, false)
+		return s.uploadErr(err, body, "")
 	}
 	if len(v) > maxFieldBytes {
-		return errorf(http.StatusBadRequest, "konvoy serve: the form's field %s has more than %d bytes", name, maxFieldBytes)
+		return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form's field %s has more than %d bytes", name, maxFieldBytes)
 	}
 	if *beside += len(v); *beside > maxFormBytes {
 		return formTooLarge()
@@ -186,10 +186,10 @@ func (s *Server) readTrace(part *multipart.Part, body *limitedBody) (*upload, er
 	name := cleanName(part.FileName())
 	data, err := io.ReadAll(io.LimitReader(part, s.cfg.MaxUpload+1))
 	if err != nil {
-		return nil, s.uploadErr(err, body, true)
+		return nil, s.uploadErr(err, body, name)
 	}
 	if int64(len(data)) > s.cfg.MaxUpload {
-		return nil, s.tooLarge()
+		return nil, s.tooLarge(name)
 	}
 	// A gzip bomb is refused now, in the time it takes to decompress the
 	// most the server reads, not once runs have taken it.
@@ -210,14 +210,16 @@ func (s *Server) readTrace(part *multipart.Part, body *limitedBody) (*upload, er
 // uploadErr is the error err of reading an upload's body: malformed, or,
 // once the body has passed its limit, too large, whatever err the cut
 // made of the multipart framing (a header cut short reads as malformed).
-// The trace is blamed while its part is read (inTrace), the form beside
-// it otherwise.
-func (s *Server) uploadErr(err error, body *limitedBody, inTrace bool) error {
+// The trace, named trace, is blamed while its part is read, the form
+// beside it otherwise (trace "").
+func (s *Server) uploadErr(err error, body *limitedBody, trace string) error {
 	switch {
+	case !body.over && trace != "":
+		return errorf(http.StatusBadRequest, "konvoy serve: %s: reading the upload: %v", trace, err)
 	case !body.over:
 		return errorf(http.StatusBadRequest, "konvoy serve: reading the upload: %v", err)
-	case inTrace:
-		return s.tooLarge()
+	case trace != "":
+		return s.tooLarge(trace)
 	}
 	return formTooLarge()
 }
@@ -246,10 +248,11 @@ func formTooLarge() error {
 	return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form has more than %d KiB beside the trace, in its fields and their framing; send fewer or shorter fields", maxFormBytes>>10)
 }
 
-// tooLarge is the error of an upload beyond Config.MaxUpload.
-func (s *Server) tooLarge() error {
-	return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the trace is larger than %s, the most this server takes (konvoy serve -max-upload); gzip it, or run konvoy -events on it",
-		megabytes(s.cfg.MaxUpload))
+// tooLarge is the error of an upload, of the trace named trace, beyond
+// Config.MaxUpload.
+func (s *Server) tooLarge(trace string) error {
+	return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: %s: the trace is larger than %s, the most this server takes (konvoy serve -max-upload); gzip it, or run konvoy -events on it",
+		trace, megabytes(s.cfg.MaxUpload))
 }
 
 // cleanName is the name an upload's errors give it: the file name the
