@@ -142,8 +142,9 @@ func Predict(events []konvoy.Event, c Config, actual []time.Duration) (Side, err
 	for i, e := range events {
 		// The planned times must fit a time.Duration, as a trace's must
 		// (TraceOf), before arrivals are taken in ticks.
-		if work += float64(e.Duration); tooLong(float64(e.Arrival), work, c.Unit) != nil {
-			return Side{}, fmt.Errorf("%w: event %d (key %q)", tooLong(float64(e.Arrival), work, c.Unit), i, e.Key)
+		work += float64(e.Duration)
+		if err := tooLong(float64(e.Arrival), work, c.Unit); err != nil {
+			return Side{}, fmt.Errorf("%w: event %d (key %q)", err, i, e.Key)
 		}
 		if actual != nil {
 			e = fromActual(e, c.Unit, actual[i])

@@ -254,7 +254,8 @@ func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error)
 		return parsedView{}, err
 	}
 	v := parsedView{counts: o.Consumers}
-	p.Command = command(src.argsFor(req))
+	args := src.argsFor(req)
+	p.Command = command(args)
 	p.API = apiPath
 	if q := encode(req.query); q != "" {
 		p.API += "?" + q
@@ -280,8 +281,7 @@ func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error)
 		p.Notes = append(p.Notes, fmt.Sprintf("The first table and the pictures are of %s dispatch, the first policy this view runs; the latency table has every policy's figures, and the API's answer every run's.", t.Policies[0]))
 	}
 	if !src.lesson { // as konvoy prints it: with the latency table when -policy is given
-		policy := slices.ContainsFunc(src.argsFor(req), func(a string) bool { return strings.HasPrefix(a, "-policy=") })
-		p.Text = report.TraceText(t, report.TraceOptions{Latency: policy})
+		p.Text = report.TraceText(t, report.TraceOptions{Latency: lastValue(args, "policy") != ""})
 	}
 	s.pictures(p, t, o, sample)
 	return v, nil
