@@ -547,9 +547,9 @@ func (x *Executor[T]) awaitRoom(ctx context.Context, t int64) (int64, bool, erro
 			if x.waitingN.Add(-1) > 0 {
 				x.passSpace()
 			}
-			n := x.gapHeld
+			err := x.gapsFullError()
 			x.unlockSub()
-			return t, waited, fmt.Errorf("%w: %d held, of at most %d", ErrGapsFull, n, x.maxHeld)
+			return t, waited, err
 		}
 		x.unlockSub()
 		var err error
@@ -602,6 +602,24 @@ func (x *Executor[T]) gapsFull() bool {
 		return !x.hasRoom()
 	}
 	return true
+}
+
+// gapsFullError returns, under subMu, Submit's error when gapsFull: the
+// items held for gaps and, with WithOffsets, those finished above their
+// partitions' committable offsets, which add up to WithMaxHeld.
+func (x *Executor[T]) gapsFullError() error {
+	held := fmt.Sprintf("%d held for gaps", x.gapHeld)
+	if x.gapHeld == 1 {
+		held = "1 held for a gap"
+	}
+	switch n := x.pendingN.Load(); n {
+	case 0:
+	case 1:
+		held += " and 1 finished above its partition's committable offset"
+	default:
+		held += fmt.Sprintf(" and %d finished above their partitions' committable offsets", n)
+	}
+	return fmt.Errorf("%w: %s, of at most %d", ErrGapsFull, held, x.maxHeld)
 }
 
 // refusal returns Submit's error when the executor takes no more items.
