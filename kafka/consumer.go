@@ -129,7 +129,10 @@ func WithMaxHeld(n int) Option {
 // as for a handler; once the record's partition was revoked it is not
 // called (the next owner reads the record again). Without it a failed record
 // stops the consumer: [Consumer.Run] returns the failure, having committed
-// only the offsets below it. New refuses it together with
+// only the offsets below it; unless the record's partition was revoked or
+// lost by the time its last attempt failed: the record is then dropped,
+// as a revoked partition's records not started are, and the next owner
+// reads it again. New refuses it together with
 // [WithDeadLetterTopic].
 func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error) Option {
 	return func(c *config) {

@@ -112,3 +112,62 @@ func TestNewRefusesAGuardOfAnotherType(t *testing.T) {
 		t.Fatalf("New with a guard of strings for an executor of ints: %v", err)
 	}
 }
+
+// Without a dead letter, a consumer asks the guard once more before an
+// item's failure stops the executor: enter, then exit at once with the
+// item's *ItemError when enter lets it. An item enter then refuses is
+// dropped as done, and the executor goes on, as when enter refuses an
+// attempt: a Kafka consumer whose record failed as its partition was
+// revoked drops it for the next owner to read, where its failure stopped
+// the whole member (found by a review). Here x's enter refuses once
+// "drop" failed; y's lets every item be, and its failure stops it.
+func TestTheGuardIsAskedBeforeAFailureStopsTheExecutor(t *testing.T) {
+	for _, refuse := range []bool{true, false} {
+		g := &guardLog{}
+		failed := false // one consumer: no race
+		handle := func(_ context.Context, e konvoy.Event) error {
+			g.add("handle %s", e.Key)
+			if e.Key == "drop" {
+				failed = true
+				return errors.New("drop fails")
+			}
+			return nil
+		}
+		enter := func(_ context.Context, e konvoy.Event) bool {
+			g.add("enter %s", e.Key)
+			return !(refuse && failed && e.Key == "drop")
+		}
+		exit := func(_ context.Context, e konvoy.Event, err error) {
+			var ie *ItemError
+			g.add("exit %s %v", e.Key, errors.As(err, &ie))
+		}
+		x, err := New(konvoy.Convoy, 1, func(e konvoy.Event) konvoy.Event { return e }, handle, WithGuard(enter, exit))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range []konvoy.Event{{Key: "drop"}, {Key: "next"}} {
+			if err := x.Submit(context.Background(), e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cerr := mustClose(t, x)
+		want := []string{"enter drop", "handle drop", "exit drop false", "enter drop"}
+		if refuse {
+			want = append(want, "enter next", "handle next", "exit next false")
+			if cerr != nil {
+				t.Errorf("Close: %v; want nil: the guard dropped the failed item", cerr)
+			}
+			if s := x.Stats(); s.Done != 2 || s.Errors != 1 {
+				t.Errorf("Stats: %d done, %d errors; want 2 (next, and drop dropped) and 1", s.Done, s.Errors)
+			}
+		} else {
+			want = append(want, "exit drop true")
+			if !errors.Is(cerr, ErrStopped) {
+				t.Errorf("Close: %v; want the failure that stopped the executor", cerr)
+			}
+		}
+		if !slices.Equal(g.log, want) {
+			t.Errorf("refuse %v: the consumer did\n\t%s\nwant\n\t%s", refuse, strings.Join(g.log, "\n\t"), strings.Join(want, "\n\t"))
+		}
+	}
+}

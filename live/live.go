@@ -764,12 +764,30 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 	}
 	ie := x.itemError(item, seq, k, err)
 	switch {
+	case x.dead == nil && !cut && x.ctx.Err() == nil && !x.stillOwned(w, item, ie):
+		return outcome{} // dropped by its runtime: done, and the executor goes on
 	case x.dead == nil:
 		return outcome{err: ie, cut: cut}
 	case cut || x.ctx.Err() != nil:
 		return outcome{err: ie, cut: true} // Close gave up: no dead letter
 	}
 	return x.deadLetter(w, item, ie)
+}
+
+// stillOwned asks the guard, if any, on consumer w, whether item, whose
+// last attempt failed with ie and which has no dead letter, is still its
+// runtime's, before its failure stops the executor: enter, then at once
+// exit with ie when enter let it. Without a guard it is.
+func (x *Executor[T]) stillOwned(w int32, item T, ie *ItemError) bool {
+	if x.guard.enter == nil {
+		return true
+	}
+	ctx := x.ctxs[w]
+	if !x.guard.enter(ctx, item) {
+		return false
+	}
+	x.guard.exit(ctx, item, ie)
+	return true
 }
 
 // pause pauses before attempt k+1 of the item with submission number seq,

@@ -130,18 +130,21 @@ func WithDeadLetter[T any](f func(ctx context.Context, item T, err error) error)
 }
 
 // WithGuard sets two functions a consumer calls around each attempt of
-// an item, and around its dead letter, for a runtime built on the
-// executor that must know what runs and may drop an item it no longer
-// owns, as a Kafka consumer drops a record of a partition revoked: enter
-// first, before the version stamp asks its store about the item (so the
-// store never hears of an item that does not run, and a VersionReader's
-// skip is within the guard); when enter returns
-// false, neither that attempt nor any later one, nor the dead letter, is
-// made, and the item counts as done ([Stats].Done). Otherwise exit, once
-// the attempt or the dead letter returned, with its error: nil when the
-// item was handled, skipped as stale, or taken by the dead letter; or once
-// it ended its goroutine (runtime.Goexit), with the item's [*ItemError]
-// wrapping [ErrGoexit]. Both
+// an item and around its dead letter, for a runtime built on the executor
+// that must know what runs and may drop an item it no longer owns, as a
+// Kafka consumer drops a record of a partition revoked: enter first,
+// before the version stamp asks its store about the item (so the store
+// never hears of an item that does not run, and a VersionReader's skip is
+// within the guard); when enter returns false, neither that attempt nor
+// any later one, nor the dead letter, is made, and the item counts as
+// done ([Stats].Done). Otherwise exit, once the attempt or the dead letter
+// returned, with its error: nil when the item was handled, skipped as
+// stale, or taken by the dead letter; or once it ended its goroutine
+// (runtime.Goexit), with the item's [*ItemError] wrapping [ErrGoexit].
+// When an item's last attempt failed and there is no dead letter, the
+// consumer calls enter once more, and exit at once with the item's
+// *ItemError if enter let it, before the failure stops the executor: an
+// item enter then drops counts as done, and the executor goes on. Both
 // run on the consumer, with the handlers' context, and must not panic. T
 // must be the executor's item type, or [New] returns an error.
 func WithGuard[T any](enter func(ctx context.Context, item T) bool, exit func(ctx context.Context, item T, err error)) Option {
