@@ -31,8 +31,8 @@ func TestACommitSendsNoPartitionLostMeanwhile(t *testing.T) {
 	}
 	var c Consumer
 	r := req()
-	if err := c.owned(r, meta, []*part{lost, kept}); err != nil {
-		t.Fatalf("owned: %v", err)
+	if got, err := c.owned(r, meta, []*part{lost, kept}); err != nil || len(got) != 1 || got[0] != kept {
+		t.Fatalf("owned: kept %v, %v; want partition 1 alone", got, err)
 	}
 	if len(r.Topics) != 1 || len(r.Topics[0].Partitions) != 1 || r.Topics[0].Partitions[0].Partition != 1 {
 		t.Fatalf("owned left %+v; want partition 1 alone", r.Topics)
@@ -41,7 +41,7 @@ func TestACommitSendsNoPartitionLostMeanwhile(t *testing.T) {
 		t.Errorf("partition 1's metadata %v; want \"\", not franz-go's member ID", m)
 	}
 	kept.gone = true
-	if err := c.owned(req(), meta, []*part{lost, kept}); !errors.Is(err, errAllGone) {
+	if _, err := c.owned(req(), meta, []*part{lost, kept}); !errors.Is(err, errAllGone) {
 		t.Errorf("owned with both partitions lost: %v; want errAllGone", err)
 	}
 }

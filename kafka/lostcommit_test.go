@@ -26,7 +26,7 @@ func TestALostAssignmentIsLeftOutOfACommitMadeBefore(t *testing.T) {
 	rp := kmsg.NewOffsetCommitRequestTopicPartition()
 	rt.Partitions = append(rt.Partitions, rp)
 	req.Topics = append(req.Topics, rt)
-	if err := c.owned(req, map[topicPartition]string{p.tp: ""}, []*part{p}); !errors.Is(err, errAllGone) {
+	if _, err := c.owned(req, map[topicPartition]string{p.tp: ""}, []*part{p}); !errors.Is(err, errAllGone) {
 		t.Errorf("owned of a commit naming the lost partition: %v, left %+v; want errAllGone", err, req.Topics)
 	}
 }

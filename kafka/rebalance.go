@@ -192,13 +192,19 @@ func (c *Consumer) commit(ctx context.Context) error {
 func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	c.commitMu.Lock()
 	defer c.commitMu.Unlock()
-	offsets, meta, sent, stripped := c.pending(ps)
+	offsets, meta, sent, cut := c.pending(ps)
 	if len(sent) == 0 {
 		return nil
 	}
-	large, gone, cerr := c.send(ctx, offsets, meta, sent)
+	large, kept, gone, cerr := c.send(ctx, offsets, meta, sent)
 	if gone {
 		return nil // every partition was lost while the commit waited: nothing of this member's to commit
+	}
+	stripped := 0 // the partitions committed without their metadata
+	for _, p := range kept {
+		if cut[p] {
+			stripped++
+		}
 	}
 	if len(large) > 0 {
 		alone, again := map[string]map[int32]kgo.EpochOffset{}, []*part{}
@@ -212,10 +218,10 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 				again = append(again, p)
 			}
 		}
-		if _, gone, err := c.send(ctx, alone, meta, again); !gone {
+		if _, kept, gone, err := c.send(ctx, alone, meta, again); !gone {
 			cerr = errors.Join(cerr, err)
+			stripped += len(kept)
 		}
-		stripped += len(again)
 	}
 	c.countCommit(cerr)
 	if cerr != nil {
@@ -236,20 +242,25 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 
 // send makes one commit request of offsets, with meta, for the partitions
 // of sent (see owned), and returns the partitions the broker refused as
-// their metadata was too long, whether every partition was gone before
-// the request was sent (then nothing was), and the request's error but
-// for those refusals.
-func (c *Consumer) send(ctx context.Context, offsets map[string]map[int32]kgo.EpochOffset, meta map[topicPartition]string, sent []*part) ([]topicPartition, bool, error) {
+// their metadata was too long, those of sent the request carried, whether
+// every partition was gone before the request was sent (then nothing
+// was), and the request's error but for those refusals.
+func (c *Consumer) send(ctx context.Context, offsets map[string]map[int32]kgo.EpochOffset, meta map[topicPartition]string, sent []*part) ([]topicPartition, []*part, bool, error) {
 	var large []topicPartition
+	var kept []*part
 	var cerr error
-	ctx = kgo.PreCommitFnContext(ctx, func(req *kmsg.OffsetCommitRequest) error { return c.owned(req, meta, sent) })
+	ctx = kgo.PreCommitFnContext(ctx, func(req *kmsg.OffsetCommitRequest) error {
+		var err error
+		kept, err = c.owned(req, meta, sent)
+		return err
+	})
 	c.cl.CommitOffsetsSync(ctx, offsets, func(_ *kgo.Client, req *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
 		large, cerr = commitError(req, resp, err)
 	})
 	if errors.Is(cerr, errAllGone) {
-		return nil, true, nil
+		return nil, nil, true, nil
 	}
-	return large, false, cerr
+	return large, kept, false, cerr
 }
 
 // owned is commitParts's last word on a commit request, once franz-go has
@@ -258,16 +269,22 @@ func (c *Consumer) send(ctx context.Context, offsets map[string]map[int32]kgo.Ep
 // partitions of sent forgotten since pending read them, lost or revoked
 // while the commit waited for its turn: franz-go may send a commit made
 // before a loss with the generation joined after it, for partitions
-// another member now owns. It returns errAllGone when none is left.
-func (c *Consumer) owned(req *kmsg.OffsetCommitRequest, meta map[topicPartition]string, sent []*part) error {
+// another member now owns. It returns the partitions of sent it kept, and
+// errAllGone when none is left.
+func (c *Consumer) owned(req *kmsg.OffsetCommitRequest, meta map[topicPartition]string, sent []*part) ([]*part, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	var kept []*part
 	for i := range req.Topics {
 		t := &req.Topics[i]
 		t.Partitions = slices.DeleteFunc(t.Partitions, func(rp kmsg.OffsetCommitRequestTopicPartition) bool {
 			tp := topicPartition{t.Topic, rp.Partition}
 			at := slices.IndexFunc(sent, func(p *part) bool { return p.tp == tp })
-			return at < 0 || sent[at].gone
+			if at < 0 || sent[at].gone {
+				return true
+			}
+			kept = append(kept, sent[at])
+			return false
 		})
 		for j := range t.Partitions {
 			if m, ok := meta[topicPartition{t.Topic, t.Partitions[j].Partition}]; ok {
@@ -277,9 +294,9 @@ func (c *Consumer) owned(req *kmsg.OffsetCommitRequest, meta map[topicPartition]
 	}
 	req.Topics = slices.DeleteFunc(req.Topics, func(t kmsg.OffsetCommitRequestTopic) bool { return len(t.Partitions) == 0 })
 	if len(req.Topics) == 0 {
-		return errAllGone
+		return nil, errAllGone
 	}
-	return nil
+	return kept, nil
 }
 
 // errAllGone is owned's word that a commit has no partition left to send.
@@ -287,10 +304,10 @@ var errAllGone = errors.New("every partition of the commit is gone")
 
 // pending returns what commitParts commits for ps: the offsets, their
 // metadata, the partitions whose offset or metadata changed since their
-// last commit, and how many of them are committed without metadata,
-// too long for Kafka (counted in Consumer.dropped once the commit is
-// made), which the throttle (see Consumer.taken) leaves unreachable.
-func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, map[topicPartition]string, []*part, int) {
+// last commit, and those of them committed without their metadata, too
+// long for Kafka (counted in Consumer.dropped once the commit is made),
+// which the throttle (see Consumer.taken) leaves unreachable.
+func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, map[topicPartition]string, []*part, map[*part]bool) {
 	// The seats are read before Completion: a record whose result
 	// Completion does not count yet is still in its consumer's seat.
 	recent := make([]ended, len(c.seats))
@@ -307,7 +324,7 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 	offsets := map[string]map[int32]kgo.EpochOffset{}
 	meta := map[topicPartition]string{}
 	var sent []*part
-	stripped := 0
+	cut := map[*part]bool{}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, p := range ps {
@@ -333,7 +350,7 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 			continue
 		}
 		if err != nil {
-			stripped++ // a commit made without its metadata
+			cut[p] = true // a commit made without its metadata
 		}
 		if offsets[p.tp.topic] == nil {
 			offsets[p.tp.topic] = map[int32]kgo.EpochOffset{}
@@ -342,7 +359,7 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 		meta[p.tp] = m
 		sent = append(sent, p)
 	}
-	return offsets, meta, sent, stripped
+	return offsets, meta, sent, cut
 }
 
 // withLate returns the committable offset and the finished offsets above
