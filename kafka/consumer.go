@@ -186,7 +186,11 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // partitions are lost, their records held are not run and nothing is
 // committed. When the executor holds [WithMaxHeld] records, fetching
 // pauses (PauseFetchPartitions) until records finish: memory grows with
-// the records held, not with the backlog.
+// the records held, not with the backlog. A data loss franz-go reports
+// ([kgo.ErrDataLoss], as after an unclean leader election) does not stop
+// it: fetching goes on from where franz-go reset the partition, and
+// records fetched again below those taken run again
+// ([CommitStats].DataLoss, Reset).
 //
 // Costs: each poll asks the executor for its [live.Executor.Room], in
 // time in proportion to its consumers, and reads the client's paused
@@ -240,10 +244,12 @@ type Consumer struct {
 	// dropped counts the commits made without their metadata, too long
 	// for Kafka (the throttle leaves none); unread, the assignments whose
 	// committed metadata could not be fetched or read; reset, those whose
-	// metadata was set aside (see setAside). All mean records run again,
-	// never skipped. throttled counts the times a partition was throttled
-	// (see taken).
-	dropped, unread, reset, throttled atomic.Int64
+	// metadata was set aside (see setAside) or whose fetching was reset
+	// below the records taken (see resetPart). All mean records run again,
+	// never skipped. dataLoss counts franz-go's reports of records lost
+	// from a log (see fetchError); throttled the times a partition was
+	// throttled (see taken).
+	dropped, unread, reset, dataLoss, throttled atomic.Int64
 	// commits counts the commits sent, under its lock (see Commits).
 	commits struct {
 		sync.Mutex
@@ -749,8 +755,13 @@ const pollWait = 250 * time.Millisecond
 
 // fetchError returns the first error of fs that ends the poll loop: the
 // context's end, the client's closing, or an error Kafka does not call
-// retriable (franz-go retries the others itself); a poll's own time out
-// and a lost group session (see sessionLost) are none. It names the
+// retriable (franz-go retries the others itself); a poll's own time out,
+// a lost group session (see sessionLost) and a data loss are none. A data
+// loss (kgo.ErrDataLoss: a partition's fetch offset was out of range, or
+// its log diverged, as after an unclean leader election) franz-go calls
+// informational: it has reset the partition's fetch offset and goes on,
+// and so does the consumer, counting it in Consumer.dataLoss (a reset
+// below the records taken runs them again: see resetPart). It names the
 // group for a session's error (which franz-go gives as a fetch of no
 // partition), the topic for a topic's and the partition for a partition's.
 func (c *Consumer) fetchError(ctx context.Context, fs kgo.Fetches) error {
@@ -759,6 +770,10 @@ func (c *Consumer) fetchError(ctx context.Context, fs kgo.Fetches) error {
 	}
 	var first error
 	fs.EachError(func(topic string, p int32, err error) {
+		if dl := (*kgo.ErrDataLoss)(nil); errors.As(err, &dl) {
+			c.dataLoss.Add(1)
+			return
+		}
 		if first != nil || kerr.IsRetriable(err) || errors.Is(err, context.DeadlineExceeded) || sessionLost(err) {
 			return
 		}
@@ -824,8 +839,12 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 	if p == nil {
 		return nil // not ours any more
 	}
-	if p.last < 0 && len(rs) > 0 {
+	switch {
+	case len(rs) == 0:
+	case p.last < 0:
 		c.setAside(p, rs[0].Offset)
+	case rs[0].Offset <= p.last:
+		p = c.resetPart(p)
 	}
 	w := window{last: p.last}
 	b := c.batch[:0]
@@ -876,6 +895,30 @@ func (c *Consumer) setAside(p *part, first int64) {
 	}
 	p.prior = Finished{}
 	c.reset.Add(1)
+}
+
+// resetPart replaces p, whose fetching franz-go reset below the records
+// it took (after a data loss: see fetchError), with a new assignment of
+// its partition, from which the records fetched again run, as the
+// executor takes a partition's offsets only in increasing order. p is
+// given up as a revoked one is, but for its commit: its records held and
+// not started do not run (fetched again, they run in the new one), and
+// nothing more is committed of it, as the new one's commits follow the
+// reset (below the old ones). The new one takes nothing of a prior
+// commit's metadata as finished (see setAside). It counts the reset in
+// Consumer.reset, and runs on the poll loop, under no lock.
+func (c *Consumer) resetPart(p *part) *part {
+	c.mu.Lock()
+	p.revoked.Store(true)
+	p.gone = true
+	q := newPart(c.nextID, p.tp, Finished{})
+	c.nextID++
+	c.assigned[p.tp] = q
+	c.retired = append(c.retired, p.id)
+	c.mu.Unlock()
+	c.retire()
+	c.reset.Add(1)
+	return q
 }
 
 // pauseUntilRoom pauses fetching the partitions assigned, lets rebalances

@@ -47,13 +47,22 @@ type CommitStats struct {
 	// WithoutMetadata counts the partitions committed without their
 	// finished offsets, whose metadata would pass Kafka's 4 KB (after a
 	// prior commit's merged in: the throttle keeps the consumer's own
-	// within it) or that the broker refused as too long; Unread the assignments whose committed metadata could
-	// not be fetched or read; Reset those whose fetching did not resume at
-	// the committed offset but was reset below it (as after the log was
-	// truncated below the commit, by an unclean leader election), whose
-	// metadata was set aside: its offsets may hold other records now.
-	// Each means records above the committed offset run again.
+	// within it) or that the broker refused as too long; Unread the
+	// assignments whose committed metadata could not be fetched or read;
+	// Reset those whose fetching was reset below where it was: at the
+	// assignment's first record, below the committed offset (as after the
+	// log was truncated below the commit, by an unclean leader election),
+	// whose metadata was set aside, as its offsets may hold other records
+	// now; or later, below the records already taken, which then run again
+	// as they are fetched again (those held and not started do not run
+	// twice). Each means records above the committed offset run again.
 	WithoutMetadata, Unread, Reset int
+	// DataLoss counts franz-go's reports that records were lost from a
+	// partition's log ([kgo.ErrDataLoss]: the fetch offset was out of
+	// range, or the log diverged from the records read): franz-go reset
+	// the fetch offset, by kgo.ConsumeResetOffset or to where the log
+	// diverged, and the consumer goes on from there.
+	DataLoss int
 }
 
 // Commits returns the counts of the consumer's commits so far. A commit
@@ -64,7 +73,8 @@ func (c *Consumer) Commits() CommitStats {
 	c.commits.Lock()
 	defer c.commits.Unlock()
 	return CommitStats{Sent: c.commits.sent, Failed: c.commits.failed, LastFailure: c.commits.last,
-		WithoutMetadata: int(c.dropped.Load()), Unread: int(c.unread.Load()), Reset: int(c.reset.Load())}
+		WithoutMetadata: int(c.dropped.Load()), Unread: int(c.unread.Load()), Reset: int(c.reset.Load()),
+		DataLoss: int(c.dataLoss.Load())}
 }
 
 // countCommit counts a commit sent, which failed with err when err is not nil.

@@ -1,0 +1,105 @@
+package kafka
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// While a member consumes, the broker answers one fetch
+// OFFSET_OUT_OF_RANGE (as after an unclean leader election truncated the
+// log): franz-go resets the fetch offset per ConsumeResetOffset, here to
+// the start, below the records taken, and reports an informational
+// *kgo.ErrDataLoss ("not worth restarting the client for"). The member
+// must go on, as franz-go does, run the records fetched again, and handle
+// those produced after; it stopped, with the data loss as Run's error, and
+// then refused the offsets fetched again as not increasing (found by a
+// review). Commits then reach the end, and count the data loss and the
+// reset.
+func TestADataLossDoesNotStopTheMember(t *testing.T) {
+	kc, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, testTopic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(kc.Close)
+	addrs := kc.ListenAddrs()
+	produce(t, addrs, 20, 3, 1)
+	var mu sync.Mutex
+	seen := map[int64]bool{}
+	handle := func(_ context.Context, r *kgo.Record) error {
+		mu.Lock()
+		seen[r.Offset] = true
+		mu.Unlock()
+		return nil
+	}
+	count := func() int { mu.Lock(); defer mu.Unlock(); return len(seen) }
+	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, handle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	deadline := time.Now().Add(testWait)
+	for count() < 20 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of 20 handled", count())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var injected atomic.Bool
+	kc.ControlKey(int16(kmsg.Fetch), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		fr := req.(*kmsg.FetchRequest)
+		resp := fr.ResponseKind().(*kmsg.FetchResponse)
+		for _, rt := range fr.Topics {
+			st := kmsg.NewFetchResponseTopic()
+			st.Topic, st.TopicID = rt.Topic, rt.TopicID
+			for _, rp := range rt.Partitions {
+				sp := kmsg.NewFetchResponseTopicPartition()
+				sp.Partition = rp.Partition
+				sp.ErrorCode = kerr.OffsetOutOfRange.Code
+				sp.HighWatermark, sp.LastStableOffset, sp.LogStartOffset = -1, -1, -1
+				st.Partitions = append(st.Partitions, sp)
+			}
+			resp.Topics = append(resp.Topics, st)
+		}
+		injected.Store(true)
+		return resp, nil, true // once: the control is dropped after it handles one
+	})
+	produce(t, addrs, 10, 3, 2) // offsets 20 to 29
+	for count() < 30 {
+		select {
+		case err := <-done:
+			done <- err
+			t.Fatalf("Run returned %v with %d of 30 handled (fetch OOR injected: %v)", err, count(), injected.Load())
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of 30 handled", count())
+		}
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(testWait):
+		t.Fatal("Run did not return")
+	}
+	if got := committed(t, addrs); got[0] != 30 {
+		t.Errorf("committed %v; want offset 30 of partition 0", got)
+	}
+	if s := c.Commits(); s.DataLoss < 1 || s.Reset != 1 {
+		t.Errorf("Commits: %d data losses, %d resets; want at least 1 and 1", s.DataLoss, s.Reset)
+	}
+}
