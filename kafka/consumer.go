@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -301,6 +302,14 @@ type part struct {
 	// was revoked, which the executor may not count finished yet when
 	// the revocation commits.
 	late []int64
+	// epochs are the leader epochs of the records submitted, each from
+	// the offset of the first record of it on, in offset order, for
+	// commits to carry the epoch of the record below the offset they
+	// commit (see epochBelow); appended by the poll loop and read by
+	// commits under Consumer.mu, and pruned below the last commit. So the
+	// slice grows with the leader changes, not with the records.
+	epochs    []epochFrom
+	lastEpoch int32 // the epoch noted last, or noEpoch: the poll loop's
 	// gone is set once the assignment is forgotten (revoked or lost): a
 	// commit that gathered it before then, and waited for commitMu, must
 	// not commit it, since the partition's next owner may have committed
@@ -308,11 +317,50 @@ type part struct {
 	gone bool
 }
 
+// epochFrom is a leader epoch of a partition's records from offset on.
+type epochFrom struct {
+	offset int64
+	epoch  int32
+}
+
+// noteEpoch notes the leader epoch of r, a record of p submitted after
+// those noted, when it differs from the last noted: under Consumer.mu,
+// seldom, as epochs change only with a partition's leader.
+func (c *Consumer) noteEpoch(p *part, r *kgo.Record) {
+	if p.lastEpoch == r.LeaderEpoch {
+		return
+	}
+	p.lastEpoch = r.LeaderEpoch
+	c.mu.Lock()
+	p.epochs = append(p.epochs, epochFrom{r.Offset, r.LeaderEpoch})
+	c.mu.Unlock()
+}
+
+// noEpoch is a part's lastEpoch before any: no record's.
+const noEpoch = math.MinInt32
+
+// epochBelow returns, under Consumer.mu, the leader epoch of p's record
+// below offset at, which a commit of at carries (as franz-go's own
+// commits do, for the next owner to check that the log was not cut and
+// grown again past it: KIP-320), or -1 when no record below at was
+// submitted; and forgets the epochs of the records below that one's.
+func (p *part) epochBelow(at int64) int32 {
+	i := len(p.epochs) - 1
+	for i >= 0 && p.epochs[i].offset >= at {
+		i--
+	}
+	if i < 0 {
+		return -1
+	}
+	p.epochs = p.epochs[i:]
+	return p.epochs[0].epoch
+}
+
 // newPart returns the assignment numbered id (its executor partition) of
 // tp, whose records the prior commit's metadata marked finished: nothing
 // submitted, run, committed or throttled yet.
 func newPart(id int, tp topicPartition, prior Finished) *part {
-	return &part{id: id, tp: tp, prior: prior, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1}
+	return &part{id: id, tp: tp, prior: prior, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1, lastEpoch: noEpoch}
 }
 
 // ended is a record whose handler or dead letter finished.
@@ -859,6 +907,7 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 		if it.r.Attrs.IsControl() {
 			c.markers.Add(1)
 		}
+		c.noteEpoch(p, it.r)
 	}
 	if n < len(b) { // p's last is the last submitted
 		w.last = p.last

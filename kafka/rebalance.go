@@ -355,7 +355,7 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 		if offsets[p.tp.topic] == nil {
 			offsets[p.tp.topic] = map[int32]kgo.EpochOffset{}
 		}
-		offsets[p.tp.topic][p.tp.partition] = kgo.EpochOffset{Epoch: -1, Offset: at}
+		offsets[p.tp.topic][p.tp.partition] = kgo.EpochOffset{Epoch: p.epochBelow(at), Offset: at}
 		meta[p.tp] = m
 		sent = append(sent, p)
 	}
