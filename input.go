@@ -41,6 +41,7 @@ type inputs struct {
 	lines     map[string]int // nil when no layout reads lines
 	lineNames []string       // by line index
 	tables    []*laneTable   // by layout, each distinct layout once
+	names     int            // the bytes of the keys' and lines' names
 }
 
 // newInputs returns the inputs of a stream that runs of the given layouts
@@ -75,6 +76,9 @@ func (in *inputs) intern(e *Event, ie *internedEvent) (added bool) {
 	ie.key, ie.line, ie.step, ie.duration, ie.arrival = -1, -1, e.Step, e.Duration, e.Arrival
 	if e.Key != "" {
 		ie.key, added = in.keys.index(e.Key)
+		if added {
+			in.names += len(e.Key)
+		}
 	}
 	if ie.key >= 0 {
 		k := in.keys.at(ie.key)
@@ -86,6 +90,7 @@ func (in *inputs) intern(e *Event, ie *internedEvent) (added bool) {
 			l = len(in.lineNames)
 			in.lines[e.Line] = l
 			in.lineNames = append(in.lineNames, e.Line)
+			in.names += len(e.Line)
 		}
 		ie.line = l
 	}
@@ -112,6 +117,16 @@ func (in *inputs) valid(e *Event) bool {
 	in.work += e.Duration
 	in.last = e.Arrival
 	return true
+}
+
+// nameBytes returns the bytes of the names the inputs keep: their keys',
+// their lines' and their LaneFunc lanes'.
+func (in *inputs) nameBytes() int {
+	n := in.names
+	for _, t := range in.tables {
+		n += t.nameBytes
+	}
+	return n
 }
 
 // keyName returns the name of the key with index k.

@@ -27,6 +27,8 @@ type laneTable struct {
 	homes   paged[keyHome]   // by key, except under key lanes
 	away    map[laneKey]int  // load keys carry outside their home lane
 	named   []string         // LaneFunc lanes' names, by their laneInput.of
+	// nameBytes is the bytes of the LaneFunc lanes' names.
+	nameBytes int
 
 	heaviestDone     bool
 	heavyLane        int // the heaviest, once asked for: see heaviest
@@ -164,6 +166,7 @@ func (t *laneTable) nameLane(name string) int {
 		ln = t.lanes.add(laneInput{of: len(t.named)})
 		t.names[name] = ln
 		t.named = append(t.named, name)
+		t.nameBytes += len(name)
 	}
 	return ln
 }

@@ -115,6 +115,8 @@ func TestHeldRoundsPastTheLargestIntAreAnError(t *testing.T) {
 	if _, err := konvoy.Simulate(events, konvoy.Resequencer, 1); err == nil || err.Error() != want {
 		t.Errorf("Simulate: error %v; want %q", err, want)
 	}
+	// A sweep names the run: it has many.
+	want = fmt.Sprintf("konvoy: the run of resequencer, head-of-line, on 1 consumer: at the end of the run: the rounds events spent held (HeldRounds) add up past %d", math.MaxInt)
 	if _, err := konvoy.Sweep(context.Background(), konvoy.Values(events), []konvoy.Config{{Layout: konvoy.Resequencer, Consumers: 1}}); err == nil || err.Error() != want {
 		t.Errorf("Sweep: error %v; want %q", err, want)
 	}

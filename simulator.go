@@ -355,13 +355,13 @@ func (s *Simulator) Result() (Result, error) {
 			s.expire(math.MaxInt)
 		}
 		if s.overflowed != "" {
-			s.err = fmt.Errorf("konvoy: at the end of the run: %s add up past %d", s.overflowed, math.MaxInt)
+			s.err = prefixed{fmt.Errorf("at the end of the run: %s add up past %d", s.overflowed, math.MaxInt)}
 			return Result{}, s.err
 		}
 		// Applying what still waits can only make the resequencer hold
 		// more; the dispatchers' backlogs only drain.
 		if s.opts.maxBacklog > 0 && s.backlog() > s.opts.maxBacklog {
-			s.err = fmt.Errorf("konvoy: at the end of the run: %w: %s", ErrBacklog, s.backlogHeld())
+			s.err = prefixed{fmt.Errorf("at the end of the run: %w: %s", ErrBacklog, s.backlogHeld())}
 			return Result{}, s.err
 		}
 	}
@@ -400,12 +400,32 @@ func (s *Simulator) Result() (Result, error) {
 			r.Schedule[i].Lane = s.table.name(s.in, ln)
 		}
 	}
-	for i := range s.in.keys.len() {
-		k := s.in.keys.at(i)
-		if s.state.get(i) != k.highest || s.reseqKeys() && s.rkeys.at(i).backward() {
-			r.WrongKeys = append(r.WrongKeys, k.name)
+	if n := s.wrongCount(); n > 0 {
+		r.WrongKeys = make([]string, 0, n)
+		for i := range s.in.keys.len() {
+			if s.wrong(i) {
+				r.WrongKeys = append(r.WrongKeys, s.in.keys.at(i).name)
+			}
 		}
 	}
 	r.WrongFinal = len(r.WrongKeys)
 	return r, nil
+}
+
+// wrong tells whether the key of index i is in a wrong final state: its
+// state is not its highest step, or the resequencer wrote it backward.
+func (s *Simulator) wrong(i int) bool {
+	return s.state.get(i) != s.in.keys.at(i).highest || s.reseqKeys() && s.rkeys.at(i).backward()
+}
+
+// wrongCount returns how many keys are in a wrong final state, which
+// Result names. It takes O(k) time for k keys.
+func (s *Simulator) wrongCount() int {
+	n := 0
+	for i := range s.in.keys.len() {
+		if s.wrong(i) {
+			n++
+		}
+	}
+	return n
 }

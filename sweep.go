@@ -88,14 +88,18 @@ func WithExpectedEvents(n int) SweepOption {
 //
 // Sweep plans its memory, [DefaultMaxMemory] or [WithMaxMemory]'s: what the
 // stream's keys and lanes take once, some 90 bytes a key and 24 a lane (16
-// a key more under layouts that do not give each key a lane), and what each
+// a key more under layouts that do not give each key a lane), besides the
+// bytes of their names (keys', lines' and [LaneFunc] lanes'), and what each
 // run takes for them, 4 bytes a key (8 under the resequencer) and 24 a lane
 // (40 under [LaneAware]), with 64 KiB a run besides (72 KiB under
 // LaneAware), 208 bytes for each consumer that takes an event, and the most
 // its backlog has held (see [Layout.HoldsBacklog]), as of a few thousand
 // events before: some 128 bytes an event under LaneAware, 64 under
 // [Static], and 128 for an event the resequencer holds (224 under a Timeout
-// or Capacity), half as much on 32-bit platforms. When the runs would not
+// or Capacity), half as much on 32-bit platforms; and the results made,
+// 16 bytes (8 on 32-bit platforms) for each key a result names in
+// WrongKeys, which a run's state gives way to once its result is made.
+// When the runs would not
 // fit at once, the runs at the end of configs give way and run in later
 // passes, whether their keys or their backlogs outgrow the memory; a later
 // pass knows what each run held in the passes before, and where a run gives
@@ -121,11 +125,14 @@ func WithExpectedEvents(n int) SweepOption {
 // fails at the first event), which may take passes over the events up to
 // it; or, when every run took every event, the stream's first error; or
 // else the error of the first run in configs whose end fails (see
-// [Simulator.Result]); or ctx's error when ctx is done first. A single run whose keys, lanes and
-// backlog alone outgrow the memory fails, at the event where Sweep finds
+// [Simulator.Result]), naming the run; or ctx's error when ctx is done
+// first. A single run whose keys, lanes and backlog alone, beside the
+// results made, outgrow the memory fails, at the event where Sweep finds
 // it, with an [EventError] that wraps [ErrMemory] (a run that does not
 // fit before the stream's first event fails with an error that wraps
-// ErrMemory and names no event). Sweep panics, with a
+// ErrMemory and names no event); a run whose result does not fit beside
+// it and the results made fails at its end with an error that wraps
+// ErrMemory. Sweep panics, with a
 // "konvoy:" prefix, when events or an option is nil.
 func Sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config, opts ...SweepOption) ([]Result, error) {
 	if events == nil {
@@ -254,6 +261,7 @@ const (
 	wordBytes      = bits.UintSize / 8
 	batchBytes     = 128 * sweepAhead // the batches in flight: each event, interned, with its lanes
 	spoolBytes     = spoolBuffer      // the spool's buffer, or its reader's (see sweepSpool)
+	resultBytes    = 2 * wordBytes    // a key a Result names in WrongKeys
 )
 
 // sweepRun is one run of a pass, and what planning its memory needs.
@@ -267,6 +275,9 @@ type sweepRun struct {
 	// done with, or in an earlier pass; holds is this pass's part of it.
 	held, holds int
 	peak        int // the most its backlog took at a batch's end, by its worker
+	// result is what its result keeps, known once it ended in a pass (see
+	// results), for the next pass to plan for, when it gave way there.
+	result int
 }
 
 // backlogBytes returns what the backlog of run r takes now by the plan:
@@ -312,15 +323,24 @@ func (r *sweepRun) bytes(keys, lanes, events int) int {
 	return fixed + keys*perKey + lanes*perLane + consumerBytes*min(r.sim.consumers.n, events)
 }
 
+// String returns "the run of LAYOUT, POLICY, on N consumers", as the
+// sweep's errors name run r.
+func (r *sweepRun) String() string {
+	return fmt.Sprintf("the run of %s, %s, on %s", r.sim.layout, r.sim.opts.policy, counted(r.sim.consumers.n, "consumer", "consumers"))
+}
+
 // sweepSizes is how many keys each group's inputs had, and how many lanes
 // each layout, at the end of a pass: what the next pass will meet, so that
 // it stops the runs that will not fit at once.
 type sweepSizes struct {
 	keys    [2]int
+	names   [2]int // the bytes of each group's names: see inputs.nameBytes
+	results int    // the bytes the results made so far keep: see resultBytes
 	events  int
 	layouts []Layout
 	lanes   []int
 	held    map[int]int // by configuration: the most bytes its backlog took, when more than 0
+	result  map[int]int // by configuration: what its result keeps, of a run that gave way at its end (see results)
 }
 
 // lanesOf returns the lanes of layout l the sizes count, 0 if none.
@@ -335,9 +355,20 @@ func (z *sweepSizes) lanesOf(l Layout) int {
 
 // sizes returns the sizes of the pass's inputs now, no smaller than those
 // of earlier passes.
-func (p *sweepPass) sizes() sweepSizes {
-	z := sweepSizes{keys: p.seen.keys, events: max(p.seen.events, p.read), held: maps.Clone(p.seen.held)}
-	z.layouts, z.lanes = slices.Clone(p.seen.layouts), slices.Clone(p.seen.lanes)
+func (p *sweepPass) sizes() sweepSizes { return p.sizesFrom(p.seen) }
+
+// sizesNow returns the sizes of the pass's inputs now, and the results
+// made: what its runs take, whatever earlier passes met.
+func (p *sweepPass) sizesNow() sweepSizes {
+	return p.sizesFrom(sweepSizes{results: p.seen.results})
+}
+
+// sizesFrom returns the sizes of the pass's inputs now, no smaller than
+// seen, and the results made.
+func (p *sweepPass) sizesFrom(seen sweepSizes) sweepSizes {
+	z := sweepSizes{keys: seen.keys, names: seen.names, results: seen.results + p.kept,
+		events: max(seen.events, p.read), held: maps.Clone(seen.held), result: maps.Clone(seen.result)}
+	z.layouts, z.lanes = slices.Clone(seen.layouts), slices.Clone(seen.lanes)
 	for _, r := range p.runs {
 		if r.held > z.held[r.config] {
 			if z.held == nil {
@@ -345,12 +376,19 @@ func (p *sweepPass) sizes() sweepSizes {
 			}
 			z.held[r.config] = r.held
 		}
+		if r.result > 0 {
+			if z.result == nil {
+				z.result = make(map[int]int)
+			}
+			z.result[r.config] = r.result
+		}
 	}
 	for g, gr := range p.groups {
 		if gr.in == nil {
 			continue
 		}
 		z.keys[g] = max(z.keys[g], gr.in.keys.len())
+		z.names[g] = max(z.names[g], gr.in.nameBytes())
 		for _, t := range gr.in.tables {
 			if i := slices.IndexFunc(z.layouts, t.layout.Equal); i >= 0 {
 				z.lanes[i] = max(z.lanes[i], t.len())
@@ -420,6 +458,7 @@ type sweepPass struct {
 	trend     sizeTrend // how the sizes of a first pass grow
 	read      int       // events read, errors aside
 	memErr    *sweepError
+	kept      int        // the bytes its results keep: see resultBytes
 	seen      sweepSizes // the keys and lanes a pass before this one read
 	workers   []chan *sweepEvents
 	free      chan *sweepEvents
@@ -443,7 +482,7 @@ func newSweepPass(configs []Config, todo []int, o sweepOptions, seen sweepSizes,
 		if c.orderedOnly {
 			g = 1
 		}
-		r := &sweepRun{config: ci, sim: s, group: g, table: -1, held: seen.held[ci]}
+		r := &sweepRun{config: ci, sim: s, group: g, table: -1, held: seen.held[ci], result: seen.result[ci]}
 		p.runs = append(p.runs, r)
 	}
 	p.active = len(p.runs)
@@ -738,12 +777,12 @@ func (p *sweepPass) fit(sp *sweepSpool) {
 // lane tables of its layouts (tables), and each run's own. It takes
 // O(r + l) time for r runs and l layouts.
 func planned(z *sweepSizes, runs []*sweepRun, has [2]bool, tables [2][]Layout) int {
-	used := batchBytes + spoolBytes
+	used := batchBytes + spoolBytes + z.results
 	for g := range has {
 		if !has[g] {
 			continue
 		}
-		used += keysBytes + z.keys[g]*keyBytes
+		used += keysBytes + z.keys[g]*keyBytes + z.names[g]
 		for _, l := range tables[g] {
 			used += tableBytes(l, z.keys[g], z.lanesOf(l))
 		}
@@ -753,7 +792,7 @@ func planned(z *sweepSizes, runs []*sweepRun, has [2]bool, tables [2][]Layout) i
 		if r.sim.layout.lanes != noLanes {
 			lanes = z.lanesOf(r.sim.layout)
 		}
-		used += r.bytes(z.keys[r.group], lanes, z.events) + r.held
+		used += r.bytes(z.keys[r.group], lanes, z.events) + r.held + r.result
 	}
 	return used
 }
@@ -782,13 +821,15 @@ func (p *sweepPass) plan(b *sweepEvents) {
 			return
 		}
 		// A run alone fails by what it takes in this pass, not by what
-		// an earlier one found it would: where it fails does not depend on
-		// the pass it is alone in.
-		if r := p.runs[0]; p.active == 1 && used-r.held+r.holds > p.maxMemory {
-			p.memErr = p.tooBig(b, used-r.held+r.holds)
-			p.failed.Store(true)
-			return
-		} else if p.active == 1 {
+		// an earlier one found it would (its keys, lanes and backlog by
+		// the end, and its result): where it fails does not depend on the
+		// pass it is alone in.
+		if p.active == 1 {
+			r, now := p.runs[0], p.sizesNow()
+			if taken := planned(&now, p.runs[:1], has, tables) - r.held - r.result + r.holds; taken > p.maxMemory {
+				p.memErr = p.tooBig(b, taken)
+				p.failed.Store(true)
+			}
 			return
 		}
 		p.active--
@@ -844,9 +885,10 @@ func (t *sizeTrend) at(z sweepSizes, n int) (sweepSizes, bool) {
 		// the runs later, at the sizes read.
 		return now + int(min(float64(now-then)*scale, math.MaxInt>>(bits.UintSize/2-8)))
 	}
-	end := sweepSizes{events: n, layouts: slices.Clone(z.layouts), lanes: slices.Clone(z.lanes)}
+	end := sweepSizes{events: n, results: z.results, layouts: slices.Clone(z.layouts), lanes: slices.Clone(z.lanes)}
 	for g := range z.keys {
 		end.keys[g] = min(grow(z.keys[g], from.keys[g]), n)
+		end.names[g] = grow(z.names[g], from.names[g])
 	}
 	for i, l := range z.layouts {
 		end.lanes[i] = min(grow(z.lanes[i], from.lanesOf(l)), n)
@@ -865,8 +907,11 @@ func (p *sweepPass) tooBig(b *sweepEvents, used int) *sweepError {
 	if n := len(b.events); n > 0 {
 		key = b.events[n-1].Key
 	}
-	want := fmt.Sprintf("the run of %s, %s, on %s needs some %d bytes for the keys, lanes and backlog so far, more than the sweep's %d (WithMaxMemory)",
-		r.sim.layout, r.sim.opts.policy, counted(r.sim.consumers.n, "consumer", "consumers"), used, p.maxMemory)
+	results := ""
+	if n := p.seen.results + r.result; n > 0 {
+		results = fmt.Sprintf(" and the results (%d of them for the names of keys left in a wrong final state)", n)
+	}
+	want := fmt.Sprintf("%s needs some %d bytes for the keys and their names, lanes and backlog so far%s, more than the sweep's %d (WithMaxMemory)", r, used, results, p.maxMemory)
 	if i < 0 { // no event read: the run does not fit empty
 		return &sweepError{index: i, run: r.config, err: prefixed{fmt.Errorf("%w, before any event: %s", ErrMemory, want)}}
 	}
@@ -910,17 +955,43 @@ func (p *sweepPass) wait() *sweepError {
 
 // results puts the results of the runs that went through the pass in
 // place, and their percentiles in at unless it is nil; or returns the
-// error of the first run whose Result fails, and its configuration.
+// error of the first run whose Result fails, and its configuration. A
+// run's result keeps the names of the keys it left in a wrong final state
+// (see resultBytes), which the pass planned no room for: each run's state
+// goes once its result is made, and when a result does not fit beside the
+// runs left and the results before, it and the runs after it give way,
+// for a later pass that knows what it keeps; one that would not fit
+// there either, beside the results before, fails with ErrMemory.
 func (p *sweepPass) results(out []Result, at []int) (int, error) {
-	for _, r := range p.runs[:p.active] {
+	z := p.sizes() // before any result of the pass: z.results are the passes' before
+	has, tables := p.inputsOf()
+	runs := p.runs[:p.active]
+	for i, r := range runs {
+		r.result = r.sim.wrongCount() * resultBytes // which planned counts from now on
+		if planned(&z, runs[i:], has, tables)+p.kept > p.maxMemory {
+			if alone := planned(&z, runs[i:i+1], has, tables) + p.kept; alone > p.maxMemory {
+				return r.config, prefixed{fmt.Errorf("%w: at the end of %s: its result names %d keys left in a wrong final state, some %d bytes, which with the run and the results before it make some %d, more than the sweep's %d (WithMaxMemory)",
+					ErrMemory, r, r.result/resultBytes, r.result, alone, p.maxMemory)}
+			}
+			for _, q := range runs[i:] {
+				q.result = q.sim.wrongCount() * resultBytes // for the next pass to plan for
+				q.sim = nil                                 // made again in the pass that takes it
+			}
+			p.active = i
+			return 0, nil
+		}
 		res, err := r.sim.Result()
-		if err != nil {
+		if pe := (prefixed{}); errors.As(err, &pe) {
+			return r.config, prefixed{fmt.Errorf("%s: %w", r, pe.err)} // the run named: a sweep has many
+		} else if err != nil {
 			return r.config, err
 		}
 		out[r.config] = res
 		if at != nil {
 			at[r.config] = r.sim.percentile()
 		}
+		r.sim = nil // its state goes: its result keeps its own
+		p.kept += r.result
 	}
 	return 0, nil
 }

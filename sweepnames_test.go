@@ -1,0 +1,111 @@
+package konvoy_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// A sweep plans for the bytes of its keys' and lines' names, which it
+// keeps once each: names of up to kilobytes (a trace's reader takes up to
+// 4 KiB) would otherwise outgrow the memory it was given, some 90 bytes a
+// key, unseen, and end in a fatal out-of-memory error where it should
+// fail with ErrMemory (found by a review, with 700,000 keys of 4 KiB
+// against the default GiB). Here 4,096 keys fit in 8 MiB with short names
+// and not with names of 4 KiB, whether as keys or as lines.
+func TestASweepPlansForItsNames(t *testing.T) {
+	const keys, budget = 4096, 8 << 20
+	long := strings.Repeat("x", 4090)
+	events := func(key, line string) []konvoy.Event {
+		es := make([]konvoy.Event, keys)
+		for i := range es {
+			es[i] = konvoy.Event{Key: fmt.Sprintf("%s%06d", key, i), Line: fmt.Sprintf("%s%06d", line, i), Step: 1, Duration: 1}
+		}
+		return es
+	}
+	for _, tc := range []struct {
+		name      string
+		key, line string
+		layout    konvoy.Layout
+		fits      bool
+	}{
+		{"short names", "k", "l", konvoy.LineConvoy, true},
+		{"long keys", long, "l", konvoy.Convoy, false},
+		{"long lines", "k", long, konvoy.LineConvoy, false},
+	} {
+		_, err := konvoy.Sweep(context.Background(), konvoy.Values(events(tc.key, tc.line)),
+			[]konvoy.Config{{Layout: tc.layout, Consumers: 1}}, konvoy.WithMaxMemory(budget))
+		if tc.fits && err != nil || !tc.fits && !errors.Is(err, konvoy.ErrMemory) {
+			t.Errorf("%s: %v; want fits %v", tc.name, err, tc.fits)
+		}
+	}
+}
+
+// A sweep's results name the keys each run leaves in a wrong final state,
+// 16 bytes a key and run: with many of both, more than the memory the
+// sweep was given, which it planned for its runs alone, and a fatal
+// out-of-memory error (found by a review: 3,000,000 keys, each written
+// backward, over 100 runs). The sweep now counts them, and fails with
+// ErrMemory naming the run whose result does not fit; with room, the
+// results are whole.
+func TestASweepPlansForItsResultsNames(t *testing.T) {
+	const keys = 20_000
+	var events []konvoy.Event
+	for i := range keys {
+		k := fmt.Sprintf("k%d", i)
+		events = append(events, konvoy.Event{Key: k, Step: 2, Duration: 1}, konvoy.Event{Key: k, Step: 1, Duration: 1})
+	}
+	configs := make([]konvoy.Config, 40)
+	for i := range configs {
+		configs[i] = konvoy.Config{Layout: konvoy.Free, Consumers: 2 + i} // each key's step 1 finishes last
+	}
+	rs, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range rs {
+		if r.WrongFinal != keys || len(r.WrongKeys) != keys {
+			t.Fatalf("run %d: %d wrong, %d named; want every key, %d", i, r.WrongFinal, len(r.WrongKeys), keys)
+		}
+	}
+	// In 7 MiB the first 10 runs fit in one pass, but not their results
+	// beside them: the runs whose results do not fit give way, for a later
+	// pass, and the results are those of a sweep with room.
+	few, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs[:10], konvoy.WithMaxMemory(7<<20))
+	if err != nil || !reflect.DeepEqual(few, rs[:10]) {
+		t.Errorf("Sweep of 10 runs in 7 MiB: %v; want the results of a sweep with room", err)
+	}
+	// 40 runs name 20,000 keys each: 12.8 MB on 64 bits (6.4 on 32),
+	// past 6 MiB beside the runs.
+	_, err = konvoy.Sweep(context.Background(), konvoy.Values(events), configs, konvoy.WithMaxMemory(6<<20))
+	if !errors.Is(err, konvoy.ErrMemory) || !strings.Contains(err.Error(), "keys left in a wrong final state") {
+		t.Errorf("Sweep in 6 MiB: %v; want ErrMemory for the results' names", err)
+	}
+}
+
+// A run alone that outgrows the memory fails at the event where its own
+// keys, names and backlog do, not at the first event a later pass plans
+// at, by the sizes an earlier pass met: here the first pass stops convoy
+// for a later one, then free fails alone at the key whose name passes the
+// memory; the later pass, read up to that event, ran convoy alone from
+// the sizes the first met, and failed it at its first batch, which the
+// sweep then reported as the first event that fails (found with names:
+// "event 255" of a trace whose 190,976th key passed the memory).
+func TestARunAloneFailsWhereItsOwnSizesDo(t *testing.T) {
+	long := strings.Repeat("x", 4090)
+	events := make([]konvoy.Event, 8000)
+	for i := range events {
+		events[i] = konvoy.Event{Key: fmt.Sprintf("%s%06d", long, i), Step: 1, Duration: 1}
+	}
+	_, err := konvoy.Sweep(context.Background(), konvoy.Values(events),
+		[]konvoy.Config{{Layout: konvoy.Free, Consumers: 1}, {Layout: konvoy.Convoy, Consumers: 1}}, konvoy.WithMaxMemory(16<<20))
+	var ee *konvoy.EventError
+	if !errors.As(err, &ee) || !errors.Is(err, konvoy.ErrMemory) || ee.Index < 2000 {
+		t.Fatalf("Sweep: %v; want ErrMemory at an event past 2,000, where 16 MiB hold the names", err)
+	}
+}
