@@ -438,7 +438,7 @@ func TestARunWhoseBacklogOutgrowsItsShareGivesWay(t *testing.T) {
 	tooLittle := alone + held*21/40
 	_, err = Sweep(context.Background(), stream, configs[4:], WithMaxMemory(tooLittle))
 	var ev *EventError
-	if !errors.As(err, &ev) || !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "keys, lanes and backlog") || ev.Index >= len(events)-1 {
+	if !errors.As(err, &ev) || !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "keys and their names, lanes and backlog") || ev.Index >= len(events)-1 {
 		t.Fatalf("alone in too little memory: error %v; want ErrMemory before the last event", err)
 	}
 	// Where it fails does not depend on the pass it is alone in: after a

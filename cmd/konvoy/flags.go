@@ -24,6 +24,10 @@ type command struct {
 	name  string          // "konvoy", "konvoy plan", "konvoy gen"
 	rules []func() error  // the checks, in order
 	given map[string]bool // the flags given, once parsed
+	// lastWins lets a flag be given more than once, the last value kept,
+	// as the flag package does, for konvoy serve, whose views' flags come
+	// after, and win over, the served trace's; a command line may not.
+	lastWins bool
 }
 
 // newCommand returns the command called name, whose usage is the lines
@@ -133,12 +137,44 @@ func (c *command) parse(args []string) error {
 		c.Usage()
 		return usageError{}
 	}
+	if err := c.once(args); err != nil && !c.lastWins {
+		return err
+	}
 	c.given = map[string]bool{}
 	c.Visit(func(f *flag.Flag) { c.given[f.Name] = true })
 	for _, check := range c.rules {
 		if err := check(); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// once returns the usage error of a flag that args, which parse without
+// error, give twice: the flag package keeps the last value, and would drop
+// the first without a word ("-layouts free -layouts convoy" runs convoy
+// alone). It reads args as the flag package does, up to the first
+// argument that is not a flag or "--".
+func (c *command) once(args []string) error {
+	seen := map[string]string{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if len(a) < 2 || a[0] != '-' || a == "--" {
+			return nil
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		f := c.Lookup(name)
+		if f == nil {
+			return nil // the flag package refused it
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) && i+1 < len(args) {
+			i++
+			value = args[i]
+		}
+		if first, ok := seen[name]; ok {
+			return c.usagef("-%s is given twice, as %q and as %q; give each flag once", name, first, value)
+		}
+		seen[name] = value
 	}
 	return nil
 }

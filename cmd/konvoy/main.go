@@ -228,7 +228,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // parse reads the command line. Its errors are usageError or flag.ErrHelp.
-func parse(args []string, stderr io.Writer) (options, error) {
+func parse(args []string, stderr io.Writer) (options, error) { return parseArgs(args, stderr, false) }
+
+// parseArgs is parse, which lets a flag be given twice, the last value
+// kept, when lastWins is true (see command.lastWins).
+func parseArgs(args []string, stderr io.Writer, lastWins bool) (options, error) {
 	var (
 		opt       options
 		consumers intList
@@ -269,6 +273,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	c.resequencer(&opt.reseq, "layouts")
 	c.memory(&opt.maxMemory, memoryRuns)
 	c.plotFlags(&opt.plot, &opt.plotFormats)
+	c.lastWins = lastWins
 	if err := c.parse(args); err != nil {
 		return opt, err
 	}

@@ -79,11 +79,20 @@ func produceExport(t *testing.T, cl *kgo.Client, n int) map[int32][]string {
 
 // topicArgs are a replay of the topic "orders" at addr as group, reading
 // the records as the export's lines are read (docs/traces.md), stopping
-// once idle for 300ms.
+// once idle for 300ms; more, flags and their values in pairs, replace
+// those or come after them (a command line gives each flag once).
 func topicArgs(addr, group string, more ...string) []string {
-	return append([]string{"replay", "-brokers", addr, "-topic", "orders", "-group", group, "-idle", "300ms",
+	args := []string{"replay", "-brokers", addr, "-topic", "orders", "-group", group, "-idle", "300ms",
 		"-key", "key", "-status", "payload.status", "-steps", "new,paid,shipped,delivered", "-duration-model", "fixed:2",
-		"-unit", "200us", "-layout", "convoy", "-policy", "lane-aware", "-consumers", "3"}, more...)
+		"-unit", "200us", "-layout", "convoy", "-policy", "lane-aware", "-consumers", "3"}
+	for i := 0; i+1 < len(more); i += 2 {
+		if at := slices.Index(args, more[i]); at > 0 && at%2 == 1 {
+			args[at+1] = more[i+1]
+		} else {
+			args = append(args, more[i], more[i+1])
+		}
+	}
+	return args
 }
 
 // runTopicCommand runs the command as runCommand does, failing the test if it
@@ -313,7 +322,7 @@ func TestReplayAnEmptyTopic(t *testing.T) {
 	addr, _ := topicCluster(t)
 	for _, format := range []string{"text", "json"} {
 		start := time.Now()
-		out, errOut, status := runTopicCommand(t, append(topicArgs(addr, "g-"+format), "-format", format)...)
+		out, errOut, status := runTopicCommand(t, topicArgs(addr, "g-"+format, "-format", format)...)
 		if took := time.Since(start); took < 300*time.Millisecond {
 			t.Errorf("%s: stopped after %v; want no sooner than -idle, 300ms, with no record", format, took)
 		}
@@ -377,7 +386,7 @@ func TestReplayATopicThatCannotBeRead(t *testing.T) {
 		args []string
 		want string
 	}{
-		{append(topicArgs(addr, "g"), "-topic", "missing"), "konvoy replay: kafka: the end offsets of topic missing: "},
+		{topicArgs(addr, "g", "-topic", "missing"), "konvoy replay: kafka: the end offsets of topic missing: "},
 		{topicArgs("127.0.0.1:1", "g"), "konvoy replay: kafka: the end offsets of topic orders: "},
 	} {
 		out, errOut, status := runTopicCommand(t, tt.args...)

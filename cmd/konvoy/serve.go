@@ -93,8 +93,8 @@ func readable(path string) error {
 func serveConfig(events string, maxUpload int64) serve.Config {
 	return serve.Config{Events: events, MaxUpload: maxUpload, Runs: func(args []string) (runs.Options, error) {
 		var msg bytes.Buffer
-		opt, err := parse(append([]string{"-format", "json"}, args...), &msg)
-		if ue := (usageError{}); errors.As(err, &ue) && ue.msg == "" { // the flag package said why
+		opt, err := parseArgs(append([]string{"-format", "json"}, args...), &msg, true) // a view's flags win over the served file's
+		if ue := (usageError{}); errors.As(err, &ue) && ue.msg == "" {                  // the flag package said why
 			err = errors.New(strings.SplitN(msg.String(), "\n", 2)[0])
 		}
 		return opt.runsOf(false), err
