@@ -196,7 +196,7 @@ func (d *Decoder) csvEvent(rec []string) (konvoy.Event, error) {
 		v := strings.TrimSpace(rec[s.step])
 		n, ok := parseWhole(v)
 		if !ok {
-			return e, d.csvFieldErr(s.step, rec[s.step], wantStep)
+			return e, d.csvFieldErr(s.step, rec[s.step], stepFits(v))
 		}
 		e.Step = n
 	} else {

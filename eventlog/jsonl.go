@@ -416,7 +416,7 @@ func (d *Decoder) jsonKeyLine() (key, line string, err error) {
 // not read.
 func wantText(raw []byte) string {
 	if raw[0] == '"' {
-		return "want text that reads as written: a lone surrogate escape (\\ud800 to \\udfff without its pair) cannot"
+		return "want text that reads as written, which a lone surrogate escape (\\ud800 to \\udfff without its pair) is not"
 	}
 	return "want a string"
 }
@@ -428,7 +428,7 @@ func (d *Decoder) jsonStep() (int, error) {
 	case s.step != nil:
 		n, ok := parseWhole(string(s.step))
 		if !ok {
-			want := wantStep
+			want := stepFits(string(s.step))
 			if s.step[0] == '"' {
 				want += ", as a JSON number, not a string"
 			}

@@ -440,3 +440,33 @@ func TestNamedDurationUnderAModel(t *testing.T) {
 		}
 	}
 }
+
+// A whole number is its digits, leading zeros and all, however many: a
+// duration or step of 29 digits that is 1 was refused as past the largest
+// int (found by a review); one past it is refused so, a step with what a
+// step wants.
+func TestLeadingZerosAreTheNumbersOwn(t *testing.T) {
+	for _, c := range []struct {
+		trace string
+		want  string // "" for no error
+	}{
+		{"key,step,duration\nA,00000000000000000000000000001,00000000000000000000000000002\n", ""},
+		{"key,step,duration\nA,99999999999999999999,1\n", `t.csv:2: field "step": value "99999999999999999999": want a whole number ≥ 0 that fits in an int`},
+		{"key,step,duration\nA,1x,1\n", `t.csv:2: field "step": value "1x": want a whole number ≥ 0 (0 for a history-only record)`},
+	} {
+		var got []konvoy.Event
+		var err error
+		for e, e2 := range (Reader{Name: "t.csv"}).Events(strings.NewReader(c.trace)) {
+			if err = e2; err != nil {
+				break
+			}
+			got = append(got, e)
+		}
+		switch {
+		case c.want == "" && (err != nil || len(got) != 1 || got[0].Step != 1 || got[0].Duration != 2):
+			t.Errorf("%q: %v, %v; want step 1, duration 2", c.trace, got, err)
+		case c.want != "" && (err == nil || err.Error() != c.want):
+			t.Errorf("%q: %v; want %s", c.trace, err, c.want)
+		}
+	}
+}

@@ -24,9 +24,10 @@ func parsePartition(s string) (int, bool) {
 	return n, ok && n < konvoy.MaxPartitions
 }
 
-// parseWhole parses a whole number ≥ 0 written in decimal digits only.
+// parseWhole parses a whole number ≥ 0 written in decimal digits only,
+// leading zeros and all; false for one past the largest int (see fits).
 func parseWhole(s string) (int, bool) {
-	if s == "" || len(s) > 19 {
+	if s == "" {
 		return 0, false
 	}
 	n := 0
@@ -43,10 +44,30 @@ func parseWhole(s string) (int, bool) {
 	return n, true
 }
 
+// fits returns want, what a whole number must be, for s, which parseWhole
+// refused: with " that fits in an int" when s is digits alone, too many.
+func fits(s, want string) string {
+	if digits(s) {
+		return want + " that fits in an int"
+	}
+	return want
+}
+
+// stepFits returns what a step must be, for s, which parseWhole refused.
+func stepFits(s string) string {
+	if digits(s) {
+		return "want a whole number ≥ 0 that fits in an int"
+	}
+	return wantStep
+}
+
+// digits tells whether s is decimal digits alone, at least one.
+func digits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+
 // bare tells whether s is to be read as whole rounds under a Resolution: a
 // bare number, digits alone, read so under BareRounds.
 func (d *Decoder) bare(s string) bool {
-	return d.opt.BareRounds && s != "" && strings.Trim(s, "0123456789") == ""
+	return d.opt.BareRounds && digits(s)
 }
 
 // rounds parses a duration or arrival: a whole number of rounds, or, with a
@@ -57,10 +78,7 @@ func (d *Decoder) rounds(s string) (int, string) {
 	if res == 0 || d.bare(s) {
 		n, ok := parseWhole(s)
 		if !ok {
-			if len(s) > 19 && strings.Trim(s, "0123456789") == "" {
-				return 0, wantWhole + " that fits in an int"
-			}
-			return 0, wantWhole
+			return 0, fits(s, wantWhole)
 		}
 		return n, ""
 	}
