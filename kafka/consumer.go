@@ -241,6 +241,9 @@ type Consumer struct {
 	commitMu sync.Mutex    // held through each commit, so commits never cross
 	settled  chan struct{} // a token: a record settled, maybe room for more
 	batch    []item        // the poll loop's: a partition's records taken from one poll
+	// refetch are the partitions whose fetch offset this poll set back
+	// (see resetPart): the poll loop's, their records in it dropped.
+	refetch map[topicPartition]bool
 
 	// dropped counts the commits made without their metadata, too long
 	// for Kafka (the throttle leaves none); unread, the assignments whose
@@ -786,6 +789,7 @@ func (c *Consumer) poll(ctx context.Context) error {
 			return err
 		}
 		var err error
+		clear(c.refetch)
 		fs.EachPartition(func(ftp kgo.FetchTopicPartition) {
 			if err == nil && len(ftp.Records) > 0 {
 				err = c.submit(ctx, topicPartition{ftp.Topic, ftp.Partition}, ftp.Records)
@@ -884,15 +888,18 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 	c.mu.Lock()
 	p := c.assigned[tp]
 	c.mu.Unlock()
-	if p == nil {
-		return nil // not ours any more
+	if p == nil || c.refetch[tp] {
+		return nil // not ours any more, or to be fetched again
 	}
 	switch {
 	case len(rs) == 0:
 	case p.last < 0:
 		c.setAside(p, rs[0].Offset)
 	case rs[0].Offset <= p.last:
-		p = c.resetPart(p)
+		var again bool
+		if p, again = c.resetPart(p, rs[0].Offset); again {
+			return nil
+		}
 	}
 	w := window{last: p.last}
 	b := c.batch[:0]
@@ -946,17 +953,26 @@ func (c *Consumer) setAside(p *part, first int64) {
 	c.reset.Add(1)
 }
 
-// resetPart replaces p, whose fetching franz-go reset below the records
-// it took (after a data loss: see fetchError), with a new assignment of
-// its partition, from which the records fetched again run, as the
-// executor takes a partition's offsets only in increasing order. p is
-// given up as a revoked one is, but for its commit: its records held and
-// not started do not run (fetched again, they run in the new one), and
-// nothing more is committed of it, as the new one's commits follow the
-// reset (below the old ones). The new one takes nothing of a prior
-// commit's metadata as finished (see setAside). It counts the reset in
-// Consumer.reset, and runs on the poll loop, under no lock.
-func (c *Consumer) resetPart(p *part) *part {
+// resetPart replaces p, whose fetching franz-go reset to offset first,
+// at or below the last record it took (after a data loss: see
+// fetchError), with a new assignment of its partition, from which the
+// records fetched again run, as the executor takes a partition's offsets
+// only in increasing order. p is given up as a revoked one is, but for
+// its commit: its records held and not started do not run, and nothing
+// more is committed of it, as the new one's commits follow the reset
+// (below the old ones). So that those records are fetched again, when
+// first is above p's committable offset (franz-go reset to where the log
+// diverged, or by kgo.ConsumeResetOffset, above a record not finished) it
+// sets the fetch offset back to that offset and returns true: the records
+// of this poll are dropped, and fetched again. The new assignment takes
+// nothing of a prior commit's metadata as finished (see setAside). It
+// counts the reset in Consumer.reset, and runs on the poll loop, under no
+// lock, where the partition is assigned and its offset may be set.
+func (c *Consumer) resetPart(p *part, first int64) (*part, bool) {
+	from := first
+	if at, ok := c.x.Committable(p.id); ok && at < first {
+		from = at // read before p is revoked: its records held then count as finished
+	}
 	c.mu.Lock()
 	p.revoked.Store(true)
 	p.gone = true
@@ -967,7 +983,15 @@ func (c *Consumer) resetPart(p *part) *part {
 	c.mu.Unlock()
 	c.retire()
 	c.reset.Add(1)
-	return q
+	if from == first {
+		return q, false
+	}
+	c.cl.SetOffsets(map[string]map[int32]kgo.EpochOffset{p.tp.topic: {p.tp.partition: {Epoch: -1, Offset: from}}})
+	if c.refetch == nil {
+		c.refetch = map[topicPartition]bool{}
+	}
+	c.refetch[p.tp] = true
+	return q, true
 }
 
 // pauseUntilRoom pauses fetching the partitions assigned, lets rebalances

@@ -1,0 +1,109 @@
+package kafka
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// A data loss resets fetching to offset 10 (kgo.ConsumeResetOffset), above
+// record 9, which waits (same key) behind record 5, still running, and
+// below the last record taken, 19. The new assignment must fetch again from
+// 5, the first record not finished: record 9, held by the old assignment
+// and dropped with it, was never fetched again, and the new assignment's
+// commits passed it (found by a review).
+func TestAResetAboveARecordNotFinishedFetchesItAgain(t *testing.T) {
+	kc, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, testTopic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(kc.Close)
+	addrs := kc.ListenAddrs()
+	pc := producer(t, addrs)
+	var rs []*kgo.Record
+	for i := 0; i < 20; i++ {
+		k := fmt.Sprintf("u%d", i)
+		if i == 5 || i == 9 {
+			k = "a"
+		}
+		rs = append(rs, &kgo.Record{Key: []byte(k), Value: []byte(fmt.Sprint(i)), Partition: 0})
+	}
+	if err := pc.ProduceSync(context.Background(), rs...).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	adm := kadm.NewClient(pc)
+	os := kadm.Offsets{}
+	os.Add(kadm.Offset{Topic: testTopic, Partition: 0, At: 0, LeaderEpoch: -1})
+	if _, err := adm.CommitOffsets(context.Background(), testGroup, os); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	seen := map[int64]int{}
+	release := make(chan struct{})
+	handle := func(_ context.Context, r *kgo.Record) error {
+		if r.Offset == 5 {
+			<-release
+		}
+		mu.Lock()
+		seen[r.Offset]++
+		mu.Unlock()
+		return nil
+	}
+	count := func() int { mu.Lock(); defer mu.Unlock(); return len(seen) }
+	opts := append(memberOpts(addrs), kgo.ConsumeResetOffset(kgo.NewOffset().At(10)))
+	c, err := New(opts, konvoy.Convoy, 4, keyEvent, handle, WithCommitInterval(50*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(c)
+	for deadline := time.Now().Add(testWait); count() < 18; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of 18 handled", count())
+		}
+	}
+	var injected atomic.Bool
+	kc.ControlKey(int16(kmsg.Fetch), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		fr := req.(*kmsg.FetchRequest)
+		resp := fr.ResponseKind().(*kmsg.FetchResponse)
+		for _, rt := range fr.Topics {
+			st := kmsg.NewFetchResponseTopic()
+			st.Topic, st.TopicID = rt.Topic, rt.TopicID
+			for _, rp := range rt.Partitions {
+				sp := kmsg.NewFetchResponseTopicPartition()
+				sp.Partition = rp.Partition
+				sp.ErrorCode = kerr.OffsetOutOfRange.Code
+				sp.HighWatermark, sp.LastStableOffset, sp.LogStartOffset = -1, -1, -1
+				st.Partitions = append(st.Partitions, sp)
+			}
+			resp.Topics = append(resp.Topics, st)
+		}
+		injected.Store(true)
+		return resp, nil, true
+	})
+	for deadline := time.Now().Add(testWait); c.Commits().Reset < 1; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no reset (injected %v, data loss %d)", injected.Load(), c.Commits().DataLoss)
+		}
+	}
+	close(release)
+	time.Sleep(500 * time.Millisecond)
+	if err := stop(); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	got := committed(t, addrs)
+	if seen[9] == 0 || got[0] != 20 {
+		t.Errorf("record 9 handled %d times, committed offset %d; want it handled and offset 20 (handled %v; commits %+v)", seen[9], got[0], seen, c.Commits())
+	}
+}
