@@ -908,7 +908,7 @@ func (p *sweepPass) tooBig(b *sweepEvents, used int) *sweepError {
 		key = b.events[n-1].Key
 	}
 	results := ""
-	if n := p.seen.results + r.result; n > 0 {
+	if n := p.seen.results; n > 0 { // as taken counts them: the run's own result is not made yet
 		results = fmt.Sprintf(" and the results (%d of them for the names of keys left in a wrong final state)", n)
 	}
 	want := fmt.Sprintf("%s needs some %d bytes for the keys and their names, lanes and backlog so far%s, more than the sweep's %d (WithMaxMemory)", r, used, results, p.maxMemory)

@@ -125,9 +125,11 @@ func TestTheGuardIsAskedBeforeAFailureStopsTheExecutor(t *testing.T) {
 	for _, refuse := range []bool{true, false} {
 		g := &guardLog{}
 		failed := false // one consumer: no race
+		submitted := make(chan struct{})
 		handle := func(_ context.Context, e konvoy.Event) error {
 			g.add("handle %s", e.Key)
 			if e.Key == "drop" {
+				<-submitted // next is held when drop's failure stops y
 				failed = true
 				return errors.New("drop fails")
 			}
@@ -150,6 +152,7 @@ func TestTheGuardIsAskedBeforeAFailureStopsTheExecutor(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		close(submitted)
 		cerr := mustClose(t, x)
 		want := []string{"enter drop", "handle drop", "exit drop false", "enter drop"}
 		if refuse {

@@ -60,7 +60,7 @@ func TestAFlagGivenTwiceIsAnError(t *testing.T) {
 	}{
 		{[]string{"-events", "testdata/arrivals.csv", "-layouts", "free", "-layouts", "convoy"}, `konvoy: -layouts is given twice, as "free" and as "convoy"; give each flag once`},
 		{[]string{"-layouts=free", "--layouts=convoy"}, `konvoy: -layouts is given twice, as "free" and as "convoy"; give each flag once`},
-		{[]string{"-gantt", "-gantt=false"}, `konvoy: -gantt is given twice, as "" and as "false"; give each flag once`},
+		{[]string{"-gantt", "-gantt=false"}, `konvoy: -gantt is given twice, as "true" and as "false"; give each flag once`},
 		{[]string{"plan", "-slo", "p50=1s", "-slo", "p99=2s"}, `konvoy plan: -slo is given twice, as "p50=1s" and as "p99=2s"; give each flag once`},
 		{[]string{"gen", "-events", "5", "-events", "6"}, `konvoy gen: -events is given twice, as "5" and as "6"; give each flag once`},
 	} {

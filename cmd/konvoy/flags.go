@@ -167,7 +167,11 @@ func (c *command) once(args []string) error {
 		if f == nil {
 			return nil // the flag package refused it
 		}
-		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) && i+1 < len(args) {
+		switch b, ok := f.Value.(interface{ IsBoolFlag() bool }); {
+		case hasValue:
+		case ok && b.IsBoolFlag():
+			value = "true" // a bare bool flag
+		case i+1 < len(args):
 			i++
 			value = args[i]
 		}
