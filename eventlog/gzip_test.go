@@ -3,6 +3,7 @@ package eventlog
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
 	"slices"
 	"strings"
@@ -54,5 +55,34 @@ func TestDecompressSaysWhatIsWrongWithTheStream(t *testing.T) {
 		case !c.err && (err != nil || string(got) != c.want):
 			t.Errorf("%s: read %q, error %v; want %q", c.name, got, err, c.want)
 		}
+	}
+}
+
+// failAfter reads b, then fails with err.
+type failAfter struct {
+	b   []byte
+	err error
+}
+
+func (f *failAfter) Read(p []byte) (int, error) {
+	if len(f.b) == 0 {
+		return 0, f.err
+	}
+	n := copy(p, f.b)
+	f.b = f.b[n:]
+	return n, nil
+}
+
+// An error of the source just after a gzip stream is the source's, not
+// bytes that are not another stream: a connection cut one byte into the
+// next stream's header said so (found by a review).
+func TestDecompressPassesOnTheSourcesError(t *testing.T) {
+	cut := errors.New("connection reset")
+	r, err := Decompress(&failAfter{append(gzipped(t, "a,b\n"), 0x1f), cut})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadAll(r); !errors.Is(err, cut) {
+		t.Errorf("ReadAll: %v; want the source's error", err)
 	}
 }

@@ -71,7 +71,10 @@ func (g *gzipReader) Read(p []byte) (int, error) {
 		if _, err := g.br.Peek(1); err != nil {
 			return n, err // io.EOF: the end of the last stream
 		}
-		if b, _ := g.br.Peek(2); string(b) != gzipMagic {
+		if b, err := g.br.Peek(2); string(b) != gzipMagic {
+			if err != nil && err != io.EOF {
+				return n, err // the source's own, after the stream
+			}
 			return n, errors.New("bytes follow the gzip stream that are not another gzip stream")
 		}
 		if err := g.Reset(g.br); err != nil {
