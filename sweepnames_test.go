@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -80,6 +82,20 @@ func TestASweepPlansForItsResultsNames(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(few, rs[:10]) {
 		t.Errorf("Sweep of 10 runs in 7 MiB: %v; want the results of a sweep with room", err)
 	}
+	// After those results, a convoy run, whose lane table they leave no
+	// room for, fails alone in a later pass, at an event: the results made
+	// count in what it needs.
+	mem := 7 << 20
+	if strconv.IntSize == 32 { // names take half as much
+		mem = 5 << 20
+	}
+	_, err = konvoy.Sweep(context.Background(), konvoy.Values(events), append(slices.Clip(configs[:10]), konvoy.Config{Layout: konvoy.Convoy, Consumers: 1}),
+		konvoy.WithMaxMemory(mem))
+	var ee *konvoy.EventError
+	if !errors.As(err, &ee) || !errors.Is(err, konvoy.ErrMemory) || !strings.Contains(err.Error(), "the run of convoy") ||
+		!strings.Contains(err.Error(), "and the results (") {
+		t.Errorf("Sweep of 10 runs and a convoy in %d bytes: %v; want ErrMemory at an event, counting the results made", mem, err)
+	}
 	// 40 runs name 20,000 keys each: 12.8 MB on 64 bits (6.4 on 32),
 	// past 6 MiB beside the runs.
 	_, err = konvoy.Sweep(context.Background(), konvoy.Values(events), configs, konvoy.WithMaxMemory(6<<20))
@@ -105,7 +121,7 @@ func TestARunAloneFailsWhereItsOwnSizesDo(t *testing.T) {
 	_, err := konvoy.Sweep(context.Background(), konvoy.Values(events),
 		[]konvoy.Config{{Layout: konvoy.Free, Consumers: 1}, {Layout: konvoy.Convoy, Consumers: 1}}, konvoy.WithMaxMemory(16<<20))
 	var ee *konvoy.EventError
-	if !errors.As(err, &ee) || !errors.Is(err, konvoy.ErrMemory) || ee.Index < 2000 {
-		t.Fatalf("Sweep: %v; want ErrMemory at an event past 2,000, where 16 MiB hold the names", err)
+	if !errors.As(err, &ee) || !errors.Is(err, konvoy.ErrMemory) || ee.Index < 2000 || strings.Contains(err.Error(), "results") {
+		t.Fatalf("Sweep: %v; want ErrMemory at an event past 2,000, where 16 MiB hold the names, and no results made", err)
 	}
 }
