@@ -125,3 +125,40 @@ func TestARunAloneFailsWhereItsOwnSizesDo(t *testing.T) {
 		t.Fatalf("Sweep: %v; want ErrMemory at an event past 2,000, where 16 MiB hold the names, and no results made", err)
 	}
 }
+
+// Whatever the memory, a sweep whose results name many keys gives the
+// results of a sweep with room, or fails with ErrMemory: runs that give
+// way at their end, for their results, change only the passes. Free runs
+// name every key; convoy runs under lane-aware name none but take the
+// most state, so that, between about 6 and 10 MiB, a pass that fits its
+// runs has no room for their results, and some runs give way.
+func TestResultsThatGiveWayChangeOnlyThePasses(t *testing.T) {
+	var events []konvoy.Event
+	for i := range 20_000 {
+		k := fmt.Sprintf("k%d", i)
+		events = append(events, konvoy.Event{Key: k, Step: 2, Duration: 1}, konvoy.Event{Key: k, Step: 1, Duration: 1})
+	}
+	configs := []konvoy.Config{{Layout: konvoy.Free, Consumers: 2}, {Layout: konvoy.Free, Consumers: 3}}
+	for c := 1; c <= 6; c++ {
+		configs = append(configs, konvoy.Config{Layout: konvoy.Convoy, Consumers: c, Options: []konvoy.Option{konvoy.WithPolicy(konvoy.LaneAware)}})
+	}
+	want, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := 0
+	for mem := 6 << 20; mem <= 10<<20; mem += 256 << 10 {
+		got, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs, konvoy.WithMaxMemory(mem))
+		switch {
+		case err == nil && !reflect.DeepEqual(got, want):
+			t.Errorf("in %d bytes: results differ from those of a sweep with room", mem)
+		case err == nil:
+			whole++
+		case !errors.Is(err, konvoy.ErrMemory):
+			t.Errorf("in %d bytes: %v; want the results, or ErrMemory", mem, err)
+		}
+	}
+	if whole == 0 {
+		t.Error("no memory between 6 and 10 MiB gave the results")
+	}
+}
