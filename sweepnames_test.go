@@ -99,7 +99,7 @@ func TestASweepPlansForItsResultsNames(t *testing.T) {
 	// 40 runs name 20,000 keys each: 12.8 MB on 64 bits (6.4 on 32),
 	// past 6 MiB beside the runs.
 	_, err = konvoy.Sweep(context.Background(), konvoy.Values(events), configs, konvoy.WithMaxMemory(6<<20))
-	if !errors.Is(err, konvoy.ErrMemory) || !strings.Contains(err.Error(), "keys left in a wrong final state") {
+	if !errors.Is(err, konvoy.ErrMemory) || !strings.Contains(err.Error(), ": its result names 20000 keys left in a wrong final state, some "+strconv.Itoa(20000*2*strconv.IntSize/8)+" bytes, which with") {
 		t.Errorf("Sweep in 6 MiB: %v; want ErrMemory for the results' names", err)
 	}
 }
