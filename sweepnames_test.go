@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -57,15 +56,7 @@ func TestASweepPlansForItsNames(t *testing.T) {
 // results are whole.
 func TestASweepPlansForItsResultsNames(t *testing.T) {
 	const keys = 20_000
-	var events []konvoy.Event
-	for i := range keys {
-		k := fmt.Sprintf("k%d", i)
-		events = append(events, konvoy.Event{Key: k, Step: 2, Duration: 1}, konvoy.Event{Key: k, Step: 1, Duration: 1})
-	}
-	configs := make([]konvoy.Config, 40)
-	for i := range configs {
-		configs[i] = konvoy.Config{Layout: konvoy.Free, Consumers: 2 + i} // each key's step 1 finishes last
-	}
+	events, configs := backwardKeys(keys), freeRuns(40)
 	rs, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs)
 	if err != nil {
 		t.Fatal(err)
@@ -75,26 +66,10 @@ func TestASweepPlansForItsResultsNames(t *testing.T) {
 			t.Fatalf("run %d: %d wrong, %d named; want every key, %d", i, r.WrongFinal, len(r.WrongKeys), keys)
 		}
 	}
-	// In 7 MiB the first 10 runs fit in one pass, but not their results
-	// beside them: the runs whose results do not fit give way, for a later
-	// pass, and the results are those of a sweep with room.
+	// 10 runs and their results fit in 7 MiB.
 	few, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs[:10], konvoy.WithMaxMemory(7<<20))
 	if err != nil || !reflect.DeepEqual(few, rs[:10]) {
 		t.Errorf("Sweep of 10 runs in 7 MiB: %v; want the results of a sweep with room", err)
-	}
-	// After those results, a convoy run, whose lane table they leave no
-	// room for, fails alone in a later pass, at an event: the results made
-	// count in what it needs.
-	mem := 7 << 20
-	if strconv.IntSize == 32 { // names take half as much
-		mem = 5 << 20
-	}
-	_, err = konvoy.Sweep(context.Background(), konvoy.Values(events), append(slices.Clip(configs[:10]), konvoy.Config{Layout: konvoy.Convoy, Consumers: 1}),
-		konvoy.WithMaxMemory(mem))
-	var ee *konvoy.EventError
-	if !errors.As(err, &ee) || !errors.Is(err, konvoy.ErrMemory) || !strings.Contains(err.Error(), "the run of convoy") ||
-		!strings.Contains(err.Error(), "and the results (") {
-		t.Errorf("Sweep of 10 runs and a convoy in %d bytes: %v; want ErrMemory at an event, counting the results made", mem, err)
 	}
 	// 40 runs name 20,000 keys each: 12.8 MB on 64 bits (6.4 on 32),
 	// past 6 MiB beside the runs.
@@ -102,6 +77,44 @@ func TestASweepPlansForItsResultsNames(t *testing.T) {
 	if !errors.Is(err, konvoy.ErrMemory) || !strings.Contains(err.Error(), ": its result names 20000 keys left in a wrong final state, some "+strconv.Itoa(20000*2*strconv.IntSize/8)+" bytes, which with") {
 		t.Errorf("Sweep in 6 MiB: %v; want ErrMemory for the results' names", err)
 	}
+}
+
+// A run alone that does not fit counts the results made before it: after
+// the results of 10 free runs, a convoy run, whose lane table they leave
+// no room for, fails alone in a later pass, at an event.
+func TestARunAloneCountsTheResultsMade(t *testing.T) {
+	mem := 7 << 20
+	if strconv.IntSize == 32 { // names take half as much
+		mem = 5 << 20
+	}
+	configs := append(freeRuns(10), konvoy.Config{Layout: konvoy.Convoy, Consumers: 1})
+	_, err := konvoy.Sweep(context.Background(), konvoy.Values(backwardKeys(20_000)), configs, konvoy.WithMaxMemory(mem))
+	var ee *konvoy.EventError
+	if !errors.As(err, &ee) || !errors.Is(err, konvoy.ErrMemory) || !strings.Contains(err.Error(), "the run of convoy") ||
+		!strings.Contains(err.Error(), "and the results (") {
+		t.Errorf("Sweep of 10 runs and a convoy in %d bytes: %v; want ErrMemory at an event, counting the results made", mem, err)
+	}
+}
+
+// backwardKeys returns n keys' events, step 2 then step 1, which free runs
+// on two consumers or more leave in a wrong final state: each key's step
+// 1 finishes last.
+func backwardKeys(n int) []konvoy.Event {
+	var events []konvoy.Event
+	for i := range n {
+		k := fmt.Sprintf("k%d", i)
+		events = append(events, konvoy.Event{Key: k, Step: 2, Duration: 1}, konvoy.Event{Key: k, Step: 1, Duration: 1})
+	}
+	return events
+}
+
+// freeRuns returns n free runs, on 2 consumers, 3, and so on.
+func freeRuns(n int) []konvoy.Config {
+	configs := make([]konvoy.Config, n)
+	for i := range configs {
+		configs[i] = konvoy.Config{Layout: konvoy.Free, Consumers: 2 + i}
+	}
+	return configs
 }
 
 // A run alone that outgrows the memory fails at the event where its own
@@ -133,12 +146,7 @@ func TestARunAloneFailsWhereItsOwnSizesDo(t *testing.T) {
 // most state, so that, between about 6 and 10 MiB, a pass that fits its
 // runs has no room for their results, and some runs give way.
 func TestResultsThatGiveWayChangeOnlyThePasses(t *testing.T) {
-	var events []konvoy.Event
-	for i := range 20_000 {
-		k := fmt.Sprintf("k%d", i)
-		events = append(events, konvoy.Event{Key: k, Step: 2, Duration: 1}, konvoy.Event{Key: k, Step: 1, Duration: 1})
-	}
-	configs := []konvoy.Config{{Layout: konvoy.Free, Consumers: 2}, {Layout: konvoy.Free, Consumers: 3}}
+	events, configs := backwardKeys(20_000), freeRuns(2)
 	for c := 1; c <= 6; c++ {
 		configs = append(configs, konvoy.Config{Layout: konvoy.Convoy, Consumers: c, Options: []konvoy.Option{konvoy.WithPolicy(konvoy.LaneAware)}})
 	}

@@ -56,25 +56,7 @@ func TestADataLossDoesNotStopTheMember(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	var injected atomic.Bool
-	kc.ControlKey(int16(kmsg.Fetch), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		fr := req.(*kmsg.FetchRequest)
-		resp := fr.ResponseKind().(*kmsg.FetchResponse)
-		for _, rt := range fr.Topics {
-			st := kmsg.NewFetchResponseTopic()
-			st.Topic, st.TopicID = rt.Topic, rt.TopicID
-			for _, rp := range rt.Partitions {
-				sp := kmsg.NewFetchResponseTopicPartition()
-				sp.Partition = rp.Partition
-				sp.ErrorCode = kerr.OffsetOutOfRange.Code
-				sp.HighWatermark, sp.LastStableOffset, sp.LogStartOffset = -1, -1, -1
-				st.Partitions = append(st.Partitions, sp)
-			}
-			resp.Topics = append(resp.Topics, st)
-		}
-		injected.Store(true)
-		return resp, nil, true // once: the control is dropped after it handles one
-	})
+	injected := answerOutOfRange(kc)
 	produce(t, addrs, 10, 3, 2) // offsets 20 to 29
 	for count() < 30 {
 		select {
@@ -102,4 +84,30 @@ func TestADataLossDoesNotStopTheMember(t *testing.T) {
 	if s := c.Commits(); s.DataLoss < 1 || s.Reset != 1 {
 		t.Errorf("Commits: %d data losses, %d resets; want at least 1 and 1", s.DataLoss, s.Reset)
 	}
+}
+
+// answerOutOfRange has kc answer its next fetch OFFSET_OUT_OF_RANGE for
+// every partition asked for, as a broker does after an unclean leader
+// election truncated the log, and returns the flag set once it has.
+func answerOutOfRange(kc *kfake.Cluster) *atomic.Bool {
+	var injected atomic.Bool
+	kc.ControlKey(int16(kmsg.Fetch), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		fr := req.(*kmsg.FetchRequest)
+		resp := fr.ResponseKind().(*kmsg.FetchResponse)
+		for _, rt := range fr.Topics {
+			st := kmsg.NewFetchResponseTopic()
+			st.Topic, st.TopicID = rt.Topic, rt.TopicID
+			for _, rp := range rt.Partitions {
+				sp := kmsg.NewFetchResponseTopicPartition()
+				sp.Partition = rp.Partition
+				sp.ErrorCode = kerr.OffsetOutOfRange.Code
+				sp.HighWatermark, sp.LastStableOffset, sp.LogStartOffset = -1, -1, -1
+				st.Partitions = append(st.Partitions, sp)
+			}
+			resp.Topics = append(resp.Topics, st)
+		}
+		injected.Store(true)
+		return resp, nil, true // once: the control is dropped after it handles one
+	})
+	return &injected
 }

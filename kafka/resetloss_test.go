@@ -4,16 +4,13 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
-	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // A data loss resets fetching to offset 10 (kgo.ConsumeResetOffset), above
@@ -29,24 +26,7 @@ func TestAResetAboveARecordNotFinishedFetchesItAgain(t *testing.T) {
 	}
 	t.Cleanup(kc.Close)
 	addrs := kc.ListenAddrs()
-	pc := producer(t, addrs)
-	var rs []*kgo.Record
-	for i := 0; i < 20; i++ {
-		k := fmt.Sprintf("u%d", i)
-		if i == 5 || i == 9 {
-			k = "a"
-		}
-		rs = append(rs, &kgo.Record{Key: []byte(k), Value: []byte(fmt.Sprint(i)), Partition: 0})
-	}
-	if err := pc.ProduceSync(context.Background(), rs...).FirstErr(); err != nil {
-		t.Fatal(err)
-	}
-	adm := kadm.NewClient(pc)
-	os := kadm.Offsets{}
-	os.Add(kadm.Offset{Topic: testTopic, Partition: 0, At: 0, LeaderEpoch: -1})
-	if _, err := adm.CommitOffsets(context.Background(), testGroup, os); err != nil {
-		t.Fatal(err)
-	}
+	produceKeyedAndCommit(t, addrs)
 	var mu sync.Mutex
 	seen := map[int64]int{}
 	release := make(chan struct{})
@@ -71,25 +51,7 @@ func TestAResetAboveARecordNotFinishedFetchesItAgain(t *testing.T) {
 			t.Fatalf("%d of 18 handled", count())
 		}
 	}
-	var injected atomic.Bool
-	kc.ControlKey(int16(kmsg.Fetch), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		fr := req.(*kmsg.FetchRequest)
-		resp := fr.ResponseKind().(*kmsg.FetchResponse)
-		for _, rt := range fr.Topics {
-			st := kmsg.NewFetchResponseTopic()
-			st.Topic, st.TopicID = rt.Topic, rt.TopicID
-			for _, rp := range rt.Partitions {
-				sp := kmsg.NewFetchResponseTopicPartition()
-				sp.Partition = rp.Partition
-				sp.ErrorCode = kerr.OffsetOutOfRange.Code
-				sp.HighWatermark, sp.LastStableOffset, sp.LogStartOffset = -1, -1, -1
-				st.Partitions = append(st.Partitions, sp)
-			}
-			resp.Topics = append(resp.Topics, st)
-		}
-		injected.Store(true)
-		return resp, nil, true
-	})
+	injected := answerOutOfRange(kc)
 	for deadline := time.Now().Add(testWait); c.Commits().Reset < 1; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no reset (injected %v, data loss %d)", injected.Load(), c.Commits().DataLoss)
@@ -105,5 +67,29 @@ func TestAResetAboveARecordNotFinishedFetchesItAgain(t *testing.T) {
 	got := committed(t, addrs)
 	if seen[9] == 0 || got[0] != 20 {
 		t.Errorf("record 9 handled %d times, committed offset %d; want it handled and offset 20 (handled %v; commits %+v)", seen[9], got[0], seen, c.Commits())
+	}
+}
+
+// produceKeyedAndCommit writes 20 records to partition 0, all of their own key
+// but records 5 and 9, of key "a", and commits offset 0 for the group.
+func produceKeyedAndCommit(t *testing.T, addrs []string) {
+	t.Helper()
+	pc := producer(t, addrs)
+	var rs []*kgo.Record
+	for i := 0; i < 20; i++ {
+		k := fmt.Sprintf("u%d", i)
+		if i == 5 || i == 9 {
+			k = "a"
+		}
+		rs = append(rs, &kgo.Record{Key: []byte(k), Value: []byte(fmt.Sprint(i)), Partition: 0})
+	}
+	if err := pc.ProduceSync(context.Background(), rs...).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	adm := kadm.NewClient(pc)
+	os := kadm.Offsets{}
+	os.Add(kadm.Offset{Topic: testTopic, Partition: 0, At: 0, LeaderEpoch: -1})
+	if _, err := adm.CommitOffsets(context.Background(), testGroup, os); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -762,7 +762,13 @@ func (x *Executor[T]) run(w int32, item T, seq int) outcome {
 			break
 		}
 	}
-	ie := x.itemError(item, seq, k, err)
+	return x.lastFailed(w, item, x.itemError(item, seq, k, err), cut)
+}
+
+// lastFailed returns the outcome of item on consumer w, whose last attempt
+// failed with ie, cut short when cut: its dead letter's, or, without one,
+// a failure, unless the guard drops it (see stillOwned).
+func (x *Executor[T]) lastFailed(w int32, item T, ie *ItemError, cut bool) outcome {
 	switch {
 	case x.dead == nil && !cut && x.ctx.Err() == nil && !x.stillOwned(w, item, ie):
 		return outcome{} // dropped by its runtime: done, and the executor goes on
