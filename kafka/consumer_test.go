@@ -29,12 +29,19 @@ const (
 // partitions partitions, closed when the test ends.
 func cluster(t *testing.T, partitions int32) []string {
 	t.Helper()
+	return fakeCluster(t, partitions).ListenAddrs()
+}
+
+// fakeCluster starts a one-broker kfake cluster with the test topic of
+// partitions partitions, closed when t ends, for a test that controls it.
+func fakeCluster(t *testing.T, partitions int32) *kfake.Cluster {
+	t.Helper()
 	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(partitions, testTopic))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	return c.ListenAddrs()
+	return c
 }
 
 // producer returns a client of the cluster at addrs that produces to the

@@ -25,11 +25,7 @@ import (
 // review). Commits then reach the end, and count the data loss and the
 // reset.
 func TestADataLossDoesNotStopTheMember(t *testing.T) {
-	kc, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, testTopic))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(kc.Close)
+	kc := fakeCluster(t, 1)
 	addrs := kc.ListenAddrs()
 	produce(t, addrs, 20, 3, 1)
 	var mu sync.Mutex

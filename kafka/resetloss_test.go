@@ -9,7 +9,6 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -20,11 +19,7 @@ import (
 // and dropped with it, was never fetched again, and the new assignment's
 // commits passed it (found by a review).
 func TestAResetAboveARecordNotFinishedFetchesItAgain(t *testing.T) {
-	kc, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, testTopic))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(kc.Close)
+	kc := fakeCluster(t, 1)
 	addrs := kc.ListenAddrs()
 	produceKeyedAndCommit(t, addrs)
 	var mu sync.Mutex
