@@ -99,9 +99,9 @@ func WithExpectedEvents(n int) SweepOption {
 // or Capacity), half as much on 32-bit platforms; and the results made,
 // 16 bytes (8 on 32-bit platforms) for each key a result names in
 // WrongKeys, which a run's state gives way to once its result is made.
-// When the runs would not
-// fit at once, the runs at the end of configs give way and run in later
-// passes, whether their keys or their backlogs outgrow the memory; a later
+// When the runs would not fit at once, the runs at the end of configs give
+// way and run in later passes, whether their keys, their backlogs or their
+// results outgrow the memory; a later
 // pass knows what each run held in the passes before, and where a run gives
 // way changes only the passes, never a result. A first pass told the
 // stream's length by [WithExpectedEvents] stops early the runs whose keys

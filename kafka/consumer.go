@@ -189,9 +189,9 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // pauses (PauseFetchPartitions) until records finish: memory grows with
 // the records held, not with the backlog. A data loss franz-go reports
 // ([kgo.ErrDataLoss], as after an unclean leader election) does not stop
-// it: fetching goes on from where franz-go reset the partition, and
-// records fetched again below those taken run again
-// ([CommitStats].DataLoss, Reset).
+// it: fetching goes on from where franz-go reset the partition, or from
+// the first record not finished when that is lower, and records fetched
+// again run again ([CommitStats].DataLoss, Reset).
 //
 // Costs: each poll asks the executor for its [live.Executor.Room], in
 // time in proportion to its consumers, and reads the client's paused
