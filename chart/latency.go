@@ -72,8 +72,8 @@ func Latency(w io.Writer, f Format, series []LatencySeries, opts ...Option) erro
 		"p95 wait and response, in rounds: " + strings.Join(figures, "; ") + "."}
 	return render(w, f, opts, a, func(c draw.Canvas) error {
 		tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Points(12), PadTop: vg.Points(2), PadRight: vg.Points(8)}
-		h := leg.height(c.Max.X - c.Min.X - 2*legendIndent)
-		if err := legendRoom(c, h, len(leg.entries)); err != nil {
+		h, err := leg.room(c, c.Max.X-c.Min.X-2*legendIndent)
+		if err != nil {
 			return err
 		}
 		top := c

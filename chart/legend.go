@@ -52,7 +52,7 @@ func (l *flowLegend) width(e legendEntry) vg.Length {
 }
 
 // rows splits the entries into rows no wider than width; an entry wider
-// than width has a row of its own.
+// than width, which room refuses, has a row of its own.
 func (l *flowLegend) rows(width vg.Length) [][]legendEntry {
 	var rows [][]legendEntry
 	var row []legendEntry
@@ -122,13 +122,13 @@ var legendGap = vg.Points(8)
 
 // drawWithLegend draws p in c above leg, which is aligned with p's data
 // area, its ticks fitted to its axes (see fitTicks) and its title to c's
-// width (see fitTitle), or returns legendRoom's error.
+// width (see fitTitle), or returns the legend's room error (see flowLegend.room).
 func drawWithLegend(c draw.Canvas, p *plot.Plot, leg *flowLegend) error {
 	fitTitle(p, c)
 	fitTicks(p, c)
 	data := p.DataCanvas(c)
-	h := leg.height(data.Max.X - data.Min.X)
-	if err := legendRoom(c, h, len(leg.entries)); err != nil {
+	h, err := leg.room(c, data.Max.X-data.Min.X)
+	if err != nil {
 		return err
 	}
 	top := c
@@ -143,15 +143,24 @@ func drawWithLegend(c draw.Canvas, p *plot.Plot, leg *flowLegend) error {
 	return nil
 }
 
-// legendRoom returns an error when a legend of the given height, and of
-// entries entries, below the plots would leave them less than half of
-// canvas c's height: drawn, the legend would run over the plots.
-func legendRoom(c draw.Canvas, height vg.Length, entries int) error {
-	if full := c.Max.Y - c.Min.Y; height+2*legendGap > full/2 {
-		return fmt.Errorf("chart: the legend's %d entries take %.1f of the picture's %.1f cm height, more than half: "+
-			"want a larger picture (WithSize), or fewer or shorter names", entries, (height+2*legendGap).Points()/cmPoints, full.Points()/cmPoints)
+// room returns the height the legend takes within width, below the plots
+// of canvas c, or an error when an entry is wider than width (drawn, it
+// would run off the picture, its figures cut), or when the legend would
+// leave the plots less than half of c's height (drawn, it would run over
+// them).
+func (l *flowLegend) room(c draw.Canvas, width vg.Length) (vg.Length, error) {
+	for _, e := range l.entries {
+		if w := l.width(e); w > width {
+			return 0, fmt.Errorf("chart: the legend's entry %q is %.1f cm wide, wider than the %.1f cm it has: "+
+				"want a larger picture (WithSize), or shorter names", e.text, w.Points()/cmPoints, width.Points()/cmPoints)
+		}
 	}
-	return nil
+	height := l.height(width)
+	if full := c.Max.Y - c.Min.Y; height+2*legendGap > full/2 {
+		return 0, fmt.Errorf("chart: the legend's %d entries take %.1f of the picture's %.1f cm height, more than half: "+
+			"want a larger picture (WithSize), or fewer or shorter names", len(l.entries), (height+2*legendGap).Points()/cmPoints, full.Points()/cmPoints)
+	}
+	return height, nil
 }
 
 // cmPoints is the points in a centimetre.

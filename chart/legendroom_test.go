@@ -39,3 +39,38 @@ func TestALegendTooTallForThePictureIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// TestALegendEntryWiderThanThePictureIsAnError checks that a legend entry
+// wider than the room it has is refused, with nothing written, rather than
+// drawn off the picture's edge with its figures cut (found by a review: a
+// long layout name at the default size, or "convoy — p95: wait …" at 4 cm
+// wide); and that the widest entry konvoy's own layouts and figures make,
+// with 13-digit figures, is drawn at the default size.
+func TestALegendEntryWiderThanThePictureIsAnError(t *testing.T) {
+	slot := []konvoy.Slot{{Start: 1234567, Finish: 7654321}}
+	long := "layout-with-a-rather-long-descriptive-name-" + strings.Repeat("x", 40)
+	for _, c := range []struct {
+		name   string
+		layout string
+		opts   []chart.Option
+	}{
+		{"a long name at the default size", long, nil},
+		{"convoy at 4 cm wide", "convoy", []chart.Option{chart.WithSize(4, 10)}},
+	} {
+		var b bytes.Buffer
+		err := chart.Latency(&b, chart.SVG, []chart.LatencySeries{{Layout: c.layout, Slots: slot}}, c.opts...)
+		if err == nil || !strings.Contains(err.Error(), "cm wide, wider than the") || b.Len() > 0 {
+			t.Errorf("%s: error %v, %d bytes written; want the entry refused and nothing written", c.name, err, b.Len())
+		}
+	}
+	var b bytes.Buffer
+	err := chart.Rounds(&b, chart.SVG, 1<<40, []chart.RoundsSeries{{Layout: "convoy", Consumers: []int{1, 2}, Rounds: []int{1 << 40, 1 << 39}, HeaviestLane: 1 << 39}}, chart.WithSize(4, 10))
+	if err == nil || !strings.Contains(err.Error(), "cm wide, wider than the") || b.Len() > 0 {
+		t.Errorf("Rounds at 4 cm wide: error %v, %d bytes written; want the ceiling's entry refused", err, b.Len())
+	}
+	huge := []konvoy.Slot{{Start: 1<<40 - 1, Finish: 1 << 40}} // the most a chart takes
+	b.Reset()
+	if err := chart.Latency(&b, chart.SVG, []chart.LatencySeries{{Layout: "selective-convoy", Slots: huge}, {Layout: "partitioned:65536", Slots: huge}}); err != nil {
+		t.Errorf("Latency with 13-digit figures at the default size: %v; want it drawn", err)
+	}
+}
