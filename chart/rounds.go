@@ -200,9 +200,10 @@ func roundsPlot(work int, series []RoundsSeries) (*plot.Plot, *flowLegend) {
 
 // countTicks marks each of a picture's consumer counts, rising, on an axis
 // length points long, and labels those whose labels stand apart (see
-// spaced): the first and the last count always, and of counts that crowd
-// together, each one clear of the label before it. Its length is 0, which
-// labels every count, until fitTicks sets it.
+// spaced): the last count always, the first unless the axis is too short
+// for both (a picture near WithSize's smallest width), and of counts that
+// crowd together, each one clear of the label before it. Its length is 0,
+// which labels every count, until fitTicks sets it.
 type countTicks struct {
 	counts []int
 	length vg.Length
