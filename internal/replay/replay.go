@@ -289,7 +289,7 @@ func submit(ctx context.Context, t *Trace, c Config, x *live.Executor[item], clo
 		}
 		if err := x.Submit(ctx, item{index: i, e: e, part: part, offset: int64(i)}); err != nil {
 			if errors.Is(err, live.ErrGapsFull) {
-				full = fmt.Errorf("replay: event %d: %w (raise -max-held, or give gaps up with -reseq-timeout or a -reseq-capacity below -max-held)", i, err)
+				full = fmt.Errorf("replay: %s: event %d (counted from 0, as -applied's offsets): %w (raise -max-held, or give gaps up with -reseq-timeout or a -reseq-capacity below -max-held)", t.Name, i, err)
 			}
 			return false // stopped while it waited for room, or the executor stopped: Close says why
 		}

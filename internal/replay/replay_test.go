@@ -444,7 +444,7 @@ func TestLiveEndsWhenGapsFillTheExecutor(t *testing.T) {
 	if run != nil {
 		run.Close()
 	}
-	if !errors.Is(err, live.ErrGapsFull) || !strings.Contains(fmt.Sprint(err), "event 2") || ctx.Err() != nil {
+	if !errors.Is(err, live.ErrGapsFull) || !strings.Contains(fmt.Sprint(err), "replay: t: event 2 (counted from 0, as -applied's offsets): live: every item held") || ctx.Err() != nil {
 		t.Fatalf("Live: %v; want at once an error wrapping live.ErrGapsFull naming event 2", err)
 	}
 }
