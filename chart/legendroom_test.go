@@ -3,6 +3,7 @@ package chart_test
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -45,7 +46,8 @@ func TestALegendTooTallForThePictureIsAnError(t *testing.T) {
 // drawn off the picture's edge with its figures cut (found by a review: a
 // long layout name at the default size, or "convoy — p95: wait …" at 4 cm
 // wide); and that the widest entry konvoy's own layouts and figures make,
-// with 13-digit figures, is drawn at the default size.
+// with 13-digit figures (10 where int has 32 bits), is drawn at the
+// default size.
 func TestALegendEntryWiderThanThePictureIsAnError(t *testing.T) {
 	slot := []konvoy.Slot{{Start: 1234567, Finish: 7654321}}
 	long := "layout-with-a-rather-long-descriptive-name-" + strings.Repeat("x", 40)
@@ -64,13 +66,18 @@ func TestALegendEntryWiderThanThePictureIsAnError(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	err := chart.Rounds(&b, chart.SVG, 1<<40, []chart.RoundsSeries{{Layout: "convoy", Consumers: []int{1, 2}, Rounds: []int{1 << 40, 1 << 39}, HeaviestLane: 1 << 39}}, chart.WithSize(4, 10))
+	err := chart.Rounds(&b, chart.SVG, 1<<30, []chart.RoundsSeries{{Layout: "convoy", Consumers: []int{1, 2}, Rounds: []int{1 << 30, 1 << 29}, HeaviestLane: 1 << 29}}, chart.WithSize(4, 10))
 	if err == nil || !strings.Contains(err.Error(), "cm wide, wider than the") || b.Len() > 0 {
 		t.Errorf("Rounds at 4 cm wide: error %v, %d bytes written; want the ceiling's entry refused", err, b.Len())
 	}
-	huge := []konvoy.Slot{{Start: 1<<40 - 1, Finish: 1 << 40}} // the most a chart takes
+	most := int(min(chartMost, math.MaxInt)) // the most a chart takes, or int's
+	huge := []konvoy.Slot{{Start: most - 1, Finish: most}}
 	b.Reset()
 	if err := chart.Latency(&b, chart.SVG, []chart.LatencySeries{{Layout: "selective-convoy", Slots: huge}, {Layout: "partitioned:65536", Slots: huge}}); err != nil {
 		t.Errorf("Latency with 13-digit figures at the default size: %v; want it drawn", err)
 	}
 }
+
+// chartMost is the largest figure a chart takes, 2^40, as a variable: a
+// constant would not fit where int has 32 bits.
+var chartMost int64 = 1 << 40
