@@ -73,6 +73,7 @@ func (t *Trace) Scan(maxBytes int, f func(e konvoy.Event, line int) error) error
 			return err
 		}
 		n++
+		t.partitions = dec.Partitions() // known from the first event on: see Partitions
 		if f != nil {
 			if err := f(e, dec.Line()); err != nil {
 				return err
@@ -98,7 +99,8 @@ func (t *Trace) Rounded() int { return t.rounded }
 func (t *Trace) Dropped() int { return t.dropped }
 
 // Partitions tells whether the trace the last Scan read records each
-// event's partition (see [Decoder.Partitions]).
+// event's partition (see [Decoder.Partitions]); during a Scan, from its
+// first event on, whether the trace does.
 func (t *Trace) Partitions() bool { return t.partitions }
 
 // Events returns the trace as a stream that can be ranged over any number

@@ -216,3 +216,15 @@ func TestReplayProgressOnTerminal(t *testing.T) {
 		t.Errorf("status %d, stderr %q; want no progress line off a terminal", status, errText)
 	}
 }
+
+// A trace without partitions under -layout recorded:N is refused at the
+// line konvoy -events names, its first event, before anything runs: the
+// replay named its header, line 1, once it had read the whole trace
+// (found by a review).
+func TestReplayRefusesRecordedWithoutPartitionsWhereKonvoyDoes(t *testing.T) {
+	_, want, _ := runCommand("-events", "testdata/arrivals.csv", "-layouts", "recorded:4")
+	_, got, status := runCommand("replay", "-events", "testdata/arrivals.csv", "-layout", "recorded:4", "-unit", "100us")
+	if status != 1 || got != want || !strings.HasPrefix(got, "testdata/arrivals.csv:2: ") {
+		t.Errorf("replay: status %d, stderr %q; want 1 and %q, as konvoy says it", status, got, want)
+	}
+}

@@ -87,23 +87,12 @@ func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = source.Scan(0, func(e konvoy.Event, line int) error {
-		err := w.add(e)
-		if err == nil {
-			return nil
-		}
-		// The event's message after FILE:LINE, without the simulator's
-		// "konvoy: ", as konvoy -events and plan write it.
-		located := runs.Located{Where: fmt.Sprintf("%s:%d", name, line), Err: err}
-		if errors.Is(err, konvoy.ErrOrder) && r.Reorder == 0 {
-			return fmt.Errorf("%w (-reorder WINDOW sorts arrivals within a window of time)", located)
-		}
-		return located
-	})
+	recorded := c.Layout.Partitions() > 0 && c.Layout.Equal(konvoy.Recorded(c.Layout.Partitions()))
+	err = source.Scan(0, w.scanned(name, r, source, recorded))
 	if err == nil {
 		err = w.finish()
 	}
-	if err == nil && !source.Partitions() && c.Layout.Partitions() > 0 && c.Layout.Equal(konvoy.Recorded(c.Layout.Partitions())) {
+	if err == nil && w.t.Events == 0 && recorded && !source.Partitions() {
 		err = runs.NoPartitions(name, r, 1)
 	}
 	if err != nil {
@@ -144,6 +133,30 @@ type traceWriter struct {
 	sim        *konvoy.Simulator
 	work, last float64 // rounds, for the check that the replay's times fit a time.Duration
 	buf        []byte
+}
+
+// scanned returns Load's function for each event of source, the trace
+// named name read by r: it adds the event to w, or returns the event's
+// error after FILE:LINE; under the layout recorded (recorded), a trace
+// without partitions is an error at its first event, as konvoy -events
+// says it.
+func (w *traceWriter) scanned(name string, r eventlog.Reader, source *eventlog.Trace, recorded bool) func(konvoy.Event, int) error {
+	return func(e konvoy.Event, line int) error {
+		if w.t.Events == 0 && recorded && !source.Partitions() {
+			return runs.NoPartitions(name, r, line)
+		}
+		err := w.add(e)
+		if err == nil {
+			return nil
+		}
+		// The event's message after FILE:LINE, without the simulator's
+		// "konvoy: ", as konvoy -events and plan write it.
+		located := runs.Located{Where: fmt.Sprintf("%s:%d", name, line), Err: err}
+		if errors.Is(err, konvoy.ErrOrder) && r.Reorder == 0 {
+			return fmt.Errorf("%w (-reorder WINDOW sorts arrivals within a window of time)", located)
+		}
+		return located
+	}
 }
 
 // newTraceWriter starts a Trace named name for c.
