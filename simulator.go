@@ -67,6 +67,7 @@ type Simulator struct {
 
 	err        error
 	done       bool
+	wrongN     int    // the keys in a wrong final state, once done (see end)
 	overflowed string // the measure that passed the largest int, as the error names it; "" for none
 }
 
@@ -345,25 +346,8 @@ func (s *Simulator) laneCount() int {
 // each.
 func (s *Simulator) Result() (Result, error) {
 	s.mustBeMade()
-	if s.err != nil {
-		return Result{}, s.err
-	}
-	if !s.done {
-		s.done = true
-		s.dispatch.finish()
-		if s.opts.reseq.Timeout > 0 {
-			s.expire(math.MaxInt)
-		}
-		if s.overflowed != "" {
-			s.err = prefixed{fmt.Errorf("at the end of the run: %s add up past %d", s.overflowed, math.MaxInt)}
-			return Result{}, s.err
-		}
-		// Applying what still waits can only make the resequencer hold
-		// more; the dispatchers' backlogs only drain.
-		if s.opts.maxBacklog > 0 && s.backlog() > s.opts.maxBacklog {
-			s.err = prefixed{fmt.Errorf("at the end of the run: %w: %s", ErrBacklog, s.backlogHeld())}
-			return Result{}, s.err
-		}
+	if err := s.end(); err != nil {
+		return Result{}, err
 	}
 	responseHi, responseLo := s.responseSum()
 	r := Result{
@@ -400,8 +384,8 @@ func (s *Simulator) Result() (Result, error) {
 			r.Schedule[i].Lane = s.table.name(s.in, ln)
 		}
 	}
-	if n := s.wrongCount(); n > 0 {
-		r.WrongKeys = make([]string, 0, n)
+	if s.wrongN > 0 {
+		r.WrongKeys = make([]string, 0, s.wrongN)
 		for i := range s.in.keys.len() {
 			if s.wrong(i) {
 				r.WrongKeys = append(r.WrongKeys, s.in.keys.at(i).name)
@@ -412,20 +396,40 @@ func (s *Simulator) Result() (Result, error) {
 	return r, nil
 }
 
+// end ends the run, once: it applies the events still pending, checks
+// what the end may find past its limits, and counts the keys in a wrong
+// final state (wrongN), which Result names and a sweep plans memory for.
+// It returns the error that stopped the run, or that its end found. It
+// takes O(k) time for k keys, the first time.
+func (s *Simulator) end() error {
+	if s.err != nil || s.done {
+		return s.err
+	}
+	s.done = true
+	s.dispatch.finish()
+	if s.opts.reseq.Timeout > 0 {
+		s.expire(math.MaxInt)
+	}
+	if s.overflowed != "" {
+		s.err = prefixed{fmt.Errorf("at the end of the run: %s add up past %d", s.overflowed, math.MaxInt)}
+		return s.err
+	}
+	// Applying what still waits can only make the resequencer hold
+	// more; the dispatchers' backlogs only drain.
+	if s.opts.maxBacklog > 0 && s.backlog() > s.opts.maxBacklog {
+		s.err = prefixed{fmt.Errorf("at the end of the run: %w: %s", ErrBacklog, s.backlogHeld())}
+		return s.err
+	}
+	for i := range s.in.keys.len() {
+		if s.wrong(i) {
+			s.wrongN++
+		}
+	}
+	return nil
+}
+
 // wrong tells whether the key of index i is in a wrong final state: its
 // state is not its highest step, or the resequencer wrote it backward.
 func (s *Simulator) wrong(i int) bool {
 	return s.state.get(i) != s.in.keys.at(i).highest || s.reseqKeys() && s.rkeys.at(i).backward()
-}
-
-// wrongCount returns how many keys are in a wrong final state, which
-// Result names. It takes O(k) time for k keys.
-func (s *Simulator) wrongCount() int {
-	n := 0
-	for i := range s.in.keys.len() {
-		if s.wrong(i) {
-			n++
-		}
-	}
-	return n
 }

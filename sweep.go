@@ -329,6 +329,14 @@ func (r *sweepRun) String() string {
 	return fmt.Sprintf("the run of %s, %s, on %s", r.sim.layout, r.sim.opts.policy, counted(r.sim.consumers.n, "consumer", "consumers"))
 }
 
+// named returns err, the end of run r's, naming the run: a sweep has many.
+func (r *sweepRun) named(err error) error {
+	if pe := (prefixed{}); errors.As(err, &pe) {
+		return prefixed{fmt.Errorf("%s: %w", r, pe.err)}
+	}
+	return err
+}
+
 // sweepSizes is how many keys each group's inputs had, and how many lanes
 // each layout, at the end of a pass: what the next pass will meet, so that
 // it stops the runs that will not fit at once.
@@ -967,24 +975,27 @@ func (p *sweepPass) results(out []Result, at []int) (int, error) {
 	has, tables := p.inputsOf()
 	runs := p.runs[:p.active]
 	for i, r := range runs {
-		r.result = r.sim.wrongCount() * resultBytes // which planned counts from now on
+		if err := r.sim.end(); err != nil {
+			return r.config, r.named(err)
+		}
+		r.result = r.sim.wrongN * resultBytes // which planned counts from now on
 		if planned(&z, runs[i:], has, tables)+p.kept > p.maxMemory {
 			if alone := planned(&z, runs[i:i+1], has, tables) + p.kept; alone > p.maxMemory {
 				return r.config, prefixed{fmt.Errorf("%w: at the end of %s: its result names %d keys left in a wrong final state, some %d bytes, which with the run and the results before it make some %d, more than the sweep's %d (WithMaxMemory)",
 					ErrMemory, r, r.result/resultBytes, r.result, alone, p.maxMemory)}
 			}
 			for _, q := range runs[i:] {
-				q.result = q.sim.wrongCount() * resultBytes // for the next pass to plan for
-				q.sim = nil                                 // made again in the pass that takes it
+				if q.sim.end() == nil { // else its end fails again in the pass that takes it
+					q.result = q.sim.wrongN * resultBytes // for the next pass to plan for
+				}
+				q.sim = nil // made again in the pass that takes it
 			}
 			p.active = i
 			return 0, nil
 		}
 		res, err := r.sim.Result()
-		if pe := (prefixed{}); errors.As(err, &pe) {
-			return r.config, prefixed{fmt.Errorf("%s: %w", r, pe.err)} // the run named: a sweep has many
-		} else if err != nil {
-			return r.config, err
+		if err != nil {
+			return r.config, r.named(err)
 		}
 		out[r.config] = res
 		if at != nil {

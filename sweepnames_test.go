@@ -170,3 +170,38 @@ func TestResultsThatGiveWayChangeOnlyThePasses(t *testing.T) {
 		t.Error("no memory between 6 and 10 MiB gave the results")
 	}
 }
+
+// A run's result is planned for by the keys it leaves in a wrong final
+// state once it has ended, not while events are still to be applied: the
+// least memory a run needs grows by 16 bytes (8 on 32-bit platforms) for
+// each key it leaves wrong, and by nothing for keys it leaves right.
+// Counted before the run's end, with every event still in flight on its
+// 40,000 consumers, every key of either trace looked wrong (found by a
+// review of this change).
+func TestResultsAreCountedAtTheRunsEnd(t *testing.T) {
+	const keys = 20_000
+	var inOrder []konvoy.Event
+	for i := range keys {
+		k := fmt.Sprintf("k%d", i)
+		inOrder = append(inOrder, konvoy.Event{Key: k, Step: 1, Duration: 1}, konvoy.Event{Key: k, Step: 2, Duration: 2})
+	}
+	configs := []konvoy.Config{{Layout: konvoy.Free, Consumers: 2 * keys}}
+	least := func(events []konvoy.Event) int { // to 1 KiB
+		lo, hi := 1<<20, 64<<20 // fails, fits
+		for hi-lo > 1<<10 {
+			mid := (lo + hi) / 2
+			if _, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs, konvoy.WithMaxMemory(mid)); err == nil {
+				hi = mid
+			} else if errors.Is(err, konvoy.ErrMemory) {
+				lo = mid
+			} else {
+				t.Fatal(err)
+			}
+		}
+		return hi
+	}
+	right, wrong := least(inOrder), least(backwardKeys(keys))
+	if want := keys * 2 * strconv.IntSize / 8; wrong-right < want-2<<10 || wrong-right > want+2<<10 {
+		t.Errorf("a run that leaves every key wrong needs %d bytes more than one that leaves none; want %d, its result's names", wrong-right, want)
+	}
+}
