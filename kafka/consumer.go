@@ -975,13 +975,11 @@ func (c *Consumer) resetPart(p *part, first int64) (*part, bool) {
 	}
 	c.mu.Lock()
 	p.revoked.Store(true)
-	p.gone = true
 	q := newPart(c.nextID, p.tp, Finished{})
 	c.nextID++
 	c.assigned[p.tp] = q
-	c.retired = append(c.retired, p.id)
 	c.mu.Unlock()
-	c.retire()
+	c.forget([]*part{p}) // as a revoked one: never committed again, q left assigned
 	c.reset.Add(1)
 	if from == first {
 		return q, false
