@@ -209,7 +209,10 @@ func (d *Decoder) csvEvent(rec []string) (konvoy.Event, error) {
 		d.statused++
 	}
 	if d.draw != nil {
-		e.Duration = d.draw()
+		var err error
+		if e.Duration, err = d.drawn(); err != nil {
+			return e, err
+		}
 	} else {
 		n, want := d.rounds(strings.TrimSpace(rec[s.dur]))
 		if want != "" {

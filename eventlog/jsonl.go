@@ -153,7 +153,9 @@ func (d *Decoder) objectArrival(obj []byte) (arrival, error) {
 	switch {
 	case d.draw != nil:
 		if !d.drawLast {
-			e.Duration = d.draw()
+			if e.Duration, err = d.drawn(); err != nil {
+				return a, err
+			}
 		}
 	case s.dur == nil:
 		return a, d.lineErr(fmt.Sprintf("want a %q field", d.cols.Duration))

@@ -53,7 +53,8 @@ func NewObjectDecoder(r Reader) (*ObjectDecoder, error) {
 // negative, and no order is checked. Durations drawn from
 // Reader.Durations are drawn in the order objects are decoded, as a
 // trace's are drawn line by line; a refused object draws none, so that
-// the events decoded are the same with it or without it.
+// the events decoded are the same with it or without it, but for one
+// refused because its draw passed synth.MaxDuration (see Reader.Durations).
 func (o *ObjectDecoder) Decode(where string, obj []byte) (konvoy.Event, error) {
 	statused, rounded := o.d.statused, o.d.rounded
 	e, err := o.decode(where, obj)
@@ -97,7 +98,9 @@ func (o *ObjectDecoder) decode(where string, obj []byte) (konvoy.Event, error) {
 		return konvoy.Event{}, err
 	}
 	if d.draw != nil { // last: a refused object draws nothing
-		e.Duration = d.draw()
+		if e.Duration, err = d.drawn(); err != nil {
+			return konvoy.Event{}, err
+		}
 	}
 	return e, nil
 }

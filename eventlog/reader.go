@@ -214,7 +214,8 @@ type Reader struct {
 	MaxReorderBytes int
 	// Durations, when not nil, gives every event a duration drawn from it,
 	// in rounds, deterministically from Seed, in input order; the trace
-	// then needs no duration column, and one it has is not read.
+	// then needs no duration column, and one it has is not read. A draw
+	// past synth.MaxDuration is an [*Error] at its event, never cut.
 	Durations *synth.Dist
 	// Seed seeds the draws of Durations: the same trace, Durations and
 	// Seed give the same durations on every platform.
@@ -324,14 +325,14 @@ type Decoder struct {
 	json  *jsonState
 	named []namedColumn // the columns the trace must have, as named
 
-	draw     func() int // Durations' draws, or nil
-	drawLast bool       // an ObjectDecoder's: an object's duration is drawn once it is taken, none for a refused one
-	seq      int64      // records read
-	released bool       // an event was released: origin and last are set
-	origin   int64      // the ticks of a timestamp's round 0
-	last     int64      // the ticks of the last event released
-	window   window     // the Reorder window
-	eof      bool       // the trace's records are all read
+	draw     func() (int, bool) // Durations' draws, or nil (see drawn)
+	drawLast bool               // an ObjectDecoder's: an object's duration is drawn once it is taken, none for a refused one
+	seq      int64              // records read
+	released bool               // an event was released: origin and last are set
+	origin   int64              // the ticks of a timestamp's round 0
+	last     int64              // the ticks of the last event released
+	window   window             // the Reorder window
+	eof      bool               // the trace's records are all read
 	dropped  int
 	maxHeld  int // the most bytes the Reorder window holds
 }
@@ -354,12 +355,12 @@ func NewDecoder(src io.Reader, r Reader) (*Decoder, error) {
 	}
 	r.Steps = append([]string(nil), r.Steps...)
 	r.History = append([]string(nil), r.History...)
-	var draw func() int
+	var draw func() (int, bool)
 	if r.Durations != nil {
 		if _, err := synth.ParseDist(r.Durations.String()); err != nil {
 			return nil, fmt.Errorf("eventlog: Durations: %w", err)
 		}
-		draw = r.Durations.Draws(r.Seed)
+		draw = r.Durations.DrawsChecked(r.Seed)
 	}
 	return &Decoder{
 		draw:     draw,
@@ -577,6 +578,17 @@ func (d *Decoder) readErr(line int, err error) *Error {
 // fieldErr is a problem with one value.
 func (d *Decoder) fieldErr(field, value, want string) *Error {
 	return &Error{File: d.name, Line: d.line, Field: field, Value: value, Want: want}
+}
+
+// drawn returns the next duration drawn from Reader.Durations for the
+// record at d.line, or the error of a draw past synth.MaxDuration.
+func (d *Decoder) drawn() (int, error) {
+	n, ok := d.draw()
+	if !ok {
+		return 0, d.lineErr(fmt.Sprintf("want a duration of at most %d rounds (synth.MaxDuration); the one drawn for this event from %v (Reader.Durations) passes it",
+			synth.MaxDuration, d.opt.Durations))
+	}
+	return n, nil
 }
 
 // csvFieldErr is a problem with the value in column i, counted from 0, of

@@ -9,9 +9,10 @@ import (
 	"strings"
 )
 
-// MaxDuration is the longest Duration an event can get, in rounds: a drawn
-// duration above it is cut to it, so that one event's fits an int on every
-// platform. A stream's total work may still pass an int (on 386, two events
+// MaxDuration is the longest Duration an event can get, in rounds, so
+// that one event's fits an int on every platform: a draw past it is an
+// error of [Events] and of [Dist.DrawsChecked], and [Dist.Draws] cuts it
+// to MaxDuration. A stream's total work may still pass an int (on 386, two events
 // of MaxDuration do), which the simulator reports as an error naming the
 // event, not as a wrong sum.
 const MaxDuration = 1 << 30
@@ -19,7 +20,8 @@ const MaxDuration = 1 << 30
 // Dist is a distribution of event durations in whole rounds, made by
 // [Fixed], [Uniform], [Exponential] or [LogNormal]. Continuous draws x ≥ 0
 // are rounded half up, to ⌊x + 0.5⌋, so a duration may be 0 (konvoy allows
-// it), and cut to [MaxDuration].
+// it); a draw past [MaxDuration], in the tail of [Exponential] or
+// [LogNormal], is an error of [Events] and [Dist.DrawsChecked].
 //
 // The zero Dist is Fixed(0): every event takes no time.
 type Dist struct {
@@ -50,17 +52,18 @@ func Uniform(lo, hi int) Dist {
 
 // Exponential returns the exponential distribution with the given mean in
 // rounds (0 to [MaxDuration]), rounded half up: the rounded mean is mean +
-// O(1/mean), about 2.99 for mean 3; a mean of 0 gives 0 every time. Draws
-// are cut at MaxDuration, which lowers the mean of a mean near it (to
-// about 0.63 of MaxDuration for a mean of MaxDuration).
+// O(1/mean), about 2.99 for mean 3; a mean of 0 gives 0 every time. A
+// draw past MaxDuration is an error (see [Dist]): for a mean of
+// MaxDuration about a third of the draws are.
 func Exponential(mean float64) Dist {
 	return Dist{kind: distExponential, a: mean}
 }
 
 // LogNormal returns the distribution of e^(mu + sigma·Z) rounds for a
-// standard normal Z, rounded half up: its median is about e^mu while e^mu
-// is below [MaxDuration], at which draws are cut. mu must be finite and
-// sigma finite and 0 or more.
+// standard normal Z, rounded half up: its median is about e^mu. A draw
+// past [MaxDuration] is an error (see [Dist]): every draw of
+// LogNormal(21, 0), and one in about 3 × 10^7 of LogNormal(5, 3). mu must
+// be finite and sigma finite and 0 or more.
 func LogNormal(mu, sigma float64) Dist {
 	return Dist{kind: distLogNormal, a: mu, b: sigma}
 }
@@ -85,8 +88,8 @@ func (d Dist) String() string {
 // duration, so that a seed changes nothing: [Fixed], and [Uniform] with lo
 // = hi, [Exponential] of mean 0 and [LogNormal] of sigma 0. It looks at
 // the parameters alone: a spread that rounding takes away (an exponential
-// mean below 0.01, a log-normal far below a round or past MaxDuration)
-// draws the same duration every time too, and Constant says false.
+// mean below 0.01, a log-normal far below a round) draws the same
+// duration every time too, and Constant says false.
 func (d Dist) Constant() bool {
 	switch d.kind {
 	case distUniform:
@@ -250,16 +253,17 @@ func newDurations(d Dist, rng *rand.PCG) *durations {
 	return s
 }
 
-// next returns the next duration in whole rounds.
-func (s *durations) next() int {
+// next returns the next duration in whole rounds, and false when the draw
+// passed MaxDuration, which it then returns.
+func (s *durations) next() (int, bool) {
 	switch s.d.kind {
 	case distFixed:
-		return s.lo
+		return s.lo, true
 	case distUniform:
 		if s.span == 1 {
-			return s.lo
+			return s.lo, true
 		}
-		return s.lo + int(below(s.rng, s.span))
+		return s.lo + int(below(s.rng, s.span)), true
 	case distExponential:
 		return rounds(float64(s.d.a * expDraw(s.rng)))
 	default: // distLogNormal
@@ -267,19 +271,35 @@ func (s *durations) next() int {
 	}
 }
 
-// rounds rounds x ≥ 0 half up to whole rounds, cut to MaxDuration.
-func rounds(x float64) int {
+// rounds rounds x ≥ 0 half up to whole rounds, and reports false, with
+// MaxDuration, when they pass MaxDuration.
+func rounds(x float64) (int, bool) {
 	y := math.Floor(x + 0.5)
-	if !(y < MaxDuration) {
-		return MaxDuration
+	if !(y <= MaxDuration) {
+		return MaxDuration, false
 	}
-	return int(y)
+	return int(y), true
 }
 
 // Draws returns a function that draws one duration from d at each call,
 // the same sequence for the same seed on every platform, as a trace's
-// durations are drawn: to model the durations a trace does not record.
+// durations are drawn: to model the durations a trace does not record. A
+// draw past [MaxDuration] is cut to it without a word: use
+// [Dist.DrawsChecked] to hear of it.
 func (d Dist) Draws(seed uint64) func() int {
+	next := d.DrawsChecked(seed)
+	return func() int {
+		n, _ := next()
+		return n
+	}
+}
+
+// DrawsChecked returns a function that draws the durations [Dist.Draws]
+// draws, in the same sequence for the same seed, and reports false with a
+// draw that passed [MaxDuration] (Draws's function returns MaxDuration
+// for it): a tail of [Exponential] or [LogNormal]. A reader of a trace
+// should refuse such an event rather than take a duration cut short.
+func (d Dist) DrawsChecked(seed uint64) func() (int, bool) {
 	return newDurations(d, rand.NewPCG(seed, streamModel)).next
 }
 

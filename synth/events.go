@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"fmt"
 	"iter"
 	"math/rand/v2"
 
@@ -26,7 +27,10 @@ const (
 // platform.
 //
 // When cfg is invalid, the stream yields the error of [Config.Check] as its
-// only element; a valid cfg's stream never fails. Each range over the sequence sets up in
+// only element. A valid cfg's stream fails only when an event's duration,
+// drawn from cfg.Duration, passes [MaxDuration] (a tail of [Exponential] or
+// [LogNormal]): it then yields an error naming the event in its place, and
+// ends. Each range over the sequence sets up in
 // O(min(InFlight, lifecycles)) time, plus O(Keys) with KeySkew > 0 and
 // O(Lines) with LineSkew > 0, allocating the tables the package
 // documentation lists, and then emits each event in amortised O(1) time
@@ -42,7 +46,7 @@ func Events(cfg Config) iter.Seq2[konvoy.Event, error] {
 	}
 	return func(yield func(konvoy.Event, error) bool) {
 		g := newGenerator(cfg)
-		g.run(func(e konvoy.Event) bool { return yield(e, nil) })
+		g.run(yield)
 	}
 }
 
@@ -156,11 +160,12 @@ func (g *generator) admit(t int) bool {
 	return true
 }
 
-// run emits the events to yield until all are out or yield returns false.
-func (g *generator) run(yield func(konvoy.Event) bool) {
+// run emits the events to yield until all are out, yield returns false,
+// or a duration drawn passes MaxDuration, which it yields as an error.
+func (g *generator) run(yield func(konvoy.Event, error) bool) {
 	active := len(g.tickets)
 	steps := int32(len(g.pattern))
-	for range g.events {
+	for i := range g.events {
 		t := 0
 		if active > 1 {
 			t = int(below(g.pick, uint64(active)))
@@ -182,14 +187,19 @@ func (g *generator) run(yield func(konvoy.Event) bool) {
 		if k == 0 { // history only
 			step = 0
 		}
+		d, ok := g.durations.next()
+		if !ok {
+			yield(konvoy.Event{}, fmt.Errorf("synth: event %d: its duration, drawn from %v, passes %d rounds (MaxDuration), the longest an event's may be", i, g.durations.d, MaxDuration))
+			return
+		}
 		e := konvoy.Event{
 			Key:      sl.keyName,
 			Line:     sl.lineName,
 			Step:     step,
-			Duration: g.durations.next(),
+			Duration: d,
 			Arrival:  g.arrivals.next(),
 		}
-		if !yield(e) {
+		if !yield(e, nil) {
 			return
 		}
 		if sl.pos++; sl.pos < steps {

@@ -19,3 +19,29 @@ func TestADurationModelOfAMillionRoundsRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestADurationDrawnPastMaxDurationIsRefused: a duration that a
+// -duration-model draws past synth.MaxDuration is an error at its event's
+// line, in the command's words, from konvoy, konvoy plan and konvoy
+// replay alike, not a duration cut short; konvoy gen's -duration the
+// same, at the event it would write.
+func TestADurationDrawnPastMaxDurationIsRefused(t *testing.T) {
+	want := "testdata/shipments.csv:2: want a duration of at most 1073741824 rounds; the one drawn for this event from lognormal:709,0 (-duration-model) passes it"
+	trace := []string{"-events", "testdata/shipments.csv", "-steps", "accepted,transfer,out-for-delivery,delivered",
+		"-history", "scanned,weighed", "-duration-model", "lognormal:709,0"}
+	for _, args := range [][]string{
+		append([]string{"-layouts", "free"}, trace...),
+		append([]string{"plan", "-peak", "10"}, trace...),
+		append([]string{"replay", "-unit", "1us"}, trace...),
+	} {
+		_, stderr, status := runCommand(args...)
+		if status != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("konvoy %s: status %d, stderr %q; want 1 and %q", strings.Join(args, " "), status, stderr, want)
+		}
+	}
+	out, stderr, status := runCommand("gen", "-events", "5", "-duration", "lognormal:20.75,0.05")
+	want = "konvoy gen: synth: event 4: its duration, drawn from lognormal:20.75,0.05, passes 1073741824 rounds (MaxDuration)"
+	if status != 1 || !strings.Contains(stderr, want) || strings.Contains(out, "1073741824") {
+		t.Errorf("gen: status %d, stderr %q, output\n%s\nwant 1, %q and no duration of 1073741824", status, stderr, out, want)
+	}
+}

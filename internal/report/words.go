@@ -278,6 +278,7 @@ var neutralWords = []string{
 	" (Reader.MaxNameBytes)", "",
 	" (Reader.MaxReorderBytes)", "",
 	" (Reader.Format)", "",
+	" (synth.MaxDuration)", "",
 	" (Open and Decompress undo one layer of gzip)", " (konvoy undoes one layer of gzip, no more)",
 	": synth: ", ": ", // the arrivals konvoy plan draws or scales at -peak
 }
@@ -291,6 +292,7 @@ var libraryWords = strings.NewReplacer(append([]string{
 	" (WithMaxMemory)", " (three quarters of -max-memory)",
 	" (WithMaxBacklog)", " (its share of -max-backlog)",
 	": raise the rate", ": raise -peak",
+	" (Reader.Durations)", " (-duration-model)",
 }, neutralWords...)...)
 
 // pageWords maps them to what konvoy serve's page and API can say: the
@@ -301,6 +303,7 @@ var pageWords = strings.NewReplacer(append([]string{
 	" (WithMaxMemory)", " (the memory konvoy serve gives a request)",
 	" (WithMaxBacklog)", "",
 	": raise the rate", ": raise the arrival rate",
+	" (Reader.Durations)", " (the duration model)",
 }, neutralWords...)...)
 
 // CommandWords returns msg, an error message of the command, in the

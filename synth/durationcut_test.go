@@ -1,0 +1,79 @@
+package synth_test
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy/synth"
+)
+
+// A duration drawn past MaxDuration is an error of the stream at that
+// event, in its place, and the stream ends there: the events before it
+// are yielded whole, none with a duration cut to MaxDuration.
+func TestADurationDrawnPastMaxDurationIsAnErrorOfItsEvent(t *testing.T) {
+	c := small(1000)
+	c.Duration = synth.LogNormal(20.75, 0.05) // median about 0.96 of MaxDuration: about a fifth of draws pass it
+	n, failed := 0, false
+	for e, err := range synth.Events(c) {
+		if failed {
+			t.Fatalf("an element after the error: %v, %v", e, err)
+		}
+		if err != nil {
+			failed = true
+			want := fmt.Sprintf("synth: event %d: its duration, drawn from lognormal:20.75,0.05, passes %d rounds (MaxDuration)", n, synth.MaxDuration)
+			if !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("error %q; want it to start %q", err, want)
+			}
+			continue
+		}
+		if e.Duration >= synth.MaxDuration {
+			t.Errorf("event %d has duration %d; want one below MaxDuration, as few draws land on it exactly", n, e.Duration)
+		}
+		n++
+	}
+	if !failed || n == 0 {
+		t.Fatalf("%d events and failed %v; want some events, then an error", n, failed)
+	}
+	c.Duration = synth.LogNormal(20.7, 0) // e^20.7 rounds, below MaxDuration: never an error
+	if got := len(collect(t, c)); got != 1000 {
+		t.Errorf("%d events of lognormal:20.7,0; want 1000", got)
+	}
+}
+
+// DrawsChecked draws what Draws draws, and says which draws Draws cut to
+// MaxDuration; a draw at MaxDuration or below is never called cut.
+func TestDrawsCheckedSaysWhichDrawsDrawsCuts(t *testing.T) {
+	for _, tc := range []struct {
+		d    synth.Dist
+		cuts bool
+	}{
+		{synth.LogNormal(20.75, 0.05), true}, {synth.Exponential(synth.MaxDuration), true},
+		{synth.LogNormal(math.Log(synth.MaxDuration), 0), false}, // rounds to MaxDuration exactly
+		{synth.Fixed(synth.MaxDuration), false}, {synth.Uniform(synth.MaxDuration-1, synth.MaxDuration), false},
+	} {
+		d := tc.d
+		cut, whole, at := 0, 0, 0 // at: whole draws of MaxDuration
+		draws, checked := d.Draws(7), d.DrawsChecked(7)
+		for range 2000 {
+			a := draws()
+			b, ok := checked()
+			if a != b || a > synth.MaxDuration || (!ok && a != synth.MaxDuration) {
+				t.Fatalf("%v: Draws %d, DrawsChecked %d, %v; want the same draw, at most MaxDuration, MaxDuration when cut", d, a, b, ok)
+			}
+			if ok {
+				whole++
+				if b == synth.MaxDuration {
+					at++
+				}
+			} else {
+				cut++
+			}
+		}
+		if (cut > 0) != tc.cuts || whole == 0 || (!tc.cuts && at == 0) {
+			t.Errorf("%v: %d draws cut, %d whole, %d of them MaxDuration; want cuts %v, whole draws, and MaxDuration among them when none is cut",
+				d, cut, whole, at, tc.cuts)
+		}
+	}
+}
