@@ -240,6 +240,7 @@ type Consumer struct {
 
 	commitMu sync.Mutex    // held through each commit, so commits never cross
 	settled  chan struct{} // a token: a record settled, maybe room for more
+	soon     chan struct{} // a token: commit now, not at the next tick (see resetPart)
 	batch    []item        // the poll loop's: a partition's records taken from one poll
 	// refetch are the partitions whose fetch offset this poll set back
 	// (see resetPart): the poll loop's, their records in it dropped.
@@ -318,6 +319,14 @@ type part struct {
 	// not commit it, since the partition's next owner may have committed
 	// since.
 	gone bool
+	// resetFrom is, for an assignment resetPart started, the offset it
+	// set fetching back to, and resetEpoch the leader epoch of the record
+	// below it: committed with no metadata until the assignment has
+	// records of its own, so that the old assignment's commit, whose
+	// metadata may name offsets of the log before it diverged, never
+	// stands (see pending). -1 otherwise.
+	resetFrom  int64
+	resetEpoch int32
 }
 
 // epochFrom is a leader epoch of a partition's records from offset on.
@@ -363,7 +372,7 @@ func (p *part) epochBelow(at int64) int32 {
 // tp, whose records the prior commit's metadata marked finished: nothing
 // submitted, run, committed or throttled yet.
 func newPart(id int, tp topicPartition, prior Finished) *part {
-	return &part{id: id, tp: tp, prior: prior, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1, lastEpoch: noEpoch}
+	return &part{id: id, tp: tp, prior: prior, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1, lastEpoch: noEpoch, resetFrom: -1}
 }
 
 // ended is a record whose handler or dead letter finished.
@@ -427,8 +436,8 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 	handle func(ctx context.Context, r *kgo.Record) error, options ...Option) (*Consumer, error) {
 	c := &Consumer{
 		handle: handle, assigned: map[topicPartition]*part{},
-		settled: make(chan struct{}, 1),
-		cfg:     config{maxHeld: live.DefaultMaxHeld, commitEvery: DefaultCommitInterval, revokeWait: DefaultRevokeTimeout, closeWait: DefaultCloseTimeout},
+		settled: make(chan struct{}, 1), soon: make(chan struct{}, 1),
+		cfg: config{maxHeld: live.DefaultMaxHeld, commitEvery: DefaultCommitInterval, revokeWait: DefaultRevokeTimeout, closeWait: DefaultCloseTimeout},
 	}
 	c.idle = sync.NewCond(&c.mu)
 	for i, o := range options {
@@ -757,6 +766,8 @@ func (c *Consumer) commitEvery(ctx context.Context, stop <-chan struct{}) {
 			return
 		case <-t.C:
 			_ = c.commit(ctx) // a failed commit is retried on the next tick
+		case <-c.soon:
+			_ = c.commit(ctx)
 		}
 	}
 }
@@ -965,7 +976,12 @@ func (c *Consumer) setAside(p *part, first int64) {
 // diverged, or by kgo.ConsumeResetOffset, above a record not finished) it
 // sets the fetch offset back to that offset and returns true: the records
 // of this poll are dropped, and fetched again. The new assignment takes
-// nothing of a prior commit's metadata as finished (see setAside). It
+// nothing of a prior commit's metadata as finished (see setAside), and
+// commits from where it fetches, with no metadata, even before it has a
+// record (see pending), so that the old assignment's commit, whose
+// metadata may name offsets of the log before it diverged, never stands:
+// at once, not at the next interval's commit, so that a crash meanwhile
+// leaves no such commit standing but for a moment. It
 // counts the reset in Consumer.reset, and runs on the poll loop, under no
 // lock, where the partition is assigned and its offset may be set.
 func (c *Consumer) resetPart(p *part, first int64) (*part, bool) {
@@ -976,11 +992,16 @@ func (c *Consumer) resetPart(p *part, first int64) (*part, bool) {
 	c.mu.Lock()
 	p.revoked.Store(true)
 	q := newPart(c.nextID, p.tp, Finished{})
+	q.resetFrom, q.resetEpoch = from, p.epochBelow(from)
 	c.nextID++
 	c.assigned[p.tp] = q
 	c.mu.Unlock()
 	c.forget([]*part{p}) // as a revoked one: never committed again, q left assigned
 	c.reset.Add(1)
+	select { // q's first commit, at once: until it lands a crash leaves p's standing
+	case c.soon <- struct{}{}:
+	default:
+	}
 	if from == first {
 		return q, false
 	}

@@ -304,7 +304,10 @@ var errAllGone = errors.New("every partition of the commit is gone")
 
 // pending returns what commitParts commits for ps: the offsets, their
 // metadata, the partitions whose offset or metadata changed since their
-// last commit, and those of them committed without their metadata, too
+// last commit (an assignment a data-loss reset started, with no record
+// submitted yet, commits where fetching was set back with no metadata,
+// once: the old assignment's commit may name offsets of the log before it
+// diverged, and must not stand; see resetPart), and those of them committed without their metadata, too
 // long for Kafka (counted in Consumer.dropped once the commit is made),
 // which the throttle (see Consumer.taken) leaves unreachable.
 func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, map[topicPartition]string, []*part, map[*part]bool) {
@@ -329,8 +332,16 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 	defer c.mu.Unlock()
 	for _, p := range ps {
 		comp, ok := done[p.id]
-		if !ok || p.gone {
-			continue // nothing read yet, or no longer this member's to commit
+		if p.gone {
+			continue // no longer this member's to commit
+		}
+		if !ok { // nothing read yet
+			if p.resetFrom >= 0 && p.committed < 0 {
+				setOffset(offsets, p.tp, kgo.EpochOffset{Epoch: p.resetEpoch, Offset: p.resetFrom})
+				meta[p.tp] = ""
+				sent = append(sent, p)
+			}
+			continue
 		}
 		at, finished := comp.Committable, comp.Finished
 		late := p.late
@@ -352,14 +363,19 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 		if err != nil {
 			cut[p] = true // a commit made without its metadata
 		}
-		if offsets[p.tp.topic] == nil {
-			offsets[p.tp.topic] = map[int32]kgo.EpochOffset{}
-		}
-		offsets[p.tp.topic][p.tp.partition] = kgo.EpochOffset{Epoch: p.epochBelow(at), Offset: at}
+		setOffset(offsets, p.tp, kgo.EpochOffset{Epoch: p.epochBelow(at), Offset: at})
 		meta[p.tp] = m
 		sent = append(sent, p)
 	}
 	return offsets, meta, sent, cut
+}
+
+// setOffset sets the offset of tp in offsets, a commit's, to o.
+func setOffset(offsets map[string]map[int32]kgo.EpochOffset, tp topicPartition, o kgo.EpochOffset) {
+	if offsets[tp.topic] == nil {
+		offsets[tp.topic] = map[int32]kgo.EpochOffset{}
+	}
+	offsets[tp.topic][tp.partition] = o
 }
 
 // withLate returns the committable offset and the finished offsets above
