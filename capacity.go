@@ -91,8 +91,10 @@ type SelectiveComparison struct {
 // CompareSelective runs a trace on the given consumers under Free,
 // SelectiveConvoy and Convoy, and its ordered events alone under Free,
 // Convoy and each of layouts, in one [Sweep] of events, with opts for
-// every run. Its errors are Sweep's; an event's index, in an error or a
-// [Slot] of a run's Schedule, is its index in the whole trace.
+// every run. Its errors and panics are Sweep's (it panics, with a
+// "konvoy:" prefix, when ctx, events or an option is nil); an event's
+// index, in an error or a [Slot] of a run's Schedule, is its index in the
+// whole trace.
 func CompareSelective(ctx context.Context, events iter.Seq2[Event, error], consumers int, layouts []Layout, opts ...Option) (SelectiveComparison, error) {
 	configs := []Config{
 		{Layout: Free}, {Layout: SelectiveConvoy}, {Layout: Convoy},

@@ -1,6 +1,7 @@
 package konvoy_test
 
 import (
+	"context"
 	"math"
 	"strconv"
 	"strings"
@@ -9,6 +10,10 @@ import (
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/lesson"
 )
+
+// nilContext is a nil context.Context, which staticcheck would flag as a
+// literal nil.
+var nilContext context.Context
 
 // A programmer's misuse of the API panics with a message that starts
 // "konvoy: " and says what was wrong, the same way everywhere, as each
@@ -27,6 +32,12 @@ func TestMisusePanicsWithThePrefix(t *testing.T) {
 			"konvoy: PlanConsumers: events is nil"},
 		{"a nil sequence to PlanLatency", func() { konvoy.PlanLatency(nil, nil, konvoy.LatencyConfig{}) },
 			"konvoy: PlanLatency: events is nil"},
+		{"a nil context to Sweep", func() {
+			konvoy.Sweep(nilContext, konvoy.Values(lesson.Events()), []konvoy.Config{{Layout: konvoy.Free, Consumers: 1}})
+		},
+			"konvoy: Sweep: ctx is nil; want a context, such as context.Background()"},
+		{"a nil context to CompareSelective", func() { konvoy.CompareSelective(nilContext, konvoy.Values(lesson.Events()), 1, nil) },
+			"konvoy: Sweep: ctx is nil; want a context, such as context.Background()"},
 		{"a nil sequence to PartitionsFor", func() { konvoy.PartitionsFor(nil, 0, 1) }, "konvoy: PartitionsFor: events is nil"},
 		{"Add on a zero Simulator", func() { new(konvoy.Simulator).Add(konvoy.Event{Key: "A"}) }, "konvoy: Simulator not made by NewSimulator"},
 		{"Result of a zero Simulator", func() { new(konvoy.Simulator).Result() }, "konvoy: Simulator not made by NewSimulator"},

@@ -184,10 +184,12 @@ func (s *Simulator) lowestHeld(r heldRef) heldRef {
 }
 
 // enqueue adds r to the queue of held events, dropping the stale entries
-// when they outnumber the live ones, in O(1) amortised time.
+// when they outnumber the live ones, and the entries first has passed
+// when they are half the queue (a queue that never empties would
+// otherwise keep them all), in O(1) amortised time.
 func (s *Simulator) enqueue(r heldRef) {
 	s.queue = append(s.queue, r)
-	if len(s.queue)-s.head <= 2*s.holding+64 {
+	if len(s.queue)-s.head <= 2*s.holding+64 && 2*s.head <= len(s.queue) {
 		return
 	}
 	live := s.queue[:0]

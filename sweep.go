@@ -133,8 +133,11 @@ func WithExpectedEvents(n int) SweepOption {
 // ErrMemory and names no event); a run whose result does not fit beside
 // it and the results made fails at its end with an error that wraps
 // ErrMemory. Sweep panics, with a
-// "konvoy:" prefix, when events or an option is nil.
+// "konvoy:" prefix, when ctx, events or an option is nil.
 func Sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config, opts ...SweepOption) ([]Result, error) {
+	if ctx == nil {
+		panic("konvoy: Sweep: ctx is nil; want a context, such as context.Background()")
+	}
 	if events == nil {
 		panic("konvoy: Sweep: events is nil")
 	}
