@@ -1011,11 +1011,16 @@ func (p *sweepPass) results(out []Result, at []int) (int, error) {
 }
 
 // deferred returns the configurations whose runs were stopped for the next
-// pass.
+// pass, in the order of the configurations: so every pass ends its runs in
+// that order (fit keeps it), and the first end that fails in a pass is
+// the first in configs of the pass's, as Sweep's error must be. (Runs that
+// gave way at their end come before those fit left out, which may be
+// earlier configurations.)
 func (p *sweepPass) deferred() []int {
 	var todo []int
 	for _, r := range p.runs[p.active:] {
 		todo = append(todo, r.config)
 	}
+	slices.Sort(todo)
 	return todo
 }
