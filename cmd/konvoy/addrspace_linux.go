@@ -1,0 +1,45 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"strconv"
+	"syscall"
+)
+
+// addressSpaceLeft returns the bytes of address space the process may
+// still take under its limit (ulimit -v, RLIMIT_AS), less what it has
+// taken (VmSize in /proc/self/status), and true; or false when it has no
+// such limit. The Go runtime takes far more address space than memory (a
+// gigabyte and a half at start, on linux/amd64), and a heap that outgrows
+// what is left ends the process with a fatal error, which no -max-memory
+// above it may risk.
+func addressSpaceLeft() (int64, bool) {
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err != nil || rl.Cur >= 1<<63 {
+		return 0, false // RLIM_INFINITY is all ones
+	}
+	return int64(rl.Cur) - addressSpaceTaken(), true
+}
+
+// addressSpaceTaken returns the bytes of address space the process has
+// taken, VmSize, or 0 when /proc/self/status cannot tell.
+func addressSpaceTaken() int64 {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for sc := bufio.NewScanner(bytes.NewReader(status)); sc.Scan(); {
+		v, ok := bytes.CutPrefix(sc.Bytes(), []byte("VmSize:"))
+		if !ok {
+			continue
+		}
+		kb, err := strconv.ParseInt(string(bytes.TrimSpace(bytes.TrimSuffix(bytes.TrimSpace(v), []byte("kB")))), 10, 64)
+		if err != nil {
+			return 0
+		}
+		return kb << 10
+	}
+	return 0
+}

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package main
+
+// addressSpaceLeft returns false: the process's address space limit is
+// read on Linux only.
+func addressSpaceLeft() (int64, bool) { return 0, false }
