@@ -32,7 +32,8 @@ var ErrStopped = errors.New("live: executor stopped by a failed item")
 // items submitted concurrently are ordered as Submit takes them.
 //
 // An executor must be closed with [Executor.Close], which stops its
-// goroutines. A handler must not call Close, which waits for it, nor
+// goroutines. Submit, SubmitAll and Close panic, with a "live:" prefix,
+// when given a nil context. A handler must not call Close, which waits for it, nor
 // Submit to its own executor without a context that ends: Submit waits
 // for room that only finished handlers make.
 type Executor[T any] struct {
@@ -326,6 +327,9 @@ func check(layout konvoy.Layout, consumers int, noEvent, noHandle bool, errs []e
 // parked, the lock of parked consumers; it allocates nothing once the
 // executor has held as many items and lanes.
 func (x *Executor[T]) Submit(ctx context.Context, item T) error {
+	if ctx == nil {
+		panic("live: Submit: ctx is nil; want a context, such as context.Background()")
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -358,6 +362,9 @@ func (x *Executor[T]) Submit(ctx context.Context, item T) error {
 // does, and allocates nothing once the executor has held as many items
 // and lanes.
 func (x *Executor[T]) SubmitAll(ctx context.Context, items []T) (int, error) {
+	if ctx == nil {
+		panic("live: SubmitAll: ctx is nil; want a context, such as context.Background()")
+	}
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -900,6 +907,9 @@ func (x *Executor[T]) callDead(ctx context.Context, item T, err error) (derr err
 // the items did not run, the UnrunError's Err is the failures, and Close
 // returns it alone. A second Close returns [ErrClosed].
 func (x *Executor[T]) Close(ctx context.Context) error {
+	if ctx == nil {
+		panic("live: Close: ctx is nil; want a context, such as context.Background()")
+	}
 	x.subMu.Lock()
 	if x.closing.Load() {
 		x.unlockSub()

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
@@ -63,7 +64,7 @@ func (x *Executor[T]) Completion() []Completion {
 		x.unlockSource(p, true)
 		out = append(out, c)
 	}
-	slices.SortFunc(out, func(a, b Completion) int { return a.Partition - b.Partition })
+	slices.SortFunc(out, func(a, b Completion) int { return cmp.Compare(a.Partition, b.Partition) })
 	return out
 }
 

@@ -354,11 +354,13 @@ func (x *Executor[T]) hold(i int32, k *reseqKey, step int) {
 }
 
 // queueHeld adds r to the queue of held items, dropping the stale entries
-// when they outnumber the held ones, in O(1) amortised time.
+// when they outnumber the held ones, and the entries firstHeld has passed
+// when they are half the queue (a queue never empty, as a full Capacity
+// keeps it, would otherwise keep them all), in O(1) amortised time.
 func (x *Executor[T]) queueHeld(r heldRef) {
 	q := &x.rq
 	q.queue = append(q.queue, r)
-	if len(q.queue)-q.head <= 2*x.gapHeld+64 {
+	if len(q.queue)-q.head <= 2*x.gapHeld+64 && 2*q.head <= len(q.queue) {
 		return
 	}
 	held := q.queue[:0]
