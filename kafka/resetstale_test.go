@@ -29,20 +29,7 @@ func TestAResetLeavesNoStaleMetadataOfTheOldLog(t *testing.T) {
 	kc, kb := fakeCluster(t, 1), fakeCluster(t, 1)
 	addrs := kc.ListenAddrs()
 	produceKeyedAndCommit(t, addrs) // values "0".."19"
-	var rs []*kgo.Record
-	for i := 0; i < 20; i++ {
-		k, v := fmt.Sprintf("u%d", i), fmt.Sprint(i)
-		if i == 5 || i == 9 {
-			k = "a"
-		}
-		if i >= 10 {
-			k, v = fmt.Sprintf("n%d", i), fmt.Sprintf("new%d", i)
-		}
-		rs = append(rs, &kgo.Record{Key: []byte(k), Value: []byte(v), Partition: 0})
-	}
-	if err := producer(t, kb.ListenAddrs()).ProduceSync(context.Background(), rs...).FirstErr(); err != nil {
-		t.Fatal(err)
-	}
+	produceRegrown(t, kb.ListenAddrs())
 	var mu sync.Mutex
 	seen := map[string]int{} // value → times handled, by any member
 	release := make(chan struct{})
@@ -57,14 +44,6 @@ func TestAResetLeavesNoStaleMetadataOfTheOldLog(t *testing.T) {
 		return nil
 	}
 	count := func() int { mu.Lock(); defer mu.Unlock(); return len(seen) }
-	waitFor := func(what string, ok func() bool) {
-		t.Helper()
-		for deadline := time.Now().Add(testWait); !ok(); time.Sleep(10 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatal("never: " + what)
-			}
-		}
-	}
 	// The interval's commits never come: CaughtUp makes the first, and the
 	// reset's own must come at once, for a crash may follow it at any time.
 	opts := append(memberOpts(addrs), kgo.ConsumeResetOffset(kgo.NewOffset().At(10)))
@@ -73,7 +52,7 @@ func TestAResetLeavesNoStaleMetadataOfTheOldLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop := start(c)
-	waitFor("18 handled", func() bool { return count() >= 18 })
+	waitUntil(t, "18 handled", func() bool { return count() >= 18 })
 	if _, err := c.CaughtUp(context.Background(), testTopic); err != nil {
 		t.Fatal(err)
 	}
@@ -81,8 +60,8 @@ func TestAResetLeavesNoStaleMetadataOfTheOldLog(t *testing.T) {
 		t.Fatalf("CaughtUp committed %d, metadata %q; want 5 with metadata", o.At, o.Metadata)
 	}
 	open := divergeTo(t, kc, kb)
-	waitFor("a reset", func() bool { return c.Commits().Reset >= 1 })
-	waitFor("the reset's commit, 5 with no metadata, before the interval's", func() bool { o := lookup0(t, addrs); return o.At == 5 && o.Metadata == "" })
+	waitUntil(t, "a reset", func() bool { return c.Commits().Reset >= 1 })
+	waitUntil(t, "the reset's commit, 5 with no metadata, before the interval's", func() bool { o := lookup0(t, addrs); return o.At == 5 && o.Metadata == "" })
 	close(release)
 	if err := stop(); err != nil {
 		t.Fatalf("Run: %v", err)
@@ -97,19 +76,13 @@ func TestAResetLeavesNoStaleMetadataOfTheOldLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop2 := start(c2)
-	waitFor("offset 20 committed", func() bool { return lookup0(t, addrs).At == 20 })
+	waitUntil(t, "offset 20 committed", func() bool { return lookup0(t, addrs).At == 20 })
 	if err := stop2(); err != nil {
 		t.Fatalf("second Run: %v", err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	var lost []string
-	for i := 10; i < 20; i++ {
-		if v := fmt.Sprintf("new%d", i); seen[v] == 0 {
-			lost = append(lost, v)
-		}
-	}
-	if len(lost) > 0 {
+	if lost := unhandledRegrown(seen); len(lost) > 0 {
 		t.Errorf("records of the regrown log no member handled: %v", lost)
 	}
 }
@@ -193,4 +166,47 @@ func divergeTo(t *testing.T, kc, kb *kfake.Cluster) *atomic.Bool {
 		return resp, nil, true
 	})
 	return &open
+}
+
+// produceRegrown writes to the cluster at addrs the regrown log of the
+// test above: at 0..9 what produceKeyedAndCommit wrote (5 and 9 of key
+// "a"), at 10..19 records "new10".."new19" of keys of their own.
+func produceRegrown(t *testing.T, addrs []string) {
+	var rs []*kgo.Record
+	for i := 0; i < 20; i++ {
+		k, v := fmt.Sprintf("u%d", i), fmt.Sprint(i)
+		if i == 5 || i == 9 {
+			k = "a"
+		}
+		if i >= 10 {
+			k, v = fmt.Sprintf("n%d", i), fmt.Sprintf("new%d", i)
+		}
+		rs = append(rs, &kgo.Record{Key: []byte(k), Value: []byte(v), Partition: 0})
+	}
+	if err := producer(t, addrs).ProduceSync(context.Background(), rs...).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitUntil waits, up to testWait, until ok, and fails the test saying
+// what never came otherwise.
+func waitUntil(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(testWait); !ok(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("never: " + what)
+		}
+	}
+}
+
+// unhandledRegrown returns the records of the regrown log, new10 to
+// new19, that seen, by value, does not count handled.
+func unhandledRegrown(seen map[string]int) []string {
+	var lost []string
+	for i := 10; i < 20; i++ {
+		if v := fmt.Sprintf("new%d", i); seen[v] == 0 {
+			lost = append(lost, v)
+		}
+	}
+	return lost
 }
