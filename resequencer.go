@@ -189,7 +189,7 @@ func (s *Simulator) lowestHeld(r heldRef) heldRef {
 // otherwise keep them all), in O(1) amortised time.
 func (s *Simulator) enqueue(r heldRef) {
 	s.queue = append(s.queue, r)
-	if len(s.queue)-s.head <= 2*s.holding+64 && 2*s.head <= len(s.queue) {
+	if !dueForCompaction(len(s.queue), s.head, s.holding) {
 		return
 	}
 	live := s.queue[:0]
@@ -201,6 +201,13 @@ func (s *Simulator) enqueue(r heldRef) {
 	clear(s.queue[len(live):])
 	s.queue, s.head = live, 0
 }
+
+// dueForCompaction tells whether a queue of held events of n entries, the
+// first head of them passed, while held events are held, is to drop its
+// stale and passed entries: when those after head outnumber twice the
+// held ones and 64, or the passed ones are more than half. Either way the
+// entries dropped pay for the compaction: O(1) amortised time an entry.
+func dueForCompaction(n, head, held int) bool { return n-head > 2*held+64 || 2*head > n }
 
 // live tells whether queue entry r is still held.
 func (s *Simulator) live(r heldRef) bool {
