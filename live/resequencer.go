@@ -360,7 +360,7 @@ func (x *Executor[T]) hold(i int32, k *reseqKey, step int) {
 func (x *Executor[T]) queueHeld(r heldRef) {
 	q := &x.rq
 	q.queue = append(q.queue, r)
-	if len(q.queue)-q.head <= 2*x.gapHeld+64 && 2*q.head <= len(q.queue) {
+	if !dueForCompaction(len(q.queue), q.head, x.gapHeld) {
 		return
 	}
 	held := q.queue[:0]
@@ -372,6 +372,13 @@ func (x *Executor[T]) queueHeld(r heldRef) {
 	clear(q.queue[len(held):])
 	q.queue, q.head = held, 0
 }
+
+// dueForCompaction tells whether a queue of held items of n entries, the
+// first head of them passed, while held items are held, is to drop its
+// stale and passed entries: when those after head outnumber twice the
+// held ones and 64, or the passed ones are more than half. Either way the
+// entries dropped pay for the compaction: O(1) amortised time an entry.
+func dueForCompaction(n, head, held int) bool { return n-head > 2*held+64 || 2*head > n }
 
 // isHeld tells whether queue entry r is still held.
 func (x *Executor[T]) isHeld(r heldRef) bool {
