@@ -221,7 +221,9 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 //
 // A Consumer runs once: make it with [New], then call [Consumer.Run]. New
 // starts the client, which joins the group; to release a consumer that is
-// not to consume, call [Consumer.Close].
+// not to consume, call [Consumer.Close]. Run, [Consumer.CaughtUp] and
+// [Lag] panic, with a "kafka:" prefix, when given a nil context, before
+// they do anything.
 type Consumer struct {
 	cl     *kgo.Client
 	x      *live.Executor[item]
@@ -706,6 +708,9 @@ func (c *Consumer) Close() {
 // handler's panic is an error (see [live.New]), the event function's a bug
 // to fix.
 func (c *Consumer) Run(ctx context.Context) error {
+	if ctx == nil {
+		panic("kafka: Run: ctx is nil; want a context, such as context.Background()")
+	}
 	if !c.state.CompareAndSwap(made, running) {
 		return errNotMade
 	}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/sirali-konvoy/konvoy/internal/memtest"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -22,14 +24,25 @@ import (
 
 // committedSet returns the records a commit of offset at with finished
 // above it calls finished, among offsets 0 to top.
-func committedSet(at int64, finished []int64, top int64) []int64 {
+func committedSet(f Finished, top int64) []int64 {
 	var out []int64
 	for o := int64(0); o <= top; o++ {
-		if o < at || slices.Contains(finished, o) {
+		if f.Done(o) {
 			out = append(out, o)
 		}
 	}
 	return out
+}
+
+// finishedOf returns the Finished of committable offset at and the
+// offsets finished above it, failing t when NewFinished refuses them.
+func finishedOf(t *testing.T, at int64, finished []int64) Finished {
+	t.Helper()
+	f, err := NewFinished(at, finished)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // TestUnskippedNamesNoSkippedRecord: records 10 and 12 were handled, 11
@@ -39,14 +52,36 @@ func committedSet(at int64, finished []int64, top int64) []int64 {
 // With the skipped record lowest below the executor's committable offset,
 // the offset stops at it and the handled records above it are kept.
 func TestUnskippedNamesNoSkippedRecord(t *testing.T) {
-	at, fin := unskipped(9, []int64{10, 11, 12, 13, 14}, 11, []int64{13, 11})
-	if got, want := committedSet(at, fin, 20), []int64{0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14}; !slices.Equal(got, want) {
-		t.Errorf("unskipped, committable 9: offset %d, finished %v: records %v; want %v", at, fin, got, want)
+	f := unskipped(finishedOf(t, 9, []int64{10, 11, 12, 13, 14}), 11, []int64{13, 11})
+	if got, want := committedSet(f, 20), []int64{0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14}; !slices.Equal(got, want) {
+		t.Errorf("unskipped, committable 9: offset %d, finished %v: records %v; want %v", f.Committable(), f.Runs(), got, want)
 	}
 	// The executor's committable offset 15 passed the skipped 11 and 13.
-	at, fin = unskipped(15, []int64{17}, 11, []int64{11, 13})
-	if got, want := committedSet(at, fin, 20), []int64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 17}; !slices.Equal(got, want) || at != 11 {
-		t.Errorf("unskipped, committable 15: offset %d, finished %v: records %v; want offset 11, records %v", at, fin, got, want)
+	f = unskipped(finishedOf(t, 15, []int64{17}), 11, []int64{11, 13})
+	if got, want := committedSet(f, 20), []int64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 17}; !slices.Equal(got, want) || f.Committable() != 11 {
+		t.Errorf("unskipped, committable 15: offset %d, finished %v: records %v; want offset 11, records %v", f.Committable(), f.Runs(), got, want)
+	}
+}
+
+// TestUnskippedTakesNoMemoryForAGap: records 0 and 2^40, at either end of
+// a gap such as compaction leaves, were skipped on revocation, and the
+// executor's committable offset passed both: the commit is offset 0, and
+// the offsets between are one run, not 2^40 offsets listed (it took
+// memory in proportion to the gap: 734 MiB for 2^24).
+func TestUnskippedTakesNoMemoryForAGap(t *testing.T) {
+	if !memtest.Alone(t) {
+		return
+	}
+	const gap = 1 << 40
+	var f Finished
+	got := memtest.Allocated(func() { f = unskipped(finishedOf(t, gap+1, nil), 0, []int64{gap, 0}) })
+	if want := []Run{{1, gap - 1}}; f.Committable() != 0 || !slices.Equal(f.Runs(), want) || got > 1<<16 {
+		t.Errorf("unskipped = offset %d, runs %v, in %d bytes; want 0, %v, in a few", f.Committable(), f.Runs(), got, want)
+	}
+	// Skipped offsets inside a run and at its ends split it.
+	f = unskipped(Finished{committable: 3, runs: []Run{{5, 9}, {11, 11}}}, 1, []int64{1, 2, 5, 7, 9, 11})
+	if want := []Run{{6, 6}, {8, 8}}; f.Committable() != 1 || !slices.Equal(f.Runs(), want) {
+		t.Errorf("unskipped = offset %d, runs %v; want 1, %v", f.Committable(), f.Runs(), want)
 	}
 }
 
@@ -75,7 +110,7 @@ func TestPriorMetadataKeepsThePriorFinished(t *testing.T) {
 	}
 	prior.runs = append(prior.runs, Run{30, 1_000_000})
 	prior.runBytes = runBytes(19, prior.runs)
-	at, m, err := priorMetadata(22, []int64{26}, prior)
+	at, m, err := priorMetadata(finishedOf(t, 22, []int64{26}), prior)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,12 +122,12 @@ func TestPriorMetadataKeepsThePriorFinished(t *testing.T) {
 		t.Errorf("priorMetadata = %d, %v; want 25, %v", at, f.Runs(), want)
 	}
 	// Nothing prior above the offset: the commit is this member's alone.
-	if at, m, err := priorMetadata(1_000_001, nil, prior); err != nil || at != 1_000_001 || m != "" {
+	if at, m, err := priorMetadata(finishedOf(t, 1_000_001, nil), prior); err != nil || at != 1_000_001 || m != "" {
 		t.Errorf("priorMetadata past the prior runs = %d, %q, %v; want 1000001, \"\"", at, m, err)
 	}
 	top := Finished{committable: 5, runs: []Run{{6, math.MaxInt64}}}
 	top.runBytes = runBytes(4, top.runs)
-	if at, m, err := priorMetadata(6, nil, top); err != nil || at != 6 || m != "" {
+	if at, m, err := priorMetadata(finishedOf(t, 6, nil), top); err != nil || at != 6 || m != "" {
 		t.Errorf("priorMetadata of a prior run from the offset to the largest = %d, %q, %v; want 6, \"\" (its records run again)", at, m, err)
 	}
 }
@@ -253,4 +288,54 @@ func TestHandingOnKeepsThePriorMetadata(t *testing.T) {
 		t.Errorf("B handled %v; want [20]: A handled %v, and the metadata named 3 to 19 finished", got, a.sorted())
 	}
 	checkCommitted(t, addrs, map[int32]int64{0: 21})
+}
+
+// TestUnskippedMatchesTheOffsetByOffsetRule: over random partitions of a
+// few dozen offsets, unskipped's commit counts finished exactly the
+// offsets below the lowest skipped one and, above it, those the executor
+// counts finished but the skipped ones, offset by offset; and its runs
+// are what Finished holds, increasing, apart, above the offset.
+func TestUnskippedMatchesTheOffsetByOffsetRule(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 1))
+	for range 2000 {
+		exec, skipped := randomSkips(t, rng)
+		if len(skipped) == 0 {
+			continue
+		}
+		at, skipFrom := exec.Committable(), slices.Min(skipped)
+		f := unskipped(exec, skipFrom, skipped)
+		for o := int64(0); o < 70; o++ {
+			want := o < min(at, skipFrom) || exec.Done(o) && !slices.Contains(skipped, o)
+			if f.Done(o) != want {
+				t.Fatalf("committable %d, finished %v, skipped %v: offset %d done %v; want %v (commit %d, runs %v)",
+					at, exec.Runs(), skipped, o, f.Done(o), want, f.Committable(), f.Runs())
+			}
+		}
+		for i, r := range f.runs {
+			if r.First > r.Last || i == 0 && r.First <= f.committable || i > 0 && r.First <= f.runs[i-1].Last+1 {
+				t.Fatalf("runs %v of commit %d: want increasing runs apart, above it", f.runs, f.committable)
+			}
+		}
+	}
+}
+
+// randomSkips returns what an executor may count finished of a partition
+// of 60 offsets, and a random share of those offsets, in random order, as
+// skipped on a revocation.
+func randomSkips(t *testing.T, rng *rand.Rand) (Finished, []int64) {
+	at := rng.Int64N(30)
+	var finished, skipped []int64
+	for o := at + 1; o < 60; o++ {
+		if rng.IntN(2) == 0 {
+			finished = append(finished, o)
+		}
+	}
+	exec := finishedOf(t, at, finished)
+	for o := int64(0); o < 60; o++ {
+		if exec.Done(o) && rng.IntN(4) == 0 {
+			skipped = append(skipped, o)
+		}
+	}
+	rng.Shuffle(len(skipped), func(i, j int) { skipped[i], skipped[j] = skipped[j], skipped[i] })
+	return exec, skipped
 }

@@ -28,7 +28,7 @@ func TestPriorMetadataPassesTheRunAtTheCommittableOffset(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantMeta, _ := want.Metadata()
-		at, m, err := priorMetadata(tc.at, tc.fin, prior)
+		at, m, err := priorMetadata(finishedOf(t, tc.at, tc.fin), prior)
 		if at != tc.wantAt || m != wantMeta || err != nil {
 			t.Errorf("%s: priorMetadata(%d, none, %v) = %d, %q, %v; want %d, %q", tc.name, tc.at, prior.Runs(), at, m, err, tc.wantAt, wantMeta)
 		}

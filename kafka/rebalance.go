@@ -307,9 +307,10 @@ var errAllGone = errors.New("every partition of the commit is gone")
 // last commit (an assignment a data-loss reset started, with no record
 // submitted yet, commits where fetching was set back with no metadata,
 // once: the old assignment's commit may name offsets of the log before it
-// diverged, and must not stand; see resetPart), and those of them committed without their metadata, too
-// long for Kafka (counted in Consumer.dropped once the commit is made),
-// which the throttle (see Consumer.taken) leaves unreachable.
+// diverged, and must not stand; see resetPart), and those of them
+// committed without their metadata, too long for Kafka (counted in
+// Consumer.dropped once the commit is made), which the throttle (see
+// Consumer.taken) leaves unreachable.
 func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, map[topicPartition]string, []*part, map[*part]bool) {
 	// The seats are read before Completion: a record whose result
 	// Completion does not count yet is still in its consumer's seat.
@@ -343,24 +344,12 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 			}
 			continue
 		}
-		at, finished := comp.Committable, comp.Finished
-		late := p.late
-		for _, e := range recent {
-			if e.p == p {
-				late = append(late[:len(late):len(late)], e.offset)
-			}
-		}
-		if len(late) > 0 {
-			at, finished = withLate(at, finished, late)
-		}
-		if p.skipFrom >= 0 {
-			at, finished = unskipped(at, finished, p.skipFrom, p.skipped)
-		}
-		at, m, err := priorMetadata(at, finished, p.prior)
+		f, ferr := p.finished(comp, recent)
+		at, m, err := priorMetadata(f, p.prior)
 		if at == p.committed && m == p.committedMeta {
 			continue
 		}
-		if err != nil {
+		if err != nil || ferr != nil {
 			cut[p] = true // a commit made without its metadata
 		}
 		setOffset(offsets, p.tp, kgo.EpochOffset{Epoch: p.epochBelow(at), Offset: at})
@@ -368,6 +357,33 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 		sent = append(sent, p)
 	}
 	return offsets, meta, sent, cut
+}
+
+// finished returns what p may count finished, under c.mu, by comp, its
+// executor partition's completion, and by the records whose results comp
+// may not count yet: those of p.late, and of recent, the consumers' last
+// (see withLate); less the records skipped on a revocation (see
+// unskipped). Its error, which the executor's offsets, increasing above
+// its committable offset, never give, leaves no offset above it finished.
+func (p *part) finished(comp live.Completion, recent []ended) (Finished, error) {
+	at, finished := comp.Committable, comp.Finished
+	late := p.late
+	for _, e := range recent {
+		if e.p == p {
+			late = append(late[:len(late):len(late)], e.offset)
+		}
+	}
+	if len(late) > 0 {
+		at, finished = withLate(at, finished, late)
+	}
+	f, err := NewFinished(at, finished)
+	if err != nil {
+		f = Finished{committable: at}
+	}
+	if p.skipFrom >= 0 {
+		f = unskipped(f, p.skipFrom, p.skipped)
+	}
+	return f, err
 }
 
 // setOffset sets the offset of tp in offsets, a commit's, to o.
@@ -401,33 +417,49 @@ func withLate(at int64, finished, late []int64) (int64, []int64) {
 
 // unskipped returns what a partition may commit whose records at the
 // offsets skipped, the lowest skipFrom, were not run because it was
-// revoked, given the executor's committable offset at and the finished
-// offsets above it, which count those records finished: the offset at
-// most skipFrom, and as finished the offsets above it that the executor
-// counts finished, but the skipped ones. Naming a skipped record finished
-// would have the next owner skip it too: a record lost. It takes time in
-// proportion to the offsets from skipFrom on that the executor counts
-// finished (records held when the partition was revoked).
-func unskipped(at int64, finished []int64, skipFrom int64, skipped []int64) (int64, []int64) {
-	skip := make(map[int64]bool, len(skipped))
-	for _, o := range skipped {
-		skip[o] = true
-	}
-	var out []int64
-	if skipFrom < at {
-		for o := skipFrom + 1; o < at; o++ {
-			if !skip[o] {
-				out = append(out, o)
+// revoked, given f, what the executor counts finished, which counts those
+// records finished: the offset at most skipFrom, and as finished the
+// offsets above it that f counts finished, but the skipped ones. Naming a
+// skipped record finished would have the next owner skip it too: a record
+// lost. The offsets from skipFrom to f's committable offset are runs, not
+// listed one by one, so that it takes O(r + s log s) time and memory for
+// f's r runs and the s records skipped, never in proportion to the
+// offsets a run spans (a gap of 2^40 offsets, as compaction leaves, is
+// one run).
+func unskipped(f Finished, skipFrom int64, skipped []int64) Finished {
+	skip := slices.Clone(skipped)
+	slices.Sort(skip)
+	var runs []Run
+	add := func(r Run) { // r less the skipped offsets, after runs
+		for k, _ := slices.BinarySearch(skip, r.First); r.First <= r.Last; k++ {
+			last := r.Last
+			if k < len(skip) && skip[k] <= r.Last {
+				last = skip[k] - 1
 			}
+			if r.First <= last {
+				if n := len(runs); n > 0 && runs[n-1].Last == r.First-1 {
+					runs[n-1].Last = last
+				} else {
+					runs = append(runs, Run{First: r.First, Last: last})
+				}
+			}
+			if last == r.Last {
+				return
+			}
+			r.First = last + 2 // past the skipped offset
+		}
+	}
+	at := f.committable
+	if skipFrom < at {
+		if skipFrom+1 < at {
+			add(Run{First: skipFrom + 1, Last: at - 1})
 		}
 		at = skipFrom
 	}
-	for _, o := range finished {
-		if !skip[o] {
-			out = append(out, o)
-		}
+	for _, r := range f.runs {
+		add(r)
 	}
-	return at, out
+	return Finished{committable: at, runs: runs, runBytes: runBytes(at-1, runs)}
 }
 
 // commitError returns the error of a commit: err, or each partition's
@@ -472,21 +504,18 @@ func topicOf(req *kmsg.OffsetCommitRequest, t kmsg.OffsetCommitResponseTopic, i 
 }
 
 // priorMetadata returns the offset and metadata committed for a partition
-// whose records at the offsets finished above at have finished, as
-// commitMetadata does, and whose assignment started from a commit whose
-// metadata names the records of prior finished: those count too, so that
-// they are not run again by the next owner when this member hands the
-// partition on before it read that far. The offset moves past records
-// prior names finished from at on. It takes time in proportion to the
-// offsets and runs, never to the offsets the runs span.
-func priorMetadata(at int64, finished []int64, prior Finished) (int64, string, error) {
+// whose records f counts finished, as commitMetadata does, and whose
+// assignment started from a commit whose metadata names the records of
+// prior finished: those count too, so that they are not run again by the
+// next owner when this member hands the partition on before it read that
+// far. The offset moves past records prior names finished from f's
+// committable offset on. It takes time in proportion to the runs, never
+// to the offsets the runs span.
+func priorMetadata(f Finished, prior Finished) (int64, string, error) {
+	at := f.committable
 	if len(prior.runs) == 0 || prior.runs[len(prior.runs)-1].Last < at {
-		m, err := commitMetadata(at, finished)
+		m, err := f.Metadata()
 		return at, m, err
-	}
-	f, err := NewFinished(at, finished)
-	if err != nil {
-		return at, "", err
 	}
 	all := append(slices.Clone(f.runs), prior.runs...)
 	slices.SortFunc(all, func(a, b Run) int { return cmp.Compare(a.First, b.First) })
@@ -504,8 +533,8 @@ func priorMetadata(at int64, finished []int64, prior Finished) (int64, string, e
 	}
 	for len(runs) > 0 && runs[0].First == at {
 		if runs[0].Last == math.MaxInt64 {
-			m, err := commitMetadata(at, finished) // no offset above to commit
-			return at, m, err
+			m, err := f.Metadata() // no offset above to commit: f's alone, prior's records run again
+			return f.committable, m, err
 		}
 		at, runs = runs[0].Last+1, runs[1:]
 	}

@@ -101,8 +101,11 @@ func (c *Consumer) countCommit(err error) {
 // It asks Kafka three times through cl (the start and end offsets, and the
 // group's commits), and returns an error, naming the topic or the
 // partition, when topic does not exist or one of its partitions cannot
-// be read.
+// be read. It panics, with a "kafka:" prefix, when ctx is nil.
 func Lag(ctx context.Context, cl *kgo.Client, group, topic string) (map[int32]int64, error) {
+	if ctx == nil {
+		panic("kafka: Lag: ctx is nil; want a context, such as context.Background()")
+	}
 	adm := kadm.NewClient(cl) // not closed: that would close cl
 	ends, err := adm.ListEndOffsets(ctx, topic)
 	if err == nil {
@@ -168,6 +171,9 @@ func listError(l kadm.ListedOffsets, topic string) error {
 // caught up yet. Call it while Run runs: once Run has returned, the
 // client is closed, and CaughtUp returns its error (kgo.ErrClientClosed).
 func (c *Consumer) CaughtUp(ctx context.Context, topic string) (bool, error) {
+	if ctx == nil {
+		panic("kafka: CaughtUp: ctx is nil; want a context, such as context.Background()")
+	}
 	if err := c.commit(ctx); transient(err) {
 		return false, nil
 	} else if err != nil {

@@ -77,7 +77,9 @@ func (c *Consumer) unthrottle(committable func(id int) (int64, bool)) {
 		if p.stoppedAt < 0 {
 			continue
 		}
-		if at, ok := committable(p.id); ok && (at > p.last || Reach(at) >= p.stoppedAt+resumeSlack) {
+		// Reach is at least about 24,500, and stoppedAt may be near the
+		// largest offset: the slack comes off the one, not onto the other.
+		if at, ok := committable(p.id); ok && (at > p.last || Reach(at)-resumeSlack >= p.stoppedAt) {
 			p.stoppedAt = -1
 			resume[tp.topic] = append(resume[tp.topic], tp.partition)
 			continue

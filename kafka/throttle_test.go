@@ -3,6 +3,7 @@ package kafka
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -404,4 +405,23 @@ func committedMetadata(t *testing.T, addrs []string) string {
 		t.Fatalf("committed %+v, %v; want offset 0", o, ok)
 	}
 	return o.Metadata
+}
+
+// A partition throttled at a record whose offset, from the broker, is
+// near the largest stays throttled while its committable offset is far
+// below: stoppedAt plus the slack overflowed, and it resumed at every
+// poll, fetched the record again and was throttled again.
+func TestAThrottleNearTheLargestOffsetHolds(t *testing.T) {
+	c := unitConsumer(t, func(context.Context, *kgo.Record) error { return nil })
+	for _, stoppedAt := range []int64{1 << 40, math.MaxInt64 - 10} {
+		p := newPart(0, topicPartition{testTopic, 0}, Finished{})
+		p.last, p.stoppedAt = 0, stoppedAt // record 0 held, not finished
+		c.mu.Lock()
+		c.assigned[p.tp] = p
+		c.mu.Unlock()
+		c.unthrottle(func(int) (int64, bool) { return 0, true })
+		if p.stoppedAt != stoppedAt {
+			t.Errorf("throttled at %d, committable offset 0: resumed", stoppedAt)
+		}
+	}
 }
