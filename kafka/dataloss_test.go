@@ -88,22 +88,28 @@ func TestADataLossDoesNotStopTheMember(t *testing.T) {
 func answerOutOfRange(kc *kfake.Cluster) *atomic.Bool {
 	var injected atomic.Bool
 	kc.ControlKey(int16(kmsg.Fetch), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		fr := req.(*kmsg.FetchRequest)
-		resp := fr.ResponseKind().(*kmsg.FetchResponse)
-		for _, rt := range fr.Topics {
-			st := kmsg.NewFetchResponseTopic()
-			st.Topic, st.TopicID = rt.Topic, rt.TopicID
-			for _, rp := range rt.Partitions {
-				sp := kmsg.NewFetchResponseTopicPartition()
-				sp.Partition = rp.Partition
-				sp.ErrorCode = kerr.OffsetOutOfRange.Code
-				sp.HighWatermark, sp.LastStableOffset, sp.LogStartOffset = -1, -1, -1
-				st.Partitions = append(st.Partitions, sp)
-			}
-			resp.Topics = append(resp.Topics, st)
-		}
+		resp := fetchAnswer(req.(*kmsg.FetchRequest), kerr.OffsetOutOfRange.Code, -1, -1)
 		injected.Store(true)
 		return resp, nil, true // once: the control is dropped after it handles one
 	})
 	return &injected
+}
+
+// fetchAnswer returns the answer to fr that names every partition it asks
+// for, with no records, the error code code, hwm as the high watermark
+// and the last stable offset, and start as the log's start offset.
+func fetchAnswer(fr *kmsg.FetchRequest, code int16, hwm, start int64) *kmsg.FetchResponse {
+	resp := fr.ResponseKind().(*kmsg.FetchResponse)
+	for _, rt := range fr.Topics {
+		st := kmsg.NewFetchResponseTopic()
+		st.Topic, st.TopicID = rt.Topic, rt.TopicID
+		for _, rp := range rt.Partitions {
+			sp := kmsg.NewFetchResponseTopicPartition()
+			sp.Partition, sp.ErrorCode = rp.Partition, code
+			sp.HighWatermark, sp.LastStableOffset, sp.LogStartOffset = hwm, hwm, start
+			st.Partitions = append(st.Partitions, sp)
+		}
+		resp.Topics = append(resp.Topics, st)
+	}
+	return resp
 }

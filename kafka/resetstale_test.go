@@ -110,19 +110,7 @@ func divergeTo(t *testing.T, kc, kb *kfake.Cluster) *atomic.Bool {
 	var open atomic.Bool
 	injected, forwarded := false, false
 	answer := func(fr *kmsg.FetchRequest, code int16, hwm int64) kmsg.Response {
-		resp := fr.ResponseKind().(*kmsg.FetchResponse)
-		for _, rt := range fr.Topics {
-			st := kmsg.NewFetchResponseTopic()
-			st.Topic, st.TopicID = rt.Topic, rt.TopicID
-			for _, rp := range rt.Partitions {
-				sp := kmsg.NewFetchResponseTopicPartition()
-				sp.Partition, sp.ErrorCode = rp.Partition, code
-				sp.HighWatermark, sp.LastStableOffset, sp.LogStartOffset = hwm, hwm, min(hwm, 0)
-				st.Partitions = append(st.Partitions, sp)
-			}
-			resp.Topics = append(resp.Topics, st)
-		}
-		return resp
+		return fetchAnswer(fr, code, hwm, min(hwm, 0))
 	}
 	kc.ControlKey(int16(kmsg.Fetch), func(req kmsg.Request) (kmsg.Response, error, bool) {
 		kc.KeepControl()
