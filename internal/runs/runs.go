@@ -96,7 +96,7 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 		o.Reader.MaxReorderBytes = window
 	}
 	var err error
-	if o.Layouts, err = recordedLayouts(src, o); err != nil {
+	if o.Layouts, err = recordedLayouts(ctx, src, o); err != nil {
 		return nil, err
 	}
 	t := newTrace(o)
@@ -411,22 +411,27 @@ func CountLines(src Source, maxLine int) int {
 // of RecordedFromTrace, and, for o.All, joining the rest when the trace
 // has partitions, All then cleared. A caller that bounds the runs counts
 // them so; Trace, given its result, makes no pass of its own to find
-// them.
-func WithRecorded(src Source, o Options) (Options, error) {
+// them. ctx stops the pass, as it stops Trace's runs.
+func WithRecorded(ctx context.Context, src Source, o Options) (Options, error) {
 	var err error
-	if o.Layouts, err = recordedLayouts(src, o); err != nil {
+	if o.Layouts, err = recordedLayouts(ctx, src, o); err != nil {
 		return o, err
 	}
 	o.All = false
 	return o, nil
 }
 
+// ctxEvery is how many events the pass that finds the trace's partitions
+// reads between two looks at its context.
+const ctxEvery = 4096
+
 // recordedLayouts returns o's layouts with the layout recorded of as many
 // partitions as the trace's highest plus one, in place of
 // RecordedFromTrace, and, for o.All, at the end when the trace has
 // partitions: a pass over the trace, pass 0, made only then, and read past
-// its first event only when the trace has partitions.
-func recordedLayouts(src Source, o Options) ([]konvoy.Layout, error) {
+// its first event only when the trace has partitions. It returns ctx's
+// error once ctx is done, looking every ctxEvery events.
+func recordedLayouts(ctx context.Context, src Source, o Options) ([]konvoy.Layout, error) {
 	i := slices.IndexFunc(o.Layouts, RecordedFromTrace.Equal)
 	if i < 0 && !o.All {
 		return o.Layouts, nil
@@ -440,7 +445,7 @@ func recordedLayouts(src Source, o Options) ([]konvoy.Layout, error) {
 	if err != nil {
 		return nil, err
 	}
-	most := 0
+	most, n := 0, 0
 	for e, err := range dec.All() {
 		if err != nil {
 			return nil, err
@@ -449,6 +454,12 @@ func recordedLayouts(src Source, o Options) ([]konvoy.Layout, error) {
 			break // known at the first event: the rest need not be read
 		}
 		most = max(most, e.Partition)
+		if n++; n%ctxEvery == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	layouts := slices.Clone(o.Layouts)
 	switch {

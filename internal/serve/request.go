@@ -289,7 +289,7 @@ func (s *Server) run(ctx context.Context, src *source, o runs.Options) (*report.
 			t, err = runs.Events(ctx, lesson.Events(), o)
 		}
 	default:
-		if o, err = runs.WithRecorded(src.open, o); err == nil {
+		if o, err = runs.WithRecorded(ctx, src.open, o); err == nil {
 			// The layout recorded that -layouts all adds counts among the
 			// runs, checked again now that the trace tells whether it joins.
 			if err = checkRuns(&o); err == nil {

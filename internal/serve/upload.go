@@ -59,6 +59,7 @@ func (s *Server) refusedPage(q url.Values, err error) *page {
 	for i, f := range p.Upload {
 		p.Upload[i].Value = all.query.Get(f.Name)
 	}
+	p.keepTraceFlags(all.query)
 	p.setControls(view.query, parsedView{})
 	p.Error = report.PageWords(err.Error())
 	return p

@@ -3,6 +3,7 @@ package serve
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"sync"
 )
 
@@ -97,8 +98,9 @@ func (s *uploads) givenUp(key string) bool {
 // maxGivenUp given up. The caller holds mu.
 func (s *uploads) giveUp(key string) {
 	s.remove(key)
-	if s.gone[key] {
-		return
+	if s.gone[key] { // given up before: now the last given up
+		s.goneOld = slices.DeleteFunc(s.goneOld, func(k string) bool { return k == key })
+		delete(s.gone, key)
 	}
 	if len(s.goneOld) >= maxGivenUp {
 		delete(s.gone, s.goneOld[0])
