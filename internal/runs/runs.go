@@ -425,6 +425,27 @@ func WithRecorded(ctx context.Context, src Source, o Options) (Options, error) {
 // reads between two looks at its context.
 const ctxEvery = 4096
 
+// highestPartition reads dec to its end and returns the highest partition
+// its events name, or 0 once its first event says it has none; or the
+// error of an event, or ctx's once ctx is done, looking every ctxEvery
+// events.
+func highestPartition(ctx context.Context, dec *eventlog.Decoder) (int, error) {
+	most, n := 0, 0
+	for e, err := range dec.All() {
+		if err != nil {
+			return 0, err
+		}
+		if !dec.Partitions() {
+			break // known at the first event: the rest need not be read
+		}
+		most = max(most, e.Partition)
+		if n++; n%ctxEvery == 0 && ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+	}
+	return most, ctx.Err()
+}
+
 // recordedLayouts returns o's layouts with the layout recorded of as many
 // partitions as the trace's highest plus one, in place of
 // RecordedFromTrace, and, for o.All, at the end when the trace has
@@ -445,20 +466,8 @@ func recordedLayouts(ctx context.Context, src Source, o Options) ([]konvoy.Layou
 	if err != nil {
 		return nil, err
 	}
-	most, n := 0, 0
-	for e, err := range dec.All() {
-		if err != nil {
-			return nil, err
-		}
-		if !dec.Partitions() {
-			break // known at the first event: the rest need not be read
-		}
-		most = max(most, e.Partition)
-		if n++; n%ctxEvery == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-	}
-	if err := ctx.Err(); err != nil {
+	most, err := highestPartition(ctx, dec)
+	if err != nil {
 		return nil, err
 	}
 	layouts := slices.Clone(o.Layouts)
