@@ -57,8 +57,8 @@
 // [ErrTooManyKeys] and [ErrScheduleFull] tell, with errors.Is, why a run
 // stopped. A bad
 // argument is an error too. Misuse that only a programmer can make panics
-// with a "konvoy:" prefix, as each function's doc says: a nil option or
-// stream; an option given a value out of its range ([WithMaxBacklog],
+// with a "konvoy:" prefix, as each function's doc says: a nil option,
+// stream or context; an option given a value out of its range ([WithMaxBacklog],
 // [WithMaxMemory], [WithSchedule], [WithAssignor], [WithResequencer]);
 // [KafkaPartition] of fewer than one partition; [NewLayout] with no name;
 // a negative latency to [LatencyCounter].Add; a [Simulator] not made by

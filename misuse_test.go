@@ -37,7 +37,7 @@ func TestMisusePanicsWithThePrefix(t *testing.T) {
 		},
 			"konvoy: Sweep: ctx is nil; want a context, such as context.Background()"},
 		{"a nil context to CompareSelective", func() { konvoy.CompareSelective(nilContext, konvoy.Values(lesson.Events()), 1, nil) },
-			"konvoy: Sweep: ctx is nil; want a context, such as context.Background()"},
+			"konvoy: CompareSelective: ctx is nil; want a context, such as context.Background()"},
 		{"a nil sequence to PartitionsFor", func() { konvoy.PartitionsFor(nil, 0, 1) }, "konvoy: PartitionsFor: events is nil"},
 		{"Add on a zero Simulator", func() { new(konvoy.Simulator).Add(konvoy.Event{Key: "A"}) }, "konvoy: Simulator not made by NewSimulator"},
 		{"Result of a zero Simulator", func() { new(konvoy.Simulator).Result() }, "konvoy: Simulator not made by NewSimulator"},

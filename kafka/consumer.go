@@ -323,10 +323,11 @@ type part struct {
 	gone bool
 	// resetFrom is, for an assignment resetPart started, the offset it
 	// set fetching back to, and resetEpoch the leader epoch of the record
-	// below it: committed with no metadata until the assignment has
-	// records of its own, so that the old assignment's commit, whose
-	// metadata may name offsets of the log before it diverged, never
-	// stands (see pending). -1 otherwise.
+	// below it (for one whose first record setAside found below the
+	// group's commit, that record's offset, and -1): committed with no
+	// metadata until the assignment has records of its own, so that the
+	// old commit, whose metadata may name offsets of the log before it
+	// diverged, never stands (see pending). -1 otherwise.
 	resetFrom  int64
 	resetEpoch int32
 }
@@ -956,7 +957,9 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 // truncated below it (an unclean leader election) and the offset was out
 // of range. The offsets the metadata names may then hold other records
 // than those that finished, and skipping them would lose them; they run,
-// and no commit carries the old metadata on. It runs on the poll loop,
+// and no commit carries the old metadata on: p commits first, with no
+// metadata, at once (see pending), as resetPart's new assignment does. It
+// runs on the poll loop,
 // before any record of p is submitted, under Consumer.mu, which commits
 // read p.prior under.
 func (c *Consumer) setAside(p *part, first int64) {
@@ -966,7 +969,14 @@ func (c *Consumer) setAside(p *part, first int64) {
 		return
 	}
 	p.prior = Finished{}
+	// Commit first, with no metadata, at once, as resetPart does: until
+	// then the group's commit names offsets of the log as it was.
+	p.resetFrom, p.resetEpoch = first, -1
 	c.reset.Add(1)
+	select {
+	case c.soon <- struct{}{}:
+	default:
+	}
 }
 
 // resetPart replaces p, whose fetching franz-go reset to offset first,

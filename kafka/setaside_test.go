@@ -3,6 +3,7 @@ package kafka
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -107,5 +108,50 @@ func awaitOffsets(ctx context.Context, t *testing.T, handled <-chan int64, seen 
 		case <-ctx.Done():
 			t.Fatalf("records never handled: %v", missing)
 		}
+	}
+}
+
+// The commit whose metadata setAside drops is replaced at once, not at the
+// interval's next commit: until then it names offsets of the log as it
+// was, and a crash followed by a log grown past them loses the records
+// there (as after resetPart: TestAResetLeavesNoStaleMetadataOfTheOldLog).
+// Here the group committed 25 naming 27 to 29 over a log of 20 records,
+// record 0 blocks, and the interval is an hour.
+func TestASetAsideCommitIsReplacedAtOnce(t *testing.T) {
+	addrs := cluster(t, 1)
+	produce(t, addrs, 20, 3, 1)
+	f, err := NewFinished(25, []int64{27, 28, 29})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := f.Metadata()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	commitAt(ctx, t, addrs, 25, m)
+	release := make(chan struct{})
+	handle := func(_ context.Context, r *kgo.Record) error {
+		if r.Offset == 0 {
+			<-release
+		}
+		return nil
+	}
+	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, handle, WithCommitInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(c)
+	defer func() {
+		close(release)
+		if err := stop(); err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	}()
+	waitUntil(t, "a reset", func() bool { return c.Commits().Reset >= 1 })
+	waitUntil(t, "the commit of 25 naming 27 to 29 replaced", func() bool { return lookup0(t, addrs).At != 25 })
+	if o := lookup0(t, addrs); o.At != 0 {
+		t.Errorf("committed %d; want 0, below record 0, which has not finished", o.At)
 	}
 }

@@ -1031,8 +1031,11 @@ type consumerKey struct{}
 
 // Consumer returns the number, from 0, of the consumer that runs the
 // handler or dead letter given ctx, and false for a context that is not
-// one an executor gave.
+// one an executor gave, nil included.
 func Consumer(ctx context.Context) (int, bool) {
+	if ctx == nil {
+		return 0, false
+	}
 	w, ok := ctx.Value(consumerKey{}).(int)
 	return w, ok
 }

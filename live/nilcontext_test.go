@@ -35,4 +35,7 @@ func TestANilContextPanicsWithTheMessage(t *testing.T) {
 			tc.call()
 		}()
 	}
+	if w, ok := live.Consumer(nilContext); ok || w != 0 {
+		t.Errorf("Consumer(nil) = %d, %v; want 0, false: no executor gave it", w, ok)
+	}
 }

@@ -62,7 +62,7 @@ func Exponential(mean float64) Dist {
 // LogNormal returns the distribution of e^(mu + sigma·Z) rounds for a
 // standard normal Z, rounded half up: its median is about e^mu. A draw
 // past [MaxDuration] is an error (see [Dist]): every draw of
-// LogNormal(21, 0), and one in about 3 × 10^7 of LogNormal(5, 3). mu must
+// LogNormal(21, 0), and one in about 1.4 × 10^7 of LogNormal(5, 3). mu must
 // be finite and sigma finite and 0 or more.
 func LogNormal(mu, sigma float64) Dist {
 	return Dist{kind: distLogNormal, a: mu, b: sigma}

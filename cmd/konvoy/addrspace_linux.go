@@ -24,11 +24,11 @@ func addressSpaceLeft() (int64, bool) {
 }
 
 // addressSpaceTaken returns the bytes of address space the process has
-// taken, VmSize, or 0 when /proc/self/status cannot tell.
+// taken, VmSize, or, when /proc/self/status cannot tell, startGuess.
 func addressSpaceTaken() int64 {
 	status, err := os.ReadFile("/proc/self/status")
 	if err != nil {
-		return 0
+		return startGuess
 	}
 	for sc := bufio.NewScanner(bytes.NewReader(status)); sc.Scan(); {
 		v, ok := bytes.CutPrefix(sc.Bytes(), []byte("VmSize:"))
@@ -36,10 +36,16 @@ func addressSpaceTaken() int64 {
 			continue
 		}
 		kb, err := strconv.ParseInt(string(bytes.TrimSpace(bytes.TrimSuffix(bytes.TrimSpace(v), []byte("kB")))), 10, 64)
-		if err != nil {
-			return 0
+		if err != nil || kb < 0 || kb > 1<<52 {
+			return startGuess
 		}
 		return kb << 10
 	}
-	return 0
+	return startGuess
 }
+
+// startGuess is what addressSpaceTaken takes a Go process to have taken
+// when it cannot read what it has: more than the 1.6 GB a 64-bit one takes
+// at start on linux/amd64, and than a 32-bit one's, so that the share
+// -max-memory may take errs low.
+var startGuess int64 = 2 << 30

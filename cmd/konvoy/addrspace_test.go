@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 	"testing"
+
+	"github.com/sirali-konvoy/konvoy/internal/serve"
 )
 
 // -max-memory fits the address space that ulimit -v leaves the process:
@@ -38,5 +40,39 @@ func TestMaxMemoryFitsTheAddressSpaceLeft(t *testing.T) {
 		if int64(n) != tc.want || got != tc.wantErrPart {
 			t.Errorf("%s: -max-memory %d, error %q; want %d, error %q", tc.name, n, got, tc.want, tc.wantErrPart)
 		}
+	}
+}
+
+// konvoy serve gives a request's runs a serve.MaxRunning-th of 0.6 of
+// the address space left at start, when that is below the 1 GiB they take
+// otherwise, and the garbage collector as much for all requests: under
+// ulimit -v 2500000, a request of every layout on 2,000,000 keys ended
+// the server in the Go runtime's fatal out-of-memory error (with 0.85, the
+// command's share, too); with 0.6 it is an error that says the runs need
+// more, two requests at once alike, and the server goes on.
+func TestServeGivesARequestItsShareOfTheAddressSpace(t *testing.T) {
+	const mib, gib = 1 << 20, 1 << 30
+	for _, tc := range []struct {
+		left  int64
+		known bool
+		want  int
+	}{
+		{0, false, 0},                // no limit: the runs' own 1 GiB
+		{4 * gib, true, 0},           // 0.6 × 4 GiB ÷ 2 is more than 1 GiB
+		{3 * gib, true, 921 * mib},   // 0.6 × 3 GiB ÷ 2, to MiB
+		{750 * mib, true, 225 * mib}, // 0.6 × 750 MiB ÷ 2
+		{100 << 10, true, mib},       // almost nothing left: 1 MiB, and the runs fail with ErrMemory
+	} {
+		if got := serveMemory(tc.left, tc.known); got != tc.want {
+			t.Errorf("serveMemory(%d, %v) = %d; want %d", tc.left, tc.known, got, tc.want)
+		}
+	}
+	// Here, whatever this process's limit: the server's is MaxRunning
+	// times a request's, or 0 with no bound of its own.
+	c := serveConfig("", 1<<20)
+	o, err := c.Runs(nil)
+	most := serveMemory(addressSpaceLeft())
+	if err != nil || c.MaxMemory != most*serve.MaxRunning || most > 0 && o.MaxMemory != most || o.MaxMemory > 1<<30 {
+		t.Errorf("a request's runs: %v, MaxMemory %d, the server's %d; want %d, and the server's %d times that", err, o.MaxMemory, c.MaxMemory, most, serve.MaxRunning)
 	}
 }

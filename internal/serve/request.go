@@ -264,7 +264,7 @@ func runCount(layouts, policies int, counts, more []int) int {
 	return layouts * policies * len(union(counts, more))
 }
 
-// run makes the runs of o over src, when fewer than maxRunning requests are
+// run makes the runs of o over src, when fewer than MaxRunning requests are
 // making theirs, for at most runTimeout, once checked against maxRuns with
 // the layout recorded that -layouts all adds on a trace with partitions
 // (see checkRuns). A run that alone outgrows the

@@ -44,6 +44,12 @@ const MaxUploadLimit int64 = 1 << 40
 // apiPath is the API's path: its answers, errors included, are JSON.
 const apiPath = "/api/report"
 
+// MaxRunning is how many requests make their runs at once; others wait
+// their turn. A program that bounds the memory of all runs together
+// gives each request's (Config.Runs's runs.Options.MaxMemory) a
+// MaxRunning-th of it.
+const MaxRunning = 2
+
 // Limits beyond the upload's size, which the package documentation states.
 const (
 	maxHeaderBytes = 64 << 10        // a request's header
@@ -52,7 +58,6 @@ const (
 	inflation      = 4               // an upload's bytes once decompressed, at most, in MaxUpload
 	maxConsumers   = 64              // each consumer count of a request: a schedule's rows
 	maxRuns        = 100             // (layout, policy, consumers) triples of a request: every layout and policy at 4 counts
-	maxRunning     = 2               // requests making runs at once; others wait their turn
 	maxReading     = 2               // uploads read into memory at once; others wait their turn
 	runTimeout     = 2 * time.Minute // one request's runs
 	headerTimeout  = 10 * time.Second
@@ -82,6 +87,13 @@ type Config struct {
 	// or not), at most MaxUploadLimit; 0 for DefaultMaxUpload. A
 	// gzip-compressed upload may decompress to 4 times as much, no more.
 	MaxUpload int64
+	// MaxMemory is the garbage collector's limit of the process, in bytes,
+	// which ListenAndServe sets (runs.LimitMemory): the memory of every
+	// request's runs together; 0 for konvoy.DefaultMaxMemory. A program
+	// that lowers a request's runs' memory (Runs's MaxMemory) lowers it
+	// too, to MaxRunning times that: the collector otherwise lets garbage
+	// grow to 1 GiB.
+	MaxMemory int
 }
 
 // Server serves the page, the uploads and the API. It is safe for
@@ -108,7 +120,7 @@ func New(cfg Config) *Server {
 	if cfg.MaxUpload <= 0 {
 		cfg.MaxUpload = DefaultMaxUpload
 	}
-	s := &Server{cfg: cfg, mux: http.NewServeMux(), running: make(chan struct{}, maxRunning), reading: make(chan struct{}, maxReading),
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), running: make(chan struct{}, MaxRunning), reading: make(chan struct{}, maxReading),
 		uploads: newUploads(maxUploads, maxUploads*cfg.MaxUpload)}
 	s.page = template.Must(template.New("page.html").Funcs(template.FuncMap{"megabytes": megabytes}).ParseFS(files, "page.html"))
 	static, _ := fs.Sub(files, "static")
@@ -160,10 +172,10 @@ func refuse(w http.ResponseWriter, r *http.Request, err error) {
 // the header, 5 minutes to read and to answer, 2 minutes of runs). On a
 // loopback address, such as the default 127.0.0.1, only requests for a
 // loopback host are served (see loopbackOnly). It sets the process's
-// garbage collector limit to the runs' memory, konvoy.DefaultMaxMemory,
-// once for all requests (runs.LimitMemory), and puts it back on return.
+// garbage collector limit to the runs' memory, Config.MaxMemory, once
+// for all requests (runs.LimitMemory), and puts it back on return.
 func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(url string)) error {
-	defer runs.LimitMemory(0)()
+	defer runs.LimitMemory(s.cfg.MaxMemory)()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
