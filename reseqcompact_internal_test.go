@@ -17,6 +17,8 @@ func TestTheHeldQueueCompactsWhenItsDeadEntriesPayForIt(t *testing.T) {
 		{1000, 0, 467, true},     // 1000 > 2·467 + 64
 		{1000, 500, 1000, false}, // half passed
 		{1000, 501, 1000, true},  // more than half passed
+		{1000, 400, 400, false},  // 600 after head, ≤ 2·400 + 64: the passed ones are not counted there
+		{1000, 100, 300, true},   // 900 after head > 2·300 + 64
 		{64, 0, 0, false},        // a small queue waits for 64 stale entries
 		{65, 0, 0, true},
 		{3, 2, 1, true}, // a queue never empty, one held: its passed entries go
