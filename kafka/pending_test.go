@@ -339,3 +339,13 @@ func randomSkips(t *testing.T, rng *rand.Rand) (Finished, []int64) {
 	rng.Shuffle(len(skipped), func(i, j int) { skipped[i], skipped[j] = skipped[j], skipped[i] })
 	return exec, skipped
 }
+
+// TestUnskippedAtTheLargestOffset: a record skipped at the largest offset
+// ends its run there; stepping past it overflowed into a run of every
+// offset, the skipped one among them.
+func TestUnskippedAtTheLargestOffset(t *testing.T) {
+	f := unskipped(Finished{committable: 3, runs: []Run{{math.MaxInt64 - 3, math.MaxInt64}}}, 1, []int64{1, math.MaxInt64})
+	if want := []Run{{2, 2}, {math.MaxInt64 - 3, math.MaxInt64 - 1}}; f.Committable() != 1 || !slices.Equal(f.Runs(), want) {
+		t.Errorf("unskipped = offset %d, runs %v; want 1, %v", f.Committable(), f.Runs(), want)
+	}
+}

@@ -443,10 +443,10 @@ func unskipped(f Finished, skipFrom int64, skipped []int64) Finished {
 					runs = append(runs, Run{First: r.First, Last: last})
 				}
 			}
-			if last == r.Last {
+			if last >= r.Last-1 { // the run's end, or a skipped offset at it
 				return
 			}
-			r.First = last + 2 // past the skipped offset
+			r.First = last + 2 // past the skipped offset, which is below r.Last
 		}
 	}
 	at := f.committable

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/internal/runs"
@@ -43,6 +44,31 @@ func TestTheRecordedPassStopsWithItsContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	o := runs.Options{Name: "t.csv", All: true, Reader: eventlog.Reader{Name: "t.csv"}}
+	if _, err := runs.WithRecorded(ctx, src, o); !errors.Is(err, context.Canceled) || read > b.Len()/4 {
+		t.Errorf("WithRecorded, its context done: %v after %d bytes of %d; want context.Canceled, early", err, read, b.Len())
+	}
+	read = 0
+	if got, err := runs.WithRecorded(context.Background(), src, o); err != nil || read != b.Len() || len(got.Layouts) != 1 || got.Layouts[0].String() != "recorded:8" {
+		t.Errorf("WithRecorded: %v, layouts %v after %d bytes of %d; want recorded:8 of the whole trace", err, got.Layouts, read, b.Len())
+	}
+}
+
+// The same with a Reorder window that holds every event until the trace
+// ends: the decoder hands none back meanwhile, and a look at the context
+// at each event handed back would come only once the whole trace was read.
+func TestTheRecordedPassStopsWithItsContextWhateverTheDecoderHolds(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("key,step,duration,partition,at\n")
+	for i := range 200_000 {
+		fmt.Fprintf(&b, "K%d,1,1ms,%d,%dms\n", i%5000, i%8, i)
+	}
+	read := 0
+	src := func(int) (io.Reader, func(), error) {
+		return countingReader{bytes.NewReader(b.Bytes()), &read}, func() {}, nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	o := runs.Options{Name: "t.csv", All: true, Reader: eventlog.Reader{Name: "t.csv", Reorder: 1000 * time.Hour, Resolution: time.Millisecond}}
 	if _, err := runs.WithRecorded(ctx, src, o); !errors.Is(err, context.Canceled) || read > b.Len()/4 {
 		t.Errorf("WithRecorded, its context done: %v after %d bytes of %d; want context.Canceled, early", err, read, b.Len())
 	}

@@ -421,17 +421,18 @@ func WithRecorded(ctx context.Context, src Source, o Options) (Options, error) {
 	return o, nil
 }
 
-// ctxEvery is how many events the pass that finds the trace's partitions
-// reads between two looks at its context.
-const ctxEvery = 4096
-
 // highestPartition reads dec to its end and returns the highest partition
 // its events name, or 0 once its first event says it has none; or the
-// error of an event, or ctx's once ctx is done, looking every ctxEvery
-// events.
+// error of an event, or ctx's once ctx is done: dec reads through a
+// ctxReader, which fails once ctx is done, whatever the decoder does with
+// the events (a Reorder window's DropLate hands back none of those it
+// drops).
 func highestPartition(ctx context.Context, dec *eventlog.Decoder) (int, error) {
-	most, n := 0, 0
+	most := 0
 	for e, err := range dec.All() {
+		if err := ctx.Err(); err != nil {
+			return 0, err // the decoder's error, if any, is the reader's: ctx's
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -439,11 +440,21 @@ func highestPartition(ctx context.Context, dec *eventlog.Decoder) (int, error) {
 			break // known at the first event: the rest need not be read
 		}
 		most = max(most, e.Partition)
-		if n++; n%ctxEvery == 0 && ctx.Err() != nil {
-			return 0, ctx.Err()
-		}
 	}
 	return most, ctx.Err()
+}
+
+// ctxReader reads r until ctx is done, then fails with ctx's error.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // recordedLayouts returns o's layouts with the layout recorded of as many
@@ -451,7 +462,7 @@ func highestPartition(ctx context.Context, dec *eventlog.Decoder) (int, error) {
 // RecordedFromTrace, and, for o.All, at the end when the trace has
 // partitions: a pass over the trace, pass 0, made only then, and read past
 // its first event only when the trace has partitions. It returns ctx's
-// error once ctx is done, looking every ctxEvery events.
+// error once ctx is done (see highestPartition).
 func recordedLayouts(ctx context.Context, src Source, o Options) ([]konvoy.Layout, error) {
 	i := slices.IndexFunc(o.Layouts, RecordedFromTrace.Equal)
 	if i < 0 && !o.All {
@@ -462,7 +473,7 @@ func recordedLayouts(ctx context.Context, src Source, o Options) ([]konvoy.Layou
 		return nil, err
 	}
 	defer closeTrace()
-	dec, err := eventlog.NewDecoder(f, o.Reader)
+	dec, err := eventlog.NewDecoder(ctxReader{ctx, f}, o.Reader)
 	if err != nil {
 		return nil, err
 	}

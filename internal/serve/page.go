@@ -165,16 +165,17 @@ func (s *Server) newPage(req request) *page {
 	return p
 }
 
-// keepTraceFlags keeps in the upload form, as hidden fields, q's trace
-// flags that it has no field for (-round, -seed...), for a refused upload
+// keepTraceFlags adds to the upload form a field for each of q's trace
+// flags that it has none for (-round, -seed...), for a refused upload
 // (see refusedPage): sent again, the form sends every flag the upload was
-// sent with. A view's page does not: its hidden trace flags would apply,
-// unseen, to another trace uploaded from it.
+// sent with, and each shows, for the user to change (one too long for the
+// link, say). A view's page does not: its trace flags would apply to
+// another trace uploaded from it.
 func (p *page) keepTraceFlags(q url.Values) {
 	for _, name := range sortedKeys(q) {
-		if slices.Contains(TraceFlags, name) && !slices.ContainsFunc(uploadFields, func(f struct{ Name, Hint string }) bool { return f.Name == name }) &&
+		if slices.Contains(TraceFlags, name) && !slices.ContainsFunc(p.Upload, func(f field) bool { return f.Name == name }) &&
 			!slices.ContainsFunc(p.RunKeep, func(f field) bool { return f.Name == name }) {
-			p.RunKeep = append(p.RunKeep, field{Name: name, Value: q.Get(name)})
+			p.Upload = append(p.Upload, field{Name: name, Value: q.Get(name), Hint: "as the refused upload was sent"})
 		}
 	}
 }

@@ -5,7 +5,7 @@ package serve
 // the trace to be sent again" (refusedPage). The form asks for 9 of the 17
 // trace flags by a field each; the others (-round, -late, -reorder,
 // -duration-model, -seed, -at-format, -partition, -input) must be kept too,
-// as hidden fields, or be refused, not dropped without a word.
+// as fields the user sees, not dropped without a word.
 
 import (
 	"regexp"
@@ -34,6 +34,11 @@ func TestARefusedUploadsFormKeepsEveryTraceFlag(t *testing.T) {
 	for _, f := range []string{"steps", "round", "late", "duration-model", "seed"} {
 		if !names[f] {
 			t.Errorf("the refused upload was sent with -%s; its page's upload form, sent again, drops it (fields %v)", f, names)
+		}
+		// Shown, for the user to change: one too long for the link, hidden,
+		// would make the form refused again, however often sent.
+		if !strings.Contains(rec.Body.String(), `<input id="upload-`+f+`" name="`+f+`" type="text"`) {
+			t.Errorf("the refused page's form keeps -%s, but not as a field the user sees", f)
 		}
 	}
 }
