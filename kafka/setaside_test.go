@@ -20,20 +20,9 @@ import (
 // records, so 27 to 29 never ran and the group committed past them.)
 func TestMetadataOfACommitFetchingResetBelowIsSetAside(t *testing.T) {
 	addrs := cluster(t, 1)
-	if ends := produce(t, addrs, 20, 3, 1); ends[0] != 20 {
-		t.Fatalf("partition 0 ends at %d; want 20", ends[0])
-	}
-	f, err := NewFinished(25, []int64{27, 28, 29})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := f.Metadata()
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
-	commitAt(ctx, t, addrs, 25, m)
+	commitPastTheLog(ctx, t, addrs)
 	handled := make(chan int64, 64)
 	handle := func(_ context.Context, r *kgo.Record) error {
 		handled <- r.Offset
@@ -119,18 +108,9 @@ func awaitOffsets(ctx context.Context, t *testing.T, handled <-chan int64, seen 
 // record 0 blocks, and the interval is an hour.
 func TestASetAsideCommitIsReplacedAtOnce(t *testing.T) {
 	addrs := cluster(t, 1)
-	produce(t, addrs, 20, 3, 1)
-	f, err := NewFinished(25, []int64{27, 28, 29})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := f.Metadata()
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
-	commitAt(ctx, t, addrs, 25, m)
+	commitPastTheLog(ctx, t, addrs)
 	release := make(chan struct{})
 	handle := func(_ context.Context, r *kgo.Record) error {
 		if r.Offset == 0 {
@@ -154,4 +134,23 @@ func TestASetAsideCommitIsReplacedAtOnce(t *testing.T) {
 	if o := lookup0(t, addrs); o.At != 0 {
 		t.Errorf("committed %d; want 0, below record 0, which has not finished", o.At)
 	}
+}
+
+// commitPastTheLog writes 20 records to partition 0 of the cluster at
+// addrs, and commits for the group offset 25 naming 27 to 29 finished: a
+// commit of a log as it was before it was cut below it.
+func commitPastTheLog(ctx context.Context, t *testing.T, addrs []string) {
+	t.Helper()
+	if ends := produce(t, addrs, 20, 3, 1); ends[0] != 20 {
+		t.Fatalf("partition 0 ends at %d; want 20", ends[0])
+	}
+	f, err := NewFinished(25, []int64{27, 28, 29})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := f.Metadata()
+	if err != nil {
+		t.Fatal(err)
+	}
+	commitAt(ctx, t, addrs, 25, m)
 }
