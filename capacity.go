@@ -93,9 +93,8 @@ type SelectiveComparison struct {
 // Convoy and each of layouts, in one [Sweep] of events, with opts for
 // every run. Its errors and panics are Sweep's (it panics, with a
 // "konvoy:" prefix naming CompareSelective, when ctx is nil, and as Sweep
-// does when events or an option is nil); an event's
-// index, in an error or a [Slot] of a run's Schedule, is its index in the
-// whole trace.
+// does when events or an option is nil); an event's index, in an error
+// or a [Slot] of a run's Schedule, is its index in the whole trace.
 func CompareSelective(ctx context.Context, events iter.Seq2[Event, error], consumers int, layouts []Layout, opts ...Option) (SelectiveComparison, error) {
 	if ctx == nil {
 		panic("konvoy: CompareSelective: ctx is nil; want a context, such as context.Background()")

@@ -101,11 +101,11 @@ func WithExpectedEvents(n int) SweepOption {
 // WrongKeys, which a run's state gives way to once its result is made.
 // When the runs would not fit at once, the runs at the end of configs give
 // way and run in later passes, whether their keys, their backlogs or their
-// results outgrow the memory; a later
-// pass knows what each run held in the passes before, and where a run gives
-// way changes only the passes, never a result. A first pass told the
-// stream's length by [WithExpectedEvents] stops early the runs whose keys
-// will not fit by its end, rather than running them partway. The first pass
+// results outgrow the memory; a later pass knows what each run held in the
+// passes before, and where a run gives way changes only the passes, never
+// a result. A first pass told the stream's length by [WithExpectedEvents]
+// stops early the runs whose keys will not fit by its end, rather than
+// running them partway. The first pass
 // of a sweep of more than one configuration keeps the stream as it interned
 // it, some 10 to 30 bytes an event in a temporary file (on a tmpfs, memory
 // beside the plan), unless, told the stream's length, it finds every run
@@ -132,8 +132,8 @@ func WithExpectedEvents(n int) SweepOption {
 // fit before the stream's first event fails with an error that wraps
 // ErrMemory and names no event); a run whose result does not fit beside
 // it and the results made fails at its end with an error that wraps
-// ErrMemory. Sweep panics, with a
-// "konvoy:" prefix, when ctx, events or an option is nil.
+// ErrMemory. Sweep panics, with a "konvoy:" prefix, when ctx, events or an
+// option is nil.
 func Sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config, opts ...SweepOption) ([]Result, error) {
 	if ctx == nil {
 		panic("konvoy: Sweep: ctx is nil; want a context, such as context.Background()")

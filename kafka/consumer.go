@@ -242,7 +242,7 @@ type Consumer struct {
 
 	commitMu sync.Mutex    // held through each commit, so commits never cross
 	settled  chan struct{} // a token: a record settled, maybe room for more
-	soon     chan struct{} // a token: commit now, not at the next tick (see resetPart)
+	soon     chan struct{} // a token: commit now, not at the next tick (see commitSoon)
 	batch    []item        // the poll loop's: a partition's records taken from one poll
 	// refetch are the partitions whose fetch offset this poll set back
 	// (see resetPart): the poll loop's, their records in it dropped.
@@ -959,9 +959,8 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 // than those that finished, and skipping them would lose them; they run,
 // and no commit carries the old metadata on: p commits first, with no
 // metadata, at once (see pending), as resetPart's new assignment does. It
-// runs on the poll loop,
-// before any record of p is submitted, under Consumer.mu, which commits
-// read p.prior under.
+// runs on the poll loop, before any record of p is submitted, under
+// Consumer.mu, which commits read p.prior under.
 func (c *Consumer) setAside(p *part, first int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -973,6 +972,12 @@ func (c *Consumer) setAside(p *part, first int64) {
 	// then the group's commit names offsets of the log as it was.
 	p.resetFrom, p.resetEpoch = first, -1
 	c.reset.Add(1)
+	c.commitSoon()
+}
+
+// commitSoon asks commitEvery for a commit now, not at its next tick,
+// unless one is asked for already.
+func (c *Consumer) commitSoon() {
 	select {
 	case c.soon <- struct{}{}:
 	default:
@@ -996,9 +1001,9 @@ func (c *Consumer) setAside(p *part, first int64) {
 // record (see pending), so that the old assignment's commit, whose
 // metadata may name offsets of the log before it diverged, never stands:
 // at once, not at the next interval's commit, so that a crash meanwhile
-// leaves no such commit standing but for a moment. It
-// counts the reset in Consumer.reset, and runs on the poll loop, under no
-// lock, where the partition is assigned and its offset may be set.
+// leaves no such commit standing but for a moment. It counts the reset in
+// Consumer.reset, and runs on the poll loop, under no lock, where the
+// partition is assigned and its offset may be set.
 func (c *Consumer) resetPart(p *part, first int64) (*part, bool) {
 	from := first
 	if at, ok := c.x.Committable(p.id); ok && at < first {
@@ -1013,10 +1018,7 @@ func (c *Consumer) resetPart(p *part, first int64) (*part, bool) {
 	c.mu.Unlock()
 	c.forget([]*part{p}) // as a revoked one: never committed again, q left assigned
 	c.reset.Add(1)
-	select { // q's first commit, at once: until it lands a crash leaves p's standing
-	case c.soon <- struct{}{}:
-	default:
-	}
+	c.commitSoon() // q's first commit: until it lands, a crash leaves p's standing
 	if from == first {
 		return q, false
 	}

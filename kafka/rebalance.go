@@ -504,7 +504,9 @@ func topicOf(req *kmsg.OffsetCommitRequest, t kmsg.OffsetCommitResponseTopic, i 
 }
 
 // priorMetadata returns the offset and metadata committed for a partition
-// whose records f counts finished, as commitMetadata does, and whose
+// whose records f counts finished ([Finished.Metadata]: "" and an error
+// when they do not fit in MaxMetadata bytes, the offset then committed
+// alone, its records run again by the next owner), and whose
 // assignment started from a commit whose metadata names the records of
 // prior finished: those count too, so that they are not run again by the
 // next owner when this member hands the partition on before it read that
@@ -541,19 +543,4 @@ func priorMetadata(f Finished, prior Finished) (int64, string, error) {
 	f = Finished{committable: at, runs: runs, runBytes: runBytes(at-1, runs)}
 	m, err := f.Metadata()
 	return at, m, err
-}
-
-// commitMetadata returns the metadata committed with offset at of a
-// partition whose records at the offsets finished, all above at in
-// increasing order, have finished: [Finished.Metadata] of them, which the
-// partition's next owner reads on assignment to skip those records. It
-// returns "" and an error when they do not fit in [MaxMetadata] bytes (or
-// are not above at): the offset is then committed alone, and the next
-// owner runs those records again.
-func commitMetadata(at int64, finished []int64) (string, error) {
-	f, err := NewFinished(at, finished)
-	if err != nil {
-		return "", err
-	}
-	return f.Metadata() // "" with its error
 }

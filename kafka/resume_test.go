@@ -16,7 +16,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// TestCommitMetadataRoundTrips: what commitMetadata writes, ParseMetadata
+// TestCommitMetadataRoundTrips: what Finished.Metadata writes, ParseMetadata
 // reads back as the same finished offsets; none finished is the empty
 // string; and offsets too scattered for MaxMetadata give "" and an error,
 // so that the offset is committed alone.
@@ -31,12 +31,12 @@ func TestCommitMetadataRoundTrips(t *testing.T) {
 		{1 << 40, []int64{1<<40 + 1, 1<<40 + 3, 1 << 41}},
 	}
 	for _, tc := range cases {
-		m, err := commitMetadata(tc.at, tc.finished)
+		m, err := finishedOf(t, tc.at, tc.finished).Metadata()
 		if err != nil {
-			t.Fatalf("commitMetadata(%d, %v): %v", tc.at, tc.finished, err)
+			t.Fatalf("the metadata of %d, %v: %v", tc.at, tc.finished, err)
 		}
 		if (m == "") != (len(tc.finished) == 0) {
-			t.Errorf("commitMetadata(%d, %v) = %q; want empty exactly when nothing finished", tc.at, tc.finished, m)
+			t.Errorf("the metadata of %d, %v = %q; want empty exactly when nothing finished", tc.at, tc.finished, m)
 		}
 		f, err := ParseMetadata(tc.at, m)
 		if err != nil {
@@ -45,8 +45,8 @@ func TestCommitMetadataRoundTrips(t *testing.T) {
 		checkDone(t, f, tc.at, tc.finished)
 	}
 	// 10,000 offsets at random among a million: far more than fit.
-	if m, err := commitMetadata(0, scattered(0, 10_000, 1_000_000, 1)); err == nil || m != "" {
-		t.Errorf("commitMetadata of 10,000 scattered offsets = %d bytes, %v; want \"\" and an error", len(m), err)
+	if m, err := finishedOf(t, 0, scattered(0, 10_000, 1_000_000, 1)).Metadata(); err == nil || m != "" {
+		t.Errorf("the metadata of 10,000 scattered offsets = %d bytes, %v; want \"\" and an error", len(m), err)
 	}
 }
 

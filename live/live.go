@@ -33,9 +33,9 @@ var ErrStopped = errors.New("live: executor stopped by a failed item")
 //
 // An executor must be closed with [Executor.Close], which stops its
 // goroutines. Submit, SubmitAll and Close panic, with a "live:" prefix,
-// when given a nil context. A handler must not call Close, which waits for it, nor
-// Submit to its own executor without a context that ends: Submit waits
-// for room that only finished handlers make.
+// when given a nil context. A handler must not call Close, which waits
+// for it, nor Submit to its own executor without a context that ends:
+// Submit waits for room that only finished handlers make.
 type Executor[T any] struct {
 	layout    konvoy.Layout
 	policy    konvoy.Policy

@@ -12,9 +12,9 @@ import (
 // MaxDuration is the longest Duration an event can get, in rounds, so
 // that one event's fits an int on every platform: a draw past it is an
 // error of [Events] and of [Dist.DrawsChecked], and [Dist.Draws] cuts it
-// to MaxDuration. A stream's total work may still pass an int (on 386, two events
-// of MaxDuration do), which the simulator reports as an error naming the
-// event, not as a wrong sum.
+// to MaxDuration. A stream's total work may still pass an int (on 386,
+// two events of MaxDuration do), which the simulator reports as an error
+// naming the event, not as a wrong sum.
 const MaxDuration = 1 << 30
 
 // Dist is a distribution of event durations in whole rounds, made by
