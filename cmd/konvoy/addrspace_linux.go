@@ -23,6 +23,10 @@ func addressSpaceLeft() (int64, bool) {
 	return int64(rl.Cur) - addressSpaceTaken(), true
 }
 
+// cgroupLeft returns the bytes of memory the process's cgroup still lets
+// it take, and false when it has no memory limit (see cgroupMemoryLeft).
+func cgroupLeft() (int64, bool) { return cgroupMemoryLeft(os.DirFS("/")) }
+
 // addressSpaceTaken returns the bytes of address space the process has
 // taken, VmSize, or, when /proc/self/status cannot tell, startGuess.
 func addressSpaceTaken() int64 {

@@ -7,32 +7,39 @@ import (
 	"github.com/sirali-konvoy/konvoy/internal/serve"
 )
 
-// -max-memory fits the address space that ulimit -v leaves the process:
-// at most 0.85 of it, rounded down to MiB. The default comes down to that
-// share; a size given above it is a usage error that says what fits.
+// -max-memory fits what the tighter of ulimit -v and the process's cgroup
+// leaves it: at most 0.85 of it, rounded down to MiB. The default comes
+// down to that share; a size given above it is a usage error that says
+// what fits, and which limit to raise.
 func TestMaxMemoryFitsTheAddressSpaceLeft(t *testing.T) {
 	const mib, gib = 1 << 20, 1 << 30
 	cases := []struct {
 		name        string
 		n, left     int64
+		cgroup      bool
 		given       bool
 		want        int64  // *n after
 		wantErrPart string // "" for no error
 	}{
-		{"the default, with room", gib, 2 * gib, false, gib, ""},
-		{"the default, above the share", gib, gib, false, 870 * mib, ""},
-		{"the default, with almost nothing left", gib, 100 << 10, false, mib, ""},
-		{"a size given within the share", 870 * mib, gib, true, 870 * mib, ""},
-		{"a size given above the share", 871 * mib, gib, true, 871 * mib,
+		{"the default, with room", gib, 2 * gib, false, false, gib, ""},
+		{"the default, above the share", gib, gib, false, false, 870 * mib, ""},
+		{"the default, above the cgroup's share", gib, gib, true, false, 870 * mib, ""},
+		{"the default, with almost nothing left", gib, 100 << 10, false, false, mib, ""},
+		{"a size given within the share", 870 * mib, gib, false, true, 870 * mib, ""},
+		{"a size given above the share", 871 * mib, gib, false, true, 871 * mib,
 			"konvoy: -max-memory 871MiB: ulimit -v leaves this process 1.00 GiB of address space, of which the runs may take 0.85, 870MiB: give at most that, or raise ulimit -v"},
-		{"a size given with almost nothing left", mib, 100 << 10, true, mib,
+		{"a size given above the cgroup's share", 871 * mib, gib, true, true, 871 * mib,
+			"konvoy: -max-memory 871MiB: its cgroup's memory limit leaves this process 1.00 GiB of memory, of which the runs may take 0.85, 870MiB: give at most that, or raise the cgroup's memory limit"},
+		{"a size given with almost nothing left", mib, 100 << 10, false, true, mib,
 			"konvoy: -max-memory 1MiB: ulimit -v leaves this process 0.1 MiB of address space, less than it needs: raise ulimit -v"},
+		{"a size given with almost nothing left in the cgroup", mib, 100 << 10, true, true, mib,
+			"konvoy: -max-memory 1MiB: its cgroup's memory limit leaves this process 0.1 MiB of memory, less than it needs: raise the cgroup's memory limit"},
 	}
 	for _, tc := range cases {
 		c := newCommand("konvoy", io.Discard)
 		c.given = map[string]bool{"max-memory": tc.given}
 		n := int(tc.n)
-		err := c.fitAddressSpace(&n, tc.left)
+		err := c.fitMemory(&n, memoryLimit{left: tc.left, cgroup: tc.cgroup})
 		got := ""
 		if err != nil {
 			got = err.Error()
@@ -71,8 +78,14 @@ func TestServeGivesARequestItsShareOfTheAddressSpace(t *testing.T) {
 	// times a request's, or 0 with no bound of its own.
 	c := serveConfig("", 1<<20)
 	o, err := c.Runs(nil)
-	most := serveMemory(addressSpaceLeft())
+	most := serveMemory(memoryLeftKnown())
 	if err != nil || c.MaxMemory != most*serve.MaxRunning || most > 0 && o.MaxMemory != most || o.MaxMemory > 1<<30 {
 		t.Errorf("a request's runs: %v, MaxMemory %d, the server's %d; want %d, and the server's %d times that", err, o.MaxMemory, c.MaxMemory, most, serve.MaxRunning)
 	}
+}
+
+// memoryLeftKnown is memoryLeft's bytes and whether it knows a limit.
+func memoryLeftKnown() (int64, bool) {
+	l, known := memoryLeft()
+	return l.left, known
 }

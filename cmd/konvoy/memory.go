@@ -19,7 +19,8 @@ func (c *command) memory(n *int, use string) {
 	*n = konvoy.DefaultMaxMemory
 	c.needs("events", "max-memory")
 	c.Func("max-memory", "the memory `SIZE` the runs may take together (bytes, or with KiB, MiB, GiB or TiB), "+use+
-		" (default 1GiB, or less when the address space ulimit -v leaves is less than 1GiB ÷ "+addressShareText+"; a SIZE above that share of it is refused)",
+		" (default 1GiB, or less when the address space ulimit -v leaves, or the memory the process's cgroup leaves, is less than 1GiB ÷ "+
+		addressShareText+"; a SIZE above that share of it is refused)",
 		func(v string) error {
 			m, err := parseSize(v)
 			if err != nil {
@@ -29,32 +30,68 @@ func (c *command) memory(n *int, use string) {
 			return nil
 		})
 	c.rule(func() error {
-		left, ok := addressSpaceLeft()
+		l, ok := memoryLeft()
 		if !ok {
 			return nil
 		}
-		return c.fitAddressSpace(n, left)
+		return c.fitMemory(n, l)
 	})
 }
 
-// addressShare is the share of the address space left that -max-memory
-// may take, in hundredths, as addressShareText says it: the runs' heap,
-// held to -max-memory by the garbage collector (runs.LimitMemory), takes
-// more address space than memory, in 64 MiB arenas. Measured under
-// ulimit -v 4000000 (2.24 GiB left at start) on 2,000,000 keys under every
-// layout and policy: 2200MiB (0.96 of it) ran, 2560MiB (1.12) ended in a
-// fatal out-of-memory error.
+// memoryLimit is a limit on what the process may take, as the command
+// finds it at start: the address space that ulimit -v leaves it
+// (addressSpaceLeft), or the memory that its cgroup leaves it
+// (cgroupMemoryLeft), whose excess the kernel answers by killing the
+// process without a word.
+type memoryLimit struct {
+	left   int64 // the bytes it leaves
+	cgroup bool  // the cgroup's memory limit, not ulimit -v
+}
+
+// memoryLeft returns the tighter of the limits the process runs under,
+// and false when it runs under neither.
+func memoryLeft() (memoryLimit, bool) {
+	as, asKnown := addressSpaceLeft()
+	cg, cgKnown := cgroupLeft()
+	switch {
+	case cgKnown && (!asKnown || cg < as):
+		return memoryLimit{left: cg, cgroup: true}, true
+	case asKnown:
+		return memoryLimit{left: as}, true
+	}
+	return memoryLimit{}, false
+}
+
+// leaves returns how a message names what l leaves the process, given
+// as an amount, and what to raise.
+func (l memoryLimit) leaves(amount string) (says, raise string) {
+	if l.cgroup {
+		return "its cgroup's memory limit leaves this process " + amount + " of memory", "raise the cgroup's memory limit"
+	}
+	return "ulimit -v leaves this process " + amount + " of address space", "raise ulimit -v"
+}
+
+// addressShare is the share of what a limit leaves (memoryLimit) that
+// -max-memory may take, in hundredths, as addressShareText says it: the
+// runs' heap, held to -max-memory by the garbage collector
+// (runs.LimitMemory), takes more address space than memory, in 64 MiB
+// arenas, and more memory than -max-memory by the runtime's own. Measured
+// on 2,000,000 keys under every layout and policy: under ulimit -v
+// 4000000 (2.24 GiB left at start), 2200MiB (0.96 of it) ran, 2560MiB
+// (1.12) ended in a fatal out-of-memory error; in a cgroup of 600 MB,
+// 540MiB (0.94 of it) ran with 564 MB resident, the default 1GiB was
+// killed by the kernel.
 const (
 	addressShare     = 85
 	addressShareText = "0.85"
 )
 
-// fitAddressSpace sets *n, -max-memory's bytes, to fit in the address
-// space left, left bytes: a default above addressShare of it becomes that
-// share, rounded down to MiB; a -max-memory given above it is a usage
-// error that says what fits.
-func (c *command) fitAddressSpace(n *int, left int64) error {
-	most := left / 100 * addressShare &^ (1<<20 - 1)
+// fitMemory sets *n, -max-memory's bytes, to fit in what the limit l
+// leaves: a default above addressShare of it becomes that share, rounded
+// down to MiB; a -max-memory given above it is a usage error that says
+// what fits.
+func (c *command) fitMemory(n *int, l memoryLimit) error {
+	most := l.left / 100 * addressShare &^ (1<<20 - 1)
 	if int64(*n) <= most {
 		return nil
 	}
@@ -63,11 +100,12 @@ func (c *command) fitAddressSpace(n *int, left int64) error {
 		return nil
 	}
 	if most < 1<<20 {
-		return c.usagef("-max-memory %s: ulimit -v leaves this process %.1f MiB of address space, less than it needs: raise ulimit -v",
-			formatSize(*n), float64(left)/(1<<20))
+		says, raise := l.leaves(fmt.Sprintf("%.1f MiB", float64(l.left)/(1<<20)))
+		return c.usagef("-max-memory %s: %s, less than it needs: %s", formatSize(*n), says, raise)
 	}
-	return c.usagef("-max-memory %s: ulimit -v leaves this process %.2f GiB of address space, of which the runs may take %s, %s: give at most that, or raise ulimit -v",
-		formatSize(*n), float64(left)/(1<<30), addressShareText, formatSize(int(most)))
+	says, raise := l.leaves(fmt.Sprintf("%.2f GiB", float64(l.left)/(1<<30)))
+	return c.usagef("-max-memory %s: %s, of which the runs may take %s, %s: give at most that, or %s",
+		formatSize(*n), says, addressShareText, formatSize(int(most)), raise)
 }
 
 // The uses of -max-memory, as its help says them.

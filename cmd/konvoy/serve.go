@@ -93,7 +93,8 @@ func readable(path string) error {
 // from memory), so no trace of its streams, and an upload's name, which a
 // request chose, names no file of the server's to look at.
 func serveConfig(events string, maxUpload int64) serve.Config {
-	most := serveMemory(addressSpaceLeft())
+	l, known := memoryLeft()
+	most := serveMemory(l.left, known)
 	return serve.Config{Events: events, MaxUpload: maxUpload, MaxMemory: most * serve.MaxRunning, Runs: func(args []string) (runs.Options, error) {
 		var msg bytes.Buffer
 		opt, err := parseArgs(append([]string{"-format", "json"}, args...), &msg, true) // a view's flags win over the served file's
@@ -109,8 +110,8 @@ func serveConfig(events string, maxUpload int64) serve.Config {
 }
 
 // serveMemory returns the most memory a request's runs may take when
-// ulimit -v leaves the server left bytes of address space at start (known
-// false: no limit): a serve.MaxRunning-th of serveShare of it, rounded
+// ulimit -v, or the server's cgroup, leaves it left bytes of address space
+// or memory at start (known false: no limit; see memoryLeft): a serve.MaxRunning-th of serveShare of it, rounded
 // down to MiB, at least 1 MiB; or 0,
 // no bound of its own, when that is not below konvoy.DefaultMaxMemory. A
 // request's runs that would not fit then fail with konvoy.ErrMemory, as
