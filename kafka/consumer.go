@@ -762,20 +762,53 @@ func (c *Consumer) Run(ctx context.Context) error {
 	return errors.Join(err, cerr, merr)
 }
 
-// commitEvery commits on the interval until stop is closed.
+// commitEvery commits on the interval, and when asked (commitSoon), until
+// stop is closed. A failed commit is made again at the next tick; but
+// while an assignment that a data-loss reset started has no commit of its
+// own (resetUncommitted), whose absence leaves standing a commit naming
+// offsets of the log before it diverged, it is made again sooner: after
+// commitRetry, doubling up to the interval.
 func (c *Consumer) commitEvery(ctx context.Context, stop <-chan struct{}) {
 	t := time.NewTicker(c.cfg.commitEvery)
 	defer t.Stop()
+	again := time.NewTimer(time.Hour)
+	again.Stop()
+	defer again.Stop()
+	pause := time.Duration(0)
 	for {
 		select {
 		case <-stop:
 			return
 		case <-t.C:
-			_ = c.commit(ctx) // a failed commit is retried on the next tick
 		case <-c.soon:
-			_ = c.commit(ctx)
+		case <-again.C:
+		}
+		_ = c.commit(ctx)
+		if !c.resetUncommitted() {
+			pause = 0
+			continue
+		}
+		pause = min(max(2*pause, commitRetry), c.cfg.commitEvery)
+		again.Reset(pause)
+	}
+}
+
+// commitRetry is commitEvery's first pause before it commits again an
+// assignment a data-loss reset started, whose commit failed.
+const commitRetry = 50 * time.Millisecond
+
+// resetUncommitted tells whether an assignment that a data-loss reset
+// started (resetPart, setAside) has yet to commit: the group's commit
+// may then name offsets of the log before it diverged (see pending).
+func (c *Consumer) resetUncommitted() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range c.assigned {
+		if p.resetFrom >= 0 && p.committed < 0 && !p.gone {
+			return true
 		}
 	}
+	return false
 }
 
 // poll is the poll loop: it polls for as many records as the executor has
@@ -1000,8 +1033,9 @@ func (c *Consumer) commitSoon() {
 // commits from where it fetches, with no metadata, even before it has a
 // record (see pending), so that the old assignment's commit, whose
 // metadata may name offsets of the log before it diverged, never stands:
-// at once, not at the next interval's commit, so that a crash meanwhile
-// leaves no such commit standing but for a moment. It counts the reset in
+// at once, not at the next interval's commit, and again soon when it
+// fails (see commitEvery), so that a crash meanwhile leaves no such commit
+// standing but for a moment. It counts the reset in
 // Consumer.reset, and runs on the poll loop, under no lock, where the
 // partition is assigned and its offset may be set.
 func (c *Consumer) resetPart(p *part, first int64) (*part, bool) {

@@ -2,12 +2,15 @@ package kafka
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // The group's commit, offset 25 naming 27 to 29 finished, lies past the
@@ -153,4 +156,51 @@ func commitPastTheLog(ctx context.Context, t *testing.T, addrs []string) {
 		t.Fatal(err)
 	}
 	commitAt(ctx, t, addrs, 25, m)
+}
+
+// A set-aside commit that fails is made again soon, not at the interval's
+// next commit: until it lands, the group's commit names offsets of the log
+// as it was. Here the broker refuses the member's first commit, record 0
+// blocks, and the interval is an hour. (Before, the commit waited for the
+// next tick.)
+func TestAFailedSetAsideCommitIsMadeAgainSoon(t *testing.T) {
+	var refused atomic.Int32
+	addrs := commitControlledCluster(t, func(r *kmsg.OffsetCommitRequest) kmsg.Response {
+		if r.Generation < 0 || refused.Add(1) > 1 { // kadm's commit, of another member, or a later one
+			return nil
+		}
+		return refusal(r, kerr.UnknownServerError.Code)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	commitPastTheLog(ctx, t, addrs)
+	release := make(chan struct{})
+	handle := func(_ context.Context, r *kgo.Record) error {
+		if r.Offset == 0 {
+			<-release
+		}
+		return nil
+	}
+	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, handle, WithCommitInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(c)
+	defer func() {
+		close(release)
+		if err := stop(); err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	}()
+	waitUntil(t, "a commit refused", func() bool { return refused.Load() >= 1 })
+	waitUntil(t, "the commit of 25 naming 27 to 29 replaced", func() bool { return lookup0(t, addrs).At != 25 })
+	o := lookup0(t, addrs)
+	f, err := ParseMetadata(o.At, o.Metadata)
+	if o.At != 0 || err != nil || f.Done(27) || f.Done(28) || f.Done(29) {
+		t.Errorf("committed %d with metadata %q (%v, %v); want 0, naming none of 27 to 29 finished, "+
+			"which no record of this log has reached", o.At, o.Metadata, f.Runs(), err)
+	}
+	if s := c.Commits(); s.Failed < 1 {
+		t.Errorf("Commits: %d failed; want the refused one", s.Failed)
+	}
 }
