@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"math"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -24,9 +25,11 @@ import (
 // (memory.limit_in_bytes) when the process is in one, as on hosts that
 // mount both versions, and of version 2 (memory.max) otherwise. What a
 // cgroup lets the process take is its limit less what it uses beside the
-// file cache the kernel may reclaim (inactive_file; the kubelet's
-// working set), and the least of that over the process's cgroup and each
-// one above it, up to the hierarchy's mount, counts.
+// file cache, which the kernel reclaims before it kills (active_file and
+// inactive_file: a trace read twice is active; tmpfs pages, which it
+// cannot reclaim without swap, count as used), and the least of that over
+// the process's cgroup and each one above it, up to the hierarchy's
+// mount, counts.
 func cgroupMemoryLeft(fsys fs.FS) (int64, bool) {
 	g, ok := memoryCgroup(fsys)
 	if !ok {
@@ -106,9 +109,21 @@ func cgroupUnder(mountinfo []byte, cgroupPath string, v1 bool) (cgroupDir, bool)
 		if mount == "" {
 			mount = "."
 		}
-		return cgroupDir{dir: path.Join(mount, rel), mount: mount, v1: v1}, true
+		dir := path.Join(mount, rel)
+		if !within(dir, mount) {
+			continue // "/.." in a cgroup namespace: above the mount, not a cgroup of it
+		}
+		return cgroupDir{dir: dir, mount: mount, v1: v1}, true
 	}
 	return cgroupDir{}, false
+}
+
+// within tells whether dir, a clean fs.FS path, is mount or below it.
+func within(dir, mount string) bool {
+	if mount == "." {
+		return dir != ".." && !strings.HasPrefix(dir, "../")
+	}
+	return dir == mount || strings.HasPrefix(dir, mount+"/")
 }
 
 // mountLine is what cgroupUnder reads of a line of mountinfo.
@@ -162,11 +177,11 @@ func hasField(list, sep, f string) bool {
 
 // cgroupLevelLeft returns what the cgroup at dir lets its processes still
 // take, and false when it has no limit (or its files cannot be read): its
-// limit less its usage beside inactive file cache, at least 0.
+// limit less its usage beside file cache, at least 0.
 func cgroupLevelLeft(fsys fs.FS, dir string, v1 bool) (int64, bool) {
-	limitFile, usageFile, inactive := "memory.max", "memory.current", "inactive_file"
+	limitFile, usageFile, cache := "memory.max", "memory.current", []string{"active_file", "inactive_file"}
 	if v1 {
-		limitFile, usageFile, inactive = "memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file"
+		limitFile, usageFile, cache = "memory.limit_in_bytes", "memory.usage_in_bytes", []string{"total_active_file", "total_inactive_file"}
 	}
 	limit, ok := cgroupNumber(fsys, path.Join(dir, limitFile))
 	if !ok || limit >= unlimitedV1 {
@@ -178,11 +193,9 @@ func cgroupLevelLeft(fsys fs.FS, dir string, v1 bool) (int64, bool) {
 	}
 	if stat, err := fs.ReadFile(fsys, path.Join(dir, "memory.stat")); err == nil {
 		for line := range strings.Lines(string(stat)) {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(line), inactive+" "); ok {
-				if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 && n <= usage {
-					usage -= n
-				}
-				break
+			name, v, _ := strings.Cut(strings.TrimSpace(line), " ")
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 && slices.Contains(cache, name) {
+				usage = max(usage-n, 0) // the counts are read at different moments: cache may pass usage
 			}
 		}
 	}

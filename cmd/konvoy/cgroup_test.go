@@ -46,7 +46,7 @@ func TestCgroupMemoryLeftReadsTheTightestLimit(t *testing.T) {
 			"sys/fs/memory.max":             "1\n", // above the mount: not a cgroup
 			"sys/fs/memory.current":         "0\n",
 			"sys/fs/cgroup/memory.pressure": "",
-		}, 536870912 - (104857600 - 40000000), true},
+		}, 536870912 - (104857600 - 40000000 - 10000000), true}, // the file cache, active and inactive, is not used
 		{"version 2, a parent's limit tighter", map[string]string{
 			"proc/self/cgroup":    "0::/user.slice/app.service\n",
 			"proc/self/mountinfo": mountV2,
@@ -60,6 +60,19 @@ func TestCgroupMemoryLeftReadsTheTightestLimit(t *testing.T) {
 			"sys/fs/cgroup/user.slice/app.service/memory.swap.max":  "max\n",
 			"sys/fs/cgroup/user.slice/app.service/memory.swap.peak": "0\n",
 		}, 124 * mib, true}, // 1 GiB less 900 MiB
+		{"version 2, file cache counted past usage", map[string]string{
+			"proc/self/cgroup":             "0::/\n",
+			"proc/self/mountinfo":          mountV2,
+			"sys/fs/cgroup/memory.max":     "629145600\n",
+			"sys/fs/cgroup/memory.current": "524288000\n",
+			"sys/fs/cgroup/memory.stat":    "active_file 4096\ninactive_file 524288000\nshmem 0\n",
+		}, 629145600, true}, // read a moment apart: none used, not all of it
+		{"version 2, a namespace's path above the mount", map[string]string{
+			"proc/self/cgroup":      "0::/..\n",
+			"proc/self/mountinfo":   mountV2,
+			"sys/fs/memory.max":     "1\n",
+			"sys/fs/memory.current": "0\n",
+		}, 0, false},
 		{"version 2, no limit", map[string]string{
 			"proc/self/cgroup":               "0::/a\n",
 			"proc/self/mountinfo":            mountV2,
@@ -79,10 +92,10 @@ func TestCgroupMemoryLeftReadsTheTightestLimit(t *testing.T) {
 			"sys/fs/cgroup/memory/process_api/abc/kt/memory.usage_in_bytes": "1000\n",
 			"sys/fs/cgroup/memory/process_api/abc/memory.limit_in_bytes":    "629145600\n",
 			"sys/fs/cgroup/memory/process_api/abc/memory.usage_in_bytes":    "218001408\n",
-			"sys/fs/cgroup/memory/process_api/abc/memory.stat":              "cache 100\ninactive_file 5\ntotal_inactive_file 1001408\n",
+			"sys/fs/cgroup/memory/process_api/abc/memory.stat":              "cache 100\ninactive_file 5\ntotal_active_file 1000000\ntotal_inactive_file 1001408\n",
 			"sys/fs/cgroup/unified/memory.max":                              "1\n", // version 2's: not the memory controller's here
 			"sys/fs/cgroup/unified/memory.current":                          "0\n",
-		}, 629145600 - 217000000, true},
+		}, 629145600 - 216000000, true},
 		{"version 1 in a container, its cgroup the mount's root", map[string]string{
 			"proc/self/cgroup":                           "12:memory:/docker/0123\n0::/\n",
 			"proc/self/mountinfo":                        "40 30 0:40 /docker/0123 /sys/fs/cgroup/memory ro,nosuid - cgroup cgroup rw,memory\n",
