@@ -157,7 +157,9 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // when Run ends. With the offset it commits, as metadata, the offsets above
 // it whose records finished ([Finished.Metadata]); a member assigned the
 // partition reads that metadata back and does not run those records
-// again. The other records above a record still running are read again by
+// again, unless the log has diverged below the highest of them since (the
+// commit carries that record's leader epoch, which the member checks with
+// the partition's leader: see [CommitStats].Diverged). The other records above a record still running are read again by
 // the partition's next owner after a rebalance or a crash, and all of them
 // when the metadata cannot be read (it counts as none): delivery is at
 // least once.
@@ -250,13 +252,16 @@ type Consumer struct {
 
 	// dropped counts the commits made without their metadata, too long
 	// for Kafka (the throttle leaves none); unread, the assignments whose
-	// committed metadata could not be fetched or read; reset, those whose
+	// committed metadata could not be fetched, read or checked against the
+	// log (see checkDiverged); reset, those whose
 	// metadata was set aside (see setAside) or whose fetching was reset
 	// below the records taken (see resetPart). All mean records run again,
-	// never skipped. dataLoss counts franz-go's reports of records lost
+	// never skipped. diverged counts the assignments whose committed
+	// metadata named finished records of a log that has diverged since
+	// (see checkDiverged); dataLoss franz-go's reports of records lost
 	// from a log (see fetchError); throttled the times a partition was
 	// throttled (see taken).
-	dropped, unread, reset, dataLoss, throttled atomic.Int64
+	dropped, unread, reset, diverged, dataLoss, throttled atomic.Int64
 	// commits counts the commits sent, under its lock (see Commits).
 	commits struct {
 		sync.Mutex
@@ -295,6 +300,9 @@ type part struct {
 	// from below that commit (see setAside), before any record of the part
 	// reaches the executor; handlers read it without a lock after that.
 	prior Finished
+	// priorEpoch is the leader epoch that commit carries: of the highest
+	// offset prior names finished (see pending), or -1 when unknown.
+	priorEpoch int32
 	// last is the highest offset submitted, or -1, and stoppedAt the
 	// offset from which the partition is throttled, or -1 (see taken);
 	// only the poll loop's goroutine touches them once the part is
@@ -311,7 +319,8 @@ type part struct {
 	// epochs are the leader epochs of the records submitted, each from
 	// the offset of the first record of it on, in offset order, for
 	// commits to carry the epoch of the record below the offset they
-	// commit (see epochBelow); appended by the poll loop and read by
+	// commit (see epochBelow), or of the highest their metadata names
+	// finished (see epochOf); appended by the poll loop and read by
 	// commits under Consumer.mu, and pruned below the last commit. So the
 	// slice grows with the leader changes, not with the records.
 	epochs    []epochFrom
@@ -371,11 +380,25 @@ func (p *part) epochBelow(at int64) int32 {
 	return p.epochs[0].epoch
 }
 
+// epochOf returns, under Consumer.mu, the leader epoch of p's record at
+// offset, at or above the record below its last commit, as the epochs
+// noted say it: that of the last record submitted when offset is above
+// it, and -1 when no record at or below offset was submitted.
+func (p *part) epochOf(offset int64) int32 {
+	for i := len(p.epochs) - 1; i >= 0; i-- {
+		if p.epochs[i].offset <= offset {
+			return p.epochs[i].epoch
+		}
+	}
+	return -1
+}
+
 // newPart returns the assignment numbered id (its executor partition) of
 // tp, whose records the prior commit's metadata marked finished: nothing
 // submitted, run, committed or throttled yet.
 func newPart(id int, tp topicPartition, prior Finished) *part {
-	return &part{id: id, tp: tp, prior: prior, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1, lastEpoch: noEpoch, resetFrom: -1}
+	return &part{id: id, tp: tp, prior: prior, priorEpoch: -1, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1,
+		lastEpoch: noEpoch, resetFrom: -1}
 }
 
 // ended is a record whose handler or dead letter finished.
@@ -1000,7 +1023,7 @@ func (c *Consumer) setAside(p *part, first int64) {
 	if first >= p.prior.Committable() || len(p.prior.runs) == 0 {
 		return
 	}
-	p.prior = Finished{}
+	p.prior, p.priorEpoch = Finished{}, -1
 	// Commit first, with no metadata, at once, as resetPart does: until
 	// then the group's commit names offsets of the log as it was.
 	p.resetFrom, p.resetEpoch = first, -1

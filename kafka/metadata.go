@@ -212,6 +212,17 @@ func Reach(committable int64) int64 {
 	}
 }
 
+// below returns f with only the finished offsets below end, in time in
+// proportion to the runs.
+func (f Finished) below(end int64) Finished {
+	i := sort.Search(len(f.runs), func(i int) bool { return f.runs[i].Last >= end })
+	runs := slices.Clone(f.runs[:i])
+	if i < len(f.runs) && f.runs[i].First < end {
+		runs = append(runs, Run{First: f.runs[i].First, Last: end - 1})
+	}
+	return Finished{committable: f.committable, runs: runs, runBytes: runBytes(f.committable-1, runs)}
+}
+
 // withCommittable returns f with its committable offset finished: the
 // committable offset moves up by one, and past the first run when that
 // run starts there. Only the first run's gap from the committable offset

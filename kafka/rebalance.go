@@ -26,10 +26,22 @@ func (c *Consumer) assign(ctx context.Context, cl *kgo.Client, tps map[string][]
 	for topic, ps := range tps {
 		for _, p := range ps {
 			tp := topicPartition{topic, p}
-			c.assigned[tp] = newPart(c.nextID, tp, prior[tp])
+			q := newPart(c.nextID, tp, prior[tp].finished)
+			if pc, ok := prior[tp]; ok {
+				q.priorEpoch = pc.epoch
+			}
+			c.assigned[tp] = q
 			c.nextID++
 		}
 	}
+}
+
+// priorCommit is what an assignment takes of the commit it starts from:
+// the records its metadata names finished, and the leader epoch it
+// carries, of the highest of them (-1 when unknown).
+type priorCommit struct {
+	finished Finished
+	epoch    int32
 }
 
 // metadataWait is the longest an assignment waits for the group's
@@ -37,11 +49,12 @@ func (c *Consumer) assign(ctx context.Context, cl *kgo.Client, tps map[string][]
 const metadataWait = 10 * time.Second
 
 // priorFinished returns, for the partitions of tps that have a committed
-// offset with metadata, the records that metadata names finished. When
-// the offsets cannot be fetched, or a partition's metadata cannot be
-// read, it counts that in Consumer.unread and takes nothing as finished:
-// those records run again, as at-least-once delivery allows.
-func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[string][]int32) map[topicPartition]Finished {
+// offset with metadata, the records that metadata names finished, less
+// those of a log that has diverged since (see checkDiverged). When the
+// offsets cannot be fetched, or a partition's metadata cannot be read,
+// it counts that in Consumer.unread and takes nothing as finished: those
+// records run again, as at-least-once delivery allows.
+func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[string][]int32) map[topicPartition]priorCommit {
 	group, _ := cl.OptValue(kgo.ConsumerGroup).(string)
 	fctx, cancel := context.WithTimeout(ctx, metadataWait)
 	defer cancel()
@@ -52,7 +65,7 @@ func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[st
 		}
 		return nil
 	}
-	prior := map[topicPartition]Finished{}
+	prior := map[topicPartition]priorCommit{}
 	for topic, ps := range tps {
 		for _, p := range ps {
 			o, ok := got.Lookup(topic, p)
@@ -68,10 +81,60 @@ func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[st
 				c.unread.Add(1)
 				continue
 			}
-			prior[topicPartition{topic, p}] = f
+			prior[topicPartition{topic, p}] = priorCommit{f, max(o.LeaderEpoch, -1)}
 		}
 	}
+	c.checkDiverged(fctx, cl, prior)
 	return prior
+}
+
+// checkDiverged asks the partitions' leaders, for each commit of prior
+// whose metadata names records finished above its offset and which
+// carries the leader epoch of the highest of them, where that epoch ends
+// in the log now (OffsetForLeaderEpoch, as KIP-320 checks a committed
+// offset, which franz-go does for the offset itself): the log holds the
+// records the metadata names finished, as they were, below that end
+// offset, when the leader knows the epoch (two logs that agree on a
+// record's epoch agree on every record up to it). A log cut below the
+// highest of them and grown again, by an unclean leader election, while
+// no member read it, holds other records there now, which run: the
+// finished records kept are those below the end offset, none when the
+// leader no longer knows the epoch; counted in Consumer.diverged. When
+// the leaders cannot be asked, nothing counts as finished (counted in
+// Consumer.unread). A commit with no epoch (-1: written by a consumer
+// that sets none) is taken as it is.
+func (c *Consumer) checkDiverged(ctx context.Context, cl *kgo.Client, prior map[topicPartition]priorCommit) {
+	req := kadm.OffsetForLeaderEpochRequest{}
+	for tp, pc := range prior {
+		if pc.epoch >= 0 && len(pc.finished.runs) > 0 {
+			req.Add(tp.topic, tp.partition, pc.epoch)
+		}
+	}
+	if len(req) == 0 {
+		return
+	}
+	got, err := kadm.NewClient(cl).OffsetForLeaderEpoch(ctx, req)
+	for tp, pc := range prior {
+		if pc.epoch < 0 || len(pc.finished.runs) == 0 {
+			continue
+		}
+		r, ok := got[tp.topic][tp.partition]
+		if err != nil || !ok || r.Err != nil {
+			c.unread.Add(1)
+			delete(prior, tp)
+			continue
+		}
+		top := pc.finished.runs[len(pc.finished.runs)-1].Last
+		if r.LeaderEpoch == pc.epoch && r.EndOffset > top {
+			continue // the log holds every record the metadata names
+		}
+		end := pc.finished.committable // the epoch unknown now: none kept
+		if r.LeaderEpoch == pc.epoch {
+			end = max(r.EndOffset, end)
+		}
+		prior[tp] = priorCommit{pc.finished.below(end), pc.epoch}
+		c.diverged.Add(1)
+	}
 }
 
 // revoke is the OnPartitionsRevoked hook, run while the poll loop lets
@@ -352,11 +415,37 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 		if err != nil || ferr != nil {
 			cut[p] = true // a commit made without its metadata
 		}
-		setOffset(offsets, p.tp, kgo.EpochOffset{Epoch: p.epochBelow(at), Offset: at})
+		setOffset(offsets, p.tp, kgo.EpochOffset{Epoch: p.commitEpoch(at, m, f), Offset: at})
 		meta[p.tp] = m
 		sent = append(sent, p)
 	}
 	return offsets, meta, sent, cut
+}
+
+// commitEpoch returns, under Consumer.mu, the leader epoch a commit of
+// offset at with metadata m carries, f being what p counts finished: with
+// no metadata, that of the record below at, as franz-go's commits carry
+// (KIP-320: the next owner's franz-go checks that the log was not cut
+// below at); with metadata, that of the highest offset it names finished
+// (f's, or the prior commit's), which is at least that epoch, so that
+// the next owner checks the records it skips as well (see
+// checkDiverged).
+func (p *part) commitEpoch(at int64, m string, f Finished) int32 {
+	below := p.epochBelow(at)
+	if m == "" {
+		return below
+	}
+	top := at - 1
+	if n := len(f.runs); n > 0 {
+		top = max(top, f.runs[n-1].Last)
+	}
+	if n := len(p.prior.runs); n > 0 && p.prior.runs[n-1].Last > top {
+		top = p.prior.runs[n-1].Last
+		if p.priorEpoch >= 0 {
+			return max(p.priorEpoch, below) // the prior commit's highest, maybe not read yet
+		}
+	}
+	return max(p.epochOf(top), below)
 }
 
 // finished returns what p may count finished, under c.mu, by comp, its

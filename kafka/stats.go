@@ -48,15 +48,23 @@ type CommitStats struct {
 	// finished offsets, whose metadata would pass Kafka's 4 KB (after a
 	// prior commit's merged in: the throttle keeps the consumer's own
 	// within it) or that the broker refused as too long; Unread the
-	// assignments whose committed metadata could not be fetched or read;
-	// Reset those whose fetching was reset below where it was: at the
-	// assignment's first record, below the committed offset (as after the
-	// log was truncated below the commit, by an unclean leader election),
-	// whose metadata was set aside, as its offsets may hold other records
-	// now; or later, below the records already taken, which then run again
-	// as they are fetched again (those held and not started do not run
-	// twice). Each means records above the committed offset run again.
+	// assignments whose committed metadata could not be fetched, read, or
+	// checked against the log (see Diverged); Reset those whose fetching
+	// was reset below where it was: at the assignment's first record,
+	// below the committed offset (as after the log was truncated below the
+	// commit, by an unclean leader election), whose metadata was set
+	// aside, as its offsets may hold other records now; or later, below
+	// the records already taken, which then run again as they are fetched
+	// again (those held and not started do not run twice). Each means
+	// records above the committed offset run again.
 	WithoutMetadata, Unread, Reset int
+	// Diverged counts the assignments whose committed metadata named
+	// finished records of a log that has diverged since, at or below the
+	// highest of them, as an unclean leader election does: the commit's
+	// leader epoch, that of the highest record named, ends below it in the
+	// log now, or the leader no longer knows it (OffsetForLeaderEpoch).
+	// The records from where the log diverged run, as new ones.
+	Diverged int
 	// DataLoss counts franz-go's reports that records were lost from a
 	// partition's log ([kgo.ErrDataLoss]: the fetch offset was out of
 	// range, or the log diverged from the records read): franz-go reset
@@ -74,6 +82,7 @@ func (c *Consumer) Commits() CommitStats {
 	defer c.commits.Unlock()
 	return CommitStats{Sent: c.commits.sent, Failed: c.commits.failed, LastFailure: c.commits.last,
 		WithoutMetadata: int(c.dropped.Load()), Unread: int(c.unread.Load()), Reset: int(c.reset.Load()),
+		Diverged: int(c.diverged.Load()),
 		DataLoss: int(c.dataLoss.Load())}
 }
 

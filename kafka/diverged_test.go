@@ -1,0 +1,218 @@
+package kafka
+
+import (
+	"context"
+	"math"
+	"slices"
+	"sync/atomic"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// The group committed offset 5 naming 8 and 9 finished, with the leader
+// epoch of 9, 0, and the partition's log has since diverged above 5 while
+// no member read it (an unclean leader election cut it and it grew
+// again): its records from there are new ones, and those the metadata
+// names finished run after all. The leader says where epoch 0 ends now
+// (OffsetForLeaderEpoch): at 9, the record at 8 is the one that finished
+// and is skipped, 9 runs; at 7, both run; when the leader no longer knows
+// epoch 0, both run. Commits counts the divergence. (Before, the metadata
+// was taken as it was: 8 and 9 never ran, and the group committed past
+// them.)
+func TestMetadataOfADivergedLogIsCutWhereTheEpochEnds(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		epoch   int32 // the leader's answer for epoch 0
+		end     int64
+		skipped []int64
+	}{
+		{"the epoch ends between them", 0, 9, []int64{8}},
+		{"the epoch ends below them", 0, 7, nil},
+		{"the epoch is unknown", -1, -1, nil},
+		{"the log holds them", 0, 20, []int64{8, 9}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			kf := fakeCluster(t, 1)
+			var asked atomic.Int32
+			kf.ControlKey(int16(kmsg.OffsetForLeaderEpoch), func(req kmsg.Request) (kmsg.Response, error, bool) {
+				if asked.Add(1) > 1 {
+					return nil, nil, false // the first is the member's own check; franz-go's are the broker's to answer
+				}
+				r := req.(*kmsg.OffsetForLeaderEpochRequest)
+				resp := r.ResponseKind().(*kmsg.OffsetForLeaderEpochResponse)
+				resp.SetVersion(r.Version)
+				for _, rt := range r.Topics {
+					st := kmsg.NewOffsetForLeaderEpochResponseTopic()
+					st.Topic = rt.Topic
+					for _, rp := range rt.Partitions {
+						sp := kmsg.NewOffsetForLeaderEpochResponseTopicPartition()
+						sp.Partition, sp.LeaderEpoch, sp.EndOffset = rp.Partition, tc.epoch, tc.end
+						st.Partitions = append(st.Partitions, sp)
+					}
+					resp.Topics = append(resp.Topics, st)
+				}
+				return resp, nil, true
+			})
+			addrs := kf.ListenAddrs()
+			ctx, cancel := context.WithTimeout(context.Background(), testWait)
+			defer cancel()
+			if ends := produce(t, addrs, 20, 3, 1); ends[0] != 20 {
+				t.Fatalf("partition 0 ends at %d; want 20", ends[0])
+			}
+			f, err := NewFinished(5, []int64{8, 9})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := f.Metadata()
+			if err != nil {
+				t.Fatal(err)
+			}
+			commitAtEpoch(ctx, t, addrs, 5, 0, m)
+			handled := make(chan int64, 64)
+			c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, func(_ context.Context, r *kgo.Record) error {
+				handled <- r.Offset
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			stop := start(c)
+			seen := map[int64]bool{0: true, 1: true, 2: true, 3: true, 4: true} // below the commit
+			for _, o := range tc.skipped {
+				seen[o] = true // not waited for: skipped
+			}
+			awaitOffsets(ctx, t, handled, seen, 20)
+			if up, err := awaitCaughtUp(ctx, c); !up || err != nil {
+				t.Errorf("caught up: %v, %v; want true", up, err)
+			}
+			if err := stop(); err != nil {
+				t.Fatal(err)
+			}
+			close(handled)
+			var ran []int64
+			for o := range handled {
+				ran = append(ran, o)
+			}
+			for _, o := range tc.skipped {
+				if slices.Contains(ran, o) {
+					t.Errorf("record %d ran; want it skipped, finished in the log as it is", o)
+				}
+			}
+			diverged := 1
+			if len(tc.skipped) == 2 {
+				diverged = 0
+			}
+			if s := c.Commits(); s.Diverged != diverged || s.Unread != 0 || asked.Load() < 1 {
+				t.Errorf("Commits: %d diverged, %d unread, the leader asked %d times; want %d, 0, at least once", s.Diverged, s.Unread, asked.Load(), diverged)
+			}
+			if o := lookup0(t, addrs); o.At != 20 {
+				t.Errorf("committed %d; want 20", o.At)
+			}
+		})
+	}
+}
+
+// commitAtEpoch commits offset at of the test topic's partition 0 for the
+// test group, with leader epoch epoch and metadata m, as another member
+// would have.
+func commitAtEpoch(ctx context.Context, t *testing.T, addrs []string, at int64, epoch int32, m string) {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	os := kadm.Offsets{}
+	os.Add(kadm.Offset{Topic: testTopic, Partition: 0, At: at, LeaderEpoch: epoch, Metadata: m})
+	resp, err := kadm.NewClient(cl).CommitOffsets(ctx, testGroup, os)
+	if err == nil {
+		err = resp.Error()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A commit with metadata carries the leader epoch of the highest offset
+// it names finished, which the next owner checks the log against: the
+// epoch noted for that record, or the prior commit's when the highest is
+// the prior commit's; with none, that of the record below the offset, as
+// franz-go's commits do (TestEpochBelowIsThatOfTheRecordBelowTheCommit).
+func TestACommitCarriesTheEpochOfItsHighestFinished(t *testing.T) {
+	var c Consumer
+	prior, err := NewFinished(2, []int64{40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := newPart(0, topicPartition{testTopic, 0}, Finished{})
+	resumed := newPart(1, topicPartition{testTopic, 1}, prior) // its commit named 40 finished, at epoch 7
+	resumed.priorEpoch = 7
+	for _, p := range []*part{fresh, resumed} {
+		for _, r := range []struct {
+			offset int64
+			epoch  int32
+		}{{3, 1}, {10, 2}, {20, 4}} {
+			c.noteEpoch(p, &kgo.Record{Offset: r.offset, LeaderEpoch: r.epoch})
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		p        *part
+		at       int64
+		finished []int64
+		m        string
+		want     int32
+	}{
+		{"no metadata", fresh, 11, nil, "", 2},
+		{"the highest noted", fresh, 5, []int64{12}, "m", 2},
+		{"the highest above the last noted", fresh, 5, []int64{25}, "m", 4},
+		{"the prior commit's highest", resumed, 5, []int64{12}, "m", 7},
+		{"above the prior commit's highest", resumed, 5, []int64{41}, "m", 4},
+		{"no metadata, the prior commit's run dropped", resumed, 11, nil, "", 2},
+	} {
+		f, err := NewFinished(tc.at, tc.finished)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tc.p.commitEpoch(tc.at, tc.m, f); got != tc.want {
+			t.Errorf("%s: commitEpoch(%d, %q, %v) = %d; want %d", tc.name, tc.at, tc.m, f.Runs(), got, tc.want)
+		}
+	}
+}
+
+// below keeps the finished offsets under the end offset: whole runs, a
+// run cut at it, none.
+func TestFinishedBelowCutsTheRuns(t *testing.T) {
+	f, err := NewFinished(5, []int64{7, 8, 9, 12, 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		end  int64
+		want []Run
+	}{
+		{5, nil}, {7, nil}, {8, []Run{{7, 7}}}, {10, []Run{{7, 9}}}, {13, []Run{{7, 9}, {12, 12}}},
+		{21, []Run{{7, 9}, {12, 12}, {20, 20}}}, {math.MaxInt64, []Run{{7, 9}, {12, 12}, {20, 20}}},
+	} {
+		g := f.below(tc.end)
+		want, _ := NewFinished(5, offsetsOf(tc.want))
+		if !slices.Equal(g.runs, tc.want) || g.committable != 5 || g.runBytes != want.runBytes {
+			t.Errorf("below(%d) = %v from %d (%d bytes); want %v from 5 (%d bytes)", tc.end, g.runs, g.committable, g.runBytes, tc.want, want.runBytes)
+		}
+	}
+}
+
+// offsetsOf returns the offsets of runs.
+func offsetsOf(runs []Run) []int64 {
+	var out []int64
+	for _, r := range runs {
+		for o := r.First; o <= r.Last; o++ {
+			out = append(out, o)
+		}
+	}
+	return out
+}
