@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -75,5 +77,27 @@ func TestAnUploadKeyInUpperCaseIsAKey(t *testing.T) {
 	rec := get(t, s, "/api/report?trace="+strings.Repeat("AB", 16))
 	if rec.Code != http.StatusNotFound {
 		t.Errorf("an upper-case key: status %d, body %q; want 404, a key this server never kept", rec.Code, rec.Body.String())
+	}
+}
+
+// A request that ends while it waits its turn to run, as when the server
+// stops while two others run, is answered 503, as the server's to retry,
+// not 422, which says the request's trace or query is at fault; so is one
+// whose runs are cut short.
+func TestARequestEndedWaitingItsTurnIsUnavailable(t *testing.T) {
+	s := newTestServer(0)
+	for range MaxRunning {
+		s.running <- struct{}{} // the requests running
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, apiPath, nil).WithContext(ctx))
+	var e struct{ Error string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &e); rec.Code != http.StatusServiceUnavailable || err != nil || !strings.Contains(e.Error, "waited its turn") {
+		t.Errorf("a request ended waiting its turn: status %d, body %q; want 503 and why", rec.Code, rec.Body.String())
+	}
+	if got := status(fmt.Errorf("pass 1: %w", context.Canceled)); got != http.StatusServiceUnavailable {
+		t.Errorf("runs cut short: status %d; want 503", got)
 	}
 }

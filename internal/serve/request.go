@@ -57,14 +57,15 @@ func errorf(status int, format string, args ...any) error {
 }
 
 // status is err's HTTP status: an httpError's own (a usage error's 400
-// among them), 503 when a request's runs ran out of time, and 422 for any
+// among them), 503 when a request's runs ran out of time or were cut
+// short (the server stopping, or the request gone), and 422 for any
 // other, a trace's.
 func status(err error) int {
 	var he *httpError
 	switch {
 	case errors.As(err, &he):
 		return he.status
-	case errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return http.StatusServiceUnavailable
 	}
 	return http.StatusUnprocessableEntity
@@ -274,7 +275,7 @@ func (s *Server) run(ctx context.Context, src *source, o runs.Options) (*report.
 	select {
 	case s.running <- struct{}{}:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, errorf(http.StatusServiceUnavailable, "konvoy serve: the request ended while it waited its turn: %v", ctx.Err())
 	}
 	defer func() { <-s.running }()
 	ctx, cancel := context.WithTimeout(ctx, runTimeout)
