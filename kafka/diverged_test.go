@@ -182,6 +182,24 @@ func TestACommitCarriesTheEpochOfItsHighestFinished(t *testing.T) {
 			t.Errorf("%s: commitEpoch(%d, %q, %v) = %d; want %d", tc.name, tc.at, tc.m, f.Runs(), got, tc.want)
 		}
 	}
+	// The offset passed the prior commit's runs, 41 with record 6 the
+	// first not finished here: the record below it, 40, may not have been
+	// read, and has the prior commit's epoch at most; unknown without one.
+	// (Found by a review: the epoch of the last record read, 4, below 40's
+	// 7, made the next owner's franz-go report a data loss and run records
+	// again.)
+	f, err := NewFinished(6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resumed.commitEpoch(41, "", f); got != 7 {
+		t.Errorf("past the prior commit's runs: commitEpoch = %d; want 7, its epoch", got)
+	}
+	unknown := newPart(2, topicPartition{testTopic, 2}, prior)
+	c.noteEpoch(unknown, &kgo.Record{Offset: 3, LeaderEpoch: 1})
+	if got := unknown.commitEpoch(41, "", f); got != -1 {
+		t.Errorf("past the runs of a prior commit with no epoch: commitEpoch = %d; want -1", got)
+	}
 }
 
 // below keeps the finished offsets under the end offset: whole runs, a

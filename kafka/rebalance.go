@@ -102,7 +102,9 @@ func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[st
 // leader no longer knows the epoch; counted in Consumer.diverged. When
 // the leaders cannot be asked, nothing counts as finished (counted in
 // Consumer.unread). A commit with no epoch (-1: written by a consumer
-// that sets none) is taken as it is.
+// that sets none) is taken as it is; one konvoy wrote before this check
+// carries the epoch of the record below its offset, which a leader change
+// above that record makes count as diverged: its records run again.
 func (c *Consumer) checkDiverged(ctx context.Context, cl *kgo.Client, prior map[topicPartition]priorCommit) {
 	req := kadm.OffsetForLeaderEpochRequest{}
 	for tp, pc := range prior {
@@ -423,29 +425,37 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 }
 
 // commitEpoch returns, under Consumer.mu, the leader epoch a commit of
-// offset at with metadata m carries, f being what p counts finished: with
-// no metadata, that of the record below at, as franz-go's commits carry
-// (KIP-320: the next owner's franz-go checks that the log was not cut
-// below at); with metadata, that of the highest offset it names finished
-// (f's, or the prior commit's), which is at least that epoch, so that
-// the next owner checks the records it skips as well (see
-// checkDiverged).
+// offset at with metadata m carries, f being what p counts finished: that
+// of the highest record the commit covers (the record below at, or the
+// highest m names finished), so that the next owner checks the log up to
+// it: franz-go the record below at (KIP-320: a log cut below it; an epoch
+// at least that record's is what the check needs), and checkDiverged
+// those m names. The records p read have their epochs noted (epochOf);
+// one the prior commit covers and p may not have read yet, as when at
+// passed the prior commit's runs, has at most the prior commit's epoch,
+// and -1 (unknown: franz-go then checks nothing) when that has none.
 func (p *part) commitEpoch(at int64, m string, f Finished) int32 {
-	below := p.epochBelow(at)
-	if m == "" {
-		return below
-	}
+	below := p.epochBelow(at) // the epochs below the record below at are pruned
+	read := f.committable - 1 // the highest record the commit covers that p read
 	top := at - 1
-	if n := len(f.runs); n > 0 {
-		top = max(top, f.runs[n-1].Last)
-	}
-	if n := len(p.prior.runs); n > 0 && p.prior.runs[n-1].Last > top {
-		top = p.prior.runs[n-1].Last
-		if p.priorEpoch >= 0 {
-			return max(p.priorEpoch, below) // the prior commit's highest, maybe not read yet
+	if m != "" {
+		if n := len(f.runs); n > 0 {
+			read = f.runs[n-1].Last
+		}
+		top = max(top, read)
+		if n := len(p.prior.runs); n > 0 {
+			top = max(top, p.prior.runs[n-1].Last)
 		}
 	}
-	return max(p.epochOf(top), below)
+	switch {
+	case top > read && p.priorEpoch < 0:
+		return -1
+	case top > read:
+		return max(p.priorEpoch, p.epochOf(read))
+	case m == "":
+		return below
+	}
+	return p.epochOf(top)
 }
 
 // finished returns what p may count finished, under c.mu, by comp, its
