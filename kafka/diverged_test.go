@@ -9,6 +9,7 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -37,26 +38,7 @@ func TestMetadataOfADivergedLogIsCutWhereTheEpochEnds(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			kf := fakeCluster(t, 1)
-			var asked atomic.Int32
-			kf.ControlKey(int16(kmsg.OffsetForLeaderEpoch), func(req kmsg.Request) (kmsg.Response, error, bool) {
-				if asked.Add(1) > 1 {
-					return nil, nil, false // the first is the member's own check; franz-go's are the broker's to answer
-				}
-				r := req.(*kmsg.OffsetForLeaderEpochRequest)
-				resp := r.ResponseKind().(*kmsg.OffsetForLeaderEpochResponse)
-				resp.SetVersion(r.Version)
-				for _, rt := range r.Topics {
-					st := kmsg.NewOffsetForLeaderEpochResponseTopic()
-					st.Topic = rt.Topic
-					for _, rp := range rt.Partitions {
-						sp := kmsg.NewOffsetForLeaderEpochResponseTopicPartition()
-						sp.Partition, sp.LeaderEpoch, sp.EndOffset = rp.Partition, tc.epoch, tc.end
-						st.Partitions = append(st.Partitions, sp)
-					}
-					resp.Topics = append(resp.Topics, st)
-				}
-				return resp, nil, true
-			})
+			asked := answerEpochOnce(kf, tc.epoch, tc.end)
 			addrs := kf.ListenAddrs()
 			ctx, cancel := context.WithTimeout(context.Background(), testWait)
 			defer cancel()
@@ -72,31 +54,7 @@ func TestMetadataOfADivergedLogIsCutWhereTheEpochEnds(t *testing.T) {
 				t.Fatal(err)
 			}
 			commitAtEpoch(ctx, t, addrs, 5, 0, m)
-			handled := make(chan int64, 64)
-			c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, func(_ context.Context, r *kgo.Record) error {
-				handled <- r.Offset
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			stop := start(c)
-			seen := map[int64]bool{0: true, 1: true, 2: true, 3: true, 4: true} // below the commit
-			for _, o := range tc.skipped {
-				seen[o] = true // not waited for: skipped
-			}
-			awaitOffsets(ctx, t, handled, seen, 20)
-			if up, err := awaitCaughtUp(ctx, c); !up || err != nil {
-				t.Errorf("caught up: %v, %v; want true", up, err)
-			}
-			if err := stop(); err != nil {
-				t.Fatal(err)
-			}
-			close(handled)
-			var ran []int64
-			for o := range handled {
-				ran = append(ran, o)
-			}
+			ran, s := runFrom5(ctx, t, addrs, tc.skipped)
 			for _, o := range tc.skipped {
 				if slices.Contains(ran, o) {
 					t.Errorf("record %d ran; want it skipped, finished in the log as it is", o)
@@ -106,7 +64,7 @@ func TestMetadataOfADivergedLogIsCutWhereTheEpochEnds(t *testing.T) {
 			if len(tc.skipped) == 2 {
 				diverged = 0
 			}
-			if s := c.Commits(); s.Diverged != diverged || s.Unread != 0 || asked.Load() < 1 {
+			if s.Diverged != diverged || s.Unread != 0 || asked.Load() < 1 {
 				t.Errorf("Commits: %d diverged, %d unread, the leader asked %d times; want %d, 0, at least once", s.Diverged, s.Unread, asked.Load(), diverged)
 			}
 			if o := lookup0(t, addrs); o.At != 20 {
@@ -114,6 +72,67 @@ func TestMetadataOfADivergedLogIsCutWhereTheEpochEnds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// answerEpochOnce has kf answer the first OffsetForLeaderEpoch request,
+// the member's own check on assignment, with epoch and end for every
+// partition it names, and leaves the later ones, franz-go's, to the
+// broker; it returns the count of the requests.
+func answerEpochOnce(kf *kfake.Cluster, epoch int32, end int64) *atomic.Int32 {
+	var asked atomic.Int32
+	kf.ControlKey(int16(kmsg.OffsetForLeaderEpoch), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		if asked.Add(1) > 1 {
+			return nil, nil, false
+		}
+		r := req.(*kmsg.OffsetForLeaderEpochRequest)
+		resp := r.ResponseKind().(*kmsg.OffsetForLeaderEpochResponse)
+		resp.SetVersion(r.Version)
+		for _, rt := range r.Topics {
+			st := kmsg.NewOffsetForLeaderEpochResponseTopic()
+			st.Topic = rt.Topic
+			for _, rp := range rt.Partitions {
+				sp := kmsg.NewOffsetForLeaderEpochResponseTopicPartition()
+				sp.Partition, sp.LeaderEpoch, sp.EndOffset = rp.Partition, epoch, end
+				st.Partitions = append(st.Partitions, sp)
+			}
+			resp.Topics = append(resp.Topics, st)
+		}
+		return resp, nil, true
+	})
+	return &asked
+}
+
+// runFrom5 runs a member of the test group on the cluster at addrs until
+// it has handled every record from 5 to 19 but skipped, and caught up, and
+// returns the offsets it ran and its commit counts.
+func runFrom5(ctx context.Context, t *testing.T, addrs []string, skipped []int64) ([]int64, CommitStats) {
+	t.Helper()
+	handled := make(chan int64, 64)
+	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, func(_ context.Context, r *kgo.Record) error {
+		handled <- r.Offset
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(c)
+	seen := map[int64]bool{0: true, 1: true, 2: true, 3: true, 4: true} // below the commit
+	for _, o := range skipped {
+		seen[o] = true // not waited for: skipped
+	}
+	awaitOffsets(ctx, t, handled, seen, 20)
+	if up, err := awaitCaughtUp(ctx, c); !up || err != nil {
+		t.Errorf("caught up: %v, %v; want true", up, err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	close(handled)
+	var ran []int64
+	for o := range handled {
+		ran = append(ran, o)
+	}
+	return ran, c.Commits()
 }
 
 // commitAtEpoch commits offset at of the test topic's partition 0 for the
