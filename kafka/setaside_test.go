@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -60,23 +59,11 @@ func TestMetadataOfACommitFetchingResetBelowIsSetAside(t *testing.T) {
 }
 
 // commitAt commits offset at of the test topic's partition 0 for the test
-// group, with metadata m, as another member would have.
+// group, with metadata m and no leader epoch, as another member would
+// have.
 func commitAt(ctx context.Context, t *testing.T, addrs []string, at int64, m string) {
 	t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	os := kadm.Offsets{}
-	os.Add(kadm.Offset{Topic: testTopic, Partition: 0, At: at, LeaderEpoch: -1, Metadata: m})
-	resp, err := kadm.NewClient(cl).CommitOffsets(ctx, testGroup, os)
-	if err == nil {
-		err = resp.Error()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	commitAtEpoch(ctx, t, addrs, at, -1, m)
 }
 
 // awaitOffsets reads offsets handled into seen until it holds every
@@ -114,24 +101,8 @@ func TestASetAsideCommitIsReplacedAtOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	commitPastTheLog(ctx, t, addrs)
-	release := make(chan struct{})
-	handle := func(_ context.Context, r *kgo.Record) error {
-		if r.Offset == 0 {
-			<-release
-		}
-		return nil
-	}
-	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, handle, WithCommitInterval(time.Hour))
-	if err != nil {
-		t.Fatal(err)
-	}
-	stop := start(c)
-	defer func() {
-		close(release)
-		if err := stop(); err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	}()
+	c, end := startBlockedAtZero(t, addrs)
+	defer end()
 	waitUntil(t, "a reset", func() bool { return c.Commits().Reset >= 1 })
 	waitUntil(t, "the commit of 25 naming 27 to 29 replaced", func() bool { return lookup0(t, addrs).At != 25 })
 	if o := lookup0(t, addrs); o.At != 0 {
@@ -174,6 +145,26 @@ func TestAFailedSetAsideCommitIsMadeAgainSoon(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	commitPastTheLog(ctx, t, addrs)
+	c, end := startBlockedAtZero(t, addrs)
+	defer end()
+	waitUntil(t, "a commit refused", func() bool { return refused.Load() >= 1 })
+	waitUntil(t, "the commit of 25 naming 27 to 29 replaced", func() bool { return lookup0(t, addrs).At != 25 })
+	o := lookup0(t, addrs)
+	f, err := ParseMetadata(o.At, o.Metadata)
+	if o.At != 0 || err != nil || f.Done(27) || f.Done(28) || f.Done(29) {
+		t.Errorf("committed %d with metadata %q (%v, %v); want 0, naming none of 27 to 29 finished, "+
+			"which no record of this log has reached", o.At, o.Metadata, f.Runs(), err)
+	}
+	if s := c.Commits(); s.Failed < 1 {
+		t.Errorf("Commits: %d failed; want the refused one", s.Failed)
+	}
+}
+
+// startBlockedAtZero starts a member of the cluster at addrs whose handler
+// blocks on record 0 and which commits every hour, and returns it and the
+// function that releases record 0 and stops it, failing t when Run fails.
+func startBlockedAtZero(t *testing.T, addrs []string) (*Consumer, func()) {
+	t.Helper()
 	release := make(chan struct{})
 	handle := func(_ context.Context, r *kgo.Record) error {
 		if r.Offset == 0 {
@@ -186,21 +177,10 @@ func TestAFailedSetAsideCommitIsMadeAgainSoon(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop := start(c)
-	defer func() {
+	return c, func() {
 		close(release)
 		if err := stop(); err != nil {
 			t.Errorf("Run: %v", err)
 		}
-	}()
-	waitUntil(t, "a commit refused", func() bool { return refused.Load() >= 1 })
-	waitUntil(t, "the commit of 25 naming 27 to 29 replaced", func() bool { return lookup0(t, addrs).At != 25 })
-	o := lookup0(t, addrs)
-	f, err := ParseMetadata(o.At, o.Metadata)
-	if o.At != 0 || err != nil || f.Done(27) || f.Done(28) || f.Done(29) {
-		t.Errorf("committed %d with metadata %q (%v, %v); want 0, naming none of 27 to 29 finished, "+
-			"which no record of this log has reached", o.At, o.Metadata, f.Runs(), err)
-	}
-	if s := c.Commits(); s.Failed < 1 {
-		t.Errorf("Commits: %d failed; want the refused one", s.Failed)
 	}
 }
