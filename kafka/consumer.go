@@ -159,10 +159,10 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // partition reads that metadata back and does not run those records
 // again, unless the log has diverged below the highest of them since (the
 // commit carries that record's leader epoch, which the member checks with
-// the partition's leader: see [CommitStats].Diverged). The other records above a record still running are read again by
-// the partition's next owner after a rebalance or a crash, and all of them
-// when the metadata cannot be read (it counts as none): delivery is at
-// least once.
+// the partition's leader: see [CommitStats].Diverged). The other records
+// above a record still running are read again by the partition's next
+// owner after a rebalance or a crash, and all of them when the metadata
+// cannot be read (it counts as none): delivery is at least once.
 //
 // So that the metadata always fits in Kafka's default limit
 // ([MaxMetadata]), a partition's records are taken only up to [Reach] of
@@ -253,10 +253,9 @@ type Consumer struct {
 	// dropped counts the commits made without their metadata, too long
 	// for Kafka (the throttle leaves none); unread, the assignments whose
 	// committed metadata could not be fetched, read or checked against the
-	// log (see checkDiverged); reset, those whose
-	// metadata was set aside (see setAside) or whose fetching was reset
-	// below the records taken (see resetPart). All mean records run again,
-	// never skipped. diverged counts the assignments whose committed
+	// log (see checkDiverged); reset, those whose metadata was set aside
+	// (see setAside) or whose fetching was reset below the records taken
+	// (see resetPart). All mean records run again, never skipped. diverged counts the assignments whose committed
 	// metadata named finished records of a log that has diverged since
 	// (see checkDiverged); dataLoss franz-go's reports of records lost
 	// from a log (see fetchError); throttled the times a partition was
@@ -1058,9 +1057,9 @@ func (c *Consumer) commitSoon() {
 // metadata may name offsets of the log before it diverged, never stands:
 // at once, not at the next interval's commit, and again soon when it
 // fails (see commitEvery), so that a crash meanwhile leaves no such commit
-// standing but for a moment. It counts the reset in
-// Consumer.reset, and runs on the poll loop, under no lock, where the
-// partition is assigned and its offset may be set.
+// standing but for a moment. It counts the reset in Consumer.reset, and
+// runs on the poll loop, under no lock, where the partition is assigned
+// and its offset may be set.
 func (c *Consumer) resetPart(p *part, first int64) (*part, bool) {
 	from := first
 	if at, ok := c.x.Committable(p.id); ok && at < first {
