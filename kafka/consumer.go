@@ -266,6 +266,7 @@ type Consumer struct {
 		sync.Mutex
 		sent, failed int
 		last         error
+		lastMeta     error // see noteMetadata
 	}
 	// markers counts the transactions' markers taken, markersDone those
 	// finished (see enterAs): Stats leaves them out.

@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"sync/atomic"
@@ -66,6 +67,10 @@ func TestMetadataOfADivergedLogIsCutWhereTheEpochEnds(t *testing.T) {
 			}
 			if s.Diverged != diverged || s.Unread != 0 || asked.Load() < 1 {
 				t.Errorf("Commits: %d diverged, %d unread, the leader asked %d times; want %d, 0, at least once", s.Diverged, s.Unread, asked.Load(), diverged)
+			}
+			var pe *PartitionError
+			if named := errors.As(s.LastMetadata, &pe) && pe.Partition == 0 && errors.Is(pe, ErrDiverged); named != (diverged == 1) {
+				t.Errorf("Commits' last metadata problem: %v; want one naming partition 0's divergence: %v", s.LastMetadata, diverged == 1)
 			}
 			if o := lookup0(t, addrs); o.At != 20 {
 				t.Errorf("committed %d; want 20", o.At)

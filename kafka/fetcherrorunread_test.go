@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"testing"
 
@@ -66,7 +67,9 @@ func TestAPartitionsFetchErrorCountsAsUnread(t *testing.T) {
 	if !answered.Load() {
 		t.Fatal("the group's fetch was never answered with the error")
 	}
-	if s := c.Commits(); s.Unread != 1 {
-		t.Errorf("Commits: %+v; want 1 unread", s)
+	s := c.Commits()
+	var pe *PartitionError
+	if s.Unread != 1 || !errors.As(s.LastMetadata, &pe) || pe.Topic != testTopic || pe.Partition != 0 || !errors.Is(pe, kerr.UnknownServerError) {
+		t.Errorf("Commits: %+v; want 1 unread, the last naming partition 0 and the broker's error", s)
 	}
 }

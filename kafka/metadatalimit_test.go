@@ -2,6 +2,8 @@ package kafka
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -49,8 +51,11 @@ func TestMetadataTheBrokerRefusesIsCommittedAlone(t *testing.T) {
 		case <-time.After(time.Millisecond):
 		}
 	}
-	if s := c.Commits(); s.Failed != 0 || s.WithoutMetadata != 1 {
-		t.Errorf("Commits: %+v; want none failed, 1 without metadata", s)
+	s := c.Commits()
+	var pe *PartitionError
+	if s.Failed != 0 || s.WithoutMetadata != 1 || !errors.As(s.LastMetadata, &pe) || pe.Partition != 0 ||
+		!strings.Contains(pe.Error(), "offset 0 committed without its metadata, which the broker refused as too long") {
+		t.Errorf("Commits: %+v; want none failed, 1 without metadata, the last naming partition 0 and why", s)
 	}
 	if o := committed(t, addrs); o[0] != 0 {
 		t.Errorf("committed %v; want partition 0 at 0, its offset alone", o)

@@ -60,8 +60,9 @@ func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[st
 	defer cancel()
 	got, err := kadm.NewClient(cl).FetchOffsets(fctx, group)
 	if err != nil {
-		for _, ps := range tps {
+		for topic, ps := range tps {
 			c.unread.Add(int64(len(ps))) // each assignment's metadata unread
+			c.noteMetadata(topic, -1, fmt.Errorf("the group's commits unread: %w", err))
 		}
 		return nil
 	}
@@ -71,6 +72,7 @@ func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[st
 			o, ok := got.Lookup(topic, p)
 			if ok && o.Err != nil {
 				c.unread.Add(1)
+				c.noteMetadata(topic, p, fmt.Errorf("its commit unread: %w", o.Err))
 				continue
 			}
 			if !ok || o.At < 0 || o.Metadata == "" {
@@ -79,6 +81,7 @@ func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[st
 			f, err := ParseMetadata(o.At, o.Metadata)
 			if err != nil {
 				c.unread.Add(1)
+				c.noteMetadata(topic, p, err)
 				continue
 			}
 			prior[topicPartition{topic, p}] = priorCommit{f, max(o.LeaderEpoch, -1)}
@@ -124,6 +127,8 @@ func (c *Consumer) checkDiverged(ctx context.Context, cl *kgo.Client, prior map[
 		if err != nil || !ok || r.Err != nil {
 			c.unread.Add(1)
 			delete(prior, tp)
+			c.noteMetadata(tp.topic, tp.partition, fmt.Errorf("its commit's leader epoch %d unchecked: %w", pc.epoch,
+				cmp.Or(err, r.Err, errors.New("the leader did not answer for it"))))
 			continue
 		}
 		top := pc.finished.runs[len(pc.finished.runs)-1].Last
@@ -136,6 +141,8 @@ func (c *Consumer) checkDiverged(ctx context.Context, cl *kgo.Client, prior map[
 		}
 		prior[tp] = priorCommit{pc.finished.below(end), pc.epoch}
 		c.diverged.Add(1)
+		c.noteMetadata(tp.topic, tp.partition, fmt.Errorf("%w: epoch %d, of finished offset %d, ends at offset %d now (the leader's epoch %d); "+
+			"the records from offset %d run", ErrDiverged, pc.epoch, top, r.EndOffset, r.LeaderEpoch, end))
 	}
 }
 
@@ -265,10 +272,11 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	if gone {
 		return nil // every partition was lost while the commit waited: nothing of this member's to commit
 	}
-	stripped := 0 // the partitions committed without their metadata
+	var stripped []*PartitionError // the partitions committed without their metadata
 	for _, p := range kept {
-		if cut[p] {
-			stripped++
+		if cut[p] != nil {
+			stripped = append(stripped, &PartitionError{p.tp.topic, p.tp.partition,
+				fmt.Errorf("offset %d committed without its metadata: %w", offsets[p.tp.topic][p.tp.partition].Offset, cut[p])})
 		}
 	}
 	if len(large) > 0 {
@@ -285,14 +293,21 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 		}
 		if _, kept, gone, err := c.send(ctx, alone, meta, again); !gone {
 			cerr = errors.Join(cerr, err)
-			stripped += len(kept)
+			for _, p := range kept {
+				stripped = append(stripped, &PartitionError{p.tp.topic, p.tp.partition, fmt.Errorf(
+					"offset %d committed without its metadata, which the broker refused as too long (its offset.metadata.max.bytes)",
+					offsets[p.tp.topic][p.tp.partition].Offset)})
+			}
 		}
 	}
 	c.countCommit(cerr)
 	if cerr != nil {
 		return cerr
 	}
-	c.dropped.Add(int64(stripped))
+	c.dropped.Add(int64(len(stripped)))
+	for _, e := range stripped {
+		c.noteMetadata(e.Topic, e.Partition, e.Err)
+	}
 	c.mu.Lock()
 	for _, p := range sent {
 		p.committed = offsets[p.tp.topic][p.tp.partition].Offset
@@ -376,7 +391,7 @@ var errAllGone = errors.New("every partition of the commit is gone")
 // committed without their metadata, too long for Kafka (counted in
 // Consumer.dropped once the commit is made), which the throttle (see
 // Consumer.taken) leaves unreachable.
-func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, map[topicPartition]string, []*part, map[*part]bool) {
+func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, map[topicPartition]string, []*part, map[*part]error) {
 	// The seats are read before Completion: a record whose result
 	// Completion does not count yet is still in its consumer's seat.
 	recent := make([]ended, len(c.seats))
@@ -393,7 +408,7 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 	offsets := map[string]map[int32]kgo.EpochOffset{}
 	meta := map[topicPartition]string{}
 	var sent []*part
-	cut := map[*part]bool{}
+	cut := map[*part]error{}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, p := range ps {
@@ -415,7 +430,7 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 			continue
 		}
 		if err != nil || ferr != nil {
-			cut[p] = true // a commit made without its metadata
+			cut[p] = cmp.Or(err, ferr) // a commit made without its metadata
 		}
 		setOffset(offsets, p.tp, kgo.EpochOffset{Epoch: p.commitEpoch(at, m, f), Offset: at})
 		meta[p.tp] = m

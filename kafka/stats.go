@@ -65,6 +65,10 @@ type CommitStats struct {
 	// log now, or the leader no longer knows it (OffsetForLeaderEpoch).
 	// The records from where the log diverged run, as new ones.
 	Diverged int
+	// LastMetadata is the last of what WithoutMetadata, Unread and
+	// Diverged count, a [*PartitionError] naming the partition (one that
+	// wraps [ErrDiverged] for a divergence), and nil for none.
+	LastMetadata error
 	// DataLoss counts franz-go's reports that records were lost from a
 	// partition's log ([kgo.ErrDataLoss]: the fetch offset was out of
 	// range, or the log diverged from the records read): franz-go reset
@@ -82,8 +86,42 @@ func (c *Consumer) Commits() CommitStats {
 	defer c.commits.Unlock()
 	return CommitStats{Sent: c.commits.sent, Failed: c.commits.failed, LastFailure: c.commits.last,
 		WithoutMetadata: int(c.dropped.Load()), Unread: int(c.unread.Load()), Reset: int(c.reset.Load()),
-		Diverged: int(c.diverged.Load()),
+		Diverged: int(c.diverged.Load()), LastMetadata: c.commits.lastMeta,
 		DataLoss: int(c.dataLoss.Load())}
+}
+
+// PartitionError is a problem of one partition's commit metadata, as
+// [CommitStats].LastMetadata keeps it: the partition, and what happened.
+type PartitionError struct {
+	Topic string
+	// Partition is the partition's number, or -1 for every partition of
+	// an assignment, when the group's commits could not be fetched.
+	Partition int32
+	Err       error
+}
+
+// Error returns "kafka: topic T partition P: " and Err's words.
+func (e *PartitionError) Error() string {
+	if e.Partition < 0 {
+		return fmt.Sprintf("kafka: topic %q, every partition assigned: %v", e.Topic, e.Err)
+	}
+	return fmt.Sprintf("kafka: topic %q partition %d: %v", e.Topic, e.Partition, e.Err)
+}
+
+// Unwrap returns Err.
+func (e *PartitionError) Unwrap() error { return e.Err }
+
+// ErrDiverged is wrapped by the [*PartitionError] of an assignment whose
+// committed metadata named finished records of a log that has diverged
+// since (see [CommitStats].Diverged).
+var ErrDiverged = errors.New("the log diverged below records the commit's metadata names finished")
+
+// noteMetadata keeps err, a problem of partition partition of topic's
+// commit metadata, as the last (see CommitStats.LastMetadata).
+func (c *Consumer) noteMetadata(topic string, partition int32, err error) {
+	c.commits.Lock()
+	defer c.commits.Unlock()
+	c.commits.lastMeta = &PartitionError{Topic: topic, Partition: partition, Err: err}
 }
 
 // countCommit counts a commit sent, which failed with err when err is not nil.
