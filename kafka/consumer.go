@@ -324,7 +324,8 @@ type part struct {
 	// commits under Consumer.mu, and pruned below the last commit. So the
 	// slice grows with the leader changes, not with the records.
 	epochs    []epochFrom
-	lastEpoch int32 // the epoch noted last, or noEpoch: the poll loop's
+	notedTo   atomic.Int64 // the highest offset whose epoch is noted, or -1
+	lastEpoch int32        // the epoch noted last, or noEpoch: the poll loop's
 	// gone is set once the assignment is forgotten (revoked or lost): a
 	// commit that gathered it before then, and waited for commitMu, must
 	// not commit it, since the partition's next owner may have committed
@@ -347,8 +348,8 @@ type epochFrom struct {
 	epoch  int32
 }
 
-// noteEpoch notes the leader epoch of r, a record of p submitted after
-// those noted, when it differs from the last noted: under Consumer.mu,
+// noteEpoch notes the leader epoch of r, a record of p read after those
+// noted, when it differs from the last noted: under Consumer.mu,
 // seldom, as epochs change only with a partition's leader.
 func (c *Consumer) noteEpoch(p *part, r *kgo.Record) {
 	if p.lastEpoch == r.LeaderEpoch {
@@ -360,6 +361,19 @@ func (c *Consumer) noteEpoch(p *part, r *kgo.Record) {
 	c.mu.Unlock()
 }
 
+// noteEpochs notes the leader epochs of b, p's records about to be
+// submitted, before they run, for a commit made as soon as one finishes
+// (see commitEpoch); those of records the executor does not take are the
+// log's all the same.
+func (c *Consumer) noteEpochs(p *part, b []item) {
+	for _, it := range b {
+		c.noteEpoch(p, it.r)
+	}
+	if len(b) > 0 {
+		p.notedTo.Store(b[len(b)-1].r.Offset)
+	}
+}
+
 // noEpoch is a part's lastEpoch before any: no record's.
 const noEpoch = math.MinInt32
 
@@ -367,7 +381,7 @@ const noEpoch = math.MinInt32
 // below offset at, which a commit of at carries (as franz-go's own
 // commits do, for the next owner to check that the log was not cut and
 // grown again past it: KIP-320), or -1 when no record below at was
-// submitted; and forgets the epochs of the records below that one's.
+// read; and forgets the epochs of the records below that one's.
 func (p *part) epochBelow(at int64) int32 {
 	i := len(p.epochs) - 1
 	for i >= 0 && p.epochs[i].offset >= at {
@@ -397,8 +411,10 @@ func (p *part) epochOf(offset int64) int32 {
 // tp, whose records the prior commit's metadata marked finished: nothing
 // submitted, run, committed or throttled yet.
 func newPart(id int, tp topicPartition, prior Finished) *part {
-	return &part{id: id, tp: tp, prior: prior, priorEpoch: -1, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1,
+	p := &part{id: id, tp: tp, prior: prior, priorEpoch: -1, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1,
 		lastEpoch: noEpoch, resetFrom: -1}
+	p.notedTo.Store(-1)
+	return p
 }
 
 // ended is a record whose handler or dead letter finished.
@@ -982,12 +998,12 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 		}
 		b = append(b, item{r, p})
 	}
+	c.noteEpochs(p, b)
 	n, err := c.x.SubmitAll(ctx, b)
 	for _, it := range b[:n] {
 		if it.r.Attrs.IsControl() {
 			c.markers.Add(1)
 		}
-		c.noteEpoch(p, it.r)
 	}
 	if n < len(b) { // p's last is the last submitted
 		w.last = p.last

@@ -445,28 +445,27 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 // highest m names finished), so that the next owner checks the log up to
 // it: franz-go the record below at (KIP-320: a log cut below it; an epoch
 // at least that record's is what the check needs), and checkDiverged
-// those m names. The records p read have their epochs noted (epochOf);
-// one the prior commit covers and p may not have read yet, as when at
-// passed the prior commit's runs, has at most the prior commit's epoch,
-// and -1 (unknown: franz-go then checks nothing) when that has none.
+// those m names. The epochs of the records p read are noted (epochOf,
+// up to notedTo); a record the commit covers that p has not read, one the
+// prior commit names finished, has at most the prior commit's epoch, and
+// -1 (unknown: franz-go then checks nothing) when that has none.
 func (p *part) commitEpoch(at int64, m string, f Finished) int32 {
 	below := p.epochBelow(at) // the epochs below the record below at are pruned
-	read := f.committable - 1 // the highest record the commit covers that p read
 	top := at - 1
 	if m != "" {
 		if n := len(f.runs); n > 0 {
-			read = f.runs[n-1].Last
+			top = max(top, f.runs[n-1].Last)
 		}
-		top = max(top, read)
 		if n := len(p.prior.runs); n > 0 {
 			top = max(top, p.prior.runs[n-1].Last)
 		}
 	}
+	noted := p.notedTo.Load()
 	switch {
-	case top > read && p.priorEpoch < 0:
+	case top > noted && p.priorEpoch < 0:
 		return -1
-	case top > read:
-		return max(p.priorEpoch, p.epochOf(read))
+	case top > noted:
+		return max(p.priorEpoch, p.epochOf(noted))
 	case m == "":
 		return below
 	}
