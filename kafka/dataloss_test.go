@@ -56,12 +56,7 @@ func TestADataLossDoesNotStopTheMember(t *testing.T) {
 	// The next fetch is refused; a fetch already waiting at the broker
 	// would take the records produced next without it, and the test would
 	// see no data loss (it did, under load, 1 run in some hundreds).
-	for !injected.Load() {
-		if time.Now().After(deadline) {
-			t.Fatal("no fetch refused")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitUntil(t, "a fetch refused", injected.Load)
 	produce(t, addrs, 10, 3, 2) // offsets 20 to 29
 	for count() < 30 {
 		select {

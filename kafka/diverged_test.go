@@ -224,12 +224,21 @@ func TestACommitCarriesTheEpochOfItsHighestFinished(t *testing.T) {
 	if got := resumed.commitEpoch(41, "", f); got != 7 {
 		t.Errorf("past the prior commit's runs: commitEpoch = %d; want 7, its epoch", got)
 	}
-	// The offset passed the prior commit's runs and then records read
-	// here, the leader having changed among them: the commit carries the
-	// epoch of the record below it, read here, with or without its
-	// metadata, whatever the prior commit's. (Found by a review of the
-	// fix above: it carried the epoch of record 3, the first not counted
-	// finished here.)
+	unknown := newPart(2, topicPartition{testTopic, 2}, prior)
+	c.noteEpoch(unknown, &kgo.Record{Offset: 3, LeaderEpoch: 1})
+	unknown.notedTo.Store(3)
+	if got := unknown.commitEpoch(41, "", f); got != -1 {
+		t.Errorf("past the runs of a prior commit with no epoch: commitEpoch = %d; want -1", got)
+	}
+}
+
+// A commit whose offset passed the prior commit's runs and then records
+// read here, the leader having changed among them, carries the epoch of
+// the record below it, read here, with or without its metadata, whatever
+// the prior commit's. (Found by a review: it carried the epoch of record
+// 3, the first not counted finished here, and then the prior commit's.)
+func TestACommitPastThePriorRunsAndItsOwnCarriesTheirEpoch(t *testing.T) {
+	var c Consumer
 	early, err := NewFinished(2, []int64{3, 4}) // the prior commit: 2, naming 3 and 4 finished
 	if err != nil {
 		t.Fatal(err)
@@ -259,12 +268,6 @@ func TestACommitCarriesTheEpochOfItsHighestFinished(t *testing.T) {
 		if got := passed.commitEpoch(51, "", more); got != 2 {
 			t.Errorf("past them, its metadata dropped (prior epoch %d): commitEpoch = %d; want 2, record 50's", pe, got)
 		}
-	}
-	unknown := newPart(2, topicPartition{testTopic, 2}, prior)
-	c.noteEpoch(unknown, &kgo.Record{Offset: 3, LeaderEpoch: 1})
-	unknown.notedTo.Store(3)
-	if got := unknown.commitEpoch(41, "", f); got != -1 {
-		t.Errorf("past the runs of a prior commit with no epoch: commitEpoch = %d; want -1", got)
 	}
 }
 
@@ -318,78 +321,111 @@ func TestACommitsEpochIsThatOfTheHighestRecordItCovers(t *testing.T) {
 		cases = 20_000
 	}
 	for iter := range cases {
-		n := 30 + rng.IntN(30)
-		epochs := make([]int32, n)
-		e := int32(rng.IntN(3))
-		for i := range epochs {
-			if rng.IntN(6) == 0 {
-				e += int32(1 + rng.IntN(2))
-			}
-			epochs[i] = e
+		m := newEpochModel(t, rng)
+		for range 10 {
+			m.readAndFinish()
+			m.commit(t, iter)
 		}
-		c0 := int64(rng.IntN(10))
-		named := map[int64]bool{} // by the prior commit
-		var pf []int64
-		for o := c0 + 1; o < int64(n); o++ {
-			if rng.IntN(3) == 0 {
-				pf, named[o] = append(pf, o), true
-			}
+	}
+}
+
+// epochModel is a partition's log, as leader epochs that never fall, a
+// prior commit of it, and a member that reads it and commits, for the
+// property above.
+type epochModel struct {
+	rng                   *rand.Rand
+	epochs                []int32 // by offset
+	c                     Consumer
+	p                     *part
+	c0, read, committable int64
+	done                  map[int64]bool // counted finished by the executor
+}
+
+// newEpochModel returns a log of 30 to 59 records, and a member assigned
+// it from a prior commit at an offset below 10 naming a third of the
+// records above it finished, with that commit's epoch known 4 times in 5.
+func newEpochModel(t *testing.T, rng *rand.Rand) *epochModel {
+	m := &epochModel{rng: rng, epochs: make([]int32, 30+rng.IntN(30)), done: map[int64]bool{}}
+	e := int32(rng.IntN(3))
+	for i := range m.epochs {
+		if rng.IntN(6) == 0 {
+			e += int32(1 + rng.IntN(2))
 		}
-		prior, err := NewFinished(c0, pf)
+		m.epochs[i] = e
+	}
+	m.c0 = int64(rng.IntN(10))
+	var pf []int64
+	for o := m.c0 + 1; o < int64(len(m.epochs)); o++ {
+		if rng.IntN(3) == 0 {
+			pf = append(pf, o)
+		}
+	}
+	prior, err := NewFinished(m.c0, pf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.p = newPart(0, topicPartition{testTopic, 0}, prior)
+	if len(pf) > 0 && rng.IntN(5) > 0 {
+		m.p.priorEpoch = m.epochs[pf[len(pf)-1]]
+	}
+	m.read, m.committable = m.c0-1, m.c0
+	return m
+}
+
+// readAndFinish reads up to 7 records more, noting their epochs, and has
+// the executor count each record read and not counted yet finished, at
+// random: handlers and the skips of records the prior commit names
+// finish in any order.
+func (m *epochModel) readAndFinish() {
+	next := min(int64(len(m.epochs)-1), m.read+int64(m.rng.IntN(8)))
+	for o := m.read + 1; o <= next; o++ {
+		m.c.noteEpoch(m.p, &kgo.Record{Offset: o, LeaderEpoch: m.epochs[o]})
+	}
+	m.read = next
+	m.p.notedTo.Store(m.read)
+	for o := m.c0; o <= m.read; o++ {
+		if !m.done[o] && m.rng.IntN(2) == 0 {
+			m.done[o] = true
+		}
+	}
+	for m.committable <= m.read && m.done[m.committable] {
+		m.committable++
+	}
+}
+
+// commit makes the member's commit, as pending does, when it changed, and
+// fails t, naming case iter, when its epoch is not that of the highest
+// record it covers (or -1 for a prior commit's record not read, of no
+// epoch known).
+func (m *epochModel) commit(t *testing.T, iter int) {
+	var fin []int64
+	for o := m.committable + 1; o <= m.read; o++ {
+		if m.done[o] {
+			fin = append(fin, o)
+		}
+	}
+	f, err := NewFinished(m.committable, fin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.p
+	at, meta, _ := priorMetadata(f, p.prior)
+	if at == p.committed && meta == p.committedMeta {
+		return
+	}
+	got := p.commitEpoch(at, meta, f)
+	p.committed, p.committedMeta = at, meta
+	top := at - 1
+	if meta != "" {
+		g, err := ParseMetadata(at, meta)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var c Consumer
-		p := newPart(0, topicPartition{testTopic, 0}, prior)
-		if len(pf) > 0 && rng.IntN(5) > 0 {
-			p.priorEpoch = epochs[pf[len(pf)-1]]
-		}
-		done := map[int64]bool{} // counted finished by the executor
-		read, committable := c0-1, c0
-		for range 10 {
-			next := min(int64(n-1), read+int64(rng.IntN(8)))
-			for o := read + 1; o <= next; o++ {
-				c.noteEpoch(p, &kgo.Record{Offset: o, LeaderEpoch: epochs[o]})
-			}
-			read = next
-			p.notedTo.Store(read)
-			for o := c0; o <= read; o++ { // handlers and skips finish in any order
-				if !done[o] && rng.IntN(2) == 0 {
-					done[o] = true
-				}
-			}
-			for committable <= read && done[committable] {
-				committable++
-			}
-			var fin []int64
-			for o := committable + 1; o <= read; o++ {
-				if done[o] {
-					fin = append(fin, o)
-				}
-			}
-			f, err := NewFinished(committable, fin)
-			if err != nil {
-				t.Fatal(err)
-			}
-			at, m, _ := priorMetadata(f, p.prior)
-			if at == p.committed && m == p.committedMeta {
-				continue
-			}
-			got := p.commitEpoch(at, m, f)
-			p.committed, p.committedMeta = at, m
-			top := at - 1
-			if m != "" {
-				g, err := ParseMetadata(at, m)
-				if err != nil {
-					t.Fatal(err)
-				}
-				top = max(top, g.runs[len(g.runs)-1].Last)
-			}
-			unknown := p.priorEpoch < 0 && top > read // a prior commit's record, not read, of no epoch known
-			if top >= 0 && got != epochs[top] && !(unknown && got == -1) {
-				t.Fatalf("case %d: commit of %d with metadata %q carries epoch %d; the highest record it covers, %d, has %d (read up to %d)",
-					iter, at, m, got, top, epochs[top], read)
-			}
-		}
+		top = max(top, g.runs[len(g.runs)-1].Last)
+	}
+	unknown := p.priorEpoch < 0 && top > m.read
+	if top >= 0 && got != m.epochs[top] && !(unknown && got == -1) {
+		t.Fatalf("case %d: commit of %d with metadata %q carries epoch %d; the highest record it covers, %d, has %d (read up to %d)",
+			iter, at, meta, got, top, m.epochs[top], m.read)
 	}
 }

@@ -51,12 +51,7 @@ func TestMetadataTheBrokerRefusesIsCommittedAlone(t *testing.T) {
 		case <-time.After(time.Millisecond):
 		}
 	}
-	s := c.Commits()
-	var pe *PartitionError
-	if s.Failed != 0 || s.WithoutMetadata != 1 || !errors.As(s.LastMetadata, &pe) || pe.Partition != 0 ||
-		!strings.Contains(pe.Error(), "offset 0 committed without its metadata, which the broker refused as too long") {
-		t.Errorf("Commits: %+v; want none failed, 1 without metadata, the last naming partition 0 and why", s)
-	}
+	checkCommittedAlone(t, c.Commits())
 	if o := committed(t, addrs); o[0] != 0 {
 		t.Errorf("committed %v; want partition 0 at 0, its offset alone", o)
 	}
@@ -90,4 +85,21 @@ func metadataRefusingCluster(t *testing.T) ([]string, *atomic.Int64) {
 		return nil
 	})
 	return addrs, refused
+}
+
+// checkCommittedAlone fails t unless s counts no commit failed and one of
+// partition 0 without its metadata, refused as too long, and names it.
+func checkCommittedAlone(t *testing.T, s CommitStats) {
+	t.Helper()
+	if s.Failed != 0 || s.WithoutMetadata != 1 ||
+		!namesPartition(s.LastMetadata, 0, "offset 0 committed without its metadata, which the broker refused as too long") {
+		t.Errorf("Commits: %+v; want none failed, 1 without metadata, the last naming partition 0 and why", s)
+	}
+}
+
+// namesPartition tells whether err is a *PartitionError of the test topic's
+// partition whose words hold words.
+func namesPartition(err error, partition int32, words string) bool {
+	var pe *PartitionError
+	return errors.As(err, &pe) && pe.Topic == testTopic && pe.Partition == partition && strings.Contains(pe.Error(), words)
 }
