@@ -445,7 +445,9 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 // highest m names finished), so that the next owner checks the log up to
 // it: franz-go the record below at (KIP-320: a log cut below it; an epoch
 // at least that record's is what the check needs), and checkDiverged
-// those m names. The epochs of the records p read are noted (epochOf,
+// those m names; with no metadata, that of the record at at when it was
+// read, which offsets below it that no poll returned may share. The
+// epochs of the records p read are noted (epochOf,
 // up to notedTo); a record the commit covers that p has not read, one the
 // prior commit names finished, has at most the prior commit's epoch, and
 // -1 (unknown: franz-go then checks nothing) when that has none.
@@ -466,6 +468,12 @@ func (p *part) commitEpoch(at int64, m string, f Finished) int32 {
 		return -1
 	case top > noted:
 		return max(p.priorEpoch, p.epochOf(noted))
+	case m == "" && at <= noted:
+		// The record at at was read: offsets below it that no poll
+		// returned (compacted, or an aborted transaction's) may be of its
+		// epoch, later than the record read below them, and the leader's
+		// epoch then ends past them, at or above at.
+		return p.epochOf(at)
 	case m == "":
 		return below
 	}
