@@ -105,9 +105,8 @@ func WithExpectedEvents(n int) SweepOption {
 // passes before, and where a run gives way changes only the passes, never
 // a result. A first pass told the stream's length by [WithExpectedEvents]
 // stops early the runs whose keys will not fit by its end, rather than
-// running them partway. The first pass
-// of a sweep of more than one configuration keeps the stream as it interned
-// it, some 10 to 30 bytes an event in a temporary file (on a tmpfs, memory
+// running them partway. The first pass of a sweep of more than one
+// configuration keeps the stream as it interned it, some 10 to 30 bytes an event in a temporary file (on a tmpfs, memory
 // beside the plan), unless, told the stream's length, it finds every run
 // will fit; it removes the file before it returns, cancelled or not, and
 // where the system allows, as Unix does, as soon as it has made it, so that

@@ -255,11 +255,12 @@ type Consumer struct {
 	// committed metadata could not be fetched, read or checked against the
 	// log (see checkDiverged); reset, those whose metadata was set aside
 	// (see setAside) or whose fetching was reset below the records taken
-	// (see resetPart). All mean records run again, never skipped. diverged counts the assignments whose committed
-	// metadata named finished records of a log that has diverged since
-	// (see checkDiverged); dataLoss franz-go's reports of records lost
-	// from a log (see fetchError); throttled the times a partition was
-	// throttled (see taken).
+	// (see resetPart). All mean records run again, never skipped.
+	// diverged counts the assignments whose committed metadata named
+	// finished records of a log that has diverged since (see
+	// checkDiverged); dataLoss franz-go's reports of records lost from a
+	// log (see fetchError); throttled the times a partition was throttled
+	// (see taken).
 	dropped, unread, reset, diverged, dataLoss, throttled atomic.Int64
 	// commits counts the commits sent, under its lock (see Commits).
 	commits struct {
@@ -316,7 +317,7 @@ type part struct {
 	// was revoked, which the executor may not count finished yet when
 	// the revocation commits.
 	late []int64
-	// epochs are the leader epochs of the records submitted, each from
+	// epochs are the leader epochs of the records read, each from
 	// the offset of the first record of it on, in offset order, for
 	// commits to carry the epoch of the record below the offset they
 	// commit (see epochBelow), or of the highest their metadata names
@@ -396,8 +397,8 @@ func (p *part) epochBelow(at int64) int32 {
 
 // epochOf returns, under Consumer.mu, the leader epoch of p's record at
 // offset, at or above the record below its last commit, as the epochs
-// noted say it: that of the last record submitted when offset is above
-// it, and -1 when no record at or below offset was submitted.
+// noted say it: that of the last record noted when offset is above it,
+// and -1 when no record at or below offset was noted.
 func (p *part) epochOf(offset int64) int32 {
 	for i := len(p.epochs) - 1; i >= 0; i-- {
 		if p.epochs[i].offset <= offset {

@@ -447,10 +447,10 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 // at least that record's is what the check needs), and checkDiverged
 // those m names; with no metadata, that of the record at at when it was
 // read, which offsets below it that no poll returned may share. The
-// epochs of the records p read are noted (epochOf,
-// up to notedTo); a record the commit covers that p has not read, one the
-// prior commit names finished, has at most the prior commit's epoch, and
-// -1 (unknown: franz-go then checks nothing) when that has none.
+// epochs of the records p read are noted (epochOf, up to notedTo); a
+// record the commit covers that p has not read, one the prior commit
+// names finished, has at most the prior commit's epoch, and -1 (unknown:
+// franz-go then checks nothing) when that has none.
 func (p *part) commitEpoch(at int64, m string, f Finished) int32 {
 	below := p.epochBelow(at) // the epochs below the record below at are pruned
 	top := at - 1

@@ -111,9 +111,10 @@ func serveConfig(events string, maxUpload int64) serve.Config {
 
 // serveMemory returns the most memory a request's runs may take when
 // ulimit -v, or the server's cgroup, leaves it left bytes of address space
-// or memory at start (known false: no limit; see memoryLeft): a serve.MaxRunning-th of serveShare of it, rounded
-// down to MiB, at least 1 MiB; or 0,
-// no bound of its own, when that is not below konvoy.DefaultMaxMemory. A
+// or memory at start (known false: no limit; see memoryLeft): a
+// serve.MaxRunning-th of serveShare of it, rounded down to MiB, at least
+// 1 MiB; or 0, no bound of its own, when that is not below
+// konvoy.DefaultMaxMemory. A
 // request's runs that would not fit then fail with konvoy.ErrMemory, as
 // they do past 1 GiB, rather than end the server with the Go runtime's
 // fatal out-of-memory error.
@@ -125,12 +126,12 @@ func serveMemory(left int64, known bool) int {
 	return int(max(most, 1<<20))
 }
 
-// serveShare is the share of the address space left, in hundredths, that
-// the runs of konvoy serve's requests take together, and the garbage
-// collector's limit: less than the command's addressShare, as the server
-// holds more beside its runs. Measured under ulimit -v 2500000 (some 0.9
-// GB left at start), a request of every layout and policy on 2,000,000
-// keys: at 85 the server ended in the Go runtime's fatal out-of-memory
-// error; at 60 the request, and two at once, failed with ErrMemory, and
-// the server went on.
+// serveShare is the share of what ulimit -v or the cgroup leaves (see
+// memoryLeft), in hundredths, that the runs of konvoy serve's requests
+// take together, and the garbage collector's limit: less than the
+// command's addressShare, as the server holds more beside its runs.
+// Measured under ulimit -v 2500000 (some 0.9 GB left at start), a request
+// of every layout and policy on 2,000,000 keys: at 85 the server ended in
+// the Go runtime's fatal out-of-memory error; at 60 the request, and two
+// at once, failed with ErrMemory, and the server went on.
 const serveShare = 60
