@@ -736,7 +736,8 @@ func (c *Consumer) Close() {
 
 // Run consumes until ctx ends or the executor stops on a failed record,
 // then takes no more records, waits for those held ([WithCloseTimeout]),
-// commits, and leaves the group, closing the client. It returns nil when
+// committing on the interval what finishes meanwhile as before, commits,
+// and leaves the group, closing the client. It returns nil when
 // ctx ended and every record held finished; otherwise the executor's
 // failure ([live.ErrStopped], whose [live.ItemError] names the record by
 // [Where]), the records that did not run (a [live.UnrunError] of
@@ -755,12 +756,15 @@ func (c *Consumer) Run(ctx context.Context) error {
 	if !c.state.CompareAndSwap(made, running) {
 		return errNotMade
 	}
+	// The interval's commits go on while the executor drains, after ctx
+	// ended: what finishes then is committed as it finishes, in case the
+	// process is stopped for good before the drain ends.
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		c.commitEvery(ctx, stop)
+		c.commitEvery(context.WithoutCancel(ctx), stop)
 	}()
 	var closing sync.Once
 	var closeErr error
@@ -778,9 +782,9 @@ func (c *Consumer) Run(ctx context.Context) error {
 	unhook := context.AfterFunc(ctx, closeExecutor)
 	end := func() error { // ends what Run started but the client
 		unhook()
+		closeExecutor()
 		close(stop)
 		wg.Wait()
-		closeExecutor()
 		return closeErr
 	}
 	polled := false
