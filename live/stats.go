@@ -87,8 +87,11 @@ func (x *Executor[T]) Stats() Stats {
 	s.Wait, s.Response = x.wait.Latency(), x.response.Latency()
 	x.statMu.Unlock()
 	// Read in this order, the items done, running and submitted are each
-	// counted among the next: Done + InFlight + Held is at most Events.
-	s.InFlight, s.MaxInFlight = int(x.running.Load()), int(x.peak.Load())
+	// counted among the next: Done + InFlight + Held is at most Events. A
+	// consumer counts its item running before it raises the peak (claim):
+	// the most at once is at least those running now.
+	s.InFlight = int(x.running.Load())
+	s.MaxInFlight = max(int(x.peak.Load()), s.InFlight)
 	x.subMu.Lock()
 	s.Events = x.seq
 	held := x.seq - x.gone
