@@ -37,6 +37,9 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitStatus(err, stderr)
 	}
+	if opt.events == "-" && stdinIs(stdin, opt.applied) {
+		return exitStatus(usageIn("konvoy replay", "-applied names %s, the trace -events - reads on standard input; want another file, as -applied rewrites it", opt.applied), stderr)
+	}
 	opt.Text = opt.applied != "" // JSON Lines
 	if len(opt.topic.brokers) > 0 {
 		return runTopic(opt, stdout, stderr)
@@ -49,21 +52,82 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitStatus(err, stderr)
 	}
 	defer trace.Close()
+	sigs := notifySignals()
+	defer signal.Stop(sigs)
 	var run *replay.Run
 	var sig os.Signal
 	err = withApplied(opt.applied, func(applied *os.File) (err error) {
-		run, sig, err = runLive(trace, opt, applied, stderr)
+		run, sig, err = runLive(trace, opt, applied, sigs, stderr)
 		return err
 	})
 	if err != nil {
 		return exitStatus(err, stderr)
 	}
 	defer run.Close()
-	if status := exitStatus(writeComparison(trace, run, opt, stdout), stderr); status != 0 || sig == nil {
+	sig, err = writeReport(trace, run, opt, sig, sigs, stdout, stderr)
+	if status := exitStatus(err, stderr); status != 0 || sig == nil {
 		return status
 	}
 	return interruptStatus(sig)
 }
+
+// notifySignals returns a channel that SIGINT and SIGTERM are sent to,
+// instead of ending the process, until signal.Stop is called with it.
+func notifySignals() chan os.Signal {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	return sigs
+}
+
+// watchSignals calls first with the first signal sigs (notifySignals's)
+// gets before end is called, and then stops sigs, so that a second signal
+// stops the command at once. end returns that signal, nil when none came.
+func watchSignals(sigs chan os.Signal, first func(os.Signal)) (end func() os.Signal) {
+	done, watched := make(chan struct{}), make(chan struct{})
+	var sig os.Signal
+	go func() {
+		defer close(watched)
+		select {
+		case sig = <-sigs:
+		case <-done:
+			select {
+			case sig = <-sigs: // it came before end: it counts
+			default:
+				return
+			}
+		}
+		signal.Stop(sigs)
+		first(sig)
+	}()
+	return func() os.Signal {
+		close(done)
+		<-watched
+		return sig
+	}
+}
+
+// writeReport writes the comparison of run with its predictions (see
+// writeComparison). When no signal stopped the run (sig is nil), a first
+// SIGINT or SIGTERM while the predictions are made is noted on stderr and
+// returned, and the report is written all the same, the run being whole:
+// a replay reports what ran. A second signal stops the command at once.
+func writeReport(trace *replay.Trace, run *replay.Run, opt replayOptions, sig os.Signal, sigs chan os.Signal, stdout, stderr io.Writer) (os.Signal, error) {
+	if sig != nil { // the first signal stopped sigs: a second one stops the command
+		return sig, writeComparison(trace, run, opt, stdout)
+	}
+	end := watchSignals(sigs, func(sig os.Signal) {
+		fmt.Fprintf(stderr, "konvoy replay: %v: the run has ended; writing its report (a second signal stops at once)\n", sig)
+	})
+	if beforeReport != nil {
+		beforeReport()
+	}
+	err := writeComparison(trace, run, opt, stdout)
+	return end(), err
+}
+
+// beforeReport, when not nil, is called as writeReport begins: a test's
+// hook.
+var beforeReport func()
 
 // writeComparison writes to stdout the report of run beside the
 // simulator's prediction for trace, in opt's format.
@@ -99,27 +163,16 @@ func withApplied(path string, f func(applied *os.File) error) error {
 }
 
 // runLive runs trace live, with a progress line on stderr when it is a
-// terminal, until it ends or SIGINT or SIGTERM stops its submitting, and
-// returns the run and the signal, if one came.
-func runLive(trace *replay.Trace, opt replayOptions, applied *os.File, stderr io.Writer) (*replay.Run, os.Signal, error) {
+// terminal, until it ends or a signal on sigs (notifySignals's) stops its
+// submitting, and returns the run and the signal, if one came.
+func runLive(trace *replay.Trace, opt replayOptions, applied *os.File, sigs chan os.Signal, stderr io.Writer) (*replay.Run, os.Signal, error) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	var sig os.Signal
-	watched := make(chan struct{}) // closed once sig is set for good
-	go func() {
-		defer close(watched)
-		select {
-		case sig = <-sigs:
-			signal.Stop(sigs)                                             // a second signal stops the command at once
-			wipe := map[bool]string{true: "\r\x1b[K"}[isTerminal(stderr)] // the progress line
-			fmt.Fprintf(stderr, "%skonvoy replay: %v: no more events submitted; running those submitted\n", wipe, sig)
-			stop()
-		case <-ctx.Done():
-		}
-	}()
+	end := watchSignals(sigs, func(sig os.Signal) {
+		wipe := map[bool]string{true: "\r\x1b[K"}[isTerminal(stderr)] // the progress line
+		fmt.Fprintf(stderr, "%skonvoy replay: %v: no more events submitted; running those submitted\n", wipe, sig)
+		stop()
+	})
 	printNotes(stderr, readingNotes(trace.Rounded, report.StatusesUnused(opt.reader, trace.StatusSteps), opt.reader))
 	fmt.Fprintf(stderr, "konvoy replay: running %s live; SIGINT stops submitting and reports what ran\n", report.Plural(trace.Events, "event", "events"))
 	var w io.Writer
@@ -130,9 +183,7 @@ func runLive(trace *replay.Trace, opt replayOptions, applied *os.File, stderr io
 	shown := showProgress(stderr, progress, trace.Events)
 	run, err := replay.Live(ctx, trace, opt.Config, w, progress)
 	shown()
-	stop()
-	<-watched
-	return run, sig, err
+	return run, end(), err
 }
 
 // defaultUnit is the wall time of one round in a replay not given -unit.
@@ -239,6 +290,21 @@ func printNotes(stderr io.Writer, notes []string) {
 	for _, note := range notes {
 		fmt.Fprintln(stderr, "konvoy replay: note:", note)
 	}
+}
+
+// stdinIs tells whether stdin is the existing file at path, not "": a
+// file redirected to standard input (< path).
+func stdinIs(stdin io.Reader, path string) bool {
+	f, ok := stdin.(*os.File)
+	if !ok || path == "" {
+		return false
+	}
+	si, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	pi, err := os.Stat(path)
+	return err == nil && os.SameFile(si, pi)
 }
 
 // sameFile tells whether paths a and b, neither "" nor "-", name one

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -122,13 +121,25 @@ func runTopic(opt replayOptions, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitStatus(fmt.Errorf("konvoy replay: %w", err), stderr)
 	}
+	sigs := notifySignals()
+	defer signal.Stop(sigs)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	// A stop drains whatever the records held take (a second signal stops
+	// at once), rather than cancel them after package kafka's
+	// DefaultCloseTimeout and report no run.
+	end := watchSignals(sigs, func(sig os.Signal) {
+		fmt.Fprintf(stderr, "konvoy replay: %v: draining, committing and leaving the group\n", sig)
+		stop()
+	})
 	var trace *replay.Trace
 	var run *replay.Run
 	var notRun int
 	err = withApplied(opt.applied, func(applied *os.File) (err error) {
-		trace, run, notRun, err = consumeTopic(opt, mapper, applied, stderr)
+		trace, run, notRun, err = consumeTopic(ctx, stop, opt, mapper, applied, stderr)
 		return err
 	})
+	sig := end()
 	if err != nil {
 		return exitStatus(err, stderr)
 	}
@@ -145,13 +156,14 @@ func runTopic(opt replayOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "konvoy replay: %s consumed did not run here (revoked before they ran, or finished by an earlier member of the group): they take no time in the measured run, their planned time in the predictions\n",
 			report.Plural(notRun, "record", "records"))
 	}
-	return exitStatus(writeComparison(trace, run, opt, stdout), stderr)
+	_, err = writeReport(trace, run, opt, sig, sigs, stdout, stderr)
+	return exitStatus(err, stderr) // a stop by a signal exits 0
 }
 
-// consumeTopic runs the group member until it stops, and returns the
-// records it took as a trace, the run, and how many of them did not run
-// here.
-func consumeTopic(opt replayOptions, mapper *kafka.Mapper, applied *os.File, stderr io.Writer) (*replay.Trace, *replay.Run, int, error) {
+// consumeTopic runs the group member until it stops, by -idle or by stop
+// (ctx's), and returns the records it took as a trace, the run, and how
+// many of them did not run here.
+func consumeTopic(ctx context.Context, stop func(), opt replayOptions, mapper *kafka.Mapper, applied *os.File, stderr io.Writer) (*replay.Trace, *replay.Run, int, error) {
 	var w io.Writer
 	if applied != nil {
 		w = applied
@@ -167,9 +179,7 @@ func consumeTopic(opt replayOptions, mapper *kafka.Mapper, applied *os.File, std
 		kgo.SessionTimeout(t.session), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
 		kgo.FetchMaxBytes(topicFetchMaxBytes),
 		kgo.FetchIsolationLevel(kgo.ReadCommitted())} // as kcat reads an export: no aborted transaction's records
-	// A stop drains whatever the records held take (a second signal stops
-	// at once: see watchSignals), rather than cancel them after package
-	// kafka's DefaultCloseTimeout and report no run.
+	// A stop drains whatever the records held take (see runTopic).
 	c, err := kafka.New(kopts, opt.Layout, opt.Consumers, src.event, src.handle,
 		kafka.WithExecutor(opt.LiveOptions()...), kafka.WithMaxHeld(opt.HeldMost()),
 		kafka.WithCloseTimeout(math.MaxInt64))
@@ -177,9 +187,6 @@ func consumeTopic(opt replayOptions, mapper *kafka.Mapper, applied *os.File, std
 		_, _, _, _ = stream.Close(live.Stats{})
 		return nil, nil, 0, fmt.Errorf("konvoy replay: %w", err)
 	}
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	watched := watchSignals(ctx, stop, stderr)
 	stopWhen := "SIGINT or SIGTERM stops it"
 	if t.idle > 0 {
 		stopWhen = fmt.Sprintf("it stops once the group's lag is 0 and no record came for %v, or on SIGINT or SIGTERM", t.idle)
@@ -197,7 +204,6 @@ func consumeTopic(opt replayOptions, mapper *kafka.Mapper, applied *os.File, std
 	rerr := c.Run(ctx)
 	stop()
 	idled.Wait()
-	<-watched
 	trace, run, notRun, err := stream.Close(c.Stats())
 	if runErr := errors.Join(rerr, idleErr); runErr != nil {
 		err = runErr // what stopped the run, not what it left (no records, say)
@@ -210,27 +216,6 @@ func consumeTopic(opt replayOptions, mapper *kafka.Mapper, applied *os.File, std
 		return nil, nil, 0, fmt.Errorf("konvoy replay: %w", err)
 	}
 	return trace, run, notRun, nil
-}
-
-// watchSignals stops the run on SIGINT or SIGTERM until ctx ends; a second
-// signal stops the command at once. The channel returned is closed once
-// it is done.
-func watchSignals(ctx context.Context, stop func(), stderr io.Writer) <-chan struct{} {
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		defer signal.Stop(sigs)
-		select {
-		case sig := <-sigs:
-			signal.Stop(sigs) // a second signal stops the command at once
-			fmt.Fprintf(stderr, "konvoy replay: %v: draining, committing and leaving the group\n", sig)
-			stop()
-		case <-ctx.Done():
-		}
-	}()
-	return watched
 }
 
 // topicSource maps a topic's records to the Stream's items: each record
