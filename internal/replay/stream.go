@@ -123,6 +123,13 @@ func (s *Stream) Handle(ctx context.Context, it StreamItem) error {
 // finishes an item without handling it, as package kafka does a record
 // revoked before it ran or finished by an earlier member; they take no
 // time in the run, their planned time in the prediction.
+//
+// The source adds each event as its executor places it (its event
+// function), in order, and the executor takes the first stats.Events of
+// them: when fewer than were added, as when the executor closed while it
+// placed a batch ([live.Executor.SubmitAll]) and turned the rest away,
+// the Run's Submitted counts those taken, and the comparison covers them
+// alone, as a file's replay stopped early does ("stopped early: N of M").
 func (s *Stream) Close(stats live.Stats) (t *Trace, run *Run, notRun int, err error) {
 	s.mu.Lock()
 	s.closed = true
@@ -133,6 +140,7 @@ func (s *Stream) Close(stats live.Stats) (t *Trace, run *Run, notRun int, err er
 	s.clock.Close()
 	run, rec := s.run, s.rec
 	run.Stats, run.Total = stats, added
+	run.Submitted = min(added, max(stats.Events, 0))
 	if !rec.last.IsZero() {
 		run.Makespan = rec.last.Sub(run.Start)
 	}
