@@ -24,7 +24,9 @@
 //     item in submission order and waits while its lane is busy (the
 //     blocking of a naive keyed pool, measured in [Stats].Blocked);
 //     [konvoy.Static] runs each lane on the consumer its assignor deals it
-//     to ([WithAssignor]), a goroutine per partition.
+//     to ([WithAssignor]), which runs its lanes' items one at a time, in
+//     submission order, as a goroutine per partition does (a consumer is
+//     one goroutine, whatever its lanes).
 //   - [WithRetry] tries a failed item again after a backoff while its lane
 //     waits; [WithDeadLetter] takes an item whose last attempt failed, and
 //     its lane moves on. Without a dead letter a failed item stops the
