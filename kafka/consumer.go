@@ -758,13 +758,16 @@ func (c *Consumer) Run(ctx context.Context) error {
 	}
 	// The interval's commits go on while the executor drains, after ctx
 	// ended: what finishes then is committed as it finishes, in case the
-	// process is stopped for good before the drain ends.
-	stop := make(chan struct{})
+	// process is stopped for good before the drain ends. Once it has, a
+	// commit of theirs still going on is cut short (errSuperseded): Run's
+	// own commit takes over.
+	commits, endCommits := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer endCommits(errSuperseded)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		c.commitEvery(context.WithoutCancel(ctx), stop)
+		c.commitEvery(commits)
 	}()
 	var closing sync.Once
 	var closeErr error
@@ -783,7 +786,7 @@ func (c *Consumer) Run(ctx context.Context) error {
 	end := func() error { // ends what Run started but the client
 		unhook()
 		closeExecutor()
-		close(stop)
+		endCommits(errSuperseded)
 		wg.Wait()
 		return closeErr
 	}
@@ -807,12 +810,12 @@ func (c *Consumer) Run(ctx context.Context) error {
 }
 
 // commitEvery commits on the interval, and when asked (commitSoon), until
-// stop is closed. A failed commit is made again at the next tick; but
+// ctx ends. A failed commit is made again at the next tick; but
 // while an assignment that a data-loss reset started has no commit of its
 // own (resetUncommitted), whose absence leaves standing a commit naming
 // offsets of the log before it diverged, it is made again sooner: after
 // commitRetry, doubling up to the interval.
-func (c *Consumer) commitEvery(ctx context.Context, stop <-chan struct{}) {
+func (c *Consumer) commitEvery(ctx context.Context) {
 	t := time.NewTicker(c.cfg.commitEvery)
 	defer t.Stop()
 	again := time.NewTimer(time.Hour)
@@ -821,11 +824,14 @@ func (c *Consumer) commitEvery(ctx context.Context, stop <-chan struct{}) {
 	pause := time.Duration(0)
 	for {
 		select {
-		case <-stop:
+		case <-ctx.Done():
 			return
 		case <-t.C:
 		case <-c.soon:
 		case <-again.C:
+		}
+		if ctx.Err() != nil { // a tick as ctx ended: no commit started after it
+			return
 		}
 		_ = c.commit(ctx)
 		if !c.resetUncommitted() {
@@ -836,6 +842,11 @@ func (c *Consumer) commitEvery(ctx context.Context, stop <-chan struct{}) {
 		again.Reset(pause)
 	}
 }
+
+// errSuperseded is the cause with which Run ends the interval's commits
+// once the executor has drained: a commit it cuts short fails, uncounted
+// (see commitParts), as Run's own commit follows.
+var errSuperseded = errors.New("kafka: the interval's commits ended: Run commits next")
 
 // commitRetry is commitEvery's first pause before it commits again an
 // assignment a data-loss reset started, whose commit failed.

@@ -2,11 +2,15 @@ package kafka
 
 import (
 	"context"
+	"errors"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // TestCommitsGoOnWhileRunDrains: once Run's context ends, the records
@@ -70,5 +74,51 @@ func TestCommitsGoOnWhileRunDrains(t *testing.T) {
 	}
 	if s := c.Commits(); s.Failed != 0 {
 		t.Errorf("Commits: %d failed (last: %v); want none", s.Failed, s.LastFailure)
+	}
+}
+
+// TestRunCutsShortTheIntervalsCommitOnceDrained: once Run's executor has
+// drained, an interval commit still going on is cut short, uncounted, and
+// Run makes its own: it does not wait the interval commit out first, as
+// franz-go retries it against a broker that refuses it (up to its
+// RetryTimeout, 30 s by default). Here the broker refuses every commit as
+// retriable and Run stops while the interval's first commit retries: the
+// commits counted failed after the stop are Run's own and the
+// revocation's as the client leaves the group (the final commit failed,
+// so the revocation commits again); waited out, the interval's would
+// count too (3 to 5 before the fix).
+func TestRunCutsShortTheIntervalsCommitOnceDrained(t *testing.T) {
+	first := make(chan struct{})
+	var once sync.Once
+	addrs := commitControlledCluster(t, func(r *kmsg.OffsetCommitRequest) kmsg.Response {
+		once.Do(func() { close(first) })
+		return refusal(r, kerr.CoordinatorLoadInProgress.Code)
+	})
+	produce(t, addrs, 1, 1, 1)
+	c, err := New(append(memberOpts(addrs), kgo.RetryTimeout(3*time.Second)), konvoy.Convoy, 1, keyEvent,
+		func(context.Context, *kgo.Record) error { return nil }, WithCommitInterval(10*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(run) }()
+	select {
+	case <-first: // the interval's commit of the record handled retries
+	case <-time.After(testWait):
+		t.Fatalf("no commit came after %v", testWait)
+	}
+	before := c.Commits().Failed
+	stop()
+	select {
+	case err := <-done:
+		if !errors.Is(err, kerr.CoordinatorLoadInProgress) {
+			t.Errorf("Run: %v; want its own commit's refusal", err)
+		}
+	case <-time.After(testWait):
+		t.Fatalf("Run has not returned %v after its context ended", testWait)
+	}
+	if s := c.Commits(); s.Failed-before != 2 || !errors.Is(s.LastFailure, kerr.CoordinatorLoadInProgress) {
+		t.Errorf("Commits after the stop: %d failed, last %v; want 2, Run's own and the revocation's, refused", s.Failed-before, s.LastFailure)
 	}
 }

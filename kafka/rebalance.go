@@ -300,6 +300,9 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 			}
 		}
 	}
+	if cerr != nil && errors.Is(context.Cause(ctx), errSuperseded) {
+		return cerr // cut short as Run's own commit takes over: no failure of Kafka's
+	}
 	c.countCommit(cerr)
 	if cerr != nil {
 		return cerr
