@@ -292,15 +292,16 @@ func printNotes(stderr io.Writer, notes []string) {
 	}
 }
 
-// stdinIs tells whether stdin is the existing file at path, not "": a
-// file redirected to standard input (< path).
+// stdinIs tells whether stdin is the regular file at path, not "": a
+// file redirected to standard input (< path). A terminal or a device
+// read and written both is no trace -applied would rewrite.
 func stdinIs(stdin io.Reader, path string) bool {
 	f, ok := stdin.(*os.File)
 	if !ok || path == "" {
 		return false
 	}
 	si, err := f.Stat()
-	if err != nil {
+	if err != nil || !si.Mode().IsRegular() {
 		return false
 	}
 	pi, err := os.Stat(path)
@@ -308,13 +309,14 @@ func stdinIs(stdin io.Reader, path string) bool {
 }
 
 // sameFile tells whether paths a and b, neither "" nor "-", name one
-// existing file, as two names or links of it may.
+// existing regular file, as two names or links of it may (a terminal or a
+// device named twice is read and written both, not rewritten).
 func sameFile(a, b string) bool {
 	if a == "" || b == "" || a == "-" || b == "-" {
 		return false
 	}
 	sa, err := os.Stat(a)
-	if err != nil {
+	if err != nil || !sa.Mode().IsRegular() {
 		return false
 	}
 	sb, err := os.Stat(b)

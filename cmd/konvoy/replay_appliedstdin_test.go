@@ -33,3 +33,23 @@ func TestReplayRefusesAppliedOverItsTraceOnStdin(t *testing.T) {
 		t.Fatalf("the trace reads %q, %v; want it as written", b, err)
 	}
 }
+
+// A device, such as a terminal, read for the trace and written with the
+// -applied lines is not rewritten: konvoy replay -events - -applied
+// /dev/tty at a terminal, or -events /dev/tty -applied /dev/tty, is no
+// usage error. Here the device is /dev/null, whose trace holds no event:
+// the replay fails for that, not for -applied.
+func TestReplayTakesADeviceForTheTraceAndApplied(t *testing.T) {
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer null.Close()
+	for _, events := range []string{"-", os.DevNull} {
+		var out, errOut bytes.Buffer
+		status := run([]string{"replay", "-events", events, "-applied", os.DevNull, "-unit", "1ms"}, null, &out, &errOut)
+		if status == 2 || strings.Contains(errOut.String(), "-applied names") {
+			t.Errorf("-events %s -applied %s: status %d: %s; want no usage error", events, os.DevNull, status, errOut.String())
+		}
+	}
+}
