@@ -280,25 +280,9 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 		}
 	}
 	if len(large) > 0 {
-		alone, again := map[string]map[int32]kgo.EpochOffset{}, []*part{}
-		for _, p := range sent {
-			if slices.Contains(large, p.tp) {
-				meta[p.tp] = ""
-				if alone[p.tp.topic] == nil {
-					alone[p.tp.topic] = map[int32]kgo.EpochOffset{}
-				}
-				alone[p.tp.topic][p.tp.partition] = offsets[p.tp.topic][p.tp.partition]
-				again = append(again, p)
-			}
-		}
-		if _, kept, gone, err := c.send(ctx, alone, meta, again); !gone {
-			cerr = errors.Join(cerr, err)
-			for _, p := range kept {
-				stripped = append(stripped, &PartitionError{p.tp.topic, p.tp.partition, fmt.Errorf(
-					"offset %d committed without its metadata, which the broker refused as too long (its offset.metadata.max.bytes)",
-					offsets[p.tp.topic][p.tp.partition].Offset)})
-			}
-		}
+		var more []*PartitionError
+		more, cerr = c.sendAlone(ctx, large, offsets, meta, sent, cerr)
+		stripped = append(stripped, more...)
 	}
 	if cerr != nil && errors.Is(context.Cause(ctx), errSuperseded) {
 		return cerr // cut short as Run's own commit takes over: no failure of Kafka's
@@ -321,6 +305,36 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	}
 	c.mu.Unlock()
 	return nil
+}
+
+// sendAlone commits again, their offsets alone, the partitions of sent
+// whose metadata the broker refused as too long (large), clearing it in
+// meta, and returns those the request carried, as committed without
+// their metadata, and cerr joined with the request's error.
+func (c *Consumer) sendAlone(ctx context.Context, large []topicPartition, offsets map[string]map[int32]kgo.EpochOffset,
+	meta map[topicPartition]string, sent []*part, cerr error) ([]*PartitionError, error) {
+	alone, again := map[string]map[int32]kgo.EpochOffset{}, []*part{}
+	for _, p := range sent {
+		if slices.Contains(large, p.tp) {
+			meta[p.tp] = ""
+			if alone[p.tp.topic] == nil {
+				alone[p.tp.topic] = map[int32]kgo.EpochOffset{}
+			}
+			alone[p.tp.topic][p.tp.partition] = offsets[p.tp.topic][p.tp.partition]
+			again = append(again, p)
+		}
+	}
+	_, kept, gone, err := c.send(ctx, alone, meta, again)
+	if gone {
+		return nil, cerr
+	}
+	var stripped []*PartitionError
+	for _, p := range kept {
+		stripped = append(stripped, &PartitionError{p.tp.topic, p.tp.partition, fmt.Errorf(
+			"offset %d committed without its metadata, which the broker refused as too long (its offset.metadata.max.bytes)",
+			offsets[p.tp.topic][p.tp.partition].Offset)})
+	}
+	return stripped, errors.Join(cerr, err)
 }
 
 // send makes one commit request of offsets, with meta, for the partitions
