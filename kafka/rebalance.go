@@ -284,7 +284,7 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 		more, cerr = c.sendAlone(ctx, large, offsets, meta, sent, cerr)
 		stripped = append(stripped, more...)
 	}
-	if cerr != nil && errors.Is(context.Cause(ctx), errSuperseded) {
+	if cerr != nil && errors.Is(context.Cause(ctx), errSuperseded) && onlyCanceled(cerr) {
 		return cerr // cut short as Run's own commit takes over: no failure of Kafka's
 	}
 	c.countCommit(cerr)
@@ -305,6 +305,20 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	}
 	c.mu.Unlock()
 	return nil
+}
+
+// onlyCanceled tells whether err, and each error it joins, is a context's
+// cancellation: a commit cut short, and no refusal of Kafka's.
+func onlyCanceled(err error) bool {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			if !onlyCanceled(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return errors.Is(err, context.Canceled)
 }
 
 // sendAlone commits again, their offsets alone, the partitions of sent
