@@ -277,9 +277,8 @@ type reader struct {
 // trace: Sweep reads at most LinesKept−1 events past it (see lineOf).
 func (r *reader) events(yield func(konvoy.Event, error) bool) {
 	r.passes++
-	r.read = 0
 	src, closeTrace, err := r.src(r.passes)
-	if err != nil {
+	if err != nil { // lines still hold the last pass's, for lineOf
 		yield(konvoy.Event{}, err)
 		return
 	}
@@ -289,6 +288,7 @@ func (r *reader) events(yield func(konvoy.Event, error) bool) {
 		yield(konvoy.Event{}, err)
 		return
 	}
+	r.read = 0
 	defer func() {
 		r.rounded, r.dropped, r.status = max(r.rounded, dec.Rounded()), max(r.dropped, dec.Dropped()), max(r.status, dec.StatusSteps())
 	}()
