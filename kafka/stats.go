@@ -39,7 +39,9 @@ type CommitStats struct {
 	// CaughtUp or at the end of Run. A commit that failed on the interval
 	// is made again on the next; on a revocation, the partition's next
 	// owner reads from the last commit accepted. Records run again, never
-	// skipped.
+	// skipped. An interval's commit that Run cuts short once it has
+	// drained, its own commit following, counts in neither, unless Kafka
+	// had refused part of it.
 	Sent, Failed int
 	// LastFailure is the error of the last commit that failed, nil for
 	// none.
