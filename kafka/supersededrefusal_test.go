@@ -8,7 +8,6 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/twmb/franz-go/pkg/kerr"
-	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -23,11 +22,7 @@ import (
 // load that delays the stop past the retry's answer, the commit is not
 // cut short at all, and the refusal counts as well.)
 func TestACommitCutShortStillCountsKafkasRefusal(t *testing.T) {
-	kf, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, testTopic))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(kf.Close)
+	kf := fakeCluster(t, 2)
 	run, stop := context.WithCancel(context.Background())
 	defer stop()
 	var n atomic.Int64 // commit requests with both partitions, and after
