@@ -293,32 +293,33 @@ func printNotes(stderr io.Writer, notes []string) {
 }
 
 // stdinIs tells whether stdin is the regular file at path, not "": a
-// file redirected to standard input (< path). A terminal or a device
-// read and written both is no trace -applied would rewrite.
+// file redirected to standard input (< path).
 func stdinIs(stdin io.Reader, path string) bool {
 	f, ok := stdin.(*os.File)
 	if !ok || path == "" {
 		return false
 	}
 	si, err := f.Stat()
-	if err != nil || !si.Mode().IsRegular() {
-		return false
-	}
-	pi, err := os.Stat(path)
-	return err == nil && os.SameFile(si, pi)
+	return err == nil && sameRegularFile(si, path)
 }
 
 // sameFile tells whether paths a and b, neither "" nor "-", name one
-// existing regular file, as two names or links of it may (a terminal or a
-// device named twice is read and written both, not rewritten).
+// existing regular file, as two names or links of it may.
 func sameFile(a, b string) bool {
 	if a == "" || b == "" || a == "-" || b == "-" {
 		return false
 	}
 	sa, err := os.Stat(a)
-	if err != nil || !sa.Mode().IsRegular() {
+	return err == nil && sameRegularFile(sa, b)
+}
+
+// sameRegularFile tells whether fi is a regular file and path names it. A
+// terminal or a device is read and written both, never rewritten: no
+// trace -applied would overwrite.
+func sameRegularFile(fi os.FileInfo, path string) bool {
+	if !fi.Mode().IsRegular() {
 		return false
 	}
-	sb, err := os.Stat(b)
-	return err == nil && os.SameFile(sa, sb)
+	pi, err := os.Stat(path)
+	return err == nil && os.SameFile(fi, pi)
 }
