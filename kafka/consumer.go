@@ -133,7 +133,10 @@ func WithMaxHeld(n int) Option {
 // only the offsets below it; unless the record's partition was revoked or
 // lost by the time its last attempt failed: the record is then dropped,
 // as a revoked partition's records not started are, and the next owner
-// reads it again. New refuses it together with
+// reads it again. A dead letter that returns an error does as a failed
+// record without one: it stops the consumer, with its error and the
+// record's, or drops the record of a partition revoked or lost by then.
+// New refuses it together with
 // [WithDeadLetterTopic].
 func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error) Option {
 	return func(c *config) {

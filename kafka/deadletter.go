@@ -41,7 +41,9 @@ const (
 // committed. A produce that fails stops the consumer as a failed record
 // does without a dead letter: [Consumer.Run] returns an error naming the
 // record and the produce's error, having committed only offsets below the
-// record. The record's lane waits meanwhile, as it does for retries, and
+// record; unless the record's partition was revoked or lost by the time
+// the produce failed: the record is then dropped, and the next owner
+// reads it again. The record's lane waits meanwhile, as it does for retries, and
 // a revocation waits for the produce as for a handler; a record whose
 // partition was revoked before its produce started is not produced (the
 // next owner reads it again). It costs one acknowledged produce per failed

@@ -452,3 +452,37 @@ func TestNewRefusesALiveGuard(t *testing.T) {
 		t.Errorf("New: %v; want an error naming WithGuard", err)
 	}
 }
+
+// TestADeadLetterFailingAfterARevocationDropsTheRecord: a record's dead
+// letter starts while its partition is owned and fails once the partition
+// was revoked. The record is the next owner's by then, which reads it
+// again, so the member drops it and goes on, as it does a record whose
+// last attempt fails after a revocation; its offset is the lowest not run,
+// so no commit names it finished.
+func TestADeadLetterFailingAfterARevocationDropsTheRecord(t *testing.T) {
+	started, failing := make(chan struct{}, 1), make(chan struct{})
+	inDead, revoked := make(chan struct{}), make(chan struct{})
+	close(failing)
+	c, p := deadLetterMember(t, started, failing, func(context.Context, *kgo.Record, error) error {
+		close(inDead)
+		<-revoked
+		return errors.New("produce: broker unreachable")
+	})
+	select {
+	case <-inDead:
+	case <-time.After(testWait):
+		t.Fatal("the dead letter never started")
+	}
+	c.stop(map[string][]int32{testTopic: {0}})
+	close(revoked)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	if err := c.x.Close(ctx); err != nil {
+		t.Fatalf("Close: %v; want nil: the revoked partition's record is the next owner's", err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p.skipFrom != 0 {
+		t.Errorf("first offset not run %d; want 0", p.skipFrom)
+	}
+}

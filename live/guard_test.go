@@ -174,3 +174,69 @@ func TestTheGuardIsAskedBeforeAFailureStopsTheExecutor(t *testing.T) {
 		}
 	}
 }
+
+// A failed dead letter is asked about as a failure without one is: the
+// consumer asks the guard once more before the dead letter's failure
+// stops the executor, and an item enter then refuses is dropped as done.
+// A Kafka consumer whose dead-letter produce failed after the record's
+// partition was revoked drops it for the next owner to read, where the
+// failure stopped the whole member (found by a review). Here x's enter
+// refuses "drop" once its dead letter failed; y's lets every item be.
+func TestTheGuardIsAskedBeforeAFailedDeadLetterStopsTheExecutor(t *testing.T) {
+	for _, refuse := range []bool{true, false} {
+		g := &guardLog{}
+		deadFailed := false // one consumer: no race
+		submitted := make(chan struct{})
+		handle := func(_ context.Context, e konvoy.Event) error {
+			g.add("handle %s", e.Key)
+			if e.Key == "drop" {
+				<-submitted
+				return errors.New("drop fails")
+			}
+			return nil
+		}
+		dead := func(_ context.Context, e konvoy.Event, _ error) error {
+			g.add("dead %s", e.Key)
+			deadFailed = true
+			return errors.New("dead letter fails")
+		}
+		enter := func(_ context.Context, e konvoy.Event) bool {
+			g.add("enter %s", e.Key)
+			return !(refuse && deadFailed && e.Key == "drop")
+		}
+		exit := func(_ context.Context, e konvoy.Event, err error) {
+			var ie *ItemError
+			g.add("exit %s %v", e.Key, errors.As(err, &ie))
+		}
+		x, err := New(konvoy.Convoy, 1, func(e konvoy.Event) konvoy.Event { return e }, handle,
+			WithGuard(enter, exit), WithDeadLetter(dead))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range []konvoy.Event{{Key: "drop"}, {Key: "next"}} {
+			if err := x.Submit(context.Background(), e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		close(submitted)
+		cerr := mustClose(t, x)
+		want := []string{"enter drop", "handle drop", "exit drop false", "enter drop", "dead drop", "exit drop false", "enter drop"}
+		if refuse {
+			want = append(want, "enter next", "handle next", "exit next false")
+			if cerr != nil {
+				t.Errorf("Close: %v; want nil: the guard dropped the item whose dead letter failed", cerr)
+			}
+			if s := x.Stats(); s.Done != 2 || s.DeadLetters != 0 {
+				t.Errorf("Stats: %d done, %d dead letters; want 2 (next, and drop dropped) and 0", s.Done, s.DeadLetters)
+			}
+		} else {
+			want = append(want, "exit drop true")
+			if !errors.Is(cerr, ErrStopped) {
+				t.Errorf("Close: %v; want the failure that stopped the executor", cerr)
+			}
+		}
+		if !slices.Equal(g.log, want) {
+			t.Errorf("refuse %v: the consumer did\n\t%s\nwant\n\t%s", refuse, strings.Join(g.log, "\n\t"), strings.Join(want, "\n\t"))
+		}
+	}
+}

@@ -788,7 +788,8 @@ func (x *Executor[T]) lastFailed(w int32, item T, ie *ItemError, cut bool) outco
 }
 
 // stillOwned asks the guard, if any, on consumer w, whether item, whose
-// last attempt failed with ie and which has no dead letter, is still its
+// last attempt failed with ie and which has no dead letter or whose dead
+// letter failed (ie then wraps the dead letter's error too), is still its
 // runtime's, before its failure stops the executor: enter, then at once
 // exit with ie when enter let it. Without a guard it is.
 func (x *Executor[T]) stillOwned(w int32, item T, ie *ItemError) bool {
@@ -814,7 +815,9 @@ func (x *Executor[T]) pause(seq, k int) bool {
 }
 
 // deadLetter gives item, whose last attempt failed with ie, to the dead
-// letter on consumer w, within the guard, and returns the outcome.
+// letter on consumer w, within the guard, and returns the outcome. When
+// the dead letter fails, the guard is asked once more, as lastFailed
+// asks it, whether the item is still its runtime's.
 func (x *Executor[T]) deadLetter(w int32, item T, ie *ItemError) outcome {
 	ctx := x.ctxs[w]
 	if x.guard.enter != nil {
@@ -831,6 +834,9 @@ func (x *Executor[T]) deadLetter(w int32, item T, ie *ItemError) outcome {
 	}
 	if derr != nil {
 		ie.Err = fmt.Errorf("dead letter: %w; after %w", derr, ie.Err)
+		if !cut && !x.stillOwned(w, item, ie) {
+			return outcome{} // dropped by its runtime: done, and the executor goes on
+		}
 		return outcome{err: ie, cut: cut}
 	}
 	return outcome{dead: true}

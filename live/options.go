@@ -117,7 +117,8 @@ func WithRetry(r Retry) Option {
 // failed, with the error (an [*ItemError]), after which the item's lane
 // moves on. It runs on the item's consumer, its lane still waiting, with
 // the handlers' context. When it returns an error or panics, the executor
-// stops as it does without a dead letter. Once Close has given up (its
+// stops as it does without a dead letter (a guard may drop the item
+// first: see [WithGuard]). Once Close has given up (its
 // context ended), a failed item is not given to it: Close reports it. T
 // must be the executor's item type, or [New] returns an error.
 func WithDeadLetter[T any](f func(ctx context.Context, item T, err error) error) Option {
@@ -141,10 +142,11 @@ func WithDeadLetter[T any](f func(ctx context.Context, item T, err error) error)
 // returned, with its error: nil when the item was handled, skipped as
 // stale, or taken by the dead letter; or once it ended its goroutine
 // (runtime.Goexit), with the item's [*ItemError] wrapping [ErrGoexit].
-// When an item's last attempt failed and there is no dead letter, the
-// consumer calls enter once more, and exit at once with the item's
-// *ItemError if enter let it, before the failure stops the executor: an
-// item enter then drops counts as done, and the executor goes on. Both
+// When an item's last attempt failed and there is no dead letter, or its
+// dead letter failed, the consumer calls enter once more, and exit at
+// once with the item's *ItemError if enter let it, before the failure
+// stops the executor: an item enter then drops counts as done, and the
+// executor goes on. Both
 // run on the consumer, with the handlers' context, and must not panic. T
 // must be the executor's item type, or [New] returns an error.
 func WithGuard[T any](enter func(ctx context.Context, item T) bool, exit func(ctx context.Context, item T, err error)) Option {
