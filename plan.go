@@ -106,9 +106,13 @@ func PlanConsumers(events iter.Seq2[Event, error], layout Layout, cfg PlanConfig
 	if p.Events == 0 {
 		return p, nil
 	}
-	// A run keeps up when the rate it sustains, as reported, reaches the
-	// peak; the rate falls as the rounds grow.
-	keepsUp := func(rounds int) bool { return rate(p.Events, rounds, cfg.RoundSeconds) >= cfg.Peak }
+	// A run keeps up when it lasts at most the budget's rounds, the
+	// assumptions' "keeping up means at most" (floorNear, as atMost takes
+	// it): a run of exactly the budget sustains the peak, which the rate's
+	// floating point may write a unit in its last place short of it
+	// (7/(7·0.01) is 99.99999999999999).
+	budget := float64(p.Events) / (cfg.Peak * cfg.RoundSeconds)
+	keepsUp := func(rounds int) bool { return float64(rounds) <= floorNear(budget) }
 	if !keepsUp(p.CeilingRounds) {
 		return p, nil
 	}
@@ -118,13 +122,13 @@ func PlanConsumers(events iter.Seq2[Event, error], layout Layout, cfg PlanConfig
 	}
 	// No run on c consumers beats Work/c rounds, so fewer than Work/budget
 	// consumers never fit, whatever the policy, where budget is the most
-	// rounds that keep up. One count below that is tried too, in case the
-	// rate of a run of exactly budget rounds rounds up to the peak.
+	// rounds that keep up. One count below that is tried too, in case
+	// budget, a few units in its last place short of a whole number of
+	// rounds, counts as that number (floorNear).
 	// A trace that takes no time needs a consumer, however small the
 	// budget; a bound past every count tried, +Inf for a budget of 0 (a
 	// peak times a round length past the largest float64), is compared as a
 	// float, whose conversion to int Go leaves to the platform.
-	budget := float64(p.Events) / (cfg.Peak * cfg.RoundSeconds)
 	top := min(limit, countsThatMatter(p.Events, layout, policy))
 	from := 1
 	if ceiling.work > 0 {
