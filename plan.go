@@ -33,7 +33,8 @@ type Plan struct {
 	Events int
 	// Consumers is the smallest consumer count that sustains the peak, 0
 	// when none up to the limit does; Rounds is its run's, and Rate the
-	// rate it sustains, in events per second.
+	// rate it sustains, in events per second: the peak or more, but for
+	// float64's rounding (see PlanConsumers).
 	Consumers int
 	Rounds    int
 	Rate      float64
@@ -65,7 +66,9 @@ type Plan struct {
 // cfg.Peak under the policy opts set ([HeadOfLine] by default), taking the
 // trace as representative of the traffic: a run of n events that lasts R
 // rounds of cfg.RoundSeconds sustains n / (R · RoundSeconds) events per
-// second.
+// second, and keeps up when R is at most n / (Peak · RoundSeconds), taken
+// as the whole number just above when it is within 16 units in its last
+// place of it (7/(7·0.01) is 99.99999999999999 events/s, for 100).
 //
 // events is ranged over once per consumer count tried and must yield the
 // same events each time (a slice's [Values], a synth stream, a file opened
@@ -109,8 +112,10 @@ func PlanConsumers(events iter.Seq2[Event, error], layout Layout, cfg PlanConfig
 	// A run keeps up when it lasts at most the budget's rounds, the
 	// assumptions' "keeping up means at most" (floorNear, as atMost takes
 	// it): a run of exactly the budget sustains the peak, which the rate's
-	// floating point may write a unit in its last place short of it
-	// (7/(7·0.01) is 99.99999999999999).
+	// floating point may write short of it (7/(7·0.01) is
+	// 99.99999999999999). So a budget up to 16 units in its last place
+	// below a whole number of rounds counts as that number, and Rate may be
+	// as many units below Peak.
 	budget := float64(p.Events) / (cfg.Peak * cfg.RoundSeconds)
 	keepsUp := func(rounds int) bool { return float64(rounds) <= floorNear(budget) }
 	if !keepsUp(p.CeilingRounds) {

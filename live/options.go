@@ -146,7 +146,8 @@ func WithDeadLetter[T any](f func(ctx context.Context, item T, err error) error)
 // dead letter failed, the consumer calls enter once more, and exit at
 // once with the item's *ItemError if enter let it, before the failure
 // stops the executor: an item enter then drops counts as done, and the
-// executor goes on. Both
+// executor goes on. An attempt or dead letter that ends its goroutine
+// (runtime.Goexit) stops the executor without that last question. Both
 // run on the consumer, with the handlers' context, and must not panic. T
 // must be the executor's item type, or [New] returns an error.
 func WithGuard[T any](enter func(ctx context.Context, item T) bool, exit func(ctx context.Context, item T, err error)) Option {
