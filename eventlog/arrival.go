@@ -249,15 +249,18 @@ func unixFraction(frac string, scale int64) (int64, bool) {
 }
 
 // arrival is an event read and not yet released: its arrival in ticks, its
-// place in the input, the line where its record starts, and its arrival's
-// text and CSV column for an error message.
+// place in the input, the line where its record starts, its arrival's
+// text and CSV column for an error message, and how many of its values
+// reading it rounded (counted in Decoder.rounded, and taken off again when
+// it is dropped as late).
 type arrival struct {
-	e      konvoy.Event
-	ticks  int64
-	seq    int64
-	line   int
-	text   string
-	column int
+	e       konvoy.Event
+	ticks   int64
+	seq     int64
+	line    int
+	text    string
+	column  int
+	rounded int
 }
 
 // release turns a's arrival into rounds, of Resolution counted from the
@@ -365,6 +368,7 @@ func (d *Decoder) reordered() (konvoy.Event, error) {
 		if d.released && a.ticks < d.last {
 			if d.opt.DropLate {
 				d.dropped++
+				d.rounded -= a.rounded // counted as read: a dropped event's values are not
 				continue
 			}
 			return konvoy.Event{}, d.atErr(a, fmt.Sprintf("want an arrival no earlier than one already released; this one is more than the -reorder window, %v, late (-late drop drops such events and counts them)", d.opt.Reorder))

@@ -195,6 +195,31 @@ func TestLateEventsDroppedAreCounted(t *testing.T) {
 	}
 }
 
+// An event dropped as late counts for none of the values rounded: its
+// duration, rounded as it was read, counted where its arrival, rounded
+// only when released, did not (found by a review). Here E is dropped,
+// with a duration of 1s in rounds of 3s, then with an arrival of 1s;
+// A's duration of 4s, kept, is the one value rounded.
+func TestADroppedEventCountsNoValueRounded(t *testing.T) {
+	r := eventlog.Reader{Name: "t.csv", Resolution: 3 * time.Second, Round: true, Reorder: 5 * time.Second, DropLate: true}
+	for _, e := range []string{"E,L,1,1s,0s", "E,L,1,3s,1s"} {
+		d, err := eventlog.NewDecoder(strings.NewReader("key,line,step,duration,at\nA,L,1,4s,30s\nD,L,1,3s,300s\n"+e+"\n"), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, err := range d.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		if n != 2 || d.Dropped() != 1 || d.Rounded() != 1 {
+			t.Errorf("%s: %d events, %d dropped, %d rounded; want 2, 1 and 1 (A's duration)", e, n, d.Dropped(), d.Rounded())
+		}
+	}
+}
+
 // Modelled durations are the same for the same seed, differ for another,
 // and need no duration column.
 func TestModelledDurations(t *testing.T) {
