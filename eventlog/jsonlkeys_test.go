@@ -27,6 +27,9 @@ func TestJSONLDistinctKeysStayDistinct(t *testing.T) {
 		{"invalid UTF-8 beside an escape", "{\"key\":\"a\\n\xff\",\"step\":2,\"duration\":1}\n", []string{"a\n\xff"}},
 		{"a pair", `{"key":"a\ud83d\ude00","step":2,"duration":1}` + "\n", []string{"a\U0001F600"}},
 		{"an escaped backslash", `{"key":"a\\ud800","step":2,"duration":1}` + "\n", []string{`a\ud800`}},
+		// A number is taken as written, as CSV takes it: 1 and "1" are one
+		// key, 1, 1.0 and 10e-1 three (as the doc says).
+		{"numbers", `{"key":1,"step":1,"duration":1}` + "\n" + `{"key":"1","step":2,"duration":1}` + "\n" + `{"key":1.0,"step":3,"duration":1}` + "\n" + `{"key":10e-1,"step":4,"duration":1}` + "\n", []string{"1", "1", "1.0", "10e-1"}},
 	} {
 		var keys []string
 		var failed error
