@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -143,6 +144,29 @@ func (c Config) Check() error {
 	c.checkDraws(&p)
 	c.checkArrivals(&p)
 	return errors.Join(p...)
+}
+
+// CheckDurations draws the durations of c's events as [Events] draws
+// them, and returns a [*ConfigError] of Duration naming the first event
+// whose duration passes [MaxDuration], or nil: so that a writer of the
+// stream may refuse c before it writes an event, where Events yields the
+// error in that event's place after the events before it, which read as a
+// whole trace. c must be valid ([Config.Check]). It takes O(Events) time,
+// the draws alone, for [Exponential] and [LogNormal], whose tails may pass
+// MaxDuration, O(1) for the others, and no memory.
+func (c Config) CheckDurations() error {
+	if c.Duration.kind != distExponential && c.Duration.kind != distLogNormal {
+		return nil
+	}
+	d := newDurations(c.Duration, rand.NewPCG(c.Seed, streamDuration))
+	for i := range c.Events {
+		if _, ok := d.next(); !ok {
+			var p problems
+			p.bad("Duration", "Duration is %v: event %d of Seed %d draws more than %d rounds (MaxDuration), the longest an event's may be", c.Duration, i, c.Seed, MaxDuration)
+			return p[0]
+		}
+	}
+	return nil
 }
 
 // A ConfigError is one problem that Check finds in a Config: the field

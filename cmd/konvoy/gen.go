@@ -126,6 +126,9 @@ func parseGen(args []string, stderr io.Writer) (synth.Config, eventlog.Format, e
 	if err := cfg.Check(); err != nil {
 		return cfg, 0, usageError{configProblems(err)}
 	}
+	if err := cfg.CheckDurations(); err != nil { // before any output: the events before would read as a whole trace
+		return cfg, 0, usageError{configProblems(errors.Join(err))}
+	}
 	return cfg, f, nil
 }
 

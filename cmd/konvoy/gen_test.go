@@ -172,6 +172,10 @@ func TestGenUsageErrors(t *testing.T) {
 		{[]string{"-events", "1", "-rate", "0", "-burst-factor", "3"}, "konvoy gen: -burst-factor needs -rate"},
 		{[]string{"-events", "1", "-rate", "2", "-burst-len", "2"}, "konvoy gen: -burst-len needs -burst-every, the period of the bursts"},
 		{[]string{"-events", "1", "-rate", "2", "-burst-every", "0", "-burst-factor", "2"}, "konvoy gen: -burst-factor needs -burst-every"},
+		// A duration drawn past MaxDuration is refused before any output: the
+		// events before it, written, read as a whole trace (found by a review).
+		{[]string{"-events", "1000000", "-keys", "1000", "-duration", "lognormal:10,3"},
+			"konvoy gen: -duration is lognormal:10,3: event 7165 of -seed 1 draws more than 1073741824 rounds (MaxDuration)"},
 		{[]string{"extra"}, `konvoy gen: unexpected argument "extra"`},
 		{[]string{"-nope"}, "flag provided but not defined: -nope"},
 	} {
