@@ -146,20 +146,32 @@ func (c Config) Check() error {
 	return errors.Join(p...)
 }
 
+// maxExpDraw bounds an exponential draw of mean 1, −ln of the least
+// uniform draw, 2^−53: 36.74.
+const maxExpDraw = 37
+
 // CheckDurations draws the durations of c's events as [Events] draws
 // them, and returns a [*ConfigError] of Duration naming the first event
 // whose duration passes [MaxDuration], or nil: so that a writer of the
 // stream may refuse c before it writes an event, where Events yields the
 // error in that event's place after the events before it, which read as a
 // whole trace. c must be valid ([Config.Check]). It takes O(Events) time,
-// the draws alone, for [Exponential] and [LogNormal], whose tails may pass
-// MaxDuration, O(1) for the others, and no memory.
+// the draws alone, for a [LogNormal] of sigma above 0 and an [Exponential]
+// whose tail may pass MaxDuration (a mean above about 2.9 × 10^7 rounds),
+// O(1) for the others, and no memory.
 func (c Config) CheckDurations() error {
-	if c.Duration.kind != distExponential && c.Duration.kind != distLogNormal {
+	switch k := c.Duration.kind; {
+	case k != distExponential && k != distLogNormal:
 		return nil
+	case k == distExponential && maxExpDraw*c.Duration.a+1 <= MaxDuration:
+		return nil // no draw can pass: the stream is not held back
 	}
 	d := newDurations(c.Duration, rand.NewPCG(c.Seed, streamDuration))
-	for i := range c.Events {
+	n := c.Events
+	if c.Duration.Constant() {
+		n = 1 // every draw is the first
+	}
+	for i := range n {
 		if _, ok := d.next(); !ok {
 			var p problems
 			p.bad("Duration", "Duration is %v: event %d of Seed %d draws more than %d rounds (MaxDuration), the longest an event's may be", c.Duration, i, c.Seed, MaxDuration)

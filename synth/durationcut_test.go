@@ -115,8 +115,16 @@ func TestCheckDurationsNamesTheEventEventsFailsAt(t *testing.T) {
 		t.Errorf("%d of 20 seeds' streams fail; want some, not all, so that both answers are checked", failed)
 	}
 	c := small(300)
-	c.Duration = synth.Uniform(1, synth.MaxDuration)
-	if err := c.CheckDurations(); err != nil {
-		t.Errorf("uniform: %v; want nil", err)
+	for _, d := range []synth.Dist{synth.Uniform(1, synth.MaxDuration), synth.Exponential(2.9e7)} {
+		c.Duration = d
+		if err := c.CheckDurations(); err != nil {
+			t.Errorf("%v: %v; want nil", d, err)
+		}
+	}
+	for _, d := range []synth.Dist{synth.Exponential(synth.MaxDuration), synth.LogNormal(21, 0)} {
+		c.Duration = d // a third of the draws pass; every draw passes
+		if err := c.CheckDurations(); err == nil {
+			t.Errorf("%v: nil; want an error", d)
+		}
 	}
 }
