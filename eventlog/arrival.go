@@ -251,16 +251,17 @@ func unixFraction(frac string, scale int64) (int64, bool) {
 // arrival is an event read and not yet released: its arrival in ticks, its
 // place in the input, the line where its record starts, its arrival's
 // text and CSV column for an error message, and how many of its values
-// reading it rounded (counted in Decoder.rounded, and taken off again when
-// it is dropped as late).
+// reading it rounded, and whether its step came from a status (counted in
+// Decoder.rounded and Decoder.statused as it was read, and taken off again
+// when it is dropped as late).
 type arrival struct {
-	e       konvoy.Event
-	ticks   int64
-	seq     int64
-	line    int
-	text    string
-	column  int
-	rounded int
+	e                 konvoy.Event
+	ticks             int64
+	seq               int64
+	line              int
+	text              string
+	column            int
+	rounded, statused int
 }
 
 // release turns a's arrival into rounds, of Resolution counted from the
@@ -368,7 +369,8 @@ func (d *Decoder) reordered() (konvoy.Event, error) {
 		if d.released && a.ticks < d.last {
 			if d.opt.DropLate {
 				d.dropped++
-				d.rounded -= a.rounded // counted as read: a dropped event's values are not
+				d.rounded -= a.rounded // counted as read: a dropped event is not
+				d.statused -= a.statused
 				continue
 			}
 			return konvoy.Event{}, d.atErr(a, fmt.Sprintf("want an arrival no earlier than one already released; this one is more than the -reorder window, %v, late (-late drop drops such events and counts them)", d.opt.Reorder))

@@ -220,6 +220,32 @@ func TestADroppedEventCountsNoValueRounded(t *testing.T) {
 	}
 }
 
+// An event dropped as late counts for no status step either: C, the one
+// record whose step a status gave, is dropped, and the report's note that
+// every step came from the step column went missing (found by a review).
+func TestADroppedEventCountsNoStatusStep(t *testing.T) {
+	in := `{"key":"A","step":1,"duration":"1s","at":"10s"}
+{"key":"B","step":1,"duration":"1s","at":"30s"}
+{"key":"C","status":"paid","duration":"1s","at":"1s"}
+{"key":"D","step":1,"duration":"1s","at":"31s"}
+`
+	r := eventlog.Reader{Name: "t.jsonl", Resolution: time.Second, Reorder: 5 * time.Second, DropLate: true, Steps: []string{"paid"}}
+	d, err := eventlog.NewDecoder(strings.NewReader(in), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, err := range d.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 3 || d.Dropped() != 1 || d.StatusSteps() != 0 {
+		t.Errorf("%d events, %d dropped, %d status steps; want 3, 1 and 0", n, d.Dropped(), d.StatusSteps())
+	}
+}
+
 // Modelled durations are the same for the same seed, differ for another,
 // and need no duration column.
 func TestModelledDurations(t *testing.T) {

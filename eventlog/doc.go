@@ -20,9 +20,9 @@
 // partition an event was recorded in, see [Columns]):
 //
 //   - key (required) is the entity whose state the event overwrites; it must
-//     not be empty. In JSON Lines a key, line, status or partition given
-//     as a number is taken as written: 1 and "1" are one key, 1 and 1.0
-//     two, as they are in CSV.
+//     not be empty. In JSON Lines a key, line or status given as a number
+//     is taken as written: 1 and "1" are one key, 1 and 1.0 two, as they
+//     are in CSV.
 //   - line is a coarser grouping of keys, such as a route; it may be absent or
 //     empty, but konvoy's line convoy needs it.
 //   - step is the event's position in the key's state machine, a whole number

@@ -439,13 +439,13 @@ func (d *Decoder) Next() (konvoy.Event, error) {
 func (d *Decoder) record() (arrival, error) {
 	var a arrival
 	var err error
-	before := d.rounded
+	rounded, statused := d.rounded, d.statused
 	if d.format == CSV {
 		a, err = d.nextCSV()
 	} else {
 		a, err = d.nextJSON()
 	}
-	a.rounded = d.rounded - before
+	a.rounded, a.statused = d.rounded-rounded, d.statused-statused
 	a.seq = d.seq
 	d.seq++
 	return a, err
@@ -492,9 +492,10 @@ func (d *Decoder) Line() int { return d.line }
 // Format returns the trace's format, known once Next has been called.
 func (d *Decoder) Format() Format { return d.format }
 
-// Rounded returns how many durations and arrivals of the events returned
-// so far were rounded (see [Reader.Round]): an event dropped as late
-// ([Reader.DropLate]) counts for none.
+// Rounded returns how many durations and arrivals of the records read so
+// far were rounded (see [Reader.Round]), but for those of events dropped
+// as late ([Reader.DropLate]); under [Reader.Reorder] it may count a
+// duration of an event the window still holds.
 func (d *Decoder) Rounded() int { return d.rounded }
 
 // StatusSteps returns how many records so far had their step from a
