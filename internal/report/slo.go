@@ -169,7 +169,8 @@ func sloCurve(limit int) []int {
 
 // scaleFactor returns the factor that scales the arrivals of n events
 // over span rounds of round to a mean of peak events/s, n/(peak·round·span),
-// divided in turn so that no product overflows, and then taken 8 units in
+// divided in turn so that no product overflows (as a product, when the
+// first quotient does, for a subnormal peak), and then taken 8 units in
 // its last place up. The peak's and the round's readings and the three
 // divisions leave the quotient up to about 6 units short of the exact
 // factor of the peak as written (3 at most in 400,000 random cases), and
@@ -182,6 +183,9 @@ func sloCurve(limit int) []int {
 // normal float64 is left as it is: it puts every arrival on round F.
 func scaleFactor(n int, peak float64, round time.Duration, span int) float64 {
 	f := float64(n) / peak / round.Seconds() / float64(span)
+	if math.IsInf(f, 1) { // n/peak overflowed, for a subnormal peak: the product may not
+		f = float64(n) / (peak * round.Seconds() * float64(span))
+	}
 	if f < 0x1p-1022 {
 		return f
 	}
