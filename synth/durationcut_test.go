@@ -89,15 +89,7 @@ func TestCheckDurationsNamesTheEventEventsFailsAt(t *testing.T) {
 	for seed := range uint64(20) {
 		c := small(300)
 		c.Seed, c.Duration = seed, synth.LogNormal(20.5, 0.1) // about 1 in 600 draws pass MaxDuration: some seeds' 300 events do
-		failsAt := -1
-		n := 0
-		for _, err := range synth.Events(c) {
-			if err != nil {
-				failsAt = n
-				break
-			}
-			n++
-		}
+		failsAt := eventsFailAt(c)
 		if failsAt >= 0 {
 			failed++
 		}
@@ -127,4 +119,17 @@ func TestCheckDurationsNamesTheEventEventsFailsAt(t *testing.T) {
 			t.Errorf("%v: nil; want an error", d)
 		}
 	}
+}
+
+// eventsFailAt returns the index of the event in whose place c's stream
+// yields an error, or -1.
+func eventsFailAt(c synth.Config) int {
+	n := 0
+	for _, err := range synth.Events(c) {
+		if err != nil {
+			return n
+		}
+		n++
+	}
+	return -1
 }
