@@ -203,17 +203,7 @@ func TestLateEventsDroppedAreCounted(t *testing.T) {
 func TestADroppedEventCountsNoValueRounded(t *testing.T) {
 	r := eventlog.Reader{Name: "t.csv", Resolution: 3 * time.Second, Round: true, Reorder: 5 * time.Second, DropLate: true}
 	for _, e := range []string{"E,L,1,1s,0s", "E,L,1,3s,1s"} {
-		d, err := eventlog.NewDecoder(strings.NewReader("key,line,step,duration,at\nA,L,1,4s,30s\nD,L,1,3s,300s\n"+e+"\n"), r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for _, err := range d.All() {
-			if err != nil {
-				t.Fatal(err)
-			}
-			n++
-		}
+		d, n := decodeAll(t, "key,line,step,duration,at\nA,L,1,4s,30s\nD,L,1,3s,300s\n"+e+"\n", r)
 		if n != 2 || d.Dropped() != 1 || d.Rounded() != 1 {
 			t.Errorf("%s: %d events, %d dropped, %d rounded; want 2, 1 and 1 (A's duration)", e, n, d.Dropped(), d.Rounded())
 		}
@@ -230,7 +220,17 @@ func TestADroppedEventCountsNoStatusStep(t *testing.T) {
 {"key":"D","step":1,"duration":"1s","at":"31s"}
 `
 	r := eventlog.Reader{Name: "t.jsonl", Resolution: time.Second, Reorder: 5 * time.Second, DropLate: true, Steps: []string{"paid"}}
-	d, err := eventlog.NewDecoder(strings.NewReader(in), r)
+	d, n := decodeAll(t, in, r)
+	if n != 3 || d.Dropped() != 1 || d.StatusSteps() != 0 {
+		t.Errorf("%d events, %d dropped, %d status steps; want 3, 1 and 0", n, d.Dropped(), d.StatusSteps())
+	}
+}
+
+// decodeAll decodes the whole of trace under r, failing t on an error,
+// and returns the decoder and the events it gave.
+func decodeAll(t *testing.T, trace string, r eventlog.Reader) (*eventlog.Decoder, int) {
+	t.Helper()
+	d, err := eventlog.NewDecoder(strings.NewReader(trace), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,9 +241,7 @@ func TestADroppedEventCountsNoStatusStep(t *testing.T) {
 		}
 		n++
 	}
-	if n != 3 || d.Dropped() != 1 || d.StatusSteps() != 0 {
-		t.Errorf("%d events, %d dropped, %d status steps; want 3, 1 and 0", n, d.Dropped(), d.StatusSteps())
-	}
+	return d, n
 }
 
 // Modelled durations are the same for the same seed, differ for another,
