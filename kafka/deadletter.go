@@ -43,11 +43,11 @@ const (
 // record and the produce's error, having committed only offsets below the
 // record; unless the record's partition was revoked or lost by the time
 // the produce failed: the record is then dropped, and the next owner
-// reads it again. The record's lane waits meanwhile, as it does for retries, and
-// a revocation waits for the produce as for a handler; a record whose
-// partition was revoked before its produce started is not produced (the
-// next owner reads it again). It costs one acknowledged produce per failed
-// record, on the consumer that ran it.
+// reads it again. The record's lane waits meanwhile, as it does for
+// retries, and a revocation waits for the produce as for a handler; a
+// record whose partition was revoked before its produce started is not
+// produced (the next owner reads it again). It costs one acknowledged
+// produce per failed record, on the consumer that ran it.
 //
 // The topic must not be empty, and New refuses a topic the consumer also
 // reads (one of kgo.ConsumeTopics, or under kgo.ConsumeRegex one they

@@ -55,8 +55,9 @@
 // record, to that topic, and counts as finished only once the broker
 // acknowledged it; a produce that fails stops the consumer below the
 // record, unless the record's partition was revoked or lost by then (the
-// next owner reads it again). `konvoy replay -brokers` runs a topic through a Consumer and
-// prints the simulator's prediction beside it (docs/replay.md).
+// next owner reads it again). `konvoy replay -brokers` runs a topic
+// through a Consumer and prints the simulator's prediction beside it
+// (docs/replay.md).
 //
 // [live.Executor]: https://pkg.go.dev/github.com/sirali-konvoy/konvoy/live#Executor
 // [live.Executor.Completion]: https://pkg.go.dev/github.com/sirali-konvoy/konvoy/live#Executor.Completion
