@@ -46,7 +46,7 @@ func report(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "items/s")
 }
 
-func benchExecutor(b *testing.B, layout konvoy.Layout, p konvoy.Policy) {
+func benchExecutor(b *testing.B, layout konvoy.Layout, p konvoy.Policy, nkeys int) {
 	b.ReportAllocs()
 	x, err := live.New(layout, benchConsumers, keyEvent, noop, live.WithPolicy(p))
 	if err != nil {
@@ -55,7 +55,7 @@ func benchExecutor(b *testing.B, layout konvoy.Layout, p konvoy.Policy) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := range b.N {
-		if err := x.Submit(ctx, int32(i%benchKeys)); err != nil {
+		if err := x.Submit(ctx, int32(i%nkeys)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -67,11 +67,23 @@ func benchExecutor(b *testing.B, layout konvoy.Layout, p konvoy.Policy) {
 }
 
 func BenchmarkNoOp(b *testing.B) {
-	b.Run("convoy-lane-aware", func(b *testing.B) { benchExecutor(b, konvoy.Convoy, konvoy.LaneAware) })
-	b.Run("keyed-pool", benchKeyedPool)
-	b.Run("partitioned8-static", func(b *testing.B) { benchExecutor(b, konvoy.Partitioned(8), konvoy.Static) })
+	b.Run("convoy-lane-aware", func(b *testing.B) { benchExecutor(b, konvoy.Convoy, konvoy.LaneAware, benchKeys) })
+	b.Run("keyed-pool", func(b *testing.B) { benchKeyedPool(b, benchKeys) })
+	b.Run("partitioned8-static", func(b *testing.B) { benchExecutor(b, konvoy.Partitioned(8), konvoy.Static, benchKeys) })
 	b.Run("bucket-goroutines", benchBuckets)
 }
+
+// BenchmarkNoOpFewKeys is BenchmarkNoOp's convoy and keyed pool over
+// fewKeys keys: with DefaultMaxHeld items held, about 4 of each key's, so
+// that nearly every item waits in its lane behind another, as a Kafka
+// poll's records of one key do, where BenchmarkNoOp's seldom do.
+func BenchmarkNoOpFewKeys(b *testing.B) {
+	b.Run("convoy-lane-aware", func(b *testing.B) { benchExecutor(b, konvoy.Convoy, konvoy.LaneAware, fewKeys) })
+	b.Run("keyed-pool", func(b *testing.B) { benchKeyedPool(b, fewKeys) })
+}
+
+// fewKeys is BenchmarkNoOpFewKeys's keys.
+const fewKeys = 1000
 
 // keyedPool is the hand-written keyed pool, keyed as the executor is, by
 // the item's Event.Key: the submitter, under a mutex, leaves an item whose
@@ -121,7 +133,7 @@ func (p *keyedPool) work(handle func(context.Context, int32) error) {
 	}
 }
 
-func benchKeyedPool(b *testing.B) {
+func benchKeyedPool(b *testing.B, nkeys int) {
 	b.ReportAllocs()
 	p := &keyedPool{flight: make(map[string][]int32), ch: make(chan int32, live.DefaultMaxHeld)}
 	p.wg.Add(benchConsumers)
@@ -130,7 +142,7 @@ func benchKeyedPool(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := range b.N {
-		p.submit(int32(i % benchKeys))
+		p.submit(int32(i % nkeys))
 	}
 	close(p.ch)
 	p.wg.Wait()
