@@ -137,7 +137,8 @@ func (x *Executor[T]) take(w int32, j, next *task[T], carry bool) bool {
 // the next item of the lane the consumer has just left, ready now: it
 // takes it when it is older than both heads, with no lock when the heap is
 // empty, and otherwise adds it to the heap as it takes the oldest, under
-// one lock; so a lane whose items come close together costs its consumer
+// one lock (in the heap's head's place, one sift, when that is the
+// oldest); so a lane whose items come close together costs its consumer
 // no lock of the heap.
 func (x *Executor[T]) takeReady(j, next *task[T], carry bool) bool {
 	if x.readyN.Load() == 0 {
@@ -152,8 +153,14 @@ func (x *Executor[T]) takeReady(j, next *task[T], carry bool) bool {
 	x.readyMu.Lock()
 	defer x.readyMu.Unlock()
 	if carry {
-		if s, ok := x.fresh.head(); (len(x.ready) == 0 || next.seq < x.ready[0].seq) && (!ok || next.seq < s) {
+		s, ok := x.fresh.head()
+		if (len(x.ready) == 0 || next.seq < x.ready[0].seq) && (!ok || next.seq < s) {
 			*j, *next = *next, task[T]{}
+			return true
+		}
+		if len(x.ready) > 0 && (!ok || x.ready[0].seq < s) { // the heap's head is the oldest
+			x.replaceTop(j, next)
+			*next = task[T]{}
 			return true
 		}
 		x.pushLocked(next)
@@ -466,6 +473,12 @@ func (x *Executor[T]) popReady(j *task[T]) {
 	h = h[:n]
 	x.ready = h
 	x.readyN.Add(-1)
+	siftDown(h)
+}
+
+// siftDown moves the head of heap h down to its place, in O(log n) time.
+func siftDown(h []readyRef) {
+	n := len(h)
 	for k := 0; ; {
 		c := 2*k + 1
 		if c >= n {
@@ -480,6 +493,18 @@ func (x *Executor[T]) popReady(j *task[T]) {
 		h[k], h[c] = h[c], h[k]
 		k = c
 	}
+}
+
+// replaceTop takes the oldest item off the heap of lanes' next items into
+// j and puts next, younger, in its place, under readyMu: a pop and a push
+// in one sift, O(log n) time.
+func (x *Executor[T]) replaceTop(j, next *task[T]) {
+	h := x.ready
+	top := h[0].i
+	*j = x.readyAt[top]
+	x.readyAt[top] = *next
+	h[0].seq = next.seq
+	siftDown(h)
 }
 
 // readyRef is an entry of the heap of lanes' next items: the item's
