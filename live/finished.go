@@ -14,21 +14,23 @@ import "sync/atomic"
 // and read in order, which the processors' prefetchers follow, where a
 // word that both sides wrote cost each side a cache miss for every item.
 //
-// A lane whose item took a slot may have a next item waiting, moved with
-// it to the shard, which must not wait long for that item's finish to be
-// read. While any item waits in a lane (x.laneWaitN), the consumer looks
-// at its slot, and frees its lane itself, under its shard's lock, when the
-// lane has moved to the shard. Otherwise it adds its item to the log and
-// looks again (logged): when the lane has moved meanwhile, it drains the
-// log under the submit lock. And whoever lets go of the submit lock
-// drains what came meanwhile, when an item waits (unlockSub). A consumer
-// adds its item before it reads x.laneWaitN and its slot, and the holder
-// moves the lane and raises x.laneWaitN before it reads the log after
-// letting go: so one of the two sees the other's writes. A cell taken and
-// not yet written stops every reader, hiding the cells after it: its
-// writer, once it has written it, drains the log when it was the next to
-// read and later cells are taken (logged). So no finish is left in the
-// log while an item waits for it with the lock free.
+// A lane whose item took a slot may have a next item waiting, moved with it
+// to the shard, which must not wait long for that item's finish to be read.
+// While any item waits in a lane (x.laneWaitN > 0: it counts the lanes with
+// items waiting, not the items, so that a lane's later items write no word
+// that every consumer reads), the consumer looks at its slot, and frees its
+// lane itself, under its shard's lock, when the lane has moved to the
+// shard. Otherwise it adds its item to the log and looks again (logged):
+// when the lane has moved meanwhile, it drains the log under the submit
+// lock. And whoever lets go of the submit lock drains what came meanwhile,
+// when an item waits (unlockSub). A consumer adds its item before it reads
+// x.laneWaitN and its slot, and the holder moves the lane and raises
+// x.laneWaitN before it reads the log after letting go: so one of the two
+// sees the other's writes. A cell taken and not yet written stops every
+// reader, hiding the cells after it: its writer, once it has written it,
+// drains the log when it was the next to read and later cells are taken
+// (logged). So no finish is left in the log while an item waits for it with
+// the lock free.
 
 // finishLog is the log of finished items that took slots: a bounded ring
 // of cells after D. Vyukov's queue, appended to by any consumer with one

@@ -83,6 +83,7 @@ func (r *collisions) handle(_ context.Context, i int) error {
 	if i%7 == 0 {
 		checkLanesDistinct(r.x.Load(), &r.mu, &r.faults)
 		checkSlotsCounted(r.x.Load(), &r.mu, &r.faults)
+		checkWaitingCounted(r.x.Load(), &r.mu, &r.faults)
 	}
 	for range r.yields[i] {
 		runtime.Gosched()
@@ -109,6 +110,9 @@ func (r *collisions) check(t *rapid.T) {
 			t.Fatalf("shard %d holds %d lanes after Close drained", i, m)
 		}
 	}
+	if n := x.laneWaitN.Load(); n != 0 {
+		t.Fatalf("%d lanes with items waiting counted after Close drained", n)
+	}
 	if s := x.Stats(); s.ActiveLanes != 0 || s.Done != len(r.keys) {
 		t.Fatalf("Stats after Close: %d active lanes, %d done; want 0 and %d", s.ActiveLanes, s.Done, len(r.keys))
 	}
@@ -130,6 +134,31 @@ func checkSlotsCounted[T any](x *Executor[T], mu *sync.Mutex, faults *[]string) 
 	if n != held {
 		mu.Lock()
 		*faults = append(*faults, fmt.Sprintf("%d slots held by one item, counted %d", n, held))
+		mu.Unlock()
+	}
+}
+
+// checkWaitingCounted records a fault when x.laneWaitN, which consumers
+// read to know whether an item waits in a lane (see finished.go), is not
+// the number of lanes with items waiting, under every shard's lock: it
+// changes only under the lock of the shard whose lane it counts.
+func checkWaitingCounted[T any](x *Executor[T], mu *sync.Mutex, faults *[]string) {
+	n := 0
+	for i := range x.shards {
+		x.shards[i].mu.Lock()
+		for _, l := range x.shards[i].table.lanes {
+			if l.n > 0 && l.head >= 0 {
+				n++
+			}
+		}
+	}
+	counted := x.laneWaitN.Load()
+	for i := range x.shards {
+		x.shards[i].mu.Unlock()
+	}
+	if int64(n) != counted {
+		mu.Lock()
+		*faults = append(*faults, fmt.Sprintf("%d lanes with items waiting, counted %d", n, counted))
 		mu.Unlock()
 	}
 }

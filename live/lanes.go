@@ -128,8 +128,9 @@ func (x *Executor[T]) joinShard(s *shard[T], j *task[T]) bool {
 	if !found && x.policy == konvoy.LaneAware {
 		return true
 	}
+	first := l.tail < 0
 	j.queued = s.enqueue(l, j)
-	if x.policy == konvoy.LaneAware {
+	if first && x.policy == konvoy.LaneAware {
 		x.laneWaitN.Add(1) // see finished.go
 	}
 	return false
@@ -215,7 +216,9 @@ func (x *Executor[T]) leaveShard(s *shard[T], h uint64, li int32, next *task[T])
 		*next = q.task
 		q.task = task[T]{}
 		l.first, l.firstAt = next.seq, next.submitted
-		x.laneWaitN.Add(-1)
+		if l.head < 0 {
+			x.laneWaitN.Add(-1)
+		}
 		s.mu.Unlock()
 		return true
 	}

@@ -103,7 +103,7 @@ type Executor[T any] struct {
 	_         pad
 	readyN    atomic.Int64
 	_         pad
-	laneWaitN atomic.Int64 // items waiting in lanes behind another: see finished.go
+	laneWaitN atomic.Int64 // lanes with items waiting behind another: see finished.go
 	_         pad
 
 	// Parked consumers (see park).
