@@ -22,8 +22,11 @@ import (
 //
 //	go test -c -o live.test ./live
 //	for i in $(seq 10); do for b in convoy keyed partitioned8 bucket; do
-//		./live.test -test.run '^$' -test.bench "NoOp/$b" -test.benchtime 1000000x
+//		./live.test -test.run '^$' -test.bench "NoOp$/$b" -test.benchtime 1000000x
 //	done; done
+//
+// BenchmarkNoOpFewKeys runs the same over fewer keys: -test.bench
+// "NoOpFewKeys/$b" for b in convoy and keyed.
 
 const (
 	benchKeys      = 100_000

@@ -16,6 +16,6 @@
 //	go test -c -o live.test ./live
 //	for i in $(seq 5); do
 //		./floor.test -test.run '^$' -test.bench . -test.benchtime 1000000x
-//		./live.test -test.run '^$' -test.bench 'NoOp/(convoy|keyed)' -test.benchtime 1000000x
+//		./live.test -test.run '^$' -test.bench 'NoOp$/(convoy|keyed)' -test.benchtime 1000000x
 //	done
 package floor
