@@ -60,7 +60,7 @@ func NewTraceOf(open func() (io.ReadCloser, error), r Reader) *Trace {
 // when it cannot be opened, an [*Error] for the trace's content, or the
 // error f returns, as f returns it, which stops the reading.
 func (t *Trace) Scan(maxBytes int, f func(e konvoy.Event, line int) error) error {
-	t.held, t.holding, t.rounded, t.dropped, t.partitions, t.scanned = nil, false, 0, 0, false, -1
+	t.held, t.holding, t.rounded, t.dropped, t.statused, t.partitions, t.scanned = nil, false, 0, 0, 0, false, -1
 	dec, closeAll, err := t.open()
 	if err != nil {
 		return err
