@@ -152,19 +152,8 @@ func (x *Executor[T]) takeReady(j, next *task[T], carry bool) bool {
 	}
 	x.readyMu.Lock()
 	defer x.readyMu.Unlock()
-	if carry {
-		s, ok := x.fresh.head()
-		if (len(x.ready) == 0 || next.seq < x.ready[0].seq) && (!ok || next.seq < s) {
-			*j, *next = *next, task[T]{}
-			return true
-		}
-		if len(x.ready) > 0 && (!ok || x.ready[0].seq < s) { // the heap's head is the oldest
-			x.replaceTop(j, next)
-			*next = task[T]{}
-			return true
-		}
-		x.pushLocked(next)
-		*next = task[T]{}
+	if carry && x.takeCarried(j, next) {
+		return true
 	}
 	if len(x.ready) > 0 {
 		if s, ok := x.fresh.head(); !ok || x.ready[0].seq < s {
@@ -173,6 +162,27 @@ func (x *Executor[T]) takeReady(j, next *task[T], carry bool) bool {
 		}
 	}
 	return x.fresh.pop(j)
+}
+
+// takeCarried takes into j, under readyMu, the oldest of next, the next
+// item of the lane the consumer has just left, and the heap's head, and
+// returns true, when one of them is older than the queue's head, leaving
+// the other in the heap; otherwise it adds next to the heap and returns
+// false. next is empty after.
+func (x *Executor[T]) takeCarried(j, next *task[T]) bool {
+	s, ok := x.fresh.head()
+	took := true
+	switch {
+	case (len(x.ready) == 0 || next.seq < x.ready[0].seq) && (!ok || next.seq < s):
+		*j = *next
+	case len(x.ready) > 0 && (!ok || x.ready[0].seq < s): // the heap's head is the oldest
+		x.replaceTop(j, next)
+	default:
+		x.pushLocked(next)
+		took = false
+	}
+	*next = task[T]{}
+	return took
 }
 
 // takeOwned is the static policy: consumer w takes the older of the next
