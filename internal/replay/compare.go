@@ -107,10 +107,11 @@ func (c Config) fromActual() Config {
 	return c
 }
 
-// fromActual is e as the prediction from actual times takes it: arrivals
-// in rounds of tick, and the service time its handler took, to the tick.
-func fromActual(e konvoy.Event, unit, took time.Duration) konvoy.Event {
-	e.Arrival = int(int64(e.Arrival) * int64(unit) / int64(tick))
+// fromActual is e as the prediction from actual times takes it: its
+// arrival at, since the run's start, in whole ticks, rounded down, and the
+// service time its handler took, to the tick.
+func fromActual(e konvoy.Event, at, took time.Duration) konvoy.Event {
+	e.Arrival = int(at / tick)
 	e.Duration = int((took + tick/2) / tick)
 	return e
 }
@@ -147,7 +148,7 @@ func Predict(events []konvoy.Event, c Config, actual []time.Duration) (Side, err
 			return Side{}, fmt.Errorf("%w: event %d (key %q)", err, i, e.Key)
 		}
 		if actual != nil {
-			e = fromActual(e, c.Unit, actual[i])
+			e = fromActual(e, time.Duration(e.Arrival)*c.Unit, actual[i])
 		}
 		if err := p.sim.Add(e); err != nil {
 			return Side{}, err
@@ -204,15 +205,19 @@ func Compare(t *Trace, c Config, run *Run) (Comparison, error) {
 	}
 	took := run.actualTimes()
 	var serr error
+	var last time.Duration // the arrival before
 	err = t.each(run.Submitted, func(_ int, e konvoy.Event) bool {
-		var d time.Duration
+		var d, at time.Duration
 		var handled bool
-		if d, handled, serr = took(); serr == nil {
+		if d, at, handled, serr = took(); serr == nil {
 			if !handled { // no time in the run, its planned time in the predictions
-				d = time.Duration(e.Duration) * c.Unit
+				// and, of a Stream's, no instant kept: its whole rounds, but
+				// not before the event before it.
+				d, at = time.Duration(e.Duration)*c.Unit, max(time.Duration(e.Arrival)*c.Unit, last)
 			}
+			last = at
 			if serr = planned.sim.Add(e); serr == nil {
-				serr = actual.sim.Add(fromActual(e, c.Unit, d))
+				serr = actual.sim.Add(fromActual(e, at, d))
 			}
 		}
 		return serr == nil

@@ -132,8 +132,9 @@ type Run struct {
 	// Makespan is the time from Start to the last handler's finish; Work
 	// the handlers' times summed.
 	Makespan, Work time.Duration
-	// Wait and Response are measured from each event's arrival, Start +
-	// Arrival × Unit, to its handler's start and finish, in nanoseconds,
+	// Wait and Response are measured from each event's arrival (Start +
+	// Arrival × Unit for a trace; for a Stream the instant it was added,
+	// not rounded) to its handler's start and finish, in nanoseconds,
 	// with the model's percentiles: unlike Stats.Wait, from submission,
 	// they count an event submitted late, for want of room, from when it
 	// was due.
@@ -143,8 +144,9 @@ type Run struct {
 	// busy; LateBy sums their lateness, up to the longest time.Duration.
 	Late   int
 	LateBy time.Duration
-	// actual holds each event's service time in nanoseconds plus 1, 8 bytes
-	// an event in trace order, 0 for one not handled (see timesCache.put).
+	// actual holds each event's service time in nanoseconds plus 1 and its
+	// arrival since Start, 16 bytes an event in trace order, 0s for one not
+	// handled (see timesCache.put).
 	actual *tempFile
 }
 
@@ -162,6 +164,10 @@ type item struct {
 	e      konvoy.Event
 	part   int
 	offset int64
+	// at is when the event arrived, since the run's start: its arrival ×
+	// the unit for a trace; for a Stream the instant it was added, which
+	// its Arrival, in whole rounds, rounds down.
+	at time.Duration
 }
 
 // finished is one handled event, as a handler reports it.
@@ -287,7 +293,7 @@ func submit(ctx context.Context, t *Trace, c Config, x *live.Executor[item], clo
 		if t.Partitions {
 			part = e.Partition
 		}
-		if err := x.Submit(ctx, item{index: i, e: e, part: part, offset: int64(i)}); err != nil {
+		if err := x.Submit(ctx, item{index: i, e: e, part: part, offset: int64(i), at: due.Sub(run.Start)}); err != nil {
 			if errors.Is(err, live.ErrGapsFull) {
 				full = fmt.Errorf("replay: %s: event %d (counted from 0, as -applied's offsets): %w (raise -max-held, or give gaps up with -reseq-timeout or a -reseq-capacity below -max-held)", t.Name, i, err)
 			}
@@ -354,10 +360,10 @@ func (r *recorder) one(f finished, times *timesCache, line []byte) []byte {
 	if f.finish.After(r.last) {
 		r.last = f.finish
 	}
-	due := r.start.Add(time.Duration(f.e.Arrival) * r.c.Unit)
+	due := r.start.Add(f.at)
 	r.wait.Add(int(max(0, f.start.Sub(due))))
 	r.response.Add(int(max(0, f.finish.Sub(due))))
-	if err := times.put(f.index, took); err != nil && r.err == nil {
+	if err := times.put(f.index, took, f.at); err != nil && r.err == nil {
 		r.err = fmt.Errorf("replay: keeping the service times in a temporary file: %w", err)
 	}
 	if r.applied != nil && r.appliedErr == nil {
@@ -403,23 +409,29 @@ func appendApplied(b []byte, f finished) []byte {
 }
 
 // actualTimes returns a function that gives, at each call, the service
-// time of the run's next event, in trace order, and whether it was
-// handled: the file holds each handled event's time plus 1 (see
-// timesCache.put), and 0 for an event not handled.
-func (r *Run) actualTimes() func() (took time.Duration, handled bool, err error) {
-	br := bufio.NewReaderSize(io.NewSectionReader(r.actual, 0, int64(r.Total)*8), 1<<16)
-	var b [8]byte
-	return func() (time.Duration, bool, error) {
+// time of the run's next event, in trace order, its arrival since Start,
+// and whether it was handled: the file holds each handled event's time
+// plus 1 and its arrival (see timesCache.put), and 0s for an event not
+// handled.
+func (r *Run) actualTimes() func() (took, at time.Duration, handled bool, err error) {
+	br := bufio.NewReaderSize(io.NewSectionReader(r.actual, 0, int64(r.Total)*timeBytes), 1<<16)
+	var b [timeBytes]byte
+	return func() (time.Duration, time.Duration, bool, error) {
 		_, err := io.ReadFull(br, b[:])
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			return 0, false, nil // past the last written: not handled
+			return 0, 0, false, nil // past the last written: not handled
 		}
-		v := binary.LittleEndian.Uint64(b[:])
-		return time.Duration(v) - 1, v > 0, err
+		v := binary.LittleEndian.Uint64(b[:8])
+		at := time.Duration(binary.LittleEndian.Uint64(b[8:]))
+		return time.Duration(v) - 1, at, v > 0, err
 	}
 }
 
-// timesCache writes service times to a run's file, 8 bytes an event at
+// timeBytes is what the actual-times file takes an event.
+const timeBytes = 16
+
+// timesCache writes service times and arrivals to a run's file, timeBytes
+// an event at
 // the event's index, through a window of timesChunk events held in
 // memory: events finish nearly in trace order, so that most writes land
 // in the window, and the window is written back when a write falls
@@ -427,7 +439,7 @@ func (r *Run) actualTimes() func() (took time.Duration, handled bool, err error)
 type timesCache struct {
 	f     *tempFile
 	base  int // the window's first index, -1 before the first write
-	buf   [timesChunk * 8]byte
+	buf   [timesChunk * timeBytes]byte
 	dirty bool
 }
 
@@ -435,21 +447,23 @@ type timesCache struct {
 const timesChunk = 8192
 
 // put writes the time of event i, which its handler handled, as took+1, so
-// that 0 stays the word of an event not handled.
-func (c *timesCache) put(i int, took time.Duration) error {
+// that 0 stays the word of an event not handled, and its arrival at.
+func (c *timesCache) put(i int, took, at time.Duration) error {
 	if !c.dirty || i < c.base || i >= c.base+timesChunk {
 		if err := c.flush(); err != nil {
 			return err
 		}
 		c.base = i / timesChunk * timesChunk
-		n, err := c.f.ReadAt(c.buf[:], int64(c.base)*8)
+		n, err := c.f.ReadAt(c.buf[:], int64(c.base)*timeBytes)
 		if err != nil && err != io.EOF {
 			return err
 		}
 		clear(c.buf[n:])
 		c.dirty = true
 	}
-	binary.LittleEndian.PutUint64(c.buf[(i-c.base)*8:], uint64(took)+1)
+	o := (i - c.base) * timeBytes
+	binary.LittleEndian.PutUint64(c.buf[o:], uint64(took)+1)
+	binary.LittleEndian.PutUint64(c.buf[o+8:], uint64(at))
 	return nil
 }
 
@@ -459,6 +473,6 @@ func (c *timesCache) flush() error {
 		return nil
 	}
 	c.dirty = false
-	_, err := c.f.WriteAt(c.buf[:], int64(c.base)*8)
+	_, err := c.f.WriteAt(c.buf[:], int64(c.base)*timeBytes)
 	return err
 }

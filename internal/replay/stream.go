@@ -73,7 +73,9 @@ func NewStream(name string, c Config, applied io.Writer, progress *Progress) (*S
 }
 
 // Add takes e, arrived now: its arrival becomes the whole rounds of
-// c.Unit since the Stream started, rounded down, and it is checked as the
+// c.Unit since the Stream started, rounded down, for the planned
+// prediction, while the measured run and the prediction from actual times
+// take the instant itself (to the tick), and it is checked as the
 // simulator takes it and kept for the prediction; part and offset are what
 // its -applied line names. It returns the item to hand to Handle, or the
 // simulator's error for e, which ends the stream: every later Add
@@ -87,7 +89,8 @@ func (s *Stream) Add(e konvoy.Event, part int, offset int64) (StreamItem, error)
 	case s.err != nil:
 		return StreamItem{}, s.err
 	}
-	e.Arrival = int(time.Since(s.run.Start) / s.c.Unit)
+	at := time.Since(s.run.Start)
+	e.Arrival = int(at / s.c.Unit)
 	if err := s.w.add(e); err != nil {
 		s.err = fmt.Errorf("%s: event %d: %w", s.w.t.Name, s.w.t.Events, err)
 		if ev := (*konvoy.EventError)(nil); errors.As(err, &ev) {
@@ -99,7 +102,7 @@ func (s *Stream) Add(e konvoy.Event, part int, offset int64) (StreamItem, error)
 	}
 	s.run.Submitted++
 	s.progress.submitted.Add(1)
-	return StreamItem{item{index: s.w.t.Events - 1, e: e, part: part, offset: offset}}, nil
+	return StreamItem{item{index: s.w.t.Events - 1, e: e, part: part, offset: offset, at: at}}, nil
 }
 
 // Handle is the handler of it: it takes it's duration × c.Unit from its

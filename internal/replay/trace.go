@@ -287,12 +287,22 @@ func readString(r *bufio.Reader) (string, error) {
 }
 
 // tooLong returns the error of a trace whose events, to one arriving at
-// round last, its work and theirs summed in work, would take longer than a
-// time.Duration holds (with room to spare) in rounds of unit; nil when they
-// fit.
+// round last, its work and theirs summed in work, would take longer than
+// maxReplay in rounds of unit; nil when they fit. The rounds are named
+// exactly up to 2^53, and to 4 digits past it, where a float64 sum of
+// whole numbers may be off.
 func tooLong(last, work float64, unit time.Duration) error {
-	if (last+work)*float64(unit) > math.MaxInt64/2 {
-		return fmt.Errorf("replay: %.0f rounds of %v each, to this event, are longer than a time.Duration can say", last+work, unit)
+	if (last+work)*float64(unit) > float64(maxReplay) {
+		n := fmt.Sprintf("%.0f", last+work)
+		if last+work > 1<<53 {
+			n = fmt.Sprintf("about %.4g", last+work)
+		}
+		return fmt.Errorf("replay: %s rounds of %v each, to this event, take longer than a replay can: want at most %v in all, half the longest time.Duration", n, unit, maxReplay)
 	}
 	return nil
 }
+
+// maxReplay is the longest a replay's events may take, arrivals and work
+// in all: half the longest time.Duration, so that sums of its times have
+// room to spare.
+const maxReplay = time.Duration(math.MaxInt64 / 2)

@@ -1,0 +1,34 @@
+package replay
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sirali-konvoy/konvoy"
+)
+
+// A trace too long for a replay is refused with the replay's own bound,
+// not as past what a time.Duration holds (5e15 rounds of 1µs, 158 years,
+// fits one), and with rounds past 2^53, which a float64 sum may round,
+// named as about so many, not as an exact number the trace does not hold
+// (found by a review).
+func TestATraceTooLongNamesTheReplaysBound(t *testing.T) {
+	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 1, Unit: time.Microsecond}
+	for _, tc := range []struct {
+		e    konvoy.Event
+		want string
+	}{
+		{konvoy.Event{Key: "a", Duration: 1, Arrival: 5e15}, "5000000000000001 rounds of 1µs each, to this event, take longer than a replay can: want at most 1281023h53m38.427387903s in all"},
+		{konvoy.Event{Key: "a", Duration: math.MaxInt64 - 1}, "about 9.223e+18 rounds of 1µs each"},
+	} {
+		tr, err := TraceOf("t", []konvoy.Event{tc.e}, c)
+		if err == nil {
+			tr.Close()
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("TraceOf(%+v): %v; want an error with %q", tc.e, err, tc.want)
+		}
+	}
+}
