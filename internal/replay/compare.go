@@ -188,14 +188,22 @@ type Comparison struct {
 
 // Compare replays nothing itself: it predicts the first run.Submitted
 // events of t under c, from the planned and from the actual service times,
-// reading t once more, and sets them beside run's measures.
+// reading t once more, and sets them beside run's measures. A Stream's
+// events arrive at the instants they were added: both predictions then
+// run in ticks, each event arriving at its instant, so that the planned
+// prediction and the one from actual times differ in service times alone,
+// and the measured run in dispatch alone.
 func Compare(t *Trace, c Config, run *Run) (Comparison, error) {
 	cmp := Comparison{Name: t.Name, Config: c, Of: run.Submitted, Total: run.Total, Dropped: t.Dropped,
 		Measured: Measured(run), Late: run.Late, LateBy: run.LateBy}
 	if run.Submitted == 0 {
 		return cmp, nil
 	}
-	planned, err := newPredictor(c, c.Unit)
+	plannedConfig, plannedRound := c, c.Unit
+	if run.arrivals != nil {
+		plannedConfig, plannedRound = c.fromActual(), tick
+	}
+	planned, err := newPredictor(plannedConfig, plannedRound)
 	if err != nil {
 		return cmp, err
 	}
@@ -203,20 +211,23 @@ func Compare(t *Trace, c Config, run *Run) (Comparison, error) {
 	if err != nil {
 		return cmp, err
 	}
-	took := run.actualTimes()
+	took, arrived := run.actualTimes(), run.arrivalTimes(c.Unit)
 	var serr error
-	var last time.Duration // the arrival before
 	err = t.each(run.Submitted, func(_ int, e konvoy.Event) bool {
 		var d, at time.Duration
 		var handled bool
-		if d, at, handled, serr = took(); serr == nil {
+		if at, serr = arrived(e); serr != nil {
+			return false
+		}
+		if d, handled, serr = took(); serr == nil {
 			if !handled { // no time in the run, its planned time in the predictions
-				// and, of a Stream's, no instant kept: its whole rounds, but
-				// not before the event before it.
-				d, at = time.Duration(e.Duration)*c.Unit, max(time.Duration(e.Arrival)*c.Unit, last)
+				d = time.Duration(e.Duration) * c.Unit
 			}
-			last = at
-			if serr = planned.sim.Add(e); serr == nil {
+			p := e
+			if run.arrivals != nil {
+				p = fromActual(e, at, time.Duration(e.Duration)*c.Unit)
+			}
+			if serr = planned.sim.Add(p); serr == nil {
 				serr = actual.sim.Add(fromActual(e, at, d))
 			}
 		}

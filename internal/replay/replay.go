@@ -144,10 +144,13 @@ type Run struct {
 	// busy; LateBy sums their lateness, up to the longest time.Duration.
 	Late   int
 	LateBy time.Duration
-	// actual holds each event's service time in nanoseconds plus 1 and its
-	// arrival since Start, 16 bytes an event in trace order, 0s for one not
-	// handled (see timesCache.put).
+	// actual holds each event's service time in nanoseconds plus 1, 8 bytes
+	// an event in trace order, 0 for one not handled (see timesCache.put).
 	actual *tempFile
+	// arrivals holds, for a Stream's run, each event's arrival since Start
+	// in nanoseconds, 8 bytes an event in trace order (see Stream.Add); nil
+	// for a trace's, whose arrivals are their rounds × Unit.
+	arrivals *tempFile
 }
 
 // Interrupted tells whether the replay stopped before submitting every
@@ -155,7 +158,13 @@ type Run struct {
 func (r *Run) Interrupted() bool { return r.Submitted < r.Total }
 
 // Close removes the run's temporary file.
-func (r *Run) Close() error { return r.actual.Close() }
+func (r *Run) Close() error {
+	err := r.actual.Close()
+	if r.arrivals != nil {
+		err = errors.Join(err, r.arrivals.Close())
+	}
+	return err
+}
 
 // item is one event of a replay, as the executor holds it: its index in
 // the trace, and the partition and offset its -applied line gives.
@@ -363,7 +372,7 @@ func (r *recorder) one(f finished, times *timesCache, line []byte) []byte {
 	due := r.start.Add(f.at)
 	r.wait.Add(int(max(0, f.start.Sub(due))))
 	r.response.Add(int(max(0, f.finish.Sub(due))))
-	if err := times.put(f.index, took, f.at); err != nil && r.err == nil {
+	if err := times.put(f.index, took); err != nil && r.err == nil {
 		r.err = fmt.Errorf("replay: keeping the service times in a temporary file: %w", err)
 	}
 	if r.applied != nil && r.appliedErr == nil {
@@ -409,29 +418,40 @@ func appendApplied(b []byte, f finished) []byte {
 }
 
 // actualTimes returns a function that gives, at each call, the service
-// time of the run's next event, in trace order, its arrival since Start,
-// and whether it was handled: the file holds each handled event's time
-// plus 1 and its arrival (see timesCache.put), and 0s for an event not
-// handled.
-func (r *Run) actualTimes() func() (took, at time.Duration, handled bool, err error) {
-	br := bufio.NewReaderSize(io.NewSectionReader(r.actual, 0, int64(r.Total)*timeBytes), 1<<16)
-	var b [timeBytes]byte
-	return func() (time.Duration, time.Duration, bool, error) {
+// time of the run's next event, in trace order, and whether it was
+// handled: the file holds each handled event's time plus 1 (see
+// timesCache.put), and 0 for an event not handled.
+func (r *Run) actualTimes() func() (took time.Duration, handled bool, err error) {
+	br := bufio.NewReaderSize(io.NewSectionReader(r.actual, 0, int64(r.Total)*8), 1<<16)
+	var b [8]byte
+	return func() (time.Duration, bool, error) {
 		_, err := io.ReadFull(br, b[:])
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			return 0, 0, false, nil // past the last written: not handled
+			return 0, false, nil // past the last written: not handled
 		}
-		v := binary.LittleEndian.Uint64(b[:8])
-		at := time.Duration(binary.LittleEndian.Uint64(b[8:]))
-		return time.Duration(v) - 1, at, v > 0, err
+		v := binary.LittleEndian.Uint64(b[:])
+		return time.Duration(v) - 1, v > 0, err
 	}
 }
 
-// timeBytes is what the actual-times file takes an event.
-const timeBytes = 16
+// arrivalTimes returns a function that gives, at each call, the arrival
+// since Start of the run's next event e, in trace order: a Stream's
+// instant, as Add kept it, or a trace's rounds × unit.
+func (r *Run) arrivalTimes(unit time.Duration) func(e konvoy.Event) (time.Duration, error) {
+	if r.arrivals == nil {
+		return func(e konvoy.Event) (time.Duration, error) { return time.Duration(e.Arrival) * unit, nil }
+	}
+	br := bufio.NewReaderSize(io.NewSectionReader(r.arrivals, 0, int64(r.Total)*8), 1<<16)
+	var b [8]byte
+	return func(konvoy.Event) (time.Duration, error) {
+		if _, err := io.ReadFull(br, b[:]); err != nil {
+			return 0, fmt.Errorf("replay: reading the arrivals back from a temporary file: %w", err)
+		}
+		return time.Duration(binary.LittleEndian.Uint64(b[:])), nil
+	}
+}
 
-// timesCache writes service times and arrivals to a run's file, timeBytes
-// an event at
+// timesCache writes service times to a run's file, 8 bytes an event at
 // the event's index, through a window of timesChunk events held in
 // memory: events finish nearly in trace order, so that most writes land
 // in the window, and the window is written back when a write falls
@@ -439,7 +459,7 @@ const timeBytes = 16
 type timesCache struct {
 	f     *tempFile
 	base  int // the window's first index, -1 before the first write
-	buf   [timesChunk * timeBytes]byte
+	buf   [timesChunk * 8]byte
 	dirty bool
 }
 
@@ -447,23 +467,21 @@ type timesCache struct {
 const timesChunk = 8192
 
 // put writes the time of event i, which its handler handled, as took+1, so
-// that 0 stays the word of an event not handled, and its arrival at.
-func (c *timesCache) put(i int, took, at time.Duration) error {
+// that 0 stays the word of an event not handled.
+func (c *timesCache) put(i int, took time.Duration) error {
 	if !c.dirty || i < c.base || i >= c.base+timesChunk {
 		if err := c.flush(); err != nil {
 			return err
 		}
 		c.base = i / timesChunk * timesChunk
-		n, err := c.f.ReadAt(c.buf[:], int64(c.base)*timeBytes)
+		n, err := c.f.ReadAt(c.buf[:], int64(c.base)*8)
 		if err != nil && err != io.EOF {
 			return err
 		}
 		clear(c.buf[n:])
 		c.dirty = true
 	}
-	o := (i - c.base) * timeBytes
-	binary.LittleEndian.PutUint64(c.buf[o:], uint64(took)+1)
-	binary.LittleEndian.PutUint64(c.buf[o+8:], uint64(at))
+	binary.LittleEndian.PutUint64(c.buf[(i-c.base)*8:], uint64(took)+1)
 	return nil
 }
 
@@ -473,6 +491,6 @@ func (c *timesCache) flush() error {
 		return nil
 	}
 	c.dirty = false
-	_, err := c.f.WriteAt(c.buf[:], int64(c.base)*timeBytes)
+	_, err := c.f.WriteAt(c.buf[:], int64(c.base)*8)
 	return err
 }

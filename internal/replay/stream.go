@@ -1,7 +1,9 @@
 package replay
 
 import (
+	"bufio"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -31,11 +33,13 @@ type Stream struct {
 	rec      *recorder
 	recorded chan error
 
-	mu     sync.Mutex // guards what follows
-	w      *traceWriter
-	run    *Run
-	err    error // the first error of Add, which ends the stream
-	closed bool
+	mu       sync.Mutex // guards what follows
+	w        *traceWriter
+	run      *Run
+	arrivals *bufio.Writer // to run.arrivals, in the order added
+	at       [8]byte       // room for an arrival
+	err      error         // the first error of Add, which ends the stream
+	closed   bool
 
 	handled atomic.Int64 // the Handle calls that returned nil: see Handled
 }
@@ -60,11 +64,17 @@ func NewStream(name string, c Config, applied io.Writer, progress *Progress) (*S
 		w.t.Close()
 		return nil, err
 	}
+	arrivals, err := newTempFile()
+	if err != nil {
+		w.t.Close()
+		actual.Close()
+		return nil, err
+	}
 	if progress == nil {
 		progress = new(Progress)
 	}
 	s := &Stream{c: c, w: w, progress: progress, recorded: make(chan error, 1), clock: NewClock(),
-		run: &Run{actual: actual, Start: time.Now()}}
+		run: &Run{actual: actual, arrivals: arrivals, Start: time.Now()}, arrivals: bufio.NewWriterSize(arrivals, 1<<16)}
 	s.h = &handlers{clock: s.clock, unit: c.Unit, progress: progress, done: make(chan []finished, 64), batches: make([][]finished, c.Consumers)}
 	s.rec = newRecorder(s.run, c, applied)
 	s.rec.start = s.run.Start
@@ -73,9 +83,9 @@ func NewStream(name string, c Config, applied io.Writer, progress *Progress) (*S
 }
 
 // Add takes e, arrived now: its arrival becomes the whole rounds of
-// c.Unit since the Stream started, rounded down, for the planned
-// prediction, while the measured run and the prediction from actual times
-// take the instant itself (to the tick), and it is checked as the
+// c.Unit since the Stream started, rounded down, while the measured run
+// and both predictions take the instant itself (the predictions to the
+// tick; see Compare), and it is checked as the
 // simulator takes it and kept for the prediction; part and offset are what
 // its -applied line names. It returns the item to hand to Handle, or the
 // simulator's error for e, which ends the stream: every later Add
@@ -98,6 +108,10 @@ func (s *Stream) Add(e konvoy.Event, part int, offset int64) (StreamItem, error)
 			// simulator's "konvoy: ", as Load's do.
 			s.err = runs.Located{Where: s.w.t.Name, Err: err}
 		}
+		return StreamItem{}, s.err
+	}
+	if _, err := s.arrivals.Write(binary.LittleEndian.AppendUint64(s.at[:0], uint64(at))); err != nil {
+		s.err = fmt.Errorf("replay: keeping the arrivals in a temporary file: %w", err)
 		return StreamItem{}, s.err
 	}
 	s.run.Submitted++
@@ -149,6 +163,9 @@ func (s *Stream) Close(stats live.Stats) (t *Trace, run *Run, notRun int, err er
 	}
 	run.Work, run.Wait, run.Response = rec.work, rec.wait.Latency(), rec.response.Latency()
 	err = rerr
+	if ferr := s.arrivals.Flush(); ferr != nil && err == nil {
+		err = fmt.Errorf("replay: keeping the arrivals in a temporary file: %w", ferr)
+	}
 	switch {
 	case err != nil:
 	case addErr != nil:
