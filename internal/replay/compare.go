@@ -98,13 +98,38 @@ func (p *predictor) side() (Side, error) {
 // early: one a hair late keeps its lane busy as the lane's next event
 // arrives, so that the actual times may hold more than the planned did;
 // the simulator's memory bound still holds.
-func (c Config) fromActual() Config {
+func (c Config) fromActual() Config { return c.inRounds(tick) }
+
+// inRounds returns c as a prediction in rounds of round runs under it, as
+// fromActual does.
+func (c Config) inRounds(round time.Duration) Config {
 	c.MaxBacklog = 0
-	// In rounds of tick, to the tick: the wall time, Timeout × Unit (check
-	// bounds it), not Timeout × Unit cut to whole ticks, which -unit 1500ns
-	// made a third short.
-	c.Resequencer.Timeout = int(min(int64(c.Resequencer.Timeout)*int64(c.Unit)/int64(tick), math.MaxInt))
+	// In rounds of round, to the round: the wall time, Timeout × Unit
+	// (check bounds it), not Timeout × Unit cut to whole ticks, which -unit
+	// 1500ns made a third short.
+	c.Resequencer.Timeout = int(min(int64(c.Resequencer.Timeout)*int64(c.Unit)/int64(round), math.MaxInt))
 	return c
+}
+
+// streamRound is the round of a Stream's planned prediction under unit:
+// the largest that divides both unit, so that planned times stay exact,
+// and a tick, so that arrivals are taken at least as finely as the
+// prediction from actual times takes them.
+func streamRound(unit time.Duration) time.Duration {
+	a, b := unit, tick
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// plannedAt is e as a Stream's planned prediction takes it, in rounds of
+// round (streamRound): its arrival at in whole rounds, rounded down, and
+// its planned time, exactly.
+func plannedAt(e konvoy.Event, at, unit, round time.Duration) konvoy.Event {
+	e.Arrival = int(at / round)
+	e.Duration *= int(unit / round)
+	return e
 }
 
 // fromActual is e as the prediction from actual times takes it: its
@@ -190,9 +215,12 @@ type Comparison struct {
 // events of t under c, from the planned and from the actual service times,
 // reading t once more, and sets them beside run's measures. A Stream's
 // events arrive at the instants they were added: both predictions then
-// run in ticks, each event arriving at its instant, so that the planned
+// run in fine rounds, each event arriving at its instant, so that the planned
 // prediction and the one from actual times differ in service times alone,
-// and the measured run in dispatch alone.
+// and the measured run in dispatch alone (the planned one in rounds that
+// divide -unit; see streamRound). Neither is bounded by MaxBacklog then:
+// Add checked it in whole rounds as the events came, and events at their
+// instants may hold a little more.
 func Compare(t *Trace, c Config, run *Run) (Comparison, error) {
 	cmp := Comparison{Name: t.Name, Config: c, Of: run.Submitted, Total: run.Total, Dropped: t.Dropped,
 		Measured: Measured(run), Late: run.Late, LateBy: run.LateBy}
@@ -201,7 +229,8 @@ func Compare(t *Trace, c Config, run *Run) (Comparison, error) {
 	}
 	plannedConfig, plannedRound := c, c.Unit
 	if run.arrivals != nil {
-		plannedConfig, plannedRound = c.fromActual(), tick
+		plannedRound = streamRound(c.Unit)
+		plannedConfig = c.inRounds(plannedRound)
 	}
 	planned, err := newPredictor(plannedConfig, plannedRound)
 	if err != nil {
@@ -225,7 +254,7 @@ func Compare(t *Trace, c Config, run *Run) (Comparison, error) {
 			}
 			p := e
 			if run.arrivals != nil {
-				p = fromActual(e, at, time.Duration(e.Duration)*c.Unit)
+				p = plannedAt(e, at, c.Unit, plannedRound)
 			}
 			if serr = planned.sim.Add(p); serr == nil {
 				serr = actual.sim.Add(fromActual(e, at, d))
