@@ -214,8 +214,8 @@ type Comparison struct {
 // Compare replays nothing itself: it predicts the first run.Submitted
 // events of t under c, from the planned and from the actual service times,
 // reading t once more, and sets them beside run's measures. A Stream's
-// events arrive at the instants they were added: both predictions then
-// run in fine rounds, each event arriving at its instant, so that the planned
+// events arrive at the instants they were added: both predictions then run
+// in fine rounds, each event arriving at its instant, so that the planned
 // prediction and the one from actual times differ in service times alone,
 // and the measured run in dispatch alone (the planned one in rounds that
 // divide -unit; see streamRound). Neither is bounded by MaxBacklog then:

@@ -82,14 +82,13 @@ func NewStream(name string, c Config, applied io.Writer, progress *Progress) (*S
 	return s, nil
 }
 
-// Add takes e, arrived now: its arrival becomes the whole rounds of
-// c.Unit since the Stream started, rounded down, while the measured run
-// and both predictions take the instant itself (the predictions to the
-// tick; see Compare), and it is checked as the
-// simulator takes it and kept for the prediction; part and offset are what
-// its -applied line names. It returns the item to hand to Handle, or the
-// simulator's error for e, which ends the stream: every later Add
-// returns it too.
+// Add takes e, arrived now: its arrival becomes the whole rounds of c.Unit
+// since the Stream started, rounded down, while the measured run and both
+// predictions take the instant itself (the predictions to the microsecond
+// or finer; see Compare), and it is checked as the simulator takes it and
+// kept for the prediction; part and offset are what its -applied line
+// names. It returns the item to hand to Handle, or the simulator's error
+// for e, which ends the stream: every later Add returns it too.
 func (s *Stream) Add(e konvoy.Event, part int, offset int64) (StreamItem, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
