@@ -284,7 +284,7 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 		more, cerr = c.sendAlone(ctx, large, offsets, meta, sent, cerr)
 		stripped = append(stripped, more...)
 	}
-	if cerr != nil && errors.Is(context.Cause(ctx), errSuperseded) && onlyCanceled(cerr) {
+	if cerr != nil && errors.Is(context.Cause(ctx), errSuperseded) && onlyCutShort(cerr) {
 		return cerr // cut short as Run's own commit takes over: no failure of Kafka's
 	}
 	c.countCommit(cerr)
@@ -307,18 +307,21 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	return nil
 }
 
-// onlyCanceled tells whether err, and each error it joins, is a context's
-// cancellation: a commit cut short, and no refusal of Kafka's.
-func onlyCanceled(err error) bool {
+// onlyCutShort tells whether err, and each error it joins, is a context's
+// cancellation or a refusal Kafka may retry: a commit cut short, its
+// request in flight or franz-go waiting to retry a refusal (which of the
+// two falls to the moment the cut comes), and no refusal of Kafka's that
+// settles the commit.
+func onlyCutShort(err error) bool {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		for _, e := range j.Unwrap() {
-			if !onlyCanceled(e) {
+			if !onlyCutShort(e) {
 				return false
 			}
 		}
 		return true
 	}
-	return errors.Is(err, context.Canceled)
+	return errors.Is(err, context.Canceled) || kerr.IsRetriable(err)
 }
 
 // sendAlone commits again, their offsets alone, the partitions of sent

@@ -41,7 +41,8 @@ type CommitStats struct {
 	// owner reads from the last commit accepted. Records run again, never
 	// skipped. An interval's commit that Run cuts short once it has
 	// drained, its own commit following, counts in neither, unless Kafka
-	// had refused part of it.
+	// had refused part of it for good (a refusal franz-go was still
+	// retrying does not count).
 	Sent, Failed int
 	// LastFailure is the error of the last commit that failed, nil for
 	// none.
