@@ -188,6 +188,7 @@ func TestPlanUsageErrors(t *testing.T) {
 		{[]string{"-slo", "p99.95=2s"}, `invalid value "p99.95=2s" for flag -slo: p99.95=2s: want p50 to p99.9 or max`},
 		{[]string{"-slo", "p49=2s"}, "p49=2s: want p50 to p99.9 or max"},
 		{[]string{"-slo", "p99.125=2s"}, `"p99.125=2s": want pNN=DURATION or max=DURATION, such as p99=2s`},
+		{[]string{"-slo", "p099=2s"}, `"p099=2s": want pNN=DURATION or max=DURATION, such as p99=2s`},
 		{[]string{"-slo", "p99"}, `"p99": want pNN=DURATION or max=DURATION, such as p99=2s`},
 		{[]string{"-slo", "p99=2"}, "p99=2: want a positive duration after =, such as 2s or 250ms"},
 		{[]string{"-slo", "max=0s"}, "max=0s: want a positive duration after =, such as 2s or 250ms"},

@@ -33,9 +33,10 @@ type SLO struct {
 	Curve      bool          // also run the counts of a picture of the whole curve (sloCurve)
 }
 
-// sloPattern is -slo's syntax: pNN, with up to two decimals, or max, then
-// = and a duration.
-var sloPattern = regexp.MustCompile(`^(?:p([0-9]+(?:\.[0-9]{1,2})?)|max)=(.*)$`)
+// sloPattern is -slo's syntax: pNN, with up to two decimals and no
+// leading zero (p099 could mean p99 or p0.99), or max, then = and a
+// duration.
+var sloPattern = regexp.MustCompile(`^(?:p([1-9][0-9]*(?:\.[0-9]{1,2})?)|max)=(.*)$`)
 
 // ParseSLO reads -slo, "pNN=DURATION" (p50 to p99.9, in steps of 0.01) or
 // "max=DURATION", such as "p99=2s", into a percentile (100 for max) and a
