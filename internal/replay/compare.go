@@ -127,8 +127,8 @@ func streamRound(unit time.Duration) time.Duration {
 // round (streamRound): its arrival at in whole rounds, rounded down, and
 // its planned time, exactly.
 func plannedAt(e konvoy.Event, at, unit, round time.Duration) konvoy.Event {
-	e.Arrival = int(at / round)
-	e.Duration *= int(unit / round)
+	e.Arrival = whole(at / round)
+	e.Duration = whole(time.Duration(e.Duration) * (unit / round)) // tooLong bounds it in 64 bits
 	return e
 }
 
@@ -136,10 +136,15 @@ func plannedAt(e konvoy.Event, at, unit, round time.Duration) konvoy.Event {
 // arrival at, since the run's start, in whole ticks, rounded down, and the
 // service time its handler took, to the tick.
 func fromActual(e konvoy.Event, at, took time.Duration) konvoy.Event {
-	e.Arrival = int(at / tick)
-	e.Duration = int((took + tick/2) / tick)
+	e.Arrival = whole(at / tick)
+	e.Duration = whole((took + tick/2) / tick)
 	return e
 }
+
+// whole returns n as an int, or math.MaxInt when it does not fit (where
+// int has 32 bits, past about 35 minutes of ticks), which the simulator
+// then refuses as too late or too long, rather than a wrapped value.
+func whole(n time.Duration) int { return int(min(int64(n), math.MaxInt)) }
 
 // Predict runs the simulator on events under c and returns its measures in
 // wall time. With actual nil, each event takes its Duration in rounds of
