@@ -343,48 +343,119 @@ func memberName(name []byte) ([]byte, bool) {
 // valid JSON object: each part names a member of the object the parts
 // before it lead to, where a string that holds a JSON object counts as
 // that object. Nesting in strings is bounded by the path's length, and in
-// objects by json.Valid's depth limit.
+// objects by json.Valid's depth limit. It scans obj once, however long the
+// path: an object on the path is read as its parent's scan reaches it
+// (see pathWalk), where reading each from its start made a path of 2,000
+// parts take 24 s on a 15 MB line.
 func (d *Decoder) pathValue(obj []byte, path string) ([]byte, error) {
-	cur := obj
-	parts := strings.Split(path, ".")
-	for i, part := range parts {
-		at := strings.Join(parts[:i], ".")
-		if cur[0] == '"' {
-			text, ok := d.jsonText(cur)
-			raw := []byte(text)
-			inner := bytes.TrimSpace(raw)
-			if !ok || len(inner) == 0 || inner[0] != '{' {
-				return nil, d.fieldErr(path, display(cur), fmt.Sprintf("want an object at %q, or a string that holds one; it is a string that does not", at))
+	w := pathWalk{d: d, path: path, parts: strings.Split(path, ".")}
+	v, _, err := w.member(obj, 0)
+	return v, err
+}
+
+// pathWalk is pathValue's walk of a path, split into its parts.
+type pathWalk struct {
+	d     *Decoder
+	path  string
+	parts []string
+}
+
+// at returns the path's first n parts, joined: where the walk is.
+func (w *pathWalk) at(n int) string { return strings.Join(w.parts[:n], ".") }
+
+// member looks in obj, a valid JSON object, for the member named by part
+// i, and returns the value the rest of the path leads to from it, and the
+// index just past obj. Its own errors, a part missing or named twice,
+// come before those further along the path, which it finds as its scan
+// reaches the member: the scan goes on past it, to the object's end.
+func (w *pathWalk) member(obj []byte, i int) (found []byte, end int, err error) {
+	n, k := 0, 1
+	var further error
+	for {
+		if k = skipSpace(obj, k); k >= len(obj) || obj[k] != '"' {
+			break
+		}
+		e := skipString(obj, k)
+		if e < 0 {
+			break
+		}
+		name := obj[k:e]
+		k = skipSpace(obj, skipSpace(obj, e)+1) // past the colon
+		vend := -1
+		if m, ok := memberName(name); ok && string(m) == w.parts[i] {
+			if n++; n == 1 {
+				found, vend, further = w.value(obj, k, i)
 			}
-			if !json.Valid(inner) {
-				return nil, d.fieldErr(path, display(cur), fmt.Sprintf("want an object at %q, or a string that holds one; it is a string that holds invalid JSON: %s", at, syntaxProblem(raw, " of its text")))
-			}
-			cur = inner
 		}
-		if cur[0] != '{' {
-			return nil, d.fieldErr(path, display(cur), fmt.Sprintf("want an object at %q; it is %s", at, kind(cur)))
+		if vend < 0 {
+			vend = skipValue(obj, k)
 		}
-		var found []byte
-		n := 0
-		fields(cur, func(name, value []byte) {
-			if m, ok := memberName(name); ok && string(m) == part {
-				found = value
-				n++
-			}
-		})
-		where := "the record"
-		if i > 0 {
-			where = strconv.Quote(at)
+		if vend < 0 {
+			break
 		}
-		switch {
-		case found == nil:
-			return nil, d.lineErr(fmt.Sprintf("want a field at the path %q; %s has no %q", path, where, part))
-		case n > 1:
-			return nil, d.lineErr(fmt.Sprintf("want each field once; at the path %q, %s names %q twice", path, where, part))
+		if k = skipSpace(obj, vend); k >= len(obj) || obj[k] != ',' {
+			break
 		}
-		cur = found
+		k++
 	}
-	return cur, nil
+	end = k + 1 // past the closing brace
+	switch {
+	case n == 0:
+		return nil, end, w.d.lineErr(fmt.Sprintf("want a field at the path %q; %s has no %q", w.path, w.where(i), w.parts[i]))
+	case n > 1:
+		return nil, end, w.d.lineErr(fmt.Sprintf("want each field once; at the path %q, %s names %q twice", w.path, w.where(i), w.parts[i]))
+	}
+	return found, end, further
+}
+
+// where names the object of part i, for an error: the record, or the path
+// to it, quoted.
+func (w *pathWalk) where(i int) string {
+	if i == 0 {
+		return "the record"
+	}
+	return strconv.Quote(w.at(i))
+}
+
+// value returns what the path leads to from the value of its part i, at
+// obj[k], and the index just past that value: the value itself at the
+// path's last part, or the member of part i+1 in it, an object or a
+// string that holds one.
+func (w *pathWalk) value(obj []byte, k, i int) ([]byte, int, error) {
+	if i == len(w.parts)-1 {
+		e := skipValue(obj, k)
+		return obj[k:e], e, nil
+	}
+	switch obj[k] {
+	case '{':
+		v, e, err := w.member(obj[k:], i+1)
+		return v, k + e, err
+	case '"':
+		e := skipString(obj, k)
+		inner, err := w.inString(obj[k:e], i+1)
+		if err != nil {
+			return nil, e, err
+		}
+		v, _, err := w.member(inner, i+1)
+		return v, e, err
+	}
+	e := skipValue(obj, k)
+	return nil, e, w.d.fieldErr(w.path, display(obj[k:e]), fmt.Sprintf("want an object at %q; it is %s", w.at(i+1), kind(obj[k:e])))
+}
+
+// inString returns the JSON object that str, a JSON string at the path's
+// first n parts, holds.
+func (w *pathWalk) inString(str []byte, n int) ([]byte, error) {
+	text, ok := w.d.jsonText(str)
+	raw := []byte(text)
+	inner := bytes.TrimSpace(raw)
+	if !ok || len(inner) == 0 || inner[0] != '{' {
+		return nil, w.d.fieldErr(w.path, display(str), fmt.Sprintf("want an object at %q, or a string that holds one; it is a string that does not", w.at(n)))
+	}
+	if !json.Valid(inner) {
+		return nil, w.d.fieldErr(w.path, display(str), fmt.Sprintf("want an object at %q, or a string that holds one; it is a string that holds invalid JSON: %s", w.at(n), syntaxProblem(raw, " of its text")))
+	}
+	return inner, nil
 }
 
 // jsonKeyLine reads the key, which must be there, and the line, if any.
