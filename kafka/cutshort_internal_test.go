@@ -15,7 +15,8 @@ import (
 // pause before the next try, so both go uncounted
 // (TestRunCutsShortTheIntervalsCommitOnceDrained failed now and then under
 // load, counting a retried COORDINATOR_LOAD_IN_PROGRESS). A refusal that
-// settles the commit still counts, joined with a cancellation or not.
+// settles the commit still counts, joined with a cancellation or not:
+// franz-go retries a commit only after the coordinator's three codes.
 func TestOnlyCutShort(t *testing.T) {
 	retried := fmt.Errorf("kafka: commit events/0: %w", kerr.CoordinatorLoadInProgress)
 	settled := fmt.Errorf("kafka: commit events/1: %w", kerr.TopicAuthorizationFailed)
@@ -29,6 +30,9 @@ func TestOnlyCutShort(t *testing.T) {
 		{settled, false},
 		{errors.Join(settled, context.Canceled), false},
 		{errors.Join(retried, settled), false},
+		{fmt.Errorf("kafka: commit events/0: %w", kerr.NotCoordinator), true},
+		{fmt.Errorf("kafka: commit events/0: %w", kerr.CoordinatorNotAvailable), true},
+		{errors.Join(fmt.Errorf("kafka: commit events/0: %w", kerr.UnknownTopicOrPartition), context.Canceled), false}, // retriable by kerr, not retried for a commit
 		{errors.New("some other failure"), false},
 	} {
 		if got := onlyCutShort(tc.err); got != tc.want {

@@ -308,10 +308,13 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 }
 
 // onlyCutShort tells whether err, and each error it joins, is a context's
-// cancellation or a refusal Kafka may retry: a commit cut short, its
-// request in flight or franz-go waiting to retry a refusal (which of the
-// two falls to the moment the cut comes), and no refusal of Kafka's that
-// settles the commit.
+// cancellation or a refusal franz-go retries a commit after: a commit cut
+// short, its request in flight or franz-go waiting to retry a refusal
+// (which of the two falls to the moment the cut comes), and no refusal of
+// Kafka's that settles the commit. franz-go retries a commit only when its
+// coordinator is moving or loading (the first partition's code says so);
+// other codes kerr calls retriable, UNKNOWN_TOPIC_OR_PARTITION say, come
+// back in Kafka's answer, final for this commit.
 func onlyCutShort(err error) bool {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		for _, e := range j.Unwrap() {
@@ -321,7 +324,8 @@ func onlyCutShort(err error) bool {
 		}
 		return true
 	}
-	return errors.Is(err, context.Canceled) || kerr.IsRetriable(err)
+	return errors.Is(err, context.Canceled) || errors.Is(err, kerr.NotCoordinator) ||
+		errors.Is(err, kerr.CoordinatorNotAvailable) || errors.Is(err, kerr.CoordinatorLoadInProgress)
 }
 
 // sendAlone commits again, their offsets alone, the partitions of sent

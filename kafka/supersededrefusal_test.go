@@ -20,8 +20,19 @@ import (
 // too long; the drain ends while the commit's retry of the second alone
 // (sendAlone) is in flight. Commits().Failed counts the refusal. (Under a
 // load that delays the stop past the retry's answer, the commit is not
-// cut short at all, and the refusal counts as well.)
+// cut short at all, and the refusal counts as well.) So does
+// UNKNOWN_TOPIC_OR_PARTITION, which kerr calls retriable but franz-go
+// does not retry for a commit: Kafka's answer settled it (found by a
+// review, when every retriable refusal was taken as one retried).
 func TestACommitCutShortStillCountsKafkasRefusal(t *testing.T) {
+	for _, code := range []*kerr.Error{kerr.TopicAuthorizationFailed, kerr.UnknownTopicOrPartition} {
+		t.Run(code.Message, func(t *testing.T) { commitCutShortAfterARefusal(t, code) })
+	}
+}
+
+// commitCutShortAfterARefusal is TestACommitCutShortStillCountsKafkasRefusal
+// with Kafka refusing the first partition's commit with code.
+func commitCutShortAfterARefusal(t *testing.T, code *kerr.Error) {
 	kf := fakeCluster(t, 2)
 	run, stop := context.WithCancel(context.Background())
 	defer stop()
@@ -36,10 +47,10 @@ func TestACommitCutShortStillCountsKafkasRefusal(t *testing.T) {
 		switch {
 		case n.Load() == 0 && parts == 2:
 			n.Add(1)
-			resp := refusal(r, kerr.TopicAuthorizationFailed.Code)
+			resp := refusal(r, code.Code)
 			resp.Topics[0].Partitions[1].ErrorCode = kerr.OffsetMetadataTooLarge.Code
-			t.Logf("commit 1: refused %d/%d (authorization), %d/%d (metadata too large)",
-				resp.Topics[0].Partitions[0].Partition, r.Topics[0].Partitions[0].Offset,
+			t.Logf("commit 1: refused %d/%d (%s), %d/%d (metadata too large)",
+				resp.Topics[0].Partitions[0].Partition, r.Topics[0].Partitions[0].Offset, code.Message,
 				resp.Topics[0].Partitions[1].Partition, r.Topics[0].Partitions[1].Offset)
 			return resp, nil, true
 		case n.Load() == 1:
