@@ -744,8 +744,9 @@ func (c *Consumer) Close() {
 // ctx ended and every record held finished; otherwise the executor's
 // failure ([live.ErrStopped], whose [live.ItemError] names the record by
 // [Where]), the records that did not run (a [live.UnrunError] of
-// *kgo.Record, wrapped in an error naming the first of them), a fetch error that is not retriable, or a commit's
-// error, joined. Run must be called once: called again, or after Close,
+// *kgo.Record, wrapped in an error naming the first of them; a
+// transaction's marker is none), a fetch error that is not retriable, or
+// a commit's error, joined. Run must be called once: called again, or after Close,
 // it returns an error and does nothing else. A panic of the event
 // function reaches Run's caller, as it does [live.Executor.SubmitAll]'s,
 // with no commit made for it, once Run has ended what it started (the
@@ -1153,17 +1154,25 @@ func (c *Consumer) pauseUntilRoom(ctx context.Context) error {
 
 // recordsUnrun returns err, the executor's Close's, with its UnrunError of
 // items made one of their records, wrapped in an error that names the
-// first few by Where, and the rest of err as it is.
+// first few by Where, and the rest of err as it is. A transaction's
+// marker is no record: it is left out, and an UnrunError of markers alone
+// becomes its cause.
 func recordsUnrun(err error) error {
 	switch e := err.(type) {
 	case *live.UnrunError[item]:
-		rs := make([]*kgo.Record, len(e.Items))
-		names := make([]string, 0, min(len(rs), unrunNamed))
-		for i, it := range e.Items {
-			rs[i] = it.r
-			if i < unrunNamed {
+		rs := make([]*kgo.Record, 0, len(e.Items))
+		names := make([]string, 0, min(len(e.Items), unrunNamed))
+		for _, it := range e.Items {
+			if it.r.Attrs.IsControl() {
+				continue
+			}
+			if len(rs) < unrunNamed {
 				names = append(names, Where(it.r))
 			}
+			rs = append(rs, it.r)
+		}
+		if len(rs) == 0 {
+			return e.Err
 		}
 		if len(rs) > unrunNamed {
 			names = append(names, fmt.Sprintf("and %d more", len(rs)-unrunNamed))
