@@ -71,7 +71,12 @@ func LogNormal(mu, sigma float64) Dist {
 // String returns the distribution in the form [ParseDist] reads:
 // "fixed:2", "uniform:1,3", "exp:2.5" or "lognormal:0,0.5".
 func (d Dist) String() string {
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	f := func(x float64) string { // decimals, as a user writes them (exp:1073741824), but for the far ends
+		if a := math.Abs(x); a == 0 || a >= 1e-6 && a < 1e21 {
+			return strconv.FormatFloat(x, 'f', -1, 64)
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
 	whole := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) } // 1000000, not 1e+06, which ParseDist refuses here
 	switch d.kind {
 	case distUniform:

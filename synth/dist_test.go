@@ -15,6 +15,7 @@ func TestDistStringParses(t *testing.T) {
 		{}, synth.Fixed(3), synth.Uniform(1, 3), synth.Uniform(0, 0),
 		synth.Exponential(2.5), synth.LogNormal(-0.25, 1.5),
 		synth.Fixed(1_000_000), synth.Fixed(synth.MaxDuration), synth.Uniform(1, 2_000_000), synth.Exponential(3e7),
+		synth.Exponential(1073741824), synth.Exponential(1e-7), synth.Exponential(0.1), synth.LogNormal(-1e-5, 1e20),
 	} {
 		got, err := synth.ParseDist(d.String())
 		if err != nil || got != d {
@@ -24,8 +25,20 @@ func TestDistStringParses(t *testing.T) {
 	if d, err := synth.ParseDist("exponential: 4"); err != nil || d != synth.Exponential(4) {
 		t.Errorf("ParseDist(\"exponential: 4\") = %v, %v", d, err)
 	}
-	if got := synth.Uniform(1, 3).String(); got != "uniform:1,3" {
-		t.Errorf("Uniform(1, 3).String() = %q", got)
+	for _, tc := range []struct {
+		d    synth.Dist
+		want string
+	}{
+		{synth.Uniform(1, 3), "uniform:1,3"},
+		{synth.Exponential(1073741824), "exp:1073741824"}, // was exp:1.073741824e+09
+		{synth.Exponential(2.5), "exp:2.5"},
+		{synth.Exponential(1e-7), "exp:1e-07"},
+		{synth.LogNormal(-0.25, 1.5), "lognormal:-0.25,1.5"},
+		{synth.LogNormal(1e300, 0), "lognormal:1e+300,0"},
+	} {
+		if got := tc.d.String(); got != tc.want {
+			t.Errorf("%v.String() = %q; want %q", tc.d, got, tc.want)
+		}
 	}
 }
 
