@@ -43,8 +43,9 @@ func (s Side) Throughput() float64 {
 
 // throughput writes s's throughput with one decimal, or "unbounded" for
 // events taken in no time, as konvoy plan writes a rate without a
-// makespan (the JSON's throughput is 0 then). A measured run with no
-// makespan ran no handler: its throughput is "n/a".
+// makespan. A measured run with no makespan ran no handler: its
+// throughput is "n/a". The JSON's throughput is null for both
+// (jsonThroughput).
 func throughput(s Side, measured bool) string {
 	switch {
 	case s.Makespan <= 0 && measured:
@@ -53,6 +54,18 @@ func throughput(s Side, measured bool) string {
 		return "unbounded"
 	}
 	return strconv.FormatFloat(s.Throughput(), 'f', 1, 64)
+}
+
+// jsonThroughput is s's throughput for JSON, rounded to 3 decimals, or nil
+// where the text says "unbounded" or "n/a" (see throughput), as konvoy
+// plan's JSON writes a rate no run bounds: never 0 events/s for events
+// taken in no time.
+func jsonThroughput(s Side, measured bool) *float64 {
+	if s.Makespan <= 0 && (measured || s.Events > 0) {
+		return nil
+	}
+	x := report.Round3(s.Throughput())
+	return &x
 }
 
 // BlockedShare is the part of the consumers' time, consumers × Makespan,
@@ -368,37 +381,37 @@ func pct(a, b time.Duration) string {
 // records (konvoy -format json) where the meaning is the same; times are
 // in rounds of the replay's unit, fractional where measured.
 type Record struct {
-	Layout       string  `json:"layout"`
-	Policy       string  `json:"policy"`
-	Consumers    int     `json:"consumers"`
-	Events       int     `json:"events"`
-	Work         float64 `json:"work"`
-	Rounds       float64 `json:"rounds"`
-	Parallelism  float64 `json:"parallelism"`
-	Skipped      int     `json:"skipped"`
-	Duplicates   int     `json:"duplicates"`
-	Buffered     int     `json:"buffered"`
-	NeverApplied int     `json:"never_applied"`
-	WaitP50      float64 `json:"wait_p50"`
-	WaitP99      float64 `json:"wait_p99"`
-	WaitMax      float64 `json:"wait_max"`
-	WaitMean     float64 `json:"wait_mean"`
-	ResponseP50  float64 `json:"response_p50"`
-	ResponseP99  float64 `json:"response_p99"`
-	ResponseMax  float64 `json:"response_max"`
-	ResponseMean float64 `json:"response_mean"`
-	Throughput   float64 `json:"throughput"`    // events per second
-	BlockedShare float64 `json:"blocked_share"` // of consumers × makespan
+	Layout       string   `json:"layout"`
+	Policy       string   `json:"policy"`
+	Consumers    int      `json:"consumers"`
+	Events       int      `json:"events"`
+	Work         float64  `json:"work"`
+	Rounds       float64  `json:"rounds"`
+	Parallelism  float64  `json:"parallelism"`
+	Skipped      int      `json:"skipped"`
+	Duplicates   int      `json:"duplicates"`
+	Buffered     int      `json:"buffered"`
+	NeverApplied int      `json:"never_applied"`
+	WaitP50      float64  `json:"wait_p50"`
+	WaitP99      float64  `json:"wait_p99"`
+	WaitMax      float64  `json:"wait_max"`
+	WaitMean     float64  `json:"wait_mean"`
+	ResponseP50  float64  `json:"response_p50"`
+	ResponseP99  float64  `json:"response_p99"`
+	ResponseMax  float64  `json:"response_max"`
+	ResponseMean float64  `json:"response_mean"`
+	Throughput   *float64 `json:"throughput"`    // events per second; null for unbounded or n/a
+	BlockedShare float64  `json:"blocked_share"` // of consumers × makespan
 }
 
-// record is s as a Record under c.
-func (c Comparison) record(s Side) Record {
+// record is s as a Record under c, measured or predicted.
+func (c Comparison) record(s Side, measured bool) Record {
 	r := func(d time.Duration) float64 { return report.Round3(float64(d) / float64(c.Config.Unit)) }
 	rec := Record{Layout: c.Config.Layout.String(), Policy: c.Config.Policy.String(), Consumers: c.Config.Consumers, Events: s.Events,
 		Work: r(s.Work), Rounds: r(s.Makespan), Skipped: s.Skipped, Duplicates: s.Duplicates, Buffered: s.Buffered, NeverApplied: s.NeverApplied,
 		WaitP50: r(s.WaitP50), WaitP99: r(s.WaitP99), WaitMax: r(s.WaitMax), WaitMean: r(s.WaitMean),
 		ResponseP50: r(s.ResponseP50), ResponseP99: r(s.ResponseP99), ResponseMax: r(s.ResponseMax), ResponseMean: r(s.ResponseMean),
-		Throughput: report.Round3(s.Throughput()), BlockedShare: report.Round3(s.BlockedShare(c.Config.Consumers))}
+		Throughput: jsonThroughput(s, measured), BlockedShare: report.Round3(s.BlockedShare(c.Config.Consumers))}
 	if s.Makespan > 0 {
 		rec.Parallelism = report.Round3(float64(s.Work) / float64(s.Makespan))
 	}
@@ -431,7 +444,7 @@ func (c Comparison) JSON() (string, error) {
 		FromActual        Record  `json:"from_actual"`
 		Measured          Record  `json:"measured"`
 	}{c.Name, c.Of, c.Total, c.Dropped, c.Of < c.Total, c.Late, c.LateBy.Seconds(), c.Config.Unit.Seconds(), c.Predicted.Makespan.Seconds(), c.FromActual.Makespan.Seconds(), c.Measured.Makespan.Seconds(),
-		c.Predicted.Work.Seconds(), c.Measured.Work.Seconds(), c.record(c.Predicted), c.record(c.FromActual), c.record(c.Measured)}
+		c.Predicted.Work.Seconds(), c.Measured.Work.Seconds(), c.record(c.Predicted, false), c.record(c.FromActual, false), c.record(c.Measured, true)}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false) // "<stdin>" as it is

@@ -486,21 +486,45 @@ func TestAStaleStepRunsAsTheModelRunsIt(t *testing.T) {
 // The text comparison writes a throughput with one decimal, and
 // "unbounded" for events a prediction takes in no time, never 0.0
 // events/s for them; a measured run with no makespan ran no handler, and
-// its throughput is "n/a", not unbounded.
+// its throughput is "n/a", not unbounded. The JSON's throughput is null
+// for both, where it said 0 events/s (found by a review).
 func TestThroughputOfNoTimeIsUnbounded(t *testing.T) {
 	for _, tt := range []struct {
 		s        Side
 		measured bool
 		want     string
+		json     string
 	}{
-		{Side{Events: 3, Makespan: 0}, false, "unbounded"},
-		{Side{Events: 0, Makespan: 0}, false, "0.0"},
-		{Side{Events: 3, Makespan: 2 * time.Second}, false, "1.5"},
-		{Side{Events: 3, Makespan: 0}, true, "n/a"},
-		{Side{Events: 3, Makespan: 2 * time.Second}, true, "1.5"},
+		{Side{Events: 3, Makespan: 0}, false, "unbounded", "null"},
+		{Side{Events: 0, Makespan: 0}, false, "0.0", "0"},
+		{Side{Events: 3, Makespan: 2 * time.Second}, false, "1.5", "1.5"},
+		{Side{Events: 3, Makespan: 0}, true, "n/a", "null"},
+		{Side{Events: 0, Makespan: 0}, true, "n/a", "null"},
+		{Side{Events: 3, Makespan: 2 * time.Second}, true, "1.5", "1.5"},
 	} {
 		if got := throughput(tt.s, tt.measured); got != tt.want {
 			t.Errorf("throughput(%+v, measured %v) = %q; want %q", tt.s, tt.measured, got, tt.want)
+		}
+		c := Comparison{Name: "t", Config: Config{Layout: konvoy.Convoy, Consumers: 1, Unit: time.Millisecond}, Of: tt.s.Events, Total: tt.s.Events}
+		if tt.measured {
+			c.Measured = tt.s
+		} else {
+			c.Predicted = tt.s
+		}
+		js, err := c.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct{ Predicted, Measured map[string]json.RawMessage }
+		if err := json.Unmarshal([]byte(js), &out); err != nil {
+			t.Fatal(err)
+		}
+		side := out.Predicted
+		if tt.measured {
+			side = out.Measured
+		}
+		if got := string(side["throughput"]); got != tt.json {
+			t.Errorf("%+v, measured %v: JSON throughput %s; want %s", tt.s, tt.measured, got, tt.json)
 		}
 	}
 }
