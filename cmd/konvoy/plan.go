@@ -219,10 +219,15 @@ func roundTime(c *command, round *time.Duration, flag *string, unit time.Duratio
 const minPeakRounds = 1e-305
 
 // peakBudget checks that -peak, at rounds of round, leaves a finite budget
-// of rounds that keep up (see minPeakRounds).
+// of rounds that keep up (see minPeakRounds), and a finite rate a round:
+// -peak 1e300 with -round-time 2562047h made it +Inf, and the budget 0
+// rounds.
 func peakBudget(c *command, peak float64, round time.Duration) error {
-	if peak*round.Seconds() < minPeakRounds {
-		return c.usagef("-peak is %g events/s, %g events a round of %v: want at least %g a round, so that the rounds that keep up are a number", peak, peak*round.Seconds(), round, minPeakRounds)
+	switch perRound := peak * round.Seconds(); {
+	case perRound < minPeakRounds:
+		return c.usagef("-peak is %g events/s, %g events a round of %v: want at least %g a round, so that the rounds that keep up are a number", peak, perRound, round, minPeakRounds)
+	case perRound > math.MaxFloat64:
+		return c.usagef("-peak is %g events/s, %g events a round of %v: want a number of events a round, at most %g", peak, perRound, round, math.MaxFloat64)
 	}
 	return nil
 }

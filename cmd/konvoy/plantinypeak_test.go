@@ -25,3 +25,19 @@ func TestAPeakTooSmallForTheBudgetIsAUsageError(t *testing.T) {
 		}
 	}
 }
+
+// The other end: -peak × -round-time past a float64 (1e300 events/s with
+// rounds of 2562047h) is a usage error naming -peak, where it was a plan
+// whose budget read 0 rounds, and with -slo a run-time error about +Inf
+// events a round (found by a review).
+func TestAPeakTooLargeForTheBudgetIsAUsageError(t *testing.T) {
+	for _, args := range [][]string{
+		{"-peak", "1e300", "-round-time", "2562047h", "-format", "json"},
+		{"-peak", "1e300", "-round-time", "2562047h", "-slo", "p99=1s", "-arrivals", "poisson"},
+	} {
+		out, errOut, status := runCommand(append([]string{"plan"}, args...)...)
+		if status != 2 || out != "" || !strings.Contains(errOut, "-peak is 1e+300 events/s") || !strings.Contains(errOut, "+Inf events a round of 2562047h0m0s: want a number of events a round, at most 1.7976931348623157e+308") {
+			t.Errorf("%v: status %d, stdout %q, stderr %q; want a usage error naming -peak (status 2)", args, status, firstLines(out, 3), errOut)
+		}
+	}
+}
