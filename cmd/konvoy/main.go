@@ -303,18 +303,19 @@ func parseArgs(args []string, stderr io.Writer, lastWins bool) (options, error) 
 	return opt, c.backlogShared(opt.maxBacklog, len(opt.layouts)*len(opt.policies)*reportCounts(opt))
 }
 
-// parseConsumers reads -consumers: counts, without repeats, and with
-// -events (trace) a list of them. Without it, it returns the lesson's
-// count, and for a trace, 1, 2 and 8 besides.
+// parseConsumers reads -consumers: counts, each once, as -layouts and
+// -policy name theirs, and with -events (trace) a list of them. Without
+// it, it returns the lesson's count, and for a trace, 1, 2 and 8 besides.
 func parseConsumers(c *command, counts []int, trace bool) ([]int, error) {
 	var out []int
 	for _, n := range counts {
 		if err := inRange(c.name, "consumers", n, konvoy.MaxConsumers); err != nil {
 			return nil, err
 		}
-		if !slices.Contains(out, n) {
-			out = append(out, n)
+		if slices.Contains(out, n) {
+			return nil, c.usagef("-consumers names %d twice", n)
 		}
+		out = append(out, n)
 	}
 	switch {
 	case len(out) > 1 && !trace:

@@ -74,6 +74,8 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"-consumers", "0"}, "konvoy: -consumers is 0; want 1 to 2147483647"},
 		{[]string{"-consumers", "x"}, `invalid value "x" for flag -consumers`},
+		{[]string{"-consumers", "4,4"}, "konvoy: -consumers names 4 twice"},
+		{[]string{"-events", "x.csv", "-consumers", "8,4,8"}, "konvoy: -consumers names 8 twice"}, // dropped, where -layouts and -policy refuse theirs (found by a review)
 		{[]string{"-nope"}, "flag provided but not defined: -nope"},
 		{[]string{"extra"}, `konvoy: unexpected argument "extra"`},
 		{[]string{"plans"}, `konvoy: unexpected argument "plans"`},
