@@ -182,7 +182,9 @@ func ints(params []string, want int) ([]int, error) {
 	n := make([]int, want)
 	for i, p := range params {
 		var err error
-		if n[i], err = strconv.Atoi(strings.TrimSpace(p)); err != nil {
+		if n[i], err = strconv.Atoi(strings.TrimSpace(p)); errors.Is(err, strconv.ErrRange) {
+			return nil, fmt.Errorf("parameter %q is out of an int's range, %d to %d", p, math.MinInt, math.MaxInt)
+		} else if err != nil {
 			return nil, fmt.Errorf("parameter %q is not an integer", p)
 		}
 	}

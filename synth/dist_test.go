@@ -42,6 +42,15 @@ func TestDistStringParses(t *testing.T) {
 	}
 }
 
+// An integer parameter too large for an int says so, not that it is no
+// integer (found by a review).
+func TestParseDistNamesAnIntsRange(t *testing.T) {
+	_, err := synth.ParseDist("fixed:99999999999999999999")
+	if want := fmt.Sprintf(`parameter "99999999999999999999" is out of an int's range, %d to %d`, math.MinInt, math.MaxInt); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("ParseDist(fixed:99999999999999999999): %v; want it to say %q", err, want)
+	}
+}
+
 func TestParseDistErrors(t *testing.T) {
 	for _, s := range []string{
 		"", "fixed", "fixed:", "fixed:1.5", "fixed:-1", "uniform:3", "uniform:3,1",

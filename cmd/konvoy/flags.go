@@ -319,7 +319,7 @@ func (d decimal[N]) Set(s string) error {
 		*p, err = strconv.ParseUint(s, 0, 64)
 	}
 	if errors.Is(err, strconv.ErrRange) {
-		return errors.New("value out of range")
+		return errOutOfRange
 	}
 	_, unsigned := any(d.p).(*uint64)
 	switch {
@@ -330,6 +330,10 @@ func (d decimal[N]) Set(s string) error {
 	}
 	return nil
 }
+
+// errOutOfRange is a decimal flag's complaint about a number its type
+// cannot hold.
+var errOutOfRange = errors.New("value out of range")
 
 // decimalInt reads s as an int flag's value is read (see decimal).
 func decimalInt(s string) (int, error) {

@@ -135,7 +135,13 @@ func parseSize(v string) (int, error) {
 			continue
 		}
 		m, err := decimalInt(n)
-		if err != nil || m < 1 || int64(m) > math.MaxInt/u.bytes {
+		if err == nil && int64(m) > math.MaxInt/u.bytes || errors.Is(err, errOutOfRange) && !strings.HasPrefix(n, "-") {
+			if most := math.MaxInt / u.bytes; u.bytes > 1 {
+				return 0, fmt.Errorf("want at most %d%s, %d bytes", most, u.suffix, most*u.bytes)
+			}
+			return 0, fmt.Errorf("want at most %d bytes", int64(math.MaxInt))
+		}
+		if err != nil || m < 1 {
 			return 0, errSize
 		}
 		return m * int(u.bytes), nil
