@@ -109,7 +109,7 @@ func (d *Decoder) readAt(s string) (int64, string) {
 	}
 	v, err := duration.Parse(s)
 	if err != nil || v < 0 {
-		return 0, d.wantDuration()
+		return 0, d.wantDuration(s, err)
 	}
 	return int64(v), ""
 }

@@ -1,9 +1,11 @@
 package eventlog
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/internal/duration"
@@ -84,7 +86,7 @@ func (d *Decoder) rounds(s string) (int, string) {
 	}
 	v, err := duration.Parse(s)
 	if err != nil {
-		return 0, d.wantDuration()
+		return 0, d.wantDuration(s, err)
 	}
 	if v < 0 {
 		return 0, fmt.Sprintf("want a duration ≥ 0, in whole rounds of %v", res)
@@ -116,10 +118,14 @@ func nearestRounds(v, res int64) int64 {
 	return r
 }
 
-// wantDuration is what a duration or an arrival that does not read, under
-// a Resolution, should have been: with BareRounds, a whole number of
-// rounds is one too.
-func (d *Decoder) wantDuration() string {
+// wantDuration is what a duration or an arrival s that does not read,
+// under a Resolution, should have been, err the reason: with BareRounds,
+// a whole number of rounds is one too. One past what a time.Duration
+// holds says so.
+func (d *Decoder) wantDuration(s string, err error) string {
+	if errors.Is(err, duration.ErrRange) && !strings.HasPrefix(s, "-") {
+		return fmt.Sprintf("want a duration of at most %v, the longest a time.Duration holds", time.Duration(math.MaxInt64))
+	}
 	want := fmt.Sprintf("a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole nanoseconds and whole rounds of %v", d.opt.Resolution)
 	if d.opt.BareRounds {
 		return "want a whole number of rounds ≥ 0, or " + want

@@ -4,8 +4,10 @@
 package duration
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -13,11 +15,15 @@ import (
 
 // Parse returns the duration s, as time.ParseDuration reads it, and an
 // error when ParseDuration does or when s holds a part below a nanosecond
-// ("1.5ns", "1.0000000005s"), which a time.Duration cannot hold. It takes
-// time in proportion to len(s).
+// ("1.5ns", "1.0000000005s"), which a time.Duration cannot hold; the error
+// of a duration written well but past what a time.Duration holds
+// ("2562048h") wraps ErrRange. It takes time in proportion to len(s).
 func Parse(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
 	if err != nil {
+		if written.MatchString(s) {
+			return 0, fmt.Errorf("duration %q: %w", s, ErrRange)
+		}
 		return 0, err
 	}
 	if belowNanosecond(s) {
@@ -25,6 +31,15 @@ func Parse(s string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// ErrRange is wrapped by Parse's error for a duration written as
+// time.ParseDuration reads one but longer than a time.Duration holds:
+// more than math.MaxInt64 nanoseconds either way.
+var ErrRange = errors.New("want at most 2562047h47m16.854775807s either way, the longest a time.Duration holds")
+
+// written is time.ParseDuration's syntax, but for "0" alone, which it
+// always reads: a sign, then numbers each with a unit.
+var written = regexp.MustCompile(`^[-+]?(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+$`)
 
 // unitNanos are the nanoseconds of ParseDuration's units.
 var unitNanos = map[string]uint64{"ns": 1, "us": 1e3, "µs": 1e3, "μs": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9, "h": 3600e9}

@@ -1,6 +1,7 @@
 package duration
 
 import (
+	"errors"
 	"testing"
 	"time"
 )
@@ -22,6 +23,29 @@ func TestParseRefusesOnlyPartsBelowANanosecond(t *testing.T) {
 		"1.00000000000000000001s", "0.5ns", "", "1", "x"} {
 		if got, err := Parse(s); err == nil {
 			t.Errorf("Parse(%q) = %v; want an error", s, got)
+		}
+	}
+}
+
+// A duration written well but past a time.Duration's range says so
+// (ErrRange), where time.ParseDuration calls it invalid; one written
+// badly does not.
+func TestParseNamesTheRange(t *testing.T) {
+	for _, s := range []string{"2562048h", "-2562048h", "9223372036854775808ns", "2562047h48m", "1.5e3h0s99999999999999999999h"} {
+		if _, err := Parse(s); s != "1.5e3h0s99999999999999999999h" && !errors.Is(err, ErrRange) {
+			t.Errorf("Parse(%q): %v; want ErrRange", s, err)
+		} else if s == "1.5e3h0s99999999999999999999h" && errors.Is(err, ErrRange) {
+			t.Errorf("Parse(%q): %v; want no ErrRange: it is not written as a duration", s, err)
+		}
+	}
+	for _, s := range []string{"2562047h47m16.854775807s", "-2562047h47m16.854775808s"} {
+		if _, err := Parse(s); err != nil {
+			t.Errorf("Parse(%q): %v; want the end of the range read", s, err)
+		}
+	}
+	for _, s := range []string{"", "1", "x", "1h-1m", ".h", "1.5ns"} {
+		if _, err := Parse(s); err == nil || errors.Is(err, ErrRange) {
+			t.Errorf("Parse(%q): %v; want an error, not ErrRange", s, err)
 		}
 	}
 }
