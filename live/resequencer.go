@@ -250,10 +250,18 @@ func (x *Executor[T]) unkeep(i int32) {
 }
 
 // release dispatches the item at place i of gaps into its key's lane.
+// Under lane-aware one that can start goes to the heap of ready items, by
+// its submission number, not to the queue, whose items must come in
+// submission order for takeReady to find the oldest at its head: it is
+// older than the items submitted while it was held.
 func (x *Executor[T]) release(i int32) {
 	j := x.gaps[i]
 	x.unkeep(i)
-	x.dispatch(&j)
+	if x.policy != konvoy.LaneAware {
+		x.dispatch(&j)
+	} else if x.joinLane(&j) { // a key's items all have its lane
+		x.pushReady(&j)
+	}
 }
 
 // sequence takes item i, of key k and a step above 0, as resequence says.
