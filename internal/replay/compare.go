@@ -25,12 +25,15 @@ type Side struct {
 	Work     time.Duration // the service times, summed
 	// Wait and Response are the model's percentiles (konvoy.Latency) in
 	// wall time.
-	WaitP50, WaitP99, WaitMax, ResponseP50, ResponseP99, ResponseMax time.Duration
-	WaitMean, ResponseMean                                           time.Duration
+	WaitP50, WaitP95, WaitP99, WaitMax                 time.Duration
+	ResponseP50, ResponseP95, ResponseP99, ResponseMax time.Duration
+	WaitMean, ResponseMean                             time.Duration
 	// Blocked is the time consumers held an item whose lane was busy,
 	// summed over the consumers (head-of-line blocking).
 	Blocked                                     time.Duration
 	Skipped, Duplicates, Buffered, NeverApplied int
+	// Under the resequencer, as konvoy.Result and live.Stats name them.
+	MaxBuffered, MaxKeyBuffered, GapsSkipped, Forced, RejectedOld int
 }
 
 // Throughput is s's events per second of makespan, 0 for no makespan.
@@ -98,10 +101,11 @@ func (p *predictor) side() (Side, error) {
 	}
 	d := func(rounds float64) time.Duration { return time.Duration(math.Round(rounds * float64(p.round))) }
 	return Side{Events: r.Events, Makespan: d(float64(r.Rounds)), Work: d(float64(r.Work)),
-		WaitP50: d(float64(r.Wait.P50)), WaitP99: d(float64(r.Wait.P99)), WaitMax: d(float64(r.Wait.Max)), WaitMean: d(r.Wait.Mean),
-		ResponseP50: d(float64(r.Response.P50)), ResponseP99: d(float64(r.Response.P99)), ResponseMax: d(float64(r.Response.Max)),
+		WaitP50: d(float64(r.Wait.P50)), WaitP95: d(float64(r.Wait.P95)), WaitP99: d(float64(r.Wait.P99)), WaitMax: d(float64(r.Wait.Max)), WaitMean: d(r.Wait.Mean),
+		ResponseP50: d(float64(r.Response.P50)), ResponseP95: d(float64(r.Response.P95)), ResponseP99: d(float64(r.Response.P99)), ResponseMax: d(float64(r.Response.Max)),
 		ResponseMean: d(r.Response.Mean), Blocked: d(r.BlockedMean * float64(r.Events)),
-		Skipped: r.Skipped, Duplicates: r.Duplicates, Buffered: r.Buffered, NeverApplied: r.NeverApplied}, nil
+		Skipped: r.Skipped, Duplicates: r.Duplicates, Buffered: r.Buffered, NeverApplied: r.NeverApplied,
+		MaxBuffered: r.MaxBuffered, MaxKeyBuffered: r.MaxKeyBuffered, GapsSkipped: r.GapsSkipped, Forced: r.Forced, RejectedOld: r.RejectedOld}, nil
 }
 
 // fromActual returns c as the prediction from actual times runs under it,
@@ -204,11 +208,12 @@ func Predict(events []konvoy.Event, c Config, actual []time.Duration) (Side, err
 func Measured(run *Run) Side {
 	st := run.Stats
 	return Side{Events: st.Events, Makespan: run.Makespan, Work: run.Work, Blocked: st.Blocked,
-		WaitP50: time.Duration(run.Wait.P50), WaitP99: time.Duration(run.Wait.P99), WaitMax: time.Duration(run.Wait.Max),
+		WaitP50: time.Duration(run.Wait.P50), WaitP95: time.Duration(run.Wait.P95), WaitP99: time.Duration(run.Wait.P99), WaitMax: time.Duration(run.Wait.Max),
 		WaitMean:    time.Duration(math.Round(run.Wait.Mean)),
-		ResponseP50: time.Duration(run.Response.P50), ResponseP99: time.Duration(run.Response.P99), ResponseMax: time.Duration(run.Response.Max),
+		ResponseP50: time.Duration(run.Response.P50), ResponseP95: time.Duration(run.Response.P95), ResponseP99: time.Duration(run.Response.P99), ResponseMax: time.Duration(run.Response.Max),
 		ResponseMean: time.Duration(math.Round(run.Response.Mean)),
-		Skipped:      st.Skipped, Duplicates: st.Duplicates, Buffered: st.Buffered, NeverApplied: st.NeverApplied}
+		Skipped:      st.Skipped, Duplicates: st.Duplicates, Buffered: st.Buffered, NeverApplied: st.NeverApplied,
+		MaxBuffered: st.MaxBuffered, MaxKeyBuffered: st.MaxKeyBuffered, GapsSkipped: st.GapsSkipped, Forced: st.Forced, RejectedOld: st.RejectedOld}
 }
 
 // Comparison is a replay beside its predictions.
@@ -362,6 +367,11 @@ func (c Comparison) countRows(w io.Writer) bool {
 	row("skipped as stale", func(s Side) int { return s.Skipped })
 	dup := row("duplicates discarded", func(s Side) int { return s.Duplicates })
 	held := row("held for a gap", func(s Side) int { return s.Buffered })
+	row("most held at once", func(s Side) int { return s.MaxBuffered })
+	row("most held for a key", func(s Side) int { return s.MaxKeyBuffered })
+	row("released by timeout or capacity", func(s Side) int { return s.Forced })
+	row("gaps skipped", func(s Side) int { return s.GapsSkipped })
+	row("old steps rejected", func(s Side) int { return s.RejectedOld })
 	never := row("never applied", func(s Side) int { return s.NeverApplied })
 	return dup || held || never
 }
@@ -381,27 +391,35 @@ func pct(a, b time.Duration) string {
 // records (konvoy -format json) where the meaning is the same; times are
 // in rounds of the replay's unit, fractional where measured.
 type Record struct {
-	Layout       string   `json:"layout"`
-	Policy       string   `json:"policy"`
-	Consumers    int      `json:"consumers"`
-	Events       int      `json:"events"`
-	Work         float64  `json:"work"`
-	Rounds       float64  `json:"rounds"`
-	Parallelism  float64  `json:"parallelism"`
-	Skipped      int      `json:"skipped"`
-	Duplicates   int      `json:"duplicates"`
-	Buffered     int      `json:"buffered"`
-	NeverApplied int      `json:"never_applied"`
-	WaitP50      float64  `json:"wait_p50"`
-	WaitP99      float64  `json:"wait_p99"`
-	WaitMax      float64  `json:"wait_max"`
-	WaitMean     float64  `json:"wait_mean"`
-	ResponseP50  float64  `json:"response_p50"`
-	ResponseP99  float64  `json:"response_p99"`
-	ResponseMax  float64  `json:"response_max"`
-	ResponseMean float64  `json:"response_mean"`
-	Throughput   *float64 `json:"throughput"`    // events per second; null for unbounded or n/a
-	BlockedShare float64  `json:"blocked_share"` // of consumers × makespan
+	Layout       string  `json:"layout"`
+	Policy       string  `json:"policy"`
+	Consumers    int     `json:"consumers"`
+	Events       int     `json:"events"`
+	Work         float64 `json:"work"`
+	Rounds       float64 `json:"rounds"`
+	Parallelism  float64 `json:"parallelism"`
+	Skipped      int     `json:"skipped"`
+	Duplicates   int     `json:"duplicates"`
+	Buffered     int     `json:"buffered"`
+	NeverApplied int     `json:"never_applied"`
+	// Under the resequencer:
+	MaxBuffered    int      `json:"max_buffered"`
+	MaxKeyBuffered int      `json:"max_key_buffered"`
+	GapsSkipped    int      `json:"gaps_skipped"`
+	Forced         int      `json:"forced"`
+	RejectedOld    int      `json:"rejected_old"`
+	WaitP50        float64  `json:"wait_p50"`
+	WaitP95        float64  `json:"wait_p95"`
+	WaitP99        float64  `json:"wait_p99"`
+	WaitMax        float64  `json:"wait_max"`
+	WaitMean       float64  `json:"wait_mean"`
+	ResponseP50    float64  `json:"response_p50"`
+	ResponseP95    float64  `json:"response_p95"`
+	ResponseP99    float64  `json:"response_p99"`
+	ResponseMax    float64  `json:"response_max"`
+	ResponseMean   float64  `json:"response_mean"`
+	Throughput     *float64 `json:"throughput"`    // events per second; null for unbounded or n/a
+	BlockedShare   float64  `json:"blocked_share"` // of consumers × makespan
 }
 
 // record is s as a Record under c, measured or predicted.
@@ -409,8 +427,9 @@ func (c Comparison) record(s Side, measured bool) Record {
 	r := func(d time.Duration) float64 { return report.Round3(float64(d) / float64(c.Config.Unit)) }
 	rec := Record{Layout: c.Config.Layout.String(), Policy: c.Config.Policy.String(), Consumers: c.Config.Consumers, Events: s.Events,
 		Work: r(s.Work), Rounds: r(s.Makespan), Skipped: s.Skipped, Duplicates: s.Duplicates, Buffered: s.Buffered, NeverApplied: s.NeverApplied,
-		WaitP50: r(s.WaitP50), WaitP99: r(s.WaitP99), WaitMax: r(s.WaitMax), WaitMean: r(s.WaitMean),
-		ResponseP50: r(s.ResponseP50), ResponseP99: r(s.ResponseP99), ResponseMax: r(s.ResponseMax), ResponseMean: r(s.ResponseMean),
+		MaxBuffered: s.MaxBuffered, MaxKeyBuffered: s.MaxKeyBuffered, GapsSkipped: s.GapsSkipped, Forced: s.Forced, RejectedOld: s.RejectedOld,
+		WaitP50: r(s.WaitP50), WaitP95: r(s.WaitP95), WaitP99: r(s.WaitP99), WaitMax: r(s.WaitMax), WaitMean: r(s.WaitMean),
+		ResponseP50: r(s.ResponseP50), ResponseP95: r(s.ResponseP95), ResponseP99: r(s.ResponseP99), ResponseMax: r(s.ResponseMax), ResponseMean: r(s.ResponseMean),
 		Throughput: jsonThroughput(s, measured), BlockedShare: report.Round3(s.BlockedShare(c.Config.Consumers))}
 	if s.Makespan > 0 {
 		rec.Parallelism = report.Round3(float64(s.Work) / float64(s.Makespan))
