@@ -1,9 +1,9 @@
 package konvoy_test
 
 import (
-	"os/exec"
-	"strings"
 	"testing"
+
+	"github.com/sirali-konvoy/konvoy/internal/depstest"
 )
 
 // TestRootImportsOnlyTheStandardLibrary wants the model free of
@@ -12,18 +12,7 @@ import (
 // their own).
 func TestRootImportsOnlyTheStandardLibrary(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs go list")
-	}
-	gotool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command:", err)
-	}
-	out, err := exec.Command(gotool, "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "github.com/sirali-konvoy/konvoy").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	if got := strings.Fields(string(out)); len(got) != 1 || got[0] != "github.com/sirali-konvoy/konvoy" {
+	if got := depstest.NonStandard(t, "github.com/sirali-konvoy/konvoy"); len(got) != 1 || got[0] != "github.com/sirali-konvoy/konvoy" {
 		t.Errorf("the root package depends on %v; want the standard library alone", got)
 	}
 }
