@@ -86,9 +86,10 @@ func TestADataLossDoesNotStopTheMember(t *testing.T) {
 	}
 }
 
-// answerOutOfRange has kc answer its next fetch OFFSET_OUT_OF_RANGE for
-// every partition asked for, as a broker does after an unclean leader
-// election truncated the log, and returns the flag set once it has.
+// answerOutOfRange has kc answer its next fetch that asks for a partition
+// OFFSET_OUT_OF_RANGE for every partition asked for, as a broker does
+// after an unclean leader election truncated the log, and returns the
+// flag set once it has.
 func answerOutOfRange(kc *kfake.Cluster) *atomic.Bool {
 	var injected atomic.Bool
 	kc.ControlKey(int16(kmsg.Fetch), func(req kmsg.Request) (kmsg.Response, error, bool) {
@@ -97,7 +98,7 @@ func answerOutOfRange(kc *kfake.Cluster) *atomic.Bool {
 			// An incremental fetch (KIP-227) names only the partitions
 			// whose fetch offset changed: one caught up names none, and
 			// an answer naming none would refuse nothing (the test
-			// then saw no reset, under load, 1 run in 8). End the
+			// then saw no reset, under load, 1 run in 24). End the
 			// session: the client's next fetch names every partition.
 			kc.KeepControl()
 			resp := fr.ResponseKind().(*kmsg.FetchResponse)
