@@ -740,19 +740,19 @@ func (c *Consumer) Close() {
 // Run consumes until ctx ends or the executor stops on a failed record,
 // then takes no more records, waits for those held ([WithCloseTimeout]),
 // committing on the interval what finishes meanwhile as before, commits,
-// and leaves the group, closing the client. It returns nil when
-// ctx ended and every record held finished; otherwise the executor's
-// failure ([live.ErrStopped], whose [live.ItemError] names the record by
+// and leaves the group, closing the client. It returns nil when ctx ended
+// and every record held finished; otherwise the executor's failure
+// ([live.ErrStopped], whose [live.ItemError] names the record by
 // [Where]), the records that did not run (a [live.UnrunError] of
 // *kgo.Record, wrapped in an error naming the first of them; a
 // transaction's marker is none), a fetch error that is not retriable, or
-// a commit's error, joined. Run must be called once: called again, or after Close,
-// it returns an error and does nothing else. A panic of the event
-// function reaches Run's caller, as it does [live.Executor.SubmitAll]'s,
-// with no commit made for it, once Run has ended what it started (the
-// executor, drained as above, and the client, which leaves the group): a
-// handler's panic is an error (see [live.New]), the event function's a bug
-// to fix.
+// a commit's error, joined. Run must be called once: called again, or
+// after Close, it returns an error and does nothing else. A panic of the
+// event function reaches Run's caller, as it does
+// [live.Executor.SubmitAll]'s, with no commit made for it, once Run has
+// ended what it started (the executor, drained as above, and the client,
+// which leaves the group): a handler's panic is an error (see
+// [live.New]), the event function's a bug to fix.
 func (c *Consumer) Run(ctx context.Context) error {
 	if ctx == nil {
 		panic("kafka: Run: ctx is nil; want a context, such as context.Background()")
