@@ -2,6 +2,7 @@ package duration
 
 import (
 	"errors"
+	"math"
 	"testing"
 	"time"
 )
@@ -46,6 +47,35 @@ func TestParseNamesTheRange(t *testing.T) {
 	for _, s := range []string{"", "1", "x", "1h-1m", ".h", "1.5ns"} {
 		if _, err := Parse(s); err == nil || errors.Is(err, ErrRange) {
 			t.Errorf("Parse(%q): %v; want an error, not ErrRange", s, err)
+		}
+	}
+}
+
+// Components that sum past a time.Duration are ErrRange, also where
+// time.ParseDuration's running sum wraps to 0 in its uint64 and it reads
+// them without an error (two of 2^63 nanoseconds read as 0s; found by a
+// review); sums at the range's ends are read.
+func TestParseNamesASumPastTheRange(t *testing.T) {
+	for _, s := range []string{
+		"9223372036854775808ns9223372036854775808ns",
+		"9223372036854775808ns9223372036854775808ns5s",
+		"9223372036.854775808s9223372036.854775808s1ms",
+		"-9223372036854775808ns9223372036854775808ns1h",
+		"2562047h47m16.854775807s1ns",
+		"-2562047h47m16.854775808s1ns",
+	} {
+		if d, err := Parse(s); !errors.Is(err, ErrRange) {
+			t.Errorf("Parse(%q) = %v, %v; want ErrRange", s, d, err)
+		}
+	}
+	for s, want := range map[string]time.Duration{
+		"2562047h47m16.854775806s1ns":  math.MaxInt64,
+		"-2562047h47m16.854775807s1ns": math.MinInt64,
+		"-9223372036854775808ns":       math.MinInt64,
+		"1h30m":                        90 * time.Minute,
+	} {
+		if d, err := Parse(s); d != want || err != nil {
+			t.Errorf("Parse(%q) = %v, %v; want %v", s, d, err, want)
 		}
 	}
 }
