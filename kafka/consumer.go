@@ -1156,7 +1156,7 @@ func (c *Consumer) pauseUntilRoom(ctx context.Context) error {
 // items made one of their records, wrapped in an error that names the
 // first few by Where, and the rest of err as it is. A transaction's
 // marker is no record: it is left out, and an UnrunError of markers alone
-// becomes its cause.
+// is no error.
 func recordsUnrun(err error) error {
 	switch e := err.(type) {
 	case *live.UnrunError[item]:
@@ -1172,7 +1172,7 @@ func recordsUnrun(err error) error {
 			rs = append(rs, it.r)
 		}
 		if len(rs) == 0 {
-			return e.Err
+			return nil // every record ran: Run's nil, as its doc says
 		}
 		if len(rs) > unrunNamed {
 			names = append(names, fmt.Sprintf("and %d more", len(rs)-unrunNamed))

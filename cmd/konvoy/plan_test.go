@@ -192,6 +192,7 @@ func TestPlanUsageErrors(t *testing.T) {
 		{[]string{"-slo", "p99"}, `"p99": want pNN=DURATION or max=DURATION, such as p99=2s`},
 		{[]string{"-slo", "p99=2"}, "p99=2: want a positive duration after =, such as 2s or 250ms"},
 		{[]string{"-slo", "max=0s"}, "max=0s: want a positive duration after =, such as 2s or 250ms"},
+		{[]string{"-slo", "p99=2562048h"}, "p99=2562048h: want a duration after = of at most 2562047h47m16.854775807s, the longest a time.Duration holds"},
 		{[]string{"-slo", "p99=1s", "-slo-on", "finish"}, `invalid value "finish" for flag -slo-on: want response or wait`},
 		{[]string{"-slo", "p99=1s", "-arrivals", "uniform"}, `invalid value "uniform" for flag -arrivals: want trace or poisson`},
 		{[]string{"-slo-on", "wait"}, "konvoy plan: -slo-on needs -slo"},

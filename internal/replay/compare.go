@@ -324,9 +324,11 @@ func (c Comparison) Text() string {
 	dur("makespan", func(s Side) time.Duration { return s.Makespan })
 	fmt.Fprintf(w, "throughput (events/s)\t%s\t%s\t%s\t\n", throughput(c.Predicted, false), throughput(c.FromActual, false), throughput(c.Measured, true))
 	dur("wait p50", func(s Side) time.Duration { return s.WaitP50 })
+	dur("wait p95", func(s Side) time.Duration { return s.WaitP95 })
 	dur("wait p99", func(s Side) time.Duration { return s.WaitP99 })
 	dur("wait max", func(s Side) time.Duration { return s.WaitMax })
 	dur("response p50", func(s Side) time.Duration { return s.ResponseP50 })
+	dur("response p95", func(s Side) time.Duration { return s.ResponseP95 })
 	dur("response p99", func(s Side) time.Duration { return s.ResponseP99 })
 	dur("response max", func(s Side) time.Duration { return s.ResponseMax })
 	n := cfg.Consumers
@@ -352,9 +354,10 @@ func (c Comparison) Text() string {
 	return b.String()
 }
 
-// countRows writes to w a row for each count of events the version stamp
-// or the resequencer set apart (as the JSON's records name them) that a
-// side has: skipped as stale, discarded as duplicates, held for a gap,
+// countRows writes to w a row for each count of the version stamp or the
+// resequencer (as the JSON's records name them) that a side has: skipped
+// as stale, discarded as duplicates, held for a gap, the most held, those
+// released by a timeout or capacity, gaps skipped, old steps rejected,
 // and never applied; it tells whether it wrote one of the resequencer's.
 func (c Comparison) countRows(w io.Writer) bool {
 	row := func(name string, f func(Side) int) bool {
@@ -365,15 +368,23 @@ func (c Comparison) countRows(w io.Writer) bool {
 		return true
 	}
 	row("skipped as stale", func(s Side) int { return s.Skipped })
-	dup := row("duplicates discarded", func(s Side) int { return s.Duplicates })
-	held := row("held for a gap", func(s Side) int { return s.Buffered })
-	row("most held at once", func(s Side) int { return s.MaxBuffered })
-	row("most held for a key", func(s Side) int { return s.MaxKeyBuffered })
-	row("released by timeout or capacity", func(s Side) int { return s.Forced })
-	row("gaps skipped", func(s Side) int { return s.GapsSkipped })
-	row("old steps rejected", func(s Side) int { return s.RejectedOld })
-	never := row("never applied", func(s Side) int { return s.NeverApplied })
-	return dup || held || never
+	reseq := false // a row of the resequencer's
+	for _, r := range []struct {
+		name string
+		f    func(Side) int
+	}{
+		{"duplicates discarded", func(s Side) int { return s.Duplicates }},
+		{"held for a gap", func(s Side) int { return s.Buffered }},
+		{"most held at once", func(s Side) int { return s.MaxBuffered }},
+		{"most held for a key", func(s Side) int { return s.MaxKeyBuffered }},
+		{"released by timeout or capacity", func(s Side) int { return s.Forced }},
+		{"gaps skipped", func(s Side) int { return s.GapsSkipped }},
+		{"old steps rejected", func(s Side) int { return s.RejectedOld }},
+		{"never applied", func(s Side) int { return s.NeverApplied }},
+	} {
+		reseq = row(r.name, r.f) || reseq
+	}
+	return reseq
 }
 
 // ms writes d in milliseconds, to the microsecond.

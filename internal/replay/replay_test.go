@@ -591,3 +591,18 @@ func TestPredictRefusesTimesPastADuration(t *testing.T) {
 		}
 	}
 }
+
+// The text has the p95 rows the JSON has, and any row of the
+// resequencer's brings the note on how the live resequencer differs from
+// the model's: old steps rejected alone, say (found by a review).
+func TestTextHasP95AndTheResequencersNoteForAnyOfItsRows(t *testing.T) {
+	cfg := Config{Layout: konvoy.Resequencer, Policy: konvoy.LaneAware, Consumers: 2, Unit: time.Millisecond}
+	s := Side{Events: 2, Makespan: 3 * time.Millisecond, Work: 4 * time.Millisecond, WaitP95: 7 * time.Millisecond, ResponseP95: 9 * time.Millisecond, RejectedOld: 1}
+	text := Comparison{Name: "t.csv", Config: cfg, Of: 2, Total: 2, Predicted: s, FromActual: s, Measured: s}.Text()
+	flat := strings.Join(strings.Fields(text), " ")
+	for _, want := range []string{"wait p95 7.000 ms 7.000 ms 7.000 ms", "response p95 9.000 ms", "old steps rejected 1 1 1", "the live resequencer holds an event before its handler runs"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the text lacks %q:\n%s", want, text)
+		}
+	}
+}

@@ -53,7 +53,11 @@ func ParseSLO(s string) (percentile float64, target time.Duration, err error) {
 			return 0, 0, fmt.Errorf("%s: want p50 to p99.9 or max", s)
 		}
 	}
-	if target, err = duration.Parse(m[2]); err != nil || target <= 0 {
+	target, err = duration.Parse(m[2])
+	switch {
+	case errors.Is(err, duration.ErrRange) && !strings.HasPrefix(m[2], "-"):
+		return 0, 0, fmt.Errorf("%s: want a duration after = of at most %v, the longest a time.Duration holds", s, time.Duration(math.MaxInt64))
+	case err != nil || target <= 0:
 		return 0, 0, fmt.Errorf("%s: want a positive duration after =, such as 2s or 250ms, in whole nanoseconds", s)
 	}
 	return percentile, target, nil
