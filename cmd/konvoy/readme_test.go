@@ -108,8 +108,8 @@ func TestReadmeShowsRealOutput(t *testing.T) {
 	slo = slo[strings.Index(slo, "\nlatency objective")+1:]
 	slo = slo[:strings.Index(slo, "\n\n")+1]
 	replayed, _, _ := runCommand("replay", "-events", "testdata/arrivals.csv", "-policy", "head-of-line")
-	var cut strings.Builder // | sed -n 2,12p | cut -c1-35: the measures and the prediction, which the machine does not change
-	for _, line := range strings.Split(replayed, "\n")[1:12] {
+	var cut strings.Builder // | sed -n 2,14p | cut -c1-35: the measures and the prediction, which the machine does not change
+	for _, line := range strings.Split(replayed, "\n")[1:14] {
 		cut.WriteString(line[:min(len(line), 35)] + "\n")
 	}
 	replayed = cut.String()
@@ -118,7 +118,7 @@ func TestReadmeShowsRealOutput(t *testing.T) {
 	groupRoundRobin, _, _ := runCommand("-events", "testdata/arrivals.csv", "-layouts", "partitioned:8,convoy",
 		"-consumers", "3", "-policy", "static,lane-aware", "-assignor", "round-robin")
 	checked := []struct{ after, want string }{
-		{"    | sed -n 2,12p | cut -c1-35", replayed},
+		{"    | sed -n 2,14p | cut -c1-35", replayed},
 		{"$ go run ./cmd/konvoy plan", plan},
 		{"$ go run ./cmd/konvoy plan | head -11", firstLines(plan, 11)},
 		{"    -layouts free,convoy,partitioned:16,partitioned:64 -policy head-of-line,lane-aware -plot docs | sed -n '/^latency objective/,/^$/p'", slo},
