@@ -178,3 +178,17 @@ func TestTheControlsOfferRecordedForATraceWithPartitions(t *testing.T) {
 		}
 	}
 }
+
+// A count the page's hidden fields keep, typed into its number, comes
+// twice in the form's query: the page shows the view with it first, each
+// count once, where -consumers, which refuses a count named twice, made it
+// a 400 (found by CI's browser test: the form sent 8,1,2,8).
+func TestACountTypedTwiceIsKeptOnce(t *testing.T) {
+	req, err := parseQuery(url.Values{"consumers": {"8", "1", "2", "8"}, "layouts": {"free", "free", ""}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := req.args, []string{"-consumers=8,1,2", "-layouts=free"}; !slices.Equal(got, want) {
+		t.Errorf("args %q; want %q", got, want)
+	}
+}

@@ -83,15 +83,17 @@ func readQuery(r *http.Request) (url.Values, error) {
 }
 
 // parseQuery reads q: command flags by name, a parameter given more than
-// once (as a form's check boxes are) joined by commas, empty ones left
-// out, and trace, an upload's key. Any other parameter is an error naming
-// the ones there are.
+// once (as a form's check boxes are) joined by commas, in order, each
+// value once and empty ones left out (the page's number of consumers, set
+// to a count its hidden fields keep, sends that count twice), and trace,
+// an upload's key. Any other parameter is an error naming the ones there
+// are.
 func parseQuery(q url.Values) (request, error) {
 	req := request{query: url.Values{}}
 	for _, name := range sortedKeys(q) {
 		var vals []string
 		for _, v := range q[name] {
-			if v = strings.TrimSpace(v); v != "" {
+			if v = strings.TrimSpace(v); v != "" && !slices.Contains(vals, v) {
 				vals = append(vals, v)
 			}
 		}
