@@ -99,7 +99,7 @@ func (s *Stream) Add(e konvoy.Event, part int, offset int64) (StreamItem, error)
 		return StreamItem{}, s.err
 	}
 	at := time.Since(s.run.Start)
-	e.Arrival = int(at / s.c.Unit)
+	e.Arrival = whole(at / s.c.Unit) // which the simulator refuses past an int
 	if err := s.w.add(e); err != nil {
 		s.err = fmt.Errorf("%s: event %d: %w", s.w.t.Name, s.w.t.Events, err)
 		if ev := (*konvoy.EventError)(nil); errors.As(err, &ev) {
