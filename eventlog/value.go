@@ -1,11 +1,9 @@
 package eventlog
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/internal/duration"
@@ -123,8 +121,8 @@ func nearestRounds(v, res int64) int64 {
 // a whole number of rounds is one too. One past what a time.Duration
 // holds says so.
 func (d *Decoder) wantDuration(s string, err error) string {
-	if errors.Is(err, duration.ErrRange) && !strings.HasPrefix(s, "-") {
-		return fmt.Sprintf("want a duration of at most %v, the longest a time.Duration holds", time.Duration(math.MaxInt64))
+	if duration.TooLong(s, err) {
+		return fmt.Sprintf("want a duration of at most %v, the longest a time.Duration holds", duration.Longest)
 	}
 	want := fmt.Sprintf("a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole nanoseconds and whole rounds of %v", d.opt.Resolution)
 	if d.opt.BareRounds {

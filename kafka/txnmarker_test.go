@@ -180,12 +180,7 @@ func TestRunsRecordsNotRunHoldNoMarker(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("record 0 did not start")
 	}
-	for c.markers.Load() == 0 {
-		if ctx.Err() != nil {
-			t.Fatal("the marker was never taken")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitUntil(t, "the marker taken", func() bool { return c.markers.Load() > 0 })
 	stop()
 	var rerr error
 	select {

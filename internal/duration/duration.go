@@ -6,6 +6,7 @@ package duration
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"regexp"
 	"strconv"
@@ -37,8 +38,17 @@ func Parse(s string) (time.Duration, error) {
 
 // ErrRange is wrapped by Parse's error for a duration written as
 // time.ParseDuration reads one but longer than a time.Duration holds:
-// more than math.MaxInt64 nanoseconds either way.
-var ErrRange = errors.New("want at most 2562047h47m16.854775807s either way, the longest a time.Duration holds")
+// more than Longest either way.
+var ErrRange = fmt.Errorf("want at most %v either way, the longest a time.Duration holds", Longest)
+
+// Longest is the longest a time.Duration holds.
+const Longest = time.Duration(math.MaxInt64)
+
+// TooLong tells whether err, Parse's error for s, says that s is longer
+// than Longest, rather than below -Longest or badly written.
+func TooLong(s string, err error) bool {
+	return errors.Is(err, ErrRange) && !strings.HasPrefix(s, "-")
+}
 
 // written is time.ParseDuration's syntax, but for "0" alone, which it
 // always reads: a sign, then numbers each with a unit.

@@ -100,12 +100,19 @@ func (p *predictor) side() (Side, error) {
 		return Side{}, err
 	}
 	d := func(rounds float64) time.Duration { return time.Duration(math.Round(rounds * float64(p.round))) }
-	return Side{Events: r.Events, Makespan: d(float64(r.Rounds)), Work: d(float64(r.Work)),
-		WaitP50: d(float64(r.Wait.P50)), WaitP95: d(float64(r.Wait.P95)), WaitP99: d(float64(r.Wait.P99)), WaitMax: d(float64(r.Wait.Max)), WaitMean: d(r.Wait.Mean),
-		ResponseP50: d(float64(r.Response.P50)), ResponseP95: d(float64(r.Response.P95)), ResponseP99: d(float64(r.Response.P99)), ResponseMax: d(float64(r.Response.Max)),
-		ResponseMean: d(r.Response.Mean), Blocked: d(r.BlockedMean * float64(r.Events)),
+	s := Side{Events: r.Events, Makespan: d(float64(r.Rounds)), Work: d(float64(r.Work)), Blocked: d(r.BlockedMean * float64(r.Events)),
 		Skipped: r.Skipped, Duplicates: r.Duplicates, Buffered: r.Buffered, NeverApplied: r.NeverApplied,
-		MaxBuffered: r.MaxBuffered, MaxKeyBuffered: r.MaxKeyBuffered, GapsSkipped: r.GapsSkipped, Forced: r.Forced, RejectedOld: r.RejectedOld}, nil
+		MaxBuffered: r.MaxBuffered, MaxKeyBuffered: r.MaxKeyBuffered, GapsSkipped: r.GapsSkipped, Forced: r.Forced, RejectedOld: r.RejectedOld}
+	s.setLatencies(r.Wait, r.Response, func(n int) time.Duration { return d(float64(n)) }, d)
+	return s, nil
+}
+
+// setLatencies sets s's waits and responses to wait's and response's
+// percentiles, each made a time.Duration by at, and means, by mean.
+func (s *Side) setLatencies(wait, response konvoy.Latency, at func(int) time.Duration, mean func(float64) time.Duration) {
+	s.WaitP50, s.WaitP95, s.WaitP99, s.WaitMax = at(wait.P50), at(wait.P95), at(wait.P99), at(wait.Max)
+	s.ResponseP50, s.ResponseP95, s.ResponseP99, s.ResponseMax = at(response.P50), at(response.P95), at(response.P99), at(response.Max)
+	s.WaitMean, s.ResponseMean = mean(wait.Mean), mean(response.Mean)
 }
 
 // fromActual returns c as the prediction from actual times runs under it,
@@ -207,13 +214,12 @@ func Predict(events []konvoy.Event, c Config, actual []time.Duration) (Side, err
 // Measured returns the measures of run, a replay's measured run.
 func Measured(run *Run) Side {
 	st := run.Stats
-	return Side{Events: st.Events, Makespan: run.Makespan, Work: run.Work, Blocked: st.Blocked,
-		WaitP50: time.Duration(run.Wait.P50), WaitP95: time.Duration(run.Wait.P95), WaitP99: time.Duration(run.Wait.P99), WaitMax: time.Duration(run.Wait.Max),
-		WaitMean:    time.Duration(math.Round(run.Wait.Mean)),
-		ResponseP50: time.Duration(run.Response.P50), ResponseP95: time.Duration(run.Response.P95), ResponseP99: time.Duration(run.Response.P99), ResponseMax: time.Duration(run.Response.Max),
-		ResponseMean: time.Duration(math.Round(run.Response.Mean)),
-		Skipped:      st.Skipped, Duplicates: st.Duplicates, Buffered: st.Buffered, NeverApplied: st.NeverApplied,
+	s := Side{Events: st.Events, Makespan: run.Makespan, Work: run.Work, Blocked: st.Blocked,
+		Skipped: st.Skipped, Duplicates: st.Duplicates, Buffered: st.Buffered, NeverApplied: st.NeverApplied,
 		MaxBuffered: st.MaxBuffered, MaxKeyBuffered: st.MaxKeyBuffered, GapsSkipped: st.GapsSkipped, Forced: st.Forced, RejectedOld: st.RejectedOld}
+	s.setLatencies(run.Wait, run.Response, func(ns int) time.Duration { return time.Duration(ns) },
+		func(ns float64) time.Duration { return time.Duration(math.Round(ns)) })
+	return s
 }
 
 // Comparison is a replay beside its predictions.

@@ -55,8 +55,8 @@ func ParseSLO(s string) (percentile float64, target time.Duration, err error) {
 	}
 	target, err = duration.Parse(m[2])
 	switch {
-	case errors.Is(err, duration.ErrRange) && !strings.HasPrefix(m[2], "-"):
-		return 0, 0, fmt.Errorf("%s: want a duration after = of at most %v, the longest a time.Duration holds", s, time.Duration(math.MaxInt64))
+	case duration.TooLong(m[2], err):
+		return 0, 0, fmt.Errorf("%s: want a duration after = of at most %v, the longest a time.Duration holds", s, duration.Longest)
 	case err != nil || target <= 0:
 		return 0, 0, fmt.Errorf("%s: want a positive duration after =, such as 2s or 250ms, in whole nanoseconds", s)
 	}
