@@ -58,11 +58,15 @@ func TestSimulateRejectsBadInput(t *testing.T) {
 	}
 }
 
+// TestSimulateEmptyIsZero holds Simulate's doc: no events, a zero Result,
+// whatever the options ask it to keep (a schedule, say).
 func TestSimulateEmptyIsZero(t *testing.T) {
-	for _, l := range lesson.Layouts() {
-		r, err := konvoy.Simulate(nil, l, 3)
-		if err != nil || !cmp.Equal(r, konvoy.Result{}) || r.Parallelism() != 0 {
-			t.Errorf("%s on no events: %+v, %v; want a zero Result and nil", l, r, err)
+	for _, opts := range [][]konvoy.Option{nil, {konvoy.WithSchedule(4)}} {
+		for _, l := range lesson.Layouts() {
+			r, err := konvoy.Simulate(nil, l, 3, opts...)
+			if err != nil || !cmp.Equal(r, konvoy.Result{}) || r.Parallelism() != 0 {
+				t.Errorf("%s on no events, %d options: %#v, %v; want a zero Result and nil", l, len(opts), r, err)
+			}
 		}
 	}
 }

@@ -222,12 +222,17 @@ func smallestFitting(fits func(int) (int, bool, error), from, limit int, monoton
 }
 
 // rate returns the events per second of a run of n events over rounds
-// rounds, or +Inf for a run that takes no time.
+// rounds, or +Inf for a run that takes no time. Where the run's seconds
+// pass float64's range it divides by its rounds first, so that a run the
+// peak's budget allows never reads as 0 events/s.
 func rate(n, rounds int, roundSeconds float64) float64 {
 	if rounds == 0 {
 		return math.Inf(1)
 	}
-	return float64(n) / (float64(rounds) * roundSeconds)
+	if secs := float64(rounds) * roundSeconds; !math.IsInf(secs, 1) {
+		return float64(n) / secs
+	}
+	return float64(n) / float64(rounds) / roundSeconds
 }
 
 // simulateSeq is Simulate over a stream.

@@ -66,6 +66,22 @@ func TestPlanKeepsUpAtExactlyThePeakItsRateWritesShort(t *testing.T) {
 	}
 }
 
+// A plan's Rate and Ceiling are the peak or more when its budget is met,
+// even where a run's seconds pass float64's range: 2 events in 2 rounds
+// of 1e308 s is 1e-308 events/s, which the rounds times the round length
+// made 0 (found by a review).
+func TestPlanRateOfARunPastFloat64sSeconds(t *testing.T) {
+	events := []konvoy.Event{{Key: "a", Step: 1, Duration: 1}, {Key: "b", Step: 1, Duration: 1}}
+	cfg := konvoy.PlanConfig{Peak: 1e-308, RoundSeconds: 1e308}
+	p, err := konvoy.PlanConsumers(konvoy.Values(events), konvoy.Free, cfg)
+	if err != nil || p.Consumers != 1 || p.Rounds != 2 {
+		t.Fatalf("plan %+v, %v; want 1 consumer, 2 rounds", p, err)
+	}
+	if p.Rate != 1e-308 || p.Ceiling != 2e-308 {
+		t.Fatalf("Rate %v, Ceiling %v; want 1e-308 and 2e-308, the peak or more", p.Rate, p.Ceiling)
+	}
+}
+
 // The plan names the lane that sets its ceiling, says which, and states its
 // assumptions in words: on the lesson's data, the convoy's ceiling is key
 // TR-2214's lane, a topic of five partitions is held back by partition 2,

@@ -371,7 +371,9 @@ func (s *Simulator) Result() (Result, error) {
 		Response:       s.responses.latency(responseHi, responseLo, s.maxResponse),
 		BlockedMean:    s.blockedMean(),
 		WorstLanes:     s.worstLanes(5),
-		Schedule:       s.schedule,
+	}
+	if s.events > 0 { // an empty run's Result is the zero Result, Schedule nil
+		r.Schedule = s.schedule
 	}
 	if s.table != nil {
 		if ln, key, load := s.table.heaviest(); ln >= 0 {
