@@ -140,7 +140,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 		return nil
 	})
 	c.DurationVar(&opt.Round, "round-time", 0, "how long one round lasts: the service time of an event of duration 1 (default: -unit when given, else 10ms)")
-	c.Var(&layouts, "layouts", "the layouts `L,...` to plan for: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer; or all of them, all")
+	c.Var(&layouts, "layouts", "the layouts `L,...` to plan for: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned (of -partitions), partitioned:N, resequencer, recorded (a trace's recorded partitions), recorded:N; or all of them but recorded, all")
 	c.count(&opt.Partitions, "partitions", 0, konvoy.MaxPartitions, true, "the `N` partitions of the layout partitioned (default: the fewest that keep collisions within -collision, else -max-partitions)")
 	c.policy(&opt.Policies, &opt.Assignor, "the dispatch policies `P,...`: head-of-line, lane-aware, static, or all (default head-of-line)")
 	c.count(&opt.MaxConsumers, "max-consumers", 1024, konvoy.MaxConsumers, false, "the most consumers, `N`, the planner tries")
