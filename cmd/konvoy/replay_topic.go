@@ -173,6 +173,7 @@ func consumeTopic(ctx context.Context, stop func(), opt replayOptions, mapper *k
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	noteUnreachable(ctx, t.brokers, stderr)
 	src := &topicSource{mapper: mapper, stream: stream}
 	src.last.Store(time.Now().UnixNano())
 	kopts := []kgo.Opt{kgo.SeedBrokers(t.brokers...), kgo.ConsumerGroup(t.group), kgo.ConsumeTopics(t.topic),
@@ -216,6 +217,29 @@ func consumeTopic(ctx context.Context, stop func(), opt replayOptions, mapper *k
 		return nil, nil, 0, fmt.Errorf("konvoy replay: %w", err)
 	}
 	return trace, run, notRun, nil
+}
+
+// brokerPing bounds noteUnreachable's wait for a broker's answer.
+const brokerPing = 5 * time.Second
+
+// noteUnreachable says on stderr when no broker of brokers answers within
+// brokerPing, so that a wrong address does not pass for an empty topic;
+// the replay goes on, its member trying the brokers until the stop, as
+// Kafka's own consumers do. It says nothing once ctx has ended.
+func noteUnreachable(ctx context.Context, brokers []string, stderr io.Writer) {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...))
+	if err != nil {
+		return // kafka.New refuses the same options, saying why
+	}
+	defer cl.Close()
+	pctx, cancel := context.WithTimeout(ctx, brokerPing)
+	defer cancel()
+	if err := cl.Ping(pctx); err != nil && ctx.Err() == nil {
+		if pctx.Err() != nil {
+			err = fmt.Errorf("none within %v", brokerPing)
+		}
+		fmt.Fprintf(stderr, "konvoy replay: no broker of -brokers %s answered (%v); the member keeps trying until the stop\n", strings.Join(brokers, ","), err)
+	}
 }
 
 // topicSource maps a topic's records to the Stream's items: each record

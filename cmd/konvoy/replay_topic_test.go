@@ -383,15 +383,23 @@ func TestReplayTopicUsageErrors(t *testing.T) {
 func TestReplayATopicThatCannotBeRead(t *testing.T) {
 	addr, _ := topicCluster(t)
 	for _, tt := range []struct {
-		args []string
-		want string
+		args        []string
+		want        string
+		unreachable bool
 	}{
-		{topicArgs(addr, "g", "-topic", "missing"), "konvoy replay: kafka: the end offsets of topic missing: "},
-		{topicArgs("127.0.0.1:1", "g"), "konvoy replay: kafka: the end offsets of topic orders: "},
+		{topicArgs(addr, "g", "-topic", "missing"), "konvoy replay: kafka: the end offsets of topic missing: ", false},
+		{topicArgs("127.0.0.1:1", "g"), "konvoy replay: kafka: the end offsets of topic orders: ", true},
 	} {
 		out, errOut, status := runTopicCommand(t, tt.args...)
 		if status != 1 || out != "" || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "no events came") {
 			t.Errorf("%q: status %d, stdout %q, stderr %q; want 1 and %q alone", tt.args, status, out, errOut, tt.want)
+		}
+		// A wrong address is said at once, not only when -idle ends the
+		// run: without -idle the replay would otherwise wait in silence,
+		// as for an empty topic (found by a review).
+		const note = "konvoy replay: no broker of -brokers 127.0.0.1:1 answered (unable to dial: dial tcp 127.0.0.1:1: connect: connection refused); the member keeps trying until the stop\n"
+		if got := strings.Contains(errOut, "no broker of -brokers"); got != tt.unreachable || tt.unreachable && !strings.Contains(errOut, note) {
+			t.Errorf("%q: stderr %q; want the note %q: %v", tt.args, errOut, note, tt.unreachable)
 		}
 	}
 }
