@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -77,7 +78,6 @@ func (d Dist) String() string {
 		}
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	}
-	whole := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) } // 1000000, not 1e+06, which ParseDist refuses here
 	switch d.kind {
 	case distUniform:
 		return "uniform:" + whole(d.a) + "," + whole(d.b)
@@ -88,6 +88,10 @@ func (d Dist) String() string {
 	}
 	return "fixed:" + whole(d.a)
 }
+
+// whole writes x, a whole number, in decimals: 1000000, not 1e+06, which
+// ParseDist refuses for fixed and uniform.
+func whole(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // Constant tells whether d's parameters make every draw the same
 // duration, so that a seed changes nothing: [Fixed], and [Uniform] with lo
@@ -199,11 +203,24 @@ func floats(params []string, want int) ([]float64, error) {
 	x := make([]float64, want)
 	for i, p := range params {
 		var err error
-		if x[i], err = strconv.ParseFloat(strings.TrimSpace(p), 64); err != nil {
+		t := strings.TrimSpace(p)
+		switch x[i], err = strconv.ParseFloat(t, 64); {
+		case errors.Is(err, strconv.ErrRange):
+			return nil, fmt.Errorf("parameter %q is out of a float64's range, at most %g in size", p, math.MaxFloat64)
+		case err != nil:
 			return nil, fmt.Errorf("parameter %q is not a number", p)
+		case x[i] == 0 && !zeroText(t):
+			return nil, fmt.Errorf("parameter %q is too small for a float64, which reads it as 0; want 0 or at least %g in size", p, math.SmallestNonzeroFloat64)
 		}
 	}
 	return x, nil
+}
+
+// zeroText tells whether t, a number strconv.ParseFloat read as 0, is
+// written as 0 (0.0, -0, 0e9), not as a number too small to hold.
+func zeroText(t string) bool {
+	f, _, err := big.ParseFloat(t, 0, 64, big.ToNearestEven)
+	return err != nil || f.Sign() == 0
 }
 
 // check reports the first parameter out of range, or nil.
@@ -211,11 +228,11 @@ func (d Dist) check() error {
 	switch d.kind {
 	case distFixed:
 		if !(d.a >= 0 && d.a <= MaxDuration) {
-			return fmt.Errorf("fixed duration is %v; want 0 to %d rounds", d.a, MaxDuration)
+			return fmt.Errorf("fixed duration is %s; want 0 to %d rounds", whole(d.a), MaxDuration)
 		}
 	case distUniform:
 		if !(d.a >= 0 && d.b <= MaxDuration && d.a <= d.b) {
-			return fmt.Errorf("uniform bounds are %v and %v; want 0 ≤ lo ≤ hi ≤ %d rounds", d.a, d.b, MaxDuration)
+			return fmt.Errorf("uniform bounds are %s and %s; want 0 ≤ lo ≤ hi ≤ %d rounds", whole(d.a), whole(d.b), MaxDuration)
 		}
 	case distExponential:
 		if !(d.a >= 0 && d.a <= MaxDuration) {

@@ -51,6 +51,30 @@ func TestParseDistNamesAnIntsRange(t *testing.T) {
 	}
 }
 
+// A number too small for a float64 is refused, not read as 0 (exp:1e-400
+// drew 0 every time), one too large says so, not that it is no number,
+// and a whole number is written as one (found by a review); 0 written any
+// way is 0.
+func TestParseDistNamesAFloatsRange(t *testing.T) {
+	for s, want := range map[string]string{
+		"exp:1e-400":           `parameter "1e-400" is too small for a float64, which reads it as 0; want 0 or at least 5e-324 in size`,
+		"lognormal:0,-1e-999":  `parameter "-1e-999" is too small for a float64`,
+		"exp:0x1p-2000":        `parameter "0x1p-2000" is too small`,
+		"lognormal:0,1e400":    `parameter "1e400" is out of a float64's range, at most 1.7976931348623157e+308 in size`,
+		"fixed:1073741825":     "fixed duration is 1073741825; want 0 to 1073741824 rounds",
+		"uniform:5,1073741825": "uniform bounds are 5 and 1073741825; want",
+	} {
+		if _, err := synth.ParseDist(s); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseDist(%s): %v; want it to say %q", s, err, want)
+		}
+	}
+	for _, s := range []string{"exp:0", "exp:-0", "exp:0.000e-999", "exp:0x0p-9", "lognormal:0e400,00"} {
+		if d, err := synth.ParseDist(s); err != nil || !d.Constant() {
+			t.Errorf("ParseDist(%s) = %v, %v; want a constant distribution", s, d, err)
+		}
+	}
+}
+
 func TestParseDistErrors(t *testing.T) {
 	for _, s := range []string{
 		"", "fixed", "fixed:", "fixed:1.5", "fixed:-1", "uniform:3", "uniform:3,1",
