@@ -3,6 +3,7 @@ package chart
 import (
 	"fmt"
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
@@ -157,10 +158,28 @@ func (l *flowLegend) room(c draw.Canvas, width vg.Length) (vg.Length, error) {
 	}
 	height := l.height(width)
 	if full := c.Max.Y - c.Min.Y; height+2*legendGap > full/2 {
-		return 0, fmt.Errorf("chart: the legend's %d entries take %.1f of the picture's %.1f cm height, more than half: "+
-			"want a larger picture (WithSize), or fewer or shorter names", len(l.entries), (height+2*legendGap).Points()/cmPoints, full.Points()/cmPoints)
+		return 0, &tallLegendError{entries: len(l.entries), takes: height + 2*legendGap, full: full}
 	}
 	return height, nil
+}
+
+// tallLegendError is room's error for a legend that would take more than
+// half the picture's height: render draws a picture of the default size
+// again, taller, and returns it for a size WithSize set.
+type tallLegendError struct {
+	entries     int
+	takes, full vg.Length
+}
+
+func (e *tallLegendError) Error() string {
+	return fmt.Sprintf("chart: the legend's %d entries take %.1f of the picture's %.1f cm height, more than half: "+
+		"want a larger picture (WithSize), or fewer or shorter names", e.entries, e.takes.Points()/cmPoints, e.full.Points()/cmPoints)
+}
+
+// height returns the picture's height, in centimetres, at which the legend
+// takes half of it, rounded up to the next half centimetre.
+func (e *tallLegendError) height() float64 {
+	return math.Ceil(2*e.takes.Points()/cmPoints*2) / 2
 }
 
 // cmPoints is the points in a centimetre.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -81,3 +82,35 @@ func TestALegendEntryWiderThanThePictureIsAnError(t *testing.T) {
 // chartMost is the largest figure a chart takes, 2^40, as a variable: a
 // constant would not fit where int has 32 bits.
 var chartMost int64 = 1 << 40
+
+// TestAPictureOfTheDefaultSizeGrowsForItsLegend checks that a picture of
+// the default size whose legend would take more than half of it is drawn
+// taller, not refused: twelve partitioned layouts, each with its ceiling's
+// entry, 25 entries, the most the command draws (found by a review: 11 and
+// 12 were refused); and that it stays as it was where the legend fits.
+func TestAPictureOfTheDefaultSizeGrowsForItsLegend(t *testing.T) {
+	var rounds []chart.RoundsSeries
+	for i := range 12 {
+		rounds = append(rounds, chart.RoundsSeries{Layout: fmt.Sprintf("partitioned:%d", i+1), Consumers: []int{1, 2, 4}, Rounds: []int{80, 40, 35}, HeaviestLane: 20 + i})
+	}
+	height := func(n int) float64 { // the SVG's height, in points
+		var b bytes.Buffer
+		if err := chart.Rounds(&b, chart.SVG, 80, rounds[:n]); err != nil {
+			t.Fatalf("%d layouts at the default size: %v; want them drawn", n, err)
+		}
+		_, rest, _ := strings.Cut(b.String(), `height="`)
+		pt, _, _ := strings.Cut(rest, `pt"`)
+		h, err := strconv.ParseFloat(pt, 64)
+		if err != nil {
+			t.Fatalf("%d layouts: the SVG's height %q: %v", n, pt, err)
+		}
+		return h
+	}
+	if one, twelve := height(1), height(12); one != 283.46 || twelve <= one {
+		t.Errorf("heights %vpt and %vpt for 1 and 12 layouts; want 10 cm (283.46pt) for one, taller for twelve", one, twelve)
+	}
+	var b bytes.Buffer
+	if err := chart.Rounds(&b, chart.SVG, 80, rounds, chart.WithSize(16, 10)); err == nil || !strings.Contains(err.Error(), "more than half") {
+		t.Errorf("twelve layouts at 16 by 10 cm set by WithSize: %v; want the legend's height refused", err)
+	}
+}

@@ -27,13 +27,16 @@ type Option func(*config)
 
 type config struct {
 	width, height float64 // centimetres
+	sized         bool    // WithSize set them: the height does not grow for the legend
 	dpi           int
 }
 
 // WithSize sets the picture's width and height in centimetres, each between
-// 4 and 100; the default is [DefaultWidth] by [DefaultHeight].
+// 4 and 100; the default is [DefaultWidth] by [DefaultHeight], taller, up to
+// 100 cm, where the legend would take more than half the height (many
+// layouts), which a size set here never is: its legend's height is an error.
 func WithSize(width, height float64) Option {
-	return func(c *config) { c.width, c.height = width, height }
+	return func(c *config) { c.width, c.height, c.sized = width, height, true }
 }
 
 // WithDPI sets the resolution of a PNG picture in dots per inch, between 36

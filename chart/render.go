@@ -3,6 +3,7 @@ package chart
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"image/color"
 	"io"
@@ -22,11 +23,13 @@ const (
 )
 
 // render draws a picture of the configured size with paint and writes it to
-// w in format f, all at once: on an error nothing is written. An SVG
-// carries the text a, its title and description, for screen readers and
-// pages that show it inline. A panic inside gonum/plot, which validated
-// input should never cause, becomes an error.
-func render(w io.Writer, f Format, opts []Option, a about, paint func(draw.Canvas) error) (err error) {
+// w in format f, all at once: on an error nothing is written. A picture of
+// the default size whose legend would take more than half of it is drawn
+// again, as tall as the legend needs, up to maxSize. An SVG carries the
+// text a, its title and description, for screen readers and pages that
+// show it inline. A panic inside gonum/plot, which validated input should
+// never cause, becomes an error.
+func render(w io.Writer, f Format, opts []Option, a about, paint func(draw.Canvas) error) error {
 	if w == nil {
 		return fmt.Errorf("chart: nil writer")
 	}
@@ -34,6 +37,30 @@ func render(w io.Writer, f Format, opts []Option, a about, paint func(draw.Canva
 	if err != nil {
 		return err
 	}
+	out, err := renderAt(cfg, f, a, paint)
+	// Each try is taller than the last, and the legend's height depends on
+	// the width alone, but for the axes' labels, which a taller plot may
+	// widen: a few tries settle it.
+	for try := 0; try < 4 && !cfg.sized; try++ {
+		var tall *tallLegendError
+		if !errors.As(err, &tall) || tall.height() <= cfg.height || tall.height() > maxSize {
+			break
+		}
+		cfg.height = tall.height()
+		out, err = renderAt(cfg, f, a, paint)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(out); err != nil {
+		return fmt.Errorf("chart: writing %v: %w", f, err)
+	}
+	return nil
+}
+
+// renderAt draws a picture of cfg's size with paint and returns it, in
+// format f.
+func renderAt(cfg config, f Format, a about, paint func(draw.Canvas) error) (out []byte, err error) {
 	width, height := vg.Length(cfg.width)*vg.Centimeter, vg.Length(cfg.height)*vg.Centimeter
 
 	var canvas vg.CanvasWriterTo
@@ -42,7 +69,7 @@ func render(w io.Writer, f Format, opts []Option, a about, paint func(draw.Canva
 		canvas = vgsvg.New(width, height)
 	case PNG:
 		if err := cfg.checkPixels(); err != nil {
-			return err
+			return nil, err
 		}
 		canvas = vgimg.PngCanvas{Canvas: vgimg.NewWith(
 			vgimg.UseWH(width, height),
@@ -50,7 +77,7 @@ func render(w io.Writer, f Format, opts []Option, a about, paint func(draw.Canva
 			vgimg.UseBackgroundColor(color.White),
 		)}
 	default:
-		return fmt.Errorf("chart: unknown format %v; want SVG or PNG", f)
+		return nil, fmt.Errorf("chart: unknown format %v; want SVG or PNG", f)
 	}
 
 	defer func() {
@@ -61,21 +88,18 @@ func render(w io.Writer, f Format, opts []Option, a about, paint func(draw.Canva
 	c := draw.New(canvas)
 	c.FillPolygon(white, corners(c.Rectangle)) // an SVG is otherwise transparent where no plot is
 	if err := paint(c); err != nil {
-		return err
+		return nil, err
 	}
 
 	var buf bytes.Buffer
 	if _, err := canvas.WriteTo(&buf); err != nil {
-		return fmt.Errorf("chart: encoding %v: %w", f, err)
+		return nil, fmt.Errorf("chart: encoding %v: %w", f, err)
 	}
-	out := buf.Bytes()
+	out = buf.Bytes()
 	if f == SVG {
 		out = a.into(bytes.ReplaceAll(out, []byte(svgFamily), []byte(svgFamilies)))
 	}
-	if _, err := w.Write(out); err != nil {
-		return fmt.Errorf("chart: writing %v: %w", f, err)
-	}
-	return nil
+	return out, nil
 }
 
 // about is what an SVG says of itself: its title and its description, the

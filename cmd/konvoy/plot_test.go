@@ -261,3 +261,22 @@ func TestPlotErrors(t *testing.T) {
 		t.Errorf("status %d, stdout %q, stderr %q; want 2, nothing, %q", status, out, errOut, want)
 	}
 }
+
+// TestPlotTheMostLayouts wants -plot to draw as many layouts as it takes,
+// maxPlotLayouts partitioned layouts, each with its ceiling in the rounds
+// picture's legend, which grows taller for them (found by a review: 11 and
+// 12 were refused, the legend taking more than half the picture).
+func TestPlotTheMostLayouts(t *testing.T) {
+	var most []string
+	for n := 1; n <= maxPlotLayouts; n++ {
+		most = append(most, fmt.Sprintf("partitioned:%d", n))
+	}
+	dir := filepath.Join(t.TempDir(), "pictures")
+	_, errOut, status := runCommand("-format", "json", "-layouts", strings.Join(most, ","), "-plot", dir, "-plot-format", "svg")
+	if status != 0 || errOut != "" {
+		t.Fatalf("-plot of %d layouts: status %d, stderr %q; want them drawn", maxPlotLayouts, status, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "rounds.svg")); err != nil {
+		t.Error(err)
+	}
+}
