@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -298,7 +299,7 @@ func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error)
 	if !src.lesson { // as konvoy prints it: with the latency table when -policy is given
 		p.Text = report.TraceText(t, report.TraceOptions{Latency: lastValue(args, "policy") != ""})
 	}
-	s.pictures(p, t, o, sample)
+	s.pictures(r.Context(), p, t, o, sample)
 	return v, nil
 }
 
@@ -369,13 +370,20 @@ func latencies(t *report.Trace) *table {
 }
 
 // pictures draws the page's pictures: rounds against consumers for at most
-// maxPictureLayouts layouts, and for a run small enough, each layout's
-// schedule and the latencies (again for at most maxPictureLayouts
-// layouts), from the events kept in sample, run again keeping their slots.
-// A picture left out is told in a note, one package chart refuses too
-// (see draw): the tables stand alone, as they do for a view too large to
-// draw.
-func (s *Server) pictures(p *page, t *report.Trace, o runs.Options, sample []konvoy.Event) {
+// maxPictureLayouts layouts, and for a run small enough, the latencies
+// and each layout's schedule (again for at most maxPictureLayouts
+// layouts, the first), from the events kept in sample, run again keeping
+// their slots. A picture left out is told in a note, one package chart
+// refuses too (see draw): the tables stand alone, as they do for a view
+// too large to draw. It draws in a turn of its own, as the runs are made
+// (see Server.turn), and draws no more once ctx ends: a request gone
+// takes no more of the server's time.
+func (s *Server) pictures(ctx context.Context, p *page, t *report.Trace, o runs.Options, sample []konvoy.Event) {
+	done, err := s.turn(ctx)
+	if err != nil {
+		return // the request ended: no page is sent
+	}
+	defer done()
 	lines := len(t.Layouts) <= maxPictureLayouts // the rounds and latency pictures draw a line for each
 	if lines {
 		counts := t.Simulated
@@ -391,8 +399,12 @@ func (s *Server) pictures(p *page, t *report.Trace, o runs.Options, sample []kon
 			maxScheduleEvents, maxLatencyEvents, events))
 		return
 	}
+	drawn := t.Layouts[:min(len(t.Layouts), maxPictureLayouts)]
 	c, policy := t.Consumers, t.Policies[0]
-	lat, err := chart.SimulateLatency(sample, t.Layouts, c, report.Dispatch(policy, o.Assignor, konvoy.WithResequencer(o.Reseq))...)
+	if ctx.Err() != nil {
+		return
+	}
+	lat, err := chart.SimulateLatency(sample, drawn, c, report.Dispatch(policy, o.Assignor, konvoy.WithResequencer(o.Reseq))...)
 	if err != nil {
 		p.Notes = append(p.Notes, fmt.Sprintf("The latency picture and the schedules are left out: %v; the tables give their figures.", err))
 		return
@@ -404,7 +416,13 @@ func (s *Server) pictures(p *page, t *report.Trace, o runs.Options, sample []kon
 		p.Notes = append(p.Notes, fmt.Sprintf("Schedules are drawn for runs of at most %d events; this one has %d.", maxScheduleEvents, events))
 		return
 	}
-	for i, l := range t.Layouts {
+	if len(drawn) < len(t.Layouts) {
+		p.Notes = append(p.Notes, fmt.Sprintf("Schedules are drawn for at most %d layouts, the first; this view has %d.", maxPictureLayouts, len(t.Layouts)))
+	}
+	for i, l := range drawn {
+		if ctx.Err() != nil {
+			return
+		}
 		title := fmt.Sprintf("The schedule under %s, %s, %s dispatch", l, report.Plural(c, "consumer", "consumers"), policy)
 		pic, ok := p.draw("The schedules are", func(w io.Writer) error { return chart.Schedule(w, chart.SVG, title, lat[i].Slots, c) })
 		if !ok {

@@ -267,6 +267,18 @@ func runCount(layouts, policies int, counts, more []int) int {
 	return layouts * policies * len(union(counts, more))
 }
 
+// turn waits until fewer than MaxRunning requests are making runs or
+// drawing pictures, and returns the function that ends this one's turn;
+// or, when ctx ends first, an error (503: the server's to retry).
+func (s *Server) turn(ctx context.Context) (done func(), err error) {
+	select {
+	case s.running <- struct{}{}:
+		return func() { <-s.running }, nil
+	case <-ctx.Done():
+		return nil, errorf(http.StatusServiceUnavailable, "konvoy serve: the request ended while it waited its turn: %v", ctx.Err())
+	}
+}
+
 // run makes the runs of o over src, when fewer than MaxRunning requests are
 // making theirs, for at most runTimeout, once checked against maxRuns with
 // the layout recorded that -layouts all adds on a trace with partitions
@@ -274,16 +286,14 @@ func runCount(layouts, policies int, counts, more []int) int {
 // memory the server gives a request is an error saying what the page's
 // user can do: no query sets -max-memory, which the command's error names.
 func (s *Server) run(ctx context.Context, src *source, o runs.Options) (*report.Trace, error) {
-	select {
-	case s.running <- struct{}{}:
-	case <-ctx.Done():
-		return nil, errorf(http.StatusServiceUnavailable, "konvoy serve: the request ended while it waited its turn: %v", ctx.Err())
+	done, err := s.turn(ctx)
+	if err != nil {
+		return nil, err
 	}
-	defer func() { <-s.running }()
+	defer done()
 	ctx, cancel := context.WithTimeout(ctx, runTimeout)
 	defer cancel()
 	var t *report.Trace
-	var err error
 	switch {
 	case src.lesson:
 		// checkRuns leaves out o.More, which its caller may have set since
