@@ -24,17 +24,20 @@ var ErrClosed = errors.New("live: executor closed")
 var ErrGapsFull = errors.New("live: every item held waits for a gap")
 
 // ItemError is the error of an item whose last attempt failed: its handler
-// returned an error or panicked ([PanicError]). It names the item by its
-// submission number and the [konvoy.Event] it maps to.
+// returned an error or panicked ([PanicError]), or, under
+// [konvoy.VersionStamp], its version store returned one. It names the
+// item by its submission number and the [konvoy.Event] it maps to.
 type ItemError struct {
 	// Seq is the item's submission number, from 0.
 	Seq int
 	// Event is the event the item maps to, and Lane its lane, "" for none.
 	Event konvoy.Event
 	Lane  string
-	// Attempts is how many times the item was tried: its handler called.
-	// It is 0 for an item that a guard's runtime.Goexit failed before its
-	// first attempt (see [ErrGoexit]).
+	// Attempts is how many times the item was tried, as [Retry.Attempts]
+	// counts them: its handler called, or, under [konvoy.VersionStamp], an
+	// attempt a [VersionReader]'s error ended before the handler (see
+	// [VersionStore]). It is 0 for an item that a guard's runtime.Goexit
+	// failed before its first attempt (see [ErrGoexit]).
 	Attempts int
 	// Err is the last attempt's error; a panic's is a *PanicError.
 	Err error
