@@ -196,10 +196,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitStatus(err, stderr)
 	}
-	var out string
+	var out func(io.Writer) error // writes the report: a JSON report a record at a time
 	var pics pictures
 	if opt.events == "" && opt.format == "text" {
-		out, err = report.Lesson(lesson.Events(), report.LessonOptions{Consumers: opt.consumers[0], Policies: opt.policies, Partitions: opt.partitions, Latency: opt.latency, Assignor: opt.assignor})
+		var text string
+		text, err = report.Lesson(lesson.Events(), report.LessonOptions{Consumers: opt.consumers[0], Policies: opt.policies, Partitions: opt.partitions, Latency: opt.latency, Assignor: opt.assignor})
+		out = func(w io.Writer) error { _, err := io.WriteString(w, text); return err }
 		if err == nil && opt.plot != "" {
 			pics, err = lessonPictures(opt)
 		}
@@ -210,7 +212,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = writePictures(opt.plot, pics.files)
 	}
 	if pe := (*picturesError)(nil); errors.As(err, &pe) {
-		if _, werr := io.WriteString(stdout, out); werr != nil {
+		if werr := out(stdout); werr != nil {
 			err = errors.Join(werr, err)
 		}
 	}
@@ -220,7 +222,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, note := range pics.notes {
 		fmt.Fprintln(stderr, "konvoy: note:", note)
 	}
-	if _, err := io.WriteString(stdout, out); err != nil {
+	if err := out(stdout); err != nil {
 		fmt.Fprintln(stderr, "konvoy:", err)
 		return 1
 	}

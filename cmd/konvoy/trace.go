@@ -27,16 +27,16 @@ type trace struct {
 }
 
 // traceReport reads the trace opt names, or the lesson's events for the
-// lesson's -format json or csv, and returns its report in the asked
-// format and, with -plot, its pictures. It writes nothing until the whole
-// trace has been read, so a bad trace gives an error and no partial report.
-// When the pictures alone cannot be drawn, it returns the report with a
-// *picturesError.
-func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, pictures, error) {
+// lesson's -format json or csv, and returns the function that writes its
+// report in the asked format and, with -plot, its pictures. It writes
+// nothing until the whole trace has been read, so a bad trace gives an
+// error and no partial report. When the pictures alone cannot be drawn, it
+// returns the report with a *picturesError.
+func traceReport(opt options, stdin io.Reader, stderr io.Writer) (func(io.Writer) error, pictures, error) {
 	var pics pictures
 	t, err := readTrace(opt, stdin, stderr)
 	if err != nil {
-		return "", pics, err
+		return nil, pics, err
 	}
 	if opt.all && streamed(opt.events) && t.Partitioned {
 		fmt.Fprintln(stderr, "konvoy: note: -layouts all left out recorded, whose partition count a trace read as it streams (standard input, a pipe) gives only once read whole; read the trace from a file, or name recorded:N")
@@ -61,7 +61,7 @@ func traceReport(opt options, stdin io.Reader, stderr io.Writer) (string, pictur
 	}
 	out, err := report.Render(&t.Trace, opt.format, report.TraceOptions{Gantt: opt.gantt, Capacity: opt.capacity, Peak: opt.peak, Latency: opt.latency})
 	if err != nil {
-		return "", pics, fmt.Errorf("konvoy: %w", err)
+		return nil, pics, fmt.Errorf("konvoy: %w", err)
 	}
 	return out, pics, undrawn
 }

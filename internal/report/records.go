@@ -1,9 +1,11 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"io"
 	"reflect"
 	"strconv"
 )
@@ -102,26 +104,58 @@ func records(t *Trace) []Record {
 // (layout, policy, consumers) triple, one a line; layouts in the order
 // given, then policies, then consumer counts ascending. It is an error,
 // naming the key, when a key it would name is not UTF-8 text, which JSON
-// cannot hold (see checkJSONText).
+// cannot hold (see checkJSONText). A report whose records name many keys
+// in a wrong final state may be far larger than the runs' memory: write
+// it with WriteTraceJSON.
 func TraceJSON(t *Trace) (string, error) {
 	var b bytes.Buffer
+	err := WriteTraceJSON(&b, t)
+	return b.String(), err
+}
+
+// WriteTraceJSON writes TraceJSON's report to w a record at a time, so
+// that it holds one record's JSON, not the report's, which names each
+// key in a wrong final state once for every run. It writes nothing when a
+// record cannot be written as JSON (TraceJSON's error), since it writes
+// only once it has made every record's JSON once, and it returns w's
+// first error.
+func WriteTraceJSON(w io.Writer, t *Trace) error {
+	rs := records(t)
+	if err := checkRecords(rs); err != nil {
+		return err
+	}
+	return writeRecords(w, rs)
+}
+
+// checkRecords returns the error of the first of rs that cannot be
+// written as JSON, or nil.
+func checkRecords(rs []Record) error {
+	for _, r := range rs {
+		if err := checkJSONText(r); err != nil {
+			return err
+		}
+		if _, err := json.Marshal(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeRecords writes rs, checked by checkRecords, to w as
+// WriteTraceJSON does.
+func writeRecords(w io.Writer, rs []Record) error {
+	b := bufio.NewWriter(w)
 	b.WriteString("[")
-	for i, r := range records(t) {
+	for i, r := range rs {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		if err := checkJSONText(r); err != nil {
-			return "", err
-		}
-		line, err := json.Marshal(r)
-		if err != nil {
-			return "", err
-		}
+		line, _ := json.Marshal(r) // checkRecords made it
 		b.WriteString("\n  ")
 		b.Write(line)
 	}
 	b.WriteString("\n]\n")
-	return b.String(), nil
+	return b.Flush()
 }
 
 // TraceCSV is a trace's CSV report: the records of TraceJSON with a
@@ -157,14 +191,27 @@ func TraceCSV(t *Trace) (string, error) {
 	return b.String(), w.Error()
 }
 
-// Render is a trace's report in format, text, json or csv: TraceText with
-// o, TraceJSON or TraceCSV. Any other format is text.
-func Render(t *Trace, format string, o TraceOptions) (string, error) {
+// Render returns the function that writes a trace's report in format,
+// text, json or csv, to w: TraceText with o, WriteTraceJSON or TraceCSV,
+// or Render's error, when the report cannot be written; any other format
+// is text. Its function returns w's error alone.
+func Render(t *Trace, format string, o TraceOptions) (func(w io.Writer) error, error) {
+	var out string
+	var err error
 	switch format {
 	case "json":
-		return TraceJSON(t)
+		rs := records(t)
+		if err = checkRecords(rs); err != nil {
+			return nil, err
+		}
+		return func(w io.Writer) error { return writeRecords(w, rs) }, nil
 	case "csv":
-		return TraceCSV(t)
+		out, err = TraceCSV(t)
+	default:
+		out = TraceText(t, o)
 	}
-	return TraceText(t, o), nil
+	if err != nil {
+		return nil, err
+	}
+	return func(w io.Writer) error { _, err := io.WriteString(w, out); return err }, nil
 }

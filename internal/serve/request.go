@@ -365,7 +365,7 @@ func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	io.WriteString(w, out)
+	out(w) // a client gone is no one to tell
 }
 
 // apiError answers an API request with err as the JSON object
@@ -377,27 +377,28 @@ func apiError(w http.ResponseWriter, err error) {
 	fmt.Fprintf(w, "{\"error\": %s}\n", msg)
 }
 
-// api is the JSON report the query of r asks for.
-func (s *Server) api(r *http.Request) (string, error) {
+// api returns the function that writes the JSON report the query of r
+// asks for, a record at a time (see report.WriteTraceJSON).
+func (s *Server) api(r *http.Request) (func(io.Writer) error, error) {
 	q, err := readQuery(r)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	req, err := parseQuery(q)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	src, err := s.source(req)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	o, err := s.options(req, src)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	t, err := s.run(r.Context(), src, o)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return report.TraceJSON(t)
+	return report.Render(t, "json", report.TraceOptions{})
 }
