@@ -130,11 +130,12 @@ func WriteTraceJSON(w io.Writer, t *Trace) error {
 // checkRecords returns the error of the first of rs that cannot be
 // written as JSON, or nil.
 func checkRecords(rs []Record) error {
+	var enc recordEncoder
 	for _, r := range rs {
 		if err := checkJSONText(r); err != nil {
 			return err
 		}
-		if _, err := json.Marshal(r); err != nil {
+		if _, err := enc.encode(r); err != nil {
 			return err
 		}
 	}
@@ -146,16 +147,37 @@ func checkRecords(rs []Record) error {
 func writeRecords(w io.Writer, rs []Record) error {
 	b := bufio.NewWriter(w)
 	b.WriteString("[")
+	var enc recordEncoder
 	for i, r := range rs {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		line, _ := json.Marshal(r) // checkRecords made it
+		line, _ := enc.encode(r) // checkRecords made it
 		b.WriteString("\n  ")
 		b.Write(line)
 	}
 	b.WriteString("\n]\n")
 	return b.Flush()
+}
+
+// recordEncoder writes records as json.Marshal does, each into the buffer
+// of the one before, so that a report of large records leaves no garbage
+// of each record's size behind it.
+type recordEncoder struct {
+	b   bytes.Buffer
+	enc *json.Encoder
+}
+
+// encode returns r's JSON, valid until the next call.
+func (e *recordEncoder) encode(r Record) ([]byte, error) {
+	if e.enc == nil {
+		e.enc = json.NewEncoder(&e.b)
+	}
+	e.b.Reset()
+	if err := e.enc.Encode(r); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(e.b.Bytes(), []byte("\n")), nil // Encode ends each value with a newline
 }
 
 // TraceCSV is a trace's CSV report: the records of TraceJSON with a
