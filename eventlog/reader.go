@@ -185,7 +185,9 @@ type Reader struct {
 	// [NewDecoder]. A decoder holds a few times MaxRecordBytes in memory at
 	// most, however long the input's lines are: some 5 times for a CSV
 	// record, whose parser, encoding/csv, grows its buffers by a quarter at
-	// a time, and 3 times for a JSON Lines line.
+	// a time, and 3 times for a JSON Lines line, and a column's path
+	// through strings that hold JSON (a kcat payload) twice more at most:
+	// a path whose strings within strings decode to more is an [*Error].
 	MaxRecordBytes int
 	// AtFormat is how arrivals are written; the default, [Rounds], reads
 	// round numbers. A timestamp format needs a Resolution, and makes the
