@@ -160,11 +160,12 @@ func formatSize(n int) string {
 	return strconv.Itoa(n)
 }
 
-// memoryHint adds to err, when a run alone outgrew the runs' memory
-// (konvoy.ErrMemory), the flag that sets it, -max-memory, as maxMemory
-// bytes, and the runs' share of it: three quarters, or three eighths when
-// a -reorder window took as much (runs.WindowShared); it returns any other
-// error as it is. The command alone adds it: konvoy serve's page and API
+// memoryHint adds to err, when a run alone, or its result beside those
+// of the runs before it, outgrew the runs' memory (konvoy.ErrMemory), the
+// flag that sets it, -max-memory, as maxMemory bytes, the runs' share of
+// it: three quarters, or three eighths when a -reorder window took as
+// much (runs.WindowShared), and the flags that make fewer runs; it
+// returns any other error as it is. The command alone adds it: konvoy serve's page and API
 // take no -max-memory.
 //
 // A -reorder window that outgrew its bound (eventlog.WindowFull), which
@@ -181,6 +182,6 @@ func memoryHint(err error, maxMemory int) error {
 	if runs.WindowShared(err) {
 		share = "three eighths of it for the runs and as much for the -reorder window"
 	}
-	return fmt.Errorf("%w; -max-memory %s, %s, is too little for this run alone, its keys, lanes and backlog: raise it",
+	return fmt.Errorf("%w; -max-memory %s, %s, is too little for this run alone, its keys, lanes and backlog, or beside the results of the runs before it: raise it, or ask for fewer runs (-layouts, -policy, -consumers)",
 		err, formatSize(maxMemory), share)
 }
