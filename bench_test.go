@@ -3,6 +3,7 @@ package konvoy_test
 import (
 	"context"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy/internal/seqtest"
@@ -220,4 +221,25 @@ func BenchmarkPlanLatency(b *testing.B) {
 		b.Logf("%s: meets %v at %d consumers, p99 %d rounds, floor %d; %d runs", p.Layout, p.Meets, p.Consumers, p.Achieved, p.Floor, len(p.Curve))
 	}
 	b.ReportMetric(float64(runs), "runs")
+}
+
+// BenchmarkPartitionsFor times PartitionsFor's search over 200,000 keys up
+// to 256 partitions, konvoy plan's default, no count found (a share of
+// 0 is never met with this many keys), and reports the time a key takes at
+// one count, the search's unit of work:
+//
+//	go test -run '^$' -bench PartitionsFor -count 5 .
+func BenchmarkPartitionsFor(b *testing.B) {
+	const keys, limit = 200_000, 256
+	events := make([]konvoy.Event, keys)
+	for i := range events {
+		events[i] = konvoy.Event{Key: "key-" + strconv.Itoa(i), Duration: 1 + i%7}
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, found, err := konvoy.PartitionsFor(konvoy.Values(events), 0, limit); err != nil || found {
+			b.Fatal(found, err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/keys/limit, "ns/key-count")
 }

@@ -9,8 +9,9 @@ import (
 
 // However many partitions a topic has, spreading keys over them gives what
 // adding each key's load to its partition's, one by one, gives: dense room
-// by partition for topics up to twice the keys, room by the order keys land
-// in beyond, reused from one count to the next as PartitionsFor does.
+// by partition for topics up to twice the keys, and up to 256 times them
+// within 2^16, room by the order keys land in beyond, reused from one
+// count to the next as PartitionsFor does.
 func TestPartitionLoadsAgreeWithAPlainSum(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
@@ -23,7 +24,7 @@ func TestPartitionLoadsAgreeWithAPlainSum(t *testing.T) {
 		}
 		var pl partitionLoads
 		for range 5 {
-			n := rapid.OneOf(rapid.IntRange(1, 2*k+3), rapid.IntRange(1, 1<<31-1)).Draw(t, "partitions")
+			n := rapid.OneOf(rapid.IntRange(1, 2*k+3), rapid.IntRange(1, 256*k+3), rapid.IntRange(1, 1<<31-1)).Draw(t, "partitions")
 			got := pl.spread(keys, loads, hashes, n)
 			want := PartitionLoad{Partitions: n}
 			load := map[int]int{}
