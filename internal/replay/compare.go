@@ -346,7 +346,7 @@ func (c Comparison) Text() string {
 	reseq := c.countRows(w)
 	w.Flush()
 	if reseq {
-		b.WriteString("the live resequencer holds an event before its handler runs, and runs no duplicate; the model runs every event and holds or discards it after: measured waits include the holds, and each column's throughput counts every event taken\n")
+		b.WriteString("the live resequencer holds an event before its handler runs, runs no duplicate, and runs a key's events in its key's lane, one at a time; the model runs every event as free consumption does and holds or discards it after: measured waits include the holds, a consumer may be blocked behind its key's lane, and each column's throughput counts every event taken\n")
 	}
 	if c.Measured.Makespan <= 0 {
 		b.WriteString("no handler ran in the measured run: its column measures nothing\n")
