@@ -127,8 +127,9 @@ type LatencyPlan struct {
 	// offered load, ⌈Work/Span⌉: fewer fall behind the arrivals, and a
 	// backlog that grows for as long as the traffic lasts breaks any
 	// objective in a steady state, even where the trace ends before it
-	// does. It is 0 when every event arrives in one round: such a trace is
-	// one burst and shows no steady state.
+	// does. It is 0 when every event arrives in one round, Span 1: such a
+	// trace is one burst and shows no steady state; and when Work is 0, a
+	// load no consumer need carry.
 	Work, Span, LoadFloor int
 	// ShortTrace tells that the trace is too short to show a steady
 	// state: LoadFloor−1 consumers, which do not carry the load, meet the
@@ -576,7 +577,7 @@ func (s *latencySearch) finish() LatencyPlan {
 	r := s.tried[at]
 	p.Achieved, p.WorstLane = r.at, worstLane(r.Result)
 	switch span := p.Span; {
-	case p.LoadFloor > 0:
+	case span > 1:
 		p.Utilisation = float64(r.Work) / (float64(at) * float64(span))
 	case r.Rounds > 0:
 		p.Utilisation = float64(r.Work) / (float64(at) * float64(r.Rounds))
@@ -591,7 +592,7 @@ func latencyAssumptions(p LatencyPlan, src *planStream, limit int) []string {
 		on = "wait, from an event's arrival to its start"
 	}
 	busy := fmt.Sprintf("utilisation is the work over consumers × the %d rounds the events arrive over", p.Span)
-	if p.LoadFloor == 0 {
+	if p.Span <= 1 {
 		busy = "utilisation is the work over consumers × the run's rounds"
 	}
 	rank := fmt.Sprintf("%s is by nearest rank, exact below %d rounds and above it within 1/1024", name, ExactLatency)

@@ -71,6 +71,23 @@ func TestPlanLatencyUtilisation(t *testing.T) {
 	}
 }
 
+// A trace of no work has no load floor (LoadFloor 0) however many rounds
+// its events arrive over, and its plan still says its utilisation is over
+// those rounds, as it is: the words said "the run's rounds", as for a
+// trace that arrives in one round (found by a review).
+func TestPlanLatencyOfNoWorkSaysItsSpan(t *testing.T) {
+	events := []konvoy.Event{{Key: "A"}, {Key: "B", Arrival: 1}, {Key: "C", Arrival: 2}}
+	plans, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 99, Rounds: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plans[0]
+	const want = "utilisation is the work over consumers × the 3 rounds the events arrive over"
+	if p.LoadFloor != 0 || p.Span != 3 || p.Utilisation != 0 || !slices.ContainsFunc(p.Assumptions, func(a string) bool { return strings.HasPrefix(a, want) }) {
+		t.Errorf("plan %+v; want load floor 0, span 3, utilisation 0, and the assumption %q", p, want)
+	}
+}
+
 // A lane whose own events, run back to back as they arrive, miss the
 // objective misses it at every count: the plan says which, and tries none.
 func TestPlanLatencyNamesTheLaneThatMisses(t *testing.T) {

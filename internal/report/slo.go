@@ -297,7 +297,7 @@ func (a *Plan) target() string {
 func (a *Plan) busyOver() string {
 	for _, plans := range a.latency {
 		for _, p := range plans {
-			if p.LoadFloor > 0 {
+			if p.Span > 1 {
 				return fmt.Sprintf("the %d rounds the events arrive over", p.Span)
 			}
 		}
