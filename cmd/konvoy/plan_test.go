@@ -260,14 +260,20 @@ func TestPlanBadTrace(t *testing.T) {
 	}
 }
 
-// TestPlanSLOWithoutArrivals wants a trace whose events all arrive at
-// round 0, the lesson's too, refused for -arrivals trace, with what to do.
+// TestPlanSLOWithoutArrivals wants a trace whose events all arrive in one
+// round, the lesson's too, refused for -arrivals trace, with what to do;
+// at round 5 it has arrival times, all alike, and the error says so (it
+// said the trace had none: found by a review).
 func TestPlanSLOWithoutArrivals(t *testing.T) {
 	for _, args := range [][]string{{"plan", "-slo", "p99=1s"}, append([]string{"plan", "-slo", "p99=1s", "-peak", "5"}, withStatuses("-events", "testdata/shipments.csv")...)} {
 		out, errOut, status := runCommand(args...)
-		if status != 1 || out != "" || !strings.Contains(errOut, "has no arrival times (every event arrives at round 0): plan with -arrivals poisson, which draws arrivals at -peak\n") {
+		if status != 1 || out != "" || !strings.Contains(errOut, "arrives at round 0, one burst with no arrival times to plan a steady state at: plan with -arrivals poisson, which draws arrivals at -peak\n") {
 			t.Errorf("%q: status %d, stdout %q, stderr %q", args, status, out, errOut)
 		}
+	}
+	out, errOut, status := runWithInput("key,line,step,duration,at\na,L,1,1,5\nb,L,1,1,5\n", "plan", "-events", "-", "-slo", "p99=1s")
+	if want := "konvoy plan: -slo: every event of <stdin> arrives at round 5, one burst"; status != 1 || out != "" || !strings.Contains(errOut, want) {
+		t.Errorf("a trace arriving at round 5: status %d, stdout %q, stderr %q; want 1 and %q", status, out, errOut, want)
 	}
 }
 

@@ -212,7 +212,7 @@ func (a *Plan) sloArrivals() (iter.Seq2[konvoy.Event, error], error) {
 			"its time falls in; the trace's own arrival times are not used", formatRate(peak), perRound, s.Seed)
 		return synth.PoissonArrivals(src.Events, perRound, s.Seed), nil
 	case last == first:
-		return nil, fmt.Errorf("konvoy plan: -slo: %s has no arrival times (every event arrives at round %d): "+
+		return nil, fmt.Errorf("konvoy plan: -slo: every event of %s arrives at round %d, one burst with no arrival times to plan a steady state at: "+
 			"plan with -arrivals poisson, which draws arrivals at -peak", src.Name, first)
 	case s.Scaled:
 		span := a.span()
