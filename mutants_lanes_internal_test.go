@@ -3,6 +3,7 @@ package konvoy
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -178,5 +179,21 @@ func TestPartitionLoadsRoomStaysWithinKeys(t *testing.T) {
 	if cap(pl.load) > 8 || len(pl.usedBy) != 0 {
 		t.Errorf("spread over 1<<16 partitions for 3 keys kept room for %d loads and %d partitions, want a few loads and none",
 			cap(pl.load), len(pl.usedBy))
+	}
+	// Room by partition for 256 keys up to 256 times as many, 1<<16, the
+	// most it keeps, and by landing order beyond either bound.
+	keys, loads, hashes := make([]string, 256), make([]int, 256), make([]int, 256)
+	for i := range keys {
+		keys[i], loads[i], hashes[i] = fmt.Sprint(i), 1, i
+	}
+	for _, c := range []struct {
+		keys, n  int
+		byNumber bool
+	}{{256, 1 << 16, true}, {256, 1<<16 + 1, false}, {255, 255 * 256, true}, {255, 255*256 + 1, false}} {
+		var pl partitionLoads
+		p := pl.spread(keys[:c.keys], loads[:c.keys], hashes[:c.keys], c.n)
+		if byNumber := len(pl.usedBy) == c.n; byNumber != c.byNumber || p.Used != c.keys || p.HeaviestLoad != 1 {
+			t.Errorf("%d keys over %d partitions: room by partition %v, %+v; want %v, every key in a partition of its own", c.keys, c.n, byNumber, p, c.byNumber)
+		}
 	}
 }
