@@ -283,7 +283,12 @@ func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error)
 			sample = append(sample, e)
 		}
 	}
-	t, err := s.run(r.Context(), src, o)
+	done, err := s.turn(r.Context()) // for the runs and the pictures both
+	if err != nil {
+		return v, err
+	}
+	defer done()
+	t, err := s.runIn(r.Context(), src, o)
 	if err != nil {
 		return v, err
 	}
@@ -375,15 +380,13 @@ func latencies(t *report.Trace) *table {
 // layouts, the first), from the events kept in sample, run again keeping
 // their slots. A picture left out is told in a note, one package chart
 // refuses too (see draw): the tables stand alone, as they do for a view
-// too large to draw. It draws in a turn of its own, as the runs are made
+// too large to draw. It draws in the turn its caller took for the runs
 // (see Server.turn), and draws no more once ctx ends: a request gone
 // takes no more of the server's time.
 func (s *Server) pictures(ctx context.Context, p *page, t *report.Trace, o runs.Options, sample []konvoy.Event) {
-	done, err := s.turn(ctx)
-	if err != nil {
+	if ctx.Err() != nil {
 		return // the request ended: no page is sent
 	}
-	defer done()
 	lines := len(t.Layouts) <= maxPictureLayouts // the rounds and latency pictures draw a line for each
 	if lines {
 		counts := t.Simulated

@@ -3,8 +3,10 @@ package serve
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/internal/runs"
@@ -26,35 +28,66 @@ func TestThePageDrawsAtMostTwelveSchedules(t *testing.T) {
 	}
 }
 
-// TestThePicturesWaitTheirTurn checks that a view's pictures are drawn in
-// a turn of their own, as its runs are made, so that no more than
-// MaxRunning requests draw at once, and that a request that ends while it
-// waits draws none: the pictures were drawn once the runs had given their
-// turn back, and a request gone kept the server drawing (found by a
-// review).
-func TestThePicturesWaitTheirTurn(t *testing.T) {
+// TestAPageTakesOneTurn checks that a view makes its runs and draws its
+// pictures in one turn: it waits while MaxRunning others run, holding
+// nothing, runs and draws once a turn is free, and gives it back. Its
+// pictures took a second turn after the runs, so that nearly every
+// request's result waited in memory, outside any turn, behind the
+// requests still to run (found by a review).
+func TestAPageTakesOneTurn(t *testing.T) {
+	s := newTestServer(0)
+	for range MaxRunning {
+		s.running <- struct{}{} // the requests running
+	}
+	page := make(chan *httptest.ResponseRecorder, 1)
+	go func() { page <- get(t, s, "/") }()
+	select {
+	case <-page:
+		t.Fatal("a page was made while every turn was taken")
+	case <-time.After(100 * time.Millisecond):
+	}
+	<-s.running // one request ends
+	select {
+	case rec := <-page:
+		if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "<title>The schedule under ") || len(s.running) != MaxRunning-1 {
+			t.Errorf("status %d, %d turns held after; want 200, the pictures drawn, and the page's turn given back", rec.Code, len(s.running))
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("no page a minute after a turn came free")
+	}
+}
+
+// TestPicturesStopWithTheirRequest checks that a request ended draws no
+// picture, and that one under way draws them in the turn its runs took,
+// waiting for no other while every turn is taken (its own among them).
+func TestPicturesStopWithTheirRequest(t *testing.T) {
 	s := newTestServer(0)
 	o := runs.Options{Layouts: []konvoy.Layout{konvoy.Convoy}, Policies: []konvoy.Policy{konvoy.HeadOfLine}, Consumers: []int{2}}
 	tr, err := runs.Events(context.Background(), lesson.Events(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range MaxRunning {
-		s.running <- struct{}{} // the requests running
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var p page
 	s.pictures(ctx, &p, tr, o, lesson.Events())
 	if p.Rounds != "" || p.LatencyPic != "" || len(p.Schedules) > 0 {
-		t.Errorf("a request ended while every turn was taken drew pictures")
+		t.Errorf("a request ended drew pictures")
 	}
 	for range MaxRunning {
-		<-s.running
+		s.running <- struct{}{} // the requests running, this one among them
 	}
-	s.pictures(context.Background(), &p, tr, o, lesson.Events())
-	if p.Rounds == "" || p.LatencyPic == "" || len(p.Schedules) != 1 || len(s.running) != 0 {
-		t.Errorf("with turns free: rounds %d bytes, latency %d, %d schedules, %d turns held after; want all three drawn and the turn given back",
-			len(p.Rounds), len(p.LatencyPic), len(p.Schedules), len(s.running))
+	drawn := make(chan struct{})
+	go func() {
+		defer close(drawn)
+		s.pictures(context.Background(), &p, tr, o, lesson.Events())
+	}()
+	select {
+	case <-drawn:
+	case <-time.After(time.Minute):
+		t.Fatal("the pictures waited a minute for a turn while their request held one")
+	}
+	if p.Rounds == "" || p.LatencyPic == "" || len(p.Schedules) != 1 {
+		t.Errorf("a request under way: rounds %d bytes, latency %d, %d schedules; want all three drawn", len(p.Rounds), len(p.LatencyPic), len(p.Schedules))
 	}
 }

@@ -267,9 +267,11 @@ func runCount(layouts, policies int, counts, more []int) int {
 	return layouts * policies * len(union(counts, more))
 }
 
-// turn waits until fewer than MaxRunning requests are making runs or
-// drawing pictures, and returns the function that ends this one's turn;
-// or, when ctx ends first, an error (503: the server's to retry).
+// turn waits until fewer than MaxRunning requests are making their runs
+// and, for a page, drawing its pictures, and returns the function that
+// ends this one's turn; or, when ctx ends first, an error (503: the
+// server's to retry). A request takes one turn, for its runs and its
+// pictures both: a result waits for no turn.
 func (s *Server) turn(ctx context.Context) (done func(), err error) {
 	select {
 	case s.running <- struct{}{}:
@@ -279,21 +281,28 @@ func (s *Server) turn(ctx context.Context) (done func(), err error) {
 	}
 }
 
-// run makes the runs of o over src, when fewer than MaxRunning requests are
-// making theirs, for at most runTimeout, once checked against maxRuns with
-// the layout recorded that -layouts all adds on a trace with partitions
-// (see checkRuns). A run that alone outgrows the
-// memory the server gives a request is an error saying what the page's
-// user can do: no query sets -max-memory, which the command's error names.
+// run makes the runs of o over src in a turn of its own (see turn), as
+// runIn does.
 func (s *Server) run(ctx context.Context, src *source, o runs.Options) (*report.Trace, error) {
 	done, err := s.turn(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
+	return s.runIn(ctx, src, o)
+}
+
+// runIn makes the runs of o over src, in a turn its caller holds, for at
+// most runTimeout, once checked against maxRuns with the layout recorded
+// that -layouts all adds on a trace with partitions (see checkRuns). A
+// run that alone outgrows the memory the server gives a request is an
+// error saying what the page's user can do: no query sets -max-memory,
+// which the command's error names.
+func (s *Server) runIn(ctx context.Context, src *source, o runs.Options) (*report.Trace, error) {
 	ctx, cancel := context.WithTimeout(ctx, runTimeout)
 	defer cancel()
 	var t *report.Trace
+	var err error
 	switch {
 	case src.lesson:
 		// checkRuns leaves out o.More, which its caller may have set since
