@@ -124,7 +124,8 @@ func WriteTraceJSON(w io.Writer, t *Trace) error {
 	if err := checkRecords(rs); err != nil {
 		return err
 	}
-	return writeRecords(w, rs)
+	var enc recordEncoder
+	return enc.write(w, rs)
 }
 
 // checkRecords returns the error of the first of rs that cannot be
@@ -142,19 +143,21 @@ func checkRecords(rs []Record) error {
 	return nil
 }
 
-// writeRecords writes rs, checked by checkRecords, to w as
-// WriteTraceJSON does.
-func writeRecords(w io.Writer, rs []Record) error {
+// write writes rs, checked by checkRecords, to w as WriteTraceJSON does.
+// It stops at w's first error: a reader gone takes no more of its time.
+func (enc *recordEncoder) write(w io.Writer, rs []Record) error {
 	b := bufio.NewWriter(w)
 	b.WriteString("[")
-	var enc recordEncoder
 	for i, r := range rs {
-		if i > 0 {
-			b.WriteString(",")
+		sep := ",\n  "
+		if i == 0 {
+			sep = "\n  "
 		}
 		line, _ := enc.encode(r) // checkRecords made it
-		b.WriteString("\n  ")
-		b.Write(line)
+		b.WriteString(sep)
+		if _, err := b.Write(line); err != nil { // a bufio.Writer keeps its first error
+			return err
+		}
 	}
 	b.WriteString("\n]\n")
 	return b.Flush()
@@ -164,8 +167,9 @@ func writeRecords(w io.Writer, rs []Record) error {
 // of the one before, so that a report of large records leaves no garbage
 // of each record's size behind it.
 type recordEncoder struct {
-	b   bytes.Buffer
-	enc *json.Encoder
+	b       bytes.Buffer
+	enc     *json.Encoder
+	encoded int // the records encoded
 }
 
 // encode returns r's JSON, valid until the next call.
@@ -174,6 +178,7 @@ func (e *recordEncoder) encode(r Record) ([]byte, error) {
 		e.enc = json.NewEncoder(&e.b)
 	}
 	e.b.Reset()
+	e.encoded++
 	if err := e.enc.Encode(r); err != nil {
 		return nil, err
 	}
@@ -226,7 +231,10 @@ func Render(t *Trace, format string, o TraceOptions) (func(w io.Writer) error, e
 		if err = checkRecords(rs); err != nil {
 			return nil, err
 		}
-		return func(w io.Writer) error { return writeRecords(w, rs) }, nil
+		return func(w io.Writer) error {
+			var enc recordEncoder
+			return enc.write(w, rs)
+		}, nil
 	case "csv":
 		out, err = TraceCSV(t)
 	default:
