@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
+
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -217,10 +217,18 @@ func floats(params []string, want int) ([]float64, error) {
 }
 
 // zeroText tells whether t, a number strconv.ParseFloat read as 0, is
-// written as 0 (0.0, -0, 0e9), not as a number too small to hold.
+// written as 0 (0.0, -0, 0e9, 0x0p-3), not as a number too small to hold:
+// whether its digits before the exponent are all 0.
 func zeroText(t string) bool {
-	f, _, err := big.ParseFloat(t, 0, 64, big.ToNearestEven)
-	return err != nil || f.Sign() == 0
+	t = strings.ToLower(strings.TrimLeft(t, "+-"))
+	exponent := "e"
+	for _, prefix := range []string{"0x", "0b", "0o"} {
+		if rest, ok := strings.CutPrefix(t, prefix); ok {
+			t, exponent = rest, "p" // a hexadecimal mantissa holds e as a digit
+		}
+	}
+	mantissa, _, _ := strings.Cut(t, exponent)
+	return strings.Trim(mantissa, "0._") == ""
 }
 
 // check reports the first parameter out of range, or nil.

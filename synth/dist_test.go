@@ -58,6 +58,9 @@ func TestParseDistNamesAnIntsRange(t *testing.T) {
 func TestParseDistNamesAFloatsRange(t *testing.T) {
 	for s, want := range map[string]string{
 		"exp:1e-400":           `parameter "1e-400" is too small for a float64, which reads it as 0; want 0 or at least 5e-324 in size`,
+		"exp:1e-700000000":     `parameter "1e-700000000" is too small`, // past math/big's range too (found by a review)
+		"exp:1e-99999999999":   `parameter "1e-99999999999" is too small`,
+		"exp:0.0001e-330":      `parameter "0.0001e-330" is too small`,
 		"lognormal:0,-1e-999":  `parameter "-1e-999" is too small for a float64`,
 		"exp:0x1p-2000":        `parameter "0x1p-2000" is too small`,
 		"lognormal:0,1e400":    `parameter "1e400" is out of a float64's range, at most 1.7976931348623157e+308 in size`,
