@@ -11,7 +11,9 @@
 // [io.Writer]; bad input is an error, never a panic, and nothing is written
 // then, as it is for a legend that would take more than half the picture's
 // height (many or long names on a small picture), which drawn would run
-// over the plots, or whose entry is wider than the picture (a long name,
+// over the plots (a picture of the default size grows taller for it
+// instead, up to 100 cm; one of a size [WithSize] sets does not), or whose
+// entry is wider than the picture (a long name,
 // or a picture too narrow), which drawn would run off its edge, its
 // figures cut. The output is deterministic: the same input gives the same bytes on
 // every run. Text is set in Liberation Sans, which the PNG renderer embeds

@@ -47,8 +47,9 @@ var glyphs = []draw.GlyphDrawer{
 // bound it cannot break, rounds below work/consumers or below its heaviest
 // lane, which means the figures come from different runs. Like every
 // function here, it also fails on an unknown [Format], an [Option] out of
-// range, a legend that would take more than half the picture's height, or
-// a failing writer.
+// range, a legend that would take more than half the height of a picture
+// of a size [WithSize] sets, or of 100 cm (the default size grows taller
+// for its legend), or a failing writer.
 func Rounds(w io.Writer, f Format, work int, series []RoundsSeries, opts ...Option) error {
 	if err := checkRounds(work, series); err != nil {
 		return err

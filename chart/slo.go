@@ -71,8 +71,9 @@ func SLOOf(plans []konvoy.LatencyPlan, round time.Duration) *SLOPicture {
 // another's, has no points, Consumers and Rounds of different lengths, a
 // consumer count below 1 or not rising, or a negative figure. Like every
 // function here, it also fails on an unknown [Format], an [Option] out of
-// range, a legend that would take more than half the picture's height, or
-// a failing writer.
+// range, a legend that would take more than half the height of a picture
+// of a size [WithSize] sets, or of 100 cm (the default size grows taller
+// for its legend), or a failing writer.
 func SLO(w io.Writer, f Format, p *SLOPicture, opts ...Option) error {
 	if err := checkSLO(p); err != nil {
 		return err

@@ -349,7 +349,8 @@ func memberName(name []byte) ([]byte, bool) {
 // parts take 24 s on a 15 MB line.
 //
 // The strings within strings it decodes on the way take at most twice
-// Reader.MaxRecordBytes in all, a path past that an error, so that a
+// Reader.MaxRecordBytes in all, as written with their escapes, a path
+// past that an error, so that a
 // line of strings nested in strings holds memory and time within a few
 // times its length; and a value found inside one is copied out, so that
 // it holds none of them once found.

@@ -187,7 +187,8 @@ type Reader struct {
 	// record, whose parser, encoding/csv, grows its buffers by a quarter at
 	// a time, and 3 times for a JSON Lines line, and a column's path
 	// through strings that hold JSON (a kcat payload) twice more at most:
-	// a path whose strings within strings decode to more is an [*Error].
+	// a path whose strings within strings take more, as written with their
+	// escapes, is an [*Error].
 	MaxRecordBytes int
 	// AtFormat is how arrivals are written; the default, [Rounds], reads
 	// round numbers. A timestamp format needs a Resolution, and makes the
