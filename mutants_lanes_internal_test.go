@@ -182,14 +182,15 @@ func TestPartitionLoadsRoomStaysWithinKeys(t *testing.T) {
 	}
 	// Room by partition for 256 keys up to 256 times as many, 1<<16, the
 	// most it keeps, and by landing order beyond either bound.
-	keys, loads, hashes := make([]string, 256), make([]int, 256), make([]int, 256)
+	keys, loads, hashes := make([]string, 1<<15+1), make([]int, 1<<15+1), make([]int, 1<<15+1)
 	for i := range keys {
 		keys[i], loads[i], hashes[i] = fmt.Sprint(i), 1, i
 	}
 	for _, c := range []struct {
 		keys, n  int
 		byNumber bool
-	}{{256, 1 << 16, true}, {256, 1<<16 + 1, false}, {255, 255 * 256, true}, {255, 255*256 + 1, false}} {
+	}{{256, 1 << 16, true}, {256, 1<<16 + 1, false}, {255, 255 * 256, true}, {255, 255*256 + 1, false},
+		{1<<15 + 1, 1<<16 + 2, true}, {1<<15 + 1, 1<<16 + 3, false}} { // twice the keys past 2^16
 		var pl partitionLoads
 		p := pl.spread(keys[:c.keys], loads[:c.keys], hashes[:c.keys], c.n)
 		if byNumber := len(pl.usedBy) == c.n; byNumber != c.byNumber || p.Used != c.keys || p.HeaviestLoad != 1 {

@@ -86,6 +86,15 @@ func TestPlanLatencyOfNoWorkSaysItsSpan(t *testing.T) {
 	if p.LoadFloor != 0 || p.Span != 3 || p.Utilisation != 0 || !slices.ContainsFunc(p.Assumptions, func(a string) bool { return strings.HasPrefix(a, want) }) {
 		t.Errorf("plan %+v; want load floor 0, span 3, utilisation 0, and the assumption %q", p, want)
 	}
+	// Events that arrive in one round, Span 1, are over the run's rounds.
+	events = []konvoy.Event{{Key: "A", Duration: 2}, {Key: "B", Duration: 2}}
+	if plans, err = konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 99, Rounds: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	const one = "utilisation is the work over consumers × the run's rounds"
+	if p := plans[0]; p.Span != 1 || !slices.ContainsFunc(p.Assumptions, func(a string) bool { return strings.HasPrefix(a, one) }) {
+		t.Errorf("one round's events: plan %+v; want span 1 and the assumption %q", p, one)
+	}
 }
 
 // A lane whose own events, run back to back as they arrive, miss the
