@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -585,6 +586,9 @@ func TestPredictRefusesTimesPastADuration(t *testing.T) {
 		t.Fatalf("TraceOf: %v; want the trace refused", err)
 	}
 	for _, actual := range [][]time.Duration{nil, {time.Hour, time.Hour}} {
+		if actual != nil && strconv.IntSize < 64 {
+			continue // an hour of 1µs rounds passes a 32-bit int: event 0 is refused for it first
+		}
 		s, err := Predict(events, c, actual)
 		if err == nil || !strings.Contains(err.Error(), "1073741826 rounds of 1h0m0s each, to this event, take longer than a replay can: want at most 1281023h53m38.427387903s in all, half the longest time.Duration: event 1 (key \"b\")") {
 			t.Errorf("Predict(actual %v): %+v, %v; want event 1 refused", actual, s, err)
