@@ -2,6 +2,7 @@ package live
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -59,6 +60,8 @@ type Stats struct {
 	// resequencer an item's wait includes the time it was held for its
 	// gap, since it runs once released; the model runs an event before it
 	// holds it, and counts the hold apart (konvoy.Result.HeldRounds).
+	// Where int has 32 bits, a latency past math.MaxInt nanoseconds, about
+	// 2.1 s, counts as math.MaxInt.
 	Wait, Response konvoy.Latency
 	// Blocked is the time consumers spent, under [konvoy.HeadOfLine],
 	// holding an item whose lane was busy: the head-of-line blocking the
@@ -186,7 +189,7 @@ func (x *Executor[T]) count(w int32, r outcome, wait, response int64) {
 	case r.err == nil:
 		c.done++
 	}
-	c.lat = append(c.lat, int(wait), int(response))
+	c.lat = append(c.lat, nanos(wait), nanos(response))
 	full := len(c.lat) >= 2*settleEvery
 	c.mu.Unlock()
 	if full {
@@ -197,6 +200,10 @@ func (x *Executor[T]) count(w int32, r outcome, wait, response int64) {
 		x.statMu.Unlock()
 	}
 }
+
+// nanos returns d nanoseconds as an int, math.MaxInt for more: where int
+// has 32 bits, about 2.1 s (see Stats.Wait).
+func nanos(d int64) int { return int(min(d, math.MaxInt)) }
 
 // blockEnd returns the end of a block going on at time t: t, or the time
 // a failure stopped the executor, when one did before t. A consumer blocked
