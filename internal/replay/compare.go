@@ -217,8 +217,8 @@ func Measured(run *Run) Side {
 	s := Side{Events: st.Events, Makespan: run.Makespan, Work: run.Work, Blocked: st.Blocked,
 		Skipped: st.Skipped, Duplicates: st.Duplicates, Buffered: st.Buffered, NeverApplied: st.NeverApplied,
 		MaxBuffered: st.MaxBuffered, MaxKeyBuffered: st.MaxKeyBuffered, GapsSkipped: st.GapsSkipped, Forced: st.Forced, RejectedOld: st.RejectedOld}
-	s.setLatencies(run.Wait, run.Response, func(ns int) time.Duration { return time.Duration(ns) },
-		func(ns float64) time.Duration { return time.Duration(math.Round(ns)) })
+	s.setLatencies(run.Wait, run.Response, func(n int) time.Duration { return time.Duration(n) * latencyUnit },
+		func(n float64) time.Duration { return time.Duration(math.Round(n * float64(latencyUnit))) })
 	return s
 }
 

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -134,7 +135,7 @@ type Run struct {
 	Makespan, Work time.Duration
 	// Wait and Response are measured from each event's arrival (Start +
 	// Arrival × Unit for a trace; for a Stream the instant it was added,
-	// not rounded) to its handler's start and finish, in nanoseconds,
+	// not rounded) to its handler's start and finish, in latencyUnit,
 	// with the model's percentiles: unlike Stats.Wait, from submission,
 	// they count an event submitted late, for want of room, from when it
 	// was due.
@@ -361,6 +362,16 @@ func (r *recorder) record(done <-chan []finished) error {
 	return r.finish()
 }
 
+// latencyUnit is what a Run's Wait and Response count: nanoseconds, or,
+// where int has 32 bits and holds 2.1 s of them, microseconds, of which
+// it holds 35 minutes.
+var latencyUnit = map[bool]time.Duration{true: time.Nanosecond, false: time.Microsecond}[strconv.IntSize == 64]
+
+// latencyUnits returns d, 0 if below, in latencyUnit, math.MaxInt for more.
+func latencyUnits(d time.Duration) int {
+	return int(min(max(d, 0)/latencyUnit, time.Duration(math.MaxInt)))
+}
+
 // one records f, using line as room for its -applied line, which it
 // returns.
 func (r *recorder) one(f finished, times *timesCache, line []byte) []byte {
@@ -370,8 +381,8 @@ func (r *recorder) one(f finished, times *timesCache, line []byte) []byte {
 		r.last = f.finish
 	}
 	due := r.start.Add(f.at)
-	r.wait.Add(int(max(0, f.start.Sub(due))))
-	r.response.Add(int(max(0, f.finish.Sub(due))))
+	r.wait.Add(latencyUnits(f.start.Sub(due)))
+	r.response.Add(latencyUnits(f.finish.Sub(due)))
 	if err := times.put(f.index, took); err != nil && r.err == nil {
 		r.err = fmt.Errorf("replay: keeping the service times in a temporary file: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -397,7 +398,7 @@ func TestLiveLateCountsFromArrival(t *testing.T) {
 	if run.Late < 2 || run.Late > 3 || run.LateBy < 6*c.Unit {
 		t.Errorf("%d late by %v; want 2 or 3, by at least %v", run.Late, run.LateBy, 6*c.Unit)
 	}
-	if w := time.Duration(run.Wait.Max); w < 4*c.Unit {
+	if w := time.Duration(run.Wait.Max) * latencyUnit; w < 4*c.Unit {
 		t.Errorf("longest wait %v; want at least %v, from arrival", w, 4*c.Unit)
 	}
 	cmp, err := Compare(tr, c, run)
@@ -608,5 +609,25 @@ func TestTextHasP95AndTheResequencersNoteForAnyOfItsRows(t *testing.T) {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the text lacks %q:\n%s", want, text)
 		}
+	}
+}
+
+// A measured latency counts in latencyUnit, nanoseconds, or microseconds
+// where int has 32 bits, and a latency below 0 as 0 and past an int as
+// math.MaxInt: where int has 32 bits a wait past 2.1 s of nanoseconds
+// wrapped below 0, and the latency counter panicked (GOARCH=386 go test
+// ./cmd/konvoy found it).
+func TestAMeasuredLatencyFitsAnInt(t *testing.T) {
+	for _, d := range []time.Duration{-1, 0, time.Microsecond, 3 * time.Second, time.Hour, math.MaxInt64} {
+		want := max(d, 0) / latencyUnit
+		if want > time.Duration(math.MaxInt) {
+			want = time.Duration(math.MaxInt)
+		}
+		if got := latencyUnits(d); got < 0 || time.Duration(got) != want {
+			t.Errorf("latencyUnits(%v) = %d; want %d", d, got, want)
+		}
+	}
+	if strconv.IntSize < 64 && latencyUnits(time.Minute) != 60_000_000 {
+		t.Errorf("a minute where int has 32 bits: %d units; want 60000000 µs", latencyUnits(time.Minute))
 	}
 }
