@@ -136,7 +136,7 @@ func parseSize(v string) (int, error) {
 		}
 		m, err := decimalInt(n)
 		if err == nil && int64(m) > math.MaxInt/u.bytes || errors.Is(err, errOutOfRange) && !strings.HasPrefix(n, "-") {
-			if most := math.MaxInt / u.bytes; u.bytes > 1 {
+			if most := math.MaxInt / u.bytes; most > 0 && u.bytes > 1 { // where int has 32 bits, no TiB fits
 				return 0, fmt.Errorf("want at most %d%s, %d bytes", most, u.suffix, most*u.bytes)
 			}
 			return 0, fmt.Errorf("want at most %d bytes", int64(math.MaxInt))

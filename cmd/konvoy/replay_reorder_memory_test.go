@@ -11,7 +11,7 @@ import (
 
 // A -reorder window that outgrows what its reader may hold stops the
 // replay with advice in konvoy replay's own flags: narrow -reorder, not
-// raise -max-memory, a flag replay does not have. The trace is 33,000
+// raise -max-memory, a flag replay does not have. The trace is 34,000
 // events of a 4 KiB key and a 4 KiB line, all arriving at 0 and so all
 // held by a window of an hour, kept small on disk by gzip; the window
 // gives up at 256 MiB, before it runs.
@@ -25,7 +25,7 @@ func TestReplayReorderWindowErrorNamesReplaysFlags(t *testing.T) {
 	w := bufio.NewWriter(zw)
 	key, line := strings.Repeat("k", 4000), strings.Repeat("l", 4000)
 	w.WriteString("key,line,step,duration,at\n")
-	for range 33_000 {
+	for range 34_000 {
 		w.WriteString(key + "," + line + ",0,1,0\n")
 	}
 	if err := w.Flush(); err != nil {
