@@ -167,7 +167,7 @@ func uncompressedLen(f Finished) int {
 		}
 	}
 	span := uint64(f.runs[len(f.runs)-1].Last - f.committable)
-	if bits := (span + 7) / 8; bits > maxBody {
+	if bits := (span + 7) / 8; bits > maxBody && bits < math.MaxInt/2 { // a longer one, far past the others, cannot be the shortest
 		head := len(binary.AppendUvarint(nil, uint64(f.committable))) + 4
 		best = min(best, 3+b64.EncodedLen(head+int(bits)))
 	}
