@@ -117,7 +117,8 @@ func WithExecutor(opts ...live.Option) Option {
 
 // WithMaxHeld sets the most records the consumer holds at once, running,
 // waiting, or finished above a record not finished; it passes n to
-// [live.WithMaxHeld], replacing any given through [WithExecutor]. When
+// [live.WithMaxHeld] after any given through [WithExecutor], whose value
+// it replaces (though one out of range there is still refused). When
 // that many are held, fetching pauses until records finish. The default
 // is [live.DefaultMaxHeld].
 func WithMaxHeld(n int) Option {

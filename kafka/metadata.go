@@ -180,8 +180,11 @@ func (f Finished) Fits(x int64) bool {
 	return bound(f.committable, f.runBytes+f.runDelta(x), last) <= MaxMetadata
 }
 
-// Reach returns the highest offset up to which any set of finished
-// offsets above committable fits in [MaxMetadata] bytes: for every set of
+// Reach returns an offset up to which any set of finished offsets above
+// committable fits in [MaxMetadata] bytes, the highest as its bound
+// counts, which takes the committable offset's uvarint at its longest
+// within the range (so a few offsets more may fit, 16 for a committable
+// offset of 0, where that length grows a byte): for every set of
 // offsets from committable+1 to Reach(committable), and every committable
 // offset from committable up to below the set's lowest, [Finished.Metadata]
 // succeeds. It is the worst case of what a partition's records held above

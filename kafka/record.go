@@ -169,7 +169,8 @@ func (m *Mapper) StatusSteps() int {
 
 // Event returns r's event, or an *eventlog.Error whose File is [Where]
 // r is (its topic, partition and offset) and whose Field and Want say which
-// column did not map and what it wanted. Each call decodes r afresh: use
+// column did not map and what it wanted (a field missing has no Field:
+// its Want names the path). Each call decodes r afresh: use
 // [Mapper.Funcs] for the event function of [New], which may read a
 // record's event more than once.
 func (m *Mapper) Event(r *kgo.Record) (konvoy.Event, error) {

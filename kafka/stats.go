@@ -103,7 +103,9 @@ type PartitionError struct {
 	Err       error
 }
 
-// Error returns "kafka: topic T partition P: " and Err's words.
+// Error returns "kafka: topic "T" partition P: " and Err's words, or,
+// for every partition (P −1), "kafka: topic "T", every partition
+// assigned: " and Err's.
 func (e *PartitionError) Error() string {
 	if e.Partition < 0 {
 		return fmt.Sprintf("kafka: topic %q, every partition assigned: %v", e.Topic, e.Err)
