@@ -135,13 +135,14 @@ func (r Result) Parallelism() float64 {
 // error when consumers is not 1 to [MaxConsumers], and an [EventError] for
 // the first event with an empty Key, a negative Step, Duration or Arrival,
 // an Arrival before the previous event's, no Line where the layout needs
-// one, or a total work (plus the last arrival) that overflows int. It never
+// one, or a total work plus the last arrival past math.MaxInt−1. It never
 // modifies events.
 //
 // Simulate takes O(n log n + n log c) time for n events and c consumers and
 // O(k + l + min(c, n)) memory beyond its input for k distinct keys and l
 // lanes (more under the policies and layouts that hold a backlog, see
-// [Simulator]). It panics, with a "konvoy:" prefix, when an option is nil.
+// [Simulator]). It panics, with a "konvoy:" prefix, when an option is nil
+// and consumers is 1 to MaxConsumers.
 func Simulate(events []Event, layout Layout, consumers int, opts ...Option) (Result, error) {
 	s, err := NewSimulator(layout, consumers, opts...)
 	if err != nil {

@@ -106,8 +106,10 @@ var (
 
 // NewLayout returns a layout named name whose lanes are given by lanes, with
 // the last-writer-wins handler of [Convoy]. A nil lanes puts no event in a
-// lane, like [Free]. NewLayout panics, with a "konvoy:" prefix, when name
-// is empty: reports and pictures tell layouts apart by name.
+// lane, like [Free]. Layouts are told apart by name (see [Layout.Equal]):
+// two made with one name must have one lane function, or [Sweep] runs
+// both with the first's lanes. NewLayout panics, with a "konvoy:" prefix,
+// when name is empty: reports and pictures tell layouts apart by name.
 func NewLayout(name string, lanes LaneFunc) Layout {
 	if name == "" {
 		panic("konvoy: NewLayout: the name is empty")
@@ -228,7 +230,10 @@ func (l Layout) NeedsLine() bool { return l.lanes == lineLanes }
 
 // Equal tells whether l and m are the same layout: the same built-in one
 // ([Partitioned] with the same partitions), or two made by [NewLayout] with
-// the same name, whose lane functions are taken to agree as their names do.
+// the same name, both with lane functions or both without, whose lane
+// functions are taken to agree as their names do; a NewLayout without
+// lanes is Equal to a built-in one without lanes of its name ([Free]).
+// [Sweep] reads one lane function for layouts that are Equal.
 func (l Layout) Equal(m Layout) bool {
 	return l.String() == m.String() && l.lanes == m.lanes && l.partitions == m.partitions &&
 		l.orderedOnly == m.orderedOnly && l.handler == m.handler
@@ -285,8 +290,10 @@ func (l Layout) Lane(e Event) (lane string, ok bool, err error) {
 // lanes were first seen: consumer seen mod consumers. It takes O(1) time.
 //
 // Owner panics, with a "konvoy:" prefix, when consumers < 1, seen < 0, a
-// is not 0 or one of the three, or a partition's lane is not a number from 0
-// to n−1 written as [Layout.Lane] writes it (no sign, no leading zero).
+// is not 0 or one of the three, or, under RangeAssignor or
+// RoundRobinAssignor, which read it, a partition's lane is not a number
+// from 0 to n−1 written as [Layout.Lane] writes it (no sign, no leading
+// zero).
 func (l Layout) Owner(a Assignor, lane string, seen, consumers int) int {
 	switch {
 	case consumers < 1 || seen < 0:

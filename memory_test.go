@@ -1,11 +1,13 @@
 package konvoy_test
 
 import (
+	"context"
 	"errors"
 	"iter"
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -324,5 +326,18 @@ func TestFirstSeenRunsTheMidLifecycleTrace(t *testing.T) {
 	z := run(t, midLifecycle(names, 3, 3000), konvoy.Resequencer, 8)
 	if z.WrongFinal != 1000 || z.NeverApplied != 3000 {
 		t.Fatalf("zero: WrongFinal %d, NeverApplied %d; want 1000, 3000", z.WrongFinal, z.NeverApplied)
+	}
+}
+
+// A sweep too small for even its own memory says what it takes itself,
+// beside the run's keys, lanes and backlog: a sweep of one event in 1 MiB
+// was said to need some 1.9 MB for the run's keys (found by an audit of
+// the package's claims).
+func TestASweepTooSmallSaysWhatItTakesItself(t *testing.T) {
+	_, err := konvoy.Sweep(context.Background(), konvoy.Values([]konvoy.Event{{Key: "A", Step: 1, Duration: 1}}),
+		[]konvoy.Config{{Layout: konvoy.Free, Consumers: 1}}, konvoy.WithMaxMemory(1<<20))
+	var ee *konvoy.EventError
+	if !errors.Is(err, konvoy.ErrMemory) || !errors.As(err, &ee) || ee.Index != 0 || !strings.Contains(err.Error(), "(the sweep's own 1900544 among them)") {
+		t.Errorf("a sweep of 1 MiB: %v; want event 0 refused, naming what the sweep takes itself", err)
 	}
 }

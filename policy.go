@@ -5,11 +5,12 @@ import "fmt"
 // Policy is the rule by which a free consumer chooses its next event: a
 // choice separate from the layout, since real brokers with the same lanes
 // dispatch differently. The zero Policy is [HeadOfLine], the lesson's rule.
-// Under a layout without lanes the three policies give the same Result,
-// since each gives every event, in input order, to a consumer free when it
-// arrives or as soon as one frees; a run that shows neither which consumer
-// took an event nor a backlog limit it could reach is then dispatched as
-// HeadOfLine, the cheapest.
+// Under a layout without lanes the three policies give the same Result but
+// for which consumer took each event (a [Slot]'s Consumer, with
+// [WithSchedule]), since each gives every event, in input order, to a
+// consumer free when it arrives or as soon as one frees; a run that shows
+// neither which consumer took an event nor a backlog limit it could reach
+// is then dispatched as HeadOfLine, the cheapest.
 type Policy uint8
 
 const (

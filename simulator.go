@@ -79,7 +79,7 @@ const MaxConsumers = math.MaxInt32
 // [MaxConsumers] or the policy is unknown. Consumers cost memory only once
 // they take an event, at most 208 bytes each, so a run costs what its events
 // need however many consumers it has. NewSimulator panics, with a "konvoy:"
-// prefix, when an option is nil.
+// prefix, when an option is nil and consumers is 1 to MaxConsumers.
 func NewSimulator(layout Layout, consumers int, opts ...Option) (*Simulator, error) {
 	if consumers < 1 || consumers > MaxConsumers {
 		return nil, fmt.Errorf("konvoy: consumers is %d; want 1 to %d", consumers, MaxConsumers)
@@ -112,7 +112,8 @@ func (s *Simulator) use(in *inputs, t int) {
 // beyond the 3·2³⁰ a run holds, or a run that outgrows a limit of its
 // options is an [EventError]; the error is kept and returned by every later
 // call and by Result, since a run with an event missing is not the run
-// asked for. Add panics when called after Result.
+// asked for. Add panics when called after Result, unless it has an error
+// to return.
 //
 // Add takes O(log c) time for c consumers (amortised O(log(c + l)) under
 // LaneAware, for l lanes with waiting events) plus one key lookup, and one
@@ -340,8 +341,8 @@ func (s *Simulator) laneCount() int {
 // Result finishes the run, applies the events still pending and returns the
 // run's measures, or the error that stopped Add, or one that the end of the
 // run found: a backlog over WithMaxBacklog's limit, or a [Result].HeldRounds
-// past the largest int. It may be called more than once; after it, Add
-// panics. It takes O(k + l) time for k distinct keys
+// or GapsSkipped past the largest int. It may be called more than once;
+// after it, Add panics, unless it has an error to return. It takes O(k + l) time for k distinct keys
 // and l lanes, and reads the latency histograms' counts, at most 55,296 of
 // each.
 func (s *Simulator) Result() (Result, error) {

@@ -86,7 +86,8 @@ func WithExpectedEvents(n int) SweepOption {
 // lines of a file) can say where the failing one is, without reading the
 // stream again.
 //
-// Sweep plans its memory, [DefaultMaxMemory] or [WithMaxMemory]'s: what the
+// Sweep plans its memory, [DefaultMaxMemory] or [WithMaxMemory]'s: its own,
+// some 1.8 MiB for the events in flight, its spool and a key table; what the
 // stream's keys and lanes take once, some 90 bytes a key and 24 a lane (16
 // a key more under layouts that do not give each key a lane), besides the
 // bytes of their names (keys', lines' and [LaneFunc] lanes'), and what each
@@ -128,8 +129,9 @@ func WithExpectedEvents(n int) SweepOption {
 // first. A single run whose keys, lanes and backlog alone, beside the
 // results made, outgrow the memory fails, at the event where Sweep finds
 // it, with an [EventError] that wraps [ErrMemory] (a run that does not
-// fit before the stream's first event fails with an error that wraps
-// ErrMemory and names no event); a run whose result does not fit beside
+// fit even empty fails at the stream's first event; at none, before any,
+// with an error that wraps ErrMemory and names no event); a run whose
+// result does not fit beside
 // it and the results made fails at its end with an error that wraps
 // ErrMemory. Sweep panics, with a "konvoy:" prefix, when ctx, events or an
 // option is nil.
@@ -261,9 +263,10 @@ const (
 	reseqHeld      = 16 * wordBytes // an event the resequencer holds: its map entry (5 words, some 6 to 12 in the map's tables as they fill)
 	reseqQueued    = 12 * wordBytes // and, under a Timeout or Capacity, its queue entry (5 words, up to twice as the queue grows)
 	wordBytes      = bits.UintSize / 8
-	batchBytes     = 128 * sweepAhead // the batches in flight: each event, interned, with its lanes
-	spoolBytes     = spoolBuffer      // the spool's buffer, or its reader's (see sweepSpool)
-	resultBytes    = 2 * wordBytes    // a key a Result names in WrongKeys
+	batchBytes     = 128 * sweepAhead                    // the batches in flight: each event, interned, with its lanes
+	spoolBytes     = spoolBuffer                         // the spool's buffer, or its reader's (see sweepSpool)
+	resultBytes    = 2 * wordBytes                       // a key a Result names in WrongKeys
+	sweepOwnBytes  = batchBytes + spoolBytes + keysBytes // what a sweep of one run takes before any key: some 1.8 MiB
 )
 
 // sweepRun is one run of a pass, and what planning its memory needs.
@@ -921,7 +924,8 @@ func (p *sweepPass) tooBig(b *sweepEvents, used int) *sweepError {
 	if n := p.seen.results; n > 0 { // as taken counts them: the run's own result is not made yet
 		results = fmt.Sprintf(" and the results (%d of them for the names of keys left in a wrong final state)", n)
 	}
-	want := fmt.Sprintf("%s needs some %d bytes for the keys and their names, lanes and backlog so far%s, more than the sweep's %d (WithMaxMemory)", r, used, results, p.maxMemory)
+	want := fmt.Sprintf("%s needs some %d bytes (the sweep's own %d among them) for the keys and their names, lanes and backlog so far%s, more than the sweep's %d (WithMaxMemory)",
+		r, used, sweepOwnBytes, results, p.maxMemory)
 	if i < 0 { // no event read: the run does not fit empty
 		return &sweepError{index: i, run: r.config, err: prefixed{fmt.Errorf("%w, before any event: %s", ErrMemory, want)}}
 	}

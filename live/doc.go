@@ -14,7 +14,8 @@
 //     selective convoy) run in any order.
 //   - [Executor.Submit] hands an item over, waiting while the executor
 //     holds [WithMaxHeld] items, and [Executor.SubmitAll] a batch, as a
-//     source read in batches has them (one lock, one clock reading);
+//     source read in batches has them (a lock for each 64 items, and one
+//     clock reading unless it waits for room);
 //     [Executor.Close] takes no more and runs what it holds, or, when its
 //     context ends first, cancels the handlers and reports the items that
 //     did not run ([UnrunError]).

@@ -43,7 +43,8 @@ type ItemError struct {
 	Err error
 }
 
-// Error returns "live: item N (key K, step S, lane L): A attempts: ERR".
+// Error returns "live: item N (key "K", step S, lane "L"): A attempts:
+// ERR", without the lane for an item in none, and "1 attempt" for one.
 func (e *ItemError) Error() string {
 	var b strings.Builder
 	b.WriteString("live: item ")
@@ -93,10 +94,12 @@ func (e *PanicError) Unwrap() error {
 }
 
 // UnrunError is the error [Executor.Close] returns for the items it held
-// that never ran to their end: those that never started, because its
-// context ended first (Err is the context's error) or because a failure
-// stopped the executor (Err is that failure), and those whose handler
-// failed after Close's context ended, cut short.
+// that never ran to their end: those that never started, because a
+// failure stopped the executor or its context ended first, and those whose
+// handler failed after Close's context ended, cut short. Err is the
+// context's error when Close gave up waiting, its context ending while a
+// handler still ran (even one an earlier failure had left running), and
+// otherwise the failures that stopped the executor.
 type UnrunError[T any] struct {
 	// Items are the items that never ran to their end, in submission
 	// order.

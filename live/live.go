@@ -909,9 +909,10 @@ func (x *Executor[T]) callDead(ctx context.Context, item T, err error) (derr err
 // wrapped with [ErrStopped]) and an [*UnrunError] with the items that never
 // ran to the end (those not started, those whose handler failed after
 // ctx ended, and those a failure that stopped the executor kept from
-// their next attempt), joined by errors.Join; when the failures are why
-// the items did not run, the UnrunError's Err is the failures, and Close
-// returns it alone. A second Close returns [ErrClosed].
+// their next attempt), joined by errors.Join; when Close did not give up
+// waiting, the failures being why the items did not run, the
+// UnrunError's Err is the failures, and Close returns it alone. A second
+// Close returns [ErrClosed].
 func (x *Executor[T]) Close(ctx context.Context) error {
 	if ctx == nil {
 		panic("live: Close: ctx is nil; want a context, such as context.Background()")

@@ -36,8 +36,8 @@ type Stats struct {
 	// because their key had released or held their step already; Buffered
 	// the items held for a gap, at least for a while; MaxBuffered the most
 	// held at once, MaxKeyBuffered the most for one key; NeverApplied the
-	// items still held when Close returned (0 before, and always 0 with a
-	// Timeout).
+	// items still held once Close stopped waiting for them (0 before, and
+	// always 0 with a Timeout).
 	Duplicates, Buffered, MaxBuffered, MaxKeyBuffered, NeverApplied int
 	// Under the resequencer configured by [WithResequencer], as in
 	// [konvoy.Result]: GapsSkipped counts the steps given up on when an
