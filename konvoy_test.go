@@ -305,3 +305,29 @@ func TestQuoteKeyQuotesWhatWouldNotReadAsOneName(t *testing.T) {
 		}
 	}
 }
+
+// Add after Result returns the error the simulator keeps, whether an Add
+// or Result itself found it, as its doc says; without one it panics (see
+// TestMisusePanicsWithThePrefix). It panicked when Result had found the
+// error (found by a review).
+func TestAddAfterAFailedResultReturnsItsError(t *testing.T) {
+	third := math.MaxInt / 3
+	held := []konvoy.Event{{Key: "A", Step: 2}, {Key: "B", Step: 2}, {Key: "C", Step: 2},
+		{Key: "A", Step: 1, Duration: third}, {Key: "B", Step: 1, Duration: third}, {Key: "C", Step: 1, Duration: third}}
+	for name, events := range map[string][]konvoy.Event{"Result's": held, "Add's": {{Key: ""}}} {
+		s, err := konvoy.NewSimulator(konvoy.Resequencer, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range events {
+			_ = s.Add(e)
+		}
+		_, want := s.Result()
+		if want == nil {
+			t.Fatalf("%s error: Result returned none", name)
+		}
+		if err := s.Add(konvoy.Event{Key: "D", Step: 1, Duration: 1}); err != want {
+			t.Errorf("%s error: Add after Result returned %v; want %v", name, err, want)
+		}
+	}
+}

@@ -127,11 +127,11 @@ func (s *Simulator) Add(e Event) error { return s.add(&e) }
 // keep: Simulate passes its slice's events without copying them.
 func (s *Simulator) add(e *Event) error {
 	s.mustBeMade()
+	if s.err != nil { // kept, even once Result found it: a call after Result has it to return
+		return s.err
+	}
 	if s.done {
 		panic("konvoy: Simulator.Add called after Result")
-	}
-	if s.err != nil {
-		return s.err
 	}
 	if err := s.check(e); err != nil {
 		s.err = err
