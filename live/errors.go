@@ -95,11 +95,13 @@ func (e *PanicError) Unwrap() error {
 
 // UnrunError is the error [Executor.Close] returns for the items it held
 // that never ran to their end: those that never started, because a
-// failure stopped the executor or its context ended first, and those whose
-// handler failed after Close's context ended, cut short. Err is the
-// context's error when Close gave up waiting, its context ending while a
-// handler still ran (even one an earlier failure had left running), and
-// otherwise the failures that stopped the executor.
+// failure stopped the executor or its context ended first, those waiting
+// for a retry, those whose handler failed after Close's context ended, cut
+// short, and, under the resequencer, those still held for a gap. Err is
+// the context's error when Close's context ended before the executor
+// drained (even where an earlier failure had stopped it); otherwise the
+// failures that stopped the executor; otherwise [ErrNeverApplied], for
+// items held for a gap.
 type UnrunError[T any] struct {
 	// Items are the items that never ran to their end, in submission
 	// order.
