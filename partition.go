@@ -176,7 +176,8 @@ type partitionLoads struct {
 func (pl *partitionLoads) spread(keys []string, loads, hashes []int, n int) PartitionLoad {
 	p := PartitionLoad{Partitions: n}
 	pl.parts = resized(pl.parts, len(keys))
-	if dense(n, len(keys)) { // the common case, in a loop of its own: no call a key
+	byPart := dense(n, len(keys))
+	if byPart { // the common case, in a loop of its own: no call a key
 		pl.load, pl.usedBy = resized(pl.load, n), resized(pl.usedBy, n)
 		for k, h := range hashes {
 			part := int(uint32(h) % uint32(n)) // both below 2^31: 32-bit division is the faster
@@ -201,7 +202,7 @@ func (pl *partitionLoads) spread(keys []string, loads, hashes []int, n int) Part
 	}
 	best := -1 // the heaviest key of a heaviest partition
 	for k, part := range pl.parts {
-		if pl.loadOf(n, part) != p.HeaviestLoad {
+		if pl.loadOf(byPart, part) != p.HeaviestLoad {
 			continue
 		}
 		if best < 0 || loads[k] > loads[best] || loads[k] == loads[best] && part < p.HeaviestPartition {
@@ -243,9 +244,10 @@ func (pl *partitionLoads) room(k int) (at func(part int) *int) {
 	}
 }
 
-// loadOf returns the load of partition part of n, one that keys landed in.
-func (pl *partitionLoads) loadOf(n, part int) int {
-	if dense(n, len(pl.parts)) {
+// loadOf returns the load of partition part, one that keys landed in,
+// from the room by partition when byPart, else by landing order.
+func (pl *partitionLoads) loadOf(byPart bool, part int) int {
+	if byPart {
 		return pl.load[part]
 	}
 	return pl.load[pl.slots[part]]

@@ -349,11 +349,10 @@ func memberName(name []byte) ([]byte, bool) {
 // parts take 24 s on a 15 MB line.
 //
 // The strings within strings it decodes on the way take at most twice
-// Reader.MaxRecordBytes in all, as written with their escapes, a path
-// past that an error, so that a
-// line of strings nested in strings holds memory and time within a few
-// times its length; and a value found inside one is copied out, so that
-// it holds none of them once found.
+// Reader.MaxRecordBytes in all, as written with their escapes, a path past
+// that an error, so that a line of strings nested in strings holds memory
+// and time within a few times its length; and a value found inside one is
+// copied out, so that it holds none of them once found.
 func (d *Decoder) pathValue(obj []byte, path string) ([]byte, error) {
 	w := pathWalk{d: d, path: path, parts: strings.Split(path, ".")}
 	v, _, err := w.member(obj, 0)
@@ -593,7 +592,7 @@ func unquote(inner []byte) (string, bool) {
 	return string(b), ok
 }
 
-// unquoteBytes is unquote's text as bytes, new, not a copy of them.
+// unquoteBytes is unquote's text as bytes, in a slice of its own.
 func unquoteBytes(inner []byte) ([]byte, bool) {
 	b := make([]byte, 0, len(inner))
 	for i := 0; i < len(inner); i++ {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-
 	"math/rand/v2"
 	"strconv"
 	"strings"

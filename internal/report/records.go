@@ -120,12 +120,24 @@ func TraceJSON(t *Trace) (string, error) {
 // only once it has made every record's JSON once, and it returns w's
 // first error.
 func WriteTraceJSON(w io.Writer, t *Trace) error {
-	rs := records(t)
-	if err := checkRecords(rs); err != nil {
+	write, err := jsonReport(t)
+	if err != nil {
 		return err
 	}
-	var enc recordEncoder
-	return enc.write(w, rs)
+	return write(w)
+}
+
+// jsonReport returns the function that writes t's JSON report, once every
+// record's JSON was made, or the first record's error.
+func jsonReport(t *Trace) (func(io.Writer) error, error) {
+	rs := records(t)
+	if err := checkRecords(rs); err != nil {
+		return nil, err
+	}
+	return func(w io.Writer) error {
+		var enc recordEncoder
+		return enc.write(w, rs)
+	}, nil
 }
 
 // checkRecords returns the error of the first of rs that cannot be
@@ -227,14 +239,7 @@ func Render(t *Trace, format string, o TraceOptions) (func(w io.Writer) error, e
 	var err error
 	switch format {
 	case "json":
-		rs := records(t)
-		if err = checkRecords(rs); err != nil {
-			return nil, err
-		}
-		return func(w io.Writer) error {
-			var enc recordEncoder
-			return enc.write(w, rs)
-		}, nil
+		return jsonReport(t)
 	case "csv":
 		out, err = TraceCSV(t)
 	default:
