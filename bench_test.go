@@ -226,20 +226,32 @@ func BenchmarkPlanLatency(b *testing.B) {
 // BenchmarkPartitionsFor times PartitionsFor's search over 200,000 keys up
 // to 256 partitions, konvoy plan's default, no count found (a share of
 // 0 is never met with this many keys), and reports the time a key takes at
-// one count, the search's unit of work:
+// one count, were every count to spread every key: keys of 1 to 7 rounds
+// (even), where two heavy keys in one partition end a count, and one key
+// of 10^9 rounds among keys of 1 (one-hot), where only a key landing in
+// the hot key's partition does:
 //
 //	go test -run '^$' -bench PartitionsFor -count 5 .
 func BenchmarkPartitionsFor(b *testing.B) {
 	const keys, limit = 200_000, 256
-	events := make([]konvoy.Event, keys)
-	for i := range events {
-		events[i] = konvoy.Event{Key: "key-" + strconv.Itoa(i), Duration: 1 + i%7}
-	}
-	b.ResetTimer()
-	for range b.N {
-		if _, found, err := konvoy.PartitionsFor(konvoy.Values(events), 0, limit); err != nil || found {
-			b.Fatal(found, err)
+	for _, c := range []struct {
+		name string
+		load func(i int) int
+	}{
+		{"even", func(i int) int { return 1 + i%7 }},
+		{"one-hot", func(i int) int { return max(1, 1e9*(1-min(i, 1))) }},
+	} {
+		events := make([]konvoy.Event, keys)
+		for i := range events {
+			events[i] = konvoy.Event{Key: "key-" + strconv.Itoa(i), Duration: c.load(i)}
 		}
+		b.Run(c.name, func(b *testing.B) {
+			for range b.N {
+				if _, found, err := konvoy.PartitionsFor(konvoy.Values(events), 0, limit); err != nil || found {
+					b.Fatal(found, err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/keys/limit, "ns/key-count")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/keys/limit, "ns/key-count")
 }

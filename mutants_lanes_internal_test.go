@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -172,7 +173,7 @@ func TestPlanConsumersStaticTriesEveryCount(t *testing.T) {
 // are right all the same.
 func TestPartitionLoadsRoomStaysWithinKeys(t *testing.T) {
 	var pl partitionLoads
-	p := pl.spread([]string{"a", "b", "c"}, []int{1, 2, 3}, []int{7, 7 + 1<<16, 9}, 1<<16)
+	p, _ := pl.spread([]string{"a", "b", "c"}, []int{1, 2, 3}, []int{7, 7 + 1<<16, 9}, 1<<16, math.MaxInt)
 	if p.Used != 2 || p.HeaviestLoad != 3 {
 		t.Errorf("spread: %+v, want 2 partitions used, the heaviest carrying 3", p)
 	}
@@ -192,7 +193,7 @@ func TestPartitionLoadsRoomStaysWithinKeys(t *testing.T) {
 	}{{256, 1 << 16, true}, {256, 1<<16 + 1, false}, {255, 255 * 256, true}, {255, 255*256 + 1, false},
 		{1<<15 + 1, 1<<16 + 2, true}, {1<<15 + 1, 1<<16 + 3, false}} { // twice the keys past 2^16
 		var pl partitionLoads
-		p := pl.spread(keys[:c.keys], loads[:c.keys], hashes[:c.keys], c.n)
+		p, _ := pl.spread(keys[:c.keys], loads[:c.keys], hashes[:c.keys], c.n, math.MaxInt)
 		if byNumber := len(pl.usedBy) == c.n; byNumber != c.byNumber || p.Used != c.keys || p.HeaviestLoad != 1 {
 			t.Errorf("%d keys over %d partitions: room by partition %v, %+v; want %v, every key in a partition of its own", c.keys, c.n, byNumber, p, c.byNumber)
 		}

@@ -1,6 +1,7 @@
 package konvoy
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"math"
@@ -100,9 +101,12 @@ func (p PartitionLoad) CollisionShare() float64 {
 // ([Values] turns a slice into a stream). PartitionsFor returns the stream's
 // first error; an [EventError] for an event with an empty Key, a negative
 // Duration or a total work that overflows int; and an error for maxShare
-// outside [0, 1] or limit not 1 to [MaxPartitions]. It takes O(n + k·limit)
-// time for n events and k distinct keys, and O(k) memory. It panics, with a
-// "konvoy:" prefix, when events is nil.
+// outside [0, 1] or limit not 1 to [MaxPartitions]. It takes O(n + k·log k
+// + k·limit) time for n events and k distinct keys, and O(k) memory;
+// spreading the keys heaviest first, it leaves a count as soon as one
+// partition carries more than a count that fits can (see mostToFit), most
+// often within its first few keys. It panics, with a "konvoy:" prefix,
+// when events is nil.
 func PartitionsFor(events iter.Seq2[Event, error], maxShare float64, limit int) (PartitionLoad, bool, error) {
 	if events == nil {
 		panic("konvoy: PartitionsFor: events is nil")
@@ -117,15 +121,59 @@ func PartitionsFor(events iter.Seq2[Event, error], maxShare float64, limit int) 
 	if err != nil {
 		return PartitionLoad{}, false, err
 	}
+	heaviestFirst(keys, loads, hashes)
+	most := math.MaxInt
+	if len(loads) > 0 {
+		most = mostToFit(loads[0], maxShare)
+	}
 	var p PartitionLoad
 	var pl partitionLoads
 	for n := 1; n <= limit; n++ {
-		p = pl.spread(keys, loads, hashes, n)
-		if p.CollisionShare() <= maxShare {
+		bound := most // a count cut short by it cannot fit
+		if n == limit {
+			bound = math.MaxInt // the load at limit is returned when none fits
+		}
+		var whole bool
+		if p, whole = pl.spread(keys, loads, hashes, n, bound); whole && p.CollisionShare() <= maxShare {
 			return p, true, nil
 		}
 	}
 	return p, false, nil
+}
+
+// mostToFit returns the most load a partition may carry in a count whose
+// CollisionShare is at most maxShare, for keys whose heaviest carries
+// heaviest, or more (math.MaxInt for no bound): a count fits only if its
+// heaviest partition's load H has H − HKL ≤ maxShare·H for the load HKL of
+// its heaviest key, at most heaviest, so H ≤ heaviest / (1 − maxShare). It
+// is that bound raised by a part in 2^20, so that float64's rounding, here
+// and in CollisionShare, never makes a count that fits look as if it did
+// not; for a maxShare within 2^-20 of 1, it is no bound.
+func mostToFit(heaviest int, maxShare float64) int {
+	if maxShare >= 1-1.0/(1<<20) {
+		return math.MaxInt
+	}
+	b := float64(heaviest) / (1 - maxShare) * (1 + 1.0/(1<<20))
+	if b >= math.MaxInt { // as a float64: 2^63, or 2^31 − 1 where int has 32 bits
+		return math.MaxInt
+	}
+	return int(b) // rounded down: a load above it is above the bound
+}
+
+// heaviestFirst sorts the keys, their loads and their hashes together by
+// load, heaviest first, keeping the order of first appearance among equal
+// loads, which spread's ties follow: a count that cannot fit shows it in
+// its first few keys, as the heaviest key's partition passes mostToFit.
+func heaviestFirst(keys []string, loads, hashes []int) {
+	order := make([]int, len(keys))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(loads[b], loads[a]) })
+	k, l, h := slices.Clone(keys), slices.Clone(loads), slices.Clone(hashes)
+	for i, o := range order {
+		keys[i], loads[i], hashes[i] = k[o], l[o], h[o]
+	}
 }
 
 // keyLoads returns the distinct keys in order of first appearance, each
@@ -171,34 +219,26 @@ type partitionLoads struct {
 	parts  []int       // each key's partition, as spread found it
 }
 
-// spread spreads the keys' loads over n partitions, in O(k) time for k
-// keys, plus a clearing of O(n) words when the room is by partition.
-func (pl *partitionLoads) spread(keys []string, loads, hashes []int, n int) PartitionLoad {
-	p := PartitionLoad{Partitions: n}
-	pl.parts = resized(pl.parts, len(keys))
+// spread spreads the keys' loads over n partitions, in the keys' order, and
+// returns how it does and true; or, once a partition's load passes most,
+// it stops there and returns false, with only Partitions, Used and
+// HeaviestLoad of the keys spread so far. It takes O(j) time for the j
+// keys it spread, and leaves the room it works in empty for the next.
+func (pl *partitionLoads) spread(keys []string, loads, hashes []int, n, most int) (PartitionLoad, bool) {
+	pl.parts = grown(pl.parts, len(keys), len(keys))
 	byPart := dense(n, len(keys))
-	if byPart { // the common case, in a loop of its own: no call a key
-		pl.load, pl.usedBy = resized(pl.load, n), resized(pl.usedBy, n)
-		for k, h := range hashes {
-			part := int(uint32(h) % uint32(n)) // both below 2^31: 32-bit division is the faster
-			pl.parts[k] = part
-			pl.load[part] += loads[k]
-			if !pl.usedBy[part] {
-				pl.usedBy[part] = true
-				p.Used++
-			}
-			p.HeaviestLoad = max(p.HeaviestLoad, pl.load[part]) // loads only grow
-		}
+	var p PartitionLoad
+	var done int // the keys spread
+	if byPart {
+		room := max(2*len(keys), min(denseMost, 256*len(keys))) // the most partitions dense keeps room for
+		pl.load, pl.usedBy = grown(pl.load, n, room), grown(pl.usedBy, n, room)
+		p, done = pl.byPartition(loads, hashes, n, most)
 	} else {
-		at := pl.room(len(keys))
-		for k, h := range hashes {
-			pl.parts[k] = h % n
-			*at(pl.parts[k]) += loads[k]
-		}
-		p.Used = len(pl.load)
-		if len(pl.load) > 0 {
-			p.HeaviestLoad = slices.Max(pl.load)
-		}
+		p, done = pl.byLanding(loads, hashes, n, most)
+	}
+	defer pl.empty(byPart, done)
+	if p.HeaviestLoad > most {
+		return p, false
 	}
 	best := -1 // the heaviest key of a heaviest partition
 	for k, part := range pl.parts {
@@ -212,7 +252,80 @@ func (pl *partitionLoads) spread(keys []string, loads, hashes []int, n int) Part
 	if best >= 0 {
 		p.HeaviestKey, p.HeaviestKeyLoad = keys[best], loads[best]
 	}
-	return p
+	return p, true
+}
+
+// byPartition is spread's loop in the room by partition, the common case,
+// with no call a key. It returns the partitions used and the heaviest
+// load, and how many keys it spread: all, or up to the first whose
+// partition's load passed most.
+func (pl *partitionLoads) byPartition(loads, hashes []int, n, most int) (PartitionLoad, int) {
+	p := PartitionLoad{Partitions: n}
+	for k, h := range hashes {
+		part := int(uint32(h) % uint32(n)) // both below 2^31: 32-bit division is the faster
+		pl.parts[k] = part
+		l := pl.load[part] + loads[k] // keyLoads bounds the sum
+		pl.load[part] = l
+		if !pl.usedBy[part] {
+			pl.usedBy[part] = true
+			p.Used++
+		}
+		if l > p.HeaviestLoad { // loads only grow
+			if p.HeaviestLoad = l; l > most {
+				return p, k + 1
+			}
+		}
+	}
+	return p, len(hashes)
+}
+
+// byLanding is byPartition in the room by the order partitions are landed
+// in.
+func (pl *partitionLoads) byLanding(loads, hashes []int, n, most int) (PartitionLoad, int) {
+	p := PartitionLoad{Partitions: n}
+	pl.load = pl.load[:0]
+	if pl.slots == nil {
+		pl.slots = make(map[int]int)
+	}
+	for k, h := range hashes {
+		pl.parts[k] = h % n
+		l := pl.landed(pl.parts[k])
+		*l += loads[k]
+		p.Used = len(pl.load)
+		if *l > p.HeaviestLoad {
+			if p.HeaviestLoad = *l; *l > most {
+				return p, k + 1
+			}
+		}
+	}
+	return p, len(hashes)
+}
+
+// landed returns the load of partition part in the room by landing order,
+// giving it a slot when it has none.
+func (pl *partitionLoads) landed(part int) *int {
+	s, ok := pl.slots[part]
+	if !ok {
+		s = len(pl.load)
+		pl.slots[part] = s
+		pl.load = append(pl.load, 0)
+	}
+	return &pl.load[s]
+}
+
+// empty empties the room of the partitions the first done keys landed in,
+// in O(done) time: its loads are then all 0, by partition or by slot.
+func (pl *partitionLoads) empty(byPart bool, done int) {
+	if !byPart {
+		clear(pl.load) // one slot for each partition a key landed in
+	}
+	for _, part := range pl.parts[:done] {
+		if byPart {
+			pl.load[part], pl.usedBy[part] = 0, false
+		} else {
+			delete(pl.slots, part)
+		}
+	}
 }
 
 // dense tells whether spreading k keys over n partitions keeps a load per
@@ -225,25 +338,6 @@ func dense(n, k int) bool { return n <= 2*k || n <= denseMost && n <= 256*k }
 // keeps a load for each of: 2^16, 576 KiB of room.
 const denseMost = 1 << 16
 
-// room empties the room for spreading k keys over n > 2k partitions, by
-// the order keys land in, and returns the load of a partition.
-func (pl *partitionLoads) room(k int) (at func(part int) *int) {
-	pl.load = pl.load[:0]
-	if pl.slots == nil {
-		pl.slots = make(map[int]int, k)
-	}
-	clear(pl.slots)
-	return func(part int) *int {
-		s, ok := pl.slots[part]
-		if !ok {
-			s = len(pl.load)
-			pl.slots[part] = s
-			pl.load = append(pl.load, 0)
-		}
-		return &pl.load[s]
-	}
-}
-
 // loadOf returns the load of partition part, one that keys landed in,
 // from the room by partition when byPart, else by landing order.
 func (pl *partitionLoads) loadOf(byPart bool, part int) int {
@@ -253,12 +347,14 @@ func (pl *partitionLoads) loadOf(byPart bool, part int) int {
 	return pl.load[pl.slots[part]]
 }
 
-// resized returns s with length n, all zero, reusing its room.
-func resized[T any](s []T, n int) []T {
+// grown returns s with length n, reusing its room: what was beyond its
+// length is as it was left, which spread leaves zero. Room it makes is
+// twice what s had, when n is not beyond that and most, so that counts
+// one above another, as PartitionsFor tries them, make room O(log n)
+// times, not n times.
+func grown[T any](s []T, n, most int) []T {
 	if cap(s) < n {
-		return make([]T, n)
+		return make([]T, n, max(n, min(2*cap(s), most)))
 	}
-	s = s[:n]
-	clear(s)
-	return s
+	return s[:n]
 }

@@ -752,12 +752,15 @@ func TestResequencerMatchesThePlainVersionUnderEveryConfig(t *testing.T) {
 
 // PartitionsFor reads the same lane loads that a partitioned run makes, and
 // returns the first partition count that meets the bound: every smaller
-// count's partitioned run misses it.
+// count's partitioned run misses it. Shares that are ratios of small
+// numbers meet some counts' collision shares exactly, at the bound.
 func TestPartitionsForFindsTheFirstCountThatFits(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		events := eventsOf(anyShape).Draw(t, "events")
-		share := rapid.SampledFrom([]float64{0, 0.1, 0.25, 0.5, 1}).Draw(t, "share")
+		b := rapid.IntRange(1, 12).Draw(t, "of")
+		share := rapid.OneOf(rapid.SampledFrom([]float64{0, 0.1, 0.25, 0.5, 1}),
+			rapid.Map(rapid.IntRange(0, b), func(a int) float64 { return float64(a) / float64(b) })).Draw(t, "share")
 		limit := rapid.IntRange(1, 40).Draw(t, "limit")
 		p, found, err := konvoy.PartitionsFor(konvoy.Values(events), share, limit)
 		if err != nil {
@@ -769,6 +772,12 @@ func TestPartitionsForFindsTheFirstCountThatFits(t *testing.T) {
 		run := simulate(t, events, konvoy.Partitioned(p.Partitions), 2)
 		if run.HeaviestLane != p.HeaviestLoad || run.HeaviestKeyLoad != p.HeaviestKeyLoad || run.Lanes != p.Used {
 			t.Fatalf("PartitionsFor %+v disagrees with partitioned run %+v", p, run)
+		}
+		// Among equally heavy keys of one partition, both name the key
+		// seen first (among equally heavy partitions they may differ: the
+		// run's is the lane opened first, PartitionsFor's the lowest).
+		if run.HeaviestLaneName == strconv.Itoa(p.HeaviestPartition) && run.HeaviestKey != p.HeaviestKey {
+			t.Fatalf("PartitionsFor names %q the heaviest key of partition %d, the partitioned run %q", p.HeaviestKey, p.HeaviestPartition, run.HeaviestKey)
 		}
 		// Every smaller count, and every count up to the limit when none
 		// fits, misses the bound in a partitioned run of its own.

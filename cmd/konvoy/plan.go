@@ -26,7 +26,7 @@ const defaultRoundTime = 10 * time.Millisecond
 var defaultPlanLayouts = []string{"free", "convoy", "line-convoy", "selective-convoy", "partitioned"}
 
 // maxPartitionSearch is the most partitions -max-partitions lets the
-// partition search try: it takes time in keys × partitions, and keys whose
+// partition search try: it takes time up to keys × partitions, and keys whose
 // murmur2 hashes are equal collide in every topic, so that it would try
 // every count up to the limit; no Kafka topic has as many.
 const maxPartitionSearch = 1 << 16
@@ -152,7 +152,7 @@ func parsePlan(args []string, stderr io.Writer) (planOptions, error) {
 		}
 		return nil
 	})
-	c.count(&opt.MaxPartitions, "max-partitions", 256, maxPartitionSearch, false, fmt.Sprintf("the most partitions, `N`, the partition search tries, up to %d: it tries each count in turn, over every key", maxPartitionSearch))
+	c.count(&opt.MaxPartitions, "max-partitions", 256, maxPartitionSearch, false, fmt.Sprintf("the most partitions, `N`, the partition search tries, up to %d: it tries each count in turn, leaving one at its first partition heavier than a count that fits can carry", maxPartitionSearch))
 	c.choice(&opt.format, "format", "text", "the plan's `format`: text or json", "text or json", "text", "json")
 	c.rule(func() (err error) {
 		opt.layoutNames = layouts
