@@ -163,16 +163,27 @@ func mostToFit(heaviest int, maxShare float64) int {
 // heaviestFirst sorts the keys, their loads and their hashes together by
 // load, heaviest first, keeping the order of first appearance among equal
 // loads, which spread's ties follow: a count that cannot fit shows it in
-// its first few keys, as the heaviest key's partition passes mostToFit.
+// its first few keys, as the heaviest key's partition passes mostToFit. It
+// moves them in place, cycle by cycle, with one int of room a key.
 func heaviestFirst(keys []string, loads, hashes []int) {
-	order := make([]int, len(keys))
-	for i := range order {
-		order[i] = i
+	from := make([]int, len(keys)) // the place each place's key comes from
+	for i := range from {
+		from[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(loads[b], loads[a]) })
-	k, l, h := slices.Clone(keys), slices.Clone(loads), slices.Clone(hashes)
-	for i, o := range order {
-		keys[i], loads[i], hashes[i] = k[o], l[o], h[o]
+	slices.SortStableFunc(from, func(a, b int) int { return cmp.Compare(loads[b], loads[a]) })
+	for i := range from {
+		if from[i] < 0 {
+			continue // moved
+		}
+		k, l, h := keys[i], loads[i], hashes[i]
+		j := i
+		for from[j] != i {
+			f := from[j]
+			keys[j], loads[j], hashes[j] = keys[f], loads[f], hashes[f]
+			from[j], j = -1, f
+		}
+		keys[j], loads[j], hashes[j] = k, l, h
+		from[j] = -1
 	}
 }
 

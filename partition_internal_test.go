@@ -3,6 +3,7 @@ package konvoy
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -120,4 +121,29 @@ func TestMostToFit(t *testing.T) {
 			t.Errorf("mostToFit(%d, %v) = %d; want %d", c.heaviest, c.share, got, c.want)
 		}
 	}
+}
+
+// heaviestFirst sorts keys, loads and hashes together, heaviest first,
+// equal loads in the order they came: as a stable sort of the triples.
+func TestHeaviestFirstSortsTogether(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 30).Draw(t, "keys")
+		keys, loads, hashes := make([]string, n), make([]int, n), make([]int, n)
+		type triple struct {
+			key        string
+			load, hash int
+		}
+		want := make([]triple, n)
+		for i := range n {
+			keys[i], loads[i], hashes[i] = fmt.Sprint("K", i), rapid.IntRange(0, 4).Draw(t, "load"), i*7
+			want[i] = triple{keys[i], loads[i], hashes[i]}
+		}
+		slices.SortStableFunc(want, func(a, b triple) int { return b.load - a.load })
+		heaviestFirst(keys, loads, hashes)
+		for i, w := range want {
+			if got := (triple{keys[i], loads[i], hashes[i]}); got != w {
+				t.Fatalf("place %d: %+v; want %+v", i, got, w)
+			}
+		}
+	})
 }
