@@ -67,7 +67,7 @@ func jsonThroughput(s Side, measured bool) *float64 {
 	if s.Makespan <= 0 && (measured || s.Events > 0) {
 		return nil
 	}
-	x := report.Round3(s.Throughput())
+	x := report.RoundAmount(s.Throughput())
 	return &x
 }
 
@@ -339,7 +339,7 @@ func (c Comparison) Text() string {
 	dur("response max", func(s Side) time.Duration { return s.ResponseMax })
 	n := cfg.Consumers
 	share := func(s Side) string {
-		return strconv.FormatFloat(100*report.Round3(s.BlockedShare(n)), 'f', 1, 64) + "%"
+		return report.Percent(s.BlockedShare(n))
 	} // as JSON's, in percent
 	fmt.Fprintf(w, "blocked share\t%s\t%s\t%s\t\n", share(c.Predicted), share(c.FromActual), share(c.Measured))
 	dur("service time, total", func(s Side) time.Duration { return s.Work })
@@ -441,15 +441,15 @@ type Record struct {
 
 // record is s as a Record under c, measured or predicted.
 func (c Comparison) record(s Side, measured bool) Record {
-	r := func(d time.Duration) float64 { return report.Round3(float64(d) / float64(c.Config.Unit)) }
+	r := func(d time.Duration) float64 { return report.RoundAmount(float64(d) / float64(c.Config.Unit)) }
 	rec := Record{Layout: c.Config.Layout.String(), Policy: c.Config.Policy.String(), Consumers: c.Config.Consumers, Events: s.Events,
 		Work: r(s.Work), Rounds: r(s.Makespan), Skipped: s.Skipped, Duplicates: s.Duplicates, Buffered: s.Buffered, NeverApplied: s.NeverApplied,
 		MaxBuffered: s.MaxBuffered, MaxKeyBuffered: s.MaxKeyBuffered, GapsSkipped: s.GapsSkipped, Forced: s.Forced, RejectedOld: s.RejectedOld,
 		WaitP50: r(s.WaitP50), WaitP95: r(s.WaitP95), WaitP99: r(s.WaitP99), WaitMax: r(s.WaitMax), WaitMean: r(s.WaitMean),
 		ResponseP50: r(s.ResponseP50), ResponseP95: r(s.ResponseP95), ResponseP99: r(s.ResponseP99), ResponseMax: r(s.ResponseMax), ResponseMean: r(s.ResponseMean),
-		Throughput: jsonThroughput(s, measured), BlockedShare: report.Round3(s.BlockedShare(c.Config.Consumers))}
+		Throughput: jsonThroughput(s, measured), BlockedShare: report.RoundShare(s.BlockedShare(c.Config.Consumers))}
 	if s.Makespan > 0 {
-		rec.Parallelism = report.Round3(float64(s.Work) / float64(s.Makespan))
+		rec.Parallelism = report.RoundAmount(float64(s.Work) / float64(s.Makespan))
 	}
 	return rec
 }

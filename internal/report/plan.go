@@ -237,7 +237,7 @@ func selectiveText(a *Plan) string {
 	if a.src.Lesson {
 		b.WriteString(wrapText(fmt.Sprintf("on lesson-style shipments of 7 events (4 ordered steps, 3 history-only): %d events, ordered share %.3f", events, share)))
 	} else {
-		fmt.Fprintf(&b, "on the trace: %s, %d of them ordered steps, ordered share %.3f\n", plural(events, "event", "events"), ordered, share)
+		fmt.Fprintf(&b, "on the trace: %s, %d of them ordered steps, ordered share %s\n", plural(events, "event", "events"), ordered, formatShare(share))
 	}
 	fmt.Fprintf(&b, "rounds at %s: free %d, selective-convoy %d, convoy %d\n", consumersText(a.consumers), s.Free.Rounds, s.Selective.Rounds, s.Convoy.Rounds)
 	cost := konvoy.Cost(s.OrderedConvoy, s.OrderedFree)
@@ -248,7 +248,7 @@ func selectiveText(a *Plan) string {
 		b.WriteString(undefinedMultiplier + "\n")
 	default:
 		fmt.Fprintf(&b, "multiplier: simulated x%.3f; the formula s·cost + (1 − s) gives x%.3f\n", s.Simulated, s.Formula)
-		fmt.Fprintf(&b, "  (s %.3f, the ordered share; cost x%.3f, the convoy's on the ordered steps alone)\n", share, cost)
+		fmt.Fprintf(&b, "  (s %s, the ordered share; cost x%.3f, the convoy's on the ordered steps alone)\n", formatShare(share), cost)
 		fmt.Fprintf(&b, "whole stream in the convoy: x%.3f\n", konvoy.Cost(s.Convoy, s.Free))
 	}
 	if ordered == events {
@@ -284,7 +284,7 @@ func sensitivityText(a *Plan) string {
 	}
 	t.add(head...)
 	for _, r := range a.rows {
-		share := strconv.FormatFloat(r.share, 'f', 3, 64)
+		share := formatShare(r.share)
 		if len(r.labels) > 0 {
 			share += " (" + strings.Join(r.labels, "; ") + ")"
 		}
@@ -317,7 +317,7 @@ func partitionText(a *Plan) string {
 	if p.Collision() == 0 {
 		fmt.Fprintf(&answer, "all of them %s's", keyName(p.HeaviestKey))
 	} else {
-		fmt.Fprintf(&answer, "%d from %s, its heaviest key, and %d (%s) from other keys", p.HeaviestKeyLoad, keyName(p.HeaviestKey), p.Collision(), percent(p.CollisionShare()))
+		fmt.Fprintf(&answer, "%d from %s, its heaviest key, and %d (%s) from other keys", p.HeaviestKeyLoad, keyName(p.HeaviestKey), p.Collision(), Percent(p.CollisionShare()))
 	}
 	switch {
 	case p.Partitions == 1:

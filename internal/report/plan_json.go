@@ -12,7 +12,7 @@ import (
 // Peak is -peak, as given, or, when not given, a trace's own mean rate when
 // its events arrive over time, rounded as rates are; KeepUpAtHand tells that
 // the keep-up plans then take the events as work at hand, their arrival
-// times aside. Ratios are rounded to three decimals; rates, as roundAmount
+// times aside. Ratios are rounded to three decimals; rates, as RoundAmount
 // does, to three decimals or, below 0.1, three significant digits, so that
 // no rate above 0 reads as 0; MaxRounds, the keep-up budget, to those digits
 // but down, so that it never states more rounds than keep up. A rate that no
@@ -165,7 +165,7 @@ func PlanJSON(a *Plan) (string, error) {
 	if a.src.Lesson {
 		on = "lesson-style shipments"
 	}
-	doc.Selective = selectiveDoc{On: on, Events: s.Free.Events, Ordered: s.OrderedFree.Events, Share: Round3(s.Share),
+	doc.Selective = selectiveDoc{On: on, Events: s.Free.Events, Ordered: s.OrderedFree.Events, Share: RoundShare(s.Share),
 		Consumers: a.consumers, FreeRounds: s.Free.Rounds, Rounds: s.Selective.Rounds, ConvoyRounds: s.Convoy.Rounds,
 		Simulated: Round3(s.Simulated), Formula: Round3(s.Formula), Cost: Round3(konvoy.Cost(s.OrderedConvoy, s.OrderedFree)),
 		WholeInConvoy: Round3(konvoy.Cost(s.Convoy, s.Free)), Assumptions: a.selectiveAssumptions()}
@@ -178,8 +178,8 @@ func PlanJSON(a *Plan) (string, error) {
 			break // no table
 		}
 		ordered, unordered := konvoy.SplitRate(a.o.Peak, r.share)
-		row := shareDoc{Share: Round3(r.share), Labels: append([]string{}, r.labels...), Ordered: roundAmount(ordered),
-			Unordered: roundAmount(unordered), Multipliers: map[string]float64{}}
+		row := shareDoc{Share: RoundShare(r.share), Labels: append([]string{}, r.labels...), Ordered: RoundAmount(ordered),
+			Unordered: RoundAmount(unordered), Multipliers: map[string]float64{}}
 		for i, l := range a.lanes {
 			row.Multipliers[l.String()] = Round3(a.multiplier(i, r.share))
 		}
@@ -188,7 +188,7 @@ func PlanJSON(a *Plan) (string, error) {
 	doc.Partitions = partitionDoc{Collision: a.o.Collision, MaxPartitions: a.o.MaxPartitions, Found: a.found,
 		Partitions: p.Partitions, Used: p.Used, HeaviestPartition: p.HeaviestPartition,
 		HeaviestLoad: p.HeaviestLoad, HeaviestKey: p.HeaviestKey, HeaviestKeyLoad: p.HeaviestKeyLoad,
-		CollisionShare: roundShare(p.CollisionShare()), Assumptions: a.partitionAssumptions()}
+		CollisionShare: RoundShare(p.CollisionShare()), Assumptions: a.partitionAssumptions()}
 
 	if err := checkJSONText(doc); err != nil {
 		return "", err
@@ -204,21 +204,21 @@ func PlanJSON(a *Plan) (string, error) {
 }
 
 // peakJSON is the plan's peak rate for JSON: -peak as given, or the
-// trace's own mean rate rounded as roundAmount rounds rates.
+// trace's own mean rate rounded as RoundAmount rounds rates.
 func (a *Plan) peakJSON() float64 {
 	if a.o.PeakGiven {
 		return a.o.Peak
 	}
-	return roundAmount(a.o.Peak)
+	return RoundAmount(a.o.Peak)
 }
 
-// jsonRate is a rate for JSON, rounded as roundAmount does, or nil when no
+// jsonRate is a rate for JSON, rounded as RoundAmount does, or nil when no
 // run bounds it.
 func jsonRate(r float64) *float64 {
 	if math.IsInf(r, 1) {
 		return nil
 	}
-	x := roundAmount(r)
+	x := RoundAmount(r)
 	return &x
 }
 
@@ -230,7 +230,7 @@ func (a *Plan) sloJSON(p konvoy.LatencyPlan) *sloDoc {
 		on = "wait"
 	}
 	d := &sloDoc{Percentile: p.SLO.Percentile, On: on, TargetRounds: p.SLO.Rounds, Meets: p.Meets, Consumers: p.Consumers,
-		AchievedRounds: p.Achieved, Utilisation: roundShare(p.Utilisation), WorstLane: p.WorstLane, FloorRounds: p.Floor,
+		AchievedRounds: p.Achieved, Utilisation: RoundShare(p.Utilisation), WorstLane: p.WorstLane, FloorRounds: p.Floor,
 		FloorLane: p.FloorLane, AchievedFloor: p.AtFloor, ArrivalSpan: p.Span, LoadFloor: p.LoadFloor, ShortTrace: p.ShortTrace,
 		Curve: []sloPointDoc{}, Assumptions: append(a.sloAssumptions(), p.Assumptions...)}
 	for _, pt := range p.Curve {

@@ -76,7 +76,7 @@ func records(t *Trace) []Record {
 				}
 				out = append(out, Record{
 					Layout: l.String(), Consumers: c, Events: r.Events, Keys: r.Keys, Work: r.Work, Rounds: r.Rounds,
-					Parallelism:    roundAmount(r.Parallelism()),
+					Parallelism:    RoundAmount(r.Parallelism()),
 					BackwardWrites: r.BackwardWrites, WrongFinal: r.WrongFinal, Skipped: r.Skipped,
 					Lanes: r.Lanes, HeaviestLane: r.HeaviestLane, WrongKeys: wrong,
 					OutOfOrderKeys: len(t.Stats.OutOfOrder()),
@@ -84,9 +84,9 @@ func records(t *Trace) []Record {
 					Policy: p.String(), HeaviestLaneName: r.HeaviestLaneName, HeaviestKey: r.HeaviestKey, Collision: r.Collision(),
 					Duplicates: r.Duplicates, Buffered: r.Buffered, MaxBuffered: r.MaxBuffered, MaxKeyBuffered: r.MaxKeyBuffered,
 					HeldRounds: r.HeldRounds, NeverApplied: r.NeverApplied,
-					WaitP50: r.Wait.P50, WaitP95: r.Wait.P95, WaitP99: r.Wait.P99, WaitMax: r.Wait.Max, WaitMean: Round3(r.Wait.Mean),
+					WaitP50: r.Wait.P50, WaitP95: r.Wait.P95, WaitP99: r.Wait.P99, WaitMax: r.Wait.Max, WaitMean: RoundAmount(r.Wait.Mean),
 					ResponseP50: r.Response.P50, ResponseP95: r.Response.P95, ResponseP99: r.Response.P99, ResponseMax: r.Response.Max,
-					ResponseMean: Round3(r.Response.Mean),
+					ResponseMean: RoundAmount(r.Response.Mean),
 
 					GapsSkipped: r.GapsSkipped, Forced: r.Forced, RejectedOld: r.RejectedOld, LateDropped: t.Dropped,
 				})

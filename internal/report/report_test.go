@@ -268,20 +268,20 @@ func TestFormatAmountKeepsEveryValueReadable(t *testing.T) {
 	}
 }
 
-// roundAmount keeps three decimals, or below 0.1 three significant
+// RoundAmount keeps three decimals, or below 0.1 three significant
 // digits, so that a rate or a budget above 0 never reads as 0 in the JSON
 // reports; a huge amount is kept as it is.
 func TestRoundAmountKeepsSmallAmountsAboveZero(t *testing.T) {
 	for x, want := range map[float64]float64{0: 0, 1.23456: 1.235, 0.1: 0.1, 0.0123456: 0.0123, 0.0004166: 0.000417,
 		2e-305: 2e-305, 1e300: 1e300} {
-		if got := roundAmount(x); got != want {
-			t.Errorf("roundAmount(%g) = %g; want %g", x, got, want)
+		if got := RoundAmount(x); got != want {
+			t.Errorf("RoundAmount(%g) = %g; want %g", x, got, want)
 		}
 	}
 }
 
 // A most that may not be passed, the keep-up budget, is written and kept
-// to the digits of formatAmount and roundAmount, but rounded down: never
+// to the digits of formatAmount and RoundAmount, but rounded down: never
 // above what it was, so that a budget of 20.9996 rounds does not read 21,
 // which a run of 21 rounds does not keep. (Found by a review of konvoy
 // plan.)
@@ -357,7 +357,7 @@ func TestRound3AgreesWithTheText(t *testing.T) {
 	}
 }
 
-// percent writes the share JSON gives (Round3) in percent, with no more
+// Percent writes the share JSON gives (Round3) in percent, with no more
 // decimals than it needs: 1/16 is 6.2%, as JSON's 0.062, where it said
 // 6.3% (math.Round of 62.5 tenths) beside it.
 func TestPercentIsTheJSONsShare(t *testing.T) {
@@ -366,13 +366,13 @@ func TestPercentIsTheJSONsShare(t *testing.T) {
 	// review: a utilisation of 1.1e-5 read 0% and 0).
 	for s, want := range map[float64]string{1.0 / 16: "6.2%", 0.5: "50%", 0.05: "5%", 1: "100%", 0: "0%", 2.0 / 3: "66.7%", 0.0005: "0.1%",
 		1.1e-5: "0.0011%", 0.00049: "0.049%", 1.23456e-9: "1.23e-07%", 0.0004999: "0.05%"} {
-		if got := percent(s); got != want {
-			t.Errorf("percent(%v) = %s; want %s", s, got, want)
+		if got := Percent(s); got != want {
+			t.Errorf("Percent(%v) = %s; want %s", s, got, want)
 		}
 	}
 	for s, want := range map[float64]float64{1.0 / 16: 0.062, 0: 0, 1.1e-5: 1.1e-5, 0.00049: 0.00049, 0.0004999: 0.0005, 1.23456e-9: 1.23e-9} {
-		if got := roundShare(s); got != want {
-			t.Errorf("roundShare(%v) = %v; want %v", s, got, want)
+		if got := RoundShare(s); got != want {
+			t.Errorf("RoundShare(%v) = %v; want %v", s, got, want)
 		}
 	}
 }

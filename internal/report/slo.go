@@ -262,7 +262,7 @@ func sloText(a *Plan) string {
 				lane = laneName(l, p.WorstLane)
 			}
 			if p.Utilisation > 0 {
-				busy = percent(p.Utilisation)
+				busy = Percent(p.Utilisation)
 			}
 			rounds, took := strconv.Itoa(p.Achieved), a.duration(p.Achieved)
 			if p.AtFloor {

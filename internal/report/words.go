@@ -164,10 +164,10 @@ func formatAtMost(x float64) string {
 }
 
 // roundAtMost rounds x, a most that may not be passed, to the digits
-// roundAmount keeps, but down.
+// RoundAmount keeps, but down.
 func roundAtMost(x float64) float64 {
 	if !(x > 0) || x >= 1e15 {
-		return roundAmount(x)
+		return RoundAmount(x)
 	}
 	return floorAt(x, max(3, 2-decade(x)))
 }
@@ -209,12 +209,12 @@ func floorNear(v float64) float64 {
 	return math.Floor(v)
 }
 
-// roundAmount rounds x, a rate or an amount of rounds, as the JSON reports
+// RoundAmount rounds x, a rate or an amount of rounds, as the JSON reports
 // write it: to three decimals, or, below 0.1 in size, to three significant
 // digits, so that an amount above 0 never reads as 0 and keeps at least
 // the digits formatAmount prints; x as it is from 1e15 on, where a float64
 // holds no decimals, or when it is not finite.
-func roundAmount(x float64) float64 {
+func RoundAmount(x float64) float64 {
 	if a := math.Abs(x); a >= 0.1 || a == 0 || math.IsNaN(x) {
 		return Round3(x)
 	}
@@ -236,27 +236,38 @@ func multiplier(m float64) string {
 	return strconv.FormatFloat(m, 'f', 3, 64)
 }
 
-// percent writes a share as a percentage, the share as JSON gives it
-// (roundShare), in percent, so that 1/16 is 6.2% beside JSON's 0.062: with
+// Percent writes a share as a percentage, the share as JSON gives it
+// (RoundShare), in percent, so that 1/16 is 6.2% beside JSON's 0.062: with
 // no more decimals than it needs, at most one, or, for a share above 0
 // that three decimals would make 0, with three significant digits, so
 // that 1.1e-5 is 0.0011%, not 0%.
-func percent(s float64) string {
-	v := 100 * roundShare(s)
+func Percent(s float64) string {
+	v := 100 * RoundShare(s)
 	if Round3(s) == 0 && s != 0 {
 		return strconv.FormatFloat(v, 'g', 3, 64) + "%"
 	}
 	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0") + "%"
 }
 
-// roundShare rounds a share as the JSON reports write it: to three
+// formatShare writes a share as the text reports print ratios, with three
+// decimals, or, for a share above 0 that three decimals would make 0, with
+// three significant digits, as RoundShare gives it to JSON: 1/3001 is
+// 0.000333, not 0.000.
+func formatShare(s float64) string {
+	if Round3(s) == 0 && s != 0 {
+		return strconv.FormatFloat(RoundShare(s), 'g', 3, 64)
+	}
+	return strconv.FormatFloat(s, 'f', 3, 64)
+}
+
+// RoundShare rounds a share as the JSON reports write it: to three
 // decimals (Round3), or, when that would make a share above 0 read as 0
-// (below 0.0005), to three significant digits, as roundAmount does.
-func roundShare(s float64) float64 {
+// (below 0.0005), to three significant digits, as RoundAmount does.
+func RoundShare(s float64) float64 {
 	if r := Round3(s); r != 0 || s == 0 {
 		return r
 	}
-	return roundAmount(s)
+	return RoundAmount(s)
 }
 
 // givenPercent writes a share the user gave, such as -collision, as a
