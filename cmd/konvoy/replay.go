@@ -216,8 +216,8 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 	c.policy(&policies, &opt.Assignor, "the dispatch `policy`: head-of-line, lane-aware or static (default head-of-line, as the simulator's)")
 	c.count(&opt.Consumers, "consumers", 4, live.MaxConsumers, false, "the `N` consumers, handlers running at once")
 	c.count(&opt.MaxHeld, "max-held", replay.DefaultMaxHeld, math.MaxInt32, false, "the most `events` the executor holds at once, arrived and not finished; an event due when it is full is submitted late")
-	c.IntVar(&opt.MaxBacklog, "max-backlog", replay.DefaultMaxBacklog, "the most `events` each prediction may hold at once (waiting for a consumer under lane-aware, "+
-		"or for a gap under the resequencer); a trace whose backlog outgrows it is an error; 0 for no limit")
+	c.IntVar(&opt.MaxBacklog, "max-backlog", replay.DefaultMaxBacklog, "the most `events` each prediction may hold at once (one for each consumer that has taken one, those waiting for a consumer under lane-aware, "+
+		"those waiting for a gap under the resequencer); a trace whose backlog outgrows it is an error; 0 for no limit")
 	c.rule(func() error {
 		if opt.MaxBacklog < 0 {
 			return c.usagef("-max-backlog is %d; want 0 (no limit) or more events", opt.MaxBacklog)
