@@ -8,9 +8,10 @@ import (
 )
 
 // -max-memory fits what the tighter of ulimit -v and the process's cgroup
-// leaves it: at most 0.85 of it, rounded down to MiB. The default comes
-// down to that share; a size given above it is a usage error that says
-// what fits, and which limit to raise.
+// leaves it: at most 0.85 of it (of what 128 MiB for the runtime leaves,
+// under ulimit -v), rounded down to MiB. The default comes down to that
+// share; a size given above it is a usage error that says what fits, and
+// which limit to raise.
 func TestMaxMemoryFitsTheAddressSpaceLeft(t *testing.T) {
 	const mib, gib = 1 << 20, 1 << 30
 	cases := []struct {
@@ -22,12 +23,13 @@ func TestMaxMemoryFitsTheAddressSpaceLeft(t *testing.T) {
 		wantErrPart string // "" for no error
 	}{
 		{"the default, with room", gib, 2 * gib, false, false, gib, ""},
-		{"the default, above the share", gib, gib, false, false, 870 * mib, ""},
+		{"the default, above the share", gib, gib, false, false, 761 * mib, ""},
 		{"the default, above the cgroup's share", gib, gib, true, false, 870 * mib, ""},
 		{"the default, with almost nothing left", gib, 100 << 10, false, false, mib, ""},
-		{"a size given within the share", 870 * mib, gib, false, true, 870 * mib, ""},
-		{"a size given above the share", 871 * mib, gib, false, true, 871 * mib,
-			"konvoy: -max-memory 871MiB: ulimit -v leaves this process 1.00 GiB of address space, of which the runs may take 0.85, 870MiB: give at most that, or raise ulimit -v"},
+		{"a size given within the share", 761 * mib, gib, false, true, 761 * mib, ""},
+		{"a size given within the cgroup's share", 870 * mib, gib, true, true, 870 * mib, ""},
+		{"a size given above the share", 762 * mib, gib, false, true, 762 * mib,
+			"konvoy: -max-memory 762MiB: ulimit -v leaves this process 1.00 GiB of address space, of which the runs may take 0.85 of what 128MiB for the runtime leaves, 761MiB: give at most that, or raise ulimit -v"},
 		{"a size given above the cgroup's share", 871 * mib, gib, true, true, 871 * mib,
 			"konvoy: -max-memory 871MiB: its cgroup's memory limit leaves this process 1.00 GiB of memory, of which the runs may take 0.85, 870MiB: give at most that, or raise the cgroup's memory limit"},
 		{"a size given with almost nothing left", mib, 100 << 10, false, true, mib,

@@ -19,8 +19,8 @@ func (c *command) memory(n *int, use string) {
 	*n = konvoy.DefaultMaxMemory
 	c.needs("events", "max-memory")
 	c.Func("max-memory", "the memory `SIZE` the runs may take together (bytes, or with KiB, MiB, GiB or TiB), "+use+
-		" (default 1GiB, or less when the address space ulimit -v leaves, or the memory the process's cgroup leaves, is less than 1GiB ÷ "+
-		addressShareText+"; a SIZE above that share of it is refused)",
+		" (default 1GiB, or less when 1GiB is more than "+addressShareText+" of the memory the process's cgroup leaves, "+
+		"or of the address space ulimit -v leaves less "+formatSize(addressReserve)+" for the runtime; a SIZE above that share is refused)",
 		func(v string) error {
 			m, err := parseSize(v)
 			if err != nil {
@@ -80,10 +80,16 @@ func (l memoryLimit) leaves(amount string) (says, raise string) {
 // 4000000 (2.24 GiB left at start), 2200MiB (0.96 of it) ran, 2560MiB
 // (1.12) ended in a fatal out-of-memory error; in a cgroup of 600 MB,
 // 540MiB (0.94 of it) ran with 564 MB resident, the default 1GiB was
-// killed by the kernel.
+// killed by the kernel. Under ulimit -v, addressReserve comes off first:
+// the runtime takes address space in steps, threads and arenas, that do
+// not shrink with what is left. Under ulimit -v 2200000 (0.52 GiB left at
+// start), the same keys with 0.85 of it, 454MiB, ended in the fatal
+// error, with 400MiB stopped at -max-memory, naming it (found by a
+// review); 0.85 of what 128 MiB leaves is 343MiB.
 const (
 	addressShare     = 85
 	addressShareText = "0.85"
+	addressReserve   = 128 << 20
 )
 
 // fitMemory sets *n, -max-memory's bytes, to fit in what the limit l
@@ -91,7 +97,11 @@ const (
 // down to MiB; a -max-memory given above it is a usage error that says
 // what fits.
 func (c *command) fitMemory(n *int, l memoryLimit) error {
-	most := l.left / 100 * addressShare &^ (1<<20 - 1)
+	left := l.left
+	if !l.cgroup {
+		left = max(0, left-addressReserve)
+	}
+	most := left / 100 * addressShare &^ (1<<20 - 1)
 	if int64(*n) <= most {
 		return nil
 	}
@@ -104,8 +114,12 @@ func (c *command) fitMemory(n *int, l memoryLimit) error {
 		return c.usagef("-max-memory %s: %s, less than it needs: %s", formatSize(*n), says, raise)
 	}
 	says, raise := l.leaves(fmt.Sprintf("%.2f GiB", float64(l.left)/(1<<30)))
+	share := addressShareText
+	if !l.cgroup {
+		share += " of what " + formatSize(addressReserve) + " for the runtime leaves"
+	}
 	return c.usagef("-max-memory %s: %s, of which the runs may take %s, %s: give at most that, or %s",
-		formatSize(*n), says, addressShareText, formatSize(int(most)), raise)
+		formatSize(*n), says, share, formatSize(int(most)), raise)
 }
 
 // The uses of -max-memory, as its help says them.
