@@ -15,15 +15,20 @@ import "github.com/sirali-konvoy/konvoy"
 // layout's.
 type Stats struct {
 	events, ordered int
-	last            map[string]int // last nonzero step per key; -1 once out of order
-	lines           map[string]struct{}
-	outOfOrder      []string
+	// keys numbers each key, from 0 in order of first appearance, and last
+	// is its last nonzero step, -1 once out of order: a step is written to
+	// last, not to the map, whose assignment would store the event's own
+	// copy of the key, beside the one a consumer of the stream kept.
+	keys       map[string]int
+	last       []int
+	lines      map[string]struct{}
+	outOfOrder []string
 }
 
 // Add counts one event.
 func (s *Stats) Add(e konvoy.Event) {
-	if s.last == nil {
-		s.last = make(map[string]int)
+	if s.keys == nil {
+		s.keys = make(map[string]int)
 		s.lines = make(map[string]struct{})
 	}
 	s.events++
@@ -32,21 +37,23 @@ func (s *Stats) Add(e konvoy.Event) {
 			s.lines[e.Line] = struct{}{}
 		}
 	}
-	last, seen := s.last[e.Key]
+	k, seen := s.keys[e.Key]
+	if !seen {
+		k = len(s.last)
+		s.keys[e.Key] = k
+		s.last = append(s.last, 0)
+	}
 	if e.Step == 0 {
-		if !seen {
-			s.last[e.Key] = 0
-		}
 		return
 	}
 	s.ordered++
-	switch {
+	switch last := s.last[k]; {
 	case last < 0:
 	case e.Step < last:
-		s.last[e.Key] = -1
+		s.last[k] = -1
 		s.outOfOrder = append(s.outOfOrder, e.Key)
-	case e.Step > last || !seen:
-		s.last[e.Key] = e.Step
+	case e.Step > last:
+		s.last[k] = e.Step
 	}
 }
 

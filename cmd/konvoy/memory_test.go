@@ -161,9 +161,15 @@ func TestMaxMemoryCountsTheBacklog(t *testing.T) {
 		!strings.HasSuffix(errOut, "; -max-memory 102400 bytes leaves each of 6 runs room for 100 events held: raise it, or plan fewer layouts or policies\n") {
 		t.Errorf("plan -max-memory 100KiB: status %d, stderr %q", status, errOut)
 	}
-	_, errOut, status = runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-memory", "1")
-	if !strings.HasSuffix(errOut, "; -max-memory 1 byte leaves each of 6 runs room for 1 event held: raise it, or plan fewer layouts or policies\n") {
-		t.Errorf("plan -max-memory 1: status %d, stderr %q; want counts in the singular", status, errOut)
+	_, errOut, status = runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-memory", "1000")
+	if !strings.HasSuffix(errOut, "; -max-memory 1000 bytes leaves each of 6 runs room for 1 event held: raise it, or plan fewer layouts or policies\n") {
+		t.Errorf("plan -max-memory 1000: status %d, stderr %q; want counts in the singular", status, errOut)
+	}
+	// The trace's one key and one line take 325 bytes as konvoy plan
+	// counts them, more than three quarters of 400.
+	_, errOut, status = runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-memory", "400")
+	if want := "<stdin>:2: the keys and lines so far take some 325 bytes with their names, more than the three quarters of -max-memory 400 that konvoy plan gives them: raise -max-memory\n"; status != 1 || errOut != want {
+		t.Errorf("plan -max-memory 400: status %d, stderr %q; want 1 and %q", status, errOut, want)
 	}
 	if _, errOut, status := runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-memory", "4MiB"); status != 0 {
 		t.Errorf("plan -max-memory 4MiB: status %d, stderr %q", status, errOut)

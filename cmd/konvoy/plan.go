@@ -71,10 +71,11 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // the trace changed that the plan does not say itself. When the picture
 // alone cannot be drawn, it returns the plan with a *picturesError.
 func planReport(opt planOptions, stdin io.Reader) (string, []string, error) {
+	defer runs.LimitMemory(opt.MaxMemory)() // before the trace is read: its names may take most of it
 	src := lessonSource()
 	if opt.events != "" {
 		var err error
-		if src, err = readSource(opt.reader, stdin, needsLines(opt.layoutNames), planHeld(opt.MaxMemory)); err != nil {
+		if src, err = readSource(opt.reader, stdin, needsLines(opt.layoutNames), opt.MaxMemory); err != nil {
 			return "", nil, err
 		}
 		defer src.close()
@@ -85,7 +86,6 @@ func planReport(opt planOptions, stdin io.Reader) (string, []string, error) {
 			return "", nil, err
 		}
 	}
-	defer runs.LimitMemory(opt.MaxMemory)()
 	a, err := report.NewPlan(&src.PlanSource, opt.PlanOptions)
 	if err != nil {
 		return "", nil, err

@@ -69,12 +69,13 @@ func lessonSource() *planSource {
 
 // readSource reads the trace r names once, before any answer is worked out,
 // and returns its first problem as FILE:LINE and what was wrong: a bad
-// record, an event konvoy cannot simulate, or an event without a line when
-// a layout needs one. Standard input ("-") is read as it arrives, and
-// copied to a temporary file as it is read, for the planner's later
-// passes when its events take more than heldBytes. It counts what the report
-// tells of the trace on the way.
-func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, heldBytes int) (*planSource, error) {
+// record, an event konvoy cannot simulate, an event without a line when
+// a layout needs one, or keys and lines that take more than three
+// quarters of maxMemory (see keyRoom). Standard input ("-") is read as it
+// arrives, and copied to a temporary file as it is read, for the
+// planner's later passes when its events take more than planHeld. It
+// counts what the report tells of the trace on the way.
+func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, maxMemory int) (*planSource, error) {
 	src := &planSource{PlanSource: report.PlanSource{Name: r.Name, Unit: r.Resolution}}
 	trace := eventlog.NewTrace(r.Name, r)
 	if streamed(r.Name) { // read once, copied for the planner's passes
@@ -96,7 +97,9 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, heldBytes in
 	if err != nil {
 		return nil, err
 	}
-	err = trace.Scan(heldBytes, func(e konvoy.Event, line int) error {
+	names := runs.LongNames{} // the planner's passes, some at once, share the first's
+	room := keyRoom{most: maxMemory / 4 * 3}
+	err = trace.Scan(planHeld(maxMemory), func(e konvoy.Event, line int) error {
 		if needsLine && e.Line == "" {
 			return &eventlog.Error{File: src.Name, Line: line, Field: cmp.Or(r.Columns.Line, "line"), Value: e.Line,
 				Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
@@ -107,7 +110,13 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, heldBytes in
 		if src.Stats.Events() == 0 {
 			src.FirstArrival = e.Arrival
 		}
+		keys, lines := src.Stats.Keys(), src.Stats.Lines()
 		src.Stats.Add(e)
+		names.Keep(e.Key)
+		names.Keep(e.Line)
+		if err := room.add(e, src.Stats.Keys() > keys, src.Stats.Lines() > lines, maxMemory); err != nil {
+			return &eventlog.Error{File: src.Name, Line: line, Err: err}
+		}
 		src.Work += e.Duration
 		src.LastArrival = e.Arrival
 		src.lastPartition = max(src.lastPartition, e.Partition)
@@ -123,7 +132,7 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, heldBytes in
 		return nil, planError(err)
 	}
 	src.Rounded, src.partitions, src.dropped, src.statused = trace.Rounded(), trace.Partitions(), trace.Dropped(), trace.StatusSteps()
-	src.Events, src.LineOf = reread(trace.Events()), trace.Line
+	src.Events, src.LineOf = reread(trace.Events(), names), trace.Line
 	return src, nil
 }
 
@@ -181,11 +190,42 @@ func planError(err error) error {
 	return fmt.Errorf("konvoy plan: %w", err)
 }
 
+// keyRoom counts what a trace's keys and lines take as konvoy plan reads
+// it first, their names and their places in the first reading's counts
+// and in a run: memory that grows with the keys, which -max-memory's
+// three quarters, most, bound, as the runs' backlogs are bound (a trace
+// of 200,000 keys of 4,007 bytes ended konvoy plan in the Go runtime's
+// fatal out-of-memory error under ulimit -v 2600000; found by a review).
+type keyRoom struct{ most, took int }
+
+// keyBytes is what a key or line takes in konvoy plan beside its name:
+// its place in the first reading's counts (some 60 bytes) and in a
+// simulator's key table (88), as konvoy.Sweep counts it.
+const keyBytes = 160
+
+// add counts e's key, when newKey, and its line, when newLine, and returns
+// an error, naming maxMemory, once they take more than r.most.
+func (r *keyRoom) add(e konvoy.Event, newKey, newLine bool, maxMemory int) error {
+	if newKey {
+		r.took += keyBytes + len(e.Key)
+	}
+	if newLine {
+		r.took += keyBytes + len(e.Line)
+	}
+	if r.took <= r.most {
+		return nil
+	}
+	return fmt.Errorf("the keys and lines so far take some %d bytes with their names, more than the three quarters of -max-memory %s that konvoy plan gives them: raise -max-memory",
+		r.took, formatSize(maxMemory))
+}
+
 // reread is a stream of the trace read again, whose errors say that the
-// trace changed since it was first read.
-func reread(events iter.Seq2[konvoy.Event, error]) iter.Seq2[konvoy.Event, error] {
+// trace changed since it was first read, and whose long names are those
+// of names, the first reading's.
+func reread(events iter.Seq2[konvoy.Event, error], names runs.LongNames) iter.Seq2[konvoy.Event, error] {
 	return func(yield func(konvoy.Event, error) bool) {
 		for e, err := range events {
+			e.Key, e.Line = names.Same(e.Key), names.Same(e.Line)
 			if le := (*eventlog.Error)(nil); errors.As(err, &le) {
 				err = fmt.Errorf("%w (the trace changed while konvoy plan read it again)", err)
 			} else if err != nil {

@@ -104,7 +104,7 @@ func Trace(ctx context.Context, src Source, o Options) (*report.Trace, error) {
 		return nil, err
 	}
 	configs := configs(t, o)
-	r := &reader{t: t, o: o, src: src, lines: make([]int, LinesKept)}
+	r := &reader{t: t, o: o, src: src, lines: make([]int, LinesKept), names: LongNames{}}
 	opts := []konvoy.SweepOption{konvoy.WithMaxMemory(runsMemory), konvoy.WithExpectedEvents(o.Expected)}
 	t.Results, err = konvoy.Sweep(ctx, r.events, configs, opts...)
 	var ev *konvoy.EventError
@@ -269,6 +269,7 @@ type reader struct {
 	status  int   // events whose step came from a status
 	lines   []int // the lines of the last events read, by input index
 	read    int   // the events the last pass read
+	names   LongNames
 }
 
 // events yields the trace's events, from the start, checked and counted
@@ -297,8 +298,15 @@ func (r *reader) events(yield func(konvoy.Event, error) bool) {
 		if err == io.EOF {
 			return
 		}
-		if err == nil && r.passes == 1 {
-			err = r.add(e, dec.Line(), dec.Partitions())
+		switch {
+		case err != nil:
+		case r.passes == 1:
+			if err = r.add(e, dec.Line(), dec.Partitions()); err == nil {
+				r.names.Keep(e.Key)
+				r.names.Keep(e.Line)
+			}
+		default:
+			e.Key, e.Line = r.names.Same(e.Key), r.names.Same(e.Line)
 		}
 		r.lines[i%len(r.lines)] = dec.Line()
 		r.read = i + 1
