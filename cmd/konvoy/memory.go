@@ -122,6 +122,24 @@ func (c *command) fitMemory(n *int, l memoryLimit) error {
 		formatSize(*n), says, share, formatSize(int(most)), raise)
 }
 
+// replayMemory returns the garbage collector's limit for konvoy replay,
+// which takes no -max-memory: the share of what ulimit -v or the cgroup
+// leaves that -max-memory's default comes down to (see fitMemory), and
+// false under neither. Without it the collector lets the heap grow to
+// twice what it held, and a replay of 200,000 keys of 4,007 bytes under
+// ulimit -v 2600000 ended in the fatal out-of-memory error after the
+// trace's check (found by a review).
+func replayMemory() (int, bool) {
+	l, ok := memoryLeft()
+	if !ok {
+		return 0, false
+	}
+	c := &command{given: map[string]bool{}}
+	n := math.MaxInt
+	_ = c.fitMemory(&n, l) // not given: it takes the share, and fails not
+	return n, true
+}
+
 // The uses of -max-memory, as its help says them.
 var (
 	memoryRuns = "three quarters for their state and a quarter for the garbage collector: runs that would not fit at once " +

@@ -16,6 +16,7 @@ import (
 	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/internal/replay"
 	"github.com/sirali-konvoy/konvoy/internal/report"
+	"github.com/sirali-konvoy/konvoy/internal/runs"
 	"github.com/sirali-konvoy/konvoy/live"
 )
 
@@ -41,6 +42,10 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitStatus(usageIn("konvoy replay", "-applied names %s, the trace -events - reads on standard input; want another file, as -applied rewrites it", opt.applied), stderr)
 	}
 	opt.Text = opt.applied != "" // JSON Lines
+	if most, ok := replayMemory(); ok {
+		defer runs.LimitMemory(most)()
+		opt.MaxNameBytes = most / 4 * 3
+	}
 	if len(opt.topic.brokers) > 0 {
 		return runTopic(opt, stdout, stderr)
 	}

@@ -62,7 +62,17 @@ type Config struct {
 	// replay that writes them as JSON, whose strings hold only UTF-8 text
 	// (two keys that differ in invalid bytes alone would read as one).
 	Text bool
+	// MaxNameBytes bounds what the trace's distinct keys and lines take as
+	// Load reads it, their names and KeyBytes each, which the predictions
+	// hold too: a trace over it is an error at the event that passes it. 0
+	// sets no bound.
+	MaxNameBytes int
 }
+
+// KeyBytes is what Config.MaxNameBytes counts for a key or a line beside
+// its name: its place in a prediction's key table (some 88 bytes) and in
+// Load's count of them.
+const KeyBytes = 160
 
 // DefaultMaxBacklog is the command's Config.MaxBacklog unless told
 // otherwise: at a few hundred bytes an event held, a prediction then

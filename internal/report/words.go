@@ -302,6 +302,7 @@ var libraryWords = strings.NewReplacer(append([]string{
 	" (WithMaxMemory, beside a Reorder window as large)", " (three eighths of -max-memory, as much again for the -reorder window)",
 	" (WithMaxMemory)", " (three quarters of -max-memory)",
 	" (WithMaxBacklog)", " (its share of -max-backlog)",
+	" (MaxNameBytes)", " (three quarters of the memory konvoy replay takes under ulimit -v or its cgroup's limit: raise that limit)",
 	": raise the rate", ": raise -peak",
 	" (Reader.Durations)", " (-duration-model)",
 }, neutralWords...)...)
