@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// underUlimit runs the command with args under ulimit -v kb, as a process
+// of its own, and returns its standard error and exit status.
+func underUlimit(t *testing.T, kb int, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", append([]string{"-c", fmt.Sprintf(`ulimit -v %d && exec "$0" "$@"`, kb), os.Args[0]}, args...)...)
+	cmd.Env = append(os.Environ(), "KONVOY_RUN_MAIN=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Run()
+	return stderr.String(), cmd.ProcessState.ExitCode()
+}
+
+// writeTrace writes n lines that line(i) makes under header to a file of
+// the test's, and returns its path.
+func writeTrace(t *testing.T, header string, n int, line func(w *bufio.Writer, i int)) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "t.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 1<<20)
+	w.WriteString(header + "\n")
+	for i := range n {
+		line(w, i)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Under a tight ulimit -v, many keys, or long ones, stop konvoy, konvoy
+// plan and konvoy replay at the error that names the memory they may take
+// (status 1), never in the Go runtime's fatal out-of-memory error (status
+// 2), which each of these commands ended in (found by a review): 200,000
+// keys of 4,007 bytes under ulimit -v 2600000, and 2,000,000 short keys
+// under every layout under 2200000. They write 800 MB and 44 MB traces and
+// take some 20 s: with -konvoy.long only.
+func TestTightUlimitsStopAtTheMemoryError(t *testing.T) {
+	if !*long {
+		t.Skip("writes 850 MB of traces and takes some 20 s: -konvoy.long runs it")
+	}
+	pad := strings.Repeat("k", 4000)
+	longKeys := writeTrace(t, "key,step,duration", 200_000, func(w *bufio.Writer, i int) { fmt.Fprintf(w, "%s%07d,1,1\n", pad, i) })
+	manyKeys := writeTrace(t, "key,line,step,duration", 2_000_000, func(w *bufio.Writer, i int) { fmt.Fprintf(w, "K%07d,L%04d,1,%d\n", i, i%1000, 1+i%3) })
+	for _, c := range []struct {
+		kb   int
+		args []string
+	}{
+		{2600000, []string{"-events", longKeys, "-layouts", "free"}},
+		{2600000, []string{"plan", "-events", longKeys, "-layouts", "free"}},
+		{2600000, []string{"replay", "-events", longKeys, "-layout", "free", "-unit", "1us"}},
+		{2200000, []string{"-events", manyKeys, "-layouts", "all", "-format", "csv"}},
+	} {
+		stderr, status := underUlimit(t, c.kb, c.args...)
+		if status != 1 || strings.Contains(stderr, "fatal error") || strings.Contains(stderr, "panic") {
+			t.Errorf("%q under ulimit -v %d: status %d; want 1, the memory error: %.300s", c.args[0], c.kb, status, stderr)
+		}
+	}
+}
