@@ -19,9 +19,13 @@ type Stats struct {
 	// is its last nonzero step, -1 once out of order: a step is written to
 	// last, not to the map, whose assignment would store the event's own
 	// copy of the key, beside the one a consumer of the stream kept.
-	keys       map[string]int
-	last       []int
-	lines      map[string]struct{}
+	keys  map[string]int
+	last  []int
+	lines map[string]struct{}
+	// backward numbers the keys out of order, in the order each went
+	// backward; outOfOrder names them, as the map holds them (see
+	// OutOfOrder).
+	backward   []int
 	outOfOrder []string
 }
 
@@ -51,7 +55,7 @@ func (s *Stats) Add(e konvoy.Event) {
 	case last < 0:
 	case e.Step < last:
 		s.last[k] = -1
-		s.outOfOrder = append(s.outOfOrder, e.Key)
+		s.backward = append(s.backward, k)
 	case e.Step > last:
 		s.last[k] = e.Step
 	}
@@ -72,4 +76,22 @@ func (s *Stats) Lines() int { return len(s.lines) }
 
 // OutOfOrder returns the keys whose steps arrive out of order, in the order
 // in which each was first seen going backward. The slice is the Stats' own.
-func (s *Stats) OutOfOrder() []string { return s.outOfOrder }
+// It takes O(keys) time when keys went backward since the last call (it
+// names them by the copies of the keys the Stats hold, not the later
+// events', so that no key is held twice), O(1) otherwise.
+func (s *Stats) OutOfOrder() []string {
+	if len(s.outOfOrder) == len(s.backward) {
+		return s.outOfOrder
+	}
+	at := make(map[int]int, len(s.backward)) // key number → place
+	for i, k := range s.backward {
+		at[k] = i
+	}
+	s.outOfOrder = make([]string, len(s.backward))
+	for name, k := range s.keys {
+		if i, ok := at[k]; ok {
+			s.outOfOrder[i] = name
+		}
+	}
+	return s.outOfOrder
+}

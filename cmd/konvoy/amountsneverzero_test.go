@@ -100,3 +100,21 @@ func TestAPositiveOrderedShareNeverReadsAsZero(t *testing.T) {
 		t.Errorf("status %d, stderr %q; want the text plan to say ordered share 0.000333:\n%s", status, errOut, text)
 	}
 }
+
+// The same trace's share in konvoy -capacity's table read 0.000 too (found
+// by a review of 976bc08, which fixed plan's alone).
+func TestCapacityOrderedShareNeverReadsAsZero(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("key,step,duration\nA,1,1\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "K%d,0,1\n", i)
+	}
+	trace := filepath.Join(t.TempDir(), "t.csv")
+	if err := os.WriteFile(trace, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status := runCommand("-events", trace, "-layouts", "free,convoy", "-capacity")
+	if status != 0 || !strings.Contains(out, "\n0.000333 ") {
+		t.Errorf("status %d, stderr %q; want the capacity table to read ordered share 0.000333:\n%s", status, errOut, out)
+	}
+}

@@ -146,7 +146,7 @@ var (
 		"run in further passes over the trace, standard input copied to a temporary file as it is read"
 	memoryPlan = fmt.Sprintf("a quarter for the garbage collector and the trace's events, held when they fit in an eighth of it "+
 		"and %dMiB (else read again for every pass), and, without -max-backlog, three quarters shared by the runs' backlogs "+
-		"at 128 bytes an event; the trace's keys and lines, their names and some 160 bytes each, may take three quarters too", planHeldBytes>>20)
+		"at 128 bytes an event; the trace's keys and lines, their names and some 60 bytes each plus 128 for each pass held at once, may take three quarters too", planHeldBytes>>20)
 )
 
 // sizeUnits are the suffixes -max-memory takes, by the bytes they mean.

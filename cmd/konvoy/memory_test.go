@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -161,15 +162,19 @@ func TestMaxMemoryCountsTheBacklog(t *testing.T) {
 		!strings.HasSuffix(errOut, "; -max-memory 102400 bytes leaves each of 6 runs room for 100 events held: raise it, or plan fewer layouts or policies\n") {
 		t.Errorf("plan -max-memory 100KiB: status %d, stderr %q", status, errOut)
 	}
-	_, errOut, status = runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-memory", "1000")
-	if !strings.HasSuffix(errOut, "; -max-memory 1000 bytes leaves each of 6 runs room for 1 event held: raise it, or plan fewer layouts or policies\n") {
-		t.Errorf("plan -max-memory 1000: status %d, stderr %q; want counts in the singular", status, errOut)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // two passes at once: the trace's key and line take 893 bytes
+	_, errOut, status = runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-memory", "1200")
+	if !strings.HasSuffix(errOut, "; -max-memory 1200 bytes leaves each of 6 runs room for 1 event held: raise it, or plan fewer layouts or policies\n") {
+		t.Errorf("plan -max-memory 1200: status %d, stderr %q; want counts in the singular", status, errOut)
 	}
-	// The trace's one key and one line take 325 bytes as konvoy plan
-	// counts them, more than three quarters of 400.
-	_, errOut, status = runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-memory", "400")
-	if want := "<stdin>:2: the keys and lines so far take some 325 bytes with their names, more than the three quarters of -max-memory 400 that konvoy plan gives them: raise -max-memory\n"; status != 1 || errOut != want {
-		t.Errorf("plan -max-memory 400: status %d, stderr %q; want 1 and %q", status, errOut, want)
+	// The trace's one key and one line take twice planKeyBytes and their
+	// names as konvoy plan counts them, more than three quarters of what
+	// -max-memory gives.
+	took := 2*planKeyBytes(runtime.GOMAXPROCS(0)) + len("HOT") + len("L1")
+	most := strconv.Itoa(took * 4 / 3)
+	_, errOut, status = runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-memory", most)
+	if want := fmt.Sprintf("<stdin>:2: the keys and lines so far take some %d bytes with their names, more than the three quarters of -max-memory %s that konvoy plan gives them: raise -max-memory\n", took, most); status != 1 || errOut != want {
+		t.Errorf("plan -max-memory %s: status %d, stderr %q; want 1 and %q", most, status, errOut, want)
 	}
 	if _, errOut, status := runWithInput(hot, "plan", "-events", "-", "-policy", "lane-aware", "-layouts", "convoy", "-max-memory", "4MiB"); status != 0 {
 		t.Errorf("plan -max-memory 4MiB: status %d, stderr %q", status, errOut)

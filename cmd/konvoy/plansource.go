@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"runtime"
 	"slices"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -98,7 +99,7 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, maxMemory in
 		return nil, err
 	}
 	names := runs.LongNames{} // the planner's passes, some at once, share the first's
-	room := keyRoom{most: maxMemory / 4 * 3}
+	room := keyRoom{most: maxMemory / 4 * 3, each: planKeyBytes(runtime.GOMAXPROCS(0))}
 	err = trace.Scan(planHeld(maxMemory), func(e konvoy.Event, line int) error {
 		if needsLine && e.Line == "" {
 			return &eventlog.Error{File: src.Name, Line: line, Field: cmp.Or(r.Columns.Line, "line"), Value: e.Line,
@@ -196,21 +197,26 @@ func planError(err error) error {
 // three quarters, most, bound, as the runs' backlogs are bound (a trace
 // of 200,000 keys of 4,007 bytes ended konvoy plan in the Go runtime's
 // fatal out-of-memory error under ulimit -v 2600000; found by a review).
-type keyRoom struct{ most, took int }
+type keyRoom struct{ most, took, each int }
 
-// keyBytes is what a key or line takes in konvoy plan beside its name:
-// its place in the first reading's counts (some 60 bytes) and in a
-// simulator's key table (88), as konvoy.Sweep counts it.
-const keyBytes = 160
+// planKeyBytes is what a key or line takes in konvoy plan beside its
+// name, when its plans run passes at once: its place in the first
+// reading's counts (some 60 bytes), and in the key table and state of
+// each simulator that holds it at once (some 128 bytes, as konvoy.Sweep
+// counts a key, 88, and its state and lane): the first reading's, then
+// one for each pass (a review found 1,350,000 keys counted at 160 bytes
+// each within -max-memory 300MiB end konvoy plan in the fatal
+// out-of-memory error under ulimit -v 2200000).
+func planKeyBytes(passes int) int { return 60 + 128*(1+passes) }
 
 // add counts e's key, when newKey, and its line, when newLine, and returns
 // an error, naming maxMemory, once they take more than r.most.
 func (r *keyRoom) add(e konvoy.Event, newKey, newLine bool, maxMemory int) error {
 	if newKey {
-		r.took += keyBytes + len(e.Key)
+		r.took += r.each + len(e.Key)
 	}
 	if newLine {
-		r.took += keyBytes + len(e.Line)
+		r.took += r.each + len(e.Line)
 	}
 	if r.took <= r.most {
 		return nil

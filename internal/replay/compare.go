@@ -56,6 +56,9 @@ func throughput(s Side, measured bool) string {
 	case s.Makespan <= 0 && s.Events > 0:
 		return "unbounded"
 	}
+	if x := s.Throughput(); x > 0 && x < 0.05 { // one decimal would say 0.0
+		return strconv.FormatFloat(report.RoundAmount(x), 'g', 3, 64)
+	}
 	return strconv.FormatFloat(s.Throughput(), 'f', 1, 64)
 }
 

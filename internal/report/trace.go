@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -179,7 +178,7 @@ func traceCapacity(t *Trace, results []konvoy.Result, peak float64) string {
 	capacity := &table{}
 	head := []string{"ordered share", "ordered ev/s", "unordered ev/s"}
 	ordered, unordered := konvoy.SplitRate(peak, share)
-	row := []string{strconv.FormatFloat(share, 'f', 3, 64), formatAmount(ordered), formatAmount(unordered)}
+	row := []string{formatShare(share), formatAmount(ordered), formatAmount(unordered)}
 	var whole []string
 	undefined := false
 	for i, l := range t.Layouts {
