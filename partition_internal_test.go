@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -108,7 +109,7 @@ func TestPartitionsForMakesRoomByDoubling(t *testing.T) {
 // short; past an int, or for a share near 1, it is no bound. (Where int has
 // 32 bits, a bound past 2^31 converted to int made a wrong one.)
 func TestMostToFit(t *testing.T) {
-	for _, c := range []struct {
+	cases := []struct {
 		heaviest int
 		share    float64
 		want     int
@@ -116,7 +117,20 @@ func TestMostToFit(t *testing.T) {
 		{0, 0, 0}, {10, 0, 10}, {2, 1.0 / 3, 3}, {3, 0.5, 6}, {7, 0.9, 70}, {1, 1, math.MaxInt},
 		{5, 1 - 1.0/(1<<21), math.MaxInt}, {math.MaxInt, 0, math.MaxInt}, {math.MaxInt / 2, 0.75, math.MaxInt},
 		{1 << 20, 0, 1<<20 + 1}, // a part in 2^20 above
-	} {
+	}
+	if strconv.IntSize == 64 { // bounds that round to 2^63 as a float64, past every int
+		var h63, h62 int64 = 9223363240770142208, 4611681620385071104 // variables: no int of 32 bits holds them
+		cases = append(cases, struct {
+			heaviest int
+			share    float64
+			want     int
+		}{int(h63), 0, math.MaxInt}, struct {
+			heaviest int
+			share    float64
+			want     int
+		}{int(h62), 0.5, math.MaxInt})
+	}
+	for _, c := range cases {
 		if got := mostToFit(c.heaviest, c.share); got != c.want {
 			t.Errorf("mostToFit(%d, %v) = %d; want %d", c.heaviest, c.share, got, c.want)
 		}
