@@ -70,15 +70,7 @@ func TestReplayParallelismNeverReadsAsZero(t *testing.T) {
 // "ordered_share":0 beside "ordered":1, and the text "ordered share
 // 0.000".
 func TestAPositiveOrderedShareNeverReadsAsZero(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("key,step,duration\nA,1,1\n")
-	for i := range 3000 {
-		fmt.Fprintf(&b, "K%d,0,1\n", i)
-	}
-	trace := filepath.Join(t.TempDir(), "t.csv")
-	if err := os.WriteFile(trace, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	trace := oneOrderedStepIn3001(t)
 	out, errOut, status := runCommand("plan", "-events", trace, "-layouts", "free,convoy", "-format", "json")
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, errOut)
@@ -104,6 +96,16 @@ func TestAPositiveOrderedShareNeverReadsAsZero(t *testing.T) {
 // The same trace's share in konvoy -capacity's table read 0.000 too (found
 // by a review of 976bc08, which fixed plan's alone).
 func TestCapacityOrderedShareNeverReadsAsZero(t *testing.T) {
+	trace := oneOrderedStepIn3001(t)
+	out, errOut, status := runCommand("-events", trace, "-layouts", "free,convoy", "-capacity")
+	if status != 0 || !strings.Contains(out, "\n0.000333 ") {
+		t.Errorf("status %d, stderr %q; want the capacity table to read ordered share 0.000333:\n%s", status, errOut, out)
+	}
+}
+
+// oneOrderedStepIn3001 writes a trace of one ordered step and 3,000
+// history-only events, an ordered share of 1/3001, and returns its path.
+func oneOrderedStepIn3001(t *testing.T) string {
 	var b strings.Builder
 	b.WriteString("key,step,duration\nA,1,1\n")
 	for i := range 3000 {
@@ -113,8 +115,5 @@ func TestCapacityOrderedShareNeverReadsAsZero(t *testing.T) {
 	if err := os.WriteFile(trace, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, status := runCommand("-events", trace, "-layouts", "free,convoy", "-capacity")
-	if status != 0 || !strings.Contains(out, "\n0.000333 ") {
-		t.Errorf("status %d, stderr %q; want the capacity table to read ordered share 0.000333:\n%s", status, errOut, out)
-	}
+	return trace
 }
