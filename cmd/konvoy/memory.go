@@ -97,11 +97,7 @@ const (
 // down to MiB; a -max-memory given above it is a usage error that says
 // what fits.
 func (c *command) fitMemory(n *int, l memoryLimit) error {
-	left := l.left
-	if !l.cgroup {
-		left = max(0, left-addressReserve)
-	}
-	most := left / 100 * addressShare &^ (1<<20 - 1)
+	most := l.share()
 	if int64(*n) <= most {
 		return nil
 	}
@@ -134,10 +130,18 @@ func replayMemory() (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	c := &command{given: map[string]bool{}}
-	n := math.MaxInt
-	_ = c.fitMemory(&n, l) // not given: it takes the share, and fails not
-	return n, true
+	return int(max(l.share(), 1<<20)), true // as fitMemory's default
+}
+
+// share returns the most bytes -max-memory may take under l: addressShare
+// of what it leaves, less addressReserve under ulimit -v, rounded down to
+// MiB.
+func (l memoryLimit) share() int64 {
+	left := l.left
+	if !l.cgroup {
+		left = max(0, left-addressReserve)
+	}
+	return left / 100 * addressShare &^ (1<<20 - 1)
 }
 
 // The uses of -max-memory, as its help says them.

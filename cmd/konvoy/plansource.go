@@ -72,7 +72,7 @@ func lessonSource() *planSource {
 // and returns its first problem as FILE:LINE and what was wrong: a bad
 // record, an event konvoy cannot simulate, an event without a line when
 // a layout needs one, or keys and lines that take more than three
-// quarters of maxMemory (see keyRoom). Standard input ("-") is read as it
+// quarters of maxMemory (see runs.NameRoom). Standard input ("-") is read as it
 // arrives, and copied to a temporary file as it is read, for the
 // planner's later passes when its events take more than planHeld. It
 // counts what the report tells of the trace on the way.
@@ -99,7 +99,7 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, maxMemory in
 		return nil, err
 	}
 	names := runs.LongNames{} // the planner's passes, some at once, share the first's
-	room := keyRoom{most: maxMemory / 4 * 3, each: planKeyBytes(runtime.GOMAXPROCS(0))}
+	room := runs.NameRoom{Most: maxMemory / 4 * 3, Each: planKeyBytes(runtime.GOMAXPROCS(0))}
 	err = trace.Scan(planHeld(maxMemory), func(e konvoy.Event, line int) error {
 		if needsLine && e.Line == "" {
 			return &eventlog.Error{File: src.Name, Line: line, Field: cmp.Or(r.Columns.Line, "line"), Value: e.Line,
@@ -115,8 +115,10 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, maxMemory in
 		src.Stats.Add(e)
 		names.Keep(e.Key)
 		names.Keep(e.Line)
-		if err := room.add(e, src.Stats.Keys() > keys, src.Stats.Lines() > lines, maxMemory); err != nil {
-			return &eventlog.Error{File: src.Name, Line: line, Err: err}
+		if !room.Add(e.Key, e.Line, src.Stats.Keys() > keys, src.Stats.Lines() > lines) {
+			return &eventlog.Error{File: src.Name, Line: line, Err: fmt.Errorf(
+				"the keys and lines so far take some %d bytes with their names, more than the three quarters of -max-memory %s that konvoy plan gives them: raise -max-memory",
+				room.Took(), formatSize(maxMemory))}
 		}
 		src.Work += e.Duration
 		src.LastArrival = e.Arrival
@@ -191,14 +193,6 @@ func planError(err error) error {
 	return fmt.Errorf("konvoy plan: %w", err)
 }
 
-// keyRoom counts what a trace's keys and lines take as konvoy plan reads
-// it first, their names and their places in the first reading's counts
-// and in a run: memory that grows with the keys, which -max-memory's
-// three quarters, most, bound, as the runs' backlogs are bound (a trace
-// of 200,000 keys of 4,007 bytes ended konvoy plan in the Go runtime's
-// fatal out-of-memory error under ulimit -v 2600000; found by a review).
-type keyRoom struct{ most, took, each int }
-
 // planKeyBytes is what a key or line takes in konvoy plan beside its
 // name, when its plans run passes at once: its place in the first
 // reading's counts (some 60 bytes), and in the key table and state of
@@ -208,22 +202,6 @@ type keyRoom struct{ most, took, each int }
 // each within -max-memory 300MiB end konvoy plan in the fatal
 // out-of-memory error under ulimit -v 2200000).
 func planKeyBytes(passes int) int { return 60 + 128*(1+passes) }
-
-// add counts e's key, when newKey, and its line, when newLine, and returns
-// an error, naming maxMemory, once they take more than r.most.
-func (r *keyRoom) add(e konvoy.Event, newKey, newLine bool, maxMemory int) error {
-	if newKey {
-		r.took += r.each + len(e.Key)
-	}
-	if newLine {
-		r.took += r.each + len(e.Line)
-	}
-	if r.took <= r.most {
-		return nil
-	}
-	return fmt.Errorf("the keys and lines so far take some %d bytes with their names, more than the three quarters of -max-memory %s that konvoy plan gives them: raise -max-memory",
-		r.took, formatSize(maxMemory))
-}
 
 // reread is a stream of the trace read again, whose errors say that the
 // trace changed since it was first read, and whose long names are those

@@ -133,10 +133,9 @@ type traceWriter struct {
 	sim        *konvoy.Simulator
 	work, last float64 // rounds, for the check that the replay's times fit a time.Duration
 	buf        []byte
-	// Under c.MaxNameBytes, the keys and lines seen, and what they take
-	// as it counts them.
-	keys, lines map[string]struct{}
-	nameBytes   int
+	// Under c.MaxNameBytes, the keys and lines seen, and what they take.
+	names eventlog.Stats
+	room  runs.NameRoom
 }
 
 // scanned returns Load's function for each event of source, the trace
@@ -217,24 +216,13 @@ func (w *traceWriter) countNames(e konvoy.Event) error {
 	if w.c.MaxNameBytes <= 0 {
 		return nil
 	}
-	if w.keys == nil {
-		w.keys, w.lines = make(map[string]struct{}), make(map[string]struct{})
-	}
-	w.nameBytes += newName(w.keys, e.Key) + newName(w.lines, e.Line)
-	if w.nameBytes > w.c.MaxNameBytes {
-		return fmt.Errorf("the keys and lines so far take some %d bytes with their names, more than the %d they may (MaxNameBytes): the predictions hold them all", w.nameBytes, w.c.MaxNameBytes)
+	w.room.Most, w.room.Each = w.c.MaxNameBytes, KeyBytes
+	keys, lines := w.names.Keys(), w.names.Lines()
+	w.names.Add(e)
+	if !w.room.Add(e.Key, e.Line, w.names.Keys() > keys, w.names.Lines() > lines) {
+		return fmt.Errorf("the keys and lines so far take some %d bytes with their names, more than the %d they may (MaxNameBytes): the predictions hold them all", w.room.Took(), w.c.MaxNameBytes)
 	}
 	return nil
-}
-
-// newName adds name to seen, unless it is there or empty, and returns what
-// it takes as Config.MaxNameBytes counts it: KeyBytes and its bytes, or 0.
-func newName(seen map[string]struct{}, name string) int {
-	if _, ok := seen[name]; ok || name == "" {
-		return 0
-	}
-	seen[name] = struct{}{}
-	return KeyBytes + len(name)
 }
 
 // finish ends the writing: an error for no events, or for a run the
