@@ -45,7 +45,7 @@ type laneQueue struct {
 type laneAware struct {
 	s       *Simulator
 	now     int              // the time of the current decision; never decreases
-	slots   []queued         // the events not taken yet, each in a slot, and vacant slots
+	slots   paged[queued]    // the events not taken yet, each in a slot, and vacant slots
 	vacant  int32            // the first vacant slot; -1, as newDispatcher makes it: none
 	waiting int              // the events not taken yet: the slots not vacant
 	queues  paged[laneQueue] // by lane
@@ -75,28 +75,28 @@ type runningEvent struct {
 
 // at returns the held event in slot h, which must not be vacant; the
 // pointer is good until the next event is held.
-func (a *laneAware) at(h int32) *queued { return &a.slots[h] }
+func (a *laneAware) at(h int32) *queued { return a.slots.at(int(h)) }
 
 // hold puts event q, not taken yet, in a vacant slot, or a new one when
 // none is vacant, and returns the slot, in O(1) time amortised.
 func (a *laneAware) hold(q queued) int32 {
 	a.waiting++
 	if h := a.vacant; h >= 0 {
-		a.vacant = a.slots[h].next
-		a.slots[h] = q
+		p := a.at(h)
+		a.vacant = p.next
+		*p = q
 		return h
 	}
-	if len(a.slots) == math.MaxInt32 {
+	if a.slots.len() == math.MaxInt32 {
 		panic("konvoy: lane-aware dispatch holds 2³¹−1 events not taken yet, the most it can")
 	}
-	a.slots = append(a.slots, q)
-	return int32(len(a.slots) - 1)
+	return int32(a.slots.add(q))
 }
 
 // let makes slot h, whose event a consumer has taken, vacant.
 func (a *laneAware) let(h int32) {
 	a.waiting--
-	a.slots[h].next, a.vacant = a.vacant, h
+	a.at(h).next, a.vacant = a.vacant, h
 }
 
 // add holds event e, interned, of lane ln (-1: none), for the

@@ -33,8 +33,8 @@ func TestLaneAwareForgetsADrainedBacklog(t *testing.T) {
 		}
 		a := s.dispatch.(*laneAware)
 		checkLaneAwareSlots(t, a)
-		if a.waiting > backlog || len(a.slots) > backlog+1 {
-			t.Fatalf("after event %d: %d events waiting in %d slots; want at most %d waiting, in at most %d slots", i, a.waiting, len(a.slots), backlog, backlog+1)
+		if a.waiting > backlog || a.slots.len() > backlog+1 {
+			t.Fatalf("after event %d: %d events waiting in %d slots; want at most %d waiting, in at most %d slots", i, a.waiting, a.slots.len(), backlog, backlog+1)
 		}
 		if (i == backlog+1 || i == len(events)-1) && a.waiting != 0 {
 			t.Fatalf("after the drain at event %d: %d events waiting; want none", i, a.waiting)

@@ -2,10 +2,11 @@ package konvoy
 
 // paged is a growable array kept in pages of 4096 elements, so that
 // growing it never copies what it already holds. The simulator keeps one
-// element per key or lane in them: with millions of keys, an ordinary
-// slice would copy tens of megabytes at every growth, and the garbage
-// collector would wait for each copy to finish. The first page grows like a
-// slice, so that a small run stays small.
+// element per key or lane in them, and lane-aware dispatch its backlog:
+// with millions of keys or events held, an ordinary slice would copy tens
+// of megabytes at every growth, hold the old copy and the new at once, and
+// the garbage collector would wait for each copy to finish. The first page
+// grows like a slice, so that a small run stays small.
 type paged[T any] struct {
 	pages [][]T
 	n     int
@@ -111,3 +112,71 @@ func (v *keySteps) put(k int, p *uint32, step int) {
 // at returns a pointer to key k's step, valid until the next add; only
 // when wide.
 func (v *keySteps) at(k int) *int { return v.words.at(k) }
+
+// fifo is a first-in, first-out queue kept in pages as paged is: pushing
+// never copies what it holds, and a page is let go of once every element on
+// it was popped, so that a queue's memory follows what it holds, within a
+// page and one spare, not what went through it nor its longest length
+// since. Its first page grows like a slice, so that a small queue stays
+// small.
+type fifo[T any] struct {
+	pages [][]T // pages[0][head:], then every other page whole
+	head  int
+	n     int
+	spare []T // a whole page, emptied, kept for the next
+}
+
+// len returns the number of elements.
+func (q *fifo[T]) len() int { return q.n }
+
+// front returns a pointer to the first element, valid until the next push
+// or pop; the queue must not be empty.
+func (q *fifo[T]) front() *T { return &q.pages[0][q.head] }
+
+// push appends x, in O(1) time amortised; it allocates only at the start
+// of a page or while the first page grows.
+func (q *fifo[T]) push(x T) {
+	if len(q.pages) == 0 {
+		q.pages = append(q.pages, make([]T, 0, 16))
+	}
+	last := &q.pages[len(q.pages)-1]
+	if len(*last) == cap(*last) {
+		switch {
+		case cap(*last) < pagedSize: // the only page, growing: double it, up to a whole page
+			*last = append(make([]T, 0, min(2*cap(*last), pagedSize)), (*last)[q.head:]...)
+			q.head = 0
+		case q.spare != nil:
+			q.pages, q.spare = append(q.pages, q.spare), nil
+		default:
+			q.pages = append(q.pages, make([]T, 0, pagedSize))
+		}
+		last = &q.pages[len(q.pages)-1]
+	}
+	*last = append(*last, x)
+	q.n++
+}
+
+// pop removes the first element and returns it, in O(1) time amortised
+// (O(p) for p pages once a page is let go of); the queue must not be
+// empty.
+func (q *fifo[T]) pop() T {
+	p := q.pages[0]
+	x := p[q.head]
+	q.head++
+	q.n--
+	if q.head < len(p) {
+		return x
+	}
+	q.head = 0
+	clear(p) // what its elements point to, if anything, is let go of too
+	if len(q.pages) == 1 {
+		// Empty: the page stays for what comes next.
+		q.pages[0] = p[:0]
+		return x
+	}
+	if cap(p) == pagedSize {
+		q.spare = p[:0]
+	}
+	q.pages = append(q.pages[:0], q.pages[1:]...)
+	return x
+}

@@ -2,6 +2,7 @@ package konvoy
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -35,6 +36,67 @@ func TestPagedKeepsEveryElementAtItsIndex(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A fifo must give back what it was given, in order, and its memory must
+// follow what it holds, not what went through it: every page but the
+// first and the last is whole, so that it holds at most two pages more
+// than its elements fill, and a page below a whole one is only ever the
+// first and only one, a small queue's. Bursts of pushes and pops cross
+// pages both ways.
+func TestFifoIsAQueueThatLetsGoOfItsPages(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		var q fifo[int]
+		var model []int
+		next := 0
+		for range rapid.IntRange(0, 30).Draw(t, "bursts") {
+			k := rapid.IntRange(0, 3*pagedSize).Draw(t, "burst")
+			if rapid.Bool().Draw(t, "push") {
+				for range k {
+					q.push(next)
+					model = append(model, next)
+					next++
+				}
+			} else {
+				for range min(k, len(model)) {
+					if got := q.pop(); got != model[0] {
+						t.Fatalf("popped %d; want %d", got, model[0])
+					}
+					model = model[1:]
+				}
+			}
+			if q.len() != len(model) || len(model) > 0 && *q.front() != model[0] {
+				t.Fatalf("len %d; want %d", q.len(), len(model))
+			}
+			if most := len(model)/pagedSize + 2; len(q.pages) > most {
+				t.Fatalf("%d elements in %d pages; want at most %d", len(model), len(q.pages), most)
+			}
+			for i, p := range q.pages {
+				if cap(p) < pagedSize && len(q.pages) > 1 || cap(p) > pagedSize || 0 < i && i < len(q.pages)-1 && len(p) < pagedSize {
+					t.Fatalf("page %d of %d holds %d in room for %d", i, len(q.pages), len(p), cap(p))
+				}
+			}
+			if q.spare != nil && (len(q.spare) != 0 || cap(q.spare) != pagedSize) {
+				t.Fatalf("a spare page of %d in room for %d; want an empty whole page", len(q.spare), cap(q.spare))
+			}
+		}
+		if !slices.Equal(q.elements(), model) {
+			t.Fatalf("holds %v; want %v", q.elements(), model)
+		}
+	})
+}
+
+// elements returns what q holds, in order.
+func (q *fifo[T]) elements() []T {
+	var out []T
+	for i, p := range q.pages {
+		if i == 0 {
+			p = p[q.head:]
+		}
+		out = append(out, p...)
+	}
+	return out
 }
 
 // A key's state is exact for any step: one that does not fit the 4 bytes

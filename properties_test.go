@@ -74,9 +74,10 @@
 //	TestKeyTableNumbersKeysInOrderOfFirstAppearance  keytable_test.go
 //	TestLatencyPercentilesKeepTheirPrecision         latency_internal_test.go
 //	TestPagedKeepsEveryElementAtItsIndex             paged_internal_test.go
+//	TestFifoIsAQueueThatLetsGoOfItsPages             paged_internal_test.go
 //	TestPartitionLoadsAgreeWithAPlainSum             partition_internal_test.go
 //	TestHeaviestFirstSortsTogether                   partition_internal_test.go
-//	TestOwnedQueuesGiveBackInApplyOrderAndForget     static_internal_test.go
+//	TestOwnedQueuesGiveBackInApplyOrder              static_internal_test.go
 //	TestUnlimitedIsHeadOfLineWithAConsumerPerEvent   unlimited_internal_test.go
 //	TestEventsAreAppliedAsSoonAsTheyAreSafe          streaming_internal_test.go
 //	TestDueListsSpreadFinishTimes                    streaming_internal_test.go

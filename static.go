@@ -161,30 +161,23 @@ func (st *static) holdsBacklog(l Layout) bool { return l.lanes != noLanes && !l.
 // the queues' heads finds it in O(log c) time for c consumers, however many
 // events a consumer that runs ahead of the others has queued.
 type ownedQueues struct {
-	queue [][]finished // by consumer; the events from head on wait
-	head  []int
-	n     int          // events waiting, in all the queues
-	heads minHeap[int] // consumers whose queue is not empty, by their head's finish and input index
+	queue []fifo[finished] // by consumer
+	n     int              // events waiting, in all the queues
+	heads minHeap[int]     // consumers whose queue is not empty, by their head's finish and input index
 }
 
 // push queues event f, the latest consumer id took, at the tail of its
 // queue. It takes O(log c) time when the queue was empty, else O(1)
-// amortised: the applied part of a queue is dropped once it is more than
-// half of it. A queue keeps the room its longest backlog needed.
+// amortised (see fifo).
 func (o *ownedQueues) push(id int, f finished) {
 	if id >= len(o.queue) {
 		o.queue = slices.Grow(o.queue, id+1-len(o.queue))[:id+1]
-		o.head = slices.Grow(o.head, id+1-len(o.head))[:id+1]
 	}
-	q, h := o.queue[id], o.head[id]
-	switch {
-	case h == len(q):
-		q, h = q[:0], 0
+	q := &o.queue[id]
+	if q.len() == 0 {
 		o.heads.push(f.finish, f.index, id)
-	case h > len(q)/2:
-		q, h = q[:copy(q, q[h:])], 0
 	}
-	o.queue[id], o.head[id] = append(q, f), h
+	q.push(f)
 	o.n++
 }
 
@@ -193,17 +186,16 @@ func (o *ownedQueues) next() (finished, bool) {
 	if len(o.heads) == 0 {
 		return finished{}, false
 	}
-	id := o.heads[0].val
-	return o.queue[id][o.head[id]], true
+	return *o.queue[o.heads[0].val].front(), true
 }
 
 // pop takes the next event to apply off its queue, in O(log c) time.
 func (o *ownedQueues) pop() {
-	id := o.heads[0].val
-	o.head[id]++
+	q := &o.queue[o.heads[0].val]
+	q.pop()
 	o.n--
-	if h := o.head[id]; h < len(o.queue[id]) {
-		f := o.queue[id][h]
+	if q.len() > 0 {
+		f := q.front()
 		o.heads[0].key, o.heads[0].tie = f.finish, f.index
 		o.heads.down(0)
 		return

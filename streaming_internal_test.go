@@ -65,8 +65,8 @@ func TestEventsAreAppliedAsSoonAsTheyAreSafe(t *testing.T) {
 					waiting = append(waiting, d.done...)
 				case *static:
 					bound = max(s.consumers.earliest(), e.Arrival)
-					for id, q := range d.owned.queue {
-						waiting = append(waiting, q[d.owned.head[id]:]...)
+					for _, q := range d.owned.queue {
+						waiting = append(waiting, q.elements()...)
 					}
 				}
 				for _, f := range waiting {
@@ -172,8 +172,8 @@ func TestLaneAwareForgetsTakenEvents(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkLaneAwareSlots(t, a)
-			if len(a.slots) > most {
-				t.Fatalf("after event %d: %d slots, but at most %d events waited at once", i, len(a.slots), most)
+			if a.slots.len() > most {
+				t.Fatalf("after event %d: %d slots, but at most %d events waited at once", i, a.slots.len(), most)
 			}
 		}
 	})
@@ -183,7 +183,7 @@ func TestLaneAwareForgetsTakenEvents(t *testing.T) {
 // the events waiting in its lanes' queues and among the fresh ones, none
 // taken, and the others are linked vacant.
 func checkLaneAwareSlots(t interface{ Fatalf(string, ...any) }, a *laneAware) {
-	seen := make([]bool, len(a.slots))
+	seen := make([]bool, a.slots.len())
 	mark := func(h int32, what string) {
 		if h < 0 || int(h) >= len(seen) || seen[h] {
 			t.Fatalf("slot %d, %s, is out of range or in two places", h, what)
@@ -191,24 +191,24 @@ func checkLaneAwareSlots(t interface{ Fatalf(string, ...any) }, a *laneAware) {
 		seen[h] = true
 	}
 	vacant := 0
-	for h := a.vacant; h >= 0; h = a.slots[h].next {
+	for h := a.vacant; h >= 0; h = a.at(h).next {
 		mark(h, "vacant")
 		vacant++
 	}
 	waiting := 0
 	for ln := range a.queues.len() {
-		for h := int32(a.queues.at(ln).head); h >= 0; h = a.slots[h].next {
+		for h := int32(a.queues.at(ln).head); h >= 0; h = a.at(h).next {
 			mark(h, fmt.Sprint("in lane ", ln))
 			waiting++
 		}
 	}
 	for _, h := range a.fresh[a.freshHead:] {
-		if a.slots[h].lane < 0 {
+		if a.at(h).lane < 0 {
 			mark(h, "fresh")
 			waiting++
 		}
 	}
-	if waiting != a.waiting || vacant+waiting != len(a.slots) {
-		t.Fatalf("%d slots: %d vacant and %d events waiting, but the dispatcher counts %d waiting", len(a.slots), vacant, waiting, a.waiting)
+	if waiting != a.waiting || vacant+waiting != a.slots.len() {
+		t.Fatalf("%d slots: %d vacant and %d events waiting, but the dispatcher counts %d waiting", a.slots.len(), vacant, waiting, a.waiting)
 	}
 }
