@@ -174,9 +174,7 @@ func (q *fifo[T]) pop() T {
 		q.pages[0] = p[:0]
 		return x
 	}
-	if cap(p) == pagedSize {
-		q.spare = p[:0]
-	}
+	q.spare = p[:0] // a whole page: only the first page of one grows
 	q.pages = append(q.pages[:0], q.pages[1:]...)
 	return x
 }

@@ -43,7 +43,7 @@ func TestPagedKeepsEveryElementAtItsIndex(t *testing.T) {
 // first and the last is whole, so that it holds at most two pages more
 // than its elements fill, and a page below a whole one is only ever the
 // first and only one, a small queue's. Bursts of pushes and pops cross
-// pages both ways.
+// pages both ways; a page let go of is kept as the next one's.
 func TestFifoIsAQueueThatLetsGoOfItsPages(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
@@ -60,10 +60,14 @@ func TestFifoIsAQueueThatLetsGoOfItsPages(t *testing.T) {
 				}
 			} else {
 				for range min(k, len(model)) {
+					pages := len(q.pages)
 					if got := q.pop(); got != model[0] {
 						t.Fatalf("popped %d; want %d", got, model[0])
 					}
 					model = model[1:]
+					if len(q.pages) < pages && q.spare == nil {
+						t.Fatalf("let go of a page, %d left, and kept no spare", len(q.pages))
+					}
 				}
 			}
 			if q.len() != len(model) || len(model) > 0 && *q.front() != model[0] {
