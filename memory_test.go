@@ -181,6 +181,41 @@ func TestABacklogCostsWhatItHolds(t *testing.T) {
 	}
 }
 
+// A steady backlog costs what it holds too, on many consumers: under
+// static dispatch of 256 recorded partitions, one event a round each, 255
+// consumers run 9 rounds behind the first from the start, so that each of
+// their queues always holds some 10 events not yet applied, and never
+// empties. Their queues grew to a page each (128 KiB) as events went
+// through them, 33 MB allocated in 2,000 rounds, where the backlog was
+// never more than 3,072 events (WithMaxBacklog says so).
+func TestASteadyBacklogOnManyConsumersCostsWhatItHolds(t *testing.T) {
+	if !memtest.Alone(t) {
+		return
+	}
+	const c, rounds, budget = 256, 2000, 4 << 20
+	keys := make([]string, c)
+	for i := range keys {
+		keys[i] = "k" + strconv.Itoa(i)
+	}
+	events := func(yield func(konvoy.Event) bool) {
+		for i := range c * rounds {
+			d := 1
+			if i%c > 0 && i < c {
+				d = 10
+			}
+			if !yield(konvoy.Event{Key: keys[i%c], Step: i/c + 1, Duration: d, Arrival: i / c, Partition: i % c}) {
+				return
+			}
+		}
+	}
+	got := memtest.Allocated(func() {
+		run(t, events, konvoy.Recorded(c), c, konvoy.WithPolicy(konvoy.Static), konvoy.WithMaxBacklog(12*c))
+	})
+	if got > budget {
+		t.Errorf("%d bytes for a backlog of at most %d events on %d consumers; want at most %d", got, 12*c, c, budget)
+	}
+}
+
 // BenchmarkHotKey reports the bytes a run of one hot key allocates per
 // event, under each policy; a figure that grows with b.N grows with the
 // events.

@@ -114,11 +114,11 @@ func (v *keySteps) put(k int, p *uint32, step int) {
 func (v *keySteps) at(k int) *int { return v.words.at(k) }
 
 // fifo is a first-in, first-out queue kept in pages as paged is: pushing
-// never copies what it holds, and a page is let go of once every element on
-// it was popped, so that a queue's memory follows what it holds, within a
-// page and one spare, not what went through it nor its longest length
-// since. Its first page grows like a slice, so that a small queue stays
-// small.
+// never copies what it holds beyond one page, and a page is let go of once
+// every element on it was popped, so that a queue's memory follows what it
+// holds, within a page and one spare, not what went through it. Its first
+// page grows like a slice while it is the only one, so that a small queue
+// stays small, and keeps the room the queue needed once it empties.
 type fifo[T any] struct {
 	pages [][]T // pages[0][head:], then every other page whole
 	head  int
@@ -134,7 +134,8 @@ func (q *fifo[T]) len() int { return q.n }
 func (q *fifo[T]) front() *T { return &q.pages[0][q.head] }
 
 // push appends x, in O(1) time amortised; it allocates only at the start
-// of a page or while the first page grows.
+// of a page or while the first page grows, which it does only when more
+// than half of that page is held.
 func (q *fifo[T]) push(x T) {
 	if len(q.pages) == 0 {
 		q.pages = append(q.pages, make([]T, 0, 16))
@@ -142,6 +143,13 @@ func (q *fifo[T]) push(x T) {
 	last := &q.pages[len(q.pages)-1]
 	if len(*last) == cap(*last) {
 		switch {
+		case len(q.pages) == 1 && len(*last)-q.head <= cap(*last)/2:
+			// The only page, mostly popped: what it holds moves to its
+			// front, so that a queue that never empties stays as small as
+			// what it holds.
+			n := copy(*last, (*last)[q.head:])
+			clear((*last)[n:])
+			*last, q.head = (*last)[:n], 0
 		case cap(*last) < pagedSize: // the only page, growing: double it, up to a whole page
 			*last = append(make([]T, 0, min(2*cap(*last), pagedSize)), (*last)[q.head:]...)
 			q.head = 0

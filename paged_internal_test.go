@@ -39,56 +39,80 @@ func TestPagedKeepsEveryElementAtItsIndex(t *testing.T) {
 }
 
 // A fifo must give back what it was given, in order, and its memory must
-// follow what it holds, not what went through it: every page but the
-// first and the last is whole, so that it holds at most two pages more
-// than its elements fill, and a page below a whole one is only ever the
-// first and only one, a small queue's. Bursts of pushes and pops cross
-// pages both ways; a page let go of is kept as the next one's.
+// follow what it holds, not what went through it: a queue of one page has
+// room for at most four times the most it held at once (16 at the least),
+// however many went through it, and a longer one at most three pages more
+// than the most it held, its first page partly popped, its last partly
+// filled, and its spare, every page between them whole. Bursts of pushes,
+// of pops, and of a push and a pop each, at a steady length, cross pages
+// both ways; a page let go of is kept as the next one's.
 func TestFifoIsAQueueThatLetsGoOfItsPages(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		var q fifo[int]
 		var model []int
-		next := 0
+		next, most := 0, 0
+		push := func() {
+			q.push(next)
+			model = append(model, next)
+			next++
+			most = max(most, len(model))
+		}
+		pop := func() {
+			pages := len(q.pages)
+			if got := q.pop(); got != model[0] {
+				t.Fatalf("popped %d; want %d", got, model[0])
+			}
+			model = model[1:]
+			if len(q.pages) < pages && q.spare == nil {
+				t.Fatalf("let go of a page, %d left, and kept no spare", len(q.pages))
+			}
+		}
 		for range rapid.IntRange(0, 30).Draw(t, "bursts") {
 			k := rapid.IntRange(0, 3*pagedSize).Draw(t, "burst")
-			if rapid.Bool().Draw(t, "push") {
+			switch rapid.IntRange(0, 2).Draw(t, "kind") {
+			case 0:
 				for range k {
-					q.push(next)
-					model = append(model, next)
-					next++
+					push()
 				}
-			} else {
+			case 1:
 				for range min(k, len(model)) {
-					pages := len(q.pages)
-					if got := q.pop(); got != model[0] {
-						t.Fatalf("popped %d; want %d", got, model[0])
-					}
-					model = model[1:]
-					if len(q.pages) < pages && q.spare == nil {
-						t.Fatalf("let go of a page, %d left, and kept no spare", len(q.pages))
-					}
+					pop()
+				}
+			default:
+				for range k {
+					push()
+					pop()
 				}
 			}
-			if q.len() != len(model) || len(model) > 0 && *q.front() != model[0] {
-				t.Fatalf("len %d; want %d", q.len(), len(model))
-			}
-			if most := len(model)/pagedSize + 2; len(q.pages) > most {
-				t.Fatalf("%d elements in %d pages; want at most %d", len(model), len(q.pages), most)
-			}
-			for i, p := range q.pages {
-				if cap(p) < pagedSize && len(q.pages) > 1 || cap(p) > pagedSize || 0 < i && i < len(q.pages)-1 && len(p) < pagedSize {
-					t.Fatalf("page %d of %d holds %d in room for %d", i, len(q.pages), len(p), cap(p))
-				}
-			}
-			if q.spare != nil && (len(q.spare) != 0 || cap(q.spare) != pagedSize) {
-				t.Fatalf("a spare page of %d in room for %d; want an empty whole page", len(q.spare), cap(q.spare))
-			}
+			checkFifo(t, &q, model, most)
 		}
 		if !slices.Equal(q.elements(), model) {
 			t.Fatalf("holds %v; want %v", q.elements(), model)
 		}
 	})
+}
+
+// checkFifo fails t unless q holds model, as long as it is, and its pages
+// are as TestFifoIsAQueueThatLetsGoOfItsPages says, most being the most it
+// held at once.
+func checkFifo(t *rapid.T, q *fifo[int], model []int, most int) {
+	if q.len() != len(model) || len(model) > 0 && *q.front() != model[0] {
+		t.Fatalf("len %d; want %d", q.len(), len(model))
+	}
+	room := cap(q.spare)
+	for i, p := range q.pages {
+		room += cap(p)
+		if cap(p) < pagedSize && len(q.pages) > 1 || cap(p) > pagedSize || 0 < i && i < len(q.pages)-1 && len(p) < pagedSize {
+			t.Fatalf("page %d of %d holds %d in room for %d", i, len(q.pages), len(p), cap(p))
+		}
+	}
+	if len(q.pages) == 1 && cap(q.pages[0]) > max(16, 4*most) || room > most+3*pagedSize {
+		t.Fatalf("room for %d in %d pages and a spare of %d, having held at most %d at once", room, len(q.pages), cap(q.spare), most)
+	}
+	if q.spare != nil && (len(q.spare) != 0 || cap(q.spare) != pagedSize) {
+		t.Fatalf("a spare page of %d in room for %d; want an empty whole page", len(q.spare), cap(q.spare))
+	}
 }
 
 // elements returns what q holds, in order.
