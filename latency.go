@@ -66,6 +66,7 @@ type histogram struct {
 	last      []int // the counts of the last value's part: low, or an octave
 	lastBase  uint  // the first value of that part, shifted
 	lastShift uint  // the low bits its buckets ignore
+	made      int   // the bytes of the counts made
 }
 
 // A value v ≥ 0 is counted as
@@ -102,6 +103,7 @@ func (h *histogram) addElsewhere(v int) {
 		if b == nil {
 			b = new([lowBlock]int)
 			h.low[i] = b
+			h.made += lowBlock * wordBytes
 		}
 		b[v&(lowBlock-1)]++
 		h.last, h.lastBase, h.lastShift = b[:], uint(i)<<lowBits, 0
@@ -112,26 +114,14 @@ func (h *histogram) addElsewhere(v int) {
 	if o == nil {
 		o = new([octaveSize]int)
 		h.high[shift-1] = o
+		h.made += octaveSize * wordBytes
 	}
 	o[v>>shift-octaveSize]++
 	h.last, h.lastBase, h.lastShift = o[:], octaveSize, uint(shift)
 }
 
-// bytes returns the memory the histogram's counts take.
-func (h *histogram) bytes() int {
-	n := 0
-	for _, b := range h.low {
-		if b != nil {
-			n += len(b)
-		}
-	}
-	for _, o := range h.high {
-		if o != nil {
-			n += len(o)
-		}
-	}
-	return n * 8
-}
+// bytes returns the memory the histogram's counts take, in O(1) time.
+func (h *histogram) bytes() int { return h.made }
 
 // bucket is the count of the values from lo to hi.
 type bucket struct{ lo, hi, count int }

@@ -187,16 +187,16 @@ func TestHistogramMemoryIsBounded(t *testing.T) {
 	}
 	h.add(ExactLatency)
 	h.add(2*ExactLatency - 1)
-	if got, want := h.bytes(), octaveSize*8; got != want {
+	if got, want := h.bytes(), octaveSize*wordBytes; got != want {
 		t.Fatalf("one octave: %d bytes; want %d", got, want)
 	}
 	h.add(0)
 	h.add(lowBlock - 1)
-	if got, want := h.bytes(), (lowBlock+octaveSize)*8; got != want {
+	if got, want := h.bytes(), (lowBlock+octaveSize)*wordBytes; got != want {
 		t.Fatalf("one octave and a block of exact counts: %d bytes; want %d", got, want)
 	}
 	h.add(ExactLatency - 1)
-	if got, want := h.bytes(), (2*lowBlock+octaveSize)*8; got != want {
+	if got, want := h.bytes(), (2*lowBlock+octaveSize)*wordBytes; got != want {
 		t.Fatalf("one octave and two blocks of exact counts: %d bytes; want %d", got, want)
 	}
 	var before, after runtime.MemStats
@@ -212,7 +212,7 @@ func TestHistogramMemoryIsBounded(t *testing.T) {
 	}
 	h.add(math.MaxInt)
 	runtime.ReadMemStats(&after)
-	if got, want := h.bytes(), maxBuckets*8; bits.UintSize == 64 && got != want {
+	if got, want := h.bytes(), maxBuckets*wordBytes; bits.UintSize == 64 && got != want {
 		t.Fatalf("every octave: %d bytes; want %d", got, want)
 	}
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > maxBuckets*8 {

@@ -597,3 +597,86 @@ func fedBackloggedPass(t *testing.T) ([]Event, *sweepPass) {
 	}
 	return events, p
 }
+
+// What a run grows as it goes, beyond its backlog, counts in its plan
+// after each batch too: its latency histograms' counts beyond the
+// histogramBytes its fixed plan holds (a run whose waits and responses
+// span every power of two takes some 800 KiB in them), and each lane
+// whose total wait passed 2⁶⁴, an entry in a map of its own. Uncounted,
+// 4,080 such runs ended konvoy in Go's fatal out-of-memory error, and a
+// lane's carries under ulimit -v 2300000.
+func TestSweepPlansWhatARunGrowsAsItGoes(t *testing.T) {
+	s, _ := NewSimulator(Convoy, 1)
+	r := &sweepRun{sim: s}
+	if got := r.grownBytes(); got != 0 {
+		t.Fatalf("an empty run grew %d bytes; want 0", got)
+	}
+	for i := range bits.UintSize - 2 { // waits of 2^i − 1 rounds, responses of 2^(i+1) − 1: every octave
+		if err := s.Add(Event{Key: "K", Step: i + 1, Duration: 1 << i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	octaves := bits.UintSize - 1 - exactBits - 2 // the wait's and the response's, most of them
+	if got, least := r.grownBytes(), 2*octaves*octaveSize*wordBytes-histogramBytes; got < least {
+		t.Errorf("waits and responses of every length: the run grew %d bytes; want at least %d", got, least)
+	}
+	if _, err := s.Result(); err != nil {
+		t.Fatal(err)
+	}
+
+	c, _ := NewSimulator(Convoy, 1)
+	r = &sweepRun{sim: c}
+	long := math.MaxInt / 4 * 3 // three events that wait as long pass 2⁶⁴ together, where int has 64 bits
+	for i, d := range []int{long, 1, 1, 1} {
+		if err := c.Add(Event{Key: "C", Step: i + 1, Duration: d}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	carries := 0
+	if bits.UintSize == 64 {
+		carries = 1
+	}
+	if got, want := r.grownBytes()-max(0, c.waits.bytes()+c.responses.bytes()-histogramBytes), carries*carryBytes; got != want || len(c.laneCarry) != carries {
+		t.Errorf("a lane whose waits passed 2⁶⁴: the run grew %d bytes beyond its histograms (%d lanes carried); want %d", got, len(c.laneCarry), want)
+	}
+}
+
+// A key's load in a lane other than its first, as when keys move between
+// lines, takes an entry in its layout's lane table, planned at awayBytes
+// each: 5,000,000 events whose keys kept moving ended konvoy in Go's fatal
+// out-of-memory error under ulimit -v 2000000, uncounted.
+func TestSweepPlansTheKeysAwayFromTheirFirstLanes(t *testing.T) {
+	p := newSweepPass([]Config{{Layout: LineConvoy, Consumers: 1}}, []int{0}, sweepOptions{maxMemory: 1 << 30}, sweepSizes{}, nil)
+	defer p.wait()
+	b := p.batch()
+	for i := range 30 { // K0 in lines 0 to 9, K1 in 0 and 1, each more than once
+		line := i / 2 % 10
+		if i%2 == 1 {
+			line = i / 2 % 2
+		}
+		e := Event{Key: fmt.Sprint("K", i%2), Line: fmt.Sprint("L", line), Step: i/2 + 1, Duration: 1}
+		p.intern(b, &e)
+	}
+	z := p.sizes()
+	if got := z.awayOf(LineConvoy); got != 9+1 {
+		t.Fatalf("%d loads away from their keys' first lanes; want 10 (K0's in 9 lines, K1's in 1)", got)
+	}
+	// A later pass counts the most any pass met: here K0 in two lines more.
+	later := newSweepPass([]Config{{Layout: LineConvoy, Consumers: 1}}, []int{0}, sweepOptions{maxMemory: 1 << 30}, z, nil)
+	defer later.wait()
+	lb := later.batch()
+	for i := range 12 {
+		e := Event{Key: "K0", Line: fmt.Sprint("L", i), Step: i + 1, Duration: 1}
+		later.intern(lb, &e)
+	}
+	if lz := later.sizes(); lz.awayOf(LineConvoy) != 11 {
+		got := lz.awayOf(LineConvoy)
+		t.Errorf("a later pass: %d loads away from their keys' first lanes; want 11, its own", got)
+	}
+	has, tables := p.inputsOf()
+	without := z
+	without.away = []int{0}
+	if got, want := planned(&z, p.runs, has, tables)-planned(&without, p.runs, has, tables), 10*awayBytes; got != want {
+		t.Errorf("the plan counts %d bytes for them; want %d", got, want)
+	}
+}

@@ -254,6 +254,9 @@ const (
 	queueBytes     = 16             // a run's laneQueue of a lane, under LaneAware
 	ownerBytes     = 88             // a Static run's owner of a partition lane, dealt by number (24, as it grows), and its member's entry (64)
 	runBytes       = 64 << 10       // a run's histograms, heaps and lists, at the least
+	histogramBytes = 16 << 10       // of runBytes, its latency histograms' counts: any more grow its backlog's (see grownBytes)
+	carryBytes     = 8 * wordBytes  // a lane whose total wait passed 2⁶⁴: its entry in laneCarry, up to twice as the map grows
+	awayBytes      = 8 * wordBytes  // a key's load in a lane not its first: its entry in laneTable.away, up to twice as the map grows
 	laneAwareBytes = 8 << 10        // a LaneAware run's slots of held events, and its list of those that can run, at the least
 	consumerBytes  = 208            // a consumer that has taken an event: its tree nodes (16, up to 4), last event (40, up to 2) and its share of the lists of those due to finish (8 a list, up to 8)
 	keysBytes      = 256 << 10      // a key table's recent-key cache and smallest table
@@ -275,11 +278,12 @@ type sweepRun struct {
 	sim    *Simulator
 	group  int // the inputs it takes
 	table  int // its layout's lane table in them; -1: none
-	// held is the most bytes its backlog is known to take (see
-	// backlogBytes), by the pass's reader: at a batch its workers are
-	// done with, or in an earlier pass; holds is this pass's part of it.
+	// held is the most bytes its backlog, and what else grows as it runs,
+	// is known to take (see grownBytes), by the pass's reader: at a batch
+	// its workers are done with, or in an earlier pass; holds is this
+	// pass's part of it.
 	held, holds int
-	peak        int // the most its backlog took at a batch's end, by its worker
+	peak        int // the most they took at a batch's end, by its worker
 	// result is what its result keeps, known once it ended in a pass (see
 	// results), for the next pass to plan for, when it gave way there.
 	result int
@@ -306,6 +310,17 @@ func (r *sweepRun) backlogBytes() int {
 		perBuffered += reseqQueued
 	}
 	return n*perHeld + s.maxBuffered*perBuffered
+}
+
+// grownBytes returns what run r takes now, by the plan, beyond what
+// bytes counts for its keys, lanes and consumers: its backlog
+// (backlogBytes), its latency histograms' counts beyond histogramBytes
+// (up to 864 KiB, for waits and responses of every length), and its lanes
+// whose total wait passed 2⁶⁴. Its worker reads it after each batch; it
+// takes O(1) time.
+func (r *sweepRun) grownBytes() int {
+	s := r.sim
+	return r.backlogBytes() + max(0, s.waits.bytes()+s.responses.bytes()-histogramBytes) + len(s.laneCarry)*carryBytes
 }
 
 // bytes returns what run r takes, by the plan, for keys keys, lanes lanes
@@ -352,8 +367,18 @@ type sweepSizes struct {
 	events  int
 	layouts []Layout
 	lanes   []int
-	held    map[int]int // by configuration: the most bytes its backlog took, when more than 0
+	away    []int       // by layout, as lanes: its keys' loads in lanes not their first (see laneTable.addKeyLoad)
+	held    map[int]int // by configuration: the most bytes its backlog and what else grows took (see grownBytes), when more than 0
 	result  map[int]int // by configuration: what its result keeps, of a run that gave way at its end (see results)
+}
+
+// awayOf returns the keys' loads away from their first lanes that the
+// sizes count under layout l, 0 if none.
+func (z *sweepSizes) awayOf(l Layout) int {
+	if i := slices.IndexFunc(z.layouts, l.Equal); i >= 0 && i < len(z.away) {
+		return z.away[i]
+	}
+	return 0
 }
 
 // lanesOf returns the lanes of layout l the sizes count, 0 if none.
@@ -381,7 +406,7 @@ func (p *sweepPass) sizesNow() sweepSizes {
 func (p *sweepPass) sizesFrom(seen sweepSizes) sweepSizes {
 	z := sweepSizes{keys: seen.keys, names: seen.names, results: seen.results + p.kept,
 		events: max(seen.events, p.read), held: maps.Clone(seen.held), result: maps.Clone(seen.result)}
-	z.layouts, z.lanes = slices.Clone(seen.layouts), slices.Clone(seen.lanes)
+	z.layouts, z.lanes, z.away = slices.Clone(seen.layouts), slices.Clone(seen.lanes), slices.Clone(seen.away)
 	for _, r := range p.runs {
 		if r.held > z.held[r.config] {
 			if z.held == nil {
@@ -404,11 +429,11 @@ func (p *sweepPass) sizesFrom(seen sweepSizes) sweepSizes {
 		z.names[g] = max(z.names[g], gr.in.nameBytes())
 		for _, t := range gr.in.tables {
 			if i := slices.IndexFunc(z.layouts, t.layout.Equal); i >= 0 {
-				z.lanes[i] = max(z.lanes[i], t.len())
+				z.lanes[i], z.away[i] = max(z.lanes[i], t.len()), max(z.away[i], len(t.away))
 				continue
 			}
 			z.layouts = append(z.layouts, t.layout)
-			z.lanes = append(z.lanes, t.len())
+			z.lanes, z.away = append(z.lanes, t.len()), append(z.away, len(t.away))
 		}
 	}
 	return z
@@ -571,7 +596,7 @@ func (p *sweepPass) work(w int, mine []int, in <-chan *sweepEvents) {
 				}
 				p.failed.Store(true)
 			}
-			r.peak = max(r.peak, r.backlogBytes())
+			r.peak = max(r.peak, r.grownBytes())
 			b.held[ri] = r.peak
 		}
 		if b.pending.Add(-1) == 0 {
@@ -797,7 +822,7 @@ func planned(z *sweepSizes, runs []*sweepRun, has [2]bool, tables [2][]Layout) i
 		}
 		used += keysBytes + z.keys[g]*keyBytes + z.names[g]
 		for _, l := range tables[g] {
-			used += tableBytes(l, z.keys[g], z.lanesOf(l))
+			used += tableBytes(l, z.keys[g], z.lanesOf(l)) + z.awayOf(l)*awayBytes
 		}
 	}
 	for _, r := range runs {
@@ -876,7 +901,7 @@ type sizeTrend struct {
 func (t *sizeTrend) note(z sweepSizes) {
 	if z.events >= 2*t.last.events && z.events > 0 {
 		t.before, t.last = t.last, z
-		t.last.layouts, t.last.lanes = slices.Clone(z.layouts), slices.Clone(z.lanes)
+		t.last.layouts, t.last.lanes, t.last.away = slices.Clone(z.layouts), slices.Clone(z.lanes), slices.Clone(z.away)
 	}
 }
 
@@ -898,7 +923,7 @@ func (t *sizeTrend) at(z sweepSizes, n int) (sweepSizes, bool) {
 		// the runs later, at the sizes read.
 		return now + int(min(float64(now-then)*scale, math.MaxInt>>(bits.UintSize/2-8)))
 	}
-	end := sweepSizes{events: n, results: z.results, layouts: slices.Clone(z.layouts), lanes: slices.Clone(z.lanes)}
+	end := sweepSizes{events: n, results: z.results, layouts: slices.Clone(z.layouts), lanes: slices.Clone(z.lanes), away: slices.Clone(z.away)}
 	for g := range z.keys {
 		end.keys[g] = min(grow(z.keys[g], from.keys[g]), n)
 		end.names[g] = grow(z.names[g], from.names[g])
