@@ -133,6 +133,20 @@ func replayMemory() (int, bool) {
 	return int(max(l.share(), 1<<20)), true // as fitMemory's default
 }
 
+// reorderShare gives a -reorder window that r asks for, without a bound
+// of its own (Reader.MaxReorderBytes), half of share bytes, as konvoy's
+// runs.Memory does, split among the readings of the trace that hold one
+// at once, passes, and returns what it leaves of share: all of it when r
+// asks for no such window.
+func reorderShare(r *eventlog.Reader, share, passes int) int {
+	if r.Reorder <= 0 || r.MaxReorderBytes != 0 {
+		return share
+	}
+	window := max(1, share/2)
+	r.MaxReorderBytes = max(1, window/max(1, passes))
+	return max(1, share-window)
+}
+
 // share returns the most bytes -max-memory may take under l: addressShare
 // of what it leaves, less addressReserve under ulimit -v, rounded down to
 // MiB.
@@ -150,7 +164,7 @@ var (
 		"run in further passes over the trace, standard input copied to a temporary file as it is read"
 	memoryPlan = fmt.Sprintf("a quarter for the garbage collector and the trace's events, held when they fit in an eighth of it "+
 		"and %dMiB (else read again for every pass), and, without -max-backlog, three quarters shared by the runs' backlogs "+
-		"at 128 bytes an event; the trace's keys and lines, their names and some 60 bytes each plus 128 for each pass held at once, may take three quarters too", planHeldBytes>>20)
+		"at 128 bytes an event; the trace's keys and lines, their names and some 60 bytes each plus 128 for each pass held at once, may take three quarters too (half of them with a -reorder window, which takes the other half, split among the passes at once)", planHeldBytes>>20)
 )
 
 // sizeUnits are the suffixes -max-memory takes, by the bytes they mean.

@@ -78,6 +78,9 @@ func lessonSource() *planSource {
 // counts what the report tells of the trace on the way.
 func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, maxMemory int) (*planSource, error) {
 	src := &planSource{PlanSource: report.PlanSource{Name: r.Name, Unit: r.Resolution}}
+	// A -reorder window takes half of the names' share, split among the
+	// readings that hold one at once: the first, then a pass a processor.
+	nameRoom := reorderShare(&r, maxMemory/4*3, runtime.GOMAXPROCS(0))
 	trace := eventlog.NewTrace(r.Name, r)
 	if streamed(r.Name) { // read once, copied for the planner's passes
 		raw, closeRaw, err := openStream(r.Name, stdin)
@@ -99,7 +102,7 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, maxMemory in
 		return nil, err
 	}
 	names := runs.LongNames{} // the planner's passes, some at once, share the first's
-	room := runs.NameRoom{Most: maxMemory / 4 * 3, Each: planKeyBytes(runtime.GOMAXPROCS(0))}
+	room := runs.NameRoom{Most: nameRoom, Each: planKeyBytes(runtime.GOMAXPROCS(0))}
 	err = trace.Scan(planHeld(maxMemory), func(e konvoy.Event, line int) error {
 		if needsLine && e.Line == "" {
 			return &eventlog.Error{File: src.Name, Line: line, Field: cmp.Or(r.Columns.Line, "line"), Value: e.Line,

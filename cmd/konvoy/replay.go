@@ -44,7 +44,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opt.Text = opt.applied != "" // JSON Lines
 	if most, ok := replayMemory(); ok {
 		defer runs.LimitMemory(most)()
-		opt.MaxNameBytes = most / 4 * 3
+		opt.MaxNameBytes = reorderShare(&opt.reader, most/4*3, 1)
 	}
 	if len(opt.topic.brokers) > 0 {
 		return runTopic(opt, stdout, stderr)
