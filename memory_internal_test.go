@@ -680,3 +680,34 @@ func TestSweepPlansTheKeysAwayFromTheirFirstLanes(t *testing.T) {
 		t.Errorf("the plan counts %d bytes for them; want %d", got, want)
 	}
 }
+
+// The maps that grow as a run goes take what the plan counts for an
+// entry, awayBytes and carryBytes, with their growth, and not many times
+// less: a plan below what they take would let a sweep outgrow its budget.
+func TestTheMapsARunGrowsTakeWhatThePlanCounts(t *testing.T) {
+	if !memtest.Alone(t) {
+		return
+	}
+	const n = 100_000
+	away := memtest.Allocated(func() {
+		m := make(map[laneKey]int)
+		for i := range n {
+			m[laneKey{i, i}] += i
+		}
+	})
+	carries := memtest.Allocated(func() {
+		m := make(map[int]uint64)
+		for i := range n {
+			m[i]++
+		}
+	})
+	for _, c := range []struct {
+		name          string
+		took, planned int
+	}{{"a key's load away from its first lane", int(away) / n, awayBytes}, {"a lane's carry", int(carries) / n, carryBytes}} {
+		if c.took > c.planned || 3*c.took < c.planned {
+			t.Errorf("%s takes %d bytes; the plan counts %d, want it no less, and at most three times as much", c.name, c.took, c.planned)
+
+		}
+	}
+}

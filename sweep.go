@@ -255,8 +255,8 @@ const (
 	ownerBytes     = 88             // a Static run's owner of a partition lane, dealt by number (24, as it grows), and its member's entry (64)
 	runBytes       = 64 << 10       // a run's histograms, heaps and lists, at the least
 	histogramBytes = 16 << 10       // of runBytes, its latency histograms' counts: any more grow its backlog's (see grownBytes)
-	carryBytes     = 8 * wordBytes  // a lane whose total wait passed 2⁶⁴: its entry in laneCarry, up to twice as the map grows
-	awayBytes      = 8 * wordBytes  // a key's load in a lane not its first: its entry in laneTable.away, up to twice as the map grows
+	carryBytes     = 12 * wordBytes // a lane whose total wait passed 2⁶⁴: its entry in laneCarry (2 words, some 6 in the map's tables as they fill and grow)
+	awayBytes      = 12 * wordBytes // a key's load in a lane not its first: its entry in laneTable.away (3 words, some 9 in the map's tables)
 	laneAwareBytes = 8 << 10        // a LaneAware run's slots of held events, and its list of those that can run, at the least
 	consumerBytes  = 208            // a consumer that has taken an event: its tree nodes (16, up to 4), last event (40, up to 2) and its share of the lists of those due to finish (8 a list, up to 8)
 	keysBytes      = 256 << 10      // a key table's recent-key cache and smallest table
