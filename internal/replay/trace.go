@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -63,6 +64,11 @@ type Trace struct {
 	StatusSteps int
 	file        *tempFile
 	size        int64
+	// names are the long keys and lines as the trace was read, which the
+	// events read back share (see readString) rather than each holding a
+	// copy: a replay holds thousands at once, in the executor and the
+	// predictions.
+	names runs.LongNames
 }
 
 // Load reads the trace r names (standard input, stdin, for "-") into a
@@ -175,7 +181,7 @@ func newTraceWriter(name string, c Config) (*traceWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &traceWriter{t: &Trace{Name: name, file: f}, c: c, w: bufio.NewWriterSize(f, 1<<16), sim: sim}, nil
+	return &traceWriter{t: &Trace{Name: name, file: f, names: runs.LongNames{}}, c: c, w: bufio.NewWriterSize(f, 1<<16), sim: sim}, nil
 }
 
 // add checks e and writes it.
@@ -189,6 +195,8 @@ func (w *traceWriter) add(e konvoy.Event) error {
 	if err := w.countNames(e); err != nil {
 		return err
 	}
+	w.t.names.Keep(e.Key)
+	w.t.names.Keep(e.Line)
 	w.work += float64(e.Duration)
 	w.last = float64(e.Arrival)
 	if err := tooLong(w.last, w.work, w.c.Unit); err != nil {
@@ -254,8 +262,9 @@ func (t *Trace) Close() error { return t.file.Close() }
 // index, until f returns false. Readers of a Trace may run at once.
 func (t *Trace) each(n int, f func(i int, e konvoy.Event) bool) error {
 	r := bufio.NewReaderSize(io.NewSectionReader(t.file, 0, t.size), 1<<16)
+	var buf []byte
 	for i := range min(n, t.Events) {
-		e, err := readEvent(r)
+		e, err := readEvent(r, &buf, t.names)
 		if err != nil {
 			return fmt.Errorf("replay: reading the trace back from its temporary file, event %d: %w", i, err)
 		}
@@ -270,14 +279,15 @@ func (t *Trace) each(n int, f func(i int, e konvoy.Event) bool) error {
 // written to it.
 var errCorrupt = errors.New("a value out of range: the file changed")
 
-// readEvent reads one event as traceWriter.add wrote it.
-func readEvent(r *bufio.Reader) (konvoy.Event, error) {
+// readEvent reads one event as traceWriter.add wrote it, its key and
+// line as readString reads them.
+func readEvent(r *bufio.Reader, buf *[]byte, names runs.LongNames) (konvoy.Event, error) {
 	var e konvoy.Event
 	var err error
-	if e.Key, err = readString(r); err != nil {
+	if e.Key, err = readString(r, buf, names); err != nil {
 		return e, err
 	}
-	if e.Line, err = readString(r); err != nil {
+	if e.Line, err = readString(r, buf, names); err != nil {
 		return e, err
 	}
 	for _, p := range [...]*int{&e.Step, &e.Duration, &e.Arrival, &e.Partition} {
@@ -293,8 +303,9 @@ func readEvent(r *bufio.Reader) (konvoy.Event, error) {
 	return e, nil
 }
 
-// readString reads a length and as many bytes.
-func readString(r *bufio.Reader) (string, error) {
+// readString reads a length and as many bytes, into buf, and returns
+// them as the long name of names they spell, or as a new string.
+func readString(r *bufio.Reader, buf *[]byte, names runs.LongNames) (string, error) {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
 		return "", err
@@ -302,9 +313,12 @@ func readString(r *bufio.Reader) (string, error) {
 	if n > math.MaxInt32 {
 		return "", errCorrupt
 	}
-	b := make([]byte, n)
-	_, err = io.ReadFull(r, b)
-	return string(b), err
+	b := slices.Grow((*buf)[:0], int(n))[:n]
+	*buf = b
+	if _, err = io.ReadFull(r, b); err != nil {
+		return "", err
+	}
+	return names.Spelled(b), nil
 }
 
 // tooLong returns the error of a trace whose events, to one arriving at

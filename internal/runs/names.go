@@ -24,6 +24,17 @@ func (n LongNames) Keep(name string) {
 	}
 }
 
+// Spelled returns the copy that Keep kept of the name b spells, or a new
+// string of b; it allocates nothing for a name kept.
+func (n LongNames) Spelled(b []byte) string {
+	if len(b) >= longName {
+		if kept, ok := n[string(b)]; ok {
+			return kept
+		}
+	}
+	return string(b)
+}
+
 // Same returns the copy of name that Keep kept, or name.
 func (n LongNames) Same(name string) string {
 	if len(name) >= longName {
