@@ -174,7 +174,9 @@ func TestAPassReplaysOnlyWhenTheSpoolLeavesRoom(t *testing.T) {
 // ten, not at the average since the start.
 func TestSizeTrendProjectsTheRecentRate(t *testing.T) {
 	var tr sizeTrend
-	at := func(events, keys int) sweepSizes { return sweepSizes{events: events, keys: [2]int{keys, 0}} }
+	at := func(events, keys int) sweepSizes { // and as many keys away from their first lines
+		return sweepSizes{events: events, keys: [2]int{keys, 0}, layouts: []Layout{LineConvoy}, lanes: []int{10}, away: []int{keys}}
+	}
 	for _, z := range []sweepSizes{at(1000, 1000), at(2000, 2000), at(3000, 3000), at(4000, 4000), at(6000, 4200), at(8000, 4400)} {
 		tr.note(z)
 	}
@@ -182,8 +184,8 @@ func TestSizeTrendProjectsTheRecentRate(t *testing.T) {
 		t.Fatalf("the trend's points are at %d and %d events; want 4000 and 8000", tr.before.events, tr.last.events)
 	}
 	end, ok := tr.at(at(8000, 4400), 16000)
-	if !ok || end.keys[0] != 5200 || end.events != 16000 {
-		t.Errorf("projected to 16,000 events: %d keys (%v); want 5,200", end.keys[0], ok)
+	if !ok || end.keys[0] != 5200 || end.events != 16000 || end.awayOf(LineConvoy) != 5200 {
+		t.Errorf("projected to 16,000 events: %d keys, %d away from their first lanes (%v); want 5,200 each", end.keys[0], end.awayOf(LineConvoy), ok)
 	}
 	if _, ok := tr.at(at(8000, 4400), 8000); ok {
 		t.Error("projected to the events already read; want no projection")

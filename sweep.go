@@ -186,6 +186,16 @@ func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		if e != nil && e == p.memErr && p.alone {
+			// A run alone did not fit beside the inputs that the spool
+			// keeps, or keeps filling as it records, for every run, where
+			// it fits with its own: the next pass reads the stream
+			// without a spool, with the inputs of the runs that fit, and
+			// there the run fails only where a sweep of it alone would.
+			sp.drop()
+			sp, seen = nil, p.sizes()
+			continue
+		}
 		f.note(e, err, p.read)
 		if f.first == nil && f.streamErr == nil {
 			// A run's end may fail (Simulator.Result): kept, the first
@@ -496,6 +506,7 @@ type sweepPass struct {
 	trend     sizeTrend // how the sizes of a first pass grow
 	read      int       // events read, errors aside
 	memErr    *sweepError
+	alone     bool       // memErr's run would fit with its own inputs alone, without the spool's for the other runs
 	kept      int        // the bytes its results keep: see resultBytes
 	seen      sweepSizes // the keys and lanes a pass before this one read
 	workers   []chan *sweepEvents
@@ -867,11 +878,23 @@ func (p *sweepPass) plan(b *sweepEvents) {
 			if taken := planned(&now, p.runs[:1], has, tables) - r.held - r.result + r.holds; taken > p.maxMemory {
 				p.memErr = p.tooBig(b, taken)
 				p.failed.Store(true)
+				ownHas, ownTables := ownInputs(r, has, tables)
+				p.alone = p.spool != nil && planned(&now, p.runs[:1], ownHas, ownTables)-r.held-r.result+r.holds <= p.maxMemory
 			}
 			return
 		}
 		p.active--
 	}
+}
+
+// ownInputs returns, of the groups has and the layouts of their lane
+// tables, what run r needs alone: its group, and its layout's table.
+func ownInputs(r *sweepRun, has [2]bool, tables [2][]Layout) (own [2]bool, ownTables [2][]Layout) {
+	own[r.group] = has[r.group]
+	if i := slices.IndexFunc(tables[r.group], r.sim.layout.Equal); i >= 0 {
+		ownTables[r.group] = tables[r.group][i : i+1]
+	}
+	return own, ownTables
 }
 
 // inputsOf returns the groups the pass has inputs for, and the layouts of
@@ -930,6 +953,9 @@ func (t *sizeTrend) at(z sweepSizes, n int) (sweepSizes, bool) {
 	}
 	for i, l := range z.layouts {
 		end.lanes[i] = min(grow(z.lanes[i], from.lanesOf(l)), n)
+		if i < len(z.away) {
+			end.away[i] = min(grow(z.away[i], from.awayOf(l)), n)
+		}
 	}
 	return end, true
 }
