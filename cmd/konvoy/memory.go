@@ -130,21 +130,33 @@ func replayMemory() (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	return int(max(l.share(), 1<<20)), true // as fitMemory's default
+	return int(min(max(l.share(), 1<<20), math.MaxInt)), true // as fitMemory's default; where int has 32 bits, up to its largest
 }
 
 // reorderShare gives a -reorder window that r asks for, without a bound
 // of its own (Reader.MaxReorderBytes), half of share bytes, as konvoy's
 // runs.Memory does, split among the readings of the trace that hold one
-// at once, passes, and returns what it leaves of share: all of it when r
-// asks for no such window.
-func reorderShare(r *eventlog.Reader, share, passes int) int {
+// at once, passes, and no more than eventlog's default, and returns what
+// it leaves of share, and whether it gave the window any: all of it, and
+// false, when r asks for no such window.
+func reorderShare(r *eventlog.Reader, share, passes int) (int, bool) {
 	if r.Reorder <= 0 || r.MaxReorderBytes != 0 {
-		return share
+		return share, false
 	}
 	window := max(1, share/2)
-	r.MaxReorderBytes = max(1, window/max(1, passes))
-	return max(1, share-window)
+	r.MaxReorderBytes = max(1, min(window/max(1, passes), eventlog.DefaultMaxReorderBytes))
+	return max(1, share-window), true
+}
+
+// windowHint adds to err, when a -reorder window that reorderShare
+// bounded outgrew its bound (eventlog.WindowFull), the other way out,
+// raise, and how the bound was made, from what; it returns any other
+// error as it is.
+func windowHint(err error, raise, from string) error {
+	if !eventlog.WindowFull(err) {
+		return err
+	}
+	return fmt.Errorf("%w, or raise %s: the window may take half of %s", err, raise, from)
 }
 
 // share returns the most bytes -max-memory may take under l: addressShare

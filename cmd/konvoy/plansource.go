@@ -80,7 +80,11 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, maxMemory in
 	src := &planSource{PlanSource: report.PlanSource{Name: r.Name, Unit: r.Resolution}}
 	// A -reorder window takes half of the names' share, split among the
 	// readings that hold one at once: the first, then a pass a processor.
-	nameRoom := reorderShare(&r, maxMemory/4*3, runtime.GOMAXPROCS(0))
+	nameRoom, window := reorderShare(&r, maxMemory/4*3, runtime.GOMAXPROCS(0))
+	share := "three quarters"
+	if window {
+		share = "three eighths" // and a -reorder window as much
+	}
 	trace := eventlog.NewTrace(r.Name, r)
 	if streamed(r.Name) { // read once, copied for the planner's passes
 		raw, closeRaw, err := openStream(r.Name, stdin)
@@ -120,8 +124,8 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, maxMemory in
 		names.Keep(e.Line)
 		if !room.Add(e.Key, e.Line, src.Stats.Keys() > keys, src.Stats.Lines() > lines) {
 			return &eventlog.Error{File: src.Name, Line: line, Err: fmt.Errorf(
-				"the keys and lines so far take some %d bytes with their names, more than the three quarters of -max-memory %s that konvoy plan gives them: raise -max-memory",
-				room.Took(), formatSize(maxMemory))}
+				"the keys and lines so far take some %d bytes with their names, more than the %s of -max-memory %s that konvoy plan gives them: raise -max-memory",
+				room.Took(), share, formatSize(maxMemory))}
 		}
 		src.Work += e.Duration
 		src.LastArrival = e.Arrival
@@ -135,6 +139,9 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, maxMemory in
 	}
 	if err != nil {
 		src.close()
+		if window {
+			err = windowHint(err, "-max-memory", "the three quarters of it that the trace's keys and lines may take, split among the passes at once")
+		}
 		return nil, planError(err)
 	}
 	src.Rounded, src.partitions, src.dropped, src.statused = trace.Rounded(), trace.Partitions(), trace.Dropped(), trace.StatusSteps()

@@ -42,14 +42,18 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitStatus(usageIn("konvoy replay", "-applied names %s, the trace -events - reads on standard input; want another file, as -applied rewrites it", opt.applied), stderr)
 	}
 	opt.Text = opt.applied != "" // JSON Lines
+	var windowed bool            // a -reorder window bounded by the memory left (see reorderShare)
 	if most, ok := replayMemory(); ok {
 		defer runs.LimitMemory(most)()
-		opt.MaxNameBytes = reorderShare(&opt.reader, most/4*3, 1)
+		opt.MaxNameBytes, windowed = reorderShare(&opt.reader, most/4*3, 1)
 	}
 	if len(opt.topic.brokers) > 0 {
 		return runTopic(opt, stdout, stderr)
 	}
 	trace, err := replay.Load(opt.reader, stdin, opt.Config)
+	if windowed {
+		err = windowHint(err, "the memory ulimit -v or the cgroup leaves", "the three quarters of its share that the trace's keys and lines may take")
+	}
 	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
 		err = fmt.Errorf("konvoy replay: %w", err) // as konvoy and konvoy plan name themselves when a file will not open
 	}
