@@ -713,3 +713,20 @@ func TestTheMapsARunGrowsTakeWhatThePlanCounts(t *testing.T) {
 		}
 	}
 }
+
+// A run needs, of a pass's inputs, its own group's and its own layout's
+// lane table alone, whichever place the table has among the group's.
+func TestOwnInputsAreARunsGroupAndTable(t *testing.T) {
+	has, tables := [2]bool{true, true}, [2][]Layout{{Convoy, LineConvoy}, {Convoy}}
+	for _, c := range []struct {
+		layout Layout
+		group  int
+		want   []Layout
+	}{{Convoy, 0, []Layout{Convoy}}, {LineConvoy, 0, []Layout{LineConvoy}}, {Free, 0, nil}, {Convoy, 1, []Layout{Convoy}}} {
+		r := &sweepRun{sim: &Simulator{layout: c.layout}, group: c.group}
+		own, ownTables := ownInputs(r, has, tables)
+		if !own[c.group] || own[1-c.group] || !slices.EqualFunc(ownTables[c.group], c.want, Layout.Equal) || len(ownTables[1-c.group]) > 0 {
+			t.Errorf("%s in group %d: %v, %v; want its group, and %v", c.layout, c.group, own, ownTables, c.want)
+		}
+	}
+}

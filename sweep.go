@@ -879,7 +879,8 @@ func (p *sweepPass) plan(b *sweepEvents) {
 				p.memErr = p.tooBig(b, taken)
 				p.failed.Store(true)
 				ownHas, ownTables := ownInputs(r, has, tables)
-				p.alone = p.spool != nil && planned(&now, p.runs[:1], ownHas, ownTables)-r.held-r.result+r.holds <= p.maxMemory
+				others := planned(&now, nil, has, tables) - planned(&now, nil, ownHas, ownTables) // the inputs it does not need
+				p.alone = p.spool != nil && taken-others <= p.maxMemory
 			}
 			return
 		}
