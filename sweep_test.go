@@ -529,3 +529,33 @@ func TestARunSweptWithOthersFailsWhereItFailsAlone(t *testing.T) {
 		}
 	}
 }
+
+// A run that fails alone where its own inputs are all the pass holds is
+// not run again in a pass of its own: the error is the run's memory error
+// at its event, after the passes a sweep makes without such a retry (two
+// here: the run that gave way is run up to the error's event too), as
+// internal/runs needs of standard input with no copy kept.
+func TestARunThatFailsWithItsOwnInputsIsNotRunAgain(t *testing.T) {
+	t.Parallel()
+	var events []konvoy.Event
+	for i := range 20_000 {
+		events = append(events, konvoy.Event{Key: fmt.Sprint("K", i), Step: 1, Duration: 1, Arrival: i})
+	}
+	reads := 0
+	stream := func(yield func(konvoy.Event, error) bool) {
+		if reads++; reads > 2 {
+			yield(konvoy.Event{}, errors.New("read a third time"))
+			return
+		}
+		for _, e := range events {
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
+	configs := []konvoy.Config{{Layout: konvoy.Convoy, Consumers: 1}, {Layout: konvoy.Convoy, Consumers: 2}}
+	_, err := konvoy.Sweep(context.Background(), stream, configs, konvoy.WithMaxMemory(3<<20))
+	if !errors.Is(err, konvoy.ErrMemory) || reads > 2 {
+		t.Errorf("error %v after %d readings; want the memory error after two at most", err, reads)
+	}
+}
