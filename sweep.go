@@ -97,8 +97,12 @@ func WithExpectedEvents(n int) SweepOption {
 // its backlog has held (see [Layout.HoldsBacklog]), as of a few thousand
 // events before: some 128 bytes an event under LaneAware, 64 under
 // [Static], and 128 for an event the resequencer holds (224 under a Timeout
-// or Capacity), half as much on 32-bit platforms; and the results made,
-// 16 bytes (8 on 32-bit platforms) for each key a result names in
+// or Capacity), half as much on 32-bit platforms, beside its latency
+// histograms' counts beyond 16 KiB (up to 864 KiB) and 96 bytes (48) for
+// each lane whose total wait passed 2⁶⁴, as of a few thousand events
+// before too; 96 bytes (48) for each key's load in a lane other than its
+// first, under layouts whose keys may move between lanes; and the results
+// made, 16 bytes (8 on 32-bit platforms) for each key a result names in
 // WrongKeys, which a run's state gives way to once its result is made.
 // When the runs would not fit at once, the runs at the end of configs give
 // way and run in later passes, whether their keys, their backlogs or their
@@ -114,8 +118,10 @@ func WithExpectedEvents(n int) SweepOption {
 // a process killed leaves nothing behind. The later passes replay it, with
 // its keys and lanes, rather than read the stream again, and take in order
 // every run left that fits beside them. Where no file can be written, or a
-// pass's first run would not fit beside them, the later passes read the
-// stream again, keeping lanes only for their runs' layouts; events must
+// pass's first run would not fit beside them, or a run left alone in a
+// pass outgrows the memory beside the lanes the spool keeps for other
+// runs where it would fit without them, the later passes read the stream
+// again, keeping lanes only for their runs' layouts; events must
 // then yield the same events each time it is ranged over, as a stream of a
 // slice ([Values]) or of a file read afresh does. The plan leaves out the
 // garbage collector's headroom.
