@@ -143,15 +143,15 @@ func reorderShare(r *eventlog.Reader, share, passes int) (int, bool) {
 	if r.Reorder <= 0 || r.MaxReorderBytes != 0 {
 		return share, false
 	}
-	window := max(1, share/2)
+	left, window := runs.HalveForWindow(share)
 	r.MaxReorderBytes = max(1, min(window/max(1, passes), eventlog.DefaultMaxReorderBytes))
-	return max(1, share-window), true
+	return left, true
 }
 
-// windowHint adds to err, when a -reorder window that reorderShare
-// bounded outgrew its bound (eventlog.WindowFull), the other way out,
-// raise, and how the bound was made, from what; it returns any other
-// error as it is.
+// windowHint adds to err, when a -reorder window bounded by the memory
+// (runs.Memory, reorderShare) outgrew its bound (eventlog.WindowFull), the
+// other way out, raise, and how the bound was made, from what; it returns
+// any other error as it is.
 func windowHint(err error, raise, from string) error {
 	if !eventlog.WindowFull(err) {
 		return err
@@ -236,7 +236,7 @@ func formatSize(n int) string {
 func memoryHint(err error, maxMemory int) error {
 	switch {
 	case eventlog.WindowFull(err):
-		return fmt.Errorf("%w, or raise -max-memory: the window may take half of the runs' three quarters of it", err)
+		return windowHint(err, "-max-memory", "the runs' three quarters of it")
 	case !errors.Is(err, konvoy.ErrMemory):
 		return err
 	}

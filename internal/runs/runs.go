@@ -140,10 +140,17 @@ func Memory(o Options) (runsMemory, window int) {
 	if o.Reader.Reorder > 0 && o.Reader.MaxReorderBytes == 0 {
 		// The reorder window holds events while the runs hold their
 		// state: each may take half of the runs' memory.
-		window = max(1, runsMemory/2)
-		runsMemory = max(1, runsMemory-window)
+		runsMemory, window = HalveForWindow(runsMemory)
 	}
 	return runsMemory, window
+}
+
+// HalveForWindow returns the halves of share bytes that a Reader.Reorder
+// window takes, window, and what it leaves, left, each at least 1: the
+// split of Memory, and of konvoy plan's and konvoy replay's shares.
+func HalveForWindow(share int) (left, window int) {
+	window = max(1, share/2)
+	return max(1, share-window), window
 }
 
 // windowShare is the phrase in which the error of a run over the sweep's
