@@ -66,7 +66,7 @@ func TestSweepPlansWhatItsKeysTake(t *testing.T) {
 			if !long && pi != li%len(Policies()) {
 				continue
 			}
-			r := &sweepRun{sim: &Simulator{layout: l, opts: options{policy: p}, consumers: consumerQueue{n: 4}}}
+			r := runOf(&Simulator{layout: l, opts: options{policy: p}, consumers: consumerQueue{n: 4}})
 			run := float64(r.bytes(keys, lanes, 4)) / keys
 			plan := float64(shared)/keys + run
 			one, more := perKey(l, p, 1), perKey(l, p, 3)
@@ -88,7 +88,7 @@ func TestSweepPassTakesTheRunsThatFit(t *testing.T) {
 	const keys = 100_000
 	seen := sweepSizes{keys: [2]int{keys, 0}, events: keys, layouts: []Layout{Convoy}, lanes: []int{keys}}
 	configs := []Config{{Layout: Free, Consumers: 1}, {Layout: Convoy, Consumers: 1}, {Layout: Free, Consumers: 2}}
-	free := sweepRun{sim: &Simulator{layout: Free, consumers: consumerQueue{n: 1}}}
+	free := runOf(&Simulator{layout: Free, consumers: consumerQueue{n: 1}})
 	budget := batchBytes + spoolBytes + keysBytes + keys*keyBytes + 2*free.bytes(keys, 0, keys) + 1024 // and a consumer
 	p := newSweepPass(configs, []int{0, 1, 2}, sweepOptions{maxMemory: budget}, seen, nil)
 	defer p.wait()
@@ -117,7 +117,7 @@ func TestFirstPassStopsEarlyTheRunsThatWillNotFit(t *testing.T) {
 		events[i] = Event{Key: fmt.Sprint("k", i), Step: 1, Duration: 1, Arrival: i}
 	}
 	configs := []Config{{Layout: Convoy, Consumers: 1}, {Layout: Convoy, Consumers: 1}, {Layout: Convoy, Consumers: 1}}
-	one := &sweepRun{sim: &Simulator{layout: Convoy, consumers: consumerQueue{n: 1}}}
+	one := runOf(&Simulator{layout: Convoy, consumers: consumerQueue{n: 1}})
 	end := sweepSizes{keys: [2]int{n, 0}, events: n, layouts: []Layout{Convoy}, lanes: []int{n}}
 	tables := [2][]Layout{{Convoy}}
 	budget := planned(&end, []*sweepRun{one}, [2]bool{true}, tables) + 1
@@ -152,7 +152,7 @@ func TestAPassReplaysOnlyWhenTheSpoolLeavesRoom(t *testing.T) {
 	in, _ := newInputs([]Layout{Convoy, LineConvoy})
 	sp := &sweepSpool{kept: true, groups: [2]sweepGroup{{in: in}}}
 	seen := sweepSizes{keys: [2]int{keys, 0}, events: keys, layouts: []Layout{Convoy, LineConvoy}, lanes: []int{keys, 100}}
-	free := &sweepRun{sim: &Simulator{layout: Free, consumers: consumerQueue{n: 1}}}
+	free := runOf(&Simulator{layout: Free, consumers: consumerQueue{n: 1}})
 	alone := planned(&seen, []*sweepRun{free}, [2]bool{true}, [2][]Layout{})
 	beside := planned(&seen, []*sweepRun{free}, [2]bool{true}, [2][]Layout{{Convoy, LineConvoy}})
 	for _, c := range []struct {
@@ -303,7 +303,7 @@ func heldRun(t *testing.T, l Layout, consumers int, events []Event, mid int, opt
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &sweepRun{sim: s}
+	r := runOf(s)
 	for i := range events {
 		if err := s.Add(events[i]); err != nil {
 			t.Fatal(err)
@@ -480,7 +480,7 @@ func TestSweepPlansAResequencerQueueOnlyUnderATimeoutOrACapacity(t *testing.T) {
 		if s.maxBuffered < 1 {
 			t.Fatalf("%s: the resequencer held nothing", name)
 		}
-		per[name] = float64((&sweepRun{sim: s}).backlogBytes()) / float64(s.maxBuffered)
+		per[name] = float64(runOf(s).backlogBytes()) / float64(s.maxBuffered)
 	}
 	if per["neither"] <= 0 || per["neither"] >= per["a timeout"] || per["a timeout"] != per["a capacity"] {
 		t.Errorf("bytes planned for an event held: %v; want less without a Timeout or a Capacity than with either, and the same with either", per)
@@ -605,11 +605,12 @@ func fedBackloggedPass(t *testing.T) ([]Event, *sweepPass) {
 // histogramBytes its fixed plan holds (a run whose waits and responses
 // span every power of two takes some 800 KiB in them), and each lane
 // whose total wait passed 2⁶⁴, an entry in a map of its own. Uncounted,
-// 4,080 such runs ended konvoy in Go's fatal out-of-memory error, and a
-// lane's carries under ulimit -v 2300000.
+// a lane's carries ended konvoy in Go's fatal out-of-memory error under
+// ulimit -v 2300000 (histograms that grow faster than the plan counts:
+// TestRunsWhoseHistogramsOutgrowThePlanGiveWayAtOnce).
 func TestSweepPlansWhatARunGrowsAsItGoes(t *testing.T) {
 	s, _ := NewSimulator(Convoy, 1)
-	r := &sweepRun{sim: s}
+	r := runOf(s)
 	if got := r.grownBytes(); got != 0 {
 		t.Fatalf("an empty run grew %d bytes; want 0", got)
 	}
@@ -627,7 +628,7 @@ func TestSweepPlansWhatARunGrowsAsItGoes(t *testing.T) {
 	}
 
 	c, _ := NewSimulator(Convoy, 1)
-	r = &sweepRun{sim: c}
+	r = runOf(c)
 	long := math.MaxInt / 4 * 3 // three events that wait as long pass 2⁶⁴ together, where int has 64 bits
 	for i, d := range []int{long, 1, 1, 1} {
 		if err := c.Add(Event{Key: "C", Step: i + 1, Duration: d}); err != nil {
@@ -641,6 +642,156 @@ func TestSweepPlansWhatARunGrowsAsItGoes(t *testing.T) {
 	if got, want := r.grownBytes()-max(0, c.waits.bytes()+c.responses.bytes()-histogramBytes), carries*carryBytes; got != want || len(c.laneCarry) != carries {
 		t.Errorf("a lane whose waits passed 2⁶⁴: the run grew %d bytes beyond its histograms (%d lanes carried); want %d", got, len(c.laneCarry), want)
 	}
+}
+
+// Runs whose latency histograms grow faster than the plan can see give
+// way at once, rather than take the memory: the plan knows what runs grow
+// as of a batch its workers are done with, and within the batches in
+// flight each run's histograms can grow to some 800 KiB (here within 300
+// events: durations of every power of two below 2^50). 3,570 such runs
+// (konvoy -layouts all -policy all -consumers 1..170, on 13,056 events)
+// took 2.7 GB under a plan of 1 GiB, and ended in Go's fatal out-of-memory
+// error under ulimit -v 4000000. The workers count what the runs grow as
+// they go, and stop the runs from the first that passes the room the plan
+// left, and a sixteenth of the memory besides; the first run goes on (a
+// pass ends one run at least), and a run let go leaves a reserve for its
+// histograms to the next pass's plan. The results are those of one pass.
+func TestRunsWhoseHistogramsOutgrowThePlanGiveWayAtOnce(t *testing.T) {
+	events := make([]Event, 300)
+	for i := range events {
+		events[i] = Event{Key: "K", Step: i + 1, Duration: 1 << (i % (bits.UintSize - 14))}
+	}
+	const runs = 48
+	configs := make([]Config, runs)
+	for i := range configs {
+		configs[i] = Config{Layout: Free, Consumers: 1}
+	}
+	grown := histogramsOf(mustSimulator(t, events)) // what each run grows, all of it within the one batch
+	if grown < (bits.UintSize-14-exactBits-2)*octaveSize*wordBytes {
+		t.Fatalf("a run grew %d bytes; want its histograms' octaves", grown)
+	}
+	pass := func(budget int) *sweepPass {
+		p := newSweepPass(configs, slices.Collect(func(yield func(int) bool) {
+			for i := range runs {
+				if !yield(i) {
+					return
+				}
+			}
+		}), sweepOptions{maxMemory: budget}, sweepSizes{}, nil)
+		if err := p.feed(context.Background(), Values(events), len(events)); err != nil {
+			t.Fatal(err)
+		}
+		if e := p.wait(); e != nil {
+			t.Fatal(e.err)
+		}
+		return p
+	}
+	unlimited := pass(math.MaxInt)
+	if unlimited.active != runs {
+		t.Fatalf("without a limit, %d of %d runs went through the pass", unlimited.active, runs)
+	}
+	z := unlimited.sizes()
+	has, tables := unlimited.inputsOf()
+	base := planned(&z, unlimited.runs, has, tables) // the plan of the runs, none grown
+	want, err := Sweep(context.Background(), Values(events), configs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		budget int
+	}{
+		{"a quarter of their growth", base + runs*grown/4},
+		{"the plan alone", base},
+	} {
+		p := pass(c.budget)
+		if p.active < 1 || p.active >= runs {
+			t.Errorf("%s: %d of %d runs went through the pass; want some, not all", c.name, p.active, runs)
+		}
+		taken := 0
+		for _, r := range p.runs[:p.active] {
+			taken += histogramsOf(r.sim)
+		}
+		if got := int(p.grown.Load()); got != taken {
+			t.Errorf("%s: the pass counts %d bytes grown; its runs took %d", c.name, got, taken)
+		}
+		// The room, and a run's growth a worker over it before it stops.
+		if most := int(p.room.Load()) + runtime.GOMAXPROCS(0)*grown; taken > most {
+			t.Errorf("%s: the runs that went on took %d bytes beyond the plan; want at most %d", c.name, taken, most)
+		}
+		// A run let go that took events reserves, for the next pass, what
+		// its histograms take at most beyond the plan's histogramBytes.
+		most := 2*maxBuckets*wordBytes - histogramBytes
+		for _, r := range p.runs[p.active:] {
+			if r.sim != nil {
+				t.Fatalf("%s: a run that gave way keeps its state", c.name)
+			}
+			if r.gaveWay > 0 && r.reserve < most {
+				t.Errorf("%s: a run that gave way, having grown %d bytes, reserves %d for the next pass; want %d", c.name, r.gaveWay, r.reserve, most)
+			}
+		}
+		got, err := Sweep(context.Background(), Values(events), configs, WithMaxMemory(c.budget))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the results differ from one pass's", c.name)
+		}
+	}
+	// A budget of the plan alone leaves a sixteenth of it, less than a
+	// run's histograms where int has 64 bits (not 32, where they are
+	// smaller): only the first run goes on.
+	if p := pass(base); base/lateGrowth < grown && p.active != 1 {
+		t.Errorf("a budget with no room for one run's growth: %d runs went through the pass; want the first alone", p.active)
+	}
+	// Growth within a sixteenth of the memory beyond the plan goes on, as
+	// the plan's own sees it late.
+	if p := pass((base+runs*grown)*lateGrowth/(lateGrowth+1) + lateGrowth); p.active != runs {
+		t.Errorf("growth within a sixteenth of the memory: %d of %d runs went through the pass; want all", p.active, runs)
+	}
+}
+
+// dropFrom drops a worker's runs from the first stopped, by the reader's
+// active or a worker's stopFrom, on, and leaves the others.
+func TestDropFromDropsTheRunsStopped(t *testing.T) {
+	p := &sweepPass{}
+	for range 6 {
+		s, _ := NewSimulator(Free, 1)
+		p.runs = append(p.runs, runOf(s))
+	}
+	mine := []int{1, 3, 5}
+	for _, c := range []struct{ active, stopFrom, end int }{{6, 6, 3}, {5, 6, 2}, {6, 3, 1}, {6, 4, 2}, {1, 6, 0}} {
+		for _, r := range p.runs {
+			r.sim = &Simulator{}
+		}
+		p.stopFrom.Store(int64(c.stopFrom))
+		if end := p.dropFrom(mine, len(mine), c.active); end != c.end {
+			t.Errorf("active %d, stopFrom %d: %d runs left; want %d", c.active, c.stopFrom, end, c.end)
+		}
+		for i, ri := range mine {
+			if dropped := p.runs[ri].sim == nil; dropped != (i >= c.end) {
+				t.Errorf("active %d, stopFrom %d: run %d dropped %v", c.active, c.stopFrom, ri, dropped)
+			}
+		}
+	}
+}
+
+// histogramsOf returns what s's latency histograms take beyond the
+// histogramBytes a run's plan holds.
+func histogramsOf(s *Simulator) int {
+	return max(0, s.waits.bytes()+s.responses.bytes()-histogramBytes)
+}
+
+// mustSimulator returns a Free run on one consumer that took events.
+func mustSimulator(t *testing.T, events []Event) *Simulator {
+	t.Helper()
+	s, _ := NewSimulator(Free, 1)
+	for _, e := range events {
+		if err := s.Add(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
 }
 
 // A key's load in a lane other than its first, as when keys move between
@@ -723,7 +874,8 @@ func TestOwnInputsAreARunsGroupAndTable(t *testing.T) {
 		group  int
 		want   []Layout
 	}{{Convoy, 0, []Layout{Convoy}}, {LineConvoy, 0, []Layout{LineConvoy}}, {Free, 0, nil}, {Convoy, 1, []Layout{Convoy}}} {
-		r := &sweepRun{sim: &Simulator{layout: c.layout}, group: c.group}
+		r := runOf(&Simulator{layout: c.layout})
+		r.group = c.group
 		own, ownTables := ownInputs(r, has, tables)
 		if !own[c.group] || own[1-c.group] || !slices.EqualFunc(ownTables[c.group], c.want, Layout.Equal) || len(ownTables[1-c.group]) > 0 {
 			t.Errorf("%s in group %d: %v, %v; want its group, and %v", c.layout, c.group, own, ownTables, c.want)

@@ -40,6 +40,7 @@
 //	TestOneConsumerRunsBackToBackUnderEveryPolicy  one consumer: Rounds = Work, every policy
 //	TestScheduleAccountsForEveryEvent              the schedule adds up to the Result
 //	TestPoliciesWithoutLanesRunAlike               no lanes: every policy's Result is head-of-line's
+//	TestNoLatencyPassesTheWork                     no wait or response passes the run's work
 //
 // The planner (this file):
 //
@@ -982,6 +983,33 @@ func TestPoliciesWithoutLanesRunAlike(t *testing.T) {
 					}
 				}
 			}
+		}
+	})
+}
+
+// No event waits longer, or takes longer from its arrival to its finish,
+// than the run's whole work: every policy is work-conserving (while an
+// event waits, some consumer runs another: under head-of-line the blocked
+// lane's item, under static the owner's, under lane-aware a lane's head),
+// so the time an event waits is time some other event ran; and the
+// resequencer holds events only after they finish, outside its latencies.
+func TestNoLatencyPassesTheWork(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		events := arrivingLong.Draw(t, "events")
+		l := layoutGen.Draw(t, "layout")
+		c := consumersGen.Draw(t, "consumers")
+		p := rapid.SampledFrom(konvoy.Policies()).Draw(t, "policy")
+		opts := []konvoy.Option{konvoy.WithPolicy(p)}
+		if l.Equal(konvoy.Resequencer) {
+			opts = append(opts, konvoy.WithResequencer(reseqConfigs.Draw(t, "config")))
+		}
+		r, err := konvoy.Simulate(events, l, c, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Response.Max > r.Work || r.Wait.Max > r.Work {
+			t.Fatalf("%s, %s, %d consumers: wait up to %d, response up to %d, beyond the work, %d", l, p, c, r.Wait.Max, r.Response.Max, r.Work)
 		}
 	})
 }

@@ -41,9 +41,12 @@ func (r reseqKey) backward() bool { return r < 0 }
 
 // reseqKeys tells whether the resequencer keeps a reseqKey for each key:
 // when its configuration can make old steps.
-func (s *Simulator) reseqKeys() bool {
-	c := s.opts.reseq
-	return s.layout.handler == resequence && (c.Start == StartFirstSeen || c.Timeout > 0 || c.Capacity > 0)
+func (s *Simulator) reseqKeys() bool { return reseqKeys(s.layout, s.opts) }
+
+// reseqKeys is Simulator.reseqKeys for a run of layout l and options o.
+func reseqKeys(l Layout, o options) bool {
+	c := o.reseq
+	return l.handler == resequence && (c.Start == StartFirstSeen || c.Timeout > 0 || c.Capacity > 0)
 }
 
 // startKey notes, for the key with index k, the event e about to be

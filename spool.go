@@ -333,7 +333,7 @@ func (p *sweepPass) replayInputs() {
 	sp := p.spool
 	p.groups = sp.groups
 	for _, r := range p.runs[:p.active] {
-		r.table = sp.table(r.group, r.sim.layout)
+		r.table = sp.table(r.group, r.layout)
 		r.sim.use(p.groups[r.group].in, r.table)
 	}
 }

@@ -108,7 +108,12 @@ func WithExpectedEvents(n int) SweepOption {
 // way and run in later passes, whether their keys, their backlogs or their
 // results outgrow the memory; a later pass knows what each run held in the
 // passes before, and where a run gives way changes only the passes, never
-// a result. A first pass told the stream's length by [WithExpectedEvents]
+// a result. The runs' latency histograms, which can grow faster than the
+// plan counts (thousands of runs may each take 800 KiB in them within a
+// few hundred events), may pass the memory by a sixteenth; beyond, the
+// runs from the first that passes it on give way at once, where the
+// workers' timing has them, and a later pass plans for their histograms'
+// most. A first pass told the stream's length by [WithExpectedEvents]
 // stops early the runs whose keys will not fit by its end, rather than
 // running them partway. The first pass of a sweep of more than one
 // configuration keeps the stream as it interned it, some 10 to 30 bytes an event in a temporary file (on a tmpfs, memory
@@ -292,17 +297,39 @@ const (
 type sweepRun struct {
 	config int // index in the configurations
 	sim    *Simulator
-	group  int // the inputs it takes
-	table  int // its layout's lane table in them; -1: none
+	// layout, consumers and opts are sim's, for the reader's plan, which
+	// does not read sim while the workers run: a worker may let it go
+	// (see drop).
+	layout    Layout
+	consumers int
+	opts      options
+	group     int // the inputs it takes
+	table     int // its layout's lane table in them; -1: none
 	// held is the most bytes its backlog, and what else grows as it runs,
 	// is known to take (see grownBytes), by the pass's reader: at a batch
 	// its workers are done with, or in an earlier pass; holds is this
 	// pass's part of it.
 	held, holds int
-	peak        int // the most they took at a batch's end, by its worker
+	// reserve is what the plan counts for it beyond held when it takes
+	// runs into a pass, from an earlier pass where its worker let it go
+	// (see drop): what it took beyond held there, which the plan saw late,
+	// and what its latency histograms may still grow by; not when it is
+	// alone, nor at its end.
+	reserve int
+	peak    int // the most they took at a batch's end, by its worker
+	grown   int // its latency histograms beyond histogramBytes at its last batch's end, by its worker, in the pass's grown (see giveWay)
+	// gaveWay is what it took when its worker let it go, and gaveReserve
+	// what its latency histograms may still grow by (see drop).
+	gaveWay, gaveReserve int
 	// result is what its result keeps, known once it ended in a pass (see
 	// results), for the next pass to plan for, when it gave way there.
 	result int
+}
+
+// runOf returns a run of s, of the first configuration, group and lane
+// table.
+func runOf(s *Simulator) *sweepRun {
+	return &sweepRun{sim: s, layout: s.layout, consumers: s.consumers.n, opts: s.opts}
 }
 
 // backlogBytes returns what the backlog of run r takes now by the plan:
@@ -343,26 +370,26 @@ func (r *sweepRun) grownBytes() int {
 // and events events, which bound the consumers that take one.
 func (r *sweepRun) bytes(keys, lanes, events int) int {
 	perLane, fixed := laneRunBytes, runBytes
-	switch o, p := r.sim.opts, dispatchedAs(r.sim.layout, r.sim.consumers.n, r.sim.opts); {
+	switch o, p := r.opts, dispatchedAs(r.layout, r.consumers, r.opts); {
 	case p == LaneAware:
 		perLane, fixed = perLane+queueBytes, fixed+laneAwareBytes
-	case p == Static && r.sim.layout.partitions > 0 && o.assignor != FirstSeenAssignor:
+	case p == Static && r.layout.partitions > 0 && o.assignor != FirstSeenAssignor:
 		perLane += ownerBytes
 	}
 	perKey := stateBytes
-	if r.sim.layout.handler == resequence { // see keySteps
+	if r.layout.handler == resequence { // see keySteps
 		perKey *= 2
 	}
-	if r.sim.reseqKeys() {
+	if reseqKeys(r.layout, r.opts) {
 		perKey += reseqKeyBytes
 	}
-	return fixed + keys*perKey + lanes*perLane + consumerBytes*min(r.sim.consumers.n, events)
+	return fixed + keys*perKey + lanes*perLane + consumerBytes*min(r.consumers, events)
 }
 
 // String returns "the run of LAYOUT, POLICY, on N consumers", as the
 // sweep's errors name run r.
 func (r *sweepRun) String() string {
-	return fmt.Sprintf("the run of %s, %s, on %s", r.sim.layout, r.sim.opts.policy, counted(r.sim.consumers.n, "consumer", "consumers"))
+	return fmt.Sprintf("the run of %s, %s, on %s", r.layout, r.opts.policy, counted(r.consumers, "consumer", "consumers"))
 }
 
 // named returns err, the end of run r's, naming the run: a sweep has many.
@@ -385,6 +412,7 @@ type sweepSizes struct {
 	lanes   []int
 	away    []int       // by layout, as lanes: its keys' loads in lanes not their first (see laneTable.addKeyLoad)
 	held    map[int]int // by configuration: the most bytes its backlog and what else grows took (see grownBytes), when more than 0
+	reserve map[int]int // by configuration: its reserve (see sweepRun), when more than 0
 	result  map[int]int // by configuration: what its result keeps, of a run that gave way at its end (see results)
 }
 
@@ -421,7 +449,7 @@ func (p *sweepPass) sizesNow() sweepSizes {
 // seen, and the results made.
 func (p *sweepPass) sizesFrom(seen sweepSizes) sweepSizes {
 	z := sweepSizes{keys: seen.keys, names: seen.names, results: seen.results + p.kept,
-		events: max(seen.events, p.read), held: maps.Clone(seen.held), result: maps.Clone(seen.result)}
+		events: max(seen.events, p.read), held: maps.Clone(seen.held), reserve: maps.Clone(seen.reserve), result: maps.Clone(seen.result)}
 	z.layouts, z.lanes, z.away = slices.Clone(seen.layouts), slices.Clone(seen.lanes), slices.Clone(seen.away)
 	for _, r := range p.runs {
 		if r.held > z.held[r.config] {
@@ -429,6 +457,12 @@ func (p *sweepPass) sizesFrom(seen sweepSizes) sweepSizes {
 				z.held = make(map[int]int)
 			}
 			z.held[r.config] = r.held
+		}
+		if r.reserve > z.reserve[r.config] {
+			if z.reserve == nil {
+				z.reserve = make(map[int]int)
+			}
+			z.reserve[r.config] = r.reserve
 		}
 		if r.result > 0 {
 			if z.result == nil {
@@ -519,8 +553,14 @@ type sweepPass struct {
 	free      chan *sweepEvents
 	made      int // batches made so far, up to sweepBatches (see batch)
 	failed    atomic.Bool
-	wg        sync.WaitGroup
-	errs      []*sweepError // per worker: its first error
+	// grown is what the latency histograms of the runs being fed take now
+	// beyond what bytes counts, by their workers; room is how much of it
+	// the reader's last plan leaves room for; the runs from stopFrom on
+	// give way at once (see giveWay).
+	grown, room atomic.Int64
+	stopFrom    atomic.Int64
+	wg          sync.WaitGroup
+	errs        []*sweepError // per worker: its first error
 }
 
 // newSweepPass returns the pass of the configurations todo, whose runs are
@@ -537,10 +577,12 @@ func newSweepPass(configs []Config, todo []int, o sweepOptions, seen sweepSizes,
 		if c.orderedOnly {
 			g = 1
 		}
-		r := &sweepRun{config: ci, sim: s, group: g, table: -1, held: seen.held[ci], result: seen.result[ci]}
+		r := runOf(s)
+		r.config, r.group, r.table, r.held, r.reserve, r.result = ci, g, -1, seen.held[ci], seen.reserve[ci], seen.result[ci]
 		p.runs = append(p.runs, r)
 	}
 	p.active = len(p.runs)
+	p.stopFrom.Store(int64(len(p.runs)))
 	if sp != nil && sp.kept && !sp.holds(p.runs[0], &seen, o.maxMemory) {
 		sp = nil // its inputs leave no room for the first run: read the stream
 	}
@@ -573,7 +615,7 @@ func newSweepPass(configs []Config, todo []int, o sweepOptions, seen sweepSizes,
 func (p *sweepPass) makeInputs() {
 	var layouts [2][]Layout
 	for _, r := range p.runs[:p.active] {
-		layouts[r.group] = append(layouts[r.group], r.sim.layout)
+		layouts[r.group] = append(layouts[r.group], r.layout)
 	}
 	for g := range p.groups {
 		if len(layouts[g]) == 0 {
@@ -594,27 +636,17 @@ func (p *sweepPass) makeInputs() {
 
 // work feeds the batches that arrive on in to the runs mine, recording
 // the first error, at the lowest input index. A run stopped for the next
-// pass is dropped, and its memory with it.
+// pass is dropped, and its memory with it, as soon as its worker sees it
+// stopped: by the reader, at a batch's start, or by a worker, after any
+// run it feeds (see giveWay).
 func (p *sweepPass) work(w int, mine []int, in <-chan *sweepEvents) {
 	defer p.wg.Done()
+	end := len(mine) // mine[end:] are dropped
 	for b := range in {
-		for _, ri := range mine {
-			r := p.runs[ri]
-			if ri >= b.active {
-				r.sim = nil
-				continue
+		for i := 0; i < end; i++ {
+			if end = p.dropFrom(mine, end, b.active); i < end {
+				p.feedOne(w, mine[i], b)
 			}
-			if r.sim.err != nil {
-				continue
-			}
-			if err := p.feedRun(r, b); err != nil {
-				if err.before(p.errs[w]) {
-					p.errs[w] = err
-				}
-				p.failed.Store(true)
-			}
-			r.peak = max(r.peak, r.grownBytes())
-			b.held[ri] = r.peak
 		}
 		if b.pending.Add(-1) == 0 {
 			b.events, b.bytes = b.events[:0], 0
@@ -625,6 +657,80 @@ func (p *sweepPass) work(w int, mine []int, in <-chan *sweepEvents) {
 			p.free <- b
 		}
 	}
+}
+
+// dropFrom drops the runs of mine[:end] from the first stopped on, by the
+// reader (active) or a worker (stopFrom), and returns how many are left.
+// mine is in order, so that they are its last.
+func (p *sweepPass) dropFrom(mine []int, end, active int) int {
+	from := min(active, int(p.stopFrom.Load()))
+	for ; end > 0 && mine[end-1] >= from; end-- {
+		p.drop(p.runs[mine[end-1]])
+	}
+	return end
+}
+
+// feedOne feeds batch b to run ri of worker w, unless it has failed, and
+// counts what it grew.
+func (p *sweepPass) feedOne(w, ri int, b *sweepEvents) {
+	r := p.runs[ri]
+	if r.sim.err != nil {
+		return
+	}
+	if err := p.feedRun(r, b); err != nil {
+		if err.before(p.errs[w]) {
+			p.errs[w] = err
+		}
+		p.failed.Store(true)
+	}
+	r.peak = max(r.peak, r.grownBytes())
+	b.held[ri] = r.peak
+	p.giveWay(ri, r)
+}
+
+// giveWay counts what run ri, r, takes now in latency histograms beyond
+// the histogramBytes that bytes counts, in the pass's grown, and stops r
+// and the runs after it, for the next pass, when its histograms grew by
+// more than fastGrowth in the batch while the runs' histograms take more
+// than the reader's plan left room for. The plan knows what runs grow as
+// of a batch its workers are done with, which serves backlogs, which grow
+// by some bytes an event, and histograms that grow an octave at a time;
+// but within the batches in flight thousands of runs can each grow their
+// histograms by some 800 KiB (to 864 KiB, for waits and responses of
+// every length). The first run never gives way: each pass ends one run
+// at least, and one alone fails by the plan (see plan). Where runs give
+// way this way depends on the workers' timing; it changes the passes,
+// never a result.
+func (p *sweepPass) giveWay(ri int, r *sweepRun) {
+	h := max(0, r.sim.waits.bytes()+r.sim.responses.bytes()-histogramBytes)
+	d := h - r.grown
+	r.grown = h
+	if total := p.grown.Add(int64(d)); d > fastGrowth && ri > 0 && total > p.room.Load() {
+		for s := p.stopFrom.Load(); int64(ri) < s && !p.stopFrom.CompareAndSwap(s, int64(ri)); s = p.stopFrom.Load() {
+		}
+	}
+}
+
+// fastGrowth is what a run's latency histograms grow by in a batch, at
+// most, for it to go on when they pass the room the plan left (see
+// giveWay): four octaves' counts, as when its waits grow sixteenfold.
+const fastGrowth = 4 * octaveSize * wordBytes
+
+// drop lets run r go, by its worker, for the next pass, with its memory,
+// leaving for the next pass's plan the most it grew, and, when its
+// latency histograms had grown beyond histogramBytes, what they may still
+// grow by (to their 864 KiB): so that the next pass takes no more runs
+// than fit as they grow, rather than give way again, pass after pass.
+func (p *sweepPass) drop(r *sweepRun) {
+	if r.sim != nil {
+		r.gaveWay = r.peak
+		if h := r.sim.waits.bytes() + r.sim.responses.bytes() - histogramBytes; h > 0 {
+			r.gaveReserve = 2*maxBuckets*wordBytes - histogramBytes - h
+		}
+	}
+	r.sim = nil
+	p.grown.Add(-int64(r.grown))
+	r.grown = 0
 }
 
 // feedRun feeds batch b to run r, and returns the error it fails at.
@@ -809,7 +915,7 @@ func (p *sweepPass) fit(sp *sweepSpool) {
 	var in, out []*sweepRun
 	has, tables := sp.planned()
 	for _, r := range p.runs {
-		g, l := r.group, r.sim.layout
+		g, l := r.group, r.layout
 		h, t := has, tables
 		h[g] = true
 		if l.lanes != noLanes && !slices.ContainsFunc(t[g], l.Equal) {
@@ -844,10 +950,10 @@ func planned(z *sweepSizes, runs []*sweepRun, has [2]bool, tables [2][]Layout) i
 	}
 	for _, r := range runs {
 		lanes := 0
-		if r.sim.layout.lanes != noLanes {
-			lanes = z.lanesOf(r.sim.layout)
+		if r.layout.lanes != noLanes {
+			lanes = z.lanesOf(r.layout)
 		}
-		used += r.bytes(z.keys[r.group], lanes, z.events) + r.held + r.result
+		used += r.bytes(z.keys[r.group], lanes, z.events) + r.held + r.reserve + r.result
 	}
 	return used
 }
@@ -857,8 +963,10 @@ func planned(z *sweepSizes, runs []*sweepRun, has [2]bool, tables [2][]Layout) i
 // far, or met by an earlier pass; a single run left that does not fit
 // fails at the last event read.
 func (p *sweepPass) plan(b *sweepEvents) {
+	p.active = min(p.active, int(p.stopFrom.Load()))
 	z := p.sizes()
 	has, tables := p.inputsOf()
+	defer p.leaveRoom(&z, has, tables)
 	if p.seen.events == 0 && p.expected > 0 {
 		p.trend.note(z)
 		if end, ok := p.trend.at(z, p.expected); ok {
@@ -881,7 +989,7 @@ func (p *sweepPass) plan(b *sweepEvents) {
 		// pass it is alone in.
 		if p.active == 1 {
 			r, now := p.runs[0], p.sizesNow()
-			if taken := planned(&now, p.runs[:1], has, tables) - r.held - r.result + r.holds; taken > p.maxMemory {
+			if taken := planned(&now, p.runs[:1], has, tables) - r.held - r.reserve - r.result + r.holds; taken > p.maxMemory {
 				p.memErr = p.tooBig(b, taken)
 				p.failed.Store(true)
 				ownHas, ownTables := ownInputs(r, has, tables)
@@ -894,11 +1002,31 @@ func (p *sweepPass) plan(b *sweepEvents) {
 	}
 }
 
+// leaveRoom tells the workers how much their runs' latency histograms
+// may take beyond what bytes counts for them (see giveWay): the memory
+// that the pass's active runs leave at sizes z, with what the plan counts
+// them to have grown (held and reserve, histograms among it), and a
+// sixteenth of the memory besides, for what they grow in the batches in
+// flight, which the plan sees a few thousand events late, as it always
+// has: the workers stop runs only when they grow faster.
+func (p *sweepPass) leaveRoom(z *sweepSizes, has [2]bool, tables [2][]Layout) {
+	room := p.maxMemory - planned(z, p.runs[:p.active], has, tables) // below 0 when a run alone does not fit
+	for _, r := range p.runs[:p.active] {
+		room = satAdd(room, r.held+r.reserve) // satAdd's sum is right for room < 0 too
+	}
+	p.room.Store(int64(satAdd(room, p.maxMemory/lateGrowth)))
+}
+
+// lateGrowth is the share of a pass's memory, one in lateGrowth, that its
+// runs may take beyond its plan, as the plan sees what they grow late (see
+// leaveRoom).
+const lateGrowth = 16
+
 // ownInputs returns, of the groups has and the layouts of their lane
 // tables, what run r needs alone: its group, and its layout's table.
 func ownInputs(r *sweepRun, has [2]bool, tables [2][]Layout) (own [2]bool, ownTables [2][]Layout) {
 	own[r.group] = has[r.group]
-	if i := slices.IndexFunc(tables[r.group], r.sim.layout.Equal); i >= 0 {
+	if i := slices.IndexFunc(tables[r.group], r.layout.Equal); i >= 0 {
 		ownTables[r.group] = tables[r.group][i : i+1]
 	}
 	return own, ownTables
@@ -1016,6 +1144,16 @@ func (p *sweepPass) wait() *sweepError {
 		close(in)
 	}
 	p.wg.Wait()
+	p.active = min(p.active, int(p.stopFrom.Load()))
+	for _, r := range p.runs[p.active:] {
+		p.drop(r) // stopped after its worker's last batch
+	}
+	for _, r := range p.runs[:p.active] {
+		r.reserve = 0 // it took what it takes: its end is planned as it is
+	}
+	for _, r := range p.runs[p.active:] {
+		r.reserve = max(r.reserve, max(0, r.gaveWay-r.held)+r.gaveReserve)
+	}
 	first := p.memErr
 	for _, e := range p.errs {
 		if e != nil && e.before(first) {
