@@ -666,7 +666,7 @@ func TestRunsWhoseHistogramsOutgrowThePlanGiveWayAtOnce(t *testing.T) {
 	for i := range configs {
 		configs[i] = Config{Layout: Free, Consumers: 1}
 	}
-	grown := histogramsOf(mustSimulator(t, events)) // what each run grows, all of it within the one batch
+	grown := histogramsBeyond(mustSimulator(t, events)) // what each run grows, all of it within the one batch
 	if grown < (bits.UintSize-14-exactBits-2)*octaveSize*wordBytes {
 		t.Fatalf("a run grew %d bytes; want its histograms' octaves", grown)
 	}
@@ -710,7 +710,7 @@ func TestRunsWhoseHistogramsOutgrowThePlanGiveWayAtOnce(t *testing.T) {
 		}
 		taken := 0
 		for _, r := range p.runs[:p.active] {
-			taken += histogramsOf(r.sim)
+			taken += histogramsBeyond(r.sim)
 		}
 		if got := int(p.grown.Load()); got != taken {
 			t.Errorf("%s: the pass counts %d bytes grown; its runs took %d", c.name, got, taken)
@@ -721,13 +721,14 @@ func TestRunsWhoseHistogramsOutgrowThePlanGiveWayAtOnce(t *testing.T) {
 		}
 		// A run let go that took events reserves, for the next pass, what
 		// its histograms take at most beyond the plan's histogramBytes.
-		most := 2*maxBuckets*wordBytes - histogramBytes
+		most := mostHistograms
+		z := p.sizes()
 		for _, r := range p.runs[p.active:] {
 			if r.sim != nil {
 				t.Fatalf("%s: a run that gave way keeps its state", c.name)
 			}
-			if r.gaveWay > 0 && r.reserve < most {
-				t.Errorf("%s: a run that gave way, having grown %d bytes, reserves %d for the next pass; want %d", c.name, r.gaveWay, r.reserve, most)
+			if r.gaveWay > 0 && r.reserve < most || z.reserve[r.config] != r.reserve {
+				t.Errorf("%s: a run that gave way, having grown %d bytes, reserves %d for the next pass, which knows of %d; want %d", c.name, r.gaveWay, r.reserve, z.reserve[r.config], most)
 			}
 		}
 		got, err := Sweep(context.Background(), Values(events), configs, WithMaxMemory(c.budget))
@@ -776,10 +777,216 @@ func TestDropFromDropsTheRunsStopped(t *testing.T) {
 	}
 }
 
-// histogramsOf returns what s's latency histograms take beyond the
-// histogramBytes a run's plan holds.
-func histogramsOf(s *Simulator) int {
-	return max(0, s.waits.bytes()+s.responses.bytes()-histogramBytes)
+// The room the workers' count leaves the runs' histograms is what the plan
+// leaves beside what their backlogs take now: 40 resequencer runs, each
+// holding 6,000 events for a step that never comes, whose histograms then
+// grow within a batch, under a budget with room for the backlogs and an
+// eighth of the histograms. Counting the backlogs the plan knew as room
+// for histograms, the runs that went on took 1.64 times the budget (found
+// by a review), and a trace of the kind ended konvoy in Go's fatal
+// out-of-memory error under ulimit -v 3000000.
+func TestRunsWhoseHistogramsOutgrowThePlanGiveWayBesideTheirBacklogs(t *testing.T) {
+	events := []Event{{Key: "A", Line: "LA", Step: 1, Duration: 1}}
+	for i := range 6000 {
+		events = append(events, Event{Key: "A", Line: "LA", Step: i + 3, Duration: 1}) // held for step 2
+	}
+	for i := range 9000 {
+		events = append(events, Event{Key: "C", Line: "LC", Step: i + 1, Duration: 1})
+	}
+	for i := range 300 {
+		events = append(events, Event{Key: "B", Line: "LB", Step: i + 1, Duration: 1 << (i % (bits.UintSize - 14))})
+	}
+	const runs = 40
+	configs, todo := make([]Config, runs), make([]int, runs)
+	for i := range configs {
+		configs[i], todo[i] = Config{Layout: Resequencer, Consumers: 1}, i
+	}
+	pass := func(budget int) *sweepPass {
+		p := newSweepPass(configs, todo, sweepOptions{maxMemory: budget}, sweepSizes{}, nil)
+		if err := p.feed(context.Background(), Values(events), len(events)); err != nil {
+			t.Fatal(err)
+		}
+		if e := p.wait(); e != nil {
+			t.Fatal(e.err)
+		}
+		return p
+	}
+	// What the runs that went on take by the plan's own counts, with what
+	// each has grown now, not as of a batch before.
+	now := func(p *sweepPass) int {
+		z := p.sizes()
+		has, tables := p.inputsOf()
+		went := p.runs[:p.active]
+		for _, r := range went {
+			r.held, r.reserve = 0, 0
+		}
+		used := planned(&z, went, has, tables)
+		for _, r := range went {
+			used += r.grownBytes()
+		}
+		return used
+	}
+	u := pass(math.MaxInt)
+	hist := histogramsBeyond(u.runs[0].sim)
+	budget := now(u) - runs*hist + runs*hist/8
+	p := pass(budget)
+	if bound, used := budget+budget/lateGrowth+runtime.GOMAXPROCS(0)*hist, now(p); used > bound || p.active == runs {
+		t.Errorf("%d of %d runs went on, taking %d bytes by the plan's counts; want at most %d, the budget %d and a sixteenth, and a run's histograms a worker", p.active, runs, used, bound, budget)
+	}
+}
+
+// giveWay counts what a run grew, and stops the runs from it on only when
+// its histograms grew by more than fastGrowth in its batch and the runs
+// take more than the room the plan left; never the first run.
+func TestGiveWayStopsOnlyFastGrowthBeyondTheRoom(t *testing.T) {
+	block := lowBlock * wordBytes
+	for _, c := range []struct {
+		name      string
+		ri, grew  int // its histograms' growth
+		backlog   int // what else it grew
+		roomLess  int // room = what the runs take − roomLess
+		stopsFrom int
+	}{
+		{"four octaves, over the room", 1, fastGrowth, 0, 1, 9},
+		{"more, over the room", 1, fastGrowth + block, 0, 1, 1},
+		{"more, at the room", 1, fastGrowth + block, 0, 0, 9},
+		{"more, over the room by its backlog", 1, fastGrowth + block, 5000, 5000, 1},
+		{"more, at the room with its backlog", 1, fastGrowth + block, 5000, 0, 9},
+		{"more, over the room, the first run", 0, fastGrowth + block, 0, 1, 9},
+	} {
+		p := &sweepPass{}
+		p.stopFrom.Store(9)
+		s, _ := NewSimulator(Free, 1)
+		s.waits.made = histogramBytes + c.grew
+		r := runOf(s)
+		g := c.grew + c.backlog
+		p.room.Store(int64(g - c.roomLess))
+		p.giveWay(c.ri, r, g)
+		if got := p.stopFrom.Load(); got != int64(c.stopsFrom) || r.grown != g || r.hist != c.grew || r.fast != (c.grew > fastGrowth) || p.grown.Load() != int64(g) {
+			t.Errorf("%s: the runs from %d on stop, run %d counted %d grown (%d histograms, fast %v), the pass %d; want from %d, and %d (%d)",
+				c.name, got, c.ri, r.grown, r.hist, r.fast, p.grown.Load(), c.stopsFrom, g, c.grew)
+		}
+	}
+	// A second batch counts only what the run grew since the first.
+	p := &sweepPass{}
+	p.stopFrom.Store(9)
+	s, _ := NewSimulator(Free, 1)
+	r := runOf(s)
+	s.waits.made = histogramBytes + 2*fastGrowth
+	p.room.Store(math.MaxInt64)
+	p.giveWay(1, r, 2*fastGrowth)
+	p.room.Store(0)
+	s.waits.made += fastGrowth
+	if p.giveWay(1, r, 3*fastGrowth); p.stopFrom.Load() != 9 || p.grown.Load() != 3*fastGrowth {
+		t.Errorf("a second batch's four octaves: the runs from %d on stop, the pass counts %d; want none, %d", p.stopFrom.Load(), p.grown.Load(), 3*fastGrowth)
+	}
+}
+
+// The end of a pass takes the runs stopped by a worker out of it, with
+// their state, and leaves each run that gave way a reserve for the next
+// pass: what it grew beyond what the plan knew, and its histograms'
+// room; a run that went through the pass keeps none. The room the plan
+// leaves the workers is the memory less the plan, with what the plan
+// counts the runs to have grown, and a sixteenth of the memory.
+func TestTheEndOfAPassLeavesTheRunsThatGaveWayAReserve(t *testing.T) {
+	p := &sweepPass{maxMemory: 10 << 20}
+	for range 4 {
+		s, _ := NewSimulator(Free, 1)
+		p.runs = append(p.runs, runOf(s))
+	}
+	p.active = 3
+	p.stopFrom.Store(2)
+	for i, r := range p.runs {
+		r.held, r.reserve, r.peak, r.gaveReserve = 100*(i+1), 7, 1000, 50
+	}
+	z := sweepSizes{}
+	room := p.maxMemory - planned(&z, p.runs[:3], [2]bool{}, [2][]Layout{}) + 3*7 + 100 + 200 + 300 + p.maxMemory/lateGrowth
+	p.leaveRoom(&z, [2]bool{}, [2][]Layout{})
+	if got := p.room.Load(); got != int64(room) {
+		t.Errorf("the room left: %d; want %d", got, room)
+	}
+	p.wait()
+	if p.active != 2 {
+		t.Fatalf("%d runs went through the pass; want 2, those before the first stopped", p.active)
+	}
+	for i, r := range p.runs {
+		want := 0
+		if i >= 2 {
+			want = 1000 - r.held + 50
+		}
+		if r.reserve != want || (r.sim == nil) != (i >= 2) {
+			t.Errorf("run %d: a reserve of %d, state let go %v; want %d, %v", i, r.reserve, r.sim == nil, want, i >= 2)
+		}
+	}
+}
+
+// drop lets a run's state go, leaves what it grew for the next pass and,
+// when its histograms grew fast, what they may still grow by, and takes
+// what it grew out of the pass's count.
+func TestDropLeavesWhatARunGrewAndItsHistogramsRoom(t *testing.T) {
+	for _, c := range []struct {
+		h    int
+		fast bool
+	}{{-histogramBytes, false}, {octaveSize * wordBytes, false}, {0, true}, {lowBlock * wordBytes, true}, {octaveSize * wordBytes, true}} {
+		p := &sweepPass{}
+		s, _ := NewSimulator(Free, 1)
+		s.waits.made = histogramBytes + c.h
+		r := runOf(s)
+		r.peak, r.grown, r.fast = 3000, 2000, c.fast
+		p.grown.Store(2007)
+		p.drop(r)
+		want := 0
+		if c.fast {
+			want = mostHistograms - max(0, c.h)
+		}
+		if r.sim != nil || r.gaveWay != 3000 || r.gaveReserve != want || r.grown != 0 || p.grown.Load() != 7 {
+			t.Errorf("histograms %d beyond the plan, fast %v: state kept %v, left %d and %d, %d counted, the pass %d; want none, 3000 and %d, 0 and 7",
+				c.h, c.fast, r.sim != nil, r.gaveWay, r.gaveReserve, r.grown, p.grown.Load(), want)
+		}
+	}
+	var h histogram // every part made: each block below ExactLatency, each octave up to the largest int's
+	for v := 0; v < ExactLatency; v += lowBlock {
+		h.addElsewhere(v)
+	}
+	for v := ExactLatency; v > 0; v <<= 1 {
+		h.addElsewhere(v)
+	}
+	h.addElsewhere(math.MaxInt)
+	if mostHistograms != 2*h.bytes()-histogramBytes {
+		t.Errorf("mostHistograms is %d; want what two histograms of every part take, %d, less histogramBytes", mostHistograms, 2*h.bytes())
+	}
+}
+
+// A run's plan counts what its policy keeps beside its keys and lanes,
+// and the resequencer's key of each key only when its configuration can
+// make old steps.
+func TestARunsPlanCountsWhatItsConfigurationKeeps(t *testing.T) {
+	const keys, lanes, events = 100, 10, 1000
+	plan := func(l Layout, o options) int {
+		return runOf(&Simulator{layout: l, opts: o, consumers: consumerQueue{n: 2}}).bytes(keys, lanes, events)
+	}
+	base := plan(Convoy, options{policy: HeadOfLine})
+	if got, want := plan(Convoy, options{policy: LaneAware})-base, laneAwareBytes+lanes*queueBytes; got != want {
+		t.Errorf("lane-aware: %d bytes more than head-of-line; want %d", got, want)
+	}
+	if got, want := plan(Partitioned(4), options{policy: Static, assignor: RangeAssignor})-plan(Partitioned(4), options{policy: HeadOfLine}), lanes*ownerBytes; got != want {
+		t.Errorf("static over partitions: %d bytes more than head-of-line; want %d", got, want)
+	}
+	// The plan of a sweep counts a run's lanes at the sizes read, none for
+	// a layout without lanes.
+	z := sweepSizes{keys: [2]int{keys, 0}, events: events, layouts: []Layout{Convoy}, lanes: []int{lanes}}
+	convoy, free := runOf(&Simulator{layout: Convoy, consumers: consumerQueue{n: 2}}), runOf(&Simulator{layout: Free, consumers: consumerQueue{n: 2}})
+	if got, want := planned(&z, []*sweepRun{convoy}, [2]bool{}, [2][]Layout{})-planned(&z, []*sweepRun{free}, [2]bool{}, [2][]Layout{}), convoy.bytes(keys, lanes, events)-free.bytes(keys, 0, events); got != want {
+		t.Errorf("a convoy run's plan is %d bytes over a free run's at %d lanes; want %d", got, lanes, want)
+	}
+	for _, c := range []struct {
+		reseq ResequencerConfig
+		keeps bool
+	}{{ResequencerConfig{}, false}, {ResequencerConfig{Timeout: 1}, true}, {ResequencerConfig{Capacity: 1}, true}, {ResequencerConfig{Start: StartFirstSeen}, true}} {
+		if got := reseqKeys(Resequencer, options{reseq: c.reseq}); got != c.keeps || reseqKeys(Convoy, options{reseq: c.reseq}) {
+			t.Errorf("%+v: the resequencer keeps a key's reseqKey %v; want %v, and none under the convoy", c.reseq, got, c.keeps)
+		}
+	}
 }
 
 // mustSimulator returns a Free run on one consumer that took events.

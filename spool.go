@@ -315,7 +315,7 @@ func (sp *sweepSpool) planned() (has [2]bool, tables [2][]Layout) {
 // in maxMemory bytes: whether a pass that starts with r can replay it.
 func (sp *sweepSpool) holds(r *sweepRun, z *sweepSizes, maxMemory int) bool {
 	has, tables := sp.planned()
-	return planned(z, []*sweepRun{r}, has, tables) <= maxMemory
+	return planned(z, []*sweepRun{r}, has, tables)-r.reserve <= maxMemory // the first run of a pass, its reserve aside, as one alone
 }
 
 // table returns the index of layout l's lane table in group g of the

@@ -125,11 +125,13 @@ func WithExpectedEvents(n int) SweepOption {
 // every run left that fits beside them. Where no file can be written, or a
 // pass's first run would not fit beside them, or a run left alone in a
 // pass outgrows the memory beside the lanes the spool keeps for other
-// runs where it would fit without them, the later passes read the stream
-// again, keeping lanes only for their runs' layouts; events must
+// runs where it would fit without them, or runs give way after a first
+// pass told the stream's length kept no file, the later passes read the
+// stream again, keeping lanes only for their runs' layouts; events must
 // then yield the same events each time it is ranged over, as a stream of a
-// slice ([Values]) or of a file read afresh does. The plan leaves out the
-// garbage collector's headroom.
+// slice ([Values]) or of a file read afresh does, and one that ends sooner
+// when read again is an error. The plan leaves out the garbage
+// collector's headroom.
 //
 // Sweep returns the error of the first event, in input order, that a run
 // fails at, of the first such run in configs (an invalid configuration
@@ -316,8 +318,10 @@ type sweepRun struct {
 	// and what its latency histograms may still grow by; not when it is
 	// alone, nor at its end.
 	reserve int
-	peak    int // the most they took at a batch's end, by its worker
-	grown   int // its latency histograms beyond histogramBytes at its last batch's end, by its worker, in the pass's grown (see giveWay)
+	peak    int  // the most they took at a batch's end, by its worker
+	grown   int  // what it took at its last batch's end, by its worker, in the pass's grown (see giveWay)
+	hist    int  // and its latency histograms beyond histogramBytes then
+	fast    bool // its histograms grew by more than fastGrowth in a batch of the pass
 	// gaveWay is what it took when its worker let it go, and gaveReserve
 	// what its latency histograms may still grow by (see drop).
 	gaveWay, gaveReserve int
@@ -451,6 +455,7 @@ func (p *sweepPass) sizesFrom(seen sweepSizes) sweepSizes {
 	z := sweepSizes{keys: seen.keys, names: seen.names, results: seen.results + p.kept,
 		events: max(seen.events, p.read), held: maps.Clone(seen.held), reserve: maps.Clone(seen.reserve), result: maps.Clone(seen.result)}
 	z.layouts, z.lanes, z.away = slices.Clone(seen.layouts), slices.Clone(seen.lanes), slices.Clone(seen.away)
+	z.away = append(z.away, make([]int, max(0, len(z.lanes)-len(z.away)))...) // as awayOf reads a shorter one: none
 	for _, r := range p.runs {
 		if r.held > z.held[r.config] {
 			if z.held == nil {
@@ -535,7 +540,9 @@ func (e *sweepError) before(o *sweepError) bool {
 // worker goroutines; each run belongs to one worker, which feeds it each
 // batch in turn while the reader fills the next one. The batches are
 // recycled, so memory does not grow with the events. When the runs outgrow
-// the memory, the reader stops the last ones, which the next pass runs.
+// the memory, the reader stops the last ones, and the workers the runs
+// from one whose histograms grow too fast (see giveWay), which the next
+// pass runs.
 type sweepPass struct {
 	runs      []*sweepRun
 	groups    [2]sweepGroup
@@ -553,10 +560,10 @@ type sweepPass struct {
 	free      chan *sweepEvents
 	made      int // batches made so far, up to sweepBatches (see batch)
 	failed    atomic.Bool
-	// grown is what the latency histograms of the runs being fed take now
-	// beyond what bytes counts, by their workers; room is how much of it
-	// the reader's last plan leaves room for; the runs from stopFrom on
-	// give way at once (see giveWay).
+	// grown is what the runs being fed take now beyond what bytes counts
+	// (see grownBytes), by their workers; room is how much of it the
+	// reader's last plan leaves room for; the runs from stopFrom on give
+	// way at once (see giveWay).
 	grown, room atomic.Int64
 	stopFrom    atomic.Int64
 	wg          sync.WaitGroup
@@ -578,7 +585,7 @@ func newSweepPass(configs []Config, todo []int, o sweepOptions, seen sweepSizes,
 			g = 1
 		}
 		r := runOf(s)
-		r.config, r.group, r.table, r.held, r.reserve, r.result = ci, g, -1, seen.held[ci], seen.reserve[ci], seen.result[ci]
+		r.config, r.group, r.held, r.reserve, r.result = ci, g, seen.held[ci], seen.reserve[ci], seen.result[ci] // its table is its inputs' (see makeInputs)
 		p.runs = append(p.runs, r)
 	}
 	p.active = len(p.runs)
@@ -595,6 +602,9 @@ func newSweepPass(configs []Config, todo []int, o sweepOptions, seen sweepSizes,
 	} else {
 		p.makeInputs()
 	}
+	z := p.sizes()
+	has, tables := p.inputsOf()
+	p.leaveRoom(&z, has, tables) // for a batch sent before any plan: one the stream's error ends
 	n := max(1, min(runtime.GOMAXPROCS(0), p.active))
 	p.errs = make([]*sweepError, n)
 	for w := range n {
@@ -683,49 +693,62 @@ func (p *sweepPass) feedOne(w, ri int, b *sweepEvents) {
 		}
 		p.failed.Store(true)
 	}
-	r.peak = max(r.peak, r.grownBytes())
+	g := r.grownBytes()
+	r.peak = max(r.peak, g)
 	b.held[ri] = r.peak
-	p.giveWay(ri, r)
+	p.giveWay(ri, r, g)
 }
 
-// giveWay counts what run ri, r, takes now in latency histograms beyond
-// the histogramBytes that bytes counts, in the pass's grown, and stops r
-// and the runs after it, for the next pass, when its histograms grew by
-// more than fastGrowth in the batch while the runs' histograms take more
-// than the reader's plan left room for. The plan knows what runs grow as
-// of a batch its workers are done with, which serves backlogs, which grow
-// by some bytes an event, and histograms that grow an octave at a time;
-// but within the batches in flight thousands of runs can each grow their
-// histograms by some 800 KiB (to 864 KiB, for waits and responses of
-// every length). The first run never gives way: each pass ends one run
-// at least, and one alone fails by the plan (see plan). Where runs give
-// way this way depends on the workers' timing; it changes the passes,
-// never a result.
-func (p *sweepPass) giveWay(ri int, r *sweepRun) {
-	h := max(0, r.sim.waits.bytes()+r.sim.responses.bytes()-histogramBytes)
-	d := h - r.grown
-	r.grown = h
-	if total := p.grown.Add(int64(d)); d > fastGrowth && ri > 0 && total > p.room.Load() {
+// giveWay counts what run ri, r, grew by the end of batch b beyond what
+// bytes counts, g (see grownBytes), in the pass's grown, and stops r and
+// the runs after it, for the next pass, when its latency histograms grew
+// by more than fastGrowth in the batch while the runs take more than the
+// room the reader's plan left. The plan knows what runs grow as of a batch
+// its workers are done with, which serves backlogs, which grow by some
+// bytes an event, and histograms that grow an octave at a time; but within
+// the batches in flight thousands of runs can each grow their histograms
+// by some 800 KiB (to 864 KiB, for waits and responses of every length).
+// The first run never gives way: each pass ends one run at least, and one
+// alone fails by the plan (see plan). Where runs give way this way depends
+// on the workers' timing; it changes the passes, never a result.
+func (p *sweepPass) giveWay(ri int, r *sweepRun, g int) {
+	h := histogramsBeyond(r.sim)
+	fast := h-r.hist > fastGrowth
+	r.fast = r.fast || fast
+	total := p.grown.Add(int64(g - r.grown))
+	r.grown, r.hist = g, h
+	if fast && ri > 0 && total > p.room.Load() {
 		for s := p.stopFrom.Load(); int64(ri) < s && !p.stopFrom.CompareAndSwap(s, int64(ri)); s = p.stopFrom.Load() {
 		}
 	}
 }
 
 // fastGrowth is what a run's latency histograms grow by in a batch, at
-// most, for it to go on when they pass the room the plan left (see
+// most, for it to go on when the runs pass the room the plan left (see
 // giveWay): four octaves' counts, as when its waits grow sixteenfold.
 const fastGrowth = 4 * octaveSize * wordBytes
 
+// histogramsBeyond returns what s's latency histograms take beyond the
+// histogramBytes that a run's plan holds, 0 when no more.
+func histogramsBeyond(s *Simulator) int {
+	return max(0, s.waits.bytes()+s.responses.bytes()-histogramBytes)
+}
+
+// mostHistograms is what a run's latency histograms take at most beyond
+// histogramBytes, for every value an int holds: some 848 KiB where int has
+// 64 bits, 164 KiB where it has 32.
+const mostHistograms = 2*(ExactLatency+(bits.UintSize-1-exactBits)*octaveSize)*wordBytes - histogramBytes
+
 // drop lets run r go, by its worker, for the next pass, with its memory,
 // leaving for the next pass's plan the most it grew, and, when its
-// latency histograms had grown beyond histogramBytes, what they may still
-// grow by (to their 864 KiB): so that the next pass takes no more runs
-// than fit as they grow, rather than give way again, pass after pass.
+// latency histograms grew fast (see giveWay), what they may still grow
+// by: so that the next pass takes no more runs than fit as they grow,
+// rather than give way again, pass after pass.
 func (p *sweepPass) drop(r *sweepRun) {
 	if r.sim != nil {
 		r.gaveWay = r.peak
-		if h := r.sim.waits.bytes() + r.sim.responses.bytes() - histogramBytes; h > 0 {
-			r.gaveReserve = 2*maxBuckets*wordBytes - histogramBytes - h
+		if r.fast {
+			r.gaveReserve = mostHistograms - histogramsBeyond(r.sim)
 		}
 	}
 	r.sim = nil
@@ -771,7 +794,9 @@ func (p *sweepPass) feed(ctx context.Context, events iter.Seq2[Event, error], li
 			return err
 		}
 		if p.read == limit {
-			break
+			p.plan(b)
+			p.send(b)
+			return ctx.Err()
 		}
 		p.intern(b, &e)
 		if b, err = p.next(ctx, b); b == nil {
@@ -780,7 +805,21 @@ func (p *sweepPass) feed(ctx context.Context, events iter.Seq2[Event, error], li
 	}
 	p.plan(b)
 	p.send(b)
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return p.shortRead(limit)
+}
+
+// shortRead returns an error when the stream, read again by a pass after
+// the first, ended before the events a pass before it read (up to limit):
+// a stream that yields its events only once, say. Its results would be
+// those of part of the stream.
+func (p *sweepPass) shortRead(limit int) error {
+	if want := min(limit, p.seen.events); p.read < want {
+		return fmt.Errorf("konvoy: Sweep: the stream ended at %d events when read again, where a pass before read %d; want a stream that yields the same events each time it is ranged over, as a stream of a slice (Values) or of a file read afresh does", p.read, want)
+	}
+	return nil
 }
 
 // takeOrStop is take, which, when the stream panics (a LaneFunc's bug,
@@ -871,8 +910,9 @@ func (p *sweepPass) batch() *sweepEvents {
 // noteHeld takes what the runs' backlogs took by the end of batch b, which
 // every worker is done with, for the plan. The batches come free in the
 // order they were read, so what the plan knows of the backlogs, and so
-// every choice of which runs go on, is the same however the workers are
-// timed: as of the batch read sweepBatches−1 before the one planned.
+// every choice of which runs go on but the workers' (see giveWay), is the
+// same however the workers are timed: as of the batch read sweepBatches−1
+// before the one planned.
 func (p *sweepPass) noteHeld(b *sweepEvents) {
 	if b.active == 0 {
 		return // fresh, or empty
@@ -1002,13 +1042,13 @@ func (p *sweepPass) plan(b *sweepEvents) {
 	}
 }
 
-// leaveRoom tells the workers how much their runs' latency histograms
-// may take beyond what bytes counts for them (see giveWay): the memory
-// that the pass's active runs leave at sizes z, with what the plan counts
-// them to have grown (held and reserve, histograms among it), and a
-// sixteenth of the memory besides, for what they grow in the batches in
-// flight, which the plan sees a few thousand events late, as it always
-// has: the workers stop runs only when they grow faster.
+// leaveRoom tells the workers how much their runs may take beyond what
+// bytes counts for them (see giveWay): the memory that the pass's active
+// runs leave at sizes z, with what the plan counts them to have grown
+// (held and reserve), and a sixteenth of the memory besides, for what
+// they grow in the batches in flight, which the plan sees a few thousand
+// events late, as it always has: the workers stop runs only when their
+// histograms grow faster.
 func (p *sweepPass) leaveRoom(z *sweepSizes, has [2]bool, tables [2][]Layout) {
 	room := p.maxMemory - planned(z, p.runs[:p.active], has, tables) // below 0 when a run alone does not fit
 	for _, r := range p.runs[:p.active] {

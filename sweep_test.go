@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
@@ -557,5 +558,62 @@ func TestARunThatFailsWithItsOwnInputsIsNotRunAgain(t *testing.T) {
 	_, err := konvoy.Sweep(context.Background(), stream, configs, konvoy.WithMaxMemory(3<<20))
 	if !errors.Is(err, konvoy.ErrMemory) || reads > 2 {
 		t.Errorf("error %v after %d readings; want the memory error after two at most", err, reads)
+	}
+}
+
+// A stream that yields its events once, read again by a later pass (here
+// no spool file can be made, and the budget takes a run a pass), is an
+// error that says so, not the results of the events it yielded the
+// second time, none.
+func TestAStreamThatEndsSoonerWhenReadAgainIsAnError(t *testing.T) {
+	if !memtest.Alone(t) {
+		return
+	}
+	t.Setenv("TMPDIR", "/nonexistent/konvoy")
+	events := steadyEvents(20000) // a spool past its buffer: a file, which cannot be made
+	reads := 0
+	once := func(yield func(konvoy.Event, error) bool) {
+		if reads++; reads > 1 {
+			return
+		}
+		for _, e := range events {
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
+	configs := []konvoy.Config{{Layout: konvoy.Free, Consumers: 3}, {Layout: konvoy.Convoy, Consumers: 3}}
+	_, err := konvoy.Sweep(context.Background(), once, configs, konvoy.WithMaxMemory(onePerPass))
+	if err == nil || !strings.Contains(err.Error(), "the stream ended at 0 events when read again, where a pass before read 20000") {
+		t.Errorf("a stream read %d times: error %v; want the stream's end read again", reads, err)
+	}
+}
+
+// A stream that fails in its first batch, after events whose durations
+// span many powers of two, is read once, and its error returned: the
+// workers' room is the plan's before any batch goes out (it was none, and
+// 40 runs took 40 passes, one a pass).
+func TestAStreamThatFailsInItsFirstBatchIsReadOnce(t *testing.T) {
+	events := make([]konvoy.Event, 300)
+	for i := range events {
+		events[i] = konvoy.Event{Key: "K", Step: i + 1, Duration: 1 << (i % (bits.UintSize - 14))}
+	}
+	boom := errors.New("boom")
+	reads := 0
+	stream := func(yield func(konvoy.Event, error) bool) {
+		reads++
+		for _, e := range events {
+			if !yield(e, nil) {
+				return
+			}
+		}
+		yield(konvoy.Event{}, boom)
+	}
+	configs := make([]konvoy.Config, 40)
+	for i := range configs {
+		configs[i] = konvoy.Config{Layout: konvoy.Free, Consumers: 1 + i%4}
+	}
+	if _, err := konvoy.Sweep(context.Background(), stream, configs); !errors.Is(err, boom) || reads != 1 {
+		t.Errorf("read %d times, error %v; want once, and the stream's", reads, err)
 	}
 }
