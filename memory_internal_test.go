@@ -155,6 +155,13 @@ func TestAPassReplaysOnlyWhenTheSpoolLeavesRoom(t *testing.T) {
 	free := runOf(&Simulator{layout: Free, consumers: consumerQueue{n: 1}})
 	alone := planned(&seen, []*sweepRun{free}, [2]bool{true}, [2][]Layout{})
 	beside := planned(&seen, []*sweepRun{free}, [2]bool{true}, [2][]Layout{{Convoy, LineConvoy}})
+	// The first run's reserve from an earlier pass is left aside, as when
+	// it is alone.
+	reserved := runOf(&Simulator{layout: Free, consumers: consumerQueue{n: 1}})
+	reserved.reserve = 1 << 20
+	if !sp.holds(reserved, &seen, beside) || sp.holds(reserved, &seen, beside-1) {
+		t.Errorf("a first run with a reserve: the spool holds it at %d bytes %v, at one less %v; want true, false", beside, sp.holds(reserved, &seen, beside), sp.holds(reserved, &seen, beside-1))
+	}
 	for _, c := range []struct {
 		budget  int
 		replays bool
