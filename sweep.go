@@ -699,7 +699,7 @@ func (p *sweepPass) feedOne(w, ri int, b *sweepEvents) {
 	p.giveWay(ri, r, g)
 }
 
-// giveWay counts what run ri, r, grew by the end of batch b beyond what
+// giveWay counts what run ri, r, grew by the end of its batch beyond what
 // bytes counts, g (see grownBytes), in the pass's grown, and stops r and
 // the runs after it, for the next pass, when its latency histograms grew
 // by more than fastGrowth in the batch while the runs take more than the
@@ -736,7 +736,7 @@ func histogramsBeyond(s *Simulator) int {
 
 // mostHistograms is what a run's latency histograms take at most beyond
 // histogramBytes, for every value an int holds: some 848 KiB where int has
-// 64 bits, 164 KiB where it has 32.
+// 64 bits, 160 KiB where it has 32.
 const mostHistograms = 2*(ExactLatency+(bits.UintSize-1-exactBits)*octaveSize)*wordBytes - histogramBytes
 
 // drop lets run r go, by its worker, for the next pass, with its memory,
