@@ -367,7 +367,7 @@ func (r *sweepRun) backlogBytes() int {
 // takes O(1) time.
 func (r *sweepRun) grownBytes() int {
 	s := r.sim
-	return r.backlogBytes() + max(0, s.waits.bytes()+s.responses.bytes()-histogramBytes) + len(s.laneCarry)*carryBytes
+	return r.backlogBytes() + histogramsBeyond(s) + len(s.laneCarry)*carryBytes
 }
 
 // bytes returns what run r takes, by the plan, for keys keys, lanes lanes
@@ -794,9 +794,7 @@ func (p *sweepPass) feed(ctx context.Context, events iter.Seq2[Event, error], li
 			return err
 		}
 		if p.read == limit {
-			p.plan(b)
-			p.send(b)
-			return ctx.Err()
+			break // shortRead then finds none short: limit is read
 		}
 		p.intern(b, &e)
 		if b, err = p.next(ctx, b); b == nil {
