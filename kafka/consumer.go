@@ -218,9 +218,9 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // 50 MiB a fetch) can take far more memory than WithMaxHeld records
 // (konvoy replay, with kgo.FetchMaxBytes(1 MiB), measured a third of
 // it: docs/replay.md);
-// each assignment fetches the group's committed offsets (one request,
-// 10 s at most) and keeps the runs of finished offsets their metadata
-// names; each commit encodes the metadata, in time proportional to the
+// each assignment fetches the group's committed offsets, and checks the
+// finished offsets their metadata names against the log (a request each,
+// 10 s at most for the three), and keeps their runs; each commit encodes the metadata, in time proportional to the
 // finished offsets; an assignment given up is forgotten by the executor
 // once its records held have settled ([live.Executor.Forget]), so memory
 // follows the partitions assigned, not the rebalances.

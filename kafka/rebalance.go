@@ -88,6 +88,7 @@ func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[st
 		}
 	}
 	c.checkDiverged(fctx, cl, prior)
+	c.checkEnds(fctx, cl, prior)
 	return prior
 }
 
@@ -105,7 +106,8 @@ func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[st
 // leader no longer knows the epoch; counted in Consumer.diverged. When
 // the leaders cannot be asked, nothing counts as finished (counted in
 // Consumer.unread). A commit with no epoch (-1: written by a consumer
-// that sets none) is taken as it is; one konvoy wrote before this check
+// that sets none) is bounded by the log's end instead (checkEnds); one
+// konvoy wrote before this check
 // carries the epoch of the record below its offset, which a leader change
 // above that record makes count as diverged: its records run again.
 func (c *Consumer) checkDiverged(ctx context.Context, cl *kgo.Client, prior map[topicPartition]priorCommit) {
@@ -143,6 +145,50 @@ func (c *Consumer) checkDiverged(ctx context.Context, cl *kgo.Client, prior map[
 		c.diverged.Add(1)
 		c.noteMetadata(tp.topic, tp.partition, fmt.Errorf("%w: epoch %d, of finished offset %d, ends at offset %d now (the leader's epoch %d); "+
 			"the records from offset %d run", ErrDiverged, pc.epoch, top, r.EndOffset, r.LeaderEpoch, end))
+	}
+}
+
+// checkEnds bounds, for each commit of prior with no leader epoch (-1),
+// which checkDiverged cannot check, the records its metadata names
+// finished by the partition's end offset now (ListOffsets): a log holds
+// no record at or past its end, so metadata naming one was written for
+// another log (cut since, or made again under the same name) or by no
+// member that ran it, and taking it as it is would skip the records the
+// log gets there later and commit past them. Those from the end on run,
+// counted as diverged. A committed offset itself past the end is left to
+// the fetch, which resets below it, and to setAside. When the ends cannot
+// be listed, nothing counts as finished (counted in Consumer.unread).
+func (c *Consumer) checkEnds(ctx context.Context, cl *kgo.Client, prior map[topicPartition]priorCommit) {
+	var topics []string
+	for tp, pc := range prior {
+		if pc.epoch < 0 && len(pc.finished.runs) > 0 && !slices.Contains(topics, tp.topic) {
+			topics = append(topics, tp.topic)
+		}
+	}
+	if len(topics) == 0 {
+		return
+	}
+	ends, err := kadm.NewClient(cl).ListEndOffsets(ctx, topics...)
+	for tp, pc := range prior {
+		if pc.epoch >= 0 || len(pc.finished.runs) == 0 {
+			continue
+		}
+		e, ok := ends.Lookup(tp.topic, tp.partition)
+		if err != nil || !ok || e.Err != nil {
+			c.unread.Add(1)
+			delete(prior, tp)
+			c.noteMetadata(tp.topic, tp.partition, fmt.Errorf("its commit's finished offsets unchecked against the log's end: %w",
+				cmp.Or(err, e.Err, errors.New("the leader did not answer for it"))))
+			continue
+		}
+		top := pc.finished.runs[len(pc.finished.runs)-1].Last
+		if top < e.Offset || pc.finished.committable > e.Offset {
+			continue // the log holds every record named; or fetching resets below the commit, which sets it aside (see setAside)
+		}
+		prior[tp] = priorCommit{pc.finished.below(e.Offset), pc.epoch}
+		c.diverged.Add(1)
+		c.noteMetadata(tp.topic, tp.partition, fmt.Errorf("%w: its metadata, of no leader epoch, names offset %d finished, and the log ends at offset %d; "+
+			"the records from offset %d run", ErrDiverged, top, e.Offset, e.Offset))
 	}
 }
 

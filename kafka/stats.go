@@ -65,8 +65,10 @@ type CommitStats struct {
 	// finished records of a log that has diverged since, at or below the
 	// highest of them, as an unclean leader election does: the commit's
 	// leader epoch, that of the highest record named, ends below it in the
-	// log now, or the leader no longer knows it (OffsetForLeaderEpoch).
-	// The records from where the log diverged run, as new ones.
+	// log now, or the leader no longer knows it (OffsetForLeaderEpoch);
+	// or, for a commit of no epoch, the metadata names records at or past
+	// the log's end now, which no member ran there (ListOffsets). The
+	// records from where the log diverged run, as new ones.
 	Diverged int
 	// LastMetadata is the last of what WithoutMetadata, Unread and
 	// Diverged count, a [*PartitionError] naming the partition (one that
