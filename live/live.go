@@ -590,7 +590,8 @@ func (x *Executor[T]) hasRoom() bool {
 }
 
 // gapsFull tells, under subMu, once hasRoom has said no, whether every
-// item the executor holds waits for a gap with no timeout to release it:
+// item the executor holds waits for a gap with no timeout that comes to
+// release it (see neverDue):
 // nothing runs or waits to, so no finish can make room (ErrGapsFull).
 // Items finished above their partitions' committable offsets may still
 // make room, when a partition's head has finished and the source's lock
@@ -598,7 +599,7 @@ func (x *Executor[T]) hasRoom() bool {
 // the lock's holders, who hold it for moments; see source), which tells a
 // waiting Submit of the room it makes.
 func (x *Executor[T]) gapsFull() bool {
-	if !(x.gapHeld > 0 && x.rq.timeout == 0 && x.seq-x.gone-x.finSeen == x.gapHeld) {
+	if !(x.gapHeld > 0 && !x.dueInTime() && x.seq-x.gone-x.finSeen == x.gapHeld) {
 		return false
 	}
 	if x.pendingN.Load() > 0 {

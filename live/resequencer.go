@@ -348,9 +348,9 @@ func (x *Executor[T]) hold(i int32, k *reseqKey, step int) {
 	x.maxKeyBuffered = max(x.maxKeyBuffered, len(k.held))
 	if x.rq.timeout > 0 || x.rq.Capacity > 0 {
 		t := x.gaps[i].submitted
-		d := int64(math.MaxInt64)
+		d := int64(neverDue) // past the largest time the clock reads, as the model's past the largest int
 		if t <= math.MaxInt64-int64(x.rq.timeout) {
-			d = t + int64(x.rq.timeout)
+			d = min(t+int64(x.rq.timeout), neverDue-1)
 		}
 		x.rq.last = max(x.rq.last, d) // submissions' clock reads precede the lock, so they may be out of order
 		x.queueHeld(heldRef{k, step, i, x.gaps[i].seq, x.rq.last})
@@ -434,15 +434,34 @@ func (x *Executor[T]) force(r heldRef) {
 // expire releases the held items due before now, in the order held, as
 // the model releases the events whose timeout comes before the event it
 // meets: an item due at now itself waits for the items submitted at now.
-// now math.MaxInt64, as Close gives, releases them all.
+// now math.MaxInt64, as Close gives, releases them all but those never
+// due.
 func (x *Executor[T]) expire(now int64) {
 	for {
 		r, ok := x.firstHeld()
-		if !ok || r.deadline > now || r.deadline == now && now < math.MaxInt64 {
+		if !ok || r.deadline == neverDue || r.deadline > now || r.deadline == now && now < math.MaxInt64 {
 			return
 		}
 		x.force(r)
 	}
+}
+
+// neverDue is the deadline of an item held whose submission time plus
+// the Timeout passes the largest time the executor's clock reads: a time
+// that never comes, as the model never applies an event whose finish plus
+// Timeout passes the largest int; Close leaves it held (ErrNeverApplied).
+// Deadlines never precede those before them, so the items held after it
+// are never due either.
+const neverDue = math.MaxInt64
+
+// dueInTime tells whether a Timeout will release an item held, under
+// subMu: the first held is due some time.
+func (x *Executor[T]) dueInTime() bool {
+	if x.rq.timeout == 0 {
+		return false
+	}
+	r, ok := x.firstHeld()
+	return ok && r.deadline != neverDue
 }
 
 // releaseHeld releases, when Close is called under a Timeout, every item
@@ -462,7 +481,7 @@ func (x *Executor[T]) arm(now int64) {
 		return
 	}
 	r, ok := x.firstHeld()
-	if !ok {
+	if !ok || r.deadline == neverDue {
 		return
 	}
 	d := r.deadline - now // the timer fires just after the deadline: see expire
