@@ -149,8 +149,10 @@ func writeComparison(trace *replay.Trace, run *replay.Run, opt replayOptions, st
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(stdout, out)
-	return err
+	if _, err = io.WriteString(stdout, out); err != nil {
+		return fmt.Errorf("konvoy replay: %w", err) // as konvoy and konvoy plan name themselves
+	}
+	return nil
 }
 
 // withApplied calls f with the -applied file at path, created, and closes
