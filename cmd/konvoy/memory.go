@@ -85,7 +85,10 @@ func (l memoryLimit) leaves(amount string) (says, raise string) {
 // not shrink with what is left. Under ulimit -v 2200000 (0.52 GiB left at
 // start), the same keys with 0.85 of it, 454MiB, ended in the fatal
 // error, with 400MiB stopped at -max-memory, naming it (found by a
-// review); 0.85 of what 128 MiB leaves is 343MiB.
+// review); 0.85 of what 128 MiB leaves is 343MiB. Those figures are from
+// before arenas_cgo.go, which takes glibc's 64 MiB a thread out of the
+// address space used (some 340 MiB at start): the same run now gets 368MiB
+// under ulimit -v 1900000.
 const (
 	addressShare     = 85
 	addressShareText = "0.85"
