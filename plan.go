@@ -292,9 +292,22 @@ func assumptions(p Plan, cfg PlanConfig, limit int, partition bool) []string {
 		fmt.Sprintf("one round lasts %gs: an event of duration d keeps its consumer busy for d·%gs", cfg.RoundSeconds, cfg.RoundSeconds),
 		fmt.Sprintf("a run of the trace that lasts R rounds sustains %d/(R·%gs) events/s, so keeping up means at most %s rounds",
 			p.Events, cfg.RoundSeconds, atMost(float64(p.Events)/(cfg.Peak*cfg.RoundSeconds))),
-		fmt.Sprintf("consumers are dispatched %s, and at most %s tried", p.Policy, counted(limit, "is", "are")),
+		dispatchAssumption(p.Policy, limit),
 	}
 	return append(out, ceilingAssumptions(p, partition)...)
+}
+
+// dispatchAssumption states how the plan searched the counts under policy
+// p, up to limit, and what that means for a count above its answer: under
+// HeadOfLine a consumer more never makes a run longer, so every count
+// above keeps up too; under the others it can (Static: a convoy of 7
+// events runs 12 rounds on 2 consumers and 16 on 3), so one need not.
+func dispatchAssumption(p Policy, limit int) string {
+	tried := counted(limit, "is", "are")
+	if p == HeadOfLine {
+		return fmt.Sprintf("consumers are dispatched %s, where a consumer more never makes a run longer, and at most %s tried", p, tried)
+	}
+	return fmt.Sprintf("consumers are dispatched %s, where a consumer more need not make a run shorter: a count above the plan's may not keep up; at most %s tried", p, tried)
 }
 
 // atMost writes x, a most that may not be passed, to four significant
