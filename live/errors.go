@@ -17,8 +17,8 @@ var ErrClosed = errors.New("live: executor closed")
 // holds as many items as it may ([WithMaxHeld]) and every one of them not
 // finished is held by the resequencer for a gap (with [WithOffsets], the
 // rest finished above their partitions' committable offsets), with no
-// Timeout to give gaps up (or one so long that submission time plus it
-// passes the largest time the clock reads: a time that never comes):
+// Timeout to give gaps up (or one so long that submission time, in
+// rounds, plus it passes the largest int: a time that never comes):
 // nothing can make room but the steps the gaps wait for, which Submit
 // would wait for room to take, for ever. A [WithResequencer] Timeout
 // keeps gaps from filling the executor, and so, without WithOffsets, does

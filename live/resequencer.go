@@ -28,6 +28,7 @@ var ErrNeverApplied = errors.New("live: held by the resequencer for steps that n
 type reseqOptions struct {
 	konvoy.ResequencerConfig
 	timeout time.Duration // Timeout rounds of the round given
+	round   time.Duration // the round given, when timeout is set
 }
 
 // WithResequencer configures the [konvoy.Resequencer] with the same
@@ -81,7 +82,7 @@ func WithResequencer(c konvoy.ResequencerConfig, round time.Duration) Option {
 		}
 		cf.reseq = reseqOptions{ResequencerConfig: c}
 		if c.Timeout > 0 && round > 0 && int64(c.Timeout) <= math.MaxInt64/int64(round) {
-			cf.reseq.timeout = time.Duration(c.Timeout) * round
+			cf.reseq.timeout, cf.reseq.round = time.Duration(c.Timeout)*round, round
 		}
 	}
 }
@@ -347,10 +348,9 @@ func (x *Executor[T]) hold(i int32, k *reseqKey, step int) {
 	x.maxBuffered = max(x.maxBuffered, x.gapHeld)
 	x.maxKeyBuffered = max(x.maxKeyBuffered, len(k.held))
 	if x.rq.timeout > 0 || x.rq.Capacity > 0 {
-		t := x.gaps[i].submitted
-		d := int64(neverDue) // past the largest time the clock reads, as the model's past the largest int
-		if t <= math.MaxInt64-int64(x.rq.timeout) {
-			d = min(t+int64(x.rq.timeout), neverDue-1)
+		d := x.gaps[i].submitted // read only under a Timeout
+		if x.rq.timeout > 0 {
+			d = x.rq.deadline(d)
 		}
 		x.rq.last = max(x.rq.last, d) // submissions' clock reads precede the lock, so they may be out of order
 		x.queueHeld(heldRef{k, step, i, x.gaps[i].seq, x.rq.last})
@@ -446,13 +446,29 @@ func (x *Executor[T]) expire(now int64) {
 	}
 }
 
-// neverDue is the deadline of an item held whose submission time plus
-// the Timeout passes the largest time the executor's clock reads: a time
-// that never comes, as the model never applies an event whose finish plus
-// Timeout passes the largest int; Close leaves it held (ErrNeverApplied).
-// Deadlines never precede those before them, so the items held after it
-// are never due either.
+// neverDue is the deadline of an item held whose submission time, in
+// rounds, plus the Timeout passes the largest int: a time that never
+// comes, as the model never applies an event whose finish plus Timeout
+// passes it; Close leaves it held (ErrNeverApplied). Deadlines never
+// precede those before them, so the items held after it are never due
+// either.
 const neverDue = math.MaxInt64
+
+// deadline returns when the Timeout releases an item submitted at time t:
+// neverDue when t's rounds (whole rounds of the round given) plus Timeout
+// pass the largest int; otherwise t plus the Timeout's wall time, or,
+// past the largest time the clock reads, the time just below neverDue,
+// which only Close reaches, as the model applies such an event at the end
+// of its run.
+func (q *resequencer) deadline(t int64) int64 {
+	if t/int64(q.round) > int64(math.MaxInt)-int64(q.Timeout) {
+		return neverDue
+	}
+	if t > neverDue-1-int64(q.timeout) {
+		return neverDue - 1
+	}
+	return t + int64(q.timeout)
+}
 
 // dueInTime tells whether a Timeout will release an item held, under
 // subMu: the first held is due some time.
