@@ -218,9 +218,11 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // 50 MiB a fetch) can take far more memory than WithMaxHeld records
 // (konvoy replay, with kgo.FetchMaxBytes(1 MiB), measured a third of
 // it: docs/replay.md);
-// each assignment fetches the group's committed offsets, and checks the
-// finished offsets their metadata names against the log (a request each,
-// 10 s at most for the three), and keeps their runs; each commit encodes the metadata, in time proportional to the
+// each assignment fetches the group's committed offsets, checks the
+// finished offsets their metadata names against the log (where a commit's
+// leader epoch ends, or the log's end for one of none, asked of the
+// partitions' leaders for those partitions alone; 10 s at most for it
+// all), and keeps their runs; each commit encodes the metadata, in time proportional to the
 // finished offsets; an assignment given up is forgotten by the executor
 // once its records held have settled ([live.Executor.Forget]), so memory
 // follows the partitions assigned, not the rebalances.
@@ -308,6 +310,11 @@ type part struct {
 	// priorEpoch is the leader epoch that commit carries: of the highest
 	// offset prior names finished (see pending), or -1 when unknown.
 	priorEpoch int32
+	// pastEnd: that commit's offset was past the log's end at the
+	// assignment, and its finished offsets were dropped (see checkEnds);
+	// the assignment commits that offset with no metadata at once (see
+	// resetFrom), and setAside, at its first record, from where that came.
+	pastEnd bool
 	// last is the highest offset submitted, or -1, and stoppedAt the
 	// offset from which the partition is throttled, or -1 (see taken);
 	// only the poll loop's goroutine touches them once the part is
@@ -342,7 +349,8 @@ type part struct {
 	// group's commit, that record's offset, and -1): committed with no
 	// metadata until the assignment has records of its own, so that the
 	// old commit, whose metadata may name offsets of the log before it
-	// diverged, never stands (see pending). -1 otherwise.
+	// diverged, never stands (see pending); or, for one whose commit was
+	// past the log's end (pastEnd), that commit's offset. -1 otherwise.
 	resetFrom  int64
 	resetEpoch int32
 }
@@ -1051,20 +1059,38 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 // of range. The offsets the metadata names may then hold other records
 // than those that finished, and skipping them would lose them; they run,
 // and no commit carries the old metadata on: p commits first, with no
-// metadata, at once (see pending), as resetPart's new assignment does. It
-// runs on the poll loop, before any record of p is submitted, under
-// Consumer.mu, which commits read p.prior under.
+// metadata, at once (see pending), as resetPart's new assignment does. A
+// commit found past the log's end at the assignment (checkEnds), whose
+// finished offsets were dropped then, is replaced so at once too, counted
+// as diverged when fetching did not reset below it, the log having grown
+// past it first. It runs on the poll loop, before any record of p is
+// submitted, under Consumer.mu, which commits read p.prior under.
 func (c *Consumer) setAside(p *part, first int64) {
+	var diverged error
+	defer func() {
+		if diverged != nil {
+			c.noteMetadata(p.tp.topic, p.tp.partition, diverged)
+		}
+	}()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if first >= p.prior.Committable() || len(p.prior.runs) == 0 {
+	pastEnd := p.pastEnd
+	p.pastEnd = false
+	at := p.prior.Committable()
+	if !pastEnd && (first >= at || len(p.prior.runs) == 0) {
 		return
 	}
 	p.prior, p.priorEpoch = Finished{}, -1
 	// Commit first, with no metadata, at once, as resetPart does: until
 	// then the group's commit names offsets of the log as it was.
 	p.resetFrom, p.resetEpoch = first, -1
-	c.reset.Add(1)
+	if first < at {
+		c.reset.Add(1)
+	} else {
+		c.diverged.Add(1)
+		diverged = fmt.Errorf("%w: its committed offset %d was past the log's end at the assignment, which has grown past it since; "+
+			"the records its metadata names finished run", ErrDiverged, at)
+	}
 	c.commitSoon()
 }
 

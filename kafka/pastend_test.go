@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -136,4 +138,184 @@ func failListOffsets(kf *kfake.Cluster, failing *atomic.Bool) {
 		}
 		return resp, nil, true
 	})
+}
+
+// A commit whose offset is past the log's end when the member is assigned
+// keeps none of its finished offsets, even when the log grows past them
+// before the first fetch, so that fetching resumes at the commit rather
+// than resetting below it (found by a review: record 17, which the
+// metadata named, never ran, and the group committed past it). Here the
+// leader answers the member's check that the log ends at 10, where it
+// holds 20 records: the group's commit, 15 naming 17 finished, is past
+// that end; the records from 15 all run, Commits counts a divergence and
+// no reset, and the commit is replaced at once, then reaches the end.
+func TestACommitPastTheEndKeepsNoFinishedOffsetsWhenTheLogGrowsPastThem(t *testing.T) {
+	kf := fakeCluster(t, 1)
+	var answered atomic.Bool
+	kf.ControlKey(int16(kmsg.ListOffsets), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		kf.KeepControl()
+		r := req.(*kmsg.ListOffsetsRequest)
+		if !latestOnly(r) || answered.Swap(true) {
+			return nil, nil, false
+		}
+		return listOffsetsAnswer(r, func(rp kmsg.ListOffsetsRequestTopicPartition, sp *kmsg.ListOffsetsResponseTopicPartition) {
+			sp.Offset = 10
+		}), nil, true
+	})
+	addrs := kf.ListenAddrs()
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	if ends := produce(t, addrs, 20, 3, 1); ends[0] != 20 {
+		t.Fatalf("partition 0 ends at %d; want 20", ends[0])
+	}
+	f, err := NewFinished(15, []int64{17})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := f.Metadata()
+	if err != nil {
+		t.Fatal(err)
+	}
+	commitAt(ctx, t, addrs, 15, m)
+	handled := make(chan int64, 64)
+	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, func(_ context.Context, r *kgo.Record) error {
+		handled <- r.Offset
+		return nil
+	}, WithCommitInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(c)
+	seen := map[int64]bool{}
+	for o := range int64(15) {
+		seen[o] = true // below the commit
+	}
+	awaitOffsets(ctx, t, handled, seen, 20)
+	waitUntil(t, "the commit of 15 naming 17 replaced", func() bool { o := lookup0(t, addrs); return o.At != 15 || o.Metadata == "" })
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if !answered.Load() {
+		t.Error("the member never asked where the log ends")
+	}
+	if s := c.Commits(); s.Diverged != 1 || s.Reset != 0 || s.Unread != 0 || !errors.Is(s.LastMetadata, ErrDiverged) {
+		t.Errorf("Commits: %d diverged, %d reset, %d unread, last %v; want 1, 0, 0 and a divergence", s.Diverged, s.Reset, s.Unread, s.LastMetadata)
+	}
+	if o := lookup0(t, addrs); o.At != 20 {
+		t.Errorf("committed %d; want 20, the log's end", o.At)
+	}
+}
+
+// The member asks for the end of the partitions whose commits it checks
+// alone, not every partition of their topics: a leader that cannot answer
+// for another partition held up every assignment for the check's 10 s
+// (found by a review). Here partition 0's commit, of no epoch, names
+// finished offsets, and partition 1 has none; the member's requests for
+// the latest offsets never name partition 1.
+func TestTheLogsEndIsAskedOfTheCheckedPartitionsAlone(t *testing.T) {
+	kf := fakeCluster(t, 2)
+	var mu sync.Mutex
+	var named []int32
+	kf.ControlKey(int16(kmsg.ListOffsets), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		kf.KeepControl()
+		if r := req.(*kmsg.ListOffsetsRequest); latestOnly(r) {
+			mu.Lock()
+			for _, rt := range r.Topics {
+				for _, rp := range rt.Partitions {
+					named = append(named, rp.Partition)
+				}
+			}
+			mu.Unlock()
+		}
+		return nil, nil, false
+	})
+	addrs := kf.ListenAddrs()
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	ends := produce(t, addrs, 40, 8, 1)
+	if ends[0] < 5 || ends[1] < 1 {
+		t.Fatalf("partition ends %v; want records in both", ends)
+	}
+	f, err := NewFinished(1, []int64{3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := f.Metadata()
+	if err != nil {
+		t.Fatal(err)
+	}
+	commitAt(ctx, t, addrs, 1, m)
+	var n atomic.Int64
+	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, func(context.Context, *kgo.Record) error {
+		n.Add(1)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(c)
+	want := ends[0] + ends[1] - 2 // but 0, below the commit, and 3, finished
+	waitUntil(t, "every record handled", func() bool { return n.Load() >= want })
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Contains(named, 0) || slices.Contains(named, 1) {
+		t.Errorf("partitions named in requests for the latest offsets: %v; want 0 and never 1", named)
+	}
+}
+
+// latestOnly tells whether r asks for the latest offset of every
+// partition it names (Timestamp -1), as the member's check does.
+func latestOnly(r *kmsg.ListOffsetsRequest) bool {
+	for _, rt := range r.Topics {
+		for _, rp := range rt.Partitions {
+			if rp.Timestamp != -1 {
+				return false
+			}
+		}
+	}
+	return len(r.Topics) > 0
+}
+
+// listOffsetsAnswer answers r for every partition it names, as set says.
+func listOffsetsAnswer(r *kmsg.ListOffsetsRequest, set func(kmsg.ListOffsetsRequestTopicPartition, *kmsg.ListOffsetsResponseTopicPartition)) kmsg.Response {
+	resp := r.ResponseKind().(*kmsg.ListOffsetsResponse)
+	resp.SetVersion(r.Version)
+	for _, rt := range r.Topics {
+		st := kmsg.NewListOffsetsResponseTopic()
+		st.Topic = rt.Topic
+		for _, rp := range rt.Partitions {
+			sp := kmsg.NewListOffsetsResponseTopicPartition()
+			sp.Partition, sp.LeaderEpoch = rp.Partition, -1
+			set(rp, &sp)
+			st.Partitions = append(st.Partitions, sp)
+		}
+		resp.Topics = append(resp.Topics, st)
+	}
+	return resp
+}
+
+// A commit past the log's end is replaced at the assignment, with no
+// metadata, not once a record comes, which may be never: until then its
+// metadata names offsets the log gets later, and a member that crashed
+// first would leave it to the next owner, whose check would find the
+// log past them. Here fetching resets to the log's end, where no record
+// comes, and the interval is an hour.
+func TestACommitPastTheEndIsReplacedAtTheAssignment(t *testing.T) {
+	addrs := cluster(t, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	commitPastTheLog(ctx, t, addrs) // 25 naming 27 to 29, over 20 records
+	opts := append(memberOpts(addrs), kgo.ConsumeResetOffset(kgo.NewOffset().AtEnd()))
+	c, err := New(opts, konvoy.Convoy, 2, keyEvent, func(context.Context, *kgo.Record) error { return nil }, WithCommitInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(c)
+	waitUntil(t, "the commit's metadata replaced", func() bool { return lookup0(t, addrs).Metadata == "" })
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -28,7 +28,11 @@ func (c *Consumer) assign(ctx context.Context, cl *kgo.Client, tps map[string][]
 			tp := topicPartition{topic, p}
 			q := newPart(c.nextID, tp, prior[tp].finished)
 			if pc, ok := prior[tp]; ok {
-				q.priorEpoch = pc.epoch
+				q.priorEpoch, q.pastEnd = pc.epoch, pc.pastEnd
+			}
+			if q.pastEnd { // replaced at once, with no metadata (see pending), not at the interval
+				q.resetFrom, q.resetEpoch = q.prior.Committable(), -1
+				c.commitSoon()
 			}
 			c.assigned[tp] = q
 			c.nextID++
@@ -42,6 +46,9 @@ func (c *Consumer) assign(ctx context.Context, cl *kgo.Client, tps map[string][]
 type priorCommit struct {
 	finished Finished
 	epoch    int32
+	// pastEnd: the committed offset was past the log's end, and the
+	// finished offsets named above it are dropped (see checkEnds).
+	pastEnd bool
 }
 
 // metadataWait is the longest an assignment waits for the group's
@@ -84,7 +91,7 @@ func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[st
 				c.noteMetadata(topic, p, err)
 				continue
 			}
-			prior[topicPartition{topic, p}] = priorCommit{f, max(o.LeaderEpoch, -1)}
+			prior[topicPartition{topic, p}] = priorCommit{finished: f, epoch: max(o.LeaderEpoch, -1)}
 		}
 	}
 	c.checkDiverged(fctx, cl, prior)
@@ -141,7 +148,7 @@ func (c *Consumer) checkDiverged(ctx context.Context, cl *kgo.Client, prior map[
 		if r.LeaderEpoch == pc.epoch {
 			end = max(r.EndOffset, end)
 		}
-		prior[tp] = priorCommit{pc.finished.below(end), pc.epoch}
+		prior[tp] = priorCommit{finished: pc.finished.below(end), epoch: pc.epoch}
 		c.diverged.Add(1)
 		c.noteMetadata(tp.topic, tp.partition, fmt.Errorf("%w: epoch %d, of finished offset %d, ends at offset %d now (the leader's epoch %d); "+
 			"the records from offset %d run", ErrDiverged, pc.epoch, top, r.EndOffset, r.LeaderEpoch, end))
@@ -150,46 +157,100 @@ func (c *Consumer) checkDiverged(ctx context.Context, cl *kgo.Client, prior map[
 
 // checkEnds bounds, for each commit of prior with no leader epoch (-1),
 // which checkDiverged cannot check, the records its metadata names
-// finished by the partition's end offset now (ListOffsets): a log holds
-// no record at or past its end, so metadata naming one was written for
+// finished by the partition's end offset now (a ListOffsets request to
+// the partitions' leaders, for those partitions alone): a log holds no
+// record at or past its end, so metadata naming one was written for
 // another log (cut since, or made again under the same name) or by no
 // member that ran it, and taking it as it is would skip the records the
 // log gets there later and commit past them. Those from the end on run,
-// counted as diverged. A committed offset itself past the end is left to
-// the fetch, which resets below it, and to setAside. When the ends cannot
-// be listed, nothing counts as finished (counted in Consumer.unread).
+// counted as diverged. A commit whose offset is itself past the end keeps
+// none of its finished offsets, and setAside commits in its place once
+// the first record comes, whether fetching reset below it or the log grew
+// past it first. When an end cannot be listed, nothing counts as finished
+// (counted in Consumer.unread).
 func (c *Consumer) checkEnds(ctx context.Context, cl *kgo.Client, prior map[topicPartition]priorCommit) {
-	var topics []string
+	var tps []topicPartition
 	for tp, pc := range prior {
-		if pc.epoch < 0 && len(pc.finished.runs) > 0 && !slices.Contains(topics, tp.topic) {
-			topics = append(topics, tp.topic)
+		if pc.epoch < 0 && len(pc.finished.runs) > 0 {
+			tps = append(tps, tp)
 		}
 	}
-	if len(topics) == 0 {
+	if len(tps) == 0 {
 		return
 	}
-	ends, err := kadm.NewClient(cl).ListEndOffsets(ctx, topics...)
-	for tp, pc := range prior {
-		if pc.epoch >= 0 || len(pc.finished.runs) == 0 {
-			continue
-		}
-		e, ok := ends.Lookup(tp.topic, tp.partition)
-		if err != nil || !ok || e.Err != nil {
+	slices.SortFunc(tps, func(a, b topicPartition) int {
+		return cmp.Or(cmp.Compare(a.topic, b.topic), cmp.Compare(a.partition, b.partition))
+	})
+	ends, errs := listEnds(ctx, cl, tps)
+	for _, tp := range tps {
+		pc := prior[tp]
+		end, ok := ends[tp]
+		if !ok {
 			c.unread.Add(1)
 			delete(prior, tp)
 			c.noteMetadata(tp.topic, tp.partition, fmt.Errorf("its commit's finished offsets unchecked against the log's end: %w",
-				cmp.Or(err, e.Err, errors.New("the leader did not answer for it"))))
+				cmp.Or(errs[tp], errors.New("the leader did not answer for it"))))
 			continue
 		}
 		top := pc.finished.runs[len(pc.finished.runs)-1].Last
-		if top < e.Offset || pc.finished.committable > e.Offset {
-			continue // the log holds every record named; or fetching resets below the commit, which sets it aside (see setAside)
+		switch {
+		case top < end: // the log holds every record the metadata names
+		case pc.finished.committable > end:
+			prior[tp] = priorCommit{finished: pc.finished.below(pc.finished.committable), epoch: pc.epoch, pastEnd: true}
+		default:
+			prior[tp] = priorCommit{finished: pc.finished.below(end), epoch: pc.epoch}
+			c.diverged.Add(1)
+			c.noteMetadata(tp.topic, tp.partition, fmt.Errorf("%w: its metadata, of no leader epoch, names offset %d finished, and the log ends at offset %d; "+
+				"the records from offset %d run", ErrDiverged, top, end, end))
 		}
-		prior[tp] = priorCommit{pc.finished.below(e.Offset), pc.epoch}
-		c.diverged.Add(1)
-		c.noteMetadata(tp.topic, tp.partition, fmt.Errorf("%w: its metadata, of no leader epoch, names offset %d finished, and the log ends at offset %d; "+
-			"the records from offset %d run", ErrDiverged, top, e.Offset, e.Offset))
 	}
+}
+
+// listEnds returns the end offsets of the partitions tps (their high
+// watermarks: ListOffsets for the latest, read uncommitted), asking their
+// leaders for them alone, and the error of each whose leader answered
+// with one.
+func listEnds(ctx context.Context, cl *kgo.Client, tps []topicPartition) (map[topicPartition]int64, map[topicPartition]error) {
+	req := kmsg.NewPtrListOffsetsRequest()
+	for _, tp := range tps {
+		if n := len(req.Topics); n == 0 || req.Topics[n-1].Topic != tp.topic { // tps are sorted by topic
+			rt := kmsg.NewListOffsetsRequestTopic()
+			rt.Topic = tp.topic
+			req.Topics = append(req.Topics, rt)
+		}
+		rp := kmsg.NewListOffsetsRequestTopicPartition()
+		rp.Partition, rp.Timestamp = tp.partition, -1 // -1: the latest offset, the log's end
+		rt := &req.Topics[len(req.Topics)-1]
+		rt.Partitions = append(rt.Partitions, rp)
+	}
+	ends, errs := map[topicPartition]int64{}, map[topicPartition]error{}
+	for _, sh := range cl.RequestSharded(ctx, req) {
+		if sh.Err != nil {
+			if r, ok := sh.Req.(*kmsg.ListOffsetsRequest); ok {
+				for _, rt := range r.Topics {
+					for _, rp := range rt.Partitions {
+						errs[topicPartition{rt.Topic, rp.Partition}] = sh.Err
+					}
+				}
+			}
+			continue
+		}
+		resp, ok := sh.Resp.(*kmsg.ListOffsetsResponse)
+		if !ok {
+			continue
+		}
+		for _, rt := range resp.Topics {
+			for _, rp := range rt.Partitions {
+				tp := topicPartition{rt.Topic, rp.Partition}
+				if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
+					errs[tp] = err
+					continue
+				}
+				ends[tp] = rp.Offset
+			}
+		}
+	}
+	return ends, errs
 }
 
 // revoke is the OnPartitionsRevoked hook, run while the poll loop lets
