@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -236,16 +237,39 @@ func constant(model string) bool {
 // 64, at most 100 runs (checkRuns; run checks again once it knows whether
 // the layout recorded joins -layouts all).
 func (s *Server) options(req request, src *source) (runs.Options, error) {
-	o, err := s.cfg.Runs(src.argsFor(req))
+	args := src.argsFor(req)
+	if err := checkConsumers(lastValue(args, "consumers")); err != nil {
+		return runs.Options{}, err
+	}
+	o, err := s.cfg.Runs(args)
 	if err != nil {
 		return o, errorf(http.StatusBadRequest, "%v", err)
 	}
 	for _, c := range o.Consumers {
 		if c > maxConsumers {
-			return o, errorf(http.StatusBadRequest, "konvoy serve: -consumers is %d; the server runs at most %d consumers (the command runs more)", c, maxConsumers)
+			return o, consumersError(c)
 		}
 	}
 	return o, checkRuns(&o)
+}
+
+// checkConsumers returns the server's error for the first whole number of
+// list, a -consumers value, that is not 1 to maxConsumers, before the
+// command's parser gives its own range (found by a review: consumers=0
+// was told 1 to 2147483647); the rest is the parser's to judge.
+func checkConsumers(list string) error {
+	for _, v := range strings.Split(list, ",") {
+		if c, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && (c < 1 || c > maxConsumers) {
+			return consumersError(c)
+		}
+	}
+	return nil
+}
+
+// consumersError is the error of a request for c consumers, c not 1 to
+// maxConsumers.
+func consumersError(c int) error {
+	return errorf(http.StatusBadRequest, "konvoy serve: -consumers is %d; want 1 to %d: the server runs at most %d consumers (the command runs more)", c, maxConsumers, maxConsumers)
 }
 
 // checkRuns checks o's runs against maxRuns: too many are a usage error
