@@ -310,6 +310,11 @@ type part struct {
 	// priorEpoch is the leader epoch that commit carries: of the highest
 	// offset prior names finished (see pending), or -1 when unknown.
 	priorEpoch int32
+	// priorTo bounds prior: only offsets below it count finished
+	// (math.MaxInt64 for all), lowered by the poll loop at a record that
+	// prior names finished but that was written after that commit (see
+	// noteRewritten); read without a lock.
+	priorTo atomic.Int64
 	// pastEnd: that commit's offset was past the log's end at the
 	// assignment, and its finished offsets were dropped (see checkEnds);
 	// the assignment commits that offset with no metadata at once (see
@@ -381,10 +386,29 @@ func (c *Consumer) noteEpoch(p *part, r *kgo.Record) {
 func (c *Consumer) noteEpochs(p *part, b []item) {
 	for _, it := range b {
 		c.noteEpoch(p, it.r)
+		if p.priorEpoch >= 0 && it.r.LeaderEpoch > p.priorEpoch && p.priorDone(it.r.Offset) {
+			c.noteRewritten(p, it.r)
+		}
 	}
 	if len(b) > 0 {
 		p.notedTo.Store(b[len(b)-1].r.Offset)
 	}
+}
+
+// noteRewritten takes nothing of what the commit p started from names
+// finished as finished from r's offset on, counting a divergence: r, at
+// an offset that commit names finished, is of a leader epoch after the
+// commit's, the epoch of the highest record it names, so the log was cut
+// below r and grown again since the commit (an unclean leader election),
+// after the assignment's check (checkDiverged) and above the fetch
+// position, whose check by franz-go finds nothing: r and the records
+// after it are new, and they run. It runs on the poll loop before r is
+// submitted, so that r's run reads the lowered bound.
+func (c *Consumer) noteRewritten(p *part, r *kgo.Record) {
+	p.priorTo.Store(r.Offset) // records come in offset order: the first is the lowest
+	c.diverged.Add(1)
+	c.noteMetadata(p.tp.topic, p.tp.partition, fmt.Errorf("%w: the record at offset %d, which its metadata names finished, is of leader epoch %d, after the commit's %d; "+
+		"the records from offset %d run", ErrDiverged, r.Offset, r.LeaderEpoch, p.priorEpoch, r.Offset))
 }
 
 // noEpoch is a part's lastEpoch before any: no record's.
@@ -427,7 +451,24 @@ func newPart(id int, tp topicPartition, prior Finished) *part {
 	p := &part{id: id, tp: tp, prior: prior, priorEpoch: -1, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1,
 		lastEpoch: noEpoch, resetFrom: -1}
 	p.notedTo.Store(-1)
+	p.priorTo.Store(math.MaxInt64)
 	return p
+}
+
+// priorDone tells whether the commit p started from names offset o
+// finished, above its committed offset and below priorTo: the record
+// there is not run again.
+func (p *part) priorDone(o int64) bool {
+	return o > p.prior.Committable() && o < p.priorTo.Load() && p.prior.Done(o)
+}
+
+// priorKept returns, under Consumer.mu, what p counts finished of the
+// commit it started from: prior, below priorTo.
+func (p *part) priorKept() Finished {
+	if to := p.priorTo.Load(); to < math.MaxInt64 {
+		return p.prior.below(to)
+	}
+	return p.prior
 }
 
 // ended is a record whose handler or dead letter finished.
@@ -623,7 +664,7 @@ func (c *Consumer) enterAs(w int, it item) bool {
 		c.settle()
 		return false
 	}
-	if it.r.Offset > it.p.prior.Committable() && it.p.prior.Done(it.r.Offset) {
+	if it.p.priorDone(it.r.Offset) {
 		c.settle()
 		return false
 	}

@@ -570,7 +570,7 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 			continue
 		}
 		f, ferr := p.finished(comp, recent)
-		at, m, err := priorMetadata(f, p.prior)
+		at, m, err := priorMetadata(f, p.priorKept())
 		if at == p.committed && m == p.committedMeta {
 			continue
 		}
@@ -603,8 +603,8 @@ func (p *part) commitEpoch(at int64, m string, f Finished) int32 {
 		if n := len(f.runs); n > 0 {
 			top = max(top, f.runs[n-1].Last)
 		}
-		if n := len(p.prior.runs); n > 0 {
-			top = max(top, p.prior.runs[n-1].Last)
+		if kept := p.priorKept(); len(kept.runs) > 0 {
+			top = max(top, kept.runs[len(kept.runs)-1].Last)
 		}
 	}
 	noted := p.notedTo.Load()

@@ -70,8 +70,10 @@ type CommitStats struct {
 	// the log's end now, which no member ran there (ListOffsets), or the
 	// committed offset itself was past the end and the log grew past it
 	// before the first fetch, which then resumed there (a fetch that
-	// resets below it counts in Reset). The records from where the log
-	// diverged run, as new ones.
+	// resets below it counts in Reset); or, later, a record at an offset
+	// the metadata names finished came with a leader epoch after the
+	// commit's, the log cut and grown again since the check. The records
+	// from where the log diverged run, as new ones.
 	Diverged int
 	// LastMetadata is the last of what WithoutMetadata, Unread and
 	// Diverged count, a [*PartitionError] naming the partition (one that
