@@ -97,7 +97,8 @@ func TestServeRefusesWhatTheCommandRefuses(t *testing.T) {
 		"consumers=2,,3":         `invalid value "2,,3" for flag -consumers: want whole numbers separated by commas`,
 		"assignor=range":         "konvoy: -assignor says how the static policy deals lanes; add static to -policy",
 		"reseq-timeout=-1":       "konvoy: -reseq-timeout is -1; want 0 (wait forever) to 2147483647 rounds",
-		"consumers=65":           "konvoy serve: -consumers is 65; the server runs at most 64 consumers",
+		"consumers=65":           "konvoy serve: -consumers is 65; want 1 to 64: the server runs at most 64 consumers",
+		"consumers=0":            "konvoy serve: -consumers is 0; want 1 to 64: the server runs at most 64 consumers",
 		"layouts=all&policy=all": "",
 	} {
 		rec := httptest.NewRecorder()
