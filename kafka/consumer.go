@@ -315,11 +315,6 @@ type part struct {
 	// prior names finished but that was written after that commit (see
 	// noteRewritten); read without a lock.
 	priorTo atomic.Int64
-	// pastEnd: that commit's offset was past the log's end at the
-	// assignment, and its finished offsets were dropped (see checkEnds);
-	// the assignment commits that offset with no metadata at once (see
-	// resetFrom), and setAside, at its first record, from where that came.
-	pastEnd bool
 	// last is the highest offset submitted, or -1, and stoppedAt the
 	// offset from which the partition is throttled, or -1 (see taken);
 	// only the poll loop's goroutine touches them once the part is
@@ -354,8 +349,7 @@ type part struct {
 	// group's commit, that record's offset, and -1): committed with no
 	// metadata until the assignment has records of its own, so that the
 	// old commit, whose metadata may name offsets of the log before it
-	// diverged, never stands (see pending); or, for one whose commit was
-	// past the log's end (pastEnd), that commit's offset. -1 otherwise.
+	// diverged, never stands (see pending). -1 otherwise.
 	resetFrom  int64
 	resetEpoch int32
 }
@@ -1100,38 +1094,20 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 // of range. The offsets the metadata names may then hold other records
 // than those that finished, and skipping them would lose them; they run,
 // and no commit carries the old metadata on: p commits first, with no
-// metadata, at once (see pending), as resetPart's new assignment does. A
-// commit found past the log's end at the assignment (checkEnds), whose
-// finished offsets were dropped then, is replaced so at once too, counted
-// as diverged when fetching did not reset below it, the log having grown
-// past it first. It runs on the poll loop, before any record of p is
-// submitted, under Consumer.mu, which commits read p.prior under.
+// metadata, at once (see pending), as resetPart's new assignment does. It
+// runs on the poll loop, before any record of p is submitted, under
+// Consumer.mu, which commits read p.prior under.
 func (c *Consumer) setAside(p *part, first int64) {
-	var diverged error
-	defer func() {
-		if diverged != nil {
-			c.noteMetadata(p.tp.topic, p.tp.partition, diverged)
-		}
-	}()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	pastEnd := p.pastEnd
-	p.pastEnd = false
-	at := p.prior.Committable()
-	if !pastEnd && (first >= at || len(p.prior.runs) == 0) {
+	if first >= p.prior.Committable() || len(p.prior.runs) == 0 {
 		return
 	}
 	p.prior, p.priorEpoch = Finished{}, -1
 	// Commit first, with no metadata, at once, as resetPart does: until
 	// then the group's commit names offsets of the log as it was.
 	p.resetFrom, p.resetEpoch = first, -1
-	if first < at {
-		c.reset.Add(1)
-	} else {
-		c.diverged.Add(1)
-		diverged = fmt.Errorf("%w: its committed offset %d was past the log's end at the assignment, which has grown past it since; "+
-			"the records its metadata names finished run", ErrDiverged, at)
-	}
+	c.reset.Add(1)
 	c.commitSoon()
 }
 

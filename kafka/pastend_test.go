@@ -7,13 +7,13 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
 )
 
 // A commit with no leader epoch whose metadata names offsets finished at
@@ -33,12 +33,15 @@ func TestMetadataPastTheLogsEndIsCutThere(t *testing.T) {
 		finished []int64 // above it
 		listFail bool
 		skipped  []int64
+		v0       bool // the member lists offsets with ListOffsets v0, as Kafka 0.10.0 does
 	}{
-		{"past the end", 1, []int64{3, 12, 13, 1 << 62}, false, []int64{3}},
-		{"at the end", 1, []int64{3, 10}, false, []int64{3}},
-		{"committed at the end", 10, []int64{12, 13}, false, nil},
-		{"within the log", 1, []int64{3, 9}, false, []int64{3, 9}},
-		{"the ends unlisted", 1, []int64{3, 12}, true, nil},
+		{"past the end", 1, []int64{3, 12, 13, 1 << 62}, false, []int64{3}, false},
+		{"at the end", 1, []int64{3, 10}, false, []int64{3}, false},
+		{"committed at the end", 10, []int64{12, 13}, false, nil, false},
+		{"within the log", 1, []int64{3, 9}, false, []int64{3, 9}, false},
+		{"the ends unlisted", 1, []int64{3, 12}, true, nil, false},
+		{"past the end, listed by v0", 1, []int64{3, 12, 13}, false, []int64{3}, true},
+		{"within the log, listed by v0", 1, []int64{3, 9}, false, []int64{3, 9}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			kf := fakeCluster(t, 1)
@@ -61,7 +64,13 @@ func TestMetadataPastTheLogsEndIsCutThere(t *testing.T) {
 			}
 			commitAt(ctx, t, addrs, tc.at, m)
 			handled := make(chan int64, 64)
-			c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, func(_ context.Context, r *kgo.Record) error {
+			opts := memberOpts(addrs)
+			if tc.v0 {
+				vs := kversion.Stable()
+				vs.SetMaxKeyVersion(int16(kmsg.ListOffsets), 0)
+				opts = append(opts, kgo.MaxVersions(vs))
+			}
+			c, err := New(opts, konvoy.Convoy, 2, keyEvent, func(_ context.Context, r *kgo.Record) error {
 				handled <- r.Offset
 				return nil
 			})
@@ -138,72 +147,6 @@ func failListOffsets(kf *kfake.Cluster, failing *atomic.Bool) {
 		}
 		return resp, nil, true
 	})
-}
-
-// A commit whose offset is past the log's end when the member is assigned
-// keeps none of its finished offsets, even when the log grows past them
-// before the first fetch, so that fetching resumes at the commit rather
-// than resetting below it (found by a review: record 17, which the
-// metadata named, never ran, and the group committed past it). Here the
-// leader answers the member's check that the log ends at 10, where it
-// holds 20 records: the group's commit, 15 naming 17 finished, is past
-// that end; the records from 15 all run, Commits counts a divergence and
-// no reset, and the commit is replaced at once, then reaches the end.
-func TestACommitPastTheEndKeepsNoFinishedOffsetsWhenTheLogGrowsPastThem(t *testing.T) {
-	kf := fakeCluster(t, 1)
-	var answered atomic.Bool
-	kf.ControlKey(int16(kmsg.ListOffsets), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		kf.KeepControl()
-		r := req.(*kmsg.ListOffsetsRequest)
-		if !latestOnly(r) || answered.Swap(true) {
-			return nil, nil, false
-		}
-		return listOffsetsAnswer(r, func(rp kmsg.ListOffsetsRequestTopicPartition, sp *kmsg.ListOffsetsResponseTopicPartition) {
-			sp.Offset = 10
-		}), nil, true
-	})
-	addrs := kf.ListenAddrs()
-	ctx, cancel := context.WithTimeout(context.Background(), testWait)
-	defer cancel()
-	if ends := produce(t, addrs, 20, 3, 1); ends[0] != 20 {
-		t.Fatalf("partition 0 ends at %d; want 20", ends[0])
-	}
-	f, err := NewFinished(15, []int64{17})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := f.Metadata()
-	if err != nil {
-		t.Fatal(err)
-	}
-	commitAt(ctx, t, addrs, 15, m)
-	handled := make(chan int64, 64)
-	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, func(_ context.Context, r *kgo.Record) error {
-		handled <- r.Offset
-		return nil
-	}, WithCommitInterval(time.Hour))
-	if err != nil {
-		t.Fatal(err)
-	}
-	stop := start(c)
-	seen := map[int64]bool{}
-	for o := range int64(15) {
-		seen[o] = true // below the commit
-	}
-	awaitOffsets(ctx, t, handled, seen, 20)
-	waitUntil(t, "the commit of 15 naming 17 replaced", func() bool { o := lookup0(t, addrs); return o.At != 15 || o.Metadata == "" })
-	if err := stop(); err != nil {
-		t.Fatal(err)
-	}
-	if !answered.Load() {
-		t.Error("the member never asked where the log ends")
-	}
-	if s := c.Commits(); s.Diverged != 1 || s.Reset != 0 || s.Unread != 0 || !errors.Is(s.LastMetadata, ErrDiverged) {
-		t.Errorf("Commits: %d diverged, %d reset, %d unread, last %v; want 1, 0, 0 and a divergence", s.Diverged, s.Reset, s.Unread, s.LastMetadata)
-	}
-	if o := lookup0(t, addrs); o.At != 20 {
-		t.Errorf("committed %d; want 20, the log's end", o.At)
-	}
 }
 
 // The member asks for the end of the partitions whose commits it checks
@@ -295,27 +238,4 @@ func listOffsetsAnswer(r *kmsg.ListOffsetsRequest, set func(kmsg.ListOffsetsRequ
 		resp.Topics = append(resp.Topics, st)
 	}
 	return resp
-}
-
-// A commit past the log's end is replaced at the assignment, with no
-// metadata, not once a record comes, which may be never: until then its
-// metadata names offsets the log gets later, and a member that crashed
-// first would leave it to the next owner, whose check would find the
-// log past them. Here fetching resets to the log's end, where no record
-// comes, and the interval is an hour.
-func TestACommitPastTheEndIsReplacedAtTheAssignment(t *testing.T) {
-	addrs := cluster(t, 1)
-	ctx, cancel := context.WithTimeout(context.Background(), testWait)
-	defer cancel()
-	commitPastTheLog(ctx, t, addrs) // 25 naming 27 to 29, over 20 records
-	opts := append(memberOpts(addrs), kgo.ConsumeResetOffset(kgo.NewOffset().AtEnd()))
-	c, err := New(opts, konvoy.Convoy, 2, keyEvent, func(context.Context, *kgo.Record) error { return nil }, WithCommitInterval(time.Hour))
-	if err != nil {
-		t.Fatal(err)
-	}
-	stop := start(c)
-	waitUntil(t, "the commit's metadata replaced", func() bool { return lookup0(t, addrs).Metadata == "" })
-	if err := stop(); err != nil {
-		t.Fatal(err)
-	}
 }

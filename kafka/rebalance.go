@@ -28,11 +28,7 @@ func (c *Consumer) assign(ctx context.Context, cl *kgo.Client, tps map[string][]
 			tp := topicPartition{topic, p}
 			q := newPart(c.nextID, tp, prior[tp].finished)
 			if pc, ok := prior[tp]; ok {
-				q.priorEpoch, q.pastEnd = pc.epoch, pc.pastEnd
-			}
-			if q.pastEnd { // replaced at once, with no metadata (see pending), not at the interval
-				q.resetFrom, q.resetEpoch = q.prior.Committable(), -1
-				c.commitSoon()
+				q.priorEpoch = pc.epoch
 			}
 			c.assigned[tp] = q
 			c.nextID++
@@ -46,9 +42,6 @@ func (c *Consumer) assign(ctx context.Context, cl *kgo.Client, tps map[string][]
 type priorCommit struct {
 	finished Finished
 	epoch    int32
-	// pastEnd: the committed offset was past the log's end, and the
-	// finished offsets named above it are dropped (see checkEnds).
-	pastEnd bool
 }
 
 // metadataWait is the longest an assignment waits for the group's
@@ -163,11 +156,9 @@ func (c *Consumer) checkDiverged(ctx context.Context, cl *kgo.Client, prior map[
 // another log (cut since, or made again under the same name) or by no
 // member that ran it, and taking it as it is would skip the records the
 // log gets there later and commit past them. Those from the end on run,
-// counted as diverged. A commit whose offset is itself past the end keeps
-// none of its finished offsets, and setAside commits in its place once
-// the first record comes, whether fetching reset below it or the log grew
-// past it first. When an end cannot be listed, nothing counts as finished
-// (counted in Consumer.unread).
+// counted as diverged. A committed offset itself past the end is left to
+// the fetch, which resets below it, and to setAside. When an end cannot
+// be listed, nothing counts as finished (counted in Consumer.unread).
 func (c *Consumer) checkEnds(ctx context.Context, cl *kgo.Client, prior map[topicPartition]priorCommit) {
 	var tps []topicPartition
 	for tp, pc := range prior {
@@ -193,23 +184,21 @@ func (c *Consumer) checkEnds(ctx context.Context, cl *kgo.Client, prior map[topi
 			continue
 		}
 		top := pc.finished.runs[len(pc.finished.runs)-1].Last
-		switch {
-		case top < end: // the log holds every record the metadata names
-		case pc.finished.committable > end:
-			prior[tp] = priorCommit{finished: pc.finished.below(pc.finished.committable), epoch: pc.epoch, pastEnd: true}
-		default:
-			prior[tp] = priorCommit{finished: pc.finished.below(end), epoch: pc.epoch}
-			c.diverged.Add(1)
-			c.noteMetadata(tp.topic, tp.partition, fmt.Errorf("%w: its metadata, of no leader epoch, names offset %d finished, and the log ends at offset %d; "+
-				"the records from offset %d run", ErrDiverged, top, end, end))
+		if top < end || pc.finished.committable > end {
+			continue // the log holds every record named; or fetching resets below the commit, which sets it aside (see setAside)
 		}
+		prior[tp] = priorCommit{finished: pc.finished.below(end), epoch: pc.epoch}
+		c.diverged.Add(1)
+		c.noteMetadata(tp.topic, tp.partition, fmt.Errorf("%w: its metadata, of no leader epoch, names offset %d finished, and the log ends at offset %d; "+
+			"the records from offset %d run", ErrDiverged, top, end, end))
 	}
 }
 
 // listEnds returns the end offsets of the partitions tps (their high
-// watermarks: ListOffsets for the latest, read uncommitted), asking their
-// leaders for them alone, and the error of each whose leader answered
-// with one.
+// watermarks: ListOffsets for the latest, read uncommitted, whose version
+// 0 answers in OldStyleOffsets), asking their leaders for them alone, and
+// the error of each whose leader answered with one; a partition with
+// neither had no answer.
 func listEnds(ctx context.Context, cl *kgo.Client, tps []topicPartition) (map[topicPartition]int64, map[topicPartition]error) {
 	req := kmsg.NewPtrListOffsetsRequest()
 	for _, tp := range tps {
@@ -246,7 +235,13 @@ func listEnds(ctx context.Context, cl *kgo.Client, tps []topicPartition) (map[to
 					errs[tp] = err
 					continue
 				}
-				ends[tp] = rp.Offset
+				end := rp.Offset
+				if resp.Version == 0 && len(rp.OldStyleOffsets) > 0 { // v0 answers in a list of its own
+					end = rp.OldStyleOffsets[0]
+				}
+				if end >= 0 {
+					ends[tp] = end
+				}
 			}
 		}
 	}

@@ -67,13 +67,10 @@ type CommitStats struct {
 	// leader epoch, that of the highest record named, ends below it in the
 	// log now, or the leader no longer knows it (OffsetForLeaderEpoch);
 	// or, for a commit of no epoch, the metadata names records at or past
-	// the log's end now, which no member ran there (ListOffsets), or the
-	// committed offset itself was past the end and the log grew past it
-	// before the first fetch, which then resumed there (a fetch that
-	// resets below it counts in Reset); or, later, a record at an offset
-	// the metadata names finished came with a leader epoch after the
-	// commit's, the log cut and grown again since the check. The records
-	// from where the log diverged run, as new ones.
+	// the log's end now, which no member ran there (ListOffsets); or,
+	// later, a record at an offset the metadata names finished came with a
+	// leader epoch after the commit's, the log cut and grown again since
+	// the check. The records from where the log diverged run, as new ones.
 	Diverged int
 	// LastMetadata is the last of what WithoutMetadata, Unread and
 	// Diverged count, a [*PartitionError] naming the partition (one that
