@@ -132,20 +132,9 @@ func failListOffsets(kf *kfake.Cluster, failing *atomic.Bool) {
 		if !failing.Load() {
 			return nil, nil, false
 		}
-		r := req.(*kmsg.ListOffsetsRequest)
-		resp := r.ResponseKind().(*kmsg.ListOffsetsResponse)
-		resp.SetVersion(r.Version)
-		for _, rt := range r.Topics {
-			st := kmsg.NewListOffsetsResponseTopic()
-			st.Topic = rt.Topic
-			for _, rp := range rt.Partitions {
-				sp := kmsg.NewListOffsetsResponseTopicPartition()
-				sp.Partition, sp.ErrorCode = rp.Partition, kerr.NotLeaderForPartition.Code
-				st.Partitions = append(st.Partitions, sp)
-			}
-			resp.Topics = append(resp.Topics, st)
-		}
-		return resp, nil, true
+		return listOffsetsAnswer(req.(*kmsg.ListOffsetsRequest), func(sp *kmsg.ListOffsetsResponseTopicPartition) {
+			sp.ErrorCode = kerr.NotLeaderForPartition.Code
+		}), nil, true
 	})
 }
 
@@ -223,7 +212,7 @@ func latestOnly(r *kmsg.ListOffsetsRequest) bool {
 }
 
 // listOffsetsAnswer answers r for every partition it names, as set says.
-func listOffsetsAnswer(r *kmsg.ListOffsetsRequest, set func(kmsg.ListOffsetsRequestTopicPartition, *kmsg.ListOffsetsResponseTopicPartition)) kmsg.Response {
+func listOffsetsAnswer(r *kmsg.ListOffsetsRequest, set func(*kmsg.ListOffsetsResponseTopicPartition)) kmsg.Response {
 	resp := r.ResponseKind().(*kmsg.ListOffsetsResponse)
 	resp.SetVersion(r.Version)
 	for _, rt := range r.Topics {
@@ -232,7 +221,7 @@ func listOffsetsAnswer(r *kmsg.ListOffsetsRequest, set func(kmsg.ListOffsetsRequ
 		for _, rp := range rt.Partitions {
 			sp := kmsg.NewListOffsetsResponseTopicPartition()
 			sp.Partition, sp.LeaderEpoch = rp.Partition, -1
-			set(rp, &sp)
+			set(&sp)
 			st.Partitions = append(st.Partitions, sp)
 		}
 		resp.Topics = append(resp.Topics, st)
