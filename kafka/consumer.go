@@ -310,11 +310,11 @@ type part struct {
 	// priorEpoch is the leader epoch that commit carries: of the highest
 	// offset prior names finished (see pending), or -1 when unknown.
 	priorEpoch int32
-	// priorTo bounds prior: only offsets below it count finished
-	// (math.MaxInt64 for all), lowered by the poll loop at a record that
-	// prior names finished but that was written after that commit (see
-	// noteRewritten); read without a lock.
-	priorTo atomic.Int64
+	// priorCut bounds prior: 0 for none, or 1 + the offset from which
+	// nothing prior names counts finished, set by the poll loop at a
+	// record that prior names finished but that was written after that
+	// commit (see noteRewritten); read without a lock.
+	priorCut atomic.Int64
 	// last is the highest offset submitted, or -1, and stoppedAt the
 	// offset from which the partition is throttled, or -1 (see taken);
 	// only the poll loop's goroutine touches them once the part is
@@ -399,7 +399,7 @@ func (c *Consumer) noteEpochs(p *part, b []item) {
 // after it are new, and they run. It runs on the poll loop before r is
 // submitted, so that r's run reads the lowered bound.
 func (c *Consumer) noteRewritten(p *part, r *kgo.Record) {
-	p.priorTo.Store(r.Offset) // records come in offset order: the first is the lowest
+	p.priorCut.Store(r.Offset + 1) // records come in offset order: the first is the lowest
 	c.diverged.Add(1)
 	c.noteMetadata(p.tp.topic, p.tp.partition, fmt.Errorf("%w: the record at offset %d, which its metadata names finished, is of leader epoch %d, after the commit's %d; "+
 		"the records from offset %d run", ErrDiverged, r.Offset, r.LeaderEpoch, p.priorEpoch, r.Offset))
@@ -445,22 +445,22 @@ func newPart(id int, tp topicPartition, prior Finished) *part {
 	p := &part{id: id, tp: tp, prior: prior, priorEpoch: -1, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1,
 		lastEpoch: noEpoch, resetFrom: -1}
 	p.notedTo.Store(-1)
-	p.priorTo.Store(math.MaxInt64)
 	return p
 }
 
 // priorDone tells whether the commit p started from names offset o
-// finished, above its committed offset and below priorTo: the record
-// there is not run again.
+// finished, above its committed offset and below priorCut's offset: the
+// record there is not run again.
 func (p *part) priorDone(o int64) bool {
-	return o > p.prior.Committable() && o < p.priorTo.Load() && p.prior.Done(o)
+	cut := p.priorCut.Load()
+	return o > p.prior.Committable() && (cut == 0 || o < cut-1) && p.prior.Done(o)
 }
 
 // priorKept returns, under Consumer.mu, what p counts finished of the
-// commit it started from: prior, below priorTo.
+// commit it started from: prior, below priorCut's offset.
 func (p *part) priorKept() Finished {
-	if to := p.priorTo.Load(); to < math.MaxInt64 {
-		return p.prior.below(to)
+	if cut := p.priorCut.Load(); cut > 0 {
+		return p.prior.below(cut - 1)
 	}
 	return p.prior
 }

@@ -207,7 +207,7 @@ func TestACommitCarriesTheEpochOfItsHighestFinished(t *testing.T) {
 			t.Fatal(err)
 		}
 		tc.p.notedTo.Store(tc.noted)
-		if got := tc.p.commitEpoch(tc.at, tc.m, f); got != tc.want {
+		if got := tc.p.commitEpoch(tc.at, tc.m, f, tc.p.priorKept()); got != tc.want {
 			t.Errorf("%s: commitEpoch(%d, %q, %v) = %d; want %d", tc.name, tc.at, tc.m, f.Runs(), got, tc.want)
 		}
 	}
@@ -221,13 +221,13 @@ func TestACommitCarriesTheEpochOfItsHighestFinished(t *testing.T) {
 		t.Fatal(err)
 	}
 	resumed.notedTo.Store(30)
-	if got := resumed.commitEpoch(41, "", f); got != 7 {
+	if got := resumed.commitEpoch(41, "", f, resumed.priorKept()); got != 7 {
 		t.Errorf("past the prior commit's runs: commitEpoch = %d; want 7, its epoch", got)
 	}
 	unknown := newPart(2, topicPartition{testTopic, 2}, prior)
 	c.noteEpoch(unknown, &kgo.Record{Offset: 3, LeaderEpoch: 1})
 	unknown.notedTo.Store(3)
-	if got := unknown.commitEpoch(41, "", f); got != -1 {
+	if got := unknown.commitEpoch(41, "", f, unknown.priorKept()); got != -1 {
 		t.Errorf("past the runs of a prior commit with no epoch: commitEpoch = %d; want -1", got)
 	}
 }
@@ -262,10 +262,10 @@ func TestACommitPastThePriorRunsAndItsOwnCarriesTheirEpoch(t *testing.T) {
 	}
 	for _, pe := range []int32{1, -1} {
 		passed.priorEpoch = pe
-		if got := passed.commitEpoch(at, m, own); got != 2 {
+		if got := passed.commitEpoch(at, m, own, passed.priorKept()); got != 2 {
 			t.Errorf("past the prior commit's runs and its own (prior epoch %d): commitEpoch = %d; want 2, record 50's", pe, got)
 		}
-		if got := passed.commitEpoch(51, "", more); got != 2 {
+		if got := passed.commitEpoch(51, "", more, passed.priorKept()); got != 2 {
 			t.Errorf("past them, its metadata dropped (prior epoch %d): commitEpoch = %d; want 2, record 50's", pe, got)
 		}
 	}
@@ -290,7 +290,7 @@ func TestACommitAboveAGapCarriesTheEpochOfTheRecordAtIt(t *testing.T) {
 	if at != 14 || m != "" || err != nil {
 		t.Fatalf("priorMetadata = %d, %q, %v; want 14 and no metadata", at, m, err)
 	}
-	if got := p.commitEpoch(at, m, f); got != 2 {
+	if got := p.commitEpoch(at, m, f, p.priorKept()); got != 2 {
 		t.Errorf("commit of 14 above a gap: epoch %d; want 2, record 14's", got)
 	}
 }
@@ -449,7 +449,7 @@ func (m *epochModel) commit(t *testing.T, iter int) {
 	if at == p.committed && meta == p.committedMeta {
 		return
 	}
-	got := p.commitEpoch(at, meta, f)
+	got := p.commitEpoch(at, meta, f, p.priorKept())
 	p.committed, p.committedMeta = at, meta
 	top := at - 1
 	if meta != "" {

@@ -565,14 +565,15 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 			continue
 		}
 		f, ferr := p.finished(comp, recent)
-		at, m, err := priorMetadata(f, p.priorKept())
+		prior := p.priorKept() // read once: the poll loop may lower it meanwhile
+		at, m, err := priorMetadata(f, prior)
 		if at == p.committed && m == p.committedMeta {
 			continue
 		}
 		if err != nil || ferr != nil {
 			cut[p] = cmp.Or(err, ferr) // a commit made without its metadata
 		}
-		setOffset(offsets, p.tp, kgo.EpochOffset{Epoch: p.commitEpoch(at, m, f), Offset: at})
+		setOffset(offsets, p.tp, kgo.EpochOffset{Epoch: p.commitEpoch(at, m, f, prior), Offset: at})
 		meta[p.tp] = m
 		sent = append(sent, p)
 	}
@@ -580,7 +581,8 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 }
 
 // commitEpoch returns, under Consumer.mu, the leader epoch a commit of
-// offset at with metadata m carries, f being what p counts finished: that
+// offset at with metadata m carries, f being what p counts finished and
+// prior what it keeps of the commit it started from (priorKept): that
 // of the highest record the commit covers (the record below at, or the
 // highest m names finished), so that the next owner checks the log up to
 // it: franz-go the record below at (KIP-320: a log cut below it; an epoch
@@ -591,15 +593,15 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 // record the commit covers that p has not read, one the prior commit
 // names finished, has at most the prior commit's epoch, and -1 (unknown:
 // franz-go then checks nothing) when that has none.
-func (p *part) commitEpoch(at int64, m string, f Finished) int32 {
+func (p *part) commitEpoch(at int64, m string, f, prior Finished) int32 {
 	below := p.epochBelow(at) // the epochs below the record below at are pruned
 	top := at - 1
 	if m != "" {
 		if n := len(f.runs); n > 0 {
 			top = max(top, f.runs[n-1].Last)
 		}
-		if kept := p.priorKept(); len(kept.runs) > 0 {
-			top = max(top, kept.runs[len(kept.runs)-1].Last)
+		if n := len(prior.runs); n > 0 {
+			top = max(top, prior.runs[n-1].Last)
 		}
 	}
 	noted := p.notedTo.Load()
