@@ -222,8 +222,8 @@ func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error)
 // finished offsets their metadata names against the log (where a commit's
 // leader epoch ends, or the log's end for one of none, asked of the
 // partitions' leaders for those partitions alone; 10 s at most for it
-// all), and keeps their runs; each commit encodes the metadata, in time proportional to the
-// finished offsets; an assignment given up is forgotten by the executor
+// all), and keeps their runs; each commit encodes the metadata, in time
+// proportional to the finished offsets; an assignment given up is forgotten by the executor
 // once its records held have settled ([live.Executor.Forget]), so memory
 // follows the partitions assigned, not the rebalances.
 //

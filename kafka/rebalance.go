@@ -107,9 +107,9 @@ func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[st
 // the leaders cannot be asked, nothing counts as finished (counted in
 // Consumer.unread). A commit with no epoch (-1: written by a consumer
 // that sets none) is bounded by the log's end instead (checkEnds); one
-// konvoy wrote before this check
-// carries the epoch of the record below its offset, which a leader change
-// above that record makes count as diverged: its records run again.
+// konvoy wrote before this check carries the epoch of the record below
+// its offset, which a leader change above that record makes count as
+// diverged: its records run again.
 func (c *Consumer) checkDiverged(ctx context.Context, cl *kgo.Client, prior map[topicPartition]priorCommit) {
 	req := kadm.OffsetForLeaderEpochRequest{}
 	for tp, pc := range prior {
