@@ -410,7 +410,7 @@ func (r *recorder) finish() error {
 		r.appliedErr = r.applied.Flush()
 	}
 	if r.appliedErr != nil && r.err == nil {
-		r.err = fmt.Errorf("replay: -applied: %w", r.appliedErr)
+		r.err = fmt.Errorf("konvoy replay: -applied: %w", r.appliedErr) // the flag is the command's: it names itself, as for the file's create and close
 	}
 	return r.err
 }
