@@ -200,20 +200,8 @@ func (c *Consumer) checkEnds(ctx context.Context, cl *kgo.Client, prior map[topi
 // the error of each whose leader answered with one; a partition with
 // neither had no answer.
 func listEnds(ctx context.Context, cl *kgo.Client, tps []topicPartition) (map[topicPartition]int64, map[topicPartition]error) {
-	req := kmsg.NewPtrListOffsetsRequest()
-	for _, tp := range tps {
-		if n := len(req.Topics); n == 0 || req.Topics[n-1].Topic != tp.topic { // tps are sorted by topic
-			rt := kmsg.NewListOffsetsRequestTopic()
-			rt.Topic = tp.topic
-			req.Topics = append(req.Topics, rt)
-		}
-		rp := kmsg.NewListOffsetsRequestTopicPartition()
-		rp.Partition, rp.Timestamp = tp.partition, -1 // -1: the latest offset, the log's end
-		rt := &req.Topics[len(req.Topics)-1]
-		rt.Partitions = append(rt.Partitions, rp)
-	}
 	ends, errs := map[topicPartition]int64{}, map[topicPartition]error{}
-	for _, sh := range cl.RequestSharded(ctx, req) {
+	for _, sh := range cl.RequestSharded(ctx, latestOffsets(tps)) {
 		if sh.Err != nil {
 			if r, ok := sh.Req.(*kmsg.ListOffsetsRequest); ok {
 				for _, rt := range r.Topics {
@@ -224,28 +212,51 @@ func listEnds(ctx context.Context, cl *kgo.Client, tps []topicPartition) (map[to
 			}
 			continue
 		}
-		resp, ok := sh.Resp.(*kmsg.ListOffsetsResponse)
-		if !ok {
-			continue
-		}
-		for _, rt := range resp.Topics {
-			for _, rp := range rt.Partitions {
-				tp := topicPartition{rt.Topic, rp.Partition}
-				if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
-					errs[tp] = err
-					continue
-				}
-				end := rp.Offset
-				if resp.Version == 0 && len(rp.OldStyleOffsets) > 0 { // v0 answers in a list of its own
-					end = rp.OldStyleOffsets[0]
-				}
-				if end >= 0 {
-					ends[tp] = end
-				}
-			}
+		if resp, ok := sh.Resp.(*kmsg.ListOffsetsResponse); ok {
+			readEnds(resp, ends, errs)
 		}
 	}
 	return ends, errs
+}
+
+// latestOffsets returns the ListOffsets request for the latest offset,
+// the log's end, of each of tps, which are sorted by topic.
+func latestOffsets(tps []topicPartition) *kmsg.ListOffsetsRequest {
+	req := kmsg.NewPtrListOffsetsRequest()
+	for _, tp := range tps {
+		if n := len(req.Topics); n == 0 || req.Topics[n-1].Topic != tp.topic {
+			rt := kmsg.NewListOffsetsRequestTopic()
+			rt.Topic = tp.topic
+			req.Topics = append(req.Topics, rt)
+		}
+		rp := kmsg.NewListOffsetsRequestTopicPartition()
+		rp.Partition, rp.Timestamp = tp.partition, -1 // -1: the latest offset
+		rt := &req.Topics[len(req.Topics)-1]
+		rt.Partitions = append(rt.Partitions, rp)
+	}
+	return req
+}
+
+// readEnds adds to ends each partition's end offset that resp gives, and
+// to errs each partition's error; a partition answered with an offset
+// below 0 goes in neither.
+func readEnds(resp *kmsg.ListOffsetsResponse, ends map[topicPartition]int64, errs map[topicPartition]error) {
+	for _, rt := range resp.Topics {
+		for _, rp := range rt.Partitions {
+			tp := topicPartition{rt.Topic, rp.Partition}
+			if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
+				errs[tp] = err
+				continue
+			}
+			end := rp.Offset
+			if resp.Version == 0 && len(rp.OldStyleOffsets) > 0 { // v0 answers in a list of its own
+				end = rp.OldStyleOffsets[0]
+			}
+			if end >= 0 {
+				ends[tp] = end
+			}
+		}
+	}
 }
 
 // revoke is the OnPartitionsRevoked hook, run while the poll loop lets
