@@ -252,6 +252,9 @@ type Consumer struct {
 	settled  chan struct{} // a token: a record settled, maybe room for more
 	soon     chan struct{} // a token: commit now, not at the next tick (see commitSoon)
 	batch    []item        // the poll loop's: a partition's records taken from one poll
+	// resetTo is the client's kgo.ConsumeResetOffset, as assign last read
+	// it, under mu (see resetPastEnd).
+	resetTo kgo.Offset
 	// refetch are the partitions whose fetch offset this poll set back
 	// (see resetPart): the poll loop's, their records in it dropped.
 	refetch map[topicPartition]bool
@@ -352,6 +355,14 @@ type part struct {
 	// diverged, never stands (see pending). -1 otherwise.
 	resetFrom  int64
 	resetEpoch int32
+	// from is the group's committed offset the assignment started from,
+	// -1 for none or unknown: a first record below it means fetching did
+	// not resume there (see setAside). pastEnd tells that the commit, of
+	// no leader epoch, lay past the log's end on assignment, so that
+	// fetching starts as after an out-of-range reset (see resetPastEnd),
+	// until that hook has run.
+	from    int64
+	pastEnd bool
 }
 
 // epochFrom is a leader epoch of a partition's records from offset on.
@@ -443,7 +454,7 @@ func (p *part) epochOf(offset int64) int32 {
 // submitted, run, committed or throttled yet.
 func newPart(id int, tp topicPartition, prior Finished) *part {
 	p := &part{id: id, tp: tp, prior: prior, priorEpoch: -1, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1,
-		lastEpoch: noEpoch, resetFrom: -1}
+		lastEpoch: noEpoch, resetFrom: -1, from: -1}
 	p.notedTo.Store(-1)
 	return p
 }
@@ -506,11 +517,14 @@ type item struct {
 // handlers at once (see [live.New]). It adds to opts the options it needs:
 // kgo.DisableAutoCommit, kgo.BlockRebalanceOnPoll, kgo.KeepControlRecords
 // (a transaction's markers count as finished without reaching event or
-// handle, so that commits, and the group's lag, pass them) and the
+// handle, so that commits, and the group's lag, pass them), the
 // partition hooks (OnPartitionsAssigned, OnPartitionsRevoked,
-// OnPartitionsLost), which replace any given. handle must return nil once
-// the record is done; an error is retried and dead-lettered as the
-// options say.
+// OnPartitionsLost) and kgo.AdjustFetchOffsetsFn, which replace any
+// given: the last starts a partition whose commit, of no leader epoch,
+// lies past the log's end where kgo.ConsumeResetOffset says, as franz-go
+// does an offset out of range, though the log grew past the commit before
+// the first fetch. handle must return nil once the record is done; an
+// error is retried and dead-lettered as the options say.
 //
 // New refuses [konvoy.Resequencer]: it keeps each key's steps in one
 // member's memory, so a partition revoked and read again, by this member
@@ -556,7 +570,8 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 	c.seats = make([]seat, consumers) // live.New accepted consumers
 	all := append(append([]kgo.Opt(nil), opts...),
 		kgo.DisableAutoCommit(), kgo.BlockRebalanceOnPoll(), kgo.KeepControlRecords(),
-		kgo.OnPartitionsAssigned(c.assign), kgo.OnPartitionsRevoked(c.revoke), kgo.OnPartitionsLost(c.lose))
+		kgo.OnPartitionsAssigned(c.assign), kgo.OnPartitionsRevoked(c.revoke), kgo.OnPartitionsLost(c.lose),
+		kgo.AdjustFetchOffsetsFn(c.resetPastEnd))
 	cl, err := kgo.NewClient(all...)
 	if err == nil && c.cfg.deadTopic != "" && readsTopic(cl, c.cfg.deadTopic) {
 		cl.Close()
@@ -1088,19 +1103,22 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 
 // setAside drops what the commit assignment p started from names
 // finished, counting it in Consumer.reset, when p's first record, at
-// offset first, comes from below that commit: fetching did not resume at
-// the committed offset but was reset, as when the partition's log was
-// truncated below it (an unclean leader election) and the offset was out
-// of range. The offsets the metadata names may then hold other records
-// than those that finished, and skipping them would lose them; they run,
-// and no commit carries the old metadata on: p commits first, with no
-// metadata, at once (see pending), as resetPart's new assignment does. It
-// runs on the poll loop, before any record of p is submitted, under
-// Consumer.mu, which commits read p.prior under.
+// offset first, comes from below that commit (p.from): fetching did not
+// resume at the committed offset but was reset, as when the partition's
+// log was truncated below it (an unclean leader election) and the offset
+// was out of range, or, for a commit of no leader epoch past the log's
+// end, as if it were (see resetPastEnd). The offsets the metadata names may then
+// hold other records than those that finished, and skipping them would
+// lose them; they run, and no commit carries the old metadata, or the
+// old offset, on: p commits first, with no metadata, at once (see
+// pending), as resetPart's new assignment does, so that a crash
+// meanwhile leaves no next owner to fetch from the old offset, which the
+// log may have grown past. It runs on the poll loop, before any record of
+// p is submitted, under Consumer.mu, which commits read p.prior under.
 func (c *Consumer) setAside(p *part, first int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if first >= p.prior.Committable() || len(p.prior.runs) == 0 {
+	if first >= p.from {
 		return
 	}
 	p.prior, p.priorEpoch = Finished{}, -1

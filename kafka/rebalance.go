@@ -20,15 +20,23 @@ import (
 // new executor partition, which knows the records its last owner's commit
 // metadata names finished, so that they are not run again.
 func (c *Consumer) assign(ctx context.Context, cl *kgo.Client, tps map[string][]int32) {
-	prior := c.priorFinished(ctx, cl, tps)
+	prior, starts := c.priorFinished(ctx, cl, tps)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if o, ok := cl.OptValue(kgo.ConsumeResetOffset).(kgo.Offset); ok {
+		c.resetTo = o
+	} else {
+		c.resetTo = kgo.NewOffset().AtStart() // franz-go's reset for a partition that has consumed nothing
+	}
 	for topic, ps := range tps {
 		for _, p := range ps {
 			tp := topicPartition{topic, p}
 			q := newPart(c.nextID, tp, prior[tp].finished)
 			if pc, ok := prior[tp]; ok {
 				q.priorEpoch = pc.epoch
+			}
+			if s, ok := starts[tp]; ok {
+				q.from, q.pastEnd = s.from, s.pastEnd
 			}
 			c.assigned[tp] = q
 			c.nextID++
@@ -44,17 +52,29 @@ type priorCommit struct {
 	epoch    int32
 }
 
+// fetchStart is where an assignment's fetching starts: from, the group's
+// committed offset, whose leader epoch is epoch (-1 when none), unless
+// pastEnd tells that the commit, of no epoch, lies past the log's end
+// (see checkEnds and resetPastEnd).
+type fetchStart struct {
+	from    int64
+	epoch   int32
+	pastEnd bool
+}
+
 // metadataWait is the longest an assignment waits for the group's
 // committed offsets.
 const metadataWait = 10 * time.Second
 
 // priorFinished returns, for the partitions of tps that have a committed
 // offset with metadata, the records that metadata names finished, less
-// those of a log that has diverged since (see checkDiverged). When the
-// offsets cannot be fetched, or a partition's metadata cannot be read,
-// it counts that in Consumer.unread and takes nothing as finished: those
-// records run again, as at-least-once delivery allows.
-func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[string][]int32) map[topicPartition]priorCommit {
+// those of a log that has diverged since (see checkDiverged), and for
+// each that has a committed offset, where its fetching starts (see
+// checkEnds). When the offsets cannot be fetched, or a partition's
+// metadata cannot be read, it counts that in Consumer.unread and takes
+// nothing as finished: those records run again, as at-least-once
+// delivery allows.
+func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[string][]int32) (map[topicPartition]priorCommit, map[topicPartition]fetchStart) {
 	group, _ := cl.OptValue(kgo.ConsumerGroup).(string)
 	fctx, cancel := context.WithTimeout(ctx, metadataWait)
 	defer cancel()
@@ -64,9 +84,9 @@ func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[st
 			c.unread.Add(int64(len(ps))) // each assignment's metadata unread
 			c.noteMetadata(topic, -1, fmt.Errorf("the group's commits unread: %w", err))
 		}
-		return nil
+		return nil, nil
 	}
-	prior := map[topicPartition]priorCommit{}
+	prior, starts := map[topicPartition]priorCommit{}, map[topicPartition]fetchStart{}
 	for topic, ps := range tps {
 		for _, p := range ps {
 			o, ok := got.Lookup(topic, p)
@@ -75,7 +95,11 @@ func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[st
 				c.noteMetadata(topic, p, fmt.Errorf("its commit unread: %w", o.Err))
 				continue
 			}
-			if !ok || o.At < 0 || o.Metadata == "" {
+			if !ok || o.At < 0 {
+				continue
+			}
+			starts[topicPartition{topic, p}] = fetchStart{from: o.At, epoch: max(o.LeaderEpoch, -1)}
+			if o.Metadata == "" {
 				continue
 			}
 			f, err := ParseMetadata(o.At, o.Metadata)
@@ -88,8 +112,8 @@ func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[st
 		}
 	}
 	c.checkDiverged(fctx, cl, prior)
-	c.checkEnds(fctx, cl, prior)
-	return prior
+	c.checkEnds(fctx, cl, prior, starts)
+	return prior, starts
 }
 
 // checkDiverged asks the partitions' leaders, for each commit of prior
@@ -156,27 +180,33 @@ func (c *Consumer) checkDiverged(ctx context.Context, cl *kgo.Client, prior map[
 // another log (cut since, or made again under the same name) or by no
 // member that ran it, and taking it as it is would skip the records the
 // log gets there later and commit past them. Those from the end on run,
-// counted as diverged. A committed offset itself past the end is left to
-// the fetch, which resets below it, and to setAside. When an end cannot
-// be listed, nothing counts as finished (counted in Consumer.unread).
-func (c *Consumer) checkEnds(ctx context.Context, cl *kgo.Client, prior map[topicPartition]priorCommit) {
-	var tps []topicPartition
-	for tp, pc := range prior {
-		if pc.epoch < 0 && len(pc.finished.runs) > 0 {
-			tps = append(tps, tp)
-		}
-	}
+// counted as diverged. When an end cannot be listed, nothing counts as
+// finished (counted in Consumer.unread).
+//
+// A committed offset of no epoch past the end, with metadata or none, is
+// out of range, which franz-go finds only at the first fetch, and not at
+// all when the log grew past the commit before it: the records from the
+// end to the commit, written after it, were then skipped. It is marked in
+// starts (pastEnd), and fetching starts as franz-go's reset would have it
+// (see resetPastEnd); setAside sets the commit and its metadata aside at
+// the first record.
+func (c *Consumer) checkEnds(ctx context.Context, cl *kgo.Client, prior map[topicPartition]priorCommit, starts map[topicPartition]fetchStart) {
+	tps := endsChecked(prior, starts)
 	if len(tps) == 0 {
 		return
 	}
-	slices.SortFunc(tps, func(a, b topicPartition) int {
-		return cmp.Or(cmp.Compare(a.topic, b.topic), cmp.Compare(a.partition, b.partition))
-	})
 	ends, errs := listEnds(ctx, cl, tps)
 	for _, tp := range tps {
-		pc := prior[tp]
-		end, ok := ends[tp]
-		if !ok {
+		end, listed := ends[tp]
+		if s := starts[tp]; listed && s.from > end {
+			s.pastEnd = true
+			starts[tp] = s
+		}
+		pc, named := prior[tp]
+		if !named || pc.epoch >= 0 || len(pc.finished.runs) == 0 {
+			continue
+		}
+		if !listed {
 			c.unread.Add(1)
 			delete(prior, tp)
 			c.noteMetadata(tp.topic, tp.partition, fmt.Errorf("its commit's finished offsets unchecked against the log's end: %w",
@@ -185,13 +215,59 @@ func (c *Consumer) checkEnds(ctx context.Context, cl *kgo.Client, prior map[topi
 		}
 		top := pc.finished.runs[len(pc.finished.runs)-1].Last
 		if top < end || pc.finished.committable > end {
-			continue // the log holds every record named; or fetching resets below the commit, which sets it aside (see setAside)
+			continue // the log holds every record named; or fetching starts below the commit, which sets it aside (see setAside)
 		}
 		prior[tp] = priorCommit{finished: pc.finished.below(end), epoch: pc.epoch}
 		c.diverged.Add(1)
 		c.noteMetadata(tp.topic, tp.partition, fmt.Errorf("%w: its metadata, of no leader epoch, names offset %d finished, and the log ends at offset %d; "+
 			"the records from offset %d run", ErrDiverged, top, end, end))
 	}
+}
+
+// endsChecked returns, sorted, the partitions whose ends checkEnds lists:
+// those committed with no leader epoch, above offset 0 or with metadata
+// naming records finished.
+func endsChecked(prior map[topicPartition]priorCommit, starts map[topicPartition]fetchStart) []topicPartition {
+	var tps []topicPartition
+	for tp, s := range starts {
+		if s.epoch < 0 && (s.from > 0 || len(prior[tp].finished.runs) > 0) {
+			tps = append(tps, tp)
+		}
+	}
+	slices.SortFunc(tps, func(a, b topicPartition) int {
+		return cmp.Or(cmp.Compare(a.topic, b.topic), cmp.Compare(a.partition, b.partition))
+	})
+	return tps
+}
+
+// resetPastEnd is the kgo.AdjustFetchOffsetsFn hook, which franz-go
+// calls with the committed offsets it fetched for the partitions just
+// assigned, after assign: each partition whose commit assign found past
+// the log's end (see checkEnds) starts at kgo.ConsumeResetOffset's
+// offset, as franz-go's reset starts a partition that has consumed
+// nothing and whose commit is out of range (a kgo.RewindOffset, the
+// default, at the log's start). So the records the log got from its end
+// on run, though it grew past the commit since; unless that offset is the
+// log's end, which skips them as the reset would have, and where
+// kgo.NoResetOffset would fail the partition, it starts where that
+// offset says. A commit franz-go fetched other than assign's, made by
+// another member since, is left as it is. It runs once an assignment.
+func (c *Consumer) resetPastEnd(_ context.Context, offsets map[string]map[int32]kgo.Offset) (map[string]map[int32]kgo.Offset, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for topic, ps := range offsets {
+		for partition, o := range ps {
+			p := c.assigned[topicPartition{topic, partition}]
+			if p == nil || !p.pastEnd {
+				continue
+			}
+			if eo := o.EpochOffset(); eo.Offset == p.from && eo.Epoch < 0 {
+				ps[partition] = c.resetTo
+			}
+			p.pastEnd = false
+		}
+	}
+	return offsets, nil
 }
 
 // listEnds returns the end offsets of the partitions tps (their high

@@ -55,8 +55,10 @@ type CommitStats struct {
 	// checked against the log (see Diverged); Reset those whose fetching
 	// was reset below where it was: at the assignment's first record,
 	// below the committed offset (as after the log was truncated below the
-	// commit, by an unclean leader election), whose metadata was set
-	// aside, as its offsets may hold other records now; or later, below
+	// commit, by an unclean leader election, or for a commit of no leader
+	// epoch past the log's end, which starts where kgo.ConsumeResetOffset
+	// says; see [New]), committed at once with no metadata, as the commit's
+	// offsets may hold other records now; or later, below
 	// the records already taken, which then run again as they are fetched
 	// again (those held and not started do not run twice). Each means
 	// records above the committed offset run again.
