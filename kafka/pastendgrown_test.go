@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -100,5 +101,41 @@ func TestACommitPastTheLogsEndResetsAsOutOfRange(t *testing.T) {
 				t.Errorf("committed %d with metadata %q; want 20 and none", o.At, o.Metadata)
 			}
 		})
+	}
+}
+
+// A commit whose metadata could not be checked against the log, its
+// end unlisted, is replaced at once all the same when fetching starts
+// below it, as setAside replaces one it drops the metadata of: here the
+// group committed 25 naming 27 to 29 over a log of 20 records, the
+// leader answers no ListOffsets of the member's, and record 0 blocks.
+// (Before, the metadata, unread, was no longer there to set aside, and
+// the commit of 25 stood until the interval's next commit, an hour: a
+// crash meanwhile left the next owner to fetch from 25, which the log
+// may have grown past.)
+func TestACommitUncheckedIsReplacedAtOnceAsItsFetchResetsBelow(t *testing.T) {
+	kf := fakeCluster(t, 1)
+	kf.ControlKey(int16(kmsg.ListOffsets), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		kf.KeepControl()
+		if r := req.(*kmsg.ListOffsetsRequest); latestOnly(r) { // the member's check; not franz-go's reset to the start
+			return listOffsetsAnswer(r, func(sp *kmsg.ListOffsetsResponseTopicPartition) {
+				sp.ErrorCode = kerr.UnknownServerError.Code // not retried
+			}), nil, true
+		}
+		return nil, nil, false
+	})
+	addrs := kf.ListenAddrs()
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	commitPastTheLog(ctx, t, addrs)
+	c, end := startBlockedAtZero(t, addrs)
+	defer end()
+	waitUntil(t, "a reset", func() bool { return c.Commits().Reset >= 1 })
+	waitUntil(t, "the commit of 25 naming 27 to 29 replaced", func() bool { return lookup0(t, addrs).At != 25 })
+	if o := lookup0(t, addrs); o.At != 0 || o.Metadata != "" {
+		t.Errorf("committed %d with metadata %q; want 0, below record 0, which has not finished, and none", o.At, o.Metadata)
+	}
+	if s := c.Commits(); s.Unread != 1 {
+		t.Errorf("Commits: %d unread; want 1, the metadata unchecked", s.Unread)
 	}
 }
