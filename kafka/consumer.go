@@ -349,20 +349,25 @@ type part struct {
 	// resetFrom is, for an assignment resetPart started, the offset it
 	// set fetching back to, and resetEpoch the leader epoch of the record
 	// below it (for one whose first record setAside found below the
-	// group's commit, that record's offset, and -1): committed with no
-	// metadata until the assignment has records of its own, so that the
-	// old commit, whose metadata may name offsets of the log before it
-	// diverged, never stands (see pending). -1 otherwise.
+	// group's commit, that record's offset, and -1; for one whose commit
+	// assign found past the log's end, where resetStart says, and -1):
+	// committed with no metadata until the assignment has records of its
+	// own, so that the old commit, whose metadata may name offsets of the
+	// log before it diverged, never stands (see pending). -1 otherwise.
 	resetFrom  int64
 	resetEpoch int32
+	// resetGen counts the resets that set resetFrom; landedGen is the
+	// count as of the last commit of the assignment that landed, and
+	// sentGen as of the one in flight: the group's commit may be the old
+	// one while they differ (see resetUncommitted), and a commit gathered
+	// before a later reset does not count for it.
+	resetGen, sentGen, landedGen int
 	// from is the group's committed offset the assignment started from,
 	// -1 for none or unknown: a first record below it means fetching did
-	// not resume there (see setAside). pastEnd tells that the commit, of
-	// no leader epoch, lay past the log's end on assignment, so that
-	// fetching starts as after an out-of-range reset (see resetPastEnd),
-	// until that hook has run.
-	from    int64
-	pastEnd bool
+	// not resume there (see setAside). stale is, until resetPastEnd has run,
+	// the committed offset assign found past the log's end, which that
+	// hook replaces; -1 otherwise.
+	from, stale int64
 }
 
 // epochFrom is a leader epoch of a partition's records from offset on.
@@ -454,7 +459,7 @@ func (p *part) epochOf(offset int64) int32 {
 // submitted, run, committed or throttled yet.
 func newPart(id int, tp topicPartition, prior Finished) *part {
 	p := &part{id: id, tp: tp, prior: prior, priorEpoch: -1, skipFrom: -1, committed: -1, last: -1, stoppedAt: -1,
-		lastEpoch: noEpoch, resetFrom: -1, from: -1}
+		lastEpoch: noEpoch, resetFrom: -1, from: -1, stale: -1}
 	p.notedTo.Store(-1)
 	return p
 }
@@ -916,13 +921,14 @@ var errSuperseded = errors.New("kafka: the interval's commits ended: Run commits
 const commitRetry = 50 * time.Millisecond
 
 // resetUncommitted tells whether an assignment that a data-loss reset
-// started (resetPart, setAside) has yet to commit: the group's commit
-// may then name offsets of the log before it diverged (see pending).
+// started (resetPart, setAside, pastEnd) has yet to commit since: the
+// group's commit may then name offsets of the log before it diverged (see
+// pending).
 func (c *Consumer) resetUncommitted() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, p := range c.assigned {
-		if p.resetFrom >= 0 && p.committed < 0 && !p.gone {
+		if p.resetGen != p.landedGen && !p.gone {
 			return true
 		}
 	}
@@ -1106,26 +1112,30 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 // offset first, comes from below that commit (p.from): fetching did not
 // resume at the committed offset but was reset, as when the partition's
 // log was truncated below it (an unclean leader election) and the offset
-// was out of range, or, for a commit of no leader epoch past the log's
-// end, as if it were (see resetPastEnd). The offsets the metadata names may then
-// hold other records than those that finished, and skipping them would
-// lose them; they run, and no commit carries the old metadata, or the
-// old offset, on: p commits first, with no metadata, at once (see
-// pending), as resetPart's new assignment does, so that a crash
-// meanwhile leaves no next owner to fetch from the old offset, which the
-// log may have grown past. It runs on the poll loop, before any record of
-// p is submitted, under Consumer.mu, which commits read p.prior under.
+// was out of range (or, for a commit past the log's end, set aside at
+// the assignment as if it were: see pastEnd, which counted it). The
+// offsets the metadata names may then hold other records than those that
+// finished, and skipping them would lose them; they run, and no commit
+// carries the old metadata, or the old offset, on: p commits first, with
+// no metadata, at once (see pending), as resetPart's new assignment does,
+// so that a crash meanwhile leaves no next owner to fetch from the old
+// offset, which the log may have grown past. It runs on the poll loop,
+// before any record of p is submitted, under Consumer.mu, which commits
+// read p.prior under.
 func (c *Consumer) setAside(p *part, first int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if first >= p.from {
 		return
 	}
+	if p.resetFrom < 0 { // else pastEnd counted it
+		c.reset.Add(1)
+	}
 	p.prior, p.priorEpoch = Finished{}, -1
 	// Commit first, with no metadata, at once, as resetPart does: until
 	// then the group's commit names offsets of the log as it was.
 	p.resetFrom, p.resetEpoch = first, -1
-	c.reset.Add(1)
+	p.resetGen++
 	c.commitSoon()
 }
 
@@ -1167,7 +1177,7 @@ func (c *Consumer) resetPart(p *part, first int64) (*part, bool) {
 	c.mu.Lock()
 	p.revoked.Store(true)
 	q := newPart(c.nextID, p.tp, Finished{})
-	q.resetFrom, q.resetEpoch = from, p.epochBelow(from)
+	q.resetFrom, q.resetEpoch, q.resetGen = from, p.epochBelow(from), 1
 	c.nextID++
 	c.assigned[p.tp] = q
 	c.mu.Unlock()

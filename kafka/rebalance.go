@@ -36,12 +36,46 @@ func (c *Consumer) assign(ctx context.Context, cl *kgo.Client, tps map[string][]
 				q.priorEpoch = pc.epoch
 			}
 			if s, ok := starts[tp]; ok {
-				q.from, q.pastEnd = s.from, s.pastEnd
+				q.from = s.from
+				if s.end >= 0 {
+					c.pastEnd(q, s.end)
+				}
 			}
 			c.assigned[tp] = q
 			c.nextID++
 		}
 	}
+}
+
+// pastEnd sets q, under c.mu, to start as after an out-of-range reset: its
+// commit, of no leader epoch, lies past the log's end, at end when assign
+// listed it. The commit and its metadata, of another log, are set aside
+// at once, counted in Consumer.reset: fetching starts where
+// kgo.ConsumeResetOffset says, and q commits resetStart's offset with no
+// metadata at once, before any record (see resetPastEnd and pending), or
+// its first record's, when that comes from below the commit (see
+// setAside): so a member that stops before its first record leaves no
+// commit past the end for the next owner, which would resume there once
+// the log grew past it.
+func (c *Consumer) pastEnd(q *part, end int64) {
+	q.stale = q.from
+	q.prior, q.priorEpoch = Finished{}, -1
+	q.resetFrom, q.resetEpoch, q.resetGen = resetStart(c.resetTo, end), -1, 1
+	c.reset.Add(1)
+}
+
+// resetStart returns the offset a partition whose commit lies past the
+// log's end, at end, commits before its first record, reset being
+// kgo.ConsumeResetOffset's offset: the end, for the log's end
+// (kgo.NewOffset().AtEnd(), from which the reset skips what lies below
+// it), and otherwise 0, below every record the reset may start at. A
+// next owner starting there fetches no record the reset would not have,
+// but may fetch more.
+func resetStart(reset kgo.Offset, end int64) int64 {
+	if reset.String() == kgo.NewOffset().AtEnd().String() {
+		return end
+	}
+	return 0
 }
 
 // priorCommit is what an assignment takes of the commit it starts from:
@@ -54,12 +88,11 @@ type priorCommit struct {
 
 // fetchStart is where an assignment's fetching starts: from, the group's
 // committed offset, whose leader epoch is epoch (-1 when none), unless
-// pastEnd tells that the commit, of no epoch, lies past the log's end
-// (see checkEnds and resetPastEnd).
+// the commit, of no epoch, lies past the log's end, end (see checkEnds
+// and pastEnd; -1 otherwise).
 type fetchStart struct {
-	from    int64
-	epoch   int32
-	pastEnd bool
+	from, end int64
+	epoch     int32
 }
 
 // metadataWait is the longest an assignment waits for the group's
@@ -98,7 +131,7 @@ func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[st
 			if !ok || o.At < 0 {
 				continue
 			}
-			starts[topicPartition{topic, p}] = fetchStart{from: o.At, epoch: max(o.LeaderEpoch, -1)}
+			starts[topicPartition{topic, p}] = fetchStart{from: o.At, end: -1, epoch: max(o.LeaderEpoch, -1)}
 			if o.Metadata == "" {
 				continue
 			}
@@ -186,10 +219,9 @@ func (c *Consumer) checkDiverged(ctx context.Context, cl *kgo.Client, prior map[
 // A committed offset of no epoch past the end, with metadata or none, is
 // out of range, which franz-go finds only at the first fetch, and not at
 // all when the log grew past the commit before it: the records from the
-// end to the commit, written after it, were then skipped. It is marked in
-// starts (pastEnd), and fetching starts as franz-go's reset would have it
-// (see resetPastEnd); setAside sets the commit and its metadata aside at
-// the first record.
+// end to the commit, written after it, were then skipped. Its end is
+// noted in starts, and assign sets the commit and its metadata aside (see
+// pastEnd).
 func (c *Consumer) checkEnds(ctx context.Context, cl *kgo.Client, prior map[topicPartition]priorCommit, starts map[topicPartition]fetchStart) {
 	tps := endsChecked(prior, starts)
 	if len(tps) == 0 {
@@ -199,7 +231,7 @@ func (c *Consumer) checkEnds(ctx context.Context, cl *kgo.Client, prior map[topi
 	for _, tp := range tps {
 		end, listed := ends[tp]
 		if s := starts[tp]; listed && s.from > end {
-			s.pastEnd = true
+			s.end = end
 			starts[tp] = s
 		}
 		pc, named := prior[tp]
@@ -243,28 +275,32 @@ func endsChecked(prior map[topicPartition]priorCommit, starts map[topicPartition
 // resetPastEnd is the kgo.AdjustFetchOffsetsFn hook, which franz-go
 // calls with the committed offsets it fetched for the partitions just
 // assigned, after assign: each partition whose commit assign found past
-// the log's end (see checkEnds) starts at kgo.ConsumeResetOffset's
-// offset, as franz-go's reset starts a partition that has consumed
-// nothing and whose commit is out of range (a kgo.RewindOffset, the
-// default, at the log's start). So the records the log got from its end
-// on run, though it grew past the commit since; unless that offset is the
-// log's end, which skips them as the reset would have, and where
-// kgo.NoResetOffset would fail the partition, it starts where that
-// offset says. A commit franz-go fetched other than assign's, made by
-// another member since, is left as it is. It runs once an assignment.
+// the log's end (see pastEnd) starts at kgo.ConsumeResetOffset's offset,
+// as franz-go's reset starts a partition that has consumed nothing and
+// whose commit is out of range (a kgo.RewindOffset, the default, at the
+// log's start). So the records the log got from its end on run, though it
+// grew past the commit since; unless that offset is the log's end, which
+// skips them as the reset would have, and where kgo.NoResetOffset would
+// fail the partition, it starts where that offset says. It then asks for
+// pastEnd's commit, which, made before, could have changed what franz-go
+// fetched. A commit franz-go fetched other than the one assign found (one
+// made since: another member's, or this one's on a revocation or in
+// CaughtUp, which starts no lower than the reset) is left as it is. It
+// runs once an assignment.
 func (c *Consumer) resetPastEnd(_ context.Context, offsets map[string]map[int32]kgo.Offset) (map[string]map[int32]kgo.Offset, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for topic, ps := range offsets {
 		for partition, o := range ps {
 			p := c.assigned[topicPartition{topic, partition}]
-			if p == nil || !p.pastEnd {
+			if p == nil || p.stale < 0 {
 				continue
 			}
-			if eo := o.EpochOffset(); eo.Offset == p.from && eo.Epoch < 0 {
+			if eo := o.EpochOffset(); eo.Offset == p.stale && eo.Epoch < 0 {
 				ps[partition] = c.resetTo
 			}
-			p.pastEnd = false
+			p.stale = -1
+			c.commitSoon() // pastEnd's commit: after franz-go fetched the commits, which it would change
 		}
 	}
 	return offsets, nil
@@ -488,6 +524,7 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	for _, p := range sent {
 		p.committed = offsets[p.tp.topic][p.tp.partition].Offset
 		p.committedMeta = meta[p.tp]
+		p.landedGen = p.sentGen
 		if c.cfg.commitSent != nil {
 			c.cfg.commitSent(p.tp, p.committed, p.committedMeta)
 		}
@@ -644,10 +681,15 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 			continue // no longer this member's to commit
 		}
 		if !ok { // nothing read yet
-			if p.resetFrom >= 0 && p.committed < 0 {
+			switch {
+			case p.resetGen == p.landedGen:
+			case p.resetFrom == p.committed && p.committedMeta == "":
+				p.landedGen = p.resetGen // the group's commit is the reset's already
+			default:
 				setOffset(offsets, p.tp, kgo.EpochOffset{Epoch: p.resetEpoch, Offset: p.resetFrom})
 				meta[p.tp] = ""
 				sent = append(sent, p)
+				p.sentGen = p.resetGen
 			}
 			continue
 		}
@@ -655,8 +697,10 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 		prior := p.priorKept() // read once: the poll loop may lower it meanwhile
 		at, m, err := priorMetadata(f, prior)
 		if at == p.committed && m == p.committedMeta {
+			p.landedGen = p.resetGen // the group's commit is the records' already
 			continue
 		}
+		p.sentGen = p.resetGen
 		if err != nil || ferr != nil {
 			cut[p] = cmp.Or(err, ferr) // a commit made without its metadata
 		}
