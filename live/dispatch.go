@@ -96,17 +96,19 @@ func (x *Executor[T]) exited(w int32, j *task[T], start int64) {
 		x.errorsN.Add(1)
 	}
 	ie := x.itemError(j.item, j.seq, x.tallies[w].attempt, ErrGoexit)
+	defer func() { // even when the guard's exit, below, ends the goroutine as well
+		var next task[T]
+		if x.finish(w, j, outcome{err: ie, cut: cut}, start, t, &next) {
+			x.pushReady(&next)
+		}
+		x.runIdle(w) // as a consumer that finds no item after its last
+		x.wg.Add(1)
+		go x.work(w)
+	}()
 	if x.tallies[w].guarded { // the attempt or dead letter exited: the guard hears of it
 		x.tallies[w].guarded = false
 		x.guard.exit(x.ctxs[w], j.item, ie)
 	}
-	var next task[T]
-	if x.finish(w, j, outcome{err: ie, cut: cut}, start, t, &next) {
-		x.pushReady(&next)
-	}
-	x.runIdle(w) // as a consumer that finds no item after its last
-	x.wg.Add(1)
-	go x.work(w)
 }
 
 // take finds consumer w's next item by the policy, into j, and tells
@@ -249,7 +251,7 @@ func (x *Executor[T]) noteUnstarted(w int32, j *task[T]) {
 // handed over, before the stop thus never starts once Close has stopped
 // watching its context.
 func (x *Executor[T]) claim(w int32, j *task[T]) bool {
-	x.tallies[w].cur.Store(int64(j.seq))
+	x.tallies[w].cur.Store(j.seq)
 	if x.halt.Load() {
 		if x.policy == konvoy.HeadOfLine && j.hasLane {
 			x.unstartLane(j) // the lane was j's: it waits in it again, not running
@@ -520,7 +522,7 @@ func (x *Executor[T]) replaceTop(j, next *task[T]) {
 // readyRef is an entry of the heap of lanes' next items: the item's
 // submission number and its place in readyAt.
 type readyRef struct {
-	seq int
+	seq int64
 	i   int32
 }
 

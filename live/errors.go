@@ -30,7 +30,8 @@ var ErrGapsFull = errors.New("live: every item held waits for a gap")
 // [konvoy.VersionStamp], its version store returned one. It names the
 // item by its submission number and the [konvoy.Event] it maps to.
 type ItemError struct {
-	// Seq is the item's submission number, from 0.
+	// Seq is the item's submission number, from 0. (The executor counts
+	// in 64 bits; under 32-bit int, Seq wraps past math.MaxInt32.)
 	Seq int
 	// Event is the event the item maps to, and Lane its lane, "" for none.
 	Event konvoy.Event

@@ -94,3 +94,44 @@ func TestAGuardHearsOfAnAttemptThatExits(t *testing.T) {
 		}
 	}
 }
+
+// A guard's exit that calls runtime.Goexit too, hearing of a handler's
+// Goexit (as a test's guard calling t.Fatalf on an error does), ends the
+// goroutine a second time, within exited: the item is finished and a
+// consumer started in its place all the same, so Close drains and
+// reports the item. (Before, the second Goexit left exited before the
+// finish: the item was never finished, Close waited for ever, and one
+// with a deadline returned nil; found by a review.)
+func TestAGuardsGoexitAfterAHandlersGoexitLosesNoItem(t *testing.T) {
+	var ran atomic.Int32
+	x, err := New(konvoy.Convoy, 1, func(k string) konvoy.Event { return konvoy.Event{Key: k} },
+		func(_ context.Context, k string) error {
+			ran.Add(1)
+			if k == "a" {
+				runtime.Goexit()
+			}
+			return nil
+		},
+		WithGuard(func(context.Context, string) bool { return true },
+			func(_ context.Context, _ string, err error) {
+				if err != nil {
+					runtime.Goexit()
+				}
+			}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.SubmitAll(context.Background(), []string{"a", "b"}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cerr := x.Close(ctx)
+	var ie *ItemError
+	if !errors.As(cerr, &ie) || ie.Seq != 0 || !errors.Is(cerr, ErrGoexit) || errors.Is(cerr, context.DeadlineExceeded) {
+		t.Fatalf("Close: %v; want item 0's ItemError wrapping ErrGoexit, drained", cerr)
+	}
+	if s := x.Stats(); s.Failed != 1 || s.InFlight != 0 {
+		t.Errorf("Stats: %d failed, %d in flight; want 1 and 0", s.Failed, s.InFlight)
+	}
+}

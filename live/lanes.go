@@ -56,7 +56,7 @@ type lane struct {
 	n          int32 // items of the lane held, waiting or running; 0 for a free entry
 	head, tail int32 // the items waiting in the lane, in submission order (queued), or -1
 	busy       bool  // head-of-line: an item of the lane runs
-	first      int   // lane-aware: the submission number of the lane's item that can start or runs
+	first      int64 // lane-aware: the submission number of the lane's item that can start or runs
 	firstAt    int64 // and its submission time
 }
 
@@ -432,7 +432,7 @@ type slotTable struct {
 type slotEntry struct {
 	name    string
 	hash    uint64
-	first   int   // the item's submission number
+	first   int64 // the item's submission number
 	firstAt int64 // and time
 	li      int32 // once the lane moved to its shard, its index there
 }
@@ -449,7 +449,7 @@ const (
 // that slots and shards agree (see shardOf). They take 56 bytes each.
 func newSlots(maxHeld int) slotTable {
 	n := shards
-	for n < 2*maxHeld && n < slotsMax {
+	for n/2 < maxHeld && n < slotsMax { // n/2: 2*maxHeld may pass the largest int
 		n *= 2
 	}
 	return slotTable{word: make([]atomic.Uint64, n), entry: make([]slotEntry, n), mask: uint64(n - 1)}

@@ -24,7 +24,7 @@ func TestLaneTableFindsWhatAMapHolds(t *testing.T) {
 		var tab laneTable
 		tab.place = make([]uint64, rapid.SampledFrom([]int{1, 2, 4, 64}).Draw(t, "places"))
 		type added struct {
-			first int   // the value added with it, in lane.first
+			first int64 // the value added with it, in lane.first
 			index int32 // the index add gave it
 		}
 		want := map[string]added{}
@@ -41,11 +41,11 @@ func TestLaneTableFindsWhatAMapHolds(t *testing.T) {
 			checkFound(t, &tab, name, h, p, ok, w.first, w.index, in)
 			switch {
 			case op >= 0 && !ok:
-				q := tab.add(p, h, lane{name: name, n: 1, first: i})
-				if l := tab.lanes[q]; l.name != name || l.first != i {
+				q := tab.add(p, h, lane{name: name, n: 1, first: int64(i)})
+				if l := tab.lanes[q]; l.name != name || l.first != int64(i) {
 					t.Fatalf("add(%q) gave index %d, holding %q %d", name, q, l.name, l.first)
 				}
-				want[name] = added{i, q}
+				want[name] = added{int64(i), q}
 			case op < 0 && ok:
 				tab.remove(p)
 				if l := tab.lanes[w.index]; l != (lane{}) {
@@ -67,7 +67,7 @@ func TestLaneTableFindsWhatAMapHolds(t *testing.T) {
 // checkFound fails t unless find's answer for name, of hash h, place p
 // and found, is a lane exactly when in, at index, holding first, which
 // placeOfIndex finds at p too.
-func checkFound(t *rapid.T, tab *laneTable, name string, h uint64, p int, found bool, first int, index int32, in bool) {
+func checkFound(t *rapid.T, tab *laneTable, name string, h uint64, p int, found bool, first int64, index int32, in bool) {
 	if found != in || found && (tab.index(p) != index || tab.lanes[index].first != first) {
 		t.Fatalf("find(%q) found %v; want %v (index %d, value %d)", name, found, in, index, first)
 	}

@@ -121,11 +121,11 @@ type Executor[T any] struct {
 	// and under lane-aware the slots (see lanes.go). Let go of it with
 	// unlockSub (see finished.go).
 	subMu     sync.Mutex
-	seq       int // the next item's submission number
-	joined    int // lane-aware: items joined to their lanes (see joinLane)
-	slotsHeld int // lane-aware: the slots held by one item, counted here, not in x.slots, which consumers read
-	gone      int // items finished as they were submitted: discarded by the resequencer
-	finSeen   int // the items finished, as last counted (see hasRoom)
+	seq       int64 // the next item's submission number: 64 bits, which no run passes, where a 32-bit int wraps in days
+	joined    int   // lane-aware: items joined to their lanes (see joinLane)
+	slotsHeld int   // lane-aware: the slots held by one item, counted here, not in x.slots, which consumers read
+	gone      int64 // items finished as they were submitted: discarded by the resequencer
+	finSeen   int64 // the items finished, as last counted (see hasRoom)
 	seen      map[string]int
 	reseq     map[string]*reseqKey // under the resequencer, by key
 	gaps      []task[T]            // items the resequencer holds for gaps
@@ -163,7 +163,7 @@ type pad [64]byte
 // executor keeps of it.
 type task[T any] struct {
 	item      T
-	seq       int   // its submission number
+	seq       int64 // its submission number
 	submitted int64 // nanoseconds since the executor's epoch
 	lane      string
 	hash      uint64 // of lane, when hasLane
@@ -177,7 +177,7 @@ type task[T any] struct {
 
 // unrun is an item that did not run, with its submission number.
 type unrun[T any] struct {
-	seq       int
+	seq       int64
 	item      T
 	submitted int64
 }
@@ -492,7 +492,7 @@ func (x *Executor[T]) placeError(pl *placement) error {
 	}
 	var ee *konvoy.EventError // on the heap, as errors.As takes its address: not for every item
 	if errors.As(err, &ee) {
-		ee.Index = x.seq
+		ee.Index = int(x.seq)
 		err = fmt.Errorf("live: Submit: %w", err)
 	}
 	return err
@@ -582,11 +582,11 @@ func (x *Executor[T]) awaitRoom(ctx context.Context, t int64) (int64, bool, erro
 // finished, reading each consumer's count, only when the last count
 // leaves no room.
 func (x *Executor[T]) hasRoom() bool {
-	if x.seq-x.gone-x.finSeen+int(x.pendingN.Load()) < x.maxHeld {
+	if x.seq-x.gone-x.finSeen+x.pendingN.Load() < int64(x.maxHeld) {
 		return true
 	}
 	x.finSeen = x.finished()
-	return x.seq-x.gone-x.finSeen+int(x.pendingN.Load()) < x.maxHeld
+	return x.seq-x.gone-x.finSeen+x.pendingN.Load() < int64(x.maxHeld)
 }
 
 // gapsFull tells, under subMu, once hasRoom has said no, whether every
@@ -599,7 +599,7 @@ func (x *Executor[T]) hasRoom() bool {
 // the lock's holders, who hold it for moments; see source), which tells a
 // waiting Submit of the room it makes.
 func (x *Executor[T]) gapsFull() bool {
-	if !(x.gapHeld > 0 && !x.dueInTime() && x.seq-x.gone-x.finSeen == x.gapHeld) {
+	if !(x.gapHeld > 0 && !x.dueInTime() && x.seq-x.gone-x.finSeen == int64(x.gapHeld)) {
 		return false
 	}
 	if x.pendingN.Load() > 0 {
@@ -711,7 +711,7 @@ func (x *Executor[T]) checkDrained() {
 		}
 		return
 	}
-	if f-int64(x.finished()) == x.gapHeldN.Load() {
+	if f-x.finished() == x.gapHeldN.Load() {
 		x.once.Do(func() { close(x.drain) })
 	}
 }
@@ -728,7 +728,7 @@ type outcome struct {
 // run tries item on consumer w, with submission number seq, as often as
 // the retry allows, and gives it to the dead letter when the last attempt
 // fails.
-func (x *Executor[T]) run(w int32, item T, seq int) outcome {
+func (x *Executor[T]) run(w int32, item T, seq int64) outcome {
 	ctx := x.ctxs[w]
 	attempts := max(1, x.retry.Attempts)
 	k := 1
@@ -811,7 +811,7 @@ func (x *Executor[T]) stillOwned(w int32, item T, ie *ItemError) bool {
 // is looked at before and after the pause too: a pause of 0, or one
 // ending as the stop comes, would otherwise end as often by its timer as
 // by the stop.
-func (x *Executor[T]) pause(seq, k int) bool {
+func (x *Executor[T]) pause(seq int64, k int) bool {
 	return x.pauses.Err() == nil && x.sleep(x.pauses, x.retry.pause(uint64(seq), k)) == nil && x.pauses.Err() == nil
 }
 
@@ -882,9 +882,9 @@ func (x *Executor[T]) attempt(ctx context.Context, item T) (stale bool, err erro
 
 // itemError returns the error of item, submission seq, failed after
 // attempts attempts with err.
-func (x *Executor[T]) itemError(item T, seq, attempts int, err error) *ItemError {
+func (x *Executor[T]) itemError(item T, seq int64, attempts int, err error) *ItemError {
 	name, _ := x.laneOfItem(item)
-	return &ItemError{Seq: seq, Event: x.event(item), Lane: name, Attempts: attempts, Err: err}
+	return &ItemError{Seq: int(seq), Event: x.event(item), Lane: name, Attempts: attempts, Err: err}
 }
 
 // callDead runs the dead letter on item and err, turning a panic into a
@@ -925,7 +925,7 @@ func (x *Executor[T]) Close(ctx context.Context) error {
 	}
 	x.releaseHeld()
 	x.gapHeldN.Store(int64(x.gapHeld))
-	x.final.Store(int64(x.seq - x.gone))
+	x.final.Store(x.seq - x.gone)
 	x.closing.Store(true)
 	close(x.closed)
 	x.unlockSub()
@@ -979,7 +979,7 @@ func (x *Executor[T]) closeError(cause error) error {
 		left = append(left, unrunOf(&j))
 	}
 	if len(left) > 0 {
-		slices.SortFunc(left, func(a, b unrun[T]) int { return a.seq - b.seq })
+		slices.SortFunc(left, func(a, b unrun[T]) int { return cmp.Compare(a.seq, b.seq) })
 		items := make([]T, len(left))
 		for i, u := range left {
 			items[i] = u.item

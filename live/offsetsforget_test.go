@@ -54,7 +54,7 @@ func TestReusedChunkForgetsItsLastFinishedMark(t *testing.T) {
 			}
 		}
 		want := min((c+1)*chunkLen, last)
-		waitUntil(t, "items to finish", func() bool { return x.finished() == want })
+		waitUntil(t, "items to finish", func() bool { return x.finished() == int64(want) })
 	}
 	if c, _ := x.Committable(0); c != int64(last) {
 		t.Errorf("Committable(0) = %d with item %d running; want %d", c, last, last)

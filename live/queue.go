@@ -91,7 +91,7 @@ func (s *segment[T]) push(j *task[T]) bool {
 		return false
 	}
 	c.task = *j
-	c.seq.Store(int64(j.seq))
+	c.seq.Store(j.seq)
 	s.enq = pos + 1
 	c.turn.Store(pos + 1)
 	return true
@@ -153,7 +153,7 @@ func (s *segment[T]) pop(j *task[T]) bool {
 
 // head returns the submission number of the head, and false when the
 // queue is empty.
-func (q *queue[T]) head() (int, bool) {
+func (q *queue[T]) head() (int64, bool) {
 	s := q.first.Load()
 	for {
 		next := s.next.Load() // before the cell: see pop
@@ -161,7 +161,7 @@ func (q *queue[T]) head() (int, bool) {
 		c := &s.cells[pos&s.mask]
 		switch d := int64(c.turn.Load() - (pos + 1)); {
 		case d == 0:
-			return int(c.seq.Load()), true
+			return c.seq.Load(), true
 		case d < 0 && next == nil:
 			return 0, false
 		case d < 0:

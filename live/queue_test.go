@@ -22,7 +22,7 @@ func TestQueueKeepsOrderPastItsRing(t *testing.T) {
 		next, want := 0, 0
 		for _, op := range rapid.SliceOfN(rapid.IntRange(0, 9), 300, 3000).Draw(t, "ops") {
 			if op < 6 && next-want < 200 { // a push, more often than a pop
-				q.push(&task[int]{item: next, seq: next})
+				q.push(&task[int]{item: next, seq: int64(next)})
 				next++
 				continue
 			}
@@ -32,7 +32,7 @@ func TestQueueKeepsOrderPastItsRing(t *testing.T) {
 				t.Fatalf("pop = %v, head %v, with %d held", got, ok, next-want)
 			}
 			if next > want {
-				if j.item != want || j.seq != want || s != want {
+				if j.item != want || j.seq != int64(want) || s != int64(want) {
 					t.Fatalf("popped %d (head said %d); want %d", j.item, s, want)
 				}
 				want++
@@ -84,7 +84,7 @@ func TestQueueGivesEachItemOnceToConcurrentPops(t *testing.T) {
 		}()
 	}
 	for i := range items {
-		q.push(&task[int]{item: i, seq: i})
+		q.push(&task[int]{item: i, seq: int64(i)})
 	}
 	close(done)
 	wg.Wait()
@@ -158,7 +158,7 @@ func TestQueuePopLooksAgainBeforeMovingOn(t *testing.T) {
 		t.Fatal("an empty segment gave an item")
 	}
 	for i := range 17 {
-		q.push(&task[int]{item: i, seq: i})
+		q.push(&task[int]{item: i, seq: int64(i)})
 	}
 	if first.next.Load() == nil {
 		t.Fatal("17 items pushed into 16 cells linked no segment")

@@ -194,7 +194,7 @@ type heldRef struct {
 	k        *reseqKey
 	step     int
 	slot     int32
-	seq      int
+	seq      int64
 	deadline int64
 }
 

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"math"
 	"testing"
 	"time"
 
@@ -180,5 +181,26 @@ func TestCommittableIsCompletions(t *testing.T) {
 	same("all finished")
 	if got, _ := x.Committable(3); got != 12 {
 		t.Errorf("Committable(3) = %d with all finished; want 12", got)
+	}
+}
+
+// Lane-aware gets the most slots for its lanes of one item
+// (slotsMax, as WithMaxHeld's doc says) however many items it may hold:
+// the table's size doubled while below twice WithMaxHeld, which passes
+// the largest int under 32-bit int for a WithMaxHeld above 2^30, and the
+// executor got the fewest (found by a review; GOARCH=386 tests it).
+func TestTheLargestMaxHeldGetsTheMostSlots(t *testing.T) {
+	for _, n := range []int{1 << 20, 1<<30 + 1, math.MaxInt32} {
+		x, err := New(konvoy.Convoy, 1, func(k string) konvoy.Event { return konvoy.Event{Key: k} },
+			func(context.Context, string) error { return nil }, WithMaxHeld(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(x.slots.word); got != slotsMax {
+			t.Errorf("WithMaxHeld(%d): %d slots; want %d", n, got, slotsMax)
+		}
+		if err := x.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

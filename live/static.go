@@ -38,7 +38,7 @@ type inbox[T any] struct {
 type owned[T any] struct {
 	item      T
 	entry     int32 // WithOffsets: its place in chunk
-	seq       int
+	seq       int64
 	submitted int64
 	chunk     *offChunk
 }

@@ -98,7 +98,7 @@ func TestInboxKeepsOrderInBoundedMemory(t *testing.T) {
 		for _, deliver := range rapid.SliceOfN(rapid.Bool(), 500, 3000).Draw(t, "ops") {
 			if deliver {
 				c.mu.Lock() // as Executor.deliver does
-				c.q = append(c.q, owned[int]{item: next, seq: next})
+				c.q = append(c.q, owned[int]{item: next, seq: int64(next)})
 				c.mu.Unlock()
 				next++
 			} else if n, ok := c.head(); ok != (want < next) {

@@ -15,7 +15,8 @@ import (
 // Stats are an executor's measures so far, named as [konvoy.Result]'s are
 // where they mean the same.
 type Stats struct {
-	// Events counts the items submitted.
+	// Events counts the items submitted (under 32-bit int, wrapping past
+	// math.MaxInt32: the executor counts in 64 bits).
 	Events int
 	// Done counts the items handled; DeadLetters those given to the dead
 	// letter after their last attempt failed; Failed those whose failure
@@ -98,7 +99,7 @@ func (x *Executor[T]) Stats() Stats {
 	s.InFlight = int(x.running.Load())
 	s.MaxInFlight = max(int(x.peak.Load()), s.InFlight)
 	x.subMu.Lock()
-	s.Events = x.seq
+	s.Events = int(x.seq)
 	held := x.seq - x.gone
 	s.Duplicates, s.Buffered, s.MaxBuffered, s.MaxKeyBuffered = x.duplicates, x.buffered, x.maxBuffered, x.maxKeyBuffered
 	s.GapsSkipped, s.Forced, s.RejectedOld, s.BackwardWrites = x.rq.gapsSkipped, x.rq.forced, x.rq.rejectedOld, x.rq.backwardWrites
@@ -114,8 +115,11 @@ func (x *Executor[T]) Stats() Stats {
 	counted := s.Done + s.DeadLetters + s.Skipped + x.failed + len(x.cut)
 	x.mu.Unlock()
 	s.ActiveLanes = x.activeLanes()
-	s.Held = max(held-max(x.finished(), counted)-s.InFlight, 0)
-	s.Errors, s.Retries = int(x.errorsN.Load()), int(x.retriesN.Load())
+	s.Held = int(max(held-max(x.finished(), int64(counted))-int64(s.InFlight), 0))
+	// Retries first: a retry is counted after the error before it, so
+	// that a snapshot never has more retries than errors.
+	s.Retries = int(x.retriesN.Load())
+	s.Errors = int(x.errorsN.Load())
 	return s
 }
 
@@ -151,7 +155,7 @@ func (x *Executor[T]) Room() (int, error) {
 		return 0, err
 	}
 	x.finSeen = x.finished()
-	return max(x.maxHeld-(x.seq-x.gone-x.finSeen)-int(x.pendingN.Load()), 0), nil
+	return int(max(int64(x.maxHeld)-(x.seq-x.gone-x.finSeen)-x.pendingN.Load(), 0)), nil
 }
 
 // tally is what one consumer counted: the items it finished, ever (read
@@ -259,12 +263,12 @@ func (x *Executor[T]) settle(c *tally, s *Stats, now int64) {
 }
 
 // finished returns the items finished.
-func (x *Executor[T]) finished() int {
+func (x *Executor[T]) finished() int64 {
 	n := int64(0)
 	for w := range x.tallies {
 		n += x.tallies[w].fin.Load()
 	}
-	return int(n)
+	return n
 }
 
 // LaneStat is one lane with items held now, as [Executor.Lanes] gives it.
@@ -287,7 +291,7 @@ type LaneStat struct {
 // waited longest, which orders lanes whose waits are equal.
 type laneStat struct {
 	LaneStat
-	seq int
+	seq int64
 }
 
 // Lanes returns up to n of the lanes that have items held now, the
@@ -335,10 +339,10 @@ func (x *Executor[T]) Lanes(n int) []LaneStat {
 func (x *Executor[T]) heldLanes(now int64) []laneStat {
 	x.lockSub() // no lane moves from its slot to its shard meanwhile
 	defer x.unlockSub()
-	runs := make(map[int]bool, len(x.tallies)) // read once the log is drained
+	runs := make(map[int64]bool, len(x.tallies)) // read once the log is drained
 	for w := range x.tallies {
 		if c := x.tallies[w].cur.Load(); c >= 0 {
-			runs[int(c)] = true
+			runs[c] = true
 		}
 	}
 	var out []laneStat
@@ -362,7 +366,7 @@ func (x *Executor[T]) heldLanes(now int64) []laneStat {
 // lanes appends a LaneStat, at time now, for each lane of the shard to
 // out: under lane-aware (first) a lane's first item is running when it is
 // in runs, and waits otherwise.
-func (s *shard[T]) lanes(out []laneStat, now int64, first bool, runs map[int]bool) []laneStat {
+func (s *shard[T]) lanes(out []laneStat, now int64, first bool, runs map[int64]bool) []laneStat {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, l := range s.table.lanes {
@@ -394,7 +398,7 @@ func (s *shard[T]) lanes(out []laneStat, now int64, first bool, runs map[int]boo
 // ownedLanes.
 type heldItem[T any] struct {
 	item      T
-	seq       int
+	seq       int64
 	submitted int64
 	started   bool
 }
