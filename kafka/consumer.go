@@ -253,8 +253,10 @@ type Consumer struct {
 	soon     chan struct{} // a token: commit now, not at the next tick (see commitSoon)
 	batch    []item        // the poll loop's: a partition's records taken from one poll
 	// resetTo is the client's kgo.ConsumeResetOffset, as assign last read
-	// it, under mu (see resetPastEnd).
-	resetTo kgo.Offset
+	// it, and assignedBy the client assign was called with, under mu (see
+	// resetPastEnd).
+	resetTo    kgo.Offset
+	assignedBy *kgo.Client
 	// refetch are the partitions whose fetch offset this poll set back
 	// (see resetPart): the poll loop's, their records in it dropped.
 	refetch map[topicPartition]bool
@@ -364,10 +366,12 @@ type part struct {
 	resetGen, sentGen, landedGen int
 	// from is the group's committed offset the assignment started from,
 	// -1 for none or unknown: a first record below it means fetching did
-	// not resume there (see setAside). stale is, until resetPastEnd has run,
-	// the committed offset assign found past the log's end, which that
-	// hook replaces; -1 otherwise.
-	from, stale int64
+	// not resume there (see setAside). stale is, until resetPastEnd has
+	// run, the committed offset assign found past the log's end, which
+	// that hook replaces, or, when unlisted, could not list the end of; -1
+	// otherwise. named tells that the commit has metadata.
+	from, stale     int64
+	unlisted, named bool
 }
 
 // epochFrom is a leader epoch of a partition's records from offset on.

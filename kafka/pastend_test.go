@@ -124,8 +124,9 @@ func TestMetadataPastTheLogsEndIsCutThere(t *testing.T) {
 }
 
 // failListOffsets has kf answer every ListOffsets request, while failing
-// holds true, with NOT_LEADER_OR_FOLLOWER for each partition it names, a
-// retriable error, and leaves the others to the broker.
+// holds true, with UNKNOWN_SERVER_ERROR for each partition it names,
+// which franz-go does not retry (a retriable error would hold each
+// listing for metadataWait), and leaves the others to the broker.
 func failListOffsets(kf *kfake.Cluster, failing *atomic.Bool) {
 	kf.ControlKey(int16(kmsg.ListOffsets), func(req kmsg.Request) (kmsg.Response, error, bool) {
 		kf.KeepControl()
@@ -133,7 +134,7 @@ func failListOffsets(kf *kfake.Cluster, failing *atomic.Bool) {
 			return nil, nil, false
 		}
 		return listOffsetsAnswer(req.(*kmsg.ListOffsetsRequest), func(sp *kmsg.ListOffsetsResponseTopicPartition) {
-			sp.ErrorCode = kerr.NotLeaderForPartition.Code
+			sp.ErrorCode = kerr.UnknownServerError.Code
 		}), nil, true
 	})
 }

@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -81,13 +82,14 @@ func TestACommitPastTheLogsEndResetsAsOutOfRange(t *testing.T) {
 
 // A commit past the log's end is set aside wherever the reset starts:
 // here at the log's end (kgo.ConsumeResetOffset AtEnd), which the log
-// has grown to 17, past the commit, by the time franz-go lists it. The
+// has grown to 17, past the commit, by the time it is listed as fetching
+// starts. The
 // first record, 17, comes from above the commit, and the commit's
 // metadata, which names 17 finished, was trusted: 17 never ran, and the
 // group committed 20 (found by a review).
 func TestACommitPastTheLogsEndIsSetAsideWhereverTheResetStarts(t *testing.T) {
 	kf := fakeCluster(t, 1)
-	listing, grown := holdNth(kf, kmsg.ListOffsets, 2) // franz-go's listing of the end, after the member's check
+	listing, grown := holdNth(kf, kmsg.ListOffsets, 2) // the listing of the end as fetching starts, after the assignment's
 	addrs := kf.ListenAddrs()
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
@@ -306,5 +308,118 @@ func TestACommitUncheckedIsReplacedAtOnceAsItsFetchResetsBelow(t *testing.T) {
 	}
 	if s := c.Commits(); s.Unread != 1 {
 		t.Errorf("Commits: %d unread; want 1, the metadata unchecked", s.Unread)
+	}
+}
+
+// A commit of no leader epoch whose end the assignment could not list is
+// checked again as fetching starts: found past the end then, it is reset
+// as TestACommitPastTheLogsEndResetsAsOutOfRange's is, though the log
+// grows past it before the first fetch. (Before, one refused listing let
+// franz-go resume at the commit, and 10 to 14 never ran; found by a
+// review.) When the second listing is refused too, fetching resumes at
+// the commit, counted as unread, its partition named.
+func TestACommitWhoseEndWasUnlistedIsCheckedAsFetchingStarts(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		refused int32 // the member's listings of the end refused, of 2
+	}{
+		{"listed the second time", 1},
+		{"never listed", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			kf := fakeCluster(t, 1)
+			var listings atomic.Int32
+			kf.ControlKey(int16(kmsg.ListOffsets), func(req kmsg.Request) (kmsg.Response, error, bool) {
+				kf.KeepControl()
+				if r := req.(*kmsg.ListOffsetsRequest); latestOnly(r) && listings.Add(1) <= tc.refused {
+					return listOffsetsAnswer(r, func(sp *kmsg.ListOffsetsResponseTopicPartition) {
+						sp.ErrorCode = kerr.UnknownServerError.Code // not retried
+					}), nil, true
+				}
+				return nil, nil, false
+			})
+			fetching, grown := holdNth(kf, kmsg.Fetch, 1)
+			addrs := kf.ListenAddrs()
+			ctx, cancel := context.WithTimeout(context.Background(), testWait)
+			defer cancel()
+			commitPastTheEnd(ctx, t, addrs, nil)
+			handled := make(chan int64, 64)
+			c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, func(_ context.Context, r *kgo.Record) error {
+				handled <- r.Offset
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			stop := start(c)
+			awaitHeld(ctx, t, fetching)
+			produce(t, addrs, 10, 3, 2) // offsets 10 to 19
+			close(grown)
+			if up, err := awaitCaughtUp(ctx, c); !up || err != nil {
+				t.Errorf("caught up: %v, %v; want true", up, err)
+			}
+			if err := stop(); err != nil {
+				t.Fatal(err)
+			}
+			close(handled)
+			seen := map[int64]bool{}
+			for o := range handled {
+				seen[o] = true
+			}
+			s := c.Commits()
+			var pe *PartitionError
+			if tc.refused == 2 {
+				if s.Unread != 1 || s.Reset != 0 || !errors.As(s.LastMetadata, &pe) || pe.Partition != 0 {
+					t.Errorf("Commits: %d unread, %d reset, last %v; want 1 and 0, naming partition 0", s.Unread, s.Reset, s.LastMetadata)
+				}
+				return
+			}
+			for o := range int64(20) {
+				if !seen[o] {
+					t.Errorf("record %d never ran", o)
+				}
+			}
+			if s.Unread != 0 || s.Reset != 1 {
+				t.Errorf("Commits: %d unread, %d reset; want 0 and 1", s.Unread, s.Reset)
+			}
+		})
+	}
+}
+
+// A reset to the end of a commit past the log's end starts, and commits,
+// at the end the member lists as fetching starts: a group with nothing to
+// run then has no lag. Here the log grows to 17 before that listing, and
+// no record comes after. (Before, the member committed the end it listed
+// at the assignment, 10, while franz-go's reset started at 17: the lag
+// stayed 7, and CaughtUp false, for as long as no record came; found by a
+// review.)
+func TestAResetToTheEndOfACommitPastTheLogsEndIsCaughtUp(t *testing.T) {
+	kf := fakeCluster(t, 1)
+	listing, listed := holdNth(kf, kmsg.ListOffsets, 2) // as fetching starts, after the assignment's
+	addrs := kf.ListenAddrs()
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	commitPastTheEnd(ctx, t, addrs, nil)
+	var ran atomic.Int32
+	c, err := New(append(memberOpts(addrs), kgo.ConsumeResetOffset(kgo.NewOffset().AtEnd())), konvoy.Convoy, 2, keyEvent,
+		func(context.Context, *kgo.Record) error { ran.Add(1); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(c)
+	awaitHeld(ctx, t, listing)
+	produce(t, addrs, 7, 3, 2) // offsets 10 to 16
+	close(listed)
+	if up, err := awaitCaughtUp(ctx, c); !up || err != nil {
+		t.Errorf("caught up: %v, %v; want true", up, err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := ran.Load(); n != 0 {
+		t.Errorf("%d records ran; want none, below the end the reset starts at", n)
+	}
+	if o := lookup0(t, addrs); o.At != 17 {
+		t.Errorf("committed %d; want 17, the end", o.At)
 	}
 }

@@ -23,6 +23,7 @@ func (c *Consumer) assign(ctx context.Context, cl *kgo.Client, tps map[string][]
 	prior, starts := c.priorFinished(ctx, cl, tps)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.assignedBy = cl
 	if o, ok := cl.OptValue(kgo.ConsumeResetOffset).(kgo.Offset); ok {
 		c.resetTo = o
 	} else {
@@ -37,8 +38,11 @@ func (c *Consumer) assign(ctx context.Context, cl *kgo.Client, tps map[string][]
 			}
 			if s, ok := starts[tp]; ok {
 				q.from = s.from
-				if s.end >= 0 {
+				switch {
+				case s.end >= 0:
 					c.pastEnd(q, s.end)
+				case s.unlisted: // checked again as fetching starts (see resetPastEnd)
+					q.stale, q.unlisted, q.named = q.from, true, s.named
 				}
 			}
 			c.assigned[tp] = q
@@ -60,7 +64,8 @@ func (c *Consumer) assign(ctx context.Context, cl *kgo.Client, tps map[string][]
 func (c *Consumer) pastEnd(q *part, end int64) {
 	q.stale = q.from
 	q.prior, q.priorEpoch = Finished{}, -1
-	q.resetFrom, q.resetEpoch, q.resetGen = resetStart(c.resetTo, end), -1, 1
+	q.resetFrom, q.resetEpoch = resetStart(c.resetTo, end), -1
+	q.resetGen++
 	c.reset.Add(1)
 }
 
@@ -72,10 +77,17 @@ func (c *Consumer) pastEnd(q *part, end int64) {
 // next owner starting there fetches no record the reset would not have,
 // but may fetch more.
 func resetStart(reset kgo.Offset, end int64) int64 {
-	if reset.String() == kgo.NewOffset().AtEnd().String() {
+	if toEnd(reset) {
 		return end
 	}
 	return 0
+}
+
+// toEnd tells whether reset, kgo.ConsumeResetOffset's offset, starts at
+// the log's end: kgo.NewOffset().AtEnd(), or kgo.NoResetOffset(), which
+// franz-go starts there too.
+func toEnd(reset kgo.Offset) bool {
+	return reset.String() == kgo.NewOffset().AtEnd().String()
 }
 
 // priorCommit is what an assignment takes of the commit it starts from:
@@ -89,10 +101,12 @@ type priorCommit struct {
 // fetchStart is where an assignment's fetching starts: from, the group's
 // committed offset, whose leader epoch is epoch (-1 when none), unless
 // the commit, of no epoch, lies past the log's end, end (see checkEnds
-// and pastEnd; -1 otherwise).
+// and pastEnd; -1 otherwise). unlisted tells that the end of a commit of
+// no epoch above 0 could not be listed, named that it has metadata.
 type fetchStart struct {
-	from, end int64
-	epoch     int32
+	from, end       int64
+	epoch           int32
+	unlisted, named bool
 }
 
 // metadataWait is the longest an assignment waits for the group's
@@ -131,7 +145,7 @@ func (c *Consumer) priorFinished(ctx context.Context, cl *kgo.Client, tps map[st
 			if !ok || o.At < 0 {
 				continue
 			}
-			starts[topicPartition{topic, p}] = fetchStart{from: o.At, end: -1, epoch: max(o.LeaderEpoch, -1)}
+			starts[topicPartition{topic, p}] = fetchStart{from: o.At, end: -1, epoch: max(o.LeaderEpoch, -1), named: o.Metadata != ""}
 			if o.Metadata == "" {
 				continue
 			}
@@ -230,8 +244,12 @@ func (c *Consumer) checkEnds(ctx context.Context, cl *kgo.Client, prior map[topi
 	ends, errs := listEnds(ctx, cl, tps)
 	for _, tp := range tps {
 		end, listed := ends[tp]
-		if s := starts[tp]; listed && s.from > end {
+		switch s := starts[tp]; {
+		case listed && s.from > end:
 			s.end = end
+			starts[tp] = s
+		case !listed && s.from > 0:
+			s.unlisted = true
 			starts[tp] = s
 		}
 		pc, named := prior[tp]
@@ -274,36 +292,101 @@ func endsChecked(prior map[topicPartition]priorCommit, starts map[topicPartition
 
 // resetPastEnd is the kgo.AdjustFetchOffsetsFn hook, which franz-go
 // calls with the committed offsets it fetched for the partitions just
-// assigned, after assign: each partition whose commit assign found past
-// the log's end (see pastEnd) starts at kgo.ConsumeResetOffset's offset,
-// as franz-go's reset starts a partition that has consumed nothing and
-// whose commit is out of range (a kgo.RewindOffset, the default, at the
-// log's start). So the records the log got from its end on run, though it
-// grew past the commit since; unless that offset is the log's end, which
-// skips them as the reset would have, and where kgo.NoResetOffset would
-// fail the partition, it starts where that offset says. It then asks for
-// pastEnd's commit, which, made before, could have changed what franz-go
-// fetched. A commit franz-go fetched other than the one assign found (one
-// made since: another member's, or this one's on a revocation or in
-// CaughtUp, which starts no lower than the reset) is left as it is. It
-// runs once an assignment.
-func (c *Consumer) resetPastEnd(_ context.Context, offsets map[string]map[int32]kgo.Offset) (map[string]map[int32]kgo.Offset, error) {
+// assigned, after assign, as their fetching starts: each partition whose
+// commit assign found past the log's end (see pastEnd) starts at
+// kgo.ConsumeResetOffset's offset, as franz-go's reset starts a partition
+// that has consumed nothing and whose commit is out of range (a
+// kgo.RewindOffset, the default, at the log's start), so that the records
+// the log got from its end on run, though it grew past the commit since;
+// a reset to the end starts, and commits, at the end listed now, so that
+// the commit is where fetching starts, and a group with nothing to run
+// has no lag. A commit whose end assign could not list is checked again
+// here, once; when it still cannot be, fetching resumes at it, counted in
+// Consumer.unread. A commit franz-go fetched other than the one assign
+// found (one made since: another member's, or this one's on a revocation
+// or in CaughtUp, which starts no lower than the reset) is left as it is.
+// It asks for pastEnd's commit, which, made before, could have changed
+// what franz-go fetched, and runs once an assignment, holding the
+// partitions' fetching for the listing (metadataWait at most).
+func (c *Consumer) resetPastEnd(ctx context.Context, offsets map[string]map[int32]kgo.Offset) (map[string]map[int32]kgo.Offset, error) {
+	tps, cl := c.endsToList(offsets)
+	var ends map[topicPartition]int64
+	var errs map[topicPartition]error
+	if len(tps) > 0 {
+		lctx, cancel := context.WithTimeout(ctx, metadataWait)
+		ends, errs = listEnds(lctx, cl, tps)
+		cancel()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for topic, ps := range offsets {
 		for partition, o := range ps {
-			p := c.assigned[topicPartition{topic, partition}]
+			tp := topicPartition{topic, partition}
+			p := c.assigned[tp]
 			if p == nil || p.stale < 0 {
 				continue
 			}
 			if eo := o.EpochOffset(); eo.Offset == p.stale && eo.Epoch < 0 {
-				ps[partition] = c.resetTo
+				end, listed := ends[tp]
+				ps[partition] = c.startPastEnd(p, o, end, listed, errs[tp])
 			}
-			p.stale = -1
-			c.commitSoon() // pastEnd's commit: after franz-go fetched the commits, which it would change
+			p.stale, p.unlisted = -1, false
 		}
 	}
 	return offsets, nil
+}
+
+// endsToList returns, sorted, the partitions of offsets whose end
+// resetPastEnd lists: those fetched at the commit assign found past the
+// log's end, for a reset to the end, or whose end it could not list; and
+// the client assign was called with.
+func (c *Consumer) endsToList(offsets map[string]map[int32]kgo.Offset) ([]topicPartition, *kgo.Client) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var tps []topicPartition
+	for topic, ps := range offsets {
+		for partition, o := range ps {
+			p := c.assigned[topicPartition{topic, partition}]
+			if p == nil || p.stale < 0 || o.EpochOffset() != (kgo.EpochOffset{Epoch: -1, Offset: p.stale}) {
+				continue
+			}
+			if p.unlisted || toEnd(c.resetTo) {
+				tps = append(tps, p.tp)
+			}
+		}
+	}
+	slices.SortFunc(tps, func(a, b topicPartition) int {
+		return cmp.Or(cmp.Compare(a.topic, b.topic), cmp.Compare(a.partition, b.partition))
+	})
+	return tps, c.assignedBy
+}
+
+// startPastEnd returns, under c.mu, where p, whose fetched commit o is the
+// one assign found, starts, end being its log's end as resetPastEnd
+// listed it, when listed, or err why not: o itself when the commit, whose
+// end assign could not list, is not past it, or still cannot be listed.
+func (c *Consumer) startPastEnd(p *part, o kgo.Offset, end int64, listed bool, err error) kgo.Offset {
+	if p.unlisted {
+		switch {
+		case !listed:
+			if !p.named { // else checkEnds counted it
+				c.unread.Add(1)
+			}
+			c.noteMetadata(p.tp.topic, p.tp.partition, fmt.Errorf("its commit, offset %d of no leader epoch, unchecked against the log's end: %w; fetching resumes there",
+				p.from, cmp.Or(err, errors.New("the leader did not answer for it"))))
+			return o
+		case p.from <= end:
+			return o
+		}
+		c.pastEnd(p, end)
+	}
+	c.commitSoon() // pastEnd's commit: after franz-go fetched the commits, which it would change
+	if listed && toEnd(c.resetTo) {
+		p.resetFrom = end
+		p.resetGen++
+		return kgo.NewOffset().At(end).WithEpoch(-1)
+	}
+	return c.resetTo
 }
 
 // listEnds returns the end offsets of the partitions tps (their high

@@ -52,7 +52,9 @@ type CommitStats struct {
 	// prior commit's merged in: the throttle keeps the consumer's own
 	// within it) or that the broker refused as too long; Unread the
 	// assignments whose committed metadata could not be fetched, read, or
-	// checked against the log (see Diverged); Reset those whose fetching
+	// checked against the log (see Diverged), or whose commit of no
+	// leader epoch could not be checked against the log's end, at the
+	// assignment and again as fetching starts; Reset those whose fetching
 	// was reset below where it was: at the assignment's first record,
 	// below the committed offset (as after the log was truncated below the
 	// commit, by an unclean leader election, or for a commit of no leader
