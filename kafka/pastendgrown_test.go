@@ -42,12 +42,8 @@ func TestACommitPastTheLogsEndResetsAsOutOfRange(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), testWait)
 			defer cancel()
 			commitPastTheEnd(ctx, t, addrs, tc.finished)
-			handled := make(chan int64, 64)
-			opts := append(memberOpts(addrs), kgo.ConsumeResetOffset(tc.reset))
-			c, err := New(opts, konvoy.Convoy, 2, keyEvent, func(_ context.Context, r *kgo.Record) error {
-				handled <- r.Offset
-				return nil
-			})
+			handled, handle := offsetsHandled()
+			c, err := New(append(memberOpts(addrs), kgo.ConsumeResetOffset(tc.reset)), konvoy.Convoy, 2, keyEvent, handle)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,18 +51,7 @@ func TestACommitPastTheLogsEndResetsAsOutOfRange(t *testing.T) {
 			awaitHeld(ctx, t, fetching)
 			produce(t, addrs, 10, 3, 2) // offsets 10 to 19, before the first fetch is answered
 			close(grown)
-			if up, err := awaitCaughtUp(ctx, c); !up || err != nil {
-				t.Errorf("caught up: %v, %v; want true", up, err)
-			}
-			if err := stop(); err != nil {
-				t.Fatal(err)
-			}
-			close(handled)
-			var ran []int64
-			for o := range handled {
-				ran = append(ran, o)
-			}
-			slices.Sort(ran)
+			ran := caughtUpThenStopped(ctx, t, c, stop, handled)
 			if want := []int64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19}; !slices.Equal(ran, want) {
 				t.Errorf("records run: %v; want %v, from the log's start", ran, want)
 			}
@@ -94,12 +79,8 @@ func TestACommitPastTheLogsEndIsSetAsideWhereverTheResetStarts(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	commitPastTheEnd(ctx, t, addrs, []int64{17})
-	handled := make(chan int64, 64)
-	opts := append(memberOpts(addrs), kgo.ConsumeResetOffset(kgo.NewOffset().AtEnd()))
-	c, err := New(opts, konvoy.Convoy, 2, keyEvent, func(_ context.Context, r *kgo.Record) error {
-		handled <- r.Offset
-		return nil
-	})
+	handled, handle := offsetsHandled()
+	c, err := New(append(memberOpts(addrs), kgo.ConsumeResetOffset(kgo.NewOffset().AtEnd())), konvoy.Convoy, 2, keyEvent, handle)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,18 +89,7 @@ func TestACommitPastTheLogsEndIsSetAsideWhereverTheResetStarts(t *testing.T) {
 	produce(t, addrs, 7, 3, 2) // offsets 10 to 16, before the reset lists the end
 	close(grown)
 	produce(t, addrs, 3, 3, 3) // offsets 17 to 19, once the member starts at 17
-	if up, err := awaitCaughtUp(ctx, c); !up || err != nil {
-		t.Errorf("caught up: %v, %v; want true", up, err)
-	}
-	if err := stop(); err != nil {
-		t.Fatal(err)
-	}
-	close(handled)
-	var ran []int64
-	for o := range handled {
-		ran = append(ran, o)
-	}
-	slices.Sort(ran)
+	ran := caughtUpThenStopped(ctx, t, c, stop, handled)
 	if want := []int64{17, 18, 19}; !slices.Equal(ran, want) {
 		t.Errorf("records run: %v; want %v, from where the reset started", ran, want)
 	}
@@ -156,11 +126,7 @@ func TestACommitPastTheLogsEndIsReplacedBeforeAnyRecord(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), testWait)
 			defer cancel()
 			commitPastTheEnd(ctx, t, addrs, []int64{17})
-			handled := make(chan int64, 64)
-			handle := func(_ context.Context, r *kgo.Record) error {
-				handled <- r.Offset
-				return nil
-			}
+			handled, handle := offsetsHandled()
 			a, err := New(append(memberOpts(addrs), kgo.ConsumeResetOffset(tc.reset)), konvoy.Convoy, 2, keyEvent, handle,
 				WithCommitInterval(time.Hour)) // no commit but those asked for
 			if err != nil {
@@ -181,20 +147,9 @@ func TestACommitPastTheLogsEndIsReplacedBeforeAnyRecord(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			stopB := start(b)
-			if up, err := awaitCaughtUp(ctx, b); !up || err != nil {
-				t.Errorf("caught up: %v, %v; want true", up, err)
-			}
-			if err := stopB(); err != nil {
-				t.Fatal(err)
-			}
-			close(handled)
-			seen := map[int64]bool{}
-			for o := range handled {
-				seen[o] = true
-			}
+			ran := caughtUpThenStopped(ctx, t, b, start(b), handled)
 			for o := tc.at; o < 20; o++ {
-				if !seen[o] {
+				if !slices.Contains(ran, o) {
 					t.Errorf("record %d never ran", o)
 				}
 			}
@@ -343,11 +298,8 @@ func TestACommitWhoseEndWasUnlistedIsCheckedAsFetchingStarts(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), testWait)
 			defer cancel()
 			commitPastTheEnd(ctx, t, addrs, nil)
-			handled := make(chan int64, 64)
-			c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, func(_ context.Context, r *kgo.Record) error {
-				handled <- r.Offset
-				return nil
-			})
+			handled, handle := offsetsHandled()
+			c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, handle)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -355,17 +307,7 @@ func TestACommitWhoseEndWasUnlistedIsCheckedAsFetchingStarts(t *testing.T) {
 			awaitHeld(ctx, t, fetching)
 			produce(t, addrs, 10, 3, 2) // offsets 10 to 19
 			close(grown)
-			if up, err := awaitCaughtUp(ctx, c); !up || err != nil {
-				t.Errorf("caught up: %v, %v; want true", up, err)
-			}
-			if err := stop(); err != nil {
-				t.Fatal(err)
-			}
-			close(handled)
-			seen := map[int64]bool{}
-			for o := range handled {
-				seen[o] = true
-			}
+			ran := caughtUpThenStopped(ctx, t, c, stop, handled)
 			s := c.Commits()
 			var pe *PartitionError
 			if tc.refused == 2 {
@@ -375,7 +317,7 @@ func TestACommitWhoseEndWasUnlistedIsCheckedAsFetchingStarts(t *testing.T) {
 				return
 			}
 			for o := range int64(20) {
-				if !seen[o] {
+				if !slices.Contains(ran, o) {
 					t.Errorf("record %d never ran", o)
 				}
 			}
@@ -422,4 +364,34 @@ func TestAResetToTheEndOfACommitPastTheLogsEndIsCaughtUp(t *testing.T) {
 	if o := lookup0(t, addrs); o.At != 17 {
 		t.Errorf("committed %d; want 17, the end", o.At)
 	}
+}
+
+// offsetsHandled returns a handler that sends the offset of each record it
+// runs on the channel it returns too, which holds 64.
+func offsetsHandled() (chan int64, func(context.Context, *kgo.Record) error) {
+	handled := make(chan int64, 64)
+	return handled, func(_ context.Context, r *kgo.Record) error {
+		handled <- r.Offset
+		return nil
+	}
+}
+
+// caughtUpThenStopped waits until c, started by start (whose stop is
+// stop), is caught up, stops it, and returns the offsets its handler,
+// made by offsetsHandled, sent on handled, sorted.
+func caughtUpThenStopped(ctx context.Context, t *testing.T, c *Consumer, stop func() error, handled chan int64) []int64 {
+	t.Helper()
+	if up, err := awaitCaughtUp(ctx, c); !up || err != nil {
+		t.Errorf("caught up: %v, %v; want true", up, err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	close(handled)
+	var ran []int64
+	for o := range handled {
+		ran = append(ran, o)
+	}
+	slices.Sort(ran)
+	return ran
 }
