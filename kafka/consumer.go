@@ -352,7 +352,7 @@ type part struct {
 	// set fetching back to, and resetEpoch the leader epoch of the record
 	// below it (for one whose first record setAside found below the
 	// group's commit, that record's offset, and -1; for one whose commit
-	// assign found past the log's end, where resetStart says, and -1):
+	// assign found past the log's end, 0 or where a reset to the end starts (see pastEnd), and -1):
 	// committed with no metadata until the assignment has records of its
 	// own, so that the old commit, whose metadata may name offsets of the
 	// log before it diverged, never stands (see pending). -1 otherwise.
@@ -1129,8 +1129,8 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 func (c *Consumer) setAside(p *part, first int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if first >= p.from {
-		return
+	if first >= p.from && (p.resetFrom < 0 || first >= p.resetFrom) {
+		return // fetching resumed at the commit, or at or above the reset's
 	}
 	if p.resetFrom < 0 { // else pastEnd counted it
 		c.reset.Add(1)

@@ -52,35 +52,23 @@ func (c *Consumer) assign(ctx context.Context, cl *kgo.Client, tps map[string][]
 }
 
 // pastEnd sets q, under c.mu, to start as after an out-of-range reset: its
-// commit, of no leader epoch, lies past the log's end, at end when assign
-// listed it. The commit and its metadata, of another log, are set aside
-// at once, counted in Consumer.reset: fetching starts where
-// kgo.ConsumeResetOffset says, and q commits resetStart's offset with no
-// metadata at once, before any record (see resetPastEnd and pending), or
-// its first record's, when that comes from below the commit (see
-// setAside): so a member that stops before its first record leaves no
-// commit past the end for the next owner, which would resume there once
-// the log grew past it.
+// commit, of no leader epoch, lies past the log's end, at end when
+// listed. The commit and its metadata, of another log, are set aside at
+// once, counted in Consumer.reset: fetching starts where
+// kgo.ConsumeResetOffset says, and q commits with no metadata at once,
+// before any record (see resetPastEnd and pending), 0, below every record
+// the reset may start at, or, for a reset to the end, where it starts (see
+// startPastEnd); or its first record's offset, when that comes from below
+// (see setAside). So a member that stops before its first record leaves
+// no commit past the end for the next owner, which would resume there
+// once the log grew past it; the next owner may run more records than the
+// reset would have, never fewer.
 func (c *Consumer) pastEnd(q *part, end int64) {
 	q.stale = q.from
 	q.prior, q.priorEpoch = Finished{}, -1
-	q.resetFrom, q.resetEpoch = resetStart(c.resetTo, end), -1
+	q.resetFrom, q.resetEpoch = 0, -1 // below every record the reset may start at; a reset to the end lists where (see startPastEnd)
 	q.resetGen++
 	c.reset.Add(1)
-}
-
-// resetStart returns the offset a partition whose commit lies past the
-// log's end, at end, commits before its first record, reset being
-// kgo.ConsumeResetOffset's offset: the end, for the log's end
-// (kgo.NewOffset().AtEnd(), from which the reset skips what lies below
-// it), and otherwise 0, below every record the reset may start at. A
-// next owner starting there fetches no record the reset would not have,
-// but may fetch more.
-func resetStart(reset kgo.Offset, end int64) int64 {
-	if toEnd(reset) {
-		return end
-	}
-	return 0
 }
 
 // toEnd tells whether reset, kgo.ConsumeResetOffset's offset, starts at
@@ -241,7 +229,7 @@ func (c *Consumer) checkEnds(ctx context.Context, cl *kgo.Client, prior map[topi
 	if len(tps) == 0 {
 		return
 	}
-	ends, errs := listEnds(ctx, cl, tps)
+	ends, errs := listEnds(ctx, cl, tps, false)
 	for _, tp := range tps {
 		end, listed := ends[tp]
 		switch s := starts[tp]; {
@@ -298,7 +286,8 @@ func endsChecked(prior map[topicPartition]priorCommit, starts map[topicPartition
 // that has consumed nothing and whose commit is out of range (a
 // kgo.RewindOffset, the default, at the log's start), so that the records
 // the log got from its end on run, though it grew past the commit since;
-// a reset to the end starts, and commits, at the end listed now, so that
+// a reset to the end starts, and commits, at the end listed now (the last
+// stable offset under kgo.ReadCommitted, as franz-go's reset), so that
 // the commit is where fetching starts, and a group with nothing to run
 // has no lag. A commit whose end assign could not list is checked again
 // here, once; when it still cannot be, fetching resumes at it, counted in
@@ -307,15 +296,18 @@ func endsChecked(prior map[topicPartition]priorCommit, starts map[topicPartition
 // or in CaughtUp, which starts no lower than the reset) is left as it is.
 // It asks for pastEnd's commit, which, made before, could have changed
 // what franz-go fetched, and runs once an assignment, holding the
-// partitions' fetching for the listing (metadataWait at most).
+// partitions' fetching for the listing (metadataWait at most). When ctx
+// ends first, the session revoking, it returns ctx's error, and franz-go
+// calls it again in the next session, whose assign leaves the partitions
+// it keeps as they are.
 func (c *Consumer) resetPastEnd(ctx context.Context, offsets map[string]map[int32]kgo.Offset) (map[string]map[int32]kgo.Offset, error) {
-	tps, cl := c.endsToList(offsets)
-	var ends map[topicPartition]int64
-	var errs map[topicPartition]error
-	if len(tps) > 0 {
-		lctx, cancel := context.WithTimeout(ctx, metadataWait)
-		ends, errs = listEnds(lctx, cl, tps)
-		cancel()
+	unlisted, toEnd, cl := c.endsToList(offsets)
+	lctx, cancel := context.WithTimeout(ctx, metadataWait)
+	defer cancel()
+	ends := listed(lctx, cl, unlisted, false)
+	starts := listed(lctx, cl, toEnd, readCommitted(cl))
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -327,8 +319,7 @@ func (c *Consumer) resetPastEnd(ctx context.Context, offsets map[string]map[int3
 				continue
 			}
 			if eo := o.EpochOffset(); eo.Offset == p.stale && eo.Epoch < 0 {
-				end, listed := ends[tp]
-				ps[partition] = c.startPastEnd(p, o, end, listed, errs[tp])
+				ps[partition] = c.startPastEnd(p, o, ends.of(tp), starts.of(tp))
 			}
 			p.stale, p.unlisted = -1, false
 		}
@@ -336,55 +327,98 @@ func (c *Consumer) resetPastEnd(ctx context.Context, offsets map[string]map[int3
 	return offsets, nil
 }
 
-// endsToList returns, sorted, the partitions of offsets whose end
-// resetPastEnd lists: those fetched at the commit assign found past the
-// log's end, for a reset to the end, or whose end it could not list; and
-// the client assign was called with.
-func (c *Consumer) endsToList(offsets map[string]map[int32]kgo.Offset) ([]topicPartition, *kgo.Client) {
+// listing is what listEnds found of some partitions' ends.
+type listing struct {
+	ends map[topicPartition]int64
+	errs map[topicPartition]error
+}
+
+// listed lists the ends of tps, none when tps is empty: the last stable
+// offsets when committed is true, the high watermarks otherwise.
+func listed(ctx context.Context, cl *kgo.Client, tps []topicPartition, committed bool) listing {
+	if len(tps) == 0 {
+		return listing{}
+	}
+	ends, errs := listEnds(ctx, cl, tps, committed)
+	return listing{ends, errs}
+}
+
+// end is a partition's end as a listing found it, or the error why not.
+type end struct {
+	at     int64
+	listed bool
+	err    error
+}
+
+// of returns tp's end, as l found it.
+func (l listing) of(tp topicPartition) end {
+	at, ok := l.ends[tp]
+	return end{at, ok, l.errs[tp]}
+}
+
+// readCommitted tells whether cl reads only committed records
+// (kgo.ReadCommitted), whose reset to the end starts at the last stable
+// offset.
+func readCommitted(cl *kgo.Client) bool {
+	l, ok := cl.OptValue(kgo.FetchIsolationLevel).(int8) // as franz-go gives it: 1 for read committed
+	return ok && l == 1
+}
+
+// endsToList returns, sorted, the partitions of offsets fetched at the
+// commit assign found past the log's end, or whose end it could not list,
+// whose ends resetPastEnd lists: those whose end assign could not list,
+// and, for a reset to the end, all of them, where it starts; and the
+// client assign was called with.
+func (c *Consumer) endsToList(offsets map[string]map[int32]kgo.Offset) (unlisted, toEnds []topicPartition, cl *kgo.Client) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var tps []topicPartition
 	for topic, ps := range offsets {
 		for partition, o := range ps {
 			p := c.assigned[topicPartition{topic, partition}]
 			if p == nil || p.stale < 0 || o.EpochOffset() != (kgo.EpochOffset{Epoch: -1, Offset: p.stale}) {
 				continue
 			}
-			if p.unlisted || toEnd(c.resetTo) {
-				tps = append(tps, p.tp)
+			if p.unlisted {
+				unlisted = append(unlisted, p.tp)
+			}
+			if toEnd(c.resetTo) {
+				toEnds = append(toEnds, p.tp)
 			}
 		}
 	}
-	slices.SortFunc(tps, func(a, b topicPartition) int {
+	byPartition := func(a, b topicPartition) int {
 		return cmp.Or(cmp.Compare(a.topic, b.topic), cmp.Compare(a.partition, b.partition))
-	})
-	return tps, c.assignedBy
+	}
+	slices.SortFunc(unlisted, byPartition)
+	slices.SortFunc(toEnds, byPartition)
+	return unlisted, toEnds, c.assignedBy
 }
 
 // startPastEnd returns, under c.mu, where p, whose fetched commit o is the
-// one assign found, starts, end being its log's end as resetPastEnd
-// listed it, when listed, or err why not: o itself when the commit, whose
-// end assign could not list, is not past it, or still cannot be listed.
-func (c *Consumer) startPastEnd(p *part, o kgo.Offset, end int64, listed bool, err error) kgo.Offset {
+// one assign found, starts, e being its log's end (the high watermark) and
+// s where a reset to the end starts, as resetPastEnd listed them: o itself
+// when the commit, whose end assign could not list, is not past it, or
+// still cannot be listed.
+func (c *Consumer) startPastEnd(p *part, o kgo.Offset, e, s end) kgo.Offset {
 	if p.unlisted {
 		switch {
-		case !listed:
+		case !e.listed:
 			if !p.named { // else checkEnds counted it
 				c.unread.Add(1)
 			}
 			c.noteMetadata(p.tp.topic, p.tp.partition, fmt.Errorf("its commit, offset %d of no leader epoch, unchecked against the log's end: %w; fetching resumes there",
-				p.from, cmp.Or(err, errors.New("the leader did not answer for it"))))
+				p.from, cmp.Or(e.err, errors.New("the leader did not answer for it"))))
 			return o
-		case p.from <= end:
+		case p.from <= e.at:
 			return o
 		}
-		c.pastEnd(p, end)
+		c.pastEnd(p, e.at)
 	}
 	c.commitSoon() // pastEnd's commit: after franz-go fetched the commits, which it would change
-	if listed && toEnd(c.resetTo) {
-		p.resetFrom = end
+	if s.listed && toEnd(c.resetTo) {
+		p.resetFrom = s.at
 		p.resetGen++
-		return kgo.NewOffset().At(end).WithEpoch(-1)
+		return kgo.NewOffset().At(s.at).WithEpoch(-1)
 	}
 	return c.resetTo
 }
@@ -394,9 +428,9 @@ func (c *Consumer) startPastEnd(p *part, o kgo.Offset, end int64, listed bool, e
 // 0 answers in OldStyleOffsets), asking their leaders for them alone, and
 // the error of each whose leader answered with one; a partition with
 // neither had no answer.
-func listEnds(ctx context.Context, cl *kgo.Client, tps []topicPartition) (map[topicPartition]int64, map[topicPartition]error) {
+func listEnds(ctx context.Context, cl *kgo.Client, tps []topicPartition, committed bool) (map[topicPartition]int64, map[topicPartition]error) {
 	ends, errs := map[topicPartition]int64{}, map[topicPartition]error{}
-	for _, sh := range cl.RequestSharded(ctx, latestOffsets(tps)) {
+	for _, sh := range cl.RequestSharded(ctx, latestOffsets(tps, committed)) {
 		if sh.Err != nil {
 			if r, ok := sh.Req.(*kmsg.ListOffsetsRequest); ok {
 				for _, rt := range r.Topics {
@@ -416,8 +450,11 @@ func listEnds(ctx context.Context, cl *kgo.Client, tps []topicPartition) (map[to
 
 // latestOffsets returns the ListOffsets request for the latest offset,
 // the log's end, of each of tps, which are sorted by topic.
-func latestOffsets(tps []topicPartition) *kmsg.ListOffsetsRequest {
+func latestOffsets(tps []topicPartition, committed bool) *kmsg.ListOffsetsRequest {
 	req := kmsg.NewPtrListOffsetsRequest()
+	if committed {
+		req.IsolationLevel = 1 // read committed: the last stable offset
+	}
 	for _, tp := range tps {
 		if n := len(req.Topics); n == 0 || req.Topics[n-1].Topic != tp.topic {
 			rt := kmsg.NewListOffsetsRequestTopic()
