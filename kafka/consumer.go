@@ -283,6 +283,8 @@ type Consumer struct {
 	// markers counts the transactions' markers taken, markersDone those
 	// finished (see enterAs): Stats leaves them out.
 	markers, markersDone atomic.Int64
+	// ending is set for Run's last commit (see pending).
+	ending atomic.Bool
 }
 
 // topicPartition names a partition of a topic.
@@ -876,6 +878,7 @@ func (c *Consumer) Run(ctx context.Context) error {
 		err = nil
 	}
 	cerr := recordsUnrun(end())
+	c.ending.Store(true)
 	merr := c.commit(context.WithoutCancel(ctx))
 	c.cl.CloseAllowingRebalance() // the final revoke commits nothing new
 	return errors.Join(err, cerr, merr)

@@ -801,11 +801,7 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 			continue // no longer this member's to commit
 		}
 		if !ok { // nothing read yet
-			switch {
-			case p.resetGen == p.landedGen:
-			case p.resetFrom == p.committed && p.committedMeta == "":
-				p.landedGen = p.resetGen // the group's commit is the reset's already
-			default:
+			if c.resetDue(p) {
 				setOffset(offsets, p.tp, kgo.EpochOffset{Epoch: p.resetEpoch, Offset: p.resetFrom})
 				meta[p.tp] = ""
 				sent = append(sent, p)
@@ -829,6 +825,27 @@ func (c *Consumer) pending(ps []*part) (map[string]map[int32]kgo.EpochOffset, ma
 		sent = append(sent, p)
 	}
 	return offsets, meta, sent, cut
+}
+
+// resetDue tells, under Consumer.mu, whether p, which has read no record,
+// is to commit its reset's offset (resetFrom) now: a reset set it since
+// the last commit of p that landed, but for a commit past the log's end
+// whose fetching the hook has yet to start (see resetPastEnd), which a
+// commit now would change what franz-go fetches for, and where the hook
+// starts the partition, if the session ends first; a revocation's commit,
+// and Run's last, are made all the same, so that the next owner does not
+// find the commit past the end.
+func (c *Consumer) resetDue(p *part) bool {
+	switch {
+	case p.resetGen == p.landedGen:
+		return false
+	case p.stale >= 0 && !p.revoked.Load() && !c.ending.Load():
+		return false
+	case p.resetFrom == p.committed && p.committedMeta == "":
+		p.landedGen = p.resetGen // the group's commit is the reset's already
+		return false
+	}
+	return true
 }
 
 // commitEpoch returns, under Consumer.mu, the leader epoch a commit of
