@@ -8,14 +8,11 @@ import (
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// A reset to the end whose hook listing a revocation cuts short: between
-// the sessions the interval's commit sends pastEnd's 0; the next
-// session's fetch of the commits finds 0, not the commit past the end,
-// and the member, told to reset to the end, runs the log from 0.
 // An interval's commit does not replace a commit past the log's end
 // before the hook that starts its fetch has run: here a reset to the end,
 // whose listing as fetching starts a second member's joining cuts short.
@@ -24,35 +21,7 @@ import (
 // the whole log a reset to the end skips; found by a review.)
 func TestAnIntervalsCommitWaitsForTheResetsStart(t *testing.T) {
 	kf := fakeCluster(t, 1)
-	var listings atomic.Int32
-	var failing atomic.Bool
-	failing.Store(true)
-	kf.ControlKey(int16(kmsg.ListOffsets), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		kf.KeepControl()
-		r := req.(*kmsg.ListOffsetsRequest)
-		if !latestOnly(r) {
-			return nil, nil, false
-		}
-		if n := listings.Add(1); n > 1 && failing.Load() { // the hook's: retried until its context ends
-			return listOffsetsAnswer(r, func(sp *kmsg.ListOffsetsResponseTopicPartition) { sp.ErrorCode = kerr.NotLeaderForPartition.Code }), nil, true
-		}
-		return nil, nil, false
-	})
-	var aID atomic.Value
-	var bStarted atomic.Bool
-	kf.ControlKey(int16(kmsg.JoinGroup), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		kf.KeepControl()
-		r := req.(*kmsg.JoinGroupRequest)
-		switch {
-		case r.MemberID == "":
-		case !bStarted.Load():
-			aID.Store(r.MemberID)
-		case aID.Load() == r.MemberID:
-			time.Sleep(300 * time.Millisecond) // a slow rejoin
-			failing.Store(false)
-		}
-		return nil, nil, false
-	})
+	listings, second := rejoinCutsListing(kf, false, 300*time.Millisecond)
 	addrs := kf.ListenAddrs()
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
@@ -65,7 +34,7 @@ func TestAnIntervalsCommitWaitsForTheResetsStart(t *testing.T) {
 	}
 	stopA := start(a)
 	waitUntil(t, "the hook's listing", func() bool { return listings.Load() >= 2 })
-	bStarted.Store(true)
+	second.Store(true)
 	b, err := New(opts, konvoy.Convoy, 2, keyEvent, handle)
 	if err != nil {
 		t.Fatal(err)
@@ -80,4 +49,48 @@ func TestAnIntervalsCommitWaitsForTheResetsStart(t *testing.T) {
 			break
 		}
 	}
+}
+
+// rejoinCutsListing has kf refuse the listings of the end as fetching
+// starts, retriably (NOT_LEADER_OR_FOLLOWER: franz-go retries them until
+// the hook's context ends), until the first member to join joins again
+// once another began to (second set), after pause; with refuseFirst, the
+// first listing, the assignment's, is refused too, with an error
+// franz-go does not retry. It returns the count of listings, and second.
+func rejoinCutsListing(kf *kfake.Cluster, refuseFirst bool, pause time.Duration) (*atomic.Int32, *atomic.Bool) {
+	var listings atomic.Int32
+	var failing, second atomic.Bool
+	failing.Store(true)
+	kf.ControlKey(int16(kmsg.ListOffsets), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		kf.KeepControl()
+		r := req.(*kmsg.ListOffsetsRequest)
+		if !latestOnly(r) {
+			return nil, nil, false
+		}
+		code := int16(0)
+		switch n := listings.Add(1); {
+		case n == 1 && refuseFirst:
+			code = kerr.UnknownServerError.Code
+		case n > 1 && failing.Load():
+			code = kerr.NotLeaderForPartition.Code
+		default:
+			return nil, nil, false
+		}
+		return listOffsetsAnswer(r, func(sp *kmsg.ListOffsetsResponseTopicPartition) { sp.ErrorCode = code }), nil, true
+	})
+	var first atomic.Value
+	kf.ControlKey(int16(kmsg.JoinGroup), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		kf.KeepControl()
+		r := req.(*kmsg.JoinGroupRequest)
+		switch {
+		case r.MemberID == "":
+		case !second.Load():
+			first.Store(r.MemberID)
+		case first.Load() == r.MemberID:
+			time.Sleep(pause) // a slow rejoin
+			failing.Store(false)
+		}
+		return nil, nil, false
+	})
+	return &listings, &second
 }

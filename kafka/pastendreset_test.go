@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
-	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -136,57 +135,20 @@ func TestAResetBelowTheEndItListedIsCommittedAtItsFirstRecord(t *testing.T) {
 // listings fail until it joins again after a second member.
 func TestAListingCutShortByARevocationIsMadeAgain(t *testing.T) {
 	kf := fakeCluster(t, 1)
-	var listings atomic.Int32
-	var failing atomic.Bool
-	failing.Store(true)
-	kf.ControlKey(int16(kmsg.ListOffsets), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		kf.KeepControl()
-		r := req.(*kmsg.ListOffsetsRequest)
-		if !latestOnly(r) {
-			return nil, nil, false
-		}
-		n := listings.Add(1)
-		switch {
-		case n == 1: // the assignment's: refused, not retried
-			return listOffsetsAnswer(r, func(sp *kmsg.ListOffsetsResponseTopicPartition) { sp.ErrorCode = kerr.UnknownServerError.Code }), nil, true
-		case failing.Load(): // the hook's: retried until its context ends
-			return listOffsetsAnswer(r, func(sp *kmsg.ListOffsetsResponseTopicPartition) { sp.ErrorCode = kerr.NotLeaderForPartition.Code }), nil, true
-		}
-		return nil, nil, false
-	})
-	// The listings fail until A joins again after B, its session's
-	// revocation over (the hook returned by then).
-	var aID atomic.Value
-	var bStarted atomic.Bool
-	kf.ControlKey(int16(kmsg.JoinGroup), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		kf.KeepControl()
-		r := req.(*kmsg.JoinGroupRequest)
-		switch {
-		case r.MemberID == "":
-		case !bStarted.Load():
-			aID.Store(r.MemberID)
-		case aID.Load() == r.MemberID:
-			failing.Store(false)
-		}
-		return nil, nil, false
-	})
+	listings, second := rejoinCutsListing(kf, true, 0)
 	fetching, grown := holdNth(kf, kmsg.Fetch, 1)
 	addrs := kf.ListenAddrs()
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	commitPastTheEnd(ctx, t, addrs, nil) // log 0..9, commit 15
-	handled := make(chan int64, 64)
-	handle := func(_ context.Context, r *kgo.Record) error {
-		handled <- r.Offset
-		return nil
-	}
+	handled, handle := offsetsHandled()
 	a, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, handle)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stopA := start(a)
 	waitUntil(t, "the hook's listing", func() bool { return listings.Load() >= 2 })
-	bStarted.Store(true)
+	second.Store(true)
 	b, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, handle)
 	if err != nil {
 		t.Fatal(err)
