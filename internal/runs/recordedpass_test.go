@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,5 +76,25 @@ func TestTheRecordedPassStopsWithItsContextWhateverTheDecoderHolds(t *testing.T)
 	read = 0
 	if got, err := runs.WithRecorded(context.Background(), src, o); err != nil || read != b.Len() || len(got.Layouts) != 1 || got.Layouts[0].String() != "recorded:8" {
 		t.Errorf("WithRecorded: %v, layouts %v after %d bytes of %d; want recorded:8 of the whole trace", err, got.Layouts, read, b.Len())
+	}
+}
+
+// The pass that finds the layout recorded bounds its Reorder window as
+// Trace bounds the runs' (Memory's window): konvoy serve runs it first,
+// and, bound by the reader's default of 256 MiB, a view of -layouts all
+// over a wide -reorder ended the server in Go's fatal out-of-memory error
+// where -layouts free refused the view at its share (found by a review).
+// Here the window would hold 20,000 events against 393,216 bytes.
+func TestTheRecordedPassBoundsItsWindowAsTheRuns(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("key,step,duration,partition,at\n")
+	for i := range 20_000 {
+		fmt.Fprintf(&b, "k%d,1,1ms,%d,%dms\n", i, i%8, i)
+	}
+	src := func(int) (io.Reader, func(), error) { return bytes.NewReader(b.Bytes()), func() {}, nil }
+	o := runs.Options{Name: "t.csv", All: true, MaxMemory: 1 << 20,
+		Reader: eventlog.Reader{Name: "t.csv", Reorder: 1000 * time.Hour, Resolution: time.Millisecond}}
+	if _, err := runs.WithRecorded(context.Background(), src, o); err == nil || !strings.Contains(err.Error(), "393216") {
+		t.Errorf("WithRecorded: %v; want the window's error at 393216 bytes, Memory's bound", err)
 	}
 }

@@ -488,7 +488,11 @@ func recordedLayouts(ctx context.Context, src Source, o Options) ([]konvoy.Layou
 		return nil, err
 	}
 	defer closeTrace()
-	dec, err := eventlog.NewDecoder(ctxReader{ctx, f}, o.Reader)
+	ro := o.Reader
+	if _, window := Memory(o); window > 0 {
+		ro.MaxReorderBytes = window // as Trace bounds the runs' window: this pass, before them, is bound by it too
+	}
+	dec, err := eventlog.NewDecoder(ctxReader{ctx, f}, ro)
 	if err != nil {
 		return nil, err
 	}
