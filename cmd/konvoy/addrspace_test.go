@@ -77,12 +77,44 @@ func TestServeGivesARequestItsShareOfTheAddressSpace(t *testing.T) {
 		}
 	}
 	// Here, whatever this process's limit: the server's is MaxRunning
-	// times a request's, or 0 with no bound of its own.
+	// times a request's and the uploads' room, or 0 with no bound of its
+	// own.
 	c := serveConfig("", 1<<20)
 	o, err := c.Runs(nil)
-	most := serveMemory(memoryLeftKnown())
-	if err != nil || c.MaxMemory != most*serve.MaxRunning || most > 0 && o.MaxMemory != most || o.MaxMemory > 1<<30 {
-		t.Errorf("a request's runs: %v, MaxMemory %d, the server's %d; want %d, and the server's %d times that", err, o.MaxMemory, c.MaxMemory, most, serve.MaxRunning)
+	left, known := memoryLeftKnown()
+	most, limit := serveLimits(left, known, 1<<20)
+	if err != nil || c.MaxMemory != limit || most > 0 && o.MaxMemory != most || o.MaxMemory > 1<<30 {
+		t.Errorf("a request's runs: %v, MaxMemory %d, the server's %d; want %d, and the server's %d", err, o.MaxMemory, c.MaxMemory, most, limit)
+	}
+}
+
+// The uploads a server keeps, and reads, are left beside its runs: under
+// ulimit -v 2500000, eight uploads of 48 MB and two views of every layout
+// and policy ended the server in Go's fatal out-of-memory error, the
+// uploads outside the runs' share (found by a review); it answers both
+// now. A request's runs take their share of what the uploads' room
+// (UploadRoom: ten of -max-upload) leaves, and the collector's limit
+// counts the room in.
+func TestServeLeavesTheUploadsRoomBesideTheRuns(t *testing.T) {
+	const mib, gib = 1 << 20, 1 << 30
+	room := serve.UploadRoom(50_000_000)
+	if room != 500_000_000 {
+		t.Errorf("UploadRoom(50 MB) = %d; want 500,000,000: eight kept and two read", room)
+	}
+	for _, tc := range []struct {
+		left        int64
+		known       bool
+		most, limit int
+	}{
+		{0, false, 0, 0},
+		{5 * gib, true, 0, 0}, // 0.6 × (5 GiB − the room) ÷ 2 is more than 1 GiB
+		{3 * gib, true, 778 * mib, 2*778*mib + 500_000_000}, // 0.6 × (3 GiB − the room) ÷ 2, to MiB
+		{400 * mib, true, mib, 2*mib + 500_000_000},         // less than the room: 1 MiB
+	} {
+		most, limit := serveLimits(tc.left, tc.known, 50_000_000)
+		if most != tc.most || limit != tc.limit {
+			t.Errorf("serveLimits(%d, %v, 50 MB) = %d, %d; want %d, %d", tc.left, tc.known, most, limit, tc.most, tc.limit)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"os/signal"
 	"slices"
@@ -94,8 +95,8 @@ func readable(path string) error {
 // request chose, names no file of the server's to look at.
 func serveConfig(events string, maxUpload int64) serve.Config {
 	l, known := memoryLeft()
-	most := serveMemory(l.left, known)
-	return serve.Config{Events: events, MaxUpload: maxUpload, MaxMemory: most * serve.MaxRunning, Runs: func(args []string) (runs.Options, error) {
+	most, limit := serveLimits(l.left, known, maxUpload)
+	return serve.Config{Events: events, MaxUpload: maxUpload, MaxMemory: limit, Runs: func(args []string) (runs.Options, error) {
 		var msg bytes.Buffer
 		opt, err := parseArgs(append([]string{"-format", "json"}, args...), &msg, true) // a view's flags win over the served file's
 		if ue := (usageError{}); errors.As(err, &ue) && ue.msg == "" {                  // the flag package said why
@@ -109,9 +110,28 @@ func serveConfig(events string, maxUpload int64) serve.Config {
 	}}
 }
 
+// serveLimits returns the most memory a request's runs may take (see
+// serveMemory), and the server's garbage collector limit (serve's
+// Config.MaxMemory): MaxRunning times that and the uploads' room
+// (serve.UploadRoom), or 0 with no bound of its own; left, known as
+// serveMemory takes them, and maxUpload the server's -max-upload. Under
+// ulimit -v 4000000, eight uploads of 48 MB and two views of every layout
+// and policy ended the server in Go's fatal out-of-memory error now and
+// then, and under 2500000 always, the uploads outside the runs' share; so
+// left, it answers both (503, after runTimeout).
+func serveLimits(left int64, known bool, maxUpload int64) (most, limit int) {
+	room := serve.UploadRoom(maxUpload) // the uploads kept, and read, beside the runs
+	most = serveMemory(left-room, known)
+	if limit = most * serve.MaxRunning; limit > 0 {
+		limit += int(min(room, math.MaxInt/2))
+	}
+	return most, limit
+}
+
 // serveMemory returns the most memory a request's runs may take when
 // ulimit -v, or the server's cgroup, leaves it left bytes of address space
-// or memory at start (known false: no limit; see memoryLeft): a
+// or memory at start, less the uploads' room (serve.UploadRoom), which
+// the runs' bound leaves them (known false: no limit; see memoryLeft): a
 // serve.MaxRunning-th of serveShare of it, rounded down to MiB, at least
 // 1 MiB; or 0, no bound of its own, when that is not below
 // konvoy.DefaultMaxMemory. A

@@ -89,10 +89,10 @@ type Config struct {
 	MaxUpload int64
 	// MaxMemory is the garbage collector's limit of the process, in bytes,
 	// which ListenAndServe sets (runs.LimitMemory): the memory of every
-	// request's runs together; 0 for konvoy.DefaultMaxMemory. A program
-	// that lowers a request's runs' memory (Runs's MaxMemory) lowers it
-	// too, to MaxRunning times that: the collector otherwise lets garbage
-	// grow to 1 GiB.
+	// request's runs together, and of the uploads (UploadRoom); 0 for
+	// konvoy.DefaultMaxMemory. A program that lowers a request's runs'
+	// memory (Runs's MaxMemory) lowers it too, to MaxRunning times that
+	// and UploadRoom: the collector otherwise lets garbage grow to 1 GiB.
 	MaxMemory int
 }
 

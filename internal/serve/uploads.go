@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
@@ -9,6 +10,14 @@ import (
 
 // maxUploads is the most uploads the server keeps at once.
 const maxUploads = 8
+
+// UploadRoom returns the most memory a server whose largest upload is
+// maxUpload bytes (0: DefaultMaxUpload) holds of uploads at once: those it
+// keeps, and those it reads meanwhile. A program that bounds the runs'
+// memory leaves that beside them (see Config.MaxMemory).
+func UploadRoom(maxUpload int64) int64 {
+	return (maxUploads + maxReading) * cmp.Or(maxUpload, DefaultMaxUpload)
+}
 
 // maxGivenUp is the most keys of uploads given up that the server
 // remembers, 32 KiB of keys: a link to one of them is told the upload is
