@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy/internal/serve"
@@ -109,7 +110,7 @@ func TestServeLeavesTheUploadsRoomBesideTheRuns(t *testing.T) {
 		{0, false, 0, 0},
 		{5 * gib, true, 0, 0}, // 0.6 × (5 GiB − the room) ÷ 2 is more than 1 GiB
 		{3 * gib, true, 778 * mib, 2*778*mib + 500_000_000}, // 0.6 × (3 GiB − the room) ÷ 2, to MiB
-		{400 * mib, true, mib, 2*mib + 500_000_000},         // less than the room: 1 MiB
+		{400 * mib, true, 60 * mib, 2*60*mib + 200*mib},     // less than twice the room: the uploads get half, the runs 0.6 × the rest ÷ 2
 	} {
 		most, limit := serveLimits(tc.left, tc.known, 50_000_000)
 		if most != tc.most || limit != tc.limit {
@@ -122,4 +123,29 @@ func TestServeLeavesTheUploadsRoomBesideTheRuns(t *testing.T) {
 func memoryLeftKnown() (int64, bool) {
 	l, known := memoryLeft()
 	return l.left, known
+}
+
+// A -max-upload whose uploads' room would pass half of what the server
+// has gets that half, and the command says so at start: the runs' share
+// of what a larger room left fell to the 1 MiB floor, with no word of why
+// (found by a review: -max-upload 500MB under 4 GB left gave every
+// request's runs 1 MiB, where they had their own 1 GiB before).
+func TestALargeMaxUploadLeavesTheRunsHalf(t *testing.T) {
+	const mib = 1 << 20
+	for _, up := range []int64{500_000_000, 1 << 40} {
+		most, limit := serveLimits(4_000_000_000, true, up)
+		// 0.6 × 2,000,000,000 ÷ 2, to MiB; the collector's limit within the 4 GB
+		if most != 572*mib || limit != 2*572*mib+2_000_000_000 {
+			t.Errorf("serveLimits(4 GB, -max-upload %d) = %d, %d; want %d and %d", up, most, limit, 572*mib, 2*572*mib+2_000_000_000)
+		}
+		if note := uploadRoomNote(4_000_000_000, true, up); !strings.Contains(note, "-max-upload") || !strings.Contains(note, "4000000000") {
+			t.Errorf("uploadRoomNote(4 GB, %d): %q; want a line naming -max-upload and the 4 GB", up, note)
+		}
+	}
+	if note := uploadRoomNote(4_000_000_000, true, 50_000_000); note != "" {
+		t.Errorf("uploadRoomNote(4 GB, 50 MB): %q; want none: 500 MB is less than half", note)
+	}
+	if note := uploadRoomNote(0, false, 1<<40); note != "" {
+		t.Errorf("uploadRoomNote with no limit: %q; want none", note)
+	}
 }

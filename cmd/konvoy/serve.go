@@ -56,6 +56,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	cfg := serveConfig(events, int64(maxUpload))
+	l, known := memoryLeft()
+	if note := uploadRoomNote(l.left, known, int64(maxUpload)); note != "" {
+		fmt.Fprintln(stderr, note)
+	}
 	c.Visit(func(f *flag.Flag) {
 		if slices.Contains(serve.TraceFlags, f.Name) {
 			cfg.EventsArgs = append(cfg.EventsArgs, "-"+f.Name+"="+f.Value.String())
@@ -120,12 +124,38 @@ func serveConfig(events string, maxUpload int64) serve.Config {
 // then, and under 2500000 always, the uploads outside the runs' share; so
 // left, it answers both (503, after runTimeout).
 func serveLimits(left int64, known bool, maxUpload int64) (most, limit int) {
-	room := serve.UploadRoom(maxUpload) // the uploads kept, and read, beside the runs
+	room := uploadRoom(left, known, maxUpload)
 	most = serveMemory(left-room, known)
 	if limit = most * serve.MaxRunning; limit > 0 {
 		limit += int(min(room, math.MaxInt/2))
 	}
 	return most, limit
+}
+
+// uploadRoom returns the room serveLimits leaves the uploads:
+// serve.UploadRoom(maxUpload), at most half of left when a limit is
+// known, so that a -max-upload near what the server has does not leave
+// its runs the 1 MiB floor (the command says so at start: see
+// uploadRoomNote).
+func uploadRoom(left int64, known bool, maxUpload int64) int64 {
+	room := serve.UploadRoom(maxUpload)
+	if known {
+		room = min(room, max(left/2, 0))
+	}
+	return room
+}
+
+// uploadRoomNote returns the line konvoy serve prints at start when the
+// uploads' room is cut to half of what the server has (see uploadRoom),
+// "" otherwise: uploads as large as -max-upload lets then run it out of
+// memory.
+func uploadRoomNote(left int64, known bool, maxUpload int64) string {
+	want := serve.UploadRoom(maxUpload)
+	if room := uploadRoom(left, known, maxUpload); room < want {
+		return fmt.Sprintf("konvoy serve: -max-upload %d: the uploads the server keeps and reads may take %d bytes, more than half of the %d it has, which it leaves them; large uploads may fail, or end the server",
+			cmp.Or(maxUpload, serve.DefaultMaxUpload), want, left)
+	}
+	return ""
 }
 
 // serveMemory returns the most memory a request's runs may take when
