@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"math"
 	"strings"
 	"testing"
 
@@ -103,9 +104,10 @@ func TestServeLeavesTheUploadsRoomBesideTheRuns(t *testing.T) {
 		t.Errorf("UploadRoom(50 MB) = %d; want 500,000,000: eight kept and two read", room)
 	}
 	for _, tc := range []struct {
-		left        int64
-		known       bool
-		most, limit int
+		left  int64
+		known bool
+		most  int
+		limit int64 // the largest int at most, under 32-bit int
 	}{
 		{0, false, 0, 0},
 		{5 * gib, true, 0, 0}, // 0.6 × (5 GiB − the room) ÷ 2 is more than 1 GiB
@@ -113,7 +115,7 @@ func TestServeLeavesTheUploadsRoomBesideTheRuns(t *testing.T) {
 		{400 * mib, true, 60 * mib, 2*60*mib + 200*mib},     // less than twice the room: the uploads get half, the runs 0.6 × the rest ÷ 2
 	} {
 		most, limit := serveLimits(tc.left, tc.known, 50_000_000)
-		if most != tc.most || limit != tc.limit {
+		if most != tc.most || int64(limit) != min(tc.limit, math.MaxInt) {
 			t.Errorf("serveLimits(%d, %v, 50 MB) = %d, %d; want %d, %d", tc.left, tc.known, most, limit, tc.most, tc.limit)
 		}
 	}
@@ -135,8 +137,9 @@ func TestALargeMaxUploadLeavesTheRunsHalf(t *testing.T) {
 	for _, up := range []int64{500_000_000, 1 << 40} {
 		most, limit := serveLimits(4_000_000_000, true, up)
 		// 0.6 × 2,000,000,000 ÷ 2, to MiB; the collector's limit within the 4 GB
-		if most != 572*mib || limit != 2*572*mib+2_000_000_000 {
-			t.Errorf("serveLimits(4 GB, -max-upload %d) = %d, %d; want %d and %d", up, most, limit, 572*mib, 2*572*mib+2_000_000_000)
+		want := min(int64(2*572*mib)+2_000_000_000, math.MaxInt)
+		if most != 572*mib || int64(limit) != want {
+			t.Errorf("serveLimits(4 GB, -max-upload %d) = %d, %d; want %d and %d", up, most, limit, 572*mib, want)
 		}
 		if note := uploadRoomNote(4_000_000_000, true, up); !strings.Contains(note, "-max-upload") || !strings.Contains(note, "4000000000") {
 			t.Errorf("uploadRoomNote(4 GB, %d): %q; want a line naming -max-upload and the 4 GB", up, note)

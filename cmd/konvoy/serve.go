@@ -126,8 +126,8 @@ func serveConfig(events string, maxUpload int64) serve.Config {
 func serveLimits(left int64, known bool, maxUpload int64) (most, limit int) {
 	room := uploadRoom(left, known, maxUpload)
 	most = serveMemory(left-room, known)
-	if limit = most * serve.MaxRunning; limit > 0 {
-		limit += int(min(room, math.MaxInt/2))
+	if most > 0 { // in int64: under 32-bit int, the sum may pass the largest int, which then bounds it
+		limit = int(min(int64(most)*serve.MaxRunning+room, math.MaxInt))
 	}
 	return most, limit
 }
