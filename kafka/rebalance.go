@@ -272,10 +272,14 @@ func endsChecked(prior map[topicPartition]priorCommit, starts map[topicPartition
 			tps = append(tps, tp)
 		}
 	}
-	slices.SortFunc(tps, func(a, b topicPartition) int {
-		return cmp.Or(cmp.Compare(a.topic, b.topic), cmp.Compare(a.partition, b.partition))
-	})
+	slices.SortFunc(tps, byPartition)
 	return tps
+}
+
+// byPartition orders partitions by topic, then number, as the requests
+// that list their ends name them.
+func byPartition(a, b topicPartition) int {
+	return cmp.Or(cmp.Compare(a.topic, b.topic), cmp.Compare(a.partition, b.partition))
 }
 
 // resetPastEnd is the kgo.AdjustFetchOffsetsFn hook, which franz-go
@@ -318,13 +322,21 @@ func (c *Consumer) resetPastEnd(ctx context.Context, offsets map[string]map[int3
 			if p == nil || p.stale < 0 {
 				continue
 			}
-			if eo := o.EpochOffset(); eo.Offset == p.stale && eo.Epoch < 0 {
+			if p.fetchedStale(o) {
 				ps[partition] = c.startPastEnd(p, o, ends.of(tp), starts.of(tp))
 			}
 			p.stale, p.unlisted = -1, false
 		}
 	}
 	return offsets, nil
+}
+
+// fetchedStale tells, under Consumer.mu, whether o, the commit franz-go
+// fetched for p, is the one assign found stale (past the log's end, or
+// of an end it could not list), of no leader epoch: not one made since.
+func (p *part) fetchedStale(o kgo.Offset) bool {
+	eo := o.EpochOffset()
+	return p.stale >= 0 && eo.Offset == p.stale && eo.Epoch < 0
 }
 
 // listing is what listEnds found of some partitions' ends.
@@ -375,7 +387,7 @@ func (c *Consumer) endsToList(offsets map[string]map[int32]kgo.Offset) (unlisted
 	for topic, ps := range offsets {
 		for partition, o := range ps {
 			p := c.assigned[topicPartition{topic, partition}]
-			if p == nil || p.stale < 0 || o.EpochOffset() != (kgo.EpochOffset{Epoch: -1, Offset: p.stale}) {
+			if p == nil || !p.fetchedStale(o) {
 				continue
 			}
 			if p.unlisted {
@@ -385,9 +397,6 @@ func (c *Consumer) endsToList(offsets map[string]map[int32]kgo.Offset) (unlisted
 				toEnds = append(toEnds, p.tp)
 			}
 		}
-	}
-	byPartition := func(a, b topicPartition) int {
-		return cmp.Or(cmp.Compare(a.topic, b.topic), cmp.Compare(a.partition, b.partition))
 	}
 	slices.SortFunc(unlisted, byPartition)
 	slices.SortFunc(toEnds, byPartition)
