@@ -186,8 +186,8 @@ func ExampleExecutor_Completion() {
 			fmt.Println(err)
 		}
 	}
-	for { // wait until everything but the slow item has finished
-		if c := x.Completion(); len(c) == 2 && len(c[0].Finished) == 2 && c[1].Committable == 8 {
+	for { // wait until everything but the slow item has finished, and Completion counts it so
+		if c := x.Completion(); len(c) == 2 && c[0].Committable == 11 && len(c[0].Finished) == 2 && c[1].Committable == 8 {
 			fmt.Printf("%+v\n", c)
 			break
 		}
