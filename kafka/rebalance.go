@@ -331,6 +331,23 @@ func (c *Consumer) resetPastEnd(ctx context.Context, offsets map[string]map[int3
 	return offsets, nil
 }
 
+// fetchToStart tells whether a partition of topic that the consumer owns
+// has yet to start fetching after a commit that assign found past the
+// log's end, or whose end it could not list (see resetPastEnd): the
+// group's commit may lie past the end then, where Lag counts no lag,
+// while the records below it are still to run. It takes time in
+// proportion to the partitions owned.
+func (c *Consumer) fetchToStart(topic string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for tp, p := range c.assigned {
+		if tp.topic == topic && p.stale >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // fetchedStale tells, under Consumer.mu, whether o, the commit franz-go
 // fetched for p, is the one assign found stale (past the log's end, or
 // of an end it could not list), of no leader epoch: not one made since.

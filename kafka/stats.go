@@ -228,8 +228,12 @@ func listError(l kadm.ListedOffsets, topic string) error {
 // handled may never be caught up between two calls; records held or
 // running keep it from being so. A commit Kafka refuses for a moment (a
 // rebalance going on, a coordinator moving) is no error: the group is not
-// caught up yet. Call it while Run runs: once Run has returned, the
-// client is closed, and CaughtUp returns its error (kgo.ErrClientClosed).
+// caught up yet. Nor is it while a partition of topic the consumer was
+// assigned has yet to start fetching after a commit past the log's end
+// (see [New]), or of an end that could not be listed: Lag counts no lag
+// of such a commit, while the records below it are still to run. Call it
+// while Run runs: once Run has returned, the client is closed, and
+// CaughtUp returns its error (kgo.ErrClientClosed).
 func (c *Consumer) CaughtUp(ctx context.Context, topic string) (bool, error) {
 	if ctx == nil {
 		panic("kafka: CaughtUp: ctx is nil; want a context, such as context.Background()")
@@ -238,6 +242,9 @@ func (c *Consumer) CaughtUp(ctx context.Context, topic string) (bool, error) {
 		return false, nil
 	} else if err != nil {
 		return false, err
+	}
+	if c.fetchToStart(topic) {
+		return false, nil
 	}
 	group, _ := c.cl.OptValue(kgo.ConsumerGroup).(string)
 	lag, err := Lag(ctx, c.cl, group, topic)
