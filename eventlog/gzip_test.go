@@ -86,3 +86,23 @@ func TestDecompressPassesOnTheSourcesError(t *testing.T) {
 		t.Errorf("ReadAll: %v; want the source's error", err)
 	}
 }
+
+// A gzip header cut short, or damaged, says so, as a stream's body does:
+// gzip's own said only "unexpected EOF" of a file cut within its first
+// 10 bytes (found by a review).
+func TestDecompressSaysWhatIsWrongWithTheHeader(t *testing.T) {
+	one := gzipped(t, "key,step,duration\na,1,1\n")
+	for _, c := range []struct {
+		name string
+		in   []byte
+		want string
+	}{
+		{"cut after the magic", one[:2], "the gzip header: the gzip stream is cut short: unexpected EOF"},
+		{"cut within the header", one[:9], "the gzip header: the gzip stream is cut short: unexpected EOF"},
+		{"an unknown method", slices.Concat(one[:2], []byte{7}, one[3:]), "the gzip header: the gzip stream is damaged: gzip: invalid header"},
+	} {
+		if _, err := Decompress(bytes.NewReader(c.in)); err == nil || err.Error() != c.want {
+			t.Errorf("%s: Decompress: %v; want the error %q", c.name, err, c.want)
+		}
+	}
+}

@@ -47,7 +47,7 @@ func Decompress(src io.Reader) (io.ReadCloser, error) {
 	}
 	zr, err := gzip.NewReader(br)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("the gzip header: %w", gzipError(err))
 	}
 	zr.Multistream(false)
 	return &gzipReader{zr, br}, nil

@@ -139,7 +139,7 @@ func TestBadTrace(t *testing.T) {
 			`bad.csv:3: field "route": value "": want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines`},
 		{"arrivals going back", "bad.csv", "key,line,status,duration,at\nA,H1,accepted,1,5\nB,H1,accepted,1,4\n", nil,
 			`bad.csv:3: event 1 (key "B"): Arrival is 4; want 5 or later: the previous event arrived then, and events come in arrival order`},
-		{"bad gzip", "bad.csv.gz", "\x1f\x8b not really", nil, `bad.csv.gz: gzip: invalid header`},
+		{"bad gzip", "bad.csv.gz", "\x1f\x8b not really", nil, `bad.csv.gz: the gzip header: the gzip stream is damaged: gzip: invalid header`},
 		{"no events", "empty.csv", "key,line,status,duration\n", nil, `empty.csv: the trace holds no events; want at least one`},
 		{"nothing at all", "empty.jsonl", "", nil, `empty.jsonl: the trace holds no events; want at least one`},
 	} {
