@@ -33,10 +33,9 @@ type SLO struct {
 	Curve      bool          // also run the counts of a picture of the whole curve (sloCurve)
 }
 
-// sloPattern is -slo's syntax: pNN, with up to two decimals and no
-// leading zero (p099 could mean p99 or p0.99), or max, then = and a
-// duration.
-var sloPattern = regexp.MustCompile(`^(?:p([1-9][0-9]*(?:\.[0-9]{1,2})?)|max)=(.*)$`)
+// sloPattern is -slo's syntax: pNN, a decimal number, or max, then = and
+// a duration; readPercentile says what is wrong with a number.
+var sloPattern = regexp.MustCompile(`^(?:p([0-9]+(?:\.[0-9]+)?)|max)=(.*)$`)
 
 // ParseSLO reads -slo, "pNN=DURATION" (p50 to p99.9, in steps of 0.01) or
 // "max=DURATION", such as "p99=2s", into a percentile (100 for max) and a
@@ -48,9 +47,8 @@ func ParseSLO(s string) (percentile float64, target time.Duration, err error) {
 	}
 	percentile = 100
 	if m[1] != "" {
-		percentile, _ = strconv.ParseFloat(m[1], 64)
-		if !(percentile >= 50 && percentile <= 99.9) {
-			return 0, 0, fmt.Errorf("%s: want p50 to p99.9 or max", s)
+		if percentile, err = readPercentile(m[1]); err != nil {
+			return 0, 0, fmt.Errorf("%s: %w", s, err)
 		}
 	}
 	target, err = duration.Parse(m[2])
@@ -61,6 +59,24 @@ func ParseSLO(s string) (percentile float64, target time.Duration, err error) {
 		return 0, 0, fmt.Errorf("%s: want a positive duration after =, such as 2s or 250ms, in whole nanoseconds", s)
 	}
 	return percentile, target, nil
+}
+
+// readPercentile reads the number of -slo's pNN: 50 to 99.9, in steps of
+// 0.01 (trailing zeros after the point are no step), with no leading zero
+// (p099 could mean p99 or p0.99).
+func readPercentile(v string) (float64, error) {
+	whole, frac, _ := strings.Cut(v, ".")
+	if len(whole) > 1 && whole[0] == '0' {
+		return 0, errors.New("want p50 to p99.9 or max, with no leading zero (p099 could mean p99 or p0.99)")
+	}
+	if len(strings.TrimRight(frac, "0")) > 2 {
+		return 0, errors.New("want p50 to p99.9 or max, in steps of 0.01")
+	}
+	p, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(p >= 50 && p <= 99.9) {
+		return 0, errors.New("want p50 to p99.9 or max")
+	}
+	return p, nil
 }
 
 // SLOFlags defines konvoy plan's -slo, -slo-on and -arrivals on fs, each
