@@ -29,3 +29,32 @@ func TestALaneBusyBackToBackSetsTheCeilingFromItsStart(t *testing.T) {
 			p.CeilingRounds, p.CeilingFrom, p.CeilingLane, p.Assumptions)
 	}
 }
+
+// Plan.CeilingLane is "" when no lane sets the ceiling: when the events
+// that end last take no rounds, the ceiling is the last arrival (or 0),
+// which no lane's work sets, and the plan's words blame the arrival, not
+// a lane of no work. (Before, the lane of the first event to finish last
+// was named all the same: "a", at round 0, of a trace of durations 0,
+// found by a review.)
+func TestNoLaneSetsACeilingOfNoWork(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		events []konvoy.Event
+		rounds int
+	}{
+		{"every duration 0", []konvoy.Event{{Key: "a", Step: 1}, {Key: "b", Step: 1}}, 0},
+		{"the last arrival's event of no work", []konvoy.Event{{Key: "a", Step: 1, Duration: 2}, {Key: "b", Step: 1, Arrival: 5}}, 5},
+	} {
+		p, err := konvoy.PlanConsumers(konvoy.Values(c.events), konvoy.Convoy, konvoy.PlanConfig{Peak: 0.1, RoundSeconds: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.CeilingRounds != c.rounds || p.CeilingLane != "" || p.CeilingFrom != c.rounds {
+			t.Errorf("%s: ceiling %d rounds from round %d in lane %q; want %d from round %d in no lane\nassumptions: %q",
+				c.name, p.CeilingRounds, p.CeilingFrom, p.CeilingLane, c.rounds, c.rounds, p.Assumptions)
+		}
+		if last := p.Assumptions[len(p.Assumptions)-1]; c.rounds > 0 && last != "no consumer count beats 5 rounds: the arrival at round 5 plus the 0 rounds the event that ends last takes" {
+			t.Errorf("%s: last assumption %q; want the arrival at round 5 named", c.name, last)
+		}
+	}
+}

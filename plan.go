@@ -42,10 +42,11 @@ type Plan struct {
 	// every event a run still lasts at least CeilingRounds (exactly, but
 	// under Static, whose lanes keep their consumers), the longest chain of
 	// events that must run one after another in one lane, or the longest
-	// event. CeilingLane names that lane, "" when no lane sets it: the lane
-	// of the first event, in input order, to finish last, which can differ
-	// from [Result].HeaviestLaneName when lanes tie or events arrive over
-	// time.
+	// event. CeilingLane names that lane, "" when no lane sets it (no
+	// lanes, or no work after CeilingFrom, as when every duration is 0):
+	// the lane of the first event, in input order, to finish last, which
+	// can differ from [Result].HeaviestLaneName when lanes tie or events
+	// arrive over time.
 	Ceiling       float64
 	CeilingRounds int
 	CeilingLane   string
@@ -275,7 +276,7 @@ func chainRounds(events iter.Seq[Event], layout Layout) (chain, error) {
 	}
 	u := s.dispatch.(*unlimited)
 	c := chain{events: s.events, rounds: s.rounds, work: s.work, from: u.lastFrom, partition: layout.partitions > 0}
-	if ln := u.last; ln >= 0 {
+	if ln := u.last; ln >= 0 && s.rounds > u.lastFrom { // a lane with no work after the arrival sets nothing
 		c.lane = s.table.name(s.in, ln)
 	}
 	return c, nil

@@ -111,8 +111,9 @@ func TestPlanNamesItsCeilingAndAssumptions(t *testing.T) {
 			`no consumer count beats 5 rounds: lane "a\nb" must run its events one after another`},
 		{[]konvoy.Event{{Key: "\xff", Duration: 5}, {Key: "c", Duration: 1}}, konvoy.Convoy, "\xff",
 			`no consumer count beats 5 rounds: lane "\xff" must run its events one after another`},
-		// A lane whose events take no time sets no ceiling worth a word.
-		{[]konvoy.Event{{Key: "A"}, {Key: "A"}}, konvoy.Convoy, "A", "consumers are dispatched head-of-line, where a consumer more never makes a run longer, and at most 64 are tried"},
+		// A lane whose events take no time sets no ceiling, and is not
+		// named (see TestNoLaneSetsACeilingOfNoWork).
+		{[]konvoy.Event{{Key: "A"}, {Key: "A"}}, konvoy.Convoy, "", "consumers are dispatched head-of-line, where a consumer more never makes a run longer, and at most 64 are tried"},
 	} {
 		p, err := konvoy.PlanConsumers(konvoy.Values(c.events), c.layout, cfg)
 		if err != nil {
