@@ -2,6 +2,7 @@ package konvoy_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -111,12 +112,18 @@ func TestHeldRoundsPastTheLargestIntAreAnError(t *testing.T) {
 		{Key: "A", Step: 2}, {Key: "B", Step: 2}, {Key: "C", Step: 2},
 		{Key: "A", Step: 1, Duration: third}, {Key: "B", Step: 1, Duration: third}, {Key: "C", Step: 1, Duration: third},
 	}
-	want := fmt.Sprintf("konvoy: at the end of the run: the rounds events spent held (HeldRounds) add up past %d", math.MaxInt)
+	// The error names the event at which the sum passed it: C's step 2,
+	// released third.
+	want := fmt.Sprintf(`konvoy: event 2 (key "C"): the rounds events spent held (HeldRounds) add up past %d, the largest int, from this event on`, math.MaxInt)
+	var ev *konvoy.EventError
+	if _, err := konvoy.Simulate(events, konvoy.Resequencer, 1); !errors.As(err, &ev) || ev.Index != 2 || ev.Key != "C" {
+		t.Errorf("Simulate: error %v; want a *konvoy.EventError of event 2, key C", err)
+	}
 	if _, err := konvoy.Simulate(events, konvoy.Resequencer, 1); err == nil || err.Error() != want {
 		t.Errorf("Simulate: error %v; want %q", err, want)
 	}
 	// A sweep names the run: it has many.
-	want = fmt.Sprintf("konvoy: the run of resequencer, head-of-line, on 1 consumer: at the end of the run: the rounds events spent held (HeldRounds) add up past %d", math.MaxInt)
+	want = fmt.Sprintf(`konvoy: the run of resequencer, head-of-line, on 1 consumer: event 2 (key "C"): the rounds events spent held (HeldRounds) add up past %d, the largest int, from this event on`, math.MaxInt)
 	if _, err := konvoy.Sweep(context.Background(), konvoy.Values(events), []konvoy.Config{{Layout: konvoy.Resequencer, Consumers: 1}}); err == nil || err.Error() != want {
 		t.Errorf("Sweep: error %v; want %q", err, want)
 	}
@@ -187,5 +194,21 @@ func TestGapsSkippedPastTheLargestIntIsAnError(t *testing.T) {
 	events = events[:2] // one gap: within the largest int
 	if r, err := konvoy.Simulate(events, konvoy.Resequencer, 1, konvoy.WithResequencer(konvoy.ResequencerConfig{Capacity: 1})); err != nil || r.GapsSkipped != math.MaxInt-1 {
 		t.Errorf("one gap: GapsSkipped %d, %v; want %d", r.GapsSkipped, err, math.MaxInt-1)
+	}
+}
+
+// The steps the resequencer skips can add up past the largest int too,
+// and the error names the event whose gap passed it: key B's jump from
+// step 1 to the largest int, the second such gap, forced by the timeout.
+func TestGapsSkippedPastTheLargestIntNameTheirEvent(t *testing.T) {
+	events := []konvoy.Event{
+		{Key: "A", Step: 1}, {Key: "A", Step: math.MaxInt, Arrival: 1},
+		{Key: "B", Step: 1, Arrival: 2}, {Key: "B", Step: math.MaxInt, Arrival: 3},
+	}
+	_, err := konvoy.Simulate(events, konvoy.Resequencer, 1, konvoy.WithResequencer(konvoy.ResequencerConfig{Timeout: 1}))
+	want := fmt.Sprintf(`konvoy: event 3 (key "B"): the steps skipped (GapsSkipped) add up past %d, the largest int, from this event on`, math.MaxInt)
+	var ev *konvoy.EventError
+	if !errors.As(err, &ev) || ev.Index != 3 || err.Error() != want {
+		t.Errorf("Simulate: error %v; want %q", err, want)
 	}
 }

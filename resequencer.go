@@ -115,7 +115,7 @@ func (s *Simulator) advance(i, key, step, now int, k *int, o Outcome) {
 		low := rk.low()
 		if step > *k+1 {
 			if s.gapsSkipped > math.MaxInt-(step-*k-1) {
-				s.overflowed = "the steps skipped (GapsSkipped)"
+				s.overflow("the steps skipped (GapsSkipped)", i, key)
 			}
 			s.gapsSkipped = satAdd(s.gapsSkipped, step-*k-1)
 			low = step
@@ -269,7 +269,7 @@ func (s *Simulator) force(r heldRef, now int) {
 		delete(s.heldByKey, r.key)
 		delete(s.heldSteps, r.key)
 	}
-	s.heldFor(now - r.finish)
+	s.heldFor(now-r.finish, r.index, r.key)
 	s.forced++
 	k := s.state.at(r.key)
 	if r.step <= *k {
@@ -294,7 +294,7 @@ func (s *Simulator) release(key, now int, k *int) {
 		}
 		delete(s.held, at)
 		*k = e.step
-		s.heldFor(now - e.finish)
+		s.heldFor(now-e.finish, e.index, key)
 		s.outcome(e.index, Held, now)
 		n++
 	}
@@ -309,12 +309,22 @@ func (s *Simulator) release(key, now int, k *int) {
 	}
 }
 
-// heldFor counts d more rounds an event spent held; a sum past the largest
-// int, which timeouts near it or many long holds can reach, is noted, and
-// Result returns an error rather than a wrong HeldRounds.
-func (s *Simulator) heldFor(d int) {
+// heldFor counts d more rounds event i, of key index key, spent held; a
+// sum past the largest int, which timeouts near it or many long holds can
+// reach, is noted, and Result returns an error rather than a wrong
+// HeldRounds.
+func (s *Simulator) heldFor(d, i, key int) {
 	if s.heldRounds > math.MaxInt-d {
-		s.overflowed = "the rounds events spent held (HeldRounds)"
+		s.overflow("the rounds events spent held (HeldRounds)", i, key)
 	}
 	s.heldRounds = satAdd(s.heldRounds, d)
+}
+
+// overflow notes that the measure what passed the largest int at event i,
+// of key index key, unless one passed it before: the run's end returns
+// the error of the first.
+func (s *Simulator) overflow(what string, i, key int) {
+	if s.overflowed == "" {
+		s.overflowed, s.overflowAt = what, [2]int{i, key}
+	}
 }

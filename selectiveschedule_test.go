@@ -2,6 +2,9 @@ package konvoy_test
 
 import (
 	"context"
+	"errors"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -36,5 +39,23 @@ func TestCompareSelectiveOrderedScheduleIndexesTheWholeTrace(t *testing.T) {
 				t.Errorf("%s: slot %+v names event %d of the trace, %+v; want the index of an ordered event of key %q in the whole trace (1 or 3)", name, s, s.Index, events[min(max(s.Index, 0), len(events)-1)], s.Key)
 			}
 		}
+	}
+}
+
+// An error that names an event names it by its index in the whole trace,
+// or not at all: the resequencer's ordered run here skips steps that add
+// up past the largest int from key B's second ordered event, the trace's
+// event 5, its own 3rd; its error names the key, not an index that counts
+// only the ordered events.
+func TestCompareSelectiveOrderedOverflowNamesNoIndexOfItsOwn(t *testing.T) {
+	events := []konvoy.Event{
+		{Key: "a", Step: 0}, {Key: "A", Step: 1}, {Key: "A", Step: math.MaxInt, Arrival: 1},
+		{Key: "b", Step: 0, Arrival: 1}, {Key: "B", Step: 1, Arrival: 2}, {Key: "B", Step: math.MaxInt, Arrival: 3},
+	}
+	_, err := konvoy.CompareSelective(context.Background(), konvoy.Values(events), 1, []konvoy.Layout{konvoy.Resequencer},
+		konvoy.WithResequencer(konvoy.ResequencerConfig{Timeout: 1}))
+	var ev *konvoy.EventError
+	if errors.As(err, &ev) && ev.Index != 5 || err == nil || !strings.Contains(err.Error(), `(GapsSkipped) add up past`) || !strings.Contains(err.Error(), `"B"`) {
+		t.Errorf("error %v; want the steps skipped past the largest int, from key B's event, indexed in the whole trace or not at all", err)
 	}
 }

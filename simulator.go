@@ -69,6 +69,8 @@ type Simulator struct {
 	done       bool
 	wrongN     int    // the keys in a wrong final state, once done (see end)
 	overflowed string // the measure that passed the largest int, as the error names it; "" for none
+	overflowAt [2]int // the event, and its key's index, at which overflowed first passed it
+	subset     bool   // the run takes a subset of a sweep's stream (Config.orderedOnly): its event indices are not the stream's
 }
 
 // MaxConsumers is the most consumers a run can have.
@@ -399,6 +401,17 @@ func (s *Simulator) Result() (Result, error) {
 	return r, nil
 }
 
+// overflowError returns the error of a measure that passed the largest
+// int: an [EventError] naming the event from which it did, unless the run
+// took a subset of the stream, whose indices are its own.
+func (s *Simulator) overflowError() error {
+	i, key := s.overflowAt[0], s.overflowAt[1]
+	if s.subset {
+		return prefixed{fmt.Errorf("at the end of the run: %s add up past %d, the largest int, from key %q's event on", s.overflowed, math.MaxInt, s.in.keyName(key))}
+	}
+	return eventError(i, s.in.keyName(key), "", 0, fmt.Sprintf("%s add up past %d, the largest int, from this event on", s.overflowed, math.MaxInt), nil)
+}
+
 // end ends the run, once: it applies the events still pending, checks
 // what the end may find past its limits, and counts the keys in a wrong
 // final state (wrongN), which Result names and a sweep plans memory for.
@@ -414,7 +427,7 @@ func (s *Simulator) end() error {
 		s.expire(math.MaxInt)
 	}
 	if s.overflowed != "" {
-		s.err = prefixed{fmt.Errorf("at the end of the run: %s add up past %d", s.overflowed, math.MaxInt)}
+		s.err = s.overflowError()
 		return s.err
 	}
 	// Applying what still waits can only make the resequencer hold

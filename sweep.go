@@ -582,7 +582,7 @@ func newSweepPass(configs []Config, todo []int, o sweepOptions, seen sweepSizes,
 		s, _ := NewSimulator(c.Layout, c.Consumers, c.Options...) // checked by Sweep
 		g := 0
 		if c.orderedOnly {
-			g = 1
+			g, s.subset = 1, true
 		}
 		r := runOf(s)
 		r.config, r.group, r.held, r.reserve, r.result = ci, g, seen.held[ci], seen.reserve[ci], seen.result[ci] // its table is its inputs' (see makeInputs)

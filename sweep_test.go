@@ -85,7 +85,7 @@ func TestSweepsEventErrorBeatsAnEndErrorInAnyPass(t *testing.T) {
 		{Layout: konvoy.Resequencer, Consumers: 1, Options: []konvoy.Option{konvoy.WithResequencer(konvoy.ResequencerConfig{Timeout: math.MaxInt - 10})}},
 		{Layout: konvoy.Free, Consumers: 1, Options: []konvoy.Option{konvoy.WithSchedule(1)}},
 	}
-	if _, err := konvoy.Simulate(events, configs[0].Layout, 1, configs[0].Options...); err == nil || !strings.Contains(err.Error(), "at the end of the run") {
+	if _, err := konvoy.Simulate(events, configs[0].Layout, 1, configs[0].Options...); err == nil || !strings.Contains(err.Error(), "(HeldRounds) add up past") {
 		t.Fatalf("the resequencer alone: %v; want its end to fail", err)
 	}
 	for _, budget := range []int{konvoy.DefaultMaxMemory, onePerPass} {
@@ -98,7 +98,7 @@ func TestSweepsEventErrorBeatsAnEndErrorInAnyPass(t *testing.T) {
 	// Without the event error, the end error is the sweep's, in any pass.
 	for _, budget := range []int{konvoy.DefaultMaxMemory, onePerPass} {
 		_, err := konvoy.Sweep(context.Background(), konvoy.Values(events), configs[:1], konvoy.WithMaxMemory(budget))
-		if err == nil || !strings.Contains(err.Error(), "at the end of the run") {
+		if err == nil || !strings.Contains(err.Error(), "(HeldRounds) add up past") {
 			t.Errorf("the resequencer, WithMaxMemory(%d): %v; want its end's error", budget, err)
 		}
 	}
