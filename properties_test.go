@@ -1145,7 +1145,9 @@ func TestMoreConsumersNeverRaiseLatency(t *testing.T) {
 // that do not carry the load (see its doc) and bisects only under
 // head-of-line, where TestMoreConsumersNeverRaiseLatency shows latency
 // never rises; the extra counts a picture asks for change nothing but the
-// curve.
+// curve. No count is the answer when a lane carries more work than those
+// rounds (a load floor there is): it runs one event at a time, and falls
+// behind the arrivals whatever the count.
 func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
@@ -1189,8 +1191,15 @@ func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 			if plan.LoadFloor != load {
 				t.Fatalf("%s: load floor %d; want %d", l, plan.LoadFloor, load)
 			}
+			lanes, work := heaviestLanesOf(t, events, l)
+			if load == 0 || work <= events[len(events)-1].Arrival-events[0].Arrival+1 {
+				lanes, work = []string{""}, 0
+			}
+			if !slices.Contains(lanes, plan.OverloadedLane) || plan.OverloadedWork != work {
+				t.Fatalf("%s: overloaded lane %q of %d rounds; want one of %q, of %d", l, plan.OverloadedLane, plan.OverloadedWork, lanes, work)
+			}
 			want := 0
-			for c := max(1, load); c <= limit && len(events) > 0; c++ {
+			for c := max(1, load); c <= limit && len(events) > 0 && work == 0; c++ {
 				if at(c, p) <= slo.Rounds {
 					want = c
 					break
@@ -1210,6 +1219,32 @@ func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 var planLayoutGen = rapid.OneOf(layoutGen, rapid.Custom(func(t *rapid.T) konvoy.Layout {
 	return konvoy.Partitioned(rapid.IntRange(1, 12).Draw(t, "partitions"))
 }))
+
+// heaviestLanesOf returns the lanes of l that carry the most work over
+// events, and that work; none and 0 for a layout without lanes.
+func heaviestLanesOf(t *rapid.T, events []konvoy.Event, l konvoy.Layout) ([]string, int) {
+	work := map[string]int{}
+	for _, e := range events {
+		lane, ok, err := l.Lane(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			work[lane] += e.Duration
+		}
+	}
+	var lanes []string
+	most := 0
+	for lane, w := range work {
+		switch {
+		case w > most:
+			lanes, most = []string{lane}, w
+		case w == most:
+			lanes = append(lanes, lane)
+		}
+	}
+	return lanes, most
+}
 
 // loadFloorOf is the fewest consumers that carry events' load: their
 // durations' sum over the rounds from the first arrival to the last, both

@@ -131,6 +131,15 @@ type LatencyPlan struct {
 	// trace is one burst and shows no steady state; and when Work is 0, a
 	// load no consumer need carry.
 	Work, Span, LoadFloor int
+	// OverloadedLane names the heaviest lane when its work, OverloadedWork
+	// rounds, is more than Span: a lane runs one event at a time, so it
+	// falls behind the arrivals whatever the consumers, its backlog
+	// growing for as long as the traffic lasts, and no count meets the
+	// objective in a steady state: Meets is false, even where the trace
+	// ends before the backlog breaks the objective. "" and 0 otherwise,
+	// and when LoadFloor is 0.
+	OverloadedLane string
+	OverloadedWork int
 	// ShortTrace tells that the trace is too short to show a steady
 	// state: LoadFloor−1 consumers, which do not carry the load, meet the
 	// objective on it all the same.
@@ -229,6 +238,7 @@ func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyCo
 			s.extra = append(s.extra, below)
 		}
 		s.plan.Assumptions = latencyAssumptions(s.plan, src, limit)
+		s.overload(results[i], load, l.partitions > 0)
 		searches[i] = s
 	}
 	if err := search(src, layouts, searches, opts); err != nil {
@@ -433,6 +443,23 @@ func newLatencySearch(l Layout, policy Policy, slo SLO, floor latencyRun, events
 	return s
 }
 
+// overload notes, from the run floor with a consumer for every event,
+// whose HeaviestLane is the heaviest lane's work, a lane that carries more
+// than the span the events arrive over (see
+// [LatencyPlan].OverloadedLane), unless the trace is one burst (load 0),
+// and says so in the plan's assumptions, partition telling that the lanes
+// are partitions: no count is then answered.
+func (s *latencySearch) overload(floor Result, load int, partition bool) {
+	p := &s.plan
+	if load == 0 || floor.HeaviestLane <= p.Span {
+		return
+	}
+	p.OverloadedLane, p.OverloadedWork, s.done = floor.HeaviestLaneName, floor.HeaviestLane, true
+	p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s carries %s of work over the %d rounds the events arrive over, %.4g consumers' worth, and runs one event at a time: "+
+		"its backlog grows for as long as the traffic lasts, whatever the consumers, so no count meets the objective in a steady state",
+		laneText(p.OverloadedLane, partition), roundsText(p.OverloadedWork), p.Span, float64(p.OverloadedWork)/float64(p.Span)))
+}
+
 // worstLane names the lane of r whose events waited longest, "" when none
 // waited.
 func worstLane(r Result) string {
@@ -561,6 +588,9 @@ func (s *latencySearch) finish() LatencyPlan {
 			"below the load, only because it ends before the backlog grows past it", consumerCount(s.below)))
 	}
 	at := s.answer()
+	if p.OverloadedLane != "" {
+		at = 0 // a count tried for the curve meets on this trace alone
+	}
 	if at == 0 {
 		for _, pt := range p.Curve { // the lowest, at the fewest consumers among equals, none below the fewest tried
 			if pt.Consumers >= s.from && (at == 0 || pt.Rounds < s.tried[at].at) {

@@ -61,7 +61,9 @@ type planRecord struct {
 // that the achieved figures are the floor's, no count's. LoadFloor is the
 // fewest consumers that carry the work over the ArrivalSpan rounds the
 // events arrive over (0 when they all arrive in one), and ShortTrace that
-// one fewer meets the target on this trace all the same.
+// one fewer meets the target on this trace all the same. OverloadedLane
+// names a lane whose work, OverloadedWork rounds, is more than
+// ArrivalSpan: no count meets the target in a steady state.
 type sloDoc struct {
 	Percentile     float64       `json:"percentile"`
 	On             string        `json:"on"`
@@ -77,6 +79,8 @@ type sloDoc struct {
 	ArrivalSpan    int           `json:"arrival_span"`
 	LoadFloor      int           `json:"load_floor"`
 	ShortTrace     bool          `json:"short_trace"`
+	OverloadedLane string        `json:"overloaded_lane"`
+	OverloadedWork int           `json:"overloaded_work"`
 	Curve          []sloPointDoc `json:"curve"`
 	Assumptions    []string      `json:"assumptions"`
 }
@@ -232,7 +236,7 @@ func (a *Plan) sloJSON(p konvoy.LatencyPlan) *sloDoc {
 	d := &sloDoc{Percentile: p.SLO.Percentile, On: on, TargetRounds: p.SLO.Rounds, Meets: p.Meets, Consumers: p.Consumers,
 		AchievedRounds: p.Achieved, Utilisation: RoundShare(p.Utilisation), WorstLane: p.WorstLane, FloorRounds: p.Floor,
 		FloorLane: p.FloorLane, AchievedFloor: p.AtFloor, ArrivalSpan: p.Span, LoadFloor: p.LoadFloor, ShortTrace: p.ShortTrace,
-		Curve: []sloPointDoc{}, Assumptions: append(a.sloAssumptions(), p.Assumptions...)}
+		OverloadedLane: p.OverloadedLane, OverloadedWork: p.OverloadedWork, Curve: []sloPointDoc{}, Assumptions: append(a.sloAssumptions(), p.Assumptions...)}
 	for _, pt := range p.Curve {
 		d.Curve = append(d.Curve, sloPointDoc{pt.Consumers, pt.Rounds})
 	}
