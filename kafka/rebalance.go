@@ -631,7 +631,9 @@ func (c *Consumer) commit(ctx context.Context) error {
 // that a slow commit never lands after a newer one. A partition whose
 // metadata the broker refuses as too long (its offset.metadata.max.bytes
 // set below MaxMetadata) is committed again at once, its offset alone, as
-// one whose metadata passes MaxMetadata is.
+// one whose metadata passes MaxMetadata is. A partition Kafka takes is
+// committed, counted and not sent again, though it refuses others in the
+// same request; the commit counts as failed, and those are sent again.
 func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	c.commitMu.Lock()
 	defer c.commitMu.Unlock()
@@ -639,35 +641,38 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	if len(sent) == 0 {
 		return nil
 	}
-	large, kept, gone, cerr := c.send(ctx, offsets, meta, sent)
-	if gone {
+	r := c.send(ctx, offsets, meta, sent)
+	if r.gone {
 		return nil // every partition was lost while the commit waited: nothing of this member's to commit
 	}
+	landed, cerr := r.landed(), r.err
 	var stripped []*PartitionError // the partitions committed without their metadata
-	for _, p := range kept {
+	for _, p := range landed {
 		if cut[p] != nil {
 			stripped = append(stripped, &PartitionError{p.tp.topic, p.tp.partition,
 				fmt.Errorf("offset %d committed without its metadata: %w", offsets[p.tp.topic][p.tp.partition].Offset, cut[p])})
 		}
 	}
-	if len(large) > 0 {
-		var more []*PartitionError
-		more, cerr = c.sendAlone(ctx, large, offsets, meta, sent, cerr)
-		stripped = append(stripped, more...)
+	if len(r.large) > 0 {
+		alone := c.sendAlone(ctx, r.large, offsets, meta, sent)
+		for _, p := range alone.landed() {
+			landed = append(landed, p)
+			stripped = append(stripped, &PartitionError{p.tp.topic, p.tp.partition, fmt.Errorf(
+				"offset %d committed without its metadata, which the broker refused as too long (its offset.metadata.max.bytes)",
+				offsets[p.tp.topic][p.tp.partition].Offset)})
+		}
+		cerr = errors.Join(cerr, alone.err)
 	}
 	if cerr != nil && errors.Is(context.Cause(ctx), errSuperseded) && onlyCutShort(cerr) {
 		return cerr // cut short as Run's own commit takes over: no failure of Kafka's
 	}
 	c.countCommit(cerr)
-	if cerr != nil {
-		return cerr
-	}
 	c.dropped.Add(int64(len(stripped)))
 	for _, e := range stripped {
 		c.noteMetadata(e.Topic, e.Partition, e.Err)
 	}
 	c.mu.Lock()
-	for _, p := range sent {
+	for _, p := range landed { // those Kafka took, though it refused others
 		p.committed = offsets[p.tp.topic][p.tp.partition].Offset
 		p.committedMeta = meta[p.tp]
 		p.landedGen = p.sentGen
@@ -676,7 +681,7 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 		}
 	}
 	c.mu.Unlock()
-	return nil
+	return cerr
 }
 
 // onlyCutShort tells whether err, and each error it joins, is a context's
@@ -702,10 +707,9 @@ func onlyCutShort(err error) bool {
 
 // sendAlone commits again, their offsets alone, the partitions of sent
 // whose metadata the broker refused as too long (large), clearing it in
-// meta, and returns those the request carried, as committed without
-// their metadata, and cerr joined with the request's error.
+// meta.
 func (c *Consumer) sendAlone(ctx context.Context, large []topicPartition, offsets map[string]map[int32]kgo.EpochOffset,
-	meta map[topicPartition]string, sent []*part, cerr error) ([]*PartitionError, error) {
+	meta map[topicPartition]string, sent []*part) commitResult {
 	alone, again := map[string]map[int32]kgo.EpochOffset{}, []*part{}
 	for _, p := range sent {
 		if slices.Contains(large, p.tp) {
@@ -717,40 +721,48 @@ func (c *Consumer) sendAlone(ctx context.Context, large []topicPartition, offset
 			again = append(again, p)
 		}
 	}
-	_, kept, gone, err := c.send(ctx, alone, meta, again)
-	if gone {
-		return nil, cerr
+	return c.send(ctx, alone, meta, again)
+}
+
+// commitResult is what one commit request did: the partitions the broker
+// refused as their metadata was too long (large), and those it took
+// (accepted), of those the request carried (kept); whether every
+// partition was gone before the request was sent (then nothing was);
+// and the request's error but for the refusals of large.
+type commitResult struct {
+	large, accepted []topicPartition
+	kept            []*part
+	gone            bool
+	err             error
+}
+
+// landed returns the partitions the request carried that the broker took.
+func (r commitResult) landed() []*part {
+	var out []*part
+	for _, p := range r.kept {
+		if slices.Contains(r.accepted, p.tp) {
+			out = append(out, p)
+		}
 	}
-	var stripped []*PartitionError
-	for _, p := range kept {
-		stripped = append(stripped, &PartitionError{p.tp.topic, p.tp.partition, fmt.Errorf(
-			"offset %d committed without its metadata, which the broker refused as too long (its offset.metadata.max.bytes)",
-			offsets[p.tp.topic][p.tp.partition].Offset)})
-	}
-	return stripped, errors.Join(cerr, err)
+	return out
 }
 
 // send makes one commit request of offsets, with meta, for the partitions
-// of sent (see owned), and returns the partitions the broker refused as
-// their metadata was too long, those of sent the request carried, whether
-// every partition was gone before the request was sent (then nothing
-// was), and the request's error but for those refusals.
-func (c *Consumer) send(ctx context.Context, offsets map[string]map[int32]kgo.EpochOffset, meta map[topicPartition]string, sent []*part) ([]topicPartition, []*part, bool, error) {
-	var large []topicPartition
-	var kept []*part
-	var cerr error
+// of sent (see owned), and returns what it did.
+func (c *Consumer) send(ctx context.Context, offsets map[string]map[int32]kgo.EpochOffset, meta map[topicPartition]string, sent []*part) commitResult {
+	var r commitResult
 	ctx = kgo.PreCommitFnContext(ctx, func(req *kmsg.OffsetCommitRequest) error {
 		var err error
-		kept, err = c.owned(req, meta, sent)
+		r.kept, err = c.owned(req, meta, sent)
 		return err
 	})
 	c.cl.CommitOffsetsSync(ctx, offsets, func(_ *kgo.Client, req *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
-		large, cerr = commitError(req, resp, err)
+		r.large, r.accepted, r.err = commitError(req, resp, err)
 	})
-	if errors.Is(cerr, errAllGone) {
-		return nil, nil, true, nil
+	if errors.Is(r.err, errAllGone) {
+		return commitResult{gone: true}
 	}
-	return large, kept, false, cerr
+	return r
 }
 
 // owned is commitParts's last word on a commit request, once franz-go has
@@ -1021,17 +1033,18 @@ func unskipped(f Finished, skipFrom int64, skipped []int64) Finished {
 
 // commitError returns the error of a commit: err, or each partition's
 // error in resp, the response to req, but OFFSET_METADATA_TOO_LARGE, whose
-// partitions it returns instead.
-func commitError(req *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) ([]topicPartition, error) {
+// partitions it returns instead (large), with those resp says were
+// committed (accepted).
+func commitError(req *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) (large, accepted []topicPartition, _ error) {
 	if err != nil {
-		return nil, fmt.Errorf("kafka: commit: %w", err)
+		return nil, nil, fmt.Errorf("kafka: commit: %w", err)
 	}
-	var large []topicPartition
 	var errs []error
 	for i, t := range resp.Topics {
 		for _, p := range t.Partitions {
 			switch p.ErrorCode {
 			case 0:
+				accepted = append(accepted, topicPartition{topicOf(req, t, i), p.Partition})
 			case kerr.OffsetMetadataTooLarge.Code:
 				large = append(large, topicPartition{topicOf(req, t, i), p.Partition})
 			default:
@@ -1039,7 +1052,7 @@ func commitError(req *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse,
 			}
 		}
 	}
-	return large, errors.Join(errs...)
+	return large, accepted, errors.Join(errs...)
 }
 
 // topicOf returns the name of topic t, the i-th of a commit's response to
