@@ -261,8 +261,19 @@ func (c *Consumer) CaughtUp(ctx context.Context, topic string) (bool, error) {
 
 // transient tells whether a commit's error err is one that the next commit
 // may not meet: one Kafka calls retriable, or the group's word that it
-// rebalances, or has moved to a generation the member has not joined yet.
+// rebalances, or has moved to a generation the member has not joined yet;
+// for the errors of several partitions joined, each of them is (errors.Is
+// would find the first that matches, beside a refusal that lasts).
 func transient(err error) bool {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs := j.Unwrap()
+		for _, e := range errs {
+			if !transient(e) {
+				return false
+			}
+		}
+		return len(errs) > 0
+	}
 	return kerr.IsRetriable(err) || errors.Is(err, kerr.RebalanceInProgress) ||
 		errors.Is(err, kerr.IllegalGeneration) || errors.Is(err, kerr.UnknownMemberID)
 }
