@@ -2,6 +2,7 @@ package konvoy_test
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -74,5 +75,59 @@ func TestALatencyPlanOfAnOverloadedLaneMeetsNoCount(t *testing.T) {
 	}
 	if p := plans[0]; !p.Meets || p.OverloadedLane != "" || p.OverloadedWork != 0 || strings.Contains(strings.Join(p.Assumptions, "\n"), "runs one event at a time") {
 		t.Errorf("a lane of 40 rounds over 40: meets %v on %d, overloaded lane %q of %d; want a count, no lane overloaded\n%q", p.Meets, p.Consumers, p.OverloadedLane, p.OverloadedWork, p.Assumptions)
+	}
+}
+
+// At the Rate the arrivals were made at, the offered load is the rate's,
+// not the rounds the whole-round arrivals fall in: a hundred events of one
+// round scaled to 66.66 a round fall in rounds 0 and 1, which would make
+// the load 50 consumers' worth; at the rate it is 66.66, and no plan
+// answers fewer than 67. (Before, konvoy plan -peak 6666 answered 50, and
+// a higher peak, which put every arrival in round 0, a burst of 20; found
+// by a review.) A rate whose load is whole (50 a round) needs 50, not 51,
+// whatever float64 makes of the quotient; and a lane that carries more
+// than the rounds the rate spreads the events over is overloaded.
+func TestALatencyPlanAtARateCarriesTheRatesLoad(t *testing.T) {
+	events := make([]konvoy.Event, 100)
+	for i := range events {
+		events[i] = konvoy.Event{Key: fmt.Sprint("k", i), Step: 1, Duration: 1, Arrival: i * 100 / 6666}
+	}
+	slo := konvoy.SLO{Percentile: 99, Rounds: 5}
+	for _, c := range []struct {
+		rate             float64
+		load, consumers  int
+		utilisation      float64
+		overloaded, span string
+	}{
+		{0, 50, 50, 1, "", "2 rounds the events arrive over"},
+		{6666 * 0.01, 67, 67, 66.66 / 67, "", "1.5 rounds its 100 events take to arrive at 66.66 a round"},
+		{5000 * 0.01, 50, 50, 1, "", "2 rounds its 100 events take to arrive at 50 a round"},
+	} {
+		plans, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: slo, Rate: c.rate})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := plans[0]
+		if p.LoadFloor != c.load || p.Consumers != c.consumers || math.Abs(p.Utilisation-c.utilisation) > 1e-12 || p.OverloadedLane != c.overloaded {
+			t.Errorf("rate %v: load floor %d, %d consumers at %v busy, overloaded %q; want %d, %d at %v, %q", c.rate, p.LoadFloor, p.Consumers, p.Utilisation, p.OverloadedLane, c.load, c.consumers, c.utilisation, c.overloaded)
+		}
+		if all := strings.Join(p.Assumptions, "\n"); !strings.Contains(all, "× the "+c.span+";") {
+			t.Errorf("rate %v: assumptions %q; want the utilisation over the %s", c.rate, p.Assumptions, c.span)
+		}
+	}
+	// A lane of 2 events of 1 round each, at a rate that brings the 3
+	// events in 1.5 rounds: its 2 rounds are more.
+	lane := []konvoy.Event{{Key: "a", Step: 1, Duration: 1}, {Key: "a", Step: 2, Duration: 1}, {Key: "b", Step: 1, Duration: 1, Arrival: 1}}
+	plans, err := konvoy.PlanLatency(konvoy.Values(lane), []konvoy.Layout{konvoy.Convoy}, konvoy.LatencyConfig{SLO: slo, Rate: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := plans[0]; p.OverloadedLane != "a" || p.OverloadedWork != 2 || p.Meets || p.LoadFloor != 2 {
+		t.Errorf("lane a at 2 events a round: overloaded %q of %d, meets %v, load floor %d; want a of 2, no count, load floor 2", p.OverloadedLane, p.OverloadedWork, p.Meets, p.LoadFloor)
+	}
+	for _, bad := range []float64{-1, math.Inf(1), math.NaN()} {
+		if _, err := konvoy.PlanLatency(konvoy.Values(lane), []konvoy.Layout{konvoy.Convoy}, konvoy.LatencyConfig{SLO: slo, Rate: bad}); err == nil || !strings.Contains(err.Error(), "arrival rate") {
+			t.Errorf("rate %v: %v; want the rate refused", bad, err)
+		}
 	}
 }

@@ -1147,7 +1147,9 @@ func TestMoreConsumersNeverRaiseLatency(t *testing.T) {
 // never rises; the extra counts a picture asks for change nothing but the
 // curve. No count is the answer when a lane carries more work than those
 // rounds (a load floor there is): it runs one event at a time, and falls
-// behind the arrivals whatever the count.
+// behind the arrivals whatever the count. At a Rate the arrivals were made
+// at, those rounds are the events over the rate, whatever rounds the
+// arrivals fall in.
 func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
@@ -1160,8 +1162,10 @@ func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 			Rounds:     rapid.IntRange(0, 25).Draw(t, "target"),
 		}
 		limit := rapid.IntRange(1, 30).Draw(t, "limit")
-		counts := rapid.SliceOfN(rapid.IntRange(-1, 40), 0, 6).Draw(t, "counts") // for a picture
-		plans, err := konvoy.PlanLatency(konvoy.Values(events), layouts, konvoy.LatencyConfig{SLO: slo, MaxConsumers: limit, Counts: counts}, konvoy.WithPolicy(p))
+		counts := rapid.SliceOfN(rapid.IntRange(-1, 40), 0, 6).Draw(t, "counts")                  // for a picture
+		eighths := rapid.SampledFrom([]int{0, 0, 1, 3, 8, 12, 20, 64}).Draw(t, "rate in eighths") // 0: the trace's own
+		cfg := konvoy.LatencyConfig{SLO: slo, MaxConsumers: limit, Counts: counts, Rate: float64(eighths) / 8}
+		plans, err := konvoy.PlanLatency(konvoy.Values(events), layouts, cfg, konvoy.WithPolicy(p))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1188,11 +1192,14 @@ func TestPlanLatencyFindsTheSmallestCountThatMeets(t *testing.T) {
 				}
 			}
 			load := loadFloorOf(events)
+			if work := workOf(events); eighths > 0 && work > 0 { // ⌈work·rate/n⌉, exactly
+				load = (work*eighths + 8*len(events) - 1) / (8 * len(events))
+			}
 			if plan.LoadFloor != load {
 				t.Fatalf("%s: load floor %d; want %d", l, plan.LoadFloor, load)
 			}
 			lanes, work := heaviestLanesOf(t, events, l)
-			if load == 0 || work <= events[len(events)-1].Arrival-events[0].Arrival+1 {
+			if load == 0 || eighths == 0 && work <= events[len(events)-1].Arrival-events[0].Arrival+1 || eighths > 0 && work*eighths <= 8*len(events) {
 				lanes, work = []string{""}, 0
 			}
 			if !slices.Contains(lanes, plan.OverloadedLane) || plan.OverloadedWork != work {
@@ -1244,6 +1251,15 @@ func heaviestLanesOf(t *rapid.T, events []konvoy.Event, l konvoy.Layout) ([]stri
 		}
 	}
 	return lanes, most
+}
+
+// workOf is the sum of events' durations.
+func workOf(events []konvoy.Event) int {
+	work := 0
+	for _, e := range events {
+		work += e.Duration
+	}
+	return work
 }
 
 // loadFloorOf is the fewest consumers that carry events' load: their

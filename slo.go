@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // SLO is a latency objective: the Percentile of the events' latency, in
@@ -63,6 +64,14 @@ type LatencyConfig struct {
 	// 1 to the plan's MostConsumers (the limit, or fewer when fewer can
 	// change a run: see [LatencyPlan]) are left out.
 	Counts []int
+	// Rate is the rate, in events a round, that the events' arrivals were
+	// made at (drawn as a Poisson process, or scaled to a peak), or 0 for
+	// the trace's own. Arrivals in whole rounds at several events a round
+	// fall in fewer rounds than the rate spreads them over (a hundred
+	// events at 67 a round arrive in rounds 0 and 1, 50 a round), so with
+	// a Rate the offered load is the rate's: the work over the Events/Rate
+	// rounds the events take to arrive (see [LatencyPlan].LoadFloor).
+	Rate float64
 }
 
 // LatencyPoint is the objective's percentile, in rounds, of a run on
@@ -94,9 +103,9 @@ type LatencyPlan struct {
 	AtFloor bool
 	// Utilisation is the consumers' busy share: the work (the busy
 	// consumer-rounds) over consumers × Span, the rounds the events arrive
-	// over; for a trace whose events all arrive in one round, over
-	// consumers × the run's rounds. It is 0 for a run that takes no time
-	// or has no consumers.
+	// over (with a Rate, Events/Rate); for a trace whose events all arrive
+	// in one round, without a Rate, over consumers × the run's rounds. It
+	// is 0 for a run that takes no time or has no consumers.
 	Utilisation float64
 	// WorstLane names the lane whose events waited longest (the longest
 	// single wait, as [Result].WorstLanes orders them), "" when no event
@@ -124,15 +133,18 @@ type LatencyPlan struct {
 	// Work is the trace's work, the sum of its durations, and Span the
 	// rounds its events arrive over, from the first arrival to the last,
 	// both counted. LoadFloor is the fewest consumers that carry the
-	// offered load, ⌈Work/Span⌉: fewer fall behind the arrivals, and a
-	// backlog that grows for as long as the traffic lasts breaks any
-	// objective in a steady state, even where the trace ends before it
-	// does. It is 0 when every event arrives in one round, Span 1: such a
-	// trace is one burst and shows no steady state; and when Work is 0, a
-	// load no consumer need carry.
+	// offered load, ⌈Work/Span⌉, or with a [LatencyConfig].Rate
+	// ⌈Work·Rate/Events⌉ (to within 16 units in the last place of the
+	// quotient): fewer fall behind the arrivals, and a backlog that grows
+	// for as long as the traffic lasts breaks any objective in a steady
+	// state, even where the trace ends before it does. It is 0 when Work
+	// is 0, a load no consumer need carry, and, without a Rate, when every
+	// event arrives in one round, Span 1: such a trace is one burst and
+	// shows no steady state.
 	Work, Span, LoadFloor int
 	// OverloadedLane names the heaviest lane when its work, OverloadedWork
-	// rounds, is more than Span: a lane runs one event at a time, so it
+	// rounds, is more than Span (with a Rate, than Events/Rate, to within
+	// 16 units in the last place): a lane runs one event at a time, so it
 	// falls behind the arrivals whatever the consumers, its backlog
 	// growing for as long as the traffic lasts, and no count meets the
 	// objective in a steady state: Meets is false, even where the trace
@@ -222,13 +234,13 @@ func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyCo
 	if err != nil {
 		return nil, err
 	}
-	fewest, load := src.fewest(bp, cfg.SLO), src.loadFloor()
+	fewest, load := src.fewest(bp, cfg.SLO), src.loadFloor(cfg.Rate)
 	searches := make([]*latencySearch, len(layouts))
 	for i, l := range layouts {
 		most := countsThatMatter(src.n, l, policy)
 		top := min(limit, max(most, load))
 		s := newLatencySearch(l, policy, cfg.SLO, latencyRun{results[i], at[i]}, src.n, max(fewest, load), top)
-		s.plan.Work, s.plan.Span, s.plan.LoadFloor, s.plan.MostConsumers, s.most = src.work, src.span(), load, top, most
+		s.plan.Work, s.plan.Span, s.plan.LoadFloor, s.plan.MostConsumers, s.most, s.rate = src.work, src.span(), load, top, most, cfg.Rate
 		s.extra = slices.DeleteFunc(slices.Clone(cfg.Counts), func(c int) bool { return c < 1 || c > top })
 		// LoadFloor−1 is run once when no bound rules it out: the search may
 		// be over before it starts (the limit below the load floor), but
@@ -237,7 +249,7 @@ func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyCo
 			s.below = below
 			s.extra = append(s.extra, below)
 		}
-		s.plan.Assumptions = latencyAssumptions(s.plan, src, limit)
+		s.plan.Assumptions = latencyAssumptions(s, src, limit)
 		s.overload(results[i], load, l.partitions > 0)
 		searches[i] = s
 	}
@@ -262,6 +274,8 @@ func (cfg LatencyConfig) check() (int, error) {
 		return 0, fmt.Errorf("konvoy: latency objective of %d rounds: want 0 or more", cfg.SLO.Rounds)
 	case cfg.MaxConsumers < 0 || cfg.MaxConsumers > MaxConsumers:
 		return 0, fmt.Errorf("konvoy: consumer limit %d: want 0 (1024) to %d", cfg.MaxConsumers, MaxConsumers)
+	case !(cfg.Rate >= 0 && cfg.Rate <= math.MaxFloat64):
+		return 0, fmt.Errorf("konvoy: arrival rate %v: want 0 (the trace's own) or a positive finite rate in events a round", cfg.Rate)
 	}
 	return bp, nil
 }
@@ -391,14 +405,30 @@ func (p *planStream) span() int {
 }
 
 // loadFloor returns the fewest consumers that carry the offered load,
-// ⌈work/span⌉, or 0 when every event arrives in one round (see
-// [LatencyPlan].LoadFloor).
-func (p *planStream) loadFloor() int {
+// ⌈work/span⌉, or ⌈work·rate/n⌉ at a rate above 0, or 0 when every event
+// arrives in one round and there is no rate (see [LatencyPlan].LoadFloor).
+func (p *planStream) loadFloor(rate float64) int {
 	span := p.span()
-	if span <= 1 || p.work == 0 {
+	switch {
+	case p.work == 0:
+		return 0
+	case rate > 0:
+		return ceilInt(float64(p.work) * rate / float64(p.n))
+	case span <= 1:
 		return 0
 	}
 	return p.work/span + min(1, p.work%span)
+}
+
+// ceilInt returns ⌈v⌉ for v ≥ 0, taken as the whole number just below when
+// v is within 16 units in its last place above it (float64's rounding of
+// a quotient that is whole), and math.MaxInt when that passes it.
+func ceilInt(v float64) int {
+	c := -floorNear(-v)
+	if c >= 0x1p63 {
+		return math.MaxInt
+	}
+	return int(c)
 }
 
 // satAdd returns a+b for a, b ≥ 0, or math.MaxInt when it overflows.
@@ -420,9 +450,10 @@ type latencyRun struct {
 type latencySearch struct {
 	plan      LatencyPlan
 	from, top int
-	extra     []int // the counts asked for besides the search's
-	below     int   // LoadFloor−1, tried to tell a ShortTrace; 0 for none
-	most      int   // the most consumers that can change a run (countsThatMatter)
+	extra     []int   // the counts asked for besides the search's
+	below     int     // LoadFloor−1, tried to tell a ShortTrace; 0 for none
+	most      int     // the most consumers that can change a run (countsThatMatter)
+	rate      float64 // LatencyConfig.Rate
 	tried     map[int]latencyRun
 	passes    int
 	done      bool
@@ -451,13 +482,49 @@ func newLatencySearch(l Layout, policy Policy, slo SLO, floor latencyRun, events
 // are partitions: no count is then answered.
 func (s *latencySearch) overload(floor Result, load int, partition bool) {
 	p := &s.plan
-	if load == 0 || floor.HeaviestLane <= p.Span {
+	if load == 0 || s.needs(floor.HeaviestLane) <= 1 {
 		return
 	}
 	p.OverloadedLane, p.OverloadedWork, s.done = floor.HeaviestLaneName, floor.HeaviestLane, true
-	p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s carries %s of work over the %d rounds the events arrive over, %.4g consumers' worth, and runs one event at a time: "+
+	p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s carries %s of work %s, %s consumers' worth, and runs one event at a time: "+
 		"its backlog grows for as long as the traffic lasts, whatever the consumers, so no count meets the objective in a steady state",
-		laneText(p.OverloadedLane, partition), roundsText(p.OverloadedWork), p.Span, float64(p.OverloadedWork)/float64(p.Span)))
+		laneText(p.OverloadedLane, partition), roundsText(p.OverloadedWork), s.arrivalText(), s.worthText(p.OverloadedWork)))
+}
+
+// needs returns the fewest consumers that carry work over the rounds the
+// events arrive over: ⌈work/Span⌉, or at a rate ⌈work·rate/Events⌉ (see
+// ceilInt), as the load floor counts them; 0 for no events.
+func (s *latencySearch) needs(work int) int {
+	p := &s.plan
+	switch {
+	case p.Events == 0 || p.Span == 0:
+		return 0
+	case s.rate > 0:
+		return ceilInt(float64(work) * s.rate / float64(p.Events))
+	}
+	return work/p.Span + min(1, work%p.Span)
+}
+
+// worthText writes worth(work) as the assumptions do.
+func (s *latencySearch) worthText(work int) string {
+	return strconv.FormatFloat(float64(work)*s.perRound(), 'g', 4, 64)
+}
+
+// perRound returns the share of the work a round brings: 1/Span, or at a
+// rate, rate/Events.
+func (s *latencySearch) perRound() float64 {
+	if s.rate > 0 {
+		return s.rate / float64(s.plan.Events)
+	}
+	return 1 / float64(s.plan.Span)
+}
+
+// arrivalText says what the events arrive over, as the assumptions do.
+func (s *latencySearch) arrivalText() string {
+	if s.rate > 0 {
+		return fmt.Sprintf("over the %.4g rounds its %s take to arrive at %.4g a round", float64(s.plan.Events)/s.rate, counted(s.plan.Events, "event", "events"), s.rate)
+	}
+	return fmt.Sprintf("over the %d rounds the events arrive over", s.plan.Span)
 }
 
 // worstLane names the lane of r whose events waited longest, "" when none
@@ -605,24 +672,33 @@ func (s *latencySearch) finish() LatencyPlan {
 		return p
 	}
 	r := s.tried[at]
-	p.Achieved, p.WorstLane = r.at, worstLane(r.Result)
-	switch span := p.Span; {
-	case span > 1:
-		p.Utilisation = float64(r.Work) / (float64(at) * float64(span))
-	case r.Rounds > 0:
-		p.Utilisation = float64(r.Work) / (float64(at) * float64(r.Rounds))
-	}
+	p.Achieved, p.WorstLane, p.Utilisation = r.at, worstLane(r.Result), s.utilisation(r.Result, at)
 	return p
 }
 
+// utilisation returns the busy share of r's run on c consumers (see
+// [LatencyPlan].Utilisation).
+func (s *latencySearch) utilisation(r Result, c int) float64 {
+	switch {
+	case s.rate > 0:
+		return float64(r.Work) * s.perRound() / float64(c)
+	case s.plan.Span > 1:
+		return float64(r.Work) / (float64(c) * float64(s.plan.Span))
+	case r.Rounds > 0:
+		return float64(r.Work) / (float64(c) * float64(r.Rounds))
+	}
+	return 0
+}
+
 // latencyAssumptions states what a latency plan rests on.
-func latencyAssumptions(p LatencyPlan, src *planStream, limit int) []string {
+func latencyAssumptions(s *latencySearch, src *planStream, limit int) []string {
+	p := s.plan
 	name, on := PercentileName(p.SLO.Percentile), "response, from an event's arrival to its finish"
 	if p.SLO.Wait {
 		on = "wait, from an event's arrival to its start"
 	}
-	busy := fmt.Sprintf("utilisation is the work over consumers × the %d rounds the events arrive over", p.Span)
-	if p.Span <= 1 {
+	busy := "utilisation is the work over consumers × the " + strings.TrimPrefix(s.arrivalText(), "over the ")
+	if p.Span <= 1 && s.rate == 0 {
 		busy = "utilisation is the work over consumers × the run's rounds"
 	}
 	rank := fmt.Sprintf("%s is by nearest rank, exact below %d rounds and above it within 1/1024", name, ExactLatency)
@@ -638,17 +714,21 @@ func latencyAssumptions(p LatencyPlan, src *planStream, limit int) []string {
 	} else {
 		out = append(out, fmt.Sprintf("with consumers dispatched %s, latency need not fall as consumers are added, so every count from the fewest up is tried until one meets the objective", p.Policy))
 	}
-	return append(out, loadAssumptions(p, src)...)
+	return append(out, loadAssumptions(s, src)...)
 }
 
 // loadAssumptions states the bounds below which a latency plan tries no
 // count: the offered load, and the work within the objective.
-func loadAssumptions(p LatencyPlan, src *planStream) []string {
+func loadAssumptions(s *latencySearch, src *planStream) []string {
+	p := s.plan
 	var out []string
 	switch {
 	case p.Events == 0:
 	case p.LoadFloor == 0 && p.Work > 0:
 		out = append(out, fmt.Sprintf("every event arrives in round %d: the trace is one burst and shows no steady state, so the plan is for that burst alone", src.first))
+	case p.LoadFloor > 1 && s.rate > 0:
+		out = append(out, fmt.Sprintf("fewer than %d consumers do not carry the offered load: the work, %d rounds, arrives %s, %s consumers' worth; "+
+			"with fewer a backlog grows for as long as the traffic lasts", p.LoadFloor, p.Work, s.arrivalText(), s.worthText(p.Work)))
 	case p.LoadFloor > 1:
 		out = append(out, fmt.Sprintf("fewer than %d consumers do not carry the offered load: the work, %d rounds, arrives over the %d rounds %d to %d, %.4g consumers' worth; "+
 			"with fewer a backlog grows for as long as the traffic lasts", p.LoadFloor, p.Work, p.Span, src.first, src.last, float64(p.Work)/float64(p.Span)))

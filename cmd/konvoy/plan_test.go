@@ -328,16 +328,18 @@ func TestPlanSLOArrivalsOutOfRange(t *testing.T) {
 // consumers than carry the load: slo.csv scaled to 200 events/s (7 for
 // free, where its 10021 rounds of work over 1000 rounds need 11), and
 // arrivals.csv at Poisson arrivals (1 at 97.22 events/s, where 124 rounds
-// over 63 need 2; without -peak now at the trace's own 146.34 events/s,
-// where 124 rounds over 44 need 3).
+// over the 61.72 rounds its 60 events take at 0.9722 a round need 3;
+// without -peak now at the trace's own 146.34 events/s, where 124 rounds
+// over 41 need 4). The Poisson plans' load is the rate's, not the rounds
+// one draw of arrivals falls in (63 and 44, which gave 2 and 3).
 func TestPlanSLONeverBelowTheLoad(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		want map[string]int // consumers by layout
 	}{
 		{[]string{"-events", "testdata/slo.csv", "-slo", "p99=5s", "-peak", "200"}, map[string]int{"free": 11, "convoy": 11}},
-		{[]string{"-events", "testdata/arrivals.csv", "-slo", "p99=1s", "-arrivals", "poisson", "-peak", "97.22"}, map[string]int{"free": 2, "convoy": 2}},
-		{[]string{"-events", "testdata/arrivals.csv", "-slo", "p99=1s", "-arrivals", "poisson"}, map[string]int{"free": 3, "convoy": 3}},
+		{[]string{"-events", "testdata/arrivals.csv", "-slo", "p99=1s", "-arrivals", "poisson", "-peak", "97.22"}, map[string]int{"free": 3, "convoy": 3}},
+		{[]string{"-events", "testdata/arrivals.csv", "-slo", "p99=1s", "-arrivals", "poisson"}, map[string]int{"free": 4, "convoy": 4}},
 	} {
 		out, errOut, status := runCommand(append([]string{"plan", "-layouts", "free,convoy", "-format", "json"}, c.args...)...)
 		if status != 0 || errOut != "" {
@@ -471,5 +473,51 @@ func TestPlanHoldsEventsWithinMaxMemory(t *testing.T) {
 	}
 	if got, errOut, status := runCommand(append(args, "-max-memory", "2MiB")...); status != 0 || got != want {
 		t.Errorf("-max-memory 2MiB: status %d, stderr %q, plan:\n%s\nwant:\n%s", status, errOut, got, want)
+	}
+}
+
+// A trace scaled to a peak of several events a round falls in a few whole
+// rounds, or one: the latency plan's load is the peak's all the same, and
+// a higher peak never needs fewer consumers. A hundred events of one round
+// at -peak P (10ms rounds) bring P/100 consumers' worth. (Before, -peak
+// 6666 answered 50 consumers, the rounds 0 and 1 its arrivals fell in,
+// and -peak 9999 and 50000, every arrival in round 0, a burst of 20;
+// found by a review.)
+func TestPlanSLOAtAScaledPeakCarriesThePeaksLoad(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("key,step,duration,at\n")
+	for i := range 100 {
+		fmt.Fprintf(&b, "K%d,1,1,%d\n", i, i)
+	}
+	path := filepath.Join(t.TempDir(), "even.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	last := 0
+	for _, c := range []struct {
+		peak string
+		load int
+	}{{"5000", 50}, {"6666", 67}, {"9999", 100}, {"50000", 500}} {
+		out, errOut, status := runCommand("plan", "-events", path, "-layouts", "free", "-slo", "p99=50ms", "-peak", c.peak, "-format", "json")
+		if status != 0 || errOut != "" {
+			t.Fatalf("-peak %s: status %d, stderr %q", c.peak, status, errOut)
+		}
+		var doc struct {
+			Plans []struct {
+				SLO struct {
+					Meets     bool
+					Consumers int
+					LoadFloor int `json:"load_floor"`
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		s := doc.Plans[0].SLO
+		if !s.Meets || s.LoadFloor != c.load || s.Consumers < c.load || s.Consumers < last {
+			t.Errorf("-peak %s: meets %v on %d consumers, load floor %d; want at least %d, the load, and %d, the lower peak's", c.peak, s.Meets, s.Consumers, s.LoadFloor, c.load, last)
+		}
+		last = s.Consumers
 	}
 }

@@ -153,11 +153,12 @@ func (a *Plan) planLatency() error {
 		return fmt.Errorf("konvoy plan: -slo: %v is %d rounds of %v; want at most %d", s.Target, int64(rounds), a.o.Round, math.MaxInt32)
 	}
 	a.sloRounds = int(rounds)
-	events, err := a.sloArrivals()
+	events, rate, err := a.sloArrivals()
 	if err != nil {
 		return err
 	}
-	cfg := konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: s.Percentile, Wait: s.Wait, Rounds: a.sloRounds}, MaxConsumers: a.o.MaxConsumers}
+	a.sloRate = rate
+	cfg := konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: s.Percentile, Wait: s.Wait, Rounds: a.sloRounds}, MaxConsumers: a.o.MaxConsumers, Rate: rate}
 	if s.Curve {
 		cfg.Counts = sloCurve(a.o.MaxConsumers)
 	}
@@ -217,8 +218,10 @@ func scaleFactor(n int, peak float64, round time.Duration, span int) float64 {
 }
 
 // sloArrivals returns the trace's events with the arrivals the objective
-// is planned at, and says how they are made in a.sloArrivalsNote.
-func (a *Plan) sloArrivals() (iter.Seq2[konvoy.Event, error], error) {
+// is planned at, and the rate they were made at, in events a round (-peak;
+// 0 for the trace's own, see konvoy.LatencyConfig.Rate), and says how they
+// are made in a.sloArrivalsNote.
+func (a *Plan) sloArrivals() (iter.Seq2[konvoy.Event, error], float64, error) {
 	s, src, peak := a.o.SLO, a.src, a.o.Peak
 	n, first, last := src.Stats.Events(), src.FirstArrival, src.LastArrival
 	switch {
@@ -226,9 +229,9 @@ func (a *Plan) sloArrivals() (iter.Seq2[konvoy.Event, error], error) {
 		perRound := peak * a.o.Round.Seconds()
 		a.arrivalsNote = fmt.Sprintf("events arrive as a Poisson process of %s events/s (%.4g a round), drawn from -seed %d, each in the whole round "+
 			"its time falls in; the trace's own arrival times are not used", formatRate(peak), perRound, s.Seed)
-		return synth.PoissonArrivals(src.Events, perRound, s.Seed), nil
+		return synth.PoissonArrivals(src.Events, perRound, s.Seed), perRound, nil
 	case last == first:
-		return nil, fmt.Errorf("konvoy plan: -slo: every event of %s arrives at round %d, one burst with no arrival times to plan a steady state at: "+
+		return nil, 0, fmt.Errorf("konvoy plan: -slo: every event of %s arrives at round %d, one burst with no arrival times to plan a steady state at: "+
 			"plan with -arrivals poisson, which draws arrivals at -peak", src.Name, first)
 	case s.Scaled:
 		span := a.span()
@@ -240,11 +243,11 @@ func (a *Plan) sloArrivals() (iter.Seq2[konvoy.Event, error], error) {
 		a.arrivalsNote = fmt.Sprintf("the trace's arrivals are scaled to a mean of %s events/s (-peak): its %d events arrive over the %d rounds %d to %d, "+
 			"so each arrival round r becomes %s, rounded down to a whole round, with f = %d/(%s·%v·%d) = %.6g; the last arrives at round %s%.0f",
 			formatRate(peak), n, span, first, last, scaled, n, formatRate(peak), a.o.Round, span, factor, from, math.Floor(float64(last-first)*factor))
-		return synth.ScaledArrivalsFrom(src.Events, first, factor), nil
+		return synth.ScaledArrivalsFrom(src.Events, first, factor), peak * a.o.Round.Seconds(), nil
 	}
 	a.arrivalsNote = fmt.Sprintf("events arrive at the trace's own arrival times, as recorded: %d events over rounds %d to %d, %s events/s "+
 		"(-peak scales them to another mean rate)", n, first, last, formatRate(a.ownRate()))
-	return src.Events, nil
+	return src.Events, 0, nil
 }
 
 // sloText is the latency plan: for every layout and policy the fewest
@@ -313,12 +316,21 @@ func (a *Plan) target() string {
 func (a *Plan) busyOver() string {
 	for _, plans := range a.latency {
 		for _, p := range plans {
-			if p.Span > 1 {
-				return fmt.Sprintf("the %d rounds the events arrive over", p.Span)
+			if p.Span > 1 || a.sloRate > 0 {
+				return a.arrivalRounds(p)
 			}
 		}
 	}
 	return "the run's rounds"
+}
+
+// arrivalRounds names the rounds plan p's events arrive over: Span, or at
+// the rate the arrivals were made at, the events over the rate.
+func (a *Plan) arrivalRounds(p konvoy.LatencyPlan) string {
+	if a.sloRate > 0 {
+		return fmt.Sprintf("the %.4g rounds its %s take to arrive at %.4g a round", float64(p.Events)/a.sloRate, plural(p.Events, "event", "events"), a.sloRate)
+	}
+	return fmt.Sprintf("the %d rounds the events arrive over", p.Span)
 }
 
 // duration writes rounds as time, at the plan's round length: in hours,
@@ -344,8 +356,8 @@ func missText(a *Plan, l konvoy.Layout, p konvoy.LatencyPlan) string {
 	case p.Floor > p.SLO.Rounds:
 		return head + fmt.Sprintf("the events' own durations already reach %s %d rounds (%s) with a consumer for every event", pn, p.Floor, a.duration(p.Floor))
 	case p.OverloadedLane != "":
-		return fmt.Sprintf("%s meets it at no count in a steady state, under any policy: %s carries %d rounds of work over the %d rounds the events arrive over, and runs one event at a time, so its backlog grows for as long as the traffic lasts",
-			l, laneName(l, p.OverloadedLane), p.OverloadedWork, p.Span)
+		return fmt.Sprintf("%s meets it at no count in a steady state, under any policy: %s carries %d rounds of work over %s, and runs one event at a time, so its backlog grows for as long as the traffic lasts",
+			l, laneName(l, p.OverloadedLane), p.OverloadedWork, a.arrivalRounds(p))
 	case p.MinConsumers > p.MostConsumers:
 		most := fmt.Sprintf("the %d it may try (-max-consumers)", p.MostConsumers)
 		if p.MostConsumers < a.o.MaxConsumers {
