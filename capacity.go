@@ -11,7 +11,8 @@ import (
 // events and consumers: free's parallelism divided by the layout's (the
 // lesson's maliyet). A cost of 1.625 means the layout needs 1.625 times the
 // consumers to keep up with the same rate. Since both runs do the same work,
-// it equals layout.Rounds / free.Rounds, up to a float64's last digit.
+// it equals layout.Rounds / free.Rounds, but for float64's rounding of the
+// two parallelisms and their quotient (a few units in the last place).
 //
 // Cost returns 0 when either run has no parallelism (an empty run, or one
 // whose every event takes no time), where the ratio is undefined.

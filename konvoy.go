@@ -112,7 +112,10 @@ type Result struct {
 // Collision returns the part of the heaviest lane's load that other keys put
 // there: HeaviestLane − HeaviestKeyLoad. It is 0 for a convoy, whose lanes
 // each hold one key, and for layouts without lanes; under [Partitioned] it is
-// what hash collisions add to the lane-load ceiling.
+// what hash collisions add to the heaviest partition beside its heaviest
+// key. The lane-load ceiling rises by less when a heavier key runs in a
+// partition of its own: the ceiling without collisions is the heaviest key's
+// load over all lanes.
 func (r Result) Collision() int {
 	return r.HeaviestLane - r.HeaviestKeyLoad
 }

@@ -76,8 +76,8 @@ type PartitionLoad struct {
 }
 
 // Collision returns the heaviest partition's load that other keys put there:
-// HeaviestLoad − HeaviestKeyLoad, the rounds hash collisions add to the
-// lane-load ceiling.
+// HeaviestLoad − HeaviestKeyLoad, the rounds hash collisions add to that
+// partition beside its heaviest key (see [Result.Collision]).
 func (p PartitionLoad) Collision() int { return p.HeaviestLoad - p.HeaviestKeyLoad }
 
 // CollisionShare returns Collision as a fraction of the heaviest partition's

@@ -82,8 +82,9 @@ type Plan struct {
 // consumers.
 //
 // PlanConsumers returns an error for a peak or round length that is not a
-// positive finite number or a limit that is not 0 to [MaxConsumers], the
-// stream's first error, and the first run's error, as [Simulate] gives it.
+// positive finite number, a limit that is not 0 to [MaxConsumers] or an
+// unknown policy, the stream's first error, and the first run's error, as
+// [Simulate] gives it.
 // It panics, with a "konvoy:" prefix, when events or an option is nil.
 func PlanConsumers(events iter.Seq2[Event, error], layout Layout, cfg PlanConfig, opts ...Option) (Plan, error) {
 	if events == nil {
@@ -92,6 +93,9 @@ func PlanConsumers(events iter.Seq2[Event, error], layout Layout, cfg PlanConfig
 	policy := collect(opts).policy
 	if err := cfg.check(); err != nil {
 		return Plan{}, err
+	}
+	if policy > Static { // as Simulate refuses it, though no count may be run
+		return Plan{}, fmt.Errorf("konvoy: unknown %v", policy)
 	}
 	src := &source{seq: events}
 	values := src.values()

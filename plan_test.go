@@ -343,3 +343,15 @@ func TestAPlanSaysWhetherACountAboveItKeepsUp(t *testing.T) {
 		}
 	}
 }
+
+// PlanConsumers refuses a policy it does not know, as Simulate does, even
+// when it runs no count: for no events, or a ceiling past the peak.
+// (Before, it answered a plan "dispatched Policy(9)"; found by a review.)
+func TestPlanConsumersRefusesAnUnknownPolicy(t *testing.T) {
+	for _, events := range [][]konvoy.Event{nil, {{Key: "a", Duration: 10}}} {
+		_, err := konvoy.PlanConsumers(konvoy.Values(events), konvoy.Convoy, konvoy.PlanConfig{Peak: 1000, RoundSeconds: 1}, konvoy.WithPolicy(konvoy.Policy(9)))
+		if err == nil || err.Error() != "konvoy: unknown Policy(9)" {
+			t.Errorf("%d events: %v; want the policy refused", len(events), err)
+		}
+	}
+}

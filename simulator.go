@@ -120,9 +120,9 @@ func (s *Simulator) use(in *inputs, t int) {
 // Add takes O(log c) time for c consumers (amortised O(log(c + l)) under
 // LaneAware, for l lanes with waiting events) plus one key lookup, and one
 // lane lookup under line and custom layouts. It allocates only when it meets
-// a new key, lane or consumer, a latency in a power of two above
-// [ExactLatency] not met before, a larger backlog than before, or, with
-// [WithSchedule], a longer schedule.
+// a new key, lane or consumer, a latency in a block of 256 rounds below
+// [ExactLatency] or a power of two above it not met before, a larger
+// backlog than before, or, with [WithSchedule], a longer schedule.
 func (s *Simulator) Add(e Event) error { return s.add(&e) }
 
 // add is Add for an event the caller holds, which it reads and does not
