@@ -249,7 +249,7 @@ func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyCo
 			s.below = below
 			s.extra = append(s.extra, below)
 		}
-		s.plan.Assumptions = latencyAssumptions(s, src, limit)
+		s.plan.Assumptions, s.reseq = latencyAssumptions(s, src, limit), l.handler == resequence
 		s.overload(results[i], load, l.partitions > 0)
 		searches[i] = s
 	}
@@ -454,6 +454,7 @@ type latencySearch struct {
 	below     int     // LoadFloor−1, tried to tell a ShortTrace; 0 for none
 	most      int     // the most consumers that can change a run (countsThatMatter)
 	rate      float64 // LatencyConfig.Rate
+	reseq     bool    // the layout is the resequencer's
 	tried     map[int]latencyRun
 	passes    int
 	done      bool
@@ -633,6 +634,27 @@ func (s *latencySearch) record(c int, r latencyRun) {
 	}
 }
 
+// heldAssumptions says, for the resequencer, that an event's latency
+// ends as its handler finishes, not once it is applied: the rounds it is
+// then held until its gap fills are not in it, and an event never applied
+// counts all the same; with the holds of the run on c consumers, when one
+// was tried and held some.
+func (s *latencySearch) heldAssumptions(c int) []string {
+	if !s.reseq || s.plan.Events == 0 {
+		return nil
+	}
+	const ends = "the latency ends as an event's handler finishes, not once the resequencer applies it"
+	r, ok := s.tried[c]
+	switch {
+	case !ok:
+		return []string{ends + ": the rounds an event is then held until its gap fills are not in it, and an event never applied counts all the same"}
+	case r.Buffered == 0:
+		return nil
+	}
+	return []string{fmt.Sprintf("%s: on %s, %s held for a gap to fill, %d of them never applied and the rest held %s in all, each counted at its handler's finish",
+		ends, consumerCount(c), counted(r.Buffered, "event was", "events were"), r.NeverApplied, roundsText(r.HeldRounds))}
+}
+
 // triedTop tells whether the most consumers have been tried.
 func (s *latencySearch) triedTop() bool {
 	_, ok := s.tried[s.top]
@@ -658,6 +680,7 @@ func (s *latencySearch) finish() LatencyPlan {
 	if p.OverloadedLane != "" {
 		at = 0 // a count tried for the curve meets on this trace alone
 	}
+	p.Assumptions = append(slices.Clip(p.Assumptions), s.heldAssumptions(at)...)
 	if at == 0 {
 		for _, pt := range p.Curve { // the lowest, at the fewest consumers among equals, none below the fewest tried
 			if pt.Consumers >= s.from && (at == 0 || pt.Rounds < s.tried[at].at) {
