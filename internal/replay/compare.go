@@ -463,7 +463,8 @@ func (c Comparison) record(s Side, measured bool) Record {
 // long in all, the makespans in seconds
 // (predicted_seconds, from_actual_seconds, measured_seconds), the planned
 // and actual service times summed in seconds, the events covered, and a
-// Record per side (predicted, from_actual, measured).
+// Record per side (predicted, from_actual, measured), each null when no
+// event was submitted, as the text says nothing to predict or measure.
 func (c Comparison) JSON() (string, error) {
 	out := struct {
 		Trace             string  `json:"trace"`
@@ -479,11 +480,15 @@ func (c Comparison) JSON() (string, error) {
 		MeasuredSeconds   float64 `json:"measured_seconds"`
 		PlannedService    float64 `json:"planned_service_seconds"`
 		ActualService     float64 `json:"actual_service_seconds"`
-		Predicted         Record  `json:"predicted"`
-		FromActual        Record  `json:"from_actual"`
-		Measured          Record  `json:"measured"`
+		Predicted         *Record `json:"predicted"`
+		FromActual        *Record `json:"from_actual"`
+		Measured          *Record `json:"measured"`
 	}{c.Name, c.Of, c.Total, c.Dropped, c.Of < c.Total, c.Late, c.LateBy.Seconds(), c.Config.Unit.Seconds(), c.Predicted.Makespan.Seconds(), c.FromActual.Makespan.Seconds(), c.Measured.Makespan.Seconds(),
-		c.Predicted.Work.Seconds(), c.Measured.Work.Seconds(), c.record(c.Predicted, false), c.record(c.FromActual, false), c.record(c.Measured, true)}
+		c.Predicted.Work.Seconds(), c.Measured.Work.Seconds(), nil, nil, nil}
+	if c.Of > 0 {
+		p, f, m := c.record(c.Predicted, false), c.record(c.FromActual, false), c.record(c.Measured, true)
+		out.Predicted, out.FromActual, out.Measured = &p, &f, &m
+	}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false) // "<stdin>" as it is

@@ -187,6 +187,13 @@ func checkReportsNone(t *testing.T, cmp Comparison, want string) {
 	if err != nil || json.Unmarshal([]byte(js), &got) != nil || got.Events == nil || *got.Events != 0 || got.Measured != 0 {
 		t.Errorf("JSON: %v\n%s\nwant 0 events measured over 0 s", err, js)
 	}
+	// No record of a side: nothing was predicted or measured, as the
+	// text says, not a prediction of 0 events/s (found by a review).
+	for _, side := range []string{`"predicted": null`, `"from_actual": null`, `"measured": null`} {
+		if !strings.Contains(js, side) {
+			t.Errorf("JSON wants %s:\n%s", side, js)
+		}
+	}
 }
 
 // A Handle cut short, its context ended, handled nothing: the not-run
