@@ -331,17 +331,20 @@ func (c *Consumer) resetPastEnd(ctx context.Context, offsets map[string]map[int3
 	return offsets, nil
 }
 
-// fetchToStart tells whether a partition of topic that the consumer owns
-// has yet to start fetching after a commit that assign found past the
-// log's end, or whose end it could not list (see resetPastEnd): the
-// group's commit may lie past the end then, where Lag counts no lag,
-// while the records below it are still to run. It takes time in
+// resetUnsettled tells whether a partition of topic that the consumer
+// owns has a reset yet to settle: its fetching has yet to start after a
+// commit that assign found past the log's end, or whose end it could not
+// list (see resetPastEnd), or a reset's commit (pastEnd, setAside,
+// resetPart) has yet to land. The group's commit may be the old one until
+// then, past the end, where Lag counts no lag, while the records below it
+// are still to run. Checked after a commit, it cannot miss a hook that
+// runs meanwhile: the hook leaves a reset to commit. It takes time in
 // proportion to the partitions owned.
-func (c *Consumer) fetchToStart(topic string) bool {
+func (c *Consumer) resetUnsettled(topic string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for tp, p := range c.assigned {
-		if tp.topic == topic && p.stale >= 0 {
+		if tp.topic == topic && (p.stale >= 0 || p.resetGen != p.landedGen) {
 			return true
 		}
 	}

@@ -230,8 +230,10 @@ func listError(l kadm.ListedOffsets, topic string) error {
 // rebalance going on, a coordinator moving) is no error: the group is not
 // caught up yet. Nor is it while a partition of topic the consumer was
 // assigned has yet to start fetching after a commit past the log's end
-// (see [New]), or of an end that could not be listed: Lag counts no lag
-// of such a commit, while the records below it are still to run. Call it
+// (see [New]), or of an end that could not be listed, or until the commit
+// that replaces such a commit, or one a data loss reset, has landed: Lag
+// counts no lag of a commit past the end, while the records below it are
+// still to run. Call it
 // while Run runs: once Run has returned, the client is closed, and
 // CaughtUp returns its error (kgo.ErrClientClosed).
 func (c *Consumer) CaughtUp(ctx context.Context, topic string) (bool, error) {
@@ -243,7 +245,7 @@ func (c *Consumer) CaughtUp(ctx context.Context, topic string) (bool, error) {
 	} else if err != nil {
 		return false, err
 	}
-	if c.fetchToStart(topic) {
+	if c.resetUnsettled(topic) {
 		return false, nil
 	}
 	group, _ := c.cl.OptValue(kgo.ConsumerGroup).(string)
