@@ -142,16 +142,19 @@ type LatencyPlan struct {
 	// event arrives in one round, Span 1: such a trace is one burst and
 	// shows no steady state.
 	Work, Span, LoadFloor int
-	// OverloadedLane names the heaviest lane when its work, OverloadedWork
-	// rounds, is more than Span (with a Rate, than Events/Rate, to within
-	// 16 units in the last place): a lane runs one event at a time, so it
-	// falls behind the arrivals whatever the consumers, its backlog
+	// OverloadedWork is the heaviest lane's work, and OverloadedLane its
+	// name, when it is more than Span (with a Rate, than Events/Rate, to
+	// within 16 units in the last place): a lane runs one event at a time,
+	// so it falls behind the arrivals whatever the consumers, its backlog
 	// growing for as long as the traffic lasts, and no count meets the
 	// objective in a steady state: Meets is false, even where the trace
-	// ends before the backlog breaks the objective. "" and 0 otherwise,
-	// and when LoadFloor is 0.
+	// ends before the backlog breaks the objective. OverloadedWork is 0
+	// otherwise (and when LoadFloor is 0), and OverloadedLane "" (which a
+	// LaneFunc may name a lane too).
 	OverloadedLane string
 	OverloadedWork int
+	// Rate is [LatencyConfig].Rate, 0 for the trace's own arrivals.
+	Rate float64
 	// ShortTrace tells that the trace is too short to show a steady
 	// state: LoadFloor−1 consumers, which do not carry the load, meet the
 	// objective on it all the same.
@@ -211,8 +214,10 @@ const (
 // most 65,536 events is held in memory after the first pass, a longer one
 // is read afresh each time. PlanLatency returns an error for an objective
 // out of range (see [SLO]) or a limit that is not 0 to [MaxConsumers], the
-// stream's first error, and the first run's error, as Sweep gives it. It
-// panics, with a "konvoy:" prefix, when events or an option is nil.
+// stream's first error, and the first run's error, as Sweep gives it, and
+// for a Rate that is not 0 or a positive finite number, or that would
+// take more than 2^62 rounds to bring the events. It panics, with a
+// "konvoy:" prefix, when events or an option is nil.
 func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyConfig, opts ...Option) ([]LatencyPlan, error) {
 	if events == nil {
 		panic("konvoy: PlanLatency: events is nil")
@@ -234,6 +239,9 @@ func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyCo
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Rate > 0 && !(float64(src.n)/cfg.Rate <= maxArrivalRounds) {
+		return nil, fmt.Errorf("konvoy: arrival rate %v: its %d events would take %.4g rounds to arrive; want a rate that brings them within 2^62", cfg.Rate, src.n, float64(src.n)/cfg.Rate)
+	}
 	fewest, load := src.fewest(bp, cfg.SLO), src.loadFloor(cfg.Rate)
 	searches := make([]*latencySearch, len(layouts))
 	for i, l := range layouts {
@@ -241,6 +249,7 @@ func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyCo
 		top := min(limit, max(most, load))
 		s := newLatencySearch(l, policy, cfg.SLO, latencyRun{results[i], at[i]}, src.n, max(fewest, load), top)
 		s.plan.Work, s.plan.Span, s.plan.LoadFloor, s.plan.MostConsumers, s.most, s.rate = src.work, src.span(), load, top, most, cfg.Rate
+		s.plan.Rate = cfg.Rate
 		s.extra = slices.DeleteFunc(slices.Clone(cfg.Counts), func(c int) bool { return c < 1 || c > top })
 		// LoadFloor−1 is run once when no bound rules it out: the search may
 		// be over before it starts (the limit below the load floor), but
@@ -262,6 +271,10 @@ func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyCo
 	}
 	return plans, nil
 }
+
+// maxArrivalRounds is the most rounds a LatencyConfig.Rate may take to
+// bring a trace's events.
+const maxArrivalRounds = 0x1p62
 
 // check returns the objective's percentile in basis points, or the error
 // of the first field out of its range.
@@ -413,7 +426,7 @@ func (p *planStream) loadFloor(rate float64) int {
 	case p.work == 0:
 		return 0
 	case rate > 0:
-		return ceilInt(float64(p.work) * rate / float64(p.n))
+		return max(1, ceilInt(float64(p.work)*rate/float64(p.n))) // 1 for a quotient float64 rounds to 0
 	case span <= 1:
 		return 0
 	}
@@ -500,15 +513,38 @@ func (s *latencySearch) needs(work int) int {
 	switch {
 	case p.Events == 0 || p.Span == 0:
 		return 0
+	case work == 0:
+		return 0
 	case s.rate > 0:
-		return ceilInt(float64(work) * s.rate / float64(p.Events))
+		return max(1, ceilInt(float64(work)*s.rate/float64(p.Events)))
 	}
 	return work/p.Span + min(1, work%p.Span)
 }
 
-// worthText writes worth(work) as the assumptions do.
+// worthText writes how many consumers' worth work is, over the rounds
+// the events arrive over, as the assumptions do (see approxText).
 func (s *latencySearch) worthText(work int) string {
-	return strconv.FormatFloat(float64(work)*s.perRound(), 'g', 4, 64)
+	return approxText(float64(work) * s.perRound())
+}
+
+// approxText writes v, at least 0, with four significant digits, or as
+// many more as keep a fraction from reading as a whole number (40001
+// rounds over 40000 are 1.00002 consumers' worth, not 1), and a whole v
+// with none: 2, not 2.000; below 0.0001 or from 10^15 on, in exponent
+// form, with four digits.
+func approxText(v float64) string {
+	switch {
+	case v != 0 && v < 1e-4 || v >= 1e15 || math.IsNaN(v):
+		return strconv.FormatFloat(v, 'g', 4, 64)
+	case v == math.Trunc(v):
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	for d := max(1, 3-int(math.Floor(math.Log10(v)))); d <= 340; d++ {
+		if s := strings.TrimRight(strconv.FormatFloat(v, 'f', d, 64), "0"); !strings.HasSuffix(s, ".") {
+			return s
+		}
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64) // not reached: a fraction shows by 340 places
 }
 
 // perRound returns the share of the work a round brings: 1/Span, or at a
@@ -523,7 +559,7 @@ func (s *latencySearch) perRound() float64 {
 // arrivalText says what the events arrive over, as the assumptions do.
 func (s *latencySearch) arrivalText() string {
 	if s.rate > 0 {
-		return fmt.Sprintf("over the %.4g rounds its %s take to arrive at %.4g a round", float64(s.plan.Events)/s.rate, counted(s.plan.Events, "event", "events"), s.rate)
+		return fmt.Sprintf("over the %s rounds its %s take to arrive at %s a round", approxText(float64(s.plan.Events)/s.rate), counted(s.plan.Events, "event", "events"), approxText(s.rate))
 	}
 	return fmt.Sprintf("over the %d rounds the events arrive over", s.plan.Span)
 }
@@ -677,7 +713,7 @@ func (s *latencySearch) finish() LatencyPlan {
 			"below the load, only because it ends before the backlog grows past it", consumerCount(s.below)))
 	}
 	at := s.answer()
-	if p.OverloadedLane != "" {
+	if p.OverloadedWork > 0 {
 		at = 0 // a count tried for the curve meets on this trace alone
 	}
 	p.Assumptions = append(slices.Clip(p.Assumptions), s.heldAssumptions(at)...)
@@ -753,8 +789,8 @@ func loadAssumptions(s *latencySearch, src *planStream) []string {
 		out = append(out, fmt.Sprintf("fewer than %d consumers do not carry the offered load: the work, %d rounds, arrives %s, %s consumers' worth; "+
 			"with fewer a backlog grows for as long as the traffic lasts", p.LoadFloor, p.Work, s.arrivalText(), s.worthText(p.Work)))
 	case p.LoadFloor > 1:
-		out = append(out, fmt.Sprintf("fewer than %d consumers do not carry the offered load: the work, %d rounds, arrives over the %d rounds %d to %d, %.4g consumers' worth; "+
-			"with fewer a backlog grows for as long as the traffic lasts", p.LoadFloor, p.Work, p.Span, src.first, src.last, float64(p.Work)/float64(p.Span)))
+		out = append(out, fmt.Sprintf("fewer than %d consumers do not carry the offered load: the work, %d rounds, arrives over the %d rounds %d to %d, %s consumers' worth; "+
+			"with fewer a backlog grows for as long as the traffic lasts", p.LoadFloor, p.Work, p.Span, src.first, src.last, approxText(float64(p.Work)/float64(p.Span))))
 	}
 	switch {
 	case p.MinConsumers <= max(1, p.LoadFloor) || p.MinConsumers == math.MaxInt:

@@ -61,9 +61,12 @@ type planRecord struct {
 // that the achieved figures are the floor's, no count's. LoadFloor is the
 // fewest consumers that carry the work over the ArrivalSpan rounds the
 // events arrive over (0 when they all arrive in one), and ShortTrace that
-// one fewer meets the target on this trace all the same. OverloadedLane
-// names a lane whose work, OverloadedWork rounds, is more than
-// ArrivalSpan: no count meets the target in a steady state.
+// one fewer meets the target on this trace all the same. With arrivals
+// made at a rate (-peak, -arrivals poisson), ArrivalRate is that rate in
+// events a round, and the load floor is the work over the events' rounds
+// at it (events / ArrivalRate), not ArrivalSpan; null for the trace's
+// own. OverloadedWork is a lane's work when it is more than those rounds,
+// OverloadedLane its name: no count meets the target in a steady state.
 type sloDoc struct {
 	Percentile     float64       `json:"percentile"`
 	On             string        `json:"on"`
@@ -77,6 +80,7 @@ type sloDoc struct {
 	FloorRounds    int           `json:"floor_rounds"`
 	FloorLane      string        `json:"floor_lane"`
 	ArrivalSpan    int           `json:"arrival_span"`
+	ArrivalRate    *float64      `json:"arrival_rate"`
 	LoadFloor      int           `json:"load_floor"`
 	ShortTrace     bool          `json:"short_trace"`
 	OverloadedLane string        `json:"overloaded_lane"`
@@ -237,6 +241,9 @@ func (a *Plan) sloJSON(p konvoy.LatencyPlan) *sloDoc {
 		AchievedRounds: p.Achieved, Utilisation: RoundShare(p.Utilisation), WorstLane: p.WorstLane, FloorRounds: p.Floor,
 		FloorLane: p.FloorLane, AchievedFloor: p.AtFloor, ArrivalSpan: p.Span, LoadFloor: p.LoadFloor, ShortTrace: p.ShortTrace,
 		OverloadedLane: p.OverloadedLane, OverloadedWork: p.OverloadedWork, Curve: []sloPointDoc{}, Assumptions: append(a.sloAssumptions(), p.Assumptions...)}
+	if p.Rate > 0 {
+		d.ArrivalRate = &p.Rate
+	}
 	for _, pt := range p.Curve {
 		d.Curve = append(d.Curve, sloPointDoc{pt.Consumers, pt.Rounds})
 	}

@@ -355,7 +355,7 @@ func missText(a *Plan, l konvoy.Layout, p konvoy.LatencyPlan) string {
 			laneName(l, p.FloorLane), pn, p.Floor, a.duration(p.Floor))
 	case p.Floor > p.SLO.Rounds:
 		return head + fmt.Sprintf("the events' own durations already reach %s %d rounds (%s) with a consumer for every event", pn, p.Floor, a.duration(p.Floor))
-	case p.OverloadedLane != "":
+	case p.OverloadedWork > 0:
 		return fmt.Sprintf("%s meets it at no count in a steady state, under any policy: %s carries %d rounds of work over %s, and runs one event at a time, so its backlog grows for as long as the traffic lasts",
 			l, laneName(l, p.OverloadedLane), p.OverloadedWork, a.arrivalRounds(p))
 	case p.MinConsumers > p.MostConsumers:
