@@ -230,37 +230,16 @@ func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyCo
 	limit := cmp.Or(cfg.MaxConsumers, 1024)
 	opts = append(opts[:len(opts):len(opts)], withPercentile(bp, cfg.SLO.Wait))
 	src := &planStream{seq: events}
-	floors := make([]Config, len(layouts))
-	for i, l := range layouts {
-		floors[i] = Config{Layout: l, Consumers: 1, Options: append(opts[:len(opts):len(opts)], withConsumerPerEvent())}
-	}
-	at := make([]int, len(floors))
-	results, err := sweep(context.Background(), src.events(), floors, sweepOptions{maxMemory: DefaultMaxMemory}, at)
+	floors, err := floorRuns(src, layouts, opts)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.Rate > 0 && !(float64(src.n)/cfg.Rate <= maxArrivalRounds) {
 		return nil, fmt.Errorf("konvoy: arrival rate %v: its %d events would take %.4g rounds to arrive; want a rate that brings them within 2^62", cfg.Rate, src.n, float64(src.n)/cfg.Rate)
 	}
-	fewest, load := src.fewest(bp, cfg.SLO), src.loadFloor(cfg.Rate)
 	searches := make([]*latencySearch, len(layouts))
 	for i, l := range layouts {
-		most := countsThatMatter(src.n, l, policy)
-		top := min(limit, max(most, load))
-		s := newLatencySearch(l, policy, cfg.SLO, latencyRun{results[i], at[i]}, src.n, max(fewest, load), top)
-		s.plan.Work, s.plan.Span, s.plan.LoadFloor, s.plan.MostConsumers, s.most, s.rate = src.work, src.span(), load, top, most, cfg.Rate
-		s.plan.Rate = cfg.Rate
-		s.extra = slices.DeleteFunc(slices.Clone(cfg.Counts), func(c int) bool { return c < 1 || c > top })
-		// LoadFloor−1 is run once when no bound rules it out: the search may
-		// be over before it starts (the limit below the load floor), but
-		// not when the floor, a consumer for every event, breaks the SLO.
-		if below := load - 1; load > fewest && below >= 1 && below <= top && src.n > 0 && s.plan.Floor <= cfg.SLO.Rounds {
-			s.below = below
-			s.extra = append(s.extra, below)
-		}
-		s.plan.Assumptions, s.reseq = latencyAssumptions(s, src, limit), l.handler == resequence
-		s.overload(results[i], load, l.partitions > 0)
-		searches[i] = s
+		searches[i] = startSearch(l, policy, cfg, bp, floors[i], src, limit)
 	}
 	if err := search(src, layouts, searches, opts); err != nil {
 		return nil, err
@@ -270,6 +249,48 @@ func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyCo
 		plans[i] = s.finish()
 	}
 	return plans, nil
+}
+
+// floorRuns runs, in PlanLatency's first pass, each of layouts with a
+// consumer for every event, reading src once.
+func floorRuns(src *planStream, layouts []Layout, opts []Option) ([]latencyRun, error) {
+	floors := make([]Config, len(layouts))
+	for i, l := range layouts {
+		floors[i] = Config{Layout: l, Consumers: 1, Options: append(opts[:len(opts):len(opts)], withConsumerPerEvent())}
+	}
+	at := make([]int, len(floors))
+	results, err := sweep(context.Background(), src.events(), floors, sweepOptions{maxMemory: DefaultMaxMemory}, at)
+	if err != nil {
+		return nil, err
+	}
+	runs := make([]latencyRun, len(results))
+	for i, r := range results {
+		runs[i] = latencyRun{r, at[i]}
+	}
+	return runs, nil
+}
+
+// startSearch starts the search of layout l under policy for cfg's
+// objective, at bp basis points, whose run with a consumer for every event
+// is floor, over src, read once already, up to limit consumers.
+func startSearch(l Layout, policy Policy, cfg LatencyConfig, bp int, floor latencyRun, src *planStream, limit int) *latencySearch {
+	fewest, load := src.fewest(bp, cfg.SLO), src.loadFloor(cfg.Rate)
+	most := countsThatMatter(src.n, l, policy)
+	top := min(limit, max(most, load))
+	s := newLatencySearch(l, policy, cfg.SLO, floor, src.n, max(fewest, load), top)
+	s.plan.Work, s.plan.Span, s.plan.LoadFloor, s.plan.MostConsumers, s.most, s.rate = src.work, src.span(), load, top, most, cfg.Rate
+	s.plan.Rate = cfg.Rate
+	s.extra = slices.DeleteFunc(slices.Clone(cfg.Counts), func(c int) bool { return c < 1 || c > top })
+	// LoadFloor−1 is run once when no bound rules it out: the search may
+	// be over before it starts (the limit below the load floor), but not
+	// when the floor, a consumer for every event, breaks the SLO.
+	if below := load - 1; load > fewest && below >= 1 && below <= top && src.n > 0 && s.plan.Floor <= cfg.SLO.Rounds {
+		s.below = below
+		s.extra = append(s.extra, below)
+	}
+	s.plan.Assumptions, s.reseq = latencyAssumptions(s, src, limit), l.handler == resequence
+	s.overload(floor.Result, load, l.partitions > 0)
+	return s
 }
 
 // maxArrivalRounds is the most rounds a LatencyConfig.Rate may take to
