@@ -182,3 +182,54 @@ func TestTheLoadsWordsAndFloorAtTheLimitsOfARate(t *testing.T) {
 		t.Errorf("assumptions %q; want lane H's 1.00002 consumers' worth", plans[0].Assumptions)
 	}
 }
+
+// staticBlocks is k blocks of 10 rounds: keys A, B and C each get an event
+// of 6 rounds, arriving at 10b, 10b+1 and 10b+2, and D one of no time at
+// 10b+9: 18 rounds of work every 10, a load floor of 2, and no lane more
+// than 6 rounds of every 10.
+func staticBlocks(k int) []konvoy.Event {
+	var evs []konvoy.Event
+	for b := range k {
+		evs = append(evs,
+			konvoy.Event{Key: "A", Step: b + 1, Duration: 6, Arrival: 10 * b},
+			konvoy.Event{Key: "B", Step: b + 1, Duration: 6, Arrival: 10*b + 1},
+			konvoy.Event{Key: "C", Step: b + 1, Duration: 6, Arrival: 10*b + 2},
+			konvoy.Event{Key: "D", Step: b + 1, Duration: 0, Arrival: 10*b + 9})
+	}
+	return evs
+}
+
+// Under static dispatch a consumer runs the lanes dealt to it one event at
+// a time, as a lane does: a count that deals one consumer more work than
+// the rounds the events arrive over falls behind them whatever the trace
+// shows, and is passed over. On 2 consumers, first-seen dealing gives A
+// and C to one, 12 rounds every 10: it meets max 16 rounds on 4 blocks,
+// and misses it on longer stretches of the same traffic, where 3
+// consumers do not. (Before, the plan answered 2; found by a review.)
+func TestAStaticPlanPassesOverACountThatDealsAConsumerTooMuch(t *testing.T) {
+	st := konvoy.WithPolicy(konvoy.Static)
+	two, err := konvoy.Simulate(staticBlocks(4), konvoy.Convoy, 2, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slo := konvoy.SLO{Percentile: 100, Rounds: two.Response.Max}
+	for _, c := range []struct{ consumers, blocks int }{{2, 64}, {3, 256}} {
+		r, err := konvoy.Simulate(staticBlocks(c.blocks), konvoy.Convoy, c.consumers, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if misses := r.Response.Max > slo.Rounds; misses != (c.consumers == 2) {
+			t.Fatalf("construction: %d blocks on %d consumers reach max %d, against %v", c.blocks, c.consumers, r.Response.Max, slo)
+		}
+	}
+	plans, err := konvoy.PlanLatency(konvoy.Values(staticBlocks(4)), []konvoy.Layout{konvoy.Convoy}, konvoy.LatencyConfig{SLO: slo}, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plans[0]
+	want := "with consumers dispatched static, a consumer runs the lanes dealt to it one event at a time: on 2 consumers the busiest is dealt 48 rounds of work " +
+		"over the 40 rounds the events arrive over, 1.2 consumers' worth, so its backlog grows for as long as the traffic lasts, and the count is passed over though it meets the objective on the trace"
+	if !p.Meets || p.Consumers != 3 || p.Assumptions[len(p.Assumptions)-1] != want {
+		t.Errorf("meets %v on %d consumers, curve %v, last assumption %q; want 3, and %q", p.Meets, p.Consumers, p.Curve, p.Assumptions[len(p.Assumptions)-1], want)
+	}
+}

@@ -241,6 +241,16 @@ func (s *Simulator) blockedMean() float64 {
 	return mean(s.blockHi, s.blockLo, s.events)
 }
 
+// pinnedMost returns, under Static, the most work the lanes one consumer
+// owns brought it (see static.pinnedMost); 0 under the other policies,
+// whose consumers are pinned to no lane.
+func (s *Simulator) pinnedMost() int {
+	if st, ok := s.dispatch.(*static); ok {
+		return st.pinnedMost()
+	}
+	return 0
+}
+
 // percentile returns the percentile withPercentile asks for, 0 when none.
 func (s *Simulator) percentile() int {
 	switch o := s.opts; {

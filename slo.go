@@ -199,7 +199,14 @@ const (
 // [LatencyPlan].LoadFloor), however well a short trace hides a growing
 // backlog. LoadFloor−1 is run once, in the first pass, when no other
 // bound rules it out: if it meets the objective all the same, the plan
-// says the trace is too short to show a steady state. No count above
+// says the trace is too short to show a steady state. Nor is any count
+// answered when a lane carries more work than those rounds (see
+// [LatencyPlan].OverloadedWork), or, under [Static], a count that deals
+// one consumer lanes of more work than them: a lane runs one event at a
+// time, and so does a consumer the lanes it is dealt. These are the ways a
+// count falls behind the arrivals that the plan can tell from the trace;
+// others, such as head-of-line blocking that idles consumers a little
+// every stretch of the traffic, only a longer trace shows. No count above
 // cfg.MaxConsumers is tried, nor above the most that can change a run (the
 // events; under [Static] on partition lanes, the partitions when more)
 // unless the load floor is higher. Under HeadOfLine,
@@ -258,7 +265,7 @@ func floorRuns(src *planStream, layouts []Layout, opts []Option) ([]latencyRun, 
 	for i, l := range layouts {
 		floors[i] = Config{Layout: l, Consumers: 1, Options: append(opts[:len(opts):len(opts)], withConsumerPerEvent())}
 	}
-	at := make([]int, len(floors))
+	at := make([]runNote, len(floors))
 	results, err := sweep(context.Background(), src.events(), floors, sweepOptions{maxMemory: DefaultMaxMemory}, at)
 	if err != nil {
 		return nil, err
@@ -333,7 +340,7 @@ func search(src *planStream, layouts []Layout, searches []*latencySearch, opts [
 		if len(configs) == 0 {
 			return nil
 		}
-		at := make([]int, len(configs))
+		at := make([]runNote, len(configs))
 		results, err := sweep(context.Background(), src.events(), configs, sweepOptions{maxMemory: DefaultMaxMemory}, at)
 		if err != nil {
 			return err
@@ -476,7 +483,7 @@ func satAdd(a, b int) int {
 // latencyRun is a run of a search, with its percentile.
 type latencyRun struct {
 	Result
-	at int
+	runNote
 }
 
 // latencySearch is one layout's search for the fewest consumers: the
@@ -594,8 +601,20 @@ func worstLane(r Result) string {
 	return r.WorstLanes[0].Lane
 }
 
-// meets tells whether the run r keeps the objective.
-func (s *latencySearch) meets(r latencyRun) bool { return r.at <= s.plan.SLO.Rounds }
+// meets tells whether the run r keeps the objective, in a steady state.
+func (s *latencySearch) meets(r latencyRun) bool { return s.meetsOnTrace(r) && s.steady(r) }
+
+// meetsOnTrace tells whether the run r's percentile keeps the objective.
+func (s *latencySearch) meetsOnTrace(r latencyRun) bool { return r.at <= s.plan.SLO.Rounds }
+
+// steady tells whether no consumer of the run r is dealt more work than
+// the rounds the events arrive over, as only Static deals lanes to
+// consumers (see Simulator.pinnedMost): one that is falls behind the
+// arrivals whatever the trace shows. A trace of one burst (load floor 0)
+// shows no steady state to keep.
+func (s *latencySearch) steady(r latencyRun) bool {
+	return s.plan.LoadFloor == 0 || s.needs(r.pinned) <= 1
+}
 
 // bounds returns the smallest count tried that meets the objective (top+1
 // when none does) and the largest below it that does not (from−1 when none
@@ -691,6 +710,26 @@ func (s *latencySearch) record(c int, r latencyRun) {
 	}
 }
 
+// pinnedAssumptions says why the largest count tried below the answer c
+// (0: none) that meets the objective on the trace is passed over, when
+// static dispatch deals one of its consumers more work than the rounds
+// the events arrive over (see steady).
+func (s *latencySearch) pinnedAssumptions(c int) []string {
+	over := 0
+	for n, r := range s.tried {
+		if s.meetsOnTrace(r) && !s.steady(r) && n > over && (c == 0 || n < c) {
+			over = n
+		}
+	}
+	if over == 0 {
+		return nil
+	}
+	work := s.tried[over].pinned
+	return []string{fmt.Sprintf("with consumers dispatched static, a consumer runs the lanes dealt to it one event at a time: on %s the busiest is dealt %s of work %s, %s consumers' worth, "+
+		"so its backlog grows for as long as the traffic lasts, and the count is passed over though it meets the objective on the trace",
+		consumerCount(over), roundsText(work), s.arrivalText(), s.worthText(work))}
+}
+
 // heldAssumptions says, for the resequencer, that an event's latency
 // ends as its handler finishes, not once it is applied: the rounds it is
 // then held until its gap fills are not in it, and an event never applied
@@ -728,7 +767,7 @@ func (s *latencySearch) finish() LatencyPlan {
 	if p.Events == 0 {
 		return p
 	}
-	if r, ok := s.tried[s.below]; ok && s.meets(r) {
+	if r, ok := s.tried[s.below]; ok && s.meetsOnTrace(r) {
 		p.ShortTrace = true
 		p.Assumptions = append(slices.Clip(p.Assumptions), fmt.Sprintf("the trace is too short to show a steady state: it meets the objective at %s too, "+
 			"below the load, only because it ends before the backlog grows past it", consumerCount(s.below)))
@@ -738,6 +777,7 @@ func (s *latencySearch) finish() LatencyPlan {
 		at = 0 // a count tried for the curve meets on this trace alone
 	}
 	p.Assumptions = append(slices.Clip(p.Assumptions), s.heldAssumptions(at)...)
+	p.Assumptions = append(p.Assumptions, s.pinnedAssumptions(at)...)
 	if at == 0 {
 		for _, pt := range p.Curve { // the lowest, at the fewest consumers among equals, none below the fewest tried
 			if pt.Consumers >= s.from && (at == 0 || pt.Rounds < s.tried[at].at) {

@@ -23,6 +23,7 @@ type static struct {
 	owned   ownedQueues // events not applied yet, by consumer
 	owners  []owner     // by lane, once it has run an event
 	members map[int]int // under an assignor of partitions: queue numbers by member
+	pinned  []int       // by queue number: the work of the lanes it owns, for PlanLatency (see pinnedMost)
 }
 
 // owner is the consumer that runs a lane: its number in the consumers'
@@ -52,6 +53,10 @@ func (st *static) add(e task, ln int) {
 		o := st.owner(ln)
 		c.id, member = int(o.id), int(o.member)
 		c.free = s.consumers.freeAt(c.id)
+		if c.id >= len(st.pinned) { // the consumers that own lanes: no more than the lanes
+			st.pinned = slices.Grow(st.pinned, c.id+1-len(st.pinned))[:c.id+1]
+		}
+		st.pinned[c.id] = satAdd(st.pinned[c.id], e.duration)
 	}
 	start := max(c.free, e.arrival)
 	s.consumers.busy(c.id, start+e.duration)
@@ -71,6 +76,17 @@ func (st *static) add(e task, ln int) {
 		st.owned.push(c.id, finished{finish: start + e.duration, index: s.events, key: k, step: e.step})
 	}
 	st.applyOwned(max(s.consumers.earliestOf(st.takers()), e.arrival))
+}
+
+// pinnedMost returns the most work the lanes a consumer owns brought it,
+// in O(c) time for the c consumers that own lanes: a consumer runs its
+// lanes' events one after another, whatever the others do.
+func (st *static) pinnedMost() int {
+	most := 0
+	for _, w := range st.pinned {
+		most = max(most, w)
+	}
+	return most
 }
 
 // takers returns how many consumers can take an event: all of them, but

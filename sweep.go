@@ -166,8 +166,9 @@ func Sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config
 }
 
 // sweep is Sweep, which also puts each run's percentile, as withPercentile
-// asks for it, in at unless at is nil.
-func sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config, o sweepOptions, at []int) ([]Result, error) {
+// asks for it, and the most work a consumer owns under Static, in at
+// unless at is nil.
+func sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config, o sweepOptions, at []runNote) ([]Result, error) {
 	if len(configs) == 0 {
 		return nil, nil
 	}
@@ -179,9 +180,14 @@ func sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config
 	return sweepPasses(ctx, events, configs, o, at)
 }
 
+// runNote is what sweep notes of a run for PlanLatency besides its
+// Result: its percentile (see withPercentile), and under Static the most
+// work the lanes one consumer owns brought it (see Simulator.pinnedMost).
+type runNote struct{ at, pinned int }
+
 // sweepPasses runs the configurations, valid all, in as many passes over
 // events as o's memory needs; see sweep.
-func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []Config, o sweepOptions, at []int) ([]Result, error) {
+func sweepPasses(ctx context.Context, events iter.Seq2[Event, error], configs []Config, o sweepOptions, at []runNote) ([]Result, error) {
 	results := make([]Result, len(configs))
 	todo := make([]int, len(configs))
 	for i := range todo {
@@ -1210,7 +1216,7 @@ func (p *sweepPass) wait() *sweepError {
 // runs left and the results before, it and the runs after it give way,
 // for a later pass that knows what it keeps; one that would not fit
 // there either, beside the results before, fails with ErrMemory.
-func (p *sweepPass) results(out []Result, at []int) (int, error) {
+func (p *sweepPass) results(out []Result, at []runNote) (int, error) {
 	z := p.sizes() // before any result of the pass: z.results are the passes' before
 	has, tables := p.inputsOf()
 	runs := p.runs[:p.active]
@@ -1239,7 +1245,7 @@ func (p *sweepPass) results(out []Result, at []int) (int, error) {
 		}
 		out[r.config] = res
 		if at != nil {
-			at[r.config] = r.sim.percentile()
+			at[r.config] = runNote{r.sim.percentile(), r.sim.pinnedMost()}
 		}
 		r.sim = nil // its state goes: its result keeps its own
 		p.kept += r.result
