@@ -151,7 +151,10 @@ func (c *Consumer) countCommit(err error) {
 
 // Lag returns, for each partition of topic, how many of its records the
 // consumer group has not committed: the partition's end offset (its high
-// watermark) less the later of the group's committed offset and the
+// watermark, or, for a client that reads committed records only,
+// kgo.ReadCommitted, its last stable offset: the records of a transaction
+// still open are not there for it to consume yet) less the later of the
+// group's committed offset and the
 // partition's start offset (records below the start, deleted by retention
 // or DeleteRecords, are not there to consume), or less the start offset
 // where the group has committed none (or does not exist yet). Lag is 0
@@ -167,7 +170,11 @@ func Lag(ctx context.Context, cl *kgo.Client, group, topic string) (map[int32]in
 		panic("kafka: Lag: ctx is nil; want a context, such as context.Background()")
 	}
 	adm := kadm.NewClient(cl) // not closed: that would close cl
-	ends, err := adm.ListEndOffsets(ctx, topic)
+	list := adm.ListEndOffsets
+	if readCommitted(cl) {
+		list = adm.ListCommittedOffsets
+	}
+	ends, err := list(ctx, topic)
 	if err == nil {
 		err = listError(ends, topic)
 	}
@@ -226,16 +233,16 @@ func listError(l kadm.ListedOffsets, topic string) error {
 // committed to its end, by this member or another. The group is the one
 // New's options named. A topic whose records arrive as fast as they are
 // handled may never be caught up between two calls; records held or
-// running keep it from being so. A commit Kafka refuses for a moment (a
-// rebalance going on, a coordinator moving) is no error: the group is not
-// caught up yet. Nor is it while a partition of topic the consumer was
+// running keep it from being so. A commit, or a listing of the topic's
+// offsets, that Kafka refuses for a moment (a rebalance going on, a
+// coordinator or a partition's leader moving) is no error: the group is
+// not caught up yet. Nor is it while a partition of topic the consumer was
 // assigned has yet to start fetching after a commit past the log's end
 // (see [New]), or of an end that could not be listed, or until the commit
 // that replaces such a commit, or one a data loss reset, has landed: Lag
 // counts no lag of a commit past the end, while the records below it are
-// still to run. Call it
-// while Run runs: once Run has returned, the client is closed, and
-// CaughtUp returns its error (kgo.ErrClientClosed).
+// still to run. Call it while Run runs: once Run has returned, the client
+// is closed, and CaughtUp returns its error (kgo.ErrClientClosed).
 func (c *Consumer) CaughtUp(ctx context.Context, topic string) (bool, error) {
 	if ctx == nil {
 		panic("kafka: CaughtUp: ctx is nil; want a context, such as context.Background()")
@@ -250,7 +257,10 @@ func (c *Consumer) CaughtUp(ctx context.Context, topic string) (bool, error) {
 	}
 	group, _ := c.cl.OptValue(kgo.ConsumerGroup).(string)
 	lag, err := Lag(ctx, c.cl, group, topic)
-	if err != nil {
+	switch {
+	case transient(err): // a leader moving, say: not yet
+		return false, nil
+	case err != nil:
 		return false, err
 	}
 	for _, n := range lag {
