@@ -40,12 +40,27 @@ type Stream struct {
 	at       [8]byte       // room for an arrival
 	err      error         // the first error of Add, which ends the stream
 	closed   bool
+	// unrun are the items added and not handled, by partition and offset,
+	// each with whether its Handle runs: a source that fetches a record
+	// again whose first copy it finished without running it (revoked
+	// before it ran) adds it again, and it is the same event (see Add).
+	// It holds the items held, and those finished unrun and not fetched
+	// again: at most the items held at each revocation.
+	unrun   map[[2]int64]*pendingItem
+	fetched int // Adds of an item already added and not run: see Close
 
 	handled atomic.Int64 // the Handle calls that returned nil: see Handled
 }
 
 // StreamItem is one event of a Stream, as Add returns it for Handle.
 type StreamItem struct{ it item }
+
+// pendingItem is an item added to a Stream and not handled, and whether
+// its Handle runs.
+type pendingItem struct {
+	it      item
+	running bool
+}
 
 // Event returns the event, its arrival stamped.
 func (s StreamItem) Event() konvoy.Event { return s.it.e }
@@ -88,7 +103,12 @@ func NewStream(name string, c Config, applied io.Writer, progress *Progress) (*S
 // or finer; see Compare), and it is checked as the simulator takes it and
 // kept for the prediction; part and offset are what its -applied line
 // names. It returns the item to hand to Handle, or the simulator's error
-// for e, which ends the stream: every later Add returns it too.
+// for e, which ends the stream: every later Add returns it too. An event
+// of a part and offset added before, whose Handle has not run nor
+// returned nil, is the same event fetched again, its first copy finished
+// unrun (a record revoked before it ran, fetched again once its partition
+// came back): Add returns the item it made then, e aside, so that the
+// prediction and the report count it once, at its first arrival.
 func (s *Stream) Add(e konvoy.Event, part int, offset int64) (StreamItem, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -97,6 +117,11 @@ func (s *Stream) Add(e konvoy.Event, part int, offset int64) (StreamItem, error)
 		panic("konvoy: replay.Stream.Add after Close")
 	case s.err != nil:
 		return StreamItem{}, s.err
+	}
+	key := [2]int64{int64(part), offset}
+	if p, ok := s.unrun[key]; ok && !p.running {
+		s.fetched++
+		return StreamItem{p.it}, nil
 	}
 	at := time.Since(s.run.Start)
 	e.Arrival = whole(at / s.c.Unit) // which the simulator refuses past an int
@@ -115,18 +140,39 @@ func (s *Stream) Add(e konvoy.Event, part int, offset int64) (StreamItem, error)
 	}
 	s.run.Submitted++
 	s.progress.submitted.Add(1)
-	return StreamItem{item{index: s.w.t.Events - 1, e: e, part: part, offset: offset, at: at}}, nil
+	it := item{index: s.w.t.Events - 1, e: e, part: part, offset: offset, at: at}
+	if s.unrun == nil {
+		s.unrun = map[[2]int64]*pendingItem{}
+	}
+	s.unrun[key] = &pendingItem{it: it}
+	return StreamItem{it}, nil
 }
 
 // Handle is the handler of it: it takes it's duration × c.Unit from its
 // own start on the Stream's clock, and records it. It returns ctx's error
 // when ctx ends first.
 func (s *Stream) Handle(ctx context.Context, it StreamItem) error {
+	key := [2]int64{int64(it.it.part), it.it.offset}
+	s.mark(key, true)
 	err := s.h.handle(ctx, it.it)
 	if err == nil {
 		s.handled.Add(1)
+		s.mu.Lock()
+		delete(s.unrun, key)
+		s.mu.Unlock()
+		return nil
 	}
+	s.mark(key, false) // cut short: it may be fetched again
 	return err
+}
+
+// mark notes whether the Handle of the item of key runs.
+func (s *Stream) mark(key [2]int64, running bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p, ok := s.unrun[key]; ok {
+		p.running = running
+	}
 }
 
 // Close ends the stream once no handler runs any more and no event is
@@ -138,7 +184,9 @@ func (s *Stream) Handle(ctx context.Context, it StreamItem) error {
 // counts done (stats.Done) whose Handle was never called: a source that
 // finishes an item without handling it, as package kafka does a record
 // revoked before it ran or finished by an earlier member; they take no
-// time in the run, their planned time in the prediction.
+// time in the run, their planned time in the prediction. A copy fetched
+// again of an item finished unrun is the same event (see Add), counted
+// once, as the executor took each copy.
 //
 // The source adds each event as its executor places it (its event
 // function), in order, and the executor takes the first stats.Events of
@@ -149,14 +197,15 @@ func (s *Stream) Handle(ctx context.Context, it StreamItem) error {
 func (s *Stream) Close(stats live.Stats) (t *Trace, run *Run, notRun int, err error) {
 	s.mu.Lock()
 	s.closed = true
-	added, addErr := s.run.Submitted, s.err
+	added, addErr, fetched := s.run.Submitted, s.err, s.fetched
+	s.unrun = nil
 	s.mu.Unlock()
 	s.h.flush()
 	rerr := <-s.recorded
 	s.clock.Close()
 	run, rec := s.run, s.rec
 	run.Stats, run.Total = stats, added
-	run.Submitted = min(added, max(stats.Events, 0))
+	run.Submitted = min(added, max(stats.Events-fetched, 0)) // the executor took each copy fetched again
 	if !rec.last.IsZero() {
 		run.Makespan = rec.last.Sub(run.Start)
 	}
@@ -179,7 +228,7 @@ func (s *Stream) Close(stats live.Stats) (t *Trace, run *Run, notRun int, err er
 		run.Close()
 		return nil, nil, 0, err
 	}
-	return s.w.t, run, max(0, stats.Done-s.Handled()), nil
+	return s.w.t, run, max(0, stats.Done-s.Handled()-fetched), nil // a copy fetched again: its first finished unrun
 }
 
 // Handled counts the Handle calls that returned nil so far: the events

@@ -241,3 +241,46 @@ func TestAComparisonOfNoneStoppedEarlySaysBoth(t *testing.T) {
 		"stopped early: 0 of 2 events submitted; every column covers those 0\n"+
 		"no event was submitted: nothing to predict or measure\n")
 }
+
+// A record fetched again after its first copy was finished without
+// running (revoked before it ran, its partition back) is one event: Add
+// returns the item it made for the first copy, the trace holds it once,
+// and the copy that ran is not counted as not run. One that ran already
+// and is fetched again (at least once) is a second event: it runs twice.
+// (Before, every copy was an event of its own: a replay of 300 records
+// reported 400 and said 100 did not run here; found by a review.)
+func TestARecordFetchedAgainAfterItsCopyWasRevokedIsOneEvent(t *testing.T) {
+	c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 1, Unit: time.Millisecond}
+	s, err := NewStream("stream", c, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := konvoy.Event{Key: "a", Duration: 1}
+	first, err := s.Add(e, 2, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.Add(konvoy.Event{Key: "a", Duration: 9}, 2, 5) // its first copy revoked, not run
+	if err != nil || again != first {
+		t.Fatalf("the copy fetched again: %+v, %v; want the first copy's item %+v", again, err, first)
+	}
+	if err := s.Handle(context.Background(), again); err != nil {
+		t.Fatal(err)
+	}
+	dup, err := s.Add(e, 2, 5) // fetched once more, after it ran
+	if err != nil || dup.it.index != 1 {
+		t.Fatalf("a copy of a record that ran: %+v, %v; want an event of its own, index 1", dup, err)
+	}
+	if err := s.Handle(context.Background(), dup); err != nil {
+		t.Fatal(err)
+	}
+	// The executor took three copies and finished them all, two by Handle.
+	tr, run, notRun, err := s.Close(live.Stats{Events: 3, Done: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { tr.Close(); run.Close() }()
+	if tr.Events != 2 || run.Submitted != 2 || notRun != 0 {
+		t.Errorf("trace of %d events, %d submitted, %d not run; want 2, 2 and 0", tr.Events, run.Submitted, notRun)
+	}
+}
