@@ -258,7 +258,9 @@ func (c *Consumer) CaughtUp(ctx context.Context, topic string) (bool, error) {
 	group, _ := c.cl.OptValue(kgo.ConsumerGroup).(string)
 	lag, err := Lag(ctx, c.cl, group, topic)
 	switch {
-	case transient(err): // a leader moving, say: not yet
+	case transient(err) && !errors.Is(err, kerr.UnknownTopicOrPartition): // a leader moving, say: not yet
+		// (franz-go retries a listing's UNKNOWN_TOPIC_OR_PARTITION itself:
+		// one that comes back is a topic that is not there.)
 		return false, nil
 	case err != nil:
 		return false, err
