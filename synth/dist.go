@@ -25,8 +25,9 @@ const MaxDuration = 1 << 30
 //
 // The zero Dist is Fixed(0): every event takes no time.
 type Dist struct {
-	kind distKind
-	a, b float64
+	kind   distKind
+	a, b   float64
+	lo, hi int // Fixed's and Uniform's, as given: a and b round them past 2^53
 }
 
 type distKind uint8
@@ -41,13 +42,13 @@ const (
 // Fixed returns the distribution that gives every event a duration of
 // rounds, which must be 0 to [MaxDuration].
 func Fixed(rounds int) Dist {
-	return Dist{kind: distFixed, a: float64(rounds)}
+	return Dist{kind: distFixed, a: float64(rounds), lo: rounds}
 }
 
 // Uniform returns the distribution of whole rounds from lo to hi inclusive,
 // each equally likely; 0 ≤ lo ≤ hi ≤ [MaxDuration].
 func Uniform(lo, hi int) Dist {
-	return Dist{kind: distUniform, a: float64(lo), b: float64(hi)}
+	return Dist{kind: distUniform, a: float64(lo), b: float64(hi), lo: lo, hi: hi}
 }
 
 // Exponential returns the exponential distribution with the given mean in
@@ -79,18 +80,14 @@ func (d Dist) String() string {
 	}
 	switch d.kind {
 	case distUniform:
-		return "uniform:" + whole(d.a) + "," + whole(d.b)
+		return "uniform:" + strconv.Itoa(d.lo) + "," + strconv.Itoa(d.hi)
 	case distExponential:
 		return "exp:" + f(d.a)
 	case distLogNormal:
 		return "lognormal:" + f(d.a) + "," + f(d.b)
 	}
-	return "fixed:" + whole(d.a)
+	return "fixed:" + strconv.Itoa(d.lo)
 }
-
-// whole writes x, a whole number, in decimals: 1000000, not 1e+06, which
-// ParseDist refuses for fixed and uniform.
-func whole(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // Constant tells whether d's parameters make every draw the same
 // duration, so that a seed changes nothing: [Fixed], and [Uniform] with lo
@@ -234,12 +231,12 @@ func zeroText(t string) bool {
 func (d Dist) check() error {
 	switch d.kind {
 	case distFixed:
-		if !(d.a >= 0 && d.a <= MaxDuration) {
-			return fmt.Errorf("fixed duration is %s; want 0 to %d rounds", whole(d.a), MaxDuration)
+		if !(d.lo >= 0 && d.lo <= MaxDuration) {
+			return fmt.Errorf("fixed duration is %d; want 0 to %d rounds", d.lo, MaxDuration)
 		}
 	case distUniform:
-		if !(d.a >= 0 && d.b <= MaxDuration && d.a <= d.b) {
-			return fmt.Errorf("uniform bounds are %s and %s; want 0 ≤ lo ≤ hi ≤ %d rounds", whole(d.a), whole(d.b), MaxDuration)
+		if !(d.lo >= 0 && d.hi <= MaxDuration && d.lo <= d.hi) {
+			return fmt.Errorf("uniform bounds are %d and %d; want 0 ≤ lo ≤ hi ≤ %d rounds", d.lo, d.hi, MaxDuration)
 		}
 	case distExponential:
 		if !(d.a >= 0 && d.a <= MaxDuration) {

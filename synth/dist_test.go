@@ -194,3 +194,23 @@ func TestConstantDistributionsDrawTheSameUnderEverySeed(t *testing.T) {
 		}
 	}
 }
+
+// A fixed or uniform parameter out of range is quoted as written, to the
+// last digit, not as the float64 that rounds it past 2^53 (found by a
+// review: fixed:9223372036854775807 said 9223372036854776000), by
+// ParseDist and by Fixed and Uniform made directly; String writes them
+// as given too.
+func TestParseDistQuotesAWholeParameterExactly(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"fixed:9223372036854775807", "fixed duration is 9223372036854775807;"},
+		{"uniform:1,9007199254740993", "uniform bounds are 1 and 9007199254740993;"},
+		{"uniform:-9007199254740993,1", "uniform bounds are -9007199254740993 and 1;"},
+	} {
+		if _, err := synth.ParseDist(c.in); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParseDist(%q): %v; want it to say %q", c.in, err, c.want)
+		}
+	}
+	if got := synth.Uniform(3, 9007199254740993).String(); got != "uniform:3,9007199254740993" {
+		t.Errorf("String = %q; want the bounds as given", got)
+	}
+}
