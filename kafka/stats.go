@@ -219,13 +219,20 @@ func listError(l kadm.ListedOffsets, topic string) error {
 	for _, p := range slices.Sorted(maps.Keys(l[topic])) {
 		if o := l[topic][p]; o.Err != nil {
 			if p < 0 {
-				return o.Err
+				return topicWide{o.Err}
 			}
 			return fmt.Errorf("partition %d: %w", p, o.Err)
 		}
 	}
 	return nil
 }
+
+// topicWide is the error of a listing of a whole topic's offsets (its
+// metadata, say), not of one partition's: UNKNOWN_TOPIC_OR_PARTITION there,
+// which kerr calls retriable, is a topic that is not there.
+type topicWide struct{ error }
+
+func (t topicWide) Unwrap() error { return t.error }
 
 // CaughtUp commits, per partition the consumer owns, the offset below
 // which every record has finished (as the interval's commits do), and then
@@ -258,9 +265,7 @@ func (c *Consumer) CaughtUp(ctx context.Context, topic string) (bool, error) {
 	group, _ := c.cl.OptValue(kgo.ConsumerGroup).(string)
 	lag, err := Lag(ctx, c.cl, group, topic)
 	switch {
-	case transient(err) && !errors.Is(err, kerr.UnknownTopicOrPartition): // a leader moving, say: not yet
-		// (franz-go retries a listing's UNKNOWN_TOPIC_OR_PARTITION itself:
-		// one that comes back is a topic that is not there.)
+	case transient(err) && !errors.As(err, new(topicWide)): // a partition's leader moving, say: not yet
 		return false, nil
 	case err != nil:
 		return false, err
