@@ -40,12 +40,12 @@ type Stream struct {
 	at       [8]byte       // room for an arrival
 	err      error         // the first error of Add, which ends the stream
 	closed   bool
-	// unrun are the items added and not handled, by partition and offset,
-	// each with whether its Handle runs: a source that fetches a record
-	// again whose first copy it finished without running it (revoked
-	// before it ran) adds it again, and it is the same event (see Add).
-	// It holds the items held, and those finished unrun and not fetched
-	// again: at most the items held at each revocation.
+	// unrun are the last items added, by partition and offset, that are
+	// not handled, each with how many of its Handles run: a source that
+	// fetches a record again whose last copy it finished without running
+	// it (revoked before it ran) adds it again, and it is the same event
+	// (see Add). It holds the items held, and those finished unrun and
+	// not fetched again: at most the items held at each revocation.
 	unrun   map[[2]int64]*pendingItem
 	fetched int // Adds of an item already added and not run: see Close
 
@@ -55,11 +55,11 @@ type Stream struct {
 // StreamItem is one event of a Stream, as Add returns it for Handle.
 type StreamItem struct{ it item }
 
-// pendingItem is an item added to a Stream and not handled, and whether
-// its Handle runs.
+// pendingItem is an item added to a Stream and not handled, and how many
+// of its Handles run.
 type pendingItem struct {
 	it      item
-	running bool
+	running int
 }
 
 // Event returns the event, its arrival stamped.
@@ -104,11 +104,12 @@ func NewStream(name string, c Config, applied io.Writer, progress *Progress) (*S
 // kept for the prediction; part and offset are what its -applied line
 // names. It returns the item to hand to Handle, or the simulator's error
 // for e, which ends the stream: every later Add returns it too. An event
-// of a part and offset added before, whose Handle has not run nor
-// returned nil, is the same event fetched again, its first copy finished
-// unrun (a record revoked before it ran, fetched again once its partition
-// came back): Add returns the item it made then, e aside, so that the
-// prediction and the report count it once, at its first arrival.
+// of a part and offset added before, whose last item's Handle neither
+// runs nor returned nil, is the same event fetched again, its last copy
+// finished unrun (a record revoked before it ran, fetched again once its
+// partition came back): Add returns that item, e aside, so that the
+// prediction and the report count it once, at its first arrival. One
+// whose last item runs, or ran, is a second event: it runs twice.
 func (s *Stream) Add(e konvoy.Event, part int, offset int64) (StreamItem, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -119,7 +120,7 @@ func (s *Stream) Add(e konvoy.Event, part int, offset int64) (StreamItem, error)
 		return StreamItem{}, s.err
 	}
 	key := [2]int64{int64(part), offset}
-	if p, ok := s.unrun[key]; ok && !p.running {
+	if p, ok := s.unrun[key]; ok && p.running == 0 {
 		s.fetched++
 		return StreamItem{p.it}, nil
 	}
@@ -152,26 +153,28 @@ func (s *Stream) Add(e konvoy.Event, part int, offset int64) (StreamItem, error)
 // own start on the Stream's clock, and records it. It returns ctx's error
 // when ctx ends first.
 func (s *Stream) Handle(ctx context.Context, it StreamItem) error {
-	key := [2]int64{int64(it.it.part), it.it.offset}
-	s.mark(key, true)
+	s.mark(it.it, 1, false)
 	err := s.h.handle(ctx, it.it)
 	if err == nil {
 		s.handled.Add(1)
-		s.mu.Lock()
-		delete(s.unrun, key)
-		s.mu.Unlock()
-		return nil
 	}
-	s.mark(key, false) // cut short: it may be fetched again
+	s.mark(it.it, -1, err == nil) // cut short: it may be fetched again
 	return err
 }
 
-// mark notes whether the Handle of the item of key runs.
-func (s *Stream) mark(key [2]int64, running bool) {
+// mark counts a Handle of it that starts (by 1) or returns (by -1), and
+// forgets it once one returned nil (handled), unless a later copy of its
+// record was added since, whose own Handles count.
+func (s *Stream) mark(it item, by int, handled bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if p, ok := s.unrun[key]; ok {
-		p.running = running
+	key := [2]int64{int64(it.part), it.offset}
+	switch p, ok := s.unrun[key]; {
+	case !ok || p.it.index != it.index: // a later copy's, or forgotten
+	case handled:
+		delete(s.unrun, key)
+	default:
+		p.running += by
 	}
 }
 
@@ -186,7 +189,10 @@ func (s *Stream) mark(key [2]int64, running bool) {
 // revoked before it ran or finished by an earlier member; they take no
 // time in the run, their planned time in the prediction. A copy fetched
 // again of an item finished unrun is the same event (see Add), counted
-// once, as the executor took each copy.
+// once, as the executor took each copy; one the executor turned away, as
+// it closed, is taken for taken all the same (the Stream cannot tell), so
+// that the run covers an event fewer, "stopped early", and counts one
+// fewer not run.
 //
 // The source adds each event as its executor places it (its event
 // function), in order, and the executor takes the first stats.Events of

@@ -284,3 +284,78 @@ func TestARecordFetchedAgainAfterItsCopyWasRevokedIsOneEvent(t *testing.T) {
 		t.Errorf("trace of %d events, %d submitted, %d not run; want 2, 2 and 0", tr.Events, run.Submitted, notRun)
 	}
 }
+
+// awaitRunning waits until n Handles of the last item of part and offset
+// run, failing t after 5 s.
+func awaitRunning(t *testing.T, s *Stream, part int, offset int64, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		s.mu.Lock()
+		p, ok := s.unrun[[2]int64{int64(part), offset}]
+		running := ok && p.running == n
+		s.mu.Unlock()
+		if running {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d Handles of %d/%d never ran", n, part, offset)
+		}
+	}
+}
+
+// A copy's Handle counts for its own item only, not for a later copy of
+// its record: a first copy that returns, handled or cut short, after a
+// second was fetched while it ran leaves the second's standing. So a
+// third copy fetched after the second was revoked unrun is the second's
+// item (one event), and one fetched while the second runs is an event of
+// its own. (Before, the first copy's return forgot, or marked not
+// running, the second's entry; found by a review.)
+func TestACopysHandleCountsForItsOwnItemOnly(t *testing.T) {
+	for _, cutShort := range []bool{false, true} {
+		c := Config{Layout: konvoy.Convoy, Policy: konvoy.LaneAware, Consumers: 2, Unit: time.Millisecond}
+		s, err := NewStream("stream", c, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		long := konvoy.Event{Key: "a", Duration: 5000} // runs until cut short, or a while
+		first, err := s.Add(long, 0, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx1, cut := context.WithCancel(context.Background())
+		done1 := make(chan error, 1)
+		go func() { done1 <- s.Handle(ctx1, first) }()
+		awaitRunning(t, s, 0, 7, 1)
+		second, err := s.Add(long, 0, 7) // fetched again while the first copy runs
+		if err != nil || second == first {
+			t.Fatalf("cut short %v: the second copy %+v, %v; want an event of its own", cutShort, second, err)
+		}
+		ctx2, cut2 := context.WithCancel(context.Background())
+		done2 := make(chan error, 1)
+		if cutShort { // the second runs as the first is cut short
+			go func() { done2 <- s.Handle(ctx2, second) }()
+			awaitRunning(t, s, 0, 7, 1)
+		}
+		cut()
+		<-done1
+		third, err := s.Add(long, 0, 7)
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case cutShort && third == second:
+			t.Errorf("cut short: a third copy fetched while the second runs shares its item, index %d", second.it.index)
+		case !cutShort && third != second:
+			t.Errorf("a third copy fetched after the second was revoked unrun is index %d; want the second's item, index %d", third.it.index, second.it.index)
+		}
+		cut2()
+		if cutShort {
+			<-done2
+		}
+		tr, run, _, err := s.Close(live.Stats{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.Close()
+		run.Close()
+	}
+}
