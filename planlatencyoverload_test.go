@@ -176,6 +176,9 @@ func TestTheLoadsWordsAndFloorAtTheLimitsOfARate(t *testing.T) {
 	if _, err := konvoy.PlanLatency(konvoy.Values(events[:1]), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: slo, Rate: 0x1p-62}); err != nil {
 		t.Errorf("an event that takes 2^62 rounds to arrive: %v; want a plan", err)
 	}
+	if _, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: slo, Rate: math.MaxFloat64}); err != nil {
+		t.Errorf("the largest rate: %v; want a plan", err)
+	}
 	hot := []konvoy.Event{{Key: "H", Step: 1, Duration: 40001}, {Key: "k", Step: 1, Arrival: 39999}}
 	plans, err = konvoy.PlanLatency(konvoy.Values(hot), []konvoy.Layout{konvoy.Convoy}, konvoy.LatencyConfig{SLO: slo})
 	if err != nil {

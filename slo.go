@@ -535,15 +535,12 @@ func (s *latencySearch) overload(floor Result, load int, partition bool) {
 
 // needs returns the fewest consumers that carry work over the rounds the
 // events arrive over: ⌈work/Span⌉, or at a rate ⌈work·rate/Events⌉ (see
-// ceilInt), as the load floor counts them; 0 for no events.
+// ceilInt), at least 1 at a rate, as the load floor counts them. It is
+// asked only of a plan with a load floor: of events that arrive over
+// rounds.
 func (s *latencySearch) needs(work int) int {
 	p := &s.plan
-	switch {
-	case p.Events == 0 || p.Span == 0:
-		return 0
-	case work == 0:
-		return 0
-	case s.rate > 0:
+	if s.rate > 0 {
 		return max(1, ceilInt(float64(work)*s.rate/float64(p.Events)))
 	}
 	return work/p.Span + min(1, work%p.Span)

@@ -338,6 +338,15 @@ func TestPlanLatencyOfAShortTraceIsTheLoad(t *testing.T) {
 			t.Errorf("%s: assumptions %q do not say the trace is too short", p.Layout, p.Assumptions)
 		}
 	}
+	// A limit of 29, one below the load, rules 29 in: the plan meets at no
+	// count, and says the trace is too short all the same.
+	plans, err = konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free}, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 99, Rounds: 40}, MaxConsumers: 29})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := plans[0]; p.Meets || !p.ShortTrace {
+		t.Errorf("a limit of 29: meets %v, short trace %v; want no count, and a trace too short", p.Meets, p.ShortTrace)
+	}
 }
 
 // PlanLatency tries counts beyond the events where they can matter: p2
