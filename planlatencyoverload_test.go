@@ -238,4 +238,12 @@ func TestAStaticPlanPassesOverACountThatDealsAConsumerTooMuch(t *testing.T) {
 	if !p.Meets || p.Consumers != 3 || p.Assumptions[len(p.Assumptions)-1] != want {
 		t.Errorf("meets %v on %d consumers, curve %v, last assumption %q; want 3, and %q", p.Meets, p.Consumers, p.Curve, p.Assumptions[len(p.Assumptions)-1], want)
 	}
+	// With at most 2 consumers, none is answered, and the plan says why.
+	plans, err = konvoy.PlanLatency(konvoy.Values(staticBlocks(4)), []konvoy.Layout{konvoy.Convoy}, konvoy.LatencyConfig{SLO: slo, MaxConsumers: 2}, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := plans[0]; p.Meets || p.Assumptions[len(p.Assumptions)-1] != want {
+		t.Errorf("at most 2 consumers: meets %v on %d, last assumption %q; want none, and %q", p.Meets, p.Consumers, p.Assumptions[len(p.Assumptions)-1], want)
+	}
 }
