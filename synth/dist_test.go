@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -201,16 +202,17 @@ func TestConstantDistributionsDrawTheSameUnderEverySeed(t *testing.T) {
 // ParseDist and by Fixed and Uniform made directly; String writes them
 // as given too.
 func TestParseDistQuotesAWholeParameterExactly(t *testing.T) {
+	most, least := strconv.Itoa(math.MaxInt), strconv.Itoa(math.MinInt) // past 2^53 where an int is 64 bits
 	for _, c := range []struct{ in, want string }{
-		{"fixed:9223372036854775807", "fixed duration is 9223372036854775807;"},
-		{"uniform:1,9007199254740993", "uniform bounds are 1 and 9007199254740993;"},
-		{"uniform:-9007199254740993,1", "uniform bounds are -9007199254740993 and 1;"},
+		{"fixed:" + most, "fixed duration is " + most + ";"},
+		{"uniform:1," + most, "uniform bounds are 1 and " + most + ";"},
+		{"uniform:" + least + ",1", "uniform bounds are " + least + " and 1;"},
 	} {
 		if _, err := synth.ParseDist(c.in); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ParseDist(%q): %v; want it to say %q", c.in, err, c.want)
 		}
 	}
-	if got := synth.Uniform(3, 9007199254740993).String(); got != "uniform:3,9007199254740993" {
+	if got := synth.Uniform(3, math.MaxInt).String(); got != "uniform:3,"+most {
 		t.Errorf("String = %q; want the bounds as given", got)
 	}
 }
