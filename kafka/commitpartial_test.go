@@ -51,22 +51,14 @@ func TestAPartitionCommittedAloneBesideARefusalCountsAsCommitted(t *testing.T) {
 			alone.Add(1)
 			return nil, nil, false // partition 0 alone, no metadata: the broker takes it
 		}
-		resp := r.ResponseKind().(*kmsg.OffsetCommitResponse)
-		resp.SetVersion(r.Version)
-		for _, rt := range r.Topics {
-			st := kmsg.NewOffsetCommitResponseTopic()
-			st.Topic = rt.Topic
-			for _, rp := range rt.Partitions {
-				sp := kmsg.NewOffsetCommitResponseTopicPartition()
-				sp.Partition = rp.Partition
-				sp.ErrorCode = kerr.InvalidCommitOffsetSize.Code
+		resp := refusal(r, kerr.InvalidCommitOffsetSize.Code)
+		for i, rt := range r.Topics {
+			for j, rp := range rt.Partitions {
 				if rp.Partition == 0 && rp.Metadata != nil && *rp.Metadata != "" {
-					sp.ErrorCode = kerr.OffsetMetadataTooLarge.Code
+					resp.Topics[i].Partitions[j].ErrorCode = kerr.OffsetMetadataTooLarge.Code
 					tooLarge.Add(1)
 				}
-				st.Partitions = append(st.Partitions, sp)
 			}
-			resp.Topics = append(resp.Topics, st)
 		}
 		return resp, nil, true
 	})

@@ -99,22 +99,32 @@ func topicArgs(addr, group string, more ...string) []string {
 // has not returned within topicWait (a replay that never stops).
 func runTopicCommand(t *testing.T, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
-	type result struct {
-		out, errOut string
-		status      int
-	}
-	done := make(chan result, 1)
-	go func() {
-		out, errOut, status := runCommand(args...)
-		done <- result{out, errOut, status}
-	}()
 	select {
-	case r := <-done:
+	case r := <-goCommand(args...):
 		return r.out, r.errOut, r.status
 	case <-time.After(topicWait):
 		t.Fatalf("%q did not return within %v", args, topicWait)
 	}
 	return "", "", 0
+}
+
+// commandResult is what a command run by goCommand printed, and its
+// status.
+type commandResult struct {
+	out, errOut string
+	status      int
+}
+
+// goCommand runs the command as runCommand does, in a goroutine of its
+// own, and returns where its result comes once it returns: for a test
+// that acts on the group while a replay runs.
+func goCommand(args ...string) <-chan commandResult {
+	done := make(chan commandResult, 1)
+	go func() {
+		out, errOut, status := runCommand(args...)
+		done <- commandResult{out, errOut, status}
+	}()
+	return done
 }
 
 // committedOffsets returns the offsets group committed on "orders".

@@ -37,18 +37,9 @@ func TestIdleStopsBesideAnOpenTransaction(t *testing.T) {
 	if err := pr.ProduceSync(ctx, &kgo.Record{Key: []byte("b"), Value: []byte(`{"status":"new"}`)}).FirstErr(); err != nil {
 		t.Fatal(err)
 	}
-	type result struct {
-		out, errOut string
-		status      int
-	}
-	done := make(chan result, 1)
-	args := topicArgs(addr, "g")
-	go func() {
-		out, errOut, status := runCommand(args...)
-		done <- result{out, errOut, status}
-	}()
+	done := goCommand(topicArgs(addr, "g")...)
 	start := time.Now()
-	var r result
+	var r commandResult
 	select {
 	case r = <-done:
 	case <-time.After(5 * time.Second):

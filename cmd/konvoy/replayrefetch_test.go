@@ -37,15 +37,7 @@ func TestARecordRevokedAndReassignedIsOneEvent(t *testing.T) {
 	applied := filepath.Join(t.TempDir(), "applied.jsonl")
 	args := topicArgs(addr, "g", "-applied", applied, "-consumers", "1", "-duration-model", "fixed:10", "-unit", "1ms",
 		"-idle", "500ms", "-format", "json", "-session-timeout", "6s")
-	type result struct {
-		out, errOut string
-		status      int
-	}
-	done := make(chan result, 1)
-	go func() {
-		out, errOut, status := runCommand(args...)
-		done <- result{out, errOut, status}
-	}()
+	done := goCommand(args...)
 	time.Sleep(300 * time.Millisecond)
 	other, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ConsumerGroup("g"), kgo.ConsumeTopics("orders"), kgo.DisableAutoCommit())
 	if err != nil {
@@ -55,7 +47,7 @@ func TestARecordRevokedAndReassignedIsOneEvent(t *testing.T) {
 	other.PollFetches(pctx) // joins, is assigned a partition, reads nothing it commits
 	pcancel()
 	other.Close() // leaves: the partition goes back to the replay
-	var r result
+	var r commandResult
 	select {
 	case r = <-done:
 	case <-time.After(topicWait):
