@@ -739,11 +739,16 @@ type commitResult struct {
 	err             error
 }
 
-// landed returns the partitions the request carried that the broker took.
+// landed returns the partitions the request carried that the broker
+// took, in time in proportion to them.
 func (r commitResult) landed() []*part {
+	took := make(map[topicPartition]bool, len(r.accepted))
+	for _, tp := range r.accepted {
+		took[tp] = true
+	}
 	var out []*part
 	for _, p := range r.kept {
-		if slices.Contains(r.accepted, p.tp) {
+		if took[p.tp] {
 			out = append(out, p)
 		}
 	}
