@@ -285,8 +285,7 @@ func startSearch(l Layout, policy Policy, cfg LatencyConfig, bp int, floor laten
 	most := countsThatMatter(src.n, l, policy)
 	top := min(limit, max(most, load))
 	s := newLatencySearch(l, policy, cfg.SLO, floor, src.n, max(fewest, load), top)
-	s.plan.Work, s.plan.Span, s.plan.LoadFloor, s.plan.MostConsumers, s.most, s.rate = src.work, src.span(), load, top, most, cfg.Rate
-	s.plan.Rate = cfg.Rate
+	s.plan.Work, s.plan.Span, s.plan.LoadFloor, s.plan.MostConsumers, s.plan.Rate, s.most = src.work, src.span(), load, top, cfg.Rate, most
 	s.extra = slices.DeleteFunc(slices.Clone(cfg.Counts), func(c int) bool { return c < 1 || c > top })
 	// LoadFloor−1 is run once when no bound rules it out: the search may
 	// be over before it starts (the limit below the load floor), but not
@@ -450,15 +449,22 @@ func (p *planStream) span() int {
 // arrives in one round and there is no rate (see [LatencyPlan].LoadFloor).
 func (p *planStream) loadFloor(rate float64) int {
 	span := p.span()
-	switch {
-	case p.work == 0:
-		return 0
-	case rate > 0:
-		return max(1, ceilInt(float64(p.work)*rate/float64(p.n))) // 1 for a quotient float64 rounds to 0
-	case span <= 1:
+	if p.work == 0 || rate == 0 && span <= 1 {
 		return 0
 	}
-	return p.work/span + min(1, p.work%span)
+	return carriers(p.work, p.n, span, rate)
+}
+
+// carriers returns the fewest consumers that carry work brought by n
+// events over span rounds, ⌈work/span⌉, or at a rate above 0 over the
+// n/rate rounds it takes to bring them, ⌈work·rate/n⌉ (see ceilInt), at
+// least 1 there (for a quotient float64 rounds to 0); n and span are
+// above 0.
+func carriers(work, n, span int, rate float64) int {
+	if rate > 0 {
+		return max(1, ceilInt(float64(work)*rate/float64(n)))
+	}
+	return work/span + min(1, work%span)
 }
 
 // ceilInt returns ⌈v⌉ for v ≥ 0, taken as the whole number just below when
@@ -491,11 +497,10 @@ type latencyRun struct {
 type latencySearch struct {
 	plan      LatencyPlan
 	from, top int
-	extra     []int   // the counts asked for besides the search's
-	below     int     // LoadFloor−1, tried to tell a ShortTrace; 0 for none
-	most      int     // the most consumers that can change a run (countsThatMatter)
-	rate      float64 // LatencyConfig.Rate
-	reseq     bool    // the layout is the resequencer's
+	extra     []int // the counts asked for besides the search's
+	below     int   // LoadFloor−1, tried to tell a ShortTrace; 0 for none
+	most      int   // the most consumers that can change a run (countsThatMatter)
+	reseq     bool  // the layout is the resequencer's
 	tried     map[int]latencyRun
 	passes    int
 	done      bool
@@ -528,22 +533,17 @@ func (s *latencySearch) overload(floor Result, load int, partition bool) {
 		return
 	}
 	p.OverloadedLane, p.OverloadedWork, s.done = floor.HeaviestLaneName, floor.HeaviestLane, true
-	p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s carries %s of work %s, %s consumers' worth, and runs one event at a time: "+
+	p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s carries %s of work over %s, %s consumers' worth, and runs one event at a time: "+
 		"its backlog grows for as long as the traffic lasts, whatever the consumers, so no count meets the objective in a steady state",
-		laneText(p.OverloadedLane, partition), roundsText(p.OverloadedWork), s.arrivalText(), s.worthText(p.OverloadedWork)))
+		laneText(p.OverloadedLane, partition), roundsText(p.OverloadedWork), s.arrivalRounds(), s.worthText(p.OverloadedWork)))
 }
 
 // needs returns the fewest consumers that carry work over the rounds the
-// events arrive over: ⌈work/Span⌉, or at a rate ⌈work·rate/Events⌉ (see
-// ceilInt), at least 1 at a rate, as the load floor counts them. It is
+// events arrive over, as the load floor counts them (see carriers). It is
 // asked only of a plan with a load floor: of events that arrive over
 // rounds.
 func (s *latencySearch) needs(work int) int {
-	p := &s.plan
-	if s.rate > 0 {
-		return max(1, ceilInt(float64(work)*s.rate/float64(p.Events)))
-	}
-	return work/p.Span + min(1, work%p.Span)
+	return carriers(work, s.plan.Events, s.plan.Span, s.plan.Rate)
 }
 
 // worthText writes how many consumers' worth work is, over the rounds
@@ -574,18 +574,19 @@ func approxText(v float64) string {
 // perRound returns the share of the work a round brings: 1/Span, or at a
 // rate, rate/Events.
 func (s *latencySearch) perRound() float64 {
-	if s.rate > 0 {
-		return s.rate / float64(s.plan.Events)
+	if s.plan.Rate > 0 {
+		return s.plan.Rate / float64(s.plan.Events)
 	}
 	return 1 / float64(s.plan.Span)
 }
 
-// arrivalText says what the events arrive over, as the assumptions do.
-func (s *latencySearch) arrivalText() string {
-	if s.rate > 0 {
-		return fmt.Sprintf("over the %s rounds its %s take to arrive at %s a round", approxText(float64(s.plan.Events)/s.rate), counted(s.plan.Events, "event", "events"), approxText(s.rate))
+// arrivalRounds names the rounds the events arrive over, as the
+// assumptions do.
+func (s *latencySearch) arrivalRounds() string {
+	if s.plan.Rate > 0 {
+		return fmt.Sprintf("the %s rounds its %s take to arrive at %s a round", approxText(float64(s.plan.Events)/s.plan.Rate), counted(s.plan.Events, "event", "events"), approxText(s.plan.Rate))
 	}
-	return fmt.Sprintf("over the %d rounds the events arrive over", s.plan.Span)
+	return fmt.Sprintf("the %d rounds the events arrive over", s.plan.Span)
 }
 
 // worstLane names the lane of r whose events waited longest, "" when none
@@ -721,9 +722,9 @@ func (s *latencySearch) pinnedAssumptions(c int) []string {
 		return nil
 	}
 	work := s.tried[over].pinned
-	return []string{fmt.Sprintf("with consumers dispatched static, a consumer runs the lanes dealt to it one event at a time: on %s the busiest is dealt %s of work %s, %s consumers' worth, "+
+	return []string{fmt.Sprintf("with consumers dispatched static, a consumer runs the lanes dealt to it one event at a time: on %s the busiest is dealt %s of work over %s, %s consumers' worth, "+
 		"so its backlog grows for as long as the traffic lasts, and the count is passed over though it meets the objective on the trace",
-		consumerCount(over), roundsText(work), s.arrivalText(), s.worthText(work))}
+		consumerCount(over), roundsText(work), s.arrivalRounds(), s.worthText(work))}
 }
 
 // heldAssumptions says, for the resequencer, that an event's latency
@@ -796,7 +797,7 @@ func (s *latencySearch) finish() LatencyPlan {
 // [LatencyPlan].Utilisation).
 func (s *latencySearch) utilisation(r Result, c int) float64 {
 	switch {
-	case s.rate > 0:
+	case s.plan.Rate > 0:
 		return float64(r.Work) * s.perRound() / float64(c)
 	case s.plan.Span > 1:
 		return float64(r.Work) / (float64(c) * float64(s.plan.Span))
@@ -813,8 +814,8 @@ func latencyAssumptions(s *latencySearch, src *planStream, limit int) []string {
 	if p.SLO.Wait {
 		on = "wait, from an event's arrival to its start"
 	}
-	busy := "utilisation is the work over consumers × the " + strings.TrimPrefix(s.arrivalText(), "over the ")
-	if p.Span <= 1 && s.rate == 0 {
+	busy := "utilisation is the work over consumers × " + s.arrivalRounds()
+	if p.Span <= 1 && s.plan.Rate == 0 {
 		busy = "utilisation is the work over consumers × the run's rounds"
 	}
 	rank := fmt.Sprintf("%s is by nearest rank, exact below %d rounds and above it within 1/1024", name, ExactLatency)
@@ -842,9 +843,9 @@ func loadAssumptions(s *latencySearch, src *planStream) []string {
 	case p.Events == 0:
 	case p.LoadFloor == 0 && p.Work > 0:
 		out = append(out, fmt.Sprintf("every event arrives in round %d: the trace is one burst and shows no steady state, so the plan is for that burst alone", src.first))
-	case p.LoadFloor > 1 && s.rate > 0:
-		out = append(out, fmt.Sprintf("fewer than %d consumers do not carry the offered load: the work, %d rounds, arrives %s, %s consumers' worth; "+
-			"with fewer a backlog grows for as long as the traffic lasts", p.LoadFloor, p.Work, s.arrivalText(), s.worthText(p.Work)))
+	case p.LoadFloor > 1 && s.plan.Rate > 0:
+		out = append(out, fmt.Sprintf("fewer than %d consumers do not carry the offered load: the work, %d rounds, arrives over %s, %s consumers' worth; "+
+			"with fewer a backlog grows for as long as the traffic lasts", p.LoadFloor, p.Work, s.arrivalRounds(), s.worthText(p.Work)))
 	case p.LoadFloor > 1:
 		out = append(out, fmt.Sprintf("fewer than %d consumers do not carry the offered load: the work, %d rounds, arrives over the %d rounds %d to %d, %s consumers' worth; "+
 			"with fewer a backlog grows for as long as the traffic lasts", p.LoadFloor, p.Work, p.Span, src.first, src.last, approxText(float64(p.Work)/float64(p.Span))))

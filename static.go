@@ -23,7 +23,6 @@ type static struct {
 	owned   ownedQueues // events not applied yet, by consumer
 	owners  []owner     // by lane, once it has run an event
 	members map[int]int // under an assignor of partitions: queue numbers by member
-	pinned  []int       // by queue number: the work of the lanes it owns, for PlanLatency (see pinnedMost)
 }
 
 // owner is the consumer that runs a lane: its number in the consumers'
@@ -53,10 +52,6 @@ func (st *static) add(e task, ln int) {
 		o := st.owner(ln)
 		c.id, member = int(o.id), int(o.member)
 		c.free = s.consumers.freeAt(c.id)
-		if c.id >= len(st.pinned) { // the consumers that own lanes: no more than the lanes
-			st.pinned = slices.Grow(st.pinned, c.id+1-len(st.pinned))[:c.id+1]
-		}
-		st.pinned[c.id] = satAdd(st.pinned[c.id], e.duration)
 	}
 	start := max(c.free, e.arrival)
 	s.consumers.busy(c.id, start+e.duration)
@@ -79,12 +74,20 @@ func (st *static) add(e task, ln int) {
 }
 
 // pinnedMost returns the most work the lanes a consumer owns brought it,
-// in O(c) time for the c consumers that own lanes: a consumer runs its
-// lanes' events one after another, whatever the others do.
+// at the run's end, from the lanes' loads, in O(l) time for l lanes: a
+// consumer runs its lanes' events one after another, whatever the others
+// do. Every lane has run an event by then, so that its owner is known.
 func (st *static) pinnedMost() int {
+	t := st.s.table
+	var work []int // by queue number
 	most := 0
-	for _, w := range st.pinned {
-		most = max(most, w)
+	for ln := range t.lanes.len() {
+		id := int(st.owner(ln).id)
+		if id >= len(work) {
+			work = slices.Grow(work, id+1-len(work))[:id+1]
+		}
+		work[id] = satAdd(work[id], t.lanes.at(ln).load)
+		most = max(most, work[id])
 	}
 	return most
 }
