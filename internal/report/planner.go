@@ -100,7 +100,6 @@ type Plan struct {
 	latency      [][]konvoy.LatencyPlan // [policy][layout], with an SLO
 	sloRounds    int                    // the SLO's target in whole rounds
 	arrivalsNote string                 // how the SLO's arrivals are made
-	sloRate      float64                // the rate they are made at, in events a round; 0 for the trace's own
 }
 
 // shareRow is one ordered share of the sensitivity table.

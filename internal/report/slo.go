@@ -157,7 +157,6 @@ func (a *Plan) planLatency() error {
 	if err != nil {
 		return err
 	}
-	a.sloRate = rate
 	cfg := konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: s.Percentile, Wait: s.Wait, Rounds: a.sloRounds}, MaxConsumers: a.o.MaxConsumers, Rate: rate}
 	if s.Curve {
 		cfg.Counts = sloCurve(a.o.MaxConsumers)
@@ -316,8 +315,8 @@ func (a *Plan) target() string {
 func (a *Plan) busyOver() string {
 	for _, plans := range a.latency {
 		for _, p := range plans {
-			if p.Span > 1 || a.sloRate > 0 {
-				return a.arrivalRounds(p)
+			if p.Span > 1 || p.Rate > 0 {
+				return arrivalRounds(p)
 			}
 		}
 	}
@@ -326,9 +325,9 @@ func (a *Plan) busyOver() string {
 
 // arrivalRounds names the rounds plan p's events arrive over: Span, or at
 // the rate the arrivals were made at, the events over the rate.
-func (a *Plan) arrivalRounds(p konvoy.LatencyPlan) string {
-	if a.sloRate > 0 {
-		return fmt.Sprintf("the %.4g rounds its %s take to arrive at %.4g a round", float64(p.Events)/a.sloRate, plural(p.Events, "event", "events"), a.sloRate)
+func arrivalRounds(p konvoy.LatencyPlan) string {
+	if p.Rate > 0 {
+		return fmt.Sprintf("the %.4g rounds its %s take to arrive at %.4g a round", float64(p.Events)/p.Rate, plural(p.Events, "event", "events"), p.Rate)
 	}
 	return fmt.Sprintf("the %d rounds the events arrive over", p.Span)
 }
@@ -357,7 +356,7 @@ func missText(a *Plan, l konvoy.Layout, p konvoy.LatencyPlan) string {
 		return head + fmt.Sprintf("the events' own durations already reach %s %d rounds (%s) with a consumer for every event", pn, p.Floor, a.duration(p.Floor))
 	case p.OverloadedWork > 0:
 		return fmt.Sprintf("%s meets it at no count in a steady state, under any policy: %s carries %d rounds of work over %s, and runs one event at a time, so its backlog grows for as long as the traffic lasts",
-			l, laneName(l, p.OverloadedLane), p.OverloadedWork, a.arrivalRounds(p))
+			l, laneName(l, p.OverloadedLane), p.OverloadedWork, arrivalRounds(p))
 	case p.MinConsumers > p.MostConsumers:
 		most := fmt.Sprintf("the %d it may try (-max-consumers)", p.MostConsumers)
 		if p.MostConsumers < a.o.MaxConsumers {
