@@ -73,8 +73,9 @@
 // version then, a lower step that finished after a higher one, is stale,
 // as the model's version stamp, applying events in the order they finish,
 // says, and counts in [Stats].Skipped. A [VersionReader] also skips,
-// unrun, an item whose key is past its step before it starts. Its doc
-// shows the compare-and-set in SQL that the handler's write must make.
+// unrun, an item whose key is past its step before it starts.
+// [VersionStore]'s doc shows the compare-and-set in SQL that the
+// handler's write must make.
 //
 // Under [konvoy.Resequencer] each key's steps apply 1, 2, 3, … in order,
 // as the lesson's resequencer (the zero [konvoy.ResequencerConfig]) does:
