@@ -451,3 +451,48 @@ func TestAPlanSaysHowItsPercentileIsCounted(t *testing.T) {
 		}
 	}
 }
+
+// Every layout plans under every policy, with a backlog limit as konvoy
+// plan sets one or without, and a count it answers meets the objective
+// when simulated on its own: under Static the search reads each consumer's
+// dealt work off the run (pinnedMost), which a layout without lanes, the
+// resequencer's, has none of, where it panicked under a backlog limit
+// (found by a review of konvoy plan -slo).
+func TestPlanLatencyPlansEveryLayoutUnderEveryPolicy(t *testing.T) {
+	var events []konvoy.Event
+	for i := range 40 {
+		k := fmt.Sprintf("k%d", i%5)
+		events = append(events, konvoy.Event{Key: k, Line: fmt.Sprintf("l%d", i%2), Step: i/5 + 1, Duration: 1 + i%3, Arrival: i})
+	}
+	events[7].Step, events[12].Step = events[12].Step, events[7].Step // keys k2, out of order
+	slo := konvoy.SLO{Percentile: 99, Rounds: 6}
+	for _, opts := range [][]konvoy.Option{nil, {konvoy.WithMaxBacklog(1 << 20)}} {
+		for _, p := range konvoy.Policies() {
+			planEveryLayout(t, events, slo, append(opts, konvoy.WithPolicy(p)))
+		}
+	}
+}
+
+// planEveryLayout plans every layout of AllLayouts(3) for slo with opts,
+// and checks a count each plan answers on its own.
+func planEveryLayout(t *testing.T, events []konvoy.Event, slo konvoy.SLO, opts []konvoy.Option) {
+	t.Helper()
+	plans, err := konvoy.PlanLatency(konvoy.Values(events), konvoy.AllLayouts(3), konvoy.LatencyConfig{SLO: slo}, opts...)
+	if err != nil {
+		t.Fatalf("%d options: %v", len(opts), err)
+	}
+	for _, plan := range plans {
+		if !plan.Meets {
+			continue
+		}
+		l, err := konvoy.ParseLayout(plan.Layout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := konvoy.Simulate(events, l, plan.Consumers, opts...)
+		if err != nil || r.Response.P99 > slo.Rounds {
+			t.Errorf("%s under %s, %d options: %d consumers, whose p99 is %d rounds, %v; want at most %d",
+				plan.Layout, plan.Policy, len(opts), plan.Consumers, r.Response.P99, err, slo.Rounds)
+		}
+	}
+}

@@ -76,9 +76,13 @@ func (st *static) add(e task, ln int) {
 // pinnedMost returns the most work the lanes a consumer owns brought it,
 // at the run's end, from the lanes' loads, in O(l) time for l lanes: a
 // consumer runs its lanes' events one after another, whatever the others
-// do. Every lane has run an event by then, so that its owner is known.
+// do. Every lane has run an event by then, so that its owner is known. A
+// layout without lanes (the resequencer's) owns none: 0.
 func (st *static) pinnedMost() int {
 	t := st.s.table
+	if t == nil {
+		return 0
+	}
 	var work []int // by queue number
 	most := 0
 	for ln := range t.lanes.len() {
