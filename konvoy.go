@@ -142,9 +142,10 @@ func (r Result) Parallelism() float64 {
 // modifies events.
 //
 // Simulate takes O(n log n + n log c) time for n events and c consumers and
-// O(k + l + min(c, n)) memory beyond its input for k distinct keys and l
-// lanes (more under the policies and layouts that hold a backlog, see
-// [Simulator]). It panics, with a "konvoy:" prefix, when an option is nil
+// O(k + l + p + min(c, n)) memory beyond its input for k distinct keys, l
+// lanes and p keys' shares of lanes other than their first (at most k·l, 0
+// under layouts that keep each key in one lane: see [Simulator]; more
+// under the policies and layouts that hold a backlog). It panics, with a "konvoy:" prefix, when an option is nil
 // and consumers is 1 to MaxConsumers.
 func Simulate(events []Event, layout Layout, consumers int, opts ...Option) (Result, error) {
 	s, err := NewSimulator(layout, consumers, opts...)

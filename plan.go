@@ -2,6 +2,7 @@ package konvoy
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"iter"
 	"math"
@@ -122,7 +123,7 @@ func PlanConsumers(events iter.Seq2[Event, error], layout Layout, cfg PlanConfig
 	// below a whole number of rounds counts as that number, and Rate may be
 	// as many units below Peak.
 	budget := float64(p.Events) / (cfg.Peak * cfg.RoundSeconds)
-	keepsUp := func(rounds int) bool { return float64(rounds) <= floorNear(budget) }
+	keepsUp := func(rounds int) bool { return withinWhole(rounds, floorNear(budget)) }
 	if !keepsUp(p.CeilingRounds) {
 		return p, nil
 	}
@@ -184,7 +185,12 @@ func (cfg PlanConfig) check() error {
 // smallestFitting returns the smallest c in [from, limit] for which fits
 // says yes, with its rounds, or 0; fits is known to say no below from. With
 // monotone set, fits is taken to stay yes once it says yes, and the search
-// doubles then bisects.
+// doubles then bisects. A count whose run fails with [ErrBacklog] (one
+// event held for each consumer that has taken one: more as the counts
+// grow) may or may not keep up: the bisection looks below it, and the
+// answer is the error only when the count above the largest known not to
+// keep up is such a count; so the doubling never fails for a count past
+// the answer. Any other error ends the search.
 func smallestFitting(fits func(int) (int, bool, error), from, limit int, monotone bool) (c, rounds int, err error) {
 	if !monotone {
 		for c := from; c <= limit; c++ {
@@ -197,13 +203,13 @@ func smallestFitting(fits func(int) (int, bool, error), from, limit int, monoton
 	}
 	lo, hi := from-1, from // fits(lo) is no (or lo is 0); fits(hi) is to be seen
 	hiRounds := 0
+	var hiErr error // hi's run outgrew the backlog
 	for {
 		r, ok, err := fits(hi)
-		if err != nil {
+		if err != nil && !errors.Is(err, ErrBacklog) {
 			return 0, 0, err
 		}
-		if ok {
-			hiRounds = r
+		if hiRounds, hiErr = r, err; ok || err != nil {
 			break
 		}
 		if hi == limit {
@@ -214,14 +220,17 @@ func smallestFitting(fits func(int) (int, bool, error), from, limit int, monoton
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
 		r, ok, err := fits(mid)
-		if err != nil {
+		switch {
+		case err != nil && !errors.Is(err, ErrBacklog):
 			return 0, 0, err
-		}
-		if ok {
-			hi, hiRounds = mid, r
-		} else {
+		case ok || err != nil:
+			hi, hiRounds, hiErr = mid, r, err
+		default:
 			lo = mid
 		}
+	}
+	if hiErr != nil {
+		return 0, 0, hiErr
 	}
 	return hi, hiRounds, nil
 }
@@ -315,14 +324,28 @@ func dispatchAssumption(p Policy, limit int) string {
 	return fmt.Sprintf("consumers are dispatched %s, where a consumer more need not make a run shorter: a count above the plan's may not keep up; at most %s tried", p, tried)
 }
 
+// withinWhole tells whether rounds is at most b, a whole number of rounds
+// (floorNear's) or +Inf, compared as integers: as a float64, a run of
+// 2^60+100 rounds reads as 2^60, within a budget of 2^60 it passes.
+func withinWhole(rounds int, b float64) bool {
+	return b >= 0x1p63 || int64(rounds) <= int64(b)
+}
+
 // atMost writes x, a most that may not be passed, to four significant
 // digits, rounded down: rounded to the nearest, a budget of 20.9996 rounds
 // would read 21, which a run of 21 rounds does not keep (the plan's own
-// answer would break it). x at or below 0, or not finite, is written as it
-// is.
+// answer would break it). From 1000 on it writes the whole number of
+// rounds (floorNear's) in full, every digit before the point, which four
+// digits would cut below the plan's own answer: 123450.7 rounds as
+// 1.234e+05, 123400. x at or below 0, or not finite, is written as it is.
 func atMost(x float64) string {
 	if !(x > 0) || math.IsInf(x, 1) {
 		return strconv.FormatFloat(x, 'g', 4, 64)
+	}
+	if w := floorNear(x); w >= 1e21 {
+		return strconv.FormatFloat(w, 'g', -1, 64) // past every run's rounds: the shortest form that reads back as w
+	} else if x >= 1000 {
+		return strconv.FormatFloat(w, 'f', 0, 64)
 	}
 	// x·10^k has four digits before the point. Below 1e-305, 10^k is past
 	// float64's range: x is scaled by 10^300 first, in two steps.

@@ -1,6 +1,7 @@
 package konvoy_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -232,10 +233,14 @@ func TestPlanCeilingIsAnArrivalPlusBackToBackWork(t *testing.T) {
 }
 
 // cutToFourDigits writes x, above 0, as its decimal expansion cut (not
-// rounded) after four significant digits: what a budget of "at most x
-// rounds" may say without passing x.
+// rounded) after four significant digits, and from 1000 on after the
+// point: what a budget of "at most x rounds" may say without passing x,
+// or the rounds of the plan's own answer.
 func cutToFourDigits(x float64) string {
 	d := strconv.FormatFloat(x, 'f', 12, 64)
+	if whole, _, _ := strings.Cut(d, "."); len(whole) >= 4 {
+		return whole
+	}
 	var out []byte
 	for i, sig := 0, 0; i < len(d); i++ {
 		c := d[i]
@@ -271,6 +276,32 @@ func TestPlanBudgetIsNeverRoundedUp(t *testing.T) {
 			t.Errorf("peak %v: %q; want a budget of at most %s rounds", peak, p.Assumptions[2], want)
 		}
 	}
+	// From 1000 rounds on, the whole rounds in full: four digits cut
+	// 123456.7 to 1.234e+05, 123,400 rounds, below the 123,450 that the
+	// plan answers as keeping up (found by a review); past every run's
+	// rounds, float64's shortest form.
+	for _, c := range []struct {
+		peak, round float64
+		rounds      int
+		want        string
+		consumers   int
+		planRounds  int
+	}{
+		{10 / 123456.7 / 0.01, 0.01, 12345, "123456", 1, 123450},
+		{10 / 9999.9999 / 0.01, 0.01, 999, "9999", 1, 9990},
+		{10 / 1000.5 / 0.01, 0.01, 100, "1000", 1, 1000},
+		{math.Ldexp(1, -70), 1, 1, "1.1805916207174113e+22", 1, 10}, // 10·2^70
+	} {
+		events := make([]konvoy.Event, 10)
+		for i := range events {
+			events[i] = konvoy.Event{Key: "k", Step: i + 1, Duration: c.rounds}
+		}
+		p, err := konvoy.PlanConsumers(konvoy.Values(events), konvoy.Convoy, konvoy.PlanConfig{Peak: c.peak, RoundSeconds: c.round})
+		if err != nil || !strings.HasSuffix(p.Assumptions[2], "at most "+c.want+" rounds") || p.Consumers != c.consumers || p.Rounds != c.planRounds {
+			t.Errorf("peak %v: %q, %d consumers for %d rounds, %v; want a budget of at most %s rounds, %d consumer for %d rounds",
+				c.peak, p.Assumptions[2], p.Consumers, p.Rounds, err, c.want, c.consumers, c.planRounds)
+		}
+	}
 	p, err := konvoy.PlanConsumers(konvoy.Values([]konvoy.Event{}), konvoy.Convoy, konvoy.PlanConfig{Peak: 5, RoundSeconds: 0.01})
 	if err != nil || !strings.HasSuffix(p.Assumptions[2], "at most 0 rounds") {
 		t.Errorf("no events: %q, %v; want a budget of at most 0 rounds", p.Assumptions[2], err)
@@ -300,6 +331,24 @@ func TestPlanWritesATinyBudget(t *testing.T) {
 		}
 		if all := strings.Join(p.Assumptions, "\n"); !strings.Contains(all, tt.want) {
 			t.Errorf("peak %v, round %v s: assumptions\n%s\nwant %q", tt.peak, tt.round, all, tt.want)
+		}
+	}
+}
+
+// A run's rounds are compared with the budget as whole numbers: as
+// float64s, a run of 2^60+100 rounds read as 2^60 and kept up with a
+// budget of 2^60 (found by a review). Where int has 32 bits every run's
+// rounds are exact in a float64, and the test does not run.
+func TestPlanComparesRoundsWithTheBudgetExactly(t *testing.T) {
+	if math.MaxInt>>53 == 0 {
+		t.Skip("int has 32 bits")
+	}
+	for _, extra := range []int64{100, 0} {
+		long := int64(1)<<60 + extra
+		events := []konvoy.Event{{Key: "a", Step: 1, Duration: int(long)}}
+		p, err := konvoy.PlanConsumers(konvoy.Values(events), konvoy.Free, konvoy.PlanConfig{Peak: math.Ldexp(1, -60), RoundSeconds: 1})
+		if keeps := extra == 0; err != nil || (p.Consumers == 1) != keeps {
+			t.Errorf("a run of 2^60+%d rounds, a budget of 2^60: %d consumers for %d rounds, %v; want it to keep up: %v", extra, p.Consumers, p.Rounds, err, keeps)
 		}
 	}
 }
@@ -352,6 +401,32 @@ func TestPlanConsumersRefusesAnUnknownPolicy(t *testing.T) {
 		_, err := konvoy.PlanConsumers(konvoy.Values(events), konvoy.Convoy, konvoy.PlanConfig{Peak: 1000, RoundSeconds: 1}, konvoy.WithPolicy(konvoy.Policy(9)))
 		if err == nil || err.Error() != "konvoy: unknown Policy(9)" {
 			t.Errorf("%d events: %v; want the policy refused", len(events), err)
+		}
+	}
+}
+
+// A count whose run outgrows WithMaxBacklog (an event held for each
+// consumer that has taken one) does not end the search when a smaller
+// count keeps up: six events of free, each of a round, need 3 consumers
+// to keep within 2 rounds, which hold 3; head-of-line's doubling ran 4,
+// which hold 4 of the 3 the backlog may, and the plan failed where the
+// other policies, trying each count in turn, answered 3 (found by a
+// review). Where the count just above those that do not keep up outgrows
+// the backlog, the answer is its error, since it may have kept up.
+func TestPlanPassesOverACountThatOutgrowsTheBacklog(t *testing.T) {
+	var events []konvoy.Event
+	for i := range 6 {
+		events = append(events, konvoy.Event{Key: strconv.Itoa(i), Step: 1, Duration: 1})
+	}
+	cfg := konvoy.PlanConfig{Peak: 3, RoundSeconds: 1} // 6 events in at most 2 rounds
+	for _, p := range konvoy.Policies() {
+		plan, err := konvoy.PlanConsumers(konvoy.Values(events), konvoy.Free, cfg, konvoy.WithPolicy(p), konvoy.WithMaxBacklog(3))
+		if err != nil || plan.Consumers != 3 || plan.Rounds != 2 {
+			t.Errorf("%s: %d consumers for %d rounds, %v; want 3 for 2", p, plan.Consumers, plan.Rounds, err)
+		}
+		_, err = konvoy.PlanConsumers(konvoy.Values(events), konvoy.Free, cfg, konvoy.WithPolicy(p), konvoy.WithMaxBacklog(2))
+		if !errors.Is(err, konvoy.ErrBacklog) {
+			t.Errorf("%s, a backlog of 2: %v; want the error of 3 consumers, which hold 3", p, err)
 		}
 	}
 }

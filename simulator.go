@@ -22,14 +22,18 @@ import (
 // [LaneAware] and [Static] dispatch differently (see [Policy]).
 //
 // Memory grows with the distinct keys, the lanes and the consumers that have
-// taken an event, not with the events or how long they wait (see
-// [Latency]), but for what the modelled broker or handler would hold too:
-// under LaneAware, the events no consumer could take yet; under Static with
-// lanes that do not pin each key to one lane, the events taken but not yet
-// applied; under the [Resequencer], the events held until their gaps fill
-// (at most its [ResequencerConfig].Capacity);
-// and one event for each consumer that has taken one. [WithMaxBacklog]
-// bounds all of it.
+// taken an event, and, under layouts whose keys may run in more than one
+// lane (lines, [Recorded]'s partitions, a [LaneFunc]'s lanes), with each
+// key's share of a lane other than its first, which the heaviest lane's
+// heaviest key is found from: at most keys × lanes, which a key on every
+// line makes as many as the events. It does not grow with the events
+// otherwise, or with how long they wait (see [Latency]), but for what the
+// modelled broker or handler would hold too: under LaneAware, the events
+// no consumer could take yet; under Static with lanes that do not pin each
+// key to one lane, the events taken but not yet applied; under the
+// [Resequencer], the events held until their gaps fill (at most its
+// [ResequencerConfig].Capacity); and one event for each consumer that has
+// taken one. [WithMaxBacklog] bounds those events.
 //
 // Add and Result panic, with a "konvoy:" prefix, on a Simulator not made by
 // NewSimulator. A Simulator is not safe for concurrent use.
@@ -120,7 +124,7 @@ func (s *Simulator) use(in *inputs, t int) {
 // Add takes O(log c) time for c consumers (amortised O(log(c + l)) under
 // LaneAware, for l lanes with waiting events) plus one key lookup, and one
 // lane lookup under line and custom layouts. It allocates only when it meets
-// a new key, lane or consumer, a latency in a block of 256 rounds below
+// a new key, lane or consumer, a key in a lane other than its first, a latency in a block of 256 rounds below
 // [ExactLatency] or a power of two above it not met before, a larger
 // backlog than before, or, with [WithSchedule], a longer schedule.
 func (s *Simulator) Add(e Event) error { return s.add(&e) }
