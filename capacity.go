@@ -41,7 +41,7 @@ func SelectiveMultiplier(orderedShare, cost float64) float64 {
 	if orderedShare == 0 {
 		return 1 // no event pays the cost: not 0·∞, which is NaN
 	}
-	return orderedShare*cost + (1 - orderedShare)
+	return float64(orderedShare*cost) + (1 - orderedShare) // the conversion: no fused multiply-add, on any machine
 }
 
 // SplitRate splits a peak write rate into the rate of events that carry an
@@ -55,7 +55,7 @@ func SplitRate(peak, orderedShare float64) (ordered, unordered float64) {
 	if !(peak >= 0) || math.IsInf(peak, 1) {
 		panic(fmt.Sprintf("konvoy: peak rate is %v; want a finite rate of 0 or more", peak))
 	}
-	ordered = peak * orderedShare
+	ordered = float64(peak * orderedShare) // the conversion: no fused multiply-subtract below, on any machine
 	return ordered, peak - ordered
 }
 

@@ -47,7 +47,7 @@ func (o SLO) basisPoints() (int, error) {
 	if o.Percentile == 100 {
 		return 10000, nil
 	}
-	if !(bp >= 5000 && bp <= 9990) || math.Abs(o.Percentile*100-bp) > 1e-6 {
+	if !(bp >= 5000 && bp <= 9990) || math.Abs(float64(o.Percentile*100)-bp) > 1e-6 {
 		return 0, fmt.Errorf("konvoy: percentile %v: want 50 to 99.9, in steps of 0.01, or 100 for the largest", o.Percentile)
 	}
 	return int(bp), nil

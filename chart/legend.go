@@ -76,7 +76,7 @@ func (l *flowLegend) rows(width vg.Length) [][]legendEntry {
 
 // rowHeight returns the height of one row.
 func (l *flowLegend) rowHeight() vg.Length {
-	return l.style.FontExtents().Height * 1.15
+	return vg.Length(l.style.FontExtents().Height * 1.15) // rounded: not fused with its uses, on any machine
 }
 
 // height returns the height the legend takes within width.
@@ -85,7 +85,7 @@ func (l *flowLegend) height(width vg.Length) vg.Length {
 	if n == 0 {
 		return 0
 	}
-	return n*l.rowHeight() + (n-1)*rowGap
+	return vg.Length(n*l.rowHeight()) + vg.Length((n-1)*rowGap)
 }
 
 // draw draws the legend from the top left of c.
@@ -102,7 +102,7 @@ func (l *flowLegend) draw(c draw.Canvas) {
 				}})
 				x += thumbWidth + thumbGap
 			}
-			c.FillText(l.style, vg.Point{X: x, Y: y - rh/2}, e.text)
+			c.FillText(l.style, vg.Point{X: x, Y: y - vg.Length(rh/2)}, e.text)
 			x += l.style.Width(e.text) + entryGap
 		}
 		y -= rh + rowGap
@@ -195,8 +195,8 @@ type swatch struct {
 func (s swatch) Thumbnail(c *draw.Canvas) {
 	h := c.Max.Y - c.Min.Y
 	r := vg.Rectangle{
-		Min: vg.Point{X: c.Min.X, Y: c.Min.Y + h*0.15},
-		Max: vg.Point{X: c.Max.X, Y: c.Max.Y - h*0.15},
+		Min: vg.Point{X: c.Min.X, Y: c.Min.Y + vg.Length(h*0.15)},
+		Max: vg.Point{X: c.Max.X, Y: c.Max.Y - vg.Length(h*0.15)},
 	}
 	if s.fill != nil {
 		c.FillPolygon(s.fill, corners(r))
@@ -217,7 +217,7 @@ func corners(r vg.Rectangle) []vg.Point {
 // strokeBox outlines r with sty, inside r, so that a thick outline does not
 // spill onto a neighbouring box.
 func strokeBox(c draw.Canvas, r vg.Rectangle, sty draw.LineStyle) {
-	in := sty.Width / 2
+	in := vg.Length(sty.Width / 2) // rounded: not fused below, on any machine
 	if r.Max.X-r.Min.X <= 2*in || r.Max.Y-r.Min.Y <= 2*in {
 		in = 0
 	}

@@ -72,7 +72,7 @@ func newConfig(opts []Option) (config, error) {
 // checkPixels returns an error when a PNG of c would have more than
 // maxPixels pixels.
 func (c config) checkPixels() error {
-	side := func(cm float64) float64 { return math.Floor(cm/2.54*float64(c.dpi) + 0.5) } // as vgimg sizes its image
+	side := func(cm float64) float64 { return math.Floor(float64(cm/2.54*float64(c.dpi)) + 0.5) } // as vgimg sizes its image
 	if px := side(c.width) * side(c.height); px > maxPixels {
 		return fmt.Errorf("chart: %v by %v cm at %d dpi is %.0f pixels: want at most %d (%d Mi), a smaller size or resolution",
 			c.width, c.height, c.dpi, px, maxPixels, maxPixels>>20)

@@ -315,7 +315,7 @@ func (g *gantt) label(c draw.Canvas, r vg.Rectangle, txt string, sty text.Style,
 // luma returns the perceived brightness of col, from 0 to 255.
 func luma(col color.Color) float64 {
 	r, g, b, _ := col.RGBA()
-	return (0.299*float64(r) + 0.587*float64(g) + 0.114*float64(b)) / 257
+	return (float64(0.299*float64(r)) + float64(0.587*float64(g)) + float64(0.114*float64(b))) / 257 // not fused
 }
 
 // legend returns the legend of the schedule's lanes, waits and outcomes.

@@ -216,7 +216,7 @@ func labelRoom(a, b string, vertical bool) vg.Length {
 	if vertical {
 		return sty.FontExtents().Height
 	}
-	return (sty.Width(a)+sty.Width(b))/2 + labelGap
+	return vg.Length((sty.Width(a)+sty.Width(b))/2) + labelGap
 }
 
 // spaced returns ticks with the label taken off, which makes the tick

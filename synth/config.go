@@ -163,7 +163,7 @@ func (c Config) CheckDurations() error {
 	switch k := c.Duration.kind; {
 	case k != distExponential && k != distLogNormal:
 		return nil
-	case k == distExponential && maxExpDraw*c.Duration.a+1 <= MaxDuration:
+	case k == distExponential && float64(maxExpDraw*c.Duration.a)+1 <= MaxDuration:
 		return nil // no draw can pass: the stream is not held back
 	}
 	d := newDurations(c.Duration, rand.NewPCG(c.Seed, streamDuration))
@@ -290,7 +290,7 @@ func (c Config) checkSpan(p *problems, bursts bool) {
 	mean := c.Rate
 	if bursts {
 		every, n := float64(c.BurstEvery), float64(c.BurstLen)
-		mean = c.Rate*c.BurstFactor*(n/every) + c.Rate*((every-n)/every) // each term exact where the other vanishes
+		mean = float64(c.Rate*c.BurstFactor*(n/every)) + float64(c.Rate*((every-n)/every)) // each term exact where the other vanishes; not fused
 	}
 	span := float64(c.Events) / mean
 	switch {

@@ -177,7 +177,7 @@ func roundAtMost(x float64) float64 {
 // then scaled by 2^100 first.
 func decade(x float64) float64 {
 	if x < 0x1p-1022 {
-		return math.Floor(math.Log10(x*0x1p100) - 100*math.Log10(2))
+		return math.Floor(float64(math.Log10(x*0x1p100)) - float64(100*math.Log10(2))) // not fused: the same on every machine
 	}
 	return math.Floor(math.Log10(x))
 }
