@@ -532,7 +532,7 @@ func (d *Decoder) jsonStep() (int, error) {
 		}
 		st, ok := d.jsonText(s.status)
 		if !ok {
-			return 0, d.fieldErr(d.cols.Status, display(s.status), "want a string")
+			return 0, d.fieldErr(d.cols.Status, display(s.status), wantText(s.status))
 		}
 		n, ok := d.statuses[st]
 		if !ok {

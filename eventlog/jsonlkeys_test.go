@@ -53,3 +53,30 @@ func TestJSONLDistinctKeysStayDistinct(t *testing.T) {
 		}
 	}
 }
+
+// A status holding a lone surrogate escape is refused as a key holding one
+// is, saying why: it read "want a string", which it is (found by a
+// review); a status that is not a string still wants one.
+func TestJSONLStatusWithALoneSurrogateSaysWhy(t *testing.T) {
+	for trace, want := range map[string]string{
+		`{"key":"A","status":"\ud800","duration":1}`:             "want text that reads as written, which a lone surrogate escape (\\ud800 to \\udfff without its pair) is not",
+		`{"key":"A","payload":{"status":"\udc00"},"duration":1}`: "want text that reads as written, which a lone surrogate escape (\\ud800 to \\udfff without its pair) is not",
+		`{"key":"A","status":[1],"duration":1}`:                  "want a string",
+	} {
+		r := eventlog.Reader{Name: "t.jsonl", Format: eventlog.JSONL, Steps: []string{"a"}}
+		if strings.Contains(trace, "payload") {
+			r.Columns.Status = "payload.status"
+		}
+		var failed error
+		for _, err := range r.Events(strings.NewReader(trace + "\n")) {
+			if err != nil {
+				failed = err
+				break
+			}
+		}
+		var ee *eventlog.Error
+		if !errors.As(failed, &ee) || ee.Line != 1 || !strings.Contains(failed.Error(), `field "`) || !strings.HasSuffix(failed.Error(), want) {
+			t.Errorf("%s: %v; want an *eventlog.Error at line 1 that ends %q", trace, failed, want)
+		}
+	}
+}

@@ -22,7 +22,11 @@ var traceFlagNames = []string{"input", "key", "line", "status", "step", "duratio
 func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader {
 	r := &eventlog.Reader{}
 	var steps, history stringList
-	c.nonEmpty(events, "events", "a trace FILE, or - for standard input (leave -events out for the lesson)")
+	hint := "a trace FILE, or - for standard input (leave -events out for the lesson)"
+	if len(sources) > 0 { // no lesson: -events or another source
+		hint = "a trace FILE, or - for standard input"
+	}
+	c.nonEmpty(events, "events", hint)
 	input := c.String("input", "auto", "the trace's `format`: csv, jsonl, or auto (by the file's extension, else by its first byte)")
 	columns := []struct {
 		p          *string

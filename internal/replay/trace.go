@@ -97,6 +97,9 @@ func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
 	err = source.Scan(0, w.scanned(name, r, source, recorded))
 	if err == nil {
 		err = w.finish()
+		if ee := (*konvoy.EventError)(nil); errors.As(err, &ee) && r.Name != "-" {
+			err = w.located(err, ee.Index, source)
+		}
 	}
 	if err == nil && w.t.Events == 0 && recorded && !source.Partitions() {
 		err = runs.NoPartitions(name, r, 1)
@@ -142,6 +145,10 @@ type traceWriter struct {
 	// Under c.MaxNameBytes, the keys and lines seen, and what they take.
 	names eventlog.Stats
 	room  runs.NameRoom
+	// lines holds the lines of the last runs.LinesKept events scanned, by
+	// index mod its length (nil for TraceOf's events, which have none), to
+	// name the line of an event the run fails at once all are read.
+	lines []int
 }
 
 // scanned returns Load's function for each event of source, the trace
@@ -154,6 +161,10 @@ func (w *traceWriter) scanned(name string, r eventlog.Reader, source *eventlog.T
 		if w.t.Events == 0 && recorded && !source.Partitions() {
 			return runs.NoPartitions(name, r, line)
 		}
+		if w.lines == nil {
+			w.lines = make([]int, runs.LinesKept)
+		}
+		w.lines[w.t.Events%len(w.lines)] = line
 		err := w.add(e)
 		if err == nil {
 			return nil
@@ -234,15 +245,43 @@ func (w *traceWriter) countNames(e konvoy.Event) error {
 }
 
 // finish ends the writing: an error for no events, or for a run the
-// simulator fails at its end.
+// simulator fails at its end, after the trace's name, and the line of the
+// event it names when that is among the last lines kept (see located).
 func (w *traceWriter) finish() error {
 	if w.t.Events == 0 {
 		return fmt.Errorf("%s: the trace holds no events; want at least one", w.t.Name)
 	}
 	if _, err := w.sim.Result(); err != nil {
-		return fmt.Errorf("%s: %w", w.t.Name, err)
+		var ee *konvoy.EventError
+		if errors.As(err, &ee) && w.lines != nil && ee.Index < w.t.Events && ee.Index >= w.t.Events-len(w.lines) {
+			return runs.Located{Where: fmt.Sprintf("%s:%d", w.t.Name, w.lines[ee.Index%len(w.lines)]), Err: err}
+		}
+		return runs.Located{Where: w.t.Name, Err: err}
 	}
 	return w.end()
+}
+
+// located returns err, finish's for the event of index i, after the
+// trace's name and that event's line, which it reads the trace, a file,
+// again up to, when i is before the lines kept: FILE:LINE as konvoy
+// -events and plan write it. It returns err as it is when it names a line
+// already, or the file cannot be read again as it was.
+func (w *traceWriter) located(err error, i int, source *eventlog.Trace) error {
+	if l, ok := err.(runs.Located); !ok || l.Where != w.t.Name || i < 0 {
+		return err
+	}
+	line, n := 0, 0
+	stop := errors.New("found")
+	if e := source.Scan(0, func(_ konvoy.Event, at int) error {
+		if n++; n > i {
+			line = at
+			return stop
+		}
+		return nil
+	}); e != stop {
+		return err
+	}
+	return runs.Located{Where: fmt.Sprintf("%s:%d", w.t.Name, line), Err: err.(runs.Located).Err}
 }
 
 // end ends the writing of the events written, none or more.

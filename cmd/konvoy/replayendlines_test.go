@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// An error the replay's prediction meets only at the run's end names the
+// line of the event it names, as konvoy -events and plan do, after the
+// trace's name and without the simulator's "konvoy: ": here B's gap
+// skipped, added to A's, passes the largest int, found once every event is
+// read. It named the trace alone, with "konvoy: " inside (found by a
+// review). For a file, an event before the last lines kept is found by
+// reading the file again up to it.
+func TestReplayNamesTheLineOfAnErrorAtTheRunsEnd(t *testing.T) {
+	gaps := fmt.Sprintf("B,L,1,1\nB,L,%d,1\n", math.MaxInt)
+	head := fmt.Sprintf("key,line,step,duration\nA,L,1,1\nA,L,%d,1\n", math.MaxInt) + gaps
+	trace := head
+	args := []string{"-layout", "resequencer", "-reseq-timeout", "1", "-unit", "1us"}
+	_, errOut, status := runWithInput(trace, append([]string{"replay", "-events", "-"}, args...)...)
+	if want := "<stdin>:5: event 3 (key \"B\"): "; status != 1 || !strings.HasPrefix(errOut, want) || strings.Contains(errOut, "konvoy: event") {
+		t.Errorf("stdin: status %d, stderr %q; want status 1 and a message that starts %q", status, errOut, want)
+	}
+	// The two events of B first, then 20,000 more than the lines kept.
+	var b strings.Builder
+	b.WriteString(head)
+	for i := range 20_000 {
+		fmt.Fprintf(&b, "k%d,L,1,1\n", i)
+	}
+	file := filepath.Join(t.TempDir(), "gaps.csv")
+	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, status = runCommand(append([]string{"replay", "-events", file}, args...)...)
+	if want := file + ":5: event 3 (key \"B\"): "; status != 1 || !strings.HasPrefix(errOut, want) {
+		t.Errorf("a file of 20,004 events: status %d, stderr %q; want status 1 and a message that starts %q", status, firstLines(errOut, 2), want)
+	}
+}
+
+// konvoy replay -events "" wants a file, and does not point to a lesson
+// that replay does not have (found by a review): without -events it is a
+// usage error.
+func TestReplayOfAnEmptyEventsWantsAFile(t *testing.T) {
+	_, errOut, status := runCommand("replay", "-events", "")
+	if want := "konvoy replay: -events is empty; want a trace FILE, or - for standard input\n"; status != 2 || errOut != want {
+		t.Errorf("status %d, stderr %q; want 2 and %q", status, errOut, want)
+	}
+}
