@@ -202,21 +202,24 @@ func smallestFitting(fits func(int) (int, bool, error), from, limit int, monoton
 		return 0, 0, nil
 	}
 	lo, hi := from-1, from // fits(lo) is no (or lo is 0); fits(hi) is to be seen
-	hiRounds := 0
-	var hiErr error // hi's run outgrew the backlog
 	for {
 		r, ok, err := fits(hi)
 		if err != nil && !errors.Is(err, ErrBacklog) {
 			return 0, 0, err
 		}
-		if hiRounds, hiErr = r, err; ok || err != nil {
-			break
+		if ok || err != nil {
+			return bisect(fits, lo, hi, r, err)
 		}
 		if hi == limit {
 			return 0, 0, nil
 		}
 		lo, hi = hi, min(2*hi, limit)
 	}
+}
+
+// bisect is smallestFitting's bisection of (lo, hi], fits(lo) being no
+// (or lo 0), and fits(hi) yes, in rounds, or hiErr, an ErrBacklog.
+func bisect(fits func(int) (int, bool, error), lo, hi, rounds int, hiErr error) (int, int, error) {
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
 		r, ok, err := fits(mid)
@@ -224,7 +227,7 @@ func smallestFitting(fits func(int) (int, bool, error), from, limit int, monoton
 		case err != nil && !errors.Is(err, ErrBacklog):
 			return 0, 0, err
 		case ok || err != nil:
-			hi, hiRounds, hiErr = mid, r, err
+			hi, rounds, hiErr = mid, r, err
 		default:
 			lo = mid
 		}
@@ -232,7 +235,7 @@ func smallestFitting(fits func(int) (int, bool, error), from, limit int, monoton
 	if hiErr != nil {
 		return 0, 0, hiErr
 	}
-	return hi, hiRounds, nil
+	return hi, rounds, nil
 }
 
 // rate returns the events per second of a run of n events over rounds
