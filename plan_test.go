@@ -351,6 +351,11 @@ func TestPlanComparesRoundsWithTheBudgetExactly(t *testing.T) {
 			t.Errorf("a run of 2^60+%d rounds, a budget of 2^60: %d consumers for %d rounds, %v; want it to keep up: %v", extra, p.Consumers, p.Rounds, err, keeps)
 		}
 	}
+	// A budget of 2^63 rounds, past every int, keeps every run.
+	events := []konvoy.Event{{Key: "a", Step: 1, Duration: math.MaxInt - 1}}
+	if p, err := konvoy.PlanConsumers(konvoy.Values(events), konvoy.Free, konvoy.PlanConfig{Peak: math.Ldexp(1, -63), RoundSeconds: 1}); err != nil || p.Consumers != 1 {
+		t.Errorf("a run of the largest int's rounds, a budget of 2^63: %d consumers, %v; want 1", p.Consumers, err)
+	}
 }
 
 // Under Static a consumer more can make a run longer, so a plan's answer
@@ -428,5 +433,34 @@ func TestPlanPassesOverACountThatOutgrowsTheBacklog(t *testing.T) {
 		if !errors.Is(err, konvoy.ErrBacklog) {
 			t.Errorf("%s, a backlog of 2: %v; want the error of 3 consumers, which hold 3", p, err)
 		}
+	}
+}
+
+// An error other than ErrBacklog in the bisection ends the plan with it,
+// though a smaller count keeps up: here the trace's stream fails on its
+// fourth reading, the count of 6 that head-of-line's bisection tries
+// between 4, which does not keep 40 events within 8 rounds, and 8, which
+// does; 5 would.
+func TestPlanEndsAtAnErrorOfTheBisection(t *testing.T) {
+	var events []konvoy.Event
+	for i := range 40 {
+		events = append(events, konvoy.Event{Key: strconv.Itoa(i), Step: 1, Duration: 1})
+	}
+	broken := errors.New("the fourth reading fails")
+	readings := 0
+	stream := func(yield func(konvoy.Event, error) bool) {
+		if readings++; readings == 4 {
+			yield(konvoy.Event{}, broken)
+			return
+		}
+		for _, e := range events {
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
+	p, err := konvoy.PlanConsumers(stream, konvoy.Free, konvoy.PlanConfig{Peak: 5, RoundSeconds: 1})
+	if !errors.Is(err, broken) || readings != 4 {
+		t.Errorf("%d consumers, %v, after %d readings; want the fourth reading's error", p.Consumers, err, readings)
 	}
 }
