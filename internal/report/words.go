@@ -148,6 +148,11 @@ func formatAmount(x float64) string {
 	return strconv.FormatFloat(x, 'f', 2, 64)
 }
 
+// FormatAmount writes x, an amount such as a parallelism, as the text
+// reports do (formatAmount): with two decimals, and never as 0 when it is
+// above 0, so that a page beside the report reads the same figure.
+func FormatAmount(x float64) string { return formatAmount(x) }
+
 // formatAtMost writes x, a most that may not be passed (the keep-up
 // budget of rounds), as formatAmount does but rounded down: rounded to the
 // nearest, a budget of 20.9996 rounds would read 21.00, which a run of 21

@@ -328,7 +328,7 @@ func measures(t *report.Trace) *table {
 		of   func(r konvoy.Result) string
 	}{
 		{"rounds", func(r konvoy.Result) string { return strconv.Itoa(r.Rounds) }},
-		{"parallelism", func(r konvoy.Result) string { return strconv.FormatFloat(r.Parallelism(), 'f', 2, 64) }},
+		{"parallelism", func(r konvoy.Result) string { return report.FormatAmount(r.Parallelism()) }},
 		{"backward writes", func(r konvoy.Result) string { return strconv.Itoa(r.BackwardWrites) }},
 		{"wrong final states", func(r konvoy.Result) string { return strconv.Itoa(r.WrongFinal) }},
 		{"skipped events", func(r konvoy.Result) string { return strconv.Itoa(r.Skipped) }},
