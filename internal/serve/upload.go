@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"mime/multipart"
+	"mime/quotedprintable"
 	"net/http"
 	"net/url"
 	"path"
@@ -70,7 +71,9 @@ func (s *Server) refusedPage(q url.Values, err error) *page {
 // given in both taken as a list, as the page takes a parameter given
 // twice, and the trace's key. A query the page would refuse (see
 // parseQuery), or one that names a trace, is refused before the upload is
-// read.
+// read. A trace refused for itself (too large, or not to be decompressed)
+// is refused once the rest of the form is read, so that the query holds
+// the fields sent after it too, as the page's own form sends them.
 func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values, error) {
 	q, err := uploadQuery(r)
 	if err != nil {
@@ -86,33 +89,126 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values,
 	if err != nil {
 		return q, errorf(http.StatusBadRequest, "konvoy serve: an upload is a multipart/form-data form: %v", err)
 	}
-	var u *upload
-	beside := 0 // the bytes of the fields besides the trace
+	f := &form{s: s, body: body, q: q}
+	if err := f.read(mr); err != nil {
+		return q, err
+	}
+	return q, s.keep(f.trace, q)
+}
+
+// form is an upload's form as it is read: its fields go to q, its trace
+// to trace, or, refused, its error to refused.
+type form struct {
+	s          *Server
+	body       *limitedBody
+	q          url.Values
+	trace      *upload
+	sent       bool  // whether the form has sent a trace, refused or not
+	refused    error // the trace's error, given once the rest of the form is read
+	traceBytes int64 // the bytes of the trace's part, as sent, its header and framing left out
+}
+
+// read reads the parts of mr, the form's, until its end or an error,
+// which is the trace's refusal when there is one: every byte of body
+// outside the trace's part, its fields, part headers and boundaries,
+// counts towards maxFormBytes.
+func (f *form) read(mr *multipart.Reader) error {
 	for {
-		part, err := mr.NextPart()
+		part, err := mr.NextRawPart()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return q, s.uploadErr(err, body, "")
+			return f.failed(f.s.uploadErr(err, f.body, ""))
 		}
-		name := part.FormName()
-		switch {
-		case name == uploadField && u != nil:
-			return q, errorf(http.StatusBadRequest, "konvoy serve: the form has two traces; want one file in its field %s", uploadField)
-		case name == uploadField:
-			if u, err = s.readTrace(part, body); err != nil {
-				return q, err
-			}
-		case slices.Contains(RunFlags, name) || slices.Contains(TraceFlags, name):
-			if err := s.readField(part, name, &beside, q, body); err != nil {
-				return q, err
-			}
-		default:
-			return q, errorf(http.StatusBadRequest, "konvoy serve: the form has an unknown field %q; want events (the trace), or a flag such as steps", name)
+		if err := f.readPart(part); err != nil {
+			return f.failed(err)
+		}
+		// The multipart reader may hold up to peekBufferSize bytes read
+		// from the body but not yet parsed, the trace's among them.
+		if f.body.n-f.traceBytes-peekBufferSize > maxFormBytes {
+			return f.failed(formTooLarge())
 		}
 	}
-	return q, s.keep(u, q)
+	if f.refused == nil && f.body.n-f.traceBytes > maxFormBytes {
+		return formTooLarge()
+	}
+	return f.refused
+}
+
+// peekBufferSize is how many bytes of the body a multipart.Reader reads
+// ahead, at most (its bufio.Reader's size).
+const peekBufferSize = 4096
+
+// failed is the error of a form that could not be read to its end for
+// err: the trace's own refusal when it has one, the first error found.
+func (f *form) failed(err error) error {
+	if f.refused != nil {
+		return f.refused
+	}
+	return err
+}
+
+// readPart reads part, the trace or a field.
+func (f *form) readPart(part *multipart.Part) error {
+	name := part.FormName()
+	switch {
+	case name == uploadField && f.sent:
+		return errorf(http.StatusBadRequest, "konvoy serve: the form has two traces; want one file in its field %s", uploadField)
+	case name == uploadField:
+		f.sent = true
+		return f.readTrace(part)
+	case slices.Contains(RunFlags, name) || slices.Contains(TraceFlags, name):
+		return f.s.readField(decoded(part, part), name, f.q, f.body)
+	}
+	return errorf(http.StatusBadRequest, "konvoy serve: the form has an unknown field %q; want events (the trace), or a flag such as steps", name)
+}
+
+// readTrace reads the trace of part, counting the bytes it sends. A trace
+// the server refuses for itself has its error kept in f.refused, the
+// rest of its part read and let go, for the fields after it to be read;
+// an error reading the body ends the form.
+func (f *form) readTrace(part *multipart.Part) error {
+	name := cleanName(part.FileName())
+	raw := &countingReader{r: part}
+	defer func() { f.traceBytes += raw.n }()
+	src := decoded(raw, part)
+	data, err := io.ReadAll(io.LimitReader(src, f.s.cfg.MaxUpload+1))
+	if err != nil {
+		return f.s.uploadErr(err, f.body, name)
+	}
+	if int64(len(data)) > f.s.cfg.MaxUpload {
+		f.refused = f.s.tooLarge(name)
+		if _, err := io.Copy(io.Discard, src); err != nil { // within the body's limit
+			return f.refused
+		}
+		return nil
+	}
+	f.trace, f.refused = f.s.checkTrace(name, data)
+	return nil
+}
+
+// decoded is r, the content of part, decoded as multipart.Reader.NextPart
+// decodes a part: from quoted-printable when its header says so. The form
+// is read with NextRawPart, so that the bytes the trace's part sends can
+// be counted.
+func decoded(r io.Reader, part *multipart.Part) io.Reader {
+	if strings.EqualFold(part.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
+		return quotedprintable.NewReader(r)
+	}
+	return r
+}
+
+// countingReader counts the bytes read from r.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // keep keeps the upload u, sent with the flags q, and sets q's trace to
@@ -150,19 +246,15 @@ func uploadQuery(r *http.Request) (url.Values, error) {
 }
 
 // readField adds the form's field name, read from part of body, to q
-// unless it is blank, counting its bytes in *beside, the fields' bytes so
-// far: each field holds at most maxFieldBytes, and all of them
-// maxFormBytes.
-func (s *Server) readField(part io.Reader, name string, beside *int, q url.Values, body *limitedBody) error {
+// unless it is blank: each field holds at most maxFieldBytes (the form
+// reader bounds them all, with their framing, by maxFormBytes).
+func (s *Server) readField(part io.Reader, name string, q url.Values, body *limitedBody) error {
 	v, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
 	if err != nil {
 		return s.uploadErr(err, body, "")
 	}
 	if len(v) > maxFieldBytes {
 		return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form's field %s has more than %d bytes", name, maxFieldBytes)
-	}
-	if *beside += len(v); *beside > maxFormBytes {
-		return formTooLarge()
 	}
 	if v := strings.TrimSpace(string(v)); v != "" {
 		q.Add(name, v)
@@ -182,18 +274,10 @@ func (s *Server) awaitReading(ctx context.Context) error {
 	}
 }
 
-// readTrace reads the trace of part of body, within Config.MaxUpload.
-func (s *Server) readTrace(part *multipart.Part, body *limitedBody) (*upload, error) {
-	name := cleanName(part.FileName())
-	data, err := io.ReadAll(io.LimitReader(part, s.cfg.MaxUpload+1))
-	if err != nil {
-		return nil, s.uploadErr(err, body, name)
-	}
-	if int64(len(data)) > s.cfg.MaxUpload {
-		return nil, s.tooLarge(name)
-	}
-	// A gzip bomb is refused now, in the time it takes to decompress the
-	// most the server reads, not once runs have taken it.
+// checkTrace is the upload of data, the trace named name, read within
+// Config.MaxUpload: a gzip bomb is refused now, in the time it takes to
+// decompress the most the server reads, not once runs have taken it.
+func (s *Server) checkTrace(name string, data []byte) (*upload, error) {
 	src, closeSrc, err := decompressed(name, bytes.NewReader(data), inflation*s.cfg.MaxUpload, func() {})
 	if err != nil {
 		return nil, errorf(http.StatusBadRequest, "konvoy serve: %v", err)
@@ -226,15 +310,17 @@ func (s *Server) uploadErr(err error, body *limitedBody, trace string) error {
 }
 
 // limitedBody is an upload's body, read through http.MaxBytesReader, that
-// remembers whether it passed its limit: the multipart reader may turn the
-// limit's error into one of its own.
+// remembers whether it passed its limit (the multipart reader may turn the
+// limit's error into one of its own) and counts the bytes read.
 type limitedBody struct {
 	r    io.ReadCloser
 	over bool
+	n    int64 // the bytes read
 }
 
 func (b *limitedBody) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
+	b.n += int64(n)
 	if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
 		b.over = true
 	}
