@@ -143,15 +143,21 @@ func New(cfg Config) *Server {
 // answer forbids framing and inline scripts, and a query longer than 8 KiB
 // is refused with 414, with the API's JSON error at /api/report.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	secure(w)
 	if len(r.URL.RawQuery) > maxQueryBytes {
 		refuse(w, r, errorf(http.StatusRequestURITooLong, "konvoy serve: the query has %d bytes; want at most %d", len(r.URL.RawQuery), maxQueryBytes))
 		return
 	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// secure sets the headers every answer carries: no inline scripts, no
+// framing, no sniffing of content types, no referrer.
+func secure(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
 }
 
 // refuse answers r with err, before any handler: in JSON under the API's
@@ -215,7 +221,8 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(url
 
 // loopbackOnly serves through h only the requests whose Host is
 // localhost or a loopback address, with any port, and refuses the others
-// with 421 Misdirected Request. A server bound to loopback is meant for
+// with 421 Misdirected Request, with the headers every answer carries
+// (see secure). A server bound to loopback is meant for
 // this machine's browser alone; without the check, a page elsewhere could
 // point its own name at 127.0.0.1 (DNS rebinding) and read the reports,
 // uploads included, as a page of its own origin.
@@ -230,6 +237,7 @@ func loopbackOnly(h http.Handler) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
+		secure(w) // as the server's own answers are
 		refuse(w, r, errorf(http.StatusMisdirectedRequest, "konvoy serve: the host %q is not this machine's: a server on a loopback address answers localhost, 127.0.0.1 or [::1] only", r.Host))
 	})
 }
