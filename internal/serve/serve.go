@@ -52,7 +52,8 @@ const MaxRunning = 2
 
 // Limits beyond the upload's size, which the package documentation states.
 const (
-	maxHeaderBytes = 64 << 10        // a request's header
+	maxHeaderBytes = 64 << 10        // a request's header, its request line included
+	headerSlop     = 4096            // what net/http reads beyond http.Server.MaxHeaderBytes
 	maxQueryBytes  = 8 << 10         // a request's query
 	maxFieldBytes  = 4 << 10         // an upload form's field beside the file
 	inflation      = 4               // an upload's bytes once decompressed, at most, in MaxUpload
@@ -174,8 +175,10 @@ func refuse(w http.ResponseWriter, r *http.Request, err error) {
 // gracefully and returns nil: it stops listening and lets requests under
 // way finish, for at most 10 seconds, then closes their connections and
 // cancels their contexts, which stops their runs. ready is called with the page's URL once the server
-// listens. Requests are limited in header size (64 KiB) and time (10 s for
-// the header, 5 minutes to read and to answer, 2 minutes of runs). On a
+// listens. Requests are limited in header size (64 KiB, the request line
+// included: beyond, net/http answers 431 in plain text, on the API's path
+// too) and time (10 s for the header, 5 minutes to read and to answer, 2
+// minutes of runs). On a
 // loopback address, such as the default 127.0.0.1, only requests for a
 // loopback host are served (see loopbackOnly). It sets the process's
 // garbage collector limit to the runs' memory, Config.MaxMemory, once
@@ -192,7 +195,9 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(url
 	}
 	base, cancelBase := context.WithCancel(context.Background()) // every request's, cancelled once the grace has passed
 	defer cancelBase()
-	srv := &http.Server{Handler: h, MaxHeaderBytes: maxHeaderBytes, ReadHeaderTimeout: headerTimeout,
+	// net/http reads 4096 bytes of a request's header beyond MaxHeaderBytes
+	// (its "bufio slop"): so much less is the documented 64 KiB in all.
+	srv := &http.Server{Handler: h, MaxHeaderBytes: maxHeaderBytes - headerSlop, ReadHeaderTimeout: headerTimeout,
 		ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout,
 		BaseContext: func(net.Listener) context.Context { return base }}
 	done := make(chan error, 1)
