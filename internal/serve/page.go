@@ -293,9 +293,6 @@ func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error)
 		return v, err
 	}
 	v.partitioned = t.Partitioned
-	if n := runCount(len(t.Layouts), len(t.Policies), t.Counts, roundsCounts); n > maxRuns {
-		p.Notes = append(p.Notes, fmt.Sprintf("The rounds picture is drawn at the consumer counts asked for alone: at 1 to 8 as well this view would make %d runs, and the server makes at most %d a request.", n, maxRuns))
-	}
 	p.Summary = summary(t, src)
 	p.Measures, p.Latency = measures(t), latencies(t)
 	if len(t.Policies) > 1 {
@@ -305,6 +302,10 @@ func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error)
 		p.Text = report.TraceText(t, report.TraceOptions{Latency: lastValue(args, "policy") != ""})
 	}
 	s.pictures(r.Context(), p, t, o, sample)
+	// Said of a rounds picture drawn alone: one left out has a note of its own.
+	if n := runCount(len(t.Layouts), len(t.Policies), t.Counts, roundsCounts); n > maxRuns && p.Rounds != "" {
+		p.Notes = slices.Insert(p.Notes, 0, fmt.Sprintf("The rounds picture is drawn at the consumer counts asked for alone: at 1 to 8 as well this view would make %d runs, and the server makes at most %d a request.", n, maxRuns))
+	}
 	return v, nil
 }
 
