@@ -26,3 +26,15 @@ func TestTheCommandLineOfABooleanFlagRuns(t *testing.T) {
 			line, *rejectOld, fs.Args(), err)
 	}
 }
+
+// TestTheCommandLineGivesEachFlagOnce checks that command writes a flag
+// its arguments give twice, a served file's and then a view's, once, with
+// the last value, the one the API takes, where it stands last: konvoy
+// refuses a flag given twice, so that the page showed a command that
+// does not run (found by a review).
+func TestTheCommandLineGivesEachFlagOnce(t *testing.T) {
+	line := command([]string{"-events=d.csv", "-duration-model=uniform:1,5", "-seed=3", "-duration-model=fixed:2", "-layouts=all"})
+	if want := "konvoy -format=json -events=d.csv -seed=3 -duration-model=fixed:2 -layouts=all"; line != want {
+		t.Errorf("command is %q; want %q", line, want)
+	}
+}

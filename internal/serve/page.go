@@ -469,11 +469,16 @@ func svg(draw func(io.Writer) error) (template.HTML, error) {
 // command is the command line that prints what /api/report answers for
 // args, "-name=value" each. Every flag is written with '=', as package flag
 // reads a boolean flag's value only so (-reject-old=true; "-reject-old
-// true" would leave "true" as an argument).
+// true" would leave "true" as an argument). A flag args give more than
+// once, a served file's and a view's, is written once, its last value, the
+// one the API takes: the command refuses a flag given twice.
 func command(args []string) string {
 	parts := []string{"konvoy", "-format=json"}
-	for _, a := range args {
+	for i, a := range args {
 		name, v, _ := strings.Cut(a, "=")
+		if slices.ContainsFunc(args[i+1:], func(b string) bool { return strings.HasPrefix(b, name+"=") }) {
+			continue // given again later
+		}
 		parts = append(parts, name+"="+shellQuote(v))
 	}
 	return strings.Join(parts, " ")
