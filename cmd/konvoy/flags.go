@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,6 +30,8 @@ type command struct {
 	// as the flag package does, for konvoy serve, whose views' flags come
 	// after, and win over, the served trace's; a command line may not.
 	lastWins bool
+	wants    map[string]string // the integer flags' ranges, as their errors state them (see wantRange)
+	tooLarge map[string]string // the values of those flags that their type cannot hold, as given
 }
 
 // newCommand returns the command called name, whose usage is the lines
@@ -98,10 +102,24 @@ func (c *command) nonEmpty(p *string, name, want string) {
 	})
 }
 
+// wantRange declares the range of the integer flag -name as its usage
+// error states it, want ("1 to 2147483647"): a value in decimal digits
+// that the flag's type cannot hold, 99999999999999999999, is then refused
+// as one beyond the range is, "-name is 99999999999999999999; want " +
+// want, rather than with the flag package's "value out of range", which
+// names no range.
+func (c *command) wantRange(name, want string) {
+	if c.wants == nil {
+		c.wants = map[string]string{}
+	}
+	c.wants[name] = want
+}
+
 // count defines the flag -name, a count that must be 1 to most: always, or,
 // when optional, only when given.
 func (c *command) count(p *int, name string, value, most int, optional bool, usage string) {
 	c.IntVar(p, name, value, usage)
+	c.wantRange(name, fmt.Sprintf("1 to %d", most))
 	c.rule(func() error {
 		if optional && !c.given[name] {
 			return nil
@@ -139,6 +157,9 @@ func (c *command) parse(args []string) error {
 	}
 	if err := c.once(args); err != nil && !c.lastWins {
 		return err
+	}
+	if name := firstKey(c.tooLarge); name != "" {
+		return c.usagef("-%s is %s; want %s", name, c.tooLarge[name], c.wants[name])
 	}
 	c.given = map[string]bool{}
 	c.Visit(func(f *flag.Flag) { c.given[f.Name] = true })
@@ -253,6 +274,33 @@ func (l *intList) Set(v string) error {
 	return nil
 }
 
+// rangedList is the value of the intList flag -name of c, whose range c
+// states (see wantRange): a number too large for an int is kept for c to
+// refuse, as decimal keeps one.
+type rangedList struct {
+	l    *intList
+	c    *command
+	name string
+}
+
+func (r rangedList) String() string {
+	if r.l == nil { // the flag package's zero Value
+		return ""
+	}
+	return r.l.String()
+}
+
+func (r rangedList) Set(v string) error {
+	err := r.l.Set(v)
+	if tl := (tooLargeError{}); errors.As(err, &tl) {
+		return r.c.keepTooLarge(r.name, tl.value)
+	}
+	if err == nil {
+		delete(r.c.tooLarge, r.name) // a value given later wins (see command.lastWins)
+	}
+	return err
+}
+
 // stringList is a comma-separated list of names.
 type stringList []string
 
@@ -267,27 +315,35 @@ func (l *stringList) Set(v string) error {
 // decimal digits only (see decimal).
 func (c *command) IntVar(p *int, name string, value int, usage string) {
 	*p = value
-	c.Var(decimal[int]{p}, name, usage)
+	c.Var(decimal[int]{p, c, name}, name, usage)
 }
 
 // Int64Var defines an int64 flag read in decimal digits only.
 func (c *command) Int64Var(p *int64, name string, value int64, usage string) {
 	*p = value
-	c.Var(decimal[int64]{p}, name, usage)
+	c.Var(decimal[int64]{p, c, name}, name, usage)
 }
 
-// Uint64Var defines a uint64 flag read in decimal digits only.
+// Uint64Var defines a uint64 flag read in decimal digits only, whose
+// range is its type's (see wantRange).
 func (c *command) Uint64Var(p *uint64, name string, value uint64, usage string) {
 	*p = value
-	c.Var(decimal[uint64]{p}, name, usage)
+	c.Var(decimal[uint64]{p, c, name}, name, usage)
+	c.wantRange(name, fmt.Sprintf("0 to %d", uint64(math.MaxUint64)))
 }
 
 // decimal is an integer flag's value, read as Go reads an integer
 // literal in base 10, with underscores between digits, and none of the
 // base prefixes the flag package's integers take: 010, which the flag
 // package reads as 8, is an error rather than a number the user did not
-// mean, as is 0x10.
-type decimal[N int | int64 | uint64] struct{ p *N }
+// mean, as is 0x10. A value too large for N of a flag whose command states
+// its range (see command.wantRange) is kept, as given, for the command to
+// refuse (see command.parse); the flag package's error names no range.
+type decimal[N int | int64 | uint64] struct {
+	p    *N
+	c    *command // nil for a value read outside a command's flags
+	name string
+}
 
 // errNotDecimal is decimal's error for a number with a leading zero, as a
 // number in another base has.
@@ -319,7 +375,10 @@ func (d decimal[N]) Set(s string) error {
 		*p, err = strconv.ParseUint(s, 0, 64)
 	}
 	if errors.Is(err, strconv.ErrRange) {
-		return errOutOfRange
+		return d.outOfRange(s)
+	}
+	if d.c != nil && err == nil {
+		delete(d.c.tooLarge, d.name) // a value given later wins (see command.lastWins)
 	}
 	_, unsigned := any(d.p).(*uint64)
 	switch {
@@ -335,10 +394,49 @@ func (d decimal[N]) Set(s string) error {
 // cannot hold.
 var errOutOfRange = errors.New("value out of range")
 
+// tooLargeError is errOutOfRange for the value in decimal digits that an
+// integer type cannot hold.
+type tooLargeError struct{ value string }
+
+func (e tooLargeError) Error() string        { return errOutOfRange.Error() }
+func (e tooLargeError) Is(target error) bool { return target == errOutOfRange }
+
+// outOfRange is the error of s, a value in decimal digits that N cannot
+// hold (see command.keepTooLarge).
+func (d decimal[N]) outOfRange(s string) error {
+	if d.c == nil {
+		return tooLargeError{s}
+	}
+	return d.c.keepTooLarge(d.name, s)
+}
+
+// keepTooLarge keeps s, a value of the integer flag -name in decimal
+// digits that its type cannot hold, for parse to refuse as beyond the
+// flag's range, when the command states one (see wantRange), and returns
+// nil; or returns its tooLargeError.
+func (c *command) keepTooLarge(name, s string) error {
+	if c.wants[name] == "" {
+		return tooLargeError{s}
+	}
+	if c.tooLarge == nil {
+		c.tooLarge = map[string]string{}
+	}
+	c.tooLarge[name] = s
+	return nil
+}
+
+// firstKey returns the first of m's keys in order, "" when it has none.
+func firstKey(m map[string]string) string {
+	if len(m) == 0 {
+		return ""
+	}
+	return slices.Min(slices.Collect(maps.Keys(m)))
+}
+
 // decimalInt reads s as an int flag's value is read (see decimal).
 func decimalInt(s string) (int, error) {
 	var n int
-	err := decimal[int]{&n}.Set(s)
+	err := decimal[int]{p: &n}.Set(s)
 	return n, err
 }
 

@@ -219,21 +219,21 @@ func TestGenWriteError(t *testing.T) {
 func TestDecimalFlagsReadDecimalLiterals(t *testing.T) {
 	for s, want := range map[string]int64{"0": 0, "7": 7, "-0": 0, "+12": 12, "-12": -12, "10_000": 10000, "9223372036854775807": 1<<63 - 1} {
 		var v int64
-		if err := (decimal[int64]{&v}).Set(s); err != nil || v != want {
+		if err := (decimal[int64]{p: &v}).Set(s); err != nil || v != want {
 			t.Errorf("Set(%q): %d, %v; want %d", s, v, err, want)
 		}
-		if got := (decimal[int64]{&v}).String(); got != strconv.FormatInt(want, 10) {
+		if got := (decimal[int64]{p: &v}).String(); got != strconv.FormatInt(want, 10) {
 			t.Errorf("String after Set(%q) = %q", s, got)
 		}
 	}
 	for _, s := range []string{"", "_1", "1_", "1__0", "00", "-07", "0o7", "1.0", " 1", "9223372036854775808"} {
 		var v int64
-		if err := (decimal[int64]{&v}).Set(s); err == nil {
+		if err := (decimal[int64]{p: &v}).Set(s); err == nil {
 			t.Errorf("Set(%q) = %d; want an error", s, v)
 		}
 	}
 	var u uint64
-	if err := (decimal[uint64]{&u}).Set("18446744073709551615"); err != nil || u != 1<<64-1 {
+	if err := (decimal[uint64]{p: &u}).Set("18446744073709551615"); err != nil || u != 1<<64-1 {
 		t.Errorf("uint64 Set: %d, %v", u, err)
 	}
 }

@@ -81,8 +81,8 @@
 //	       [-burst-every N -burst-len N -burst-factor F]
 //
 // A trace with no events is bad input to every command. A count beyond its
-// range (consumers and partitions: 1 to 2147483647) is a usage error naming
-// the flag. SIGINT or SIGTERM stops any command: its temporary files are
+// range (consumers and partitions: 1 to 2147483647), however many digits
+// it has, is a usage error naming the flag and the range. SIGINT or SIGTERM stops any command: its temporary files are
 // removed and nothing more is printed on standard output.
 //
 // konvoy replay runs a trace live through package live's executor, each
@@ -251,7 +251,8 @@ func parseArgs(args []string, stderr io.Writer, lastWins bool) (options, error) 
 		"with -plot, draws its pictures too. konvoy plan answers how many consumers keep up with a peak rate;",
 		"konvoy gen writes a synthetic trace.")
 	c.needs("events", eventFlags...)
-	c.Var(&consumers, "consumers", "the consumers `N` of the first table and the capacity; with -events a list N,... whose first is the first table's (default 4; with -events, 4 for the first table and 1,2,4,8 by consumers)")
+	c.Var(rangedList{&consumers, c, "consumers"}, "consumers", "the consumers `N` of the first table and the capacity; with -events a list N,... whose first is the first table's (default 4; with -events, 4 for the first table and 1,2,4,8 by consumers)")
+	c.wantRange("consumers", fmt.Sprintf("1 to %d", konvoy.MaxConsumers))
 	c.rule(func() (err error) {
 		opt.consumers, err = parseConsumers(c, consumers, opt.events != "" || opt.format != "text")
 		return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -24,6 +25,8 @@ func (c *command) resequencer(cfg *konvoy.ResequencerConfig, layouts string) {
 	var timeout int64 // read in 64 bits, so that a value past int32 gets the range below on every platform
 	c.Int64Var(&timeout, "reseq-timeout", 0, "apply a held event `ROUNDS` rounds after it finished if its gap has not filled, skipping the gap (default 0: wait forever)")
 	c.IntVar(&cfg.Capacity, "reseq-capacity", 0, "hold at most `N` events at once: one more applies the lowest step held by the key of the one held longest, skipping the steps missing before it (default 0: no bound)")
+	c.wantRange("reseq-timeout", fmt.Sprintf("0 (wait forever) to %d rounds", math.MaxInt32))
+	c.wantRange("reseq-capacity", fmt.Sprintf("0 (no bound) to %d events", math.MaxInt))
 	c.BoolVar(&cfg.RejectOld, "reject-old", false, "reject a step at or below its key's state that the key never applied, rather than write it backward")
 	c.rule(func() (err error) {
 		switch {

@@ -247,29 +247,32 @@ func (s *Server) options(req request, src *source) (runs.Options, error) {
 	}
 	for _, c := range o.Consumers {
 		if c > maxConsumers {
-			return o, consumersError(c)
+			return o, consumersError(strconv.Itoa(c))
 		}
 	}
 	return o, checkRuns(&o)
 }
 
 // checkConsumers returns the server's error for the first whole number of
-// list, a -consumers value, that is not 1 to maxConsumers, before the
-// command's parser gives its own range (found by a review: consumers=0
-// was told 1 to 2147483647); the rest is the parser's to judge.
+// list, a -consumers value, that is not 1 to maxConsumers, one too large
+// for an int among them, before the command's parser gives its own range
+// (found by a review: consumers=0 was told 1 to 2147483647); the rest is
+// the parser's to judge.
 func checkConsumers(list string) error {
 	for _, v := range strings.Split(list, ",") {
-		if c, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && (c < 1 || c > maxConsumers) {
-			return consumersError(c)
+		v = strings.TrimSpace(v)
+		c, err := strconv.Atoi(v)
+		if err == nil && (c < 1 || c > maxConsumers) || errors.Is(err, strconv.ErrRange) {
+			return consumersError(v)
 		}
 	}
 	return nil
 }
 
-// consumersError is the error of a request for c consumers, c not 1 to
+// consumersError is the error of a request for v consumers, v not 1 to
 // maxConsumers.
-func consumersError(c int) error {
-	return errorf(http.StatusBadRequest, "konvoy serve: -consumers is %d; want 1 to %d: the server runs at most %d consumers (the command runs more)", c, maxConsumers, maxConsumers)
+func consumersError(v string) error {
+	return errorf(http.StatusBadRequest, "konvoy serve: -consumers is %s; want 1 to %d: the server runs at most %d consumers (the command runs more)", v, maxConsumers, maxConsumers)
 }
 
 // checkRuns checks o's runs against maxRuns: too many are a usage error

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy/internal/serve"
+)
+
+// TestAnIntegerTooLargeForItsTypeIsToldTheRange checks that a count, a
+// timeout or a seed given in decimal digits too large for its type is
+// refused as a value beyond the flag's range is, naming the range, by the
+// command and by konvoy serve's API, which reads a view's flags with the
+// command's parser: the flag package's "value out of range" names none,
+// where 0 consumers is told "want 1 to 2147483647" (found by a review of
+// the page, for consumers, partitions, reseq-timeout, reseq-capacity and
+// seed). A view's value that follows a served one wins, as any view's
+// flag does.
+func TestAnIntegerTooLargeForItsTypeIsToldTheRange(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "t.csv")
+	if err := os.WriteFile(name, []byte("key,line,step,duration\nA,x,1,1\nA,x,2,3\nB,y,1,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const huge = "99999999999999999999"
+	for _, c := range []struct {
+		flag, value, want string
+		args              []string // besides the trace and the flag
+	}{
+		{"consumers", huge, "-consumers is " + huge + "; want 1 to 2147483647", nil},
+		{"consumers", "4," + huge, "-consumers is " + huge + "; want 1 to 2147483647", nil},
+		{"partitions", huge, "-partitions is " + huge + "; want 1 to 2147483647", []string{"-layouts", "partitioned"}},
+		{"partitions", "-" + huge, "-partitions is -" + huge + "; want 1 to 2147483647", []string{"-layouts", "partitioned"}},
+		{"reseq-timeout", huge, "-reseq-timeout is " + huge + "; want 0 (wait forever) to 2147483647 rounds", []string{"-layouts", "resequencer"}},
+		{"reseq-capacity", huge, "-reseq-capacity is " + huge + "; want 0 (no bound) to 9223372036854775807 events", []string{"-layouts", "resequencer"}},
+		{"seed", huge, "-seed is " + huge + "; want 0 to 18446744073709551615", []string{"-duration-model", "exp:2"}},
+	} {
+		args := append([]string{"-format", "json", "-events", name, "-" + c.flag, c.value}, c.args...)
+		if _, errOut, status := runCommand(args...); status != 2 || errOut != "konvoy: "+c.want+"\n" {
+			t.Errorf("konvoy %s: status %d, %q; want 2, konvoy: %s", strings.Join(args, " "), status, errOut, c.want)
+		}
+		if c.flag == "consumers" {
+			continue // the server's own range, 1 to 64: package serve's tests
+		}
+		s := serve.New(serveConfig(name, serve.DefaultMaxUpload))
+		q := "?" + c.flag + "=" + c.value
+		for i := 0; i+1 < len(c.args); i += 2 {
+			q += "&" + strings.TrimPrefix(c.args[i], "-") + "=" + c.args[i+1]
+		}
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/report"+q, nil))
+		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), c.want) {
+			t.Errorf("GET /api/report%s: status %d, %s; want 400, %s", q, rec.Code, strings.TrimSpace(rec.Body.String()), c.want)
+		}
+	}
+	// A served seed too large is overridden by a view's, which wins.
+	cfg := serveConfig(name, serve.DefaultMaxUpload)
+	cfg.EventsArgs = []string{"-duration-model=exp:2", "-seed=" + huge}
+	if got := apiGet(t, serve.New(cfg), "/api/report?seed=3"); got == "" {
+		t.Errorf("a view's -seed after a served one too large: no answer")
+	}
+}
