@@ -239,7 +239,7 @@ func exitStatus(err error, stderr io.Writer) int {
 		}
 		return 2
 	}
-	fmt.Fprintln(stderr, report.CommandWords(err.Error()))
+	fmt.Fprintln(stderr, report.CommandWords(err.Error(), report.UserText(err)...))
 	return 1
 }
 

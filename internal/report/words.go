@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"io/fs"
 	"math"
 	"strconv"
 	"strings"
@@ -325,10 +326,88 @@ var pageWords = strings.NewReplacer(append([]string{
 
 // CommandWords returns msg, an error message of the command, in the
 // command's words: the library options and fields it names, which a user of
-// the command cannot set, become the flags that set them, or go.
-func CommandWords(msg string) string { return libraryWords.Replace(msg) }
+// the command cannot set, become the flags that set them, or go. The
+// user's own text in msg is kept as it is (see reword): keep, such as the
+// names UserText finds in the error.
+func CommandWords(msg string, keep ...string) string { return reword(libraryWords, msg, keep) }
 
 // PageWords returns msg, an error message konvoy serve's page or API
 // shows, in the page's words: no library option or field is named; the
-// memory budget is the server's.
-func PageWords(msg string) string { return pageWords.Replace(msg) }
+// memory budget is the server's. The user's own text in msg is kept as it
+// is, as CommandWords keeps it.
+func PageWords(msg string, keep ...string) string { return reword(pageWords, msg, keep) }
+
+// reword returns msg with r's phrases replaced outside the user's own
+// text, which is kept as it is: every string msg quotes as Go quotes it (a
+// value, a field, a key, a flag's value: "abc (WithMaxBacklog) z"), and
+// every occurrence of each of keep, such as a trace's file name, which a
+// message writes unquoted (FILE:LINE:). A file named "my
+// (Reader.Format).csv" was told as "my.csv".
+func reword(r *strings.Replacer, msg string, keep []string) string {
+	var b strings.Builder
+	at := 0 // msg is written up to at
+	for at < len(msg) {
+		start, end := userText(msg, at, keep)
+		b.WriteString(r.Replace(msg[at:start]))
+		b.WriteString(msg[start:end])
+		at = end
+	}
+	return b.String()
+}
+
+// userText returns the first span of the user's own text in msg from at
+// on, as reword keeps it; len(msg), len(msg) when there is none.
+func userText(msg string, at int, keep []string) (start, end int) {
+	start, end = len(msg), len(msg)
+	for i := at; i < len(msg); i++ {
+		if msg[i] != '"' {
+			continue
+		}
+		if q, err := strconv.QuotedPrefix(msg[i:]); err == nil {
+			start, end = i, i+len(q)
+			break
+		}
+	}
+	for _, k := range keep {
+		if i := strings.Index(msg[at:], k); k != "" && i >= 0 && at+i < start {
+			start, end = at+i, at+i+len(k)
+		}
+	}
+	return start, end
+}
+
+// UserText returns the names err holds that its message writes as the
+// user gave them, unquoted, for CommandWords and PageWords to keep: the
+// file of an eventlog.Error, the path of an fs.PathError, and the
+// UserText of any error in err's chain that has that method.
+func UserText(err error) []string {
+	var names []string
+	for _, e := range chain(err) {
+		switch e := e.(type) {
+		case *eventlog.Error:
+			names = append(names, e.File)
+		case *fs.PathError:
+			names = append(names, e.Path)
+		case interface{ UserText() []string }:
+			names = append(names, e.UserText()...)
+		}
+	}
+	return names
+}
+
+// chain returns err and every error it wraps, depth first.
+func chain(err error) []error {
+	if err == nil {
+		return nil
+	}
+	errs := []error{err}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		errs = append(errs, chain(u.Unwrap())...)
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			errs = append(errs, chain(e)...)
+		}
+	}
+	return errs
+}

@@ -37,7 +37,7 @@ func TestARunOverMemoryBesideAWindowNamesItsShare(t *testing.T) {
 	if !errors.Is(err, konvoy.ErrMemory) || !runs.WindowShared(err) || !strings.Contains(err.Error(), "the sweep's 393216 (") {
 		t.Fatalf("a run over 393216 bytes beside a window: %v, shared %v; want konvoy.ErrMemory, shared with the window", err, runs.WindowShared(err))
 	}
-	for name, words := range map[string]func(string) string{"CommandWords": report.CommandWords, "PageWords": report.PageWords} {
+	for name, words := range map[string]func(string, ...string) string{"CommandWords": report.CommandWords, "PageWords": report.PageWords} {
 		if got := words(err.Error()); strings.Contains(got, "With") || strings.Contains(got, "Reorder window") || strings.Contains(got, "three quarters") {
 			t.Errorf("%s: %q; want the runs' share beside the -reorder window, no library name", name, got)
 		}

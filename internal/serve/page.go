@@ -129,7 +129,7 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	p.setControls(req.query, v)
 	code := http.StatusOK
 	if err != nil {
-		p.Error, code = report.PageWords(err.Error()), status(err)
+		p.Error, code = report.PageWords(err.Error(), report.UserText(err)...), status(err)
 	}
 	s.render(w, code, p)
 }

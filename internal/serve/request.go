@@ -48,14 +48,38 @@ type request struct {
 type httpError struct {
 	status int
 	msg    string
+	trace  string // the name of the trace msg names, unquoted, or ""
 }
 
 func (e *httpError) Error() string { return e.msg }
 
+// UserText returns the trace's name that e's message writes as the user
+// gave it, for report.PageWords to keep as it is.
+func (e *httpError) UserText() []string { return []string{e.trace} }
+
 // errorf returns the httpError of status with the message format makes.
 func errorf(status int, format string, args ...any) error {
-	return &httpError{status, fmt.Sprintf(format, args...)}
+	return &httpError{status: status, msg: fmt.Sprintf(format, args...)}
 }
+
+// traceErrorf is errorf for a message that names the trace, trace,
+// unquoted, as a file's name is written (see report.UserText).
+func traceErrorf(trace string, status int, format string, args ...any) error {
+	return &httpError{status, fmt.Sprintf(format, args...), trace}
+}
+
+// traceError is err, of the trace named trace: "TRACE: " and err's
+// message.
+type traceError struct {
+	trace string
+	err   error
+}
+
+func (e *traceError) Error() string { return e.trace + ": " + e.err.Error() }
+func (e *traceError) Unwrap() error { return e.err }
+
+// UserText returns the trace's name, as httpError's does.
+func (e *traceError) UserText() []string { return []string{e.trace} }
 
 // status is err's HTTP status: an httpError's own (a usage error's 400
 // among them), 503 when a request's runs ran out of time or were cut
@@ -362,7 +386,7 @@ func decompressed(name string, r io.Reader, most int64, closeRaw func()) (io.Rea
 	d, err := eventlog.Decompress(r)
 	if err != nil {
 		closeRaw()
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, &traceError{name, err}
 	}
 	return &capped{r: d, left: most, most: most, name: name}, func() { d.Close(); closeRaw() }, nil
 }
@@ -380,7 +404,7 @@ func (c *capped) Read(p []byte) (int, error) {
 		if n, err := io.ReadFull(c.r, one[:]); n == 0 {
 			return 0, err
 		}
-		return 0, errorf(http.StatusRequestEntityTooLarge, "konvoy serve: %s: decompressed, the trace has more than %s, the most the server reads (%d times -max-upload)",
+		return 0, traceErrorf(c.name, http.StatusRequestEntityTooLarge, "konvoy serve: %s: decompressed, the trace has more than %s, the most the server reads (%d times -max-upload)",
 			c.name, megabytes(c.most), inflation)
 	}
 	if int64(len(p)) > c.left {
@@ -409,7 +433,7 @@ func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
 func apiError(w http.ResponseWriter, err error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status(err))
-	msg, _ := jsonString(report.PageWords(err.Error()))
+	msg, _ := jsonString(report.PageWords(err.Error(), report.UserText(err)...))
 	fmt.Fprintf(w, "{\"error\": %s}\n", msg)
 }
 

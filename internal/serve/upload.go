@@ -62,7 +62,7 @@ func (s *Server) refusedPage(q url.Values, err error) *page {
 	}
 	p.keepTraceFlags(all.query)
 	p.setControls(view.query, parsedView{})
-	p.Error = report.PageWords(err.Error())
+	p.Error = report.PageWords(err.Error(), report.UserText(err)...)
 	return p
 }
 
@@ -280,14 +280,14 @@ func (s *Server) awaitReading(ctx context.Context) error {
 func (s *Server) checkTrace(name string, data []byte) (*upload, error) {
 	src, closeSrc, err := decompressed(name, bytes.NewReader(data), inflation*s.cfg.MaxUpload, func() {})
 	if err != nil {
-		return nil, errorf(http.StatusBadRequest, "konvoy serve: %v", err)
+		return nil, traceErrorf(name, http.StatusBadRequest, "konvoy serve: %v", err)
 	}
 	defer closeSrc()
 	if _, err := io.Copy(io.Discard, src); err != nil {
 		if he := (*httpError)(nil); errors.As(err, &he) {
 			return nil, err
 		}
-		return nil, errorf(http.StatusBadRequest, "konvoy serve: %s: %v", name, err)
+		return nil, traceErrorf(name, http.StatusBadRequest, "konvoy serve: %s: %v", name, err)
 	}
 	return &upload{name: name, data: data}, nil
 }
@@ -300,7 +300,7 @@ func (s *Server) checkTrace(name string, data []byte) (*upload, error) {
 func (s *Server) uploadErr(err error, body *limitedBody, trace string) error {
 	switch {
 	case !body.over && trace != "":
-		return errorf(http.StatusBadRequest, "konvoy serve: %s: reading the upload: %v", trace, err)
+		return traceErrorf(trace, http.StatusBadRequest, "konvoy serve: %s: reading the upload: %v", trace, err)
 	case !body.over:
 		return errorf(http.StatusBadRequest, "konvoy serve: reading the upload: %v", err)
 	case trace != "":
@@ -338,7 +338,7 @@ func formTooLarge() error {
 // tooLarge is the error of an upload, of the trace named trace, beyond
 // Config.MaxUpload.
 func (s *Server) tooLarge(trace string) error {
-	return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: %s: the trace is larger than %s, the most this server takes (konvoy serve -max-upload); gzip it, or run konvoy -events on it",
+	return traceErrorf(trace, http.StatusRequestEntityTooLarge, "konvoy serve: %s: the trace is larger than %s, the most this server takes (konvoy serve -max-upload); gzip it, or run konvoy -events on it",
 		trace, megabytes(s.cfg.MaxUpload))
 }
 

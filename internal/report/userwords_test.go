@@ -1,0 +1,40 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"testing"
+
+	"github.com/sirali-konvoy/konvoy/eventlog"
+)
+
+// TestWordsKeepTheUsersOwnText checks that CommandWords and PageWords
+// reword the libraries' phrases alone, never the user's own text that a
+// message holds: a value quoted as Go quotes it, and a file's name, which
+// a message writes unquoted (FILE:LINE:) and UserText finds in the error.
+// Both ran their replacer over the whole message, so that a file named
+// "my (Reader.Format).csv" was told as "my.csv" and a value "abc
+// (WithMaxBacklog) z" as "abc z" (found by a review). The phrases outside
+// them are reworded as before, beside them too.
+func TestWordsKeepTheUsersOwnText(t *testing.T) {
+	const name = "konvoy: Sweep: my (Reader.Format).csv"
+	err := fmt.Errorf("konvoy: Sweep: %w", &eventlog.Error{File: name, Line: 2, Field: "duration", Value: "abc (WithMaxBacklog) konvoy: Sweep: z", Want: "want a whole number of rounds ≥ 0"})
+	msg := err.Error() + " (WithMaxBacklog)"
+	keep := UserText(err)
+	if !slices.Equal(keep, []string{name}) {
+		t.Fatalf("UserText is %q; want the file's name alone", keep)
+	}
+	const value = `field "duration": value "abc (WithMaxBacklog) konvoy: Sweep: z": want a whole number of rounds ≥ 0`
+	if got, want := CommandWords(msg, keep...), "konvoy: "+name+":2: "+value+" (its share of -max-backlog)"; got != want {
+		t.Errorf("CommandWords is\n%q; want\n%q", got, want)
+	}
+	if got, want := PageWords(msg, keep...), "konvoy: "+name+":2: "+value; got != want {
+		t.Errorf("PageWords is\n%q; want\n%q", got, want)
+	}
+	open := fmt.Errorf("konvoy: Sweep: %w", &fs.PathError{Op: "open", Path: "a (Reader.Format).csv", Err: errors.New("no such file")})
+	if got, want := PageWords(open.Error(), UserText(open)...), "konvoy: open a (Reader.Format).csv: no such file"; got != want {
+		t.Errorf("PageWords is %q; want %q", got, want)
+	}
+}
