@@ -84,8 +84,11 @@ type Plan struct {
 //
 // PlanConsumers returns an error for a peak or round length that is not a
 // positive finite number, a limit that is not 0 to [MaxConsumers] or an
-// unknown policy, the stream's first error, and the first run's error, as
-// [Simulate] gives it.
+// unknown policy, the stream's first error, and a run's error, as
+// [Simulate] gives it: the first run's, but for [ErrBacklog], which it
+// returns only for the count just above the largest that does not keep up
+// (a count above that whose run outgrows the backlog is passed over when a
+// smaller one keeps up).
 // It panics, with a "konvoy:" prefix, when events or an option is nil.
 func PlanConsumers(events iter.Seq2[Event, error], layout Layout, cfg PlanConfig, opts ...Option) (Plan, error) {
 	if events == nil {
@@ -345,10 +348,8 @@ func atMost(x float64) string {
 	if !(x > 0) || math.IsInf(x, 1) {
 		return strconv.FormatFloat(x, 'g', 4, 64)
 	}
-	if w := floorNear(x); w >= 1e21 {
-		return strconv.FormatFloat(w, 'g', -1, 64) // past every run's rounds: the shortest form that reads back as w
-	} else if x >= 1000 {
-		return strconv.FormatFloat(w, 'f', 0, 64)
+	if x >= 1000 {
+		return strconv.FormatFloat(floorNear(x), 'f', 0, 64)
 	}
 	// x·10^k has four digits before the point. Below 1e-305, 10^k is past
 	// float64's range: x is scaled by 10^300 first, in two steps.

@@ -358,9 +358,10 @@ func (s *Simulator) laneCount() int {
 // run's measures, or the error that stopped Add, or one that the end of the
 // run found: a backlog over WithMaxBacklog's limit, or a [Result].HeldRounds
 // or GapsSkipped past the largest int. It may be called more than once;
-// after it, Add panics, unless it has an error to return. It takes O(k + l) time for k distinct keys
-// and l lanes, and reads the latency histograms' counts, at most 55,296 of
-// each.
+// after it, Add panics, unless it has an error to return. It takes
+// O(k + l + p) time for k distinct keys, l lanes and p keys' shares of
+// lanes other than their first (see [Simulator]), and reads the latency
+// histograms' counts, at most 55,296 of each.
 func (s *Simulator) Result() (Result, error) {
 	s.mustBeMade()
 	if err := s.end(); err != nil {

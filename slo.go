@@ -223,7 +223,11 @@ const (
 // out of range (see [SLO]) or a limit that is not 0 to [MaxConsumers], the
 // stream's first error, and the first run's error, as Sweep gives it, and
 // for a Rate that is not 0 or a positive finite number, or that would
-// take more than 2^62 rounds to bring the events. It panics, with a
+// take more than 2^62 rounds to bring the events. Under [WithMaxBacklog]
+// that includes a count tried whose run holds more than the limit, its
+// first run's, with a consumer for every event, among them, even where a
+// smaller count would meet the objective within it: unlike PlanConsumers,
+// PlanLatency does not pass over such a count. It panics, with a
 // "konvoy:" prefix, when events or an option is nil.
 func PlanLatency(events iter.Seq2[Event, error], layouts []Layout, cfg LatencyConfig, opts ...Option) ([]LatencyPlan, error) {
 	if events == nil {

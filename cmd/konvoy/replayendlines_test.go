@@ -41,12 +41,19 @@ func TestReplayNamesTheLineOfAnErrorAtTheRunsEnd(t *testing.T) {
 	}
 }
 
-// konvoy replay -events "" wants a file, and does not point to a lesson
-// that replay does not have (found by a review): without -events it is a
-// usage error.
-func TestReplayOfAnEmptyEventsWantsAFile(t *testing.T) {
-	_, errOut, status := runCommand("replay", "-events", "")
-	if want := "konvoy replay: -events is empty; want a trace FILE, or - for standard input\n"; status != 2 || errOut != want {
-		t.Errorf("status %d, stderr %q; want 2 and %q", status, errOut, want)
+// An empty -events wants what the command takes: konvoy replay a file or
+// standard input, with no lesson to point to, as without -events it is a
+// usage error; konvoy serve a file or the lesson, as it refuses standard
+// input, which it could not read again for every request (found by two
+// reviews).
+func TestAnEmptyEventsWantsWhatTheCommandTakes(t *testing.T) {
+	for _, c := range []struct{ command, want string }{
+		{"replay", "konvoy replay: -events is empty; want a trace FILE, or - for standard input\n"},
+		{"serve", "konvoy serve: -events is empty; want a trace FILE (leave -events out for the lesson)\n"},
+		{"plan", "konvoy plan: -events is empty; want a trace FILE, or - for standard input (leave -events out for the lesson)\n"},
+	} {
+		if _, errOut, status := runCommand(c.command, "-events", ""); status != 2 || errOut != c.want {
+			t.Errorf("%s: status %d, stderr %q; want 2 and %q", c.command, status, errOut, c.want)
+		}
 	}
 }

@@ -23,8 +23,11 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 	r := &eventlog.Reader{}
 	var steps, history stringList
 	hint := "a trace FILE, or - for standard input (leave -events out for the lesson)"
-	if len(sources) > 0 { // no lesson: -events or another source
+	switch {
+	case len(sources) > 0: // no lesson: -events or another source
 		hint = "a trace FILE, or - for standard input"
+	case c.name == "konvoy serve": // which reads its trace again for every request
+		hint = "a trace FILE (leave -events out for the lesson)"
 	}
 	c.nonEmpty(events, "events", hint)
 	input := c.String("input", "auto", "the trace's `format`: csv, jsonl, or auto (by the file's extension, else by its first byte)")

@@ -94,11 +94,12 @@ func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
 		return nil, err
 	}
 	recorded := c.Layout.Partitions() > 0 && c.Layout.Equal(konvoy.Recorded(c.Layout.Partitions()))
+	file, statErr := os.Stat(r.Name) // a file read again to locate an event must be the one read
 	err = source.Scan(0, w.scanned(name, r, source, recorded))
 	if err == nil {
 		err = w.finish()
-		if ee := (*konvoy.EventError)(nil); errors.As(err, &ee) && r.Name != "-" {
-			err = w.located(err, ee.Index, source)
+		if ee := (*konvoy.EventError)(nil); errors.As(err, &ee) && r.Name != "-" && statErr == nil {
+			err = w.located(err, ee, source, r.Name, file)
 		}
 	}
 	if err == nil && w.t.Events == 0 && recorded && !source.Partitions() {
@@ -261,27 +262,40 @@ func (w *traceWriter) finish() error {
 	return w.end()
 }
 
-// located returns err, finish's for the event of index i, after the
-// trace's name and that event's line, which it reads the trace, a file,
-// again up to, when i is before the lines kept: FILE:LINE as konvoy
-// -events and plan write it. It returns err as it is when it names a line
-// already, or the file cannot be read again as it was.
-func (w *traceWriter) located(err error, i int, source *eventlog.Trace) error {
-	if l, ok := err.(runs.Located); !ok || l.Where != w.t.Name || i < 0 {
+// located returns err, finish's for the event ee, after the trace's name
+// and that event's line, which it reads the trace, the file at path, again
+// up to, when ee is before the lines kept: FILE:LINE as konvoy -events and
+// plan write it. It returns err as it is when it names a line already, or
+// the trace cannot be read again as it was: a file that is not a regular
+// one (a named pipe would be drained, or waited on for ever), one whose
+// size, time or identity changed since it was first (before), or whose
+// event there is not ee's key.
+func (w *traceWriter) located(err error, ee *konvoy.EventError, source *eventlog.Trace, path string, before os.FileInfo) error {
+	l, ok := err.(runs.Located)
+	if !ok || l.Where != w.t.Name || ee.Index < 0 || !before.Mode().IsRegular() || !unchanged(path, before) {
 		return err
 	}
 	line, n := 0, 0
 	stop := errors.New("found")
-	if e := source.Scan(0, func(_ konvoy.Event, at int) error {
-		if n++; n > i {
-			line = at
-			return stop
+	if e := source.Scan(0, func(e konvoy.Event, at int) error {
+		if n++; n <= ee.Index {
+			return nil
 		}
-		return nil
-	}); e != stop {
+		if e.Key == ee.Key {
+			line = at
+		}
+		return stop
+	}); e != stop || line == 0 || !unchanged(path, before) {
 		return err
 	}
-	return runs.Located{Where: fmt.Sprintf("%s:%d", w.t.Name, line), Err: err.(runs.Located).Err}
+	return runs.Located{Where: fmt.Sprintf("%s:%d", w.t.Name, line), Err: l.Err}
+}
+
+// unchanged tells whether the file at path is still before: the same file,
+// of the same size and modification time.
+func unchanged(path string, before os.FileInfo) bool {
+	now, err := os.Stat(path)
+	return err == nil && os.SameFile(before, now) && now.Size() == before.Size() && now.ModTime().Equal(before.ModTime())
 }
 
 // end ends the writing of the events written, none or more.
