@@ -98,6 +98,13 @@ func parseGen(args []string, stderr io.Writer) (synth.Config, eventlog.Format, e
 	fs.Float64Var(&cfg.OutOfOrder, "out-of-order", cfg.OutOfOrder, "the `probability` that the producer swaps an ordered step with the next")
 	duration := fs.String("duration", cfg.Duration.String(), "the durations' `distribution`: fixed:N, uniform:LO,HI, exp:MEAN or lognormal:MU,SIGMA, in rounds")
 	fs.Float64Var(&cfg.Rate, "rate", cfg.Rate, "the mean arrivals per round, `R`; 0 makes a batch, all arriving at round 0")
+	// A count too large for an int is told the range synth gives one past
+	// it (key names: without -key-skew), as main.go's doc promises.
+	fs.wantRange("events", fmt.Sprintf("1 to %d events", synth.MaxEvents))
+	fs.wantRange("keys", fmt.Sprintf("1 to %d key names", synth.MaxCount))
+	fs.wantRange("lines", fmt.Sprintf("1 to %d lines", synth.MaxCount))
+	fs.wantRange("steps", fmt.Sprintf("1 to %d events per lifecycle", synth.MaxSteps))
+	fs.wantRange("in-flight", fmt.Sprintf("1 to %d lifecycles in flight", synth.MaxInFlight))
 	fs.IntVar(&cfg.BurstEvery, "burst-every", cfg.BurstEvery, "a burst starts every `N` rounds (0: no bursts; needs -rate)")
 	fs.IntVar(&cfg.BurstLen, "burst-len", cfg.BurstLen, "a burst lasts `N` rounds, 1 to -burst-every (needs -burst-every)")
 	fs.Float64Var(&cfg.BurstFactor, "burst-factor", cfg.BurstFactor, "the rate multiplier `F` during a burst, > 0; below 1 makes a lull (needs -burst-every)")

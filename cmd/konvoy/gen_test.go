@@ -159,7 +159,7 @@ func TestGenUsageErrors(t *testing.T) {
 		{[]string{"-seed", "0b1"}, `invalid value "0b1" for flag -seed: want a whole number in decimal digits`},
 		{[]string{"-seed", "-1"}, "invalid value \"-1\" for flag -seed: want a whole number in decimal digits, 0 or more\n"},
 		{[]string{"-seed", "x"}, "invalid value \"x\" for flag -seed: want a whole number in decimal digits\n"},
-		{[]string{"-events", "99999999999999999999"}, `invalid value "99999999999999999999" for flag -events: value out of range`},
+		{[]string{"-events", "99999999999999999999"}, "-events is 99999999999999999999; want 1 to " + strconv.Itoa(synth.MaxEvents) + " events"},
 		{[]string{"-steps", "3", "-ordered", "5"}, "konvoy gen: -ordered is 5; want 0 to 3 ordered steps (at most -steps)"},
 		{[]string{"-in-flight", "0"}, "konvoy gen: -in-flight is 0"},
 		{[]string{"-key-skew", "-1"}, "konvoy gen: -key-skew is -1; want a finite Zipf exponent ≥ 0"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy/internal/serve"
+	"github.com/sirali-konvoy/konvoy/synth"
 )
 
 // TestAnIntegerTooLargeForItsTypeIsToldTheRange checks that a count, a
@@ -61,5 +63,24 @@ func TestAnIntegerTooLargeForItsTypeIsToldTheRange(t *testing.T) {
 	cfg.EventsArgs = []string{"-duration-model=exp:2", "-seed=" + huge}
 	if got := apiGet(t, serve.New(cfg), "/api/report?seed=3"); got == "" {
 		t.Errorf("a view's -seed after a served one too large: no answer")
+	}
+}
+
+// konvoy gen's counts too large for an int are told the range synth
+// gives one past it, as main.go's doc promises for every count: they were
+// told the flag package's "value out of range" (found by a review).
+func TestGenCountsTooLargeForAnIntAreToldTheRange(t *testing.T) {
+	for flag, want := range map[string]string{
+		"events":    fmt.Sprintf("1 to %d events", synth.MaxEvents),
+		"keys":      fmt.Sprintf("1 to %d key names", synth.MaxCount),
+		"lines":     fmt.Sprintf("1 to %d lines", synth.MaxCount),
+		"steps":     fmt.Sprintf("1 to %d events per lifecycle", synth.MaxSteps),
+		"in-flight": fmt.Sprintf("1 to %d lifecycles in flight", synth.MaxInFlight),
+	} {
+		for _, v := range []string{"99999999999999999999", "3000000000000"} {
+			if _, errOut, status := runCommand("gen", "-"+flag, v); status != 2 || errOut != "konvoy gen: -"+flag+" is "+v+"; want "+want+"\n" {
+				t.Errorf("konvoy gen -%s %s: status %d, %q; want 2, naming %s", flag, v, status, errOut, want)
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"slices"
 	"testing"
 
@@ -36,5 +37,22 @@ func TestWordsKeepTheUsersOwnText(t *testing.T) {
 	open := fmt.Errorf("konvoy: Sweep: %w", &fs.PathError{Op: "open", Path: "a (Reader.Format).csv", Err: errors.New("no such file")})
 	if got, want := PageWords(open.Error(), UserText(open)...), "konvoy: open a (Reader.Format).csv: no such file"; got != want {
 		t.Errorf("PageWords is %q; want %q", got, want)
+	}
+}
+
+// A name is kept only where it stands whole, not inside a library phrase:
+// a trace named z kept the phrase holding "gzip" from being reworded (found
+// by a review); and the two paths of a rename's error, an os.LinkError,
+// are the user's too.
+func TestWordsKeepANameOnlyWhereItStandsWhole(t *testing.T) {
+	msg := "z:1: the trace is gzip inside gzip: decompress it first (Open and Decompress undo one layer of gzip)"
+	want := "z:1: the trace is gzip inside gzip: decompress it first (konvoy undoes one layer of gzip, no more)"
+	if got := CommandWords(msg, "z"); got != want {
+		t.Errorf("CommandWords is\n%q; want\n%q", got, want)
+	}
+	err := &os.LinkError{Op: "rename", Old: "p (WithMaxMemory)/.rounds.svg.1", New: "p (WithMaxMemory)/rounds.svg", Err: errors.New("file exists")}
+	keep := UserText(fmt.Errorf("-plot: %w", err))
+	if got, want := CommandWords("konvoy: -plot: "+err.Error(), keep...), "konvoy: -plot: "+err.Error(); got != want {
+		t.Errorf("CommandWords is\n%q; want\n%q, the paths as given", got, want)
 	}
 }

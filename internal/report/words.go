@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -369,16 +370,45 @@ func userText(msg string, at int, keep []string) (start, end int) {
 		}
 	}
 	for _, k := range keep {
-		if i := strings.Index(msg[at:], k); k != "" && i >= 0 && at+i < start {
-			start, end = at+i, at+i+len(k)
+		if i := wordIndex(msg[:start], at, k); i >= 0 {
+			start, end = i, i+len(k)
 		}
 	}
 	return start, end
 }
 
+// wordIndex returns the first index of k in msg from at on where it is
+// not part of a longer word, no letter or digit just before or after it,
+// or -1: a name kept whole, where a short one ("z") inside a library
+// phrase ("gzip") is not the user's.
+func wordIndex(msg string, at int, k string) int {
+	if k == "" {
+		return -1
+	}
+	for at <= len(msg)-len(k) {
+		i := strings.Index(msg[at:], k)
+		if i < 0 {
+			return -1
+		}
+		i += at
+		if j := i + len(k); (i == 0 || !wordByte(msg[i-1])) && (j == len(msg) || !wordByte(msg[j])) {
+			return i
+		}
+		at = i + 1
+	}
+	return -1
+}
+
+// wordByte tells whether b, a byte of a message, is an ASCII letter or
+// digit, or a byte of a character past ASCII.
+func wordByte(b byte) bool {
+	return b >= 0x80 || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
 // UserText returns the names err holds that its message writes as the
 // user gave them, unquoted, for CommandWords and PageWords to keep: the
-// file of an eventlog.Error, the path of an fs.PathError, and the
+// file of an eventlog.Error, the path of an fs.PathError, the two paths
+// of an os.LinkError (a rename's), and the
 // UserText of any error in err's chain that has that method.
 func UserText(err error) []string {
 	var names []string
@@ -388,6 +418,8 @@ func UserText(err error) []string {
 			names = append(names, e.File)
 		case *fs.PathError:
 			names = append(names, e.Path)
+		case *os.LinkError:
+			names = append(names, e.Old, e.New)
 		case interface{ UserText() []string }:
 			names = append(names, e.UserText()...)
 		}

@@ -285,7 +285,7 @@ func (s *Server) options(req request, src *source) (runs.Options, error) {
 func checkConsumers(list string) error {
 	for _, v := range strings.Split(list, ",") {
 		v = strings.TrimSpace(v)
-		c, err := strconv.Atoi(v)
+		c, err := strconv.ParseInt(v, 0, 0) // as the command reads its digits, 99_999 too (the rest is its to refuse)
 		if err == nil && (c < 1 || c > maxConsumers) || errors.Is(err, strconv.ErrRange) {
 			return consumersError(v)
 		}
