@@ -135,7 +135,7 @@ func checkRoundsPoint(at string, work int, s RoundsSeries, j int) error {
 	c, r := s.Consumers[j], s.Rounds[j]
 	switch {
 	case r < (work+c-1)/c:
-		return fmt.Errorf("%s: Rounds[%d] = %d at %d consumers is below work/consumers = %d/%d: are work and series from different runs?", at, j, r, c, work, c)
+		return fmt.Errorf("%s: Rounds[%d] = %d at %s is below work/consumers = %d/%d: are work and series from different runs?", at, j, r, plural(c, "consumer", "consumers"), work, c)
 	case r < s.HeaviestLane:
 		return fmt.Errorf("%s: Rounds[%d] = %d is below HeaviestLane %d: are they from different runs?", at, j, r, s.HeaviestLane)
 	}
@@ -254,10 +254,10 @@ func roundsDesc(work int, series []RoundsSeries) string {
 	b.WriteString("Rounds (up) against consumers (across), one line per layout:")
 	for i, s := range series {
 		last := len(s.Rounds) - 1
-		fmt.Fprintf(&b, " %s from %d rounds at %s to %d at %d", s.Layout, s.Rounds[0], plural(s.Consumers[0], "consumer", "consumers"),
+		fmt.Fprintf(&b, " %s from %s at %s to %d at %d", s.Layout, plural(s.Rounds[0], "round", "rounds"), plural(s.Consumers[0], "consumer", "consumers"),
 			s.Rounds[last], s.Consumers[last])
 		if s.HeaviestLane > 0 {
-			fmt.Fprintf(&b, ", its heaviest lane %d rounds (dashed)", s.HeaviestLane)
+			fmt.Fprintf(&b, ", its heaviest lane %s (dashed)", plural(s.HeaviestLane, "round", "rounds"))
 		}
 		if i < len(series)-1 {
 			b.WriteString(";")

@@ -88,7 +88,7 @@ func sloDesc(p *SLOPicture) string {
 	fmt.Fprintf(&b, "%s in rounds (up) against consumers (across), one line per layout:", konvoy.PercentileName(p.Percentile))
 	for i, s := range p.Series {
 		last := len(s.Rounds) - 1
-		fmt.Fprintf(&b, " %s from %d rounds at %s to %d at %d", s.Layout, s.Rounds[0], plural(s.Consumers[0], "consumer", "consumers"),
+		fmt.Fprintf(&b, " %s from %s at %s to %d at %d", s.Layout, plural(s.Rounds[0], "round", "rounds"), plural(s.Consumers[0], "consumer", "consumers"),
 			s.Rounds[last], s.Consumers[last])
 		if j := slices.IndexFunc(s.Rounds, func(r int) bool { return r <= p.Target }); j >= 0 {
 			fmt.Fprintf(&b, ", first within the target at %d", s.Consumers[j])
@@ -99,7 +99,7 @@ func sloDesc(p *SLOPicture) string {
 			b.WriteString(";")
 		}
 	}
-	fmt.Fprintf(&b, ". The dashed line is the target, %d rounds", p.Target)
+	fmt.Fprintf(&b, ". The dashed line is the target, %s", plural(p.Target, "round", "rounds"))
 	if p.Round > 0 {
 		fmt.Fprintf(&b, " (%v)", time.Duration(p.Target)*p.Round)
 	}
@@ -174,7 +174,7 @@ func sloPlot(p *SLOPicture) (*plot.Plot, *flowLegend) {
 	target := hline(float64(lo), float64(max(hi, lo+1)), float64(p.Target))
 	target.LineStyle = draw.LineStyle{Color: black, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
 	pl.Add(target)
-	label := fmt.Sprintf("target: %d rounds", p.Target)
+	label := "target: " + plural(p.Target, "round", "rounds")
 	if p.Round > 0 {
 		label += fmt.Sprintf(" (%v)", time.Duration(p.Target)*p.Round)
 	}
