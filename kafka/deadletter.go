@@ -48,9 +48,11 @@ const (
 // record whose partition was revoked before its produce started is not
 // produced (the next owner reads it again). A produce already sent is
 // not cut short when Run's context ends: franz-go cannot take back a
-// record in flight, so Run may wait past [WithCloseTimeout] for its
-// answer, up to the client's request timeout (a review measured 2.9 s for
-// a broker that answered in 3 s, with a close timeout of 200 ms). It
+// record in flight, so Run may wait past [WithCloseTimeout] until
+// franz-go has its answer or gives it up, as the client's options say
+// (kgo.ProduceRequestTimeout, kgo.RecordDeliveryTimeout): a review
+// measured 2.9 s for a broker that answered in 3 s, with a close timeout
+// of 200 ms. It
 // costs one acknowledged produce per failed record, on the consumer that
 // ran it.
 //
