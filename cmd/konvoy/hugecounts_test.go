@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -37,7 +39,7 @@ func TestAnIntegerTooLargeForItsTypeIsToldTheRange(t *testing.T) {
 		{"partitions", huge, "-partitions is " + huge + "; want 1 to 2147483647", []string{"-layouts", "partitioned"}},
 		{"partitions", "-" + huge, "-partitions is -" + huge + "; want 1 to 2147483647", []string{"-layouts", "partitioned"}},
 		{"reseq-timeout", huge, "-reseq-timeout is " + huge + "; want 0 (wait forever) to 2147483647 rounds", []string{"-layouts", "resequencer"}},
-		{"reseq-capacity", huge, "-reseq-capacity is " + huge + "; want 0 (no bound) to 9223372036854775807 events", []string{"-layouts", "resequencer"}},
+		{"reseq-capacity", huge, "-reseq-capacity is " + huge + "; want 0 (no bound) to " + strconv.Itoa(math.MaxInt) + " events", []string{"-layouts", "resequencer"}},
 		{"seed", huge, "-seed is " + huge + "; want 0 to 18446744073709551615", []string{"-duration-model", "exp:2"}},
 	} {
 		args := append([]string{"-format", "json", "-events", name, "-" + c.flag, c.value}, c.args...)
