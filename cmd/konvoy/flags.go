@@ -30,8 +30,9 @@ type command struct {
 	// as the flag package does, for konvoy serve, whose views' flags come
 	// after, and win over, the served trace's; a command line may not.
 	lastWins bool
-	wants    map[string]string // the integer flags' ranges, as their errors state them (see wantRange)
-	tooLarge map[string]string // the values of those flags that their type cannot hold, as given
+	wants    map[string]string        // the integer flags' ranges, as their errors state them (see wantRange)
+	wantsNow map[string]func() string // those that other flags set, stated once all are parsed (see wantRangeOf)
+	tooLarge map[string]string        // the values of those flags that their type cannot hold, as given
 }
 
 // newCommand returns the command called name, whose usage is the lines
@@ -115,6 +116,17 @@ func (c *command) wantRange(name, want string) {
 	c.wants[name] = want
 }
 
+// wantRangeOf declares, as wantRange does, the range of the integer flag
+// -name that other flags set (-keys' under -key-skew): want states it once
+// every flag is parsed.
+func (c *command) wantRangeOf(name string, want func() string) {
+	c.wantRange(name, "(stated once the flags are parsed)")
+	if c.wantsNow == nil {
+		c.wantsNow = map[string]func() string{}
+	}
+	c.wantsNow[name] = want
+}
+
 // count defines the flag -name, a count that must be 1 to most: always, or,
 // when optional, only when given.
 func (c *command) count(p *int, name string, value, most int, optional bool, usage string) {
@@ -159,7 +171,11 @@ func (c *command) parse(args []string) error {
 		return err
 	}
 	if name := firstKey(c.tooLarge); name != "" {
-		return c.usagef("-%s is %s; want %s", name, c.tooLarge[name], c.wants[name])
+		want := c.wants[name]
+		if f := c.wantsNow[name]; f != nil {
+			want = f()
+		}
+		return c.usagef("-%s is %s; want %s", name, c.tooLarge[name], want)
 	}
 	c.given = map[string]bool{}
 	c.Visit(func(f *flag.Flag) { c.given[f.Name] = true })

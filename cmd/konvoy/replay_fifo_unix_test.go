@@ -14,10 +14,11 @@ import (
 )
 
 // konvoy replay of a trace in a named pipe, whose error at the run's end
-// names an event before the last lines kept, ends with that error after
-// the pipe's name, without its line: the pipe cannot be read again to
-// find it. A first version opened it again and waited for a writer for
-// ever (found by a review).
+// names an event read long before, ends with that error after the pipe's
+// name and the event's line, which the replay's own copy of the trace
+// keeps: a first version read the trace again to find the line, and
+// opened the pipe again and waited for a writer for ever (found by a
+// review).
 func TestReplayOfANamedPipeEndsAtAnErrorAtTheRunsEnd(t *testing.T) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "key,line,step,duration\nA,L,1,1\nA,L,%d,1\nB,L,1,1\nB,L,%d,1\n", math.MaxInt, math.MaxInt)
@@ -45,7 +46,7 @@ func TestReplayOfANamedPipeEndsAtAnErrorAtTheRunsEnd(t *testing.T) {
 	}()
 	select {
 	case got := <-done:
-		if want := fifo + ": event 3 (key \"B\"): "; got.status != 1 || !strings.HasPrefix(got.stderr, want) {
+		if want := fifo + ":5: event 3 (key \"B\"): "; got.status != 1 || !strings.HasPrefix(got.stderr, want) {
 			t.Errorf("status %d, stderr %q; want 1 and a message that starts %q", got.status, firstLines(got.stderr, 1), want)
 		}
 	case <-time.After(30 * time.Second):

@@ -14,8 +14,8 @@ import (
 // trace's name and without the simulator's "konvoy: ": here B's gap
 // skipped, added to A's, passes the largest int, found once every event is
 // read. It named the trace alone, with "konvoy: " inside (found by a
-// review). For a file, an event before the last lines kept is found by
-// reading the file again up to it.
+// review). The line comes from the replay's own copy of the trace, which
+// keeps each event's line, however long before the end it was read.
 func TestReplayNamesTheLineOfAnErrorAtTheRunsEnd(t *testing.T) {
 	gaps := fmt.Sprintf("B,L,1,1\nB,L,%d,1\n", math.MaxInt)
 	head := fmt.Sprintf("key,line,step,duration\nA,L,1,1\nA,L,%d,1\n", math.MaxInt) + gaps

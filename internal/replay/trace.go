@@ -48,7 +48,8 @@ func (f *tempFile) Close() error {
 }
 
 // Trace is a trace read once and checked, kept on disk for a replay: the
-// events in trace order, some 10 to 30 bytes each with their key and line,
+// events in trace order, some 10 to 30 bytes each with their key and line
+// and the line of the trace each was read at,
 // in a temporary file (on a tmpfs, memory), so that a replay's memory
 // grows with its keys and the events it holds at once, never with the
 // trace's length, and standard input can be read more than once. A Trace
@@ -94,13 +95,9 @@ func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
 		return nil, err
 	}
 	recorded := c.Layout.Partitions() > 0 && c.Layout.Equal(konvoy.Recorded(c.Layout.Partitions()))
-	file, statErr := os.Stat(r.Name) // a file read again to locate an event must be the one read
 	err = source.Scan(0, w.scanned(name, r, source, recorded))
 	if err == nil {
 		err = w.finish()
-		if ee := (*konvoy.EventError)(nil); errors.As(err, &ee) && r.Name != "-" && statErr == nil {
-			err = w.located(err, ee, source, r.Name, file)
-		}
 	}
 	if err == nil && w.t.Events == 0 && recorded && !source.Partitions() {
 		err = runs.NoPartitions(name, r, 1)
@@ -146,10 +143,10 @@ type traceWriter struct {
 	// Under c.MaxNameBytes, the keys and lines seen, and what they take.
 	names eventlog.Stats
 	room  runs.NameRoom
-	// lines holds the lines of the last runs.LinesKept events scanned, by
-	// index mod its length (nil for TraceOf's events, which have none), to
-	// name the line of an event the run fails at once all are read.
-	lines []int
+	// line is the line of the event add writes, which it keeps beside it,
+	// to name the line of an event the run fails at once all are read; 0
+	// for TraceOf's events, which have none.
+	line int
 }
 
 // scanned returns Load's function for each event of source, the trace
@@ -162,10 +159,7 @@ func (w *traceWriter) scanned(name string, r eventlog.Reader, source *eventlog.T
 		if w.t.Events == 0 && recorded && !source.Partitions() {
 			return runs.NoPartitions(name, r, line)
 		}
-		if w.lines == nil {
-			w.lines = make([]int, runs.LinesKept)
-		}
-		w.lines[w.t.Events%len(w.lines)] = line
+		w.line = line
 		err := w.add(e)
 		if err == nil {
 			return nil
@@ -222,6 +216,7 @@ func (w *traceWriter) add(e konvoy.Event) error {
 	for _, v := range [...]int{e.Step, e.Duration, e.Arrival, e.Partition} {
 		b = binary.AppendVarint(b, int64(v))
 	}
+	b = binary.AppendUvarint(b, uint64(max(w.line, 0)))
 	w.buf = b
 	if _, err := w.w.Write(b); err != nil {
 		return fmt.Errorf("replay: writing the trace to a temporary file: %w", err)
@@ -246,56 +241,22 @@ func (w *traceWriter) countNames(e konvoy.Event) error {
 }
 
 // finish ends the writing: an error for no events, or for a run the
-// simulator fails at its end, after the trace's name, and the line of the
-// event it names when that is among the last lines kept (see located).
+// simulator fails at its end, after the trace's name and, when it names an
+// event read with its line, that line, read back from the trace's file.
 func (w *traceWriter) finish() error {
 	if w.t.Events == 0 {
 		return fmt.Errorf("%s: the trace holds no events; want at least one", w.t.Name)
 	}
 	if _, err := w.sim.Result(); err != nil {
 		var ee *konvoy.EventError
-		if errors.As(err, &ee) && w.lines != nil && ee.Index < w.t.Events && ee.Index >= w.t.Events-len(w.lines) {
-			return runs.Located{Where: fmt.Sprintf("%s:%d", w.t.Name, w.lines[ee.Index%len(w.lines)]), Err: err}
+		if errors.As(err, &ee) && ee.Index >= 0 && ee.Index < w.t.Events && w.end() == nil {
+			if line, lerr := w.t.lineOf(ee.Index); lerr == nil && line > 0 {
+				return runs.Located{Where: fmt.Sprintf("%s:%d", w.t.Name, line), Err: err}
+			}
 		}
 		return runs.Located{Where: w.t.Name, Err: err}
 	}
 	return w.end()
-}
-
-// located returns err, finish's for the event ee, after the trace's name
-// and that event's line, which it reads the trace, the file at path, again
-// up to, when ee is before the lines kept: FILE:LINE as konvoy -events and
-// plan write it. It returns err as it is when it names a line already, or
-// the trace cannot be read again as it was: a file that is not a regular
-// one (a named pipe would be drained, or waited on for ever), one whose
-// size, time or identity changed since it was first (before), or whose
-// event there is not ee's key.
-func (w *traceWriter) located(err error, ee *konvoy.EventError, source *eventlog.Trace, path string, before os.FileInfo) error {
-	l, ok := err.(runs.Located)
-	if !ok || l.Where != w.t.Name || ee.Index < 0 || !before.Mode().IsRegular() || !unchanged(path, before) {
-		return err
-	}
-	line, n := 0, 0
-	stop := errors.New("found")
-	if e := source.Scan(0, func(e konvoy.Event, at int) error {
-		if n++; n <= ee.Index {
-			return nil
-		}
-		if e.Key == ee.Key {
-			line = at
-		}
-		return stop
-	}); e != stop || line == 0 || !unchanged(path, before) {
-		return err
-	}
-	return runs.Located{Where: fmt.Sprintf("%s:%d", w.t.Name, line), Err: l.Err}
-}
-
-// unchanged tells whether the file at path is still before: the same file,
-// of the same size and modification time.
-func unchanged(path string, before os.FileInfo) bool {
-	now, err := os.Stat(path)
-	return err == nil && os.SameFile(before, now) && now.Size() == before.Size() && now.ModTime().Equal(before.ModTime())
 }
 
 // end ends the writing of the events written, none or more.
@@ -317,7 +278,7 @@ func (t *Trace) each(n int, f func(i int, e konvoy.Event) bool) error {
 	r := bufio.NewReaderSize(io.NewSectionReader(t.file, 0, t.size), 1<<16)
 	var buf []byte
 	for i := range min(n, t.Events) {
-		e, err := readEvent(r, &buf, t.names)
+		e, _, err := readEvent(r, &buf, t.names)
 		if err != nil {
 			return fmt.Errorf("replay: reading the trace back from its temporary file, event %d: %w", i, err)
 		}
@@ -328,32 +289,50 @@ func (t *Trace) each(n int, f func(i int, e konvoy.Event) bool) error {
 	return nil
 }
 
+// lineOf returns the line event i was read at, 0 for an event given
+// without one (TraceOf), reading the file up to it: O(i) time.
+func (t *Trace) lineOf(i int) (int, error) {
+	r := bufio.NewReaderSize(io.NewSectionReader(t.file, 0, t.size), 1<<16)
+	var buf []byte
+	for j := 0; ; j++ {
+		_, line, err := readEvent(r, &buf, t.names)
+		if err != nil || j == i {
+			return line, err
+		}
+	}
+}
+
 // errCorrupt is the error of a temporary file that does not hold what was
 // written to it.
 var errCorrupt = errors.New("a value out of range: the file changed")
 
 // readEvent reads one event as traceWriter.add wrote it, its key and
-// line as readString reads them.
-func readEvent(r *bufio.Reader, buf *[]byte, names runs.LongNames) (konvoy.Event, error) {
+// line as readString reads them, and the line of the trace it was read
+// at (0 for none).
+func readEvent(r *bufio.Reader, buf *[]byte, names runs.LongNames) (konvoy.Event, int, error) {
 	var e konvoy.Event
 	var err error
 	if e.Key, err = readString(r, buf, names); err != nil {
-		return e, err
+		return e, 0, err
 	}
 	if e.Line, err = readString(r, buf, names); err != nil {
-		return e, err
+		return e, 0, err
 	}
 	for _, p := range [...]*int{&e.Step, &e.Duration, &e.Arrival, &e.Partition} {
 		v, err := binary.ReadVarint(r)
 		if err != nil {
-			return e, err
+			return e, 0, err
 		}
 		if v < math.MinInt || v > math.MaxInt {
-			return e, errCorrupt
+			return e, 0, errCorrupt
 		}
 		*p = int(v)
 	}
-	return e, nil
+	line, err := binary.ReadUvarint(r)
+	if err == nil && line > math.MaxInt {
+		err = errCorrupt
+	}
+	return e, int(line), err
 }
 
 // readString reads a length and as many bytes, into buf, and returns

@@ -56,3 +56,25 @@ func TestWordsKeepANameOnlyWhereItStandsWhole(t *testing.T) {
 		t.Errorf("CommandWords is\n%q; want\n%q, the paths as given", got, want)
 	}
 }
+
+// A name that is a whole word of a library phrase is kept where it stands
+// apart, and the phrase reworded: a trace named gzip kept the phrase that
+// names gzip from being reworded; and a name holding a quoted part is kept
+// whole, not cut at its quote (both found by a review of the first fix).
+func TestWordsRewordAPhraseHoldingAName(t *testing.T) {
+	for _, name := range []string{"gzip", "layer", "Open", "of"} {
+		msg := name + ":1: the trace is gzip inside gzip: decompress it first (Open and Decompress undo one layer of gzip)"
+		want := name + ":1: the trace is gzip inside gzip: decompress it first (konvoy undoes one layer of gzip, no more)"
+		if got := CommandWords(msg, name); got != want {
+			t.Errorf("a trace named %q:\n%q; want\n%q", name, got, want)
+		}
+	}
+	if got, want := PageWords("konvoy: Sweep: Sweep:3: bad", "Sweep"), "konvoy: Sweep:3: bad"; got != want {
+		t.Errorf("a trace named Sweep: %q; want %q", got, want)
+	}
+	name := `a "b" (Reader.Format).csv`
+	err := &eventlog.Error{File: name, Line: 2, Field: "duration", Value: "x", Want: "want a whole number"}
+	if got, want := CommandWords(err.Error(), UserText(err)...), err.Error(); got != want {
+		t.Errorf("a trace named %s: %q; want %q", name, got, want)
+	}
+}

@@ -158,9 +158,13 @@ func FormatAmount(x float64) string { return formatAmount(x) }
 // formatAtMost writes x, a most that may not be passed (the keep-up
 // budget of rounds), as formatAmount does but rounded down: rounded to the
 // nearest, a budget of 20.9996 rounds would read 21.00, which a run of 21
-// rounds does not keep.
+// rounds does not keep. From 10^15 on, where formatAmount writes float64's
+// shortest form, which may read above x, it writes every digit of x, a
+// whole number there, as the plan's assumptions do.
 func formatAtMost(x float64) string {
 	switch {
+	case x >= 1e15 && !math.IsInf(x, 1):
+		return strconv.FormatFloat(x, 'f', 0, 64)
 	case !(x > 0) || x >= 1e15:
 	case x < 0.005: // two significant digits, as formatAmount writes them
 		x = floorAt(x, 1-decade(x))
@@ -304,7 +308,7 @@ var neutralWords = []string{
 // libraryWords maps the library names of neutralWords, and the options
 // the command sets from its flags, to what sets them from the command line
 // (see CommandWords).
-var libraryWords = strings.NewReplacer(append([]string{
+var libraryWords = newWording(append([]string{
 	// The runs' share of it, and half that beside a -reorder window: see runs.Memory.
 	" (WithMaxMemory, beside a Reorder window as large)", " (three eighths of -max-memory, as much again for the -reorder window)",
 	" (WithMaxMemory)", " (three quarters of -max-memory)",
@@ -317,7 +321,7 @@ var libraryWords = strings.NewReplacer(append([]string{
 // pageWords maps them to what konvoy serve's page and API can say: the
 // server, not a query, sets the memory a request's runs take, and bounds
 // no backlog of its own (see PageWords).
-var pageWords = strings.NewReplacer(append([]string{
+var pageWords = newWording(append([]string{
 	" (WithMaxMemory, beside a Reorder window as large)", " (half the memory konvoy serve gives a request's runs, the other half its -reorder window's)",
 	" (WithMaxMemory)", " (the memory konvoy serve gives a request)",
 	" (WithMaxBacklog)", "",
@@ -344,12 +348,12 @@ func PageWords(msg string, keep ...string) string { return reword(pageWords, msg
 // every occurrence of each of keep, such as a trace's file name, which a
 // message writes unquoted (FILE:LINE:). A file named "my
 // (Reader.Format).csv" was told as "my.csv".
-func reword(r *strings.Replacer, msg string, keep []string) string {
+func reword(w wording, msg string, keep []string) string {
 	var b strings.Builder
 	at := 0 // msg is written up to at
 	for at < len(msg) {
-		start, end := userText(msg, at, keep)
-		b.WriteString(r.Replace(msg[at:start]))
+		start, end := userText(msg, at, keep, w.phrases)
+		b.WriteString(w.r.Replace(msg[at:start]))
 		b.WriteString(msg[start:end])
 		at = end
 	}
@@ -358,7 +362,7 @@ func reword(r *strings.Replacer, msg string, keep []string) string {
 
 // userText returns the first span of the user's own text in msg from at
 // on, as reword keeps it; len(msg), len(msg) when there is none.
-func userText(msg string, at int, keep []string) (start, end int) {
+func userText(msg string, at int, keep, phrases []string) (start, end int) {
 	start, end = len(msg), len(msg)
 	for i := at; i < len(msg); i++ {
 		if msg[i] != '"' {
@@ -370,18 +374,19 @@ func userText(msg string, at int, keep []string) (start, end int) {
 		}
 	}
 	for _, k := range keep {
-		if i := wordIndex(msg[:start], at, k); i >= 0 {
+		if i := nameIndex(msg, at, k, phrases); i >= 0 && i < start {
 			start, end = i, i+len(k)
 		}
 	}
 	return start, end
 }
 
-// wordIndex returns the first index of k in msg from at on where it is
-// not part of a longer word, no letter or digit just before or after it,
-// or -1: a name kept whole, where a short one ("z") inside a library
-// phrase ("gzip") is not the user's.
-func wordIndex(msg string, at int, k string) int {
+// nameIndex returns the first index of k in msg from at on where it is the
+// user's: not part of a longer word, no letter or digit just before or
+// after it, nor within one of phrases, the library's words; or -1. A name
+// "z" inside "gzip", or "gzip" inside the phrase that names it, is not
+// the user's.
+func nameIndex(msg string, at int, k string, phrases []string) int {
 	if k == "" {
 		return -1
 	}
@@ -391,12 +396,41 @@ func wordIndex(msg string, at int, k string) int {
 			return -1
 		}
 		i += at
-		if j := i + len(k); (i == 0 || !wordByte(msg[i-1])) && (j == len(msg) || !wordByte(msg[j])) {
+		if j := i + len(k); (i == 0 || !wordByte(msg[i-1])) && (j == len(msg) || !wordByte(msg[j])) && !within(msg, i, j, phrases) {
 			return i
 		}
 		at = i + 1
 	}
 	return -1
+}
+
+// within tells whether msg[i:j] lies wholly within an occurrence in msg of
+// one of phrases, in time in proportion to the phrases' lengths.
+func within(msg string, i, j int, phrases []string) bool {
+	for _, p := range phrases {
+		for s := max(0, j-len(p)); s <= i && s+len(p) <= len(msg); s++ {
+			if msg[s:s+len(p)] == p {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wording is a replacer of the library's phrases, and the phrases.
+type wording struct {
+	r       *strings.Replacer
+	phrases []string
+}
+
+// newWording returns the wording of oldnew, pairs as strings.NewReplacer
+// takes them.
+func newWording(oldnew ...string) wording {
+	w := wording{r: strings.NewReplacer(oldnew...)}
+	for i := 0; i < len(oldnew); i += 2 {
+		w.phrases = append(w.phrases, oldnew[i])
+	}
+	return w
 }
 
 // wordByte tells whether b, a byte of a message, is an ASCII letter or

@@ -285,7 +285,10 @@ func (s *Server) options(req request, src *source) (runs.Options, error) {
 func checkConsumers(list string) error {
 	for _, v := range strings.Split(list, ",") {
 		v = strings.TrimSpace(v)
-		c, err := strconv.ParseInt(v, 0, 0) // as the command reads its digits, 99_999 too (the rest is its to refuse)
+		if digits := strings.TrimLeft(v, "+-"); len(digits) > 1 && digits[0] == '0' {
+			continue // a leading zero, 0x and the like: not decimal, the command's to refuse
+		}
+		c, err := strconv.ParseInt(v, 0, 0) // as the command reads decimal digits: 99_999 too
 		if err == nil && (c < 1 || c > maxConsumers) || errors.Is(err, strconv.ErrRange) {
 			return consumersError(v)
 		}
