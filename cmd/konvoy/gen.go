@@ -99,30 +99,7 @@ func parseGen(args []string, stderr io.Writer) (synth.Config, eventlog.Format, e
 	fs.Float64Var(&cfg.OutOfOrder, "out-of-order", cfg.OutOfOrder, "the `probability` that the producer swaps an ordered step with the next")
 	duration := fs.String("duration", cfg.Duration.String(), "the durations' `distribution`: fixed:N, uniform:LO,HI, exp:MEAN or lognormal:MU,SIGMA, in rounds")
 	fs.Float64Var(&cfg.Rate, "rate", cfg.Rate, "the mean arrivals per round, `R`; 0 makes a batch, all arriving at round 0")
-	// A count too large for an int is told the range synth gives one past
-	// it, as main.go's doc promises, under the other flags as given.
-	fs.wantRange("events", fmt.Sprintf("1 to %d events", synth.MaxEvents))
-	fs.wantRangeOf("keys", func() string {
-		if cfg.KeySkew > 0 {
-			return fmt.Sprintf("1 to %d key names when -key-skew > 0", synth.MaxSkewedKeys)
-		}
-		return fmt.Sprintf("1 to %d key names", synth.MaxCount)
-	})
-	fs.wantRangeOf("lines", func() string {
-		if cfg.LineSkew > 0 {
-			return fmt.Sprintf("1 to %d lines when -line-skew > 0", synth.MaxSkewedLines)
-		}
-		return fmt.Sprintf("1 to %d lines", synth.MaxCount)
-	})
-	fs.wantRange("steps", fmt.Sprintf("1 to %d events per lifecycle", synth.MaxSteps))
-	fs.wantRange("in-flight", fmt.Sprintf("1 to %d lifecycles in flight", synth.MaxInFlight))
-	fs.wantRangeOf("ordered", func() string {
-		return fmt.Sprintf("0 to %d ordered steps (at most -steps)", min(cfg.StepsPerKey, synth.MaxSteps))
-	})
-	fs.wantRange("burst-every", fmt.Sprintf("0 (no bursts) to %d rounds", math.MaxInt))
-	fs.wantRangeOf("burst-len", func() string {
-		return fmt.Sprintf("1 to %d rounds (at most -burst-every)", cfg.BurstEvery)
-	})
+	genRanges(fs, &cfg)
 	fs.IntVar(&cfg.BurstEvery, "burst-every", cfg.BurstEvery, "a burst starts every `N` rounds (0: no bursts; needs -rate)")
 	fs.IntVar(&cfg.BurstLen, "burst-len", cfg.BurstLen, "a burst lasts `N` rounds, 1 to -burst-every (needs -burst-every)")
 	fs.Float64Var(&cfg.BurstFactor, "burst-factor", cfg.BurstFactor, "the rate multiplier `F` during a burst, > 0; below 1 makes a lull (needs -burst-every)")
@@ -155,6 +132,40 @@ func parseGen(args []string, stderr io.Writer) (synth.Config, eventlog.Format, e
 		return cfg, 0, usageError{configProblems(errors.Join(err))}
 	}
 	return cfg, f, nil
+}
+
+// genRanges states the ranges of gen's counts, of cfg, to fs: a count too
+// large for an int is told the range synth gives one past it, under the
+// other flags as given, as main.go's doc promises.
+func genRanges(fs *command, cfg *synth.Config) {
+	fs.wantRange("events", fmt.Sprintf("1 to %d events", synth.MaxEvents))
+	fs.wantRangeOf("keys", func() string {
+		if cfg.KeySkew > 0 {
+			return fmt.Sprintf("1 to %d key names when -key-skew > 0", synth.MaxSkewedKeys)
+		}
+		return fmt.Sprintf("1 to %d key names", synth.MaxCount)
+	})
+	fs.wantRangeOf("lines", func() string {
+		if cfg.LineSkew > 0 {
+			return fmt.Sprintf("1 to %d lines when -line-skew > 0", synth.MaxSkewedLines)
+		}
+		return fmt.Sprintf("1 to %d lines", synth.MaxCount)
+	})
+	fs.wantRange("steps", fmt.Sprintf("1 to %d events per lifecycle", synth.MaxSteps))
+	fs.wantRange("in-flight", fmt.Sprintf("1 to %d lifecycles in flight", synth.MaxInFlight))
+	fs.wantRangeOf("ordered", func() string {
+		if cfg.StepsPerKey < 1 || cfg.StepsPerKey > synth.MaxSteps {
+			return fmt.Sprintf("0 to -steps ordered steps, -steps being 1 to %d", synth.MaxSteps)
+		}
+		return fmt.Sprintf("0 to %d ordered steps (at most -steps)", cfg.StepsPerKey)
+	})
+	fs.wantRange("burst-every", fmt.Sprintf("0 (no bursts) to %d rounds", math.MaxInt))
+	fs.wantRangeOf("burst-len", func() string {
+		if cfg.BurstEvery < 1 {
+			return "1 to -burst-every rounds, -burst-every being 1 or more"
+		}
+		return fmt.Sprintf("1 to %d rounds (at most -burst-every)", cfg.BurstEvery)
+	})
 }
 
 // configProblems are the problems err, synth.Config.Check's, lists, one a

@@ -298,7 +298,7 @@ func TestABudgetIsNeverRoundedUp(t *testing.T) {
 	// review), 1.152921504606847e+18, reads 24 rounds above it.
 	for x, want := range map[float64]string{20.9996: "20.99", 21: "21.00", 0.00499: "0.0049", 0: "0.00", 1e15: "1000000000000000",
 		2e14: "200000000000000.00", 2e12 + 1: "2000000000001.00", ten: "10.00", 5.5866e-305: "5.5e-305", 0.9999999999995: "0.99",
-		0x1p60: "1152921504606846976"} {
+		0x1p60: "1152921504606846976", 1e15 + 0.75: "1000000000000000"} {
 		if got := formatAtMost(x); got != want {
 			t.Errorf("formatAtMost(%g) = %q; want %q", x, got, want)
 		}

@@ -78,3 +78,15 @@ func TestWordsRewordAPhraseHoldingAName(t *testing.T) {
 		t.Errorf("a trace named %s: %q; want %q", name, got, want)
 	}
 }
+
+// A name that is a library phrase but for its spaces and parentheses is
+// the user's, named as given: a file named (Reader.Format) lost its name
+// (found by a review of the fix before).
+func TestWordsKeepANameThatIsAPhrase(t *testing.T) {
+	for _, name := range []string{"(Reader.Format)", "(WithMaxBacklog)"} {
+		msg := "open " + name + ": no such file or directory"
+		if got := CommandWords(msg, name); got != msg {
+			t.Errorf("CommandWords is %q; want %q", got, msg)
+		}
+	}
+}

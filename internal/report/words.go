@@ -164,7 +164,7 @@ func FormatAmount(x float64) string { return formatAmount(x) }
 func formatAtMost(x float64) string {
 	switch {
 	case x >= 1e15 && !math.IsInf(x, 1):
-		return strconv.FormatFloat(x, 'f', 0, 64)
+		return strconv.FormatFloat(math.Floor(x), 'f', 0, 64) // below 2^52, x may have a fraction
 	case !(x > 0) || x >= 1e15:
 	case x < 0.005: // two significant digits, as formatAmount writes them
 		x = floorAt(x, 1-decade(x))
@@ -374,25 +374,26 @@ func userText(msg string, at int, keep, phrases []string) (start, end int) {
 		}
 	}
 	for _, k := range keep {
-		if i := nameIndex(msg, at, k, phrases); i >= 0 && i < start {
+		if i := nameIndex(msg, at, start, k, phrases); i >= 0 {
 			start, end = i, i+len(k)
 		}
 	}
 	return start, end
 }
 
-// nameIndex returns the first index of k in msg from at on where it is the
-// user's: not part of a longer word, no letter or digit just before or
-// after it, nor within one of phrases, the library's words; or -1. A name
-// "z" inside "gzip", or "gzip" inside the phrase that names it, is not
-// the user's.
-func nameIndex(msg string, at int, k string, phrases []string) int {
+// nameIndex returns the first index of k in msg from at on, and before
+// limit, where it is the user's: not part of a longer word, no letter or
+// digit just before or after it, nor a word within one of phrases, the
+// library's words; or -1. A name "z" inside "gzip", or "gzip" inside the
+// phrase that names it, is not the user's; a name that is a whole phrase
+// but for its spaces and parentheses, "(Reader.Format)", is.
+func nameIndex(msg string, at, limit int, k string, phrases []string) int {
 	if k == "" {
 		return -1
 	}
-	for at <= len(msg)-len(k) {
+	for at < limit && at <= len(msg)-len(k) {
 		i := strings.Index(msg[at:], k)
-		if i < 0 {
+		if i < 0 || at+i >= limit {
 			return -1
 		}
 		i += at
@@ -404,18 +405,22 @@ func nameIndex(msg string, at int, k string, phrases []string) int {
 	return -1
 }
 
-// within tells whether msg[i:j] lies wholly within an occurrence in msg of
-// one of phrases, in time in proportion to the phrases' lengths.
+// within tells whether msg[i:j] lies within an occurrence in msg of one of
+// phrases that holds a letter or digit besides it, in time in proportion
+// to the phrases' lengths.
 func within(msg string, i, j int, phrases []string) bool {
 	for _, p := range phrases {
 		for s := max(0, j-len(p)); s <= i && s+len(p) <= len(msg); s++ {
-			if msg[s:s+len(p)] == p {
+			if msg[s:s+len(p)] == p && (strings.IndexFunc(msg[s:i], wordRune) >= 0 || strings.IndexFunc(msg[j:s+len(p)], wordRune) >= 0) {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// wordRune is wordByte for a rune of a message.
+func wordRune(r rune) bool { return r >= 0x80 || r < 0x80 && wordByte(byte(r)) }
 
 // wording is a replacer of the library's phrases, and the phrases.
 type wording struct {

@@ -286,7 +286,7 @@ func checkConsumers(list string) error {
 	for _, v := range strings.Split(list, ",") {
 		v = strings.TrimSpace(v)
 		if digits := strings.TrimLeft(v, "+-"); len(digits) > 1 && digits[0] == '0' {
-			continue // a leading zero, 0x and the like: not decimal, the command's to refuse
+			return nil // a leading zero, 0x and the like: not decimal, the list the command's to refuse, as it judges it
 		}
 		c, err := strconv.ParseInt(v, 0, 0) // as the command reads decimal digits: 99_999 too
 		if err == nil && (c < 1 || c > maxConsumers) || errors.Is(err, strconv.ErrRange) {
