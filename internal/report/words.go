@@ -350,9 +350,13 @@ func PageWords(msg string, keep ...string) string { return reword(pageWords, msg
 // (Reader.Format).csv" was told as "my.csv".
 func reword(w wording, msg string, keep []string) string {
 	var b strings.Builder
-	at := 0 // msg is written up to at
+	at := 0                      // msg is written up to at
+	qs, qe := quotedFrom(msg, 0) // the first quoted value from at on: kept until at passes its start
 	for at < len(msg) {
-		start, end := userText(msg, at, keep, w.phrases)
+		if qs < at {
+			qs, qe = quotedFrom(msg, at)
+		}
+		start, end := userText(msg, at, qs, qe, keep, w.phrases)
 		b.WriteString(w.r.Replace(msg[at:start]))
 		b.WriteString(msg[start:end])
 		at = end
@@ -361,24 +365,30 @@ func reword(w wording, msg string, keep []string) string {
 }
 
 // userText returns the first span of the user's own text in msg from at
-// on, as reword keeps it; len(msg), len(msg) when there is none.
-func userText(msg string, at int, keep, phrases []string) (start, end int) {
-	start, end = len(msg), len(msg)
-	for i := at; i < len(msg); i++ {
-		if msg[i] != '"' {
-			continue
-		}
-		if q, err := strconv.QuotedPrefix(msg[i:]); err == nil {
-			start, end = i, i+len(q)
-			break
-		}
-	}
+// on, as reword keeps it, the quoted value at qs to qe (len(msg) for none)
+// or a name of keep before it.
+func userText(msg string, at, qs, qe int, keep, phrases []string) (start, end int) {
+	start, end = qs, qe
 	for _, k := range keep {
 		if i := nameIndex(msg, at, start, k, phrases); i >= 0 {
 			start, end = i, i+len(k)
 		}
 	}
 	return start, end
+}
+
+// quotedFrom returns the span of the first quoted value, as strconv
+// quotes it, in msg from at on; len(msg), len(msg) when there is none.
+func quotedFrom(msg string, at int) (start, end int) {
+	for i := at; i < len(msg); i++ {
+		if msg[i] != '"' {
+			continue
+		}
+		if q, err := strconv.QuotedPrefix(msg[i:]); err == nil {
+			return i, i + len(q)
+		}
+	}
+	return len(msg), len(msg)
 }
 
 // nameIndex returns the first index of k in msg from at on, and before
