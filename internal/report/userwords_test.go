@@ -79,14 +79,21 @@ func TestWordsRewordAPhraseHoldingAName(t *testing.T) {
 	}
 }
 
-// A name that is a library phrase but for its spaces and parentheses is
-// the user's, named as given: a file named (Reader.Format) lost its name
-// (found by a review of the fix before).
+// A name that is a library phrase but for its spaces is the user's, named
+// as given: a file named (Reader.Format) lost its name (found by a review
+// of the fix before); and one that is a phrase's inner words, Reader.Format,
+// is the user's where it stands alone, while the library's phrase around
+// the same words is reworded (found by a review of the fix after).
 func TestWordsKeepANameThatIsAPhrase(t *testing.T) {
 	for _, name := range []string{"(Reader.Format)", "(WithMaxBacklog)"} {
 		msg := "open " + name + ": no such file or directory"
 		if got := CommandWords(msg, name); got != msg {
 			t.Errorf("CommandWords is %q; want %q", got, msg)
 		}
+	}
+	msg := "Reader.Format:1: want the trace's first record within its first 65536 bytes: name the format, -input csv or jsonl (Reader.Format)"
+	want := "Reader.Format:1: want the trace's first record within its first 65536 bytes: name the format, -input csv or jsonl"
+	if got := CommandWords(msg, "Reader.Format"); got != want {
+		t.Errorf("CommandWords is\n%q; want\n%q", got, want)
 	}
 }

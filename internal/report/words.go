@@ -158,20 +158,33 @@ func FormatAmount(x float64) string { return formatAmount(x) }
 // formatAtMost writes x, a most that may not be passed (the keep-up
 // budget of rounds), as formatAmount does but rounded down: rounded to the
 // nearest, a budget of 20.9996 rounds would read 21.00, which a run of 21
-// rounds does not keep. From 10^15 on, where formatAmount writes float64's
-// shortest form, which may read above x, it writes every digit of x, a
-// whole number there, as the plan's assumptions do.
+// rounds does not keep. From 10^12 on, where two decimals pass float64's
+// precision (999999999999999.87 is 999999999999999.875, which reads .88)
+// and formatAmount writes float64's shortest form from 10^15, which may
+// read above x, it writes the whole rounds of x in full, rounded down, as
+// the plan's assumptions do.
 func formatAtMost(x float64) string {
 	switch {
-	case x >= 1e15 && !math.IsInf(x, 1):
-		return strconv.FormatFloat(math.Floor(x), 'f', 0, 64) // below 2^52, x may have a fraction
+	case x >= 1e12 && !math.IsInf(x, 1):
+		return strconv.FormatFloat(math.Floor(x), 'f', 0, 64) // x may have a fraction
 	case !(x > 0) || x >= 1e15:
 	case x < 0.005: // two significant digits, as formatAmount writes them
-		x = floorAt(x, 1-decade(x))
+		x = atMostAt(x, 1-decade(x))
 	default:
-		x = floorAt(x, 2)
+		x = atMostAt(x, 2)
 	}
 	return formatAmount(x)
+}
+
+// atMostAt is floorAt(x, k), but one unit of 10^−k lower where floorAt's
+// slack, 16 units in the last place of x·10^k, passed x by more than 16
+// in x's own: near 10^15, 999999999999999.875 read 999999999999999.88.
+func atMostAt(x, k float64) float64 {
+	m := floorNear(scaleUp(x, k))
+	if v := unitsOf(m, k); v-x <= 16*(math.Nextafter(x, math.Inf(1))-x) {
+		return v
+	}
+	return unitsOf(m-1, k)
 }
 
 // roundAtMost rounds x, a most that may not be passed, to the digits
@@ -198,12 +211,21 @@ func decade(x float64) float64 {
 // so that 558·10^−307 is 5.58e-305, not a division's 5.579999999999999e-305;
 // for k past float64's range of powers of 10 too, x then scaled by 10^300
 // first, in two steps.
-func floorAt(x, k float64) float64 {
+func floorAt(x, k float64) float64 { return unitsOf(floorNear(scaleUp(x, k)), k) }
+
+// scaleUp returns x·10^k, in two steps past float64's range of powers of
+// 10.
+func scaleUp(x, k float64) float64 {
 	pre, e := 1.0, k
 	if e > 300 {
 		pre, e = 1e300, e-300
 	}
-	m := floorNear(x * pre * math.Pow(10, e))
+	return x * pre * math.Pow(10, e)
+}
+
+// unitsOf returns m units of 10^−k, m a whole number, as the float64
+// nearest, read from its decimal digits.
+func unitsOf(m, k float64) float64 {
 	v, _ := strconv.ParseFloat(strconv.FormatFloat(m, 'f', 0, 64)+"e"+strconv.Itoa(-int(k)), 64) // never fails: digits and an exponent
 	return v
 }
@@ -352,11 +374,15 @@ func reword(w wording, msg string, keep []string) string {
 	var b strings.Builder
 	at := 0                      // msg is written up to at
 	qs, qe := quotedFrom(msg, 0) // the first quoted value from at on: kept until at passes its start
+	next := make([]int, len(keep))
+	for i := range next {
+		next[i] = -1 // each name's next place from at on, once at has passed the last found: searched again
+	}
 	for at < len(msg) {
 		if qs < at {
 			qs, qe = quotedFrom(msg, at)
 		}
-		start, end := userText(msg, at, qs, qe, keep, w.phrases)
+		start, end := userText(msg, at, qs, qe, keep, next, w.phrases)
 		b.WriteString(w.r.Replace(msg[at:start]))
 		b.WriteString(msg[start:end])
 		at = end
@@ -366,11 +392,18 @@ func reword(w wording, msg string, keep []string) string {
 
 // userText returns the first span of the user's own text in msg from at
 // on, as reword keeps it, the quoted value at qs to qe (len(msg) for none)
-// or a name of keep before it.
-func userText(msg string, at, qs, qe int, keep, phrases []string) (start, end int) {
+// or a name of keep before it, next holding each name's next place (see
+// reword), which it searches again, to the message's end, only once at
+// has passed it: so each name is searched for once over the message.
+func userText(msg string, at, qs, qe int, keep []string, next []int, phrases []string) (start, end int) {
 	start, end = qs, qe
-	for _, k := range keep {
-		if i := nameIndex(msg, at, start, k, phrases); i >= 0 {
+	for n, k := range keep {
+		if next[n] < at && next[n] != len(msg) {
+			if next[n] = nameIndex(msg, at, len(msg), k, phrases); next[n] < 0 {
+				next[n] = len(msg) // none: never searched again
+			}
+		}
+		if i := next[n]; i < start {
 			start, end = i, i+len(k)
 		}
 	}
@@ -416,21 +449,20 @@ func nameIndex(msg string, at, limit int, k string, phrases []string) int {
 }
 
 // within tells whether msg[i:j] lies within an occurrence in msg of one of
-// phrases that holds a letter or digit besides it, in time in proportion
-// to the phrases' lengths.
+// phrases that holds more than spaces besides it (its parentheses, other
+// words), in time in proportion to the phrases' lengths: a file named
+// Reader.Format is the user's at the start of a message, but not in the
+// library's " (Reader.Format)".
 func within(msg string, i, j int, phrases []string) bool {
 	for _, p := range phrases {
 		for s := max(0, j-len(p)); s <= i && s+len(p) <= len(msg); s++ {
-			if msg[s:s+len(p)] == p && (strings.IndexFunc(msg[s:i], wordRune) >= 0 || strings.IndexFunc(msg[j:s+len(p)], wordRune) >= 0) {
+			if msg[s:s+len(p)] == p && (strings.TrimSpace(msg[s:i]) != "" || strings.TrimSpace(msg[j:s+len(p)]) != "") {
 				return true
 			}
 		}
 	}
 	return false
 }
-
-// wordRune is wordByte for a rune of a message.
-func wordRune(r rune) bool { return r >= 0x80 || r < 0x80 && wordByte(byte(r)) }
 
 // wording is a replacer of the library's phrases, and the phrases.
 type wording struct {

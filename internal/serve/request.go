@@ -283,12 +283,17 @@ func (s *Server) options(req request, src *source) (runs.Options, error) {
 // (found by a review: consumers=0 was told 1 to 2147483647); the rest is
 // the parser's to judge.
 func checkConsumers(list string) error {
-	for _, v := range strings.Split(list, ",") {
+	values := strings.Split(list, ",")
+	for _, v := range values { // the command reads every value before it judges a range
 		v = strings.TrimSpace(v)
-		if digits := strings.TrimLeft(v, "+-"); len(digits) > 1 && digits[0] == '0' {
-			return nil // a leading zero, 0x and the like: not decimal, the list the command's to refuse, as it judges it
+		_, err := strconv.ParseInt(v, 0, 0) // as the command reads decimal digits: 99_999 too
+		if digits := strings.TrimLeft(v, "+-"); len(digits) > 1 && digits[0] == '0' || err != nil && !errors.Is(err, strconv.ErrRange) {
+			return nil // a leading zero, 0x, or no number: the list is the command's to refuse, as it judges it
 		}
-		c, err := strconv.ParseInt(v, 0, 0) // as the command reads decimal digits: 99_999 too
+	}
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		c, err := strconv.ParseInt(v, 0, 0)
 		if err == nil && (c < 1 || c > maxConsumers) || errors.Is(err, strconv.ErrRange) {
 			return consumersError(v)
 		}
