@@ -91,6 +91,13 @@ func TestWordsKeepANameThatIsAPhrase(t *testing.T) {
 			t.Errorf("CommandWords is %q; want %q", got, msg)
 		}
 	}
+	// A name between colons, as ": synth: " holds it, is the user's.
+	for _, words := range []func(string, ...string) string{CommandWords, PageWords} {
+		if got, want := words("konvoy plan: synth: the gzip header: the gzip stream is cut short: unexpected EOF", "synth"),
+			"konvoy plan: synth: the gzip header: the gzip stream is cut short: unexpected EOF"; got != want {
+			t.Errorf("a trace named synth: %q; want %q", got, want)
+		}
+	}
 	msg := "Reader.Format:1: want the trace's first record within its first 65536 bytes: name the format, -input csv or jsonl (Reader.Format)"
 	want := "Reader.Format:1: want the trace's first record within its first 65536 bytes: name the format, -input csv or jsonl"
 	if got := CommandWords(msg, "Reader.Format"); got != want {

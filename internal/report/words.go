@@ -158,7 +158,10 @@ func FormatAmount(x float64) string { return formatAmount(x) }
 // formatAtMost writes x, a most that may not be passed (the keep-up
 // budget of rounds), as formatAmount does but rounded down: rounded to the
 // nearest, a budget of 20.9996 rounds would read 21.00, which a run of 21
-// rounds does not keep. From 10^12 on, where two decimals pass float64's
+// rounds does not keep. A value up to 16 units in x's last place above it
+// counts as x, as the planner counts it (floorNear): that is float64's
+// error in the quotient that makes a budget, 7/(7·0.1) reading
+// 9.999999999999998 for 10. From 10^12 on, where two decimals pass float64's
 // precision (999999999999999.87 is 999999999999999.875, which reads .88)
 // and formatAmount writes float64's shortest form from 10^15, which may
 // read above x, it writes the whole rounds of x in full, rounded down, as
@@ -449,19 +452,27 @@ func nameIndex(msg string, at, limit int, k string, phrases []string) int {
 }
 
 // within tells whether msg[i:j] lies within an occurrence in msg of one of
-// phrases that holds more than spaces besides it (its parentheses, other
-// words), in time in proportion to the phrases' lengths: a file named
-// Reader.Format is the user's at the start of a message, but not in the
-// library's " (Reader.Format)".
+// phrases that holds a letter, a digit or a parenthesis besides it, in
+// time in proportion to the phrases' lengths: a file named Reader.Format
+// is the user's at the start of a message, but not in the library's
+// " (Reader.Format)"; one named synth is the user's between ": " and ": ",
+// which ": synth: " also is.
 func within(msg string, i, j int, phrases []string) bool {
 	for _, p := range phrases {
 		for s := max(0, j-len(p)); s <= i && s+len(p) <= len(msg); s++ {
-			if msg[s:s+len(p)] == p && (strings.TrimSpace(msg[s:i]) != "" || strings.TrimSpace(msg[j:s+len(p)]) != "") {
+			if msg[s:s+len(p)] == p && (strings.IndexFunc(msg[s:i], phraseRune) >= 0 || strings.IndexFunc(msg[j:s+len(p)], phraseRune) >= 0) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// phraseRune tells whether r, beside a name in a library phrase, makes
+// the phrase's occurrence the library's: a letter, a digit or a
+// parenthesis, not a space or a colon.
+func phraseRune(r rune) bool {
+	return r >= 0x80 || r == '(' || r == ')' || r < 0x80 && wordByte(byte(r))
 }
 
 // wording is a replacer of the library's phrases, and the phrases.

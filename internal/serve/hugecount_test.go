@@ -16,7 +16,11 @@ import (
 func TestAHugeConsumerCountIsToldTheRange(t *testing.T) {
 	s := newTestServer(0)
 	for _, v := range []string{"99999999999999999999", "4,99999999999999999999", "-99999999999999999999",
-		"99_999_999_999_999_999_999", "4,99_999_999_999_999_999_999"} { // the command reads underscores: its range is not the server's
+		"99_999_999_999_999_999_999", "4,99_999_999_999_999_999_999", // the command reads underscores: its range is not the server's
+		// The command stops at a count too large for an int, and judges
+		// nothing after it: the server's range, not the command's (found by
+		// a review).
+		"99999999999999999999,0x41", "99999999999999999999,abc", "99999999999999999999,"} {
 		for _, path := range []string{"/api/report", "/"} {
 			rec := get(t, s, path+"?consumers="+v)
 			body := rec.Body.String()

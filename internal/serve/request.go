@@ -284,11 +284,14 @@ func (s *Server) options(req request, src *source) (runs.Options, error) {
 // the parser's to judge.
 func checkConsumers(list string) error {
 	values := strings.Split(list, ",")
-	for _, v := range values { // the command reads every value before it judges a range
+	for _, v := range values { // the command reads the values in turn, to the first it cannot
 		v = strings.TrimSpace(v)
 		_, err := strconv.ParseInt(v, 0, 0) // as the command reads decimal digits: 99_999 too
-		if digits := strings.TrimLeft(v, "+-"); len(digits) > 1 && digits[0] == '0' || err != nil && !errors.Is(err, strconv.ErrRange) {
+		switch digits := strings.TrimLeft(v, "+-"); {
+		case len(digits) > 1 && digits[0] == '0' || err != nil && !errors.Is(err, strconv.ErrRange):
 			return nil // a leading zero, 0x, or no number: the list is the command's to refuse, as it judges it
+		case err != nil: // too large for an int, where the command stops: beyond the server's range
+			return consumersError(v)
 		}
 	}
 	for _, v := range values {
