@@ -25,8 +25,10 @@ const (
 	DefaultCommitInterval = 5 * time.Second
 	// DefaultRevokeTimeout is the longest a revocation waits for the
 	// revoked partitions' running handlers, unless [WithRevokeTimeout]
-	// says otherwise: below franz-go's default rebalance timeout of 60 s,
-	// so that the member is not thrown out of the group while it waits.
+	// says otherwise: half franz-go's default rebalance timeout of 60 s,
+	// so that the member is not thrown out of the group while it waits
+	// and commits. A client given a rebalance timeout of 60 s or less
+	// ([kgo.RebalanceTimeout]) waits half of that instead.
 	DefaultRevokeTimeout = 30 * time.Second
 	// DefaultCloseTimeout is the longest [Consumer.Run], once its context
 	// ends, waits for the records it holds to finish, unless
@@ -40,6 +42,7 @@ type Option func(*config)
 // config is what the options set.
 type config struct {
 	commitEvery, revokeWait, closeWait time.Duration
+	revokeSet                          bool // WithRevokeTimeout was given
 	exec                               []live.Option
 	maxHeld                            int
 	dead                               func(context.Context, *kgo.Record, error) error
@@ -69,16 +72,20 @@ func WithCommitInterval(d time.Duration) Option {
 
 // WithRevokeTimeout sets the longest a revocation waits for the handlers
 // still running records of the revoked partitions before it commits and
-// lets the rebalance go on; d must be above 0. A handler still running
-// then may run at the same time as the partition's new owner handles the
-// same key: keep d below the group's rebalance timeout and above the
-// longest handler (with its retries and dead letter).
+// lets the rebalance go on; d must be above 0 and below the client's
+// rebalance timeout ([kgo.RebalanceTimeout], 60 s by default), which New
+// checks: a member that waits longer is thrown out of the group while
+// it waits, and its partitions' new owners handle the records its
+// handlers still run. A handler still running once d has passed may run
+// at the same time as the partition's new owner handles the same key:
+// keep d above the longest handler (with its retries and dead letter),
+// with room below the rebalance timeout for the commit that follows.
 func WithRevokeTimeout(d time.Duration) Option {
 	return func(c *config) {
 		if d <= 0 {
 			c.errs = append(c.errs, fmt.Errorf("WithRevokeTimeout(%v): want a duration above 0", d))
 		}
-		c.revokeWait = d
+		c.revokeWait, c.revokeSet = d, true
 	}
 }
 
@@ -546,7 +553,8 @@ type item struct {
 //
 // New returns an error when an argument or option is bad, as [live.New]
 // does, when the client cannot be made, as when opts name no consumer
-// group, or when the client reads [WithDeadLetterTopic]'s topic.
+// group, when the client reads [WithDeadLetterTopic]'s topic, or when
+// [WithRevokeTimeout] is not below the client's rebalance timeout.
 func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Record) konvoy.Event,
 	handle func(ctx context.Context, r *kgo.Record) error, options ...Option) (*Consumer, error) {
 	c := &Consumer{
@@ -584,9 +592,10 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 		kgo.OnPartitionsAssigned(c.assign), kgo.OnPartitionsRevoked(c.revoke), kgo.OnPartitionsLost(c.lose),
 		kgo.AdjustFetchOffsetsFn(c.resetPastEnd))
 	cl, err := kgo.NewClient(all...)
-	if err == nil && c.cfg.deadTopic != "" && readsTopic(cl, c.cfg.deadTopic) {
-		cl.Close()
-		err = fmt.Errorf("WithDeadLetterTopic(%q): the consumer reads that topic, and would run its dead letters again", c.cfg.deadTopic)
+	if err == nil {
+		if err = c.fitClient(cl); err != nil {
+			cl.Close()
+		}
 	}
 	if err != nil {
 		_ = x.Close(context.Background())
@@ -594,6 +603,25 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 	}
 	c.cl = cl
 	return c, nil
+}
+
+// fitClient checks the options against what the client was made with,
+// for New: WithDeadLetterTopic's topic must not be one the client reads,
+// and the revoke timeout must be below the rebalance timeout; the default
+// one is at most half the rebalance timeout.
+func (c *Consumer) fitClient(cl *kgo.Client) error {
+	if c.cfg.deadTopic != "" && readsTopic(cl, c.cfg.deadTopic) {
+		return fmt.Errorf("WithDeadLetterTopic(%q): the consumer reads that topic, and would run its dead letters again", c.cfg.deadTopic)
+	}
+	rebalance, ok := cl.OptValue(kgo.RebalanceTimeout).(time.Duration)
+	switch {
+	case !ok:
+	case !c.cfg.revokeSet:
+		c.cfg.revokeWait = min(c.cfg.revokeWait, rebalance/2)
+	case c.cfg.revokeWait >= rebalance:
+		return fmt.Errorf("WithRevokeTimeout(%v): want a duration below the client's rebalance timeout, %v (kgo.RebalanceTimeout): the group throws out a member that waits so long", c.cfg.revokeWait, rebalance)
+	}
+	return nil
 }
 
 // executor makes the executor that runs the records.

@@ -27,7 +27,7 @@ import (
 func TestAHandlerThatExitsItsGoroutineLeavesNoSeatBusy(t *testing.T) {
 	addrs := cluster(t, 1)
 	produce(t, addrs, 5, 1, 1)
-	c, err := New(memberOpts(addrs), konvoy.Convoy, 1, keyEvent,
+	c, err := New(append(memberOpts(addrs), kgo.RebalanceTimeout(3*testWait)), konvoy.Convoy, 1, keyEvent,
 		func(_ context.Context, r *kgo.Record) error {
 			if r.Offset == 2 {
 				runtime.Goexit()
