@@ -144,6 +144,12 @@ func WithMaxHeld(n int) Option {
 // reads it again. A dead letter that returns an error does as a failed
 // record without one: it stops the consumer, with its error and the
 // record's, or drops the record of a partition revoked or lost by then.
+// A record whose event the executor refuses (see [live.Executor.Submit]:
+// the layout cannot place it, as an empty Line under a line layout, or
+// its Step is below 0) fails with that refusal, its handler not called,
+// and runs in no lane: under a dead letter it is retried and
+// dead-lettered as a failed record is; without one Run returns its
+// refusal, having committed only the offsets below it.
 // New refuses it together with
 // [WithDeadLetterTopic].
 func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error) Option {
@@ -523,10 +529,13 @@ type seat struct {
 	_    [32]byte
 }
 
-// item is what the executor holds: a record and its assignment.
+// item is what the executor holds: a record and its assignment, and,
+// for a record whose event the executor refused, under a dead letter, the
+// refusal, with which the record then runs free and fails (see submit).
 type item struct {
-	r *kgo.Record
-	p *part
+	r       *kgo.Record
+	p       *part
+	refused error
 }
 
 // New returns a consumer that joins the group the client options name
@@ -652,6 +661,9 @@ func (c *Consumer) executor(layout konvoy.Layout, consumers int, event func(*kgo
 		if it.r.Attrs.IsControl() {
 			return konvoy.Event{} // runs in no lane, and is not run: see enterAs
 		}
+		if it.refused != nil {
+			return konvoy.Event{} // runs in no lane, and fails: see run
+		}
 		return event(it.r)
 	}, c.run, opts...)
 }
@@ -667,6 +679,9 @@ func (c *Consumer) run(ctx context.Context, it item) (err error) {
 			err = &recordError{it.r, err}
 		}
 	}()
+	if it.refused != nil {
+		return it.refused
+	}
 	return c.handle(ctx, it.r)
 }
 
@@ -1116,10 +1131,10 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 		if !c.taken(r, p, &w) {
 			break // fetched again once taken
 		}
-		b = append(b, item{r, p})
+		b = append(b, item{r: r, p: p})
 	}
 	c.noteEpochs(p, b)
-	n, err := c.x.SubmitAll(ctx, b)
+	n, err := c.submitAll(ctx, b)
 	for _, it := range b[:n] {
 		if it.r.Attrs.IsControl() {
 			c.markers.Add(1)
@@ -1140,6 +1155,27 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 	c.batch = b[:0]
 	p.last = w.last // written once, not per record: handlers read p's other fields
 	return err
+}
+
+// submitAll submits b to the executor, as live.SubmitAll does. Under a
+// dead letter a record whose event the executor refuses, as the layout
+// cannot place it (an empty Line under a line layout, say) or its Step is
+// below 0, is submitted again with the refusal, as an item with no lane
+// that fails with it without its handler called (see run), so that it is
+// dead-lettered as a failed record is, rather than stop the consumer.
+func (c *Consumer) submitAll(ctx context.Context, b []item) (int, error) {
+	n, err := c.x.SubmitAll(ctx, b)
+	for c.cfg.dead != nil || c.cfg.deadTopic != "" {
+		var ee *konvoy.EventError
+		if n == len(b) || !errors.As(err, &ee) {
+			break
+		}
+		b[n].refused = err
+		var more int
+		more, err = c.x.SubmitAll(ctx, b[n:])
+		n += more
+	}
+	return n, err
 }
 
 // setAside drops what the commit assignment p started from names

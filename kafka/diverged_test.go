@@ -281,7 +281,7 @@ func TestACommitAboveAGapCarriesTheEpochOfTheRecordAtIt(t *testing.T) {
 	var c Consumer
 	p := newPart(0, topicPartition{testTopic, 0}, Finished{})
 	// The poll returned 10, at epoch 1, and 14, at 2; 11 to 13 are gone.
-	c.noteEpochs(p, []item{{&kgo.Record{Offset: 10, LeaderEpoch: 1}, p}, {&kgo.Record{Offset: 14, LeaderEpoch: 2}, p}})
+	c.noteEpochs(p, []item{{&kgo.Record{Offset: 10, LeaderEpoch: 1}, p, nil}, {&kgo.Record{Offset: 14, LeaderEpoch: 2}, p, nil}})
 	f, err := NewFinished(14, nil) // 10 finished, 14 running
 	if err != nil {
 		t.Fatal(err)

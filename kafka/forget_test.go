@@ -41,7 +41,7 @@ func TestAForgottenAssignmentIsNotCommitted(t *testing.T) {
 	left := newPart(1, topicPartition{testTopic, 1}, Finished{})
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
-	for _, it := range []item{{&kgo.Record{Partition: 0, Offset: 4, Key: []byte("a")}, kept}, {&kgo.Record{Partition: 1, Offset: 7, Key: []byte("b")}, left}} {
+	for _, it := range []item{{&kgo.Record{Partition: 0, Offset: 4, Key: []byte("a")}, kept, nil}, {&kgo.Record{Partition: 1, Offset: 7, Key: []byte("b")}, left, nil}} {
 		if err := c.x.Submit(ctx, it); err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func TestRecordsBelowThePriorCommitRun(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	for _, o := range []int64{3, 11, 12, 13} {
-		it := item{&kgo.Record{Offset: o, Key: []byte("a")}, p}
+		it := item{&kgo.Record{Offset: o, Key: []byte("a")}, p, nil}
 		if c.enterAs(0, it) {
 			err := c.run(ctx, it)
 			c.exitAs(0, it, err)
@@ -124,7 +124,7 @@ func TestRunWantsTheExecutorsContext(t *testing.T) {
 			t.Errorf("enter panicked with %v; want a message starting konvoy: kafka: ", v)
 		}
 	}()
-	_ = c.enter(context.Background(), item{&kgo.Record{Offset: 0, Key: []byte("a")}, p})
+	_ = c.enter(context.Background(), item{&kgo.Record{Offset: 0, Key: []byte("a")}, p, nil})
 	t.Error("enter returned, given a context that names no consumer")
 }
 
@@ -166,7 +166,7 @@ func TestAForgottenAssignmentLeavesNothingInTheExecutor(t *testing.T) {
 		c.assigned[p.tp] = p
 		c.mu.Unlock()
 		for o := range batch {
-			batch[o] = item{&kgo.Record{Topic: testTopic, Offset: int64(o), Key: fmt.Appendf(nil, "k%d", o)}, p}
+			batch[o] = item{&kgo.Record{Topic: testTopic, Offset: int64(o), Key: fmt.Appendf(nil, "k%d", o)}, p, nil}
 		}
 		if n, err := c.x.SubmitAll(ctx, batch); err != nil || n != held {
 			t.Fatalf("assignment %d: SubmitAll took %d: %v", id, n, err)

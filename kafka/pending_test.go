@@ -157,7 +157,7 @@ func TestCommitCountsAResultNotTakenYet(t *testing.T) {
 		}
 		p := newPart(0, topicPartition{testTopic, 0}, Finished{})
 		ctx, cancel := context.WithTimeout(context.Background(), testWait)
-		its := []item{{&kgo.Record{Offset: 0, Key: []byte("a")}, p}, {&kgo.Record{Offset: 1, Key: []byte("b")}, p}}
+		its := []item{{&kgo.Record{Offset: 0, Key: []byte("a")}, p, nil}, {&kgo.Record{Offset: 1, Key: []byte("b")}, p, nil}}
 		for _, it := range its {
 			if err := c.x.Submit(ctx, it); err != nil {
 				t.Fatal(err)
@@ -180,7 +180,7 @@ func TestCommitCountsAResultNotTakenYet(t *testing.T) {
 		c.end(1, its[1], true) // as run does when the handler returned nil
 		other := newPart(1, topicPartition{testTopic, 1}, Finished{})
 		for o := range int64(64) {
-			it := item{&kgo.Record{Offset: o}, other}
+			it := item{&kgo.Record{Offset: o}, other, nil}
 			c.begin(0, it)
 			c.end(0, it, true)
 		}

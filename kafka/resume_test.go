@@ -357,9 +357,9 @@ func TestTooMuchMetadataCommitsTheOffsetAlone(t *testing.T) {
 	small := newPart(1, topicPartition{testTopic, 1}, Finished{})
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
-	its := []item{{&kgo.Record{Offset: 0}, big}, {&kgo.Record{Offset: 0}, small}, {&kgo.Record{Offset: 5}, small}}
+	its := []item{{&kgo.Record{Offset: 0}, big, nil}, {&kgo.Record{Offset: 0}, small, nil}, {&kgo.Record{Offset: 5}, small, nil}}
 	for _, o := range finished {
-		its = append(its, item{&kgo.Record{Offset: o}, big})
+		its = append(its, item{&kgo.Record{Offset: o}, big, nil})
 	}
 	for _, it := range its {
 		if err := c.x.Submit(ctx, it); err != nil {

@@ -46,7 +46,7 @@ func TestARecordWrittenAfterThePriorCommitRuns(t *testing.T) {
 				if o >= tc.grownFrom {
 					epoch = 4
 				}
-				b = append(b, item{&kgo.Record{Offset: o, LeaderEpoch: epoch}, p})
+				b = append(b, item{&kgo.Record{Offset: o, LeaderEpoch: epoch}, p, nil})
 			}
 			c.noteEpochs(p, b[:3]) // polled in two batches
 			c.noteEpochs(p, b[3:])
