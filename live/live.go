@@ -365,6 +365,9 @@ func (x *Executor[T]) SubmitAll(ctx context.Context, items []T) (int, error) {
 	if ctx == nil {
 		panic("live: SubmitAll: ctx is nil; want a context, such as context.Background()")
 	}
+	if len(items) == 0 {
+		return 0, nil // no call of Submit: no error, whatever ctx
+	}
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}

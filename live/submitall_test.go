@@ -83,6 +83,29 @@ func TestSubmitAllStopsAtTheFirstRefusal(t *testing.T) {
 	}
 }
 
+// SubmitAll of no items does what no call of Submit does: nothing, and
+// returns no error, even with a context that has ended (a review found
+// it returned the context's error).
+func TestSubmitAllOfNoItemsReturnsNoError(t *testing.T) {
+	x, err := New(konvoy.Convoy, 1, ev, func(context.Context, konvoy.Event) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, items := range [][]konvoy.Event{nil, {}} {
+		if n, err := x.SubmitAll(ended, items); n != 0 || err != nil {
+			t.Errorf("SubmitAll(ended, %#v) = %d, %v; want 0, nil", items, n, err)
+		}
+	}
+	if err := mustClose(t, x); err != nil {
+		t.Fatal(err)
+	}
+	if st := x.Stats(); st.Events != 0 {
+		t.Errorf("Stats: %d events; want 0", st.Events)
+	}
+}
+
 // A batch's items share one submission time, read once: with one consumer
 // held on a gate, the waits of two lanes' first items, submitted
 // together, are equal, while a lane submitted later waits less.
