@@ -144,12 +144,14 @@ func WithMaxHeld(n int) Option {
 // reads it again. A dead letter that returns an error does as a failed
 // record without one: it stops the consumer, with its error and the
 // record's, or drops the record of a partition revoked or lost by then.
-// A record whose event the executor refuses (see [live.Executor.Submit]:
-// the layout cannot place it, as an empty Line under a line layout, or
-// its Step is below 0) fails with that refusal, its handler not called,
-// and runs in no lane: under a dead letter it is retried and
+// A record whose event the executor refuses for what it holds (see
+// [live.Executor.Submit]: a Step below 0, or no Line under a line layout)
+// fails with that refusal, a [*konvoy.EventError], its handler not
+// called, and runs in no lane: under a dead letter it is retried and
 // dead-lettered as a failed record is; without one Run returns its
-// refusal, having committed only the offsets below it.
+// refusal, having committed only the offsets below it. A Partition that
+// [konvoy.Recorded] lacks stops Run, dead letter or not: it tells a
+// layout that does not fit the topic.
 // New refuses it together with
 // [WithDeadLetterTopic].
 func WithDeadLetter(f func(ctx context.Context, r *kgo.Record, err error) error) Option {
@@ -616,21 +618,27 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 
 // fitClient checks the options against what the client was made with,
 // for New: WithDeadLetterTopic's topic must not be one the client reads,
-// and the revoke timeout must be below the rebalance timeout; the default
-// one is at most half the rebalance timeout.
+// and WithRevokeTimeout must be below the rebalance timeout.
 func (c *Consumer) fitClient(cl *kgo.Client) error {
 	if c.cfg.deadTopic != "" && readsTopic(cl, c.cfg.deadTopic) {
 		return fmt.Errorf("WithDeadLetterTopic(%q): the consumer reads that topic, and would run its dead letters again", c.cfg.deadTopic)
 	}
-	rebalance, ok := cl.OptValue(kgo.RebalanceTimeout).(time.Duration)
-	switch {
-	case !ok:
-	case !c.cfg.revokeSet:
-		c.cfg.revokeWait = min(c.cfg.revokeWait, rebalance/2)
-	case c.cfg.revokeWait >= rebalance:
+	if rebalance, ok := cl.OptValue(kgo.RebalanceTimeout).(time.Duration); ok && c.cfg.revokeSet && c.cfg.revokeWait >= rebalance {
 		return fmt.Errorf("WithRevokeTimeout(%v): want a duration below the client's rebalance timeout, %v (kgo.RebalanceTimeout): the group throws out a member that waits so long", c.cfg.revokeWait, rebalance)
 	}
 	return nil
+}
+
+// revokeTimeout returns the longest a revocation of cl's waits for its
+// handlers: WithRevokeTimeout's, or DefaultRevokeTimeout, at most half
+// cl's rebalance timeout. It reads cl's options, which New's client
+// hooks may do before New returns, rather than a value New writes after
+// the client started.
+func (c *config) revokeTimeout(cl *kgo.Client) time.Duration {
+	if rebalance, ok := cl.OptValue(kgo.RebalanceTimeout).(time.Duration); ok && !c.revokeSet {
+		return min(c.revokeWait, rebalance/2)
+	}
+	return c.revokeWait
 }
 
 // executor makes the executor that runs the records.
@@ -1158,24 +1166,38 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 }
 
 // submitAll submits b to the executor, as live.SubmitAll does. Under a
-// dead letter a record whose event the executor refuses, as the layout
-// cannot place it (an empty Line under a line layout, say) or its Step is
-// below 0, is submitted again with the refusal, as an item with no lane
-// that fails with it without its handler called (see run), so that it is
-// dead-lettered as a failed record is, rather than stop the consumer.
+// dead letter a record whose event the executor refuses by its contents
+// (see refusedByContents) is submitted again with the refusal, as an item
+// with no lane that fails with it without its handler called (see run),
+// so that it is dead-lettered as a failed record is, rather than stop the
+// consumer. From the first refusal on, the records go one a call: the
+// executor has read the events of up to submitChunk records past it, and
+// reads each again once, not once a refusal.
 func (c *Consumer) submitAll(ctx context.Context, b []item) (int, error) {
 	n, err := c.x.SubmitAll(ctx, b)
-	for c.cfg.dead != nil || c.cfg.deadTopic != "" {
-		var ee *konvoy.EventError
-		if n == len(b) || !errors.As(err, &ee) {
-			break
-		}
+	if c.cfg.dead == nil && c.cfg.deadTopic == "" {
+		return n, err
+	}
+	for n < len(b) && refusedByContents(err) {
 		b[n].refused = err
-		var more int
-		more, err = c.x.SubmitAll(ctx, b[n:])
-		n += more
+		for err = nil; err == nil && n < len(b); {
+			var m int
+			m, err = c.x.SubmitAll(ctx, b[n:n+1])
+			n += m
+		}
 	}
 	return n, err
+}
+
+// refusedByContents tells whether err, live.SubmitAll's, is the refusal
+// of a record's event for what the record holds: a Step below 0, or no
+// Line under a line layout. A Partition that konvoy.Recorded(n) lacks
+// tells a layout that does not fit the topic instead, and stops the
+// consumer, dead letter or not, rather than dead-letter every record of
+// the partitions it lacks.
+func refusedByContents(err error) bool {
+	var ee *konvoy.EventError
+	return errors.As(err, &ee) && (ee.Field == "Step" || ee.Field == "Line")
 }
 
 // setAside drops what the commit assignment p started from names

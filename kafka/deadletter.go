@@ -44,7 +44,8 @@ const (
 // record; unless the record's partition was revoked or lost by the time
 // the produce failed: the record is then dropped, and the next owner
 // reads it again. The record's lane waits meanwhile, as it does for
-// retries, and a revocation waits for the produce as for a handler; a
+// retries (a record whose event the executor refused runs in no lane:
+// see [WithDeadLetter]), and a revocation waits for the produce as for a handler; a
 // record whose partition was revoked before its produce started is not
 // produced (the next owner reads it again). A produce already sent is
 // not cut short when Run's context ends: franz-go cannot take back a

@@ -524,12 +524,12 @@ func readEnds(resp *kmsg.ListOffsetsResponse, ends map[topicPartition]int64, err
 // rebalances go on: no record of tps starts any more, and once the
 // handlers running records of tps returned, or WithRevokeTimeout passed,
 // their committable offsets are committed and the partitions forgotten.
-func (c *Consumer) revoke(ctx context.Context, _ *kgo.Client, tps map[string][]int32) {
+func (c *Consumer) revoke(ctx context.Context, cl *kgo.Client, tps map[string][]int32) {
 	ps := c.stop(tps)
 	if c.cfg.revoking != nil {
 		c.cfg.revoking(tps)
 	}
-	c.awaitIdle(ps, c.cfg.revokeWait)
+	c.awaitIdle(ps, c.cfg.revokeTimeout(cl))
 	_ = c.commitParts(ctx, ps) // a failed commit: the next owner reads again from the last one
 	c.forget(ps)
 }

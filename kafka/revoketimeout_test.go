@@ -57,8 +57,8 @@ func TestTheRevokeTimeoutIsBelowTheRebalanceTimeout(t *testing.T) {
 		case err != nil:
 			t.Errorf("rebalance %v, revoke %v: New: %v", tc.rebalance, tc.revoke, err)
 		default:
-			if c.cfg.revokeWait != tc.want {
-				t.Errorf("rebalance %v, revoke %v: the revoke timeout is %v; want %v", tc.rebalance, tc.revoke, c.cfg.revokeWait, tc.want)
+			if got := c.cfg.revokeTimeout(c.cl); got != tc.want {
+				t.Errorf("rebalance %v, revoke %v: the revoke timeout is %v; want %v", tc.rebalance, tc.revoke, got, tc.want)
 			}
 			c.cl.Close()
 			_ = c.x.Close(context.Background())
