@@ -57,10 +57,12 @@ func NewObjectDecoder(r Reader) (*ObjectDecoder, error) {
 // refused because its draw passed synth.MaxDuration (see Reader.Durations).
 func (o *ObjectDecoder) Decode(where string, obj []byte) (konvoy.Event, error) {
 	statused, rounded := o.d.statused, o.d.rounded
+	released, origin, last := o.d.released, o.d.origin, o.d.last
 	e, err := o.decode(where, obj)
 	if err != nil {
-		o.d.json.hasPart = o.hasPart                  // a refused object tells nothing of the rest
-		o.d.statused, o.d.rounded = statused, rounded // nor counts among those decoded
+		o.d.json.hasPart = o.hasPart                                // a refused object tells nothing of the rest
+		o.d.statused, o.d.rounded = statused, rounded               // nor counts among those decoded
+		o.d.released, o.d.origin, o.d.last = released, origin, last // nor sets the first arrival
 	}
 	o.hasPart = o.d.json.hasPart
 	return e, err
