@@ -1111,7 +1111,8 @@ func (c *Consumer) room() (room int, stopped bool) {
 // submit hands rs, records of partition tp in offset order as a poll
 // returned them, to the executor in the partition's current assignment,
 // up to the first one its throttle refuses (see taken), in one
-// live.SubmitAll: one clock reading, their arrival, for all. Under
+// live.SubmitAll: one clock reading, their arrival, for all (past a
+// record refused under a dead letter, one a record: see submitAll). Under
 // BlockRebalanceOnPoll no rebalance runs between a poll and
 // AllowRebalance, so tp is assigned. It takes Consumer.mu once and reads
 // the partition's committable offset from the executor once, whatever
@@ -1171,14 +1172,15 @@ func (c *Consumer) submit(ctx context.Context, tp topicPartition, rs []*kgo.Reco
 // with no lane that fails with it without its handler called (see run),
 // so that it is dead-lettered as a failed record is, rather than stop the
 // consumer. From the first refusal on, the records go one a call: the
-// executor has read the events of up to submitChunk records past it, and
-// reads each again once, not once a refusal.
+// executor has read the events of up to submitChunk−1 records past it,
+// and reads each again once, not once a refusal; each then has its own
+// submission time.
 func (c *Consumer) submitAll(ctx context.Context, b []item) (int, error) {
 	n, err := c.x.SubmitAll(ctx, b)
 	if c.cfg.dead == nil && c.cfg.deadTopic == "" {
 		return n, err
 	}
-	for n < len(b) && refusedByContents(err) {
+	for n < len(b) && b[n].refused == nil && refusedByContents(err) {
 		b[n].refused = err
 		for err = nil; err == nil && n < len(b); {
 			var m int
@@ -1196,6 +1198,9 @@ func (c *Consumer) submitAll(ctx context.Context, b []item) (int, error) {
 // consumer, dead letter or not, rather than dead-letter every record of
 // the partitions it lacks.
 func refusedByContents(err error) bool {
+	if errors.Is(err, live.ErrStopped) || errors.Is(err, live.ErrClosed) {
+		return false // the stop's error may wrap the refusal of a record whose dead letter failed
+	}
 	var ee *konvoy.EventError
 	return errors.As(err, &ee) && (ee.Field == "Step" || ee.Field == "Line")
 }
