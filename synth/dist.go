@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/sirali-konvoy/konvoy/internal/floattext"
 )
 
 // MaxDuration is the longest Duration an event can get, in rounds, so
@@ -205,26 +207,11 @@ func floats(params []string, want int) ([]float64, error) {
 			return nil, fmt.Errorf("parameter %q is out of a float64's range, at most %g in size", p, math.MaxFloat64)
 		case err != nil:
 			return nil, fmt.Errorf("parameter %q is not a number", p)
-		case x[i] == 0 && !zeroText(t):
+		case x[i] == 0 && !floattext.WrittenAsZero(t):
 			return nil, fmt.Errorf("parameter %q is too small for a float64, which reads it as 0; want 0 or at least %g in size", p, math.SmallestNonzeroFloat64)
 		}
 	}
 	return x, nil
-}
-
-// zeroText tells whether t, a number strconv.ParseFloat read as 0, is
-// written as 0 (0.0, -0, 0e9, 0x0p-3), not as a number too small to hold:
-// whether its digits before the exponent are all 0.
-func zeroText(t string) bool {
-	t = strings.ToLower(strings.TrimLeft(t, "+-"))
-	exponent := "e"
-	for _, prefix := range []string{"0x", "0b", "0o"} {
-		if rest, ok := strings.CutPrefix(t, prefix); ok {
-			t, exponent = rest, "p" // a hexadecimal mantissa holds e as a digit
-		}
-	}
-	mantissa, _, _ := strings.Cut(t, exponent)
-	return strings.Trim(mantissa, "0._") == ""
 }
 
 // check reports the first parameter out of range, or nil.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sirali-konvoy/konvoy/internal/duration"
+	"github.com/sirali-konvoy/konvoy/internal/floattext"
 	"github.com/sirali-konvoy/konvoy/internal/report"
 )
 
@@ -346,6 +347,35 @@ func (c *command) Uint64Var(p *uint64, name string, value uint64, usage string) 
 	*p = value
 	c.Var(decimal[uint64]{p, c, name}, name, usage)
 	c.wantRange(name, fmt.Sprintf("0 to %d", uint64(math.MaxUint64)))
+}
+
+// Float64Var defines a float64 flag, as the flag package's does, but one
+// that refuses a number too small for a float64 ("1e-400"), which the
+// flag package reads as 0 with no error: a rate, skew or share the user
+// gave above 0 is never taken for 0.
+func (c *command) Float64Var(p *float64, name string, value float64, usage string) {
+	*p = value
+	c.Var((*float)(p), name, usage)
+}
+
+// float is a float64 flag's value, read by floattext.ParseFloat.
+type float float64
+
+func (f *float) String() string { return strconv.FormatFloat(float64(*f), 'g', -1, 64) }
+
+func (f *float) Set(s string) error {
+	v, err := floattext.ParseFloat(s)
+	if errors.Is(err, floattext.ErrTooSmall) {
+		return err
+	}
+	if err != nil { // as the flag package says it
+		if errors.Is(err, strconv.ErrRange) {
+			return errOutOfRange
+		}
+		return errors.New("parse error")
+	}
+	*f = float(v)
+	return nil
 }
 
 // decimal is an integer flag's value, read as Go reads an integer
