@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Limits of a Config's counts. MaxEvents and MaxSpan are 2^40 on 64-bit
@@ -332,4 +333,34 @@ func eventsText(n int) string {
 		return "1 event"
 	}
 	return strconv.Itoa(n) + " events"
+}
+
+// Memory returns about the most bytes [Events] holds through a run of c,
+// a valid Config, however many events c has: under KeySkew 40 bytes and a
+// key's name for each key with a share of the lifecycles, under LineSkew
+// 8 bytes a line, about 100 bytes and a key's name for each lifecycle in
+// flight (InFlight, at most the lifecycles), 4 bytes a step of a
+// lifecycle, and the names it keeps as keys and lines enter (see Cost in
+// the package's doc). Most of it is taken before the first event. A
+// program may compare it with the memory it has before it calls Events:
+// an allocation that fails ends a Go program, which no error can report.
+// It takes O(1) time.
+func (c Config) Memory() int64 {
+	lifecycles := int64(c.lifecycles())
+	keyName := int64(len(strconv.Itoa(c.Keys)) + 1) // K and the padded number
+	window := min(int64(c.InFlight), lifecycles)
+	n := window*(int64(unsafe.Sizeof(slot{}))+8+4*int64(unsafe.Sizeof(keyCell{}))+keyName) + 4*int64(c.StepsPerKey)
+	if c.KeySkew > 0 && lifecycles > 0 {
+		n += min(int64(c.Keys), lifecycles) * (int64(unsafe.Sizeof(stride{})) + keyName)
+	}
+	if c.LineSkew > 0 {
+		n += 8 * int64(c.Lines)
+	}
+	if c.Keys <= maxKeptKeyNames {
+		n += min(int64(c.Keys), lifecycles) * keyName
+	}
+	if c.Lines <= maxKeptLineNames {
+		n += int64(c.Lines) * int64(len(strconv.Itoa(c.Lines))+1)
+	}
+	return n
 }

@@ -44,3 +44,28 @@ func TestAMaxMemoryPastTheAddressSpaceLeftIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// konvoy gen under ulimit -v 2000000, of 16,777,216 keys under
+// -key-skew, which hold about 668 MiB, either refuses the
+// trace, where that is more than the address space left lets it take
+// (TestGenRefusesASetupPastTheMemoryLeft), or writes it: it never ends in
+// the Go runtime's fatal out-of-memory error, as it did (a review found
+// it).
+func TestGenUnderUlimitNeverEndsInAFatalError(t *testing.T) {
+	if strconv.IntSize < 64 {
+		t.Skip("16,777,216 keys' setup is what a 64-bit process holds")
+	}
+	args := []string{"gen", "-events", "100000000", "-keys", "16777216", "-key-skew", "1"}
+	cmd := exec.Command("/bin/sh", append([]string{"-c", `ulimit -v 2000000 && exec "$0" "$@" | head -c 100 > /dev/null`, os.Args[0]}, args...)...)
+	cmd.Env = append(os.Environ(), "KONVOY_RUN_MAIN=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			t.Fatal(err)
+		}
+	}
+	if got := stderr.String(); got != "" && !strings.HasPrefix(got, "konvoy gen: the trace holds about 668 MiB as it is written") {
+		t.Errorf("gen of 16777216 skewed keys under ulimit -v 2000000: stderr %q; want the trace, or the setup's size refused", got)
+	}
+}

@@ -45,6 +45,10 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitStatus(err, stderr)
 	}
+	if err := genFits(cfg, memoryLeft); err != nil {
+		fmt.Fprintln(stderr, "konvoy gen:", err)
+		return 1
+	}
 	for _, note := range genNotes(cfg) {
 		fmt.Fprintln(stderr, "konvoy gen: note:", note)
 	}
@@ -58,6 +62,28 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// genFits returns an error when what a run of cfg holds
+// (synth.Config.Memory) passes the share of what ulimit -v or the
+// cgroup leaves, as left finds it, that runs may take (see
+// memoryLimit.share), and nil
+// otherwise: the Go runtime would end the process at the allocation that
+// failed, with no word of the flags (a review saw gen -keys 16777216
+// -key-skew 1 end so under ulimit -v 2000000).
+func genFits(cfg synth.Config, left func() (memoryLimit, bool)) error {
+	l, ok := left()
+	if !ok {
+		return nil
+	}
+	need, most := cfg.Memory(), l.share()
+	if need <= most {
+		return nil
+	}
+	says, raise := l.leaves(fmt.Sprintf("%.2f GiB", float64(l.left)/(1<<30)))
+	return fmt.Errorf("the trace holds about %.0f MiB as it is written (-keys, -lines, their skews and -in-flight set it), "+
+		"more than the %s a run may take, as %s: lower them, or %s",
+		math.Ceil(float64(need)/(1<<20)), formatSize(int(most)), says, raise)
 }
 
 // genNotes are what the flags of cfg ask that the trace cannot show: a

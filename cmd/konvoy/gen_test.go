@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -252,5 +253,42 @@ func TestGenNotesWhatItsFlagsCannotShape(t *testing.T) {
 	}
 	if _, errOut, _ := runCommand("gen", "-events", "3"); errOut != "" {
 		t.Errorf("gen at its defaults: stderr %q; want none", errOut)
+	}
+}
+
+// konvoy gen refuses a trace whose setup (synth.Config.Memory) passes
+// the share of the memory left that runs may take, before it takes any,
+// and says what sets it and what limits it: the Go runtime would end the
+// process at the allocation that failed. A setup within the share, or no
+// limit known, runs.
+func TestGenRefusesASetupPastTheMemoryLeft(t *testing.T) {
+	cfg, _, err := parseGen([]string{"-events", "100000000", "-keys", "16777216", "-key-skew", "1"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	need := cfg.Memory()
+	limit := func(l memoryLimit, ok bool) func() (memoryLimit, bool) {
+		return func() (memoryLimit, bool) { return l, ok }
+	}
+	for _, c := range []struct {
+		l    memoryLimit
+		want string
+	}{
+		{memoryLimit{left: 1 << 29}, "the trace holds about 668 MiB as it is written (-keys, -lines, their skews and -in-flight set it), " +
+			"more than the 326MiB a run may take, as ulimit -v leaves this process 0.50 GiB of address space: lower them, or raise ulimit -v"},
+		{memoryLimit{left: 1 << 29, cgroup: true}, "the trace holds about 668 MiB as it is written (-keys, -lines, their skews and -in-flight set it), " +
+			"more than the 435MiB a run may take, as its cgroup's memory limit leaves this process 0.50 GiB of memory: lower them, or raise the cgroup's memory limit"},
+	} {
+		if err := genFits(cfg, limit(c.l, true)); err == nil || err.Error() != c.want {
+			t.Errorf("genFits under %+v: %v; want %q", c.l, err, c.want)
+		}
+	}
+	for _, l := range []memoryLimit{{left: 1 << 30}, {left: 4 << 30}, {left: need * 2, cgroup: true}} {
+		if err := genFits(cfg, limit(l, true)); err != nil {
+			t.Errorf("genFits under %+v: %v; want nil", l, err)
+		}
+	}
+	if err := genFits(cfg, limit(memoryLimit{}, false)); err != nil {
+		t.Errorf("genFits with no limit known: %v; want nil", err)
 	}
 }
