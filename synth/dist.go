@@ -300,9 +300,10 @@ func rounds(x float64) (int, bool) {
 // the same sequence for the same seed on every platform, as a trace's
 // durations are drawn: to model the durations a trace does not record. A
 // draw past [MaxDuration] is cut to it without a word: use
-// [Dist.DrawsChecked] to hear of it.
+// [Dist.DrawsChecked] to hear of it. It panics, with a "synth:" prefix,
+// for a d out of its constructor's range, as DrawsChecked does.
 func (d Dist) Draws(seed uint64) func() int {
-	next := d.DrawsChecked(seed)
+	next := d.drawsChecked("Draws", seed)
 	return func() int {
 		n, _ := next()
 		return n
@@ -314,7 +315,20 @@ func (d Dist) Draws(seed uint64) func() int {
 // draw that passed [MaxDuration] (Draws's function returns MaxDuration
 // for it): a tail of [Exponential] or [LogNormal]. A reader of a trace
 // should refuse such an event rather than take a duration cut short.
+// It panics, with a "synth:" prefix, for a d out of its constructor's
+// range (Fixed(-5), Uniform(5, 2)), whose draws would be durations no
+// trace may hold: a program's mistake, which [ParseDist] and
+// [Config.Check] report as an error for a value read from input.
 func (d Dist) DrawsChecked(seed uint64) func() (int, bool) {
+	return d.drawsChecked("DrawsChecked", seed)
+}
+
+// drawsChecked is DrawsChecked, called as method, the name its panic
+// gives.
+func (d Dist) drawsChecked(method string, seed uint64) func() (int, bool) {
+	if err := d.check(); err != nil {
+		panic("synth: Dist." + method + ": " + err.Error())
+	}
 	return newDurations(d, rand.NewPCG(seed, streamModel)).next
 }
 

@@ -133,3 +133,28 @@ func eventsFailAt(c synth.Config) int {
 	}
 	return -1
 }
+
+// A Dist out of its constructor's range is a program's mistake: Draws and
+// DrawsChecked panic, saying which, rather than draw durations no trace
+// may hold (a review drew -5 from Fixed(-5), and ±9e18 from Uniform(5, 2),
+// with ok true).
+func TestDrawsOfADistOutOfRangePanic(t *testing.T) {
+	for _, d := range []synth.Dist{
+		synth.Fixed(-5), synth.Fixed(synth.MaxDuration + 1), synth.Uniform(5, 2), synth.Exponential(-3), synth.LogNormal(math.NaN(), 1),
+	} {
+		for _, draws := range []func(){func() { d.DrawsChecked(1) }, func() { d.Draws(1) }} {
+			got := func() (v any) {
+				defer func() { v = recover() }()
+				draws()
+				return nil
+			}()
+			msg, _ := got.(string)
+			if !strings.HasPrefix(msg, "synth: Dist.Draws") {
+				t.Errorf("draws of %v: panic %v; want one beginning %q", d, got, "synth: Dist.Draws")
+			}
+		}
+	}
+	if next := synth.Fixed(synth.MaxDuration).DrawsChecked(1); next == nil {
+		t.Error("DrawsChecked of Fixed(MaxDuration): nil")
+	}
+}

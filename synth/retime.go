@@ -79,7 +79,9 @@ func ScaledArrivalsFrom(events iter.Seq2[konvoy.Event, error], origin int, facto
 					yield(e, fmt.Errorf("synth: event %d arrives at round %d, before round %d the arrivals are scaled from", i, e.Arrival, origin))
 					return
 				}
-				t := math.Floor(float64(e.Arrival-origin) * factor)
+				// In uint64, the rounds after origin never wrap, as an
+				// int's difference does from a negative origin.
+				t := math.Floor(float64(uint64(e.Arrival)-uint64(origin)) * factor)
 				if !(t <= MaxSpan) || origin > math.MaxInt-int(t) {
 					yield(e, fmt.Errorf("synth: event %d, arriving at round %d, would arrive at round %s scaled by %.4g; want at most round %s",
 						i, e.Arrival, fromOrigin(origin, fmt.Sprintf("%.4g", t)), factor, fromOrigin(origin, strconv.FormatInt(MaxSpan, 10))))

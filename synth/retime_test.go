@@ -88,6 +88,11 @@ func TestArrivalsRejectBadRatesAndSpans(t *testing.T) {
 		{"past the span from the origin", synth.ScaledArrivalsFrom(one, 1, synth.MaxSpan), fmt.Sprintf("event 1, arriving at round 3, would arrive at round 1+%.4g scaled by %.4g; want at most round 1+%d",
 			2*float64(synth.MaxSpan), float64(synth.MaxSpan), synth.MaxSpan)},
 		{"past the largest int", synth.ScaledArrivalsFrom(konvoy.Values([]konvoy.Event{{Arrival: math.MaxInt - 1}, {Arrival: math.MaxInt}}), math.MaxInt-1, 2), "want at most round"},
+		// From a negative origin the rounds after it pass the largest int,
+		// which an int's difference wrapped below MaxSpan (a review found
+		// both arrivals taken).
+		{"past the span from a negative origin", synth.ScaledArrivalsFrom(konvoy.Values([]konvoy.Event{{Arrival: math.MaxInt - 5}}), -10, 1), "event 0, arriving at round " + fmt.Sprint(math.MaxInt-5) + ", would arrive at round -10+"},
+		{"past the span from the smallest int", synth.ScaledArrivalsFrom(konvoy.Values([]konvoy.Event{{Arrival: 0}}), math.MinInt, 0.5), "event 0, arriving at round 0, would arrive at round"},
 	} {
 		var err error
 		for _, e := range c.seq {
