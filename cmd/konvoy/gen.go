@@ -65,26 +65,44 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 }
 
 // genFits returns an error when what a run of cfg holds
-// (synth.Config.Memory) passes the share of what ulimit -v or the
-// cgroup leaves, as left finds it, that runs may take (see
-// memoryLimit.share), and nil
-// otherwise: the Go runtime would end the process at the allocation that
-// failed, with no word of the flags (a review saw gen -keys 16777216
-// -key-skew 1 end so under ulimit -v 2000000).
+// (synth.Config.Memory) passes what ulimit -v or the cgroup leaves, as
+// left finds it, and nil otherwise: the Go runtime would end the process
+// at the allocation that failed, with no word of the flags (a review saw
+// gen -keys 16777216 -key-skew 1 end so under ulimit -v 2000000). Under
+// ulimit -v a heap arena, 64 MiB, of what is left goes to the runtime;
+// a trace that holds at most genSmall always runs, in the arena the
+// runtime holds from its start.
 func genFits(cfg synth.Config, left func() (memoryLimit, bool)) error {
 	l, ok := left()
 	if !ok {
 		return nil
 	}
-	need, most := cfg.Memory(), l.share()
-	if need <= most {
+	need, room, arena := cfg.Memory(), l.left, ""
+	if !l.cgroup {
+		room, arena = l.left-genArena, ", of which the runtime's heap keeps 64 MiB"
+	}
+	if need <= room || need <= genSmall {
 		return nil
 	}
-	says, raise := l.leaves(fmt.Sprintf("%.2f GiB", float64(l.left)/(1<<30)))
+	amount := fmt.Sprintf("%.2f GiB", float64(l.left)/(1<<30))
+	if l.left < 1<<30 {
+		amount = fmt.Sprintf("%.0f MiB", math.Floor(float64(l.left)/(1<<20)))
+	}
+	says, raise := l.leaves(amount)
 	return fmt.Errorf("the trace holds about %.0f MiB as it is written (-keys, -lines, their skews and -in-flight set it), "+
-		"more than the %s a run may take, as %s: lower them, or %s",
-		math.Ceil(float64(need)/(1<<20)), formatSize(int(most)), says, raise)
+		"more than fits, as %s%s: lower them, or %s", math.Ceil(float64(need)/(1<<20)), says, arena, raise)
 }
+
+// genArena is the address space a heap arena takes, which genFits leaves
+// the runtime, and genSmall what a trace may hold within the arena the
+// runtime holds from its start, whatever is left: under ulimit -v
+// 1350000, 18 MiB left, gen -events 1 (540 bytes) ran where the default
+// trace (11 MiB) ended in the fatal error; with 116 MiB left the
+// default ran.
+const (
+	genArena = 64 << 20
+	genSmall = 4 << 20
+)
 
 // genNotes are what the flags of cfg ask that the trace cannot show: a
 // swap of ordered steps where a lifecycle has fewer than two, a skew of

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -256,39 +257,51 @@ func TestGenNotesWhatItsFlagsCannotShape(t *testing.T) {
 	}
 }
 
-// konvoy gen refuses a trace whose setup (synth.Config.Memory) passes
-// the share of the memory left that runs may take, before it takes any,
-// and says what sets it and what limits it: the Go runtime would end the
-// process at the allocation that failed. A setup within the share, or no
-// limit known, runs.
-func TestGenRefusesASetupPastTheMemoryLeft(t *testing.T) {
-	cfg, _, err := parseGen([]string{"-events", "100000000", "-keys", "16777216", "-key-skew", "1"}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
+// konvoy gen refuses a trace that holds (synth.Config.Memory) more than
+// what is left, less a heap arena (64 MiB) under ulimit -v, before it
+// takes any, and says what sets it and what limits it: the Go runtime
+// would end the process at the allocation that failed. A trace within
+// that, one of at most 4 MiB, or no limit known, runs. (A review found
+// that a first version, which took the -max-memory share, refused every
+// trace with under 128 MiB left, naming a share of 0TiB, and refused 668
+// MiB with 0.83 GiB left, which ran.)
+func TestGenRefusesATracePastTheMemoryLeft(t *testing.T) {
+	parse := func(args ...string) synth.Config {
+		cfg, _, err := parseGen(args, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
 	}
-	need := cfg.Memory()
+	skewed, lone, dflt := parse("-events", "100000000", "-keys", "16777216", "-key-skew", "1"), parse("-events", "1"), parse()
 	limit := func(l memoryLimit, ok bool) func() (memoryLimit, bool) {
 		return func() (memoryLimit, bool) { return l, ok }
 	}
+	const mib = 1 << 20
 	for _, c := range []struct {
+		cfg  synth.Config
 		l    memoryLimit
 		want string
 	}{
-		{memoryLimit{left: 1 << 29}, "the trace holds about 668 MiB as it is written (-keys, -lines, their skews and -in-flight set it), " +
-			"more than the 326MiB a run may take, as ulimit -v leaves this process 0.50 GiB of address space: lower them, or raise ulimit -v"},
-		{memoryLimit{left: 1 << 29, cgroup: true}, "the trace holds about 668 MiB as it is written (-keys, -lines, their skews and -in-flight set it), " +
-			"more than the 435MiB a run may take, as its cgroup's memory limit leaves this process 0.50 GiB of memory: lower them, or raise the cgroup's memory limit"},
+		{skewed, memoryLimit{left: 655 * mib}, "the trace holds about 668 MiB as it is written (-keys, -lines, their skews and -in-flight set it), " +
+			"more than fits, as ulimit -v leaves this process 655 MiB of address space, of which the runtime's heap keeps 64 MiB: lower them, or raise ulimit -v"},
+		{skewed, memoryLimit{left: 1 << 29, cgroup: true}, "the trace holds about 668 MiB as it is written (-keys, -lines, their skews and -in-flight set it), " +
+			"more than fits, as its cgroup's memory limit leaves this process 512 MiB of memory: lower them, or raise the cgroup's memory limit"},
+		{dflt, memoryLimit{left: 18 * mib}, "the trace holds about 11 MiB as it is written (-keys, -lines, their skews and -in-flight set it), " +
+			"more than fits, as ulimit -v leaves this process 18 MiB of address space, of which the runtime's heap keeps 64 MiB: lower them, or raise ulimit -v"},
+		{skewed, memoryLimit{left: 850 * mib}, ""},
+		{skewed, memoryLimit{left: 4 << 30}, ""},
+		{skewed, memoryLimit{left: 2 << 30, cgroup: true}, ""},
+		{dflt, memoryLimit{left: 116 * mib}, ""},
+		{lone, memoryLimit{left: 18 * mib}, ""},
+		{lone, memoryLimit{}, ""},
 	} {
-		if err := genFits(cfg, limit(c.l, true)); err == nil || err.Error() != c.want {
-			t.Errorf("genFits under %+v: %v; want %q", c.l, err, c.want)
+		err := genFits(c.cfg, limit(c.l, true))
+		if got := fmt.Sprint(err); (c.want == "") != (err == nil) || err != nil && got != c.want {
+			t.Errorf("genFits of %d bytes under %+v: %v; want %q", c.cfg.Memory(), c.l, err, c.want)
 		}
 	}
-	for _, l := range []memoryLimit{{left: 1 << 30}, {left: 4 << 30}, {left: need * 2, cgroup: true}} {
-		if err := genFits(cfg, limit(l, true)); err != nil {
-			t.Errorf("genFits under %+v: %v; want nil", l, err)
-		}
-	}
-	if err := genFits(cfg, limit(memoryLimit{}, false)); err != nil {
+	if err := genFits(skewed, limit(memoryLimit{}, false)); err != nil {
 		t.Errorf("genFits with no limit known: %v; want nil", err)
 	}
 }
