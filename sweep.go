@@ -940,7 +940,9 @@ func (p *sweepPass) intern(b *sweepEvents, e *Event) {
 		ie := internedEvent{valid: gr.in.valid(e)}
 		added := gr.in.intern(e, &ie)
 		for _, t := range gr.in.tables {
+			named := t.nameBytes
 			bg.lanes = append(bg.lanes, int32(t.lane(e, &ie, added)))
+			b.bytes += t.nameBytes - named // a LaneFunc lane's new name, kept as a key is
 		}
 		bg.at = append(bg.at, at)
 		bg.events = append(bg.events, ie)
