@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -197,5 +198,24 @@ func TestPartitionLoadsRoomStaysWithinKeys(t *testing.T) {
 		if byNumber := len(pl.usedBy) == c.n; byNumber != c.byNumber || p.Used != c.keys || p.HeaviestLoad != 1 {
 			t.Errorf("%d keys over %d partitions: room by partition %v, %+v; want %v, every key in a partition of its own", c.keys, c.n, byNumber, p, c.byNumber)
 		}
+	}
+}
+
+// TestSweepBatchCountsNewLaneNames pins that a batch counts the name of
+// each lane a LaneFunc opens, once, beside its event's key: each event
+// here has a key of 2 bytes and opens a lane whose name takes the rest of
+// a quarter of sweepBatchBytes, so the first batch is the first four
+// events, and a run that cannot fit in one byte fails at index 3.
+func TestSweepBatchCountsNewLaneNames(t *testing.T) {
+	const quarter = sweepBatchBytes / 4
+	named := NewLayout("named", func(e Event) (string, bool) { return e.Key + strings.Repeat("n", quarter-2-len(e.Key)), true })
+	events := make([]Event, 10)
+	for i := range events {
+		events[i] = Event{Key: "k" + strconv.Itoa(i), Step: 1, Duration: 1}
+	}
+	_, err := Sweep(context.Background(), Values(events), []Config{{Layout: named, Consumers: 2}}, WithMaxMemory(1))
+	var ev *EventError
+	if !errors.As(err, &ev) || ev.Index != 3 {
+		t.Fatalf("Sweep: %v, want an EventError at index 3", err)
 	}
 }
