@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -45,9 +46,16 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitStatus(err, stderr)
 	}
-	if err := genFits(cfg, memoryLeft); err != nil {
+	room, err := genFits(cfg, memoryLeft)
+	if err != nil {
 		fmt.Fprintln(stderr, "konvoy gen:", err)
 		return 1
+	}
+	if room > 0 {
+		// The collector keeps the heap within the room, which the trace's
+		// garbage would otherwise pass: without it, a trace of 668 MiB
+		// with 732 to 834 MiB left ended in the fatal error.
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(room))
 	}
 	for _, note := range genNotes(cfg) {
 		fmt.Fprintln(stderr, "konvoy gen: note:", note)
@@ -66,30 +74,35 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 
 // genFits returns an error when what a run of cfg holds
 // (synth.Config.Memory) passes what ulimit -v or the cgroup leaves, as
-// left finds it, and nil otherwise: the Go runtime would end the process
-// at the allocation that failed, with no word of the flags (a review saw
-// gen -keys 16777216 -key-skew 1 end so under ulimit -v 2000000). Under
-// ulimit -v a heap arena, 64 MiB, of what is left goes to the runtime;
-// a trace that holds at most genSmall always runs, in the arena the
-// runtime holds from its start.
-func genFits(cfg synth.Config, left func() (memoryLimit, bool)) error {
+// left finds it, and otherwise the room the heap may take, which the
+// caller gives the garbage collector as its limit (0 when no limit is
+// known): the Go runtime would end the process at the allocation that
+// failed, with no word of the flags (a review saw gen -keys 16777216
+// -key-skew 1 end so under ulimit -v 2000000). Under ulimit -v a heap
+// arena, 64 MiB, of what is left goes to the runtime; a trace that holds
+// at most genSmall always runs, in the arena the runtime holds from its
+// start.
+func genFits(cfg synth.Config, left func() (memoryLimit, bool)) (int64, error) {
 	l, ok := left()
 	if !ok {
-		return nil
+		return 0, nil
 	}
 	need, room, arena := cfg.Memory(), l.left, ""
 	if !l.cgroup {
 		room, arena = l.left-genArena, ", of which the runtime's heap keeps 64 MiB"
+		if l.left < genArena {
+			arena = ", less than the 64 MiB the runtime's heap keeps"
+		}
 	}
 	if need <= room || need <= genSmall {
-		return nil
+		return max(room, genSmall), nil
 	}
 	amount := fmt.Sprintf("%.2f GiB", float64(l.left)/(1<<30))
 	if l.left < 1<<30 {
 		amount = fmt.Sprintf("%.0f MiB", math.Floor(float64(l.left)/(1<<20)))
 	}
 	says, raise := l.leaves(amount)
-	return fmt.Errorf("the trace holds about %.0f MiB as it is written (-keys, -lines, their skews and -in-flight set it), "+
+	return 0, fmt.Errorf("the trace holds about %.0f MiB as it is written (-keys, -lines, their skews and -in-flight set it), "+
 		"more than fits, as %s%s: lower them, or %s", math.Ceil(float64(need)/(1<<20)), says, arena, raise)
 }
 

@@ -288,20 +288,30 @@ func TestGenRefusesATracePastTheMemoryLeft(t *testing.T) {
 		{skewed, memoryLimit{left: 1 << 29, cgroup: true}, "the trace holds about 668 MiB as it is written (-keys, -lines, their skews and -in-flight set it), " +
 			"more than fits, as its cgroup's memory limit leaves this process 512 MiB of memory: lower them, or raise the cgroup's memory limit"},
 		{dflt, memoryLimit{left: 18 * mib}, "the trace holds about 11 MiB as it is written (-keys, -lines, their skews and -in-flight set it), " +
-			"more than fits, as ulimit -v leaves this process 18 MiB of address space, of which the runtime's heap keeps 64 MiB: lower them, or raise ulimit -v"},
+			"more than fits, as ulimit -v leaves this process 18 MiB of address space, less than the 64 MiB the runtime's heap keeps: lower them, or raise ulimit -v"},
 		{skewed, memoryLimit{left: 850 * mib}, ""},
 		{skewed, memoryLimit{left: 4 << 30}, ""},
 		{skewed, memoryLimit{left: 2 << 30, cgroup: true}, ""},
 		{dflt, memoryLimit{left: 116 * mib}, ""},
 		{lone, memoryLimit{left: 18 * mib}, ""},
 		{lone, memoryLimit{}, ""},
+		{lone, memoryLimit{left: 1 << 30, cgroup: true}, ""},
 	} {
-		err := genFits(c.cfg, limit(c.l, true))
+		room, err := genFits(c.cfg, limit(c.l, true))
 		if got := fmt.Sprint(err); (c.want == "") != (err == nil) || err != nil && got != c.want {
 			t.Errorf("genFits of %d bytes under %+v: %v; want %q", c.cfg.Memory(), c.l, err, c.want)
 		}
+		// The collector's limit: what is left, less the arena under
+		// ulimit -v, and at least the 4 MiB a small trace always gets.
+		want := c.l.left
+		if !c.l.cgroup {
+			want = max(c.l.left-64*mib, 4*mib)
+		}
+		if err == nil && room != want {
+			t.Errorf("genFits under %+v: room %d; want %d", c.l, room, want)
+		}
 	}
-	if err := genFits(skewed, limit(memoryLimit{}, false)); err != nil {
-		t.Errorf("genFits with no limit known: %v; want nil", err)
+	if room, err := genFits(skewed, limit(memoryLimit{}, false)); room != 0 || err != nil {
+		t.Errorf("genFits with no limit known: %d, %v; want 0, nil", room, err)
 	}
 }
