@@ -119,15 +119,5 @@ func (in *inputs) valid(e *Event) bool {
 	return true
 }
 
-// nameBytes returns the bytes of the names the inputs keep: their keys',
-// their lines' and their LaneFunc lanes'.
-func (in *inputs) nameBytes() int {
-	n := in.names
-	for _, t := range in.tables {
-		n += t.nameBytes
-	}
-	return n
-}
-
 // keyName returns the name of the key with index k.
 func (in *inputs) keyName(k int) string { return in.keys.at(k).name }

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -182,7 +183,7 @@ func TestAPassReplaysOnlyWhenTheSpoolLeavesRoom(t *testing.T) {
 func TestSizeTrendProjectsTheRecentRate(t *testing.T) {
 	var tr sizeTrend
 	at := func(events, keys int) sweepSizes { // and as many keys away from their first lines
-		return sweepSizes{events: events, keys: [2]int{keys, 0}, layouts: []Layout{LineConvoy}, lanes: []int{10}, away: []int{keys}}
+		return sweepSizes{events: events, keys: [2]int{keys, 0}, layouts: []Layout{LineConvoy}, lanes: []int{10}, away: []int{keys}, named: []int{keys}}
 	}
 	for _, z := range []sweepSizes{at(1000, 1000), at(2000, 2000), at(3000, 3000), at(4000, 4000), at(6000, 4200), at(8000, 4400)} {
 		tr.note(z)
@@ -191,8 +192,9 @@ func TestSizeTrendProjectsTheRecentRate(t *testing.T) {
 		t.Fatalf("the trend's points are at %d and %d events; want 4000 and 8000", tr.before.events, tr.last.events)
 	}
 	end, ok := tr.at(at(8000, 4400), 16000)
-	if !ok || end.keys[0] != 5200 || end.events != 16000 || end.awayOf(LineConvoy) != 5200 {
-		t.Errorf("projected to 16,000 events: %d keys, %d away from their first lanes (%v); want 5,200 each", end.keys[0], end.awayOf(LineConvoy), ok)
+	if !ok || end.keys[0] != 5200 || end.events != 16000 || end.awayOf(LineConvoy) != 5200 || end.namedOf(LineConvoy) != 5200 {
+		t.Errorf("projected to 16,000 events: %d keys, %d away from their first lanes, %d bytes of lane names (%v); want 5,200 each",
+			end.keys[0], end.awayOf(LineConvoy), end.namedOf(LineConvoy), ok)
 	}
 	if _, ok := tr.at(at(8000, 4400), 8000); ok {
 		t.Error("projected to the events already read; want no projection")
@@ -1094,5 +1096,35 @@ func TestOwnInputsAreARunsGroupAndTable(t *testing.T) {
 		if !own[c.group] || own[1-c.group] || !slices.EqualFunc(ownTables[c.group], c.want, Layout.Equal) || len(ownTables[1-c.group]) > 0 {
 			t.Errorf("%s in group %d: %v, %v; want its group, and %v", c.layout, c.group, own, ownTables, c.want)
 		}
+	}
+}
+
+// A layout's lane names count as its own, beside its lanes, not as its
+// group's: a pass's sizes count the bytes of the names its LaneFunc gave
+// (here 3 lanes of 5 bytes), its group's names only the keys', and a later
+// pass counts the most any pass met, its own when more.
+func TestSweepPlansALayoutsLaneNamesAsItsOwn(t *testing.T) {
+	named := NewLayout("named", func(e Event) (string, bool) { return "lane" + e.Line, true })
+	p := newSweepPass([]Config{{Layout: named, Consumers: 1}}, []int{0}, sweepOptions{maxMemory: 1 << 30}, sweepSizes{}, nil)
+	defer p.wait()
+	b := p.batch()
+	for i := range 6 {
+		e := Event{Key: "K" + strconv.Itoa(i%2), Line: strconv.Itoa(i % 3), Step: i/2 + 1, Duration: 1}
+		p.intern(b, &e)
+	}
+	z := p.sizes()
+	if z.namedOf(named) != 3*5 || z.names[0] != 2*2 || z.namedOf(Convoy) != 0 {
+		t.Fatalf("sizes: %d bytes of named's lane names, %d of the group's, %d of Convoy's; want 15, 4 (the keys') and 0", z.namedOf(named), z.names[0], z.namedOf(Convoy))
+	}
+	later := newSweepPass([]Config{{Layout: named, Consumers: 1}}, []int{0}, sweepOptions{maxMemory: 1 << 30}, z, nil)
+	defer later.wait()
+	lb := later.batch()
+	for i := range 5 {
+		e := Event{Key: "K0", Line: strconv.Itoa(10 + i), Step: i + 1, Duration: 1}
+		later.intern(lb, &e)
+	}
+	if lz := later.sizes(); lz.namedOf(named) != 5*6 {
+		got := lz.namedOf(named)
+		t.Errorf("a later pass: %d bytes of lane names; want 30, its own 5 lanes of 6 bytes", got)
 	}
 }

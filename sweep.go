@@ -415,12 +415,13 @@ func (r *sweepRun) named(err error) error {
 // it stops the runs that will not fit at once.
 type sweepSizes struct {
 	keys    [2]int
-	names   [2]int // the bytes of each group's names: see inputs.nameBytes
+	names   [2]int // the bytes of each group's keys' and lines' names (inputs.names)
 	results int    // the bytes the results made so far keep: see resultBytes
 	events  int
 	layouts []Layout
 	lanes   []int
 	away    []int       // by layout, as lanes: its keys' loads in lanes not their first (see laneTable.addKeyLoad)
+	named   []int       // by layout, as lanes: the bytes of its LaneFunc lanes' names (laneTable.nameBytes)
 	held    map[int]int // by configuration: the most bytes its backlog and what else grows took (see grownBytes), when more than 0
 	reserve map[int]int // by configuration: its reserve (see sweepRun), when more than 0
 	result  map[int]int // by configuration: what its result keeps, of a run that gave way at its end (see results)
@@ -431,6 +432,16 @@ type sweepSizes struct {
 func (z *sweepSizes) awayOf(l Layout) int {
 	if i := slices.IndexFunc(z.layouts, l.Equal); i >= 0 && i < len(z.away) {
 		return z.away[i]
+	}
+	return 0
+}
+
+// namedOf returns the bytes of layout l's lane names that the sizes
+// count, 0 if none: a layout's own, as a run that does not take the
+// layout keeps none of them.
+func (z *sweepSizes) namedOf(l Layout) int {
+	if i := slices.IndexFunc(z.layouts, l.Equal); i >= 0 && i < len(z.named) {
+		return z.named[i]
 	}
 	return 0
 }
@@ -460,8 +471,9 @@ func (p *sweepPass) sizesNow() sweepSizes {
 func (p *sweepPass) sizesFrom(seen sweepSizes) sweepSizes {
 	z := sweepSizes{keys: seen.keys, names: seen.names, results: seen.results + p.kept,
 		events: max(seen.events, p.read), held: maps.Clone(seen.held), reserve: maps.Clone(seen.reserve), result: maps.Clone(seen.result)}
-	z.layouts, z.lanes, z.away = slices.Clone(seen.layouts), slices.Clone(seen.lanes), slices.Clone(seen.away)
-	z.away = append(z.away, make([]int, max(0, len(z.lanes)-len(z.away)))...) // as awayOf reads a shorter one: none
+	z.layouts, z.lanes, z.away, z.named = slices.Clone(seen.layouts), slices.Clone(seen.lanes), slices.Clone(seen.away), slices.Clone(seen.named)
+	z.away = append(z.away, make([]int, max(0, len(z.lanes)-len(z.away)))...)    // as awayOf reads a shorter one: none
+	z.named = append(z.named, make([]int, max(0, len(z.lanes)-len(z.named)))...) // as namedOf reads a shorter one: none
 	for _, r := range p.runs {
 		if r.held > z.held[r.config] {
 			if z.held == nil {
@@ -487,14 +499,15 @@ func (p *sweepPass) sizesFrom(seen sweepSizes) sweepSizes {
 			continue
 		}
 		z.keys[g] = max(z.keys[g], gr.in.keys.len())
-		z.names[g] = max(z.names[g], gr.in.nameBytes())
+		z.names[g] = max(z.names[g], gr.in.names)
 		for _, t := range gr.in.tables {
 			if i := slices.IndexFunc(z.layouts, t.layout.Equal); i >= 0 {
 				z.lanes[i], z.away[i] = max(z.lanes[i], t.len()), max(z.away[i], len(t.away))
+				z.named[i] = max(z.named[i], t.nameBytes)
 				continue
 			}
 			z.layouts = append(z.layouts, t.layout)
-			z.lanes, z.away = append(z.lanes, t.len()), append(z.away, len(t.away))
+			z.lanes, z.away, z.named = append(z.lanes, t.len()), append(z.away, len(t.away)), append(z.named, t.nameBytes)
 		}
 	}
 	return z
@@ -991,7 +1004,7 @@ func planned(z *sweepSizes, runs []*sweepRun, has [2]bool, tables [2][]Layout) i
 		}
 		used += keysBytes + z.keys[g]*keyBytes + z.names[g]
 		for _, l := range tables[g] {
-			used += tableBytes(l, z.keys[g], z.lanesOf(l)) + z.awayOf(l)*awayBytes
+			used += tableBytes(l, z.keys[g], z.lanesOf(l)) + z.awayOf(l)*awayBytes + z.namedOf(l)
 		}
 	}
 	for _, r := range runs {
@@ -1105,7 +1118,7 @@ type sizeTrend struct {
 func (t *sizeTrend) note(z sweepSizes) {
 	if z.events >= 2*t.last.events && z.events > 0 {
 		t.before, t.last = t.last, z
-		t.last.layouts, t.last.lanes, t.last.away = slices.Clone(z.layouts), slices.Clone(z.lanes), slices.Clone(z.away)
+		t.last.layouts, t.last.lanes, t.last.away, t.last.named = slices.Clone(z.layouts), slices.Clone(z.lanes), slices.Clone(z.away), slices.Clone(z.named)
 	}
 }
 
@@ -1127,7 +1140,7 @@ func (t *sizeTrend) at(z sweepSizes, n int) (sweepSizes, bool) {
 		// the runs later, at the sizes read.
 		return now + int(min(float64(now-then)*scale, math.MaxInt>>(bits.UintSize/2-8)))
 	}
-	end := sweepSizes{events: n, results: z.results, layouts: slices.Clone(z.layouts), lanes: slices.Clone(z.lanes), away: slices.Clone(z.away)}
+	end := sweepSizes{events: n, results: z.results, layouts: slices.Clone(z.layouts), lanes: slices.Clone(z.lanes), away: slices.Clone(z.away), named: slices.Clone(z.named)}
 	for g := range z.keys {
 		end.keys[g] = min(grow(z.keys[g], from.keys[g]), n)
 		end.names[g] = grow(z.names[g], from.names[g])
@@ -1136,6 +1149,9 @@ func (t *sizeTrend) at(z sweepSizes, n int) (sweepSizes, bool) {
 		end.lanes[i] = min(grow(z.lanes[i], from.lanesOf(l)), n)
 		if i < len(z.away) {
 			end.away[i] = min(grow(z.away[i], from.awayOf(l)), n)
+		}
+		if i < len(z.named) {
+			end.named[i] = grow(z.named[i], from.namedOf(l))
 		}
 	}
 	return end, true
