@@ -623,7 +623,7 @@ func (c *Consumer) fitClient(cl *kgo.Client) error {
 	if c.cfg.deadTopic != "" && readsTopic(cl, c.cfg.deadTopic) {
 		return fmt.Errorf("WithDeadLetterTopic(%q): the consumer reads that topic, and would run its dead letters again", c.cfg.deadTopic)
 	}
-	if rebalance, ok := cl.OptValue(kgo.RebalanceTimeout).(time.Duration); ok && c.cfg.revokeSet && c.cfg.revokeWait >= rebalance {
+	if rebalance, ok := rebalanceTimeout(cl); ok && c.cfg.revokeSet && c.cfg.revokeWait >= rebalance {
 		return fmt.Errorf("WithRevokeTimeout(%v): want a duration below the client's rebalance timeout, %v (kgo.RebalanceTimeout): the group throws out a member that waits so long", c.cfg.revokeWait, rebalance)
 	}
 	return nil
@@ -635,10 +635,17 @@ func (c *Consumer) fitClient(cl *kgo.Client) error {
 // hooks may do before New returns, rather than a value New writes after
 // the client started.
 func (c *config) revokeTimeout(cl *kgo.Client) time.Duration {
-	if rebalance, ok := cl.OptValue(kgo.RebalanceTimeout).(time.Duration); ok && !c.revokeSet {
+	if rebalance, ok := rebalanceTimeout(cl); ok && !c.revokeSet {
 		return min(c.revokeWait, rebalance/2)
 	}
 	return c.revokeWait
+}
+
+// rebalanceTimeout returns cl's rebalance timeout (kgo.RebalanceTimeout),
+// and false when cl does not say it.
+func rebalanceTimeout(cl *kgo.Client) (time.Duration, bool) {
+	d, ok := cl.OptValue(kgo.RebalanceTimeout).(time.Duration)
+	return d, ok
 }
 
 // executor makes the executor that runs the records.

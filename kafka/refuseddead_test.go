@@ -68,17 +68,7 @@ func TestARecordTheExecutorRefusesIsDeadLettered(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), testWait)
-			defer cancel()
-			ran := make(chan error, 1)
-			go func() { ran <- c.Run(ctx) }()
-			select {
-			case <-done:
-				cancel()
-				err = <-ran
-			case err = <-ran: // stopped before it ran the three
-			}
-			if err != nil {
+			if err := runUntil(c, done); err != nil {
 				t.Errorf("Run: %v; want nil", err)
 			}
 			mu.Lock()
@@ -172,17 +162,7 @@ func TestARefusedRecordsEventIsReadAtMostTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), testWait)
-	defer cancel()
-	ran := make(chan error, 1)
-	go func() { ran <- c.Run(ctx) }()
-	select {
-	case <-done:
-		cancel()
-		err = <-ran
-	case err = <-ran:
-	}
-	if err != nil {
+	if err := runUntil(c, done); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
 	mu.Lock()
@@ -196,5 +176,21 @@ func TestARefusedRecordsEventIsReadAtMostTwice(t *testing.T) {
 	}
 	if len(reads) != n || most > 2 {
 		t.Errorf("the event function read %d records %d times, up to %d times for one; want %d records, at most twice each", len(reads), total, most, n)
+	}
+}
+
+// runUntil runs c until done is closed, or testWait passes, and returns
+// Run's error; or Run's error when it stops first.
+func runUntil(c *Consumer, done <-chan struct{}) error {
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	ran := make(chan error, 1)
+	go func() { ran <- c.Run(ctx) }()
+	select {
+	case <-done:
+		cancel()
+		return <-ran
+	case err := <-ran: // stopped first
+		return err
 	}
 }
