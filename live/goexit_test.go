@@ -104,10 +104,14 @@ func TestAGuardHearsOfAnAttemptThatExits(t *testing.T) {
 // with a deadline returned nil; found by a review.)
 func TestAGuardsGoexitAfterAHandlersGoexitLosesNoItem(t *testing.T) {
 	var ran atomic.Int32
+	// Item a exits once both items are held: before, it could fail
+	// between SubmitAll's two items, which then met the stopped executor.
+	submitted := make(chan struct{})
 	x, err := New(konvoy.Convoy, 1, func(k string) konvoy.Event { return konvoy.Event{Key: k} },
 		func(_ context.Context, k string) error {
 			ran.Add(1)
 			if k == "a" {
+				<-submitted
 				runtime.Goexit()
 			}
 			return nil
@@ -121,8 +125,10 @@ func TestAGuardsGoexitAfterAHandlersGoexitLosesNoItem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := x.SubmitAll(context.Background(), []string{"a", "b"}); err != nil {
-		t.Fatal(err)
+	_, serr := x.SubmitAll(context.Background(), []string{"a", "b"})
+	close(submitted)
+	if serr != nil {
+		t.Fatal(serr)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
