@@ -158,7 +158,7 @@ func TestAListingCutShortByARevocationIsMadeAgain(t *testing.T) {
 	produce(t, addrs, 10, 3, 2) // offsets 10 to 19
 	close(grown)
 	seen := map[int64]bool{}
-	deadline := time.After(5 * time.Second)
+	deadline := time.After(testWait)
 loop:
 	for {
 		select {

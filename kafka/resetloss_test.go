@@ -53,7 +53,9 @@ func TestAResetAboveARecordNotFinishedFetchesItAgain(t *testing.T) {
 		}
 	}
 	close(release)
-	time.Sleep(500 * time.Millisecond)
+	// Record 9 runs again once the fetch from offset 5 reads it: wait for
+	// that, not for a time, before the stop commits.
+	waitUntil(t, "record 9 handled", func() bool { mu.Lock(); defer mu.Unlock(); return seen[9] > 0 })
 	if err := stop(); err != nil {
 		t.Fatalf("Run: %v", err)
 	}

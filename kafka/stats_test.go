@@ -88,6 +88,7 @@ func TestLagAndCaughtUp(t *testing.T) {
 	if lag, err := Lag(ctx, cl, testGroup, testTopic); err != nil || !gocmp.Equal(lag, map[int32]int64{0: 0, 1: 0, 2: 0}) {
 		t.Errorf("lag once caught up: %v, %v; want 0 everywhere", lag, err)
 	}
+	waitUntil(t, "28 records done", func() bool { return c.Stats().Done >= 28 })
 	if s := c.Stats(); s.Done != 28 {
 		t.Errorf("Stats: %d done; want 28", s.Done)
 	}
@@ -130,6 +131,7 @@ func TestCommitsCountsTheCommitsKafkaRefused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	<-all
+	waitUntil(t, "5 records done", func() bool { return c.Stats().Done == 5 })
 	if up, err := c.CaughtUp(ctx, testTopic); up || err == nil {
 		t.Errorf("caught up while Kafka refuses commits: %v, %v; want false and the commit's error", up, err)
 	}
@@ -232,6 +234,7 @@ func TestCaughtUpWaitsOutARebalance(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	<-all
+	waitUntil(t, "5 records done", func() bool { return c.Stats().Done == 5 })
 	if up, err := c.CaughtUp(ctx, testTopic); up || err != nil {
 		t.Errorf("CaughtUp while Kafka answers REBALANCE_IN_PROGRESS: %v, %v; want false and no error", up, err)
 	}

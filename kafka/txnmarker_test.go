@@ -60,6 +60,7 @@ func TestCommitsPassATransactionMarker(t *testing.T) {
 				t.Fatalf("the handler saw offset %d, the transaction's marker", o)
 			default:
 			}
+			waitUntil(t, "3 records done", func() bool { return c.Stats().Done >= 3 })
 			if st := c.Stats(); st.Events != 3 || st.Done != 3 {
 				t.Fatalf("Stats: %d events, %d done; want 3 and 3: a marker is no record", st.Events, st.Done)
 			}
