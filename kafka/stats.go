@@ -22,6 +22,10 @@ import (
 // is no record: Events, Done and Held leave out the markers taken,
 // finished and held (read while they pass, these may disagree by a marker
 // or so); the wait and response percentiles take in their short waits.
+// A record's offset counts as finished for commits as its handler
+// returns, a moment before Done counts it: read just after
+// [Consumer.CaughtUp] says true, Done may be short by the records whose
+// handlers were returning; after Run returns it is whole.
 func (c *Consumer) Stats() live.Stats {
 	d := c.markersDone.Load()
 	m := c.markers.Load()
