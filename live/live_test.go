@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -45,7 +46,9 @@ func TestHeadOfLineBlocksWhereLaneAwareDoesNot(t *testing.T) {
 		var mu sync.Mutex
 		var order []string
 		bStarted := make(chan struct{})
-		x, err := New(konvoy.Convoy, 2, ev, func(ctx context.Context, e konvoy.Event) error {
+		var x *Executor[konvoy.Event]
+		var err error
+		x, err = New(konvoy.Convoy, 2, ev, func(ctx context.Context, e konvoy.Event) error {
 			name := fmt.Sprint(e.Key, e.Step)
 			mu.Lock()
 			order = append(order, "start "+name)
@@ -54,13 +57,21 @@ func TestHeadOfLineBlocksWhereLaneAwareDoesNot(t *testing.T) {
 			case "b1":
 				close(bStarted)
 			case "a1":
-				wait := deadline // lane-aware: b1 starts while a1 runs
 				if p == konvoy.HeadOfLine {
-					wait = 10 * time.Millisecond // it cannot start: the wait only shortens the test
+					// b1 cannot start: a1 waits until a2's consumer blocks
+					// behind it (a wait of 10 ms ran out first under load,
+					// and nothing blocked)
+					for end := time.Now().Add(deadline); !laneWaiterBlocked(x, "a"); runtime.Gosched() {
+						if time.Now().After(end) {
+							t.Error("a2's consumer never blocked on lane a")
+							break
+						}
+					}
+					break
 				}
-				select {
+				select { // lane-aware: b1 starts while a1 runs
 				case <-bStarted:
-				case <-time.After(wait):
+				case <-time.After(deadline):
 				}
 			}
 			mu.Lock()

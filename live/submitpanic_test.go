@@ -14,9 +14,10 @@ import (
 
 // TestSubmitAllPanickingLeavesTheExecutorUsable: when the event function,
 // or WithOffsets's, panics at item 2 of a SubmitAll, the panic reaches the
-// caller, items 0 and 1 are taken and run, and Close ends within its
-// context's deadline (it waits on Submit's lock first: a hang detector,
-// not a timing assertion).
+// caller, items 0 and 1 are taken and run, and Close returns (it waits
+// on Submit's lock first: a panic that left it held hangs Close, which the
+// test's 5 s bound detects; Close's own context ends far later, so that a
+// loaded machine never fails the test).
 func TestSubmitAllPanickingLeavesTheExecutorUsable(t *testing.T) {
 	event := func(int) konvoy.Event { return konvoy.Event{Key: "k"} }
 	for _, tc := range []struct {
@@ -49,7 +50,7 @@ func TestSubmitAllPanickingLeavesTheExecutorUsable(t *testing.T) {
 			}()
 			_, _ = x.SubmitAll(context.Background(), []int{0, 1, 2, 3})
 		}()
-		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
 		done := make(chan error, 1)
 		go func() { done <- x.Close(ctx) }()
 		select {
@@ -58,7 +59,7 @@ func TestSubmitAllPanickingLeavesTheExecutorUsable(t *testing.T) {
 				t.Errorf("after a panic of %s: Close %v, %d done; want nil and 2 (the items before it)", tc.name, err, s.Done)
 			}
 		case <-time.After(5 * time.Second):
-			t.Fatalf("Close did not return 5 s after its context ended: a panic of %s left Submit's lock held", tc.name)
+			t.Fatalf("Close did not return within 5 s: a panic of %s left Submit's lock held", tc.name)
 		}
 		cancel()
 	}
