@@ -102,7 +102,7 @@
 //     the keys in flight), with InFlight at most [MaxInFlight]: about 100
 //     MB; and 4 bytes per step of a lifecycle.
 //
-// For [Default] that is about 13 MB, most of it the names of 1,428,572 keys,
+// For [Default] that is about 11.5 MB, most of it the names of 1,428,572 keys,
 // made as they enter; [Config.Memory] adds it up for a Config. It sets up in O(min(InFlight, lifecycles)) time, plus
 // the skews', and then takes some tens of nanoseconds per event, O(log Keys)
 // more per lifecycle with KeySkew > 0. It allocates while it runs only to
