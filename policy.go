@@ -131,7 +131,8 @@ func WithMaxBacklog(n int) Option {
 // WithSchedule keeps the full schedule of a run in [Result].Schedule, one
 // [Slot] per event, for runs of at most limit events: the basis for
 // pictures of small runs. A run with more events fails with an error rather
-// than return part of its schedule. It costs O(limit) memory.
+// than return part of its schedule. It costs O(limit) memory, and each
+// [Simulator.Result] a copy of the schedule.
 //
 // WithSchedule panics, with a "konvoy:" prefix, when limit < 1.
 func WithSchedule(limit int) Option {

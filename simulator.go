@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 )
 
@@ -358,10 +359,12 @@ func (s *Simulator) laneCount() int {
 // run's measures, or the error that stopped Add, or one that the end of the
 // run found: a backlog over WithMaxBacklog's limit, or a [Result].HeldRounds
 // or GapsSkipped past the largest int. It may be called more than once;
-// after it, Add panics, unless it has an error to return. It takes
-// O(k + l + p) time for k distinct keys, l lanes and p keys' shares of
-// lanes other than their first (see [Simulator]), and reads the latency
-// histograms' counts, at most 55,296 of each.
+// after it, Add panics, unless it has an error to return. Each Result it
+// returns is the caller's own: changing its slices changes neither the
+// simulator nor a later Result. It takes O(k + l + p + s) time for k
+// distinct keys, l lanes, p keys' shares of lanes other than their first
+// (see [Simulator]) and s slots of [WithSchedule]'s schedule, and reads
+// the latency histograms' counts, at most 55,296 of each.
 func (s *Simulator) Result() (Result, error) {
 	s.mustBeMade()
 	if err := s.end(); err != nil {
@@ -391,7 +394,7 @@ func (s *Simulator) Result() (Result, error) {
 		WorstLanes:     s.worstLanes(5),
 	}
 	if s.events > 0 { // an empty run's Result is the zero Result, Schedule nil
-		r.Schedule = s.schedule
+		r.Schedule = slices.Clone(s.schedule) // each Result's own: see Result
 	}
 	if s.table != nil {
 		if ln, key, load := s.table.heaviest(); ln >= 0 {
