@@ -32,8 +32,8 @@ func TestSimulateRejectsBadInput(t *testing.T) {
 		{"line convoy without a line", []konvoy.Event{ok, {Key: "C", Step: 1}}, konvoy.LineConvoy, 2, `konvoy: event 1 (key "C"): Line is empty; want a line: layout line-convoy puts events in lanes by line`, "Line", nil},
 		{"negative arrival", []konvoy.Event{{Key: "E", Arrival: -1}}, konvoy.Free, 1, `konvoy: event 0 (key "E"): Arrival is -1; want round 0 or later`, "Arrival", nil},
 		{"arrivals out of order", []konvoy.Event{{Key: "E", Arrival: 5}, {Key: "F", Arrival: 4}}, konvoy.Free, 1, `konvoy: event 1 (key "F"): Arrival is 4; want 5 or later: the previous event arrived then, and events come in arrival order`, "Arrival", konvoy.ErrOrder},
-		{"arrival overflows", []konvoy.Event{{Key: "E", Duration: 2}, {Key: "F", Arrival: math.MaxInt - 3, Duration: 1}}, konvoy.Free, 1, fmt.Sprintf(`konvoy: event 1 (key "F"): Arrival is %d; want at most %d, or the arrival plus the total work overflows int`, math.MaxInt-3, math.MaxInt-4), "Arrival", nil},
-		{"work overflows", []konvoy.Event{ok, {Key: "D", Duration: math.MaxInt}}, konvoy.Convoy, 2, fmt.Sprintf(`konvoy: event 1 (key "D"): Duration is %d; want at most %d, or the total work overflows int`, math.MaxInt, math.MaxInt-2), "Duration", nil},
+		{"arrival overflows", []konvoy.Event{{Key: "E", Duration: 2}, {Key: "F", Arrival: math.MaxInt - 3, Duration: 1}}, konvoy.Free, 1, fmt.Sprintf(`konvoy: event 1 (key "F"): Arrival is %d; want at most %d, so that the arrival plus the total work stays below the largest int`, math.MaxInt-3, math.MaxInt-4), "Arrival", nil},
+		{"work overflows", []konvoy.Event{ok, {Key: "D", Duration: math.MaxInt}}, konvoy.Convoy, 2, fmt.Sprintf(`konvoy: event 1 (key "D"): Duration is %d; want at most %d, so that the total work stays below the largest int`, math.MaxInt, math.MaxInt-2), "Duration", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

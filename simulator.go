@@ -330,11 +330,11 @@ func (s *Simulator) check(e *Event) error {
 	case s.layout.lanes == lineLanes && e.Line == "":
 		return eventError(i, key, "Line", 0, "a line: layout "+s.layout.String()+" puts events in lanes by line", nil)
 	case e.Duration > math.MaxInt-1-s.work:
-		return eventError(i, key, "Duration", e.Duration, fmt.Sprintf("at most %d, or the total work overflows int", math.MaxInt-1-s.work), nil)
+		return eventError(i, key, "Duration", e.Duration, fmt.Sprintf("at most %d, so that the total work stays below the largest int", math.MaxInt-1-s.work), nil)
 	case e.Arrival < s.lastArrival:
 		return eventError(i, key, "Arrival", e.Arrival, fmt.Sprintf("%d or later: the previous event arrived then, and events come in arrival order", s.lastArrival), ErrOrder)
 	case e.Arrival > math.MaxInt-1-s.work-e.Duration:
-		return eventError(i, key, "Arrival", e.Arrival, fmt.Sprintf("at most %d, or the arrival plus the total work overflows int", math.MaxInt-1-s.work-e.Duration), nil)
+		return eventError(i, key, "Arrival", e.Arrival, fmt.Sprintf("at most %d, so that the arrival plus the total work stays below the largest int", math.MaxInt-1-s.work-e.Duration), nil)
 	case s.schedule != nil && i >= s.opts.scheduleLimit:
 		return eventError(i, key, "", 0, fmt.Sprintf("WithSchedule(%d) keeps the schedule of runs of at most %d %s", s.opts.scheduleLimit, s.opts.scheduleLimit, map[bool]string{true: "event", false: "events"}[s.opts.scheduleLimit == 1]), ErrScheduleFull)
 	}
