@@ -87,6 +87,9 @@ func (d *Decoder) rounds(s string) (int, string) {
 		return 0, d.wantDuration(s, err)
 	}
 	if v < 0 {
+		if d.opt.Round {
+			return 0, "want a duration ≥ 0"
+		}
 		return 0, fmt.Sprintf("want a duration ≥ 0, in whole rounds of %v", res)
 	}
 	if v%res != 0 {
@@ -125,6 +128,9 @@ func (d *Decoder) wantDuration(s string, err error) string {
 		return fmt.Sprintf("want a duration of at most %v, the longest a time.Duration holds", duration.Longest)
 	}
 	want := fmt.Sprintf("a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole nanoseconds and whole rounds of %v", d.opt.Resolution)
+	if d.opt.Round { // rounds are rounded to: only the nanoseconds must be whole
+		want = fmt.Sprintf("a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole nanoseconds (-round rounds it to rounds of %v)", d.opt.Resolution)
+	}
 	if d.opt.BareRounds {
 		return "want a whole number of rounds ≥ 0, or " + want
 	}
