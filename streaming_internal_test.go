@@ -184,27 +184,35 @@ func TestLaneAwareForgetsTakenEvents(t *testing.T) {
 // taken, and the others are linked vacant.
 func checkLaneAwareSlots(t interface{ Fatalf(string, ...any) }, a *laneAware) {
 	seen := make([]bool, a.slots.len())
-	mark := func(h int32, what string) {
+	// where is the slot's place, a lane's number, or vacant or fresh: the
+	// message is made only on a failure, as the check runs after every
+	// event of TestLaneAwareForgetsTakenEvents.
+	const vacantSlot, freshSlot = -1, -2
+	mark := func(h int32, where int) {
 		if h < 0 || int(h) >= len(seen) || seen[h] {
+			what := map[int]string{vacantSlot: "vacant", freshSlot: "fresh"}[where]
+			if where >= 0 {
+				what = fmt.Sprint("in lane ", where)
+			}
 			t.Fatalf("slot %d, %s, is out of range or in two places", h, what)
 		}
 		seen[h] = true
 	}
 	vacant := 0
 	for h := a.vacant; h >= 0; h = a.at(h).next {
-		mark(h, "vacant")
+		mark(h, vacantSlot)
 		vacant++
 	}
 	waiting := 0
 	for ln := range a.queues.len() {
 		for h := int32(a.queues.at(ln).head); h >= 0; h = a.at(h).next {
-			mark(h, fmt.Sprint("in lane ", ln))
+			mark(h, ln)
 			waiting++
 		}
 	}
 	for _, h := range a.fresh[a.freshHead:] {
 		if a.at(h).lane < 0 {
-			mark(h, "fresh")
+			mark(h, freshSlot)
 			waiting++
 		}
 	}
