@@ -343,10 +343,14 @@ func withinWhole(rounds int, b float64) bool {
 // answer would break it). From 1000 on it writes the whole number of
 // rounds (floorNear's) in full, every digit before the point, which four
 // digits would cut below the plan's own answer: 123450.7 rounds as
-// 1.234e+05, 123400. x at or below 0, or not finite, is written as it is.
+// 1.234e+05, 123400; from 2^63, past every run's rounds, four digits
+// again (floorDigits). x at or below 0, or not finite, is written as it is.
 func atMost(x float64) string {
 	if !(x > 0) || math.IsInf(x, 1) {
 		return strconv.FormatFloat(x, 'g', 4, 64)
+	}
+	if x >= 0x1p63 {
+		return floorDigits(x)
 	}
 	if x >= 1000 {
 		return strconv.FormatFloat(floorNear(x), 'f', 0, 64)
@@ -360,6 +364,16 @@ func atMost(x float64) string {
 	}
 	scale := math.Pow(10, k)
 	return strconv.FormatFloat(floorNear(x*pre*scale)/scale/pre, 'g', 4, 64)
+}
+
+// floorDigits writes x, a whole float64 of at least 1000, to four
+// significant digits rounded down, as 1.999e+303 for 1.9999999999999997e+303:
+// its exact digits, which strconv writes for a whole float64, cut after
+// the fourth, where a budget past every run's rounds (2^63) would
+// otherwise fill hundreds of columns with float64's digits.
+func floorDigits(x float64) string {
+	s := strconv.FormatFloat(x, 'f', 0, 64)
+	return fmt.Sprintf("%s.%se+%02d", s[:1], s[1:4], len(s)-1)
 }
 
 // decade returns ⌊log10 x⌋ for x > 0, for a subnormal x too, whose

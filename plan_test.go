@@ -290,8 +290,11 @@ func TestPlanBudgetIsNeverRoundedUp(t *testing.T) {
 		{10 / 123456.7 / 0.01, 0.01, 12345, "123456", 1, 123450},
 		{10 / 9999.9999 / 0.01, 0.01, 999, "9999", 1, 9990},
 		{10 / 1000.5 / 0.01, 0.01, 100, "1000", 1, 1000},
-		{math.Ldexp(1, -70), 1, 1, "11805916207174113034240", 1, 10},    // 10·2^70, every digit
-		{8.470329472543007e-22, 1, 1, "11805916207174108839936", 1, 10}, // whose shortest form, 1.1805916207174109e+22, is above it
+		{math.Ldexp(1, -70), 1, 1, "1.180e+22", 1, 10},                  // 10·2^70, past every run's rounds: four digits, down
+		{8.470329472543007e-22, 1, 1, "1.180e+22", 1, 10},               // whose shortest form, 1.1805916207174109e+22, is above it
+		{1e-300, 1, 1, "9.999e+300", 1, 10},                             // 10/1e-300 is 9.999999999999999e+300, not 1e+301
+		{10 / 0x1p63, 1, 1, "9.223e+18", 1, 10},                         // 2^63: no run has so many rounds
+		{10 / 0x1.fffffffffffffp62, 1, 1, "9223372036854773760", 1, 10}, // below 2^63: whole rounds in full
 	} {
 		events := make([]konvoy.Event, 10)
 		for i := range events {

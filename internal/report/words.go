@@ -165,9 +165,12 @@ func FormatAmount(x float64) string { return formatAmount(x) }
 // precision (999999999999999.87 is 999999999999999.875, which reads .88)
 // and formatAmount writes float64's shortest form from 10^15, which may
 // read above x, it writes the whole rounds of x in full, rounded down, as
-// the plan's assumptions do.
+// the plan's assumptions do; from 2^63, past every run's rounds, four
+// significant digits, rounded down (floorDigits).
 func formatAtMost(x float64) string {
 	switch {
+	case x >= 0x1p63 && !math.IsInf(x, 1):
+		return floorDigits(x)
 	case x >= 1e12 && !math.IsInf(x, 1):
 		return strconv.FormatFloat(math.Floor(x), 'f', 0, 64) // x may have a fraction
 	case !(x > 0) || x >= 1e15:
@@ -177,6 +180,15 @@ func formatAtMost(x float64) string {
 		x = atMostAt(x, 2)
 	}
 	return formatAmount(x)
+}
+
+// floorDigits writes x, a whole float64 of at least 1000, to four
+// significant digits rounded down, as 1.999e+303 for 1.9999999999999997e+303:
+// its exact digits, cut after the fourth (the plan's assumptions write a
+// budget so too).
+func floorDigits(x float64) string {
+	s := strconv.FormatFloat(x, 'f', 0, 64)
+	return fmt.Sprintf("%s.%se+%02d", s[:1], s[1:4], len(s)-1)
 }
 
 // atMostAt is floorAt(x, k), but one unit of 10^−k lower where floorAt's
