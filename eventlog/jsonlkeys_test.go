@@ -78,5 +78,10 @@ func TestJSONLStatusWithALoneSurrogateSaysWhy(t *testing.T) {
 		if !errors.As(failed, &ee) || ee.Line != 1 || !strings.Contains(failed.Error(), `field "`) || !strings.HasSuffix(failed.Error(), want) {
 			t.Errorf("%s: %v; want an *eventlog.Error at line 1 that ends %q", trace, failed, want)
 		}
+		// The value as written, escape and all: decoded, it would read
+		// U+FFFD, which the file does not hold (found by a review).
+		if strings.Contains(want, "surrogate") && ee != nil && !strings.Contains(trace, `"`+ee.Value+`"`) {
+			t.Errorf("%s: the error's value is %q; want the status as written", trace, ee.Value)
+		}
 	}
 }
