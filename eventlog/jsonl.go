@@ -189,7 +189,7 @@ func (d *Decoder) jsonAt(raw []byte) (int64, string, error) {
 		}
 		var ok bool
 		if v, ok = d.jsonText(raw); !ok {
-			return 0, "", d.fieldErr(d.cols.At, refusedText(raw), wantText(raw))
+			return 0, "", d.fieldErr(d.cols.At, display(raw), wantText(raw))
 		}
 	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
 		v = string(raw)
@@ -481,7 +481,7 @@ func (d *Decoder) jsonKeyLine() (key, line string, err error) {
 	}
 	key, ok := d.jsonText(s.key)
 	if !ok {
-		return "", "", d.fieldErr(d.cols.Key, refusedText(s.key), wantText(s.key))
+		return "", "", d.fieldErr(d.cols.Key, display(s.key), wantText(s.key))
 	}
 	if key == "" {
 		return "", "", d.fieldErr(d.cols.Key, key, "want a non-empty key")
@@ -491,7 +491,7 @@ func (d *Decoder) jsonKeyLine() (key, line string, err error) {
 	}
 	if s.line != nil {
 		if line, ok = d.jsonText(s.line); !ok {
-			return key, "", d.fieldErr(d.cols.Line, refusedText(s.line), wantText(s.line))
+			return key, "", d.fieldErr(d.cols.Line, display(s.line), wantText(s.line))
 		}
 		if line, err = d.nameValue(d.cols.Line, line, &d.lastLine); err != nil {
 			return "", "", err
@@ -501,24 +501,34 @@ func (d *Decoder) jsonKeyLine() (key, line string, err error) {
 }
 
 // wantText is the complaint about a key or line, raw, that jsonText does
-// not read.
+// not read. For a string it names the lone surrogate escape as written: the
+// value the error shows, decoded, holds U+FFFD there, which the file does
+// not.
 func wantText(raw []byte) string {
 	if raw[0] == '"' {
-		return "want text that reads as written, which a lone surrogate escape (\\ud800 to \\udfff without its pair) is not"
+		return "want text that reads as written, which a lone surrogate escape (\\ud800 to \\udfff without its pair) is not: it holds " + loneEscape(raw[1:len(raw)-1])
 	}
 	return "want a string"
 }
 
-// refusedText is a key, line, status or text value, raw, that jsonText
-// does not read, as its error shows it: a string's text as written, escapes
-// and all, as decoding would put U+FFFD where the lone surrogate escape
-// that it refuses stands, which the user could not find in the file; any
-// other value's JSON.
-func refusedText(raw []byte) string {
-	if len(raw) >= 2 && raw[0] == '"' {
-		return string(raw[1 : len(raw)-1])
+// loneEscape returns, as written, the first lone surrogate escape in
+// inner, the text of a JSON string between its quotes, which unquote
+// refuses: the first \u escape that escapedRune does not read.
+func loneEscape(inner []byte) string {
+	for i := 0; i+1 < len(inner); i++ {
+		if inner[i] != '\\' {
+			continue
+		}
+		if i++; inner[i] != 'u' {
+			continue // a one-letter escape
+		}
+		_, n := escapedRune(inner[i:])
+		if n == 0 {
+			return string(inner[i-1 : min(i+5, len(inner))])
+		}
+		i += n - 1
 	}
-	return string(raw)
+	return ""
 }
 
 // jsonStep reads the step, or, without one, maps the status to a step.
@@ -544,7 +554,7 @@ func (d *Decoder) jsonStep() (int, error) {
 		}
 		st, ok := d.jsonText(s.status)
 		if !ok {
-			return 0, d.fieldErr(d.cols.Status, refusedText(s.status), wantText(s.status))
+			return 0, d.fieldErr(d.cols.Status, display(s.status), wantText(s.status))
 		}
 		n, ok := d.statuses[st]
 		if !ok {
@@ -566,7 +576,7 @@ func (d *Decoder) jsonRounds(field string, raw []byte) (int, error) {
 		}
 		var ok bool
 		if v, ok = d.jsonText(raw); !ok {
-			return 0, d.fieldErr(field, refusedText(raw), wantText(raw))
+			return 0, d.fieldErr(field, display(raw), wantText(raw))
 		}
 	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
 		v = string(raw)
