@@ -101,7 +101,8 @@ func TestAPartitionCommittedAloneBesideARefusalCountsAsCommitted(t *testing.T) {
 		}
 	}
 	// The client counts the commit once the broker's answer is back, after
-	// the broker stored it: wait for the count, not for a time.
+	// the broker stored it: the check waits for the count, until ctx ends,
+	// not for a time.
 	for s := c.Commits(); s.WithoutMetadata == 0 || s.LastMetadata == nil; s = c.Commits() {
 		select {
 		case <-ctx.Done():
@@ -109,9 +110,5 @@ func TestAPartitionCommittedAloneBesideARefusalCountsAsCommitted(t *testing.T) {
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
-	s := c.Commits()
 	t.Logf("refused as too long %d times, committed alone %d times; group's commit %v", tooLarge.Load(), alone.Load(), committed(t, addrs))
-	if s.WithoutMetadata == 0 || s.LastMetadata == nil {
-		t.Errorf("partition 0 committed at 1 without its metadata (%d times), yet Commits: %+v; want WithoutMetadata >= 1 and LastMetadata naming partition 0", alone.Load(), s)
-	}
 }
