@@ -41,10 +41,13 @@ func TestJSONLDistinctKeysStayDistinct(t *testing.T) {
 			keys = append(keys, e.Key)
 		}
 		if c.keys == nil {
+			// The value decoded, U+FFFD for the escape, and the escape as
+			// written in the complaint.
+			lone := map[string]string{"lone surrogates": `\ud800`, "a low surrogate alone": `\udc00`}[c.name]
 			var ee *eventlog.Error
-			if !errors.As(failed, &ee) || ee.Line != 1 || !strings.Contains(failed.Error(), `field "key"`) ||
-				!strings.Contains(failed.Error(), "want text that reads as written, which a lone surrogate escape (\\ud800 to \\udfff without its pair) is not: it holds \\ud") {
-				t.Errorf("%s: keys %q, error %v; want an *eventlog.Error at line 1 naming the key and what it wants", c.name, keys, failed)
+			if !errors.As(failed, &ee) || ee.Line != 1 || ee.Field != "key" || ee.Value != "a\ufffd" ||
+				!strings.HasSuffix(failed.Error(), "want text that reads as written, which a lone surrogate escape (\\ud800 to \\udfff without its pair) is not: it holds "+lone) {
+				t.Errorf("%s: keys %q, error %v; want an *eventlog.Error at line 1 naming the key, decoded, and its escape %s", c.name, keys, failed, lone)
 			}
 			continue
 		}
@@ -60,11 +63,12 @@ func TestJSONLDistinctKeysStayDistinct(t *testing.T) {
 // shows U+FFFD (found by another); a status that is not a string still
 // wants one.
 func TestJSONLStatusWithALoneSurrogateSaysWhy(t *testing.T) {
-	for trace, want := range map[string]string{
-		`{"key":"A","status":"\ud800","duration":1}`:                            "want text that reads as written, which a lone surrogate escape (\\ud800 to \\udfff without its pair) is not: it holds \\ud800",
-		`{"key":"A","payload":{"status":"\udc00"},"duration":1}`:                "want text that reads as written, which a lone surrogate escape (\\ud800 to \\udfff without its pair) is not: it holds \\udc00",
-		`{"key":"A","status":"caf\u00e9 \n \uD83D\ude00 \uDBFFx","duration":1}`: "want text that reads as written, which a lone surrogate escape (\\ud800 to \\udfff without its pair) is not: it holds \\uDBFF",
-		`{"key":"A","status":[1],"duration":1}`:                                 "want a string",
+	const lone = "want text that reads as written, which a lone surrogate escape (\\ud800 to \\udfff without its pair) is not: it holds "
+	for trace, want := range map[string]struct{ end, value string }{
+		`{"key":"A","status":"\ud800","duration":1}`:                            {lone + `\ud800`, "\ufffd"},
+		`{"key":"A","payload":{"status":"\udc00"},"duration":1}`:                {lone + `\udc00`, "\ufffd"},
+		`{"key":"A","status":"caf\u00e9 \n \uD83D\ude00 \uDBFFx","duration":1}`: {lone + `\uDBFF`, "caf\u00e9 \n \U0001F600 \ufffdx"},
+		`{"key":"A","status":[1],"duration":1}`:                                 {"want a string", "[1]"},
 	} {
 		r := eventlog.Reader{Name: "t.jsonl", Format: eventlog.JSONL, Steps: []string{"a"}}
 		if strings.Contains(trace, "payload") {
@@ -78,8 +82,8 @@ func TestJSONLStatusWithALoneSurrogateSaysWhy(t *testing.T) {
 			}
 		}
 		var ee *eventlog.Error
-		if !errors.As(failed, &ee) || ee.Line != 1 || !strings.Contains(failed.Error(), `field "`) || !strings.HasSuffix(failed.Error(), want) {
-			t.Errorf("%s: %v; want an *eventlog.Error at line 1 that ends %q", trace, failed, want)
+		if !errors.As(failed, &ee) || ee.Line != 1 || !strings.Contains(failed.Error(), `field "`) || !strings.HasSuffix(failed.Error(), want.end) || ee.Value != want.value {
+			t.Errorf("%s: %v; want an *eventlog.Error at line 1 showing the value %q and ending %q", trace, failed, want.value, want.end)
 		}
 	}
 }

@@ -37,11 +37,12 @@ func waitFor(t testing.TB, ch <-chan struct{}, what string) {
 }
 
 // The policies differ where the model says they do: two consumers, a1
-// running and held, under lane-aware until b1 starts, under head-of-line
-// until a2's consumer blocks behind it, a2 behind it in lane a, b1 in
-// lane b. Lane-aware gives b1 to the free consumer at once;
-// head-of-line gives it a2 and blocks it until a1 finishes, so b1 starts
-// only after a1 has finished, and the blocked time shows in the Stats.
+// running, a2 after it in lane a, b1 in lane b. a1's handler returns,
+// under lane-aware, once b1 has started, and under head-of-line once a2's
+// consumer is blocked on lane a (either wait bounded by deadline).
+// Lane-aware gives b1 to the free consumer at once; head-of-line gives it
+// a2 and blocks it until a1 finishes, so b1 starts only after a1 has
+// finished, and the blocked time shows in the Stats.
 func TestHeadOfLineBlocksWhereLaneAwareDoesNot(t *testing.T) {
 	for _, p := range []konvoy.Policy{konvoy.LaneAware, konvoy.HeadOfLine} {
 		var mu sync.Mutex
