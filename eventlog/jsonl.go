@@ -503,7 +503,8 @@ func (d *Decoder) jsonKeyLine() (key, line string, err error) {
 // wantText is the complaint about a key or line, raw, that jsonText does
 // not read. For a string it names the lone surrogate escape as written: the
 // value the error shows, decoded, holds U+FFFD there, which the file does
-// not.
+// not. (In a string held by a string, as a path into one reads, it is
+// written as the outer string's decoded text has it, one escape level in.)
 func wantText(raw []byte) string {
 	if raw[0] == '"' {
 		return "want text that reads as written, which a lone surrogate escape (\\ud800 to \\udfff without its pair) is not: it holds " + loneEscape(raw[1:len(raw)-1])
