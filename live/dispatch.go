@@ -304,8 +304,7 @@ func (x *Executor[T]) runIdle(w int32) {
 func (x *Executor[T]) blockOnLane(w int32, j *task[T]) int64 {
 	x.tallies[w].blockFrom(x.now())
 	handed := x.awaitLane(w, j)
-	t := x.now()
-	x.tallies[w].blockUntil(x.blockEnd(t))
+	t := x.endBlock(&x.tallies[w])
 	if !handed {
 		x.noteUnstarted(w, j)
 		return -1

@@ -49,7 +49,10 @@ type Stats struct {
 	// it); Forced the held items so
 	// released, or taken as old steps, without their gap filling;
 	// RejectedOld the old steps discarded under RejectOld; BackwardWrites
-	// the old steps run without it, which set their key back.
+	// the old steps run without it, which set their key back. Under any
+	// other layout BackwardWrites stays 0: the executor keeps no key's
+	// state, where konvoy.Result counts every event offered below its
+	// key's (under VersionStamp, the items counted in Skipped).
 	GapsSkipped, Forced, RejectedOld, BackwardWrites int
 	// Wait is the latency from an item's submission to its start, Response
 	// to its finish, over the items finished, in nanoseconds, with the
@@ -230,12 +233,18 @@ func (c *tally) blockFrom(t int64) {
 	c.mu.Unlock()
 }
 
-// blockUntil counts the block going on as ended at time t.
-func (c *tally) blockUntil(t int64) {
+// endBlock counts the block going on in c as ended now, and returns the
+// time now. It reads the clock under c's lock: a Stats that counted the
+// block going on, up to its own time, read that time before it took the
+// lock, so the block ends no earlier than Stats counted it, and Blocked
+// never falls from one Stats to the next.
+func (x *Executor[T]) endBlock(c *tally) int64 {
 	c.mu.Lock()
-	c.blocked += max(t-c.since, 0)
+	t := x.now()
+	c.blocked += max(x.blockEnd(t)-c.since, 0)
 	c.since = -1
 	c.mu.Unlock()
+	return t
 }
 
 // addLat adds c's latencies to the executor's, under statMu and c's lock.
