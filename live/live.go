@@ -692,10 +692,16 @@ func (x *Executor[T]) fail(j *task[T], r outcome) {
 	x.failed++
 	x.fatal = append(x.fatal, r.err)
 	if !x.stopping.Load() {
+		// Under statMu (x.mu, then statMu: no path takes them the other
+		// way), so that no Stats reads its time between haltAt and the
+		// close: one that did would count a block going on past haltAt,
+		// where the next cuts it there (see endBlock).
+		x.statMu.Lock()
 		x.haltAt = x.now()
 		x.stopping.Store(true)
 		x.halt.Store(true)
 		close(x.halted)
+		x.statMu.Unlock()
 		x.endPauses() // an item waiting for its next attempt gets none
 	}
 }

@@ -60,9 +60,11 @@ type Stats struct {
 	// outside any lock: an item's submission when Submit is called (again
 	// after it waited for room), its finish when its handler returned, and
 	// its start when its consumer became free (its last item finished, or
-	// it was woken, or under head-of-line its lane was handed to it)
+	// it was woken, or under head-of-line its lane was handed to it, read
+	// under the consumer's own tally's lock, which Stats holds for moments)
 	// before it took the item; so a wait may be short by the time a
-	// consumer took to find the item, and is never below 0. Under the
+	// consumer took to find the item, or under head-of-line long by a
+	// moment of Stats, and is never below 0. Under the
 	// resequencer an item's wait includes the time it was held for its
 	// gap, since it runs once released; the model runs an event before it
 	// holds it, and counts the hold apart (konvoy.Result.HeldRounds).
@@ -237,7 +239,9 @@ func (c *tally) blockFrom(t int64) {
 // time now. It reads the clock under c's lock: a Stats that counted the
 // block going on, up to its own time, read that time before it took the
 // lock, so the block ends no earlier than Stats counted it, and Blocked
-// never falls from one Stats to the next.
+// never falls from one Stats to the next. (A halt cuts blocks at haltAt,
+// which fail sets, and closes halted, under statMu: a Stats reads its
+// time either before both or after both.)
 func (x *Executor[T]) endBlock(c *tally) int64 {
 	c.mu.Lock()
 	t := x.now()
