@@ -202,13 +202,13 @@ func floats(params []string, want int) ([]float64, error) {
 	for i, p := range params {
 		var err error
 		t := strings.TrimSpace(p)
-		switch x[i], err = strconv.ParseFloat(t, 64); {
+		switch x[i], err = floattext.ParseFloat(t); {
+		case errors.Is(err, floattext.ErrTooSmall):
+			return nil, fmt.Errorf("parameter %q is %w", p, err)
 		case errors.Is(err, strconv.ErrRange):
 			return nil, fmt.Errorf("parameter %q is out of a float64's range, at most %g in size", p, math.MaxFloat64)
 		case err != nil:
 			return nil, fmt.Errorf("parameter %q is not a number", p)
-		case x[i] == 0 && !floattext.WrittenAsZero(t):
-			return nil, fmt.Errorf("parameter %q is too small for a float64, which reads it as 0; want 0 or at least %g in size", p, math.SmallestNonzeroFloat64)
 		}
 	}
 	return x, nil

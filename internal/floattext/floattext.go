@@ -11,11 +11,11 @@ import (
 	"strings"
 )
 
-// WrittenAsZero tells whether t, a number strconv.ParseFloat read as 0,
+// writtenAsZero tells whether t, a number strconv.ParseFloat read as 0,
 // is written as 0 (0.0, -0, 0e9, 0x0p-3), not as a number too small to
 // hold: whether its digits before the exponent are all 0. It takes time
 // in proportion to len(t).
-func WrittenAsZero(t string) bool {
+func writtenAsZero(t string) bool {
 	t = strings.ToLower(strings.TrimLeft(t, "+-"))
 	exponent := "e"
 	for _, prefix := range []string{"0x", "0b", "0o"} {
@@ -35,7 +35,7 @@ var ErrTooSmall = fmt.Errorf("too small for a float64, which reads it as 0; want
 // as 0.
 func ParseFloat(s string) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
-	if err == nil && v == 0 && !WrittenAsZero(s) {
+	if err == nil && v == 0 && !writtenAsZero(s) {
 		return 0, ErrTooSmall
 	}
 	return v, err
