@@ -427,34 +427,27 @@ type sweepSizes struct {
 	result  map[int]int // by configuration: what its result keeps, of a run that gave way at its end (see results)
 }
 
-// awayOf returns the keys' loads away from their first lanes that the
-// sizes count under layout l, 0 if none.
-func (z *sweepSizes) awayOf(l Layout) int {
-	if i := slices.IndexFunc(z.layouts, l.Equal); i >= 0 && i < len(z.away) {
-		return z.away[i]
+// ofLayout returns the size of layout l in by, one of the sizes by
+// layout (lanes, away, named), 0 when the sizes count no l or by is
+// shorter (none).
+func (z *sweepSizes) ofLayout(by []int, l Layout) int {
+	if i := slices.IndexFunc(z.layouts, l.Equal); i >= 0 && i < len(by) {
+		return by[i]
 	}
 	return 0
 }
+
+// awayOf returns the keys' loads away from their first lanes that the
+// sizes count under layout l, 0 if none.
+func (z *sweepSizes) awayOf(l Layout) int { return z.ofLayout(z.away, l) }
 
 // namedOf returns the bytes of layout l's lane names that the sizes
 // count, 0 if none: a layout's own, as a run that does not take the
 // layout keeps none of them.
-func (z *sweepSizes) namedOf(l Layout) int {
-	if i := slices.IndexFunc(z.layouts, l.Equal); i >= 0 && i < len(z.named) {
-		return z.named[i]
-	}
-	return 0
-}
+func (z *sweepSizes) namedOf(l Layout) int { return z.ofLayout(z.named, l) }
 
 // lanesOf returns the lanes of layout l the sizes count, 0 if none.
-func (z *sweepSizes) lanesOf(l Layout) int {
-	for i, m := range z.layouts {
-		if m.Equal(l) {
-			return z.lanes[i]
-		}
-	}
-	return 0
-}
+func (z *sweepSizes) lanesOf(l Layout) int { return z.ofLayout(z.lanes, l) }
 
 // sizes returns the sizes of the pass's inputs now, no smaller than those
 // of earlier passes.
