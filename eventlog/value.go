@@ -127,10 +127,11 @@ func (d *Decoder) wantDuration(s string, err error) string {
 	if duration.TooLong(s, err) {
 		return fmt.Sprintf("want a duration of at most %v, the longest a time.Duration holds", duration.Longest)
 	}
-	want := fmt.Sprintf("a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole nanoseconds and whole rounds of %v", d.opt.Resolution)
+	whole := fmt.Sprintf(" and whole rounds of %v", d.opt.Resolution)
 	if d.opt.Round { // rounds are rounded to: only the nanoseconds must be whole
-		want = fmt.Sprintf("a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole nanoseconds (-round rounds it to rounds of %v)", d.opt.Resolution)
+		whole = fmt.Sprintf(" (-round rounds it to rounds of %v)", d.opt.Resolution)
 	}
+	want := "a duration ≥ 0 with a unit, like \"150ms\" or \"2.5s\", in whole nanoseconds" + whole
 	if d.opt.BareRounds {
 		return "want a whole number of rounds ≥ 0, or " + want
 	}
