@@ -56,14 +56,7 @@ func TestAResetAboveARecordNotFinishedFetchesItAgain(t *testing.T) {
 	// Record 9 runs again once the fetch from offset 5 reads it: wait for
 	// that, not for a time, before the stop commits; at testWait the stop
 	// and the check below say what ran and what was committed.
-	for deadline := time.Now().Add(testWait); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		mu.Lock()
-		ran := seen[9] > 0
-		mu.Unlock()
-		if ran {
-			break
-		}
-	}
+	eventually(func() bool { mu.Lock(); defer mu.Unlock(); return seen[9] > 0 })
 	if err := stop(); err != nil {
 		t.Fatalf("Run: %v", err)
 	}

@@ -180,11 +180,19 @@ func produceRegrown(t *testing.T, addrs []string) {
 // what never came otherwise.
 func waitUntil(t *testing.T, what string, ok func() bool) {
 	t.Helper()
+	if !eventually(ok) {
+		t.Fatal("never: " + what)
+	}
+}
+
+// eventually waits, up to testWait, until ok, and tells whether it came.
+func eventually(ok func() bool) bool {
 	for deadline := time.Now().Add(testWait); !ok(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("never: " + what)
+			return false
 		}
 	}
+	return true
 }
 
 // unhandledRegrown returns the records of the regrown log, new10 to
