@@ -51,10 +51,12 @@ type config struct {
 	// Test hooks: blocked is called with what a pause covers, revoking
 	// once a revocation stopped its partitions, throttling when a
 	// partition is throttled from offset on, commitSent per partition a
-	// commit sent, with its offset and metadata.
+	// commit sent, with its offset and metadata, and commitRead with the
+	// partitions a commit read, before it waits for franz-go's turn.
 	blocked, revoking func(map[string][]int32)
 	throttling        func(topic string, partition int32, offset int64)
 	commitSent        func(tp topicPartition, offset int64, metadata string)
+	commitRead        func(tps []topicPartition)
 }
 
 // WithCommitInterval sets how often the consumer commits, per partition,

@@ -3,6 +3,8 @@ package kafka
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,12 +17,22 @@ import (
 // (its prior runs merged in), then waits for franz-go's commit lock while
 // partition 0 is lost. owned takes partition 0 out of the request, so it
 // is not committed at all, and Commits must not count it WithoutMetadata
-// (it did: found by a review).
+// (it did: found by a review). A hook tells when the commit has read the
+// partitions, so the loss comes after, as the test means it to.
 func TestAPartitionLostBeforeItsCommitIsNotCountedWithoutMetadata(t *testing.T) {
 	addrs := cluster(t, 2)
 	ends := produce(t, addrs, 40, 8, 1)
 	l := newLedger(40)
-	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, l.handler(0, nil), WithCommitInterval(time.Hour))
+	read := make(chan []topicPartition, 1) // the partitions the test's commit read
+	var watch atomic.Bool
+	c, err := New(memberOpts(addrs), konvoy.Convoy, 2, keyEvent, l.handler(0, nil), WithCommitInterval(time.Hour),
+		func(cfg *config) {
+			cfg.commitRead = func(tps []topicPartition) {
+				if watch.Load() {
+					read <- tps
+				}
+			}
+		})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,8 +61,12 @@ func TestAPartitionLostBeforeItsCommitIsNotCountedWithoutMetadata(t *testing.T) 
 		})
 	<-held
 	cerr := make(chan error, 1)
+	watch.Store(true)
 	go func() { cerr <- c.commit(context.Background()) }()
-	time.Sleep(300 * time.Millisecond) // the commit read both partitions and waits for the lock
+	// The commit has read both partitions, and waits for the lock.
+	if tps := <-read; !slices.Contains(tps, topicPartition{testTopic, 0}) || !slices.Contains(tps, topicPartition{testTopic, 1}) {
+		t.Fatalf("the commit read %v; want partitions 0 and 1", tps)
+	}
 	c.lose(context.Background(), c.cl, map[string][]int32{testTopic: {0}})
 	close(release)
 	if err := <-cerr; err != nil {

@@ -644,6 +644,13 @@ func (c *Consumer) commitParts(ctx context.Context, ps []*part) error {
 	if len(sent) == 0 {
 		return nil
 	}
+	if c.cfg.commitRead != nil {
+		tps := make([]topicPartition, len(sent))
+		for i, p := range sent {
+			tps[i] = p.tp
+		}
+		c.cfg.commitRead(tps)
+	}
 	r := c.send(ctx, offsets, meta, sent)
 	if r.gone {
 		return nil // every partition was lost while the commit waited: nothing of this member's to commit
