@@ -296,8 +296,8 @@ func byPartition(a, b topicPartition) int {
 // has no lag. A commit whose end assign could not list is checked again
 // here, once; when it still cannot be, fetching resumes at it, counted in
 // Consumer.unread. A commit franz-go fetched other than the one assign
-// found (one made since: another member's, or this one's on a revocation
-// or in CaughtUp, which starts no lower than the reset) is left as it is.
+// found, one made since, is left as it is, and so is the group's:
+// fetching resumes there, and pastEnd's reset is undone (keepFetched).
 // It asks for pastEnd's commit, which, made before, could have changed
 // what franz-go fetched, and runs once an assignment, holding the
 // partitions' fetching for the listing (metadataWait at most). When ctx
@@ -322,8 +322,11 @@ func (c *Consumer) resetPastEnd(ctx context.Context, offsets map[string]map[int3
 			if p == nil || p.stale < 0 {
 				continue
 			}
-			if p.fetchedStale(o) {
+			switch {
+			case p.fetchedStale(o):
 				ps[partition] = c.startPastEnd(p, o, ends.of(tp), starts.of(tp))
+			case !p.unlisted: // assign's pastEnd set aside a commit that is no longer the group's
+				p.keepFetched(o)
 			}
 			p.stale, p.unlisted = -1, false
 		}
@@ -357,6 +360,18 @@ func (c *Consumer) resetUnsettled(topic string) bool {
 func (p *part) fetchedStale(o kgo.Offset) bool {
 	eo := o.EpochOffset()
 	return p.stale >= 0 && eo.Offset == p.stale && eo.Epoch < 0
+}
+
+// keepFetched undoes pastEnd's reset of p, under Consumer.mu, when
+// franz-go fetched o, a commit made since the one assign found past the
+// log's end: fetching resumes at o, which p starts from, and p commits no
+// reset, which would set the group's commit back below o for good when no
+// record comes. The records o's metadata names finished, which assign did
+// not read, run again. pastEnd's count in Consumer.reset stands: assign
+// did set a commit aside.
+func (p *part) keepFetched(o kgo.Offset) {
+	p.from = o.EpochOffset().Offset
+	p.resetFrom, p.resetEpoch = -1, 0 // so resetDue settles pastEnd's reset, with nothing to commit
 }
 
 // listing is what listEnds found of some partitions' ends.
