@@ -103,6 +103,7 @@ type world struct {
 	n     int
 	ends  map[int32]int64
 	addrs []string
+	kopts []kgo.Opt // client options every member gets besides memberOpts
 
 	mu       sync.Mutex
 	inflight map[string]int           // key → handlers running it now, every member
@@ -395,6 +396,7 @@ func (w *world) join(t *testing.T, consumers int, extra ...Option) *member {
 	// its final commit and leave with no network, returns.
 	opts := append(memberOpts(w.addrs), kgo.Dialer(m.net.dial),
 		kgo.RetryTimeout(time.Second), kgo.RetryBackoffFn(func(int) time.Duration { return 10 * time.Millisecond }))
+	opts = append(opts, w.kopts...)
 	options := append([]Option{
 		WithMaxHeld(48), WithCommitInterval(15 * time.Millisecond),
 		WithExecutor(live.WithRetry(live.Retry{Attempts: 2, Base: time.Millisecond})),
@@ -735,8 +737,21 @@ func TestChaosMembersJoinLeaveCrashRestart(t *testing.T) {
 	}
 }
 
-// chaosRun is one seed of TestChaosMembersJoinLeaveCrashRestart.
-func chaosRun(t *testing.T, seed uint64) {
+// TestChaosUnderAnEagerBalancer is TestChaosMembersJoinLeaveCrashRestart
+// with the members balancing by range, an eager balancer, which
+// docs/kafka.md names for a group that konvoy's range assignor predicts:
+// every rebalance revokes every partition, and often assigns it back to
+// the member that had it, whose next assignment must then start from the
+// commit its revocation made.
+func TestChaosUnderAnEagerBalancer(t *testing.T) {
+	for _, seed := range chaosSeeds() {
+		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) { chaosRun(t, seed, kgo.Balancers(kgo.RangeBalancer())) })
+	}
+}
+
+// chaosRun is one seed of TestChaosMembersJoinLeaveCrashRestart, each
+// member's client with kopts.
+func chaosRun(t *testing.T, seed uint64, kopts ...kgo.Opt) {
 	before := runtime.NumGoroutine()
 	rng := rand.New(rand.NewPCG(seed, 909))
 	partitions, keys, n := int32(2+rng.IntN(6)), 3+rng.IntN(40), 400
@@ -747,6 +762,7 @@ func chaosRun(t *testing.T, seed uint64) {
 	kf, addrs, closeCluster := chaosCluster(t, partitions)
 	ends := produce(t, addrs, n, keys, seed)
 	w := newWorld(seed, n, ends, addrs)
+	w.kopts = kopts
 	w.watch(kf)
 	w.join(t, 1+rng.IntN(4))
 	var plan []string
