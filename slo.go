@@ -92,9 +92,10 @@ type LatencyPlan struct {
 	// events meets it with 0 consumers, below MinConsumers: it needs none. Achieved is
 	// the percentile, in rounds, at Consumers; when none meets, the lowest
 	// any count reaches: Floor when Floor misses or no count was tried,
-	// else the lowest of the counts tried (the fewest consumers among
-	// equals). Utilisation and WorstLane are of that run, the floor's lane
-	// for the floor.
+	// else the lowest of the counts tried from MinConsumers up (the
+	// fewest consumers among equals; Curve may hold counts below it).
+	// Utilisation and WorstLane are of that run, the floor's lane for the
+	// floor.
 	Meets     bool
 	Consumers int
 	Achieved  int
@@ -140,7 +141,8 @@ type LatencyPlan struct {
 	// state, even where the trace ends before it does. It is 0 when Work
 	// is 0, a load no consumer need carry, and, without a Rate, when every
 	// event arrives in one round, Span 1: such a trace is one burst and
-	// shows no steady state.
+	// shows no steady state; math.MaxInt when a Rate's quotient passes
+	// the largest int, which the Assumptions then state in full.
 	Work, Span, LoadFloor int
 	// OverloadedWork is the heaviest lane's work, and OverloadedLane its
 	// name, when it is more than Span (with a Rate, than Events/Rate, to
@@ -847,6 +849,9 @@ func loadAssumptions(s *latencySearch, src *planStream) []string {
 	case p.Events == 0:
 	case p.LoadFloor == 0 && p.Work > 0:
 		out = append(out, fmt.Sprintf("every event arrives in round %d: the trace is one burst and shows no steady state, so the plan is for that burst alone", src.first))
+	case p.LoadFloor == math.MaxInt && s.plan.Rate > 0:
+		out = append(out, fmt.Sprintf("no count up to the largest int, %d, carries the offered load: the work, %d rounds, arrives over %s, %s consumers' worth; "+
+			"with any of them a backlog grows for as long as the traffic lasts", p.LoadFloor, p.Work, s.arrivalRounds(), s.worthText(p.Work)))
 	case p.LoadFloor > 1 && s.plan.Rate > 0:
 		out = append(out, fmt.Sprintf("fewer than %d consumers do not carry the offered load: the work, %d rounds, arrives over %s, %s consumers' worth; "+
 			"with fewer a backlog grows for as long as the traffic lasts", p.LoadFloor, p.Work, s.arrivalRounds(), s.worthText(p.Work)))

@@ -420,6 +420,33 @@ func TestPlanLatencySaysTheLoadOnlyAboveOne(t *testing.T) {
 	}
 }
 
+// A Rate whose load passes the largest int caps LoadFloor there, as its
+// doc says, and the assumption says that no count carries the load, with
+// the load in full, not that fewer than the cap do not: 6 rounds of work
+// in 2 events at 1e19 events a round is 3e19 consumers' worth.
+func TestALoadPastTheLargestIntIsSaidInFull(t *testing.T) {
+	events := []konvoy.Event{{Key: "a", Step: 1, Duration: 3}, {Key: "b", Step: 2, Duration: 3}}
+	plans, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free},
+		konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 50, Rounds: 4}, Rate: 1e19})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plans[0]
+	if p.LoadFloor != math.MaxInt || p.Meets {
+		t.Errorf("LoadFloor %d, Meets %v; want math.MaxInt, false", p.LoadFloor, p.Meets)
+	}
+	said := ""
+	for _, a := range p.Assumptions {
+		if strings.Contains(a, "the offered load") {
+			said = a
+		}
+	}
+	want := fmt.Sprintf("no count up to the largest int, %d, carries the offered load: the work, 6 rounds, arrives over the 2e-19 rounds its 2 events take to arrive at 1e+19 a round, 3e+19 consumers' worth; with any of them", math.MaxInt)
+	if !strings.HasPrefix(said, want) {
+		t.Errorf("the assumptions say %q of the load; want %q…", said, want)
+	}
+}
+
 // A trace of no events meets any objective with no consumers, as
 // LatencyPlan's doc says: none is needed, whatever MinConsumers says.
 func TestAnEmptyTraceMeetsWithNoConsumers(t *testing.T) {
