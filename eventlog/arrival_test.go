@@ -149,6 +149,12 @@ func TestBadArrivalsPathsAndPartitions(t *testing.T) {
 			`t.jsonl:2: want a "partition" field, as the first record has`},
 		{"partition found", eventlog.Reader{Name: "t.jsonl"}, `{"key":"a","step":1,"duration":1}` + "\n" + `{"key":"a","step":1,"duration":1,"partition":3}` + "\n",
 			`t.jsonl:2: field "partition": value "3": want no partition field, as the first record has none: a trace records every event's partition, or none`},
+		// Arrivals too: every record has one or none, a record without one
+		// never arriving at 0 (found by a review).
+		{"arrival lost", eventlog.Reader{Name: "t.jsonl"}, `{"key":"a","step":1,"duration":1,"at":5}` + "\n" + `{"key":"b","step":1,"duration":1}` + "\n",
+			`t.jsonl:2: want a "at" field, the arrival, as the first record has: a trace records every event's arrival, or none`},
+		{"arrival found", eventlog.Reader{Name: "t.jsonl"}, `{"key":"a","step":1,"duration":1}` + "\n" + `{"key":"b","step":1,"duration":1,"at":5}` + "\n",
+			`t.jsonl:2: field "at": value "5": want no arrival field, as the first record has none: a trace records every event's arrival, or none`},
 		{"missing path", eventlog.Reader{Name: "t.jsonl", Columns: eventlog.Columns{Step: "value.step"}}, `{"key":"a","duration":1,"value":{"stap":1}}` + "\n",
 			`t.jsonl:1: want a field at the path "value.step"; "value" has no "step"`},
 		{"path through a number", eventlog.Reader{Name: "t.jsonl", Columns: eventlog.Columns{Step: "value.step"}}, `{"key":"a","duration":1,"value":3}` + "\n",

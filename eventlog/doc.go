@@ -38,7 +38,10 @@
 //     as "150ms" or "2.5s" that is a whole multiple of the resolution
 //     (or, under [Reader.BareRounds], a bare whole number of rounds).
 //   - at is the round at which the event arrives ([konvoy.Event.Arrival]),
-//     written like durations; it is 0 when absent.
+//     written like durations; it is 0 when absent. In JSON Lines a
+//     trace records every event's arrival, or none, as the first record
+//     tells: a later record that differs is an error (as an empty cell of
+//     a CSV arrival column is), never an arrival at 0.
 //
 // Other columns and fields are ignored. [Columns] names other columns for any
 // of these; a column named there must be in the trace, even where the

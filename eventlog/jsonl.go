@@ -20,6 +20,7 @@ type jsonState struct {
 	// the raw values of the wanted fields on the current line, nil when absent
 	key, line, status, step, dur, at, part []byte
 	hasPart                                int // 0: not known yet; 1: the trace has partitions; -1: it has none
+	hasAt                                  int // the same of arrivals
 	wanted                                 []wanted
 }
 
@@ -167,11 +168,21 @@ func (d *Decoder) objectArrival(obj []byte) (arrival, error) {
 	if e.Partition, err = d.jsonPartition(); err != nil {
 		return a, err
 	}
+	if s.hasAt == 0 { // the first record tells whether the trace has arrivals, as for partitions
+		s.hasAt = -1
+		if s.at != nil {
+			s.hasAt = 1
+		}
+	}
 	switch {
+	case s.at != nil && s.hasAt < 0:
+		err = d.fieldErr(d.cols.At, display(s.at), "want no arrival field, as the first record has none: a trace records every event's arrival, or none")
 	case s.at != nil:
 		a.ticks, a.text, err = d.jsonAt(s.at)
 	case d.atNeeded() != "":
 		err = d.lineErr(fmt.Sprintf("want a %q field, the arrival, %s", d.cols.At, d.atNeeded()))
+	case s.hasAt > 0:
+		err = d.lineErr(fmt.Sprintf("want a %q field, the arrival, as the first record has: a trace records every event's arrival, or none", d.cols.At))
 	}
 	return a, err
 }

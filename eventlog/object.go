@@ -17,6 +17,7 @@ import (
 type ObjectDecoder struct {
 	d       *Decoder
 	hasPart int // whether the first object decoded had a partition, as Decoder's json state says it
+	hasAt   int // and an arrival
 }
 
 // NewObjectDecoder returns an ObjectDecoder with the options of r, whose
@@ -60,11 +61,11 @@ func (o *ObjectDecoder) Decode(where string, obj []byte) (konvoy.Event, error) {
 	released, origin, last := o.d.released, o.d.origin, o.d.last
 	e, err := o.decode(where, obj)
 	if err != nil {
-		o.d.json.hasPart = o.hasPart                                // a refused object tells nothing of the rest
+		o.d.json.hasPart, o.d.json.hasAt = o.hasPart, o.hasAt       // a refused object tells nothing of the rest
 		o.d.statused, o.d.rounded = statused, rounded               // nor counts among those decoded
 		o.d.released, o.d.origin, o.d.last = released, origin, last // nor sets the first arrival
 	}
-	o.hasPart = o.d.json.hasPart
+	o.hasPart, o.hasAt = o.d.json.hasPart, o.d.json.hasAt
 	return e, err
 }
 

@@ -150,3 +150,27 @@ func TestARefusedObjectDrawsNoDuration(t *testing.T) {
 		}
 	}
 }
+
+// Objects, as a trace's records, carry an arrival each or none, as the
+// first decoded tells; a refused object tells nothing, so that the one
+// after it may still be the first to.
+func TestObjectsCarryEveryArrivalOrNone(t *testing.T) {
+	o, err := eventlog.NewObjectDecoder(eventlog.Reader{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ obj, want string }{
+		{`{"key":"a","step":1,"duration":1,"at":"5"}`, `x: field "at": value "5": want a whole number`}, // refused: tells nothing
+		{`{"key":"a","step":1,"duration":1}`, ""},
+		{`{"key":"a","step":2,"duration":1,"at":5}`, `x: field "at": value "5": want no arrival field, as the first record has none: a trace records every event's arrival, or none`},
+		{`{"key":"a","step":3,"duration":1}`, ""},
+	} {
+		e, err := o.Decode("x", []byte(tt.obj))
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v; want the event", tt.obj, err)
+		case tt.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.want)):
+			t.Errorf("%s: %+v, %v; want an error starting %q", tt.obj, e, err, tt.want)
+		}
+	}
+}
