@@ -77,7 +77,7 @@ func (d *Decoder) wantTime() string {
 	f := d.opt.AtFormat
 	switch f {
 	case RFC3339:
-		return "want an RFC 3339 timestamp, like \"2024-05-01T12:00:00.25Z\", in whole nanoseconds, between the years 1678 and 2261"
+		return "want an RFC 3339 timestamp, like \"2024-05-01T12:00:00.25Z\", in whole nanoseconds, between the years 1678 and 2261 in UTC"
 	case UnixS, UnixMS, UnixUS, UnixNS:
 		return fmt.Sprintf("want a Unix time in %s (-at-format %s), a whole number or a decimal within nanoseconds, between the years 1678 and 2261", strings.TrimPrefix(f.String(), "unix-"), f)
 	}
