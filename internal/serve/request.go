@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"net/http"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
@@ -192,7 +194,7 @@ func (s *Server) source(req request) (*source, error) {
 	case s.cfg.Events != "":
 		name := s.cfg.Events
 		return &source{args: append([]string{"-events=" + name}, s.cfg.EventsArgs...), open: func(int) (io.Reader, func(), error) {
-			f, err := os.Open(name)
+			f, err := openRegular(name)
 			if err != nil {
 				return nil, nil, fmt.Errorf("konvoy serve: %w", err)
 			}
@@ -200,6 +202,41 @@ func (s *Server) source(req request) (*source, error) {
 		}}, nil
 	}
 	return &source{lesson: true}, nil
+}
+
+// openRegular opens the regular file name for reading, or returns an
+// error: a pipe or a device now at its path (the command refused one at
+// start) would drain, or block the view for ever, holding its run's turn.
+// It opens without blocking, as opening a pipe with no writer would, and
+// then checks what it opened.
+func openRegular(name string) (*os.File, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = fmt.Errorf("%s is no longer a regular file but %s: the server reads its trace again for every view", name, kindOf(st.Mode()))
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// kindOf names the kind of file of mode m, not a regular one.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "a file of another kind (" + m.Type().String() + ")"
 }
 
 // argsFor returns the command-line arguments that req stands for with
