@@ -15,7 +15,23 @@ import (
 // title that fits is left as it is, and so is the widest that fits.
 func TestATitleFitsItsPicture(t *testing.T) {
 	canvas := draw.New(vgimg.New(16*vg.Centimeter, 10*vg.Centimeter))
-	long := "schedule of /home/someone/traces/" + strings.Repeat("very-long-directory-name/", 8) + "orders-2024-05-01.csv under convoy"
+	for _, long := range []string{
+		"schedule of /home/someone/traces/" + strings.Repeat("very-long-directory-name/", 8) + "orders-2024-05-01.csv under convoy",
+		"schedule of " + strings.Repeat("x", 100_000) + ".csv", // a measure for each rune took minutes
+	} {
+		fitsCut(t, canvas, long)
+	}
+	short := newPlot("schedule of t.csv under convoy", "round", "consumer")
+	fitTitle(short, canvas)
+	if short.Title.Text != "schedule of t.csv under convoy" {
+		t.Errorf("a title that fits became %q", short.Title.Text)
+	}
+}
+
+// fitsCut checks that fitTitle cuts long, too wide for canvas, to the
+// most of its start and end that fit.
+func fitsCut(t *testing.T, canvas draw.Canvas, long string) {
+	t.Helper()
 	p := newPlot(long, "round", "consumer")
 	fitTitle(p, canvas)
 	room := canvas.Max.X - canvas.Min.X - 2*p.Title.Padding
@@ -33,10 +49,5 @@ func TestATitleFitsItsPicture(t *testing.T) {
 	h := (more + 1) / 2
 	if longer := string(r[:h]) + "…" + string(r[len(r)-(more-h):]); p.Title.TextStyle.Width(longer) <= room {
 		t.Errorf("title %q fits with a rune more: the most that fits is kept", longer)
-	}
-	short := newPlot("schedule of t.csv under convoy", "round", "consumer")
-	fitTitle(short, canvas)
-	if short.Title.Text != "schedule of t.csv under convoy" {
-		t.Errorf("a title that fits became %q", short.Title.Text)
 	}
 }
