@@ -33,7 +33,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	c.nonEmpty(&addr, "addr", "HOST:PORT, such as 127.0.0.1:8080 (this machine only) or :8080 (every interface)")
 	c.Func("max-upload", "the largest trace an upload may send, `SIZE` in bytes or with KiB, MiB, GiB or TiB, at most 1TiB (default 50000000, 50 MB)",
 		func(v string) (err error) {
-			if maxUpload, err = parseSize(v); err == nil && int64(maxUpload) > serve.MaxUploadLimit {
+			maxUpload, err = parseSize(v)
+			// Past the largest int is past 1TiB too, where int has 64 bits:
+			// the limit is said, not the largest size parseSize reads.
+			if err == nil && int64(maxUpload) > serve.MaxUploadLimit || err != nil && err != errSize && math.MaxInt > serve.MaxUploadLimit {
 				err = errors.New("want at most 1TiB")
 			}
 			return err

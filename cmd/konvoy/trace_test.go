@@ -202,6 +202,9 @@ func TestTraceUsageErrors(t *testing.T) {
 		{[]string{"plan", "-events", ""}, "konvoy plan: -events is empty; want a trace FILE"},
 		{[]string{"serve", "-addr", "no-port", "-events", ""}, "konvoy serve: -events is empty; want a trace FILE"},
 		{[]string{"serve", "-max-upload", "2TiB"}, `invalid value "2TiB" for flag -max-upload: want at most ` + map[bool]string{true: "1TiB", false: "2147483647 bytes"}[strconv.IntSize == 64]},
+		// Past the largest int, the limit said is still 1TiB (found by a review).
+		{[]string{"serve", "-max-upload", "9223372036854775808"}, `invalid value "9223372036854775808" for flag -max-upload: want at most ` + map[bool]string{true: "1TiB", false: "2147483647 bytes"}[strconv.IntSize == 64]},
+		{[]string{"serve", "-max-upload", "9007199254740992KiB"}, `invalid value "9007199254740992KiB" for flag -max-upload: want at most ` + map[bool]string{true: "1TiB", false: "2097151KiB"}[strconv.IntSize == 64]},
 		{[]string{"-events", "x.csv", "-steps", "a,b", "-history", "b"}, `konvoy: -steps, -history: status "b" is named twice in the ordered and history statuses`},
 		{[]string{"-events", "x.csv", "-steps", "a,,b"}, "konvoy: -steps, -history: an empty status in the ordered statuses"},
 		{[]string{"-events", "x.csv", "-layouts", "all,free"}, "konvoy: -layouts all stands alone; it names every layout"},

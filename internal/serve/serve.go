@@ -243,7 +243,7 @@ func loopbackOnly(h http.Handler) http.Handler {
 			return
 		}
 		secure(w) // as the server's own answers are
-		refuse(w, r, errorf(http.StatusMisdirectedRequest, "konvoy serve: the host %q is not this machine's: a server on a loopback address answers localhost, 127.0.0.1 or [::1] only", r.Host))
+		refuse(w, r, errorf(http.StatusMisdirectedRequest, "konvoy serve: the host %q is not this machine's: a server on a loopback address answers localhost or a loopback address (127.0.0.1, [::1]) only", r.Host))
 	})
 }
 
