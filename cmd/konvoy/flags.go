@@ -368,11 +368,11 @@ func (f *float) Set(s string) error {
 	if errors.Is(err, floattext.ErrTooSmall) {
 		return err
 	}
-	if err != nil { // as the flag package says it
-		if errors.Is(err, strconv.ErrRange) {
-			return errOutOfRange
-		}
-		return errors.New("parse error")
+	switch {
+	case errors.Is(err, strconv.ErrRange): // the flag package says "value out of range", with no range
+		return fmt.Errorf("too large for a float64; want at most %g in size", math.MaxFloat64)
+	case err != nil:
+		return errors.New("want a number, such as 0.5, 2 or 1e6")
 	}
 	*f = float(v)
 	return nil

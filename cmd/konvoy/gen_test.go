@@ -158,6 +158,8 @@ func TestGenUsageErrors(t *testing.T) {
 		// Integers are decimal: the flag package would read 010 as 8 and 0x10 as 16.
 		{[]string{"-events", "010"}, `invalid value "010" for flag -events: want a whole number in decimal digits, without a leading zero`},
 		{[]string{"-keys", "0x10"}, `invalid value "0x10" for flag -keys: want a whole number in decimal digits`},
+		{[]string{"-rate", "1e400"}, `invalid value "1e400" for flag -rate: too large for a float64; want at most 1.7976931348623157e+308 in size`},
+		{[]string{"-key-skew", "many"}, `invalid value "many" for flag -key-skew: want a number, such as 0.5, 2 or 1e6`},
 		{[]string{"-seed", "0b1"}, `invalid value "0b1" for flag -seed: want a whole number in decimal digits`},
 		{[]string{"-seed", "-1"}, "invalid value \"-1\" for flag -seed: want a whole number in decimal digits, 0 or more\n"},
 		{[]string{"-seed", "x"}, "invalid value \"x\" for flag -seed: want a whole number in decimal digits\n"},
