@@ -106,7 +106,7 @@ type table struct {
 // empty, is redirected to its short form, so that the address bar holds a
 // link that reads as the command line does; unless the short form, whose
 // escapes may make it longer, is beyond the 8 KiB the server takes: then
-// the page is served at the query as it came.
+// the page says so, as its links to the view would be refused.
 func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	q, err := readQuery(r)
 	var req request
@@ -273,7 +273,10 @@ func (s *Server) fill(r *http.Request, req request, p *page) (parsedView, error)
 	args := src.argsFor(req)
 	p.Command = command(args)
 	p.API = apiPath
-	if q := encode(req.query); q != "" {
+	if q := encode(req.query); len(q) > maxQueryBytes {
+		// The page's links and form would ask for a view the server refuses.
+		return parsedView{}, errorf(http.StatusRequestURITooLong, "konvoy serve: the view's link, its fields %%-escaped, has %d bytes; want at most %d: shorten them", len(q), maxQueryBytes)
+	} else if q != "" {
 		p.API += "?" + q
 	}
 	o.More = roundsCounts // unless they make too many runs (see checkRuns)

@@ -77,3 +77,27 @@ func TestAnUploadSendsOneTraceAndBoundedFields(t *testing.T) {
 		t.Error("a refused upload was kept")
 	}
 }
+
+// A view whose query, within the 8 KiB the server takes, escapes to a
+// link beyond it (a "(" is three bytes there) fails with 414, saying so:
+// the page linked to the API with that link, and its form asked for it,
+// both refused (found by a review).
+func TestAViewWhoseLinkPassesTheLimitSaysSo(t *testing.T) {
+	s := newTestServer(0)
+	rec := post(t, s, "t.csv", []byte("key,line,step,duration\nA,L,1,1\n"))
+	if rec.Code != http.StatusSeeOther {
+		t.Fatalf("upload: status %d; want 303", rec.Code)
+	}
+	loc := rec.Header().Get("Location")
+	target := loc + "&steps=" + strings.Repeat("(", 3000)
+	if len(target) > maxQueryBytes {
+		t.Fatalf("the query has %d bytes; the test wants it within %d", len(target), maxQueryBytes)
+	}
+	page := get(t, s, target)
+	if want := "want at most 8192: shorten them"; page.Code != http.StatusRequestURITooLong || !strings.Contains(page.Body.String(), want) {
+		t.Errorf("status %d; want 414 and %q", page.Code, want)
+	}
+	if !strings.HasPrefix(loc, "/?trace=") || get(t, s, loc).Code != http.StatusOK {
+		t.Errorf("the upload's own page, %s: want 200", loc)
+	}
+}
