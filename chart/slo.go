@@ -188,17 +188,29 @@ func sloPlot(p *SLOPicture) (*plot.Plot, *flowLegend) {
 	return pl, leg
 }
 
-// powersOfTwo marks a logarithmic axis of consumer counts at the powers of
-// two within it, and at its ends.
-type powersOfTwo struct{}
+// powersOfTwo marks a logarithmic axis of consumer counts, length points
+// long, at the powers of two within it, and at its ends, labelling those
+// whose labels stand apart (see spaced): the top always. Its length is 0,
+// which labels every mark, until fitTicks sets it (labels of five digits
+// and more overlapped: found by a review).
+type powersOfTwo struct{ length vg.Length }
+
+func (t powersOfTwo) fitted(length vg.Length, _ bool) plot.Ticker {
+	t.length = length
+	return t
+}
 
 // Ticks returns the marks from lo to hi.
-func (powersOfTwo) Ticks(lo, hi float64) []plot.Tick {
+func (t powersOfTwo) Ticks(lo, hi float64) []plot.Tick {
 	ticks := []plot.Tick{{Value: lo, Label: fmt.Sprint(int(lo))}}
 	for v := 1.0; v < hi; v *= 2 {
 		if v > lo*1.3 && v < hi/1.3 {
 			ticks = append(ticks, plot.Tick{Value: v, Label: fmt.Sprint(int(v))})
 		}
 	}
-	return append(ticks, plot.Tick{Value: hi, Label: fmt.Sprint(int(hi))})
+	ticks = append(ticks, plot.Tick{Value: hi, Label: fmt.Sprint(int(hi))})
+	if t.length <= 0 || !(hi > lo) || !(lo > 0) {
+		return ticks
+	}
+	return spaced(ticks, func(v float64) vg.Length { return t.length * vg.Length(math.Log(v/lo)/math.Log(hi/lo)) }, false)
 }
