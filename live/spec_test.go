@@ -373,6 +373,14 @@ func TestEveryItemAccountedFor(t *testing.T) {
 		if st.Done != len(tr.handled)-tr.staleRan || st.DeadLetters != len(tr.dead) || st.Failed != len(failed) || st.Events != len(sc.jobs)-len(tr.refused) {
 			t.Fatalf("Stats %+v; handled %d, dead-lettered %d, failed %d, submitted %d", st, len(tr.handled), len(tr.dead), len(failed), len(sc.jobs)-len(tr.refused))
 		}
+		// Once Close returned, Stats counts each item submitted once (an
+		// item cut short was counted nowhere: found by a review).
+		if sum := st.Done + st.DeadLetters + st.Skipped + st.Failed + st.CutShort + st.InFlight + st.Held + st.Duplicates + st.RejectedOld; sum != st.Events {
+			t.Fatalf("Stats %+v: its outcomes add up to %d; want Events, %d", st, sum, st.Events)
+		}
+		if unrun := len(unrunItems(tr.closeErr)); st.CutShort > unrun {
+			t.Fatalf("CutShort %d, but Close named %d items not run", st.CutShort, unrun)
+		}
 	})
 }
 

@@ -20,8 +20,11 @@ type Stats struct {
 	Events int
 	// Done counts the items handled; DeadLetters those given to the dead
 	// letter after their last attempt failed; Failed those whose failure
-	// stopped the executor.
-	Done, DeadLetters, Failed int
+	// stopped the executor; CutShort those started and then stopped short
+	// of an outcome: a failure stopped the executor before their next
+	// attempt, or their attempt failed once Close had given up (see
+	// [UnrunError], which names them among the items that did not run).
+	Done, DeadLetters, Failed, CutShort int
 	// InFlight counts the items running now, MaxInFlight the most that ran
 	// at once; Held the items submitted and not started; ActiveLanes the
 	// lanes with an item held or running now (0 under Static, which keeps
@@ -86,8 +89,10 @@ type Stats struct {
 // tens of microseconds. Items finish one consumer
 // at a time, so Stats read while items run may count an item as finished
 // and still running, or held and running: its counts agree once the
-// executor is idle. Done, InFlight and Held never add up to more than
-// Events.
+// executor is idle, each item counted once, in Done, DeadLetters,
+// Skipped, Failed, CutShort, InFlight or Held, or under the resequencer
+// in Duplicates or RejectedOld. Done, InFlight and Held never add up to
+// more than Events.
 func (x *Executor[T]) Stats() Stats {
 	var s Stats
 	x.statMu.Lock()
@@ -113,7 +118,7 @@ func (x *Executor[T]) Stats() Stats {
 	}
 	x.unlockSub()
 	x.mu.Lock()
-	s.Failed = x.failed
+	s.Failed, s.CutShort = x.failed, len(x.cut)
 	// Every outcome is counted before its item counts as finished (fin),
 	// which waits for its lane to be freed: an item counted done is not
 	// counted held too.
