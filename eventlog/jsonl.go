@@ -168,7 +168,17 @@ func (d *Decoder) objectArrival(obj []byte) (arrival, error) {
 	if e.Partition, err = d.jsonPartition(); err != nil {
 		return a, err
 	}
-	if s.hasAt == 0 { // the first record tells whether the trace has arrivals, as for partitions
+	a.ticks, a.text, err = d.jsonArrival()
+	return a, err
+}
+
+// jsonArrival reads the record's arrival, its ticks (see readAt) and its
+// text, when the trace has them: the first record tells whether it does,
+// and every record after it must then have one, or none, as for
+// partitions.
+func (d *Decoder) jsonArrival() (int64, string, error) {
+	s := d.json
+	if s.hasAt == 0 {
 		s.hasAt = -1
 		if s.at != nil {
 			s.hasAt = 1
@@ -176,15 +186,15 @@ func (d *Decoder) objectArrival(obj []byte) (arrival, error) {
 	}
 	switch {
 	case s.at != nil && s.hasAt < 0:
-		err = d.fieldErr(d.cols.At, display(s.at), "want no arrival field, as the first record has none: a trace records every event's arrival, or none")
+		return 0, "", d.fieldErr(d.cols.At, display(s.at), "want no arrival field, as the first record has none: a trace records every event's arrival, or none")
 	case s.at != nil:
-		a.ticks, a.text, err = d.jsonAt(s.at)
+		return d.jsonAt(s.at)
 	case d.atNeeded() != "":
-		err = d.lineErr(fmt.Sprintf("want a %q field, the arrival, %s", d.cols.At, d.atNeeded()))
+		return 0, "", d.lineErr(fmt.Sprintf("want a %q field, the arrival, %s", d.cols.At, d.atNeeded()))
 	case s.hasAt > 0:
-		err = d.lineErr(fmt.Sprintf("want a %q field, the arrival, as the first record has: a trace records every event's arrival, or none", d.cols.At))
+		return 0, "", d.lineErr(fmt.Sprintf("want a %q field, the arrival, as the first record has: a trace records every event's arrival, or none", d.cols.At))
 	}
-	return a, err
+	return 0, "", nil
 }
 
 // jsonAt reads an arrival: its ticks (see readAt) and its text.
