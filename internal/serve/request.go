@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
@@ -210,7 +209,7 @@ func (s *Server) source(req request) (*source, error) {
 // It opens without blocking, as opening a pipe with no writer would, and
 // then checks what it opened.
 func openRegular(name string) (*os.File, error) {
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := openNonblocking(name)
 	if err != nil {
 		return nil, err
 	}
