@@ -67,7 +67,10 @@ type CommitStats struct {
 	// offsets may hold other records now; or later, below
 	// the records already taken, which then run again as they are fetched
 	// again (those held and not started do not run twice). Each means
-	// records above the committed offset run again.
+	// records above the committed offset run again. A commit past the
+	// log's end counts in Reset as the assignment sets it aside, even
+	// when fetching then resumes at a commit another client made since,
+	// which stands, its metadata unread.
 	WithoutMetadata, Unread, Reset int
 	// Diverged counts the assignments whose committed metadata named
 	// finished records of a log that has diverged since, at or below the
