@@ -1,7 +1,9 @@
 package eventlog
 
 import (
+	byteorder "encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"iter"
 	"os"
@@ -26,6 +28,8 @@ type Trace struct {
 	statused   int
 	partitions bool
 	scanned    int // the events the last Scan read, -1 before one
+	seed       maphash.Seed
+	digest     uint64 // a hash of the events the last Scan read (see digester)
 }
 
 // heldChunk is the most events a Trace holds in one slice: held events are
@@ -49,7 +53,7 @@ func NewTrace(path string, r Reader) *Trace {
 // that a bad record stops the reading at once. The trace is read as
 // [NewTrace]'s file is, open's errors as the file's. It reads nothing yet.
 func NewTraceOf(open func() (io.ReadCloser, error), r Reader) *Trace {
-	return &Trace{openRaw: open, reader: r, scanned: -1}
+	return &Trace{openRaw: open, reader: r, scanned: -1, seed: maphash.MakeSeed()}
 }
 
 // Scan reads the whole trace from its file, calling f, unless nil, with
@@ -68,11 +72,13 @@ func (t *Trace) Scan(maxBytes int, f func(e konvoy.Event, line int) error) error
 	defer closeAll()
 	h := holder{budget: maxBytes, names: make(map[string]string)}
 	n := 0
+	d := t.digester()
 	for e, err := range dec.All() {
 		if err != nil {
 			return err
 		}
 		n++
+		d.add(e)
 		t.partitions = dec.Partitions() // known from the first event on: see Partitions
 		if f != nil {
 			if err := f(e, dec.Line()); err != nil {
@@ -82,6 +88,7 @@ func (t *Trace) Scan(maxBytes int, f func(e konvoy.Event, line int) error) error
 		h.hold(e)
 	}
 	t.held, t.holding, t.rounded, t.dropped, t.partitions, t.scanned = h.events, !h.over, dec.Rounded(), dec.Dropped(), dec.Partitions(), n
+	t.digest = d.Sum64()
 	t.statused = dec.StatusSteps()
 	return nil
 }
@@ -107,8 +114,10 @@ func (t *Trace) Partitions() bool { return t.partitions }
 // of times, by several goroutines at once: the events the last Scan held,
 // or else the file, opened and read afresh each time, whose errors, such
 // as those of a file that changed since, end the stream; so does an
-// [*Error] when the file yields more or fewer events than Scan read. Scan
-// must not run while the stream is ranged over.
+// [*Error] when the file yields more or fewer events than Scan read, or,
+// after its last event, other events (a file rewritten in place: a hash
+// of the events, computed as they are read, tells). Scan must not run
+// while the stream is ranged over.
 func (t *Trace) Events() iter.Seq2[konvoy.Event, error] {
 	return func(yield func(konvoy.Event, error) bool) {
 		if t.holding {
@@ -128,18 +137,51 @@ func (t *Trace) Events() iter.Seq2[konvoy.Event, error] {
 		}
 		defer closeAll()
 		n := 0
+		d := t.digester()
 		for e, err := range dec.All() {
 			if n++; err == nil && t.scanned >= 0 && n > t.scanned {
 				err = t.changed(dec.Line(), "more")
 			}
+			d.add(e)
 			if !yield(e, err) || err != nil {
 				return
 			}
 		}
-		if t.scanned >= 0 && n < t.scanned {
+		switch {
+		case t.scanned >= 0 && n < t.scanned:
 			yield(konvoy.Event{}, t.changed(0, "fewer"))
+		case t.scanned >= 0 && d.Sum64() != t.digest:
+			yield(konvoy.Event{}, &Error{File: t.reader.displayName(),
+				Want: fmt.Sprintf("want the %d events the trace had when first read; it has as many, but other events now", t.scanned)})
 		}
 	}
+}
+
+// digester hashes the events of a read of the trace, in order: every
+// field of each, so that a read that yields other events than Scan did
+// has another hash, but for a collision of 64-bit hashes. It takes O(1)
+// memory, and time in proportion to the events' bytes.
+type digester struct{ maphash.Hash }
+
+// digester returns a digester of t's reads, all seeded alike.
+func (t *Trace) digester() *digester {
+	d := &digester{}
+	d.SetSeed(t.seed)
+	return d
+}
+
+// add hashes e: its key and line, each after its length, and its numbers.
+func (d *digester) add(e konvoy.Event) {
+	var b [8 * 6]byte
+	byteorder.LittleEndian.PutUint64(b[0:], uint64(len(e.Key)))
+	byteorder.LittleEndian.PutUint64(b[8:], uint64(len(e.Line)))
+	byteorder.LittleEndian.PutUint64(b[16:], uint64(e.Step))
+	byteorder.LittleEndian.PutUint64(b[24:], uint64(e.Duration))
+	byteorder.LittleEndian.PutUint64(b[32:], uint64(e.Arrival))
+	byteorder.LittleEndian.PutUint64(b[40:], uint64(e.Partition))
+	d.Write(b[:])
+	d.WriteString(e.Key)
+	d.WriteString(e.Line)
 }
 
 // changed is the error, at line (0 for the whole trace), of a trace read
