@@ -271,7 +271,10 @@ func sloText(a *Plan) string {
 			consumers := strconv.Itoa(p.Consumers)
 			if !p.Meets {
 				consumers = "-"
-				if pi == 0 || p.Floor <= p.SLO.Rounds { // a floor that misses misses under every policy: said once
+				// A floor that misses misses under every policy, and so does an
+				// overloaded lane: said once (it was said for each policy:
+				// found by a review).
+				if pi == 0 || p.Floor <= p.SLO.Rounds && p.OverloadedWork == 0 {
 					why = append(why, missText(a, l, p))
 				}
 			}
