@@ -105,29 +105,29 @@ type selectiveDoc struct {
 	FreeRounds    int      `json:"free_rounds"`
 	Rounds        int      `json:"selective_convoy_rounds"`
 	ConvoyRounds  int      `json:"convoy_rounds"`
-	Simulated     float64  `json:"simulated"`
-	Formula       float64  `json:"formula"`
-	Cost          float64  `json:"cost"`
-	WholeInConvoy float64  `json:"whole_in_convoy"`
+	Simulated     *float64 `json:"simulated"` // the ratios: null where undefined (see ratio)
+	Formula       *float64 `json:"formula"`
+	Cost          *float64 `json:"cost"`
+	WholeInConvoy *float64 `json:"whole_in_convoy"`
 	Assumptions   []string `json:"assumptions"`
 }
 
 // sensitivityDoc is the formula over a range of ordered shares; its costs
 // and multipliers are keyed by layout.
 type sensitivityDoc struct {
-	Consumers   int                `json:"consumers"`
-	Costs       map[string]float64 `json:"costs"`
-	Rows        []shareDoc         `json:"rows"`
-	Assumptions []string           `json:"assumptions"`
+	Consumers   int                 `json:"consumers"`
+	Costs       map[string]*float64 `json:"costs"` // null where undefined (see ratio)
+	Rows        []shareDoc          `json:"rows"`
+	Assumptions []string            `json:"assumptions"`
 }
 
 // shareDoc is one ordered share of the sensitivity table.
 type shareDoc struct {
-	Share       float64            `json:"ordered_share"`
-	Labels      []string           `json:"labels"`
-	Ordered     float64            `json:"ordered_rate"`
-	Unordered   float64            `json:"unordered_rate"`
-	Multipliers map[string]float64 `json:"multipliers"`
+	Share       float64             `json:"ordered_share"`
+	Labels      []string            `json:"labels"`
+	Ordered     float64             `json:"ordered_rate"`
+	Unordered   float64             `json:"unordered_rate"`
+	Multipliers map[string]*float64 `json:"multipliers"` // null where undefined (see ratio)
 }
 
 // partitionDoc is the fewest partitions that keep collisions small.
@@ -175,11 +175,11 @@ func PlanJSON(a *Plan) (string, error) {
 	}
 	doc.Selective = selectiveDoc{On: on, Events: s.Free.Events, Ordered: s.OrderedFree.Events, Share: RoundShare(s.Share),
 		Consumers: a.consumers, FreeRounds: s.Free.Rounds, Rounds: s.Selective.Rounds, ConvoyRounds: s.Convoy.Rounds,
-		Simulated: Round3(s.Simulated), Formula: Round3(s.Formula), Cost: Round3(konvoy.Cost(s.OrderedConvoy, s.OrderedFree)),
-		WholeInConvoy: Round3(konvoy.Cost(s.Convoy, s.Free)), Assumptions: a.selectiveAssumptions()}
-	doc.Sensitivity = sensitivityDoc{Consumers: a.consumers, Costs: map[string]float64{}, Rows: []shareDoc{}, Assumptions: a.sensitivityAssumptions()}
+		Simulated: ratio(s.Simulated), Formula: ratio(s.Formula), Cost: ratio(konvoy.Cost(s.OrderedConvoy, s.OrderedFree)),
+		WholeInConvoy: ratio(konvoy.Cost(s.Convoy, s.Free)), Assumptions: a.selectiveAssumptions()}
+	doc.Sensitivity = sensitivityDoc{Consumers: a.consumers, Costs: map[string]*float64{}, Rows: []shareDoc{}, Assumptions: a.sensitivityAssumptions()}
 	for i, l := range a.lanes {
-		doc.Sensitivity.Costs[l.String()] = Round3(a.cost(i))
+		doc.Sensitivity.Costs[l.String()] = ratio(a.cost(i))
 	}
 	for _, r := range a.rows {
 		if len(a.lanes) == 0 {
@@ -187,9 +187,9 @@ func PlanJSON(a *Plan) (string, error) {
 		}
 		ordered, unordered := konvoy.SplitRate(a.o.Peak, r.share)
 		row := shareDoc{Share: RoundShare(r.share), Labels: append([]string{}, r.labels...), Ordered: RoundAmount(ordered),
-			Unordered: RoundAmount(unordered), Multipliers: map[string]float64{}}
+			Unordered: RoundAmount(unordered), Multipliers: map[string]*float64{}}
 		for i, l := range a.lanes {
-			row.Multipliers[l.String()] = Round3(a.multiplier(i, r.share))
+			row.Multipliers[l.String()] = ratio(a.multiplier(i, r.share))
 		}
 		doc.Sensitivity.Rows = append(doc.Sensitivity.Rows, row)
 	}
@@ -248,4 +248,16 @@ func (a *Plan) sloJSON(p konvoy.LatencyPlan) *sloDoc {
 		d.Curve = append(d.Curve, sloPointDoc{pt.Consumers, pt.Rounds})
 	}
 	return d
+}
+
+// ratio is a cost or multiplier, to three decimals, for the JSON: nil,
+// written null, for 0, which konvoy.Cost and the formula return where the
+// ratio is undefined (no event takes time, or none is an ordered step), as
+// the text says, where a defined one is above 0.
+func ratio(v float64) *float64 {
+	if v == 0 {
+		return nil
+	}
+	r := Round3(v)
+	return &r
 }
