@@ -72,7 +72,10 @@ func parsePolicies(cmd string, names []string) ([]konvoy.Policy, error) {
 			return konvoy.Policies(), nil
 		}
 		p, err := konvoy.ParsePolicy(name)
-		if err != nil {
+		switch {
+		case err != nil && cmd == "konvoy replay": // a replay runs one policy
+			return nil, usageIn(cmd, "-policy: unknown policy %q; want head-of-line, lane-aware or static", name)
+		case err != nil:
 			return nil, usageIn(cmd, "-policy: unknown policy %q; want head-of-line, lane-aware, static, or all", name)
 		}
 		if slices.Contains(out, p) {

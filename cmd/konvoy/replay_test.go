@@ -27,6 +27,8 @@ func TestReplayUsageErrors(t *testing.T) {
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-consumers", "0"}, "-consumers is 0"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-consumers", "65537"}, "-consumers is 65537; want 1 to 65536"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-policy", "lane-aware,static"}, "-policy names one policy"},
+		// Not "or all", which a replay refuses (found by a review).
+		{[]string{"replay", "-events", "testdata/arrivals.csv", "-policy", "fifo"}, `-policy: unknown policy "fifo"; want head-of-line, lane-aware or static` + "\n"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-unit", "1ns"}, "-unit is 1ns; want the wall time of one round, at least 1µs"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-unit", "0", "-round"}, "-unit is 0s; want the wall time of one round"},
 		{[]string{"replay", "-events", "testdata/arrivals.csv", "-format", "csv"}, "-format"},
