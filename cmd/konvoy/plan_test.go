@@ -179,6 +179,7 @@ func TestPlanUsageErrors(t *testing.T) {
 		{[]string{"-partitions", "3", "-layouts", "free"}, "konvoy plan: -partitions sets the layout partitioned; add partitioned or all to -layouts"},
 		{[]string{"-format", "csv"}, `konvoy plan: -format is "csv"; want text or json`},
 		{[]string{"-policy", "fifo"}, `konvoy plan: -policy: unknown policy "fifo"`},
+		{[]string{"-layouts", "all,recorded"}, "konvoy plan: -layouts all stands alone; it names every layout but recorded: to plan for recorded beside others, name each"},
 		{[]string{"-layouts", "free,fast"}, `konvoy plan: -layouts: unknown layout "fast"`},
 		{[]string{"-layouts", "partitioned,partitioned:5"}, "konvoy plan: -layouts names partitioned:5 twice"},
 		{[]string{"-steps", "a"}, "konvoy plan: -steps needs -events"},
