@@ -130,30 +130,35 @@ func (t *Trace) Events() iter.Seq2[konvoy.Event, error] {
 			}
 			return
 		}
-		dec, closeAll, err := t.open()
-		if err != nil {
-			yield(konvoy.Event{}, err)
+		t.reread(yield)
+	}
+}
+
+// reread yields the trace read afresh from its file, as Events says.
+func (t *Trace) reread(yield func(konvoy.Event, error) bool) {
+	dec, closeAll, err := t.open()
+	if err != nil {
+		yield(konvoy.Event{}, err)
+		return
+	}
+	defer closeAll()
+	n := 0
+	d := t.digester()
+	for e, err := range dec.All() {
+		if n++; err == nil && t.scanned >= 0 && n > t.scanned {
+			err = t.changed(dec.Line(), "more")
+		}
+		d.add(e)
+		if !yield(e, err) || err != nil {
 			return
 		}
-		defer closeAll()
-		n := 0
-		d := t.digester()
-		for e, err := range dec.All() {
-			if n++; err == nil && t.scanned >= 0 && n > t.scanned {
-				err = t.changed(dec.Line(), "more")
-			}
-			d.add(e)
-			if !yield(e, err) || err != nil {
-				return
-			}
-		}
-		switch {
-		case t.scanned >= 0 && n < t.scanned:
-			yield(konvoy.Event{}, t.changed(0, "fewer"))
-		case t.scanned >= 0 && d.Sum64() != t.digest:
-			yield(konvoy.Event{}, &Error{File: t.reader.displayName(),
-				Want: fmt.Sprintf("want the %d events the trace had when first read; it has as many, but other events now", t.scanned)})
-		}
+	}
+	switch {
+	case t.scanned >= 0 && n < t.scanned:
+		yield(konvoy.Event{}, t.changed(0, "fewer"))
+	case t.scanned >= 0 && d.Sum64() != t.digest:
+		yield(konvoy.Event{}, &Error{File: t.reader.displayName(),
+			Want: fmt.Sprintf("want the %d events the trace had when first read; it has as many, but other events now", t.scanned)})
 	}
 }
 

@@ -16,38 +16,45 @@ func TestAPlanWritesAnUndefinedRatioAsNull(t *testing.T) {
 	if err := os.WriteFile(path, []byte("key,step,duration\nA,0,2\nA,0,3\nB,0,1\nC,0,4\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	type doc struct {
-		Selective struct {
-			Simulated, Formula, Cost *float64
-		}
-		Sensitivity struct {
-			Costs map[string]*float64
-			Rows  []struct{ Multipliers map[string]*float64 }
-		}
-	}
-	read := func(args ...string) doc {
-		t.Helper()
-		out, errOut, status := runCommand(append([]string{"plan", "-format", "json", "-layouts", "free,convoy,selective-convoy"}, args...)...)
-		var d doc
-		if err := json.Unmarshal([]byte(out), &d); status != 0 || err != nil {
-			t.Fatalf("%v: status %d, stderr %q, %v", args, status, errOut, err)
-		}
-		return d
-	}
-	d := read("-events", path)
+	d := ratiosOf(t, "-events", path)
 	if s := d.Selective; s.Formula != nil || s.Cost != nil || s.Simulated == nil {
 		t.Errorf("no ordered step: formula %v, cost %v, simulated %v; want null, null and a number", s.Formula, s.Cost, s.Simulated)
 	}
-	if c, ok := d.Sensitivity.Costs["convoy"]; !ok || c != nil || len(d.Sensitivity.Rows) == 0 {
-		t.Errorf("no ordered step: the convoy's cost %v (%v), %d rows; want null, and rows", c, ok, len(d.Sensitivity.Rows))
-	}
+	ratios := []map[string]*float64{d.Sensitivity.Costs}
 	for _, r := range d.Sensitivity.Rows {
-		if m, ok := r.Multipliers["convoy"]; !ok || m != nil {
-			t.Errorf("no ordered step: a multiplier %v (%v); want null", m, ok)
+		ratios = append(ratios, r.Multipliers)
+	}
+	for i, m := range ratios {
+		if v, ok := m["convoy"]; !ok || v != nil || len(ratios) == 1 {
+			t.Errorf("no ordered step: the convoy's cost (0) or multiplier (1 on) %d: %v (%v), of %d; want null, and rows", i, v, ok, len(ratios))
 		}
 	}
-	lesson := read()
+	lesson := ratiosOf(t)
 	if s := lesson.Selective; s.Formula == nil || s.Cost == nil || lesson.Sensitivity.Costs["convoy"] == nil || lesson.Sensitivity.Rows[0].Multipliers["convoy"] == nil {
 		t.Errorf("the lesson: %+v; want every ratio a number", lesson)
 	}
+}
+
+// ratioDoc is what TestAPlanWritesAnUndefinedRatioAsNull reads of a
+// plan's JSON.
+type ratioDoc struct {
+	Selective struct {
+		Simulated, Formula, Cost *float64
+	}
+	Sensitivity struct {
+		Costs map[string]*float64
+		Rows  []struct{ Multipliers map[string]*float64 }
+	}
+}
+
+// ratiosOf returns the ratios of the JSON plan of the free, convoy and
+// selective convoy layouts, with args.
+func ratiosOf(t *testing.T, args ...string) ratioDoc {
+	t.Helper()
+	out, errOut, status := runCommand(append([]string{"plan", "-format", "json", "-layouts", "free,convoy,selective-convoy"}, args...)...)
+	var d ratioDoc
+	if err := json.Unmarshal([]byte(out), &d); status != 0 || err != nil {
+		t.Fatalf("%v: status %d, stderr %q, %v", args, status, errOut, err)
+	}
+	return d
 }
