@@ -388,16 +388,6 @@ func checkReport(opt options, c *command) error {
 // partition count konvoy takes from the trace.
 var recordedFromTrace = runs.RecordedFromTrace
 
-// allAlone is cmd's error for -layouts all beside other layouts: konvoy
-// plan's all leaves recorded out (it said it named every layout: found by
-// a review).
-func allAlone(cmd string) error {
-	if cmd == "konvoy plan" {
-		return usageIn(cmd, "-layouts all stands alone; it names every layout but recorded: to plan for recorded beside others, name each")
-	}
-	return usageIn(cmd, "-layouts all stands alone; it names every layout")
-}
-
 // parseLayouts reads -layouts of the command cmd: built-in layout names,
 // "partitioned" for a topic of partitions partitions, or "all" alone for
 // konvoy.AllLayouts. partitionsSet tells whether -partitions was given,
@@ -410,7 +400,7 @@ func parseLayouts(cmd string, names []string, partitions int, partitionsSet bool
 		add, named := map[string][]konvoy.Layout{"partitioned": {konvoy.Partitioned(partitions)}, "recorded": {recordedFromTrace}}[name]
 		switch l, err := konvoy.ParseLayout(name); {
 		case name == "all" && len(names) > 1:
-			return nil, allAlone(cmd)
+			return nil, usageIn(cmd, "-layouts all stands alone; it names every layout")
 		case name == "all":
 			add = konvoy.AllLayouts(partitions)
 		case named:

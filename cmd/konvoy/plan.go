@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -247,7 +248,12 @@ func sloRounds(c *command, slo *report.SLO, round time.Duration) error {
 
 // parsePlanLayouts reads -layouts as konvoy does, with konvoy plan's name in
 // its errors; the layout recorded stands as recordedFromTrace until the
-// trace gives its partition count (see planSource.recorded).
+// trace gives its partition count (see planSource.recorded). Its all
+// leaves recorded out, which its error for all beside other layouts says
+// (it said all named every layout: found by a review).
 func parsePlanLayouts(names []string, partitions int, partitionsSet bool) ([]konvoy.Layout, error) {
+	if len(names) > 1 && slices.ContainsFunc(names, func(n string) bool { return strings.TrimSpace(n) == "all" }) {
+		return nil, usageIn("konvoy plan", "-layouts all stands alone; it names every layout but recorded: to plan for recorded beside others, name each")
+	}
 	return parseLayouts("konvoy plan", names, partitions, partitionsSet)
 }
