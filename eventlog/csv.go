@@ -56,9 +56,25 @@ func (d *Decoder) startCSV() error {
 	case s.at < 0 && d.atNeeded() != "":
 		return missing(d.cols.At, "the arrival of each event, "+d.atNeeded())
 	case s.step < 0 && s.status < 0:
-		return d.lineErr(fmt.Sprintf("want a column %q or %q in the header; it has %s", d.cols.Step, d.cols.Status, columnList(s.header)))
+		return d.lineErr(fmt.Sprintf("want %s in the header; it has %s", d.stepColumns(false), columnList(s.header)))
 	}
 	return nil
+}
+
+// stepColumns names the columns, or in JSON Lines (json) the fields, that
+// may give each event its step, for an error: the step and status
+// columns the decoder reads (see withDefaults), quoted, after "a".
+func (d *Decoder) stepColumns(json bool) string {
+	names := make([]string, 0, 2)
+	for _, n := range []string{d.cols.Step, d.cols.Status} {
+		if n != "" { // check refuses neither
+			names = append(names, strconv.Quote(n))
+		}
+	}
+	if json {
+		return "a " + strings.Join(names, " or a ") + " field"
+	}
+	return "a column " + strings.Join(names, " or ")
 }
 
 // findColumns finds the wanted columns in the header: each there once at
@@ -74,11 +90,11 @@ func (d *Decoder) findColumns() error {
 		{d.cols.Step, &s.step}, {d.cols.Duration, &s.dur}, {d.cols.At, &s.at}, {d.cols.Partition, &s.part},
 	} {
 		for i, h := range s.header {
-			if h != c.name {
+			if h != c.name || c.name == "" { // "": no column, see withDefaults
 				continue
 			}
 			if *c.idx >= 0 {
-				if twice == nil && d.reads(f, slices.Contains(s.header, d.cols.Step)) {
+				if twice == nil && d.reads(f, d.cols.Step != "" && slices.Contains(s.header, d.cols.Step)) {
 					twice = d.lineErr(fmt.Sprintf("want each column once; the header names %q twice, as columns %d and %d", c.name, *c.idx+1, i+1))
 				}
 				continue
@@ -99,7 +115,14 @@ func (d *Decoder) findColumns() error {
 
 // required names the columns a header must have.
 func (d *Decoder) required() string {
-	return fmt.Sprintf("%s, %s or %s, and %s", d.cols.Key, d.cols.Status, d.cols.Step, d.cols.Duration)
+	steps := d.cols.Status + " or " + d.cols.Step
+	switch {
+	case d.cols.Status == "":
+		steps = d.cols.Step
+	case d.cols.Step == "":
+		steps = d.cols.Status
+	}
+	return fmt.Sprintf("%s, %s, and %s", d.cols.Key, steps, d.cols.Duration)
 }
 
 // maxListed is the most header columns an error message names.
@@ -168,7 +191,7 @@ func (d *Decoder) nextCSV() (arrival, error) {
 	a.text, a.column = strings.TrimSpace(rec[s.at]), s.at+1
 	ticks, want := d.readAt(a.text)
 	if want != "" {
-		return a, d.csvFieldErr(s.at, rec[s.at], want)
+		return a, d.csvFieldErr(s.at, rec[s.at], orNone(want, rec[s.at], "arrival", "at", d.atNamed()))
 	}
 	a.ticks = ticks
 	return a, nil
@@ -196,7 +219,7 @@ func (d *Decoder) csvEvent(rec []string) (konvoy.Event, error) {
 		v := strings.TrimSpace(rec[s.step])
 		n, ok := parseWhole(v)
 		if !ok {
-			return e, d.csvFieldErr(s.step, rec[s.step], stepFits(v))
+			return e, d.csvFieldErr(s.step, rec[s.step], orNone(stepFits(v), v, "step", "step", d.opt.Columns.Step != ""))
 		}
 		e.Step = n
 	} else {
@@ -223,7 +246,7 @@ func (d *Decoder) csvEvent(rec []string) (konvoy.Event, error) {
 	if s.part >= 0 {
 		n, ok := parsePartition(strings.TrimSpace(rec[s.part]))
 		if !ok {
-			return e, d.csvFieldErr(s.part, rec[s.part], wantPartition)
+			return e, d.csvFieldErr(s.part, rec[s.part], orNone(wantPartition, rec[s.part], "partition", "partition", d.opt.Columns.Partition != ""))
 		}
 		e.Partition = n
 	}

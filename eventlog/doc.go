@@ -45,7 +45,9 @@
 //
 // Other columns and fields are ignored. [Columns] names other columns for any
 // of these; a column named there must be in the trace, even where the
-// default is optional.
+// default is optional. A column with a role's default name that means
+// something else, such as a partition column of regions, is left unread
+// by [NoColumn] for the role (see [Columns]).
 //
 // # Bad input
 //

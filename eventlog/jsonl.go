@@ -199,27 +199,30 @@ func (d *Decoder) jsonArrival() (int64, string, error) {
 
 // jsonAt reads an arrival: its ticks (see readAt) and its text.
 func (d *Decoder) jsonAt(raw []byte) (int64, string, error) {
+	bad := func(value, want string) *Error {
+		return d.fieldErr(d.cols.At, value, orNone(want, value, "arrival", "at", d.atNamed()))
+	}
 	var v string
 	switch {
 	case raw[0] == '"':
 		if d.opt.Resolution == 0 {
-			return 0, "", d.fieldErr(d.cols.At, display(raw), wantWhole+", as a JSON number, not a string")
+			return 0, "", bad(display(raw), wantWhole+", as a JSON number, not a string")
 		}
 		if d.opt.AtFormat.unix() { // a number, as a step is
-			return 0, "", d.fieldErr(d.cols.At, display(raw), d.wantTime()+", as a JSON number, not a string")
+			return 0, "", bad(display(raw), d.wantTime()+", as a JSON number, not a string")
 		}
 		var ok bool
 		if v, ok = d.jsonText(raw); !ok {
-			return 0, "", d.fieldErr(d.cols.At, display(raw), wantText(raw))
+			return 0, "", bad(display(raw), wantText(raw))
 		}
 	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
 		v = string(raw)
 	default:
-		return 0, "", d.fieldErr(d.cols.At, display(raw), "want a number, not "+kind(raw))
+		return 0, "", bad(display(raw), "want a number, not "+kind(raw))
 	}
 	ticks, want := d.readAt(v)
 	if want != "" {
-		return 0, v, d.fieldErr(d.cols.At, v, want)
+		return 0, v, bad(v, want)
 	}
 	return ticks, v, nil
 }
@@ -246,7 +249,7 @@ func (d *Decoder) jsonPartition() (int, error) {
 	text, ok := d.jsonText(s.part)
 	n, ok2 := parsePartition(text)
 	if !ok || !ok2 || s.part[0] == '"' {
-		return 0, d.fieldErr(d.cols.Partition, display(s.part), wantPartition+", as a JSON number")
+		return 0, d.fieldErr(d.cols.Partition, display(s.part), orNone(wantPartition+", as a JSON number", string(s.part), "partition", "partition", d.opt.Columns.Partition != ""))
 	}
 	return n, nil
 }
@@ -301,7 +304,7 @@ func (d *Decoder) findFields(obj []byte) error {
 			return
 		}
 		for f, w := range s.wanted {
-			if string(name) == w.name {
+			if string(name) == w.name && w.name != "" { // "": no field, see withDefaults
 				if *w.raw != nil {
 					twice |= 1 << f
 				}
@@ -564,7 +567,7 @@ func (d *Decoder) jsonStep() (int, error) {
 			if s.step[0] == '"' {
 				want += ", as a JSON number, not a string"
 			}
-			return 0, d.fieldErr(d.cols.Step, display(s.step), want)
+			return 0, d.fieldErr(d.cols.Step, display(s.step), orNone(want, string(s.step), "step", "step", d.opt.Columns.Step != ""))
 		}
 		return n, nil
 	case s.status != nil:
@@ -584,7 +587,7 @@ func (d *Decoder) jsonStep() (int, error) {
 		}
 		return n, nil
 	}
-	return 0, d.lineErr(fmt.Sprintf("want a %q or a %q field", d.cols.Step, d.cols.Status))
+	return 0, d.lineErr("want " + d.stepColumns(true))
 }
 
 // jsonRounds reads a duration or arrival: a JSON number of whole rounds, or,

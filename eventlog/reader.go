@@ -8,6 +8,7 @@ import (
 	"io"
 	"iter"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -87,6 +88,17 @@ func FormatOf(name string) (Format, bool) {
 // One column may serve two roles: -line key, Columns{Line: "key"}, reads
 // the key as the line, in CSV and JSON Lines alike.
 //
+// A trace's column that has a role's default name but means something
+// else (a "partition" column of regions, a "step" column of statuses) is
+// read for that role unless told otherwise. [NoColumn] for an optional
+// role (line, status, step, at, partition) reads no column for it:
+// Columns{Partition: NoColumn} reads no partitions, whatever the trace's
+// columns. And the step, the arrival and the partition, whose values are
+// numbers, are not read by default from a column named for another role:
+// Columns{Status: "step"} reads the step column's values as statuses, and
+// the steps from them. A key or a duration of NoColumn is an error from
+// [NewDecoder] ([Reader.Durations] draws durations with no column).
+//
 // In JSON Lines, a name with dots, such as "payload.status", is a path into
 // nested objects when no field has the whole name; where a field on the
 // path holds a string that is itself a JSON object, as kcat writes a
@@ -96,6 +108,10 @@ func FormatOf(name string) (Format, bool) {
 type Columns struct {
 	Key, Line, Status, Step, Duration, At, Partition string
 }
+
+// NoColumn, as a name in [Columns], reads no column for its role, as
+// konvoy's command's -partition - does: see Columns.
+const NoColumn = "-"
 
 // namedColumn is a column named in Columns: its name, the flag of
 // konvoy's command that names it, and the field, counted from 0 in the
@@ -112,29 +128,45 @@ func (c Columns) named(readDuration bool) []namedColumn {
 	var out []namedColumn
 	for i, name := range []string{c.Key, c.Line, c.Status, c.Step, c.Duration, c.At, c.Partition} {
 		flag := []string{"key", "line", "status", "step", "duration", "at", "partition"}[i]
-		if name != "" && (flag != "duration" || readDuration) {
+		if name != "" && name != NoColumn && (flag != "duration" || readDuration) {
 			out = append(out, namedColumn{name, "-" + flag, i})
 		}
 	}
 	return out
 }
 
-// withDefaults returns c with every empty name replaced by its default.
+// withDefaults returns the names the decoder reads: c's, with every empty
+// name replaced by its default, but "" for an optional role that reads no
+// column (see [Columns]): NoColumn's, and a step's, arrival's or
+// partition's left empty whose default c names for another role.
 func (c Columns) withDefaults() Columns {
+	given := []string{c.Key, c.Line, c.Status, c.Step, c.Duration, c.At, c.Partition}
 	def := func(s, d string) string {
 		if s == "" {
 			return d
 		}
 		return s
 	}
+	optional := func(s, d string) string {
+		if s == NoColumn {
+			return ""
+		}
+		return def(s, d)
+	}
+	number := func(s, d string) string {
+		if s == "" && slices.Contains(given, d) {
+			return "" // named for another role
+		}
+		return optional(s, d)
+	}
 	return Columns{
 		Key:       def(c.Key, "key"),
-		Line:      def(c.Line, "line"),
-		Status:    def(c.Status, "status"),
-		Step:      def(c.Step, "step"),
+		Line:      optional(c.Line, "line"),
+		Status:    optional(c.Status, "status"),
+		Step:      number(c.Step, "step"),
 		Duration:  def(c.Duration, "duration"),
-		At:        def(c.At, "at"),
-		Partition: def(c.Partition, "partition"),
+		At:        number(c.At, "at"),
+		Partition: number(c.Partition, "partition"),
 	}
 }
 
@@ -343,7 +375,9 @@ type Decoder struct {
 // NewDecoder returns a Decoder that reads a trace from src with the options
 // of r. It returns an error, before reading anything, when the options are
 // invalid: a status named twice or empty, a negative Resolution, Round
-// without a Resolution, or a negative MaxRecordBytes or MaxNameBytes.
+// without a Resolution, a negative MaxRecordBytes or MaxNameBytes, or
+// [NoColumn] for the key, the duration, or arrivals that AtFormat or
+// Reorder needs.
 func NewDecoder(src io.Reader, r Reader) (*Decoder, error) {
 	statuses, err := r.statusSteps()
 	if err != nil {
@@ -393,6 +427,12 @@ func (r Reader) check() error {
 		return fmt.Errorf("eventlog: MaxRecordBytes is %d; want 0 (the default, %d) or more", r.MaxRecordBytes, DefaultMaxRecordBytes)
 	case r.MaxNameBytes < 0:
 		return fmt.Errorf("eventlog: MaxNameBytes is %d; want 0 (the default, %d) or more", r.MaxNameBytes, DefaultMaxNameBytes)
+	case r.Columns.Key == NoColumn:
+		return errors.New("eventlog: Columns.Key is NoColumn; every event needs a key, from a column")
+	case r.Columns.Step == NoColumn && r.Columns.Status == NoColumn:
+		return errors.New("eventlog: Columns.Step and Columns.Status are both NoColumn; every event needs a step, from a step or a status column")
+	case r.Columns.Duration == NoColumn:
+		return errors.New("eventlog: Columns.Duration is NoColumn; every event needs a duration, from a column or drawn from Durations, which reads none")
 	}
 	return r.checkArrivals()
 }
@@ -408,6 +448,10 @@ func (r Reader) checkArrivals() error {
 		return fmt.Errorf("eventlog: Reorder is %v; want 0 (arrivals in order) or more", r.Reorder)
 	case r.Reorder > 0 && r.Resolution == 0:
 		return errors.New("eventlog: Reorder needs a Resolution: a window of time over arrivals in whole rounds has no length")
+	case r.Columns.At == NoColumn && r.AtFormat.timestamp():
+		return fmt.Errorf("eventlog: AtFormat %v reads arrivals from a column, and Columns.At is NoColumn", r.AtFormat)
+	case r.Columns.At == NoColumn && r.Reorder > 0:
+		return errors.New("eventlog: Reorder sorts arrivals, and Columns.At is NoColumn: there are none")
 	case r.DropLate && r.Reorder == 0:
 		return errors.New("eventlog: DropLate needs a Reorder window")
 	case r.MaxReorderBytes < 0:
@@ -642,9 +686,30 @@ func (d *Decoder) nameValue(field, value string, last *string) (string, error) {
 	return *last, nil
 }
 
+// orNone returns want, what a value of an optional role's column must
+// be, and, when the column is the role's default (named is false) and the
+// value has no digit, how to read no column for the role: a column of
+// that name may mean something else, such as a "partition" column of
+// regions. role names the role as an event's, and flag as konvoy's
+// command does.
+func orNone(want, value, role, flag string, named bool) string {
+	if named || strings.ContainsAny(value, "0123456789") {
+		return want
+	}
+	return fmt.Sprintf("%s; if this column is not the %s, -%s - (NoColumn) reads none", want, role, flag)
+}
+
+// atNamed tells whether the options name the arrival column as one, by
+// its name or by a timestamp format for it, for orNone.
+func (d *Decoder) atNamed() bool { return d.opt.Columns.At != "" || d.opt.AtFormat != Rounds }
+
 // unknownStatus describes what an unknown status should have been.
 func (d *Decoder) unknownStatus() string {
-	if len(d.opt.Steps) == 0 && len(d.opt.History) == 0 {
+	switch {
+	case len(d.opt.Steps) > 0 || len(d.opt.History) > 0:
+	case d.cols.Step == "":
+		return "want the statuses named as ordered (-steps) or history (-history); none are named, and no step column is read"
+	default:
 		return fmt.Sprintf("want a %q column of whole numbers, or the statuses named as ordered (-steps) or history (-history); none are named", d.cols.Step)
 	}
 	return "want an ordered status (-steps: " + list(d.opt.Steps) + ") or a history status (-history: " + list(d.opt.History) + ")"

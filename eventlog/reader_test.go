@@ -193,7 +193,7 @@ func TestBadInput(t *testing.T) {
 		{"fractional duration", "t.csv", "key,status,duration\nA,accepted,1.5\n", shipping, `t.csv:2: field "duration": value "1.5": want a whole number of rounds ≥ 0`},
 		{"huge duration", "t.csv", "key,status,duration\nA,accepted,99999999999999999999999\n", shipping, `t.csv:2: field "duration": value "99999999999999999999999": want a whole number of rounds ≥ 0 that fits in an int`},
 		{"bad step", "t.csv", "key,step,duration\nA,-2,1\n", shipping, `t.csv:2: field "step": value "-2": want a whole number ≥ 0 (0 for a history-only record)`},
-		{"bad at", "t.csv", "key,step,duration,at\nA,1,1,soon\n", shipping, `t.csv:2: field "at": value "soon": want a whole number of rounds ≥ 0`},
+		{"bad at", "t.csv", "key,step,duration,at\nA,1,1,soon\n", shipping, `t.csv:2: field "at": value "soon": want a whole number of rounds ≥ 0; if this column is not the arrival, -at - (NoColumn) reads none`},
 		{"empty key", "t.csv", "key,status,duration\n\"\",accepted,1\n", shipping, `t.csv:2: field "key": value "": want a non-empty key`},
 		{"empty renamed key after multi-line row", "t.csv", "id,status,duration\n\"a\nb\",accepted,1\n,accepted,1\n", Reader{Steps: []string{"accepted"}, Columns: Columns{Key: "id"}}, `t.csv:4: field "id": value "": want a non-empty key`},
 		{"unknown status", "t.csv", "key,status,duration\nA,accepted,1\nA,lost,1\n", shipping, `t.csv:3: field "status": value "lost": want an ordered status (-steps: accepted,transfer,out-for-delivery,delivered) or a history status (-history: scanned,weighed)`},

@@ -59,7 +59,7 @@ func TestStandardInputIsReadAsItArrives(t *testing.T) {
 		{"plan", "-events", "-"},
 	} {
 		out, errOut, status := runFromPipe(t, input, args...)
-		want := `<stdin>:3: field "step": value "x": want a whole number ≥ 0 (0 for a history-only record)` + "\n"
+		want := `<stdin>:3: field "step": value "x": want a whole number ≥ 0 (0 for a history-only record); if this column is not the step, -step - (NoColumn) reads none` + "\n"
 		if status != 1 || out != "" || errOut != want {
 			t.Errorf("%q: status %d, stdout %q, stderr %q; want 1, nothing, and %q", args, status, out, errOut, want)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/sirali-konvoy/konvoy/eventlog"
 	"github.com/sirali-konvoy/konvoy/internal/runs"
@@ -36,12 +37,12 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 		name, what string
 	}{
 		{&r.Columns.Key, "key", "the key `column`"},
-		{&r.Columns.Line, "line", "the line `column` (optional unless named)"},
-		{&r.Columns.Status, "status", "the status `column`, used when there is no step column"},
-		{&r.Columns.Step, "step", "the step `column` (whole numbers; used when present)"},
+		{&r.Columns.Line, "line", "the line `column` (optional unless named; - reads none)"},
+		{&r.Columns.Status, "status", "the status `column`, used when there is no step column (- reads none)"},
+		{&r.Columns.Step, "step", "the step `column` (whole numbers; used when present; - reads none, the steps then coming from -status)"},
 		{&r.Columns.Duration, "duration", "the duration `column`"},
-		{&r.Columns.At, "at", "the arrival `column` (optional unless named)"},
-		{&r.Columns.Partition, "partition", "the `column` of the partition each event was recorded in, for the layout recorded"},
+		{&r.Columns.At, "at", "the arrival `column` (optional unless named; - reads none)"},
+		{&r.Columns.Partition, "partition", "the `column` of the partition each event was recorded in, for the layout recorded (- reads none, for a partition column that means something else)"},
 	}
 	for _, col := range columns {
 		c.StringVar(col.p, col.name, col.name, col.what)
@@ -114,13 +115,18 @@ func (c *command) durationModel(model string) (*synth.Dist, error) {
 	return &d, nil
 }
 
-// partitionNeedsRecorded refuses -partition where nothing reads the
-// column: beside -layouts that do not name recorded, and in konvoy replay
-// beside a -layout other than recorded:N unless -applied writes each
-// event's recorded partition (a file's; a topic's records have their own).
+// partitionNeedsRecorded refuses -partition COLUMN where nothing reads
+// the column: beside -layouts that do not name recorded, and in konvoy
+// replay beside a -layout other than recorded:N unless -applied writes
+// each event's recorded partition (a file's; a topic's records have their
+// own). -partition -, which reads none, is recordedNeedsPartitions' to
+// check.
 func (c *command) partitionNeedsRecorded() error {
 	if !c.given["partition"] {
 		return nil
+	}
+	if c.Lookup("partition").Value.String() == eventlog.NoColumn {
+		return c.recordedNeedsPartitions()
 	}
 	if f := c.Lookup("layouts"); f != nil && !runs.NamesRecorded(f.Value.String()) {
 		return c.usagef("-partition names the column the layout recorded reads; add recorded (or all) to -layouts")
@@ -131,6 +137,24 @@ func (c *command) partitionNeedsRecorded() error {
 			return c.usagef("-partition names the column the layout recorded reads; replay -layout recorded:N, or leave -partition out")
 		case !c.isSet("applied"):
 			return c.usagef("-partition names the column the layout recorded reads, and -applied writes; replay -layout recorded:N, or give -applied FILE")
+		}
+	}
+	return nil
+}
+
+// recordedNeedsPartitions refuses -partition -, which reads no
+// partitions, beside a layout named recorded (-layouts all leaves it out
+// of a trace without partitions).
+func (c *command) recordedNeedsPartitions() error {
+	for _, flag := range []string{"layouts", "layout"} {
+		f := c.Lookup(flag)
+		if f == nil {
+			continue
+		}
+		for _, name := range strings.Split(f.Value.String(), ",") {
+			if name = strings.TrimSpace(name); name == "recorded" || strings.HasPrefix(name, "recorded:") {
+				return c.usagef("-partition - reads no partitions, and the layout recorded runs each event in its recorded partition; name the partition column, or leave recorded out of -%s", flag)
+			}
 		}
 	}
 	return nil

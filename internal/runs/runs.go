@@ -557,6 +557,10 @@ func errNoPartitions(name string, o Options, line int) error {
 // no partitions, at line, under the layout recorded, for every command
 // that reads a trace.
 func NoPartitions(name string, r eventlog.Reader, line int) error {
+	if r.Columns.Partition == eventlog.NoColumn {
+		return &eventlog.Error{File: name, Line: line,
+			Want: "want each event's recorded partition, for layout recorded; -partition - reads none"}
+	}
 	return &eventlog.Error{File: name, Line: line,
 		Want: fmt.Sprintf("want a %q column, the partition each event was recorded in, for layout recorded; the trace has none (-partition names it)", cmp.Or(r.Columns.Partition, "partition"))}
 }
