@@ -71,3 +71,21 @@ func TestAColumnThatMeansSomethingElseCanBeLeftUnread(t *testing.T) {
 		}
 	}
 }
+
+// -line - reads no lines, which the line convoy needs: the error says so,
+// for konvoy and konvoy plan alike, and not that a column "-" is empty.
+func TestNoLinesBesideTheLineConvoySaysWhy(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "lines.csv")
+	if err := os.WriteFile(name, []byte("key,line,step,duration\nA,L,1,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := name + ":2: want a line for layout line-convoy; -line - reads none, so leave line-convoy out of -layouts\n"
+	for _, args := range [][]string{
+		{"-events", name, "-line", "-", "-layouts", "convoy,line-convoy"},
+		{"plan", "-events", name, "-line", "-", "-layouts", "line-convoy"},
+	} {
+		if out, errOut, status := runCommand(args...); status != 1 || out != "" || errOut != want {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 1, nothing, and %q", args, status, out, errOut, want)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -109,8 +108,7 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, maxMemory in
 	room := runs.NameRoom{Most: nameRoom, Each: planKeyBytes(runtime.GOMAXPROCS(0))}
 	err = trace.Scan(planHeld(maxMemory), func(e konvoy.Event, line int) error {
 		if needsLine && e.Line == "" {
-			return &eventlog.Error{File: src.Name, Line: line, Field: cmp.Or(r.Columns.Line, "line"), Value: e.Line,
-				Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
+			return runs.NoLine(src.Name, r, line)
 		}
 		if err := sim.Add(e); err != nil {
 			return inTrace(src.Name, line, err)

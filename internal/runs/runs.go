@@ -367,8 +367,7 @@ func (r *reader) add(e konvoy.Event, line int, parts bool) error {
 		}
 	}
 	if e.Line == "" && slices.ContainsFunc(t.Layouts, konvoy.Layout.NeedsLine) {
-		return &eventlog.Error{File: t.Name, Line: line, Field: cmp.Or(o.Reader.Columns.Line, "line"), Value: e.Line,
-			Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
+		return NoLine(t.Name, o.Reader, line)
 	}
 	t.Stats.Add(e)
 	t.LastArrival = e.Arrival
@@ -563,6 +562,18 @@ func NoPartitions(name string, r eventlog.Reader, line int) error {
 	}
 	return &eventlog.Error{File: name, Line: line,
 		Want: fmt.Sprintf("want a %q column, the partition each event was recorded in, for layout recorded; the trace has none (-partition names it)", cmp.Or(r.Columns.Partition, "partition"))}
+}
+
+// NoLine is the error of an event without a line, at line of the trace
+// name read with r, under the layout line-convoy, for every command that
+// reads a trace.
+func NoLine(name string, r eventlog.Reader, line int) error {
+	if r.Columns.Line == eventlog.NoColumn {
+		return &eventlog.Error{File: name, Line: line,
+			Want: "want a line for layout line-convoy; -line - reads none, so leave line-convoy out of -layouts"}
+	}
+	return &eventlog.Error{File: name, Line: line, Field: cmp.Or(r.Columns.Line, "line"),
+		Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
 }
 
 // Located is a library error Err of the event at Where, FILE:LINE: the
