@@ -2,10 +2,14 @@ package main
 
 import (
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sirali-konvoy/konvoy/internal/serve"
 )
 
 // TestFlagValuesTheOtherFlagsRuleOutAreUsageErrors: a flag value that the
@@ -71,5 +75,24 @@ func TestAFlagGivenTwiceIsAnError(t *testing.T) {
 	}
 	if _, err := parseArgs([]string{"-format", "json", "-layouts", "free", "-layouts", "convoy"}, io.Discard, true); err != nil {
 		t.Errorf("parseArgs for konvoy serve: %v; want the last value kept", err)
+	}
+}
+
+// A bool flag's bad value says what it wants, true or false, on the
+// command line and in konvoy serve's query alike, where the flag package
+// says only "parse error"; -name alone still sets it.
+func TestABadBoolSaysTrueOrFalse(t *testing.T) {
+	status, _, errOut := runUsage(t, "-gantt=yes")
+	if want := `invalid boolean value "yes" for -gantt: want true or false`; status != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("-gantt=yes: status %d, stderr %q; want 2 and %q", status, errOut, want)
+	}
+	s := serve.New(serveConfig("", serve.DefaultMaxUpload))
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/report?round=yes", nil))
+	if want := `invalid boolean value \"yes\" for -round: want true or false`; rec.Code/100 != 4 || !strings.Contains(rec.Body.String(), want) {
+		t.Errorf("?round=yes: status %d, body %s; want a 4xx and %s", rec.Code, rec.Body, want)
+	}
+	if _, errOut, status := runCommand("-events", "testdata/arrivals.csv", "-layouts", "free,convoy", "-capacity"); status != 0 {
+		t.Errorf("-capacity alone: status %d, stderr %q", status, errOut)
 	}
 }

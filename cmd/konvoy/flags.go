@@ -349,6 +349,30 @@ func (c *command) Uint64Var(p *uint64, name string, value uint64, usage string) 
 	c.wantRange(name, fmt.Sprintf("0 to %d", uint64(math.MaxUint64)))
 }
 
+// BoolVar defines a bool flag, as the flag package's does (-name alone
+// sets it), whose bad value, as konvoy serve's ?round=yes, is refused with
+// what it wants, true or false, where the flag package says "parse error".
+func (c *command) BoolVar(p *bool, name string, value bool, usage string) {
+	*p = value
+	c.Var((*boolean)(p), name, usage)
+}
+
+// boolean is a bool flag's value (see BoolVar).
+type boolean bool
+
+func (b *boolean) String() string { return strconv.FormatBool(bool(*b)) }
+
+func (b *boolean) IsBoolFlag() bool { return true }
+
+func (b *boolean) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true or false")
+	}
+	*b = boolean(v)
+	return nil
+}
+
 // Float64Var defines a float64 flag, as the flag package's does, but one
 // that refuses a number too small for a float64 ("1e-400"), which the
 // flag package reads as 0 with no error: a rate, skew or share the user
