@@ -87,11 +87,11 @@ func planReport(opt planOptions, stdin io.Reader) (string, []string, error) {
 			return "", nil, err
 		}
 	}
+	notes := src.readingNotes(opt.reader, opt.format == "text")
 	a, err := report.NewPlan(&src.PlanSource, opt.PlanOptions)
 	if err != nil {
 		return "", nil, err
 	}
-	notes := src.readingNotes(opt.reader, opt.format != "text")
 	var undrawn error
 	if pics := (pictures{cmd: "konvoy plan"}); opt.Plot != "" && a.SLOChart() != nil {
 		if err := pics.draw(opt.PlotFormats, "slo", a.DrawSLO); err != nil {

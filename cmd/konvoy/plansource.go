@@ -36,21 +36,26 @@ type planSource struct {
 	stdin         *runs.Reread // standard input, and its copy, which close removes
 	partitions    bool         // the trace records each event's partition
 	lastPartition int          // the highest partition an event was recorded in
-	dropped       int          // events dropped as late (-late drop)
 	statused      int          // events whose step came from a status
 }
 
 // readingNotes are what reading the trace with r changed, which the plan
 // does not say itself: the durations modelled, the events dropped as
-// late, and, when rounded is true (the text plan's header says it
-// otherwise), the durations and arrivals rounded.
-func (s *planSource) readingNotes(r eventlog.Reader, rounded bool) []string {
-	t := &report.Trace{Dropped: s.dropped, StatusesUnused: report.StatusesUnused(r, s.statused)}
+// late, and the durations and arrivals rounded. The text plan's header
+// says them all (see report.PlanSource.Notes), and the JSON plan counts
+// the events dropped (late_dropped): a JSON plan (text false) is given
+// them on standard error.
+func (s *planSource) readingNotes(r eventlog.Reader, text bool) []string {
+	t := &report.Trace{Dropped: s.Dropped, StatusesUnused: report.StatusesUnused(r, s.statused)}
 	if r.Durations != nil {
 		t.Modelled = r.Durations.String()
 	}
 	notes := report.ReadingNotes(t)
-	if rounded && s.Rounded > 0 {
+	if text {
+		s.Notes = notes
+		return nil
+	}
+	if s.Rounded > 0 {
 		notes = append(notes, report.RoundedNote(s.Rounded, s.Unit))
 	}
 	return notes
@@ -142,7 +147,7 @@ func readSource(r eventlog.Reader, stdin io.Reader, needsLine bool, maxMemory in
 		}
 		return nil, planError(err)
 	}
-	src.Rounded, src.partitions, src.dropped, src.statused = trace.Rounded(), trace.Partitions(), trace.Dropped(), trace.StatusSteps()
+	src.Rounded, src.partitions, src.Dropped, src.statused = trace.Rounded(), trace.Partitions(), trace.Dropped(), trace.StatusSteps()
 	src.Events, src.LineOf = reread(trace.Events(), names), trace.Line
 	return src, nil
 }

@@ -36,6 +36,9 @@ func planHeader(a *Plan) string {
 	if src.Rounded > 0 {
 		b.WriteString(RoundedNote(src.Rounded, src.Unit) + "\n")
 	}
+	for _, note := range src.Notes {
+		b.WriteString(note + "\n")
+	}
 	peak := "peak " + formatRate(a.o.Peak) + " events/s"
 	if a.timed() && !o.PeakGiven {
 		peak += ", the trace's own mean rate (-peak sets another)"

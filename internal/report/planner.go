@@ -30,9 +30,13 @@ type PlanSource struct {
 	Lesson  bool   // the events are the lesson's
 	Events  iter.Seq2[konvoy.Event, error]
 	Stats   eventlog.Stats
-	Work    int           // the sum of the durations
-	Rounded int           // durations and arrivals rounded (eventlog.Trace.Rounded)
-	Unit    time.Duration // how long one round lasts, 0 for whole rounds
+	Work    int // the sum of the durations
+	Rounded int // durations and arrivals rounded (eventlog.Trace.Rounded)
+	Dropped int // events dropped as late for -reorder (eventlog.Trace.Dropped), which the JSON plan counts
+	// Notes are what reading the trace changed beyond its content
+	// (ReadingNotes), which the text plan's header says.
+	Notes []string
+	Unit  time.Duration // how long one round lasts, 0 for whole rounds
 	// FirstArrival and LastArrival are the first and the last event's
 	// arrivals, equal for a batch. A trace's rounds count from its own
 	// round 0, so the first may come later; the trace's span, its rate and
