@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // EventError is the error of an event a run cannot take: an invalid field,
@@ -55,13 +56,16 @@ var (
 
 // Error returns "event I (key K): F is V; want W", or, when Field is "",
 // "event I (key K): ERR: W"; the key's part is left out when Key is empty.
+// K is the key quoted, or, for a key of more than maxShownKey bytes, its
+// first and last bytes quoted around "…", then its length: "(key
+// "order-…-17", 4096 bytes)". Key holds it whole.
 func (e *EventError) Error() string {
 	var b strings.Builder
 	b.WriteString("event ")
 	b.WriteString(strconv.Itoa(e.Index))
 	if e.Key != "" {
 		b.WriteString(" (key ")
-		b.WriteString(strconv.Quote(e.Key))
+		b.WriteString(shownKey(e.Key))
 		b.WriteString(")")
 	}
 	b.WriteString(": ")
@@ -86,6 +90,26 @@ func (e *EventError) Error() string {
 
 // Unwrap returns Err.
 func (e *EventError) Unwrap() error { return e.Err }
+
+// maxShownKey is the longest key an error quotes whole, in bytes.
+const maxShownKey = 80
+
+// shownKey returns key quoted for an error, its middle cut when it is
+// longer than maxShownKey bytes: two keys that differ at either end still
+// read apart, and a key of kilobytes does not fill the terminal.
+func shownKey(key string) string {
+	if len(key) <= maxShownKey {
+		return strconv.Quote(key)
+	}
+	head, tail := maxShownKey/2, len(key)-maxShownKey/4
+	for head > 0 && !utf8.RuneStart(key[head]) {
+		head--
+	}
+	for tail < len(key) && !utf8.RuneStart(key[tail]) {
+		tail++
+	}
+	return strconv.Quote(key[:head]+"…"+key[tail:]) + ", " + strconv.Itoa(len(key)) + " bytes"
+}
 
 // prefixed is a library error as the caller gets it: "konvoy: " before the
 // message of the error it wraps, which [errors.As] and [errors.Is] see.
