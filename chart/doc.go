@@ -1,9 +1,11 @@
 // Package chart draws konvoy's measures as pictures, in SVG or PNG, with
 // gonum.org/v1/plot: rounds against consumers per layout with the
 // heaviest-lane ceiling and the work/consumers bound ([Rounds]), the schedule
-// of a small run, one row per consumer ([Schedule]), and the distribution of
-// wait and response latencies per layout ([Latency]); and, as text for a
-// terminal, the schedule of a small run, one column per round ([GanttText]).
+// of a small run, one row per consumer ([Schedule]), the distribution of
+// wait and response latencies per layout ([Latency]), and a latency
+// plan's percentile against consumers beside its target ([SLO]); and, as
+// text for a terminal, the schedule of a small run, one column per round
+// ([GanttText]).
 //
 // It is a package of its own so that importing konvoy pulls in no plotting
 // code. Each picture function takes plain figures or the [konvoy.Slot]s of a run made

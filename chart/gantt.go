@@ -41,14 +41,16 @@ const ganttTick = 10
 //
 // GanttText returns an error, and no text, when r does not fit itself and
 // consumers, as a run konvoy made always does: when consumers is below 1 or
-// above konvoy.MaxConsumers, r.Rounds is negative, a slot's Consumer is
-// outside [0, consumers), its Arrival is negative, its Start is before its
-// Arrival, its Taken outside [Arrival, Start], its Finish before its Start
-// or after r.Rounds, or two slots overlap on one consumer (a consumer holds
-// a slot from its Taken to its Finish). Checking takes O(n log n) time for
-// the n slots.
+// above konvoy.MaxConsumers, policy is none of konvoy.Policies, r counts
+// Events but holds not a slot for each (a run made without
+// konvoy.WithSchedule, whose Schedule is nil), r.Rounds is negative, a
+// slot's Consumer is outside [0, consumers), its Arrival is negative, its
+// Start is before its Arrival, its Taken outside [Arrival, Start], its
+// Finish before its Start or after r.Rounds, or two slots overlap on one
+// consumer (a consumer holds a slot from its Taken to its Finish).
+// Checking takes O(n log n) time for the n slots.
 func GanttText(title string, r konvoy.Result, consumers int, policy konvoy.Policy) (string, error) {
-	if err := checkGantt(r, consumers); err != nil {
+	if err := checkGantt(r, consumers, policy); err != nil {
 		return "", err
 	}
 	var b strings.Builder
@@ -92,15 +94,19 @@ func GanttText(title string, r konvoy.Result, consumers int, policy konvoy.Polic
 	return b.String(), nil
 }
 
-// checkGantt checks the arguments of [GanttText]: the number of consumers
-// and of rounds, then each slot in order, then that no two slots overlap on
-// one consumer, returning the first problem found.
-func checkGantt(r konvoy.Result, consumers int) error {
+// checkGantt checks the arguments of [GanttText]: the number of consumers,
+// the policy, the slots and rounds, then each slot in order, then that no
+// two slots overlap on one consumer, returning the first problem found.
+func checkGantt(r konvoy.Result, consumers int, policy konvoy.Policy) error {
 	switch {
 	case consumers < 1:
 		return fmt.Errorf("chart: GanttText: %d consumers: want 1 or more", consumers)
 	case consumers > konvoy.MaxConsumers:
 		return fmt.Errorf("chart: GanttText: %d consumers: want 1 to %d", consumers, konvoy.MaxConsumers)
+	case !slices.Contains(konvoy.Policies(), policy):
+		return fmt.Errorf("chart: GanttText: %v: want one of konvoy.Policies", policy)
+	case r.Events != 0 && len(r.Schedule) != r.Events:
+		return fmt.Errorf("chart: GanttText: %d slots for %d events: want a slot for each event, from a run made with konvoy.WithSchedule", len(r.Schedule), r.Events)
 	case r.Rounds < 0:
 		return fmt.Errorf("chart: GanttText: Rounds %d: want 0 or more", r.Rounds)
 	}

@@ -79,3 +79,42 @@ func TestGanttTextRefusesMoreConsumersThanARunHas(t *testing.T) {
 		}
 	}
 }
+
+// GanttText refuses a run made without konvoy.WithSchedule, whose Events
+// it would draw as consumers with nothing to do, and a policy that is none
+// of konvoy's, whose blocking it cannot name (found by a review).
+func TestGanttTextRefusesARunWithoutItsScheduleOrPolicy(t *testing.T) {
+	events := []konvoy.Event{{Key: "a", Step: 1, Duration: 2}, {Key: "a", Step: 2, Duration: 1}, {Key: "b", Step: 1, Duration: 3}}
+	r, err := konvoy.Simulate(events, konvoy.Convoy, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "chart: GanttText: 0 slots for 3 events: want a slot for each event, from a run made with konvoy.WithSchedule"
+	if got, err := chart.GanttText("t", r, 2, konvoy.HeadOfLine); got != "" || err == nil || err.Error() != want {
+		t.Errorf("a run without its schedule: %q, %v; want no text and %q", got, err, want)
+	}
+	r, err = konvoy.Simulate(events, konvoy.Convoy, 2, konvoy.WithSchedule(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = "chart: GanttText: Policy(9): want one of konvoy.Policies"
+	if got, err := chart.GanttText("t", r, 2, konvoy.Policy(9)); got != "" || err == nil || err.Error() != want {
+		t.Errorf("policy 9: %q, %v; want no text and %q", got, err, want)
+	}
+}
+
+// SimulateLatency of no events gives series of no slots, as Simulate gives
+// a Result of none, where it panicked in WithSchedule(0); SimulateRounds
+// refuses counts that do not rise, which Rounds would refuse later (found
+// by a review).
+func TestSimulateOfNoEventsAndOfFallingCounts(t *testing.T) {
+	series, err := chart.SimulateLatency(nil, []konvoy.Layout{konvoy.Free, konvoy.Convoy}, 1)
+	if err != nil || len(series) != 2 || len(series[0].Slots) != 0 || series[1].Layout != "convoy" {
+		t.Errorf("SimulateLatency(no events): %+v, %v; want two series of no slots", series, err)
+	}
+	events := []konvoy.Event{{Key: "a", Step: 1, Duration: 1}}
+	want := "chart: SimulateRounds: counts 2 then 2: want counts that rise"
+	if _, _, err := chart.SimulateRounds(events, []konvoy.Layout{konvoy.Free}, []int{1, 2, 2}); err == nil || err.Error() != want {
+		t.Errorf("counts 1,2,2: %v; want %q", err, want)
+	}
+}

@@ -40,7 +40,8 @@ func WithSize(width, height float64) Option {
 }
 
 // WithDPI sets the resolution of a PNG picture in dots per inch, between 36
-// and 600; the default is [DefaultDPI]. An SVG picture ignores it. A PNG
+// and 600; the default is [DefaultDPI]. An SVG picture is drawn at no
+// resolution, but a value out of that range is an error for it too. A PNG
 // is drawn in memory, 4 bytes a pixel: one of more than 64 Mi pixels
 // (100 by 100 cm above 200 dpi, say) is an error.
 func WithDPI(dpi int) Option {

@@ -2,6 +2,7 @@ package chart
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/sirali-konvoy/konvoy"
 )
@@ -25,9 +26,14 @@ func RoundsOf(layouts []konvoy.Layout, counts []int, result func(li, ci int) kon
 }
 
 // SimulateRounds runs events under each of layouts at each of counts
-// consumers, which must rise, with opts, in one [konvoy.Sweep], and
-// returns what Rounds draws (see RoundsOf).
+// consumers, which must rise (an error otherwise), with opts, in one
+// [konvoy.Sweep], and returns what Rounds draws (see RoundsOf).
 func SimulateRounds(events []konvoy.Event, layouts []konvoy.Layout, counts []int, opts ...konvoy.Option) (int, []RoundsSeries, error) {
+	for i := 1; i < len(counts); i++ {
+		if counts[i] <= counts[i-1] {
+			return 0, nil, fmt.Errorf("chart: SimulateRounds: counts %d then %d: want counts that rise", counts[i-1], counts[i])
+		}
+	}
 	var configs []konvoy.Config
 	for _, l := range layouts {
 		for _, c := range counts {
@@ -45,9 +51,10 @@ func SimulateRounds(events []konvoy.Event, layouts []konvoy.Layout, counts []int
 // SimulateLatency runs events under each of layouts at consumers with opts,
 // keeping every event's slot ([konvoy.WithSchedule]), and returns one
 // series per layout: what Latency draws, and, in each series' Slots, what
-// Schedule draws.
+// Schedule draws. No events give series of no slots, as konvoy.Simulate
+// gives them a Result of none.
 func SimulateLatency(events []konvoy.Event, layouts []konvoy.Layout, consumers int, opts ...konvoy.Option) ([]LatencySeries, error) {
-	opts = append(opts[:len(opts):len(opts)], konvoy.WithSchedule(len(events)))
+	opts = append(opts[:len(opts):len(opts)], konvoy.WithSchedule(max(len(events), 1))) // WithSchedule(0) panics
 	var series []LatencySeries
 	for _, l := range layouts {
 		r, err := konvoy.Simulate(events, l, consumers, opts...)
