@@ -223,6 +223,32 @@ func BenchmarkPlanLatency(b *testing.B) {
 	b.ReportMetric(float64(runs), "runs")
 }
 
+// BenchmarkPlanLatencyOneByOne times PlanLatency's search one count after
+// another (under Static, where latency need not fall as consumers are
+// added) over b.N counts: two events of 6 rounds whose keys land on
+// adjacent partitions of Partitioned(MaxPartitions), which range deals to
+// one consumer at every count tried, against a target of 10 rounds, so
+// that no count meets and every count up to MaxConsumers b.N is tried. It
+// reports the time a count takes, which stays flat as b.N grows: a search
+// that looked over every count tried after each took time quadratic in
+// the counts (4m42s for 32,000, where it now takes about 2 s).
+//
+//	go test -run '^$' -bench PlanLatencyOneByOne -benchtime 32000x .
+func BenchmarkPlanLatencyOneByOne(b *testing.B) {
+	events := []konvoy.Event{{Key: "k27619", Step: 1, Duration: 6}, {Key: "k16598", Step: 1, Duration: 6}}
+	layouts := []konvoy.Layout{konvoy.Partitioned(konvoy.MaxPartitions)}
+	b.ReportAllocs()
+	plans, err := konvoy.PlanLatency(konvoy.Values(events), layouts, konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: 10}, MaxConsumers: b.N},
+		konvoy.WithPolicy(konvoy.Static))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if plans[0].Meets || len(plans[0].Curve) < b.N/2 {
+		b.Fatalf("meets %v after %d counts; want every count tried, none meeting", plans[0].Meets, len(plans[0].Curve))
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(plans[0].Curve)), "ns/count")
+}
+
 // BenchmarkPartitionsFor times PartitionsFor's search over 200,000 keys up
 // to 256 partitions, konvoy plan's default, no count found (a share of
 // 0 is never met with this many keys), and reports the time a key takes at

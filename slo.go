@@ -508,6 +508,7 @@ type latencySearch struct {
 	most      int   // the most consumers that can change a run (countsThatMatter)
 	reseq     bool  // the layout is the resequencer's
 	tried     map[int]latencyRun
+	missed    int // every count from from up to missed−1 was tried and misses: where frontier looks from
 	passes    int
 	done      bool
 }
@@ -645,7 +646,6 @@ func (s *latencySearch) next() []int {
 		counts = append(counts, s.extra...)
 	}
 	s.passes++
-	lo, hi := s.bounds()
 	switch {
 	case s.done:
 	case !s.plan.Bisected: // one by one, from the fewest not yet tried
@@ -658,6 +658,7 @@ func (s *latencySearch) next() []int {
 		}
 		counts = append(counts, s.top)
 	default: // evenly between the bounds
+		lo, hi := s.bounds()
 		for j := 1; j <= latencyProbes; j++ {
 			counts = append(counts, lo+int(int64(hi-lo)*int64(j)/int64(latencyProbes+1)))
 		}
@@ -674,9 +675,10 @@ func (s *latencySearch) next() []int {
 // frontier returns, for a search one count after another, the first count
 // from the fewest not yet tried, or top+1, and the smallest count that
 // meets the objective with every count before it tried, 0 when none is
-// known.
+// known. It takes O(1) amortised time a count tried: the counts it has
+// found tried and missing are not looked at again (missed).
 func (s *latencySearch) frontier() (next, found int) {
-	for c := s.from; c <= s.top; c++ {
+	for c := max(s.from, s.missed); c <= s.top; c++ {
 		r, ok := s.tried[c]
 		switch {
 		case !ok:
@@ -684,6 +686,7 @@ func (s *latencySearch) frontier() (next, found int) {
 		case s.meets(r):
 			return c, c
 		}
+		s.missed = c + 1
 	}
 	return s.top + 1, 0
 }
@@ -705,10 +708,13 @@ func (s *latencySearch) answer() int {
 // the answer.
 func (s *latencySearch) record(c int, r latencyRun) {
 	s.tried[c] = r
-	lo, hi := s.bounds()
-	next, found := s.frontier()
-	if s.plan.Bisected && (hi-lo <= 1 || hi > s.top && s.triedTop()) ||
-		!s.plan.Bisected && (found > 0 || next > s.top) {
+	if !s.plan.Bisected { // O(1) amortised (see frontier), where bounds' O(counts tried) made the search's time quadratic
+		if next, found := s.frontier(); found > 0 || next > s.top {
+			s.done = true
+		}
+		return
+	}
+	if lo, hi := s.bounds(); hi-lo <= 1 || hi > s.top && s.triedTop() {
 		s.done = true
 	}
 }
