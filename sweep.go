@@ -141,11 +141,13 @@ func WithExpectedEvents(n int) SweepOption {
 // [Simulator.Result]), naming the run; or ctx's error when ctx is done
 // first. A single run whose keys, lanes and backlog alone, beside the
 // results made, outgrow the memory fails, at the event where Sweep finds
-// it, with an [EventError] that wraps [ErrMemory] (a run that does not
-// fit even empty fails at the stream's first event; at none, before any,
-// with an error that wraps ErrMemory and names no event); a run whose
-// result does not fit beside
-// it and the results made fails at its end with an error that wraps
+// it, with an [EventError] that wraps [ErrMemory]: Sweep plans memory at
+// the end of each batch of events it reads (4,096 events, or fewer when
+// their names fill 1 MiB), so a run that does not fit even empty fails at
+// the first batch's last event, and the error's bytes, the sweep's own
+// among them, tell it; with no event, before any, with an error that wraps
+// ErrMemory and names no event. A run whose result does not fit beside it
+// and the results made fails at its end with an error that wraps
 // ErrMemory. Sweep panics, with a "konvoy:" prefix, when ctx, events or an
 // option is nil.
 func Sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config, opts ...SweepOption) ([]Result, error) {
