@@ -33,8 +33,10 @@
 //     are the lesson's other capacity figures.
 //   - [Layout.Lane] and [Layout.Owner] tell which lane an event runs in and,
 //     under [Static], which consumer runs the lane; [LatencyCounter] sums up
-//     latencies as a run does; [QuoteKey] writes a key as the reports do. Package live runs real handlers with them,
-//     as the model runs events.
+//     latencies as a run does ([ExactLatency] below which it is exact;
+//     [PercentileName] names a percentile as the reports do); [QuoteKey]
+//     writes a key as the reports do. Package live runs real handlers with
+//     them, as the model runs events.
 //
 // # Layouts, policies and options
 //
@@ -42,13 +44,20 @@
 // [VersionStamp]; beyond them, [SelectiveConvoy], [Partitioned] (keys
 // hashed as Kafka does), [Recorded] (the partitions an export recorded,
 // [Event].Partition) and [Resequencer], and [NewLayout] for any grouping of
-// events into lanes. [WithPolicy] chooses how free consumers pick events:
+// events into lanes; [AllLayouts] lists them, [ParseLayout] reads one's
+// name, and [Layout.Equal], [Layout.Partitions], [Layout.NeedsLine] and
+// [Layout.HoldsBacklog] tell what a layout is and needs. A [Policy], set
+// by [WithPolicy], chooses how free consumers pick events:
 // [HeadOfLine] (the lesson's rule), [LaneAware] (Service Bus sessions, SQS
 // FIFO message groups) or [Static] (Kafka consumer groups, whose partitions
-// [WithAssignor] deals as Kafka's assignors do). [WithResequencer] sets the
-// resequencer's start, timeout, capacity and handling of old steps.
+// [WithAssignor] deals as Kafka's assignors do); [Policies] lists them,
+// and [ParsePolicy] and [ParseAssignor] read their names.
+// [WithResequencer] sets the resequencer's start ([ParseResequencerStart]
+// reads one), timeout, capacity and handling of old steps.
 // [WithSchedule] keeps every event's [Slot] for pictures; [WithMaxBacklog]
-// bounds what a run holds.
+// bounds what a run holds, and [WithMaxMemory] what a sweep holds
+// ([DefaultMaxMemory] unless given). [MaxConsumers] and [MaxPartitions]
+// are the most consumers and partitions a run takes.
 //
 // # Errors
 //
@@ -60,9 +69,12 @@
 // with a "konvoy:" prefix, as each function's doc says: a nil option,
 // stream or context; an option given a value out of its range ([WithMaxBacklog],
 // [WithMaxMemory], [WithSchedule], [WithAssignor], [WithResequencer]);
-// [KafkaPartition] of fewer than one partition; [NewLayout] with no name;
-// a negative latency to [LatencyCounter].Add; a [Simulator] not made by
-// [NewSimulator], or given events after its Result.
+// [KafkaPartition] of fewer than one partition; [Partitioned], [Recorded]
+// or [AllLayouts] of a count out of range; [SelectiveMultiplier] or
+// [SplitRate] of a share out of range; [Layout.Owner] of no consumer, an
+// unknown assignor or a lane that is no partition's; [NewLayout] with no name; a negative latency to
+// [LatencyCounter].Add; a [Simulator] not made by [NewSimulator], or given
+// events after its Result.
 //
 // # Glossary
 //

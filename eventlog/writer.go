@@ -129,8 +129,12 @@ func (w *Writer) writeHeader() {
 
 // WriteAll writes every event of events to w in the format f, CSV or JSONL,
 // and flushes; see [Writer]. The stream's first error stops it, after what
-// came before is flushed, and is returned.
+// came before is flushed, and is returned. It panics, with an "eventlog:"
+// prefix, when events is nil.
 func WriteAll(w io.Writer, f Format, events iter.Seq2[konvoy.Event, error]) error {
+	if events == nil {
+		panic("eventlog: WriteAll: events is nil")
+	}
 	wr := NewWriter(w, f)
 	for e, err := range events {
 		if err == nil {

@@ -3,6 +3,7 @@ package eventlog
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -111,4 +112,16 @@ func TestWriteAllReturnsTheStreamsErrorFirst(t *testing.T) {
 	if err := WriteAll(failingOutput{}, CSV, events); !errors.Is(err, stop) {
 		t.Errorf("WriteAll: %v; want the stream's error", err)
 	}
+}
+
+// WriteAll of a nil stream panics with the package's prefix, a
+// programmer's mistake, rather than with a nil dereference (found by a
+// review).
+func TestWriteAllOfANilStreamPanicsWithThePackagesPrefix(t *testing.T) {
+	defer func() {
+		if r := recover(); r != "eventlog: WriteAll: events is nil" {
+			t.Errorf("WriteAll(nil): panic %v; want eventlog: WriteAll: events is nil", r)
+		}
+	}()
+	_ = WriteAll(io.Discard, CSV, nil)
 }

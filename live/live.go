@@ -1048,9 +1048,14 @@ func (x *Executor[T]) heldJobs() []task[T] {
 	return out
 }
 
-// String returns "live.Executor(LAYOUT, POLICY, N consumers)".
+// String returns "live.Executor(LAYOUT, POLICY, N consumers)", or "1
+// consumer" for one.
 func (x *Executor[T]) String() string {
-	return "live.Executor(" + x.layout.String() + ", " + x.policy.String() + ", " + strconv.Itoa(x.consumers) + " consumers)"
+	consumers := strconv.Itoa(x.consumers) + " consumers"
+	if x.consumers == 1 {
+		consumers = "1 consumer"
+	}
+	return "live.Executor(" + x.layout.String() + ", " + x.policy.String() + ", " + consumers + ")"
 }
 
 // consumerKey is the key of the consumer's number in a handler's context.

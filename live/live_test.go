@@ -530,3 +530,20 @@ func TestOneLaneAwareConsumerRunsItemsInSubmissionOrder(t *testing.T) {
 		}
 	})
 }
+
+// String names the layout, the policy and the consumers, one as "1
+// consumer" (found by a review: "1 consumers").
+func TestStringNamesTheExecutor(t *testing.T) {
+	for n, want := range map[int]string{1: "live.Executor(convoy, lane-aware, 1 consumer)", 8: "live.Executor(convoy, lane-aware, 8 consumers)"} {
+		x, err := New(konvoy.Convoy, n, func(int) konvoy.Event { return konvoy.Event{Key: "k"} }, func(context.Context, int) error { return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := x.String(); got != want {
+			t.Errorf("%d consumers: %q; want %q", n, got, want)
+		}
+		if err := x.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

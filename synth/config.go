@@ -324,6 +324,9 @@ func skewed(s float64) bool {
 // lifecycles returns the number of lifecycles the stream draws on,
 // ⌈Events/StepsPerKey⌉.
 func (c Config) lifecycles() int {
+	if c.StepsPerKey < 1 { // a Config that Check refuses: Memory's figure then means nothing, but is no panic
+		return 0
+	}
 	return (c.Events + c.StepsPerKey - 1) / c.StepsPerKey
 }
 
@@ -344,7 +347,8 @@ func eventsText(n int) string {
 // the package's doc). Most of it is taken before the first event. A
 // program may compare it with the memory it has before it calls Events:
 // an allocation that fails ends a Go program, which no error can report.
-// It takes O(1) time.
+// Of a Config that [Config.Check] refuses it returns a figure of no
+// meaning, and does not panic. It takes O(1) time.
 func (c Config) Memory() int64 {
 	lifecycles := int64(c.lifecycles())
 	keyName := int64(len(strconv.Itoa(c.Keys)) + 1) // K and the padded number

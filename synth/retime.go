@@ -20,8 +20,12 @@ import (
 //
 // The stream yields the events' own errors, an error first when rate is
 // not a positive finite number, and an error, in place of the event, for
-// the first event that would arrive after [MaxSpan] rounds.
+// the first event that would arrive after [MaxSpan] rounds. It panics,
+// with a "synth:" prefix, when events is nil.
 func PoissonArrivals(events iter.Seq2[konvoy.Event, error], rate float64, seed uint64) iter.Seq2[konvoy.Event, error] {
+	if events == nil {
+		panic("synth: PoissonArrivals: events is nil")
+	}
 	return func(yield func(konvoy.Event, error) bool) {
 		if !(rate > 0 && rate <= math.MaxFloat64) {
 			yield(konvoy.Event{}, fmt.Errorf("synth: Poisson arrivals at %v events per round: want a positive finite rate", rate))
@@ -54,8 +58,12 @@ func PoissonArrivals(events iter.Seq2[konvoy.Event, error], rate float64, seed u
 // every whole number, an arrival may come out a round above or below the
 // exact product. The stream yields the events' own errors, an error first
 // when factor is not a positive finite number, and an error, in place of the
-// event, for the first event that would arrive after [MaxSpan] rounds.
+// event, for the first event that would arrive after [MaxSpan] rounds. It
+// panics, with a "synth:" prefix, when events is nil.
 func ScaledArrivals(events iter.Seq2[konvoy.Event, error], factor float64) iter.Seq2[konvoy.Event, error] {
+	if events == nil {
+		panic("synth: ScaledArrivals: events is nil")
+	}
 	return ScaledArrivalsFrom(events, 0, factor)
 }
 
@@ -65,8 +73,12 @@ func ScaledArrivals(events iter.Seq2[konvoy.Event, error], factor float64) iter.
 // before its first arrival, origin is that arrival, so that the scale does
 // not depend on where its rounds start. An arrival before origin is an
 // error in place of its event, as is one that would arrive more than
-// [MaxSpan] rounds after origin.
+// [MaxSpan] rounds after origin. It panics, with a "synth:" prefix, when
+// events is nil.
 func ScaledArrivalsFrom(events iter.Seq2[konvoy.Event, error], origin int, factor float64) iter.Seq2[konvoy.Event, error] {
+	if events == nil {
+		panic("synth: ScaledArrivalsFrom: events is nil")
+	}
 	return func(yield func(konvoy.Event, error) bool) {
 		if !(factor > 0 && factor <= math.MaxFloat64) {
 			yield(konvoy.Event{}, fmt.Errorf("synth: arrivals scaled by %v: want a positive finite factor", factor))

@@ -112,3 +112,25 @@ func TestArrivalsRejectBadRatesAndSpans(t *testing.T) {
 		}
 	}
 }
+
+// A nil stream is a programmer's mistake: the retiming functions panic at
+// once, with the package's prefix, rather than with a nil dereference when
+// ranged over; and Memory of a Config that Check refuses returns, where
+// StepsPerKey 0 divided by zero (found by a review).
+func TestNilStreamsPanicWithThePackagesPrefix(t *testing.T) {
+	for name, f := range map[string]func(){
+		"PoissonArrivals":    func() { synth.PoissonArrivals(nil, 1, 1) },
+		"ScaledArrivals":     func() { synth.ScaledArrivals(nil, 1) },
+		"ScaledArrivalsFrom": func() { synth.ScaledArrivalsFrom(nil, 0, 1) },
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != "synth: "+name+": events is nil" {
+					t.Errorf("%s(nil): panic %v; want synth: %s: events is nil", name, r, name)
+				}
+			}()
+			f()
+		}()
+	}
+	_ = synth.Config{}.Memory()
+}
