@@ -2,7 +2,9 @@ package konvoy_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -138,5 +140,17 @@ func TestParseAssignorAndRecorded(t *testing.T) {
 		if _, err := konvoy.ParseLayout(bad); err == nil {
 			t.Errorf("ParseLayout(%q): no error", bad)
 		}
+	}
+	// A partitioned or recorded layout named without its count is one
+	// ParseLayout knows: its error says what it needs, not that the name
+	// is unknown (found by a review).
+	for _, name := range []string{"partitioned", "recorded"} {
+		want := fmt.Sprintf("layout %q needs its partition count: want %s:N with N from 1 to %d", name, name, konvoy.MaxPartitions)
+		if _, err := konvoy.ParseLayout(name); err == nil || err.Error() != want {
+			t.Errorf("ParseLayout(%q): %v; want %s", name, err, want)
+		}
+	}
+	if _, err := konvoy.ParseLayout("sharded"); err == nil || !strings.HasPrefix(err.Error(), `unknown layout "sharded"; want free,`) {
+		t.Errorf("ParseLayout(sharded): %v; want it said unknown", err)
 	}
 }

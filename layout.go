@@ -203,9 +203,10 @@ func AllLayouts(partitions int) []Layout {
 // ParseLayout returns the built-in layout named name: one of the names
 // [Layout.String] gives, with "partitioned:N" and "recorded:N" for any N
 // from 1 to [MaxPartitions], written as [Layout.String] writes it (no sign,
-// no leading zero), so that every name it takes reads back as itself. Its error says which names are known; like
-// strconv's, it is meant to follow a caller's context, such as a flag's
-// name.
+// no leading zero), so that every name it takes reads back as itself.
+// Its error says which names are known, or, for "partitioned" or
+// "recorded" alone, that the name needs its count; like strconv's, it is
+// meant to follow a caller's context, such as a flag's name.
 func ParseLayout(name string) (Layout, error) {
 	for prefix, layout := range map[string]func(int) Layout{"partitioned": Partitioned, "recorded": Recorded} {
 		if n, ok := strings.CutPrefix(name, prefix+":"); ok {
@@ -220,6 +221,9 @@ func ParseLayout(name string) (Layout, error) {
 		if l.lanes != partitionLanes && l.name == name {
 			return l, nil
 		}
+	}
+	if name == "partitioned" || name == "recorded" {
+		return Layout{}, fmt.Errorf("layout %q needs its partition count: want %s:N with N from 1 to %d", name, name, MaxPartitions)
 	}
 	return Layout{}, fmt.Errorf("unknown layout %q; want free, convoy, line-convoy, version-stamp, selective-convoy, resequencer, partitioned:N or recorded:N", name)
 }

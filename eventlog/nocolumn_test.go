@@ -157,3 +157,21 @@ func TestNoColumnForANeededRoleIsAnOptionError(t *testing.T) {
 		}
 	}
 }
+
+// A status named twice is an option error naming the list, or both lists,
+// it is in (found by a review: "-steps new,new" was said to be named in
+// the ordered and history statuses, with no history given).
+func TestAStatusNamedTwiceNamesItsLists(t *testing.T) {
+	for _, c := range []struct {
+		r    eventlog.Reader
+		want string
+	}{
+		{eventlog.Reader{Steps: []string{"new", "new"}}, `eventlog: status "new" is named twice in the ordered statuses`},
+		{eventlog.Reader{History: []string{"h", "h"}}, `eventlog: status "h" is named twice in the history statuses`},
+		{eventlog.Reader{Steps: []string{"new", "h"}, History: []string{"h"}}, `eventlog: status "h" is named in the ordered statuses and in the history statuses`},
+	} {
+		if _, err := eventlog.NewDecoder(strings.NewReader(""), c.r); err == nil || err.Error() != c.want {
+			t.Errorf("%+v: %v; want %s", c.r, err, c.want)
+		}
+	}
+}

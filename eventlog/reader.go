@@ -277,14 +277,18 @@ func (r Reader) displayName() string {
 // statusSteps checks the status lists and maps each status to its step.
 func (r Reader) statusSteps() (map[string]int, error) {
 	m := make(map[string]int, len(r.Steps)+len(r.History))
+	in := make(map[string]string, len(r.Steps)+len(r.History)) // the list that named each status first
 	add := func(list string, s string, step int) error {
 		if s == "" {
 			return fmt.Errorf("eventlog: an empty status in %s", list)
 		}
-		if _, dup := m[s]; dup {
-			return fmt.Errorf("eventlog: status %q is named twice in the ordered and history statuses", s)
+		switch first, dup := in[s]; {
+		case dup && first == list:
+			return fmt.Errorf("eventlog: status %q is named twice in %s", s, list)
+		case dup:
+			return fmt.Errorf("eventlog: status %q is named in %s and in %s", s, first, list)
 		}
-		m[s] = step
+		m[s], in[s] = step, list
 		return nil
 	}
 	for i, s := range r.Steps {

@@ -205,7 +205,9 @@ func TestTraceUsageErrors(t *testing.T) {
 		// Past the largest int, the limit said is still 1TiB (found by a review).
 		{[]string{"serve", "-max-upload", "9223372036854775808"}, `invalid value "9223372036854775808" for flag -max-upload: want at most ` + map[bool]string{true: "1TiB", false: "2147483647 bytes"}[strconv.IntSize == 64]},
 		{[]string{"serve", "-max-upload", "9007199254740992KiB"}, `invalid value "9007199254740992KiB" for flag -max-upload: want at most ` + map[bool]string{true: "1TiB", false: "2097151KiB"}[strconv.IntSize == 64]},
-		{[]string{"-events", "x.csv", "-steps", "a,b", "-history", "b"}, `konvoy: -steps, -history: status "b" is named twice in the ordered and history statuses`},
+		{[]string{"-events", "x.csv", "-steps", "a,b", "-history", "b"}, `konvoy: status "b" is in both -steps and -history: a status is ordered or history, not both`},
+		{[]string{"-events", "x.csv", "-steps", "a,b,a"}, `konvoy: -steps names status "a" twice`},
+		{[]string{"-events", "x.csv", "-steps", "a", "-history", "h,h"}, `konvoy: -history names status "h" twice`},
 		{[]string{"-events", "x.csv", "-steps", "a,,b"}, "konvoy: -steps, -history: an empty status in the ordered statuses"},
 		{[]string{"-events", "x.csv", "-layouts", "all,free"}, "konvoy: -layouts all stands alone; it names every layout"},
 		{[]string{"-events", "x.csv", "-layouts", "partitioned:0"}, `konvoy: -layouts: layout "partitioned:0": want partitioned:N with N a whole number from 1 to 2147483647, in decimal digits without a sign or leading zeros`},

@@ -202,7 +202,17 @@ func (c *command) checkStatuses(r *eventlog.Reader) error {
 		case s == "":
 			return c.usagef("-steps, -history: an empty status in the history statuses")
 		case slices.Contains(all[:i], s):
-			return c.usagef("-steps, -history: status %q is named twice in the ordered and history statuses", s)
+			first, this := "-steps", "-history"
+			if !slices.Contains(r.Steps, s) {
+				first = "-history"
+			}
+			if i < len(r.Steps) {
+				this = "-steps"
+			}
+			if first == this {
+				return c.usagef("%s names status %q twice", this, s)
+			}
+			return c.usagef("status %q is in both -steps and -history: a status is ordered or history, not both", s)
 		}
 	}
 	return nil
