@@ -126,9 +126,14 @@ func (d *Decoder) checkLine(line []byte, from int, complete bool) *Error {
 	return nil
 }
 
-// nextJSON reads the next non-blank line's event.
+// nextJSON reads the next non-blank line's event. A first line that is no
+// JSON object, of a trace named as JSON Lines that starts like CSV, is an
+// error that says so, as a CSV trace's that starts like JSON Lines is.
 func (d *Decoder) nextJSON() (arrival, error) {
 	obj, err := d.nextObject()
+	if e, ok := err.(*Error); ok && d.looksCSV && d.seq == 0 {
+		e.Want += "; the input looks like CSV, which -input csv reads"
+	}
 	if err != nil {
 		return arrival{}, err
 	}

@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -360,9 +361,10 @@ type Decoder struct {
 	lastLine string
 	offset   int64 // the bytes read before the current record, BOM included
 
-	csv   *csvState
-	json  *jsonState
-	named []namedColumn // the columns the trace must have, as named
+	csv      *csvState
+	json     *jsonState
+	looksCSV bool          // a trace read as JSON Lines by its name starts like CSV
+	named    []namedColumn // the columns the trace must have, as named
 
 	draw     func() (int, bool) // Durations' draws, or nil (see drawn)
 	drawLast bool               // an ObjectDecoder's: an object's duration is drawn once it is taken, none for a refused one
@@ -581,6 +583,7 @@ func (d *Decoder) start() error {
 		}
 		return err
 	}
+	d.looksCSV = d.opt.Format == Auto && d.startsLikeCSV() // a .jsonl file of CSV: see nextJSON
 	d.json = newJSONState(d.cols, d.named)
 	return nil
 }
@@ -620,6 +623,25 @@ func (d *Decoder) sniff() Format {
 			return JSONL
 		}
 		return CSV
+	}
+}
+
+// startsLikeCSV tells whether the input's first non-blank line, within
+// the read buffer, looks like a CSV header or row: it has a comma, and
+// starts with no '{' or '[' and holds no NUL byte.
+func (d *Decoder) startsLikeCSV() bool {
+	b, _ := d.br.Peek(bufferSize)
+	for {
+		line, rest, _ := bytes.Cut(b, []byte("\n"))
+		line = bytes.TrimSpace(line)
+		switch {
+		case len(line) == 0 && len(rest) > 0:
+			b = rest
+			continue
+		case len(line) == 0 || line[0] == '{' || line[0] == '[' || bytes.IndexByte(line, 0) >= 0:
+			return false
+		}
+		return bytes.IndexByte(line, ',') >= 0
 	}
 }
 

@@ -230,6 +230,7 @@ func TestBadInput(t *testing.T) {
 		{"json path missing deep", "t.jsonl", `{"key":"A","duration":1,"a":{"b":{"c":{"stop":1}},"x":2}}`, Reader{Columns: Columns{Step: "a.b.c.step"}}, `t.jsonl:1: want a field at the path "a.b.c.step"; "a.b.c" has no "step"`},
 		{"json path in text twice", "t.jsonl", `{"key":"A","duration":1,"value":"{\"step\":1,\"step\":2}"}`, Reader{Columns: Columns{Step: "value.step"}}, `t.jsonl:1: want each field once; at the path "value.step", "value" names "step" twice`},
 		{"json lines in a .csv", "t.csv", "\n " + `{"key":"A","step":1,"duration":1}` + "\n", Reader{}, `t.csv:2: want a well-formed CSV row: bare " in non-quoted-field (line 2, column 3); the input looks like JSON Lines, which -input jsonl reads`},
+		{"csv in a .jsonl", "t.jsonl", "key,step,duration\nA,1,1\n", Reader{}, `t.jsonl:1: want a JSON object on each line: invalid character 'k' looking for beginning of value (column 1); the input looks like CSV, which -input csv reads`},
 		{"json lines read as csv", "t.csv", `{"key":"A","step":1,"duration":1}` + "\n", Reader{Format: CSV}, `t.csv:1: want a well-formed CSV row: bare " in non-quoted-field (line 1, column 2)`},
 		{"named column missing", "t.csv", "key,step,duration\nA,1,1\n", Reader{Columns: Columns{At: "arrival"}}, `t.csv:1: want a column "arrival", as -at names it, in the header; it has "key", "step", "duration"`},
 		{"named default missing", "t.csv", "key,step,duration\nA,1,1\n", Reader{Columns: Columns{Line: "line"}}, `t.csv:1: want a column "line", as -line names it, in the header; it has "key", "step", "duration"`},
@@ -280,7 +281,7 @@ func TestOptionErrors(t *testing.T) {
 		want string
 	}{
 		{Reader{Steps: []string{"a", "b", "a"}}, `status "a" is named twice`},
-		{Reader{Steps: []string{"a"}, History: []string{"a"}}, `status "a" is named twice`},
+		{Reader{Steps: []string{"a"}, History: []string{"a"}}, `status "a" is named in the ordered statuses and in the history statuses`},
 		{Reader{History: []string{""}}, "an empty status in the history statuses"},
 		{Reader{Resolution: -1}, "Resolution is -1ns"},
 		{Reader{Round: true}, "Round needs a Resolution"},
