@@ -746,8 +746,12 @@ const maxJSONDepth = 10000
 // byte counted from 1, where that shows; of, such as " of its text", says
 // what the column counts in when line is a string's text, not the line.
 // Nesting deeper than maxJSONDepth is named as such, not as the invalid
-// character encoding/json calls the bracket past the limit.
+// character encoding/json calls the bracket past the limit, and a
+// byte-order mark as one, not as the character 'ï'.
 func syntaxProblem(line []byte, of string) string {
+	if t := bytes.TrimLeft(line, " \t"); bytes.HasPrefix(t, []byte("\uFEFF")) {
+		return fmt.Sprintf("a byte-order mark (EF BB BF) at column %d%s, which only the trace's first line may start with", len(line)-len(t)+1, of)
+	}
 	var v json.RawMessage
 	err := json.Unmarshal(line, &v)
 	var se *json.SyntaxError
