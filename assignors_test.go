@@ -141,9 +141,12 @@ func TestParseAssignorAndRecorded(t *testing.T) {
 			t.Errorf("ParseLayout(%q): no error", bad)
 		}
 	}
-	// A partitioned or recorded layout named without its count is one
-	// ParseLayout knows: its error says what it needs, not that the name
-	// is unknown (found by a review).
+}
+
+// A partitioned or recorded layout named without its count is one
+// ParseLayout knows: its error says what it needs, not that the name is
+// unknown (found by a review).
+func TestParseLayoutSaysAPartitionCountIsNeeded(t *testing.T) {
 	for _, name := range []string{"partitioned", "recorded"} {
 		want := fmt.Sprintf("layout %q needs its partition count: want %s:N with N from 1 to %d", name, name, konvoy.MaxPartitions)
 		if _, err := konvoy.ParseLayout(name); err == nil || err.Error() != want {
