@@ -298,10 +298,13 @@ func TestABudgetIsNeverRoundedUp(t *testing.T) {
 	// review), 1.152921504606847e+18, reads 24 rounds above it.
 	// Below, two decimals never above x: 999999999999999.875 read .88, and
 	// 1000000000000.0078 read .01, by floorNear's slack in x·100's last
-	// place (found by a review); from 10^12 on, whole rounds.
+	// place (found by a review); from 10^12 on, whole rounds as the planner
+	// counts them, floorNear's: near 10^15, where a unit in the last place
+	// is an eighth of a round, 999999999999999.875 is 10^15 (a review found
+	// the header a round below the planner and the assumptions).
 	for x, want := range map[float64]string{20.9996: "20.99", 21: "21.00", 0.00499: "0.0049", 0: "0.00", 1e15: "1000000000000000",
 		2e14: "200000000000000", 2e12 + 1: "2000000000001", ten: "10.00", 5.5866e-305: "5.5e-305", 0.9999999999995: "0.99",
-		0x1p60: "1152921504606846976", 1e15 + 0.75: "1000000000000000", 999999999999999.875: "999999999999999",
+		0x1p60: "1152921504606846976", 1e15 + 0.75: "1000000000000001", 999999999999999.875: "1000000000000000", 1e15 + 0.25: "1000000000000001",
 		1000000000000.0078: "1000000000000", 99999999999.999: "99999999999.99", 999999999999.99: "999999999999.99",
 		0x1p63: "9.223e+18", 0x1.fffffffffffffp62: "9223372036854774784", 1.9999999999999997e303: "1.999e+303", math.MaxFloat64: "1.797e+308"} {
 		if got := formatAtMost(x); got != want {

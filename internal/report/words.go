@@ -165,14 +165,15 @@ func FormatAmount(x float64) string { return formatAmount(x) }
 // precision (999999999999999.87 is 999999999999999.875, which reads .88)
 // and formatAmount writes float64's shortest form from 10^15, which may
 // read above x, it writes the whole rounds of x in full, rounded down, as
-// the plan's assumptions do; from 2^63, past every run's rounds, four
+// the plan's assumptions and the planner do (floorNear: at 10^15 a unit in
+// the last place is an eighth of a round); from 2^63, past every run's rounds, four
 // significant digits, rounded down (floorDigits).
 func formatAtMost(x float64) string {
 	switch {
 	case x >= 0x1p63 && !math.IsInf(x, 1):
 		return floorDigits(x)
 	case x >= 1e12 && !math.IsInf(x, 1):
-		return strconv.FormatFloat(math.Floor(x), 'f', 0, 64) // x may have a fraction
+		return strconv.FormatFloat(floorNear(x), 'f', 0, 64) // x may have a fraction, and be a few units in its last place short of a whole number
 	case !(x > 0) || x >= 1e15:
 	case x < 0.005: // two significant digits, as formatAmount writes them
 		x = atMostAt(x, 1-decade(x))
@@ -203,9 +204,13 @@ func atMostAt(x, k float64) float64 {
 }
 
 // roundAtMost rounds x, a most that may not be passed, to the digits
-// RoundAmount keeps, but down.
+// RoundAmount keeps, but down; from 10^12 to 2^63, to whole rounds as the
+// planner counts them (floorNear).
 func roundAtMost(x float64) float64 {
-	if !(x > 0) || x >= 1e15 {
+	switch {
+	case x >= 1e12 && x < 0x1p63: // whole rounds, as formatAtMost writes them, where three decimals pass float64's precision
+		return floorNear(x)
+	case !(x > 0) || x >= 1e15:
 		return RoundAmount(x)
 	}
 	return floorAt(x, max(3, 2-decade(x)))
