@@ -207,6 +207,12 @@ func TestTraceUsageErrors(t *testing.T) {
 		{[]string{"serve", "-max-upload", "9007199254740992KiB"}, `invalid value "9007199254740992KiB" for flag -max-upload: want at most ` + map[bool]string{true: "1TiB", false: "2097151KiB"}[strconv.IntSize == 64]},
 		{[]string{"-events", "x.csv", "-steps", "a,b", "-history", "b"}, `konvoy: status "b" is in both -steps and -history: a status is ordered or history, not both`},
 		{[]string{"-events", "x.csv", "-steps", "a,b,a"}, `konvoy: -steps names status "a" twice`},
+		// "-" reads no column: refused for a role every event needs.
+		{[]string{"-events", "x.csv", "-key", "-"}, "konvoy: -key - reads no key; every event needs one, from a column"},
+		{[]string{"-events", "x.csv", "-duration", "-"}, "konvoy: -duration - reads no duration; every event needs one, from a column or drawn by -duration-model (which reads none)"},
+		{[]string{"-events", "x.csv", "-step", "-", "-status", "-"}, "konvoy: -step - and -status - read no step; every event needs one, from a step or a status column"},
+		{[]string{"-events", "x.csv", "-at", "-", "-at-format", "unix-ms", "-unit", "1ms"}, "konvoy: -at - reads no arrivals, and -at-format reads them from a column; leave one out"},
+		{[]string{"-events", "x.csv", "-at", "-", "-reorder", "1s", "-unit", "1ms"}, "konvoy: -at - reads no arrivals, and -reorder sorts them; leave one out"},
 		{[]string{"-events", "x.csv", "-steps", "a", "-history", "h,h"}, `konvoy: -history names status "h" twice`},
 		{[]string{"-events", "x.csv", "-steps", "a,,b"}, "konvoy: -steps, -history: an empty status in the ordered statuses"},
 		{[]string{"-events", "x.csv", "-layouts", "all,free"}, "konvoy: -layouts all stands alone; it names every layout"},

@@ -161,13 +161,38 @@ func (c *command) recordedNeedsPartitions() error {
 }
 
 // checkReader checks what the trace flags set in r beyond their syntax: a
-// unit of time, a -reorder window for -late drop, and statuses that are
-// neither empty nor named twice.
+// unit of time, a -reorder window for -late drop, no "-" for a column
+// every event needs, and statuses that are neither empty nor named twice.
 func (c *command) checkReader(r *eventlog.Reader) error {
 	if err := c.checkTime(r); err != nil {
 		return err
 	}
+	if err := c.checkNoColumns(r); err != nil {
+		return err
+	}
 	return c.checkStatuses(r)
+}
+
+// checkNoColumns refuses "-" (eventlog.NoColumn, no column) for a role
+// every event needs, as eventlog.NewDecoder would, in the flags' words:
+// the key, the duration (-duration-model draws durations with none), both
+// the step and the status, and the arrival that -at-format or -reorder
+// reads.
+func (c *command) checkNoColumns(r *eventlog.Reader) error {
+	cols, none := r.Columns, eventlog.NoColumn
+	switch {
+	case cols.Key == none:
+		return c.usagef("-key - reads no key; every event needs one, from a column")
+	case cols.Duration == none:
+		return c.usagef("-duration - reads no duration; every event needs one, from a column or drawn by -duration-model (which reads none)")
+	case cols.Step == none && cols.Status == none:
+		return c.usagef("-step - and -status - read no step; every event needs one, from a step or a status column")
+	case cols.At == none && c.isSet("at-format"):
+		return c.usagef("-at - reads no arrivals, and -at-format reads them from a column; leave one out")
+	case cols.At == none && r.Reorder > 0:
+		return c.usagef("-at - reads no arrivals, and -reorder sorts them; leave one out")
+	}
+	return nil
 }
 
 // checkTime checks r's unit of time and what needs one: -round,
