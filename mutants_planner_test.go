@@ -121,22 +121,9 @@ func TestALoadOfExactly2To63IsPastTheLargestInt(t *testing.T) {
 // curve though 9 meets (found by mutation testing: slo.go's next
 // survived trying 9 counts a pass, which ends the search at 9).
 func TestALaneAwareSearchTriesEightCountsAPass(t *testing.T) {
-	var events []konvoy.Event
-	for i := range 9 {
-		events = append(events, konvoy.Event{Key: fmt.Sprint(i), Step: 1, Duration: 1})
-	}
-	events = append(events, konvoy.Event{Key: "late", Step: 1, Duration: 1, Arrival: 100})
-	plans, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free},
-		konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: 1}}, konvoy.WithPolicy(konvoy.LaneAware))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := plans[0]
-	var counts []int
-	for _, pt := range p.Curve {
-		counts = append(counts, pt.Consumers)
-	}
-	if !p.Meets || p.Consumers != 9 || p.MinConsumers != 1 || fmt.Sprint(counts) != "[1 2 3 4 5 6 7 8 9 10]" {
+	p := laneAwarePlan(t, 9, 100, 1)
+	counts := triedCounts(p)
+	if !p.Meets || p.Consumers != 9 || p.MinConsumers != 1 || counts != "[1 2 3 4 5 6 7 8 9 10]" {
 		t.Errorf("plan %+v, counts tried %v; want 9 consumers, from 1, and 1 to 10 tried", p, counts)
 	}
 }
@@ -156,11 +143,8 @@ func TestABisectedSearchsFirstPassTriesSevenDoublingsAndTheMost(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := plans[0]
-	var counts []int
-	for _, pt := range p.Curve {
-		counts = append(counts, pt.Consumers)
-	}
-	if !p.Meets || p.Consumers != 1 || fmt.Sprint(counts) != "[1 2 4 8 16 32 64 1024]" {
+	counts := triedCounts(p)
+	if !p.Meets || p.Consumers != 1 || counts != "[1 2 4 8 16 32 64 1024]" {
 		t.Errorf("meets %v on %d, counts tried %v; want 1 consumer, and 1 to 64 doubling and 1024 tried", p.Meets, p.Consumers, counts)
 	}
 }
@@ -185,12 +169,9 @@ func TestABisectedSearchTriesFourCountsEvenlyBetweenItsBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := plans[0]
-	var counts []int
-	for _, pt := range p.Curve {
-		counts = append(counts, pt.Consumers)
-	}
+	counts := triedCounts(p)
 	const want = "[1 2 4 8 16 32 64 71 79 86 87 89 90 92 93 94 102 140 179 217 256 448 640 832 1024]"
-	if !p.Meets || p.Consumers != 94 || fmt.Sprint(counts) != want {
+	if !p.Meets || p.Consumers != 94 || counts != want {
 		t.Errorf("meets %v on %d, counts tried %v; want 94 consumers, and %s tried", p.Meets, p.Consumers, counts, want)
 	}
 }
@@ -203,22 +184,37 @@ func TestABisectedSearchTriesFourCountsEvenlyBetweenItsBounds(t *testing.T) {
 // meets; no third pass runs 17 (found by mutation testing this stop's
 // change to the search's end).
 func TestALaneAwareSearchEndsWithThePassThatMeets(t *testing.T) {
-	var events []konvoy.Event
-	for i := range 30 {
-		events = append(events, konvoy.Event{Key: fmt.Sprint(i), Step: 1, Duration: 1})
+	p := laneAwarePlan(t, 30, 1000, 3)
+	counts := triedCounts(p)
+	if !p.Meets || p.Consumers != 10 || counts != "[1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16]" {
+		t.Errorf("plan %+v, counts tried %v; want 10 consumers, and 1 to 16 tried", p, counts)
 	}
-	events = append(events, konvoy.Event{Key: "late", Step: 1, Duration: 1, Arrival: 1000})
-	plans, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free},
-		konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: 3}}, konvoy.WithPolicy(konvoy.LaneAware))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := plans[0]
+}
+
+// triedCounts writes the consumer counts of p's curve, the counts its
+// search tried, as fmt writes a slice: "[1 2 4]".
+func triedCounts(p konvoy.LatencyPlan) string {
 	var counts []int
 	for _, pt := range p.Curve {
 		counts = append(counts, pt.Consumers)
 	}
-	if !p.Meets || p.Consumers != 10 || fmt.Sprint(counts) != "[1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16]" {
-		t.Errorf("plan %+v, counts tried %v; want 10 consumers, and 1 to 16 tried", p, counts)
+	return fmt.Sprint(counts)
+}
+
+// laneAwarePlan plans, under LaneAware, the free layout of n events of a
+// round each at round 0 and one more at round late, for their largest
+// response within target rounds.
+func laneAwarePlan(t *testing.T, n, late, target int) konvoy.LatencyPlan {
+	t.Helper()
+	var events []konvoy.Event
+	for i := range n {
+		events = append(events, konvoy.Event{Key: fmt.Sprint(i), Step: 1, Duration: 1})
 	}
+	events = append(events, konvoy.Event{Key: "late", Step: 1, Duration: 1, Arrival: late})
+	plans, err := konvoy.PlanLatency(konvoy.Values(events), []konvoy.Layout{konvoy.Free},
+		konvoy.LatencyConfig{SLO: konvoy.SLO{Percentile: 100, Rounds: target}}, konvoy.WithPolicy(konvoy.LaneAware))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plans[0]
 }
