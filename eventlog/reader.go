@@ -382,8 +382,8 @@ type Decoder struct {
 // of r. It returns an error, before reading anything, when the options are
 // invalid: a status named twice or empty, a negative Resolution, Round
 // without a Resolution, a negative MaxRecordBytes or MaxNameBytes, or
-// [NoColumn] for the key, the duration, or arrivals that AtFormat or
-// Reorder needs.
+// [NoColumn] for the key, the duration, both the step and the status, or
+// arrivals that AtFormat or Reorder needs.
 func NewDecoder(src io.Reader, r Reader) (*Decoder, error) {
 	statuses, err := r.statusSteps()
 	if err != nil {
