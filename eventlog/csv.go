@@ -219,7 +219,7 @@ func (d *Decoder) csvEvent(rec []string) (konvoy.Event, error) {
 		v := strings.TrimSpace(rec[s.step])
 		n, ok := parseWhole(v)
 		if !ok {
-			return e, d.csvFieldErr(s.step, rec[s.step], orNone(stepFits(v), v, "step", "step", d.opt.Columns.Step != ""))
+			return e, d.csvFieldErr(s.step, rec[s.step], d.stepWant(stepFits(v), v))
 		}
 		e.Step = n
 	} else {

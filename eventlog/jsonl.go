@@ -572,7 +572,7 @@ func (d *Decoder) jsonStep() (int, error) {
 			if s.step[0] == '"' {
 				want += ", as a JSON number, not a string"
 			}
-			return 0, d.fieldErr(d.cols.Step, display(s.step), orNone(want, string(s.step), "step", "step", d.opt.Columns.Step != ""))
+			return 0, d.fieldErr(d.cols.Step, display(s.step), d.stepWant(want, string(s.step)))
 		}
 		return n, nil
 	case s.status != nil:

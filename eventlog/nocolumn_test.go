@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
+	"github.com/sirali-konvoy/konvoy/synth"
 )
 
 // A trace's column may have a role's default name and mean something else:
@@ -113,6 +114,14 @@ func TestABadValueOfADefaultColumnSaysHowToReadNone(t *testing.T) {
 			`t.jsonl:1: field "step": value "created": want a whole number ≥ 0 (0 for a history-only record), as a JSON number, not a string; if this column is not the step, -step - (NoColumn) reads none`},
 		{"jsonl place as an arrival", eventlog.Reader{Name: "t.jsonl"}, `{"key":"A","step":1,"duration":1,"at":"depot"}` + "\n",
 			`t.jsonl:1: field "at": value "depot": want a whole number of rounds ≥ 0, as a JSON number, not a string; if this column is not the arrival, -at - (NoColumn) reads none`},
+		{"region with digits as a partition", eventlog.Reader{Name: "t.csv"}, "key,step,duration,partition\nA,1,1,eu-west-1\n",
+			`t.csv:2: field "partition": value "eu-west-1": want a partition number, a whole number from 0 to 2147483646; if this column is not the partition, -partition - (NoColumn) reads none`},
+		// A step column of the statuses -steps names: -status step reads
+		// them, where -step - would leave them unread (found by a review).
+		{"named status as a step", eventlog.Reader{Name: "t.csv", Steps: []string{"created"}}, "key,step,duration\nA,created,1\n",
+			`t.csv:2: field "step": value "created": want a whole number ≥ 0 (0 for a history-only record); it is a status -steps or -history names: -status step reads this column's statuses`},
+		{"jsonl named status as a step", eventlog.Reader{Name: "t.jsonl", Steps: []string{"created"}}, `{"key":"A","step":"created","duration":1}` + "\n",
+			`t.jsonl:1: field "step": value "created": want a whole number ≥ 0 (0 for a history-only record), as a JSON number, not a string; it is a status -steps or -history names: -status step reads this column's statuses`},
 		{"a partition with digits", eventlog.Reader{Name: "t.csv"}, "key,step,duration,partition\nA,1,1,-1\n",
 			`t.csv:2: field "partition": value "-1": want a partition number, a whole number from 0 to 2147483646`},
 		{"a partition column named", eventlog.Reader{Name: "t.csv", Columns: eventlog.Columns{Partition: "p"}}, "key,step,duration,p\nA,1,1,eu\n",
@@ -146,8 +155,11 @@ func TestNoColumnForANeededRoleIsAnOptionError(t *testing.T) {
 		want string
 	}{
 		{"key", eventlog.Reader{Columns: eventlog.Columns{Key: eventlog.NoColumn}}, "eventlog: Columns.Key is NoColumn; every event needs a key, from a column"},
-		{"duration", eventlog.Reader{Columns: eventlog.Columns{Duration: eventlog.NoColumn}}, "eventlog: Columns.Duration is NoColumn; every event needs a duration, from a column or drawn from Durations, which reads none"},
-		{"step and status", eventlog.Reader{Columns: eventlog.Columns{Step: eventlog.NoColumn, Status: eventlog.NoColumn}}, "eventlog: Columns.Step and Columns.Status are both NoColumn; every event needs a step, from a step or a status column"},
+		{"duration", eventlog.Reader{Columns: eventlog.Columns{Duration: eventlog.NoColumn}}, "eventlog: Columns.Duration is NoColumn; every event needs a duration, from a column or drawn from Durations"},
+		{"step and status", eventlog.Reader{Columns: eventlog.Columns{Step: eventlog.NoColumn, Status: eventlog.NoColumn}}, "eventlog: no column gives the step: Columns.Step is NoColumn, and Columns.Status is NoColumn; every event needs a step, from a step or a status column"},
+		// The step column named for another role leaves the status alone to
+		// give the step: NoColumn for it too leaves none (found by a review).
+		{"step named for the key, no status", eventlog.Reader{Columns: eventlog.Columns{Key: "step", Status: eventlog.NoColumn}}, `eventlog: no column gives the step: the column "step" is named for another role, and Columns.Status is NoColumn; every event needs a step, from a step or a status column`},
 		{"timestamps", eventlog.Reader{Columns: eventlog.Columns{At: eventlog.NoColumn}, AtFormat: eventlog.UnixMS, Resolution: time.Millisecond}, "eventlog: AtFormat unix-ms reads arrivals from a column, and Columns.At is NoColumn"},
 		{"reorder", eventlog.Reader{Columns: eventlog.Columns{At: eventlog.NoColumn}, Reorder: time.Second, Resolution: time.Millisecond}, "eventlog: Reorder sorts arrivals, and Columns.At is NoColumn: there are none"},
 	} {
@@ -155,6 +167,12 @@ func TestNoColumnForANeededRoleIsAnOptionError(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s:\n got %v\nwant %s", c.name, err, c.want)
 		}
+	}
+	// A duration drawn needs no column: NoColumn for it is no error then.
+	two := synth.Fixed(2)
+	events, _, err := read(t, eventlog.Reader{Name: "t.csv", Durations: &two, Columns: eventlog.Columns{Duration: eventlog.NoColumn}}, "key,step\nA,1\n")
+	if err != nil || len(events) != 1 || events[0].Duration != 2 {
+		t.Errorf("NoColumn for a drawn duration: %+v, %v; want one event of 2 rounds", events, err)
 	}
 }
 

@@ -97,8 +97,9 @@ func FormatOf(name string) (Format, bool) {
 // columns. And the step, the arrival and the partition, whose values are
 // numbers, are not read by default from a column named for another role:
 // Columns{Status: "step"} reads the step column's values as statuses, and
-// the steps from them. A key or a duration of NoColumn is an error from
-// [NewDecoder] ([Reader.Durations] draws durations with no column).
+// the steps from them. NoColumn for the key, for the duration unless
+// [Reader.Durations] draws durations, or for the status where no step
+// column is read, is an error from [NewDecoder].
 //
 // In JSON Lines, a name with dots, such as "payload.status", is a path into
 // nested objects when no field has the whole name; where a field on the
@@ -382,8 +383,9 @@ type Decoder struct {
 // of r. It returns an error, before reading anything, when the options are
 // invalid: a status named twice or empty, a negative Resolution, Round
 // without a Resolution, a negative MaxRecordBytes or MaxNameBytes, or
-// [NoColumn] for the key, the duration, both the step and the status, or
-// arrivals that AtFormat or Reorder needs.
+// [NoColumn] for the key, the duration (unless Durations draws it), the
+// status where no step column is read, or arrivals that AtFormat or
+// Reorder needs.
 func NewDecoder(src io.Reader, r Reader) (*Decoder, error) {
 	statuses, err := r.statusSteps()
 	if err != nil {
@@ -435,12 +437,23 @@ func (r Reader) check() error {
 		return fmt.Errorf("eventlog: MaxNameBytes is %d; want 0 (the default, %d) or more", r.MaxNameBytes, DefaultMaxNameBytes)
 	case r.Columns.Key == NoColumn:
 		return errors.New("eventlog: Columns.Key is NoColumn; every event needs a key, from a column")
-	case r.Columns.Step == NoColumn && r.Columns.Status == NoColumn:
-		return errors.New("eventlog: Columns.Step and Columns.Status are both NoColumn; every event needs a step, from a step or a status column")
-	case r.Columns.Duration == NoColumn:
-		return errors.New("eventlog: Columns.Duration is NoColumn; every event needs a duration, from a column or drawn from Durations, which reads none")
+	case r.Columns.Duration == NoColumn && r.Durations == nil:
+		return errors.New("eventlog: Columns.Duration is NoColumn; every event needs a duration, from a column or drawn from Durations")
+	}
+	if cols := r.Columns.withDefaults(); cols.Step == "" && cols.Status == "" {
+		return fmt.Errorf("eventlog: no column gives the step: %s; every event needs a step, from a step or a status column", noStepWhy(r.Columns))
 	}
 	return r.checkArrivals()
+}
+
+// noStepWhy says why c reads no step column and no status column (see
+// withDefaults), for check's error.
+func noStepWhy(c Columns) string {
+	step := "Columns.Step is NoColumn"
+	if c.Step == "" {
+		step = `the column "step" is named for another role`
+	}
+	return step + ", and Columns.Status is NoColumn"
 }
 
 // checkArrivals returns the error of an invalid option of arrivals.
@@ -633,7 +646,7 @@ func (d *Decoder) startsLikeCSV() bool {
 	b, _ := d.br.Peek(bufferSize)
 	for {
 		line, rest, _ := bytes.Cut(b, []byte("\n"))
-		line = bytes.TrimSpace(line)
+		line = bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(line), []byte("\uFEFF"))) // a stray byte-order mark before a JSON object is no CSV
 		switch {
 		case len(line) == 0 && len(rest) > 0:
 			b = rest
@@ -714,15 +727,37 @@ func (d *Decoder) nameValue(field, value string, last *string) (string, error) {
 
 // orNone returns want, what a value of an optional role's column must
 // be, and, when the column is the role's default (named is false) and the
-// value has no digit, how to read no column for the role: a column of
-// that name may mean something else, such as a "partition" column of
-// regions. role names the role as an event's, and flag as konvoy's
-// command does.
+// value does not start as a number does (see numberLike), how to read no
+// column for the role: a column of that name may mean something else,
+// such as a "partition" column of regions ("eu-west-1"). role names the
+// role as an event's, and flag as konvoy's command does.
 func orNone(want, value, role, flag string, named bool) string {
-	if named || strings.ContainsAny(value, "0123456789") {
+	if named || numberLike(value) {
 		return want
 	}
 	return fmt.Sprintf("%s; if this column is not the %s, -%s - (NoColumn) reads none", want, role, flag)
+}
+
+// numberLike tells whether s, spaces and a quote before it aside, starts
+// as a number, a duration or a timestamp does: with a digit, or a sign or
+// a point before one ("-1", "1e400", "150ms", "2024-05-01T12:00:00Z"). A
+// value that does, but is not of the kind a column wants, means the role
+// all the same.
+func numberLike(s string) bool {
+	s = strings.TrimPrefix(strings.TrimSpace(s), `"`)
+	s = strings.TrimLeft(s, "+-.")
+	return s != "" && s[0] >= '0' && s[0] <= '9'
+}
+
+// stepWant returns want, what a step must be, for value, a bad step in
+// the step column: as orNone says, but, for a value that is a status the
+// options name, that the column holds statuses, which -status STEP reads
+// (-step - would leave no column for them but a status column).
+func (d *Decoder) stepWant(want, value string) string {
+	if _, ok := d.statuses[strings.Trim(value, `"`)]; ok && d.opt.Columns.Step == "" {
+		return fmt.Sprintf("%s; it is a status -steps or -history names: -status %s reads this column's statuses", want, d.cols.Step)
+	}
+	return orNone(want, value, "step", "step", d.opt.Columns.Step != "")
 }
 
 // atNamed tells whether the options name the arrival column as one, by

@@ -72,20 +72,53 @@ func TestAColumnThatMeansSomethingElseCanBeLeftUnread(t *testing.T) {
 	}
 }
 
-// -line - reads no lines, which the line convoy needs: the error says so,
-// for konvoy and konvoy plan alike, and not that a column "-" is empty.
+// -line - reads no lines, which the line convoy needs: beside it, named,
+// by all or among the default layouts, it is a usage error, for konvoy,
+// konvoy plan and konvoy replay alike, where the first event's error
+// named a field "-" (found reading ede1aae's change, and by a review).
+// "-" for the arrival under -at-format rounds, or for the duration beside
+// -duration-model, reads no column it needs.
 func TestNoLinesBesideTheLineConvoySaysWhy(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "lines.csv")
-	if err := os.WriteFile(name, []byte("key,line,step,duration\nA,L,1,1\n"), 0o644); err != nil {
+	if err := os.WriteFile(name, []byte("key,line,step,duration,at\nA,L,1,1,depot\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want := name + ":2: want a line for layout line-convoy; -line - reads none, so leave line-convoy out of -layouts\n"
 	for _, args := range [][]string{
 		{"-events", name, "-line", "-", "-layouts", "convoy,line-convoy"},
-		{"plan", "-events", name, "-line", "-", "-layouts", "line-convoy"},
+		{"-events", name, "-line", "-", "-layouts", "all"},
+		{"-events", name, "-line", "-"},
+		{"plan", "-events", name, "-line", "-"},
+		{"replay", "-events", name, "-line", "-", "-layout", "line-convoy"},
 	} {
-		if out, errOut, status := runCommand(args...); status != 1 || out != "" || errOut != want {
-			t.Errorf("%q: status %d, stdout %q, stderr %q; want 1, nothing, and %q", args, status, out, errOut, want)
+		status, _, errOut := runUsage(t, args...)
+		if status != 2 || !strings.Contains(errOut, "-line - reads no lines, and the layout line-convoy runs a lane per line; leave line-convoy out of -layout") {
+			t.Errorf("%q: status %d, stderr %q; want a usage error naming -line -", args, status, errOut)
 		}
+	}
+	for _, args := range [][]string{
+		{"-events", name, "-line", "-", "-layouts", "free,convoy", "-at", "-", "-at-format", "rounds"},
+		{"-events", name, "-line", "-", "-layouts", "free,convoy", "-at", "-", "-duration", "-", "-duration-model", "fixed:1"},
+	} {
+		if _, errOut, status := runCommand(args...); status != 0 {
+			t.Errorf("%q: status %d, stderr %q; want the report", args, status, errOut)
+		}
+	}
+}
+
+// A partition column named for another role is not read as the partition
+// by default: the layout recorded then says so, and how to read it as
+// both, where it said the trace had no partition column (found by a
+// review).
+func TestRecordedSaysThePartitionColumnIsAnotherRoles(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "kp.csv")
+	if err := os.WriteFile(name, []byte("partition,status,duration\n3,new,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := name + `:1: want each event's recorded partition, for layout recorded; the column "partition" is named for another role, and so not read as the partition: -partition partition reads it as both` + "\n"
+	if _, errOut, status := runCommand("-events", name, "-key", "partition", "-steps", "new", "-layouts", "free,recorded"); status != 1 || errOut != want {
+		t.Errorf("status %d, stderr %q; want 1 and %q", status, errOut, want)
+	}
+	if _, errOut, status := runCommand("-events", name, "-key", "partition", "-partition", "partition", "-steps", "new", "-layouts", "free,recorded"); status != 0 {
+		t.Errorf("-partition partition: status %d, stderr %q; want the report", status, errOut)
 	}
 }

@@ -209,9 +209,10 @@ func TestTraceUsageErrors(t *testing.T) {
 		{[]string{"-events", "x.csv", "-steps", "a,b,a"}, `konvoy: -steps names status "a" twice`},
 		// "-" reads no column: refused for a role every event needs.
 		{[]string{"-events", "x.csv", "-key", "-"}, "konvoy: -key - reads no key; every event needs one, from a column"},
-		{[]string{"-events", "x.csv", "-duration", "-"}, "konvoy: -duration - reads no duration; every event needs one, from a column or drawn by -duration-model (which reads none)"},
+		{[]string{"-events", "x.csv", "-duration", "-"}, "konvoy: -duration - reads no duration; every event needs one, from a column or drawn by -duration-model"},
+		{[]string{"-events", "x.csv", "-key", "step", "-status", "-"}, `konvoy: -status - reads no status, and the column "step" is named for another role, not read as the step; every event needs a step, from a step or a status column`},
 		{[]string{"-events", "x.csv", "-step", "-", "-status", "-"}, "konvoy: -step - and -status - read no step; every event needs one, from a step or a status column"},
-		{[]string{"-events", "x.csv", "-at", "-", "-at-format", "unix-ms", "-unit", "1ms"}, "konvoy: -at - reads no arrivals, and -at-format reads them from a column; leave one out"},
+		{[]string{"-events", "x.csv", "-at", "-", "-at-format", "unix-ms", "-unit", "1ms"}, "konvoy: -at - reads no arrivals, and -at-format unix-ms reads them from a column; leave one out"},
 		{[]string{"-events", "x.csv", "-at", "-", "-reorder", "1s", "-unit", "1ms"}, "konvoy: -at - reads no arrivals, and -reorder sorts them; leave one out"},
 		{[]string{"-events", "x.csv", "-steps", "a", "-history", "h,h"}, `konvoy: -history names status "h" twice`},
 		{[]string{"-events", "x.csv", "-steps", "a,,b"}, "konvoy: -steps, -history: an empty status in the ordered statuses"},

@@ -102,7 +102,7 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 // every draw the same (synth.Dist.Constant), such as fixed:N (but beside
 // konvoy plan's -arrivals poisson, which -seed seeds too).
 func (c *command) durationModel(model string) (*synth.Dist, error) {
-	if c.given["duration"] {
+	if c.given["duration"] && c.Lookup("duration").Value.String() != eventlog.NoColumn {
 		return nil, c.usagef("-duration names a column and -duration-model draws the durations; give one")
 	}
 	d, err := synth.ParseDist(model)
@@ -160,6 +160,24 @@ func (c *command) recordedNeedsPartitions() error {
 	return nil
 }
 
+// lineNeedsLines refuses -line -, which reads no lines, beside the layout
+// line-convoy, which runs a lane per line: named in -layouts (or replay's
+// -layout), by all, or among the default layouts.
+func (c *command) lineNeedsLines() error {
+	for _, flag := range []string{"layouts", "layout"} {
+		f := c.Lookup(flag)
+		if f == nil || !runs.NamesLayout(f.Value.String(), func(name string) bool { return name == "line-convoy" }) {
+			continue
+		}
+		among := ""
+		if !c.given[flag] {
+			among = " (the default -" + flag + " name it)"
+		}
+		return c.usagef("-line - reads no lines, and the layout line-convoy runs a lane per line; leave line-convoy out of -%s%s", flag, among)
+	}
+	return nil
+}
+
 // checkReader checks what the trace flags set in r beyond their syntax: a
 // unit of time, a -reorder window for -late drop, no "-" for a column
 // every event needs, and statuses that are neither empty nor named twice.
@@ -183,12 +201,16 @@ func (c *command) checkNoColumns(r *eventlog.Reader) error {
 	switch {
 	case cols.Key == none:
 		return c.usagef("-key - reads no key; every event needs one, from a column")
-	case cols.Duration == none:
-		return c.usagef("-duration - reads no duration; every event needs one, from a column or drawn by -duration-model (which reads none)")
-	case cols.Step == none && cols.Status == none:
+	case cols.Duration == none && r.Durations == nil:
+		return c.usagef("-duration - reads no duration; every event needs one, from a column or drawn by -duration-model")
+	case cols.Status == none && cols.Step == none:
 		return c.usagef("-step - and -status - read no step; every event needs one, from a step or a status column")
-	case cols.At == none && c.isSet("at-format"):
-		return c.usagef("-at - reads no arrivals, and -at-format reads them from a column; leave one out")
+	case cols.Status == none && cols.Step == "" && slices.Contains([]string{cols.Key, cols.Line, cols.Duration, cols.At, cols.Partition}, "step"):
+		return c.usagef("-status - reads no status, and the column \"step\" is named for another role, not read as the step; every event needs a step, from a step or a status column")
+	case cols.Line == none:
+		return c.lineNeedsLines()
+	case cols.At == none && r.AtFormat != eventlog.Rounds:
+		return c.usagef("-at - reads no arrivals, and -at-format %v reads them from a column; leave one out", r.AtFormat)
 	case cols.At == none && r.Reorder > 0:
 		return c.usagef("-at - reads no arrivals, and -reorder sorts them; leave one out")
 	}

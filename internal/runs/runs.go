@@ -556,7 +556,12 @@ func errNoPartitions(name string, o Options, line int) error {
 // no partitions, at line, under the layout recorded, for every command
 // that reads a trace.
 func NoPartitions(name string, r eventlog.Reader, line int) error {
-	if r.Columns.Partition == eventlog.NoColumn {
+	c := r.Columns
+	if c.Partition == "" && slices.Contains([]string{c.Key, c.Line, c.Status, c.Step, c.Duration, c.At}, "partition") {
+		return &eventlog.Error{File: name, Line: line,
+			Want: `want each event's recorded partition, for layout recorded; the column "partition" is named for another role, and so not read as the partition: -partition partition reads it as both`}
+	}
+	if c.Partition == eventlog.NoColumn {
 		return &eventlog.Error{File: name, Line: line,
 			Want: "want each event's recorded partition, for layout recorded; -partition - reads none"}
 	}
@@ -568,10 +573,6 @@ func NoPartitions(name string, r eventlog.Reader, line int) error {
 // name read with r, under the layout line-convoy, for every command that
 // reads a trace.
 func NoLine(name string, r eventlog.Reader, line int) error {
-	if r.Columns.Line == eventlog.NoColumn {
-		return &eventlog.Error{File: name, Line: line,
-			Want: "want a line for layout line-convoy; -line - reads none, so leave line-convoy out of -layouts"}
-	}
 	return &eventlog.Error{File: name, Line: line, Field: cmp.Or(r.Columns.Line, "line"),
 		Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
 }

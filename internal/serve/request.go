@@ -242,8 +242,9 @@ func kindOf(m fs.FileMode) string {
 // src: src's, then req's, which win. Four of the served file's flags,
 // given to konvoy serve, are left out where req's flags, or what req
 // asks, rule them out, as the command refuses the two together: its
-// -partition, the column the layout recorded reads, for layouts that do
-// not name recorded (or all); its -duration beside req's -duration-model,
+// -partition COLUMN, the column the layout recorded reads, for layouts
+// that do not name recorded (or all), but not -partition -, which reads
+// no column for any view; its -duration beside req's -duration-model,
 // and its -duration-model beside req's -duration; its -seed beside a
 // duration model whose parameters draw the same every time
 // (synth.Dist.Constant), or none. Other pairs the command refuses, such
@@ -259,8 +260,8 @@ func (src *source) argsFor(req request) []string {
 			args = slices.DeleteFunc(args, func(a string) bool { return strings.HasPrefix(a, "-"+name+"=") })
 		}
 	}
-	if !runs.NamesRecorded(req.query.Get("layouts")) {
-		drop("partition")
+	if !runs.NamesRecorded(req.query.Get("layouts")) && !slices.Contains(args, "-partition="+eventlog.NoColumn) {
+		drop("partition") // a column: -partition - reads none, for every view
 	}
 	switch {
 	case has(req.args, "duration-model"):
