@@ -98,6 +98,9 @@ func TestNoLinesBesideTheLineConvoySaysWhy(t *testing.T) {
 	for _, args := range [][]string{
 		{"-events", name, "-line", "-", "-layouts", "free,convoy", "-at", "-", "-at-format", "rounds"},
 		{"-events", name, "-line", "-", "-layouts", "free,convoy", "-at", "-", "-duration", "-", "-duration-model", "fixed:1"},
+		// all names recorded only for a trace with partitions, which
+		// -partition - reads none of: it is no usage error beside all.
+		{"-events", name, "-partition", "-", "-at", "-", "-layouts", "all"},
 	} {
 		if _, errOut, status := runCommand(args...); status != 0 {
 			t.Errorf("%q: status %d, stderr %q; want the report", args, status, errOut)

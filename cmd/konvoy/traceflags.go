@@ -146,16 +146,9 @@ func (c *command) partitionNeedsRecorded() error {
 // partitions, beside a layout named recorded (-layouts all leaves it out
 // of a trace without partitions).
 func (c *command) recordedNeedsPartitions() error {
-	for _, flag := range []string{"layouts", "layout"} {
-		f := c.Lookup(flag)
-		if f == nil {
-			continue
-		}
-		for _, name := range strings.Split(f.Value.String(), ",") {
-			if name = strings.TrimSpace(name); name == "recorded" || strings.HasPrefix(name, "recorded:") {
-				return c.usagef("-partition - reads no partitions, and the layout recorded runs each event in its recorded partition; name the partition column, or leave recorded out of -%s", flag)
-			}
-		}
+	recorded := func(name string) bool { return name == "recorded" || strings.HasPrefix(name, "recorded:") }
+	if flag := c.layoutsNaming(recorded, false); flag != "" {
+		return c.usagef("-partition - reads no partitions, and the layout recorded runs each event in its recorded partition; name the partition column, or leave recorded out of -%s", flag)
 	}
 	return nil
 }
@@ -164,18 +157,34 @@ func (c *command) recordedNeedsPartitions() error {
 // line-convoy, which runs a lane per line: named in -layouts (or replay's
 // -layout), by all, or among the default layouts.
 func (c *command) lineNeedsLines() error {
+	flag := c.layoutsNaming(func(name string) bool { return name == "line-convoy" }, true)
+	if flag == "" {
+		return nil
+	}
+	among := ""
+	if !c.given[flag] {
+		among = " (the default -" + flag + " name it)"
+	}
+	return c.usagef("-line - reads no lines, and the layout line-convoy runs a lane per line; leave line-convoy out of -%s%s", flag, among)
+}
+
+// layoutsNaming returns the command's layouts flag, -layouts or replay's
+// -layout, given or by its default, when it names a layout that match
+// takes, or all when all is true (all leaves recorded out of a trace
+// without partitions, not line-convoy); "" otherwise.
+func (c *command) layoutsNaming(match func(name string) bool, all bool) string {
 	for _, flag := range []string{"layouts", "layout"} {
 		f := c.Lookup(flag)
-		if f == nil || !runs.NamesLayout(f.Value.String(), func(name string) bool { return name == "line-convoy" }) {
+		if f == nil {
 			continue
 		}
-		among := ""
-		if !c.given[flag] {
-			among = " (the default -" + flag + " name it)"
+		for _, name := range strings.Split(f.Value.String(), ",") {
+			if name = strings.TrimSpace(name); match(name) || all && name == "all" {
+				return flag
+			}
 		}
-		return c.usagef("-line - reads no lines, and the layout line-convoy runs a lane per line; leave line-convoy out of -%s%s", flag, among)
 	}
-	return nil
+	return ""
 }
 
 // checkReader checks what the trace flags set in r beyond their syntax: a
