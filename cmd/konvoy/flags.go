@@ -34,6 +34,9 @@ type command struct {
 	wants    map[string]string        // the integer flags' ranges, as their errors state them (see wantRange)
 	wantsNow map[string]func() string // those that other flags set, stated once all are parsed (see wantRangeOf)
 	tooLarge map[string]string        // the values of those flags that their type cannot hold, as given
+	// argHint, when set, returns what to add to the error of an argument
+	// the command does not take, first telling whether it came first.
+	argHint func(arg string, first bool) string
 }
 
 // newCommand returns the command called name, whose usage is the lines
@@ -164,7 +167,11 @@ func (c *command) parse(args []string) error {
 		return usageError{}
 	}
 	if c.NArg() > 0 {
-		fmt.Fprintf(c.Output(), "%s: unexpected argument %q\n", c.name, c.Arg(0))
+		hint := ""
+		if c.argHint != nil {
+			hint = c.argHint(c.Arg(0), c.NArg() == len(args))
+		}
+		fmt.Fprintf(c.Output(), "%s: unexpected argument %q%s\n", c.name, c.Arg(0), hint)
 		c.Usage()
 		return usageError{}
 	}

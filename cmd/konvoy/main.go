@@ -79,6 +79,12 @@
 //	       [-lines N] [-line-skew S] [-steps N] [-ordered N] [-in-flight N]
 //	       [-out-of-order P] [-duration DIST] [-rate R]
 //	       [-burst-every N -burst-len N -burst-factor F]
+//	konvoy help [COMMAND]
+//
+// konvoy help prints konvoy's usage, and konvoy help COMMAND what konvoy
+// COMMAND -h prints, on standard error, with exit status 0. An argument
+// that looks like a subcommand but is not konvoy's first, or is one or
+// two letters from one, is a usage error that says so.
 //
 // A trace with no events is bad input to every command. A count beyond its
 // range (consumers and partitions: 1 to 2147483647), however many digits
@@ -111,6 +117,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -176,12 +183,20 @@ var recordFlags = []string{"layouts", "start", "reseq-timeout", "reseq-capacity"
 var defaultLayouts = []string{"free", "convoy", "line-convoy", "version-stamp"}
 
 // subcommands are konvoy's subcommands, by the name that is their first
-// argument; without one, konvoy prints the lesson or trace report.
-var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
-	"gen":    func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runGen(args, stdout, stderr) },
-	"plan":   runPlan,
-	"replay": runReplay,
-	"serve":  runServe,
+// argument; without one, konvoy prints the lesson or trace report. It is
+// set in init, as konvoy help and konvoy's own flags' errors, which konvoy
+// serve parses, name the subcommands: a cycle for a variable's
+// initializer.
+var subcommands map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+
+func init() {
+	subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
+		"gen":    func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runGen(args, stdout, stderr) },
+		"help":   runHelp,
+		"plan":   runPlan,
+		"replay": runReplay,
+		"serve":  runServe,
+	}
 }
 
 // run is the whole command, with its streams passed in so that tests can
@@ -229,6 +244,87 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// runHelp is konvoy help [COMMAND]: konvoy's usage, or its subcommand
+// COMMAND's, as -h prints it, on stderr, with exit status 0. A name that
+// is no subcommand, or an argument more, is a usage error.
+func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 0 || len(args) == 1 && args[0] == "help":
+		return run([]string{"-h"}, stdin, stdout, stderr)
+	case len(args) > 1:
+		fmt.Fprintf(stderr, "konvoy help: unexpected argument %q; want konvoy help or konvoy help COMMAND\n", args[1])
+	case subcommands[args[0]] == nil:
+		hint := ""
+		if name := nearestSubcommand(args[0]); name != "" && name != "help" {
+			hint = fmt.Sprintf("; did you mean konvoy help %s?", name)
+		}
+		fmt.Fprintf(stderr, "konvoy help: unknown command %q; want %s%s\n", args[0], subcommandNames(), hint)
+	default:
+		return subcommands[args[0]]([]string{"-h"}, stdin, stdout, stderr)
+	}
+	return 2
+}
+
+// subcommandNames lists the subcommands that konvoy help explains,
+// sorted, as an error wants them: "gen, plan, replay or serve".
+func subcommandNames() string {
+	names := slices.DeleteFunc(slices.Sorted(maps.Keys(subcommands)), func(name string) bool { return name == "help" })
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// subcommandHint returns what to add to the error of an argument, arg,
+// that konvoy did not expect, when arg looks like a subcommand: that a
+// subcommand comes first, when arg names one and is not konvoy's first
+// argument, or, for the first, the nearest subcommand (see
+// nearestSubcommand). It returns "" otherwise.
+func subcommandHint(arg string, first bool) string {
+	switch {
+	case !first && subcommands[arg] != nil:
+		return "; a subcommand comes first, before any flag"
+	case !first:
+		return ""
+	}
+	if name := nearestSubcommand(arg); name != "" {
+		return fmt.Sprintf("; did you mean konvoy %s?", name)
+	}
+	return ""
+}
+
+// nearestSubcommand returns the subcommand nearest to arg: a letter
+// away, or two for a name of five letters or more (see editDistance); the
+// first in alphabetical order of those as near; "" when none is.
+func nearestSubcommand(arg string) string {
+	best, nearest := "", 3
+	for _, name := range slices.Sorted(maps.Keys(subcommands)) {
+		if d := editDistance(arg, name); d < nearest && (d <= 1 || len(name) >= 5) {
+			best, nearest = name, d
+		}
+	}
+	return best
+}
+
+// editDistance returns the Levenshtein distance between a and b, in
+// bytes: the fewest insertions, deletions and substitutions that turn one
+// into the other. It takes O(len(a)·len(b)) time.
+func editDistance(a, b string) int {
+	row := make([]int, len(b)+1)
+	for j := range row {
+		row[j] = j
+	}
+	for i := range len(a) {
+		diag := row[0]
+		row[0] = i + 1
+		for j := range len(b) {
+			cost := 1
+			if a[i] == b[j] {
+				cost = 0
+			}
+			diag, row[j+1] = row[j+1], min(row[j+1]+1, row[j]+1, diag+cost)
+		}
+	}
+	return row[len(b)]
+}
+
 // parse reads the command line. Its errors are usageError or flag.ErrHelp.
 func parse(args []string, stderr io.Writer) (options, error) { return parseArgs(args, stderr, false) }
 
@@ -247,6 +343,7 @@ func parseArgs(args []string, stderr io.Writer, lastWins bool) (options, error) 
 		"       konvoy serve [flags]  (konvoy serve -h lists them)",
 		"       konvoy gen [flags]  (konvoy gen -h lists them)",
 		"       konvoy replay -events FILE [flags]  (konvoy replay -h lists them)",
+		"       konvoy help [COMMAND]  (this, or what konvoy COMMAND -h prints)",
 		"Prints the lesson report: the lesson's events under every layout; with -events, the same report for a trace of your own;",
 		"with -plot, draws its pictures too. konvoy plan answers how many consumers keep up with a peak rate;",
 		"konvoy gen writes a synthetic trace.")
@@ -277,6 +374,7 @@ func parseArgs(args []string, stderr io.Writer, lastWins bool) (options, error) 
 	c.memory(&opt.maxMemory, memoryRuns)
 	c.plotFlags(&opt.plot, &opt.plotFormats)
 	c.lastWins = lastWins
+	c.argHint = subcommandHint
 	if err := c.parse(args); err != nil {
 		return opt, err
 	}
