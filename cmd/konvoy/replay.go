@@ -236,7 +236,7 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 		return nil
 	})
 	c.choice(&opt.format, "format", "text", "the output's `format`: text or json", "text or json", "text", "json")
-	c.StringVar(&opt.applied, "applied", "", "write each handled event to `FILE` as JSON Lines: partition, offset, key, step, consumer, attempt, start_ns, finish_ns")
+	c.StringVar(&opt.applied, "applied", "", "write each handled event to `FILE` as JSON Lines: partition, offset, key, step, consumer, attempt, arrival_ns, start_ns, finish_ns")
 	c.nonEmpty(&opt.applied, "applied", "the FILE to write each handled event to (leave -applied out to write none)")
 	c.rule(func() error { // before the trace flags' own rules, which read -unit as set
 		if reader.Resolution < time.Microsecond {

@@ -397,7 +397,7 @@ func (r *recorder) one(f finished, times *timesCache, line []byte) []byte {
 		r.err = fmt.Errorf("replay: keeping the service times in a temporary file: %w", err)
 	}
 	if r.applied != nil && r.appliedErr == nil {
-		line = appendApplied(line[:0], f)
+		line = appendApplied(line[:0], f, r.start)
 		_, r.appliedErr = r.applied.Write(line)
 	}
 	return line
@@ -423,6 +423,7 @@ type appliedLine struct {
 	Step      int    `json:"step"`
 	Consumer  int    `json:"consumer"`
 	Attempt   int    `json:"attempt"`
+	ArrivalNS int64  `json:"arrival_ns"`
 	StartNS   int64  `json:"start_ns"`
 	FinishNS  int64  `json:"finish_ns"`
 }
@@ -430,11 +431,14 @@ type appliedLine struct {
 // appendApplied appends f's -applied line to b: its partition and
 // offset (a trace's recorded partition, or -1, and its index in the
 // trace; a topic's record's own), key, step, consumer, attempt (1: a
-// replay does not retry), and its handler's start and finish in Unix
-// nanoseconds.
-func appendApplied(b []byte, f finished) []byte {
+// replay does not retry), and its arrival and its handler's start and
+// finish in Unix nanoseconds: start's, the run's start, plus the time
+// since on the monotonic clock, so that start_ns − arrival_ns is the wait
+// the run measured, whatever the wall clock did meanwhile.
+func appendApplied(b []byte, f finished, start time.Time) []byte {
+	base := start.UnixNano()
 	line, _ := json.Marshal(appliedLine{Partition: f.part, Offset: f.offset, Key: f.e.Key, Step: f.e.Step, Consumer: f.consumer,
-		Attempt: 1, StartNS: f.start.UnixNano(), FinishNS: f.finish.UnixNano()})
+		Attempt: 1, ArrivalNS: base + int64(f.at), StartNS: base + int64(f.start.Sub(start)), FinishNS: base + int64(f.finish.Sub(start))})
 	return append(append(b, line...), '\n')
 }
 

@@ -108,15 +108,22 @@ func TestLiveRunsLanesSideBySide(t *testing.T) {
 
 // TestAppliedLines wants Live's -applied lines to hold every handled
 // event once, with its trace index, key, step, a consumer in range,
-// attempt 1, and a handler that lasted at least its duration; and, the
-// lines of a lane taken in offset order (the file is written in batches,
-// not in finish order), none starting before the one before it finished.
+// attempt 1, its arrival, the run's start plus its arrival round × the
+// unit, a start no sooner, and a handler that lasted at least its
+// duration; the lines' longest wait, start_ns − arrival_ns, the run's own
+// (both on the monotonic clock); and, the lines of a lane taken in offset
+// order (the file is written in batches, not in finish order), none
+// starting before the one before it finished.
 func TestAppliedLines(t *testing.T) {
 	events := lanesTrace(600, 3, 1)
 	events[4].Duration, events[9].Duration = 0, 3
+	for i := range events {
+		events[i].Arrival = i / 4 // four at a time: some wait
+	}
 	c := Config{Layout: konvoy.Convoy, Policy: konvoy.HeadOfLine, Consumers: 2, Unit: 20 * time.Microsecond}
 	var buf bytes.Buffer
-	replayed(t, context.Background(), events, c, &buf)
+	_, run := replayed(t, context.Background(), events, c, &buf)
+	start, longest := run.Start.UnixNano(), int64(0)
 	lines := make([]*appliedLine, len(events))
 	sc := bufio.NewScanner(&buf)
 	for sc.Scan() {
@@ -124,7 +131,7 @@ func TestAppliedLines(t *testing.T) {
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			t.Fatalf("line %q: %v", sc.Text(), err)
 		}
-		for _, f := range []string{"partition", "offset", "key", "step", "consumer", "attempt", "start_ns", "finish_ns"} {
+		for _, f := range []string{"partition", "offset", "key", "step", "consumer", "attempt", "arrival_ns", "start_ns", "finish_ns"} {
 			if _, ok := l[f]; !ok {
 				t.Fatalf("line %q has no %q", sc.Text(), f)
 			}
@@ -146,8 +153,16 @@ func TestAppliedLines(t *testing.T) {
 			t.Errorf("line %q: consumer out of range", sc.Text())
 		case a.FinishNS-a.StartNS < int64(e.Duration)*int64(c.Unit):
 			t.Errorf("line %q: handler lasted less than %d rounds", sc.Text(), e.Duration)
+		case a.ArrivalNS != start+int64(e.Arrival)*int64(c.Unit):
+			t.Errorf("line %q: arrival_ns is %d after the run's start; want %d rounds of %v", sc.Text(), a.ArrivalNS-start, e.Arrival, c.Unit)
+		case a.StartNS < a.ArrivalNS:
+			t.Errorf("line %q: started before it arrived", sc.Text())
 		}
+		longest = max(longest, a.StartNS-a.ArrivalNS)
 		lines[a.Offset] = a
+	}
+	if got := latencyUnits(time.Duration(longest)); got != run.Wait.Max {
+		t.Errorf("the lines' longest wait is %d (%v); want the run's, %d", got, time.Duration(longest), run.Wait.Max)
 	}
 	lastFinish, lastOffset := map[string]int64{}, map[string]int{}
 	for i, a := range lines {
