@@ -563,8 +563,14 @@ func (s *latencySearch) worthText(work int) string {
 // many more as keep a fraction from reading as a whole number (40001
 // rounds over 40000 are 1.00002 consumers' worth, not 1), and a whole v
 // with none: 2, not 2.000; below 0.0001 or from 10^15 on, in exponent
-// form, with four digits.
+// form, with four digits. A v within 16 units in its last place of a whole
+// number other than 0 is that number, as the planner takes it (floorNear,
+// ceilInt): 20 events at 10^-5 a round arrive over 2000000 rounds, which
+// float64's quotient makes 1999999.9999999998.
 func approxText(v float64) string {
+	if w := math.Round(v); w != v && w != 0 && math.Abs(w-v) <= 16*(math.Nextafter(v, math.Inf(1))-v) {
+		v = w
+	}
 	switch {
 	case v != 0 && v < 1e-4 || v >= 1e15 || math.IsNaN(v):
 		return strconv.FormatFloat(v, 'g', 4, 64)
