@@ -239,6 +239,8 @@ func TestPlanBadTrace(t *testing.T) {
 			`bad.csv:3: field "status": value "lost": want an ordered status (-steps: accepted,transfer,out-for-delivery,delivered) or a history status (-history: scanned,weighed)`},
 		{"no line for line-convoy", "bad.csv", "key,route,status,duration\nA,H1,accepted,1\nB,,accepted,1\n", []string{"-line", "route"},
 			`bad.csv:3: field "route": value "": want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines`},
+		{"no line column", "bad.csv", "key,route,status,duration\nA,H1,accepted,1\n", nil,
+			`bad.csv:2: field "line": value "": want a line for layout line-convoy; -line COLUMN reads the lines from another column, or leave line-convoy out of -layouts for a trace without lines`},
 		{"arrivals going back", "bad.csv", "key,line,status,duration,at\nA,H1,accepted,1,5\nB,H1,accepted,1,4\n", nil,
 			`bad.csv:3: event 1 (key "B"): Arrival is 4; want 5 or later: the previous event arrived then, and events come in arrival order`},
 		{"bad gzip", "bad.csv.gz", "\x1f\x8b not really", nil, `bad.csv.gz: the gzip header: the gzip stream is damaged: gzip: invalid header`},

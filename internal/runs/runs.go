@@ -571,10 +571,14 @@ func NoPartitions(name string, r eventlog.Reader, line int) error {
 
 // NoLine is the error of an event without a line, at line of the trace
 // name read with r, under the layout line-convoy, for every command that
-// reads a trace.
+// reads a trace. Under the default column name it says that -line reads
+// another, as a trace's lines are often a route or a customer.
 func NoLine(name string, r eventlog.Reader, line int) error {
-	return &eventlog.Error{File: name, Line: line, Field: cmp.Or(r.Columns.Line, "line"),
-		Want: "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"}
+	want := "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"
+	if r.Columns.Line == "" {
+		want = "want a line for layout line-convoy; -line COLUMN reads the lines from another column, or leave line-convoy out of -layouts for a trace without lines"
+	}
+	return &eventlog.Error{File: name, Line: line, Field: cmp.Or(r.Columns.Line, "line"), Want: want}
 }
 
 // Located is a library error Err of the event at Where, FILE:LINE: the
