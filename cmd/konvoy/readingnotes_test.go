@@ -53,4 +53,20 @@ func TestPlanAndReplaySayWhatReadingTheTraceChanged(t *testing.T) {
 			t.Errorf("%s: neither the report nor standard error says %q", tt.what, tt.want)
 		}
 	}
+	// A JSON plan and a JSON replay count the values rounded, 2 of them
+	// (1.4ms and 3.6ms), as konvoy's records do, and 0 without -round.
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plan", "-events", rounded, "-unit", "1ms", "-round", "-layouts", "free", "-format", "json"}, `"rounded": 2,`},
+		{[]string{"replay", "-events", rounded, "-unit", "1ms", "-round", "-format", "json"}, `"rounded": 2,`},
+		{[]string{"plan", "-events", plain, "-layouts", "free", "-format", "json"}, `"rounded": 0,`},
+		{[]string{"replay", "-events", plain, "-unit", "20us", "-format", "json"}, `"rounded": 0,`},
+	} {
+		out, errOut, status := runCommand(tt.args...)
+		if status != 0 || !strings.Contains(out, tt.want) {
+			t.Errorf("%q: status %d, stderr %q; want 0 and %s in the JSON report:\n%s", tt.args, status, errOut, tt.want, out)
+		}
+	}
 }

@@ -148,7 +148,8 @@ func runTopic(opt replayOptions, stdout, stderr io.Writer) int {
 	// A topic's notes, known once its records were read: with none, no
 	// status went unused.
 	unused := trace.Events > 0 && report.StatusesUnused(opt.reader, mapper.StatusSteps())
-	printNotes(stderr, readingNotes(mapper.Rounded(), unused, opt.reader))
+	trace.Rounded = mapper.Rounded() // the records' own, which the Stream's trace does not count: for the JSON report
+	printNotes(stderr, readingNotes(trace.Rounded, unused, opt.reader))
 	if trace.Events == 0 {
 		fmt.Fprintf(stderr, "konvoy replay: no record came from topic %s before the stop: the report covers none\n", opt.topic.topic)
 	}

@@ -11,8 +11,9 @@ import (
 
 // konvoy replay -brokers says what reading its records changed, as a
 // replay of a file does: with -round, the durations rounded to whole
-// rounds of -unit, in a note on standard error. Here 6 records each give
-// 1500µs under -unit 1ms, rounded to 2 rounds, 2ms.
+// rounds of -unit, in a note on standard error and in the JSON report's
+// rounded. Here 6 records each give 1500µs under -unit 1ms, rounded to 2
+// rounds, 2ms.
 func TestReplayATopicSaysWhatItRounded(t *testing.T) {
 	addr, cl := topicCluster(t)
 	var rs []*kgo.Record
@@ -31,5 +32,8 @@ func TestReplayATopicSaysWhatItRounded(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "rounded to whole rounds of 1ms") {
 		t.Errorf("stderr %q; want a note that 6 durations were rounded to whole rounds of 1ms", errOut)
+	}
+	if !strings.Contains(out, `"rounded": 6,`) {
+		t.Errorf("stdout %q; want the JSON report's rounded to be 6", out)
 	}
 }

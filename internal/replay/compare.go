@@ -231,8 +231,9 @@ type Comparison struct {
 	Config Config
 	// Of and Total: the comparison covers the first Of of Total events (a
 	// replay stopped early covers fewer). Dropped events were dropped as
-	// late by the reader (-late drop), before Total was counted.
-	Of, Total, Dropped int
+	// late by the reader (-late drop), before Total was counted; Rounded
+	// durations and arrivals it rounded to whole rounds (-round).
+	Of, Total, Dropped, Rounded int
 	// Predicted is the simulator's prediction from the planned durations,
 	// FromActual its prediction from the handlers' actual service times,
 	// Measured the live run's measures.
@@ -254,7 +255,7 @@ type Comparison struct {
 // Add checked it in whole rounds as the events came, and events at their
 // instants may hold a little more.
 func Compare(t *Trace, c Config, run *Run) (Comparison, error) {
-	cmp := Comparison{Name: t.Name, Config: c, Of: run.Submitted, Total: run.Total, Dropped: t.Dropped,
+	cmp := Comparison{Name: t.Name, Config: c, Of: run.Submitted, Total: run.Total, Dropped: t.Dropped, Rounded: t.Rounded,
 		Measured: Measured(run), Late: run.Late, LateBy: run.LateBy}
 	if run.Submitted == 0 {
 		return cmp, nil
@@ -459,7 +460,7 @@ func (c Comparison) record(s Side, measured bool) Record {
 
 // JSON is the comparison as one JSON object: the events covered and the
 // trace's (stopped_early when fewer), those the reader dropped as late
-// (late_dropped), the events submitted late for want of room and by how
+// (late_dropped), the durations and arrivals it rounded (rounded), the events submitted late for want of room and by how
 // long in all, the makespans in seconds
 // (predicted_seconds, from_actual_seconds, measured_seconds), the planned
 // and actual service times summed in seconds, the events covered, and a
@@ -471,6 +472,7 @@ func (c Comparison) JSON() (string, error) {
 		Events            int     `json:"events"`
 		TraceEvents       int     `json:"trace_events"`
 		LateDropped       int     `json:"late_dropped"`  // dropped as late (-late drop), not in trace_events
+		Rounded           int     `json:"rounded"`       // durations and arrivals rounded to whole rounds (-round)
 		StoppedEarly      bool    `json:"stopped_early"` // events < trace_events: every figure covers the events alone
 		LateEvents        int     `json:"late_events"`
 		LateSeconds       float64 `json:"late_seconds"`
@@ -483,7 +485,7 @@ func (c Comparison) JSON() (string, error) {
 		Predicted         *Record `json:"predicted"`
 		FromActual        *Record `json:"from_actual"`
 		Measured          *Record `json:"measured"`
-	}{c.Name, c.Of, c.Total, c.Dropped, c.Of < c.Total, c.Late, c.LateBy.Seconds(), c.Config.Unit.Seconds(), c.Predicted.Makespan.Seconds(), c.FromActual.Makespan.Seconds(), c.Measured.Makespan.Seconds(),
+	}{c.Name, c.Of, c.Total, c.Dropped, c.Rounded, c.Of < c.Total, c.Late, c.LateBy.Seconds(), c.Config.Unit.Seconds(), c.Predicted.Makespan.Seconds(), c.FromActual.Makespan.Seconds(), c.Measured.Makespan.Seconds(),
 		c.Predicted.Work.Seconds(), c.Measured.Work.Seconds(), nil, nil, nil}
 	if c.Of > 0 {
 		p, f, m := c.record(c.Predicted, false), c.record(c.FromActual, false), c.record(c.Measured, true)

@@ -10,7 +10,9 @@ import (
 
 // planDoc is konvoy plan's JSON report: one object holding every answer.
 // LateDropped counts the trace's events dropped as late for -reorder (-late
-// drop), which Events leaves out, as the report's late_dropped does.
+// drop), which Events leaves out, as the report's late_dropped does, and
+// Rounded its durations and arrivals rounded to whole rounds (-round), as
+// the report's rounded does.
 // Peak is -peak, as given, or, when not given, a trace's own mean rate when
 // its events arrive over time, rounded as rates are; KeepUpAtHand tells that
 // the keep-up plans then take the events as work at hand, their arrival
@@ -26,6 +28,7 @@ type planDoc struct {
 	Keys         int            `json:"keys"`
 	Work         int            `json:"work"`
 	LateDropped  int            `json:"late_dropped"`
+	Rounded      int            `json:"rounded"`
 	Peak         float64        `json:"peak"`
 	PeakGiven    bool           `json:"peak_given"`
 	KeepUpAtHand bool           `json:"keep_up_at_hand"`
@@ -154,7 +157,7 @@ type partitionDoc struct {
 func PlanJSON(a *Plan) (string, error) {
 	s, p := a.selective, a.partitions
 	doc := planDoc{
-		Trace: a.src.Name, Events: a.src.Stats.Events(), Keys: a.src.Stats.Keys(), Work: a.src.Work, LateDropped: a.src.Dropped,
+		Trace: a.src.Name, Events: a.src.Stats.Events(), Keys: a.src.Stats.Keys(), Work: a.src.Work, LateDropped: a.src.Dropped, Rounded: a.src.Rounded,
 		Peak: a.peakJSON(), PeakGiven: a.o.PeakGiven, KeepUpAtHand: a.timed(), RoundSeconds: a.o.Round.Seconds(), MaxRounds: roundAtMost(a.budget), MaxConsumers: a.o.MaxConsumers,
 		Plans: []planRecord{},
 	}

@@ -60,6 +60,8 @@ type Record struct {
 
 	WorstLane     string `json:"worst_lane"`      // the lane whose event waited longest (konvoy.Result.WorstLanes), "" for a run of no lanes
 	WorstLaneWait int    `json:"worst_lane_wait"` // that event's wait, in rounds; 0 for a run of no lanes
+
+	Rounded int `json:"rounded"` // the trace's durations and arrivals rounded to whole rounds (-round), the same in every record
 }
 
 // records lists the trace's results: layouts in the order given, then
@@ -89,6 +91,7 @@ func records(t *Trace) []Record {
 					ResponseMean: RoundAmount(r.Response.Mean),
 
 					GapsSkipped: r.GapsSkipped, Forced: r.Forced, RejectedOld: r.RejectedOld, LateDropped: t.Dropped,
+					Rounded: t.Rounded,
 				})
 				if len(r.WorstLanes) > 0 {
 					w := r.WorstLanes[0]
