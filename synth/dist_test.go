@@ -58,7 +58,7 @@ func TestParseDistNamesAnIntsRange(t *testing.T) {
 // way is 0.
 func TestParseDistNamesAFloatsRange(t *testing.T) {
 	for s, want := range map[string]string{
-		"exp:1e-400":           `parameter "1e-400" is too small for a float64, which reads it as 0; want 0 or at least 5e-324 in size`,
+		"exp:1e-400":           `parameter "1e-400" is too small for a float64, which reads it as 0; want at least 5e-324 in size`,
 		"exp:1e-700000000":     `parameter "1e-700000000" is too small`, // past math/big's range too (found by a review)
 		"exp:1e-99999999999":   `parameter "1e-99999999999" is too small`,
 		"exp:0.0001e-330":      `parameter "0.0001e-330" is too small`,

@@ -28,7 +28,10 @@ func writtenAsZero(t string) bool {
 }
 
 // ErrTooSmall is ParseFloat's error for a number too small for a float64.
-var ErrTooSmall = fmt.Errorf("too small for a float64, which reads it as 0; want 0 or at least %g in size", math.SmallestNonzeroFloat64)
+// It wants a number of at least float64's smallest in size, not "0 or"
+// that: a number that is written as 0 is read as 0, but whether 0 is taken
+// is for the flag or parameter, some of which refuse it (-peak).
+var ErrTooSmall = fmt.Errorf("too small for a float64, which reads it as 0; want at least %g in size", math.SmallestNonzeroFloat64)
 
 // ParseFloat returns s as strconv.ParseFloat(s, 64) reads it, with its
 // error, and ErrTooSmall for a number it reads as 0 that is not written
