@@ -460,8 +460,9 @@ func (c Comparison) record(s Side, measured bool) Record {
 
 // JSON is the comparison as one JSON object: the events covered and the
 // trace's (stopped_early when fewer), those the reader dropped as late
-// (late_dropped), the durations and arrivals it rounded (rounded), the events submitted late for want of room and by how
-// long in all, the makespans in seconds
+// (late_dropped), the durations and arrivals it rounded (rounded), the
+// events submitted late for want of room and by how long in all, the
+// makespans in seconds
 // (predicted_seconds, from_actual_seconds, measured_seconds), the planned
 // and actual service times summed in seconds, the events covered, and a
 // Record per side (predicted, from_actual, measured), each null when no
