@@ -12,6 +12,8 @@ func TestHelpPrintsTheUsageThatDashHPrints(t *testing.T) {
 	for _, tt := range []struct{ help, dashH []string }{
 		{[]string{"help"}, []string{"-h"}},
 		{[]string{"help", "help"}, []string{"-h"}},
+		{[]string{"help", "-h"}, []string{"-h"}},
+		{[]string{"help", "--help"}, []string{"-h"}},
 		{[]string{"help", "gen"}, []string{"gen", "-h"}},
 		{[]string{"help", "plan"}, []string{"plan", "-h"}},
 		{[]string{"help", "replay"}, []string{"replay", "-h"}},

@@ -245,11 +245,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // runHelp is konvoy help [COMMAND]: konvoy's usage, or its subcommand
-// COMMAND's, as -h prints it, on stderr, with exit status 0. A name that
-// is no subcommand, or an argument more, is a usage error.
+// COMMAND's, as -h prints it, on stderr, with exit status 0; konvoy help
+// help, or help -h, is konvoy's. A name that is no subcommand, or an
+// argument more, is a usage error.
 func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch {
-	case len(args) == 0 || len(args) == 1 && args[0] == "help":
+	case len(args) == 0 || len(args) == 1 && slices.Contains([]string{"help", "-h", "-help", "--help"}, args[0]):
 		return run([]string{"-h"}, stdin, stdout, stderr)
 	case len(args) > 1:
 		fmt.Fprintf(stderr, "konvoy help: unexpected argument %q; want konvoy help or konvoy help COMMAND\n", args[1])
