@@ -16,15 +16,42 @@ func TestApproxTextKeepsFourDigitsAndEveryFraction(t *testing.T) {
 	}{
 		{2.0092133, "2.009"}, {66.66, "66.66"}, {1.25, "1.25"}, {1234.5678, "1234.6"}, {0.000123456, "0.0001235"},
 		{40001.0 / 40000, "1.00002"}, {2, "2"}, {40000.4, "40000.4"}, {5e-324, "4.941e-324"}, {1e300, "1e+300"}, {0, "0"},
-		// Within 16 units in the last place of a whole number: that number,
-		// from below and above; 17 units off: the fraction. Never 0: a
-		// share above 0 is written above 0.
-		{4 * 5e-324, "1.976e-323"},
-		{20 / (0.001 * 0.01), "2000000"}, {1999999.9999999998, "2000000"}, {math.Nextafter(3, 4), "3"},
-		{3 + 16*0x1p-51, "3"}, {3 + 17*0x1p-51, "3.00000000000001"}, {3 - 17*0x1p-51, "2.99999999999999"},
+		{1999999.9999999998, "1999999.9999999998"}, // as it is: see nearWhole
 	} {
 		if got := approxText(c.v); got != c.want {
 			t.Errorf("approxText(%v) = %q; want %q", c.v, got, c.want)
 		}
+	}
+}
+
+// nearWhole takes a quotient of a rate within 16 units in its last place
+// of a whole number other than 0 for that number, from below and above,
+// as ceilInt does; 17 units off, or near 0, it is left as it is.
+func TestNearWholeTakesARatesQuotientForTheWholeNumberItMisses(t *testing.T) {
+	for _, c := range []struct{ v, want float64 }{
+		{20 / (0.001 * 0.01), 2000000}, {1999999.9999999998, 2000000}, {math.Nextafter(3, 4), 3},
+		{3 + 16*0x1p-51, 3}, {3 - 16*0x1p-51, 3}, {3 + 17*0x1p-51, 3 + 17*0x1p-51}, {3 - 17*0x1p-51, 3 - 17*0x1p-51},
+		{4 * 5e-324, 4 * 5e-324}, {0.5, 0.5}, {2, 2},
+	} {
+		if got := nearWhole(c.v); got != c.want {
+			t.Errorf("nearWhole(%v) = %v; want %v", c.v, got, c.want)
+		}
+	}
+}
+
+// Over a span, with no rate, the consumers' worth is written exactly, as
+// carriers counts it there, in whole rounds with no slack: work of
+// 3·10^14+2 rounds over a span of 3·10^14+1 needs 2 consumers, and is
+// 1.000000000000003 consumers' worth, not 1 (a review found "1 consumers'
+// worth" beside "fewer than 2 consumers do not carry the offered load").
+// At a rate the same slack as carriers' applies.
+func TestWorthOverASpanIsWrittenExactly(t *testing.T) {
+	s := &latencySearch{plan: LatencyPlan{Span: 3e14 + 1}}
+	if got, want := s.worthText(3e14+2), "1.000000000000003"; got != want || s.needs(3e14+2) != 2 {
+		t.Errorf("worth of 3e14+2 rounds over a span of 3e14+1: %q, needing %d; want %q, needing 2", got, s.needs(3e14+2), want)
+	}
+	r := &latencySearch{plan: LatencyPlan{Events: 20, Rate: 0.001 * 0.01}}
+	if got := r.worthText(2000000); got != "1" {
+		t.Errorf("worth of 2000000 rounds at 20 events a 2000000 rounds: %q; want 1", got)
 	}
 }

@@ -554,23 +554,38 @@ func (s *latencySearch) needs(work int) int {
 }
 
 // worthText writes how many consumers' worth work is, over the rounds
-// the events arrive over, as the assumptions do (see approxText).
+// the events arrive over, as the assumptions do (see approxText): at a
+// rate, as carriers counts it, a few units in the last place off a whole
+// number taken for it (nearWhole); over a span, exactly, as the count
+// there is (work 3·10^14+2 over a span of 3·10^14+1 is
+// 1.000000000000003, not 1, and needs 2).
 func (s *latencySearch) worthText(work int) string {
-	return approxText(float64(work) * s.perRound())
+	v := float64(work) * s.perRound()
+	if s.plan.Rate > 0 {
+		v = nearWhole(v)
+	}
+	return approxText(v)
+}
+
+// nearWhole returns v, or the whole number other than 0 that v is within
+// 16 units in its last place of, as ceilInt and floorNear take a quotient
+// of a rate: 20 events at 10^-5 a round arrive over 2000000 rounds, which
+// float64 makes 1999999.9999999998.
+func nearWhole(v float64) float64 {
+	if w := math.Round(v); w != v && w != 0 && math.Abs(w-v) <= 16*(math.Nextafter(v, math.Inf(1))-v) {
+		return w
+	}
+	return v
 }
 
 // approxText writes v, at least 0, with four significant digits, or as
 // many more as keep a fraction from reading as a whole number (40001
 // rounds over 40000 are 1.00002 consumers' worth, not 1), and a whole v
 // with none: 2, not 2.000; below 0.0001 or from 10^15 on, in exponent
-// form, with four digits. A v within 16 units in its last place of a whole
-// number other than 0 is that number, as the planner takes it (floorNear,
-// ceilInt): 20 events at 10^-5 a round arrive over 2000000 rounds, which
-// float64's quotient makes 1999999.9999999998.
+// form, with four digits. It writes v as it is: a quotient of a rate,
+// which float64 may make a few units in its last place off a whole
+// number, goes through nearWhole first.
 func approxText(v float64) string {
-	if w := math.Round(v); w != v && w != 0 && math.Abs(w-v) <= 16*(math.Nextafter(v, math.Inf(1))-v) {
-		v = w
-	}
 	switch {
 	case v != 0 && v < 1e-4 || v >= 1e15 || math.IsNaN(v):
 		return strconv.FormatFloat(v, 'g', 4, 64)
@@ -597,7 +612,7 @@ func (s *latencySearch) perRound() float64 {
 // assumptions do.
 func (s *latencySearch) arrivalRounds() string {
 	if s.plan.Rate > 0 {
-		return fmt.Sprintf("the %s rounds its %s take to arrive at %s a round", approxText(float64(s.plan.Events)/s.plan.Rate), counted(s.plan.Events, "event", "events"), approxText(s.plan.Rate))
+		return fmt.Sprintf("the %s rounds its %s take to arrive at %s a round", approxText(nearWhole(float64(s.plan.Events)/s.plan.Rate)), counted(s.plan.Events, "event", "events"), approxText(s.plan.Rate))
 	}
 	return fmt.Sprintf("the %d rounds the events arrive over", s.plan.Span)
 }
