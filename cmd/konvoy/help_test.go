@@ -61,9 +61,10 @@ func TestAnArgumentLikeASubcommandGetsAHint(t *testing.T) {
 		{[]string{"hel"}, `konvoy: unexpected argument "hel"; did you mean konvoy help?`},
 		{[]string{"gem"}, `konvoy: unexpected argument "gem"; did you mean konvoy gen?`},
 		{[]string{"extra"}, `konvoy: unexpected argument "extra"`},
-		{[]string{"-consumers", "2", "plan"}, `konvoy: unexpected argument "plan"; a subcommand comes first, before any flag`},
-		{[]string{"-consumers", "2", "help"}, `konvoy: unexpected argument "help"; a subcommand comes first, before any flag`},
+		{[]string{"-consumers", "2", "plan"}, `konvoy: unexpected argument "plan"; a subcommand comes first, before any flag or --`},
+		{[]string{"-consumers", "2", "help"}, `konvoy: unexpected argument "help"; a subcommand comes first, before any flag or --`},
 		{[]string{"-consumers", "2", "plann"}, `konvoy: unexpected argument "plann"`},
+		{[]string{"--", "plan"}, `konvoy: unexpected argument "plan"; a subcommand comes first, before any flag or --`},
 		{[]string{"plan", "plan"}, `konvoy plan: unexpected argument "plan"`}, // a subcommand's own errors get none
 	} {
 		out, errOut, status := runCommand(tt.args...)

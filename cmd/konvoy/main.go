@@ -281,7 +281,7 @@ func subcommandNames() string {
 func subcommandHint(arg string, first bool) string {
 	switch {
 	case !first && subcommands[arg] != nil:
-		return "; a subcommand comes first, before any flag"
+		return "; a subcommand comes first, before any flag or --"
 	case !first:
 		return ""
 	}

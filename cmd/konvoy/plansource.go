@@ -43,8 +43,8 @@ type planSource struct {
 // does not say itself: the durations modelled, the events dropped as
 // late, and the durations and arrivals rounded. The text plan's header
 // says them all (see report.PlanSource.Notes), and the JSON plan counts
-// the events dropped (late_dropped): a JSON plan (text false) is given
-// them on standard error.
+// the events dropped (late_dropped) and those rounded (rounded): a JSON
+// plan (text false) is given them on standard error too.
 func (s *planSource) readingNotes(r eventlog.Reader, text bool) []string {
 	t := &report.Trace{Dropped: s.Dropped, StatusesUnused: report.StatusesUnused(r, s.statused)}
 	if r.Durations != nil {

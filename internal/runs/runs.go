@@ -570,9 +570,10 @@ func NoPartitions(name string, r eventlog.Reader, line int) error {
 }
 
 // NoLine is the error of an event without a line, at line of the trace
-// name read with r, under the layout line-convoy, for every command that
-// reads a trace. Under the default column name it says that -line reads
-// another, as a trace's lines are often a route or a customer.
+// name read with r, under the layout line-convoy, for konvoy and konvoy
+// plan (konvoy replay's is the simulator's EventError for the event).
+// Under the default column name it says that -line reads another, as a
+// trace's lines are often a route or a customer.
 func NoLine(name string, r eventlog.Reader, line int) error {
 	want := "want a line for layout line-convoy; leave line-convoy out of -layouts for a trace without lines"
 	if r.Columns.Line == "" {
