@@ -2,6 +2,7 @@ package konvoy
 
 import (
 	"math"
+	"strconv"
 	"testing"
 )
 
@@ -44,14 +45,21 @@ func TestNearWholeTakesARatesQuotientForTheWholeNumberItMisses(t *testing.T) {
 // 3·10^14+2 rounds over a span of 3·10^14+1 needs 2 consumers, and is
 // 1.000000000000003 consumers' worth, not 1 (a review found "1 consumers'
 // worth" beside "fewer than 2 consumers do not carry the offered load").
-// At a rate the same slack as carriers' applies.
+// At a rate the same slack as carriers' applies. Where int has 32 bits no
+// span is long enough for a fraction to come within 16 units in the last
+// place of a whole number (a round more than 2^31−1 over them is
+// 1 + 4.7·10^-10), and the first case, which needs 64, is not made.
 func TestWorthOverASpanIsWrittenExactly(t *testing.T) {
-	s := &latencySearch{plan: LatencyPlan{Span: 3e14 + 1}}
-	if got, want := s.worthText(3e14+2), "1.000000000000003"; got != want || s.needs(3e14+2) != 2 {
-		t.Errorf("worth of 3e14+2 rounds over a span of 3e14+1: %q, needing %d; want %q, needing 2", got, s.needs(3e14+2), want)
+	if strconv.IntSize == 64 {
+		var wide int64 = 3e14 + 1 // a variable: a constant this large is no int where int has 32 bits
+		span, work := int(wide), int(wide+1)
+		s := &latencySearch{plan: LatencyPlan{Span: span}}
+		if got, want := s.worthText(work), "1.000000000000003"; got != want || s.needs(work) != 2 {
+			t.Errorf("worth of 3e14+2 rounds over a span of 3e14+1: %q, needing %d; want %q, needing 2", got, s.needs(work), want)
+		}
 	}
 	r := &latencySearch{plan: LatencyPlan{Events: 20, Rate: 0.001 * 0.01}}
 	if got := r.worthText(2000000); got != "1" {
-		t.Errorf("worth of 2000000 rounds at 20 events a 2000000 rounds: %q; want 1", got)
+		t.Errorf("worth of 2000000 rounds, 20 events at 10^-5 a round: %q; want 1", got)
 	}
 }
