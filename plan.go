@@ -391,11 +391,16 @@ func decade(x float64) float64 {
 // 9.999999999999998, which is 10; a slack relative to v (1e-12 of it) took
 // a budget of 0.9999999999995 rounds for 1.
 func floorNear(v float64) float64 {
-	if up := math.Ceil(v); up-v <= 16*(math.Nextafter(v, math.Inf(1))-v) {
+	if up := math.Ceil(v); withinSlack(v, up) {
 		return up
 	}
 	return math.Floor(v)
 }
+
+// withinSlack tells whether w is within 16 units in v's last place of v:
+// float64's error in a quotient that the planner takes for w (floorNear,
+// ceilInt, nearWhole).
+func withinSlack(v, w float64) bool { return math.Abs(w-v) <= 16*(math.Nextafter(v, math.Inf(1))-v) }
 
 // ceilingAssumptions says what sets a plan's ceiling: a lane whose events
 // must run one after another, or the arrival from which they, or the event

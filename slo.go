@@ -572,7 +572,7 @@ func (s *latencySearch) worthText(work int) string {
 // of a rate: 20 events at 10^-5 a round arrive over 2000000 rounds, which
 // float64 makes 1999999.9999999998.
 func nearWhole(v float64) float64 {
-	if w := math.Round(v); w != v && w != 0 && math.Abs(w-v) <= 16*(math.Nextafter(v, math.Inf(1))-v) {
+	if w := math.Round(v); w != v && w != 0 && withinSlack(v, w) {
 		return w
 	}
 	return v
