@@ -148,7 +148,6 @@ func runTopic(opt replayOptions, stdout, stderr io.Writer) int {
 	// A topic's notes, known once its records were read: with none, no
 	// status went unused.
 	unused := trace.Events > 0 && report.StatusesUnused(opt.reader, mapper.StatusSteps())
-	trace.Rounded = mapper.Rounded() // the records' own, which the Stream's trace does not count: for the JSON report
 	printNotes(stderr, readingNotes(trace.Rounded, unused, opt.reader))
 	if trace.Events == 0 {
 		fmt.Fprintf(stderr, "konvoy replay: no record came from topic %s before the stop: the report covers none\n", opt.topic.topic)
@@ -263,7 +262,8 @@ type sourced struct {
 type sourcedKey struct{}
 
 // item returns r as the Stream took it, mapping and adding it the first
-// time.
+// time, with the values the mapper rounded in it (-round), which the
+// Stream counts once for a record fetched again.
 func (s *topicSource) item(r *kgo.Record) *sourced {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -274,9 +274,10 @@ func (s *topicSource) item(r *kgo.Record) *sourced {
 	}
 	s.last.Store(time.Now().UnixNano())
 	v := new(sourced)
+	rounded := s.mapper.Rounded() // the mapper's count so far: r's are those Event adds to it
 	e, err := s.mapper.Event(r)
 	if err == nil {
-		v.it, err = s.stream.Add(e, int(r.Partition), r.Offset)
+		v.it, err = s.stream.Add(e, int(r.Partition), r.Offset, s.mapper.Rounded()-rounded)
 		if err != nil {
 			err = fmt.Errorf("%s: %w", kafka.Where(r), err)
 		}

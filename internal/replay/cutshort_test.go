@@ -26,11 +26,11 @@ func TestAHandlerCutShortWritesNoAppliedLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut, err := s.Add(konvoy.Event{Key: "a", Step: 1, Duration: 1_000_000}, 0, 10)
+	cut, err := s.Add(konvoy.Event{Key: "a", Step: 1, Duration: 1_000_000}, 0, 10, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	done, err := s.Add(konvoy.Event{Key: "b", Step: 1, Duration: 1}, 0, 11)
+	done, err := s.Add(konvoy.Event{Key: "b", Step: 1, Duration: 1}, 0, 11, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,7 +110,10 @@ func NewStream(name string, c Config, applied io.Writer, progress *Progress) (*S
 // partition came back): Add returns that item, e aside, so that the
 // prediction and the report count it once, at its first arrival. One
 // whose last item runs, or ran, is a second event: it runs twice.
-func (s *Stream) Add(e konvoy.Event, part int, offset int64) (StreamItem, error) {
+// rounded is how many of e's duration and arrival its reader rounded to
+// whole rounds (-round): the Trace's Rounded counts them for an event,
+// not for a copy fetched again, which is no event of its own.
+func (s *Stream) Add(e konvoy.Event, part int, offset int64, rounded int) (StreamItem, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
@@ -140,6 +143,7 @@ func (s *Stream) Add(e konvoy.Event, part int, offset int64) (StreamItem, error)
 		return StreamItem{}, s.err
 	}
 	s.run.Submitted++
+	s.w.t.Rounded += rounded
 	s.progress.submitted.Add(1)
 	it := item{index: s.w.t.Events - 1, e: e, part: part, offset: offset, at: at}
 	if s.unrun == nil {

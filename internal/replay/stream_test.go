@@ -39,7 +39,7 @@ func streamed(t *testing.T, events []konvoy.Event, c Config, applied *bytes.Buff
 		if i%3 == 2 {
 			time.Sleep(2 * c.Unit)
 		}
-		it, err := s.Add(e, i%2, int64(100+i))
+		it, err := s.Add(e, i%2, int64(100+i), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,14 +128,14 @@ func TestAStreamEndsAtItsFirstBadEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Add(konvoy.Event{Key: "a", Line: "l", Step: 1, Duration: 1}, 0, 0); err != nil {
+	if _, err := s.Add(konvoy.Event{Key: "a", Line: "l", Step: 1, Duration: 1}, 0, 0, 0); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Add(konvoy.Event{Key: "a", Step: 2, Duration: 1}, 0, 1)
+	_, err = s.Add(konvoy.Event{Key: "a", Step: 2, Duration: 1}, 0, 1, 0)
 	if err == nil || !strings.HasPrefix(err.Error(), `topic t: event 1 (key "a"): `) || !strings.Contains(err.Error(), "Line") {
 		t.Fatalf("Add: %v; want the event named and its missing line", err)
 	}
-	if _, again := s.Add(konvoy.Event{Key: "b", Line: "l", Step: 1, Duration: 1}, 0, 2); again != err {
+	if _, again := s.Add(konvoy.Event{Key: "b", Line: "l", Step: 1, Duration: 1}, 0, 2, 0); again != err {
 		t.Errorf("a later Add: %v; want %v", again, err)
 	}
 	if _, _, _, cerr := s.Close(live.Stats{}); cerr != err {
@@ -208,7 +208,7 @@ func TestAStreamCountsOnlyHandlesThatReturnedNil(t *testing.T) {
 	}
 	var its []StreamItem
 	for i, e := range []konvoy.Event{{Key: "a", Duration: 1}, {Key: "b", Duration: 50}} {
-		it, err := s.Add(e, 0, int64(i))
+		it, err := s.Add(e, 0, int64(i), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,18 +256,18 @@ func TestARecordFetchedAgainAfterItsCopyWasRevokedIsOneEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := konvoy.Event{Key: "a", Duration: 1}
-	first, err := s.Add(e, 2, 5)
+	first, err := s.Add(e, 2, 5, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := s.Add(konvoy.Event{Key: "a", Duration: 9}, 2, 5) // its first copy revoked, not run
+	again, err := s.Add(konvoy.Event{Key: "a", Duration: 9}, 2, 5, 0) // its first copy revoked, not run
 	if err != nil || again != first {
 		t.Fatalf("the copy fetched again: %+v, %v; want the first copy's item %+v", again, err, first)
 	}
 	if err := s.Handle(context.Background(), again); err != nil {
 		t.Fatal(err)
 	}
-	dup, err := s.Add(e, 2, 5) // fetched once more, after it ran
+	dup, err := s.Add(e, 2, 5, 0) // fetched once more, after it ran
 	if err != nil || dup.it.index != 1 {
 		t.Fatalf("a copy of a record that ran: %+v, %v; want an event of its own, index 1", dup, err)
 	}
@@ -318,7 +318,7 @@ func TestACopysHandleCountsForItsOwnItemOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 		long := konvoy.Event{Key: "a", Duration: 5000} // runs until cut short, or a while
-		first, err := s.Add(long, 0, 7)
+		first, err := s.Add(long, 0, 7, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -326,7 +326,7 @@ func TestACopysHandleCountsForItsOwnItemOnly(t *testing.T) {
 		done1 := make(chan error, 1)
 		go func() { done1 <- s.Handle(ctx1, first) }()
 		awaitRunning(t, s, 0, 7, 1)
-		second, err := s.Add(long, 0, 7) // fetched again while the first copy runs
+		second, err := s.Add(long, 0, 7, 0) // fetched again while the first copy runs
 		if err != nil || second == first {
 			t.Fatalf("cut short %v: the second copy %+v, %v; want an event of its own", cutShort, second, err)
 		}
@@ -338,7 +338,7 @@ func TestACopysHandleCountsForItsOwnItemOnly(t *testing.T) {
 		}
 		cut()
 		<-done1
-		third, err := s.Add(long, 0, 7)
+		third, err := s.Add(long, 0, 7, 0)
 		switch {
 		case err != nil:
 			t.Fatal(err)

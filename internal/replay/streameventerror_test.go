@@ -19,7 +19,7 @@ func TestAStreamNamesARefusedEventAsLoadDoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close(live.Stats{}) // the Add error: no files to close
-	_, err = s.Add(konvoy.Event{Key: "a", Step: 1, Duration: 1, Partition: 5}, 5, 0)
+	_, err = s.Add(konvoy.Event{Key: "a", Step: 1, Duration: 1, Partition: 5}, 5, 0, 0)
 	if want := `orders: event 0 (key "a"): Partition is 5; want 0 to 1`; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("Add: %v; want an error beginning %q", err, want)
 	}

@@ -40,7 +40,7 @@ func streamAt(t *testing.T, c Config, events []konvoy.Event, offsets []time.Dura
 	for i, e := range events {
 		time.Sleep(time.Until(start.Add(offsets[i])))
 		added[i] = time.Since(s.run.Start)
-		it, err := s.Add(e, 0, int64(i))
+		it, err := s.Add(e, 0, int64(i), 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,7 +25,7 @@ func TestAStreamCoversOnlyTheEventsItsExecutorTook(t *testing.T) {
 	}
 	var items []StreamItem
 	for i, k := range []string{"a", "b", "c"} {
-		it, err := s.Add(konvoy.Event{Key: k, Step: 1, Duration: 10}, 0, int64(i))
+		it, err := s.Add(konvoy.Event{Key: k, Step: 1, Duration: 10}, 0, int64(i), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
