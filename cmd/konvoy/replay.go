@@ -61,6 +61,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitStatus(err, stderr)
 	}
 	defer trace.Close()
+	opt.Layout = trace.Layout // recorded's count, under -layout recorded
 	sigs := notifySignals()
 	defer signal.Stop(sigs)
 	var run *replay.Run
@@ -222,7 +223,7 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 	c.StringVar(&opt.events, "events", "", "replay the trace `FILE` (CSV or JSON Lines, .gz or not, - for standard input)")
 	var source string // what the trace flags read: -events, or the topic
 	c.topicFlags(&opt.topic, &opt.events, &source)
-	c.StringVar(&layout, "layout", "convoy", "the `layout` to run: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned:N, resequencer, recorded:N")
+	c.StringVar(&layout, "layout", "convoy", "the `layout` to run: free, convoy, line-convoy, version-stamp, selective-convoy, partitioned:N, resequencer, recorded:N, or recorded (a trace's recorded partitions, as many as its highest plus one)")
 	c.resequencer(&opt.Resequencer, "layout")
 	c.policy(&policies, &opt.Assignor, "the dispatch `policy`: head-of-line, lane-aware or static (default head-of-line, as the simulator's)")
 	c.count(&opt.Consumers, "consumers", 4, live.MaxConsumers, false, "the `N` consumers, handlers running at once")
@@ -259,7 +260,7 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 		}
 		opt.Policy, opt.Unit = policies[0], reader.Resolution
 		reader.BareRounds = true
-		if opt.Layout, err = konvoy.ParseLayout(layout); err != nil {
+		if opt.Layout, err = parseReplayLayout(layout, len(opt.topic.brokers) > 0); err != nil {
 			return c.usagef("-layout: %v", err)
 		}
 		if sameFile(opt.events, opt.applied) {
@@ -278,6 +279,20 @@ func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
 	}
 	opt.reader = *reader
 	return opt, nil
+}
+
+// parseReplayLayout reads replay's -layout: a built-in layout's name, or
+// "recorded" alone, for a trace's recorded partitions, which replay.Load
+// counts (runs.RecordedFromTrace); a topic's replay, topic, takes no
+// count from its records, which come as they are consumed.
+func parseReplayLayout(name string, topic bool) (konvoy.Layout, error) {
+	switch {
+	case name == "recorded" && topic:
+		return konvoy.Layout{}, errors.New(`layout "recorded" of a topic needs its partition count: want recorded:N, N the topic's partitions`)
+	case name == "recorded":
+		return runs.RecordedFromTrace, nil
+	}
+	return konvoy.ParseLayout(name)
 }
 
 // readingNotes are what reading a trace or a topic with r changed, which

@@ -60,6 +60,11 @@ type Trace struct {
 	Partitions bool   // whether the trace records each event's partition
 	Dropped    int    // events the reader dropped as late (-late drop), not in Events
 	Rounded    int    // durations and arrivals the reader rounded to whole rounds (-round)
+	// Layout is the layout the trace was checked under, and is to be
+	// replayed under: the Config's, or, for runs.RecordedFromTrace, the
+	// layout recorded of as many partitions as the trace's highest plus
+	// one (see Load).
+	Layout konvoy.Layout
 	// StatusSteps is how many events had their step from a status
 	// (Reader.Steps, Reader.History) rather than the step column.
 	StatusSteps int
@@ -82,13 +87,40 @@ type Trace struct {
 // trace whose prediction outgrows c.MaxBacklog is an error at the event
 // that outgrew it, before anything runs. Load holds no events in memory,
 // only the simulator's keys and lanes and its backlog, at most
-// c.MaxBacklog events (unbounded for 0).
+// c.MaxBacklog events (unbounded for 0). Under runs.RecordedFromTrace,
+// the layout recorded without its count (-layout recorded), Load first
+// reads the trace in a pass of its own to find its highest partition, as
+// konvoy -layouts recorded does, and checks and keeps the trace under the
+// layout recorded of that many partitions plus one (Trace.Layout);
+// standard input is then copied to a temporary file as it is first read.
 func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
 	name := r.Name
 	source := eventlog.NewTrace(r.Name, r)
+	fromTrace := c.Layout.Equal(runs.RecordedFromTrace)
 	if r.Name == "-" {
 		name = "<stdin>"
-		source = eventlog.NewTraceOf(func() (io.ReadCloser, error) { return io.NopCloser(stdin), nil }, r)
+		open := func() (io.Reader, error) { return stdin, nil }
+		if fromTrace { // read twice
+			in := runs.NewReread(stdin, true, func() (*os.File, error) {
+				f, err := newTempFile()
+				if err != nil {
+					return nil, err
+				}
+				return f.File, nil
+			}, func(string) {}) // removed once made, where the system allows (see newTempFile)
+			defer in.Close()
+			open = in.Open
+		}
+		source = eventlog.NewTraceOf(func() (io.ReadCloser, error) {
+			in, err := open()
+			return io.NopCloser(in), err
+		}, r)
+	}
+	if fromTrace {
+		var err error
+		if c.Layout, err = recordedOf(name, r, source); err != nil {
+			return nil, err
+		}
 	}
 	w, err := newTraceWriter(name, c)
 	if err != nil {
@@ -108,6 +140,27 @@ func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
 	}
 	w.t.Partitions, w.t.Dropped, w.t.Rounded, w.t.StatusSteps = source.Partitions(), source.Dropped(), source.Rounded(), source.StatusSteps()
 	return w.t, nil
+}
+
+// recordedOf returns the layout recorded of as many partitions as the
+// highest that the events of source, the trace named name read with r,
+// name, plus one, reading it to its end: or the error of a bad record, or,
+// when the trace records no partitions, runs.NoPartitions's at its first
+// event. A trace with no events gives recorded:1, for Load to refuse as it
+// refuses any empty trace.
+func recordedOf(name string, r eventlog.Reader, source *eventlog.Trace) (konvoy.Layout, error) {
+	most := 0
+	err := source.Scan(0, func(e konvoy.Event, line int) error {
+		if !source.Partitions() {
+			return runs.NoPartitions(name, r, line)
+		}
+		most = max(most, e.Partition)
+		return nil
+	})
+	if err != nil {
+		return konvoy.Layout{}, err
+	}
+	return konvoy.Recorded(most + 1), nil
 }
 
 // TraceOf keeps events as a Trace named name, checked as Load checks a
@@ -187,7 +240,7 @@ func newTraceWriter(name string, c Config) (*traceWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &traceWriter{t: &Trace{Name: name, file: f, names: runs.LongNames{}}, c: c, w: bufio.NewWriterSize(f, 1<<16), sim: sim}, nil
+	return &traceWriter{t: &Trace{Name: name, Layout: c.Layout, file: f, names: runs.LongNames{}}, c: c, w: bufio.NewWriterSize(f, 1<<16), sim: sim}, nil
 }
 
 // add checks e and writes it.
