@@ -13,6 +13,7 @@ import (
 	"io"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sirali-konvoy/konvoy"
@@ -32,8 +33,13 @@ const MaxGanttEvents = 200
 
 // RecordedFromTrace stands, in Options.Layouts, for the layout recorded of
 // as many partitions as the trace's highest plus one, which Trace finds in
-// a pass of its own.
-var RecordedFromTrace = konvoy.Recorded(konvoy.MaxPartitions)
+// a pass of its own. It is a layout of its own, named "recorded", equal to
+// no layout that konvoy.ParseLayout gives, so that a count a user names,
+// recorded:2147483647 among them, is never taken for it (it was
+// Recorded(MaxPartitions), which a user could type, and then got the
+// trace's count: found by a review); were it run, its lanes would be the
+// recorded partitions.
+var RecordedFromTrace = konvoy.NewLayout("recorded", func(e konvoy.Event) (string, bool) { return strconv.Itoa(e.Partition), true })
 
 // Options are a report's runs and how its trace is read.
 type Options struct {
@@ -531,10 +537,7 @@ func RecordedTwice(layouts []konvoy.Layout) error {
 // for a command that runs the lesson: its events record no partition.
 func NoRecordedLesson(layouts []konvoy.Layout) error {
 	if i := slices.IndexFunc(layouts, IsRecorded); i >= 0 {
-		name := layouts[i].String()
-		if layouts[i].Equal(RecordedFromTrace) {
-			name = "recorded"
-		}
+		name := layouts[i].String() // "recorded" for RecordedFromTrace
 		return fmt.Errorf("-layouts %s runs each event in the partition its trace recorded, and the lesson's events record none: give a trace with a partition column (-events)", name)
 	}
 	return nil
@@ -543,7 +546,7 @@ func NoRecordedLesson(layouts []konvoy.Layout) error {
 // IsRecorded tells whether l is a layout recorded, of any partition
 // count, RecordedFromTrace among them.
 func IsRecorded(l konvoy.Layout) bool {
-	return l.Partitions() > 0 && l.Equal(konvoy.Recorded(l.Partitions()))
+	return l.Equal(RecordedFromTrace) || l.Partitions() > 0 && l.Equal(konvoy.Recorded(l.Partitions()))
 }
 
 // errNoPartitions is the error of a trace without partitions, at line,
