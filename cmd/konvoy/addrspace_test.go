@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"strings"
@@ -128,27 +129,50 @@ func memoryLeftKnown() (int64, bool) {
 }
 
 // A -max-upload whose uploads' room would pass half of what the server
-// has gets that half, and the command says so at start: the runs' share
-// of what a larger room left fell to the 1 MiB floor, with no word of why
-// (found by a review: -max-upload 500MB under 4 GB left gave every
-// request's runs 1 MiB, where they had their own 1 GiB before).
-func TestALargeMaxUploadLeavesTheRunsHalf(t *testing.T) {
+// has is lowered until it fits in that half, and the command says so at
+// start: the runs' share of what a larger room left fell to the 1 MiB
+// floor, with no word of why (found by a review: -max-upload 500MB under
+// 4 GB left gave every request's runs 1 MiB, where they had their own 1
+// GiB before), and an upload within it could then end the server in Go's
+// fatal out-of-memory error (found by a later review: 45 MB, under the
+// default -max-upload, with 110 MB left).
+func TestALargeMaxUploadIsLoweredToFitHalfWhatTheServerHas(t *testing.T) {
 	const mib = 1 << 20
 	for _, up := range []int64{500_000_000, 1 << 40} {
-		most, limit := serveLimits(4_000_000_000, true, up)
+		fit, note := fitUpload(4_000_000_000, true, up)
+		if fit != 200_000_000 { // ten of them take the 2 GB half
+			t.Errorf("fitUpload(4 GB, %d) = %d; want 200,000,000, ten of which take half the 4 GB", up, fit)
+		}
+		if !strings.Contains(note, fmt.Sprintf("-max-upload %d lowered to 200000000 bytes", up)) || !strings.Contains(note, "4000000000") {
+			t.Errorf("fitUpload(4 GB, %d): note %q; want a line naming -max-upload, what it was lowered to, and the 4 GB", up, note)
+		}
+		most, limit := serveLimits(4_000_000_000, true, fit)
 		// 0.6 × 2,000,000,000 ÷ 2, to MiB; the collector's limit within the 4 GB
 		want := min(int64(2*572*mib)+2_000_000_000, math.MaxInt)
 		if most != 572*mib || int64(limit) != want {
-			t.Errorf("serveLimits(4 GB, -max-upload %d) = %d, %d; want %d and %d", up, most, limit, 572*mib, want)
-		}
-		if note := uploadRoomNote(4_000_000_000, true, up); !strings.Contains(note, "-max-upload") || !strings.Contains(note, "4000000000") {
-			t.Errorf("uploadRoomNote(4 GB, %d): %q; want a line naming -max-upload and the 4 GB", up, note)
+			t.Errorf("serveLimits(4 GB, -max-upload %d) = %d, %d; want %d and %d", fit, most, limit, 572*mib, want)
 		}
 	}
-	if note := uploadRoomNote(4_000_000_000, true, 50_000_000); note != "" {
-		t.Errorf("uploadRoomNote(4 GB, 50 MB): %q; want none: 500 MB is less than half", note)
-	}
-	if note := uploadRoomNote(0, false, 1<<40); note != "" {
-		t.Errorf("uploadRoomNote with no limit: %q; want none", note)
+	for _, tc := range []struct {
+		left      int64
+		known     bool
+		up, want  int64
+		wantsNote bool
+	}{
+		{4_000_000_000, true, 50_000_000, 50_000_000, false}, // 500 MB is less than half
+		{4_000_000_000, true, 0, serve.DefaultMaxUpload, false},
+		{1_000_000_000, true, 50_000_000, 50_000_000, false}, // exactly half
+		{999_999_999, true, 50_000_000, 49_999_999, true},    // 499,999,999 ÷ 10, rounded down
+		{110_002_176, true, 0, 5_500_108, true},              // the review's server: 55,001,088 ÷ 10
+		{15, true, 50_000_000, 1, true},                      // at least a byte: 0 would be the default
+		{0, false, 1 << 40, 1 << 40, false},                  // no limit known
+	} {
+		fit, note := fitUpload(tc.left, tc.known, tc.up)
+		if fit != tc.want || (note != "") != tc.wantsNote {
+			t.Errorf("fitUpload(%d, %v, %d) = %d, %q; want %d, and a note %v", tc.left, tc.known, tc.up, fit, note, tc.want, tc.wantsNote)
+		}
+		if tc.known && tc.want > 1 && serve.UploadRoom(fit) > tc.left/2 {
+			t.Errorf("fitUpload(%d, %v, %d) = %d, whose room %d passes half of %d", tc.left, tc.known, tc.up, fit, serve.UploadRoom(fit), tc.left)
+		}
 	}
 }

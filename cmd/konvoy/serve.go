@@ -58,11 +58,12 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return exitStatus(fmt.Errorf("konvoy serve: %w", err), stderr)
 		}
 	}
-	cfg := serveConfig(events, int64(maxUpload))
 	l, known := memoryLeft()
-	if note := uploadRoomNote(l.left, known, int64(maxUpload)); note != "" {
+	fit, note := fitUpload(l.left, known, int64(maxUpload))
+	if note != "" {
 		fmt.Fprintln(stderr, note)
 	}
+	cfg := serveConfig(events, fit)
 	c.Visit(func(f *flag.Flag) {
 		if slices.Contains(serve.TraceFlags, f.Name) {
 			cfg.EventsArgs = append(cfg.EventsArgs, "-"+f.Name+"="+f.Value.String())
@@ -148,17 +149,25 @@ func uploadRoom(left int64, known bool, maxUpload int64) int64 {
 	return room
 }
 
-// uploadRoomNote returns the line konvoy serve prints at start when the
-// uploads' room is cut to half of what the server has (see uploadRoom),
-// "" otherwise: uploads as large as -max-upload lets then run it out of
-// memory.
-func uploadRoomNote(left int64, known bool, maxUpload int64) string {
-	want := serve.UploadRoom(maxUpload)
-	if room := uploadRoom(left, known, maxUpload); room < want {
-		return fmt.Sprintf("konvoy serve: -max-upload %d: the uploads the server keeps and reads may take %d bytes, more than half of the %d it has, which it leaves them; large uploads may fail, or end the server",
-			cmp.Or(maxUpload, serve.DefaultMaxUpload), want, left)
+// fitUpload returns the largest upload the server takes, maxUpload
+// (-max-upload, 0 for serve.DefaultMaxUpload) or less: when a limit is
+// known (see memoryLeft) and the uploads the server keeps and reads at
+// once, serve.UploadRoom, would take more than half of left, the largest
+// whose room fits in that half, at least 1 byte, with the line konvoy
+// serve prints at start to say so; otherwise maxUpload and "". Under
+// ulimit -v 900000 an upload of 45 MB, within the default, ended the
+// server in Go's fatal out-of-memory error, where it now gets 413 (found
+// by a review: the line said uploads "may end the server", and it let
+// them).
+func fitUpload(left int64, known bool, maxUpload int64) (int64, string) {
+	want := cmp.Or(maxUpload, serve.DefaultMaxUpload)
+	room := uploadRoom(left, known, want)
+	if room >= serve.UploadRoom(want) {
+		return want, ""
 	}
-	return ""
+	fit := max(serve.MaxUploadIn(room), 1)
+	return fit, fmt.Sprintf("konvoy serve: -max-upload %d lowered to %d bytes: the uploads the server keeps and reads at once, %d of them, may take half of the %d bytes of memory it has, and no more",
+		want, fit, serve.UploadRoom(want)/want, left)
 }
 
 // serveMemory returns the most memory a request's runs may take when

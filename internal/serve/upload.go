@@ -89,7 +89,7 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values,
 	if err != nil {
 		return q, errorf(http.StatusBadRequest, "konvoy serve: an upload is a multipart/form-data form: %v", err)
 	}
-	f := &form{s: s, body: body, q: q}
+	f := &form{s: s, body: body, q: q, length: r.ContentLength}
 	if err := f.read(mr); err != nil {
 		return q, err
 	}
@@ -106,6 +106,7 @@ type form struct {
 	sent       bool  // whether the form has sent a trace, refused or not
 	refused    error // the trace's error, given once the rest of the form is read
 	traceBytes int64 // the bytes of the trace's part, as sent, its header and framing left out
+	length     int64 // the request's Content-Length, -1 when unknown
 }
 
 // read reads the parts of mr, the form's, until its end or an error,
@@ -173,7 +174,7 @@ func (f *form) readTrace(part *multipart.Part) error {
 	raw := &countingReader{r: part}
 	defer func() { f.traceBytes += raw.n }()
 	src := decoded(raw, part)
-	data, err := io.ReadAll(io.LimitReader(src, f.s.cfg.MaxUpload+1))
+	data, err := readAll(io.LimitReader(src, f.s.cfg.MaxUpload+1), min(f.length, f.s.cfg.MaxUpload+1, sizedMost))
 	if err != nil {
 		return f.s.uploadErr(err, f.body, name)
 	}
@@ -186,6 +187,43 @@ func (f *form) readTrace(part *multipart.Part) error {
 	}
 	f.trace, f.refused = f.s.checkTrace(name, data)
 	return nil
+}
+
+// sizedMost is the most memory readTrace takes for a trace before its
+// bytes come (see readAll): a client that says it sends more, and sends
+// nothing, takes no more of it.
+const sizedMost = 64 << 20
+
+// readAll reads r to its end, as io.ReadAll does, into a buffer of size
+// bytes first (a request's Content-Length, which holds the trace, within
+// the most a trace may take and sizedMost; 512 when it is not above 0):
+// so that an upload that says its length takes that much memory as it is
+// read, once, where io.ReadAll's buffer, as it grows, takes up to twice
+// the trace for a moment, which the room for uploads (UploadRoom) does not
+// count. A body longer than it said, or of no length said, grows as append
+// grows it.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, max(size, 512))
+	var more [512]byte // a read once b is full: its end, or more than was said
+	for {
+		full := len(b) == cap(b)
+		into := b[len(b):cap(b)]
+		if full {
+			into = more[:]
+		}
+		n, err := r.Read(into)
+		if full {
+			b = append(b, more[:n]...)
+		} else {
+			b = b[:len(b)+n]
+		}
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // decoded is r, the content of part, decoded as multipart.Reader.NextPart

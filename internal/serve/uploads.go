@@ -19,6 +19,13 @@ func UploadRoom(maxUpload int64) int64 {
 	return (maxUploads + maxReading) * cmp.Or(maxUpload, DefaultMaxUpload)
 }
 
+// MaxUploadIn returns the largest upload, in bytes, of a server whose
+// uploads, those it keeps and those it reads meanwhile, take at most room
+// bytes (see UploadRoom): 0 when room is less than their count.
+func MaxUploadIn(room int64) int64 {
+	return room / (maxUploads + maxReading)
+}
+
 // maxGivenUp is the most keys of uploads given up that the server
 // remembers, 32 KiB of keys: a link to one of them is told the upload is
 // no longer kept, a link to another that there is none.
