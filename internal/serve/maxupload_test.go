@@ -69,3 +69,23 @@ func TestUploadsWaitTheirTurnToBeRead(t *testing.T) {
 		t.Fatalf("an upload with its turn: status %d; want 303", rec.Code)
 	}
 }
+
+// An upload that waits its turn while maxReading others are read, sent
+// slowly, say, for up to readTimeout, waits readingWait at most: then it
+// is answered 503, saying why, and not kept, where it waited as long as
+// they took, its connection and goroutine held (found by a review: two
+// slow uploads held every other for 5 minutes).
+func TestAnUploadWaitsItsTurnBoundedly(t *testing.T) {
+	s := newTestServer(0)
+	s.readingWait = time.Millisecond
+	for range maxReading {
+		s.reading <- struct{}{} // uploads being read, and not ending
+	}
+	rec := post(t, s, "t.csv", []byte(goodTrace))
+	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "send the trace again in a while") || s.uploads.held != 0 {
+		t.Errorf("an upload behind %d that do not end: status %d, %d bytes kept; want 503, that it may be sent again, and none kept:\n%.400s", maxReading, rec.Code, s.uploads.held, rec.Body.String())
+	}
+	if s.readingWait = readingWait; newTestServer(0).readingWait != readingWait {
+		t.Errorf("a server waits %v for an upload's turn; want readingWait, %v", newTestServer(0).readingWait, readingWait)
+	}
+}

@@ -52,15 +52,16 @@ const MaxRunning = 2
 
 // Limits beyond the upload's size, which the package documentation states.
 const (
-	maxHeaderBytes = 64 << 10        // a request's header, its request line included
-	headerSlop     = 4096            // what net/http reads beyond http.Server.MaxHeaderBytes
-	maxQueryBytes  = 8 << 10         // a request's query
-	maxFieldBytes  = 4 << 10         // an upload form's field beside the file
-	inflation      = 4               // an upload's bytes once decompressed, at most, in MaxUpload
-	maxConsumers   = 64              // each consumer count of a request: a schedule's rows
-	maxRuns        = 100             // (layout, policy, consumers) triples of a request: every layout and policy at 4 counts
-	maxReading     = 2               // uploads read into memory at once; others wait their turn
-	runTimeout     = 2 * time.Minute // one request's runs
+	maxHeaderBytes = 64 << 10         // a request's header, its request line included
+	headerSlop     = 4096             // what net/http reads beyond http.Server.MaxHeaderBytes
+	maxQueryBytes  = 8 << 10          // a request's query
+	maxFieldBytes  = 4 << 10          // an upload form's field beside the file
+	inflation      = 4                // an upload's bytes once decompressed, at most, in MaxUpload
+	maxConsumers   = 64               // each consumer count of a request: a schedule's rows
+	maxRuns        = 100              // (layout, policy, consumers) triples of a request: every layout and policy at 4 counts
+	maxReading     = 2                // uploads read into memory at once; others wait their turn
+	readingWait    = 10 * time.Second // the longest an upload waits for its turn, then 503
+	runTimeout     = 2 * time.Minute  // one request's runs
 	headerTimeout  = 10 * time.Second
 	readTimeout    = 5 * time.Minute // an upload of 50 MB at 170 kB/s
 	writeTimeout   = 5 * time.Minute // the runs' time and the page's
@@ -106,6 +107,9 @@ type Server struct {
 	uploads *uploads
 	running chan struct{} // a token for each request making runs
 	reading chan struct{} // a token for each upload being read
+	// readingWait is how long an upload waits for a token (readingWait,
+	// the constant, but in tests).
+	readingWait time.Duration
 }
 
 // New returns the server of cfg. It panics with a "konvoy:" prefix when
@@ -122,7 +126,7 @@ func New(cfg Config) *Server {
 		cfg.MaxUpload = DefaultMaxUpload
 	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), running: make(chan struct{}, MaxRunning), reading: make(chan struct{}, maxReading),
-		uploads: newUploads(maxUploads, maxUploads*cfg.MaxUpload)}
+		readingWait: readingWait, uploads: newUploads(maxUploads, maxUploads*cfg.MaxUpload)}
 	s.page = template.Must(template.New("page.html").Funcs(template.FuncMap{"megabytes": megabytes}).ParseFS(files, "page.html"))
 	static, _ := fs.Sub(files, "static")
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))

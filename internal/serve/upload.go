@@ -12,6 +12,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -302,13 +303,22 @@ func (s *Server) readField(part io.Reader, name string, q url.Values, body *limi
 
 // awaitReading takes a token to read an upload, waiting its turn while
 // maxReading uploads are read (each takes up to MaxUpload of memory), or
-// returns the error of a request that ended meanwhile.
+// returns the error of a request that ended meanwhile, or that waited
+// readingWait, 503: uploads sent slowly may hold the tokens up to
+// readTimeout, and a client waiting behind them, or gone (net/http tells
+// no handler that a client whose body it has not read went away), would
+// otherwise hold its connection, and a goroutine, as long (found by a
+// review).
 func (s *Server) awaitReading(ctx context.Context) error {
+	wait := time.NewTimer(s.readingWait)
+	defer wait.Stop()
 	select {
 	case s.reading <- struct{}{}:
 		return nil
 	case <-ctx.Done():
 		return errorf(http.StatusServiceUnavailable, "konvoy serve: the upload ended while it waited its turn: %v", ctx.Err())
+	case <-wait.C:
+		return errorf(http.StatusServiceUnavailable, "konvoy serve: the server reads %d uploads at once, and reads that many now, none of which ended within %v: send the trace again in a while", maxReading, s.readingWait)
 	}
 }
 
