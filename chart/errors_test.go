@@ -166,6 +166,9 @@ func TestErrors(t *testing.T) {
 		{"latency finish before start", func(w io.Writer) error {
 			return chart.Latency(w, chart.SVG, withLatency(func(s []chart.LatencySeries) { s[1].Slots[3].Finish = -1 }))
 		}, `series "convoy": slot 3: Finish -1 before Start 0`},
+		{"latency negative arrival", func(w io.Writer) error {
+			return chart.Latency(w, chart.SVG, withLatency(func(s []chart.LatencySeries) { s[1].Slots[3].Arrival = -1 }))
+		}, `series "convoy": slot 3: Arrival -1: want 0 or more`},
 
 		{"unknown format", func(w io.Writer) error { return chart.Rounds(w, chart.Format(7), work, rounds) }, "unknown format Format(7)"},
 		{"small size", func(w io.Writer) error { return chart.Rounds(w, chart.PNG, work, rounds, chart.WithSize(3, 10)) }, "width 3 cm"},

@@ -33,9 +33,10 @@ type LatencySeries struct {
 //
 // Latency returns an error, and writes nothing, when series is empty or
 // holds more than 12 series, a series has no name, repeats another's or has
-// no slots, or a slot has a negative Arrival, a Start before its Arrival or
-// a Finish before its Start; and as every function here does (see
-// [Rounds]).
+// no slots, or a slot has a negative Arrival, a Start before its Arrival,
+// a Finish before its Start, or a response (Finish − Arrival) above 2^40
+// rounds; and as every function here does (see [Rounds]). Arrivals
+// themselves may be as late as an int holds: only latencies are drawn.
 func Latency(w io.Writer, f Format, series []LatencySeries, opts ...Option) error {
 	if err := checkLatency(series); err != nil {
 		return err
@@ -116,12 +117,14 @@ func checkLatency(series []LatencySeries) error {
 		for j, sl := range s.Slots {
 			at := fmt.Sprintf("chart: Latency: series %q: slot %d", s.Layout, j)
 			switch {
-			case sl.Arrival < 0 || sl.Finish > maxValue:
-				return fmt.Errorf("%s: Arrival %d, Finish %d: want 0 to %d", at, sl.Arrival, sl.Finish, maxValue)
+			case sl.Arrival < 0:
+				return fmt.Errorf("%s: Arrival %d: want 0 or more", at, sl.Arrival)
 			case sl.Start < sl.Arrival:
 				return fmt.Errorf("%s: Start %d before Arrival %d", at, sl.Start, sl.Arrival)
 			case sl.Finish < sl.Start:
 				return fmt.Errorf("%s: Finish %d before Start %d", at, sl.Finish, sl.Start)
+			case sl.Finish-sl.Arrival > maxValue: // the picture draws latencies alone, whenever they came
+				return fmt.Errorf("%s: Arrival %d, Finish %d: want a response, Finish - Arrival, of 0 to %d", at, sl.Arrival, sl.Finish, maxValue)
 			}
 		}
 	}

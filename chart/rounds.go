@@ -46,7 +46,10 @@ var glyphs = []draw.GlyphDrawer{
 // below 1 or not rising, or a negative figure; or when a series goes below a
 // bound it cannot break, rounds below work/consumers or below its heaviest
 // lane, which means the figures come from different runs. Like every
-// function here, it also fails on an unknown [Format], an [Option] out of
+// function here, it also fails on a figure of rounds or consumers above
+// 2^40 (1099511627776; math.MaxInt where an int has 32 bits), past any
+// real run, which keeps every figure exact as a float64 and its products
+// from overflowing; on an unknown [Format], an [Option] out of
 // range, a legend that would take more than half the height of a picture
 // of a size [WithSize] sets, or of 100 cm (the default size grows taller
 // for its legend), or a failing writer.
