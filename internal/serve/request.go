@@ -117,6 +117,12 @@ func readQuery(r *http.Request) (url.Values, error) {
 func parseQuery(q url.Values) (request, error) {
 	req := request{query: url.Values{}}
 	for _, name := range sortedKeys(q) {
+		if name != traceParam && !slices.Contains(RunFlags, name) && !slices.Contains(TraceFlags, name) {
+			// Whatever its value: ?foo and ?consumer= are as unknown as
+			// ?consumer=8 (they were let through: found by a review).
+			return req, errorf(http.StatusBadRequest, "konvoy serve: unknown parameter %q; want %s, %s, or trace", name,
+				strings.Join(RunFlags, ", "), strings.Join(TraceFlags, ", "))
+		}
 		var vals []string
 		for _, v := range q[name] {
 			if v = strings.TrimSpace(v); v != "" && !slices.Contains(vals, v) {
@@ -134,11 +140,8 @@ func parseQuery(q url.Values) (request, error) {
 				return req, errorf(http.StatusBadRequest, "konvoy serve: trace is %q; want the key of an upload, 32 hexadecimal digits", v)
 			}
 			req.trace = v
-		case slices.Contains(RunFlags, name) || slices.Contains(TraceFlags, name):
+		default: // a flag
 			req.args = append(req.args, "-"+name+"="+v)
-		default:
-			return req, errorf(http.StatusBadRequest, "konvoy serve: unknown parameter %q; want %s, %s, or trace", name,
-				strings.Join(RunFlags, ", "), strings.Join(TraceFlags, ", "))
 		}
 		req.query.Set(name, v)
 	}
