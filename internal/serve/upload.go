@@ -121,7 +121,7 @@ func (f *form) read(mr *multipart.Reader) error {
 			break
 		}
 		if err != nil {
-			return f.failed(f.s.uploadErr(err, f.body, ""))
+			return f.failed(f.s.uploadErr(err, f.body, "", nil))
 		}
 		if err := f.readPart(part); err != nil {
 			return f.failed(err)
@@ -177,10 +177,10 @@ func (f *form) readTrace(part *multipart.Part) error {
 	src := decoded(raw, part)
 	data, err := readAll(io.LimitReader(src, f.s.cfg.MaxUpload+1), min(f.length, f.s.cfg.MaxUpload+1, sizedMost))
 	if err != nil {
-		return f.s.uploadErr(err, f.body, name)
+		return f.s.uploadErr(err, f.body, name, data)
 	}
 	if int64(len(data)) > f.s.cfg.MaxUpload {
-		f.refused = f.s.tooLarge(name)
+		f.refused = f.s.tooLarge(name, data)
 		if _, err := io.Copy(io.Discard, src); err != nil { // within the body's limit
 			return f.refused
 		}
@@ -290,7 +290,7 @@ func uploadQuery(r *http.Request) (url.Values, error) {
 func (s *Server) readField(part io.Reader, name string, q url.Values, body *limitedBody) error {
 	v, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
 	if err != nil {
-		return s.uploadErr(err, body, "")
+		return s.uploadErr(err, body, "", nil)
 	}
 	if len(v) > maxFieldBytes {
 		return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form's field %s has more than %d bytes", name, maxFieldBytes)
@@ -343,16 +343,16 @@ func (s *Server) checkTrace(name string, data []byte) (*upload, error) {
 // uploadErr is the error err of reading an upload's body: malformed, or,
 // once the body has passed its limit, too large, whatever err the cut
 // made of the multipart framing (a header cut short reads as malformed).
-// The trace, named trace, is blamed while its part is read, the form
-// beside it otherwise (trace "").
-func (s *Server) uploadErr(err error, body *limitedBody, trace string) error {
+// The trace, named trace, whose first bytes read are data, is blamed
+// while its part is read, the form beside it otherwise (trace "").
+func (s *Server) uploadErr(err error, body *limitedBody, trace string, data []byte) error {
 	switch {
 	case !body.over && trace != "":
 		return traceErrorf(trace, http.StatusBadRequest, "konvoy serve: %s: reading the upload: %v", trace, err)
 	case !body.over:
 		return errorf(http.StatusBadRequest, "konvoy serve: reading the upload: %v", err)
 	case trace != "":
-		return s.tooLarge(trace)
+		return s.tooLarge(trace, data)
 	}
 	return formTooLarge()
 }
@@ -383,11 +383,16 @@ func formTooLarge() error {
 	return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form has more than %d KiB beside the trace, in its fields and their framing; send fewer or shorter fields", maxFormBytes>>10)
 }
 
-// tooLarge is the error of an upload, of the trace named trace, beyond
-// Config.MaxUpload.
-func (s *Server) tooLarge(trace string) error {
-	return traceErrorf(trace, http.StatusRequestEntityTooLarge, "konvoy serve: %s: the trace is larger than %s, the most this server takes (konvoy serve -max-upload); gzip it, or run konvoy -events on it",
-		trace, megabytes(s.cfg.MaxUpload))
+// tooLarge is the error of the trace named trace, whose first bytes are
+// data, larger than MaxUpload: it says to gzip it unless it is gzipped
+// already (it said so to a .gz: found by a review).
+func (s *Server) tooLarge(trace string, data []byte) error {
+	advice := "gzip it, or run konvoy -events on it"
+	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) { // gzip's magic number
+		advice = "run konvoy -events on it"
+	}
+	return traceErrorf(trace, http.StatusRequestEntityTooLarge, "konvoy serve: %s: the trace is larger than %s, the most this server takes (konvoy serve -max-upload); %s",
+		trace, megabytes(s.cfg.MaxUpload), advice)
 }
 
 // cleanName is the name an upload's errors give it: the file name the
