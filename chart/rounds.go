@@ -257,8 +257,12 @@ func roundsDesc(work int, series []RoundsSeries) string {
 	b.WriteString("Rounds (up) against consumers (across), one line per layout:")
 	for i, s := range series {
 		last := len(s.Rounds) - 1
-		fmt.Fprintf(&b, " %s from %s at %s to %d at %d", s.Layout, plural(s.Rounds[0], "round", "rounds"), plural(s.Consumers[0], "consumer", "consumers"),
-			s.Rounds[last], s.Consumers[last])
+		if last == 0 { // a point: no "from … to"
+			fmt.Fprintf(&b, " %s %s at %s", s.Layout, plural(s.Rounds[0], "round", "rounds"), plural(s.Consumers[0], "consumer", "consumers"))
+		} else {
+			fmt.Fprintf(&b, " %s from %s at %s to %d at %d", s.Layout, plural(s.Rounds[0], "round", "rounds"), plural(s.Consumers[0], "consumer", "consumers"),
+				s.Rounds[last], s.Consumers[last])
+		}
 		if s.HeaviestLane > 0 {
 			fmt.Fprintf(&b, ", its heaviest lane %s (dashed)", plural(s.HeaviestLane, "round", "rounds"))
 		}

@@ -45,4 +45,9 @@ func TestRoundsBoundAtOneConsumerCount(t *testing.T) {
 	if said := strings.Contains(desc, "dotted curve"); said != drawn {
 		t.Errorf("the description says %q, but the bound's legend entry drawn: %v (texts %q)", desc, drawn, texts)
 	}
+	// A line of one point is described as the point, not as a line "from
+	// 2 rounds at 2 consumers to 2 at 2" (found by a review).
+	if want := "one line per layout: free 2 rounds at 2 consumers."; !strings.Contains(desc, want) {
+		t.Errorf("the description says %q; want %q", desc, want)
+	}
 }
