@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/chart"
@@ -487,12 +488,35 @@ func command(args []string) string {
 	return strings.Join(parts, " ")
 }
 
-// shellQuote quotes v for a POSIX shell when it needs it.
+// shellQuote quotes v for a POSIX shell when it needs it: in single
+// quotes, or, when v is not UTF-8 text, in dollar-single quotes with its
+// bytes that are not written as \xHH (POSIX.1-2024, bash, zsh), so that
+// the command, copied from the page, which a browser shows as UTF-8, still
+// names v's bytes (a file's name, say; found by a review).
 func shellQuote(v string) string {
 	if v != "" && strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,.:_-/+") == "" {
 		return v
 	}
-	return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
+	if utf8.ValidString(v) {
+		return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for len(v) > 0 {
+		r, n := utf8.DecodeRuneInString(v)
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, v[0])
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteString(v[:n])
+		}
+		v = v[n:]
+	}
+	b.WriteString("'")
+	return b.String()
 }
 
 // render writes p with the status code.

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sirali-konvoy/konvoy"
 	"github.com/sirali-konvoy/konvoy/eventlog"
@@ -125,6 +126,11 @@ func parseQuery(q url.Values) (request, error) {
 		}
 		var vals []string
 		for _, v := range q[name] {
+			if !utf8.ValidString(v) {
+				// The page, UTF-8, would show it, and send it back, with
+				// U+FFFD in its bytes' place (found by a review).
+				return req, errorf(http.StatusBadRequest, "konvoy serve: %s is %q: want UTF-8 text", name, v)
+			}
 			if v = strings.TrimSpace(v); v != "" && !slices.Contains(vals, v) {
 				vals = append(vals, v)
 			}

@@ -295,6 +295,9 @@ func (s *Server) readField(part io.Reader, name string, q url.Values, body *limi
 	if len(v) > maxFieldBytes {
 		return errorf(http.StatusRequestEntityTooLarge, "konvoy serve: the form's field %s has more than %d bytes", name, maxFieldBytes)
 	}
+	if !utf8.Valid(v) { // as a query's value (see parseQuery)
+		return errorf(http.StatusBadRequest, "konvoy serve: the form's field %s is %q: want UTF-8 text", name, v)
+	}
 	if v := strings.TrimSpace(string(v)); v != "" {
 		q.Add(name, v)
 	}
