@@ -62,7 +62,7 @@ func Schedule(w io.Writer, f Format, title string, slots []konvoy.Slot, consumer
 	p.Y.Tick.Length = 0
 	p.Add(&gridLines{vertical: true}, g)
 	leg := g.legend()
-	return render(w, f, opts, about{cmp.Or(title, "Schedule"), g.desc()}, func(c draw.Canvas) error { return drawWithLegend(c, p, leg) })
+	return render(w, f, opts, about{cmp.Or(p.Title.Text, "Schedule"), g.desc()}, func(c draw.Canvas) error { return drawWithLegend(c, p, leg) })
 }
 
 // rowTicks numbers the rows of a schedule's consumers, from 1 at the top,
