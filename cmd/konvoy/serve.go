@@ -64,6 +64,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, note)
 	}
 	cfg := serveConfig(events, fit)
+	cfg.MaxUploadLowered = note != ""
 	c.Visit(func(f *flag.Flag) {
 		if slices.Contains(serve.TraceFlags, f.Name) {
 			cfg.EventsArgs = append(cfg.EventsArgs, "-"+f.Name+"="+f.Value.String())
@@ -140,7 +141,7 @@ func serveLimits(left int64, known bool, maxUpload int64) (most, limit int) {
 // serve.UploadRoom(maxUpload), at most half of left when a limit is
 // known, so that a -max-upload near what the server has does not leave
 // its runs the 1 MiB floor (the command says so at start: see
-// uploadRoomNote).
+// fitUpload).
 func uploadRoom(left int64, known bool, maxUpload int64) int64 {
 	room := serve.UploadRoom(maxUpload)
 	if known {

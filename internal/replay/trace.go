@@ -91,25 +91,38 @@ type Trace struct {
 // the layout recorded without its count (-layout recorded), Load first
 // reads the trace in a pass of its own to find its highest partition, as
 // konvoy -layouts recorded does, and checks and keeps the trace under the
-// layout recorded of that many partitions plus one (Trace.Layout);
-// standard input is then copied to a temporary file as it is first read.
+// layout recorded of that many partitions plus one (Trace.Layout); a
+// trace that streams, standard input or a file that is not a regular one
+// (a named pipe, /dev/stdin), is then opened once and copied to a
+// temporary file as it is first read.
 func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
 	name := r.Name
 	source := eventlog.NewTrace(r.Name, r)
 	fromTrace := c.Layout.Equal(runs.RecordedFromTrace)
-	if r.Name == "-" {
-		name = "<stdin>"
-		open := func() (io.Reader, error) { return stdin, nil }
+	var in io.Reader // a trace read as it streams
+	switch {
+	case r.Name == "-":
+		name, in = "<stdin>", stdin
+	case fromTrace && !regular(r.Name):
+		f, err := os.Open(r.Name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		in = f
+	}
+	if in != nil {
+		open := func() (io.Reader, error) { return in, nil }
 		if fromTrace { // read twice
-			in := runs.NewReread(stdin, true, func() (*os.File, error) {
+			copied := runs.NewReread(in, true, func() (*os.File, error) {
 				f, err := newTempFile()
 				if err != nil {
 					return nil, err
 				}
 				return f.File, nil
 			}, func(string) {}) // removed once made, where the system allows (see newTempFile)
-			defer in.Close()
-			open = in.Open
+			defer copied.Close()
+			open = copied.Open
 		}
 		source = eventlog.NewTraceOf(func() (io.ReadCloser, error) {
 			in, err := open()
@@ -143,8 +156,8 @@ func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
 }
 
 // recordedOf returns the layout recorded of as many partitions as the
-// highest that the events of source, the trace named name read with r,
-// name, plus one, reading it to its end: or the error of a bad record, or,
+// highest partition of the events of source (the trace named name, read
+// with r) plus one, reading it to its end; or the error of a bad record, or,
 // when the trace records no partitions, runs.NoPartitions's at its first
 // event. A trace with no events gives recorded:1, for Load to refuse as it
 // refuses any empty trace.
@@ -428,3 +441,10 @@ func tooLong(last, work float64, unit time.Duration) error {
 // in all: half the longest time.Duration, so that sums of its times have
 // room to spare.
 const maxReplay = time.Duration(math.MaxInt64 / 2)
+
+// regular tells whether path names a regular file, which can be read
+// again; false when it does not stat.
+func regular(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}

@@ -489,10 +489,12 @@ func command(args []string) string {
 }
 
 // shellQuote quotes v for a POSIX shell when it needs it: in single
-// quotes, or, when v is not UTF-8 text, in dollar-single quotes with its
-// bytes that are not written as \xHH (POSIX.1-2024, bash, zsh), so that
-// the command, copied from the page, which a browser shows as UTF-8, still
-// names v's bytes (a file's name, say; found by a review).
+// quotes; or, when v is not UTF-8 text, in dollar-single quotes
+// (POSIX.1-2024, bash, zsh and ksh; not dash), each byte that is not part
+// of UTF-8 text written \xHH, as is a hexadecimal digit right after one,
+// which the escape would otherwise take in: so that the command, copied
+// from the page, which a browser shows as UTF-8, still names v's bytes (a
+// file's name, say; found by a review).
 func shellQuote(v string) string {
 	if v != "" && strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,.:_-/+") == "" {
 		return v
@@ -502,17 +504,22 @@ func shellQuote(v string) string {
 	}
 	var b strings.Builder
 	b.WriteString("$'")
+	escaped := false // the last byte written was \xHH
 	for len(v) > 0 {
 		r, n := utf8.DecodeRuneInString(v)
 		switch {
-		case r == utf8.RuneError && n == 1:
+		case r == utf8.RuneError && n == 1, escaped && strings.ContainsRune("0123456789abcdefABCDEF", r):
 			fmt.Fprintf(&b, `\x%02x`, v[0])
+			escaped = true
+			v = v[1:]
+			continue
 		case r == '\\' || r == '\'':
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		default:
 			b.WriteString(v[:n])
 		}
+		escaped = false
 		v = v[n:]
 	}
 	b.WriteString("'")

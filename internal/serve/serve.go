@@ -89,6 +89,11 @@ type Config struct {
 	// or not), at most MaxUploadLimit; 0 for DefaultMaxUpload. A
 	// gzip-compressed upload may decompress to 4 times as much, no more.
 	MaxUpload int64
+	// MaxUploadLowered says that MaxUpload is less than the server was
+	// asked for (-max-upload), lowered to fit its memory: a trace refused
+	// as too large is then told so, not to raise the flag, which would
+	// change nothing.
+	MaxUploadLowered bool
 	// MaxMemory is the garbage collector's limit of the process, in bytes,
 	// which ListenAndServe sets (runs.LimitMemory): the memory of every
 	// request's runs together, and of the uploads (UploadRoom); 0 for

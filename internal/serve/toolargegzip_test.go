@@ -38,3 +38,17 @@ func TestATooLargeGzipIsNotToldToGzipIt(t *testing.T) {
 		}
 	}
 }
+
+// A server whose MaxUpload was lowered to fit its memory says so when it
+// refuses a trace as too large, where it named -max-upload alone, which
+// its operator had set higher, and raising it again would change nothing
+// (found by a review).
+func TestATooLargeUploadOfALoweredLimitSaysItWasLowered(t *testing.T) {
+	for _, lowered := range []bool{false, true} {
+		s := New(Config{Runs: testRuns, MaxUpload: 1000, MaxUploadLowered: lowered})
+		body := post(t, s, "big.csv", bytes.Repeat([]byte("K,L,a,1\n"), 200)).Body.String()
+		if said := strings.Contains(body, "(konvoy serve -max-upload, lowered to fit the memory the server has)"); said != lowered {
+			t.Errorf("MaxUploadLowered %v: the refusal says it was lowered: %v:\n%.300s", lowered, said, body)
+		}
+	}
+}

@@ -394,8 +394,12 @@ func (s *Server) tooLarge(trace string, data []byte) error {
 	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) { // gzip's magic number
 		advice = "run konvoy -events on it"
 	}
-	return traceErrorf(trace, http.StatusRequestEntityTooLarge, "konvoy serve: %s: the trace is larger than %s, the most this server takes (konvoy serve -max-upload); %s",
-		trace, megabytes(s.cfg.MaxUpload), advice)
+	set := "konvoy serve -max-upload"
+	if s.cfg.MaxUploadLowered {
+		set = "konvoy serve -max-upload, lowered to fit the memory the server has"
+	}
+	return traceErrorf(trace, http.StatusRequestEntityTooLarge, "konvoy serve: %s: the trace is larger than %s, the most this server takes (%s); %s",
+		trace, megabytes(s.cfg.MaxUpload), set, advice)
 }
 
 // cleanName is the name an upload's errors give it: the file name the

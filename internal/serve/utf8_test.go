@@ -31,10 +31,17 @@ func TestAValueThatIsNotUTF8IsRefused(t *testing.T) {
 // decoder below reads dollar-single quotes as POSIX.1-2024 says, and bash,
 // where there is one, reads them back too.
 func TestShellQuoteKeepsBytesThatAreNotUTF8(t *testing.T) {
-	for _, v := range []string{"plain.csv", "it's.csv", "a\xffb.csv", "\xfe'\\\xff", "ü\xc3.csv"} {
+	for _, v := range []string{"plain.csv", "it's.csv", "a\xffb.csv", "\xfe'\\\xff", "ü\xc3.csv", "\xfe1.csv", "\xffAb9z"} {
 		q := shellQuote(v)
 		if !utf8.ValidString(q) {
 			t.Errorf("shellQuote(%q) = %q: not UTF-8 text", v, q)
+		}
+		// An escape \xHH takes two hexadecimal digits: a third after it is
+		// the shell's to read as it will (POSIX leaves it unspecified).
+		for i := 0; i+4 < len(q); i++ {
+			if q[i:i+2] == `\x` && strings.IndexByte("0123456789abcdefABCDEF", q[i+4]) >= 0 {
+				t.Errorf("shellQuote(%q) = %s: \\x followed by three hexadecimal digits", v, q)
+			}
 		}
 		if got := unquote(t, q); got != v {
 			t.Errorf("shellQuote(%q) = %q, which reads back as %q", v, q, got)
@@ -49,7 +56,8 @@ func TestShellQuoteKeepsBytesThatAreNotUTF8(t *testing.T) {
 }
 
 // unquote reads q as a shell reads a word that is bare, in single quotes
-// (with '\'' for a quote), or in dollar-single quotes with \xHH, \\ and \'.
+// (a quote in them closing them, escaped, and opening them again), or in
+// dollar-single quotes with \xHH, \\ and \' escapes.
 func unquote(t *testing.T, q string) string {
 	t.Helper()
 	switch {
