@@ -96,41 +96,13 @@ type Trace struct {
 // (a named pipe, /dev/stdin), is then opened once and copied to a
 // temporary file as it is first read.
 func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
-	name := r.Name
-	source := eventlog.NewTrace(r.Name, r)
 	fromTrace := c.Layout.Equal(runs.RecordedFromTrace)
-	var in io.Reader // a trace read as it streams
-	switch {
-	case r.Name == "-":
-		name, in = "<stdin>", stdin
-	case fromTrace && !regular(r.Name):
-		f, err := os.Open(r.Name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		in = f
+	name, source, closeSource, err := openSource(r, stdin, fromTrace)
+	if err != nil {
+		return nil, err
 	}
-	if in != nil {
-		open := func() (io.Reader, error) { return in, nil }
-		if fromTrace { // read twice
-			copied := runs.NewReread(in, true, func() (*os.File, error) {
-				f, err := newTempFile()
-				if err != nil {
-					return nil, err
-				}
-				return f.File, nil
-			}, func(string) {}) // removed once made, where the system allows (see newTempFile)
-			defer copied.Close()
-			open = copied.Open
-		}
-		source = eventlog.NewTraceOf(func() (io.ReadCloser, error) {
-			in, err := open()
-			return io.NopCloser(in), err
-		}, r)
-	}
+	defer closeSource()
 	if fromTrace {
-		var err error
 		if c.Layout, err = recordedOf(name, r, source); err != nil {
 			return nil, err
 		}
@@ -153,6 +125,45 @@ func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
 	}
 	w.t.Partitions, w.t.Dropped, w.t.Rounded, w.t.StatusSteps = source.Partitions(), source.Dropped(), source.Rounded(), source.StatusSteps()
 	return w.t, nil
+}
+
+// openSource returns the trace r names, as Load reads it, and the name
+// its errors give: standard input for "-", read as it streams; and, when
+// twice is true (a pass to count its partitions before Load's), a trace
+// that streams, standard input or a file that is not a regular one,
+// opened once and copied to a temporary file as it is first read. The
+// function returned closes what it opened.
+func openSource(r eventlog.Reader, stdin io.Reader, twice bool) (string, *eventlog.Trace, func(), error) {
+	name, closeAll := r.Name, func() {}
+	var in io.Reader // a trace read as it streams
+	switch {
+	case r.Name == "-":
+		name, in = "<stdin>", stdin
+	case twice && !regular(r.Name):
+		f, err := os.Open(r.Name)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		in, closeAll = f, func() { f.Close() }
+	default:
+		return name, eventlog.NewTrace(r.Name, r), closeAll, nil
+	}
+	open := func() (io.Reader, error) { return in, nil }
+	if twice {
+		copied := runs.NewReread(in, true, func() (*os.File, error) {
+			f, err := newTempFile()
+			if err != nil {
+				return nil, err
+			}
+			return f.File, nil
+		}, func(string) {}) // removed once made, where the system allows (see newTempFile)
+		closeFile := closeAll
+		open, closeAll = copied.Open, func() { copied.Close(); closeFile() }
+	}
+	return name, eventlog.NewTraceOf(func() (io.ReadCloser, error) {
+		in, err := open()
+		return io.NopCloser(in), err
+	}, r), closeAll, nil
 }
 
 // recordedOf returns the layout recorded of as many partitions as the
