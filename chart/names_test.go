@@ -25,6 +25,32 @@ func wellFormed(svg []byte) error {
 	}
 }
 
+// elementTexts returns the text of each element named name in svg, in
+// order, as an XML reader decodes it; it stops at the first XML error.
+func elementTexts(svg []byte, name string) []string {
+	var texts []string
+	in := false
+	d := xml.NewDecoder(bytes.NewReader(svg))
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return texts
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if in = tok.Name.Local == name; in {
+				texts = append(texts, "")
+			}
+		case xml.EndElement:
+			in = false
+		case xml.CharData:
+			if in {
+				texts[len(texts)-1] += string(tok)
+			}
+		}
+	}
+}
+
 // TestSVGIsWellFormedForAnyName: Rounds, Latency and SLO take any layout
 // name that is not empty or repeated, and Schedule any title (the command's
 // holds the trace file's name); one holding a control character or bytes

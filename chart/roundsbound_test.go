@@ -2,7 +2,6 @@ package chart_test
 
 import (
 	"bytes"
-	"encoding/xml"
 	"strings"
 	"testing"
 
@@ -18,28 +17,10 @@ func TestRoundsBoundAtOneConsumerCount(t *testing.T) {
 	if err := chart.Rounds(&b, chart.SVG, 4, []chart.RoundsSeries{{Layout: "free", Consumers: []int{2}, Rounds: []int{2}}}); err != nil {
 		t.Fatal(err)
 	}
-	var desc string
+	desc := strings.Join(elementTexts(b.Bytes(), "desc"), "")
 	var texts []string
-	d := xml.NewDecoder(&b)
-	in := ""
-	for {
-		tok, err := d.Token()
-		if err != nil {
-			break
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			in = tok.Name.Local
-		case xml.EndElement:
-			in = ""
-		case xml.CharData:
-			switch in {
-			case "desc":
-				desc += string(tok)
-			case "text":
-				texts = append(texts, strings.TrimSpace(string(tok)))
-			}
-		}
+	for _, t := range elementTexts(b.Bytes(), "text") {
+		texts = append(texts, strings.TrimSpace(t))
 	}
 	drawn := strings.Contains(strings.Join(texts, "\n"), "work/consumers")
 	if said := strings.Contains(desc, "dotted curve"); said != drawn {

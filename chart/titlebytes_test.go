@@ -2,7 +2,6 @@ package chart_test
 
 import (
 	"bytes"
-	"encoding/xml"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,25 +22,7 @@ func TestAScheduleTitleNotUTF8ReadsTheSameInItsTitleElement(t *testing.T) {
 	if err := chart.Schedule(&b, chart.SVG, title, slots, 1); err != nil {
 		t.Fatal(err)
 	}
-	var inTitle bool
-	var got string
-	d := xml.NewDecoder(bytes.NewReader(b.Bytes()))
-	for {
-		tok, err := d.Token()
-		if err != nil {
-			break
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			inTitle = tok.Name.Local == "title"
-		case xml.EndElement:
-			inTitle = false
-		case xml.CharData:
-			if inTitle {
-				got += string(tok)
-			}
-		}
-	}
+	got := strings.Join(elementTexts(b.Bytes(), "title"), "")
 	if want := strconv.Quote(title); got != want || strings.ContainsRune(got, '\uFFFD') {
 		t.Errorf("<title> %q; want %q, as the picture writes it", got, want)
 	}

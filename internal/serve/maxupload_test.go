@@ -85,7 +85,7 @@ func TestAnUploadWaitsItsTurnBoundedly(t *testing.T) {
 	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "send the trace again in a while") || s.uploads.held != 0 {
 		t.Errorf("an upload behind %d that do not end: status %d, %d bytes kept; want 503, that it may be sent again, and none kept:\n%.400s", maxReading, rec.Code, s.uploads.held, rec.Body.String())
 	}
-	if s.readingWait = readingWait; newTestServer(0).readingWait != readingWait {
-		t.Errorf("a server waits %v for an upload's turn; want readingWait, %v", newTestServer(0).readingWait, readingWait)
+	if got := newTestServer(0).readingWait; got != readingWait {
+		t.Errorf("a new server waits %v for an upload's turn; want readingWait, %v", got, readingWait)
 	}
 }
