@@ -63,8 +63,10 @@ const (
 	readingWait    = 10 * time.Second // the longest an upload waits for its turn, then 503
 	runTimeout     = 2 * time.Minute  // one request's runs
 	headerTimeout  = 10 * time.Second
-	readTimeout    = 5 * time.Minute // an upload of 50 MB at 170 kB/s
-	writeTimeout   = 5 * time.Minute // the runs' time and the page's
+	readTimeout    = 5 * time.Minute  // an upload of 50 MB at 170 kB/s
+	uploadGrace    = 30 * time.Second // an upload's first bytes, before it must keep uploadRate
+	uploadRate     = 16 << 10         // bytes a second, on average, an upload sends after uploadGrace, or is cut (408)
+	writeTimeout   = 5 * time.Minute  // the runs' time and the page's
 	idleTimeout    = 2 * time.Minute
 	shutdownGrace  = 10 * time.Second // for requests under way at an interrupt
 )
@@ -115,6 +117,10 @@ type Server struct {
 	// readingWait is how long an upload waits for a token (readingWait,
 	// the constant, but in tests).
 	readingWait time.Duration
+	// uploadGrace and uploadRate are an upload's pace (see pace): the
+	// constants, but in tests.
+	uploadGrace time.Duration
+	uploadRate  int64
 }
 
 // New returns the server of cfg. It panics with a "konvoy:" prefix when
@@ -131,7 +137,7 @@ func New(cfg Config) *Server {
 		cfg.MaxUpload = DefaultMaxUpload
 	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), running: make(chan struct{}, MaxRunning), reading: make(chan struct{}, maxReading),
-		readingWait: readingWait, uploads: newUploads(maxUploads, maxUploads*cfg.MaxUpload)}
+		readingWait: readingWait, uploadGrace: uploadGrace, uploadRate: uploadRate, uploads: newUploads(maxUploads, maxUploads*cfg.MaxUpload)}
 	s.page = template.Must(template.New("page.html").Funcs(template.FuncMap{"megabytes": megabytes}).ParseFS(files, "page.html"))
 	static, _ := fs.Sub(files, "static")
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))

@@ -9,6 +9,7 @@ import (
 	"mime/quotedprintable"
 	"net/http"
 	"net/url"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -84,7 +85,8 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (url.Values,
 		return q, err
 	}
 	defer func() { <-s.reading }()
-	body := &limitedBody{r: http.MaxBytesReader(w, r.Body, s.cfg.MaxUpload+maxFormBytes)}
+	body := &limitedBody{r: http.MaxBytesReader(w, r.Body, s.cfg.MaxUpload+maxFormBytes),
+		pace: pace{rc: http.NewResponseController(w), start: time.Now(), grace: s.uploadGrace, rate: s.uploadRate}}
 	r.Body = body
 	mr, err := r.MultipartReader()
 	if err != nil {
@@ -350,6 +352,8 @@ func (s *Server) checkTrace(name string, data []byte) (*upload, error) {
 // while its part is read, the form beside it otherwise (trace "").
 func (s *Server) uploadErr(err error, body *limitedBody, trace string, data []byte) error {
 	switch {
+	case body.slow:
+		return errorf(http.StatusRequestTimeout, "konvoy serve: the upload sent %d bytes in %v, less than %d bytes a second after its first %v: the server reads %d uploads at once, and lets none hold its turn that slowly; send it again over a faster link", body.n, time.Since(body.pace.start).Round(time.Second), body.pace.rate, body.pace.grace, maxReading)
 	case !body.over && trace != "":
 		return traceErrorf(trace, http.StatusBadRequest, "konvoy serve: %s: reading the upload: %v", trace, err)
 	case !body.over:
@@ -362,20 +366,70 @@ func (s *Server) uploadErr(err error, body *limitedBody, trace string, data []by
 
 // limitedBody is an upload's body, read through http.MaxBytesReader, that
 // remembers whether it passed its limit (the multipart reader may turn the
-// limit's error into one of its own) and counts the bytes read.
+// limit's error into one of its own) or came too slowly (see pace), and
+// counts the bytes read.
 type limitedBody struct {
 	r    io.ReadCloser
+	pace pace
 	over bool
+	slow bool  // a read passed the pace's deadline
 	n    int64 // the bytes read
 }
 
 func (b *limitedBody) Read(p []byte) (int, error) {
+	b.pace.before(b.n)
 	n, err := b.r.Read(p)
 	b.n += int64(n)
 	if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
 		b.over = true
 	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		b.slow = true
+	}
 	return n, err
+}
+
+// pace is the deadline of an upload's reads: after its first grace, an
+// upload must have sent rate bytes a second on average, or its reading
+// ends (408), and its turn (see awaitReading) goes to the next. Without
+// it, an upload sent slowly, or stalled, would hold its turn until the
+// server's readTimeout. The deadline is never past start plus
+// readTimeout, where the server's own would be. A connection that takes
+// no deadline (a test's recorder) is read without one.
+type pace struct {
+	rc    *http.ResponseController
+	start time.Time
+	grace time.Duration
+	rate  int64 // bytes a second
+	set   time.Time
+	off   bool // the connection took no deadline
+}
+
+// before sets the deadline of the read after n bytes (see paceDeadline).
+func (p *pace) before(n int64) {
+	if p.off || p.rc == nil {
+		return
+	}
+	deadline := paceDeadline(p.start, p.grace, p.rate, n)
+	if deadline.Equal(p.set) {
+		return
+	}
+	if err := p.rc.SetReadDeadline(deadline); err != nil {
+		p.off = true
+		return
+	}
+	p.set = deadline
+}
+
+// paceDeadline is the deadline of an upload's read after n bytes, the
+// upload read from start on: start, plus grace, plus the time n bytes take
+// at rate bytes a second, at most start plus readTimeout.
+func paceDeadline(start time.Time, grace time.Duration, rate, n int64) time.Time {
+	due := readTimeout
+	if secs := n / rate; secs < int64(readTimeout/time.Second) { // else past it, and a Duration might overflow
+		due = min(due, grace+time.Duration(secs)*time.Second+time.Duration(n%rate)*time.Second/time.Duration(rate))
+	}
+	return start.Add(due)
 }
 
 func (b *limitedBody) Close() error { return b.r.Close() }
