@@ -54,7 +54,13 @@ func TestAStalledUploadGivesUpItsTurn(t *testing.T) {
 		t.Errorf("after a stalled upload was cut, %d uploads hold a turn to be read; want 0", n)
 	}
 
-	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/upload", bytes.NewReader(body.Bytes()))
+	// An upload that keeps the pace, on a server of the same rate and a
+	// grace a busy machine may take to read the whole form.
+	s2 := newTestServer(0)
+	s2.uploadGrace, s2.uploadRate = 10*time.Second, 1<<20
+	srv2 := httptest.NewServer(s2)
+	defer srv2.Close()
+	req, _ := http.NewRequest(http.MethodPost, srv2.URL+"/upload", bytes.NewReader(body.Bytes()))
 	req.Header.Set("Content-Type", w.FormDataContentType())
 	client := &http.Client{Timeout: 20 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err = client.Do(req)
