@@ -159,6 +159,12 @@ func TestInterruptReplayReportsWhatRan(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
 		t.Fatalf("exit %v; want status 130; stderr:\n%s%s", err, errText, rest)
 	}
+	// The signal's note says what is left to run and that a second signal
+	// stops at once (found by a review: a first signal before a long
+	// handler's end looked like a hang).
+	if !regexp.MustCompile(`konvoy replay: interrupt: no more events submitted; running those submitted, [01] events? yet to finish \(a second signal stops at once, without a report\)\n`).Match(rest) {
+		t.Errorf("stderr:\n%s%s\nwants the signal's note, the events yet to finish and that a second signal stops at once", errText, rest)
+	}
 	m := regexp.MustCompile(`(?m)^replay of <stdin>: ([01]) events?.*\nstopped early: ([01]) of 2 events submitted`).FindStringSubmatch(stdout.String())
 	if m == nil || m[1] != m[2] {
 		t.Errorf("stdout:\n%s\nwants the first event's report", stdout.String())

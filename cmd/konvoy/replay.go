@@ -180,9 +180,11 @@ func withApplied(path string, f func(applied *os.File) error) error {
 func runLive(trace *replay.Trace, opt replayOptions, applied *os.File, sigs chan os.Signal, stderr io.Writer) (*replay.Run, os.Signal, error) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
+	progress := new(replay.Progress)
 	end := watchSignals(sigs, func(sig os.Signal) {
 		wipe := map[bool]string{true: "\r\x1b[K"}[isTerminal(stderr)] // the progress line
-		fmt.Fprintf(stderr, "%skonvoy replay: %v: no more events submitted; running those submitted\n", wipe, sig)
+		fmt.Fprintf(stderr, "%skonvoy replay: %v: no more events submitted; running those submitted, %s yet to finish (a second signal stops at once, without a report)\n",
+			wipe, sig, report.Plural(max(progress.Submitted()-progress.Finished(), 0), "event", "events"))
 		stop()
 	})
 	printNotes(stderr, readingNotes(trace.Rounded, report.StatusesUnused(opt.reader, trace.StatusSteps), opt.reader))
@@ -191,7 +193,6 @@ func runLive(trace *replay.Trace, opt replayOptions, applied *os.File, sigs chan
 	if applied != nil {
 		w = applied
 	}
-	progress := new(replay.Progress)
 	shown := showProgress(stderr, progress, trace.Events)
 	run, err := replay.Live(ctx, trace, opt.Config, w, progress)
 	shown()
