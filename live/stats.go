@@ -40,10 +40,11 @@ type Stats struct {
 	// because their key had released or held their step already; Buffered
 	// the items held for a gap, at least for a while; MaxBuffered the most
 	// held at once, MaxKeyBuffered the most for one key; NeverApplied the
-	// items still held once Close stopped waiting for them (0 before, and
-	// with a Timeout 0 but for items whose submission time, in rounds,
-	// plus it passes the largest int, which never comes, as the model
-	// never applies an event whose finish plus Timeout passes it).
+	// items still held once Close stopped waiting for them: 0 before
+	// Close; under a Timeout, 0 but for items whose submission time, in
+	// rounds, plus the Timeout passes the largest int, a time that never
+	// comes, as the model never applies an event whose finish plus
+	// Timeout passes it.
 	Duplicates, Buffered, MaxBuffered, MaxKeyBuffered, NeverApplied int
 	// Under the resequencer configured by [WithResequencer], as in
 	// [konvoy.Result]: GapsSkipped counts the steps given up on when an

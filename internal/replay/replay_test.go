@@ -262,6 +262,14 @@ func TestComparisonJSON(t *testing.T) {
 	cmp := Comparison{Name: "<stdin>", Config: c, Of: 3, Total: 3,
 		Predicted:  Side{Events: 3, Makespan: 4 * time.Millisecond, Work: 6 * time.Millisecond, WaitP99: time.Millisecond},
 		FromActual: Side{Events: 3, Makespan: 5 * time.Millisecond}, Measured: Side{Events: 3, Makespan: 4500 * time.Microsecond, Blocked: 900 * time.Microsecond}}
+	// A makespan whose seconds time.Duration.Seconds writes a unit in the
+	// last place off, 1.9550817710000001 (found by a review): the JSON
+	// writes its decimal.
+	odd := cmp
+	odd.Measured.Makespan = 1955081771
+	if s, err := odd.JSON(); err != nil || !strings.Contains(s, `"measured_seconds": 1.955081771,`) {
+		t.Errorf("a makespan of 1955081771 ns: %v; want measured_seconds 1.955081771:\n%s", err, s)
+	}
 	s, err := cmp.JSON()
 	if err != nil {
 		t.Fatal(err)
