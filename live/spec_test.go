@@ -31,6 +31,9 @@ type job struct {
 	fails  int  // attempts that fail before one succeeds
 	panics bool // a failing attempt panics rather than return an error
 	hang   bool // the handler waits for its context to end
+	// submitter is the goroutine that submits the item (see
+	// drawSubmitters): each submits its items in seq order.
+	submitter int
 }
 
 // scenario is one drawn run.
@@ -43,6 +46,9 @@ type scenario struct {
 	dead      bool // a dead letter takes failed items
 	cancelAt  int  // Close's context ends after this many items are handled; -1: never
 	jobs      []job
+	// submitters is how many goroutines submit the jobs at once (0 or 1:
+	// the scenario's own, one after another).
+	submitters int
 }
 
 var specLayouts = []konvoy.Layout{
@@ -107,13 +113,29 @@ func drawScenario(t *rapid.T, failures, cancels bool) scenario {
 	return sc
 }
 
+// drawSubmitters deals sc's jobs to 1 to 4 goroutines that submit them at
+// once, each its own in seq order.
+func drawSubmitters(t *rapid.T, sc *scenario) {
+	sc.submitters = rapid.IntRange(1, 4).Draw(t, "submitters")
+	for i := range sc.jobs {
+		sc.jobs[i].submitter = rapid.IntRange(0, sc.submitters-1).Draw(t, "submitter")
+	}
+}
+
+// laneOfSubmitter names a lane as one submitter's items see it.
+type laneOfSubmitter struct {
+	lane      string
+	submitter int
+}
+
 // trace is what a scenario's handlers and dead letter saw.
 type trace struct {
 	mu          sync.Mutex
 	running     int
 	maxRunning  int
 	laneRunning map[string]int
-	laneLast    map[string]int // the last item started in the lane
+	laneLast    map[string]int          // the last item started in the lane
+	laneLastOf  map[laneOfSubmitter]int // the last item of a submitter started in the lane
 	failedLane  map[string]bool
 	attempts    map[int]int
 	handled     map[int]int
@@ -154,7 +176,7 @@ const deadline = 20 * time.Second
 
 // runScenario runs sc and returns its trace.
 func runScenario(t *rapid.T, sc scenario) *trace {
-	tr := &trace{laneRunning: map[string]int{}, laneLast: map[string]int{}, failedLane: map[string]bool{},
+	tr := &trace{laneRunning: map[string]int{}, laneLast: map[string]int{}, laneLastOf: map[laneOfSubmitter]int{}, failedLane: map[string]bool{},
 		attempts: map[int]int{}, handled: map[int]int{}, dead: map[int]int{}, refused: map[int]error{}}
 	closeCtx, cancelClose := context.WithTimeout(context.Background(), deadline)
 	defer cancelClose()
@@ -175,13 +197,14 @@ func runScenario(t *rapid.T, sc scenario) *trace {
 			if tr.laneRunning[lane] > 1 {
 				tr.fault("item %d started while lane %q ran another", j.seq, lane)
 			}
-			if last, ok := tr.laneLast[lane]; ok && !reseq && (last > j.seq || last == j.seq && attempt == 1) {
-				tr.fault("item %d started in lane %q after item %d", j.seq, lane, last)
+			own := laneOfSubmitter{lane, j.submitter}
+			if last, ok := tr.laneLastOf[own]; ok && !reseq && (last > j.seq || last == j.seq && attempt == 1) {
+				tr.fault("item %d started in lane %q after item %d of its submitter", j.seq, lane, last)
 			}
 			if tr.failedLane[lane] {
 				tr.fault("item %d started in lane %q after an item of it failed", j.seq, lane)
 			}
-			tr.laneLast[lane] = j.seq
+			tr.laneLast[lane], tr.laneLastOf[own] = j.seq, j.seq
 		}
 		tr.mu.Unlock()
 		for range j.yields {
@@ -229,7 +252,7 @@ func runScenario(t *rapid.T, sc scenario) *trace {
 			tr.mu.Lock()
 			defer tr.mu.Unlock()
 			var ie *ItemError
-			if !errors.As(err, &ie) || ie.Seq != j.seq || ie.Attempts != sc.attempts {
+			if !errors.As(err, &ie) || !failureOf(ie, j, sc) || ie.Attempts != sc.attempts {
 				tr.fault("dead letter of item %d got %v", j.seq, err)
 			}
 			if lane, ok, _ := laneOf(sc.layout, j.ev); ok && tr.laneLast[lane] != j.seq {
@@ -244,11 +267,22 @@ func runScenario(t *rapid.T, sc scenario) *trace {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, j := range sc.jobs {
-		if err := x.Submit(submitCtx, j); err != nil {
-			tr.refused[j.seq] = err
-		}
+	var submitting sync.WaitGroup
+	for s := range max(sc.submitters, 1) {
+		submitting.Go(func() {
+			for _, j := range sc.jobs {
+				if j.submitter != s {
+					continue
+				}
+				if err := x.Submit(submitCtx, j); err != nil {
+					tr.mu.Lock()
+					tr.refused[j.seq] = err
+					tr.mu.Unlock()
+				}
+			}
+		})
 	}
+	submitting.Wait()
 	tr.closeErr = x.Close(closeCtx)
 	tr.mu.Lock()
 	if tr.running > 0 {
@@ -275,6 +309,14 @@ func settledGoroutines(want int) int {
 	}
 }
 
+// failureOf tells whether ie, an item's failure, is j's: of its event
+// and, when one goroutine submits the items, of its submission
+// number, j's seq (from several, the submission numbers follow the order
+// in which the goroutines happen to submit).
+func failureOf(ie *ItemError, j job, sc scenario) bool {
+	return ie.Event == j.ev && (sc.submitters > 1 || ie.Seq == j.seq)
+}
+
 // checkFaults fails t with what the handlers saw go wrong.
 func (tr *trace) checkFaults(t *rapid.T) {
 	if len(tr.faults) > 0 {
@@ -297,9 +339,15 @@ func unrunItems(err error) []job {
 // queue, static by running a lane on one consumer only). Retries of an
 // item keep its lane, so no later item of the lane runs between them, and
 // after a failure that stops the executor none of the lane runs again.
+// Items submitted from several goroutines at once keep each goroutine's
+// order in a lane: an item takes its place in its lane under the submit
+// lock, so one goroutine's items, submitted one after another, take their
+// places in that order, whoever else's come between.
 func TestLaneOrderAndExclusion(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		runScenario(t, drawScenario(t, true, false)).checkFaults(t)
+		sc := drawScenario(t, true, false)
+		drawSubmitters(t, &sc)
+		runScenario(t, sc).checkFaults(t)
 	})
 }
 
@@ -320,16 +368,17 @@ func TestNeverMoreThanConsumers(t *testing.T) {
 // dead-lettered, the failure that stopped the executor, reported by Close
 // as not run, or refused by Submit (after a stop). With a dead letter and
 // no cancellation, every item is handled or dead-lettered and Close
-// returns nil.
+// returns nil. So too when several goroutines submit at once.
 func TestEveryItemAccountedFor(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		sc := drawScenario(t, true, rapid.Bool().Draw(t, "cancels"))
+		drawSubmitters(t, &sc)
 		tr := runScenario(t, sc)
-		var ie *ItemError
-		failed := map[int]bool{}
+		var failures []*ItemError
 		for _, e := range joined(tr.closeErr) {
-			if errors.As(e, &ie) {
-				failed[ie.Seq] = true
+			var ie *ItemError
+			if errors.As(e, &ie) && !slices.Contains(failures, ie) { // joined lists a wrapper and what it wraps
+				failures = append(failures, ie)
 			}
 		}
 		seen := map[int]string{}
@@ -351,9 +400,6 @@ func TestEveryItemAccountedFor(t *testing.T) {
 			}
 			mark(seq, "dead-lettered")
 		}
-		for seq := range failed {
-			mark(seq, "failed")
-		}
 		for _, j := range unrunItems(tr.closeErr) {
 			mark(j.seq, "not run")
 		}
@@ -363,6 +409,21 @@ func TestEveryItemAccountedFor(t *testing.T) {
 			}
 			mark(seq, "refused")
 		}
+		// The items left are the failures that stopped the executor, each
+		// an ItemError of its own (see failureOf).
+		left := slices.Clone(failures)
+		for _, j := range sc.jobs {
+			if _, ok := seen[j.seq]; ok {
+				continue
+			}
+			if i := slices.IndexFunc(left, func(ie *ItemError) bool { return failureOf(ie, j, sc) }); i >= 0 {
+				left = slices.Delete(left, i, i+1)
+				mark(j.seq, "failed")
+			}
+		}
+		if len(left) > 0 {
+			t.Fatalf("Close reported the failure %v of no item left", left[0])
+		}
 		st := tr.stats
 		if len(seen)+st.Duplicates+st.Skipped-tr.staleRan != len(sc.jobs) {
 			t.Fatalf("%d items accounted for, %d duplicates, %d skipped (%d of them handled), of %d; close error: %v", len(seen), st.Duplicates, st.Skipped, tr.staleRan, len(sc.jobs), tr.closeErr)
@@ -370,8 +431,8 @@ func TestEveryItemAccountedFor(t *testing.T) {
 		if sc.dead && sc.cancelAt < 0 && tr.closeErr != nil && st.NeverApplied == 0 {
 			t.Fatalf("with a dead letter Close returned %v", tr.closeErr)
 		}
-		if st.Done != len(tr.handled)-tr.staleRan || st.DeadLetters != len(tr.dead) || st.Failed != len(failed) || st.Events != len(sc.jobs)-len(tr.refused) {
-			t.Fatalf("Stats %+v; handled %d, dead-lettered %d, failed %d, submitted %d", st, len(tr.handled), len(tr.dead), len(failed), len(sc.jobs)-len(tr.refused))
+		if st.Done != len(tr.handled)-tr.staleRan || st.DeadLetters != len(tr.dead) || st.Failed != len(failures) || st.Events != len(sc.jobs)-len(tr.refused) {
+			t.Fatalf("Stats %+v; handled %d, dead-lettered %d, failed %d, submitted %d", st, len(tr.handled), len(tr.dead), len(failures), len(sc.jobs)-len(tr.refused))
 		}
 		// Once Close returned, Stats counts each item submitted once (an
 		// item cut short was counted nowhere: found by a review).
