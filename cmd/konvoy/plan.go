@@ -224,7 +224,7 @@ const minPeakRounds = 1e-305
 // -peak 1e300 with -round-time 2562047h made it +Inf, and the budget 0
 // rounds.
 func peakBudget(c *command, peak float64, round time.Duration) error {
-	switch perRound := peak * round.Seconds(); {
+	switch perRound := peak * report.Seconds(round); {
 	case perRound < minPeakRounds:
 		return c.usagef("-peak is %g events/s, %g events a round of %v: want at least %g a round, so that the rounds that keep up are a number", peak, perRound, round, minPeakRounds)
 	case perRound > math.MaxFloat64:

@@ -41,7 +41,7 @@ func (s Side) Throughput() float64 {
 	if s.Makespan <= 0 {
 		return 0
 	}
-	return float64(s.Events) / s.Makespan.Seconds()
+	return float64(s.Events) / report.Seconds(s.Makespan)
 }
 
 // throughput writes s's throughput with one decimal, or "unbounded" for
@@ -486,8 +486,8 @@ func (c Comparison) JSON() (string, error) {
 		Predicted         *Record `json:"predicted"`
 		FromActual        *Record `json:"from_actual"`
 		Measured          *Record `json:"measured"`
-	}{c.Name, c.Of, c.Total, c.Dropped, c.Rounded, c.Of < c.Total, c.Late, seconds(c.LateBy), seconds(c.Config.Unit), seconds(c.Predicted.Makespan), seconds(c.FromActual.Makespan), seconds(c.Measured.Makespan),
-		seconds(c.Predicted.Work), seconds(c.Measured.Work), nil, nil, nil}
+	}{c.Name, c.Of, c.Total, c.Dropped, c.Rounded, c.Of < c.Total, c.Late, report.Seconds(c.LateBy), report.Seconds(c.Config.Unit), report.Seconds(c.Predicted.Makespan), report.Seconds(c.FromActual.Makespan), report.Seconds(c.Measured.Makespan),
+		report.Seconds(c.Predicted.Work), report.Seconds(c.Measured.Work), nil, nil, nil}
 	if c.Of > 0 {
 		p, f, m := c.record(c.Predicted, false), c.record(c.FromActual, false), c.record(c.Measured, true)
 		out.Predicted, out.FromActual, out.Measured = &p, &f, &m
@@ -507,10 +507,3 @@ func (c Comparison) Render(format string) (string, error) {
 	}
 	return c.Text(), nil
 }
-
-// seconds is d in seconds, the float64 nearest its exact decimal (for d
-// within 2^53 ns, some 104 days), which JSON writes as that decimal:
-// time.Duration.Seconds adds its whole seconds and fraction apart, and
-// may be a unit in the last place off (1.955081771 s read
-// 1.9550817710000001, found by a review).
-func seconds(d time.Duration) float64 { return float64(d) / 1e9 }

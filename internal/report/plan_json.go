@@ -158,7 +158,7 @@ func PlanJSON(a *Plan) (string, error) {
 	s, p := a.selective, a.partitions
 	doc := planDoc{
 		Trace: a.src.Name, Events: a.src.Stats.Events(), Keys: a.src.Stats.Keys(), Work: a.src.Work, LateDropped: a.src.Dropped, Rounded: a.src.Rounded,
-		Peak: a.peakJSON(), PeakGiven: a.o.PeakGiven, KeepUpAtHand: a.timed(), RoundSeconds: a.o.Round.Seconds(), MaxRounds: roundAtMost(a.budget), MaxConsumers: a.o.MaxConsumers,
+		Peak: a.peakJSON(), PeakGiven: a.o.PeakGiven, KeepUpAtHand: a.timed(), RoundSeconds: Seconds(a.o.Round), MaxRounds: roundAtMost(a.budget), MaxConsumers: a.o.MaxConsumers,
 		Plans: []planRecord{},
 	}
 	for li, row := range a.plans {

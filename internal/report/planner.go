@@ -120,7 +120,7 @@ func (a *Plan) setBudget() error {
 		a.o.Peak = a.ownRate()
 	}
 	n := a.src.Stats.Events()
-	if a.budget = float64(n) / (a.o.Peak * a.o.Round.Seconds()); math.IsInf(a.budget, 1) {
+	if a.budget = float64(n) / (a.o.Peak * Seconds(a.o.Round)); math.IsInf(a.budget, 1) {
 		return fmt.Errorf("a peak of %g events/s keeps up with %s in more rounds than a float64 holds: raise -peak", a.o.Peak, plural(n, "event", "events"))
 	}
 	return nil
@@ -195,7 +195,7 @@ func (a *Plan) shareBacklog() error {
 // once as there are processors. Of the plans that fail, it returns the
 // error of the first in that order, whatever the order they fail in.
 func (a *Plan) planAll() error {
-	cfg := konvoy.PlanConfig{Peak: a.o.Peak, RoundSeconds: a.o.Round.Seconds(), MaxConsumers: a.o.MaxConsumers}
+	cfg := konvoy.PlanConfig{Peak: a.o.Peak, RoundSeconds: Seconds(a.o.Round), MaxConsumers: a.o.MaxConsumers}
 	np := len(a.o.Policies)
 	n := len(a.layouts) * np
 	runs, free := n, slices.IndexFunc(a.layouts, konvoy.Free.Equal)*np
@@ -234,7 +234,7 @@ func (a *Plan) span() int { return a.src.LastArrival - a.src.FirstArrival + 1 }
 // ownRate is the trace's own mean rate, in events/s: its events over the
 // rounds they arrive over (span).
 func (a *Plan) ownRate() float64 {
-	return float64(a.src.Stats.Events()) / (float64(a.span()) * a.o.Round.Seconds())
+	return float64(a.src.Stats.Events()) / (float64(a.span()) * Seconds(a.o.Round))
 }
 
 // keepUpEvents are the events the keep-up plans run: the trace's, with

@@ -203,9 +203,9 @@ func sloCurve(limit int) []int {
 // float64 cannot tell it from one that is. A quotient below the smallest
 // normal float64 is left as it is: it puts every arrival on round F.
 func scaleFactor(n int, peak float64, round time.Duration, span int) float64 {
-	f := float64(n) / peak / round.Seconds() / float64(span)
+	f := float64(n) / peak / Seconds(round) / float64(span)
 	if math.IsInf(f, 1) { // n/peak overflowed, for a subnormal peak: the product may not
-		f = float64(n) / (peak * round.Seconds() * float64(span))
+		f = float64(n) / (peak * Seconds(round) * float64(span))
 	}
 	if f < 0x1p-1022 {
 		return f
@@ -225,7 +225,7 @@ func (a *Plan) sloArrivals() (iter.Seq2[konvoy.Event, error], float64, error) {
 	n, first, last := src.Stats.Events(), src.FirstArrival, src.LastArrival
 	switch {
 	case s.Poisson:
-		perRound := peak * a.o.Round.Seconds()
+		perRound := peak * Seconds(a.o.Round)
 		a.arrivalsNote = fmt.Sprintf("events arrive as a Poisson process of %s events/s (%.4g a round), drawn from -seed %d, each in the whole round "+
 			"its time falls in; the trace's own arrival times are not used", formatRate(peak), perRound, s.Seed)
 		return synth.PoissonArrivals(src.Events, perRound, s.Seed), perRound, nil
@@ -242,7 +242,7 @@ func (a *Plan) sloArrivals() (iter.Seq2[konvoy.Event, error], float64, error) {
 		a.arrivalsNote = fmt.Sprintf("the trace's arrivals are scaled to a mean of %s events/s (-peak): its %d events arrive over the %d rounds %d to %d, "+
 			"so each arrival round r becomes %s, rounded down to a whole round, with f = %d/(%s·%v·%d) = %.6g; the last arrives at round %s%.0f",
 			formatRate(peak), n, span, first, last, scaled, n, formatRate(peak), a.o.Round, span, factor, from, math.Floor(float64(last-first)*factor))
-		return synth.ScaledArrivalsFrom(src.Events, first, factor), peak * a.o.Round.Seconds(), nil
+		return synth.ScaledArrivalsFrom(src.Events, first, factor), peak * Seconds(a.o.Round), nil
 	}
 	a.arrivalsNote = fmt.Sprintf("events arrive at the trace's own arrival times, as recorded: %d events over rounds %d to %d, %s events/s "+
 		"(-peak scales them to another mean rate)", n, first, last, formatRate(a.ownRate()))

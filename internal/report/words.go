@@ -552,3 +552,10 @@ func chain(err error) []error {
 	}
 	return errs
 }
+
+// Seconds is d in seconds, the float64 nearest its exact decimal (for d
+// within 2^53 ns, some 104 days), as reports write it:
+// time.Duration.Seconds adds its whole seconds and fraction apart, and
+// may be a unit in the last place off (1.955081771 s read
+// 1.9550817710000001, found by a review).
+func Seconds(d time.Duration) float64 { return float64(d) / 1e9 }
