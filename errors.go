@@ -96,16 +96,20 @@ const maxShownKey = 80
 
 // shownKey returns key quoted for an error, its middle cut when it is
 // longer than maxShownKey bytes: two keys that differ at either end still
-// read apart, and a key of kilobytes does not fill the terminal.
+// read apart, and a key of kilobytes does not fill the terminal. A cut
+// inside a rune moves to its start, at most utf8.UTFMax-1 bytes: a key
+// that is not UTF-8, whose bytes near a cut are no rune's start, is cut
+// there all the same, its bytes quoted as escapes, rather than shown
+// without its head or tail.
 func shownKey(key string) string {
 	if len(key) <= maxShownKey {
 		return strconv.Quote(key)
 	}
 	head, tail := maxShownKey/2, len(key)-maxShownKey/4
-	for head > 0 && !utf8.RuneStart(key[head]) {
+	for i := 0; i < utf8.UTFMax-1 && !utf8.RuneStart(key[head]); i++ {
 		head--
 	}
-	for tail < len(key) && !utf8.RuneStart(key[tail]) {
+	for i := 0; i < utf8.UTFMax-1 && !utf8.RuneStart(key[tail]); i++ {
 		tail++
 	}
 	return strconv.Quote(key[:head]+"…"+key[tail:]) + ", " + strconv.Itoa(len(key)) + " bytes"
