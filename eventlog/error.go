@@ -87,13 +87,16 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying error, if any.
 func (e *Error) Unwrap() error { return e.Err }
 
-// shorten cuts a long value for an error message, on a rune boundary.
+// shorten cuts a long value for an error message, on a rune boundary: a
+// cut inside a rune moves back to its start, at most utf8.UTFMax-1 bytes,
+// so that a value that is not UTF-8 keeps its first bytes, quoted as
+// escapes, rather than reading as "…" alone.
 func shorten(s string) string {
 	if len(s) <= maxShownValue {
 		return s
 	}
 	cut := maxShownValue
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
+	for i := 0; i < utf8.UTFMax-1 && !utf8.RuneStart(s[cut]); i++ {
 		cut--
 	}
 	return s[:cut] + "…"

@@ -240,6 +240,7 @@ func TestBadInput(t *testing.T) {
 		{"named status with a step", "t.jsonl", `{"key":"A","step":1,"duration":1}`, Reader{Columns: Columns{Status: "state"}}, `t.jsonl:1: want a field "state", as -status names it`},
 		{"negative units", "t.jsonl", `{"key":"A","step":1,"duration":"-1s"}`, Reader{Resolution: time.Millisecond}, `t.jsonl:1: field "duration": value "-1s": want a duration ≥ 0, in whole rounds of 1ms`},
 		{"long value shortened", "t.csv", "key,step,duration\nA,1," + strings.Repeat("9", 100) + "x\n", shipping, `t.csv:2: field "duration": value "` + strings.Repeat("9", 80) + `…": want a whole number of rounds ≥ 0`},
+		{"long value not UTF-8 shortened", "t.csv", "key,step,duration\nA,1," + strings.Repeat("\x80", 100) + "\n", shipping, `t.csv:2: field "duration": value "` + strings.Repeat(`\x80`, 77) + `…": want a whole number of rounds ≥ 0`},
 		{"stdin", "-", "key,step,duration\nA,1,x\n", shipping, `<stdin>:2: field "duration": value "x": want a whole number of rounds ≥ 0`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
