@@ -31,7 +31,8 @@ type sourced struct {
 // offset plus 1, and Finished exactly the finished offsets above it. Items
 // fail, are dead-lettered or stop the executor, and Close may give up. A
 // partition's items run past several of the chunks the executor keeps
-// them in (chunkLen), so that chunks are linked, left and reused.
+// them in (chunkLen), so that chunks are linked, left and reused. So too
+// when each partition's items are submitted by a goroutine of its own.
 func TestCommittableNeverPassesAnUnfinishedItem(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 5*chunkLen).Draw(t, "items")
@@ -91,13 +92,37 @@ func TestCommittableNeverPassesAnUnfinishedItem(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// One goroutine submits every item, or, as a consumer of a source
+		// that runs a goroutine per partition does, each partition's items
+		// are submitted by a goroutine of its own, all at once.
 		accepted := map[int]bool{}
-		for _, it := range items {
-			if err := x.Submit(context.Background(), it); err == nil {
-				accepted[it.seq] = true
-			} else if !errors.Is(err, ErrStopped) {
-				t.Fatal(err)
+		var refusals []error
+		submit := func(partition int) {
+			for _, it := range items {
+				if partition >= 0 && it.partition != partition {
+					continue
+				}
+				err := x.Submit(context.Background(), it)
+				mu.Lock()
+				if err == nil {
+					accepted[it.seq] = true
+				} else if !errors.Is(err, ErrStopped) {
+					refusals = append(refusals, err)
+				}
+				mu.Unlock()
 			}
+		}
+		if rapid.Bool().Draw(t, "goroutinePerPartition") {
+			var submitting sync.WaitGroup
+			for p := range len(next) {
+				submitting.Go(func() { submit(p) })
+			}
+			submitting.Wait()
+		} else {
+			submit(-1)
+		}
+		if len(refusals) > 0 {
+			t.Fatal(refusals[0])
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), deadline)
 		defer cancel()
