@@ -293,7 +293,6 @@ const (
 	keysBytes      = 256 << 10      // a key table's recent-key cache and smallest table
 	laneAwareHeld  = 16 * wordBytes // an event LaneAware holds: its queued (7 words, up to twice as its list grows) and its place in a list of those that can run
 	staticHeld     = 8 * wordBytes  // an event Static holds to apply: its finished (4 words, up to twice as its queue grows)
-	unlimitedHeld  = 12 * wordBytes // an event the planner's consumer-per-event run holds to apply: its heap entry (6 words, up to twice)
 	reseqHeld      = 16 * wordBytes // an event the resequencer holds: its map entry (5 words, some 6 to 12 in the map's tables as they fill)
 	reseqQueued    = 12 * wordBytes // and, under a Timeout or Capacity, its queue entry (5 words, up to twice as the queue grows)
 	wordBytes      = bits.UintSize / 8
@@ -353,8 +352,7 @@ func (r *sweepRun) backlogBytes() int {
 	n, _ := s.dispatch.held()
 	perHeld := 0
 	switch p := dispatchedAs(s.layout, s.consumers.n, s.opts); {
-	case s.opts.consumerPerEvent:
-		perHeld = unlimitedHeld
+	case s.opts.consumerPerEvent: // the planner's run holds no event (see unlimited)
 	case p == LaneAware:
 		perHeld = laneAwareHeld
 	case p == Static:
