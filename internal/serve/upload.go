@@ -407,7 +407,7 @@ type pace struct {
 
 // before sets the deadline of the read after n bytes (see paceDeadline).
 func (p *pace) before(n int64) {
-	if p.off || p.rc == nil {
+	if p.off {
 		return
 	}
 	deadline := paceDeadline(p.start, p.grace, p.rate, n)
