@@ -4,9 +4,7 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -16,34 +14,12 @@ import (
 // standard input gets, rather than read the pipe in a pass of its own and
 // find it drained, empty, when the runs read it.
 func TestLayoutsAllReadsATraceInAPipeOnce(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "trace.csv")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip("no named pipes here:", err)
-	}
+	fifo := namedPipe(t)
 	data, err := os.ReadFile("testdata/arrivals.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan struct{})
-	writerDone := make(chan struct{})
-	go func() { // the pipe: the trace once, then, as a drained pipe, nothing
-		defer close(writerDone)
-		for first := true; ; first = false {
-			w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // waits for a reader
-			if err != nil {
-				return
-			}
-			if first {
-				w.Write(data)
-			}
-			w.Close()
-			select {
-			case <-done:
-				return
-			default:
-			}
-		}
-	}()
+	feedDrainedPipe(t, fifo, data) // the trace once, then, as a drained pipe, nothing
 	type result struct {
 		out, errOut string
 		status      int
@@ -58,11 +34,6 @@ func TestLayoutsAllReadsATraceInAPipeOnce(t *testing.T) {
 	case got = <-ran:
 	case <-time.After(30 * time.Second):
 		t.Fatal("konvoy -events PIPE -layouts all did not end within 30s")
-	}
-	close(done)
-	if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil { // lets a waiting writer go
-		<-writerDone
-		r.Close()
 	}
 	want, _, _ := runCommand("-events", "testdata/arrivals.csv", "-layouts", "all")
 	want = strings.ReplaceAll(want, "testdata/arrivals.csv", fifo)

@@ -3,10 +3,7 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -23,29 +20,8 @@ func TestRunsThatNeedMorePassesReadATraceInAPipeOnce(t *testing.T) {
 	args := []string{"-layouts", "free,convoy", "-consumers", "1,2", "-max-memory", "6MiB", "-format", "csv"}
 	wantOut, wantErr, wantStatus := runWithInput(data, append([]string{"-events", "-"}, args...)...)
 
-	fifo := filepath.Join(t.TempDir(), "trace.csv")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip("no named pipes here:", err)
-	}
-	done, writerDone := make(chan struct{}), make(chan struct{})
-	go func() { // the pipe: the trace once, then, drained, nothing
-		defer close(writerDone)
-		for first := true; ; first = false {
-			w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // waits for a reader
-			if err != nil {
-				return
-			}
-			if first {
-				w.Write([]byte(data))
-			}
-			w.Close()
-			select {
-			case <-done:
-				return
-			default:
-			}
-		}
-	}()
+	fifo := namedPipe(t)
+	feedDrainedPipe(t, fifo, []byte(data)) // the trace once, then, drained, nothing
 	type result struct {
 		out, errOut string
 		status      int
@@ -60,11 +36,6 @@ func TestRunsThatNeedMorePassesReadATraceInAPipeOnce(t *testing.T) {
 	case got = <-ran:
 	case <-time.After(60 * time.Second):
 		t.Fatal("konvoy -events PIPE did not end within 60s")
-	}
-	close(done)
-	if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil { // lets a waiting writer go
-		<-writerDone
-		r.Close()
 	}
 	wantErr = strings.ReplaceAll(wantErr, "<stdin>", fifo)
 	if got.status != wantStatus || got.out != wantOut || got.errOut != wantErr {

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -25,16 +23,8 @@ func TestReplayOfANamedPipeEndsAtAnErrorAtTheRunsEnd(t *testing.T) {
 	for i := range 20_000 {
 		fmt.Fprintf(&b, "k%d,L,1,1\n", i)
 	}
-	fifo := filepath.Join(t.TempDir(), "trace.csv")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip("no named pipes here:", err)
-	}
-	go func() { // one writer, once, as a producer piping a trace
-		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
-			f.WriteString(b.String())
-			f.Close()
-		}
-	}()
+	fifo := namedPipe(t)
+	writePipeOnce(fifo, []byte(b.String()))
 	type answer struct {
 		stderr string
 		status int

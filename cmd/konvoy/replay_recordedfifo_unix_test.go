@@ -4,9 +4,7 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -16,16 +14,8 @@ import (
 // again waited for a writer for ever (found by a review). The pipe's one
 // writer writes the trace once; the replay must take recorded:6 from it.
 func TestReplayRecordedAloneReadsANamedPipeOnce(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "trace.csv")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip("no named pipes here:", err)
-	}
-	go func() {
-		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
-			f.WriteString("key,line,step,duration,partition\nA,l,1,1,0\nB,l,1,2,5\nC,l,1,1,2\n")
-			f.Close()
-		}
-	}()
+	fifo := namedPipe(t)
+	writePipeOnce(fifo, []byte("key,line,step,duration,partition\nA,l,1,1,0\nB,l,1,2,5\nC,l,1,1,2\n"))
 	type answer struct {
 		out, stderr string
 		status      int
