@@ -55,6 +55,7 @@ const (
 	maxHeaderBytes = 64 << 10         // a request's header, its request line included
 	headerSlop     = 4096             // what net/http reads beyond http.Server.MaxHeaderBytes
 	maxQueryBytes  = 8 << 10          // a request's query
+	uploadPath     = "/upload"        // POST here is the one request whose body is read
 	maxFieldBytes  = 4 << 10          // an upload form's field beside the file
 	inflation      = 4                // an upload's bytes once decompressed, at most, in MaxUpload
 	maxConsumers   = 64               // each consumer count of a request: a schedule's rows
@@ -142,7 +143,7 @@ func New(cfg Config) *Server {
 	static, _ := fs.Sub(files, "static")
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 	s.mux.HandleFunc("GET /{$}", s.handlePage)
-	s.mux.HandleFunc("POST /upload", s.handleUpload)
+	s.mux.HandleFunc(http.MethodPost+" "+uploadPath, s.handleUpload)
 	s.mux.HandleFunc("GET "+apiPath, s.handleAPI)
 	s.mux.HandleFunc(apiPath, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD")
@@ -160,6 +161,9 @@ func New(cfg Config) *Server {
 // is refused with 414, with the API's JSON error at /api/report.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	secure(w)
+	if r.Method != http.MethodPost || r.URL.Path != uploadPath {
+		closeUnread(w, r) // no other request's body is read, "//upload" redirected included
+	}
 	if len(r.URL.RawQuery) > maxQueryBytes {
 		refuse(w, r, errorf(http.StatusRequestURITooLong, "konvoy serve: the query has %d bytes; want at most %d", len(r.URL.RawQuery), maxQueryBytes))
 		return
@@ -179,11 +183,23 @@ func secure(w http.ResponseWriter) {
 // refuse answers r with err, before any handler: in JSON under the API's
 // path, /api/, as the API documents its errors, and as text elsewhere.
 func refuse(w http.ResponseWriter, r *http.Request, err error) {
+	closeUnread(w, r)
 	if strings.HasPrefix(r.URL.Path, "/api/") {
 		apiError(w, err)
 		return
 	}
 	http.Error(w, err.Error(), status(err))
+}
+
+// closeUnread makes the answer to r close the connection when r has a
+// body (a Content-Length other than 0, or none) that the answer leaves
+// unread, in all or in part. Else net/http reads up to 256 KiB of it
+// before it answers, to keep the connection for another request, and a
+// client that sends slowly or stalls hears nothing until the read timeout.
+func closeUnread(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength != 0 {
+		w.Header().Set("Connection", "close")
+	}
 }
 
 // ListenAndServe serves on addr until ctx is done, then shuts down

@@ -38,6 +38,7 @@ const maxFormBytes = 64 << 10
 func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	q, err := s.readUpload(w, r)
 	if err != nil {
+		closeUnread(w, r) // the rest of a form refused is not read
 		s.render(w, status(err), s.refusedPage(q, err))
 		return
 	}
