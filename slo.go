@@ -614,7 +614,7 @@ func (s *latencySearch) arrivalRounds() string {
 	if s.plan.Rate > 0 {
 		return fmt.Sprintf("the %s rounds its %s take to arrive at %s a round", approxText(nearWhole(float64(s.plan.Events)/s.plan.Rate)), counted(s.plan.Events, "event", "events"), approxText(s.plan.Rate))
 	}
-	return fmt.Sprintf("the %d rounds the events arrive over", s.plan.Span)
+	return "the " + roundsText(s.plan.Span) + " the events arrive over"
 }
 
 // worstLane names the lane of r whose events waited longest, "" when none
@@ -877,14 +877,14 @@ func loadAssumptions(s *latencySearch, src *planStream) []string {
 	case p.LoadFloor == 0 && p.Work > 0:
 		out = append(out, fmt.Sprintf("every event arrives in round %d: the trace is one burst and shows no steady state, so the plan is for that burst alone", src.first))
 	case p.LoadFloor == math.MaxInt && s.plan.Rate > 0:
-		out = append(out, fmt.Sprintf("no count up to the largest int, %d, carries the offered load: the work, %d rounds, arrives over %s, %s consumers' worth; "+
-			"with any of them a backlog grows for as long as the traffic lasts", p.LoadFloor, p.Work, s.arrivalRounds(), s.worthText(p.Work)))
+		out = append(out, fmt.Sprintf("no count up to the largest int, %d, carries the offered load: the work, %s, arrives over %s, %s consumers' worth; "+
+			"with any of them a backlog grows for as long as the traffic lasts", p.LoadFloor, roundsText(p.Work), s.arrivalRounds(), s.worthText(p.Work)))
 	case p.LoadFloor > 1 && s.plan.Rate > 0:
-		out = append(out, fmt.Sprintf("fewer than %d consumers do not carry the offered load: the work, %d rounds, arrives over %s, %s consumers' worth; "+
-			"with fewer a backlog grows for as long as the traffic lasts", p.LoadFloor, p.Work, s.arrivalRounds(), s.worthText(p.Work)))
+		out = append(out, fmt.Sprintf("fewer than %d consumers do not carry the offered load: the work, %s, arrives over %s, %s consumers' worth; "+
+			"with fewer a backlog grows for as long as the traffic lasts", p.LoadFloor, roundsText(p.Work), s.arrivalRounds(), s.worthText(p.Work)))
 	case p.LoadFloor > 1:
-		out = append(out, fmt.Sprintf("fewer than %d consumers do not carry the offered load: the work, %d rounds, arrives over the %d rounds %d to %d, %s consumers' worth; "+
-			"with fewer a backlog grows for as long as the traffic lasts", p.LoadFloor, p.Work, p.Span, src.first, src.last, approxText(float64(p.Work)/float64(p.Span))))
+		out = append(out, fmt.Sprintf("fewer than %d consumers do not carry the offered load: the work, %s, arrives over the %d rounds %d to %d, %s consumers' worth; "+
+			"with fewer a backlog grows for as long as the traffic lasts", p.LoadFloor, roundsText(p.Work), p.Span, src.first, src.last, approxText(float64(p.Work)/float64(p.Span))))
 	}
 	switch {
 	case p.MinConsumers <= max(1, p.LoadFloor) || p.MinConsumers == math.MaxInt:

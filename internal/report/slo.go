@@ -332,7 +332,7 @@ func arrivalRounds(p konvoy.LatencyPlan) string {
 	if p.Rate > 0 {
 		return fmt.Sprintf("the %.4g rounds its %s take to arrive at %.4g a round", float64(p.Events)/p.Rate, plural(p.Events, "event", "events"), p.Rate)
 	}
-	return fmt.Sprintf("the %d rounds the events arrive over", p.Span)
+	return fmt.Sprintf("the %s the events arrive over", plural(p.Span, "round", "rounds"))
 }
 
 // duration writes rounds as time, at the plan's round length: in hours,
@@ -353,13 +353,13 @@ func missText(a *Plan, l konvoy.Layout, p konvoy.LatencyPlan) string {
 	}
 	switch {
 	case p.Floor > p.SLO.Rounds && p.FloorLane != "":
-		return head + fmt.Sprintf("%s's own events, run back to back as they arrive, already reach %s %d rounds (%s) with a consumer for every event",
-			laneName(l, p.FloorLane), pn, p.Floor, a.duration(p.Floor))
+		return head + fmt.Sprintf("%s's own events, run back to back as they arrive, already reach %s %s (%s) with a consumer for every event",
+			laneName(l, p.FloorLane), pn, plural(p.Floor, "round", "rounds"), a.duration(p.Floor))
 	case p.Floor > p.SLO.Rounds:
-		return head + fmt.Sprintf("the events' own durations already reach %s %d rounds (%s) with a consumer for every event", pn, p.Floor, a.duration(p.Floor))
+		return head + fmt.Sprintf("the events' own durations already reach %s %s (%s) with a consumer for every event", pn, plural(p.Floor, "round", "rounds"), a.duration(p.Floor))
 	case p.OverloadedWork > 0:
-		return fmt.Sprintf("%s meets it at no count in a steady state, under any policy: %s carries %d rounds of work over %s, and runs one event at a time, so its backlog grows for as long as the traffic lasts",
-			l, laneName(l, p.OverloadedLane), p.OverloadedWork, arrivalRounds(p))
+		return fmt.Sprintf("%s meets it at no count in a steady state, under any policy: %s carries %s of work over %s, and runs one event at a time, so its backlog grows for as long as the traffic lasts",
+			l, laneName(l, p.OverloadedLane), plural(p.OverloadedWork, "round", "rounds"), arrivalRounds(p))
 	case p.MinConsumers > p.MostConsumers:
 		most := fmt.Sprintf("the %d it may try (-max-consumers)", p.MostConsumers)
 		if p.MostConsumers < a.o.MaxConsumers {
@@ -369,11 +369,11 @@ func missText(a *Plan, l konvoy.Layout, p konvoy.LatencyPlan) string {
 		if p.LoadFloor >= p.MinConsumers {
 			needs = fmt.Sprintf("the offered load needs at least %s", consumersText(p.LoadFloor))
 		}
-		return fmt.Sprintf("%s under %s tries no count: %s, more than %s; %s %d rounds (%s) is the floor, with a consumer for every event, not what a count reached",
-			l, p.Policy, needs, most, pn, p.Floor, a.duration(p.Floor))
+		return fmt.Sprintf("%s under %s tries no count: %s, more than %s; %s %s (%s) is the floor, with a consumer for every event, not what a count reached",
+			l, p.Policy, needs, most, pn, plural(p.Floor, "round", "rounds"), a.duration(p.Floor))
 	}
-	return head + fmt.Sprintf("no count from %d to %s (-max-consumers) meets it; %s is at best %d rounds (%s)",
-		p.MinConsumers, consumersText(min(a.o.MaxConsumers, p.MostConsumers)), pn, p.Achieved, a.duration(p.Achieved))
+	return head + fmt.Sprintf("no count from %d to %s (-max-consumers) meets it; %s is at best %s (%s)",
+		p.MinConsumers, consumersText(min(a.o.MaxConsumers, p.MostConsumers)), pn, plural(p.Achieved, "round", "rounds"), a.duration(p.Achieved))
 }
 
 // sloAssumptions are what every latency plan rests on beside its own: the
