@@ -173,7 +173,7 @@ func consumeTopic(ctx context.Context, stop func(), opt replayOptions, mapper *k
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	noteUnreachable(ctx, t.brokers, stderr)
+	noteUnreachable(ctx, t.brokers, t.idle, stderr)
 	src := &topicSource{mapper: mapper, stream: stream}
 	src.last.Store(time.Now().UnixNano())
 	kopts := []kgo.Opt{kgo.SeedBrokers(t.brokers...), kgo.ConsumerGroup(t.group), kgo.ConsumeTopics(t.topic),
@@ -225,8 +225,10 @@ const brokerPing = 5 * time.Second
 // noteUnreachable says on stderr when no broker of brokers answers within
 // brokerPing, so that a wrong address does not pass for an empty topic;
 // the replay goes on, its member trying the brokers until the stop, as
-// Kafka's own consumers do. It says nothing once ctx has ended.
-func noteUnreachable(ctx context.Context, brokers []string, stderr io.Writer) {
+// Kafka's own consumers do, or, with -idle (idle above 0), until the idle
+// check, which ends the replay with its error if it reaches no broker
+// either. It says nothing once ctx has ended.
+func noteUnreachable(ctx context.Context, brokers []string, idle time.Duration, stderr io.Writer) {
 	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...))
 	if err != nil {
 		return // kafka.New refuses the same options, saying why
@@ -238,7 +240,11 @@ func noteUnreachable(ctx context.Context, brokers []string, stderr io.Writer) {
 		if pctx.Err() != nil {
 			err = fmt.Errorf("none within %v", brokerPing)
 		}
-		fmt.Fprintf(stderr, "konvoy replay: no broker of -brokers %s answered (%v); the member keeps trying until the stop\n", strings.Join(brokers, ","), err)
+		until := "the stop"
+		if idle > 0 {
+			until = fmt.Sprintf("-idle's check, once no record came for %v, which ends the replay with an error if no broker answers it", idle)
+		}
+		fmt.Fprintf(stderr, "konvoy replay: no broker of -brokers %s answered (%v); the member keeps trying until %s\n", strings.Join(brokers, ","), err, until)
 	}
 }
 

@@ -407,7 +407,7 @@ func TestReplayATopicThatCannotBeRead(t *testing.T) {
 		// A wrong address is said at once, not only when -idle ends the
 		// run: without -idle the replay would otherwise wait in silence,
 		// as for an empty topic (found by a review).
-		const note = "konvoy replay: no broker of -brokers 127.0.0.1:1 answered (unable to dial: dial tcp 127.0.0.1:1: connect: connection refused); the member keeps trying until the stop\n"
+		const note = "konvoy replay: no broker of -brokers 127.0.0.1:1 answered (unable to dial: dial tcp 127.0.0.1:1: connect: connection refused); the member keeps trying until -idle's check, once no record came for 300ms, which ends the replay with an error if no broker answers it\n"
 		if got := strings.Contains(errOut, "no broker of -brokers"); got != tt.unreachable || tt.unreachable && !strings.Contains(errOut, note) {
 			t.Errorf("%q: stderr %q; want the note %q: %v", tt.args, errOut, note, tt.unreachable)
 		}
