@@ -362,7 +362,7 @@ func parseArgs(args []string, stderr io.Writer, lastWins bool) (options, error) 
 	c.BoolVar(&opt.gantt, "gantt", false, fmt.Sprintf("draw each layout's schedule at the first consumer count and policy, for a trace of at most %d events", maxGanttEvents))
 	c.choice(&opt.format, "format", "text", "the report's `format`: text, json or csv", "text, json or csv", "text", "json", "csv")
 	c.BoolVar(&opt.capacity, "capacity", false, "add the capacity table for the trace's ordered share (needs free in -layouts)")
-	c.Float64Var(&opt.peak, "peak", lesson.PeakRate, "the peak write `rate`, in events/s, of the capacity table")
+	c.Float64Var(&opt.peak, "peak", lesson.PeakRate, "the peak write `rate`, in events/s, of -capacity's table for -events (the lesson's report has its own, at the lesson's peak)")
 	reader := c.traceFlags(&opt.events)
 	c.backlog(&opt.maxBacklog)
 	c.rule(func() error { // before the resequencer's own: its flags need -events first

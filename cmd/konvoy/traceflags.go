@@ -37,7 +37,7 @@ func (c *command) traceFlags(events *string, sources ...string) *eventlog.Reader
 		name, what string
 	}{
 		{&r.Columns.Key, "key", "the key `column`"},
-		{&r.Columns.Line, "line", "the line `column` (optional unless named; - reads none)"},
+		{&r.Columns.Line, "line", "the line `column` (needed by the layout line-convoy, else optional unless named; - reads none)"},
 		{&r.Columns.Status, "status", "the status `column`, used when there is no step column (- reads none)"},
 		{&r.Columns.Step, "step", "the step `column` (whole numbers; used when present; - reads none, the steps then coming from -status)"},
 		{&r.Columns.Duration, "duration", "the duration `column`"},
