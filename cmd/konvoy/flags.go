@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"net"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,6 +103,33 @@ func (c *command) nonEmpty(p *string, name, want string) {
 	c.rule(func() error {
 		if c.given[name] && *p == "" {
 			return c.usagef("-%s is empty; want %s", name, want)
+		}
+		return nil
+	})
+}
+
+// listenAddr checks the address flag -name, *p, as one to listen on:
+// HOST:PORT, the host possibly empty (every interface), the port a number
+// up to 65535 or a service's name; else a usage error says what is wrong
+// with it, and want. A host that does not resolve is the listener's
+// error, once the flags are read.
+func (c *command) listenAddr(p *string, name, want string) {
+	c.nonEmpty(p, name, want)
+	c.rule(func() error {
+		if *p == "" {
+			return nil // nonEmpty's, or the default's
+		}
+		_, port, err := net.SplitHostPort(*p)
+		if err == nil {
+			_, err = net.LookupPort("tcp", port)
+		}
+		if ae := (*net.AddrError)(nil); errors.As(err, &ae) {
+			err = errors.New(ae.Err) // "missing port in address", without the address again
+		} else if de := (*net.DNSError)(nil); errors.As(err, &de) {
+			err = errors.New(de.Err) // "unknown port"
+		}
+		if err != nil {
+			return c.usagef("-%s is %q: %v; want %s", name, *p, err, want)
 		}
 		return nil
 	})

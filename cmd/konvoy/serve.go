@@ -30,7 +30,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		"Serves the lesson's report, or the trace's, as a page whose controls are konvoy's flags, with an upload form for a trace",
 		"and GET /api/report, which answers what konvoy -format json prints.")
 	c.StringVar(&addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (127.0.0.1: this machine only; :8080 for every interface)")
-	c.nonEmpty(&addr, "addr", "HOST:PORT, such as 127.0.0.1:8080 (this machine only) or :8080 (every interface)")
+	c.listenAddr(&addr, "addr", "HOST:PORT, such as 127.0.0.1:8080 (this machine only) or :8080 (every interface)")
 	c.Func("max-upload", "the largest trace an upload may send, `SIZE` in bytes or with KiB, MiB, GiB or TiB, at most 1TiB (default 50000000, 50 MB)",
 		func(v string) (err error) {
 			maxUpload, err = parseSize(v)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -21,5 +22,27 @@ func TestServeRefusesAnEmptyAddr(t *testing.T) {
 	want := "konvoy serve: -addr is empty; want HOST:PORT"
 	if status != 2 || !strings.HasPrefix(stderr, want) {
 		t.Errorf("-addr \"\": status %d, stdout %q, stderr %q; want 2, a usage error beginning %q", status, stdout, stderr, want)
+	}
+}
+
+// TestServeRefusesAnAddrItCannotListenOn: an -addr that is not HOST:PORT,
+// or whose port is no port, is a usage error (status 2) naming -addr and
+// what is wrong, as every other bad flag value is, before anything
+// listens. (It was the listener's error, "listen tcp: address foo:
+// missing port in address", with status 1; found by a review.)
+func TestServeRefusesAnAddrItCannotListenOn(t *testing.T) {
+	for _, c := range []struct{ addr, why string }{
+		{"foo", "missing port in address"},
+		{"18763x", "missing port in address"},
+		{":99999", "invalid port"},
+		{":-1", "invalid port"},
+		{"[::1]:8080x", "unknown port"},
+		{"a:b:c", "too many colons in address"},
+	} {
+		status, stdout, stderr := runUsage(t, "serve", "-addr", c.addr)
+		want := fmt.Sprintf("konvoy serve: -addr is %q: %s; want HOST:PORT, such as 127.0.0.1:8080", c.addr, c.why)
+		if status != 2 || stdout != "" || !strings.HasPrefix(stderr, want) {
+			t.Errorf("-addr %q: status %d, stdout %q, stderr %q; want 2, a usage error beginning %q", c.addr, status, stdout, stderr, want)
+		}
 	}
 }

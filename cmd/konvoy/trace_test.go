@@ -202,7 +202,7 @@ func TestTraceUsageErrors(t *testing.T) {
 		{[]string{"-events", ""}, "konvoy: -events is empty; want a trace FILE, or - for standard input (leave -events out for the lesson)"},
 		{[]string{"-events=", "-format", "json"}, "konvoy: -events is empty; want a trace FILE"},
 		{[]string{"plan", "-events", ""}, "konvoy plan: -events is empty; want a trace FILE"},
-		{[]string{"serve", "-addr", "no-port", "-events", ""}, "konvoy serve: -events is empty; want a trace FILE"},
+		{[]string{"serve", "-addr", "192.0.2.1:1", "-events", ""}, "konvoy serve: -events is empty; want a trace FILE"},
 		{[]string{"serve", "-max-upload", "2TiB"}, `invalid value "2TiB" for flag -max-upload: want at most ` + map[bool]string{true: "1TiB", false: "2147483647 bytes"}[strconv.IntSize == 64]},
 		// Past the largest int, the limit said is still 1TiB (found by a review).
 		{[]string{"serve", "-max-upload", "9223372036854775808"}, `invalid value "9223372036854775808" for flag -max-upload: want at most ` + map[bool]string{true: "1TiB", false: "2147483647 bytes"}[strconv.IntSize == 64]},
