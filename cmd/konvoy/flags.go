@@ -553,6 +553,10 @@ func (c *command) DurationVar(p *time.Duration, name string, value time.Duration
 	c.Var((*exactDuration)(p), name, usage)
 }
 
+// wantDuration is what a duration flag's value written badly is refused
+// with.
+const wantDuration = "want a duration with a unit, such as 500us, 10ms or 1.5s (units ns, us, ms, s, m, h)"
+
 // exactDuration is a duration flag's value, read by duration.Parse.
 type exactDuration time.Duration
 
@@ -560,6 +564,9 @@ func (d *exactDuration) String() string { return (*time.Duration)(d).String() }
 
 func (d *exactDuration) Set(s string) error {
 	v, err := duration.Parse(s)
+	if _, werr := time.ParseDuration(s); werr != nil && !errors.Is(err, duration.ErrRange) {
+		return errors.New(wantDuration) // time's own error names no unit
+	}
 	if err != nil {
 		return err
 	}
