@@ -162,7 +162,7 @@ func (s *planSource) recorded(layouts func(int) ([]konvoy.Layout, error), r even
 		return layouts, nil
 	}
 	if !s.partitions {
-		return nil, runs.NoPartitions(s.Name, r, 1)
+		return nil, runs.NoPartitions(s.Name, r)
 	}
 	recorded := konvoy.Recorded(s.lastPartition + 1)
 	resolved := func(partitions int) ([]konvoy.Layout, error) {

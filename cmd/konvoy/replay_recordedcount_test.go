@@ -35,8 +35,8 @@ func TestReplayRecordedAloneTakesItsCountFromTheTrace(t *testing.T) {
 	}
 	want := `want a "partition" column, the partition each event was recorded in, for layout recorded`
 	out, errOut, status := runCommand("replay", "-events", "testdata/arrivals.csv", "-layout", "recorded", "-unit", "10us")
-	if status != 1 || out != "" || !strings.Contains(errOut, "testdata/arrivals.csv:2: "+want) {
-		t.Errorf("a trace without partitions: status %d, stdout %q, stderr %q; want 1, no report, and %q at the first event's line", status, out, errOut, want)
+	if status != 1 || out != "" || !strings.Contains(errOut, "testdata/arrivals.csv:1: "+want) {
+		t.Errorf("a trace without partitions: status %d, stdout %q, stderr %q; want 1, no report, and %q at the header's line", status, out, errOut, want)
 	}
 	_, errOut, status = runCommand("replay", "-brokers", "127.0.0.1:1", "-topic", "t", "-group", "g", "-layout", "recorded", "-duration-model", "fixed:1")
 	if status != 2 || !strings.Contains(errOut, `-layout: layout "recorded" of a topic needs its partition count: want recorded:N`) {

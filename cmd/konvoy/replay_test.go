@@ -219,14 +219,22 @@ func TestReplayProgressOnTerminal(t *testing.T) {
 	}
 }
 
-// A trace without partitions under -layout recorded:N is refused at the
-// line konvoy -events names, its first event, before anything runs: the
-// replay named its header, line 1, once it had read the whole trace
-// (found by a review).
+// A trace without partitions under -layout recorded:N or recorded is
+// refused where konvoy -events and konvoy plan refuse it, before anything
+// runs: at line 1, a CSV trace's header, which has no partition column.
+// (The replay once named the header only once it had read the whole
+// trace; later it and konvoy named the first event, line 2, under
+// recorded:N, and the header under recorded; found by two reviews.)
 func TestReplayRefusesRecordedWithoutPartitionsWhereKonvoyDoes(t *testing.T) {
-	_, want, _ := runCommand("-events", "testdata/arrivals.csv", "-layouts", "recorded:4")
-	_, got, status := runCommand("replay", "-events", "testdata/arrivals.csv", "-layout", "recorded:4", "-unit", "100us")
-	if status != 1 || got != want || !strings.HasPrefix(got, "testdata/arrivals.csv:2: ") {
-		t.Errorf("replay: status %d, stderr %q; want 1 and %q, as konvoy says it", status, got, want)
+	for _, layout := range []string{"recorded:4", "recorded"} {
+		_, want, _ := runCommand("-events", "testdata/arrivals.csv", "-layouts", layout)
+		_, planned, _ := runCommand("plan", "-events", "testdata/arrivals.csv", "-layouts", layout)
+		_, got, status := runCommand("replay", "-events", "testdata/arrivals.csv", "-layout", layout, "-unit", "100us")
+		if status != 1 || got != want || !strings.HasPrefix(got, "testdata/arrivals.csv:1: ") {
+			t.Errorf("replay -layout %s: status %d, stderr %q; want 1 and %q, as konvoy says it, at line 1", layout, status, got, want)
+		}
+		if planned != want {
+			t.Errorf("plan -layouts %s: stderr %q; want %q, as konvoy says it", layout, planned, want)
+		}
 	}
 }

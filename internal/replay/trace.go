@@ -117,7 +117,7 @@ func Load(r eventlog.Reader, stdin io.Reader, c Config) (*Trace, error) {
 		err = w.finish()
 	}
 	if err == nil && w.t.Events == 0 && recorded && !source.Partitions() {
-		err = runs.NoPartitions(name, r, 1)
+		err = runs.NoPartitions(name, r)
 	}
 	if err != nil {
 		w.t.Close()
@@ -169,14 +169,14 @@ func openSource(r eventlog.Reader, stdin io.Reader, twice bool) (string, *eventl
 // recordedOf returns the layout recorded of as many partitions as the
 // highest partition of the events of source (the trace named name, read
 // with r) plus one, reading it to its end; or the error of a bad record, or,
-// when the trace records no partitions, runs.NoPartitions's at its first
-// event. A trace with no events gives recorded:1, for Load to refuse as it
+// when the trace records no partitions, runs.NoPartitions's at its line 1
+// (see runs.NoPartitions). A trace with no events gives recorded:1, for Load to refuse as it
 // refuses any empty trace.
 func recordedOf(name string, r eventlog.Reader, source *eventlog.Trace) (konvoy.Layout, error) {
 	most := 0
 	err := source.Scan(0, func(e konvoy.Event, line int) error {
 		if !source.Partitions() {
-			return runs.NoPartitions(name, r, line)
+			return runs.NoPartitions(name, r)
 		}
 		most = max(most, e.Partition)
 		return nil
@@ -229,12 +229,12 @@ type traceWriter struct {
 // scanned returns Load's function for each event of source, the trace
 // named name read by r: it adds the event to w, or returns the event's
 // error after FILE:LINE; under the layout recorded (recorded), a trace
-// without partitions is an error at its first event, as konvoy -events
-// says it.
+// without partitions is an error at its line 1, as konvoy -events says
+// it (see runs.NoPartitions).
 func (w *traceWriter) scanned(name string, r eventlog.Reader, source *eventlog.Trace, recorded bool) func(konvoy.Event, int) error {
 	return func(e konvoy.Event, line int) error {
 		if w.t.Events == 0 && recorded && !source.Partitions() {
-			return runs.NoPartitions(name, r, line)
+			return runs.NoPartitions(name, r)
 		}
 		w.line = line
 		err := w.add(e)

@@ -363,7 +363,7 @@ func (r *reader) add(e konvoy.Event, line int, parts bool) error {
 	t, o := r.t, r.o
 	if t.Stats.Events() == 0 {
 		if !parts && slices.ContainsFunc(t.Layouts, IsRecorded) {
-			return errNoPartitions(t.Name, o, line)
+			return errNoPartitions(t.Name, o)
 		}
 		t.Partitioned = parts
 	}
@@ -508,7 +508,7 @@ func recordedLayouts(ctx context.Context, src Source, o Options) ([]konvoy.Layou
 	layouts := slices.Clone(o.Layouts)
 	switch {
 	case i >= 0 && !dec.Partitions():
-		return nil, errNoPartitions(o.Name, o, 1)
+		return nil, errNoPartitions(o.Name, o)
 	case i >= 0:
 		layouts[i] = konvoy.Recorded(most + 1)
 	case dec.Partitions():
@@ -549,26 +549,28 @@ func IsRecorded(l konvoy.Layout) bool {
 	return l.Equal(RecordedFromTrace) || l.Partitions() > 0 && l.Equal(konvoy.Recorded(l.Partitions()))
 }
 
-// errNoPartitions is the error of a trace without partitions, at line,
-// under the layout recorded.
-func errNoPartitions(name string, o Options, line int) error {
-	return NoPartitions(name, o.Reader, line)
+// errNoPartitions is the error of a trace without partitions under the
+// layout recorded.
+func errNoPartitions(name string, o Options) error {
+	return NoPartitions(name, o.Reader)
 }
 
 // NoPartitions is the error of the trace name, read with r, that records
-// no partitions, at line, under the layout recorded, for every command
-// that reads a trace.
-func NoPartitions(name string, r eventlog.Reader, line int) error {
+// no partitions, under the layout recorded, for every command that reads
+// a trace. It is at line 1: a CSV trace's header, or a JSON Lines trace's
+// first record (in all but a file that begins with blank lines), is what
+// says the trace records none.
+func NoPartitions(name string, r eventlog.Reader) error {
 	c := r.Columns
 	if c.Partition == "" && slices.Contains([]string{c.Key, c.Line, c.Status, c.Step, c.Duration, c.At}, "partition") {
-		return &eventlog.Error{File: name, Line: line,
+		return &eventlog.Error{File: name, Line: 1,
 			Want: `want each event's recorded partition, for layout recorded; the column "partition" is named for another role, and so not read as the partition: -partition partition reads it as both`}
 	}
 	if c.Partition == eventlog.NoColumn {
-		return &eventlog.Error{File: name, Line: line,
+		return &eventlog.Error{File: name, Line: 1,
 			Want: "want each event's recorded partition, for layout recorded; -partition - reads none"}
 	}
-	return &eventlog.Error{File: name, Line: line,
+	return &eventlog.Error{File: name, Line: 1,
 		Want: fmt.Sprintf("want a %q column, the partition each event was recorded in, for layout recorded; the trace has none (-partition names it)", cmp.Or(r.Columns.Partition, "partition"))}
 }
 
