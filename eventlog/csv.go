@@ -63,7 +63,8 @@ func (d *Decoder) startCSV() error {
 
 // stepColumns names the columns, or in JSON Lines (json) the fields, that
 // may give each event its step, for an error: the step and status
-// columns the decoder reads (see withDefaults), quoted, after "a".
+// columns the decoder reads (see withDefaults), quoted, after "a column"
+// or "a field".
 func (d *Decoder) stepColumns(json bool) string {
 	names := make([]string, 0, 2)
 	for _, n := range []string{d.cols.Step, d.cols.Status} {
@@ -72,7 +73,7 @@ func (d *Decoder) stepColumns(json bool) string {
 		}
 	}
 	if json {
-		return "a " + strings.Join(names, " or a ") + " field"
+		return "a field " + strings.Join(names, " or ")
 	}
 	return "a column " + strings.Join(names, " or ")
 }

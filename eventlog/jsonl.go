@@ -164,7 +164,7 @@ func (d *Decoder) objectArrival(obj []byte) (arrival, error) {
 			}
 		}
 	case s.dur == nil:
-		return a, d.lineErr(fmt.Sprintf("want a %q field", d.cols.Duration))
+		return a, d.lineErr(fmt.Sprintf("want a field %q", d.cols.Duration))
 	default:
 		if e.Duration, err = d.jsonRounds(d.cols.Duration, s.dur); err != nil {
 			return a, err
@@ -195,9 +195,9 @@ func (d *Decoder) jsonArrival() (int64, string, error) {
 	case s.at != nil:
 		return d.jsonAt(s.at)
 	case d.atNeeded() != "":
-		return 0, "", d.lineErr(fmt.Sprintf("want a %q field, the arrival, %s", d.cols.At, d.atNeeded()))
+		return 0, "", d.lineErr(fmt.Sprintf("want a field %q, the arrival, %s", d.cols.At, d.atNeeded()))
 	case s.hasAt > 0:
-		return 0, "", d.lineErr(fmt.Sprintf("want a %q field, the arrival, as the first record has: a trace records every event's arrival, or none", d.cols.At))
+		return 0, "", d.lineErr(fmt.Sprintf("want a field %q, the arrival, as the first record has: a trace records every event's arrival, or none", d.cols.At))
 	}
 	return 0, "", nil
 }
@@ -249,7 +249,7 @@ func (d *Decoder) jsonPartition() (int, error) {
 	case s.hasPart < 0:
 		return 0, nil
 	case s.part == nil:
-		return 0, d.lineErr(fmt.Sprintf("want a %q field, as the first record has", d.cols.Partition))
+		return 0, d.lineErr(fmt.Sprintf("want a field %q, as the first record has", d.cols.Partition))
 	}
 	text, ok := d.jsonText(s.part)
 	n, ok2 := parsePartition(text)
@@ -506,7 +506,7 @@ func (w *pathWalk) inString(str []byte, n int) ([]byte, error) {
 func (d *Decoder) jsonKeyLine() (key, line string, err error) {
 	s := d.json
 	if s.key == nil {
-		return "", "", d.lineErr(fmt.Sprintf("want a %q field", d.cols.Key))
+		return "", "", d.lineErr(fmt.Sprintf("want a field %q", d.cols.Key))
 	}
 	key, ok := d.jsonText(s.key)
 	if !ok {

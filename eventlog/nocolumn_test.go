@@ -135,7 +135,7 @@ func TestABadValueOfADefaultColumnSaysHowToReadNone(t *testing.T) {
 		{"no step column read, the status twice beside an empty name", eventlog.Reader{Name: "t.csv", Steps: []string{"new"}, Columns: eventlog.Columns{Step: eventlog.NoColumn}}, "key,,status,status,duration\nA,1,new,new,1\n",
 			`t.csv:1: want each column once; the header names "status" twice, as columns 3 and 4`},
 		{"jsonl no step field read, no status", eventlog.Reader{Name: "t.jsonl", Columns: eventlog.Columns{Step: eventlog.NoColumn}}, `{"key":"A","step":1,"duration":1}` + "\n",
-			`t.jsonl:1: want a "status" field`},
+			`t.jsonl:1: want a field "status"`},
 		{"empty, status named step", eventlog.Reader{Name: "t.csv", Columns: eventlog.Columns{Status: "step"}}, "",
 			`t.csv:1: want a header row naming the columns key, step, and duration; the trace is empty`},
 	} {

@@ -88,7 +88,7 @@ func TestABadObjectIsNamed(t *testing.T) {
 		{`{"key":"a","duration":1,"payload":"{\"step\":\"x\"}"}`, `orders/2@7: field "payload.step": value "x": want a whole number ≥ 0`},
 		{`{"key":"a","duration":1,"payload":null}`, `orders/2@7: field "payload.step": value "null": want an object at "payload"; it is null`},
 		{`{"key":null,"duration":1,"payload":"{\"step\":1}"}`, `orders/2@7: field "key": value "null": want a string`},
-		{`{"key":"a","payload":"{\"step\":1}"}`, `orders/2@7: want a "duration" field`},
+		{`{"key":"a","payload":"{\"step\":1}"}`, `orders/2@7: want a field "duration"`},
 		{`[1]`, `orders/2@7: want a JSON object, not an array`},
 		{`{"key":`, `orders/2@7: want a JSON object: unexpected end of JSON input`},
 		{`{"key":"` + strings.Repeat("k", 100) + `"}`, `orders/2@7: want a record of at most 100 bytes`},

@@ -771,7 +771,7 @@ func (d *Decoder) unknownStatus() string {
 	case d.cols.Step == "":
 		return "want the statuses named as ordered (-steps) or history (-history); none are named, and no step column is read"
 	default:
-		return fmt.Sprintf("want a %q column of whole numbers, or the statuses named as ordered (-steps) or history (-history); none are named", d.cols.Step)
+		return fmt.Sprintf("want a column %q of whole numbers, or the statuses named as ordered (-steps) or history (-history); none are named", d.cols.Step)
 	}
 	return "want an ordered status (-steps: " + list(d.opt.Steps) + ") or a history status (-history: " + list(d.opt.History) + ")"
 }

@@ -418,7 +418,7 @@ func TestPlanTakesRecordedFromTheTrace(t *testing.T) {
 		t.Errorf("status %d, stderr %q:\n%s", status, errOut, out)
 	}
 	_, errOut, status = runCommand("plan", "-events", "testdata/slo.csv", "-layouts", "recorded")
-	if want := `testdata/slo.csv:1: want a "partition" column`; status != 1 || !strings.HasPrefix(errOut, want) {
+	if want := `testdata/slo.csv:1: want a column "partition"`; status != 1 || !strings.HasPrefix(errOut, want) {
 		t.Errorf("a trace without partitions: status %d, stderr %q; want 1 and %q", status, errOut, want)
 	}
 }
