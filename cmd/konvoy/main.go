@@ -277,7 +277,8 @@ func subcommandNames() string {
 // that konvoy did not expect, when arg looks like a subcommand: that a
 // subcommand comes first, when arg names one and is not konvoy's first
 // argument, or, for the first, the nearest subcommand (see
-// nearestSubcommand). It returns "" otherwise.
+// nearestSubcommand), else the subcommands there are. It returns ""
+// otherwise.
 func subcommandHint(arg string, first bool) string {
 	switch {
 	case !first && subcommands[arg] != nil:
@@ -288,7 +289,8 @@ func subcommandHint(arg string, first bool) string {
 	if name := nearestSubcommand(arg); name != "" {
 		return fmt.Sprintf("; did you mean konvoy %s?", name)
 	}
-	return ""
+	names := slices.Sorted(maps.Keys(subcommands))
+	return fmt.Sprintf("; want a command first (%s or %s), or flags alone", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
 // nearestSubcommand returns the subcommand nearest to arg: a letter
