@@ -122,6 +122,20 @@ type prefixed struct{ err error }
 func (p prefixed) Error() string { return "konvoy: " + p.err.Error() }
 func (p prefixed) Unwrap() error { return p.err }
 
+// configError is the error of configs[index] of a [Sweep], a
+// configuration no simulator can be made of, err (NewSimulator's), which
+// [errors.As] and [errors.Is] see: "konvoy: Sweep: configs[2]: " before
+// err's message without its own "konvoy: ".
+type configError struct {
+	index int
+	err   error
+}
+
+func (c configError) Error() string {
+	return "konvoy: Sweep: configs[" + strconv.Itoa(c.index) + "]: " + strings.TrimPrefix(c.err.Error(), "konvoy: ")
+}
+func (c configError) Unwrap() error { return c.err }
+
 // eventError returns the error of event i, of key key, for a caller.
 func eventError(i int, key, field string, value int, want string, sentinel error) error {
 	return prefixed{&EventError{Index: i, Key: key, Field: field, Value: value, Want: want, Err: sentinel}}

@@ -135,8 +135,9 @@ func WithExpectedEvents(n int) SweepOption {
 //
 // Sweep returns the error of the first event, in input order, that a run
 // fails at, of the first such run in configs (an invalid configuration
-// fails at the first event), which may take passes over the events up to
-// it; or, when every run took every event, the stream's first error; or
+// fails before any event, with NewSimulator's error after "konvoy: Sweep:
+// configs[i]: ", i its index), which may take passes over the events up
+// to it; or, when every run took every event, the stream's first error; or
 // else the error of the first run in configs whose end fails (see
 // [Simulator.Result]), naming the run; or ctx's error when ctx is done
 // first. A single run whose keys, lanes and backlog alone, beside the
@@ -174,9 +175,9 @@ func sweep(ctx context.Context, events iter.Seq2[Event, error], configs []Config
 	if len(configs) == 0 {
 		return nil, nil
 	}
-	for _, c := range configs {
+	for i, c := range configs {
 		if _, err := NewSimulator(c.Layout, c.Consumers, c.Options...); err != nil {
-			return nil, err
+			return nil, configError{i, err}
 		}
 	}
 	return sweepPasses(ctx, events, configs, o, at)

@@ -132,7 +132,7 @@ func TestSweepStopsAtTheStreamsError(t *testing.T) {
 	}
 	read = 0
 	configs[0].Consumers = 0
-	if _, err := konvoy.Sweep(context.Background(), stream, configs); err == nil || err.Error() != "konvoy: consumers is 0; want 1 to 2147483647" || read != 0 {
+	if _, err := konvoy.Sweep(context.Background(), stream, configs); err == nil || err.Error() != "konvoy: Sweep: configs[0]: consumers is 0; want 1 to 2147483647" || read != 0 {
 		t.Fatalf("error %v after %d events; want the bad count before any", err, read)
 	}
 	if rs, err := konvoy.Sweep(context.Background(), stream, nil); rs != nil || err != nil || read != 0 {
@@ -615,5 +615,31 @@ func TestAStreamThatFailsInItsFirstBatchIsReadOnce(t *testing.T) {
 	}
 	if _, err := konvoy.Sweep(context.Background(), stream, configs); !errors.Is(err, boom) || reads != 1 {
 		t.Errorf("read %d times, error %v; want once, and the stream's", reads, err)
+	}
+}
+
+// A configuration no simulator can be made of fails the sweep before any
+// event, and its error names its index in configs, so that a caller of
+// many configurations knows which: after "konvoy: Sweep: configs[i]: ",
+// NewSimulator's own message, which errors.Is and errors.As still see.
+// (It was NewSimulator's alone, "konvoy: consumers is 0; ...", naming no
+// configuration; found by a review.)
+func TestSweepNamesTheConfigurationItCannotRun(t *testing.T) {
+	events := konvoy.Values([]konvoy.Event{{Key: "A", Step: 1, Duration: 1}})
+	bad := konvoy.Config{Layout: konvoy.Convoy, Consumers: 0}
+	_, want := konvoy.NewSimulator(bad.Layout, bad.Consumers)
+	configs := []konvoy.Config{{Layout: konvoy.Free, Consumers: 2}, {Layout: konvoy.Convoy, Consumers: 1}, bad, {Layout: konvoy.Free, Consumers: -1}}
+	_, err := konvoy.Sweep(context.Background(), events, configs)
+	if err == nil || want == nil {
+		t.Fatalf("Sweep: %v, NewSimulator: %v; want errors", err, want)
+	}
+	if got, msg := err.Error(), "konvoy: Sweep: configs[2]: "+strings.TrimPrefix(want.Error(), "konvoy: "); got != msg {
+		t.Errorf("Sweep's error %q; want %q", got, msg)
+	}
+	if inner := errors.Unwrap(err); inner == nil || inner.Error() != want.Error() {
+		t.Errorf("Sweep's error wraps %v; want NewSimulator's, %v", inner, want)
+	}
+	if _, err := konvoy.Sweep(context.Background(), konvoy.Values(nil), configs); err == nil || !strings.HasPrefix(err.Error(), "konvoy: Sweep: configs[2]: ") {
+		t.Errorf("no events: Sweep's error %v; want the same, before any event", err)
 	}
 }
