@@ -565,8 +565,8 @@ type item struct {
 // order across members.
 //
 // New returns an error when an argument or option is bad, as [live.New]
-// does, when the client cannot be made, as when opts name no consumer
-// group, when the client reads [WithDeadLetterTopic]'s topic, or when
+// does, when the client cannot be made, when opts name no consumer group
+// (kgo.ConsumerGroup), when the client reads [WithDeadLetterTopic]'s topic, or when
 // [WithRevokeTimeout] is not below the client's rebalance timeout.
 func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Record) konvoy.Event,
 	handle func(ctx context.Context, r *kgo.Record) error, options ...Option) (*Consumer, error) {
@@ -609,6 +609,8 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 		if err = c.fitClient(cl); err != nil {
 			cl.Close()
 		}
+	} else if !namesGroup(opts) {
+		err = errors.New("want kgo.ConsumerGroup among the client options: a Consumer is a member of a consumer group, which its commits are for")
 	}
 	if err != nil {
 		_ = x.Close(context.Background())
@@ -616,6 +618,20 @@ func New(opts []kgo.Opt, layout konvoy.Layout, consumers int, event func(*kgo.Re
 	}
 	c.cl = cl
 	return c, nil
+}
+
+// namesGroup tells whether opts, with which the client New makes was
+// refused, name a consumer group, which franz-go's refusal of the
+// options New adds (kgo.DisableAutoCommit) does not say: a client of opts
+// alone, made to read its options and closed at once, tells.
+func namesGroup(opts []kgo.Opt) bool {
+	cl, err := kgo.NewClient(opts...)
+	if err != nil {
+		return true // refused for some other reason, which New reports
+	}
+	defer cl.Close()
+	group, _ := cl.OptValue(kgo.ConsumerGroup).(string)
+	return group != ""
 }
 
 // fitClient checks the options against what the client was made with,

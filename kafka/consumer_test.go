@@ -392,7 +392,7 @@ func TestNewRefusesBadArguments(t *testing.T) {
 	}{
 		{"no group", func() (*Consumer, error) {
 			return New([]kgo.Opt{kgo.SeedBrokers(addrs...), kgo.ConsumeTopics(testTopic)}, konvoy.Convoy, 1, keyEvent, handle)
-		}, "group was not specified"},
+		}, "want kgo.ConsumerGroup among the client options"},
 		{"nil handle", func() (*Consumer, error) { return New(group, konvoy.Convoy, 1, keyEvent, nil) }, "must not be nil"},
 		{"nil event", func() (*Consumer, error) { return New(group, konvoy.Convoy, 1, nil, handle) }, "must not be nil"},
 		{"no consumers", func() (*Consumer, error) { return New(group, konvoy.Convoy, 0, keyEvent, handle) }, "0 consumers"},
