@@ -193,12 +193,17 @@ func refuse(w http.ResponseWriter, r *http.Request, err error) {
 
 // closeUnread makes the answer to r close the connection when r has a
 // body (a Content-Length other than 0, or none) that the answer leaves
-// unread, in all or in part. Else net/http reads up to 256 KiB of it
-// before it answers, to keep the connection for another request, and a
-// client that sends slowly or stalls hears nothing until the read timeout.
+// unread, in all or in part: it says so (Connection: close), so that
+// net/http answers at once rather than first read up to 256 KiB of the
+// body to keep the connection, and it ends the reading of the body (a read
+// deadline passed), so that net/http, which still reads that much once
+// the answer is sent, closes the connection then too. Else a client that
+// sends slowly or stalls would hear nothing, and hold its connection,
+// until the read timeout.
 func closeUnread(w http.ResponseWriter, r *http.Request) {
 	if r.ContentLength != 0 {
 		w.Header().Set("Connection", "close")
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now()) // a recorder in a test cannot
 	}
 }
 
