@@ -310,8 +310,8 @@ func assumptions(p Plan, cfg PlanConfig, limit int, partition bool) []string {
 	out := []string{
 		fmt.Sprintf("%s a fair sample of the traffic at the peak of %.6g events/s", events, cfg.Peak),
 		fmt.Sprintf("one round lasts %gs: an event of duration d keeps its consumer busy for d·%gs", cfg.RoundSeconds, cfg.RoundSeconds),
-		fmt.Sprintf("a run of the trace that lasts R rounds sustains %d/(R·%gs) events/s, so keeping up means at most %s rounds",
-			p.Events, cfg.RoundSeconds, atMost(float64(p.Events)/(cfg.Peak*cfg.RoundSeconds))),
+		fmt.Sprintf("a run of the trace that lasts R rounds sustains %d/(R·%gs) events/s, so keeping up means at most %s",
+			p.Events, cfg.RoundSeconds, roundsAmount(atMost(float64(p.Events)/(cfg.Peak*cfg.RoundSeconds)))),
 		dispatchAssumption(p.Policy, limit),
 	}
 	return append(out, ceilingAssumptions(p, partition)...)
@@ -443,6 +443,15 @@ func QuoteKey(k string) string {
 		return strconv.Quote(k)
 	}
 	return k
+}
+
+// roundsAmount is amount, a number of rounds already written as text,
+// with its unit: "1 round", or "0.5 rounds".
+func roundsAmount(amount string) string {
+	if amount == "1" {
+		return "1 round"
+	}
+	return amount + " rounds"
 }
 
 // roundsText is "1 round" or "n rounds".

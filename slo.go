@@ -612,7 +612,7 @@ func (s *latencySearch) perRound() float64 {
 // assumptions do.
 func (s *latencySearch) arrivalRounds() string {
 	if s.plan.Rate > 0 {
-		return fmt.Sprintf("the %s rounds its %s take to arrive at %s a round", approxText(nearWhole(float64(s.plan.Events)/s.plan.Rate)), counted(s.plan.Events, "event", "events"), approxText(s.plan.Rate))
+		return fmt.Sprintf("the %s its %s take to arrive at %s a round", roundsAmount(approxText(nearWhole(float64(s.plan.Events)/s.plan.Rate))), counted(s.plan.Events, "event", "events"), approxText(s.plan.Rate))
 	}
 	return "the " + roundsText(s.plan.Span) + " the events arrive over"
 }

@@ -330,7 +330,7 @@ func (a *Plan) busyOver() string {
 // the rate the arrivals were made at, the events over the rate.
 func arrivalRounds(p konvoy.LatencyPlan) string {
 	if p.Rate > 0 {
-		return fmt.Sprintf("the %.4g rounds its %s take to arrive at %.4g a round", float64(p.Events)/p.Rate, plural(p.Events, "event", "events"), p.Rate)
+		return fmt.Sprintf("the %s its %s take to arrive at %.4g a round", amountText(fmt.Sprintf("%.4g", float64(p.Events)/p.Rate), "round", "rounds"), plural(p.Events, "event", "events"), p.Rate)
 	}
 	return fmt.Sprintf("the %s the events arrive over", plural(p.Span, "round", "rounds"))
 }

@@ -25,6 +25,15 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
+// amountText is amount, a number already written as text, and one or
+// many after it: "1 round", or "0.5 rounds".
+func amountText(amount, one, many string) string {
+	if amount == "1" {
+		return "1 " + one
+	}
+	return amount + " " + many
+}
+
 // Plural is "1 thing" or "n things", as every count in a report is
 // written.
 func Plural(n int, one, many string) string { return plural(n, one, many) }
