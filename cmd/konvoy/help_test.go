@@ -46,8 +46,9 @@ func TestHelpOfNoSubcommandIsAUsageError(t *testing.T) {
 
 // An argument konvoy does not take that looks like a subcommand gets a
 // hint: a misspelt one at the start is named, and one after flags is told
-// to come first. Another at the start is told the subcommands there are;
-// others get no hint. (An unknown word at the start had none, where konvoy
+// to come first. Another at the start is told, if it looks like a file's
+// name, to read it with -events, else the subcommands there are; others
+// get no hint. (An unknown word at the start had none, where konvoy
 // help names the subcommands; found by a review.)
 func TestAnArgumentLikeASubcommandGetsAHint(t *testing.T) {
 	for _, tt := range []struct {
@@ -59,10 +60,12 @@ func TestAnArgumentLikeASubcommandGetsAHint(t *testing.T) {
 		{[]string{"reply"}, `konvoy: unexpected argument "reply"; did you mean konvoy replay?`},
 		{[]string{"repaly"}, `konvoy: unexpected argument "repaly"; did you mean konvoy replay?`}, // two letters from a name of six
 		{[]string{"servers"}, `konvoy: unexpected argument "servers"; did you mean konvoy serve?`},
-		{[]string{"hlep"}, `konvoy: unexpected argument "hlep"; want a command first (gen, help, plan, replay or serve), or flags alone`}, // two from a name of four: too far
+		{[]string{"hlep"}, `konvoy: unexpected argument "hlep"; want a command first (gen, plan, replay or serve; konvoy help lists them), or flags alone`}, // two from a name of four: too far
 		{[]string{"hel"}, `konvoy: unexpected argument "hel"; did you mean konvoy help?`},
 		{[]string{"gem"}, `konvoy: unexpected argument "gem"; did you mean konvoy gen?`},
-		{[]string{"extra"}, `konvoy: unexpected argument "extra"; want a command first (gen, help, plan, replay or serve), or flags alone`},
+		{[]string{"trace.csv"}, `konvoy: unexpected argument "trace.csv"; a trace is read with -events FILE (konvoy -events trace.csv)`},
+		{[]string{"./t"}, `konvoy: unexpected argument "./t"; a trace is read with -events FILE (konvoy -events ./t)`},
+		{[]string{"extra"}, `konvoy: unexpected argument "extra"; want a command first (gen, plan, replay or serve; konvoy help lists them), or flags alone`},
 		{[]string{"-consumers", "2", "plan"}, `konvoy: unexpected argument "plan"; a subcommand comes first, before any flag or --`},
 		{[]string{"-consumers", "2", "help"}, `konvoy: unexpected argument "help"; a subcommand comes first, before any flag or --`},
 		{[]string{"-consumers", "2", "plann"}, `konvoy: unexpected argument "plann"`},

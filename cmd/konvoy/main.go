@@ -274,11 +274,11 @@ func subcommandNames() string {
 }
 
 // subcommandHint returns what to add to the error of an argument, arg,
-// that konvoy did not expect, when arg looks like a subcommand: that a
-// subcommand comes first, when arg names one and is not konvoy's first
-// argument, or, for the first, the nearest subcommand (see
-// nearestSubcommand), else the subcommands there are. It returns ""
-// otherwise.
+// that konvoy did not expect: that a subcommand comes first, when arg
+// names one and is not konvoy's first argument; for the first, the
+// nearest subcommand (see nearestSubcommand), or for one that looks like
+// a file's name (a dot or a slash in it) that -events reads a trace, or
+// else the subcommands there are. It returns "" otherwise.
 func subcommandHint(arg string, first bool) string {
 	switch {
 	case !first && subcommands[arg] != nil:
@@ -289,8 +289,10 @@ func subcommandHint(arg string, first bool) string {
 	if name := nearestSubcommand(arg); name != "" {
 		return fmt.Sprintf("; did you mean konvoy %s?", name)
 	}
-	names := slices.Sorted(maps.Keys(subcommands))
-	return fmt.Sprintf("; want a command first (%s or %s), or flags alone", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	if strings.ContainsAny(arg, "./") {
+		return fmt.Sprintf("; a trace is read with -events FILE (konvoy -events %s)", arg)
+	}
+	return fmt.Sprintf("; want a command first (%s; konvoy help lists them), or flags alone", subcommandNames())
 }
 
 // nearestSubcommand returns the subcommand nearest to arg: a letter
