@@ -46,3 +46,20 @@ func TestServeRefusesAnAddrItCannotListenOn(t *testing.T) {
 		}
 	}
 }
+
+// TestListenAddrTakesWhatListenTakes: the -addr check passes every form
+// net.Listen takes, a port by a service's name among them, and an empty
+// host for every interface; a host it cannot resolve is the listener's
+// to refuse, after the flags.
+func TestListenAddrTakesWhatListenTakes(t *testing.T) {
+	for _, addr := range []string{"127.0.0.1:8080", ":8080", "localhost:http", "[::1]:0", "127.0.0.1:", ":00080", "nosuchhost.invalid:80"} {
+		var stderr strings.Builder
+		c := newCommand("konvoy serve", &stderr)
+		var a string
+		c.StringVar(&a, "addr", "127.0.0.1:8080", "")
+		c.listenAddr(&a, "addr", "HOST:PORT")
+		if err := c.parse([]string{"-addr", addr}); err != nil || a != addr {
+			t.Errorf("-addr %q: %v, %q (stderr %q); want it taken as it is", addr, err, a, stderr.String())
+		}
+	}
+}
