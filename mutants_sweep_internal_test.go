@@ -11,7 +11,7 @@ import (
 // such as the convoy, static.owner deals the k-th lane to consumer k mod C
 // and keeps no owner, whatever the assignor, so the plan of such a run
 // counts what a head-of-line run's does: laneRunBytes a lane, no more.
-// Mutant sweep.go:388 (`r.layout.partitions > 0` → `>= 0`) lived: it
+// Mutant sweep.go:387 (`r.layout.partitions > 0` → `>= 0`) lived: it
 // counted ownerBytes a lane for a Static convoy run.
 func TestAStaticRunWithoutPartitionsPlansNoOwners(t *testing.T) {
 	const keys, lanes, events = 100, 10, 1000
@@ -32,7 +32,7 @@ func TestAStaticRunWithoutPartitionsPlansNoOwners(t *testing.T) {
 // the sizes' layouts. Here seen counts the convoy alone, and the pass
 // also takes the line convoy, whose key K0 goes to lines L0, L1 and L2:
 // two loads away from its first line, counted by hand. Mutants
-// sweep.go:470 (`len(z.lanes)-len(z.away)` → `+`, and its
+// sweep.go:469 (`len(z.lanes)-len(z.away)` → `+`, and its
 // INVERT_NEGATIVES twin) lived: they padded away past the layouts, so the
 // line convoy's count landed beyond its place and awayOf read 0.
 func TestASweepsSizesCountTheAwayLoadsOfALayoutSeenAnew(t *testing.T) {
@@ -59,7 +59,7 @@ func TestASweepsSizesCountTheAwayLoadsOfALayoutSeenAnew(t *testing.T) {
 // (seen) did not count, as sizesFrom's doc says of every size. Here seen
 // counts the convoy alone, and the pass also takes a LaneFunc layout
 // whose lanes "ab" and "cde" take 5 bytes of names, counted by hand.
-// Mutants sweep.go:471 (`len(z.lanes)-len(z.named)` → `+`, and its
+// Mutants sweep.go:470 (`len(z.lanes)-len(z.named)` → `+`, and its
 // INVERT_NEGATIVES twin) lived: they padded named past the layouts, so
 // the new layout's bytes landed beyond its place and namedOf read 0.
 func TestASweepsSizesCountTheLaneNamesOfALayoutSeenAnew(t *testing.T) {

@@ -14,8 +14,8 @@ import (
 // most, each empty with room for sweepBatch events and a backlog entry a
 // run, and after that reuses the first to come free: the batches in
 // flight bound what Sweep holds beyond its runs, and what it reads past a
-// run's failure (sweepAhead). Mutants sweep.go:913 (`p.made <
-// sweepBatches` → `<=`) and sweep.go:914 (`p.made++` → `p.made--`, or
+// run's failure (sweepAhead). Mutants sweep.go:914 (`p.made <
+// sweepBatches` → `<=`) and sweep.go:915 (`p.made++` → `p.made--`, or
 // removed) made new batches past sweepBatches; the suite caught the first
 // only by a deadlock on the free list (a 200 s timeout).
 func TestAPassMakesSweepBatchesThenReusesTheFreeOnes(t *testing.T) {
@@ -42,8 +42,8 @@ func TestAPassMakesSweepBatchesThenReusesTheFreeOnes(t *testing.T) {
 // this pass's part alone, the most of it over the batches, which a run
 // alone fails by (plan). A fresh batch (active 0) tells nothing, and runs
 // the reader stopped since the batch went out are left as they are.
-// Mutants sweep.go:931 (`max(r.held, b.held[i])` → `b.held[i]`, and
-// `max(r.holds, b.held[i])` → `b.held[i]`) and sweep.go:930
+// Mutants sweep.go:932 (`max(r.held, b.held[i])` → `b.held[i]`, and
+// `max(r.holds, b.held[i])` → `b.held[i]`) and sweep.go:931
 // (`min(p.active, b.active)` → `b.active`) lived: only the passes a sweep
 // makes showed them. It also kills, faster than the suite did, 927
 // (`== 0` → `!=`) and 931 with either field not updated.
@@ -74,8 +74,8 @@ func TestNoteHeldKeepsTheMostEachActiveRunTook(t *testing.T) {
 // while a second convoy run, which shares the convoy's table, fits
 // exactly: the budget is what the two convoy runs take with the group's
 // key table and the convoy's lane table, stated here rather than taken
-// from fit. Mutants sweep.go:976 (`<= p.maxMemory` → `<`: a run that
-// fits exactly left out) and sweep.go:983 (`r.sim = nil` removed: a
+// from fit. Mutants sweep.go:977 (`<= p.maxMemory` → `<`: a run that
+// fits exactly left out) and sweep.go:984 (`r.sim = nil` removed: a
 // left-out run's simulator kept through the pass) lived, and 976
 // (`len(in) == 0 ||` removed: a first run that does not fit left out, a
 // pass with no run) was caught only by a hung test's timeout. It also
@@ -128,7 +128,7 @@ func TestFitTakesTheRunsThatFitInOrderAndTheFirstAlways(t *testing.T) {
 // as a pass that reads the stream reads it only so far: its runs need no
 // more to tell whether they fail first, and the rest is work for nothing,
 // the whole spool in every later pass. Here the first pass keeps 10,000
-// events, and the next replays the first 100 of them. Mutant sweep.go:868
+// events, and the next replays the first 100 of them. Mutant sweep.go:869
 // (`min(sp.events, limit)` → `sp.events`) lived.
 func TestAReplayStopsAtItsLimit(t *testing.T) {
 	var events []Event
@@ -172,7 +172,7 @@ func TestAReplayStopsAtItsLimit(t *testing.T) {
 // run that fails at one of them fails at it, and Sweep returns that
 // earlier error, not the spool's. Here the spool is cut in half, and the
 // second pass's run, its schedule full at event 10, fails in the batch
-// the spool's error ends. Mutant sweep.go:870 (`p.send(b)` removed before
+// the spool's error ends. Mutant sweep.go:871 (`p.send(b)` removed before
 // replay returns the error) lived: the run's failure was never seen.
 func TestAReplaysErrorComesAfterTheEventsBeforeIt(t *testing.T) {
 	var events []Event

@@ -14,8 +14,8 @@ import (
 // read all of it in every later pass. Here no spool file can be made, the
 // budget takes a run a pass, and the convoy's schedule is full at event
 // 5000: the free run's pass reads events 0 to 5000, and pulls one more
-// to find it has. Mutants sweep.go:809 (`break` → `continue`: the rest of
-// the stream read, and dropped) and sweep.go:808 (`p.read == limit` →
+// to find it has. Mutants sweep.go:810 (`break` → `continue`: the rest of
+// the stream read, and dropped) and sweep.go:809 (`p.read == limit` →
 // `>`: one event past the limit interned and run) lived.
 func TestAPassAfterAFailureReadsTheStreamOnlyUpToIt(t *testing.T) {
 	t.Setenv("TMPDIR", "/nonexistent/konvoy")

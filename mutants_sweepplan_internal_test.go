@@ -34,7 +34,7 @@ func keyedPass(t *testing.T, n, expected int) ([]Event, *sweepPass) {
 // memory there all go on, and a byte less stops the last. Here the trend
 // is set by hand, at half the keys and half the events read, so the
 // projection is at the pass's own rate, and the budget is what two runs
-// take at its end. Mutant sweep.go:1025
+// take at its end. Mutant sweep.go:1026
 // (`planned(&end, …) > p.maxMemory` → `>=`) lived: it stopped a run that
 // fits to the byte, for a pass it did not need.
 func TestTheTrendStopsNoRunThatFitsToTheByte(t *testing.T) {
@@ -61,7 +61,7 @@ func TestTheTrendStopsNoRunThatFitsToTheByte(t *testing.T) {
 
 // A first pass that stops runs early for the trend keeps its spool, which
 // the later passes replay: the stream is read once. Only when every run
-// goes on, as one pass will do, is the spool dropped. Mutant sweep.go:1028
+// goes on, as one pass will do, is the spool dropped. Mutant sweep.go:1029
 // (`p.active == len(p.runs)` → `!=`) lived: it dropped the spool of a
 // pass that left runs for later, so each later pass read the stream again
 // (a stream read once, as from a pipe, would have failed).
@@ -113,7 +113,7 @@ func TestAFirstPassThatStopsRunsEarlyKeepsItsSpool(t *testing.T) {
 
 // A pass stops runs only when they take more than its memory at the sizes
 // read: two runs that take exactly the memory both go on, and a byte less
-// stops the second. Mutant sweep.go:1035 (`used <= p.maxMemory` → `<`)
+// stops the second. Mutant sweep.go:1036 (`used <= p.maxMemory` → `<`)
 // lived: it stopped a run that fits to the byte, for a pass it did not
 // need.
 func TestAPassStopsNoRunThatFitsToTheByte(t *testing.T) {
@@ -134,7 +134,7 @@ func TestAPassStopsNoRunThatFitsToTheByte(t *testing.T) {
 // A first pass whose runs the trend finds will all fit by the stream's
 // end drops its spool at once: one pass will do, and nothing is to be
 // replayed, so it keeps no copy of the stream in memory or in a file.
-// Mutant sweep.go:1028 (`p.spool != nil` → `== nil`) lived: it kept
+// Mutant sweep.go:1029 (`p.spool != nil` → `== nil`) lived: it kept
 // recording the spool of a pass that needs none (and, for a sweep of one
 // run, which has no spool, dereferenced nil: see
 // TestASweepOfOneRunToldTheStreamsLength).
@@ -161,7 +161,7 @@ func TestAFirstPassThatOneWillDoDropsItsSpool(t *testing.T) {
 
 // A sweep of one run, which keeps no spool, told how many events the
 // stream holds, projects its sizes as any first pass does, and gives the
-// results it gives untold. Mutant sweep.go:1028 (`p.spool != nil` →
+// results it gives untold. Mutant sweep.go:1029 (`p.spool != nil` →
 // `== nil`) lived: such a sweep dereferenced its nil spool once the trend
 // had two points.
 func TestASweepOfOneRunToldTheStreamsLength(t *testing.T) {
@@ -205,7 +205,7 @@ func twoLayoutPass(t *testing.T) ([]Event, *sweepPass) {
 // backlog so far (holds) in place of held, and without the reserve an
 // earlier pass left it, nor its result, which it has not made; at exactly
 // that many bytes it goes on, a byte less fails, and the error names
-// them. It kills, at the byte, mutants sweep.go:1044 (`- r.reserve` →
+// them. It kills, at the byte, mutants sweep.go:1045 (`- r.reserve` →
 // `+`, `- r.result` → `+`, `+ r.holds` → `-`), which fail a run alone
 // that fits, at the reserve or result it would not take; the test of this
 // (TestARunAloneFailsByWhatItTakesInThisPass) leaves reserve and result
@@ -235,7 +235,7 @@ func TestARunAloneFailsWithoutItsReserveAndResult(t *testing.T) {
 // spool, for the next pass to read the stream with its own inputs: at a
 // budget of what it takes less the other runs' lane table it is, at a
 // byte less it is not, and without a spool it never is. Mutant
-// sweep.go:1049 (`taken-others <= p.maxMemory` → `<`) lived: no test read
+// sweep.go:1050 (`taken-others <= p.maxMemory` → `<`) lived: no test read
 // alone at its bound, and a run that fits to the byte with its own inputs
 // failed where a sweep of it alone would not. (The test also kills, at
 // the unit, 1048 `-` → `+`, 1049 `taken+others` and the negations of
@@ -279,7 +279,7 @@ func TestARunAloneThatFitsWithItsOwnInputsIsMarked(t *testing.T) {
 // among what it needs when there are some, and no results when there are
 // none: an error that named "0 of them" would send its reader after
 // results the sweep never kept. It kills, at the unit, mutants
-// sweep.go:1165 (`n > 0` → `>= 0`, `<= 0`), which gremlins found killed
+// sweep.go:1166 (`n > 0` → `>= 0`, `<= 0`), which gremlins found killed
 // only by whole sweeps.
 func TestAMemoryErrorNamesTheResultsOnlyWhenThereAreSome(t *testing.T) {
 	events, p := fedBackloggedPass(t)
@@ -299,7 +299,7 @@ func TestAMemoryErrorNamesTheResultsOnlyWhenThereAreSome(t *testing.T) {
 // A projection reads each layout's keys away from their first lanes and
 // lane names only where the sizes count them: sizes whose away and named
 // are shorter than their layouts (none counted, as awayOf reads them) are
-// projected without them, not read past their end. Mutants sweep.go:1143
+// projected without them, not read past their end. Mutants sweep.go:1144
 // and :1146 (`i < len(z.away)` → `<=`, `i < len(z.named)` → `<=`) lived:
 // they indexed past the end and panicked.
 func TestSizeTrendProjectsSizesWithoutAwayOrNames(t *testing.T) {
@@ -317,7 +317,7 @@ func TestSizeTrendProjectsSizesWithoutAwayOrNames(t *testing.T) {
 // A trend gives no projection from sizes no later than its earlier point:
 // no events read since then, no rate to grow at (it would divide by
 // none). A pass never asks so, as its trend's earlier point is at most
-// half the events read; the guard is at's own. Mutant sweep.go:1125
+// half the events read; the guard is at's own. Mutant sweep.go:1126
 // (`z.events <= from.events` → `<`) lived: it projected from a rate of
 // 0/0 and returned counts made of NaN.
 func TestSizeTrendProjectsNothingFromItsEarlierPoint(t *testing.T) {
@@ -332,7 +332,7 @@ func TestSizeTrendProjectsNothingFromItsEarlierPoint(t *testing.T) {
 // go on take at the sizes read, without what the plan counts them to have
 // grown (held and reserve), and a sixteenth of the memory: after every
 // batch, and after it stops runs, for those left. Removing the plan's
-// `defer p.leaveRoom(…)` (sweep.go:1021) lived: the workers kept the room
+// `defer p.leaveRoom(…)` (sweep.go:1022) lived: the workers kept the room
 // of the pass's start, before any key, and runs whose histograms grow
 // fast went on past the memory rather than give way.
 func TestThePlanLeavesTheWorkersTheRoomOfTheRunsThatGoOn(t *testing.T) {
@@ -366,7 +366,7 @@ func TestThePlanLeavesTheWorkersTheRoomOfTheRunsThatGoOn(t *testing.T) {
 // first pass told the stream's length whose workers stopped its last run
 // keeps its spool for the pass that runs it, rather than drop it as if
 // one pass will do, and plans for the runs left. Removing the plan's
-// `p.active = min(p.active, int(p.stopFrom.Load()))` (sweep.go:1018)
+// `p.active = min(p.active, int(p.stopFrom.Load()))` (sweep.go:1019)
 // lived: the plan went on counting the stopped run, left the workers too
 // little room, and dropped the spool the next pass replays (a stream read
 // once, as from a pipe, then fails).
@@ -441,7 +441,7 @@ func endAt(t *testing.T, runs, keys int, budget func(plan func(i, j int) int) in
 // A run's result is made when it fits, to the byte, beside the runs left
 // and the results before it: two runs whose first result takes exactly the
 // memory beside them both end in the pass, and a byte less the pass ends
-// neither, for a later one. Mutant sweep.go:1239
+// neither, for a later one. Mutant sweep.go:1240
 // (`planned(…)+p.kept > p.maxMemory` → `>=`) lived: a result that fits
 // to the byte gave way, for a pass the sweep did not need.
 func TestAResultThatFitsToTheByteIsMade(t *testing.T) {
@@ -456,7 +456,7 @@ func TestAResultThatFitsToTheByteIsMade(t *testing.T) {
 // A run's result that does not fit beside the runs after it, but fits
 // beside the results before it alone, to the byte, gives way with them
 // for a later pass; a byte less it fails with ErrMemory. Mutant
-// sweep.go:1240 (`alone > p.maxMemory` → `>=`) lived: a run whose result
+// sweep.go:1241 (`alone > p.maxMemory` → `>=`) lived: a run whose result
 // fits alone to the byte failed the sweep.
 func TestAResultThatFitsAloneToTheByteGivesWay(t *testing.T) {
 	active, _, _, err := endAt(t, 2, 500, func(plan func(i, j int) int) int { return plan(0, 1) })
@@ -471,7 +471,7 @@ func TestAResultThatFitsAloneToTheByteGivesWay(t *testing.T) {
 // A run whose result does not fit beside the results made before it
 // fails with ErrMemory: the results kept count. Here the second of three
 // runs' result, 40,000 keys, fits alone but not beside the first's.
-// Mutant sweep.go:1240 (`planned(…) + p.kept` → `-`) lived: it gave way
+// Mutant sweep.go:1241 (`planned(…) + p.kept` → `-`) lived: it gave way
 // for a later pass where the result cannot fit in any, beside the results
 // the sweep keeps.
 func TestAResultThatDoesNotFitBesideTheResultsBeforeFails(t *testing.T) {
@@ -490,7 +490,7 @@ func TestAResultThatDoesNotFitBesideTheResultsBeforeFails(t *testing.T) {
 // keep, for its plan, and let their state go; runs that end in the pass
 // let theirs go as each result is made, as the plan of the results after
 // them counts only the runs left (planned(&z, runs[i:], …)). Mutants
-// sweep.go:1245 (`q.sim.end() == nil` → `!=`) and :1246 (removed, or
+// sweep.go:1246 (`q.sim.end() == nil` → `!=`) and :1246 (removed, or
 // `*` → `/`) lived: the next pass planned for no result, or a sliver of
 // one, took runs whose results do not fit, and gave way again; removing
 // :1261 (`r.sim = nil`) lived: each run's state stayed while the results
@@ -519,7 +519,7 @@ func TestResultsLeaveTheirSizesAndLetTheirStateGo(t *testing.T) {
 // at event 5000, past the first batch; the line convoy run after it fails
 // at event 3000, and the sweep reports that one, reading the next pass
 // up to event 5000. Removing send's `b.start = p.read - len(b.events)`
-// (sweep.go:1183) lived: every batch started at 0, the recorded run's
+// (sweep.go:1184) lived: every batch started at 0, the recorded run's
 // error was at event 904 by its pass, the next pass read no further, and
 // the sweep reported event 5000, not the first.
 func TestASweepsErrorIsAtTheFirstEventPastTheFirstBatch(t *testing.T) {
@@ -547,7 +547,7 @@ func TestASweepsErrorIsAtTheFirstEventPastTheFirstBatch(t *testing.T) {
 // more than the keys themselves, and a first pass that projected none
 // would keep runs that will not fit by the stream's end. Here names come
 // at 40 bytes an event since the earlier point, and are projected so.
-// Removing at's `end.names[g] = grow(…)` (sweep.go:1139) lived: the
+// Removing at's `end.names[g] = grow(…)` (sweep.go:1140) lived: the
 // projection counted no names at all.
 func TestSizeTrendProjectsTheNamesOfKeys(t *testing.T) {
 	at := func(events, keys, names int) sweepSizes {
