@@ -2,6 +2,7 @@ package konvoy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"math"
@@ -94,8 +95,10 @@ type SelectiveComparison struct {
 // Convoy and each of layouts, in one [Sweep] of events, with opts for
 // every run. Its errors and panics are Sweep's (it panics, with a
 // "konvoy:" prefix naming CompareSelective, when ctx is nil, and as Sweep
-// does when events or an option is nil); an event's index, in an error
-// or a [Slot] of a run's Schedule, is its index in the whole trace.
+// does when events or an option is nil), but that consumers or opts that
+// no simulator takes give NewSimulator's error, naming none of the runs
+// it makes; an event's index, in an error or a [Slot] of a run's
+// Schedule, is its index in the whole trace.
 func CompareSelective(ctx context.Context, events iter.Seq2[Event, error], consumers int, layouts []Layout, opts ...Option) (SelectiveComparison, error) {
 	if ctx == nil {
 		panic("konvoy: CompareSelective: ctx is nil; want a context, such as context.Background()")
@@ -111,6 +114,9 @@ func CompareSelective(ctx context.Context, events iter.Seq2[Event, error], consu
 		configs[i].Consumers, configs[i].Options = consumers, opts
 	}
 	rs, err := Sweep(ctx, events, configs)
+	if ce := (configError{}); errors.As(err, &ce) {
+		err = ce.err // of consumers or opts, which every run shares, not of configs, which are this function's
+	}
 	if err != nil {
 		return SelectiveComparison{}, err
 	}

@@ -643,3 +643,16 @@ func TestSweepNamesTheConfigurationItCannotRun(t *testing.T) {
 		t.Errorf("no events: Sweep's error %v; want the same, before any event", err)
 	}
 }
+
+// CompareSelective's runs are its own making: consumers or opts that no
+// simulator takes are NewSimulator's error, as the caller gave them, not
+// Sweep's naming a configuration the caller never passed. (It said
+// "konvoy: Sweep: configs[0]: consumers is 0"; found by a review.)
+func TestCompareSelectiveNamesNoConfigurationOfItsOwn(t *testing.T) {
+	events := konvoy.Values([]konvoy.Event{{Key: "A", Step: 1, Duration: 1}})
+	_, want := konvoy.NewSimulator(konvoy.Free, 0)
+	_, err := konvoy.CompareSelective(context.Background(), events, 0, []konvoy.Layout{konvoy.LineConvoy})
+	if err == nil || want == nil || err.Error() != want.Error() {
+		t.Errorf("CompareSelective with 0 consumers: %v; want NewSimulator's error, %v", err, want)
+	}
+}
