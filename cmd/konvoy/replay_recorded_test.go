@@ -11,7 +11,7 @@ import (
 // konvoy -events and konvoy plan do, rather than run every event in
 // partition 0, one lane.
 func TestReplayRecordedNeedsAPartitionColumn(t *testing.T) {
-	want := `want a column "partition", the partition each event was recorded in, for layout recorded`
+	want := `want a column "partition" (in JSON Lines, a field), the partition each event was recorded in, for layout recorded`
 	_, errOut, status := runCommand("-events", "testdata/arrivals.csv", "-layouts", "recorded:3")
 	if status != 1 || !strings.Contains(errOut, want) {
 		t.Fatalf("konvoy -events: status %d, stderr %q; want 1 and %q (the test's premise)", status, errOut, want)

@@ -33,7 +33,7 @@ func TestReplayRecordedAloneTakesItsCountFromTheTrace(t *testing.T) {
 			}
 		})
 	}
-	want := `want a column "partition", the partition each event was recorded in, for layout recorded`
+	want := `want a column "partition" (in JSON Lines, a field), the partition each event was recorded in, for layout recorded`
 	out, errOut, status := runCommand("replay", "-events", "testdata/arrivals.csv", "-layout", "recorded", "-unit", "10us")
 	if status != 1 || out != "" || !strings.Contains(errOut, "testdata/arrivals.csv:1: "+want) {
 		t.Errorf("a trace without partitions: status %d, stdout %q, stderr %q; want 1, no report, and %q at the header's line", status, out, errOut, want)

@@ -571,7 +571,7 @@ func NoPartitions(name string, r eventlog.Reader) error {
 			Want: "want each event's recorded partition, for layout recorded; -partition - reads none"}
 	}
 	return &eventlog.Error{File: name, Line: 1,
-		Want: fmt.Sprintf("want a column %q, the partition each event was recorded in, for layout recorded; the trace has none (-partition names it)", cmp.Or(r.Columns.Partition, "partition"))}
+		Want: fmt.Sprintf("want a column %q (in JSON Lines, a field), the partition each event was recorded in, for layout recorded; the trace has none (-partition names it)", cmp.Or(r.Columns.Partition, "partition"))}
 }
 
 // NoLine is the error of an event without a line, at line of the trace
