@@ -280,17 +280,23 @@ func TestGenRefusesATracePastTheMemoryLeft(t *testing.T) {
 		return func() (memoryLimit, bool) { return l, ok }
 	}
 	const mib = 1 << 20
+	// The traces' sizes in MiB, rounded up as the error writes them: 668
+	// and 11 where int has 64 bits, less where it has 32.
+	big, small := (skewed.Memory()+mib-1)/mib, (dflt.Memory()+mib-1)/mib
+	if strconv.IntSize == 64 && (big != 668 || small != 11) {
+		t.Errorf("the traces hold %d and %d MiB; want 668 and 11, as where int has 64 bits they did", big, small)
+	}
 	for _, c := range []struct {
 		cfg  synth.Config
 		l    memoryLimit
 		want string
 	}{
-		{skewed, memoryLimit{left: 655 * mib}, "the trace holds about 668 MiB as it is written (-keys, -lines, their skews and -in-flight set it), " +
-			"more than fits, as ulimit -v leaves this process 655 MiB of address space, of which the runtime's heap keeps 64 MiB: lower them, or raise ulimit -v"},
-		{skewed, memoryLimit{left: 1 << 29, cgroup: true}, "the trace holds about 668 MiB as it is written (-keys, -lines, their skews and -in-flight set it), " +
-			"more than fits, as its cgroup's memory limit leaves this process 512 MiB of memory: lower them, or raise the cgroup's memory limit"},
-		{dflt, memoryLimit{left: 18 * mib}, "the trace holds about 11 MiB as it is written (-keys, -lines, their skews and -in-flight set it), " +
-			"more than fits, as ulimit -v leaves this process 18 MiB of address space, less than the 64 MiB the runtime's heap keeps: lower them, or raise ulimit -v"},
+		{skewed, memoryLimit{left: int64(big-13) * mib}, fmt.Sprintf("the trace holds about %d MiB as it is written (-keys, -lines, their skews and -in-flight set it), "+
+			"more than fits, as ulimit -v leaves this process %d MiB of address space, of which the runtime's heap keeps 64 MiB: lower them, or raise ulimit -v", big, big-13)},
+		{skewed, memoryLimit{left: 1 << 29, cgroup: true}, fmt.Sprintf("the trace holds about %d MiB as it is written (-keys, -lines, their skews and -in-flight set it), "+
+			"more than fits, as its cgroup's memory limit leaves this process 512 MiB of memory: lower them, or raise the cgroup's memory limit", big)},
+		{dflt, memoryLimit{left: 18 * mib}, fmt.Sprintf("the trace holds about %d MiB as it is written (-keys, -lines, their skews and -in-flight set it), "+
+			"more than fits, as ulimit -v leaves this process 18 MiB of address space, less than the 64 MiB the runtime's heap keeps: lower them, or raise ulimit -v", small)},
 		{skewed, memoryLimit{left: 850 * mib}, ""},
 		{skewed, memoryLimit{left: 4 << 30}, ""},
 		{skewed, memoryLimit{left: 2 << 30, cgroup: true}, ""},
