@@ -1018,7 +1018,14 @@ func TestNoLatencyPassesTheWork(t *testing.T) {
 
 // The planner's answer is the smallest consumer count whose run fits the
 // peak: that count fits, every smaller one does not, and no count at all
-// beats the chain of events one lane must run in turn.
+// beats the chain of events one lane must run in turn. A run fits when it
+// lasts at most the budget, events/(peak·round), or a whole number of
+// rounds that the budget falls short of by float64's error alone, up to 16
+// units in its last place, as PlanConsumers says; the rate the plan
+// reports may then be as many units below the peak. (Checked as the rate's
+// "at least the peak", the property failed where a run of exactly the
+// budget, 14 rounds of 7 events at 50 events/s and 0.01 s, sustains
+// 7/(14·0.01) = 49.99999999999999 events/s in float64.)
 func TestPlanFindsTheSmallestCountThatKeepsUp(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
@@ -1043,15 +1050,15 @@ func TestPlanFindsTheSmallestCountThatKeepsUp(t *testing.T) {
 			if r.Rounds < plan.CeilingRounds {
 				t.Fatalf("%d consumers: %d rounds beat the ceiling of %d", c, r.Rounds, plan.CeilingRounds)
 			}
-			// Keeping up means sustaining the peak, at the rate the plan reports.
-			return r.Rounds, r.Rounds == 0 || float64(len(events))/(float64(r.Rounds)*cfg.RoundSeconds) >= cfg.Peak
+			// Keeping up means lasting at most the budget, float64's error aside.
+			return r.Rounds, float64(r.Rounds) <= budget || unitsAbove(budget, float64(r.Rounds)) <= 16
 		}
 		if plan.Events != len(events) || len(plan.Assumptions) < 4 {
 			t.Fatalf("plan %+v", plan)
 		}
 		if plan.Consumers > 0 {
 			rounds, ok := keepsUp(plan.Consumers)
-			if !ok || rounds != plan.Rounds || plan.Rate < cfg.Peak || plan.Rate > plan.Ceiling {
+			if !ok || rounds != plan.Rounds || unitsAbove(plan.Rate, cfg.Peak) > 16 || plan.Rate > plan.Ceiling {
 				t.Fatalf("plan %+v: %d consumers take %d rounds, budget %.3f", plan, plan.Consumers, rounds, budget)
 			}
 		}
@@ -1065,6 +1072,15 @@ func TestPlanFindsTheSmallestCountThatKeepsUp(t *testing.T) {
 			}
 		}
 	})
+}
+
+// unitsAbove returns how many units in v's last place w lies above v: 0
+// when w is at most v.
+func unitsAbove(v, w float64) float64 {
+	if w <= v {
+		return 0
+	}
+	return (w - v) / (math.Nextafter(v, math.Inf(1)) - v)
 }
 
 // With a consumer for every event, each event starts as soon as it has
