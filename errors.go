@@ -142,9 +142,13 @@ func eventError(i int, key, field string, value int, want string, sentinel error
 }
 
 // counted is "1 one" or "n many", as a message writes a count.
-func counted(n int, one, many string) string {
-	if n == 1 {
+func counted(n int, one, many string) string { return amounted(strconv.Itoa(n), one, many) }
+
+// amounted is amount, a number already written as text, and one or many
+// after it: "1 round", or "0.5 rounds".
+func amounted(amount, one, many string) string {
+	if amount == "1" {
 		return "1 " + one
 	}
-	return strconv.Itoa(n) + " " + many
+	return amount + " " + many
 }

@@ -447,17 +447,7 @@ func QuoteKey(k string) string {
 
 // roundsAmount is amount, a number of rounds already written as text,
 // with its unit: "1 round", or "0.5 rounds".
-func roundsAmount(amount string) string {
-	if amount == "1" {
-		return "1 round"
-	}
-	return amount + " rounds"
-}
+func roundsAmount(amount string) string { return amounted(amount, "round", "rounds") }
 
 // roundsText is "1 round" or "n rounds".
-func roundsText(n int) string {
-	if n == 1 {
-		return "1 round"
-	}
-	return fmt.Sprintf("%d rounds", n)
-}
+func roundsText(n int) string { return counted(n, "round", "rounds") }

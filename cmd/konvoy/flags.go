@@ -564,10 +564,10 @@ func (d *exactDuration) String() string { return (*time.Duration)(d).String() }
 
 func (d *exactDuration) Set(s string) error {
 	v, err := duration.Parse(s)
-	if _, werr := time.ParseDuration(s); werr != nil && !errors.Is(err, duration.ErrRange) {
-		return errors.New(wantDuration) // time's own error names no unit
-	}
 	if err != nil {
+		if _, werr := time.ParseDuration(s); werr != nil && !errors.Is(err, duration.ErrRange) {
+			return errors.New(wantDuration) // time's own error names no unit
+		}
 		return err
 	}
 	*d = exactDuration(v)

@@ -18,12 +18,7 @@ import (
 const maxNamedKeys = 10
 
 // plural is "1 thing" or "n things".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+func plural(n int, one, many string) string { return amountText(strconv.Itoa(n), one, many) }
 
 // amountText is amount, a number already written as text, and one or
 // many after it: "1 round", or "0.5 rounds".
