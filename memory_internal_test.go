@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"iter"
 	"math"
 	"math/bits"
 	"reflect"
@@ -424,14 +425,7 @@ func TestARunWhoseBacklogOutgrowsItsShareGivesWay(t *testing.T) {
 		want[i] = r
 	}
 	reads := 0
-	stream := func(yield func(Event, error) bool) {
-		reads++
-		for _, e := range events {
-			if !yield(e, nil) {
-				return
-			}
-		}
-	}
+	stream := readsCounted(events, &reads)
 	got, err := Sweep(context.Background(), stream, configs, WithMaxMemory(budget))
 	if err != nil {
 		t.Fatal(err)
@@ -1126,5 +1120,18 @@ func TestSweepPlansALayoutsLaneNamesAsItsOwn(t *testing.T) {
 	if lz := later.sizes(); lz.namedOf(named) != 5*6 {
 		got := lz.namedOf(named)
 		t.Errorf("a later pass: %d bytes of lane names; want 30, its own 5 lanes of 6 bytes", got)
+	}
+}
+
+// readsCounted returns a stream of events that counts in *reads the times
+// it is ranged over: the passes that read it.
+func readsCounted(events []Event, reads *int) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		*reads++
+		for _, e := range events {
+			if !yield(e, nil) {
+				return
+			}
+		}
 	}
 }

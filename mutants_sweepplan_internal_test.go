@@ -48,13 +48,20 @@ func TestTheTrendStopsNoRunThatFitsToTheByte(t *testing.T) {
 	if !ok || end.keys[0] <= z.keys[0] {
 		t.Fatalf("the trend projects %d keys (%v) from %d; want more", end.keys[0], ok, z.keys[0])
 	}
-	two := planned(&end, p.runs[:2], has, tables)
+	twoGoOnToTheByte(t, p, planned(&end, p.runs[:2], has, tables), "what two runs take by the end")
+}
+
+// twoGoOnToTheByte plans p, of three runs, in a budget of two, what two
+// of its runs take (what), and a byte less: two runs go on, then one,
+// with no error.
+func twoGoOnToTheByte(t *testing.T, p *sweepPass, two int, what string) {
+	t.Helper()
 	for _, c := range []struct{ budget, active int }{{two, 2}, {two - 1, 1}} {
 		p.maxMemory, p.active = c.budget, 3
 		p.plan(&sweepEvents{})
 		if p.active != c.active || p.memErr != nil {
-			t.Errorf("a budget of %d bytes, %d of them what two runs take by the end: %d runs go on (error %v); want %d",
-				c.budget, two, p.active, p.memErr, c.active)
+			t.Errorf("a budget of %d bytes, %d of them %s: %d runs go on (error %v); want %d",
+				c.budget, two, what, p.active, p.memErr, c.active)
 		}
 	}
 }
@@ -84,20 +91,12 @@ func TestAFirstPassThatStopsRunsEarlyKeepsItsSpool(t *testing.T) {
 	z := all.sizes()
 	has, tables := all.inputsOf()
 	budget := planned(&z, all.runs, has, tables) + all.runs[0].bytes(n, n, n)/2
-	reads := 0
-	stream := func(yield func(Event, error) bool) {
-		reads++
-		for _, e := range events {
-			if !yield(e, nil) {
-				return
-			}
-		}
-	}
 	want, err := Sweep(context.Background(), Values(events), configs[:1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Sweep(context.Background(), stream, configs, WithMaxMemory(budget), WithExpectedEvents(n))
+	reads := 0
+	got, err := Sweep(context.Background(), readsCounted(events, &reads), configs, WithMaxMemory(budget), WithExpectedEvents(n))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,15 +119,7 @@ func TestAPassStopsNoRunThatFitsToTheByte(t *testing.T) {
 	_, p := keyedPass(t, 1000, 0)
 	z := p.sizes()
 	has, tables := p.inputsOf()
-	two := planned(&z, p.runs[:2], has, tables)
-	for _, c := range []struct{ budget, active int }{{two, 2}, {two - 1, 1}} {
-		p.maxMemory, p.active = c.budget, 3
-		p.plan(&sweepEvents{})
-		if p.active != c.active || p.memErr != nil {
-			t.Errorf("a budget of %d bytes, %d of them what two runs take: %d runs go on (error %v); want %d",
-				c.budget, two, p.active, p.memErr, c.active)
-		}
-	}
+	twoGoOnToTheByte(t, p, planned(&z, p.runs[:2], has, tables), "what two runs take")
 }
 
 // A first pass whose runs the trend finds will all fit by the stream's
