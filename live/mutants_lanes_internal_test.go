@@ -34,22 +34,8 @@ func TestLanesFinishIsReadWithinDrainEveryItems(t *testing.T) {
 	if _, added := x.finLog.add(ha); !added { // A1's consumer: its finish
 		t.Fatal("the log is full")
 	}
-	// Lanes each with a slot of its own, not a's.
 	k := drainEvery - x.joined%drainEvery // joins up to the next multiple
-	used := map[uint64]bool{ha & x.slots.mask: true}
-	var others []task[string]
-	for i := 0; len(others) < k; i++ {
-		if i > 1<<20 {
-			t.Fatal("no lanes found with slots of their own")
-		}
-		name := fmt.Sprint("l", i)
-		h := x.laneHash(name)
-		if used[h&x.slots.mask] {
-			continue
-		}
-		used[h&x.slots.mask] = true
-		others = append(others, task[string]{item: name, lane: name, hash: h, hasLane: true, seq: int64(i)})
-	}
+	others := lanesWithSlotsOfTheirOwn(t, x, k, ha)
 	for i := range others {
 		if !x.joinLane(&others[i]) {
 			t.Fatalf("%s, the only item of its lane, cannot start", others[i].lane)
@@ -129,4 +115,25 @@ func TestLanesTableDoublesPastHalfFull(t *testing.T) {
 			}
 		}
 	}
+}
+
+// lanesWithSlotsOfTheirOwn returns k items, each the first of a lane of
+// its own, whose slots are neither taken's nor each other's.
+func lanesWithSlotsOfTheirOwn(t *testing.T, x *Executor[string], k int, taken uint64) []task[string] {
+	t.Helper()
+	used := map[uint64]bool{taken & x.slots.mask: true}
+	var others []task[string]
+	for i := 0; len(others) < k; i++ {
+		if i > 1<<20 {
+			t.Fatal("no lanes found with slots of their own")
+		}
+		name := fmt.Sprint("l", i)
+		h := x.laneHash(name)
+		if used[h&x.slots.mask] {
+			continue
+		}
+		used[h&x.slots.mask] = true
+		others = append(others, task[string]{item: name, lane: name, hash: h, hasLane: true, seq: int64(i)})
+	}
+	return others
 }

@@ -15,17 +15,17 @@ import (
 
 // The timer is set for the time left until the first held item is due,
 // from now, whatever the executor's age: under an executor made long ago
-// (its epoch moved back 1,000 hours) an item held with a Timeout of one
-// round of 1 ms is released by the timer, before Close, within the test's
-// deadline (set for the deadline plus the executor's age, it would wait
-// 1,000 hours).
+// (its epoch moved back an hour, whose rounds of 1 ms fit an int of 32
+// bits too) an item held with a Timeout of one round of 1 ms is released
+// by the timer, before Close, within the test's deadline (set for the
+// deadline plus the executor's age, it would wait an hour).
 func TestReseqTheTimerWaitsOnlyUntilTheDeadline(t *testing.T) {
 	rec := newReseqRecorder()
 	x, err := New(konvoy.Resequencer, 1, ev, rec.handle, WithResequencer(konvoy.ResequencerConfig{Timeout: 1}, time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
-	x.epoch = x.epoch.Add(-1000 * time.Hour) // before any Submit, which reads it under subMu
+	x.epoch = x.epoch.Add(-time.Hour) // before any Submit, which reads it under subMu
 	if err := x.Submit(context.Background(), konvoy.Event{Key: "a", Step: 2}); err != nil {
 		t.Fatal(err)
 	}
@@ -42,22 +42,22 @@ func TestReseqTheTimerWaitsOnlyUntilTheDeadline(t *testing.T) {
 
 // deadline agrees with its definition, computed in big integers: an item
 // submitted at t is never due (math.MaxInt64) when t's whole rounds plus
-// the Timeout pass the largest int; else it is due at t plus Timeout ×
+// the Timeout pass the largest int (math.MaxInt, 32 bits on 386); else it is due at t plus Timeout ×
 // round, or just below never when that passes the largest time. The times
 // drawn are near each of those edges, for every Timeout × round that
 // WithResequencer takes.
 func TestReseqDeadlineIsItsDefinition(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		round := rapid.SampledFrom([]int64{1, 2, 3, 1000, 1e6, 7e9, int64(time.Hour), math.MaxInt64 / 2, math.MaxInt64}).Draw(t, "round")
-		rounds := rapid.Int64Range(1, math.MaxInt64/round).Draw(t, "timeout")
+		rounds := rapid.Int64Range(1, min(math.MaxInt64/round, math.MaxInt)).Draw(t, "timeout")
 		q := resequencer{reseqOptions: reseqOptions{ResequencerConfig: konvoy.ResequencerConfig{Timeout: int(rounds)},
 			timeout: time.Duration(rounds * round), round: time.Duration(round)}}
 		big64 := func(v int64) *big.Int { return big.NewInt(v) }
-		maxInt := big64(math.MaxInt64)
-		// the edges: the first time whose rounds pass, and the first
-		// whose wall time passes, the largest int
+		maxInt, maxTime := big64(math.MaxInt), big64(math.MaxInt64)
+		// the edges: the first time whose rounds pass the largest int,
+		// and the first whose wall time passes the largest time
 		roundsEdge := new(big.Int).Mul(new(big.Int).Add(new(big.Int).Sub(maxInt, big64(rounds)), big64(1)), big64(round))
-		timeEdge := new(big.Int).Sub(maxInt, big64(rounds*round))
+		timeEdge := new(big.Int).Sub(maxTime, big64(rounds*round))
 		var at *big.Int
 		switch rapid.IntRange(0, 2).Draw(t, "near") {
 		case 0:
@@ -68,14 +68,14 @@ func TestReseqDeadlineIsItsDefinition(t *testing.T) {
 			at = big64(rapid.Int64Range(0, math.MaxInt64).Draw(t, "t"))
 		}
 		at.Add(at, big64(rapid.Int64Range(-3, 3).Draw(t, "offset")))
-		if at.Sign() < 0 || at.Cmp(maxInt) > 0 {
+		if at.Sign() < 0 || at.Cmp(maxTime) > 0 {
 			t.Skip("not a time")
 		}
 		tt := at.Int64()
 		var want int64
 		if whole := new(big.Int).Quo(at, big64(round)); whole.Add(whole, big64(rounds)).Cmp(maxInt) > 0 {
 			want = math.MaxInt64
-		} else if due := new(big.Int).Add(at, big64(rounds*round)); due.Cmp(maxInt) >= 0 {
+		} else if due := new(big.Int).Add(at, big64(rounds*round)); due.Cmp(maxTime) >= 0 {
 			want = math.MaxInt64 - 1
 		} else {
 			want = due.Int64()
