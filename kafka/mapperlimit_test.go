@@ -11,8 +11,10 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// A record whose value, or a header's key, alone passes MaxRecordBytes is
-// refused before its kcat line is built: its memory is not the line's,
+// A record whose value, key, or a header's key or value, alone passes
+// MaxRecordBytes is refused before its kcat line is built (the key and a
+// header's value found by mutation testing, their sizes taken off rather
+// than added): its memory is not the line's,
 // which escaping makes up to six times the value (found by a review: an 8
 // MiB value of control bytes, refused at 1 KiB, cost 247 MiB). A record
 // whose line passes the limit only once escaped is refused as before, with
@@ -28,8 +30,10 @@ func TestAMapperRefusesARecordTooLongBeforeBuildingItsLine(t *testing.T) {
 	}
 	var errs []error
 	for what, huge := range map[string]*kgo.Record{
-		"an 8 MiB value":      {Topic: "t", Key: []byte("k"), Value: bytes.Repeat([]byte{1}, 8<<20)},
-		"an 8 MiB header key": {Topic: "t", Key: []byte("k"), Value: []byte("{}"), Headers: []kgo.RecordHeader{{Key: strings.Repeat("h", 8<<20), Value: []byte("v")}}},
+		"an 8 MiB value":        {Topic: "t", Key: []byte("k"), Value: bytes.Repeat([]byte{1}, 8<<20)},
+		"an 8 MiB header key":   {Topic: "t", Key: []byte("k"), Value: []byte("{}"), Headers: []kgo.RecordHeader{{Key: strings.Repeat("h", 8<<20), Value: []byte("v")}}},
+		"an 8 MiB key":          {Topic: "t", Key: bytes.Repeat([]byte{1}, 8<<20), Value: []byte("{}")},
+		"an 8 MiB header value": {Topic: "t", Key: []byte("k"), Value: []byte("{}"), Headers: []kgo.RecordHeader{{Key: "h", Value: bytes.Repeat([]byte{1}, 8<<20)}}},
 	} {
 		var herr error
 		if got := memtest.Allocated(func() { _, herr = m.Event(huge) }); got > 8<<20 {

@@ -42,24 +42,8 @@ func TestFinishLogHasTheCellsAskedFor(t *testing.T) {
 // next item, which would wait otherwise with the submit lock free. The
 // test plays the consumer of A1, lane "a"'s first item.
 func TestMovedLaneIsDrainedByTheConsumerThatLoggedIt(t *testing.T) {
-	started := make(chan string, 2)
-	x, err := New(konvoy.Convoy, 2, func(s string) konvoy.Event { return konvoy.Event{Key: "a"} },
-		func(_ context.Context, s string) error { started <- s; return nil }, WithMaxHeld(8))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*deadline)
-	defer cancel()
-	// A1 holds lane a's slot and runs; its consumer found no item waiting.
-	ha := x.laneHash("a")
-	x.subMu.Lock()
-	a1 := task[string]{item: "A1", lane: "a", hash: ha, hasLane: true, seq: -1}
-	x.takeSlot(&a1)
-	x.subMu.Unlock()
-	// A2 comes: the lane moves to its shard, and A2 waits in it.
-	if err := x.Submit(ctx, "A2"); err != nil {
-		t.Fatal(err)
-	}
+	x, started, a1, ctx := a1RunsAndA2Waits(t)
+	ha := a1.hash
 	if x.laneWaitN.Load() != 1 || x.slots.at(ha).Load() == slotOne {
 		t.Fatalf("laneWaitN = %d, slot word %#x; want A2 waiting in lane a, moved to its shard", x.laneWaitN.Load(), x.slots.at(ha).Load())
 	}
@@ -99,22 +83,8 @@ func TestMovedLaneIsDrainedByTheConsumerThatLoggedIt(t *testing.T) {
 // A2 comes and waits, the lane moved to its shard; A1's finish is then in
 // the log, undrained, and the next holder of the lock lets it go.
 func TestUnlockSubDrainsAFinishAnItemWaitsFor(t *testing.T) {
-	started := make(chan string, 2)
-	x, err := New(konvoy.Convoy, 2, func(s string) konvoy.Event { return konvoy.Event{Key: "a"} },
-		func(_ context.Context, s string) error { started <- s; return nil }, WithMaxHeld(8))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*deadline)
-	defer cancel()
-	ha := x.laneHash("a")
-	x.subMu.Lock()
-	a1 := task[string]{item: "A1", lane: "a", hash: ha, hasLane: true, seq: -1}
-	x.takeSlot(&a1)
-	x.subMu.Unlock()
-	if err := x.Submit(ctx, "A2"); err != nil {
-		t.Fatal(err)
-	}
+	x, started, a1, ctx := a1RunsAndA2Waits(t)
+	ha := a1.hash
 	if _, added := x.finLog.add(ha); !added {
 		t.Fatal("the log is full")
 	}
@@ -134,4 +104,31 @@ func TestUnlockSubDrainsAFinishAnItemWaitsFor(t *testing.T) {
 	if err := x.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// a1RunsAndA2Waits makes an executor of one lane, "a", whose handler
+// tells started of each item it runs, and plays a consumer of A1, the
+// lane's first item, which took the lane's slot and runs, having found no
+// item waiting; then submits A2, which waits, the lane moved to its
+// shard. It returns the executor, started, A1, and a context for the test
+// (cancelled at its end).
+func a1RunsAndA2Waits(t *testing.T) (*Executor[string], chan string, task[string], context.Context) {
+	t.Helper()
+	started := make(chan string, 2)
+	x, err := New(konvoy.Convoy, 2, func(s string) konvoy.Event { return konvoy.Event{Key: "a"} },
+		func(_ context.Context, s string) error { started <- s; return nil }, WithMaxHeld(8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*deadline)
+	t.Cleanup(cancel)
+	ha := x.laneHash("a")
+	x.subMu.Lock()
+	a1 := task[string]{item: "A1", lane: "a", hash: ha, hasLane: true, seq: -1}
+	x.takeSlot(&a1)
+	x.subMu.Unlock()
+	if err := x.Submit(ctx, "A2"); err != nil {
+		t.Fatal(err)
+	}
+	return x, started, a1, ctx
 }
